@@ -1,0 +1,52 @@
+import * as grpc from "@grpc/grpc-js";
+import { fromBinary, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import type { DescMethod, DescService } from "@bufbuild/protobuf";
+import { RegistryService } from "./gen/iot/registry/v1/registry_pb.js";
+
+/** Largest message either side accepts, in bytes (uplink payloads are far smaller). */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+function serializer<D extends DescMessage>(schema: D) {
+  return (message: MessageShape<D>): Buffer => Buffer.from(toBinary(schema, message));
+}
+
+function deserializer<D extends DescMessage>(schema: D) {
+  return (bytes: Buffer): MessageShape<D> => fromBinary(schema, bytes);
+}
+
+function methodDefinition(service: DescService, method: DescMethod): grpc.MethodDefinition<unknown, unknown> {
+  return {
+    path: `/${service.typeName}/${method.name}`,
+    requestStream: method.methodKind === "client_streaming" || method.methodKind === "bidi_streaming",
+    responseStream: method.methodKind === "server_streaming" || method.methodKind === "bidi_streaming",
+    requestSerialize: serializer(method.input) as (m: unknown) => Buffer,
+    requestDeserialize: deserializer(method.input),
+    responseSerialize: serializer(method.output) as (m: unknown) => Buffer,
+    responseDeserialize: deserializer(method.output),
+    originalName: method.localName,
+  };
+}
+
+/**
+ * grpc-js service definition built from the protobuf-es descriptors, so the
+ * wire format comes from the same generated code both sides import.
+ */
+export const registryServiceDefinition: grpc.ServiceDefinition = Object.fromEntries(
+  RegistryService.methods.map((m) => [m.localName, methodDefinition(RegistryService, m)]),
+);
+
+/** Client constructor for RegistryService (methods `authenticate` and `connect`). */
+export const RegistryGrpcClient = grpc.makeGenericClientConstructor(
+  registryServiceDefinition,
+  "RegistryService",
+);
+
+/** Channel options shared by client and server: message size limits and keepalive. */
+export const channelOptions: grpc.ChannelOptions = {
+  "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+  "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+  "grpc.keepalive_time_ms": 10_000,
+  "grpc.keepalive_timeout_ms": 5_000,
+  "grpc.keepalive_permit_without_calls": 1,
+  "grpc.http2.min_ping_interval_without_data_ms": 5_000,
+};

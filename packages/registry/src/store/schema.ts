@@ -1,0 +1,173 @@
+import type { Generated } from "kysely";
+
+/**
+ * Table types as the domain code sees them. Columns are snake_case in the
+ * database and camelCase here (kysely's CamelCasePlugin maps them).
+ * Times are Unix epoch milliseconds (numbers) on both engines, so the API can
+ * format them in any configured time zone. JSON columns hold JSON text.
+ */
+export interface Database {
+  settings: SettingsTable;
+  tenants: TenantsTable;
+  users: UsersTable;
+  products: ProductsTable;
+  devices: DevicesTable;
+  deviceEvents: DeviceEventsTable;
+  connectLogs: ConnectLogsTable;
+  controlLogs: ControlLogsTable;
+}
+
+/** Service-wide key/value state (token signing secret, CA material, ...). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface TenantsTable {
+  id: Generated<number>;
+  tenantId: string;
+  tenantName: string;
+  enable: number;
+  createAt: number;
+  updateAt: number | null;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  tenantId: string;
+  username: string;
+  email: string | null;
+  /** scrypt hash in the form `scrypt$N$r$p$salt$hash` (base64 parts). */
+  passwordHash: string;
+  /** admin | operator | viewer */
+  role: string;
+  /** 1 for the service administrator created on first start (may create tenants). */
+  serviceAdmin: number;
+  enable: number;
+  createAt: number;
+  updateAt: number | null;
+}
+
+export interface ProductsTable {
+  id: Generated<number>;
+  tenantId: string;
+  userIntId: number;
+  productId: string;
+  productName: string;
+  description: string | null;
+  cloudProtocol: number;
+  createAt: number;
+  updateAt: number | null;
+}
+
+/**
+ * Devices, child devices and gateways share one table (gateways have
+ * deviceType 2), so that every one of them authenticates the same way and
+ * `gateway`/`parentDevice` reference one id space.
+ */
+export interface DevicesTable {
+  id: Generated<number>;
+  tenantId: string;
+  userIntId: number;
+  productIntId: number;
+  deviceId: string;
+  deviceName: string;
+  /** Unique across the whole service: authentication must never be ambiguous. */
+  deviceUsername: string;
+  token: string;
+  authType: number;
+  blocked: number;
+  /** Form 1 codes: 1 terminal, 2 gateway, 3 smartphone. */
+  deviceType: number;
+  upLinkSystem: number | null;
+  gateway: number | null;
+  parentDevice: number | null;
+  carrier: number | null;
+  physicalNetwork: number | null;
+  /** 0 offline, 1 online, 2 sleeping. */
+  deviceStatus: number;
+  imei: string | null;
+  imsi: string | null;
+  autoSub: number | null;
+  modBusIndex: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  location: string | null;
+  lora: string | null;
+  manufacturer: string | null;
+  serialNumber: string | null;
+  softVersion: string | null;
+  hardwareVersion: string | null;
+  description: string | null;
+  deviceConsoleIp: string | null;
+  deviceConsoleUsername: string | null;
+  deviceConsolePort: number | null;
+  metaData: string | null;
+  scopes: string | null;
+  /** Gateway-only attributes. */
+  gatewayProtocol: number | null;
+  upLinkNetwork: number | null;
+  upLinkProtocol: number | null;
+  mac: string | null;
+  /** Filled while connected. */
+  clientIp: string | null;
+  connectedAt: number | null;
+  keepAlive: number | null;
+  createAt: number;
+  updateAt: number | null;
+}
+
+/** Uplink messages. The hot table: written in batches by the UplinkWriter. */
+export interface DeviceEventsTable {
+  id: Generated<number>;
+  tenantId: string;
+  deviceIntId: number;
+  /** The gateway that relayed it, when a gateway published for its child. */
+  gatewayIntId: number | null;
+  topic: string;
+  payload: Uint8Array;
+  ip: string | null;
+  qos: number;
+  /** When the adapter received it. */
+  msgTime: number;
+  createAt: number;
+  /** `<adapter instance>:<seq>`, unique: replays are stored once. */
+  msgKey: string;
+}
+
+export interface ConnectLogsTable {
+  id: Generated<number>;
+  tenantId: string | null;
+  /** Null when the credentials named no known device. */
+  deviceIntId: number | null;
+  /** The deviceID claimed or resolved. */
+  deviceId: string | null;
+  deviceName: string | null;
+  /** 0 offline, 1 online, 2 authentication failed. */
+  connectStatus: number;
+  ip: string | null;
+  keepAlive: number | null;
+  sessionId: string | null;
+  reason: string | null;
+  createAt: number;
+  updateAt: number | null;
+}
+
+/** Downlink commands and their delivery state. */
+export interface ControlLogsTable {
+  id: Generated<number>;
+  tenantId: string;
+  deviceIntId: number;
+  groupIntId: number | null;
+  topic: string | null;
+  payload: string;
+  qos: number;
+  /** 0 failed, 1 issued, 2 delivered (device acknowledged), 3 sent, no ack needed. */
+  publishStatus: number;
+  userIntId: number | null;
+  publishUser: string | null;
+  /** After this (epoch ms) the command is no longer delivered; null = no limit. */
+  expiresAt: number | null;
+  createAt: number;
+  updateAt: number | null;
+}

@@ -1,0 +1,60 @@
+import type { Kysely } from "kysely";
+import type { Database } from "./schema.js";
+
+/** Which database engine a Store runs on. */
+export type Engine = "sqlite" | "postgres";
+
+/**
+ * The storage boundary: a typed query builder over one engine, with the
+ * schema migrated, plus the batched uplink writer. Domain code only writes
+ * portable kysely queries against `db`; anything engine-specific lives in the
+ * engine's own file.
+ */
+export interface Store {
+  readonly engine: Engine;
+  readonly db: Kysely<Database>;
+  readonly uplinks: UplinkWriter;
+  /** Flushes pending uplinks and closes connections. */
+  close(): Promise<void>;
+}
+
+/** One uplink to store, as the gRPC layer hands it over. */
+export interface UplinkRecord {
+  /** `<adapter instance id>:<seq>`: the de-duplication key. */
+  msgKey: string;
+  tenantId: string;
+  deviceIntId: number;
+  gatewayIntId: number | null;
+  topic: string;
+  payload: Uint8Array;
+  ip: string | null;
+  qos: number;
+  /** Epoch ms when the adapter received it. */
+  msgTime: number;
+}
+
+/** What became of one uplink: stored now, or already stored before (a replay). */
+export type UplinkOutcome = "stored" | "duplicate";
+
+/**
+ * Writes uplinks in batches: many rows in one transaction, flushed when the
+ * batch is full or a few milliseconds after its first row, whichever is first.
+ * A write's promise resolves only after its transaction has committed.
+ */
+export interface UplinkWriter {
+  write(record: UplinkRecord): Promise<UplinkOutcome>;
+  /** Commits whatever is pending now. */
+  flush(): Promise<void>;
+}
+
+/** How to open a store. */
+export interface StoreOptions {
+  /** `postgres://…` selects PostgreSQL; undefined selects SQLite. */
+  databaseUrl?: string | undefined;
+  /** Folder of the SQLite file (`iot.db`); created when missing. */
+  dataDir: string;
+  /** Most rows in one uplink transaction. Default 500. */
+  batchMaxRows?: number;
+  /** Longest wait, in ms, between an uplink's arrival and its batch's commit. Default 5. */
+  batchMaxDelayMs?: number;
+}
