@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "@iot/registry";
+import { testApp } from "./test-app.js";
+
+let t: Awaited<ReturnType<typeof testApp>>;
+let token: string;
+beforeAll(async () => {
+  t = await testApp();
+  token = await t.login();
+});
+afterAll(() => t.close());
+
+describe("login and callers", () => {
+  it("answers 201 with a token, the user and the tenant", async () => {
+    const r = await t.call("POST", "/login", { username: "admin", password: "admin-pass-1" });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ userIntID: 1, username: "admin", role: "admin" });
+    expect(r.body.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(typeof r.body.tenantID).toBe("string");
+  });
+
+  it("refuses a wrong password with 401 AUTH_FAILED", async () => {
+    const r = await t.call("POST", "/login", { username: "admin", password: "nope" });
+    expect(r.status).toBe(401);
+    expect(r.body.errorCode).toBe("AUTH_FAILED");
+  });
+
+  it("requires a bearer token on every endpoint but health and login", async () => {
+    for (const path of ["/products", "/devices", "/device_connect_logs"]) {
+      const r = await t.call("GET", path);
+      expect(r.status, path).toBe(401);
+      expect(r.body.errorCode).toBe("AUTH_FAILED");
+    }
+    expect((await t.call("GET", "/products", undefined, "forged.token.here")).status).toBe(401);
+    expect((await t.call("GET", "/health")).status).toBe(200);
+  });
+
+  it("answers a body that is not JSON with 400 BAD_REQUEST", async () => {
+    const r = await t.call("POST", "/products", "{not json", token);
+    expect(r.status).toBe(400);
+    expect(r.body.errorCode).toBe("BAD_REQUEST");
+  });
+
+  it("answers an unknown path with 404 naming the url", async () => {
+    const r = await t.call("GET", "/no_such_thing", undefined, token);
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ errorCode: "DATA_NOT_FOUND", message: "Not found", errors: { url: "/api/v1/no_such_thing" } });
+  });
+
+  it("lets a viewer read but not write", async () => {
+    const admin = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
+    await t.store.db
+      .insertInto("users")
+      .values({ tenantId: admin.tenantId, username: "viewer", email: null, passwordHash: await hashPassword("viewer-pass"), role: "viewer", serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
+      .execute();
+    const vt = await t.login("viewer", "viewer-pass");
+    expect((await t.call("GET", "/products", undefined, vt)).status).toBe(200);
+    const w = await t.call("POST", "/products", { productName: "x", cloudProtocol: 1 }, vt);
+    expect(w.status).toBe(403);
+    expect(w.body.errorCode).toBe("PERMISSION_DENIED");
+  });
+});
+
+describe("products", () => {
+  it("are created with 201, a generated productID and no labels", async () => {
+    const r = await t.call("POST", "/products", { productName: "Thermo", cloudProtocol: "1", description: "d" }, token);
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ productName: "Thermo", cloudProtocol: 1, description: "d", updateAt: null });
+    expect(r.body.productID).toMatch(/^[A-Za-z0-9]{6}$/);
+    expect(r.body.createAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(r.body).not.toHaveProperty("cloudProtocolLabel");
+  });
+
+  it("reject a bad body with FORM_INVALID naming every bad field", async () => {
+    const r = await t.call("POST", "/products", { cloudProtocol: 9 }, token);
+    expect(r.status).toBe(400);
+    expect(r.body.errorCode).toBe("FORM_INVALID");
+    expect(Object.keys(r.body.errors).sort()).toEqual(["cloudProtocol", "productName"]);
+  });
+
+  it("are listed newest first with labels, counts and paging meta", async () => {
+    await t.call("POST", "/products", { productName: "Second", cloudProtocol: 2 }, token);
+    const r = await t.call("GET", "/products?_page=1&_limit=1", undefined, token);
+    expect(r.status).toBe(200);
+    expect(r.body.meta).toEqual({ count: 2, limit: 1, page: 1 });
+    expect(r.body.items[0]).toMatchObject({ productName: "Second", cloudProtocolLabel: "CoAP", deviceCount: 0 });
+    const filtered = await t.call("GET", "/products?productName_like=therm", undefined, token);
+    expect(filtered.body.items.map((p: { productName: string }) => p.productName)).toEqual(["Thermo"]);
+  });
+
+  it("clamp _limit to 1..1000 and reject a non-numeric _page", async () => {
+    expect((await t.call("GET", "/products?_limit=5000", undefined, token)).body.meta.limit).toBe(1000);
+    expect((await t.call("GET", "/products?_limit=0", undefined, token)).body.meta.limit).toBe(1);
+    const bad = await t.call("GET", "/products?_page=x", undefined, token);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ errorCode: "PARAMETER_INVALID", errors: { _page: "must be an integer" } });
+  });
+});
+
+describe("devices", () => {
+  let productID: string;
+  beforeAll(async () => {
+    productID = (await t.call("POST", "/products", { productName: "Meters", cloudProtocol: 1 }, token)).body.productID;
+  });
+
+  it("are created with generated deviceID, deviceUsername and token when omitted", async () => {
+    const r = await t.call("POST", "/devices", { productID, deviceName: "m1", deviceType: 1, upLinkSystem: 1, authType: 1 }, token);
+    expect(r.status).toBe(201);
+    expect(r.body.deviceID).toHaveLength(36);
+    expect(r.body.deviceUsername).toHaveLength(36);
+    expect(r.body.token).toMatch(/^[0-9a-f]{32}$/);
+    expect(r.body).toMatchObject({ deviceName: "m1", cloudProtocol: 1, deviceStatus: 0, blocked: 0, productID });
+    const detail = await t.call("GET", `/devices/${r.body.id}`, undefined, token);
+    expect(detail.body).toMatchObject({ productName: "Meters", createUser: "admin", deviceStatusLabel: "Offline", clientIP: null });
+    const list = await t.call("GET", "/devices", undefined, token);
+    expect(list.body.items[0]).not.toHaveProperty("createUser");
+    expect(list.body.items[0]).toHaveProperty("deviceTypeLabel", "Terminal");
+  });
+
+  it("reject a duplicate deviceID or deviceUsername with DATA_EXISTED", async () => {
+    await t.call("POST", "/devices", { productID, deviceName: "a", deviceID: "dup-1", deviceUsername: "dup-user-1" }, token);
+    const sameId = await t.call("POST", "/devices", { productID, deviceName: "b", deviceID: "dup-1" }, token);
+    expect(sameId.status).toBe(400);
+    expect(sameId.body).toMatchObject({ errorCode: "DATA_EXISTED", errors: { deviceID: "already exists" } });
+    const sameUser = await t.call("POST", "/devices", { productID, deviceName: "c", deviceUsername: "dup-user-1" }, token);
+    expect(sameUser.body).toMatchObject({ errorCode: "DATA_EXISTED", errors: { deviceUsername: "already exists" } });
+  });
+
+  it("reject an unknown product and an unknown gateway as FORM_INVALID", async () => {
+    const r = await t.call("POST", "/devices", { productID: "nope", deviceName: "x" }, token);
+    expect(r.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { productID: "no such product" } });
+    const g = await t.call("POST", "/devices", { productID, deviceName: "x", upLinkSystem: 2, gateway: 999 }, token);
+    expect(g.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { gateway: "no such gateway" } });
+  });
+
+  it("answer 404 for an unknown id and an id of another tenant", async () => {
+    expect((await t.call("GET", "/devices/99999", undefined, token)).status).toBe(404);
+    const other = await t.store.db.insertInto("tenants").values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null }).execute();
+    expect(other).toBeTruthy();
+    const p = await t.store.db
+      .insertInto("products")
+      .values({ tenantId: "other", userIntId: 1, productId: "OTHER1", productName: "theirs", description: null, cloudProtocol: 1, createAt: 0, updateAt: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const r = await t.call("GET", `/products/${p.id}`, undefined, token);
+    expect(r.status).toBe(404);
+    expect(r.body.errorCode).toBe("DATA_NOT_FOUND");
+    const list = await t.call("GET", "/products?_limit=1000", undefined, token);
+    expect(list.body.items.some((x: { productID: string }) => x.productID === "OTHER1")).toBe(false);
+    const dev = await t.call("POST", "/devices", { productID: "OTHER1", deviceName: "sneaky" }, token);
+    expect(dev.body.errorCode).toBe("FORM_INVALID");
+  });
+
+  it("answer device_publish for an offline device with publishStatus 0 and a failed control log", async () => {
+    const d = (await t.call("POST", "/devices", { productID, deviceName: "off" }, token)).body;
+    const r = await t.call("POST", "/device_publish", { deviceID: d.deviceID, payload: "hello" }, token);
+    expect(r.status).toBe(201);
+    expect(r.body.publishStatus).toBe("0");
+    const logs = await t.call("GET", `/devices/${d.id}/control_logs`, undefined, token);
+    expect(logs.body.items[0]).toMatchObject({ payload: "hello", topic: "inbox", publishStatus: 0, publishUser: "admin", deviceName: "off" });
+  });
+});

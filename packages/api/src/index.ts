@@ -1,0 +1,2 @@
+export { createApp, MAX_BODY_BYTES } from "./app.js";
+export type { AppDeps } from "./deps.js";

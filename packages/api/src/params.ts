@@ -1,0 +1,61 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import { RegistryError, type Page } from "@iot/registry";
+
+/** Page size bounds: `_limit` is clamped into 1..MAX_LIMIT; the default is 10. */
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 1000;
+
+function positiveInt(c: Context, name: string): number | undefined {
+  const raw = c.req.query(name);
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^-?\d+$/.test(raw)) throw new RegistryError("PARAMETER_INVALID", { [name]: "must be an integer" });
+  return Number(raw);
+}
+
+/** Reads `_page` (default 1, at least 1) and `_limit` (default 10, clamped to 1..1000). */
+export function pageOf(c: Context): Page {
+  const page = positiveInt(c, "_page") ?? 1;
+  if (page < 1) throw new RegistryError("PARAMETER_INVALID", { _page: "must be 1 or more" });
+  const limit = Math.min(MAX_LIMIT, Math.max(1, positiveInt(c, "_limit") ?? DEFAULT_LIMIT));
+  return { page, limit };
+}
+
+/** An optional integer query filter (e.g. `gateway`), PARAMETER_INVALID when not a number. */
+export const intQuery = positiveInt;
+
+/** The integer id in the path; an id that is not a number names no record (404). */
+export function idParam(c: Context, name = "id"): number {
+  const raw = c.req.param(name) ?? "";
+  if (!/^\d{1,15}$/.test(raw)) throw new RegistryError("DATA_NOT_FOUND", { [name]: "not found" });
+  return Number(raw);
+}
+
+/**
+ * Parses a JSON body and validates it: a body that is not JSON is BAD_REQUEST,
+ * a failed schema is FORM_INVALID with `errors` naming every bad field.
+ */
+export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new RegistryError("BAD_REQUEST", { body: "must be a JSON object" }, "Body is not valid JSON");
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.length ? issue.path.join(".") : "body";
+    errors[field] ??= issue.message;
+  }
+  throw new RegistryError("FORM_INVALID", errors);
+}
+
+/** Integer fields accept numbers or digit strings (the spec's examples send both). */
+export const intField = z.union([z.number().int(), z.string().regex(/^-?\d+$/, "must be an integer").transform(Number)]);
+/** Float fields accept numbers or numeric strings. */
+export const floatField = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, "must be a number").transform(Number)]);
+/** An integer restricted to a closed set of codes. */
+export const codeField = (codes: readonly number[]) =>
+  intField.refine((v) => codes.includes(v), { message: `must be one of ${codes.join(", ")}` });

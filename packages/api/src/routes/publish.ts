@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { fail, getDevice, getDeviceByDeviceId } from "@iot/registry";
+import type { AppDeps, Env } from "../deps.js";
+import { bodyOf, codeField, intField } from "../params.js";
+
+/** MQTT-style topic a command may go to: relative, no wildcards, no empty levels at the ends. */
+const topic = z.string().regex(/^[^/#+\u0000][^#+\u0000]{0,199}$/, "a relative topic without wildcards");
+
+const publishBody = z.object({
+  deviceID: z.string().min(1, "required"),
+  deviceIntID: intField.optional(),
+  payload: z.string().max(256 * 1024, "at most 256 KiB"),
+  topic: topic.optional(),
+  /** 1 (default): the device must acknowledge; 0: fire and forget. */
+  qos: codeField([0, 1]).optional(),
+});
+
+/**
+ * `POST /device_publish`: records a control log and sends the command to the
+ * device's adapter. Answers 201 `{publishStatus}` with the status now (as the
+ * spec's digit string): "1" issued, "0" failed (device not connected).
+ */
+export function publishRoutes(deps: AppDeps) {
+  return new Hono<Env>().post("/device_publish", async (c) => {
+    const body = await bodyOf(c, publishBody);
+    const caller = c.get("caller");
+    const device = body.deviceIntID !== undefined
+      ? await getDevice(deps.store.db, caller, body.deviceIntID)
+      : await getDeviceByDeviceId(deps.store.db, caller, body.deviceID);
+    if (device.deviceId !== body.deviceID) throw fail.form({ deviceIntID: "is not the device named by deviceID" });
+    const r = await deps.commands.publish(caller, { deviceIntId: device.id, topic: body.topic, payload: body.payload, qos: (body.qos ?? 1) as 0 | 1 });
+    return c.json({ publishStatus: String(r.publishStatus), controlLogIntID: r.id }, 201);
+  });
+}

@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CommandRouter, SessionTable, bootstrapAdmin, openStore, type Store } from "@iot/registry";
+import { createApp } from "./app.js";
+
+/** An API over a fresh SQLite file with an admin, plus helpers to call it (tests only). */
+export async function testApp() {
+  const dir = mkdtempSync(join(tmpdir(), "api-test-"));
+  const store: Store = await openStore({ dataDir: dir });
+  await bootstrapAdmin(store.db, { username: "admin", password: "admin-pass-1", tenantName: "T1" });
+  const sessions = new SessionTable();
+  const commands = new CommandRouter(store.db, sessions, 60_000);
+  const errors: unknown[] = [];
+  const app = createApp({
+    store, tokenSecret: "test-secret", tokenTtlSeconds: 3600, sessions, commands, nodeId: "n1", form: "1",
+    startedAt: Date.now(), logError: (e) => errors.push(e),
+  });
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await app.request(`/api/v1${path}`, { method, headers, ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  const login = async (username = "admin", password = "admin-pass-1") => (await call("POST", "/login", { username, password })).body.token as string;
+  return { app, store, sessions, commands, errors, call, login, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import type { Logger } from "pino";
+import { StartupError, listenError } from "@iot/config";
+import { createApp } from "@iot/api";
+import {
+  CommandRouter,
+  SessionTable,
+  bootstrapAdmin,
+  openStore,
+  startGrpcServer,
+  stopGrpcServer,
+  tokenSecret,
+  type BootstrapResult,
+} from "@iot/registry";
+import type { CentralConfig } from "./config.js";
+
+/** A running central node. */
+export interface Central {
+  apiPort: number;
+  grpcPort: number;
+  bootstrap: BootstrapResult;
+  stop(): Promise<void>;
+}
+
+/** grpc-js reports a taken port inside a message; make it the usual errno shape. */
+function grpcBindError(err: unknown): unknown {
+  const message = String((err as Error)?.message ?? err);
+  return /EADDRINUSE/.test(message) ? Object.assign(new Error(message), { code: "EADDRINUSE" }) : err;
+}
+
+/**
+ * Starts registry, gRPC server and REST API on one store. Ports given as 0
+ * are chosen by the OS; the bound ones are returned.
+ */
+export async function startCentral(config: CentralConfig, logger: Logger): Promise<Central> {
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    batchMaxRows: config.uplinkBatchRows,
+    batchMaxDelayMs: config.uplinkBatchDelayMs,
+  }).catch((err: unknown) => {
+    throw new StartupError(`cannot open the database: ${(err as Error).message}`);
+  });
+  const bootstrap = await bootstrapAdmin(store.db, { username: config.adminUsername, password: config.adminPassword, tenantName: config.adminTenantName });
+  const secret = await tokenSecret(store.db, config.tokenSecret);
+  const sessions = new SessionTable();
+  const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000);
+  const nodeId = `central-${randomBytes(4).toString("hex")}`;
+
+  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger }, config.grpcHost, config.grpcPort).catch(
+    async (err: unknown) => {
+      await store.close();
+      throw listenError(grpcBindError(err), "central gRPC", config.grpcPort, "IOT_GRPC_PORT");
+    },
+  );
+
+  const app = createApp({
+    store,
+    tokenSecret: secret,
+    tokenTtlSeconds: config.tokenTtl,
+    sessions,
+    commands,
+    nodeId,
+    form: config.apiForm,
+    startedAt: Date.now(),
+    logError: (err) => logger.error({ err }, "request failed"),
+  });
+  const http = createAdaptorServer({ fetch: app.fetch });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(config.apiPort, config.apiHost, () => resolve());
+  }).catch(async (err: unknown) => {
+    await stopGrpcServer(grpc.server, 0);
+    await store.close();
+    throw listenError(err, "central API", config.apiPort, "IOT_API_PORT");
+  });
+
+  return {
+    apiPort: (http.address() as AddressInfo).port,
+    grpcPort: grpc.port,
+    bootstrap,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        (http as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await stopGrpcServer(grpc.server);
+      await store.close();
+    },
+  };
+}

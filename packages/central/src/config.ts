@@ -1,0 +1,27 @@
+import { integer, oneOf, port, readConfig, text, type ConfigOf } from "@iot/config";
+
+/** Every setting of the central node (registry + gRPC + REST API), read once at start. */
+export const centralSettings = {
+  dataDir: text("IOT_DATA_DIR", "./data", "Folder of the SQLite database and other state."),
+  databaseUrl: text("IOT_DATABASE_URL", undefined, "A postgres:// URL selects PostgreSQL; unset uses SQLite in IOT_DATA_DIR."),
+  apiHost: text("IOT_API_HOST", "0.0.0.0", "Address the REST API listens on."),
+  apiPort: port("IOT_API_PORT", 8080, "REST API port (HTTP)."),
+  grpcHost: text("IOT_GRPC_HOST", "127.0.0.1", "Address the adapters' gRPC endpoint listens on (0.0.0.0 for adapters on other hosts)."),
+  grpcPort: port("IOT_GRPC_PORT", 50051, "gRPC port the adapters connect to."),
+  adminUsername: text("IOT_ADMIN_USERNAME", "admin", "Service administrator created on first start."),
+  adminPassword: text("IOT_ADMIN_PASSWORD", undefined, "Its password; unset generates one and prints it once."),
+  adminTenantName: text("IOT_ADMIN_TENANT_NAME", "Default", "Name of the first tenant."),
+  apiForm: oneOf("IOT_API_FORM", "1", "Record form of the whole API: 1 or 2.", ["1", "2"]),
+  tokenSecret: text("IOT_TOKEN_SECRET", undefined, "Secret that signs API tokens; unset generates one and keeps it in the database."),
+  tokenTtl: integer("IOT_TOKEN_TTL", 86_400, "Lifetime of an API token, seconds.", 60, 31_536_000),
+  commandTtl: integer("IOT_COMMAND_TTL", 3_600, "How long a command stays deliverable, seconds.", 1, 2_592_000),
+  uplinkBatchRows: integer("IOT_UPLINK_BATCH_ROWS", 500, "Most uplinks stored in one transaction.", 1, 10_000),
+  uplinkBatchDelayMs: integer("IOT_UPLINK_BATCH_DELAY_MS", 5, "Longest wait before an uplink's batch commits, ms.", 0, 1_000),
+  logLevel: oneOf("IOT_LOG_LEVEL", "info", "Log level: fatal, error, warn, info, debug, trace.", ["fatal", "error", "warn", "info", "debug", "trace"]),
+};
+
+/** The central node's typed configuration. */
+export type CentralConfig = ConfigOf<typeof centralSettings>;
+
+/** Reads the central node's configuration from the environment. */
+export const readCentralConfig = (env: Record<string, string | undefined>): CentralConfig => readConfig(centralSettings, env);

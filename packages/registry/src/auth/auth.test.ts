@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { hashPassword, verifyPassword } from "./passwords.js";
+import { signToken, verifyToken } from "./tokens.js";
+
+describe("passwords", () => {
+  it("verify only the password they were hashed from", async () => {
+    const hash = await hashPassword("s3cret!");
+    expect(hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(await verifyPassword("s3cret!", hash)).toBe(true);
+    expect(await verifyPassword("s3cret", hash)).toBe(false);
+    expect(await verifyPassword("s3cret!", "garbage")).toBe(false);
+  });
+
+  it("are salted, so equal passwords hash differently", async () => {
+    expect(await hashPassword("same")).not.toBe(await hashPassword("same"));
+  });
+});
+
+describe("tokens", () => {
+  const claims = { sub: 7, tenantId: "t1", role: "admin", exp: Math.floor(Date.now() / 1000) + 60 };
+
+  it("carry their claims when signed with the same secret", () => {
+    expect(verifyToken(signToken(claims, "k"), "k")).toEqual(claims);
+  });
+
+  it("are refused with another secret, when tampered with, or when expired", () => {
+    const t = signToken(claims, "k");
+    expect(verifyToken(t, "other")).toBeNull();
+    const [h, , s] = t.split(".");
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...claims, role: "x" })).toString("base64url")}.${s}`;
+    expect(verifyToken(forged, "k")).toBeNull();
+    expect(verifyToken(t, "k", (claims.exp + 1) * 1000)).toBeNull();
+    expect(verifyToken("a.b", "k")).toBeNull();
+  });
+});

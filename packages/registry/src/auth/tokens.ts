@@ -1,0 +1,40 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/** What a bearer token says about its holder. */
+export interface TokenClaims {
+  /** User int id. */
+  sub: number;
+  tenantId: string;
+  role: string;
+  /** Expiry, epoch seconds. */
+  exp: number;
+}
+
+const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url");
+const HEADER = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
+
+/** Signs claims as a compact HS256 JWT with the service secret. */
+export function signToken(claims: TokenClaims, secret: string): string {
+  const body = `${HEADER}.${b64url(JSON.stringify(claims))}`;
+  return `${body}.${b64url(createHmac("sha256", secret).update(body).digest())}`;
+}
+
+/**
+ * Verifies signature and expiry; returns the claims or null. Only tokens this
+ * service signed (HS256 with its own secret) are accepted.
+ */
+export function verifyToken(token: string, secret: string, nowMs = Date.now()): TokenClaims | null {
+  const parts = token.split(".");
+  if (parts.length !== 3 || parts[0] !== HEADER) return null;
+  const expected = createHmac("sha256", secret).update(`${parts[0]}.${parts[1]}`).digest();
+  const given = Buffer.from(parts[2] ?? "", "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const claims = JSON.parse(Buffer.from(parts[1] ?? "", "base64url").toString("utf8")) as TokenClaims;
+    if (typeof claims.exp !== "number" || claims.exp * 1000 <= nowMs) return null;
+    if (typeof claims.sub !== "number" || typeof claims.tenantId !== "string") return null;
+    return claims;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,59 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+
+/** Connect log status codes (spec: 0 offline, 1 online, 2 authentication failed). */
+export const CONNECT_STATUS = { offline: 0, online: 1, authFailed: 2 } as const;
+
+/** A failed authentication, recorded for the tenant of the device it named (if any). */
+export async function recordAuthFailure(
+  db: Kysely<Database>,
+  entry: { tenantId: string | null; deviceIntId: number | null; deviceId: string | null; deviceName: string | null; ip: string | null; reason: string },
+  now = Date.now(),
+): Promise<void> {
+  await db
+    .insertInto("connectLogs")
+    .values({ ...entry, connectStatus: CONNECT_STATUS.authFailed, keepAlive: null, sessionId: null, createAt: now, updateAt: null })
+    .execute();
+}
+
+/** A session came up: connect log 1 and deviceStatus online with address and keepalive. */
+export async function markOnline(
+  db: Kysely<Database>,
+  s: { deviceIntId: number; sessionId: string; ip: string; keepAlive: number; at: number },
+  log = true,
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const device = await tx
+      .updateTable("devices")
+      .set({ deviceStatus: 1, clientIp: s.ip, keepAlive: s.keepAlive, connectedAt: s.at })
+      .where("id", "=", s.deviceIntId)
+      .returning(["tenantId", "deviceId", "deviceName"])
+      .executeTakeFirst();
+    if (!device || !log) return;
+    await tx
+      .insertInto("connectLogs")
+      .values({ ...device, deviceIntId: s.deviceIntId, connectStatus: CONNECT_STATUS.online, ip: s.ip, keepAlive: s.keepAlive, sessionId: s.sessionId, reason: null, createAt: s.at, updateAt: null })
+      .execute();
+  });
+}
+
+/**
+ * A session ended: connect log 0; the device goes offline unless it still
+ * holds another session (`stillOnline`).
+ */
+export async function markOffline(
+  db: Kysely<Database>,
+  s: { deviceIntId: number; sessionId: string; ip: string | null; keepAlive: number | null; at: number; reason: string; stillOnline: boolean },
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const device = await tx.selectFrom("devices").select(["tenantId", "deviceId", "deviceName"]).where("id", "=", s.deviceIntId).executeTakeFirst();
+    if (!device) return;
+    if (!s.stillOnline) {
+      await tx.updateTable("devices").set({ deviceStatus: 0, clientIp: null, connectedAt: null }).where("id", "=", s.deviceIntId).execute();
+    }
+    await tx
+      .insertInto("connectLogs")
+      .values({ ...device, deviceIntId: s.deviceIntId, connectStatus: CONNECT_STATUS.offline, ip: s.ip, keepAlive: s.keepAlive, sessionId: s.sessionId, reason: s.reason, createAt: s.at, updateAt: null })
+      .execute();
+  });
+}

@@ -1,0 +1,78 @@
+import type { Kysely, Selectable } from "kysely";
+import type { ConnectLogsTable, ControlLogsTable, Database, DeviceEventsTable } from "../store/schema.js";
+import type { Caller } from "./caller.js";
+import { ilike, paginate, type ListResult, type Page } from "./list.js";
+
+/** An uplink message with its device's names. */
+export type DeviceEvent = Selectable<DeviceEventsTable> & { deviceId: string; deviceName: string; productName: string };
+/** A connect log row (deviceID/deviceName as recorded at the time). */
+export type ConnectLog = Selectable<ConnectLogsTable>;
+/** A downlink command with its device's name. */
+export type ControlLog = Selectable<ControlLogsTable> & { deviceName: string; deviceId: string };
+
+/** Uplink messages of the caller's tenant, newest first; optionally one device's. */
+export function listDeviceEvents(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { deviceIntId?: number; deviceNameLike?: string; deviceIdLike?: string; topicLike?: string } = {},
+): Promise<ListResult<DeviceEvent>> {
+  let q = db
+    .selectFrom("deviceEvents as e")
+    .innerJoin("devices as d", "d.id", "e.deviceIntId")
+    .innerJoin("products as p", "p.id", "d.productIntId")
+    .selectAll("e")
+    .select(["d.deviceId as deviceId", "d.deviceName as deviceName", "p.productName as productName"])
+    .where("e.tenantId", "=", caller.tenantId);
+  if (filter.deviceIntId !== undefined) q = q.where("e.deviceIntId", "=", filter.deviceIntId);
+  if (filter.deviceNameLike) q = q.where(ilike("d.deviceName", filter.deviceNameLike));
+  if (filter.deviceIdLike) q = q.where(ilike("d.deviceId", filter.deviceIdLike));
+  if (filter.topicLike) q = q.where(ilike("e.topic", filter.topicLike));
+  return paginate(q, page, "e.id");
+}
+
+/** Connect logs of the caller's tenant, newest first; optionally one device's. */
+export function listConnectLogs(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { deviceIntId?: number; deviceNameLike?: string; deviceIdLike?: string; ipLike?: string } = {},
+): Promise<ListResult<ConnectLog>> {
+  let q = db.selectFrom("connectLogs as c").selectAll("c").where("c.tenantId", "=", caller.tenantId);
+  if (filter.deviceIntId !== undefined) q = q.where("c.deviceIntId", "=", filter.deviceIntId);
+  if (filter.deviceNameLike) q = q.where(ilike("c.deviceName", filter.deviceNameLike));
+  if (filter.deviceIdLike) q = q.where(ilike("c.deviceId", filter.deviceIdLike));
+  if (filter.ipLike) q = q.where(ilike("c.ip", filter.ipLike));
+  return paginate(q, page, "c.id");
+}
+
+/** Downlink commands of the caller's tenant, newest first; optionally one device's. */
+export function listControlLogs(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { deviceIntId?: number; deviceNameLike?: string; deviceIdLike?: string } = {},
+): Promise<ListResult<ControlLog>> {
+  let q = db
+    .selectFrom("controlLogs as l")
+    .innerJoin("devices as d", "d.id", "l.deviceIntId")
+    .selectAll("l")
+    .select(["d.deviceName as deviceName", "d.deviceId as deviceId"])
+    .where("l.tenantId", "=", caller.tenantId);
+  if (filter.deviceIntId !== undefined) q = q.where("l.deviceIntId", "=", filter.deviceIntId);
+  if (filter.deviceNameLike) q = q.where(ilike("d.deviceName", filter.deviceNameLike));
+  if (filter.deviceIdLike) q = q.where(ilike("d.deviceId", filter.deviceIdLike));
+  return paginate(q, page, "l.id");
+}
+
+/** Fetches one control log of the caller's tenant (for device_publish's answer). */
+export async function getControlLog(db: Kysely<Database>, caller: Caller, id: number): Promise<ControlLog | undefined> {
+  return db
+    .selectFrom("controlLogs as l")
+    .innerJoin("devices as d", "d.id", "l.deviceIntId")
+    .selectAll("l")
+    .select(["d.deviceName as deviceName", "d.deviceId as deviceId"])
+    .where("l.tenantId", "=", caller.tenantId)
+    .where("l.id", "=", id)
+    .executeTakeFirst();
+}

@@ -1,0 +1,175 @@
+import {
+  create,
+  DownlinkSchema,
+  DownlinkStatus,
+  KickSchema,
+  RegistryMessageSchema,
+  grpc,
+  type AdapterMessage,
+  type RegistryMessage,
+  type SessionOpened,
+  type Uplink,
+} from "@iot/proto";
+import type { Logger } from "pino";
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+import type { UplinkWriter } from "../store/store.js";
+import { markOffline, markOnline } from "../domain/connectivity.js";
+import { PUBLISH_STATUS, type CommandRouter, type PublishStatus } from "../router/commands.js";
+import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "../sessions/session-table.js";
+
+/** What one Connect stream needs from the registry. */
+export interface ConnectDeps {
+  db: Kysely<Database>;
+  uplinks: UplinkWriter;
+  sessions: SessionTable;
+  commands: CommandRouter;
+  nodeId: string;
+  logger: Logger;
+}
+
+type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
+
+const statusOf: Partial<Record<DownlinkStatus, PublishStatus>> = {
+  [DownlinkStatus.DELIVERED]: PUBLISH_STATUS.delivered,
+  [DownlinkStatus.SENT]: PUBLISH_STATUS.sent,
+  [DownlinkStatus.FAILED]: PUBLISH_STATUS.failed,
+};
+
+const toSession = (s: SessionOpened): LiveSession => ({
+  sessionId: s.sessionId,
+  deviceIntId: Number(s.deviceIntId),
+  tenantId: s.tenantId,
+  clientIp: s.clientIp,
+  keepAlive: s.keepAlive,
+  openedAt: Number(s.openedAtMs) || Date.now(),
+});
+
+/**
+ * Serves one adapter instance's Connect stream: Hello first, then session
+ * events, uplinks (acked in batches after their durable write), and downlink
+ * results; downlinks and kicks go the other way through the AdapterLink.
+ */
+export function serveConnect(call: Call, deps: ConnectDeps): void {
+  const log = deps.logger;
+  let link: (AdapterLink & { sessions: Set<string> }) | undefined;
+  let pendingAcks: bigint[] = [];
+  let ackScheduled = false;
+  let closed = false;
+
+  const send = (kind: RegistryMessage["kind"]) => {
+    if (!closed) call.write(create(RegistryMessageSchema, { kind }));
+  };
+  const flushAcks = () => {
+    ackScheduled = false;
+    if (pendingAcks.length === 0) return;
+    const seqs = pendingAcks;
+    pendingAcks = [];
+    send({ case: "uplinkAck", value: { $typeName: "iot.registry.v1.UplinkAck", seqs, rejected: [] } });
+  };
+  const fatal = (code: grpc.status, details: string) => {
+    if (closed) return;
+    log.warn({ instance: link?.instanceId, details }, "closing adapter stream");
+    call.emit("error", { code, details }); // grpc-js sends this status and ends the stream
+  };
+
+  const onHello = async (m: Extract<AdapterMessage["kind"], { case: "hello" }>["value"]) => {
+    if (link) return fatal(grpc.status.FAILED_PRECONDITION, "second Hello on one stream");
+    link = {
+      instanceId: m.instanceId,
+      protocol: m.protocol,
+      version: m.version,
+      attachedAt: Date.now(),
+      sessions: new Set(),
+      sendDownlink: (c: DownlinkCommand) =>
+        send({ case: "downlink", value: create(DownlinkSchema, { ...c, id: BigInt(c.id), deviceIntId: BigInt(c.deviceIntId), expiresAtMs: BigInt(c.expiresAt) }) }),
+      kick: (deviceIntId: number, reason: string) => send({ case: "kick", value: create(KickSchema, { deviceIntId: BigInt(deviceIntId), reason }) }),
+    };
+    deps.sessions.attach(link);
+    send({ case: "helloAck", value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId } });
+    log.info({ instance: m.instanceId, protocol: m.protocol, sessions: m.sessions.length }, "adapter attached");
+    for (const s of m.sessions) {
+      const session = toSession(s);
+      const wasOnline = deps.sessions.isOnline(session.deviceIntId);
+      deps.sessions.open(link.instanceId, session);
+      const row = await deps.db.selectFrom("devices").select("deviceStatus").where("id", "=", session.deviceIntId).executeTakeFirst();
+      if (!wasOnline && row?.deviceStatus !== 1) {
+        await markOnline(deps.db, { deviceIntId: session.deviceIntId, sessionId: session.sessionId, ip: session.clientIp, keepAlive: session.keepAlive, at: session.openedAt });
+      }
+    }
+  };
+
+  const onUplink = (u: Uplink) => {
+    deps.uplinks
+      .write({
+        msgKey: `${link!.instanceId}:${u.seq}`,
+        tenantId: u.tenantId,
+        deviceIntId: Number(u.deviceIntId),
+        gatewayIntId: u.gatewayDeviceIntId ? Number(u.gatewayDeviceIntId) : null,
+        topic: u.topic,
+        payload: u.payload,
+        ip: u.clientIp || null,
+        qos: u.qos,
+        msgTime: Number(u.receivedAtMs) || Date.now(),
+      })
+      .then(() => {
+        pendingAcks.push(u.seq);
+        if (!ackScheduled) {
+          ackScheduled = true;
+          setImmediate(flushAcks);
+        }
+      })
+      // The write failed: nothing was acked. Ending the stream makes the adapter reconnect and replay.
+      .catch((err: unknown) => fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(err as Error).message}`));
+  };
+
+  const handle = async (msg: AdapterMessage) => {
+    const k = msg.kind;
+    if (k.case === "hello") return onHello(k.value);
+    if (!link) return fatal(grpc.status.FAILED_PRECONDITION, "first message must be Hello");
+    switch (k.case) {
+      case "uplink":
+        return onUplink(k.value);
+      case "sessionOpened": {
+        const s = toSession(k.value);
+        deps.sessions.open(link.instanceId, s);
+        return markOnline(deps.db, { deviceIntId: s.deviceIntId, sessionId: s.sessionId, ip: s.clientIp, keepAlive: s.keepAlive, at: s.openedAt });
+      }
+      case "sessionClosed": {
+        const s = deps.sessions.close(link.instanceId, k.value.sessionId);
+        const deviceIntId = s?.deviceIntId ?? Number(k.value.deviceIntId);
+        return markOffline(deps.db, {
+          deviceIntId, sessionId: k.value.sessionId, ip: s?.clientIp ?? null, keepAlive: s?.keepAlive ?? null,
+          at: Number(k.value.closedAtMs) || Date.now(), reason: k.value.reason, stillOnline: deps.sessions.isOnline(deviceIntId),
+        });
+      }
+      case "downlinkResult": {
+        const status = statusOf[k.value.status];
+        if (status !== undefined) return deps.commands.settle(Number(k.value.downlinkId), status);
+        return;
+      }
+      default:
+        return;
+    }
+  };
+
+  // Messages are handled in arrival order; an uplink only starts its (batched) write here.
+  let chain = Promise.resolve();
+  call.on("data", (msg: AdapterMessage) => {
+    chain = chain.then(() => handle(msg)).catch((err: unknown) => log.error({ err }, "adapter message failed"));
+  });
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    if (!link) return;
+    // Sessions stay as they are in the database: the adapter re-announces them when it reconnects.
+    deps.sessions.detach(link);
+    log.info({ instance: link.instanceId }, "adapter detached");
+  };
+  call.on("end", () => {
+    finish();
+    call.end();
+  });
+  call.on("error", finish);
+  call.on("cancelled", finish);
+}

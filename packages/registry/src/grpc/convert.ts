@@ -1,0 +1,39 @@
+import {
+  AuthResult,
+  create,
+  DeviceIdentitySchema,
+  TopicPolicySchema,
+  type Credentials,
+} from "@iot/proto";
+import type { AuthOutcome, DeviceCredentials } from "../domain/device-auth.js";
+
+/** Proto credentials → domain credentials; undefined for kinds this registry does not take yet. */
+export function credentialsFromProto(c: Credentials | undefined): DeviceCredentials | undefined {
+  switch (c?.kind.case) {
+    case "token":
+      return { kind: "token", clientId: c.kind.value.clientId, username: c.kind.value.username, token: c.kind.value.token };
+    case "certificate":
+      return { kind: "certificate", clientId: c.kind.value.clientId, commonName: c.kind.value.commonName, fingerprint: c.kind.value.fingerprint };
+    default:
+      return undefined;
+  }
+}
+
+const results = { BAD_CREDENTIALS: AuthResult.BAD_CREDENTIALS, BLOCKED: AuthResult.BLOCKED, NOT_ALLOWED: AuthResult.NOT_ALLOWED } as const;
+
+/** Domain auth outcome → proto response fields (without the session id). */
+export function authOutcomeToProto(o: AuthOutcome) {
+  if (!o.ok) return { result: results[o.result], message: o.message };
+  const d = o.device;
+  return {
+    result: AuthResult.OK,
+    message: "",
+    device: create(DeviceIdentitySchema, {
+      ...d,
+      deviceIntId: BigInt(d.deviceIntId),
+      productIntId: BigInt(d.productIntId),
+      protocol: d.protocol,
+    }),
+    policies: o.policies.map((p) => create(TopicPolicySchema, { id: BigInt(p.id), topic: p.topic, access: p.access, allow: p.allow })),
+  };
+}

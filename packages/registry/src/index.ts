@@ -1,0 +1,16 @@
+export * from "./errors.js";
+export type { Caller, Role } from "./domain/caller.js";
+export type { Page, ListResult } from "./domain/list.js";
+export * from "./domain/products.js";
+export * from "./domain/devices.js";
+export * from "./domain/logs.js";
+export * from "./domain/users.js";
+export { bootstrapAdmin, tokenSecret, type BootstrapResult } from "./domain/bootstrap.js";
+export { authenticateDevice, DEFAULT_DOWNLINK_TOPIC, type DeviceCredentials, type AuthOutcome } from "./domain/device-auth.js";
+export { CONNECT_STATUS } from "./domain/connectivity.js";
+export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand } from "./sessions/session-table.js";
+export { CommandRouter, PUBLISH_STATUS, type PublishStatus, type DeviceCommand } from "./router/commands.js";
+export { startGrpcServer, stopGrpcServer, registryHandlers } from "./grpc/registry-service.js";
+export type { ConnectDeps } from "./grpc/connect-stream.js";
+export * from "./store/index.js";
+export { hashPassword, verifyPassword } from "./auth/passwords.js";

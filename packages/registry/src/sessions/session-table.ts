@@ -1,0 +1,119 @@
+/** A command on its way to a device, in plain types (the gRPC edge converts). */
+export interface DownlinkCommand {
+  id: number;
+  deviceIntId: number;
+  topic: string;
+  payload: Uint8Array;
+  qos: number;
+  /** Epoch ms; 0 = no limit. */
+  expiresAt: number;
+}
+
+/** The registry's handle on one attached adapter instance's stream. */
+export interface AdapterLink {
+  readonly instanceId: string;
+  /** cloudProtocol code of the adapter (1 MQTT, 2 CoAP, …). */
+  readonly protocol: number;
+  readonly version: string;
+  readonly attachedAt: number;
+  sendDownlink(command: DownlinkCommand): void;
+  kick(deviceIntId: number, reason: string): void;
+}
+
+/** A device session as the adapter reported it. */
+export interface LiveSession {
+  sessionId: string;
+  deviceIntId: number;
+  tenantId: string;
+  clientIp: string;
+  keepAlive: number;
+  openedAt: number;
+}
+
+interface Attached {
+  link: AdapterLink;
+  sessions: Map<string, LiveSession>;
+}
+
+/**
+ * Which adapter instance holds which device session, on this node. It is the
+ * routing table for downlinks and kicks and the source of the health report.
+ * In memory only: adapters re-announce their sessions in Hello after a restart.
+ */
+export class SessionTable {
+  private readonly adapters = new Map<string, Attached>();
+  private readonly byDevice = new Map<number, Map<string, string>>(); // deviceIntId → sessionId → instanceId
+
+  /** Registers an adapter stream; a previous stream of the same instance is replaced. */
+  attach(link: AdapterLink): void {
+    const old = this.adapters.get(link.instanceId);
+    if (old) for (const s of old.sessions.values()) this.unindex(s);
+    this.adapters.set(link.instanceId, { link, sessions: new Map() });
+  }
+
+  /** Forgets an adapter stream (only if `link` is still the current one); returns its sessions. */
+  detach(link: AdapterLink): LiveSession[] {
+    const cur = this.adapters.get(link.instanceId);
+    if (!cur || cur.link !== link) return [];
+    this.adapters.delete(link.instanceId);
+    const sessions = [...cur.sessions.values()];
+    for (const s of sessions) this.unindex(s);
+    return sessions;
+  }
+
+  /** Records an open session; returns false when the adapter is not attached. */
+  open(instanceId: string, session: LiveSession): boolean {
+    const a = this.adapters.get(instanceId);
+    if (!a) return false;
+    a.sessions.set(session.sessionId, session);
+    let m = this.byDevice.get(session.deviceIntId);
+    if (!m) this.byDevice.set(session.deviceIntId, (m = new Map()));
+    m.set(session.sessionId, instanceId);
+    return true;
+  }
+
+  /** Removes a session; returns it, or undefined when unknown. */
+  close(instanceId: string, sessionId: string): LiveSession | undefined {
+    const s = this.adapters.get(instanceId)?.sessions.get(sessionId);
+    if (!s) return undefined;
+    this.adapters.get(instanceId)!.sessions.delete(sessionId);
+    this.unindex(s);
+    return s;
+  }
+
+  /** True while the device holds at least one session on this node. */
+  isOnline(deviceIntId: number): boolean {
+    return (this.byDevice.get(deviceIntId)?.size ?? 0) > 0;
+  }
+
+  /** The adapter of the device's most recent session, for downlinks. */
+  route(deviceIntId: number): AdapterLink | undefined {
+    const m = this.byDevice.get(deviceIntId);
+    if (!m || m.size === 0) return undefined;
+    const instanceId = [...m.values()].at(-1)!;
+    return this.adapters.get(instanceId)?.link;
+  }
+
+  /** Every adapter holding a session of the device (for kicks). */
+  linksOf(deviceIntId: number): AdapterLink[] {
+    const ids = new Set(this.byDevice.get(deviceIntId)?.values() ?? []);
+    return [...ids].flatMap((id) => this.adapters.get(id)?.link ?? []);
+  }
+
+  /** Snapshot for the health endpoint. */
+  snapshot(): Array<{ instanceId: string; protocol: number; version: string; attachedAt: number; connectedDevices: number }> {
+    return [...this.adapters.values()].map(({ link, sessions }) => ({
+      instanceId: link.instanceId,
+      protocol: link.protocol,
+      version: link.version,
+      attachedAt: link.attachedAt,
+      connectedDevices: new Set([...sessions.values()].map((s) => s.deviceIntId)).size,
+    }));
+  }
+
+  private unindex(s: LiveSession): void {
+    const m = this.byDevice.get(s.deviceIntId);
+    m?.delete(s.sessionId);
+    if (m && m.size === 0) this.byDevice.delete(s.deviceIntId);
+  }
+}
