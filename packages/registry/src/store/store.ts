@@ -57,4 +57,10 @@ export interface StoreOptions {
   batchMaxRows?: number;
   /** Longest wait, in ms, between an uplink's arrival and its batch's commit. Default 5. */
   batchMaxDelayMs?: number;
+  /**
+   * PostgreSQL only, for tests and benchmarks: the schema to work in (first
+   * in `search_path`, created when missing), so runs sharing one database
+   * stay apart. Lowercase letters, digits and `_`. Default: the server's.
+   */
+  pgSchema?: string | undefined;
 }

@@ -1,0 +1,38 @@
+import { Migrator, type Kysely, type Migration } from "kysely";
+import type { Database } from "../schema.js";
+import type { Engine } from "../store.js";
+import { postgresMigrations } from "./postgres/index.js";
+import { sqliteMigrations } from "./sqlite/index.js";
+
+/** The migrations of one engine, by name (the static list, no file globbing). */
+export function migrationsFor(engine: Engine): Readonly<Record<string, Migration>> {
+  return engine === "postgres" ? postgresMigrations : sqliteMigrations;
+}
+
+/**
+ * Brings the database up to the newest migration of its engine. Each
+ * migration runs in its own transaction; on PostgreSQL kysely takes an
+ * advisory lock, so central nodes starting together migrate once.
+ * `pgSchema` names the schema of kysely's bookkeeping tables: without it,
+ * kysely would find them in any schema of the database and skip creating
+ * them in ours.
+ * @throws the first failing migration's error.
+ */
+export async function migrateToLatest(db: Kysely<Database>, engine: Engine, pgSchema?: string): Promise<string[]> {
+  const migrations = migrationsFor(engine);
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => ({ ...migrations }) },
+    ...(pgSchema === undefined ? {} : { migrationTableSchema: pgSchema }),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "(setup)";
+    throw new Error(`${engine} migration ${failed} failed: ${errorMessage(error)}`, { cause: error });
+  }
+  return (results ?? []).map((r) => r.migrationName);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

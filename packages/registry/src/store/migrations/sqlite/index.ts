@@ -1,0 +1,11 @@
+import type { Migration } from "kysely";
+import { initial } from "./0001-initial.js";
+
+/**
+ * Every SQLite migration, by name. Names sort in the order they run; a new
+ * migration is one new file here plus one line below. Never edit or rename
+ * a migration that has shipped: databases remember the names they ran.
+ */
+export const sqliteMigrations: Readonly<Record<string, Migration>> = {
+  "0001-initial": initial,
+};

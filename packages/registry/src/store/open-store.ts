@@ -1,0 +1,56 @@
+import type { Kysely } from "kysely";
+import { migrateToLatest } from "./migrations/migrate.js";
+import { openPostgres } from "./postgres.js";
+import type { Database } from "./schema.js";
+import { openSqlite } from "./sqlite.js";
+import type { Engine, Store, StoreOptions } from "./store.js";
+import { BatchedUplinkWriter } from "./uplink-writer.js";
+
+/** URL schemes that select PostgreSQL. */
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+/**
+ * Opens the store the options name: a `postgres://` or `postgresql://` URL
+ * selects PostgreSQL, no URL selects SQLite in `dataDir`. Migrates the schema
+ * to the newest version before returning.
+ * @throws Error naming the database (never its password) when it cannot be
+ *   reached or migrated, or when the URL names another engine.
+ */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const url = options.databaseUrl;
+  let engine: Engine;
+  let db: Kysely<Database>;
+  let migrationSchema: string | undefined;
+  if (url === undefined || url === "") {
+    engine = "sqlite";
+    db = openSqlite(options.dataDir);
+  } else if (POSTGRES_URL.test(url)) {
+    engine = "postgres";
+    ({ db, schema: migrationSchema } = await openPostgres(url, options.pgSchema));
+  } else {
+    throw new Error("unsupported database URL: only postgres:// or postgresql:// (or none, for SQLite)");
+  }
+  try {
+    await migrateToLatest(db, engine, migrationSchema);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const uplinks = new BatchedUplinkWriter(db, engine, options);
+  let closing: Promise<void> | undefined;
+  return {
+    engine,
+    db,
+    uplinks,
+    close() {
+      closing ??= (async () => {
+        try {
+          await uplinks.close();
+        } finally {
+          await db.destroy();
+        }
+      })();
+      return closing;
+    },
+  };
+}

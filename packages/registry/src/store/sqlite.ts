@@ -1,0 +1,37 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
+import { CamelCasePlugin, Kysely, SqliteDialect } from "kysely";
+import type { Database } from "./schema.js";
+
+/** File name of the SQLite database inside the data directory. */
+export const SQLITE_FILE_NAME = "iot.db";
+
+/** How long, in ms, a statement waits for another connection's write lock before failing. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+/**
+ * Opens (creating when missing) `<dataDir>/iot.db`. WAL lets readers run
+ * beside the writer; synchronous=FULL syncs the WAL at every commit, because
+ * an acknowledged uplink must survive a power cut. One connection: kysely
+ * serializes its queries, and transactions hold it until they end.
+ */
+export function openSqlite(dataDir: string): Kysely<Database> {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, SQLITE_FILE_NAME);
+  let sqlite: BetterSqlite3.Database | undefined;
+  try {
+    sqlite = new BetterSqlite3(file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = FULL");
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    sqlite.pragma("foreign_keys = ON");
+  } catch (error) {
+    sqlite?.close();
+    throw new Error(`cannot open SQLite database ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new CamelCasePlugin()],
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * Test support (not a test file): opens stores on each engine in throw-away
+ * places and removes them afterwards, so one suite runs on both engines.
+ *
+ * PostgreSQL: the server at IOT_TEST_DATABASE_URL, else postgres://127.0.0.1:5432/test
+ * as root or postgres (trust auth). Each test file run picks a random prefix
+ * and every store it opens gets its own schema `t_<prefix>_<n>`; `cleanup()`
+ * drops them all. With CI=true the PostgreSQL tests always run (no server is
+ * a failure); otherwise they are skipped with a console warning.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { openStore } from "./open-store.js";
+import { describeDatabase } from "./postgres.js";
+import type { Engine, Store, StoreOptions } from "./store.js";
+
+/** Where a store lives: a SQLite data dir or a PostgreSQL schema. */
+export type Place = string;
+
+/** Opens stores on one engine; every place it made is removed by `cleanup`. */
+export interface EngineUnderTest {
+  name: Engine;
+  /** The PostgreSQL URL in use (undefined for SQLite). */
+  url: string | undefined;
+  /** A store in a new place, or in `place` again when given. */
+  open(options?: Partial<StoreOptions>, place?: Place): Promise<{ store: Store; place: Place }>;
+  /** Closes every store opened since the last call. */
+  closeAll(): Promise<void>;
+  /** Closes stores, drops schemas / deletes directories. */
+  cleanup(): Promise<void>;
+}
+
+const CANDIDATE_URLS = process.env.IOT_TEST_DATABASE_URL
+  ? [process.env.IOT_TEST_DATABASE_URL]
+  : ["postgres://root@127.0.0.1:5432/test", "postgres://postgres@127.0.0.1:5432/test"];
+
+async function probePostgres(): Promise<{ url?: string; error?: string }> {
+  const errors: string[] = [];
+  for (const url of CANDIDATE_URLS) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+    try {
+      await client.connect();
+      await client.query("select 1");
+      return { url };
+    } catch (error) {
+      errors.push((error as Error).message || String(error));
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  return { error: errors.join("; ") };
+}
+
+const probe = await probePostgres();
+const mustRunPostgres = process.env.CI === "true";
+if (probe.url === undefined && !mustRunPostgres) {
+  const tried = CANDIDATE_URLS.map(describeDatabase).join(", ");
+  console.warn(`PostgreSQL store tests SKIPPED: no server answers (tried ${tried}: ${probe.error}). Set CI=true to make this a failure.`);
+}
+
+function harness(name: Engine, url: string | undefined): EngineUnderTest {
+  const prefix = `t_${randomBytes(4).toString("hex")}`;
+  const places: Place[] = [];
+  let open: Store[] = [];
+  const newPlace = (): Place => {
+    const place = name === "postgres" ? `${prefix}_${places.length}` : mkdtempSync(join(tmpdir(), "iot-store-"));
+    places.push(place);
+    return place;
+  };
+  const self: EngineUnderTest = {
+    name,
+    url,
+    async open(options = {}, place = newPlace()) {
+      const store = await openStore(
+        name === "postgres"
+          ? { dataDir: "", ...options, databaseUrl: url ?? CANDIDATE_URLS[0], pgSchema: place }
+          : { ...options, dataDir: place },
+      );
+      open.push(store);
+      return { store, place };
+    },
+    async closeAll() {
+      const closing = open;
+      open = [];
+      await Promise.allSettled(closing.map((s) => s.close()));
+    },
+    async cleanup() {
+      await self.closeAll();
+      if (name === "sqlite") {
+        for (const dir of places) rmSync(dir, { recursive: true, force: true });
+      } else if (url !== undefined && places.length > 0) {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        try {
+          for (const schema of places) await client.query(`drop schema if exists ${schema} cascade`);
+        } finally {
+          await client.end();
+        }
+      }
+    },
+  };
+  return self;
+}
+
+/** The engines to test here: SQLite always, PostgreSQL when reachable or under CI. */
+export const engines: EngineUnderTest[] = [
+  harness("sqlite", undefined),
+  ...(probe.url !== undefined || mustRunPostgres ? [harness("postgres", probe.url)] : []),
+];
+
+/** The PostgreSQL harness when its tests run here, else undefined. */
+export const postgresEngine: EngineUnderTest | undefined = engines.find((e) => e.name === "postgres");

@@ -1,0 +1,157 @@
+import type { Insertable, Kysely } from "kysely";
+import type { DeviceEventsTable, Database } from "./schema.js";
+import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
+
+/** Default most rows in one uplink transaction. */
+export const DEFAULT_BATCH_MAX_ROWS = 500;
+/** Default longest wait, in ms, from a batch's first row to its flush. */
+export const DEFAULT_BATCH_MAX_DELAY_MS = 5;
+
+/** Columns bound per inserted row (see `toRow`). */
+const COLUMNS_PER_ROW = 10;
+/**
+ * Most bound parameters in one statement: SQLite's default
+ * SQLITE_MAX_VARIABLE_NUMBER (32766 since 3.32) and PostgreSQL's protocol
+ * limit (65535). Batches larger than this are split into several INSERTs
+ * inside the same transaction.
+ */
+const MAX_PARAMETERS: Record<Engine, number> = { sqlite: 32_766, postgres: 65_535 };
+
+interface Waiter {
+  record: UplinkRecord;
+  resolve(outcome: UplinkOutcome): void;
+  reject(error: unknown): void;
+}
+
+/** Tuning of a BatchedUplinkWriter; defaults above. */
+export interface BatchOptions {
+  batchMaxRows?: number | undefined;
+  batchMaxDelayMs?: number | undefined;
+}
+
+/**
+ * The UplinkWriter of `store.ts`: queues uplinks and writes each batch as
+ * multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING msg_key` in
+ * ONE transaction. A batch is flushed when `batchMaxRows` are queued or
+ * `batchMaxDelayMs` after its first row. One flush runs at a time; rows that
+ * arrive meanwhile form the next batch (so batches grow under load). When a
+ * transaction fails, every write of that batch rejects with its error and
+ * nothing of it is stored; later batches are unaffected.
+ */
+export class BatchedUplinkWriter implements UplinkWriter {
+  readonly #db: Kysely<Database>;
+  readonly #maxRows: number;
+  readonly #maxDelayMs: number;
+  readonly #rowsPerStatement: number;
+  #pending: Waiter[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #active: Promise<void> | undefined;
+  #again = false;
+  #closed = false;
+
+  constructor(db: Kysely<Database>, engine: Engine, options: BatchOptions = {}) {
+    this.#db = db;
+    this.#maxRows = Math.max(1, options.batchMaxRows ?? DEFAULT_BATCH_MAX_ROWS);
+    this.#maxDelayMs = Math.max(0, options.batchMaxDelayMs ?? DEFAULT_BATCH_MAX_DELAY_MS);
+    this.#rowsPerStatement = Math.floor(MAX_PARAMETERS[engine] / COLUMNS_PER_ROW);
+  }
+
+  /** Queues one uplink; resolves after its batch committed. Rejects after `close()`. */
+  write(record: UplinkRecord): Promise<UplinkOutcome> {
+    if (this.#closed) return Promise.reject(new Error("uplink writer is closed"));
+    return new Promise<UplinkOutcome>((resolve, reject) => {
+      this.#pending.push({ record, resolve, reject });
+      if (this.#pending.length >= this.#maxRows) this.#kick();
+      else this.#timer ??= setTimeout(() => this.#kick(), this.#maxDelayMs);
+    });
+  }
+
+  /** Commits everything queued so far (and waits for a flush under way). */
+  async flush(): Promise<void> {
+    while (this.#pending.length > 0 || this.#active !== undefined) {
+      if (this.#active === undefined) this.#kick();
+      await this.#active;
+    }
+  }
+
+  /** Flushes, then refuses further writes. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.flush();
+  }
+
+  #kick(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#active !== undefined) {
+      this.#again = true;
+      return;
+    }
+    // A timer may outlive the rows it was set for (another pass took them).
+    if (this.#pending.length === 0) return;
+    this.#active = this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    // Settle nothing before #kick has stored this promise in #active: the
+    // `finally` below must clear the promise it belongs to, never a stale one.
+    await Promise.resolve();
+    try {
+      do {
+        this.#again = false;
+        const batch = this.#pending.splice(0, this.#maxRows);
+        // More than one batch was waiting: the rest goes right after this one.
+        if (this.#pending.length > 0) this.#again = true;
+        if (batch.length > 0) await this.#commit(batch);
+      } while (this.#again);
+    } finally {
+      this.#active = undefined;
+    }
+  }
+
+  /** Writes one batch; settles every waiter of it, never throws. */
+  async #commit(batch: Waiter[]): Promise<void> {
+    const byKey = new Map<string, Waiter[]>();
+    const stored = new Set<string>();
+    try {
+      const now = Date.now();
+      const rows: Insertable<DeviceEventsTable>[] = [];
+      for (const waiter of batch) {
+        const same = byKey.get(waiter.record.msgKey);
+        if (same !== undefined) {
+          same.push(waiter);
+        } else {
+          byKey.set(waiter.record.msgKey, [waiter]);
+          rows.push(toRow(waiter.record, now));
+        }
+      }
+      await this.#db.transaction().execute(async (trx) => {
+        for (let at = 0; at < rows.length; at += this.#rowsPerStatement) {
+          const inserted = await trx
+            .insertInto("deviceEvents")
+            .values(rows.slice(at, at + this.#rowsPerStatement))
+            .onConflict((oc) => oc.column("msgKey").doNothing())
+            .returning("msgKey")
+            .execute();
+          for (const row of inserted) stored.add(row.msgKey);
+        }
+      });
+    } catch (error) {
+      for (const waiter of batch) waiter.reject(error);
+      return;
+    }
+    // A key repeated inside the batch is stored once: its first write gets the outcome.
+    for (const [key, waiters] of byKey) {
+      waiters.forEach((w, i) => w.resolve(i === 0 && stored.has(key) ? "stored" : "duplicate"));
+    }
+  }
+}
+
+function toRow(r: UplinkRecord, now: number): Insertable<DeviceEventsTable> {
+  // A Buffer view (no copy): pg sends Buffers as bytea; better-sqlite3 binds them as blobs.
+  const payload = Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength);
+  return {
+    msgKey: r.msgKey, tenantId: r.tenantId, deviceIntId: r.deviceIntId, gatewayIntId: r.gatewayIntId,
+    topic: r.topic, payload, ip: r.ip, qos: r.qos, msgTime: r.msgTime, createAt: now,
+  };
+}
