@@ -1,0 +1,109 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The adapters `pnpm start` launches after the central node, each its own process. */
+export const ADAPTERS = [{ name: "mqtt-adapter", entry: "packages/adapters/mqtt/src/main.ts" }] as const;
+
+/** A child process of the fleet; `urls` come from its `READY <name> key=url …` line. */
+export interface FleetProcess {
+  name: string;
+  child: ChildProcess;
+  urls: Record<string, string>;
+  /** Every line it printed to stdout (tests read the generated password here). */
+  output: string[];
+}
+
+/**
+ * Starts one TypeScript entry point under Node with tsx and resolves once it
+ * prints its READY line; rejects with its stderr if it exits first.
+ */
+export async function startProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string | undefined>,
+  opts: { echo?: boolean; timeoutMs?: number } = {},
+): Promise<FleetProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, entry)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  const errors: string[] = [];
+  createInterface({ input: child.stderr! }).on("line", (line) => {
+    errors.push(line);
+    if (errors.length > 200) errors.shift();
+    if (opts.echo) process.stderr.write(`[${name}] ${line}\n`);
+  });
+  const ready = new Promise<Record<string, string>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${opts.timeoutMs ?? 30_000} ms`)), opts.timeoutMs ?? 30_000);
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      output.push(line);
+      if (opts.echo) process.stdout.write(`[${name}] ${line}\n`);
+      const m = /^READY (\S+)(.*)$/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Object.fromEntries([...m[2]!.matchAll(/(\w+)=(\S+)/g)].map((x) => [x[1]!, x[2]!])));
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited with code ${code}: ${errors.slice(-5).join("\n")}`));
+    });
+  });
+  try {
+    return { name, child, urls: await ready, output };
+  } catch (err) {
+    child.kill("SIGKILL");
+    throw err;
+  }
+}
+
+/** Asks a process to stop (SIGTERM) and kills it if it has not exited after `graceMs`. */
+export async function stopProcess(p: FleetProcess, graceMs = 5_000): Promise<number | null> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return p.child.exitCode;
+  const exited = once(p.child, "exit");
+  p.child.kill("SIGTERM");
+  const timer = setTimeout(() => p.child.kill("SIGKILL"), graceMs);
+  const [code] = (await exited) as [number | null];
+  clearTimeout(timer);
+  return code;
+}
+
+/** A loopback-reachable form of a listen address (0.0.0.0 → 127.0.0.1). */
+export function reachable(hostPort: string): string {
+  return hostPort.replace(/^(\w+:\/\/)?0\.0\.0\.0/, (_m, scheme: string | undefined) => `${scheme ?? ""}127.0.0.1`);
+}
+
+/** The central node and every adapter, started in order. */
+export interface Fleet {
+  central: FleetProcess;
+  adapters: FleetProcess[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the central node, then every adapter pointed at its gRPC address.
+ * Stopping ends the adapters first so they can report their sessions closed.
+ */
+export async function startFleet(env: Record<string, string | undefined>, opts: { echo?: boolean } = {}): Promise<Fleet> {
+  const central = await startProcess("central", "packages/central/src/main.ts", env, opts);
+  const adapters: FleetProcess[] = [];
+  const stop = async () => {
+    await Promise.all(adapters.map((a) => stopProcess(a)));
+    await stopProcess(central);
+  };
+  try {
+    const registryUrl = reachable(central.urls.grpc!);
+    for (const a of ADAPTERS) adapters.push(await startProcess(a.name, a.entry, { ...env, IOT_REGISTRY_URL: registryUrl }, opts));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { central, adapters, stop };
+}

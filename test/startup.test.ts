@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startProcess, stopProcess } from "../scripts/fleet.js";
+
+const dirs: string[] = [];
+const freshDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "startup-"));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const base = () => ({ IOT_DATA_DIR: freshDir(), IOT_DATABASE_URL: "", IOT_API_HOST: "127.0.0.1", IOT_API_PORT: "0", IOT_GRPC_PORT: "0", IOT_LOG_LEVEL: "error" });
+const central = (env: Record<string, string>) => startProcess("central", "packages/central/src/main.ts", env, { timeoutMs: 20_000 });
+
+describe("central node startup", () => {
+  it("stops with one line naming a setting with a bad value", async () => {
+    await expect(central({ ...base(), IOT_API_PORT: "eighty" })).rejects.toThrow(
+      /exited with code 1: central: IOT_API_PORT="eighty": must be a whole number from 0 to 65535$/,
+    );
+    await expect(central({ ...base(), IOT_API_FORM: "3" })).rejects.toThrow(/exited with code 1: central: IOT_API_FORM="3": must be one of 1, 2$/);
+  });
+
+  it("stops with one line naming the port and its setting when the port is taken", async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      await expect(central({ ...base(), IOT_API_PORT: String(port) })).rejects.toThrow(
+        new RegExp(`exited with code 1: central: central API: port ${port} is already in use \\(set IOT_API_PORT to another port\\)$`),
+      );
+      await expect(central({ ...base(), IOT_GRPC_HOST: "127.0.0.1", IOT_GRPC_PORT: String(port) })).rejects.toThrow(
+        new RegExp(`central gRPC: port ${port} is already in use \\(set IOT_GRPC_PORT to another port\\)$`),
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("prints a generated admin password once, on the first start only", async () => {
+    const env = { ...base(), IOT_ADMIN_USERNAME: "boss" };
+    const first = await central(env);
+    const line = first.output.find((l) => l.startsWith("Generated password"));
+    const password = line?.split(": ").at(-1);
+    expect(password).toMatch(/^[\w-]{16}$/);
+    const login = await fetch(`http://127.0.0.1:${new URL(first.urls.api!).port}/api/v1/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "boss", password }),
+    });
+    expect(login.status).toBe(201);
+    expect(await stopProcess(first)).toBe(0);
+    const second = await central(env);
+    expect(second.output.some((l) => l.includes("password"))).toBe(false);
+    expect(await stopProcess(second)).toBe(0);
+  });
+});
