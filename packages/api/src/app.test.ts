@@ -41,6 +41,12 @@ describe("login and callers", () => {
     expect(r.body.errorCode).toBe("BAD_REQUEST");
   });
 
+  it("answers a body over 1 MiB with 413 before reading it all", async () => {
+    const r = await t.call("POST", "/products", JSON.stringify({ productName: "x".repeat(1024 * 1024 + 10), cloudProtocol: 1 }), token);
+    expect(r.status).toBe(413);
+    expect(r.body.errorCode).toBe("PAYLOAD_TOO_LARGE");
+  });
+
   it("answers an unknown path with 404 naming the url", async () => {
     const r = await t.call("GET", "/no_such_thing", undefined, token);
     expect(r.status).toBe(404);

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { AppDeps, Env } from "./deps.js";
-import { notFound, onError } from "./errors.js";
+import { errorResponse, notFound, onError } from "./errors.js";
+import { RegistryError } from "@iot/registry";
 import { requireCaller } from "./middleware/auth.js";
 import { deviceRoutes } from "./routes/devices.js";
 import { healthRoutes } from "./routes/health.js";
@@ -24,7 +26,10 @@ export function createApp(deps: AppDeps) {
     .route("/", deviceRoutes(deps))
     .route("/", logRoutes(deps))
     .route("/", publishRoutes(deps));
-  const app = new Hono<Env>().route("/api/v1", open).route("/api/v1", secured);
+  const app = new Hono<Env>()
+    .use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, new RegistryError("PAYLOAD_TOO_LARGE", { body: `at most ${MAX_BODY_BYTES} bytes` })) }))
+    .route("/api/v1", open)
+    .route("/api/v1", secured);
   app.notFound(notFound);
   app.onError(onError(deps.logError));
   return app;

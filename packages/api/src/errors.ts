@@ -11,6 +11,7 @@ const httpStatus: Record<RegistryErrorCode, ContentfulStatusCode> = {
   AUTH_FAILED: 401,
   PERMISSION_DENIED: 403,
   DATA_NOT_FOUND: 404,
+  PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
   UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,

@@ -11,6 +11,7 @@ export type RegistryErrorCode =
   | "AUTH_FAILED"
   | "PERMISSION_DENIED"
   | "DATA_NOT_FOUND"
+  | "PAYLOAD_TOO_LARGE"
   | "TOO_MANY_REQUESTS"
   | "UNAVAILABLE"
   | "INTERNAL_ERROR";
@@ -24,6 +25,7 @@ const defaultMessages: Record<RegistryErrorCode, string> = {
   AUTH_FAILED: "Authentication failed",
   PERMISSION_DENIED: "Permission denied",
   DATA_NOT_FOUND: "Data not found",
+  PAYLOAD_TOO_LARGE: "Payload too large",
   TOO_MANY_REQUESTS: "Too many requests",
   UNAVAILABLE: "Service unavailable",
   INTERNAL_ERROR: "Internal error",
