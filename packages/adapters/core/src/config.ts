@@ -1,0 +1,20 @@
+import { integer, oneOf, text, type ConfigOf } from "@iot/config";
+
+/** Log levels accepted by IOT_LOG_LEVEL (pino's). */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/**
+ * Settings every protocol adapter reads; an adapter spreads these into its
+ * own settings object so one readConfig call covers both.
+ */
+export const adapterSettings = {
+  registryUrl: text("IOT_REGISTRY_URL", "127.0.0.1:50051", "gRPC address (host:port) of the central node's registry"),
+  bufferLimit: integer(
+    "IOT_ADAPTER_BUFFER_LIMIT", 10_000, "most uplinks kept while waiting for the registry's ack (count)", 1, 10_000_000,
+  ),
+  logLevel: oneOf("IOT_LOG_LEVEL", "info", "log level (pino), logs go to stderr", LOG_LEVELS),
+  policyDefault: oneOf("IOT_POLICY_DEFAULT", "allow", "decision for a topic no device policy matches", ["allow", "deny"]),
+};
+
+/** The typed values of adapterSettings. */
+export type AdapterConfig = ConfigOf<typeof adapterSettings>;

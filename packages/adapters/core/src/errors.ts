@@ -1,0 +1,21 @@
+/** Why an adapter-side registry operation failed; a closed list so callers can switch on it. */
+export type AdapterErrorCode =
+  /** The bounded uplink buffer is full (the registry has been unreachable for a while). */
+  | "BUFFER_FULL"
+  /** The registry answered that it will never store this uplink (unknown device, ...). */
+  | "UPLINK_REJECTED"
+  /** The registry client was closed before the registry acknowledged the uplink. */
+  | "CLIENT_CLOSED";
+
+/** The one error class of the adapter core, so adapters can tell registry refusals from bugs. */
+export class AdapterError extends Error {
+  override readonly name = "AdapterError";
+
+  constructor(
+    readonly code: AdapterErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,172 @@
+import { dispatchDownlink } from "./downlink-dispatch.js";
+import { AdapterError } from "./errors.js";
+import { LiveSessions, type LiveSession } from "./live-sessions.js";
+import type {
+  AuthOutcome, DeviceCredentials, DeviceSession, Downlink, DownlinkOutcome, ProtocolName, RegistryClient,
+  RegistryHandlers, RegistryLinkState, SessionInfo, TopicPolicy, Uplink,
+} from "./registry-client.js";
+import { UplinkBuffer } from "./uplink-buffer.js";
+
+/** A device the fake registry knows; omitted fields get test-friendly defaults. */
+export interface FakeDevice {
+  readonly deviceIntId: number;
+  readonly deviceId: string;
+  readonly username: string;
+  readonly token: string;
+  /** Default "tenant-1". */
+  readonly tenantId?: string;
+  readonly blocked?: boolean;
+  readonly isGateway?: boolean;
+  readonly policies?: readonly TopicPolicy[];
+  /** Default `<tenantId>/<deviceIntId>/`. */
+  readonly mountpoint?: string;
+  /** Default "inbox". */
+  readonly defaultDownlinkTopic?: string;
+}
+
+/** An uplink as the fake received it, with the seq it was given. */
+export interface RecordedUplink extends Uplink {
+  readonly seq: number;
+}
+
+/** A session event the adapter reported. */
+export type FakeSessionEvent =
+  | { readonly type: "opened"; readonly session: DeviceSession; readonly info: SessionInfo }
+  | { readonly type: "closed"; readonly session: DeviceSession; readonly reason: string };
+
+/**
+ * An in-process registry for adapter unit tests: a devices table in memory,
+ * every uplink and session event recorded, acks automatic or held back
+ * (`autoAck = false`, then `ackAll`/`rejectAll`), and downlinks, kicks and
+ * policy updates pushed by the test through the same handlers the gRPC
+ * client would call.
+ */
+export class FakeRegistryClient implements RegistryClient {
+  readonly instanceId = `fake-${Math.random().toString(16).slice(2, 10)}`;
+  /** Every uplink received, in seq order. */
+  readonly uplinks: RecordedUplink[] = [];
+  /** Every sessionOpened/sessionClosed call, in order. */
+  readonly events: FakeSessionEvent[] = [];
+  /** Every authentication attempt. */
+  readonly authAttempts: { protocol: ProtocolName; credentials: DeviceCredentials; clientIp: string }[] = [];
+  /** When true, authenticate answers UNAVAILABLE (registry unreachable). */
+  unavailable = false;
+  /** When false, uplinks stay pending until ackAll()/rejectAll(). */
+  autoAck = true;
+  private linkState: RegistryLinkState = "idle";
+  private readonly devices = new Map<string, FakeDevice>();
+  private readonly buffer: UplinkBuffer;
+  private readonly live = new LiveSessions();
+  private handlers: RegistryHandlers = {};
+  private nextSession = 1;
+
+  constructor(options: { devices?: readonly FakeDevice[]; bufferLimit?: number } = {}) {
+    this.buffer = new UplinkBuffer(options.bufferLimit ?? 10_000);
+    for (const d of options.devices ?? []) this.addDevice(d);
+  }
+
+  get state(): RegistryLinkState {
+    return this.linkState;
+  }
+
+  get pendingUplinks(): number {
+    return this.buffer.size;
+  }
+
+  /** Adds or replaces a device (keyed by username). */
+  addDevice(device: FakeDevice): void {
+    this.devices.set(device.username, device);
+  }
+
+  async authenticate(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string): Promise<AuthOutcome> {
+    this.authAttempts.push({ protocol, credentials, clientIp });
+    if (this.unavailable) return { ok: false, code: "UNAVAILABLE", message: "fake registry unavailable" };
+    if (credentials.kind !== "token") return { ok: false, code: "BAD_CREDENTIALS", message: "fake knows tokens only" };
+    const d = this.devices.get(credentials.username);
+    if (!d || d.token !== credentials.token) return { ok: false, code: "BAD_CREDENTIALS", message: "unknown device or wrong token" };
+    if (d.blocked) return { ok: false, code: "BLOCKED", message: "device is blocked" };
+    if (credentials.clientId && credentials.clientId !== d.deviceId) {
+      return { ok: false, code: "NOT_ALLOWED", message: "client id is not the device's deviceID" };
+    }
+    const tenantId = d.tenantId ?? "tenant-1";
+    const device = {
+      tenantId, deviceIntId: d.deviceIntId, deviceId: d.deviceId, deviceName: d.deviceId, productIntId: 1, productId: "p1",
+      mountpoint: d.mountpoint ?? `${tenantId}/${d.deviceIntId}/`, defaultDownlinkTopic: d.defaultDownlinkTopic ?? "inbox",
+      deviceType: 1, isGateway: d.isGateway ?? false,
+    };
+    return { ok: true, session: { sessionId: `fake-session-${this.nextSession++}`, device, policies: d.policies ?? [] } };
+  }
+
+  sessionOpened(session: DeviceSession, info: SessionInfo): void {
+    this.live.open(session, info);
+    this.events.push({ type: "opened", session, info });
+  }
+
+  sessionClosed(session: DeviceSession, reason: string): void {
+    this.live.close(session.sessionId);
+    this.events.push({ type: "closed", session, reason });
+  }
+
+  publish(uplink: Uplink): Promise<void> {
+    if (this.linkState === "closed") return Promise.reject(new AdapterError("CLIENT_CLOSED", "fake registry closed"));
+    let added: ReturnType<UplinkBuffer["add"]>;
+    try {
+      added = this.buffer.add(uplink);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    this.uplinks.push({ ...uplink, seq: added.seq });
+    if (this.autoAck) queueMicrotask(() => this.buffer.ack(added.seq));
+    return added.acked;
+  }
+
+  /** Acks every pending uplink; returns how many. */
+  ackAll(): number {
+    const pending = this.buffer.pending();
+    for (const p of pending) this.buffer.ack(p.seq);
+    return pending.length;
+  }
+
+  /** Rejects every pending uplink with `reason`; returns how many. */
+  rejectAll(reason: string): number {
+    const pending = this.buffer.pending();
+    for (const p of pending) this.buffer.reject(p.seq, reason);
+    return pending.length;
+  }
+
+  /** Sends a downlink as the registry would and resolves with the adapter's result. */
+  pushDownlink(downlink: Partial<Downlink> & { deviceIntId: number }): Promise<DownlinkOutcome> {
+    return dispatchDownlink(this.handlers, {
+      id: 1, topic: "", payload: new Uint8Array(), qos: 1, expiresAtMs: 0, ...downlink,
+    });
+  }
+
+  /** Kicks a device as the registry would. */
+  kick(deviceIntId: number, reason: string): void {
+    this.handlers.kick?.(deviceIntId, reason);
+  }
+
+  /** Replaces a device's policies in its live sessions, as a PolicyUpdate would. */
+  updatePolicies(deviceIntId: number, policies: readonly TopicPolicy[]): void {
+    this.live.applyPolicies(deviceIntId, policies);
+    this.handlers.policyUpdate?.(deviceIntId, policies);
+  }
+
+  /** Sessions currently reported open. */
+  liveSessions(): LiveSession[] {
+    return this.live.all();
+  }
+
+  setHandlers(handlers: RegistryHandlers): void {
+    this.handlers = handlers;
+  }
+
+  start(): void {
+    if (this.linkState === "idle") this.linkState = "connected";
+  }
+
+  async close(): Promise<void> {
+    this.linkState = "closed";
+    this.buffer.failAll(new AdapterError("CLIENT_CLOSED", "fake registry closed"));
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Conversions between the generated protobuf types (bigint int64s, enums) and
+ * the adapter's plain types. Only the gRPC client imports this.
+ */
+import {
+  AdapterMessageSchema,
+  AuthResult,
+  AuthenticateRequestSchema,
+  DownlinkStatus as PbDownlinkStatus,
+  Protocol,
+  SessionOpenedSchema,
+  CredentialsSchema,
+  create,
+  type AdapterMessage,
+  type AuthenticateRequest,
+  type AuthenticateResponse,
+  type Downlink as PbDownlink,
+  type TopicPolicy as PbTopicPolicy,
+} from "@iot/proto";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { LiveSession } from "./live-sessions.js";
+import type {
+  AuthFailureCode, AuthOutcome, DeviceCredentials, DeviceSession, Downlink, DownlinkStatus, PolicyAccess, ProtocolName, TopicPolicy, Uplink,
+} from "./registry-client.js";
+
+/** Registry Protocol enum value of each protocol name. */
+export const PROTOCOL_CODES: Record<ProtocolName, Protocol> = {
+  mqtt: Protocol.MQTT, coap: Protocol.COAP, lwm2m: Protocol.LWM2M, lora: Protocol.LORA,
+  http: Protocol.HTTP, websocket: Protocol.WEBSOCKET, modbus: Protocol.MODBUS,
+};
+
+const failureCodes: Partial<Record<AuthResult, AuthFailureCode>> = {
+  [AuthResult.BAD_CREDENTIALS]: "BAD_CREDENTIALS",
+  [AuthResult.BLOCKED]: "BLOCKED",
+  [AuthResult.NOT_ALLOWED]: "NOT_ALLOWED",
+};
+
+const downlinkStatusCodes: Record<DownlinkStatus, PbDownlinkStatus> = {
+  DELIVERED: PbDownlinkStatus.DELIVERED, SENT: PbDownlinkStatus.SENT, FAILED: PbDownlinkStatus.FAILED,
+};
+
+/** Builds the Credentials oneof of an AuthenticateRequest. */
+export function toAuthenticateRequest(
+  protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string, instanceId: string,
+): AuthenticateRequest {
+  return create(AuthenticateRequestSchema, {
+    protocol: PROTOCOL_CODES[protocol],
+    credentials: { kind: credentialsKind(credentials) },
+    clientIp,
+    adapterInstanceId: instanceId,
+  });
+}
+
+function credentialsKind(c: DeviceCredentials): MessageInitShape<typeof CredentialsSchema>["kind"] {
+  switch (c.kind) {
+    case "token":
+      return { case: "token", value: { clientId: c.clientId, username: c.username, token: c.token } };
+    case "certificate":
+      return { case: "certificate", value: { clientId: c.clientId, commonName: c.commonName, fingerprint: c.fingerprint } };
+    case "lwm2m":
+      return { case: "lwm2m", value: { endpoint: c.endpoint } };
+    case "lora":
+      return { case: "lora", value: { devEui: c.devEui, devAddr: c.devAddr } };
+    case "modbus":
+      return { case: "modbus", value: { gatewayDeviceId: c.gatewayDeviceId, index: c.index } };
+  }
+}
+
+/** Plain policies; rules with an unknown access code are dropped (they could match nothing). */
+export function fromPolicies(policies: readonly PbTopicPolicy[]): TopicPolicy[] {
+  return policies
+    .filter((p) => p.access >= 1 && p.access <= 3)
+    .map((p) => ({ id: Number(p.id), topic: p.topic, access: p.access as number as PolicyAccess, allow: p.allow }));
+}
+
+/** The outcome of Authenticate; an OK without a device or a result code we do not know counts as UNAVAILABLE. */
+export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome {
+  if (res.result === AuthResult.OK && res.device) {
+    const d = res.device;
+    return {
+      ok: true,
+      session: {
+        sessionId: res.sessionId,
+        device: {
+          tenantId: d.tenantId, deviceIntId: Number(d.deviceIntId), deviceId: d.deviceId, deviceName: d.deviceName,
+          productIntId: Number(d.productIntId), productId: d.productId, mountpoint: d.mountpoint,
+          defaultDownlinkTopic: d.defaultDownlinkTopic, deviceType: d.deviceType, isGateway: d.isGateway,
+        },
+        policies: fromPolicies(res.policies),
+      },
+    };
+  }
+  const code = failureCodes[res.result];
+  if (code) return { ok: false, code, message: res.message || code };
+  return { ok: false, code: "UNAVAILABLE", message: `registry answered result ${res.result} ${res.message}`.trim() };
+}
+
+/** A downlink with numbers instead of bigints. */
+export function fromDownlink(d: PbDownlink): Downlink {
+  return {
+    id: Number(d.id), deviceIntId: Number(d.deviceIntId), topic: d.topic, payload: d.payload,
+    qos: d.qos, expiresAtMs: Number(d.expiresAtMs),
+  };
+}
+
+type Kind = MessageInitShape<typeof AdapterMessageSchema>["kind"];
+const message = (kind: Kind): AdapterMessage => create(AdapterMessageSchema, { kind });
+
+/** SessionOpened as carried alone and inside Hello. */
+export function sessionOpenedValue(live: LiveSession) {
+  const { session, info } = live;
+  return create(SessionOpenedSchema, {
+    sessionId: session.sessionId, deviceIntId: BigInt(session.device.deviceIntId), clientIp: info.clientIp,
+    keepAlive: info.keepAlive, openedAtMs: BigInt(live.openedAtMs), tenantId: session.device.tenantId,
+  });
+}
+
+/** The first message of every Connect stream. */
+export function helloMessage(instanceId: string, protocol: ProtocolName, version: string, sessions: LiveSession[]): AdapterMessage {
+  return message({
+    case: "hello",
+    value: { instanceId, protocol: PROTOCOL_CODES[protocol], version, sessions: sessions.map(sessionOpenedValue) },
+  });
+}
+
+/** A SessionOpened stream message. */
+export function sessionOpenedMessage(live: LiveSession): AdapterMessage {
+  return message({ case: "sessionOpened", value: sessionOpenedValue(live) });
+}
+
+/** A SessionClosed stream message. */
+export function sessionClosedMessage(session: DeviceSession, reason: string, closedAtMs: number): AdapterMessage {
+  return message({
+    case: "sessionClosed",
+    value: {
+      sessionId: session.sessionId, deviceIntId: BigInt(session.device.deviceIntId), reason,
+      closedAtMs: BigInt(closedAtMs), tenantId: session.device.tenantId,
+    },
+  });
+}
+
+/** An Uplink stream message with its sequence number. */
+export function uplinkMessage(seq: number, u: Uplink): AdapterMessage {
+  return message({
+    case: "uplink",
+    value: {
+      seq: BigInt(seq), sessionId: u.sessionId, deviceIntId: BigInt(u.deviceIntId), topic: u.topic, payload: u.payload,
+      clientIp: u.clientIp, receivedAtMs: BigInt(u.receivedAtMs), qos: u.qos, tenantId: u.tenantId,
+      gatewayDeviceIntId: BigInt(u.gatewayDeviceIntId ?? 0),
+    },
+  });
+}
+
+/** A DownlinkResult stream message. */
+export function downlinkResultMessage(downlinkId: number, status: DownlinkStatus, text: string): AdapterMessage {
+  return message({
+    case: "downlinkResult",
+    value: { downlinkId: BigInt(downlinkId), status: downlinkStatusCodes[status], message: text },
+  });
+}

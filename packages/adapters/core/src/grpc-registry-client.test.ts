@@ -1,0 +1,202 @@
+import { createServer } from "node:net";
+import pino from "pino";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { GrpcRegistryClient } from "./grpc-registry-client.js";
+import { startTestRegistry, type TestRegistryServer } from "./grpc-test-server.js";
+import type { DeviceSession, Uplink } from "./registry-client.js";
+
+const logger = pino({ level: "silent" });
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function registry(port = 0): Promise<TestRegistryServer> {
+  const s = await startTestRegistry(port);
+  cleanups.push(() => s.stop());
+  return s;
+}
+
+function client(port: number, bufferLimit?: number): GrpcRegistryClient {
+  const c = new GrpcRegistryClient({ address: `127.0.0.1:${port}`, protocol: "mqtt", logger, bufferLimit, backoff: { initialMs: 50, maxMs: 200 } });
+  cleanups.push(() => c.close());
+  return c;
+}
+
+const session: DeviceSession = {
+  sessionId: "s1",
+  device: {
+    tenantId: "t1", deviceIntId: 42, deviceId: "dev-42", deviceName: "d", productIntId: 1, productId: "p",
+    mountpoint: "t1/42/", defaultDownlinkTopic: "inbox", deviceType: 1, isGateway: false,
+  },
+  policies: [],
+};
+
+const uplink = (topic: string): Uplink => ({
+  sessionId: "s1", tenantId: "t1", deviceIntId: 42, topic, payload: Buffer.from(topic), qos: 1, clientIp: "10.0.0.1", receivedAtMs: 1,
+});
+
+const kinds = (s: TestRegistryServer, i: number) => s.streams[i]!.received.map((m) => m.kind.case);
+const seqs = (s: TestRegistryServer, i: number) =>
+  s.streams[i]!.received.flatMap((m) => (m.kind.case === "uplink" ? [Number(m.kind.value.seq)] : []));
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+describe("GrpcRegistryClient", () => {
+  it("sends Hello with every live session as the first message of the stream", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    c.sessionOpened(session, { clientIp: "10.0.0.1", keepAlive: 60 });
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    const first = s.streams[0]!.received[0]!;
+    expect(first.kind.case).toBe("hello");
+    if (first.kind.case !== "hello") return;
+    expect(first.kind.value.instanceId).toBe(c.instanceId);
+    expect(first.kind.value.instanceId).toMatch(/^mqtt-.+-[0-9a-f]{8}$/);
+    expect(first.kind.value.sessions.map((x) => [x.sessionId, Number(x.deviceIntId), x.keepAlive])).toEqual([["s1", 42, 60]]);
+  });
+
+  it("resolves publish only after the registry acked that uplink's seq", async () => {
+    const s = await registry();
+    s.autoAck = false;
+    const c = client(s.port);
+    c.start();
+    let acked = false;
+    const p = c.publish(uplink("data")).then(() => (acked = true));
+    await vi.waitFor(() => expect(seqs(s, 0)).toEqual([1]));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(acked).toBe(false);
+    s.push({ case: "uplinkAck", value: { seqs: [1n] } });
+    await p;
+    expect(c.pendingUplinks).toBe(0);
+  });
+
+  it("replays unacked uplinks with their original seqs after the registry drops the stream", async () => {
+    const s = await registry();
+    s.autoAck = false;
+    const c = client(s.port);
+    c.start();
+    const ps = ["a", "b", "c"].map((t) => c.publish(uplink(t)));
+    await vi.waitFor(() => expect(seqs(s, 0)).toEqual([1, 2, 3]));
+    s.push({ case: "uplinkAck", value: { seqs: [1n] } });
+    await ps[0];
+    s.latest()!.call.emit("error", { code: 14, details: "registry going away" });
+    await vi.waitFor(() => expect(s.streams.length).toBe(2));
+    await vi.waitFor(() => expect(seqs(s, 1)).toEqual([2, 3]));
+    expect(kinds(s, 1)[0]).toBe("hello");
+    s.push({ case: "uplinkAck", value: { seqs: [2n, 3n] } });
+    await Promise.all(ps);
+    const later = c.publish(uplink("d"));
+    await vi.waitFor(() => expect(seqs(s, 1)).toEqual([2, 3, 4]));
+    s.push({ case: "uplinkAck", value: { seqs: [4n] } });
+    await later;
+  });
+
+  it("reconnects when the registry ends the stream normally", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    s.latest()!.call.end();
+    await vi.waitFor(() => expect(s.streams.length).toBe(2));
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+  });
+
+  it("survives a registry restart on the same port and delivers what was buffered meanwhile", async () => {
+    const first = await startTestRegistry();
+    const c = client(first.port);
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    await first.stop();
+    await vi.waitFor(() => expect(c.state).toBe("connecting"));
+    const p = c.publish(uplink("while-down"));
+    const second = await registry(first.port);
+    await p;
+    expect(kinds(second, second.streams.length - 1)[0]).toBe("hello");
+    expect(seqs(second, second.streams.length - 1)).toEqual([1]);
+  });
+
+  it("drops uplinks the registry rejected instead of replaying them", async () => {
+    const s = await registry();
+    s.autoAck = false;
+    const c = client(s.port);
+    c.start();
+    const p = c.publish(uplink("x"));
+    await vi.waitFor(() => expect(seqs(s, 0)).toEqual([1]));
+    s.push({ case: "uplinkAck", value: { rejected: [{ seq: 1n, reason: "unknown device" }] } });
+    await expect(p).rejects.toMatchObject({ code: "UPLINK_REJECTED" });
+    expect(c.pendingUplinks).toBe(0);
+  });
+
+  it("rejects publish with BUFFER_FULL once the buffer limit is reached", async () => {
+    const c = client(await freePort(), 2);
+    c.start();
+    void c.publish(uplink("a")).catch(() => undefined);
+    void c.publish(uplink("b")).catch(() => undefined);
+    await expect(c.publish(uplink("c"))).rejects.toMatchObject({ code: "BUFFER_FULL" });
+  });
+
+  it("authenticates through the registry and converts ids to numbers", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    const ok = await c.authenticate("mqtt", { kind: "token", clientId: "dev-42", username: "u", token: "good" }, "10.0.0.1");
+    expect(ok).toMatchObject({ ok: true, session: { sessionId: "sess-1", device: { deviceIntId: 42, mountpoint: "t1/42/" } } });
+    expect(ok.ok && ok.session.policies).toEqual([{ id: 7, topic: "secret/#", access: 3, allow: false }]);
+    const blocked = await c.authenticate("mqtt", { kind: "token", clientId: "", username: "u", token: "blocked" }, "");
+    expect(blocked).toMatchObject({ ok: false, code: "BLOCKED" });
+  });
+
+  it("fails authentication fast with UNAVAILABLE when nothing listens", async () => {
+    const c = client(await freePort());
+    const started = Date.now();
+    const out = await c.authenticate("mqtt", { kind: "token", clientId: "", username: "u", token: "good" }, "");
+    expect(out).toMatchObject({ ok: false, code: "UNAVAILABLE" });
+    expect(Date.now() - started).toBeLessThan(3500);
+  });
+
+  it("answers a downlink with the handler's result under the same id", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    const handled: number[] = [];
+    c.setHandlers({ downlink: async (d) => (handled.push(d.id), { status: "DELIVERED" }) });
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    s.push({ case: "downlink", value: { id: 9n, deviceIntId: 42n, topic: "inbox", payload: Buffer.from("on"), qos: 1 } });
+    await vi.waitFor(() => expect(kinds(s, 0)).toContain("downlinkResult"));
+    const result = s.streams[0]!.received.find((m) => m.kind.case === "downlinkResult")!;
+    expect(result.kind.value).toMatchObject({ downlinkId: 9n, status: 1 });
+    expect(handled).toEqual([9]);
+  });
+
+  it("passes kicks to the handler and applies policy updates to live sessions", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    const kicks: [number, string][] = [];
+    c.setHandlers({ kick: (id, reason) => kicks.push([id, reason]) });
+    const live = { ...session, policies: [] as DeviceSession["policies"] };
+    c.sessionOpened(live, { clientIp: "", keepAlive: 0 });
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    s.push({ case: "kick", value: { deviceIntId: 42n, reason: "blocked" } });
+    s.push({ case: "policyUpdate", value: { deviceIntId: 42n, policies: [{ id: 1n, topic: "x", access: 1, allow: false }] } });
+    await vi.waitFor(() => expect(live.policies).toEqual([{ id: 1, topic: "x", access: 1, allow: false }]));
+    expect(kicks).toEqual([[42, "blocked"]]);
+  });
+
+  it("reports session open and close on the stream", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    c.sessionOpened(session, { clientIp: "10.0.0.1", keepAlive: 30 });
+    c.sessionClosed(session, "client disconnected");
+    await vi.waitFor(() => expect(kinds(s, 0)).toEqual(["hello", "sessionOpened", "sessionClosed"]));
+  });
+});

@@ -1,0 +1,283 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import {
+  RegistryGrpcClient,
+  channelOptions,
+  grpc,
+  type AdapterMessage,
+  type AuthenticateRequest,
+  type AuthenticateResponse,
+  type RegistryMessage,
+} from "@iot/proto";
+import type { Logger } from "pino";
+import { Backoff, type BackoffOptions } from "./backoff.js";
+import { dispatchDownlink } from "./downlink-dispatch.js";
+import { AdapterError } from "./errors.js";
+import {
+  downlinkResultMessage, fromAuthenticateResponse, fromDownlink, fromPolicies, helloMessage,
+  sessionClosedMessage, sessionOpenedMessage, toAuthenticateRequest, uplinkMessage,
+} from "./grpc-convert.js";
+import { LiveSessions } from "./live-sessions.js";
+import type {
+  AuthOutcome, DeviceCredentials, DeviceSession, ProtocolName, RegistryClient, RegistryHandlers,
+  RegistryLinkState, SessionInfo, Uplink,
+} from "./registry-client.js";
+import { UplinkBuffer } from "./uplink-buffer.js";
+
+type ConnectCall = grpc.ClientDuplexStream<AdapterMessage, RegistryMessage>;
+
+/** The two RPCs of the generic grpc-js client, typed. */
+interface RawRegistryClient {
+  authenticate(
+    req: AuthenticateRequest, md: grpc.Metadata, options: grpc.CallOptions,
+    cb: (err: grpc.ServiceError | null, res?: AuthenticateResponse) => void,
+  ): grpc.ClientUnaryCall;
+  connect(): ConnectCall;
+  close(): void;
+}
+
+/** Settings of the gRPC registry client; times in ms. */
+export interface GrpcRegistryClientOptions {
+  /** The central node's gRPC address, `host:port` (an `https://` prefix selects TLS). */
+  readonly address: string;
+  readonly protocol: ProtocolName;
+  readonly logger: Logger;
+  /** Most unacknowledged uplinks kept (default 10000). */
+  readonly bufferLimit?: number;
+  /** Deadline of one Authenticate call (default 3000). */
+  readonly authTimeoutMs?: number;
+  /** How long close() waits for pending acks (default 2000). */
+  readonly closeDrainMs?: number;
+  /** Reconnect delays (default 100 ms doubling to 5 s, with jitter). */
+  readonly backoff?: BackoffOptions;
+  /** Adapter version reported in Hello. */
+  readonly version?: string;
+}
+
+/** `<protocol>-<hostname>-<random>`: unique per process start, as Hello requires. */
+export function newInstanceId(protocol: ProtocolName): string {
+  return `${protocol}-${hostname()}-${randomBytes(4).toString("hex")}`;
+}
+
+function channel(address: string): { target: string; credentials: grpc.ChannelCredentials } {
+  const bare = address.replace(/\/+$/, "");
+  if (bare.startsWith("https://")) return { target: bare.slice(8), credentials: grpc.credentials.createSsl() };
+  return { target: bare.replace(/^http:\/\//, ""), credentials: grpc.credentials.createInsecure() };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The registry over gRPC: unary Authenticate plus one Connect stream that
+ * survives the registry going away (Hello with every live session on each
+ * reconnect, replay of unacked uplinks in seq order, backoff with jitter).
+ * Stream failures are logged, never thrown.
+ */
+export class GrpcRegistryClient implements RegistryClient {
+  readonly instanceId: string;
+  private linkState: RegistryLinkState = "idle";
+  private readonly raw: RawRegistryClient;
+  private readonly buffer: UplinkBuffer;
+  private readonly live = new LiveSessions();
+  private readonly backoff: Backoff;
+  private readonly log: Logger;
+  private handlers: RegistryHandlers = {};
+  private call: ConnectCall | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private unsentResults: AdapterMessage[] = [];
+
+  constructor(private readonly opts: GrpcRegistryClientOptions) {
+    this.instanceId = newInstanceId(opts.protocol);
+    this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000);
+    this.backoff = new Backoff(opts.backoff);
+    this.log = opts.logger.child({ component: "registry-client", instance: this.instanceId });
+    const { target, credentials } = channel(opts.address);
+    const maxMs = opts.backoff?.maxMs ?? 5000;
+    this.raw = new RegistryGrpcClient(target, credentials, {
+      ...channelOptions,
+      "grpc.initial_reconnect_backoff_ms": opts.backoff?.initialMs ?? 100,
+      "grpc.max_reconnect_backoff_ms": maxMs,
+    }) as unknown as RawRegistryClient;
+  }
+
+  get state(): RegistryLinkState {
+    return this.linkState;
+  }
+
+  get pendingUplinks(): number {
+    return this.buffer.size;
+  }
+
+  authenticate(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string): Promise<AuthOutcome> {
+    const unavailable = (why: string): AuthOutcome => ({ ok: false, code: "UNAVAILABLE", message: `registry unreachable: ${why}` });
+    if (this.linkState === "closed") return Promise.resolve(unavailable("client closed"));
+    const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId);
+    const deadline = Date.now() + (this.opts.authTimeoutMs ?? 3000);
+    return new Promise((resolve) => {
+      try {
+        this.raw.authenticate(req, new grpc.Metadata(), { deadline }, (err, res) => {
+          if (err || !res) resolve(unavailable(err?.details || err?.message || "no answer"));
+          else resolve(fromAuthenticateResponse(res));
+        });
+      } catch (err) {
+        resolve(unavailable((err as Error).message));
+      }
+    });
+  }
+
+  sessionOpened(session: DeviceSession, info: SessionInfo): void {
+    this.send(sessionOpenedMessage(this.live.open(session, info)));
+  }
+
+  sessionClosed(session: DeviceSession, reason: string): void {
+    this.live.close(session.sessionId);
+    this.send(sessionClosedMessage(session, reason, Date.now()));
+  }
+
+  publish(uplink: Uplink): Promise<void> {
+    if (this.linkState === "closed") return Promise.reject(new AdapterError("CLIENT_CLOSED", "registry client is closed"));
+    let added: ReturnType<UplinkBuffer["add"]>;
+    try {
+      added = this.buffer.add(uplink);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    this.send(uplinkMessage(added.seq, uplink));
+    return added.acked;
+  }
+
+  setHandlers(handlers: RegistryHandlers): void {
+    this.handlers = handlers;
+  }
+
+  start(): void {
+    if (this.linkState !== "idle") return;
+    this.openStream();
+  }
+
+  async close(): Promise<void> {
+    if (this.linkState === "closed") return;
+    const wasConnected = this.linkState === "connected";
+    this.linkState = "closed";
+    clearTimeout(this.retryTimer);
+    const until = Date.now() + (this.opts.closeDrainMs ?? 2000);
+    while (wasConnected && this.call && this.buffer.size > 0 && Date.now() < until) await sleep(20);
+    const call = this.call;
+    this.call = undefined;
+    if (call) {
+      const ended = new Promise<void>((r) => call.once("status", () => r()));
+      call.end();
+      await Promise.race([ended, sleep(1000)]);
+      call.cancel();
+    }
+    if (this.buffer.size > 0) this.log.warn({ pendingUplinks: this.buffer.size }, "closing with unacknowledged uplinks");
+    this.buffer.failAll(new AdapterError("CLIENT_CLOSED", "registry client closed before the registry acknowledged the uplink"));
+    this.raw.close();
+  }
+
+  /** Writes to the current stream; false when there is none (the next Hello/replay covers it). */
+  private send(message: AdapterMessage): boolean {
+    if (!this.call) return false;
+    try {
+      this.call.write(message);
+      return true;
+    } catch (err) {
+      this.log.warn({ err }, "write to registry stream failed");
+      return false;
+    }
+  }
+
+  private openStream(): void {
+    this.linkState = "connecting";
+    const call = this.raw.connect();
+    this.call = call;
+    let over = false;
+    const down = (why: string) => {
+      if (over) return;
+      over = true;
+      if (this.call === call) this.call = undefined;
+      this.streamDown(why);
+    };
+    call.on("data", (m: RegistryMessage) => this.onMessage(m));
+    call.on("error", (err: grpc.ServiceError) => down(err.details || err.message));
+    call.on("end", () => {
+      call.end();
+      down("registry ended the stream");
+    });
+    call.on("status", (s: grpc.StatusObject) => down(`stream closed (${s.code}) ${s.details}`));
+    this.send(helloMessage(this.instanceId, this.opts.protocol, this.opts.version ?? "0.0.0", this.live.all()));
+    for (const p of this.buffer.pending()) this.send(uplinkMessage(p.seq, p.uplink));
+    const results = this.unsentResults;
+    this.unsentResults = [];
+    for (const r of results) this.send(r);
+  }
+
+  private streamDown(why: string): void {
+    if (this.linkState === "closed") return;
+    const wasConnected = this.linkState === "connected";
+    this.linkState = "connecting";
+    const delay = this.backoff.next();
+    const details = { reason: why, retryInMs: delay, pendingUplinks: this.buffer.size };
+    if (wasConnected) this.log.warn(details, "registry stream lost; reconnecting");
+    else this.log.debug(details, "registry not reachable; retrying");
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.linkState !== "closed") this.openStream();
+    }, delay);
+  }
+
+  private onMessage(m: RegistryMessage): void {
+    const k = m.kind;
+    switch (k.case) {
+      case "helloAck":
+        this.linkState = "connected";
+        this.backoff.reset();
+        this.log.info({ node: k.value.nodeId, sessions: this.live.size, replayed: this.buffer.size }, "registry link up");
+        return;
+      case "uplinkAck":
+        for (const seq of k.value.seqs) this.buffer.ack(Number(seq));
+        for (const r of k.value.rejected) {
+          this.log.warn({ seq: Number(r.seq), reason: r.reason }, "registry rejected uplink");
+          this.buffer.reject(Number(r.seq), r.reason);
+        }
+        return;
+      case "downlink":
+        void this.runDownlink(k.value);
+        return;
+      case "kick":
+        this.safely("kick", () => this.handlers.kick?.(Number(k.value.deviceIntId), k.value.reason));
+        return;
+      case "policyUpdate": {
+        const deviceIntId = Number(k.value.deviceIntId);
+        const policies = fromPolicies(k.value.policies);
+        this.live.applyPolicies(deviceIntId, policies);
+        this.safely("policy update", () => this.handlers.policyUpdate?.(deviceIntId, policies));
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private async runDownlink(pb: Parameters<typeof fromDownlink>[0]): Promise<void> {
+    const downlink = fromDownlink(pb);
+    const outcome = await dispatchDownlink(this.handlers, downlink);
+    const message = downlinkResultMessage(downlink.id, outcome.status, outcome.message ?? "");
+    if (this.send(message)) return;
+    this.unsentResults.push(message);
+    if (this.unsentResults.length > this.buffer.limit) this.unsentResults.shift();
+  }
+
+  private safely(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.log.error({ err }, `${what} handler failed`);
+    }
+  }
+}
+
+/** Creates the production registry client (call start() to connect). */
+export function createGrpcRegistryClient(options: GrpcRegistryClientOptions): RegistryClient {
+  return new GrpcRegistryClient(options);
+}

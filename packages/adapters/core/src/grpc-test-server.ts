@@ -1,0 +1,92 @@
+/**
+ * A scriptable in-process RegistryService for the gRPC client's tests (not
+ * exported from the package): records every adapter message, answers Hello,
+ * and lets the test ack uplinks, push messages and drop streams.
+ */
+import {
+  AuthResult,
+  AuthenticateResponseSchema,
+  RegistryMessageSchema,
+  create,
+  grpc,
+  registryServiceDefinition,
+  type AdapterMessage,
+  type AuthenticateRequest,
+  type AuthenticateResponse,
+  type RegistryMessage,
+} from "@iot/proto";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+
+type ServerCall = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
+
+/** One accepted Connect stream and what arrived on it. */
+export interface TestStream {
+  readonly call: ServerCall;
+  readonly received: AdapterMessage[];
+}
+
+/** The running test server. */
+export interface TestRegistryServer {
+  readonly port: number;
+  readonly streams: TestStream[];
+  /** When true (default), every uplink is acked as soon as it arrives. */
+  autoAck: boolean;
+  /** The newest stream. */
+  latest(): TestStream | undefined;
+  /** Sends a registry message on the newest stream. */
+  push(kind: MessageInitShape<typeof RegistryMessageSchema>["kind"]): void;
+  stop(): Promise<void>;
+}
+
+/** A successful Authenticate answer for token "good", BLOCKED for "blocked", else BAD_CREDENTIALS. */
+function answer(req: AuthenticateRequest): AuthenticateResponse {
+  const token = req.credentials?.kind.case === "token" ? req.credentials.kind.value.token : "";
+  if (token === "blocked") return create(AuthenticateResponseSchema, { result: AuthResult.BLOCKED, message: "blocked" });
+  if (token !== "good") return create(AuthenticateResponseSchema, { result: AuthResult.BAD_CREDENTIALS, message: "bad" });
+  return create(AuthenticateResponseSchema, {
+    result: AuthResult.OK,
+    sessionId: "sess-1",
+    device: { tenantId: "t1", deviceIntId: 42n, deviceId: "dev-42", mountpoint: "t1/42/", defaultDownlinkTopic: "inbox" },
+    policies: [{ id: 7n, topic: "secret/#", access: 3, allow: false }],
+  });
+}
+
+/** Starts a server on 127.0.0.1 (port 0 picks a free one). */
+export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
+  const server = new grpc.Server();
+  const streams: TestStream[] = [];
+  const state = {
+    port: 0,
+    streams,
+    autoAck: true,
+    latest: () => streams.at(-1),
+    push(kind: MessageInitShape<typeof RegistryMessageSchema>["kind"]) {
+      streams.at(-1)?.call.write(create(RegistryMessageSchema, { kind }));
+    },
+    stop: () => new Promise<void>((resolve) => {
+      server.forceShutdown();
+      resolve();
+    }),
+  };
+  server.addService(registryServiceDefinition, {
+    authenticate: (call: grpc.ServerUnaryCall<AuthenticateRequest, AuthenticateResponse>, cb: grpc.sendUnaryData<AuthenticateResponse>) =>
+      cb(null, answer(call.request)),
+    connect: (call: ServerCall) => {
+      const stream: TestStream = { call, received: [] };
+      streams.push(stream);
+      call.on("data", (m: AdapterMessage) => {
+        stream.received.push(m);
+        if (m.kind.case === "hello") call.write(create(RegistryMessageSchema, { kind: { case: "helloAck", value: { nodeId: "test-node" } } }));
+        if (m.kind.case === "uplink" && state.autoAck) {
+          call.write(create(RegistryMessageSchema, { kind: { case: "uplinkAck", value: { seqs: [m.kind.value.seq] } } }));
+        }
+      });
+      call.on("end", () => call.end());
+      call.on("error", () => undefined);
+    },
+  });
+  state.port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return state;
+}

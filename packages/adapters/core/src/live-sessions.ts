@@ -1,0 +1,54 @@
+import type { DeviceSession, SessionInfo, TopicPolicy } from "./registry-client.js";
+
+/** A session the adapter holds open, with what SessionOpened/Hello report about it. */
+export interface LiveSession {
+  readonly session: DeviceSession;
+  readonly info: SessionInfo;
+  readonly openedAtMs: number;
+}
+
+/**
+ * The sessions alive on this adapter instance: listed in every Hello, and the
+ * target of policy updates. Shared by the gRPC client and the fake.
+ */
+export class LiveSessions {
+  private readonly byId = new Map<string, LiveSession>();
+
+  /** Records an opened session (idempotent by session id). */
+  open(session: DeviceSession, info: SessionInfo, openedAtMs = Date.now()): LiveSession {
+    const live = { session, info, openedAtMs };
+    this.byId.set(session.sessionId, live);
+    return live;
+  }
+
+  /** The live session with this id, if any. */
+  get(sessionId: string): LiveSession | undefined {
+    return this.byId.get(sessionId);
+  }
+
+  /** Forgets a session; false when it was not open. */
+  close(sessionId: string): boolean {
+    return this.byId.delete(sessionId);
+  }
+
+  /** Every live session, oldest first. */
+  all(): LiveSession[] {
+    return [...this.byId.values()];
+  }
+
+  /** Live sessions of one device (usually one; two during a takeover). */
+  ofDevice(deviceIntId: number): LiveSession[] {
+    return this.all().filter((l) => l.session.device.deviceIntId === deviceIntId);
+  }
+
+  /** Replaces the policies of every live session of the device; returns how many changed. */
+  applyPolicies(deviceIntId: number, policies: readonly TopicPolicy[]): number {
+    const sessions = this.ofDevice(deviceIntId);
+    for (const l of sessions) l.session.policies = policies;
+    return sessions.length;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * What a protocol adapter needs from the central registry, in plain TS types
+ * (numbers, not bigints). The gRPC implementation and the in-process fake both
+ * satisfy it, so adapters are tested without a network.
+ */
+
+/** Device protocols; each maps to the registry's Protocol enum at the gRPC edge. */
+export type ProtocolName = "mqtt" | "coap" | "lwm2m" | "lora" | "http" | "websocket" | "modbus";
+
+/** The one kind of credential a device presents (mirrors the proto's Credentials oneof). */
+export type DeviceCredentials =
+  | { kind: "token"; clientId: string; username: string; token: string }
+  | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
+  | { kind: "lwm2m"; endpoint: string }
+  | { kind: "lora"; devEui: string; devAddr: string }
+  | { kind: "modbus"; gatewayDeviceId: string; index: number };
+
+/** Policy access, Form 1 codes: 1 publish, 2 subscribe, 3 both. */
+export type PolicyAccess = 1 | 2 | 3;
+
+/** One publish/subscribe rule; `topic` is an MQTT filter relative to the device's mountpoint. */
+export interface TopicPolicy {
+  readonly id: number;
+  readonly topic: string;
+  readonly access: PolicyAccess;
+  readonly allow: boolean;
+}
+
+/** Who an authenticated device is, as the registry knows it. */
+export interface DeviceIdentity {
+  readonly tenantId: string;
+  /** Registry-wide unique numeric id; deviceId alone is unique only within a tenant. */
+  readonly deviceIntId: number;
+  readonly deviceId: string;
+  readonly deviceName: string;
+  readonly productIntId: number;
+  readonly productId: string;
+  /** The device's private topic namespace, ending in "/". */
+  readonly mountpoint: string;
+  /** Topic used for downlinks that name none (e.g. "inbox"). */
+  readonly defaultDownlinkTopic: string;
+  readonly deviceType: number;
+  readonly isGateway: boolean;
+}
+
+/** One authenticated device connection; `policies` is replaced in place on a PolicyUpdate. */
+export interface DeviceSession {
+  readonly sessionId: string;
+  readonly device: DeviceIdentity;
+  policies: readonly TopicPolicy[];
+}
+
+/** Why authentication failed; UNAVAILABLE means the registry could not be asked. */
+export type AuthFailureCode = "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED" | "UNAVAILABLE";
+
+/** The answer to an authentication attempt. `message` is for logs only, never for the device. */
+export type AuthOutcome =
+  | { ok: true; session: DeviceSession }
+  | { ok: false; code: AuthFailureCode; message: string };
+
+/** Connection details reported when a session opens. */
+export interface SessionInfo {
+  /** Address without port; "" when unknown. */
+  readonly clientIp: string;
+  /** Seconds; 0 when the protocol has none. */
+  readonly keepAlive: number;
+}
+
+/** A device message on its way to the registry; the client assigns the sequence number. */
+export interface Uplink {
+  readonly sessionId: string;
+  readonly tenantId: string;
+  readonly deviceIntId: number;
+  /** Relative to the device's mountpoint. */
+  readonly topic: string;
+  readonly payload: Uint8Array;
+  readonly qos: number;
+  readonly clientIp: string;
+  readonly receivedAtMs: number;
+  /** Set when a gateway relayed the message for a child device. */
+  readonly gatewayDeviceIntId?: number;
+}
+
+/** A command for a device attached to this adapter. */
+export interface Downlink {
+  readonly id: number;
+  readonly deviceIntId: number;
+  /** Relative to the mountpoint; "" means the device's default downlink topic. */
+  readonly topic: string;
+  readonly payload: Uint8Array;
+  readonly qos: number;
+  /** Epoch ms after which it must not be delivered; 0 = no limit. */
+  readonly expiresAtMs: number;
+}
+
+/** DELIVERED: device acknowledged; SENT: written, no ack asked; FAILED: not deliverable. */
+export type DownlinkStatus = "DELIVERED" | "SENT" | "FAILED";
+
+/** What a protocol reports for one downlink; the core turns it into a DownlinkResult. */
+export interface DownlinkOutcome {
+  readonly status: DownlinkStatus;
+  readonly message?: string;
+}
+
+/** Callbacks for what the registry pushes to the adapter. */
+export interface RegistryHandlers {
+  /** Deliver a command; a missing handler or a throw reports FAILED. */
+  downlink?(downlink: Downlink): Promise<DownlinkOutcome>;
+  /** Close every connection of the device at once. */
+  kick?(deviceIntId: number, reason: string): void;
+  /** The device's sessions already carry the new policies when this runs. */
+  policyUpdate?(deviceIntId: number, policies: readonly TopicPolicy[]): void;
+}
+
+/** Link health: connected means the registry answered Hello on the current stream. */
+export type RegistryLinkState = "idle" | "connecting" | "connected" | "closed";
+
+/** The registry as an adapter sees it. */
+export interface RegistryClient {
+  /** Unique per process start; scopes uplink sequence numbers. */
+  readonly instanceId: string;
+  readonly state: RegistryLinkState;
+  /** Uplinks not yet acknowledged by the registry. */
+  readonly pendingUplinks: number;
+  /** Checks credentials; never rejects (an unreachable registry answers UNAVAILABLE). */
+  authenticate(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string): Promise<AuthOutcome>;
+  /** Reports a session as live (and lists it in every later Hello until closed). */
+  sessionOpened(session: DeviceSession, info: SessionInfo): void;
+  /** Reports a session's end; `reason` is for the connect log. */
+  sessionClosed(session: DeviceSession, reason: string): void;
+  /**
+   * Sends an uplink. Resolves only when the registry acked its sequence (after
+   * the durable write); rejects with an AdapterError when the registry rejected
+   * it, the buffer is full, or the client closed first.
+   */
+  publish(uplink: Uplink): Promise<void>;
+  /** Replaces the handlers for registry-pushed messages. */
+  setHandlers(handlers: RegistryHandlers): void;
+  /** Opens the link; reconnects by itself until close(). */
+  start(): void;
+  /** Stops reconnecting, waits briefly for pending acks, and releases the connection. */
+  close(): Promise<void>;
+}

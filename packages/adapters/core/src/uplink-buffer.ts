@@ -1,0 +1,79 @@
+import { AdapterError } from "./errors.js";
+import type { Uplink } from "./registry-client.js";
+
+/** An uplink waiting for the registry's ack, with its sequence number. */
+export interface PendingUplink {
+  readonly seq: number;
+  readonly uplink: Uplink;
+}
+
+interface Entry extends PendingUplink {
+  resolve(): void;
+  reject(err: Error): void;
+}
+
+/**
+ * Every uplink the registry has not acknowledged yet, in sequence order.
+ * Sequence numbers start at 1, grow by one per uplink and are never reused
+ * for the life of the process, so replays after a reconnect keep their seq
+ * and the registry can de-duplicate them. Bounded: past `limit` entries
+ * `add` refuses instead of growing without end while the registry is away.
+ */
+export class UplinkBuffer {
+  private nextSeq = 1;
+  private readonly entries = new Map<number, Entry>();
+
+  /** @param limit most unacknowledged uplinks kept (default 10000). */
+  constructor(readonly limit = 10_000) {}
+
+  /** Assigns the next seq and keeps the uplink until acked; throws BUFFER_FULL when at the limit. */
+  add(uplink: Uplink): { seq: number; acked: Promise<void> } {
+    if (this.entries.size >= this.limit) {
+      throw new AdapterError(
+        "BUFFER_FULL",
+        `uplink buffer full: ${this.entries.size} uplinks await the registry's ack (limit ${this.limit}, IOT_ADAPTER_BUFFER_LIMIT)`,
+      );
+    }
+    const seq = this.nextSeq++;
+    let resolve!: () => void;
+    let reject!: (err: Error) => void;
+    const acked = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.entries.set(seq, { seq, uplink, resolve, reject });
+    return { seq, acked };
+  }
+
+  /** The registry stored it: resolve and forget. Unknown seqs (already settled) are ignored. */
+  ack(seq: number): void {
+    const e = this.entries.get(seq);
+    if (!e) return;
+    this.entries.delete(seq);
+    e.resolve();
+  }
+
+  /** The registry will never store it: reject and drop it instead of replaying. */
+  reject(seq: number, reason: string): void {
+    const e = this.entries.get(seq);
+    if (!e) return;
+    this.entries.delete(seq);
+    e.reject(new AdapterError("UPLINK_REJECTED", `registry rejected uplink ${seq}: ${reason}`));
+  }
+
+  /** Unacknowledged uplinks in ascending seq order, for (re)sending. */
+  pending(): PendingUplink[] {
+    return [...this.entries.values()].map(({ seq, uplink }) => ({ seq, uplink }));
+  }
+
+  /** Rejects everything still pending (the client is closing). */
+  failAll(err: Error): void {
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    for (const e of all) e.reject(err);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

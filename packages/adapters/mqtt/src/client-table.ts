@@ -1,0 +1,94 @@
+import type { Client } from "aedes";
+import type { Socket } from "node:net";
+import type { DeviceSession, DownlinkOutcome } from "@iot/adapter-core";
+
+/** What the CONNECT packet and the socket said, kept until authentication decides. */
+export interface ConnectInfo {
+  /** The client id the device sent (its deviceID); "" when it sent none. */
+  readonly claimedId: string;
+  /** Seconds, from CONNECT. */
+  readonly keepAlive: number;
+  readonly clientIp: string;
+}
+
+/** Per-connection state of an authenticated device. */
+export interface ClientState {
+  readonly session: DeviceSession;
+  readonly connect: ConnectInfo;
+  /** Why the connection ended, for the SessionClosed reason; set before closing. */
+  closeReason: string | undefined;
+  /** Set by a kick: nothing more (not even the will) is accepted from this connection. */
+  kicked: boolean;
+  /** QoS 1 downlinks waiting for their PUBACK, by MQTT message id. */
+  readonly awaitingAck: Map<number, (outcome: DownlinkOutcome) => void>;
+  /** Downlinks handed to aedes and not yet seen by authorizeForward, keyed by their payload Buffer. */
+  readonly downlinkMarks: Map<Buffer, (packet: { qos: number; messageId?: number }) => void>;
+}
+
+/** The device's address without port or IPv4-mapped prefix; "" for in-memory streams. */
+export function clientIpOf(client: Client): string {
+  const details = (client as { connDetails?: { ipAddress?: string } | null }).connDetails;
+  const raw = details?.ipAddress ?? (client.conn as Partial<Socket>).remoteAddress ?? client.req?.socket.remoteAddress ?? "";
+  return raw.startsWith("::ffff:") ? raw.slice(7) : raw;
+}
+
+/**
+ * Which aedes client belongs to which device. aedes' own table is keyed by
+ * client id; downlinks and kicks arrive by device int id, so this indexes the
+ * live clients by device and holds each client's state.
+ */
+export class ClientTable {
+  private readonly connects = new WeakMap<Client, ConnectInfo>();
+  private readonly states = new WeakMap<Client, ClientState>();
+  private readonly byDevice = new Map<number, Set<Client>>();
+
+  /** Remembers the CONNECT details until authentication. */
+  noteConnect(client: Client, info: ConnectInfo): void {
+    this.connects.set(client, info);
+  }
+
+  /** CONNECT details of a client, if it sent CONNECT. */
+  connectInfo(client: Client): ConnectInfo | undefined {
+    return this.connects.get(client);
+  }
+
+  /** Binds an authenticated session to its connection. */
+  attach(client: Client, session: DeviceSession, connect: ConnectInfo): ClientState {
+    const state: ClientState = { session, connect, closeReason: undefined, kicked: false, awaitingAck: new Map(), downlinkMarks: new Map() };
+    this.states.set(client, state);
+    return state;
+  }
+
+  /** The state of an authenticated client; undefined before authentication. */
+  state(client: Client | null | undefined): ClientState | undefined {
+    return client ? this.states.get(client) : undefined;
+  }
+
+  /** Indexes a client that aedes registered (it now counts as connected). */
+  register(client: Client, state: ClientState): void {
+    const id = state.session.device.deviceIntId;
+    const set = this.byDevice.get(id) ?? new Set();
+    set.add(client);
+    this.byDevice.set(id, set);
+  }
+
+  /** Removes a disconnected client from the index. */
+  unregister(client: Client, state: ClientState): void {
+    const id = state.session.device.deviceIntId;
+    const set = this.byDevice.get(id);
+    set?.delete(client);
+    if (set?.size === 0) this.byDevice.delete(id);
+  }
+
+  /** Live clients of a device, oldest first. */
+  ofDevice(deviceIntId: number): Client[] {
+    return [...(this.byDevice.get(deviceIntId) ?? [])].filter((c) => !c.closed);
+  }
+
+  /** Number of connected devices' clients. */
+  get size(): number {
+    let n = 0;
+    for (const set of this.byDevice.values()) n += set.size;
+    return n;
+  }
+}

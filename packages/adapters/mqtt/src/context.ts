@@ -1,0 +1,31 @@
+import type { Logger } from "pino";
+import type { RegistryClient } from "@iot/adapter-core";
+import type { ClientTable } from "./client-table.js";
+
+/** Counters for health and tests; all since the adapter started. */
+export interface MqttAdapterStats {
+  /** Devices connected now. */
+  readonly clients: number;
+  readonly authFailures: number;
+  /** Device publishes accepted and passed to the registry. */
+  readonly uplinks: number;
+  /** Uplinks the registry rejected or could not buffer. */
+  readonly uplinkFailures: number;
+  /** Publishes and subscriptions refused by topic rules or policies. */
+  readonly denied: number;
+  readonly downlinks: number;
+}
+
+/** Everything the aedes hooks and the downlink path share. */
+export interface AdapterContext {
+  readonly registry: RegistryClient;
+  readonly log: Logger;
+  /** IOT_POLICY_DEFAULT: the decision when no policy matches. */
+  readonly defaultAllow: boolean;
+  readonly clients: ClientTable;
+  readonly stats: { -readonly [K in keyof MqttAdapterStats]: number };
+  /** How long a QoS 1 downlink waits for the device's PUBACK, ms. */
+  readonly downlinkAckTimeoutMs: number;
+  /** True once close() began: disconnects are then "adapter shutting down". */
+  closing: boolean;
+}

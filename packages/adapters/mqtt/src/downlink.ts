@@ -1,0 +1,62 @@
+import type { Client } from "aedes";
+import { isAllowed, mountTopic, publishTopicProblem, topicMatches, type Downlink, type DownlinkOutcome } from "@iot/adapter-core";
+import { subscriptionsOf } from "./aedes-internals.js";
+import type { ClientState } from "./client-table.js";
+import type { AdapterContext } from "./context.js";
+
+const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", message });
+
+/**
+ * Delivers a registry command to a device connected here, as a PUBLISH on
+ * `<mountpoint><topic or defaultDownlinkTopic>`.
+ *
+ * Results: QoS 1 → DELIVERED when the device's PUBACK arrives; QoS 0 →
+ * SENT once written. FAILED when the device is not connected here, the topic
+ * is invalid or denied by its policies, the device has no subscription
+ * matching the topic (MQTT servers only send what a client subscribed to, so
+ * the command cannot reach it; the registry may retry later), the write
+ * fails, or no PUBACK arrives within the ack timeout or before the device
+ * disconnects. QoS is capped at 1 and at the QoS the device was granted.
+ */
+export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): Promise<DownlinkOutcome> {
+  const client = ctx.clients.ofDevice(downlink.deviceIntId).at(-1);
+  const state = ctx.clients.state(client);
+  if (!client || !state) return failed("device is not connected to this adapter");
+  const { device, policies } = state.session;
+  const topic = downlink.topic || device.defaultDownlinkTopic;
+  const problem = publishTopicProblem(topic);
+  if (problem) return failed(`invalid topic "${topic}": ${problem}`);
+  if (!isAllowed(policies, "subscribe", topic, ctx.defaultAllow)) return failed(`topic "${topic}" is denied by the device's policies`);
+  const mounted = mountTopic(device.mountpoint, topic);
+  const granted = subscriptionsOf(client).filter(([f]) => topicMatches(f, mounted)).map(([, qos]) => qos);
+  if (granted.length === 0) return failed(`device is not subscribed to "${topic}"`);
+  const qos = Math.min(downlink.qos, 1, Math.max(...granted)) as 0 | 1;
+  ctx.stats.downlinks++;
+  return send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos);
+}
+
+function send(ctx: AdapterContext, client: Client, state: ClientState, topic: string, payload: Buffer, qos: 0 | 1): Promise<DownlinkOutcome> {
+  return new Promise((resolve) => {
+    let messageId: number | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let done = false;
+    const settle = (outcome: DownlinkOutcome) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      state.downlinkMarks.delete(payload);
+      if (messageId !== undefined) state.awaitingAck.delete(messageId);
+      resolve(outcome);
+    };
+    state.downlinkMarks.set(payload, (packet) => {
+      messageId = packet.messageId;
+      if (messageId !== undefined) state.awaitingAck.set(messageId, settle);
+    });
+    client.publish({ cmd: "publish", topic, payload, qos, retain: false, dup: false }, (err) => {
+      if (state.downlinkMarks.has(payload)) return settle(failed("the device's connection did not accept the message"));
+      if (err || client.closed) return settle(failed(`write failed: ${err?.message ?? "connection closed"}`));
+      if (qos === 0) return settle({ status: "SENT" });
+      timer = setTimeout(() => settle(failed(`no PUBACK within ${ctx.downlinkAckTimeoutMs} ms`)), ctx.downlinkAckTimeoutMs);
+    });
+  });
+}

@@ -1,0 +1,65 @@
+import type { AedesOptions } from "aedes";
+import { isAllowed, mountTopic, publishTopicProblem } from "@iot/adapter-core";
+import type { AdapterContext } from "../context.js";
+
+/**
+ * MQTT-3.3 PUBLISH from a device (and its will, published when it drops):
+ * the relative topic is validated and checked against the device's publish
+ * policies, then sent to the registry as an uplink.
+ *
+ * - QoS 1/2: aedes sends PUBACK/PUBREC only after this calls back, and this
+ *   calls back only once the registry acked the uplink after its durable
+ *   write. If the registry rejects it or the buffer is full the connection is
+ *   closed: MQTT 3.1.1 has no negative PUBACK, and the device will resend.
+ * - QoS 0: sent on without waiting; a failure is only logged.
+ * - A refused topic or policy also closes the connection (MQTT-3.3.5-2 allows
+ *   closing instead of a silent ack; a visible failure helps device authors).
+ *
+ * The packet's topic becomes `<mountpoint><topic>` so aedes routes it only
+ * inside the device's namespace, and its retain flag is cleared: the
+ * registry is the store, and retained messages in this process's memory
+ * would vanish on restart anyway.
+ */
+export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOptions["authorizePublish"]> {
+  return (client, packet, done) => {
+    const state = ctx.clients.state(client);
+    if (!state || state.kicked) return done(new Error("publish from a connection that is not (or no longer) authenticated"));
+    const { session, connect } = state;
+    const { device } = session;
+    const topic = packet.topic;
+    const refuse = (reason: string) => {
+      ctx.stats.denied++;
+      state.closeReason = `publish refused: ${reason}`;
+      ctx.log.warn({ deviceId: device.deviceId, tenantId: device.tenantId, topic, reason }, "publish refused; closing connection");
+      done(new Error(reason));
+    };
+    const problem = publishTopicProblem(topic);
+    if (problem) return refuse(`invalid topic: ${problem}`);
+    if (!isAllowed(session.policies, "publish", topic, ctx.defaultAllow)) return refuse(`publish to "${topic}" denied by policy`);
+
+    const payload = typeof packet.payload === "string" ? Buffer.from(packet.payload) : packet.payload;
+    const stored = ctx.registry.publish({
+      sessionId: session.sessionId, tenantId: device.tenantId, deviceIntId: device.deviceIntId, topic, payload,
+      qos: packet.qos, clientIp: connect.clientIp, receivedAtMs: Date.now(),
+    });
+    ctx.stats.uplinks++;
+    packet.topic = mountTopic(device.mountpoint, topic);
+    packet.retain = false;
+    const failed = (err: Error) => {
+      ctx.stats.uplinkFailures++;
+      ctx.log.warn({ deviceId: device.deviceId, tenantId: device.tenantId, topic, qos: packet.qos, err: err.message }, "uplink not stored");
+    };
+    if (packet.qos === 0) {
+      stored.catch(failed);
+      return done(null);
+    }
+    stored.then(
+      () => done(null),
+      (err: Error) => {
+        failed(err);
+        state.closeReason = `uplink not stored: ${err.message}`;
+        done(err);
+      },
+    );
+  };
+}

@@ -1,0 +1,106 @@
+import { connect as netConnect } from "node:net";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { DEVICES, closed, sleep, startHarness, type Harness } from "./test-support.js";
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+describe("MQTT adapter: connecting", () => {
+  it("accepts a device with its deviceID, username and token and reports the session opened", async () => {
+    const client = await h.connect(DEVICES.a, { keepalive: 45 });
+    expect(client.connected).toBe(true);
+    await vi.waitFor(() => expect(h.registry.events.map((e) => e.type)).toEqual(["opened"]));
+    const opened = h.registry.events[0]!;
+    expect(opened.type === "opened" && opened.info).toEqual({ clientIp: "127.0.0.1", keepAlive: 45 });
+    expect(h.registry.authAttempts[0]).toMatchObject({
+      protocol: "mqtt", clientIp: "127.0.0.1",
+      credentials: { kind: "token", clientId: "dev-a", username: "user-a", token: "token-a" },
+    });
+  });
+
+  it("refuses a wrong token with CONNACK 5", async () => {
+    await expect(h.connect({ ...DEVICES.a, token: "wrong" })).rejects.toMatchObject({ code: 5 });
+    expect(h.adapter.stats.authFailures).toBe(1);
+  });
+
+  it("refuses a blocked device with CONNACK 5", async () => {
+    await expect(h.connect(DEVICES.blocked)).rejects.toMatchObject({ code: 5 });
+  });
+
+  it("refuses a client id that is not the device's deviceID with CONNACK 5", async () => {
+    await expect(h.connect({ ...DEVICES.a, deviceId: "someone-else" })).rejects.toMatchObject({ code: 5 });
+  });
+
+  it("answers CONNACK 3 (server unavailable) when the registry cannot be reached", async () => {
+    h.registry.unavailable = true;
+    await expect(h.connect(DEVICES.a)).rejects.toMatchObject({ code: 3 });
+  });
+
+  it("keeps two tenants' devices with the same client id connected side by side", async () => {
+    const t1 = await h.connect(DEVICES.a);
+    const t2 = await h.connect(DEVICES.otherTenantA);
+    await sleep(100);
+    expect(t1.connected).toBe(true);
+    expect(t2.connected).toBe(true);
+    expect(h.adapter.stats.clients).toBe(2);
+  });
+
+  it("lets a device's new connection take over its old one and reports the old session closed", async () => {
+    const old = await h.connect(DEVICES.a);
+    const oldClosed = closed(old);
+    await h.connect(DEVICES.a);
+    await oldClosed;
+    await vi.waitFor(() => expect(h.registry.events.map((e) => e.type)).toEqual(["opened", "closed", "opened"]));
+  });
+
+  it("reports the session closed when the device disconnects", async () => {
+    const client = await h.connect(DEVICES.a);
+    await client.endAsync();
+    await vi.waitFor(() => expect(h.registry.events.at(-1)).toMatchObject({ type: "closed", reason: "client disconnected" }));
+    expect(h.registry.liveSessions()).toEqual([]);
+  });
+
+  it("closes the connection at once when the registry kicks the device", async () => {
+    const client = await h.connect(DEVICES.a);
+    const other = await h.connect(DEVICES.b);
+    await vi.waitFor(() => expect(h.adapter.stats.clients).toBe(2));
+    h.registry.kick(DEVICES.a.deviceIntId, "device blocked");
+    await closed(client);
+    await vi.waitFor(() => expect(h.registry.events.at(-1)).toMatchObject({ type: "closed", reason: "kicked: device blocked" }));
+    expect(other.connected).toBe(true);
+  });
+
+  it("reports every session closed when the adapter shuts down", async () => {
+    await h.connect(DEVICES.a);
+    await vi.waitFor(() => expect(h.adapter.stats.clients).toBe(1));
+    await h.adapter.close();
+    expect(h.registry.events.at(-1)).toMatchObject({ type: "closed", reason: "adapter shutting down" });
+  });
+
+  it("closes only the socket that sent garbage while other devices keep working", async () => {
+    const good = await h.connect(DEVICES.a);
+    const raw = netConnect(h.tcp.port, "127.0.0.1");
+    const rawClosed = new Promise<void>((resolve) => raw.on("close", () => resolve()));
+    raw.on("error", () => undefined);
+    raw.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    await rawClosed;
+    await good.publishAsync("data", "still here", { qos: 1 });
+    expect(good.connected).toBe(true);
+    expect(h.registry.uplinks.map((u) => Buffer.from(u.payload).toString())).toEqual(["still here"]);
+  });
+
+  it("closes an authenticated connection that sends a malformed packet, and only that one", async () => {
+    const good = await h.connect(DEVICES.b);
+    const bad = await h.connect(DEVICES.a);
+    const badClosed = closed(bad);
+    (bad as unknown as { stream: NodeJS.WritableStream }).stream.write(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x7f]));
+    await badClosed;
+    await good.publishAsync("data", "ok", { qos: 1 });
+    expect(good.connected).toBe(true);
+  });
+});

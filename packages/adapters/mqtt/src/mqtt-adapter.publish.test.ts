@@ -1,0 +1,151 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { MqttClient } from "mqtt";
+import { DEVICES, closed, nextMessage, sleep, startHarness, type Harness } from "./test-support.js";
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+const text = (p: Uint8Array) => Buffer.from(p).toString();
+
+/** SUBACK return codes; mqtt.js rejects when one is 0x80, with the SUBACK attached. */
+async function grantedCodes(client: MqttClient, topics: string[], qos: 0 | 1): Promise<number[]> {
+  try {
+    return (await client.subscribeAsync(topics, { qos })).map((g) => g.qos);
+  } catch (err) {
+    return (err as { packet: { granted: number[] } }).packet.granted;
+  }
+}
+
+describe("MQTT adapter: publishing and subscribing", () => {
+  it("sends a publish to the registry with its relative topic and the device's identity", async () => {
+    const client = await h.connect(DEVICES.a);
+    await client.publishAsync("sensors/temp", "21.5", { qos: 1 });
+    expect(h.registry.uplinks).toHaveLength(1);
+    expect(h.registry.uplinks[0]).toMatchObject({ topic: "sensors/temp", qos: 1, tenantId: "t1", deviceIntId: 1, clientIp: "127.0.0.1" });
+    expect(text(h.registry.uplinks[0]!.payload)).toBe("21.5");
+  });
+
+  it("sends PUBACK for a QoS 1 publish only after the registry acked the uplink", async () => {
+    h.registry.autoAck = false;
+    const client = await h.connect(DEVICES.a);
+    const order: string[] = [];
+    const puback = client.publishAsync("data", "x", { qos: 1 }).then(() => order.push("puback"));
+    await vi.waitFor(() => expect(h.registry.pendingUplinks).toBe(1));
+    await sleep(150);
+    expect(order).toEqual([]);
+    order.push("registry ack");
+    h.registry.ackAll();
+    await puback;
+    expect(order).toEqual(["registry ack", "puback"]);
+  });
+
+  it("does not wait for the registry on QoS 0", async () => {
+    h.registry.autoAck = false;
+    const client = await h.connect(DEVICES.a);
+    await client.publishAsync("data", "fire and forget", { qos: 0 });
+    await vi.waitFor(() => expect(h.registry.uplinks).toHaveLength(1));
+    h.registry.ackAll();
+  });
+
+  it("disconnects a QoS 1 publisher whose uplink the registry rejected, without PUBACK", async () => {
+    h.registry.autoAck = false;
+    const client = await h.connect(DEVICES.a);
+    const gone = closed(client);
+    let acked = false;
+    void client.publishAsync("data", "x", { qos: 1 }).then(() => (acked = true), () => undefined);
+    await vi.waitFor(() => expect(h.registry.pendingUplinks).toBe(1));
+    h.registry.rejectAll("unknown device");
+    await gone;
+    expect(acked).toBe(false);
+    expect(h.adapter.stats.uplinkFailures).toBe(1);
+  });
+
+  it("closes the connection on a publish the device's policies deny", async () => {
+    const client = await h.connect(DEVICES.restricted);
+    const gone = closed(client);
+    client.publish("secret/plans", "x", { qos: 1 });
+    await gone;
+    expect(h.registry.uplinks).toEqual([]);
+  });
+
+  it("closes the connection on a publish to a $-topic", async () => {
+    const client = await h.connect(DEVICES.a);
+    const gone = closed(client);
+    client.publish("$SYS/x", "x", { qos: 0 });
+    await gone;
+    expect(h.registry.uplinks).toEqual([]);
+  });
+
+  it("lets a device receive its own topics under their relative names", async () => {
+    const client = await h.connect(DEVICES.a);
+    await client.subscribeAsync("echo/#", { qos: 1 });
+    const got = nextMessage(client);
+    await client.publishAsync("echo/1", "hi", { qos: 1 });
+    expect(await got).toEqual({ topic: "echo/1", payload: "hi" });
+  });
+
+  it("keeps devices from seeing each other's topics, even with #", async () => {
+    const a = await h.connect(DEVICES.a);
+    const c = await h.connect(DEVICES.otherTenantA);
+    const b = await h.connect(DEVICES.b);
+    const seen: string[] = [];
+    for (const [name, cl] of [["a", a], ["c", c]] as const) {
+      await cl.subscribeAsync("#", { qos: 1 });
+      cl.on("message", (topic) => seen.push(`${name}:${topic}`));
+    }
+    await b.publishAsync("data", "from b", { qos: 1 });
+    await c.publishAsync("data", "from c", { qos: 1 });
+    await sleep(150);
+    expect(seen).toEqual(["c:data"]);
+  });
+
+  it("answers a denied subscription with SUBACK failure 0x80 and keeps the connection", async () => {
+    const client = await h.connect(DEVICES.restricted);
+    expect(await grantedCodes(client, ["secret/x", "public/x"], 1)).toEqual([128, 1]);
+    await sleep(50);
+    expect(client.connected).toBe(true);
+    await client.publishAsync("public/x", "still fine", { qos: 1 });
+  });
+
+  it("refuses a subscription that could receive a denied topic", async () => {
+    const client = await h.connect(DEVICES.restricted);
+    expect(await grantedCodes(client, ["#"], 0)).toEqual([128]);
+  });
+
+  it("stops delivering after the device unsubscribes with its relative filter", async () => {
+    const client = await h.connect(DEVICES.a);
+    await client.subscribeAsync("echo", { qos: 1 });
+    await client.unsubscribeAsync("echo");
+    const seen: string[] = [];
+    client.on("message", (t) => seen.push(t));
+    await client.publishAsync("echo", "x", { qos: 1 });
+    await sleep(100);
+    expect(seen).toEqual([]);
+  });
+
+  it("applies a policy update to the device's next publish", async () => {
+    const client = await h.connect(DEVICES.a);
+    await client.publishAsync("data", "allowed", { qos: 1 });
+    h.registry.updatePolicies(DEVICES.a.deviceIntId, [{ id: 9, topic: "data", access: 1, allow: false }]);
+    const gone = closed(client);
+    client.publish("data", "now denied", { qos: 1 });
+    await gone;
+    expect(h.registry.uplinks.map((u) => text(u.payload))).toEqual(["allowed"]);
+  });
+
+  it("turns a retained publish into a plain one (the registry is the store)", async () => {
+    const a = await h.connect(DEVICES.a);
+    await a.publishAsync("state", "on", { qos: 1, retain: true });
+    const seen: string[] = [];
+    a.on("message", (t) => seen.push(t));
+    await a.subscribeAsync("state", { qos: 1 });
+    await sleep(100);
+    expect(seen).toEqual([]);
+    expect(h.registry.uplinks).toHaveLength(1);
+  });
+});

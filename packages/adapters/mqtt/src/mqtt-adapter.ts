@@ -1,0 +1,141 @@
+import type { Duplex } from "node:stream";
+import { Aedes, type Client } from "aedes";
+import type { Logger } from "pino";
+import { mountTopic, type RegistryClient } from "@iot/adapter-core";
+import { onIncomingPacket, type IncomingPacket } from "./aedes-internals.js";
+import { ClientTable } from "./client-table.js";
+import type { AdapterContext, MqttAdapterStats } from "./context.js";
+import { deliverDownlink } from "./downlink.js";
+import { authenticateHook } from "./hooks/authenticate.js";
+import { authorizeForwardHook } from "./hooks/authorize-forward.js";
+import { authorizePublishHook } from "./hooks/authorize-publish.js";
+import { authorizeSubscribeHook } from "./hooks/authorize-subscribe.js";
+import { preConnectHook } from "./hooks/pre-connect.js";
+
+/** What the MQTT adapter needs from outside. */
+export interface MqttAdapterOptions {
+  readonly registry: RegistryClient;
+  readonly logger: Logger;
+  /** IOT_POLICY_DEFAULT: what applies to a topic no device policy matches. */
+  readonly policyDefault: "allow" | "deny";
+  /** How long a QoS 1 downlink waits for the device's PUBACK, ms (default 30000). */
+  readonly downlinkAckTimeoutMs?: number;
+  /** Time a new connection has to send CONNECT, ms (default 10000). */
+  readonly connectTimeoutMs?: number;
+}
+
+/** An MQTT 3.1.1 broker front for devices, fed connections from any transport. */
+export interface MqttAdapter {
+  /** Serves one device connection (TCP socket, TLS socket, WebSocket stream, in-memory duplex). */
+  handle(stream: Duplex): void;
+  /** Disconnects every device (each reported as a closed session) and stops the broker. */
+  close(): Promise<void>;
+  readonly stats: MqttAdapterStats;
+}
+
+/**
+ * Builds the adapter on aedes: devices authenticate through the registry,
+ * speak topics relative to their private mountpoint, have their QoS 1
+ * publishes acknowledged only after the registry's durable write, and receive
+ * registry downlinks; kicks close their connection at once. Async because
+ * aedes must finish its own setup before the first connection.
+ */
+export async function createMqttAdapter(options: MqttAdapterOptions): Promise<MqttAdapter> {
+  const clients = new ClientTable();
+  const ctx: AdapterContext = {
+    registry: options.registry,
+    log: options.logger.child({ component: "mqtt-adapter" }),
+    defaultAllow: options.policyDefault === "allow",
+    clients,
+    stats: { clients: 0, authFailures: 0, uplinks: 0, uplinkFailures: 0, denied: 0, downlinks: 0 },
+    downlinkAckTimeoutMs: options.downlinkAckTimeoutMs ?? 30_000,
+    closing: false,
+  };
+  const broker = await Aedes.createBroker({
+    id: options.registry.instanceId,
+    connectTimeout: options.connectTimeoutMs ?? 10_000,
+    maxClientsIdLength: 256,
+    preConnect: preConnectHook(ctx),
+    authenticate: authenticateHook(ctx),
+    authorizePublish: authorizePublishHook(ctx),
+    authorizeSubscribe: authorizeSubscribeHook(ctx),
+    authorizeForward: authorizeForwardHook(ctx),
+  });
+  watchBroker(broker, ctx);
+  options.registry.setHandlers({
+    downlink: (d) => deliverDownlink(ctx, d),
+    kick: (deviceIntId, reason) => kick(ctx, deviceIntId, reason),
+    policyUpdate: (deviceIntId) => ctx.log.info({ deviceIntId }, "device policies updated"),
+  });
+
+  return {
+    handle(stream: Duplex) {
+      const client = broker.handle(stream);
+      onIncomingPacket(client, (packet) => beforeAedes(ctx, client, packet));
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        ctx.closing = true;
+        broker.close(() => resolve());
+      }),
+    get stats() {
+      return { ...ctx.stats, clients: clients.size };
+    },
+  };
+}
+
+/** Mounts UNSUBSCRIBE filters (aedes has no hook for them) and resolves downlinks on PUBACK. */
+function beforeAedes(ctx: AdapterContext, client: Client, packet: IncomingPacket): void {
+  const state = ctx.clients.state(client);
+  if (!state) return;
+  if (packet.cmd === "unsubscribe" && packet.unsubscriptions) {
+    packet.unsubscriptions = packet.unsubscriptions.map((f) => mountTopic(state.session.device.mountpoint, f));
+  } else if (packet.cmd === "puback" && packet.messageId !== undefined) {
+    state.awaitingAck.get(packet.messageId)?.({ status: "DELIVERED" });
+  }
+}
+
+/** Session bookkeeping from aedes' client lifecycle events. */
+function watchBroker(broker: Aedes, ctx: AdapterContext): void {
+  broker.on("client", (client) => {
+    const state = ctx.clients.state(client);
+    if (!state) return;
+    ctx.clients.register(client, state);
+    const { device } = state.session;
+    ctx.registry.sessionOpened(state.session, { clientIp: state.connect.clientIp, keepAlive: state.connect.keepAlive });
+    ctx.log.info({ deviceId: device.deviceId, tenantId: device.tenantId, ip: state.connect.clientIp }, "device connected");
+  });
+  broker.on("clientDisconnect", (client) => {
+    const state = ctx.clients.state(client);
+    if (!state) return;
+    ctx.clients.unregister(client, state);
+    const reason = state.closeReason ?? (ctx.closing ? "adapter shutting down" : "client disconnected");
+    for (const settle of [...state.awaitingAck.values()]) settle({ status: "FAILED", message: "device disconnected before its PUBACK" });
+    ctx.registry.sessionClosed(state.session, reason);
+    ctx.log.info({ deviceId: state.session.device.deviceId, tenantId: state.session.device.tenantId, reason }, "device disconnected");
+  });
+  broker.on("clientError", (client, err) => {
+    const state = ctx.clients.state(client);
+    if (state && !state.closeReason) state.closeReason = `connection error: ${err.message}`;
+    ctx.log.debug({ clientId: client.id, err: err.message }, "client error");
+  });
+  broker.on("keepaliveTimeout", (client) => {
+    const state = ctx.clients.state(client);
+    if (state) state.closeReason = "keepalive timeout";
+  });
+  broker.on("connectionError", (_client, err) => ctx.log.debug({ err: err.message }, "connection closed before CONNECT completed"));
+  (broker as unknown as NodeJS.EventEmitter).on("error", (err: Error) => ctx.log.error({ err }, "broker error"));
+}
+
+/** Registry kick: close every connection of the device at once, accepting nothing more from it. */
+function kick(ctx: AdapterContext, deviceIntId: number, reason: string): void {
+  for (const client of ctx.clients.ofDevice(deviceIntId)) {
+    const state = ctx.clients.state(client);
+    if (state) {
+      state.kicked = true;
+      state.closeReason = `kicked: ${reason}`;
+    }
+    ctx.log.info({ deviceIntId, reason }, "kicking device");
+    client.close();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Test harness (not exported): a fake registry with a few devices, the
+ * adapter behind a real TCP listener on 127.0.0.1:0, and mqtt.js clients.
+ */
+import pino from "pino";
+import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
+import { FakeRegistryClient, type FakeDevice } from "@iot/adapter-core";
+import { createMqttAdapter, type MqttAdapter, type MqttAdapterOptions } from "./mqtt-adapter.js";
+import { listenTcp, type TcpListener } from "./transport/tcp.js";
+
+/** Devices every test can use: two in tenant t1, one in t2 sharing deviceID "dev-a", one blocked. */
+export const DEVICES = {
+  a: { deviceIntId: 1, deviceId: "dev-a", username: "user-a", token: "token-a", tenantId: "t1" },
+  b: { deviceIntId: 2, deviceId: "dev-b", username: "user-b", token: "token-b", tenantId: "t1" },
+  otherTenantA: { deviceIntId: 3, deviceId: "dev-a", username: "user-c", token: "token-c", tenantId: "t2" },
+  blocked: { deviceIntId: 4, deviceId: "dev-d", username: "user-d", token: "token-d", tenantId: "t1", blocked: true },
+  restricted: {
+    deviceIntId: 5, deviceId: "dev-e", username: "user-e", token: "token-e", tenantId: "t1",
+    policies: [{ id: 1, topic: "secret/#", access: 3, allow: false }],
+  },
+} satisfies Record<string, FakeDevice>;
+
+/** A running adapter on a real port. */
+export interface Harness {
+  readonly registry: FakeRegistryClient;
+  readonly adapter: MqttAdapter;
+  readonly tcp: TcpListener;
+  readonly url: string;
+  /** Connects as a known device (clientId = deviceID, username, token). */
+  connect(device: FakeDevice, extra?: IClientOptions): Promise<MqttClient>;
+  /** Connects with explicit options. */
+  connectRaw(options: IClientOptions): Promise<MqttClient>;
+  stop(): Promise<void>;
+}
+
+/** Starts fake registry + adapter + TCP listener. */
+export async function startHarness(options: Partial<MqttAdapterOptions> = {}): Promise<Harness> {
+  const registry = new FakeRegistryClient({ devices: Object.values(DEVICES) });
+  registry.start();
+  const adapter = await createMqttAdapter({ registry, logger: pino({ level: "silent" }), policyDefault: "allow", ...options });
+  const tcp = await listenTcp(adapter, { port: 0, host: "127.0.0.1" });
+  const url = `mqtt://127.0.0.1:${tcp.port}`;
+  const clients: MqttClient[] = [];
+  const connectRaw = async (opts: IClientOptions) => {
+    const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, protocolVersion: 4, connectTimeout: 5000, ...opts });
+    clients.push(client);
+    return client;
+  };
+  return {
+    registry, adapter, tcp, url, connectRaw,
+    connect: (d, extra = {}) => connectRaw({ clientId: d.deviceId, username: d.username, password: d.token, ...extra }),
+    async stop() {
+      for (const c of clients) c.end(true);
+      const closed = tcp.close();
+      await adapter.close();
+      await closed;
+    },
+  };
+}
+
+/** Resolves with the next message the client receives. */
+export function nextMessage(client: MqttClient): Promise<{ topic: string; payload: string }> {
+  return new Promise((resolve) => client.once("message", (topic, payload) => resolve({ topic, payload: payload.toString() })));
+}
+
+/** Resolves when the client's connection closes. */
+export function closed(client: MqttClient): Promise<void> {
+  return new Promise((resolve) => (client.connected ? client.once("close", () => resolve()) : resolve()));
+}
+
+/** Waits `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
