@@ -8,6 +8,7 @@ import {
   CommandRouter,
   SessionTable,
   bootstrapAdmin,
+  markStaleOffline,
   openStore,
   startGrpcServer,
   stopGrpcServer,
@@ -49,7 +50,8 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000);
   const nodeId = `central-${randomBytes(4).toString("hex")}`;
 
-  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger }, config.grpcHost, config.grpcPort).catch(
+  const graceMs = config.sessionGrace * 1000;
+  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger, sessionGraceMs: graceMs }, config.grpcHost, config.grpcPort).catch(
     async (err: unknown) => {
       await store.close();
       throw listenError(grpcBindError(err), "central gRPC", config.grpcPort, "IOT_GRPC_PORT");
@@ -77,11 +79,22 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     throw listenError(err, "central API", config.apiPort, "IOT_API_PORT");
   });
 
+  // Devices left "online" by a previous run whose adapters do not re-announce them within the grace go offline.
+  const sweep = setTimeout(() => {
+    markStaleOffline(store.db, (id) => sessions.isOnline(id), "no adapter reported the session after a restart").then(
+      (n) => n > 0 && logger.info({ devices: n }, "marked devices offline after restart"),
+      (err: unknown) => logger.error({ err }, "offline sweep failed"),
+    );
+  }, graceMs);
+  sweep.unref();
+
   return {
     apiPort: (http.address() as AddressInfo).port,
     grpcPort: grpc.port,
     bootstrap,
     async stop() {
+      clearTimeout(sweep);
+      sessions.clearParked();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
         (http as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

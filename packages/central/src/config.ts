@@ -15,6 +15,7 @@ export const centralSettings = {
   tokenSecret: text("IOT_TOKEN_SECRET", undefined, "Secret that signs API tokens; unset generates one and keeps it in the database."),
   tokenTtl: integer("IOT_TOKEN_TTL", 86_400, "Lifetime of an API token, seconds.", 60, 31_536_000),
   commandTtl: integer("IOT_COMMAND_TTL", 3_600, "How long a command stays deliverable, seconds.", 1, 2_592_000),
+  sessionGrace: integer("IOT_SESSION_GRACE", 30, "How long a device stays online while its adapter reconnects, seconds.", 1, 3_600),
   uplinkBatchRows: integer("IOT_UPLINK_BATCH_ROWS", 500, "Most uplinks stored in one transaction.", 1, 10_000),
   uplinkBatchDelayMs: integer("IOT_UPLINK_BATCH_DELAY_MS", 5, "Longest wait before an uplink's batch commits, ms.", 0, 1_000),
   logLevel: oneOf("IOT_LOG_LEVEL", "info", "Log level: fatal, error, warn, info, debug, trace.", ["fatal", "error", "warn", "info", "debug", "trace"]),

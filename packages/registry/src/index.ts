@@ -7,7 +7,7 @@ export * from "./domain/logs.js";
 export * from "./domain/users.js";
 export { bootstrapAdmin, tokenSecret, type BootstrapResult } from "./domain/bootstrap.js";
 export { authenticateDevice, DEFAULT_DOWNLINK_TOPIC, type DeviceCredentials, type AuthOutcome } from "./domain/device-auth.js";
-export { CONNECT_STATUS } from "./domain/connectivity.js";
+export { CONNECT_STATUS, markStaleOffline } from "./domain/connectivity.js";
 export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand } from "./sessions/session-table.js";
 export { CommandRouter, PUBLISH_STATUS, type PublishStatus, type DeviceCommand } from "./router/commands.js";
 export { startGrpcServer, stopGrpcServer, registryHandlers } from "./grpc/registry-service.js";

@@ -57,3 +57,17 @@ export async function markOffline(
       .execute();
   });
 }
+
+/**
+ * Marks offline every device the database calls online but `isOnline` does
+ * not know: after a restart, sessions no adapter re-announced in time are gone.
+ * Single-node view: a multi-node deployment must ask every node first.
+ */
+export async function markStaleOffline(db: Kysely<Database>, isOnline: (deviceIntId: number) => boolean, reason: string, now = Date.now()): Promise<number> {
+  const online = await db.selectFrom("devices").select(["id", "clientIp", "keepAlive"]).where("deviceStatus", "!=", 0).execute();
+  const stale = online.filter((d) => !isOnline(d.id));
+  for (const d of stale) {
+    await markOffline(db, { deviceIntId: d.id, sessionId: "", ip: d.clientIp, keepAlive: d.keepAlive, at: now, reason, stillOnline: false });
+  }
+  return stale.length;
+}

@@ -26,6 +26,8 @@ export interface ConnectDeps {
   commands: CommandRouter;
   nodeId: string;
   logger: Logger;
+  /** How long a detached adapter's sessions count as alive while it may reconnect, ms. */
+  sessionGraceMs: number;
 }
 
 type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -44,6 +46,14 @@ const toSession = (s: SessionOpened): LiveSession => ({
   keepAlive: s.keepAlive,
   openedAt: Number(s.openedAtMs) || Date.now(),
 });
+
+/** A session ended: offline connect log, and deviceStatus 0 unless the device holds another session. */
+function closeSession(deps: ConnectDeps, s: LiveSession, reason: string, at = Date.now()): Promise<void> {
+  return markOffline(deps.db, {
+    deviceIntId: s.deviceIntId, sessionId: s.sessionId, ip: s.clientIp || null, keepAlive: s.keepAlive || null,
+    at, reason, stillOnline: deps.sessions.isOnline(s.deviceIntId),
+  });
+}
 
 /**
  * Serves one adapter instance's Connect stream: Hello first, then session
@@ -88,6 +98,11 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     deps.sessions.attach(link);
     send({ case: "helloAck", value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId } });
     log.info({ instance: m.instanceId, protocol: m.protocol, sessions: m.sessions.length }, "adapter attached");
+    // Sessions this instance had before its stream dropped but no longer lists ended meanwhile.
+    const alive = new Set(m.sessions.map((s) => s.sessionId));
+    for (const gone of deps.sessions.unpark(m.instanceId).filter((s) => !alive.has(s.sessionId))) {
+      await closeSession(deps, gone, "session ended while the adapter was away");
+    }
     for (const s of m.sessions) {
       const session = toSession(s);
       const wasOnline = deps.sessions.isOnline(session.deviceIntId);
@@ -136,12 +151,12 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         return markOnline(deps.db, { deviceIntId: s.deviceIntId, sessionId: s.sessionId, ip: s.clientIp, keepAlive: s.keepAlive, at: s.openedAt });
       }
       case "sessionClosed": {
-        const s = deps.sessions.close(link.instanceId, k.value.sessionId);
-        const deviceIntId = s?.deviceIntId ?? Number(k.value.deviceIntId);
-        return markOffline(deps.db, {
-          deviceIntId, sessionId: k.value.sessionId, ip: s?.clientIp ?? null, keepAlive: s?.keepAlive ?? null,
-          at: Number(k.value.closedAtMs) || Date.now(), reason: k.value.reason, stillOnline: deps.sessions.isOnline(deviceIntId),
-        });
+        const v = k.value;
+        // An unknown session (e.g. opened before this node restarted) still closes its device.
+        const session = deps.sessions.close(link.instanceId, v.sessionId) ?? {
+          sessionId: v.sessionId, deviceIntId: Number(v.deviceIntId), tenantId: v.tenantId, clientIp: "", keepAlive: 0, openedAt: 0,
+        };
+        return closeSession(deps, session, k.value.reason, Number(k.value.closedAtMs) || Date.now());
       }
       case "downlinkResult": {
         const status = statusOf[k.value.status];
@@ -162,9 +177,12 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     if (closed) return;
     closed = true;
     if (!link) return;
-    // Sessions stay as they are in the database: the adapter re-announces them when it reconnects.
-    deps.sessions.detach(link);
-    log.info({ instance: link.instanceId }, "adapter detached");
+    // The devices may still be connected to the adapter: wait for it to come back before calling them offline.
+    const sessions = deps.sessions.detach(link);
+    deps.sessions.park(link.instanceId, sessions, deps.sessionGraceMs, (expired) => {
+      for (const s of expired) closeSession(deps, s, "adapter did not come back").catch((err: unknown) => log.error({ err }, "marking offline failed"));
+    });
+    log.info({ instance: link.instanceId, sessions: sessions.length }, "adapter detached");
   };
   call.on("end", () => {
     finish();

@@ -42,6 +42,7 @@ interface Attached {
  */
 export class SessionTable {
   private readonly adapters = new Map<string, Attached>();
+  private readonly parked = new Map<string, { sessions: LiveSession[]; timer: NodeJS.Timeout }>();
   private readonly byDevice = new Map<number, Map<string, string>>(); // deviceIntId → sessionId → instanceId
 
   /** Registers an adapter stream; a previous stream of the same instance is replaced. */
@@ -59,6 +60,37 @@ export class SessionTable {
     const sessions = [...cur.sessions.values()];
     for (const s of sessions) this.unindex(s);
     return sessions;
+  }
+
+  /**
+   * Keeps a detached adapter's sessions for `graceMs`: if the same instance
+   * reconnects, its Hello says which are still alive (see `unpark`); if not,
+   * `onExpire` gets them all so the devices can be marked offline.
+   */
+  park(instanceId: string, sessions: LiveSession[], graceMs: number, onExpire: (sessions: LiveSession[]) => void): void {
+    this.unpark(instanceId); // a newer detach replaces an older one
+    if (sessions.length === 0) return;
+    const timer = setTimeout(() => {
+      this.parked.delete(instanceId);
+      onExpire(sessions);
+    }, graceMs);
+    timer.unref();
+    this.parked.set(instanceId, { sessions, timer });
+  }
+
+  /** Takes back the parked sessions of a reconnecting instance (empty when none). */
+  unpark(instanceId: string): LiveSession[] {
+    const p = this.parked.get(instanceId);
+    if (!p) return [];
+    clearTimeout(p.timer);
+    this.parked.delete(instanceId);
+    return p.sessions;
+  }
+
+  /** Cancels every grace timer (the node is stopping; the sessions stay as stored). */
+  clearParked(): void {
+    for (const p of this.parked.values()) clearTimeout(p.timer);
+    this.parked.clear();
   }
 
   /** Records an open session; returns false when the adapter is not attached. */

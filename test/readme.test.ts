@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { describeSettings } from "@iot/config";
+import { centralSettings } from "@iot/central";
+import { adapterSettings } from "@iot/adapter-core";
+import { mqttAdapterSettings } from "@iot/adapter-mqtt";
+
+const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "README.md"), "utf8");
+
+describe("README", () => {
+  it("starts with the two quick-start commands: install and start, and test", () => {
+    const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.trim().split("\n");
+    expect(block).toEqual(["npx --yes pnpm@10.34.8 install && npx --yes pnpm@10.34.8 start", "npx --yes pnpm@10.34.8 test"]);
+  });
+
+  it.each([
+    ["central node", centralSettings],
+    ["adapters", adapterSettings],
+    ["MQTT adapter", mqttAdapterSettings],
+  ])("documents every setting of the %s with its default", (_name, settings) => {
+    for (const [env, fallback] of describeSettings(settings)) {
+      const row = readme.split("\n").find((l) => l.startsWith(`| \`${env}\` |`));
+      expect(row, env).toBeDefined();
+      if (fallback !== "(unset)") expect(row, env).toContain(`\`${fallback}\``);
+    }
+  });
+});
