@@ -3,6 +3,7 @@
  * gRPC, REST API) and every adapter as separate processes. Ctrl-C or SIGTERM
  * stops them all; if one dies, the rest are stopped and the exit code is 1.
  */
+import { existsSync, readFileSync } from "node:fs";
 import { startFleet, type Fleet } from "./fleet.js";
 
 let fleet: Fleet | undefined;
@@ -16,6 +17,42 @@ async function shutdown(code: number): Promise<never> {
 
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
+process.on("SIGHUP", () => void shutdown(0));
+
+// npx and pnpm, sent SIGTERM, exit without passing it on to the script they
+// run: watch the whole launch chain so the fleet never outlives the command.
+const watched = launchChain();
+setInterval(() => {
+  if (!stopping && watched.some((pid) => !alive(pid))) void shutdown(0);
+}, 500).unref();
+
+/** Ancestors that belong to the launching command (node, npm, npx, pnpm, sh), nearest first; Linux /proc only. */
+function launchChain(): number[] {
+  const chain = [process.ppid];
+  for (let pid = process.ppid; chain.length < 6; ) {
+    const stat = `/proc/${pid}/stat`;
+    if (!existsSync(stat)) break;
+    const text = readFileSync(stat, "utf8");
+    const comm = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
+    if (!/^(node|npm|npx|pnpm|sh|dash)\b/.test(comm) && pid !== process.ppid) {
+      chain.pop(); // not part of the launch: do not watch it
+      break;
+    }
+    pid = Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]);
+    if (!(pid > 1)) break;
+    chain.push(pid);
+  }
+  return chain;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 try {
   fleet = await startFleet(process.env, { echo: true });
