@@ -15,6 +15,10 @@ export interface Database {
   deviceEvents: DeviceEventsTable;
   connectLogs: ConnectLogsTable;
   controlLogs: ControlLogsTable;
+  groups: GroupsTable;
+  groupDevices: GroupDevicesTable;
+  applications: ApplicationsTable;
+  deviceCerts: DeviceCertsTable;
 }
 
 /** Service-wide key/value state (token signing secret, CA material, ...). */
@@ -170,4 +174,50 @@ export interface ControlLogsTable {
   expiresAt: number | null;
   createAt: number;
   updateAt: number | null;
+}
+
+/** A named set of devices of one product, for group commands. */
+export interface GroupsTable {
+  id: Generated<number>;
+  tenantId: string;
+  userIntId: number;
+  groupId: string;
+  groupName: string;
+  description: string | null;
+  productIntId: number;
+  createAt: number;
+  updateAt: number | null;
+}
+
+export interface GroupDevicesTable {
+  groupIntId: number;
+  deviceIntId: number;
+  createAt: number;
+}
+
+/** An application key: programs call the API with `Basic appID:appToken`. */
+export interface ApplicationsTable {
+  id: Generated<number>;
+  tenantId: string;
+  userIntId: number;
+  /** Public half of the key, unique across the service. */
+  appId: string;
+  appName: string;
+  /** SHA-256 (hex) of the token; the token itself is shown once, on create. */
+  appTokenHash: string;
+  /** admin | operator | viewer: what the key may do. */
+  role: string;
+  description: string | null;
+  enable: number;
+  /** Epoch ms after which the key no longer works; null = never. */
+  expiresAt: number | null;
+  createAt: number;
+  updateAt: number | null;
+}
+
+/** Which certificates an authType 2 device may connect with. */
+export interface DeviceCertsTable {
+  deviceIntId: number;
+  certIntId: number;
+  createAt: number;
 }

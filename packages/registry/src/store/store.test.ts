@@ -2,8 +2,9 @@ import { sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Store } from "./store.js";
 import { engines } from "./test-engines.js";
+import { migrationsFor } from "./migrations/migrate.js";
 
-const TABLES = ["connect_logs", "control_logs", "device_events", "devices", "products", "settings", "tenants", "users"];
+const TABLES = ["applications", "connect_logs", "control_logs", "device_certs", "device_events", "devices", "group_devices", "groups", "products", "settings", "tenants", "users"];
 
 async function seedDevice(store: Store, deviceId: string, deviceUsername: string, tenantId = "t1") {
   return store.db
@@ -35,7 +36,7 @@ describe.each(engines)("store on $name", (engine) => {
     const rows = await again.store.db.selectFrom("settings").selectAll().execute();
     expect(rows).toEqual([{ key: "k", value: "v" }]);
     const ran = await sql<{ name: string }>`select name from kysely_migration`.execute(again.store.db);
-    expect(ran.rows.map((r) => r.name)).toEqual(["0001-initial"]);
+    expect(ran.rows.map((r) => r.name)).toEqual(Object.keys(migrationsFor(engine.name)));
   });
 
   it("maps camelCase properties to snake_case columns both ways", async () => {

@@ -1,5 +1,6 @@
 import type { Migration } from "kysely";
 import { initial } from "./0001-initial.js";
+import { management } from "./0002-management.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -8,4 +9,5 @@ import { initial } from "./0001-initial.js";
  */
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0001-initial": initial,
+  "0002-management": management,
 };
