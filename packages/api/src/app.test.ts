@@ -99,7 +99,7 @@ describe("products", () => {
     expect((await t.call("GET", "/products?_limit=0", undefined, token)).body.meta.limit).toBe(1);
     const bad = await t.call("GET", "/products?_page=x", undefined, token);
     expect(bad.status).toBe(400);
-    expect(bad.body).toMatchObject({ errorCode: "PARAMETER_INVALID", errors: { _page: "must be an integer" } });
+    expect(bad.body).toMatchObject({ errorCode: "PARAMETER_INVALID", errors: { _page: "must be a whole number" } });
   });
 });
 
@@ -124,18 +124,18 @@ describe("devices", () => {
   });
 
   it("reject a duplicate deviceID or deviceUsername with DATA_EXISTED", async () => {
-    await t.call("POST", "/devices", { productID, deviceName: "a", deviceID: "dup-1", deviceUsername: "dup-user-1" }, token);
-    const sameId = await t.call("POST", "/devices", { productID, deviceName: "b", deviceID: "dup-1" }, token);
+    await t.call("POST", "/devices", { productID, deviceName: "a", deviceID: "dup-1", deviceUsername: "dup-user-1", upLinkSystem: 1, authType: 1 }, token);
+    const sameId = await t.call("POST", "/devices", { productID, deviceName: "b", deviceID: "dup-1", upLinkSystem: 1, authType: 1 }, token);
     expect(sameId.status).toBe(400);
     expect(sameId.body).toMatchObject({ errorCode: "DATA_EXISTED", errors: { deviceID: "already exists" } });
-    const sameUser = await t.call("POST", "/devices", { productID, deviceName: "c", deviceUsername: "dup-user-1" }, token);
+    const sameUser = await t.call("POST", "/devices", { productID, deviceName: "c", deviceUsername: "dup-user-1", upLinkSystem: 1, authType: 1 }, token);
     expect(sameUser.body).toMatchObject({ errorCode: "DATA_EXISTED", errors: { deviceUsername: "already exists" } });
   });
 
   it("reject an unknown product and an unknown gateway as FORM_INVALID", async () => {
-    const r = await t.call("POST", "/devices", { productID: "nope", deviceName: "x" }, token);
+    const r = await t.call("POST", "/devices", { productID: "nope", deviceName: "x", upLinkSystem: 1, authType: 1 }, token);
     expect(r.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { productID: "no such product" } });
-    const g = await t.call("POST", "/devices", { productID, deviceName: "x", upLinkSystem: 2, gateway: 999 }, token);
+    const g = await t.call("POST", "/devices", { productID, deviceName: "x", upLinkSystem: 2, gateway: 999, authType: 1 }, token);
     expect(g.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { gateway: "no such gateway" } });
   });
 
@@ -153,12 +153,12 @@ describe("devices", () => {
     expect(r.body.errorCode).toBe("DATA_NOT_FOUND");
     const list = await t.call("GET", "/products?_limit=1000", undefined, token);
     expect(list.body.items.some((x: { productID: string }) => x.productID === "OTHER1")).toBe(false);
-    const dev = await t.call("POST", "/devices", { productID: "OTHER1", deviceName: "sneaky" }, token);
+    const dev = await t.call("POST", "/devices", { productID: "OTHER1", deviceName: "sneaky", upLinkSystem: 1, authType: 1 }, token);
     expect(dev.body.errorCode).toBe("FORM_INVALID");
   });
 
   it("answer device_publish for an offline device with publishStatus 0 and a failed control log", async () => {
-    const d = (await t.call("POST", "/devices", { productID, deviceName: "off" }, token)).body;
+    const d = (await t.call("POST", "/devices", { productID, deviceName: "off", upLinkSystem: 1, authType: 1 }, token)).body;
     const r = await t.call("POST", "/device_publish", { deviceID: d.deviceID, payload: "hello" }, token);
     expect(r.status).toBe(201);
     expect(r.body.publishStatus).toBe("0");

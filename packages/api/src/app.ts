@@ -1,33 +1,45 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { AppDeps, Env } from "./deps.js";
-import { errorResponse, notFound, onError } from "./errors.js";
 import { RegistryError } from "@iot/registry";
+import type { AppDeps, Env } from "./deps.js";
+import { ApiDocs } from "./docs.js";
+import { errorResponse, notFound, onError } from "./errors.js";
 import { requireCaller } from "./middleware/auth.js";
+import { applicationRoutes } from "./routes/applications.js";
 import { deviceRoutes } from "./routes/devices.js";
+import { gatewayRoutes } from "./routes/gateways.js";
 import { healthRoutes } from "./routes/health.js";
 import { loginRoutes } from "./routes/login.js";
 import { logRoutes } from "./routes/logs.js";
+import { openapiRoutes } from "./routes/openapi.js";
 import { productRoutes } from "./routes/products.js";
 import { publishRoutes } from "./routes/publish.js";
+import { tenantRoutes } from "./routes/tenants.js";
+import { userRoutes } from "./routes/users.js";
+import { viewMiddleware } from "./view.js";
 
 /** Largest request body accepted, bytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Routes that need no caller. */
+const openRoutes = [healthRoutes, loginRoutes];
+/** Every resource's routes; each needs a bearer token or an application key. */
+const securedRoutes = [productRoutes, deviceRoutes, gatewayRoutes, logRoutes, publishRoutes, applicationRoutes, tenantRoutes, userRoutes];
+
 /**
- * The management REST API under /api/v1. Health and login are open; every
- * other route needs a bearer token.
+ * The management REST API under /api/v1. Health, login and the docs are
+ * open; every other route needs a caller. Each route declares itself in the
+ * OpenAPI document as it is registered.
  */
 export function createApp(deps: AppDeps) {
-  const open = new Hono<Env>().route("/", healthRoutes(deps)).route("/", loginRoutes(deps));
-  const secured = new Hono<Env>()
-    .use("*", requireCaller(deps))
-    .route("/", productRoutes(deps))
-    .route("/", deviceRoutes(deps))
-    .route("/", logRoutes(deps))
-    .route("/", publishRoutes(deps));
+  const docs = new ApiDocs();
+  const open = new Hono<Env>().route("/", openapiRoutes(docs));
+  for (const routes of openRoutes) open.route("/", routes(deps, docs));
+  const secured = new Hono<Env>().use("*", requireCaller(deps));
+  for (const routes of securedRoutes) secured.route("/", routes(deps, docs));
   const app = new Hono<Env>()
     .use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, new RegistryError("PAYLOAD_TOO_LARGE", { body: `at most ${MAX_BODY_BYTES} bytes` })) }))
+    .use("*", viewMiddleware(deps))
     .route("/api/v1", open)
     .route("/api/v1", secured);
   app.notFound(notFound);

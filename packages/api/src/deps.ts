@@ -1,4 +1,6 @@
 import type { Caller, CommandRouter, SessionTable, Store } from "@iot/registry";
+import type { ApiDocs } from "./docs.js";
+import type { View } from "./view.js";
 
 /** Everything the REST API needs, handed in by the composition root. */
 export interface AppDeps {
@@ -7,11 +9,17 @@ export interface AppDeps {
   tokenSecret: string;
   /** Bearer token lifetime, seconds. */
   tokenTtlSeconds: number;
+  /** Failed logins allowed per client address and per username within the window; more answer 429. */
+  loginMaxFailures: number;
+  /** The failed-login window, seconds: also how long a refusal lasts at most. */
+  loginWindowSeconds: number;
   sessions: SessionTable;
   commands: CommandRouter;
   nodeId: string;
   /** Record form of the whole API (1 or 2). */
   form: "1" | "2";
+  /** Device listener addresses shown in Form 2 device details (mqttBroker, mqttsBroker, …). */
+  brokers: Record<string, string>;
   startedAt: number;
   /** Called with unexpected errors (the answer is a bare INTERNAL_ERROR). */
   logError: (err: unknown) => void;
@@ -19,5 +27,5 @@ export interface AppDeps {
 
 /** Hono environment: the authenticated caller travels in the context. */
 export interface Env {
-  Variables: { caller: Caller };
+  Variables: { caller: Caller; view: View };
 }

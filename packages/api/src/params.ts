@@ -24,6 +24,34 @@ export function pageOf(c: Context): Page {
 /** An optional integer query filter (e.g. `gateway`), PARAMETER_INVALID when not a number. */
 export const intQuery = positiveInt;
 
+const digits = (what: string) => z.string().regex(/^\d+$/, `must be ${what}`);
+
+/** Query of every list endpoint: `_page`, `_limit` and optional `_sort`/`_order`, plus the endpoint's filters. */
+export function listQuery<S extends z.ZodRawShape>(filters: S) {
+  return z.object({
+    _page: digits("a whole number").optional(),
+    _limit: digits("a whole number").optional(),
+    ...filters,
+  });
+}
+
+/** The page a validated list query asks for: page ≥ 1 (default 1), limit clamped to 1..1000 (default 10). */
+export function pageFrom(q: { _page?: string | undefined; _limit?: string | undefined }): Page {
+  const page = q._page ? Number(q._page) : 1;
+  if (page < 1) throw new RegistryError("PARAMETER_INVALID", { _page: "must be 1 or more" });
+  const limit = Math.min(MAX_LIMIT, Math.max(1, q._limit ? Number(q._limit) : DEFAULT_LIMIT));
+  return { page, limit };
+}
+
+/** `?ids=1,2,3` of every delete. */
+export const idsQuery = z.object({ ids: z.string().regex(/^\d{1,15}(,\d{1,15})*$/, "must be comma-separated ids") });
+
+/** The ids of a validated `ids` query, without repeats. */
+export const idsFrom = (q: { ids: string }): number[] => [...new Set(q.ids.split(",").map(Number))];
+
+/** An optional integer filter in a query string. */
+export const intFilter = digits("an integer").transform(Number).optional();
+
 /** The integer id in the path; an id that is not a number names no record (404). */
 export function idParam(c: Context, name = "id"): number {
   const raw = c.req.param(name) ?? "";

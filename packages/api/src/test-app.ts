@@ -5,7 +5,7 @@ import { CommandRouter, SessionTable, bootstrapAdmin, openStore, type Store } fr
 import { createApp } from "./app.js";
 
 /** An API over a fresh SQLite file with an admin, plus helpers to call it (tests only). */
-export async function testApp() {
+export async function testApp(form: "1" | "2" = "1") {
   const dir = mkdtempSync(join(tmpdir(), "api-test-"));
   const store: Store = await openStore({ dataDir: dir });
   await bootstrapAdmin(store.db, { username: "admin", password: "admin-pass-1", tenantName: "T1" });
@@ -13,11 +13,11 @@ export async function testApp() {
   const commands = new CommandRouter(store.db, sessions, 60_000);
   const errors: unknown[] = [];
   const app = createApp({
-    store, tokenSecret: "test-secret", tokenTtlSeconds: 3600, sessions, commands, nodeId: "n1", form: "1",
+    store, tokenSecret: "test-secret", tokenTtlSeconds: 3600, loginMaxFailures: 5, loginWindowSeconds: 300, sessions, commands, nodeId: "n1", form, brokers: { mqttBroker: "iot.example:1883", mqttsBroker: "iot.example:8883" },
     startedAt: Date.now(), logError: (e) => errors.push(e),
   });
-  const call = async (method: string, path: string, body?: unknown, token?: string) => {
-    const headers: Record<string, string> = { "content-type": "application/json" };
+  const call = async (method: string, path: string, body?: unknown, token?: string, extra: Record<string, string> = {}) => {
+    const headers: Record<string, string> = { "content-type": "application/json", ...extra };
     if (token) headers.authorization = `Bearer ${token}`;
     const res = await app.request(`/api/v1${path}`, { method, headers, ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}) });
     const text = await res.text();

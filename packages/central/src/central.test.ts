@@ -41,7 +41,7 @@ beforeAll(async () => {
   };
   token = (await api("POST", "/login", { username: "admin", password: "pw-123456" })).body.token;
   const product = (await api("POST", "/products", { productName: "p", cloudProtocol: 1 })).body;
-  device = (await api("POST", "/devices", { productID: product.productID, deviceName: "d1" })).body;
+  device = (await api("POST", "/devices", { productID: product.productID, deviceName: "d1", deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
 });
 
 afterAll(async () => {
@@ -144,7 +144,7 @@ describe("central node over gRPC", () => {
     /** A new device with a session on adapter `instanceId`. */
     async function deviceOnAdapter(instanceId: string, name: string) {
       const product = (await api("GET", "/products")).body.items[0];
-      const d = (await api("POST", "/devices", { productID: product.productID, deviceName: name })).body;
+      const d = (await api("POST", "/devices", { productID: product.productID, deviceName: name, deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
       const auth = await authenticate(d.deviceUsername, d.token);
       const s = openStream();
       const opened = { $typeName: "iot.registry.v1.SessionOpened" as const, sessionId: auth.sessionId, deviceIntId: BigInt(d.id), clientIp: "10.1.1.1", keepAlive: 60, openedAtMs: BigInt(Date.now()), tenantId: auth.device!.tenantId };

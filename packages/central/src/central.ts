@@ -15,7 +15,7 @@ import {
   tokenSecret,
   type BootstrapResult,
 } from "@iot/registry";
-import type { CentralConfig } from "./config.js";
+import { brokerAddresses, type CentralConfig } from "./config.js";
 
 /** A running central node. */
 export interface Central {
@@ -62,10 +62,13 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     store,
     tokenSecret: secret,
     tokenTtlSeconds: config.tokenTtl,
+    loginMaxFailures: config.loginMaxFailures,
+    loginWindowSeconds: config.loginWindow,
     sessions,
     commands,
     nodeId,
     form: config.apiForm,
+    brokers: brokerAddresses(config),
     startedAt: Date.now(),
     logError: (err) => logger.error({ err }, "request failed"),
   });

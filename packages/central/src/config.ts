@@ -14,10 +14,19 @@ export const centralSettings = {
   apiForm: oneOf("IOT_API_FORM", "1", "Record form of the whole API: 1 or 2.", ["1", "2"]),
   tokenSecret: text("IOT_TOKEN_SECRET", undefined, "Secret that signs API tokens; unset generates one and keeps it in the database."),
   tokenTtl: integer("IOT_TOKEN_TTL", 86_400, "Lifetime of an API token, seconds.", 60, 31_536_000),
+  loginMaxFailures: integer("IOT_LOGIN_MAX_FAILURES", 5, "Failed logins from one client address or for one username before further logins answer 429.", 1, 1_000),
+  loginWindow: integer("IOT_LOGIN_WINDOW", 300, "Window in which failed logins are counted, seconds; a refusal lasts until the failures leave it.", 1, 86_400),
   commandTtl: integer("IOT_COMMAND_TTL", 3_600, "How long a command stays deliverable, seconds.", 1, 2_592_000),
   sessionGrace: integer("IOT_SESSION_GRACE", 30, "How long a device stays online while its adapter reconnects, seconds.", 1, 3_600),
   uplinkBatchRows: integer("IOT_UPLINK_BATCH_ROWS", 500, "Most uplinks stored in one transaction.", 1, 10_000),
   uplinkBatchDelayMs: integer("IOT_UPLINK_BATCH_DELAY_MS", 5, "Longest wait before an uplink's batch commits, ms.", 0, 1_000),
+  publicHost: text("IOT_PUBLIC_HOST", "localhost", "Host name devices use to reach the adapters (Form 2 broker addresses)."),
+  mqttPort: port("IOT_MQTT_PORT", 1883, "MQTT port, as advertised to devices (the MQTT adapter listens on it)."),
+  mqttsPort: port("IOT_MQTTS_PORT", 8883, "MQTT over TLS port, as advertised."),
+  mqttssPort: port("IOT_MQTTSS_PORT", 8884, "MQTT over mutual TLS port, as advertised."),
+  coapPort: port("IOT_COAP_PORT", 5683, "CoAP port, as advertised."),
+  coapsPort: port("IOT_COAPS_PORT", 5684, "CoAP over DTLS port, as advertised."),
+  coapssPort: port("IOT_COAPSS_PORT", 5685, "CoAP over DTLS with client certificates port, as advertised."),
   logLevel: oneOf("IOT_LOG_LEVEL", "info", "Log level: fatal, error, warn, info, debug, trace.", ["fatal", "error", "warn", "info", "debug", "trace"]),
 };
 
@@ -26,3 +35,16 @@ export type CentralConfig = ConfigOf<typeof centralSettings>;
 
 /** Reads the central node's configuration from the environment. */
 export const readCentralConfig = (env: Record<string, string | undefined>): CentralConfig => readConfig(centralSettings, env);
+
+/** Form 2's broker address strings (`<host>:<port>`), from the advertised host and ports. */
+export function brokerAddresses(c: CentralConfig): Record<string, string> {
+  const at = (port: number) => `${c.publicHost}:${port}`;
+  return {
+    mqttBroker: at(c.mqttPort),
+    mqttsBroker: at(c.mqttsPort),
+    mqttssBroker: at(c.mqttssPort),
+    coapBroker: at(c.coapPort),
+    coapsBroker: at(c.coapsPort),
+    coapssBroker: at(c.coapssPort),
+  };
+}

@@ -3,6 +3,8 @@ export type { Caller, Role } from "./domain/caller.js";
 export type { Page, ListResult } from "./domain/list.js";
 export * from "./domain/products.js";
 export * from "./domain/devices.js";
+export * from "./domain/gateways.js";
+export { LORA_REGIONS } from "./domain/device-rules.js";
 export * from "./domain/logs.js";
 export * from "./domain/users.js";
 export { bootstrapAdmin, tokenSecret, type BootstrapResult } from "./domain/bootstrap.js";
@@ -14,3 +16,6 @@ export { startGrpcServer, stopGrpcServer, registryHandlers } from "./grpc/regist
 export type { ConnectDeps } from "./grpc/connect-stream.js";
 export * from "./store/index.js";
 export { hashPassword, verifyPassword } from "./auth/passwords.js";
+export * from "./domain/applications.js";
+export * from "./domain/tenants.js";
+export { FailureLimiter, type FailureLimiterOptions } from "./auth/rate-limit.js";

@@ -1,83 +1,58 @@
-import { Hono } from "hono";
 import { z } from "zod";
-import { createDevice, getDevice, listConnectLogs, listControlLogs, listDeviceEvents, listDevices } from "@iot/registry";
-import type { AppDeps, Env } from "../deps.js";
-import * as form1 from "../forms/form1.js";
-import { bodyOf, codeField, floatField, idParam, intField, intQuery, pageOf } from "../params.js";
+import {
+  createDevice, deleteDevices, getDevice, listConnectLogs, listControlLogs, listDeviceEvents, listDevices, updateDevice,
+} from "@iot/registry";
+import type { AppDeps } from "../deps.js";
+import type { ApiDocs } from "../docs.js";
+import { list } from "../forms/common.js";
+import { device } from "../forms/devices.js";
+import { connectLog, controlLog, event } from "../forms/logs.js";
+import { idParam, idsFrom, idsQuery, intFilter, listQuery, pageFrom } from "../params.js";
+import { ApiRouter } from "../router.js";
+import { deviceCreateBody, deviceEditBody } from "./device-bodies.js";
 
-/** Identifiers are topic- and URL-safe: letters, digits and `_ . : -`. */
-const identifier = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "1 to 100 letters, digits or _ . : -");
-const text = (max: number) => z.string().max(max).nullish();
-const json = z.unknown().transform((v) => (v === undefined || v === null ? null : JSON.stringify(v)));
+const like = z.string().optional();
+/** Form 2's deviceType filter (0 terminal, 1 gateway, 2 smartphone), stored as Form 1 codes. */
+const form2Type = z.enum(["0", "1", "2"], { message: "must be 0, 1 or 2" }).transform((t) => Number(t) + 1).optional();
 
-const createBody = z
-  .object({
-    productID: z.string().min(1, "required"),
-    deviceName: z.string().trim().min(1, "required").max(50),
-    deviceType: codeField([1, 3]).optional(),
-    upLinkSystem: codeField([1, 2, 3]).nullish(),
-    gateway: intField.nullish(),
-    parentDevice: intField.nullish(),
-    authType: codeField([1, 2]).optional(),
-    deviceID: identifier.optional(),
-    deviceUsername: identifier.optional(),
-    token: z.string().min(8, "at least 8 characters").max(100).optional(),
-    carrier: codeField([1, 2, 3, 4]).nullish(),
-    physicalNetwork: codeField([1, 2, 3, 4, 5, 6]).nullish(),
-    IMEI: text(50),
-    IMSI: text(50),
-    autoSub: codeField([0, 1]).nullish(),
-    modBusIndex: intField.refine((v) => v >= 0 && v <= 255, "must be 0 to 255").nullish(),
-    latitude: floatField.nullish(),
-    longitude: floatField.nullish(),
-    location: json,
-    lora: json,
-    manufacturer: text(50),
-    serialNumber: text(100),
-    softVersion: text(50),
-    hardwareVersion: text(50),
-    description: text(300),
-    deviceConsoleIP: text(100),
-    deviceConsoleUsername: text(100),
-    deviceConsolePort: intField.refine((v) => v >= 0 && v <= 65535, "must be a port number").nullish(),
-    metaData: json,
-    scopes: json,
-  })
-  .transform((b) => ({
-    ...b,
-    productId: b.productID,
-    deviceId: b.deviceID,
-    imei: b.IMEI,
-    imsi: b.IMSI,
-    deviceConsoleIp: b.deviceConsoleIP,
-  }));
-
-/** Devices: list (with gateway/parentDevice filters), detail, create, and each device's logs. */
-export function deviceRoutes(deps: AppDeps) {
+/** Devices: list (with filters), detail, create, edit, delete, and each device's logs. */
+export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
-  return new Hono<Env>()
-    .get("/devices", async (c) => {
-      const r = await listDevices(db, c.get("caller"), pageOf(c), { gateway: intQuery(c, "gateway"), parentDevice: intQuery(c, "parentDevice") });
-      return c.json(form1.list(r, (d) => form1.device(d, "list")));
+  const logsQuery = listQuery({});
+  const filters = listQuery({
+    gateway: intFilter, parentDevice: intFilter, deviceName_like: like, deviceID_like: like, deviceType_like: form2Type, groupID: like, productID: like,
+  });
+  return new ApiRouter(docs, "Devices")
+    .get("/devices", { summary: "List devices (Form 2 lists gateways too, as deviceType 1)", query: filters }, async (c, { query: q }) => {
+      const r = await listDevices(db, c.get("caller"), pageFrom(q), {
+        gateway: q.gateway, parentDevice: q.parentDevice, deviceNameLike: q.deviceName_like, deviceIdLike: q.deviceID_like,
+        deviceType: q.deviceType_like, groupId: q.groupID, productId: q.productID, includeGateways: deps.form === "2",
+      });
+      return list(r, (d) => device(d, "list", c.get("view")));
     })
-    .get("/devices/:id", async (c) => c.json(form1.device(await getDevice(db, c.get("caller"), idParam(c)), "detail")))
-    .post("/devices", async (c) => {
-      const body = await bodyOf(c, createBody);
-      return c.json(form1.device(await createDevice(db, c.get("caller"), body), "create"), 201);
+    .get("/devices/:id", { summary: "Device detail" }, async (c) => device(await getDevice(db, c.get("caller"), idParam(c)), "detail", c.get("view")))
+    .post("/devices", { summary: "Create a device (every creation rule of the spec applies)", body: deviceCreateBody(deps.form) }, async (c, { body }) =>
+      device(await createDevice(db, c.get("caller"), body), "write", c.get("view")),
+    )
+    .put("/devices/:id", { summary: "Edit a device (the creation rules apply again; blocking or new credentials end its sessions)", body: deviceEditBody(deps.form) }, async (c, { body }) => {
+      const r = await updateDevice(db, c.get("caller"), idParam(c), body);
+      if (r.revoke) deps.sessions.kick(r.device.id, r.revoke);
+      return device(r.device, "write", c.get("view"));
     })
-    .get("/devices/:id/events", async (c) => {
-      const device = await getDevice(db, c.get("caller"), idParam(c));
-      const r = await listDeviceEvents(db, c.get("caller"), pageOf(c), { deviceIntId: device.id });
-      return c.json(form1.list(r, form1.event));
+    .delete("/devices", { summary: "Delete devices (REFERENCED_ERROR while they have child devices)", query: idsQuery }, async (c, { query }) => {
+      const deleted = await deleteDevices(db, c.get("caller"), idsFrom(query), deps.form === "1" ? "devices" : undefined);
+      for (const id of deleted) deps.sessions.kick(id, "device deleted");
     })
-    .get("/devices/:id/connect_logs", async (c) => {
-      const device = await getDevice(db, c.get("caller"), idParam(c));
-      const r = await listConnectLogs(db, c.get("caller"), pageOf(c), { deviceIntId: device.id });
-      return c.json(form1.list(r, form1.connectLog));
+    .get("/devices/:id/events", { summary: "Uplink messages of a device", query: logsQuery }, async (c, { query }) => {
+      const d = await getDevice(db, c.get("caller"), idParam(c));
+      return list(await listDeviceEvents(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (e) => event(e, c.get("view")));
     })
-    .get("/devices/:id/control_logs", async (c) => {
-      const device = await getDevice(db, c.get("caller"), idParam(c));
-      const r = await listControlLogs(db, c.get("caller"), pageOf(c), { deviceIntId: device.id });
-      return c.json(form1.list(r, form1.controlLog));
-    });
+    .get("/devices/:id/connect_logs", { summary: "Connect logs of a device", query: logsQuery }, async (c, { query }) => {
+      const d = await getDevice(db, c.get("caller"), idParam(c));
+      return list(await listConnectLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) => connectLog(l, c.get("view")));
+    })
+    .get("/devices/:id/control_logs", { summary: "Commands sent to a device", query: logsQuery }, async (c, { query }) => {
+      const d = await getDevice(db, c.get("caller"), idParam(c));
+      return list(await listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) => controlLog(l, c.get("view")));
+    }).app;
 }

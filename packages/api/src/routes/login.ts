@@ -1,8 +1,9 @@
-import { Hono } from "hono";
 import { z } from "zod";
-import { login } from "@iot/registry";
-import type { AppDeps, Env } from "../deps.js";
-import { bodyOf } from "../params.js";
+import { FailureLimiter, login, RegistryError } from "@iot/registry";
+import type { AppDeps } from "../deps.js";
+import type { ApiDocs } from "../docs.js";
+import { clientAddress } from "../middleware/client-address.js";
+import { ApiRouter } from "../router.js";
 
 const loginBody = z
   .object({
@@ -12,14 +13,32 @@ const loginBody = z
   })
   .refine((b) => b.username || b.email, { message: "username or email is required", path: ["username"] });
 
-/** `POST /login {username|email, password}` → 201 with a bearer token. */
-export function loginRoutes(deps: AppDeps) {
-  return new Hono<Env>().post("/login", async (c) => {
-    const body = await bodyOf(c, loginBody);
-    const r = await login(deps.store.db, deps.tokenSecret, { username: (body.username ?? body.email)!, password: body.password }, deps.tokenTtlSeconds);
-    return c.json(
-      { token: r.token, userIntID: r.userIntId, username: r.username, tenantID: r.tenantId, role: r.role, expiresAt: new Date(r.expiresAt).toISOString() },
-      201,
-    );
-  });
+/**
+ * `POST /login {username|email, password}` → 201 with a bearer token. After
+ * `loginMaxFailures` failures within `loginWindowSeconds` from one client
+ * address or for one username, further attempts from it or for it answer
+ * 429 TOO_MANY_REQUESTS with Retry-After (seconds), even with the right
+ * password; a success clears the username's failures.
+ */
+export function loginRoutes(deps: AppDeps, docs: ApiDocs) {
+  const limiter = new FailureLimiter({ maxFailures: deps.loginMaxFailures, windowMs: deps.loginWindowSeconds * 1000 });
+  return new ApiRouter(docs, "Callers").post("/login", { summary: "Log in: a bearer token for the other endpoints", body: loginBody, open: true }, async (c, { body }) => {
+    const username = (body.username ?? body.email)!;
+    const keys = [`ip:${clientAddress(c)}`, `user:${username}`];
+    const waitMs = limiter.blockedFor(keys);
+    if (waitMs > 0) {
+      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+      c.header("Retry-After", String(seconds));
+      throw new RegistryError("TOO_MANY_REQUESTS", undefined, `Too many failed logins; retry in ${seconds} seconds`);
+    }
+    // Counted as a failure before checking, so concurrent guesses cannot slip past the limit.
+    const at = limiter.fail(keys);
+    const r = await login(deps.store.db, deps.tokenSecret, { username, password: body.password }, deps.tokenTtlSeconds).catch((err: unknown) => {
+      if (!(err instanceof RegistryError && err.code === "AUTH_FAILED")) limiter.forgive(keys, at);
+      throw err;
+    });
+    limiter.forgive(keys, at);
+    limiter.reset(keys[1]!);
+    return { token: r.token, userIntID: r.userIntId, username: r.username, tenantID: r.tenantId, role: r.role, expiresAt: new Date(r.expiresAt).toISOString() };
+  }).app;
 }

@@ -1,34 +1,28 @@
-import { Hono } from "hono";
+import { z } from "zod";
 import { listConnectLogs, listControlLogs, listDeviceEvents } from "@iot/registry";
-import type { AppDeps, Env } from "../deps.js";
-import * as form1 from "../forms/form1.js";
-import { pageOf } from "../params.js";
+import type { AppDeps } from "../deps.js";
+import type { ApiDocs } from "../docs.js";
+import { list } from "../forms/common.js";
+import { connectLog, controlLog, event } from "../forms/logs.js";
+import { listQuery, pageFrom } from "../params.js";
+import { ApiRouter } from "../router.js";
+
+const like = z.string().optional();
 
 /** Account-wide logs: connect logs, uplink messages and control logs with their `_like` filters. */
-export function logRoutes(deps: AppDeps) {
+export function logRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
-  return new Hono<Env>()
-    .get("/device_connect_logs", async (c) => {
-      const r = await listConnectLogs(db, c.get("caller"), pageOf(c), {
-        deviceNameLike: c.req.query("deviceName_like"),
-        deviceIdLike: c.req.query("deviceID_like"),
-        ipLike: c.req.query("IP_like"),
-      });
-      return c.json(form1.list(r, form1.connectLog));
+  return new ApiRouter(docs, "Logs")
+    .get("/device_connect_logs", { summary: "Connect logs of every device", query: listQuery({ deviceName_like: like, deviceID_like: like, IP_like: like }) }, async (c, { query: q }) => {
+      const r = await listConnectLogs(db, c.get("caller"), pageFrom(q), { deviceNameLike: q.deviceName_like, deviceIdLike: q.deviceID_like, ipLike: q.IP_like });
+      return list(r, (l) => connectLog(l, c.get("view")));
     })
-    .get("/device_events", async (c) => {
-      const r = await listDeviceEvents(db, c.get("caller"), pageOf(c), {
-        deviceNameLike: c.req.query("deviceName_like"),
-        deviceIdLike: c.req.query("deviceID_like"),
-        topicLike: c.req.query("topic_like"),
-      });
-      return c.json(form1.list(r, form1.event));
+    .get("/device_events", { summary: "Uplink messages of every device", query: listQuery({ deviceName_like: like, deviceID_like: like, topic_like: like }) }, async (c, { query: q }) => {
+      const r = await listDeviceEvents(db, c.get("caller"), pageFrom(q), { deviceNameLike: q.deviceName_like, deviceIdLike: q.deviceID_like, topicLike: q.topic_like });
+      return list(r, (e) => event(e, c.get("view")));
     })
-    .get("/device_control_logs", async (c) => {
-      const r = await listControlLogs(db, c.get("caller"), pageOf(c), {
-        deviceNameLike: c.req.query("deviceName_like"),
-        deviceIdLike: c.req.query("deviceID_like"),
-      });
-      return c.json(form1.list(r, form1.controlLog));
-    });
+    .get("/device_control_logs", { summary: "Commands sent to every device", query: listQuery({ deviceName_like: like, deviceID_like: like }) }, async (c, { query: q }) => {
+      const r = await listControlLogs(db, c.get("caller"), pageFrom(q), { deviceNameLike: q.deviceName_like, deviceIdLike: q.deviceID_like });
+      return list(r, (l) => controlLog(l, c.get("view")));
+    }).app;
 }

@@ -1,8 +1,9 @@
-import { Hono } from "hono";
 import { z } from "zod";
 import { fail, getDevice, getDeviceByDeviceId } from "@iot/registry";
-import type { AppDeps, Env } from "../deps.js";
-import { bodyOf, codeField, intField } from "../params.js";
+import type { AppDeps } from "../deps.js";
+import type { ApiDocs } from "../docs.js";
+import { codeField, intField } from "../params.js";
+import { ApiRouter } from "../router.js";
 
 /** MQTT-style topic a command may go to: relative, no wildcards, no empty levels at the ends. */
 const topic = z.string().regex(/^[^/#+\u0000][^#+\u0000]{0,199}$/, "a relative topic without wildcards");
@@ -21,15 +22,14 @@ const publishBody = z.object({
  * device's adapter. Answers 201 `{publishStatus}` with the status now (as the
  * spec's digit string): "1" issued, "0" failed (device not connected).
  */
-export function publishRoutes(deps: AppDeps) {
-  return new Hono<Env>().post("/device_publish", async (c) => {
-    const body = await bodyOf(c, publishBody);
+export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
+  return new ApiRouter(docs, "Commands").post("/device_publish", { summary: "Send a command to a device", body: publishBody }, async (c, { body }) => {
     const caller = c.get("caller");
     const device = body.deviceIntID !== undefined
       ? await getDevice(deps.store.db, caller, body.deviceIntID)
       : await getDeviceByDeviceId(deps.store.db, caller, body.deviceID);
     if (device.deviceId !== body.deviceID) throw fail.form({ deviceIntID: "is not the device named by deviceID" });
     const r = await deps.commands.publish(caller, { deviceIntId: device.id, topic: body.topic, payload: body.payload, qos: (body.qos ?? 1) as 0 | 1 });
-    return c.json({ publishStatus: String(r.publishStatus), controlLogIntID: r.id }, 201);
-  });
+    return { publishStatus: String(r.publishStatus), controlLogIntID: r.id };
+  }).app;
 }

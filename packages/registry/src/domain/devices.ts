@@ -1,12 +1,14 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Database, DevicesTable } from "../store/schema.js";
 import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
+import { lockTenant } from "./locks.js";
+import { checkDeviceRules, type DeviceDraft } from "./device-rules.js";
 import { randomToken, uuid } from "./ids.js";
-import { paginate, type ListResult, type Page } from "./list.js";
+import { ilike, paginate, type ListResult, type Page } from "./list.js";
 import { getProductByProductId } from "./products.js";
 
-/** A device row with the names the API shows beside the ids. */
+/** A device row with the names the API shows beside the ids, and its certificate bindings. */
 export type Device = Selectable<DevicesTable> & {
   productId: string;
   productName: string;
@@ -14,19 +16,23 @@ export type Device = Selectable<DevicesTable> & {
   gatewayName: string | null;
   parentDeviceName: string | null;
   createUser: string | null;
+  certs: number[];
 };
 
-/** Descriptive attributes a caller may set freely. */
+/** Descriptive attributes a caller may set freely (no rule depends on them). */
 export const DESCRIPTIVE_FIELDS = [
-  "carrier", "physicalNetwork", "imei", "imsi", "autoSub", "modBusIndex", "latitude", "longitude", "location", "lora",
+  "carrier", "physicalNetwork", "imei", "imsi", "autoSub", "modBusIndex", "latitude", "longitude", "location",
   "manufacturer", "serialNumber", "softVersion", "hardwareVersion", "description", "deviceConsoleIp",
-  "deviceConsoleUsername", "deviceConsolePort", "metaData", "scopes",
+  "deviceConsoleUsername", "deviceConsolePort", "metaData", "scopes", "gatewayProtocol", "upLinkNetwork", "upLinkProtocol", "mac",
 ] as const satisfies ReadonlyArray<keyof DevicesTable>;
 
-/** What a caller sends to create a device (already shape-validated by the API). */
-export type DeviceInput = {
+type Descriptive = { [K in (typeof DESCRIPTIVE_FIELDS)[number]]?: DevicesTable[K] | undefined };
+
+/** What a caller sends to create a device or gateway (already shape-validated by the API). */
+export type DeviceInput = Descriptive & {
   productId: string;
   deviceName: string;
+  /** 1 terminal, 2 gateway, 3 smartphone. */
   deviceType?: number | undefined;
   upLinkSystem?: number | null | undefined;
   gateway?: number | null | undefined;
@@ -35,7 +41,14 @@ export type DeviceInput = {
   deviceId?: string | undefined;
   deviceUsername?: string | undefined;
   token?: string | undefined;
-} & { [K in (typeof DESCRIPTIVE_FIELDS)[number]]?: DevicesTable[K] | undefined };
+  blocked?: number | undefined;
+  lora?: Record<string, unknown> | null | undefined;
+  /** Certificate ids an authType 2 device may connect with. */
+  certs?: number[] | undefined;
+};
+
+/** An edit: any member of the input but the product, which is fixed. */
+export type DeviceEdit = Partial<Omit<DeviceInput, "productId">> & { productId?: string | undefined };
 
 function selectDevices(db: Kysely<Database>, tenantId: string) {
   return db
@@ -45,76 +58,39 @@ function selectDevices(db: Kysely<Database>, tenantId: string) {
     .leftJoin("devices as pd", "pd.id", "d.parentDevice")
     .leftJoin("users as u", "u.id", "d.userIntId")
     .selectAll("d")
-    .select([
-      "p.productId as productId",
-      "p.productName as productName",
-      "p.cloudProtocol as cloudProtocol",
-      "g.deviceName as gatewayName",
-      "pd.deviceName as parentDeviceName",
-      "u.username as createUser",
-    ])
+    .select(["p.productId as productId", "p.productName as productName", "p.cloudProtocol as cloudProtocol", "g.deviceName as gatewayName", "pd.deviceName as parentDeviceName", "u.username as createUser"])
     .where("d.tenantId", "=", tenantId);
 }
 
-/** Which unique key a failed insert broke, for a DATA_EXISTED naming the field. */
-function existedField(err: unknown): string {
-  return /username/i.test(String((err as Error).message)) ? "deviceUsername" : "deviceID";
+/** Adds each device's certificate bindings (one query for the page). */
+async function withCerts<T extends { id: number }>(db: Kysely<Database>, rows: T[]): Promise<Array<T & { certs: number[] }>> {
+  if (rows.length === 0) return [];
+  const links = await db.selectFrom("deviceCerts").select(["deviceIntId", "certIntId"]).where("deviceIntId", "in", rows.map((r) => r.id)).orderBy("certIntId").execute();
+  return rows.map((r) => ({ ...r, certs: links.filter((l) => l.deviceIntId === r.id).map((l) => l.certIntId) }));
 }
 
-/** Checks that a referenced gateway/upper device exists in the caller's tenant. */
-async function assertReference(db: Kysely<Database>, caller: Caller, field: "gateway" | "parentDevice", id: number | null | undefined, gatewayOnly: boolean) {
-  if (id === null || id === undefined) return;
-  const row = await db.selectFrom("devices").select(["id", "deviceType"]).where("tenantId", "=", caller.tenantId).where("id", "=", id).executeTakeFirst();
-  if (!row || (gatewayOnly && row.deviceType !== 2)) throw fail.form({ [field]: `no such ${field === "gateway" ? "gateway" : "device"}` });
+
+/** Which unique key a failed write broke, for a DATA_EXISTED naming the field. */
+const existedField = (err: unknown) => (/username/i.test(String((err as Error).message)) ? "deviceUsername" : "deviceID");
+
+const parseLora = (text: string | null): Record<string, unknown> | null => (text ? (JSON.parse(text) as Record<string, unknown>) : null);
+
+/** The rule checker's view of a device row plus changes. */
+function draftOf(tenantId: string, protocol: number, v: Omit<DeviceDraft, "tenantId" | "protocol">): DeviceDraft {
+  return { ...v, tenantId, protocol };
 }
 
-/**
- * Creates a device under one of the caller's products. deviceID,
- * deviceUsername and token are generated when omitted; deviceID must be unique
- * in the tenant and deviceUsername in the whole service (DATA_EXISTED).
- */
-export async function createDevice(db: Kysely<Database>, caller: Caller, input: DeviceInput, now = Date.now()): Promise<Device> {
-  const product = await getProductByProductId(db, caller, input.productId);
-  if (!product) throw fail.form({ productID: "no such product" });
-  const deviceType = input.deviceType ?? 1;
-  const upLinkSystem = deviceType === 1 ? (input.upLinkSystem ?? 1) : null;
-  if (upLinkSystem === 2 && input.gateway == null) throw fail.form({ gateway: "required when upLinkSystem is 2" });
-  if (upLinkSystem === 3 && input.parentDevice == null) throw fail.form({ parentDevice: "required when upLinkSystem is 3" });
-  await assertReference(db, caller, "gateway", upLinkSystem === 2 ? input.gateway : null, true);
-  await assertReference(db, caller, "parentDevice", upLinkSystem === 3 ? input.parentDevice : null, false);
-  const descriptive = Object.fromEntries(DESCRIPTIVE_FIELDS.map((k) => [k, input[k] ?? null]));
+async function replaceCerts(tx: Transaction<Database>, deviceIntId: number, certs: number[] | undefined, now: number): Promise<void> {
+  if (certs === undefined) return;
+  await tx.deleteFrom("deviceCerts").where("deviceIntId", "=", deviceIntId).execute();
+  const unique = [...new Set(certs)];
+  if (unique.length) await tx.insertInto("deviceCerts").values(unique.map((certIntId) => ({ deviceIntId, certIntId, createAt: now }))).execute();
+}
+
+/** Runs a device write, turning unique-key violations into DATA_EXISTED. */
+async function writing<T>(run: () => Promise<T>): Promise<T> {
   try {
-    const row = await db
-      .insertInto("devices")
-      .values({
-        ...descriptive,
-        tenantId: caller.tenantId,
-        userIntId: caller.userIntId,
-        productIntId: product.id,
-        deviceId: input.deviceId ?? uuid(),
-        deviceName: input.deviceName,
-        deviceUsername: input.deviceUsername ?? uuid(),
-        token: input.token ?? randomToken(),
-        authType: input.authType ?? 1,
-        blocked: 0,
-        deviceType,
-        upLinkSystem,
-        gateway: upLinkSystem === 2 ? (input.gateway ?? null) : null,
-        parentDevice: upLinkSystem === 3 ? (input.parentDevice ?? null) : null,
-        deviceStatus: 0,
-        gatewayProtocol: null,
-        upLinkNetwork: null,
-        upLinkProtocol: null,
-        mac: null,
-        clientIp: null,
-        connectedAt: null,
-        keepAlive: null,
-        createAt: now,
-        updateAt: null,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return getDevice(db, caller, row.id);
+    return await run();
   } catch (err) {
     if (err instanceof RegistryError) throw err;
     if (isUniqueViolation(err)) throw fail.exists(existedField(err));
@@ -122,29 +98,191 @@ export async function createDevice(db: Kysely<Database>, caller: Caller, input: 
   }
 }
 
-/** Lists the caller's devices, newest first; `gateway`/`parentDevice` list children. */
-export async function listDevices(
-  db: Kysely<Database>,
-  caller: Caller,
-  page: Page,
-  filter: { gateway?: number | undefined; parentDevice?: number | undefined } = {},
-): Promise<ListResult<Device>> {
-  let q = selectDevices(db, caller.tenantId).where("d.deviceType", "!=", 2);
-  if (filter.gateway !== undefined) q = q.where("d.gateway", "=", filter.gateway);
-  if (filter.parentDevice !== undefined) q = q.where("d.parentDevice", "=", filter.parentDevice);
-  return paginate(q, page, "d.id");
+/**
+ * Creates a device (or, with deviceType 2, a gateway) under one of the
+ * caller's products, after every creation rule. deviceID, deviceUsername and
+ * token are generated when omitted (not for LoRa, whose deviceID is the
+ * DevEUI or DevAddr).
+ */
+export async function createDevice(db: Kysely<Database>, caller: Caller, input: DeviceInput, now = Date.now()): Promise<Device> {
+  const product = await getProductByProductId(db, caller, input.productId);
+  if (!product) throw fail.form({ productID: "no such product" });
+  const deviceType = input.deviceType ?? 1;
+  const values = {
+    ...Object.fromEntries(DESCRIPTIVE_FIELDS.map((k) => [k, input[k] ?? null])),
+    deviceType,
+    upLinkSystem: input.upLinkSystem ?? null,
+    gateway: input.gateway ?? null,
+    parentDevice: input.parentDevice ?? null,
+    authType: input.authType ?? null,
+    // A LoRa end device's deviceID is its DevEUI or DevAddr: never generated.
+    deviceId: input.deviceId ?? (product.cloudProtocol === 4 && deviceType !== 2 ? null : uuid()),
+    lora: input.lora ?? null,
+  };
+  const id = await writing(() =>
+    db.transaction().execute(async (tx) => {
+      await lockTenant(tx, caller.tenantId);
+      await checkDeviceRules(tx, draftOf(caller.tenantId, product.cloudProtocol, { ...values, productIntId: product.id } as Omit<DeviceDraft, "tenantId" | "protocol">));
+      const row = await tx
+        .insertInto("devices")
+        .values({
+          ...values,
+          authType: values.authType ?? 1,
+          deviceId: values.deviceId!,
+          lora: values.lora ? JSON.stringify(values.lora) : null,
+          tenantId: caller.tenantId,
+          userIntId: caller.userIntId,
+          productIntId: product.id,
+          deviceName: input.deviceName,
+          deviceUsername: input.deviceUsername ?? uuid(),
+          token: input.token ?? randomToken(),
+          blocked: input.blocked ?? 0,
+          deviceStatus: 0,
+          clientIp: null,
+          connectedAt: null,
+          keepAlive: null,
+          createAt: now,
+          updateAt: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await replaceCerts(tx, row.id, input.certs, now);
+      return row.id;
+    }),
+  );
+  return getDevice(db, caller, id);
 }
 
-/** One device of the caller's tenant; DATA_NOT_FOUND for unknown and foreign ids alike. */
+/** What an edit changed that must end live sessions (credentials or access). */
+export interface EditOutcome {
+  device: Device;
+  /** Set when blocked, token or deviceUsername changed: the device must reconnect. */
+  revoke?: string;
+}
+
+/**
+ * Edits a device of the caller's tenant: the merged record must pass every
+ * creation rule again. The product and the terminal/gateway kind are fixed.
+ */
+export async function updateDevice(db: Kysely<Database>, caller: Caller, id: number, edit: DeviceEdit, now = Date.now()): Promise<EditOutcome> {
+  const cur = await getDevice(db, caller, id);
+  if (edit.productId !== undefined && edit.productId !== cur.productId) throw fail.form({ productID: "cannot change after creation" });
+  if (edit.deviceType !== undefined && (edit.deviceType === 2) !== (cur.deviceType === 2)) throw fail.form({ deviceType: "a device cannot become a gateway or the other way round" });
+  const pick = <K extends keyof DeviceEdit>(k: K, fallback: unknown) => (edit[k] !== undefined ? edit[k] : fallback);
+  const merged = {
+    deviceType: pick("deviceType", cur.deviceType) as number,
+    upLinkSystem: pick("upLinkSystem", cur.upLinkSystem) as number | null,
+    gateway: pick("gateway", cur.gateway) as number | null,
+    parentDevice: pick("parentDevice", cur.parentDevice) as number | null,
+    authType: pick("authType", cur.authType) as number,
+    deviceId: pick("deviceId", cur.deviceId) as string,
+    imei: pick("imei", cur.imei) as string | null,
+    autoSub: pick("autoSub", cur.autoSub) as number | null,
+    modBusIndex: pick("modBusIndex", cur.modBusIndex) as number | null,
+    lora: pick("lora", parseLora(cur.lora)) as Record<string, unknown> | null,
+  };
+  const descriptive = Object.fromEntries(DESCRIPTIVE_FIELDS.flatMap((k) => (edit[k] !== undefined ? [[k, edit[k]]] : [])));
+  const set = {
+    ...descriptive,
+    ...merged,
+    lora: merged.lora ? JSON.stringify(merged.lora) : null,
+    ...(edit.deviceName !== undefined ? { deviceName: edit.deviceName } : {}),
+    ...(edit.deviceUsername !== undefined ? { deviceUsername: edit.deviceUsername } : {}),
+    ...(edit.token !== undefined ? { token: edit.token } : {}),
+    ...(edit.blocked !== undefined ? { blocked: edit.blocked } : {}),
+    updateAt: now,
+  };
+  await writing(() =>
+    db.transaction().execute(async (tx) => {
+      await lockTenant(tx, caller.tenantId);
+      await checkDeviceRules(tx, draftOf(caller.tenantId, cur.cloudProtocol, { ...merged, id, productIntId: cur.productIntId }));
+      await tx.updateTable("devices").set(set).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
+      await replaceCerts(tx, id, edit.certs, now);
+    }),
+  );
+  const device = await getDevice(db, caller, id);
+  const revoke =
+    device.blocked === 1 && cur.blocked !== 1 ? "device blocked"
+    : device.token !== cur.token ? "token changed"
+    : device.deviceUsername !== cur.deviceUsername ? "username changed"
+    : undefined;
+  return revoke ? { device, revoke } : { device };
+}
+
+/**
+ * Deletes devices of the caller's tenant (foreign and unknown ids are
+ * ignored) with their group memberships and certificate bindings. A device
+ * that still has child devices, or a gateway that still has devices, is not
+ * deleted: REFERENCED_ERROR names `device`. Answers the ids deleted.
+ */
+export async function deleteDevices(db: Kysely<Database>, caller: Caller, ids: number[], only?: "gateways" | "devices"): Promise<number[]> {
+  if (ids.length === 0) return [];
+  return db.transaction().execute(async (tx) => {
+    await lockTenant(tx, caller.tenantId);
+    let q = tx.selectFrom("devices").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids);
+    if (only === "gateways") q = q.where("deviceType", "=", 2);
+    if (only === "devices") q = q.where("deviceType", "!=", 2);
+    const mine = (await q.execute()).map((r) => r.id);
+    if (mine.length === 0) return [];
+    const child = await tx
+      .selectFrom("devices").select(["id", "gateway"])
+      .where((eb) => eb.or([eb("parentDevice", "in", mine), eb("gateway", "in", mine)]))
+      .where("id", "not in", mine)
+      .limit(1).executeTakeFirst();
+    if (child) throw new RegistryError("REFERENCED_ERROR", { device: child.gateway !== null && mine.includes(child.gateway) ? "the gateway still has devices" : "the device still has child devices" });
+    await tx.deleteFrom("groupDevices").where("deviceIntId", "in", mine).execute();
+    await tx.deleteFrom("deviceCerts").where("deviceIntId", "in", mine).execute();
+    await tx.deleteFrom("devices").where("id", "in", mine).execute();
+    return mine;
+  });
+}
+
+/** Filters of the device list (Form 1: gateway, parentDevice; Form 2: the rest). */
+export interface DeviceFilter {
+  gateway?: number | undefined;
+  parentDevice?: number | undefined;
+  deviceNameLike?: string | undefined;
+  deviceIdLike?: string | undefined;
+  /** Form 1 code (1 terminal, 2 gateway, 3 smartphone). */
+  deviceType?: number | undefined;
+  /** A group's string groupID: only its members. */
+  groupId?: string | undefined;
+  /** A product's string productID. */
+  productId?: string | undefined;
+  /** Form 1 lists gateways under /gateways only; Form 2 lists them as deviceType 1. */
+  includeGateways?: boolean | undefined;
+}
+
+/** Lists the caller's devices, newest first. */
+export async function listDevices(db: Kysely<Database>, caller: Caller, page: Page, f: DeviceFilter = {}): Promise<ListResult<Device>> {
+  let q = selectDevices(db, caller.tenantId);
+  if (!f.includeGateways) q = q.where("d.deviceType", "!=", 2);
+  if (f.gateway !== undefined) q = q.where("d.gateway", "=", f.gateway);
+  if (f.parentDevice !== undefined) q = q.where("d.parentDevice", "=", f.parentDevice);
+  if (f.deviceNameLike) q = q.where(ilike("d.deviceName", f.deviceNameLike));
+  if (f.deviceIdLike) q = q.where(ilike("d.deviceId", f.deviceIdLike));
+  if (f.deviceType !== undefined) q = q.where("d.deviceType", "=", f.deviceType);
+  if (f.productId !== undefined) q = q.where("p.productId", "=", f.productId);
+  if (f.groupId !== undefined) {
+    const groupId = f.groupId;
+    q = q.where("d.id", "in", (eb) =>
+      eb.selectFrom("groupDevices as gd").innerJoin("groups as gr", "gr.id", "gd.groupIntId").select("gd.deviceIntId").where("gr.tenantId", "=", caller.tenantId).where("gr.groupId", "=", groupId),
+    );
+  }
+  const r = await paginate(q, page, "d.id");
+  return { ...r, items: await withCerts(db, r.items) };
+}
+
+/** One device (or gateway) of the caller's tenant; DATA_NOT_FOUND for unknown and foreign ids alike. */
 export async function getDevice(db: Kysely<Database>, caller: Caller, id: number): Promise<Device> {
   const row = await selectDevices(db, caller.tenantId).where("d.id", "=", id).executeTakeFirst();
   if (!row) throw fail.notFound("device");
-  return row;
+  return (await withCerts(db, [row]))[0]!;
 }
 
 /** Finds a device of the caller's tenant by its string deviceID. */
 export async function getDeviceByDeviceId(db: Kysely<Database>, caller: Caller, deviceId: string): Promise<Device> {
   const row = await selectDevices(db, caller.tenantId).where("d.deviceId", "=", deviceId).executeTakeFirst();
   if (!row) throw fail.notFound("device");
-  return row;
+  return (await withCerts(db, [row]))[0]!;
 }

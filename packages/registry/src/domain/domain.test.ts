@@ -37,7 +37,7 @@ describe.each(engines)("domain on $name", (engine) => {
     const page = { page: 1, limit: 10 };
     expect((await listProducts(db, caller, page, { productNameLike: "100%" })).items.map((p) => p.productName)).toEqual(["Meter 100%_x"]);
     expect((await listProducts(db, caller, page, { productNameLike: "METER" })).count).toBe(2);
-    await createDevice(db, caller, { productId: product.productId, deviceName: "d" });
+    await createDevice(db, caller, { productId: product.productId, deviceName: "d", upLinkSystem: 1, authType: 1 });
     const listed = await listProducts(db, caller, page, { productNameLike: "_x" });
     expect(listed.items[0]?.deviceCount).toBe(1);
     expect((await listDevices(db, caller, { page: 1, limit: 1 })).count).toBe(1);
@@ -45,7 +45,7 @@ describe.each(engines)("domain on $name", (engine) => {
 
   it("authenticates a device by username and token and tells the adapter its namespace", async () => {
     const { db, caller, product } = await setup();
-    const d = await createDevice(db, caller, { productId: product.productId, deviceName: "d", token: "token-123456" });
+    const d = await createDevice(db, caller, { productId: product.productId, deviceName: "d", token: "token-123456", upLinkSystem: 1, authType: 1 });
     const ok = await authenticateDevice(db, { protocol: 1, clientIp: "1.2.3.4", credentials: { kind: "token", clientId: d.deviceId, username: d.deviceUsername, token: "token-123456" } });
     expect(ok).toMatchObject({ ok: true, device: { deviceIntId: d.id, tenantId: caller.tenantId, mountpoint: `d/${d.id}/`, defaultDownlinkTopic: "inbox" } });
     // MQTT over WebSocket is the same protocol family.
@@ -54,7 +54,7 @@ describe.each(engines)("domain on $name", (engine) => {
 
   it("refuses wrong tokens, blocked devices and other protocols, logging each with status 2", async () => {
     const { db, caller, product } = await setup();
-    const d = await createDevice(db, caller, { productId: product.productId, deviceName: "d", token: "token-123456" });
+    const d = await createDevice(db, caller, { productId: product.productId, deviceName: "d", token: "token-123456", upLinkSystem: 1, authType: 1 });
     const creds = (token: string) => ({ kind: "token" as const, clientId: "", username: d.deviceUsername, token });
     expect(await authenticateDevice(db, { protocol: 1, clientIp: "9.9.9.9", credentials: creds("wrong-token!") })).toMatchObject({ ok: false, result: "BAD_CREDENTIALS" });
     expect(await authenticateDevice(db, { protocol: 2, clientIp: "9.9.9.9", credentials: creds("token-123456") })).toMatchObject({ ok: false, result: "NOT_ALLOWED" });

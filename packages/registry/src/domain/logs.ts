@@ -15,7 +15,7 @@ export function listDeviceEvents(
   db: Kysely<Database>,
   caller: Caller,
   page: Page,
-  filter: { deviceIntId?: number; deviceNameLike?: string; deviceIdLike?: string; topicLike?: string } = {},
+  filter: { deviceIntId?: number; gatewayIntId?: number; deviceNameLike?: string | undefined; deviceIdLike?: string | undefined; topicLike?: string | undefined } = {},
 ): Promise<ListResult<DeviceEvent>> {
   let q = db
     .selectFrom("deviceEvents as e")
@@ -25,6 +25,9 @@ export function listDeviceEvents(
     .select(["d.deviceId as deviceId", "d.deviceName as deviceName", "p.productName as productName"])
     .where("e.tenantId", "=", caller.tenantId);
   if (filter.deviceIntId !== undefined) q = q.where("e.deviceIntId", "=", filter.deviceIntId);
+  // A gateway's messages: its own, and those it relayed for its devices.
+  const g = filter.gatewayIntId;
+  if (g !== undefined) q = q.where((eb) => eb.or([eb("e.deviceIntId", "=", g), eb("e.gatewayIntId", "=", g)]));
   if (filter.deviceNameLike) q = q.where(ilike("d.deviceName", filter.deviceNameLike));
   if (filter.deviceIdLike) q = q.where(ilike("d.deviceId", filter.deviceIdLike));
   if (filter.topicLike) q = q.where(ilike("e.topic", filter.topicLike));
@@ -36,7 +39,7 @@ export function listConnectLogs(
   db: Kysely<Database>,
   caller: Caller,
   page: Page,
-  filter: { deviceIntId?: number; deviceNameLike?: string; deviceIdLike?: string; ipLike?: string } = {},
+  filter: { deviceIntId?: number; deviceNameLike?: string | undefined; deviceIdLike?: string | undefined; ipLike?: string | undefined } = {},
 ): Promise<ListResult<ConnectLog>> {
   let q = db.selectFrom("connectLogs as c").selectAll("c").where("c.tenantId", "=", caller.tenantId);
   if (filter.deviceIntId !== undefined) q = q.where("c.deviceIntId", "=", filter.deviceIntId);
@@ -51,7 +54,7 @@ export function listControlLogs(
   db: Kysely<Database>,
   caller: Caller,
   page: Page,
-  filter: { deviceIntId?: number; deviceNameLike?: string; deviceIdLike?: string } = {},
+  filter: { deviceIntId?: number; deviceNameLike?: string | undefined; deviceIdLike?: string | undefined } = {},
 ): Promise<ListResult<ControlLog>> {
   let q = db
     .selectFrom("controlLogs as l")

@@ -1,13 +1,13 @@
 import { sql, type Kysely } from "kysely";
 import type { Database, ProductsTable } from "../store/schema.js";
 import type { Selectable } from "kysely";
-import { fail, isUniqueViolation } from "../errors.js";
+import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { randomCode } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
 
-/** A product row with the number of devices made from it. */
-export type Product = Selectable<ProductsTable> & { deviceCount: number };
+/** A product row with the number of devices made from it and its creator's name. */
+export type Product = Selectable<ProductsTable> & { deviceCount: number; createUser: string | null };
 
 /** Fields a caller may set on create. */
 export interface ProductInput {
@@ -20,7 +20,9 @@ export interface ProductInput {
 function selectProducts(db: Kysely<Database>, tenantId: string) {
   return db
     .selectFrom("products as p")
+    .leftJoin("users as u", "u.id", "p.userIntId")
     .selectAll("p")
+    .select("u.username as createUser")
     .select((eb) =>
       eb.selectFrom("devices as d").select(sql<number>`count(*)`.as("n")).whereRef("d.productIntId", "=", "p.id").as("deviceCount"),
     )
@@ -50,7 +52,7 @@ export async function createProduct(db: Kysely<Database>, caller: Caller, input:
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { ...row, deviceCount: 0 };
+      return { ...row, deviceCount: 0, createUser: caller.username };
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 5) throw err;
     }
@@ -81,4 +83,46 @@ export async function getProduct(db: Kysely<Database>, caller: Caller, id: numbe
 export async function getProductByProductId(db: Kysely<Database>, caller: Caller, productId: string): Promise<Product | undefined> {
   const row = await selectProducts(db, caller.tenantId).where("p.productId", "=", productId).executeTakeFirst();
   return row && withNumbers(row);
+}
+
+/** Fields an edit may change; cloudProtocol is fixed at creation and ignored here. */
+export interface ProductEdit {
+  productName?: string | undefined;
+  description?: string | null | undefined;
+}
+
+/** Edits a product of the caller's tenant and sets updateAt. */
+export async function updateProduct(db: Kysely<Database>, caller: Caller, id: number, edit: ProductEdit, now = Date.now()): Promise<Product> {
+  await getProduct(db, caller, id);
+  const set = { ...(edit.productName !== undefined ? { productName: edit.productName } : {}), ...(edit.description !== undefined ? { description: edit.description } : {}), updateAt: now };
+  await db.updateTable("products").set(set).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
+  return getProduct(db, caller, id);
+}
+
+/**
+ * Deletes products of the caller's tenant; ids of other tenants or unknown
+ * ones are ignored. A product that still has devices or groups is not deleted:
+ * REFERENCED_ERROR names the kind.
+ */
+export async function deleteProducts(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.transaction().execute(async (tx) => {
+    const own = await tx.selectFrom("products").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute();
+    const mine = own.map((r) => r.id);
+    if (mine.length === 0) return;
+    const device = await tx.selectFrom("devices").select("id").where("productIntId", "in", mine).limit(1).executeTakeFirst();
+    if (device) throw new RegistryError("REFERENCED_ERROR", { device: "the product still has devices" });
+    const group = await tx.selectFrom("groups").select("id").where("productIntId", "in", mine).limit(1).executeTakeFirst();
+    if (group) throw new RegistryError("REFERENCED_ERROR", { group: "the product still has groups" });
+    await tx.deleteFrom("products").where("id", "in", mine).execute();
+  });
+}
+
+/** Device ids per product (Form 2 records list them), for the given products of the tenant. */
+export async function deviceIdsByProduct(db: Kysely<Database>, tenantId: string, productIntIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(productIntIds.map((id) => [id, []]));
+  if (productIntIds.length === 0) return out;
+  const rows = await db.selectFrom("devices").select(["id", "productIntId"]).where("tenantId", "=", tenantId).where("productIntId", "in", productIntIds).orderBy("id").execute();
+  for (const r of rows) out.get(r.productIntId)?.push(r.id);
+  return out;
 }

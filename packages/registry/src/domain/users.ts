@@ -1,9 +1,11 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../store/schema.js";
-import { fail } from "../errors.js";
-import { verifyPassword } from "../auth/passwords.js";
+import type { Kysely, Selectable } from "kysely";
+import type { Database, UsersTable } from "../store/schema.js";
+import { fail, isUniqueViolation } from "../errors.js";
+import { hashPassword, verifyPassword } from "../auth/passwords.js";
 import { signToken, verifyToken } from "../auth/tokens.js";
 import type { Caller, Role } from "./caller.js";
+import { ilike, paginate, type ListResult, type Page } from "./list.js";
+import { findTenant } from "./tenants.js";
 
 /** A successful login: the bearer token and who it belongs to. */
 export interface LoginResult {
@@ -52,4 +54,130 @@ export async function callerFromToken(db: Kysely<Database>, secret: string, toke
   const user = await db.selectFrom("users").selectAll().where("id", "=", claims.sub).executeTakeFirst();
   if (!user || user.enable !== 1 || user.tenantId !== claims.tenantId) throw fail.auth("Token invalid or expired");
   return { userIntId: user.id, username: user.username, tenantId: user.tenantId, role: user.role as Role, serviceAdmin: user.serviceAdmin === 1 };
+}
+
+/** The roles, most powerful first. */
+export const ROLES = ["admin", "operator", "viewer"] as const satisfies readonly Role[];
+
+const RANK: Record<Role, number> = { admin: 3, operator: 2, viewer: 1 };
+
+/** True when `role` may do everything `min` may (admin ⊃ operator ⊃ viewer). */
+export const roleAtLeast = (role: Role, min: Role): boolean => RANK[role] >= RANK[min];
+
+/** A user as answered to callers: never the password hash. */
+export type User = Omit<Selectable<UsersTable>, "passwordHash" | "role"> & { role: Role };
+
+/** Fields of a new user. `tenantId` omitted = the caller's tenant. */
+export interface UserInput {
+  username: string;
+  /** Plain text; stored as a scrypt hash only. */
+  password: string;
+  role: Role;
+  tenantId?: string | undefined;
+  email?: string | null | undefined;
+}
+
+/** Fields an edit may change; everything else about a user is fixed. */
+export interface UserEdit {
+  role?: Role | undefined;
+  email?: string | null | undefined;
+  password?: string | undefined;
+  enable?: number | undefined;
+}
+
+const userColumns = ["id", "tenantId", "username", "email", "role", "serviceAdmin", "enable", "createAt", "updateAt"] as const;
+
+const asUser = (row: Omit<Selectable<UsersTable>, "passwordHash">): User => ({ ...row, role: row.role as Role });
+
+/** DATA_EXISTED naming `username` or `email` when another user already has it. */
+async function assertUnique(db: Kysely<Database>, fields: { username?: string | undefined; email?: string | null | undefined }, exceptId?: number): Promise<void> {
+  for (const field of ["username", "email"] as const) {
+    const value = fields[field];
+    if (value === undefined || value === null) continue;
+    let q = db.selectFrom("users").select("id").where(field, "=", value);
+    if (exceptId !== undefined) q = q.where("id", "!=", exceptId);
+    if (await q.executeTakeFirst()) throw fail.exists(field);
+  }
+}
+
+/**
+ * Creates a user. A tenant admin creates users in its own tenant only
+ * (another tenantID is PERMISSION_DENIED); the service administrator may name
+ * any existing tenant (an unknown one is FORM_INVALID). Usernames and e-mails
+ * are unique across the service (DATA_EXISTED naming the field).
+ */
+export async function createUser(db: Kysely<Database>, caller: Caller, input: UserInput, now = Date.now()): Promise<User> {
+  const tenantId = input.tenantId ?? caller.tenantId;
+  if (tenantId !== caller.tenantId) {
+    if (!caller.serviceAdmin) throw fail.denied("Users may only be created in your own tenant");
+    if (!(await findTenant(db, tenantId))) throw fail.form({ tenantID: "no such tenant" });
+  }
+  await assertUnique(db, input);
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const row = await db
+      .insertInto("users")
+      .values({ tenantId, username: input.username, email: input.email ?? null, passwordHash, role: input.role, serviceAdmin: 0, enable: 1, createAt: now, updateAt: null })
+      .returning(userColumns)
+      .executeTakeFirstOrThrow();
+    return asUser(row);
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await assertUnique(db, input); // a concurrent create took the name: say which field
+    throw err;
+  }
+}
+
+/** Lists the users of the caller's tenant, newest first, optionally filtered by username. */
+export async function listUsers(db: Kysely<Database>, caller: Caller, page: Page, filter: { usernameLike?: string | undefined } = {}): Promise<ListResult<User>> {
+  let q = db.selectFrom("users").select(userColumns).where("tenantId", "=", caller.tenantId);
+  if (filter.usernameLike) q = q.where(ilike("username", filter.usernameLike));
+  const r = await paginate(q, page, "id");
+  return { ...r, items: r.items.map(asUser) };
+}
+
+/** One user of the caller's tenant; DATA_NOT_FOUND otherwise (also for other tenants' ids). */
+export async function getUser(db: Kysely<Database>, caller: Caller, id: number): Promise<User> {
+  const row = await db.selectFrom("users").select(userColumns).where("tenantId", "=", caller.tenantId).where("id", "=", id).executeTakeFirst();
+  if (!row) throw fail.notFound("user");
+  return asUser(row);
+}
+
+/**
+ * Edits a user of the caller's tenant. Nobody may change their own role or
+ * disable themselves, and the service administrator always stays an enabled
+ * admin, so a tenant can never lock itself out (FORM_INVALID naming the field).
+ * A disabled user's tokens stop working at once.
+ */
+export async function updateUser(db: Kysely<Database>, caller: Caller, id: number, edit: UserEdit, now = Date.now()): Promise<User> {
+  const user = await getUser(db, caller, id);
+  const protectedUser = user.id === caller.userIntId || user.serviceAdmin === 1;
+  const who = user.id === caller.userIntId ? "your own account" : "the service administrator";
+  if (protectedUser && edit.role !== undefined && edit.role !== user.role) throw fail.form({ role: `cannot change the role of ${who}` });
+  if (protectedUser && edit.enable !== undefined && edit.enable !== 1) throw fail.form({ enable: `cannot disable ${who}` });
+  if (edit.email) await assertUnique(db, { email: edit.email }, id);
+  const set = {
+    ...(edit.role !== undefined ? { role: edit.role } : {}),
+    ...(edit.email !== undefined ? { email: edit.email } : {}),
+    ...(edit.enable !== undefined ? { enable: edit.enable } : {}),
+    ...(edit.password !== undefined ? { passwordHash: await hashPassword(edit.password) } : {}),
+    updateAt: now,
+  };
+  await db.updateTable("users").set(set).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
+  return getUser(db, caller, id);
+}
+
+/**
+ * Deletes users of the caller's tenant; other tenants' and unknown ids are
+ * ignored. Deleting yourself or the service administrator is FORM_INVALID
+ * naming `ids`, and then nothing is deleted. Their tokens stop working at once.
+ */
+export async function deleteUsers(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.transaction().execute(async (tx) => {
+    const own = await tx.selectFrom("users").select(["id", "serviceAdmin"]).where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute();
+    if (own.some((u) => u.id === caller.userIntId)) throw fail.form({ ids: "cannot delete your own account" });
+    if (own.some((u) => u.serviceAdmin === 1)) throw fail.form({ ids: "cannot delete the service administrator" });
+    if (own.length > 0) await tx.deleteFrom("users").where("id", "in", own.map((u) => u.id)).execute();
+  });
 }

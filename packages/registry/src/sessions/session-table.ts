@@ -132,6 +132,11 @@ export class SessionTable {
     return [...ids].flatMap((id) => this.adapters.get(id)?.link ?? []);
   }
 
+  /** Closes every session of the device at once (blocked, deleted, credentials changed). */
+  kick(deviceIntId: number, reason: string): void {
+    for (const link of this.linksOf(deviceIntId)) link.kick(deviceIntId, reason);
+  }
+
   /** Snapshot for the health endpoint. */
   snapshot(): Array<{ instanceId: string; protocol: number; version: string; attachedAt: number; connectedDevices: number }> {
     return [...this.adapters.values()].map(({ link, sessions }) => ({

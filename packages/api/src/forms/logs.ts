@@ -1,0 +1,63 @@
+import type { ConnectLog, ControlLog, DeviceEvent } from "@iot/registry";
+import type { View } from "../view.js";
+import { formatDate } from "./dates.js";
+import { label } from "./labels.js";
+
+/** Payload bytes as text: UTF-8 when they are valid UTF-8, base64 otherwise. */
+export function payloadText(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return Buffer.from(bytes).toString("base64");
+  }
+}
+
+/** Uplink message. Form 2 adds productName and has no msgTime. */
+export function event(e: DeviceEvent, view: View) {
+  return {
+    id: e.id,
+    IP: e.ip,
+    createAt: formatDate(e.createAt),
+    ...(view.form === "1" ? { msgTime: formatDate(e.msgTime) } : { productName: e.productName }),
+    deviceID: e.deviceId,
+    deviceName: e.deviceName,
+    payload: payloadText(e.payload),
+    topic: e.topic,
+    updateAt: null,
+  };
+}
+
+/** Connect log: Form 1 `connectStatus`, Form 2 `deviceStatus` as a string; both with a label. */
+export function connectLog(l: ConnectLog, view: View) {
+  const statusLabel = label("connectStatus", l.connectStatus, view.lang);
+  return {
+    id: l.id,
+    IP: l.ip,
+    createAt: formatDate(l.createAt),
+    deviceID: l.deviceId,
+    deviceName: l.deviceName,
+    keepAlive: l.keepAlive,
+    tenantID: l.tenantId,
+    updateAt: formatDate(l.updateAt),
+    ...(view.form === "1"
+      ? { connectStatus: l.connectStatus, connectStatusLabel: statusLabel }
+      : { deviceStatus: String(l.connectStatus), deviceStatusLabel: statusLabel }),
+  };
+}
+
+/** Device control log (downlink command). */
+export function controlLog(l: ControlLog, view: View) {
+  return {
+    id: l.id,
+    deviceIntID: l.deviceIntId,
+    deviceName: l.deviceName,
+    payload: l.payload,
+    topic: l.topic,
+    publishStatus: l.publishStatus,
+    publishStatusLabel: label("publishStatus", l.publishStatus, view.lang),
+    publishUser: l.publishUser,
+    userIntID: l.userIntId,
+    createAt: formatDate(l.createAt),
+    updateAt: formatDate(l.updateAt),
+  };
+}

@@ -1,0 +1,27 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppDeps, Env } from "./deps.js";
+
+/** Languages the `…Label` fields come in. */
+export type Lang = "en" | "zh";
+
+/** How records are shaped for this request: the deployment's form and the caller's language. */
+export interface View {
+  form: "1" | "2";
+  lang: Lang;
+  /** Form 2 device details: `<host>:<port>` of each device listener. */
+  brokers: Record<string, string>;
+}
+
+/** Picks the label language from Accept-Language (`zh…` → Chinese, else English). */
+export function langOf(acceptLanguage: string | undefined): Lang {
+  const first = (acceptLanguage ?? "").split(",")[0]?.trim().toLowerCase() ?? "";
+  return first.startsWith("zh") ? "zh" : "en";
+}
+
+/** Puts the View in the context for serializers. */
+export function viewMiddleware(deps: AppDeps): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    c.set("view", { form: deps.form, lang: langOf(c.req.header("accept-language")), brokers: deps.brokers });
+    await next();
+  };
+}
