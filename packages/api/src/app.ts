@@ -8,6 +8,7 @@ import { requireCaller } from "./middleware/auth.js";
 import { applicationRoutes } from "./routes/applications.js";
 import { deviceRoutes } from "./routes/devices.js";
 import { gatewayRoutes } from "./routes/gateways.js";
+import { groupRoutes } from "./routes/groups.js";
 import { healthRoutes } from "./routes/health.js";
 import { loginRoutes } from "./routes/login.js";
 import { logRoutes } from "./routes/logs.js";
@@ -24,7 +25,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Routes that need no caller. */
 const openRoutes = [healthRoutes, loginRoutes];
 /** Every resource's routes; each needs a bearer token or an application key. */
-const securedRoutes = [productRoutes, deviceRoutes, gatewayRoutes, logRoutes, publishRoutes, applicationRoutes, tenantRoutes, userRoutes];
+const securedRoutes = [productRoutes, deviceRoutes, gatewayRoutes, groupRoutes, logRoutes, publishRoutes, applicationRoutes, tenantRoutes, userRoutes];
 
 /**
  * The management REST API under /api/v1. Health, login and the docs are

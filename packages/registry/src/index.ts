@@ -16,6 +16,7 @@ export { startGrpcServer, stopGrpcServer, registryHandlers } from "./grpc/regist
 export type { ConnectDeps } from "./grpc/connect-stream.js";
 export * from "./store/index.js";
 export { hashPassword, verifyPassword } from "./auth/passwords.js";
+export * from "./domain/groups.js";
 export * from "./domain/applications.js";
 export * from "./domain/tenants.js";
 export { FailureLimiter, type FailureLimiterOptions } from "./auth/rate-limit.js";
