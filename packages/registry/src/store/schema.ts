@@ -1,4 +1,10 @@
 import type { Generated } from "kysely";
+import type {
+  AppTemplatesTable, CertsTable, DataPointsTable, DataStreamPointsTable, DataStreamsTable, DevicePointValuesTable,
+  DevicePoliciesTable, HistoryAlertsTable, MetricsTable, PoliciesTable, ProductResourcesTable, ProxySubscriptionsTable,
+} from "./schema-data-model.js";
+
+export type * from "./schema-data-model.js";
 
 /**
  * Table types as the domain code sees them. Columns are snake_case in the
@@ -19,6 +25,18 @@ export interface Database {
   groupDevices: GroupDevicesTable;
   applications: ApplicationsTable;
   deviceCerts: DeviceCertsTable;
+  dataPoints: DataPointsTable;
+  dataStreams: DataStreamsTable;
+  dataStreamPoints: DataStreamPointsTable;
+  metrics: MetricsTable;
+  productResources: ProductResourcesTable;
+  appTemplates: AppTemplatesTable;
+  devicePointValues: DevicePointValuesTable;
+  certs: CertsTable;
+  policies: PoliciesTable;
+  devicePolicies: DevicePoliciesTable;
+  proxySubscriptions: ProxySubscriptionsTable;
+  historyAlerts: HistoryAlertsTable;
 }
 
 /** Service-wide key/value state (token signing secret, CA material, ...). */

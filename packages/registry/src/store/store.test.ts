@@ -4,7 +4,11 @@ import type { Store } from "./store.js";
 import { engines } from "./test-engines.js";
 import { migrationsFor } from "./migrations/migrate.js";
 
-const TABLES = ["applications", "connect_logs", "control_logs", "device_certs", "device_events", "devices", "group_devices", "groups", "products", "settings", "tenants", "users"];
+const TABLES = [
+  "app_templates", "applications", "certs", "connect_logs", "control_logs", "data_points", "data_stream_points", "data_streams",
+  "device_certs", "device_events", "device_point_values", "device_policies", "devices", "group_devices", "groups", "history_alerts",
+  "metrics", "policies", "product_resources", "products", "proxy_subscriptions", "settings", "tenants", "users",
+];
 
 async function seedDevice(store: Store, deviceId: string, deviceUsername: string, tenantId = "t1") {
   return store.db

@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import { initial } from "./0001-initial.js";
 import { management } from "./0002-management.js";
+import { dataModel } from "./0003-data-model.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -10,4 +11,5 @@ import { management } from "./0002-management.js";
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0001-initial": initial,
   "0002-management": management,
+  "0003-data-model": dataModel,
 };
