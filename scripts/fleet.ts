@@ -16,6 +16,8 @@ export interface FleetProcess {
   urls: Record<string, string>;
   /** Every line it printed to stdout (tests read the generated password here). */
   output: string[];
+  /** The last 200 lines it printed to stderr (its logs), for diagnosing failures. */
+  errors: string[];
 }
 
 /**
@@ -57,22 +59,25 @@ export async function startProcess(
     });
   });
   try {
-    return { name, child, urls: await ready, output };
+    return { name, child, urls: await ready, output, errors };
   } catch (err) {
     child.kill("SIGKILL");
     throw err;
   }
 }
 
-/** Asks a process to stop (SIGTERM) and kills it if it has not exited after `graceMs`. */
-export async function stopProcess(p: FleetProcess, graceMs = 5_000): Promise<number | null> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return p.child.exitCode;
+/**
+ * Asks a process to stop (SIGTERM) and kills it if it has not exited after
+ * `graceMs`. Answers its exit code, or the signal's name when a signal ended it.
+ */
+export async function stopProcess(p: FleetProcess, graceMs = 5_000): Promise<number | string | null> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return p.child.exitCode ?? p.child.signalCode;
   const exited = once(p.child, "exit");
   p.child.kill("SIGTERM");
   const timer = setTimeout(() => p.child.kill("SIGKILL"), graceMs);
-  const [code] = (await exited) as [number | null];
+  const [code, signal] = (await exited) as [number | null, NodeJS.Signals | null];
   clearTimeout(timer);
-  return code;
+  return code ?? signal;
 }
 
 /** A loopback-reachable form of a listen address (0.0.0.0 → 127.0.0.1). */

@@ -52,9 +52,9 @@ describe("central node startup", () => {
       body: JSON.stringify({ username: "boss", password }),
     });
     expect(login.status).toBe(201);
-    expect(await stopProcess(first)).toBe(0);
+    expect(await stopProcess(first), first.errors.join("\n")).toBe(0);
     const second = await central(env);
     expect(second.output.some((l) => l.includes("password"))).toBe(false);
-    expect(await stopProcess(second)).toBe(0);
+    expect(await stopProcess(second), second.errors.join("\n")).toBe(0);
   });
 });
