@@ -30,3 +30,49 @@ export function runMain(name: string, main: () => Promise<unknown>): void {
     process.exit(1);
   });
 }
+
+/** Registers what a process does when asked to stop. */
+export interface StopSignals {
+  /** The stop work; if a signal already came during startup, it runs at once. */
+  onStop(stop: () => Promise<void>): void;
+}
+
+/**
+ * Installs SIGINT/SIGTERM handlers right away — call it first thing in main,
+ * before the process announces itself, so a signal never meets Node's default
+ * (kill) action. A signal during startup is kept until `onStop` is given.
+ * Repeated signals (Ctrl-C reaches a launcher's children twice) are ignored;
+ * the process exits 0 when stop resolves, 1 when it fails or exceeds `timeoutMs`.
+ */
+export function stopOnSignals(name: string, timeoutMs = 10_000): StopSignals {
+  let stop: (() => Promise<void>) | undefined;
+  let signalled = false;
+  let running = false;
+  const run = () => {
+    if (running || !signalled || !stop) return;
+    running = true;
+    setTimeout(() => {
+      process.stderr.write(`${name}: stopping took longer than ${timeoutMs} ms\n`);
+      process.exit(1);
+    }, timeoutMs).unref();
+    stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`${name}: stop failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  const onSignal = () => {
+    signalled = true;
+    run();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    onStop(fn) {
+      stop = fn;
+      run();
+    },
+  };
+}

@@ -4,8 +4,8 @@
  * to stderr. SIGINT/SIGTERM: stop accepting, disconnect devices (their
  * sessions are reported closed), close the registry link, exit 0.
  */
-import { createAdapterLogger, createGrpcRegistryClient, exitOnSignals } from "@iot/adapter-core";
-import { readConfig, runMain } from "@iot/config";
+import { createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { mqttAdapterSettings } from "./config.js";
 import { createMqttAdapter } from "./mqtt-adapter.js";
 import { listenTcp } from "./transport/tcp.js";
@@ -16,6 +16,7 @@ function announcedHost(bound: string): string {
 }
 
 runMain("mqtt-adapter", async () => {
+  const signals = stopOnSignals("mqtt-adapter");
   const config = readConfig(mqttAdapterSettings, process.env);
   const logger = createAdapterLogger("mqtt-adapter", config.logLevel);
   const registry = createGrpcRegistryClient({
@@ -24,13 +25,13 @@ runMain("mqtt-adapter", async () => {
   const adapter = await createMqttAdapter({ registry, logger, policyDefault: config.policyDefault });
   const tcp = await listenTcp(adapter, { port: config.mqttPort, host: config.mqttHost });
   registry.start();
-  logger.info({ port: tcp.port, registry: config.registryUrl, instance: registry.instanceId }, "mqtt adapter listening");
-  process.stdout.write(`READY mqtt-adapter mqtt=mqtt://${announcedHost(config.mqttHost)}:${tcp.port}\n`);
-
-  exitOnSignals(async () => {
+  signals.onStop(async () => {
+    logger.info("shutting down");
     const stopped = tcp.close();
     await adapter.close();
     await stopped;
     await registry.close();
-  }, logger);
+  });
+  logger.info({ port: tcp.port, registry: config.registryUrl, instance: registry.instanceId }, "mqtt adapter listening");
+  process.stdout.write(`READY mqtt-adapter mqtt=mqtt://${announcedHost(config.mqttHost)}:${tcp.port}\n`);
 });
