@@ -6,6 +6,7 @@ import { ApiDocs } from "./docs.js";
 import { errorResponse, notFound, onError } from "./errors.js";
 import { requireCaller } from "./middleware/auth.js";
 import { applicationRoutes } from "./routes/applications.js";
+import { certRoutes } from "./routes/certs.js";
 import { deviceRoutes } from "./routes/devices.js";
 import { gatewayRoutes } from "./routes/gateways.js";
 import { groupRoutes } from "./routes/groups.js";
@@ -17,6 +18,12 @@ import { productRoutes } from "./routes/products.js";
 import { publishRoutes } from "./routes/publish.js";
 import { tenantRoutes } from "./routes/tenants.js";
 import { userRoutes } from "./routes/users.js";
+import { policyRoutes } from "./routes/policies.js";
+import { devicePolicyRoutes } from "./routes/device-policies.js";
+import { subscriptionRoutes } from "./routes/subscriptions.js";
+import { alertRoutes } from "./routes/alerts.js";
+import { dataPointRoutes } from "./routes/data-points.js";
+import { dataStreamRoutes } from "./routes/data-streams.js";
 import { viewMiddleware } from "./view.js";
 
 /** Largest request body accepted, bytes. */
@@ -25,7 +32,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Routes that need no caller. */
 const openRoutes = [healthRoutes, loginRoutes];
 /** Every resource's routes; each needs a bearer token or an application key. */
-const securedRoutes = [productRoutes, deviceRoutes, gatewayRoutes, groupRoutes, logRoutes, publishRoutes, applicationRoutes, tenantRoutes, userRoutes];
+const securedRoutes = [productRoutes, deviceRoutes, gatewayRoutes, groupRoutes, logRoutes, publishRoutes, applicationRoutes, tenantRoutes, userRoutes, certRoutes, policyRoutes, devicePolicyRoutes, subscriptionRoutes, alertRoutes, dataPointRoutes, dataStreamRoutes];
 
 /**
  * The management REST API under /api/v1. Health, login and the docs are

@@ -154,9 +154,12 @@ describe("device edit and delete (Form 1)", () => {
 
   it("stores the certificates an authType 2 device is bound to", async () => {
     const productID = await product(1);
-    const d = await call("POST", "/devices", { productID, deviceName: "c", deviceType: 1, upLinkSystem: 1, authType: 2, certs: [3, "5", 3] });
-    expect(d.body.certs).toEqual([3, 5]);
-    expect((await call("PUT", `/devices/${d.body.id}`, { certs: [5] })).body.certs).toEqual([5]);
+    const newCert = async (name: string) => (await call("POST", "/certs", { name, enable: 1 })).body.id as number;
+    const a = await newCert("a");
+    const b = await newCert("b");
+    const d = await call("POST", "/devices", { productID, deviceName: "c", deviceType: 1, upLinkSystem: 1, authType: 2, certs: [a, String(b), a] });
+    expect(d.body.certs).toEqual([a, b]);
+    expect((await call("PUT", `/devices/${d.body.id}`, { certs: [b] })).body.certs).toEqual([b]);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   SessionTable,
   bootstrapAdmin,
   markStaleOffline,
+  serviceCa,
   openStore,
   startGrpcServer,
   stopGrpcServer,
@@ -46,6 +47,8 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   });
   const bootstrap = await bootstrapAdmin(store.db, { username: config.adminUsername, password: config.adminPassword, tenantName: config.adminTenantName });
   const secret = await tokenSecret(store.db, config.tokenSecret);
+  // The service CA exists from the first start on: it signs device and listener certificates.
+  await serviceCa(store.db);
   const sessions = new SessionTable();
   const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000);
   const nodeId = `central-${randomBytes(4).toString("hex")}`;

@@ -16,6 +16,22 @@ export const labels = {
   physicalNetwork: { 1: ["WIFI", "WIFI"], 2: ["2G", "2G"], 3: ["3G", "3G"], 4: ["4G", "4G"], 5: ["NB-IOT", "NB-IOT"], 6: ["BlueTooth", "蓝牙"] },
   upLinkNetwork: { 1: ["2G", "2G"], 2: ["3G", "3G"], 3: ["4G", "4G"], 4: ["Wi-Fi", "Wi-Fi"], 5: ["NB-IoT", "NB-IoT"] },
   role: { 1: ["Administrator", "管理员"], 2: ["Operator", "操作员"], 3: ["Viewer", "访客"] },
+  /** Policy access, Form 1 codes (Form 2 sends and shows the code minus one). */
+  access: { 1: ["Publish", "发布"], 2: ["Subscribe", "订阅"], 3: ["Publish and subscribe", "发布和订阅"] },
+  allow: { 0: ["Deny", "拒绝"], 1: ["Allow", "允许"] },
+  /** The spec names 1 urgent only; 2–4 are the usual lower levels. */
+  alertSeverity: { 1: ["Urgent", "紧急"], 2: ["Major", "主要"], 3: ["Minor", "次要"], 4: ["Warning", "警告"] },
+  /** Data point formats; 21–25 are the Modbus types. */
+  pointDataType: {
+    1: ["Numeric", "数值"], 3: ["String", "字符串"], 4: ["Fault", "故障"], 5: ["Boolean", "布尔"], 6: ["Geolocation", "地理位置"],
+    11: ["Fixed-length string", "定长字符串"], 12: ["Variable-length string", "变长字符串"], 13: ["Fixed-length binary", "定长二进制"],
+    14: ["Variable-length binary", "变长二进制"], 15: ["Signed integer", "有符号整数"], 16: ["Unsigned integer", "无符号整数"],
+    17: ["Single-precision float", "单精度浮点数"], 18: ["Double-precision float", "双精度浮点数"], 19: ["Bit", "位"],
+    21: ["Signed long", "有符号长整型"], 22: ["Unsigned long", "无符号长整型"], 23: ["Boolean", "布尔"], 24: ["Time", "时间"], 25: ["Float", "浮点数"],
+  },
+  dataTransType: { 1: ["Report", "上报"], 2: ["Command", "下发"], 3: ["Report and command", "上报和下发"] },
+  streamType: { 1: ["Device report", "设备上报"], 2: ["Device command", "设备下发"], 3: ["Gateway report", "网关上报"], 4: ["Gateway command", "网关下发"] },
+  streamDataType: { 1: ["JSON", "JSON"], 2: ["Binary", "二进制"] },
 } as const satisfies Record<string, Labels>;
 
 /** The label of `code` in `kind` for `lang`, or null for an unset or unknown code. */

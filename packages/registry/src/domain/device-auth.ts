@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { recordAuthFailure } from "./connectivity.js";
+import { policiesOfDevice } from "./policies.js";
 
 /** Credentials as adapters present them, in plain types. */
 export type DeviceCredentials =
@@ -51,39 +52,41 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/**
- * Checks a device's credentials for an adapter of `protocol`. Every failure
- * is written as a connect log with status 2 under the tenant of the device the
- * credentials named (no tenant when they named none).
- */
-export async function authenticateDevice(
-  db: Kysely<Database>,
-  req: { protocol: number; credentials: DeviceCredentials; clientIp: string },
-  now = Date.now(),
-): Promise<AuthOutcome> {
-  const c = req.credentials;
-  if (c.kind !== "token") {
-    await recordAuthFailure(db, { tenantId: null, deviceIntId: null, deviceId: c.clientId || null, deviceName: null, ip: req.clientIp, reason: "certificate authentication is not available yet" }, now);
-    return { ok: false, result: "NOT_ALLOWED", message: "certificate authentication is not available yet" };
-  }
-  const row = await db
+/** The device columns every check reads. */
+function selectDevice(db: Kysely<Database>) {
+  return db
     .selectFrom("devices as d")
     .innerJoin("products as p", "p.id", "d.productIntId")
-    .select(["d.id", "d.tenantId", "d.deviceId", "d.deviceName", "d.token", "d.blocked", "d.authType", "d.deviceType", "d.productIntId", "p.productId", "p.cloudProtocol"])
-    .where("d.deviceUsername", "=", c.username)
-    .executeTakeFirst();
-  const deny = async (result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED", reason: string): Promise<AuthOutcome> => {
-    await recordAuthFailure(db, { tenantId: row?.tenantId ?? null, deviceIntId: row?.id ?? null, deviceId: row?.deviceId ?? (c.clientId || null), deviceName: row?.deviceName ?? null, ip: req.clientIp, reason }, now);
+    .select(["d.id", "d.tenantId", "d.deviceId", "d.deviceName", "d.token", "d.blocked", "d.authType", "d.deviceType", "d.productIntId", "p.productId", "p.cloudProtocol"]);
+}
+
+type DeviceRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectDevice>["executeTakeFirst"]>>>;
+
+type AuthRequest = { protocol: number; credentials: DeviceCredentials; clientIp: string };
+
+type Deny = (result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED", reason: string) => Promise<AuthOutcome>;
+
+/**
+ * A refusal recorder: writes a connect log with status 2 under the device's
+ * tenant (or `tenantId` when no device was found, null when none is known).
+ */
+function denier(db: Kysely<Database>, req: AuthRequest, row: DeviceRow | undefined, tenantId: string | null, now: number): Deny {
+  return async (result, reason) => {
+    const clientId = req.credentials.clientId || null;
+    await recordAuthFailure(db, { tenantId: row?.tenantId ?? tenantId, deviceIntId: row?.id ?? null, deviceId: row?.deviceId ?? clientId, deviceName: row?.deviceName ?? null, ip: req.clientIp, reason }, now);
     return { ok: false, result, message: reason };
   };
-  if (!row || !sameSecret(c.token, row.token)) return deny("BAD_CREDENTIALS", "unknown username or wrong token");
-  if (row.authType !== 1) return deny("NOT_ALLOWED", "device authenticates with a certificate");
-  if (c.clientId && c.clientId !== row.deviceId) return deny("NOT_ALLOWED", "client id is not the device's deviceID");
+}
+
+/** The checks shared by every credential kind (blocked, protocol), then the identity the adapter needs. */
+async function admit(db: Kysely<Database>, row: DeviceRow, protocol: number, deny: Deny): Promise<AuthOutcome> {
   if (row.blocked === 1) return deny("BLOCKED", "device is blocked");
-  if (!protocolAccepted(row.cloudProtocol, req.protocol)) return deny("NOT_ALLOWED", "device's product uses another protocol");
+  if (!protocolAccepted(row.cloudProtocol, protocol)) return deny("NOT_ALLOWED", "device's product uses another protocol");
+  // The device's topic rules travel with its session: the adapter enforces them with no call per message.
+  const policies = await policiesOfDevice(db, row.id);
   return {
     ok: true,
-    policies: [],
+    policies,
     device: {
       tenantId: row.tenantId,
       deviceIntId: row.id,
@@ -98,4 +101,51 @@ export async function authenticateDevice(
       isGateway: row.deviceType === 2,
     },
   };
+}
+
+/** authType 1: deviceUsername (unique service-wide) and token; a client id, when sent, must be the deviceID. */
+async function byToken(db: Kysely<Database>, req: AuthRequest, c: Extract<DeviceCredentials, { kind: "token" }>, now: number): Promise<AuthOutcome> {
+  const row = await selectDevice(db).where("d.deviceUsername", "=", c.username).executeTakeFirst();
+  const deny = denier(db, req, row, null, now);
+  if (!row || !sameSecret(c.token, row.token)) return deny("BAD_CREDENTIALS", "unknown username or wrong token");
+  if (row.authType !== 1) return deny("NOT_ALLOWED", "device authenticates with a certificate");
+  if (c.clientId && c.clientId !== row.deviceId) return deny("NOT_ALLOWED", "client id is not the device's deviceID");
+  return admit(db, row, req.protocol, deny);
+}
+
+/** SHA-256 fingerprints compare as lower-case hex without separators. */
+const normalFingerprint = (f: string) => f.replace(/:/g, "").toLowerCase();
+
+/**
+ * authType 2 (mutual TLS; the adapter has verified the chain): the
+ * certificate with this CN and fingerprint must exist and be enabled, and
+ * the client id must be the deviceID of an authType 2 device of the
+ * certificate's tenant that is bound to it.
+ */
+async function byCertificate(db: Kysely<Database>, req: AuthRequest, c: Extract<DeviceCredentials, { kind: "certificate" }>, now: number): Promise<AuthOutcome> {
+  const cert = await db
+    .selectFrom("certs")
+    .select(["id", "tenantId", "enable"])
+    .where("cn", "=", c.commonName)
+    .where("fingerprint", "=", normalFingerprint(c.fingerprint))
+    .executeTakeFirst();
+  const row = cert && c.clientId ? await selectDevice(db).where("d.tenantId", "=", cert.tenantId).where("d.deviceId", "=", c.clientId).executeTakeFirst() : undefined;
+  const deny = denier(db, req, row, cert?.tenantId ?? null, now);
+  if (!cert) return deny("BAD_CREDENTIALS", "unknown certificate");
+  if (!row) return deny("BAD_CREDENTIALS", "client id is not a deviceID of the certificate's tenant");
+  if (cert.enable !== 1) return deny("NOT_ALLOWED", "certificate disabled");
+  if (row.authType !== 2) return deny("NOT_ALLOWED", "device authenticates with a token");
+  const bound = await db.selectFrom("deviceCerts").select("certIntId").where("deviceIntId", "=", row.id).where("certIntId", "=", cert.id).executeTakeFirst();
+  if (!bound) return deny("NOT_ALLOWED", "device is not bound to this certificate");
+  return admit(db, row, req.protocol, deny);
+}
+
+/**
+ * Checks a device's credentials for an adapter of `protocol`. Every failure
+ * is written as a connect log with status 2 under the tenant of the device the
+ * credentials named (no tenant when they named none).
+ */
+export async function authenticateDevice(db: Kysely<Database>, req: AuthRequest, now = Date.now()): Promise<AuthOutcome> {
+  const c = req.credentials;
+  return c.kind === "token" ? byToken(db, req, c, now) : byCertificate(db, req, c, now);
 }

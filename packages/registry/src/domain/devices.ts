@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Database, DevicesTable } from "../store/schema.js";
 import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
+import { assertCertsOfTenant } from "./certs.js";
 import { lockTenant } from "./locks.js";
 import { checkDeviceRules, type DeviceDraft } from "./device-rules.js";
 import { randomToken, uuid } from "./ids.js";
@@ -82,6 +83,9 @@ function draftOf(tenantId: string, protocol: number, v: Omit<DeviceDraft, "tenan
 
 async function replaceCerts(tx: Transaction<Database>, deviceIntId: number, certs: number[] | undefined, now: number): Promise<void> {
   if (certs === undefined) return;
+  // Only the device's own tenant's certificates may be bound (FORM_INVALID naming `certs`).
+  const { tenantId } = await tx.selectFrom("devices").select("tenantId").where("id", "=", deviceIntId).executeTakeFirstOrThrow();
+  await assertCertsOfTenant(tx, tenantId, certs);
   await tx.deleteFrom("deviceCerts").where("deviceIntId", "=", deviceIntId).execute();
   const unique = [...new Set(certs)];
   if (unique.length) await tx.insertInto("deviceCerts").values(unique.map((certIntId) => ({ deviceIntId, certIntId, createAt: now }))).execute();
@@ -211,7 +215,8 @@ export async function updateDevice(db: Kysely<Database>, caller: Caller, id: num
 
 /**
  * Deletes devices of the caller's tenant (foreign and unknown ids are
- * ignored) with their group memberships and certificate bindings. A device
+ * ignored) with their group memberships, certificate and policy bindings and
+ * proxy subscriptions. A device
  * that still has child devices, or a gateway that still has devices, is not
  * deleted: REFERENCED_ERROR names `device`. Answers the ids deleted.
  */
@@ -232,6 +237,8 @@ export async function deleteDevices(db: Kysely<Database>, caller: Caller, ids: n
     if (child) throw new RegistryError("REFERENCED_ERROR", { device: child.gateway !== null && mine.includes(child.gateway) ? "the gateway still has devices" : "the device still has child devices" });
     await tx.deleteFrom("groupDevices").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("deviceCerts").where("deviceIntId", "in", mine).execute();
+    await tx.deleteFrom("devicePolicies").where("deviceIntId", "in", mine).execute();
+    await tx.deleteFrom("proxySubscriptions").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("devices").where("id", "in", mine).execute();
     return mine;
   });

@@ -5,7 +5,7 @@ import type { Caller } from "./caller.js";
 import { authenticateDevice } from "./device-auth.js";
 import { createDevice, listDevices } from "./devices.js";
 import { listConnectLogs } from "./logs.js";
-import { createProduct, listProducts } from "./products.js";
+import { createProduct, deleteProducts, listProducts } from "./products.js";
 import { login } from "./users.js";
 
 afterAll(async () => {
@@ -43,6 +43,22 @@ describe.each(engines)("domain on $name", (engine) => {
     expect((await listDevices(db, caller, { page: 1, limit: 1 })).count).toBe(1);
   });
 
+  it("deletes a product together with its data points and streams", async () => {
+    const { db, caller, product } = await setup();
+    const point = await db
+      .insertInto("dataPoints")
+      .values({ tenantId: caller.tenantId, userIntId: 1, productIntId: product.id, dataPointId: "t", dataPointName: "t", pointDataType: 1, dataTransType: 1, unitName: null, unitSymbol: null, upperLimit: null, lowerLimit: null, dataStep: null, binarySize: null, faultValue: null, isDiscard: null, isLocationType: null, locationType: null, enum: null, registerAddr: null, detail: null, createAt: 0, updateAt: null })
+      .returning("id").executeTakeFirstOrThrow();
+    const stream = await db
+      .insertInto("dataStreams")
+      .values({ tenantId: caller.tenantId, userIntId: 1, productIntId: product.id, streamName: "s", streamType: 1, streamDataType: 1, topic: "t", detail: null, createAt: 0, updateAt: null })
+      .returning("id").executeTakeFirstOrThrow();
+    await db.insertInto("dataStreamPoints").values({ dataStreamIntId: stream.id, dataPointIntId: point.id, position: 0 }).execute();
+    await deleteProducts(db, caller, [product.id]);
+    expect(await db.selectFrom("dataPoints").select("id").where("productIntId", "=", product.id).execute()).toEqual([]);
+    expect(await db.selectFrom("dataStreamPoints").select("dataPointIntId").where("dataStreamIntId", "=", stream.id).execute()).toEqual([]);
+  });
+
   it("authenticates a device by username and token and tells the adapter its namespace", async () => {
     const { db, caller, product } = await setup();
     const d = await createDevice(db, caller, { productId: product.productId, deviceName: "d", token: "token-123456", upLinkSystem: 1, authType: 1 });
@@ -50,6 +66,18 @@ describe.each(engines)("domain on $name", (engine) => {
     expect(ok).toMatchObject({ ok: true, device: { deviceIntId: d.id, tenantId: caller.tenantId, mountpoint: `d/${d.id}/`, defaultDownlinkTopic: "inbox" } });
     // MQTT over WebSocket is the same protocol family.
     expect((await authenticateDevice(db, { protocol: 6, clientIp: "", credentials: { kind: "token", clientId: "", username: d.deviceUsername, token: "token-123456" } })).ok).toBe(true);
+  });
+
+  it("hands the adapter the device's policies with its session", async () => {
+    const { db, caller, product } = await setup();
+    const d = await createDevice(db, caller, { productId: product.productId, deviceName: "d", token: "token-123456", upLinkSystem: 1, authType: 1 });
+    const p = await db
+      .insertInto("policies")
+      .values({ tenantId: caller.tenantId, userIntId: caller.userIntId, name: "no secrets", topic: "secret/#", access: 3, allow: 0, description: null, createAt: 0, updateAt: null })
+      .returning("id").executeTakeFirstOrThrow();
+    await db.insertInto("devicePolicies").values({ deviceIntId: d.id, policyIntId: p.id, createAt: 0 }).execute();
+    const ok = await authenticateDevice(db, { protocol: 1, clientIp: "", credentials: { kind: "token", clientId: "", username: d.deviceUsername, token: "token-123456" } });
+    expect(ok).toMatchObject({ ok: true, policies: [{ id: p.id, topic: "secret/#", access: 3, allow: false }] });
   });
 
   it("refuses wrong tokens, blocked devices and other protocols, logging each with status 2", async () => {

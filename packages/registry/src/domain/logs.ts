@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { ConnectLogsTable, ControlLogsTable, Database, DeviceEventsTable } from "../store/schema.js";
 import type { Caller } from "./caller.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
+import { getGroup } from "./groups.js";
 
 /** An uplink message with its device's names. */
 export type DeviceEvent = Selectable<DeviceEventsTable> & { deviceId: string; deviceName: string; productName: string };
@@ -78,4 +79,20 @@ export async function getControlLog(db: Kysely<Database>, caller: Caller, id: nu
     .where("l.tenantId", "=", caller.tenantId)
     .where("l.id", "=", id)
     .executeTakeFirst();
+}
+
+/** A command sent to a group, with the group's string id and name. */
+export type GroupControlLog = Selectable<ControlLogsTable> & { groupId: string; groupName: string };
+
+/** Commands sent to one group of the caller's tenant, newest first; DATA_NOT_FOUND for a foreign or unknown group. */
+export async function listGroupControlLogs(db: Kysely<Database>, caller: Caller, groupIntId: number, page: Page): Promise<ListResult<GroupControlLog>> {
+  const group = await getGroup(db, caller, groupIntId);
+  const q = db
+    .selectFrom("controlLogs as l")
+    .innerJoin("groups as g", "g.id", "l.groupIntId")
+    .selectAll("l")
+    .select(["g.groupId as groupId", "g.groupName as groupName"])
+    .where("l.tenantId", "=", caller.tenantId)
+    .where("l.groupIntId", "=", group.id);
+  return paginate(q, page, "l.id");
 }

@@ -6,8 +6,8 @@ import type { Caller } from "./caller.js";
 import { randomCode } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
 
-/** A product row with the number of devices made from it and its creator's name. */
-export type Product = Selectable<ProductsTable> & { deviceCount: number; createUser: string | null };
+/** A product row with the number of devices made from it, of its data points and streams, and its creator's name. */
+export type Product = Selectable<ProductsTable> & { deviceCount: number; dataPointCount: number; dataStreamCount: number; createUser: string | null };
 
 /** Fields a caller may set on create. */
 export interface ProductInput {
@@ -26,12 +26,17 @@ function selectProducts(db: Kysely<Database>, tenantId: string) {
     .select((eb) =>
       eb.selectFrom("devices as d").select(sql<number>`count(*)`.as("n")).whereRef("d.productIntId", "=", "p.id").as("deviceCount"),
     )
+    .select((eb) => eb.selectFrom("dataPoints as dp").select(sql<number>`count(*)`.as("n")).whereRef("dp.productIntId", "=", "p.id").as("dataPointCount"))
+    .select((eb) => eb.selectFrom("dataStreams as ds").select(sql<number>`count(*)`.as("n")).whereRef("ds.productIntId", "=", "p.id").as("dataStreamCount"))
     .where("p.tenantId", "=", tenantId);
 }
 
-const withNumbers = (p: Omit<Product, "deviceCount"> & { deviceCount: number | string | null }): Product => ({
+type Counts = "deviceCount" | "dataPointCount" | "dataStreamCount";
+const withNumbers = (p: Omit<Product, Counts> & Record<Counts, number | string | null>): Product => ({
   ...p,
   deviceCount: Number(p.deviceCount ?? 0),
+  dataPointCount: Number(p.dataPointCount ?? 0),
+  dataStreamCount: Number(p.dataStreamCount ?? 0),
 });
 
 /** Creates a product with a fresh productID (6 letters/digits, unique in the tenant). */
@@ -52,7 +57,7 @@ export async function createProduct(db: Kysely<Database>, caller: Caller, input:
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { ...row, deviceCount: 0, createUser: caller.username };
+      return { ...row, deviceCount: 0, dataPointCount: 0, dataStreamCount: 0, createUser: caller.username };
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 5) throw err;
     }
@@ -100,7 +105,8 @@ export async function updateProduct(db: Kysely<Database>, caller: Caller, id: nu
 }
 
 /**
- * Deletes products of the caller's tenant; ids of other tenants or unknown
+ * Deletes products of the caller's tenant with their data model (data points,
+ * streams, metrics, resources, app templates); ids of other tenants or unknown
  * ones are ignored. A product that still has devices or groups is not deleted:
  * REFERENCED_ERROR names the kind.
  */
@@ -114,6 +120,12 @@ export async function deleteProducts(db: Kysely<Database>, caller: Caller, ids: 
     if (device) throw new RegistryError("REFERENCED_ERROR", { device: "the product still has devices" });
     const group = await tx.selectFrom("groups").select("id").where("productIntId", "in", mine).limit(1).executeTakeFirst();
     if (group) throw new RegistryError("REFERENCED_ERROR", { group: "the product still has groups" });
+    // The product's own data model goes with it.
+    const streams = tx.selectFrom("dataStreams").select("id").where("productIntId", "in", mine);
+    await tx.deleteFrom("dataStreamPoints").where("dataStreamIntId", "in", streams).execute();
+    for (const table of ["dataStreams", "metrics", "productResources", "appTemplates", "dataPoints"] as const) {
+      await tx.deleteFrom(table).where("productIntId", "in", mine).execute();
+    }
     await tx.deleteFrom("products").where("id", "in", mine).execute();
   });
 }

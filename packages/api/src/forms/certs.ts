@@ -1,0 +1,43 @@
+import type { Cert, IssuedCertRecord } from "@iot/registry";
+import { formatDate } from "./dates.js";
+
+/** A file the console offers for download: PEM text and a file name. */
+export interface CertFile {
+  content: string;
+  fileName: string;
+}
+
+/** The file name stem of a certificate: its CN with characters unsafe in file names replaced by `_`. */
+const stem = (cn: string) => cn.replace(/[^A-Za-z0-9._-]/g, "_");
+
+const dates = (c: Cert) => ({ createAt: formatDate(c.createAt), updateAt: formatDate(c.updateAt) });
+
+/**
+ * Certificate record (same in both forms). The list row has only createAt,
+ * enable, id, name; the edit answer adds CN, cert and key as PEM strings and
+ * updateAt, but no root.
+ */
+export function cert(c: Cert, shape: "list" | "write") {
+  if (shape === "list") return { createAt: formatDate(c.createAt), enable: c.enable, id: c.id, name: c.name };
+  return { CN: c.cn, cert: c.certPem, ...dates(c), enable: c.enable, id: c.id, key: c.keyPem, name: c.name };
+}
+
+/** The detail: the record with CN, cert, key and the CA's root certificate as PEM texts, and its creator. */
+export function certDetail(c: Cert, rootPem: string) {
+  return { id: c.id, name: c.name, enable: c.enable, CN: c.cn, cert: c.certPem, key: c.keyPem, root: rootPem, createUser: c.createUser, ...dates(c) };
+}
+
+/** The create answer: cert, key and root as downloadable files (`<CN>.crt`, `<CN>.key`, `root_ca.crt`). */
+export function issuedCert(c: IssuedCertRecord) {
+  const files = (content: string, fileName: string): CertFile => ({ content, fileName });
+  return {
+    CN: c.cn,
+    cert: files(c.certPem, `${stem(c.cn)}.crt`),
+    key: files(c.keyPem, `${stem(c.cn)}.key`),
+    root: files(c.rootPem, "root_ca.crt"),
+    ...dates(c),
+    enable: c.enable,
+    id: c.id,
+    name: c.name,
+  };
+}

@@ -1,0 +1,46 @@
+import type { DataPoint } from "@iot/registry";
+import type { View } from "../view.js";
+import { parseJson, type Shape } from "./common.js";
+import { formatDate } from "./dates.js";
+import { label } from "./labels.js";
+
+/**
+ * Data point record, the same in Form 1 and Form 2 (labels follow the
+ * caller's language). Lists add the product's name and the labels; details
+ * add the creator and the tenant; create/edit answers carry the stored
+ * record without labels and joined names.
+ */
+export function dataPoint(p: DataPoint, shape: Shape, view: View) {
+  const base = {
+    id: p.id,
+    dataPointID: p.dataPointId,
+    dataPointName: p.dataPointName,
+    productID: p.productId,
+    pointDataType: p.pointDataType,
+    dataTransType: p.dataTransType,
+    unitName: p.unitName,
+    unitSymbol: p.unitSymbol,
+    upperLimit: p.upperLimit,
+    lowerLimit: p.lowerLimit,
+    dataStep: p.dataStep,
+    binarySize: p.binarySize,
+    faultValue: p.faultValue,
+    isDiscard: p.isDiscard,
+    isLocationType: p.isLocationType,
+    locationType: p.locationType,
+    enum: parseJson(p.enum),
+    registerAddr: p.registerAddr,
+    detail: p.detail,
+  };
+  const dates = { createAt: formatDate(p.createAt), updateAt: formatDate(p.updateAt) };
+  if (shape === "write") return { ...base, userIntID: p.userIntId, tenantID: p.tenantId, ...dates };
+  const listed = {
+    ...base,
+    productName: p.productName,
+    pointDataTypeLabel: label("pointDataType", p.pointDataType, view.lang),
+    dataTransTypeLabel: label("dataTransType", p.dataTransType, view.lang),
+    ...dates,
+  };
+  if (shape === "list") return listed;
+  return { ...listed, createUser: p.createUser, userIntID: p.userIntId, tenantID: p.tenantId };
+}

@@ -1,0 +1,36 @@
+import type { DataStream } from "@iot/registry";
+import type { View } from "../view.js";
+import type { Shape } from "./common.js";
+import { formatDate } from "./dates.js";
+import { label } from "./labels.js";
+
+/**
+ * Data stream record, the same in Form 1 and Form 2 (labels follow the
+ * caller's language). Lists carry exactly the spec's list fields; details
+ * add the product, the data points (ids and names, in order), the remark, the
+ * creator and the dates; create/edit answers drop labels and joined names.
+ */
+export function dataStream(s: DataStream, shape: Shape, view: View) {
+  const labels = {
+    streamTypeLabel: label("streamType", s.streamType, view.lang),
+    streamDataTypeLabel: label("streamDataType", s.streamDataType, view.lang),
+  };
+  if (shape === "list") {
+    return { id: s.id, productName: s.productName, streamDataType: s.streamDataType, streamDataTypeLabel: labels.streamDataTypeLabel, streamName: s.streamName, streamType: s.streamType, streamTypeLabel: labels.streamTypeLabel, topic: s.topic };
+  }
+  const base = {
+    id: s.id,
+    productID: s.productId,
+    streamName: s.streamName,
+    streamType: s.streamType,
+    streamDataType: s.streamDataType,
+    topic: s.topic,
+    dataPoints: s.dataPoints,
+    detail: s.detail,
+    userIntID: s.userIntId,
+    createAt: formatDate(s.createAt),
+    updateAt: formatDate(s.updateAt),
+  };
+  if (shape === "write") return base;
+  return { ...base, productName: s.productName, ...labels, dataPointNames: s.dataPointNames, createUser: s.createUser };
+}

@@ -1,0 +1,129 @@
+import { createHash, webcrypto } from "node:crypto";
+import * as x509 from "@peculiar/x509";
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+
+x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+type CryptoKey = webcrypto.CryptoKey;
+type CryptoKeyPair = webcrypto.CryptoKeyPair;
+
+/** ECDSA over P-256 with SHA-256: the CA's and every device certificate's algorithm. */
+const EC = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
+/** Settings keys holding the CA certificate and its PKCS#8 private key, PEM. */
+export const CA_CERT_SETTING = "ca.cert";
+export const CA_KEY_SETTING = "ca.key";
+/** Validity of the CA and of device certificates, milliseconds (~10 years). */
+export const CERT_VALIDITY_MS = 10 * 365 * 24 * 3600 * 1000;
+/** Certificates start this long before issue, so slightly slow device clocks accept them (ms). */
+const BACKDATE_MS = 5 * 60 * 1000;
+
+/** The service's own CA: its certificate (PEM and parsed) and its signing key. */
+export interface ServiceCa {
+  certPem: string;
+  cert: x509.X509Certificate;
+  key: CryptoKey;
+}
+
+/** A certificate issued to devices: PEM texts plus the SHA-256 of the DER certificate (lower-case hex). */
+export interface IssuedCert {
+  certPem: string;
+  /** PKCS#8 private key, PEM. */
+  keyPem: string;
+  fingerprint: string;
+}
+
+const pem = (der: ArrayBuffer, tag: string) => x509.PemConverter.encode(der, tag);
+
+/** SHA-256 of a DER certificate as lower-case hex (no separators). */
+export function certFingerprint(der: ArrayBuffer | Uint8Array): string {
+  return createHash("sha256").update(der instanceof Uint8Array ? der : new Uint8Array(der)).digest("hex");
+}
+
+async function importKey(keyPem: string): Promise<CryptoKey> {
+  const der = x509.PemConverter.decodeFirst(keyPem);
+  return webcrypto.subtle.importKey("pkcs8", der, EC, false, ["sign"]);
+}
+
+/** A fresh self-signed CA: basicConstraints CA (critical), keyCertSign + cRLSign, ~10 years. */
+async function makeCa(now: number): Promise<{ certPem: string; keyPem: string }> {
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    name: [{ CN: ["IoT Device Service Root CA"] }, { O: ["IoT Device Service"] }],
+    keys,
+    signingAlgorithm: EC,
+    notBefore: new Date(now - BACKDATE_MS),
+    notAfter: new Date(now + CERT_VALIDITY_MS),
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  const keyDer = await webcrypto.subtle.exportKey("pkcs8", keys.privateKey);
+  return { certPem: cert.toString("pem"), keyPem: pem(keyDer, "PRIVATE KEY") };
+}
+
+/**
+ * Loads the service CA from settings, creating and storing it first when
+ * absent. Safe when two central nodes start at once: both rows are inserted
+ * in one transaction with insert-if-absent, and every node then reads back
+ * the pair that won. Uncached; see {@link serviceCa}.
+ */
+export async function loadOrCreateCa(db: Kysely<Database>, now = Date.now()): Promise<ServiceCa> {
+  const read = () => db.selectFrom("settings").select(["key", "value"]).where("key", "in", [CA_CERT_SETTING, CA_KEY_SETTING]).execute();
+  let rows = await read();
+  if (rows.length < 2) {
+    const made = await makeCa(now);
+    await db.transaction().execute(async (tx) => {
+      for (const [key, value] of [[CA_CERT_SETTING, made.certPem], [CA_KEY_SETTING, made.keyPem]] as const) {
+        await tx.insertInto("settings").values({ key, value }).onConflict((oc) => oc.column("key").doNothing()).execute();
+      }
+    });
+    rows = await read();
+  }
+  const certPem = rows.find((r) => r.key === CA_CERT_SETTING)?.value;
+  const keyPem = rows.find((r) => r.key === CA_KEY_SETTING)?.value;
+  if (!certPem || !keyPem) throw new Error("service CA settings are incomplete");
+  return { certPem, cert: new x509.X509Certificate(certPem), key: await importKey(keyPem) };
+}
+
+const cached = new WeakMap<Kysely<Database>, Promise<ServiceCa>>();
+
+/** The service CA of a store, loaded (or created) once per process and then kept in memory. */
+export function serviceCa(db: Kysely<Database>): Promise<ServiceCa> {
+  let ca = cached.get(db);
+  if (!ca) {
+    ca = loadOrCreateCa(db);
+    cached.set(db, ca);
+    ca.catch(() => cached.delete(db));
+  }
+  return ca;
+}
+
+/**
+ * Issues a device certificate signed by the CA: a fresh ECDSA P-256 key,
+ * subject CN `commonName`, clientAuth extended key usage, digitalSignature
+ * key usage, not a CA, valid ~10 years from `now`.
+ */
+export async function issueClientCert(ca: ServiceCa, commonName: string, now = Date.now()): Promise<IssuedCert> {
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.create({
+    subject: [{ CN: [commonName] }],
+    issuer: ca.cert.subjectName,
+    publicKey: keys.publicKey,
+    signingKey: ca.key,
+    signingAlgorithm: EC,
+    notBefore: new Date(now - BACKDATE_MS),
+    notAfter: new Date(now + CERT_VALIDITY_MS),
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      await x509.AuthorityKeyIdentifierExtension.create(ca.cert.publicKey),
+    ],
+  });
+  const keyDer = await webcrypto.subtle.exportKey("pkcs8", keys.privateKey);
+  return { certPem: cert.toString("pem"), keyPem: pem(keyDer, "PRIVATE KEY"), fingerprint: certFingerprint(cert.rawData) };
+}

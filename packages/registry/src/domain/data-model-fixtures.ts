@@ -1,0 +1,54 @@
+/**
+ * Test support (not a test file): a store with two tenants, products, and
+ * helpers that insert data points and streams as rows, so tests of metrics,
+ * resources, templates and device data do not depend on the data point API.
+ */
+import type { EngineUnderTest } from "../store/test-engines.js";
+import { bootstrapAdmin } from "./bootstrap.js";
+import type { Caller } from "./caller.js";
+import { createDevice } from "./devices.js";
+import { createProduct, type Product } from "./products.js";
+
+/** Opens a fresh store on `engine` with caller (tenant T), other (tenant "other", user eve) and a product of each. */
+export async function dataModelFixture(engine: EngineUnderTest) {
+  const { store } = await engine.open();
+  const db = store.db;
+  const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
+  const caller: Caller = { userIntId: 1, username: "root", tenantId: boot.tenantId!, role: "admin", serviceAdmin: true };
+  await db.insertInto("tenants").values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null }).execute();
+  const u = await db
+    .insertInto("users")
+    .values({ tenantId: "other", username: "eve", email: null, passwordHash: "x", role: "admin", serviceAdmin: 0, enable: 1, createAt: 0, updateAt: null })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const other: Caller = { userIntId: u.id, username: "eve", tenantId: "other", role: "admin", serviceAdmin: false };
+  const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
+  const product2 = await createProduct(db, caller, { productName: "Valve", cloudProtocol: 1 });
+  const eveProduct = await createProduct(db, other, { productName: "Eve's", cloudProtocol: 1 });
+
+  /** Inserts a data point row (default: numeric, reported and commanded). */
+  const point = async (p: Product, dataPointId: string, over: { pointDataType?: number; dataTransType?: number; enum?: string | null } = {}, who = caller) =>
+    db
+      .insertInto("dataPoints")
+      .values({
+        tenantId: who.tenantId, userIntId: who.userIntId, productIntId: p.id, dataPointId, dataPointName: `Point ${dataPointId}`,
+        pointDataType: over.pointDataType ?? 1, dataTransType: over.dataTransType ?? 3, unitName: null, unitSymbol: null, upperLimit: null, lowerLimit: null,
+        dataStep: null, binarySize: null, faultValue: null, isDiscard: null, isLocationType: null, locationType: null, enum: over.enum ?? null,
+        registerAddr: null, detail: null, createAt: 0, updateAt: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  /** Inserts a data stream row of a product. */
+  const stream = async (p: Product, topic: string, who = caller) =>
+    db
+      .insertInto("dataStreams")
+      .values({ tenantId: who.tenantId, userIntId: who.userIntId, productIntId: p.id, streamName: `Stream ${topic}`, streamType: 1, streamDataType: 1, topic, detail: null, createAt: 0, updateAt: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  /** Creates a device of a product. */
+  const device = (name: string, p: Product = product, who = caller) => createDevice(db, who, { productId: p.productId, deviceName: name, upLinkSystem: 1, authType: 1 });
+  /** Stores the latest value of a data point of a device. */
+  const storeValue = (deviceIntId: number, dataPointIntId: number, value: string | null, updateAt: number) =>
+    db.insertInto("devicePointValues").values({ deviceIntId, dataPointIntId, value, updateAt }).execute();
+  return { store, db, caller, other, product, product2, eveProduct, point, stream, device, storeValue };
+}
