@@ -14,6 +14,7 @@ describe.each(["1", "2"] as const)("tenant isolation (Form %s)", (form) => {
   const ids: Record<string, number> = {};
   /** Strings only tenant A's records contain: none may appear in B's answers. */
   const secrets: string[] = [];
+  let aDeviceId = "";
 
   beforeAll(async () => {
     t = await testApp(form);
@@ -32,8 +33,19 @@ describe.each(["1", "2"] as const)("tenant isolation (Form %s)", (form) => {
       secrets.push(gw.deviceID, gw.token);
     }
     await call("POST", "/device_publish", { deviceID: device.deviceID, payload: "A-secret-command" });
+    const cert = (await call("POST", "/certs", { name: "A-secret-cert", enable: 1 })).body;
+    const policy = (await call("POST", "/policies", { name: "A-secret-policy", topic: "A-secret/#", access: form === "1" ? 3 : 2, allow: 1 })).body;
+    await call("POST", `/devices/${device.id}/policies`, { ids: [policy.id] });
+    await call("POST", `/devices/${device.id}/subscriptions`, { topic: "A-secret/sub" });
+    const point = (await call("POST", "/data_points", { productIntID: product.id, dataPointName: "A-secret-point", dataPointID: "temp", pointDataType: 1, dataTransType: 1 })).body;
+    const stream = (await call("POST", "/data_streams", { productIntID: product.id, streamName: "A-secret-stream", streamType: 1, streamDataType: 1, topic: "up", dataPoints: [point.id] })).body;
+    const metric = (await call("POST", "/metrics", { metricName: "A-secret-metric", dataPointIntID: point.id, chartType: 1, isShow: 1, expressions: "x * 2" })).body;
+    const template = (await call("POST", "/app_templates", { productID: product.productID, templateName: "A-secret-template", templateType: 1, dataPointIntID: point.id })).body;
+    const resource = (await call("POST", "/product_resources", { codeValue: "A-secret-code", dataPointIntID: point.id, productIntID: String(product.id), productItemIntID: 0 })).body;
+    Object.assign(ids, { certs: cert.id, policies: policy.id, data_points: point.id, data_streams: stream.id, metrics: metric.id, app_templates: template.id, product_resources: resource.id, device_consoles: device.id });
     secrets.push(product.productID, device.deviceID, device.deviceUsername, device.token, group.groupID, app.appID, "A-secret");
     for (const [k, v] of Object.entries(ids)) expect(v, k).toBeGreaterThan(0);
+    aDeviceId = device.deviceID;
 
     const tenant = (await call("POST", "/tenants", { tenantName: "B" })).body;
     const user = await call("POST", "/users", { username: `b-admin-${form}`, password: "b-admin-pass", role: "admin", tenantID: tenant.tenantID });
@@ -68,13 +80,22 @@ describe.each(["1", "2"] as const)("tenant isolation (Form %s)", (form) => {
   });
 
   it("lists, filters and looks up nothing of another tenant", async () => {
-    type Param = { name: string; in: string; schema?: { pattern?: string; enum?: string[] } };
+    type Param = { name: string; in: string; required?: boolean; schema?: { pattern?: string; enum?: string[] } };
     const doc = (await (await t.app.request("/api/v1/openapi.json")).json()) as { paths: Record<string, Record<string, { parameters?: Param[] }>> };
     // A value each filter accepts: tenant A's own ids for integer filters, an enum member, or text.
     const valueFor = (p: Param) => (p.schema?.enum ? p.schema.enum[0] : p.schema?.pattern?.includes("\\d") ? String(ids.gateways ?? ids.devices) : "A");
     let listed = 0;
     for (const [path, ops] of Object.entries(doc.paths)) {
       if (path.includes("{") || !ops.get || path.endsWith("/health")) continue;
+      const required = (ops.get.parameters ?? []).filter((p) => p.in === "query" && p.required);
+      if (required.length > 0) {
+        // Looked up by A's string ids (e.g. /original_data?deviceID=…): B must get 404.
+        const query = required.map((p) => `${p.name}=${p.name === "deviceID" ? aDeviceId : valueFor(p)}`).join("&");
+        const r = await t.call("GET", `${path.replace("/api/v1", "")}?${query}`, undefined, b);
+        expect(r.status, `${path}?${query}`).toBe(404);
+        listed++;
+        continue;
+      }
       const filters = (ops.get.parameters ?? []).filter((p) => p.in === "query" && !p.name.startsWith("_")).map((p) => `${p.name}=${valueFor(p)}`);
       for (const query of ["", ...filters]) {
         const r = await t.call("GET", `${path.replace("/api/v1", "")}${query ? `?${query}` : ""}`, undefined, b);
@@ -89,11 +110,15 @@ describe.each(["1", "2"] as const)("tenant isolation (Form %s)", (form) => {
 
   it("deletes nothing of another tenant when a delete names its ids", async () => {
     for (const [collection, id] of Object.entries(ids)) {
-      if (collection === "users") continue;
+      if (["users", "product_resources", "device_consoles"].includes(collection)) continue;
       const r = await t.call("DELETE", `/${collection}?ids=${id}`, undefined, b);
       expect([204, 403], collection).toContain(r.status);
       expect((await t.call("GET", `/${collection}/${id}`, undefined, a)).status, collection).toBe(200);
     }
+    // Resources have no detail view: A's list still holds the one B tried to delete.
+    expect((await t.call("DELETE", `/product_resources?ids=${ids.product_resources}`, undefined, b)).status).toBe(204);
+    const resources = (await t.call("GET", "/product_resources", undefined, a)).body.items.map((r: { id: number }) => r.id);
+    expect(resources).toContain(ids.product_resources);
   });
 
   it("refuses to create records that point at another tenant's product, device or group", async () => {

@@ -32,6 +32,12 @@ export const labels = {
   dataTransType: { 1: ["Report", "上报"], 2: ["Command", "下发"], 3: ["Report and command", "上报和下发"] },
   streamType: { 1: ["Device report", "设备上报"], 2: ["Device command", "设备下发"], 3: ["Gateway report", "网关上报"], 4: ["Gateway command", "网关下发"] },
   streamDataType: { 1: ["JSON", "JSON"], 2: ["Binary", "二进制"] },
+  metricType: { 1: ["Formula metric", "公式指标"], 2: ["Aggregate metric", "聚合指标"] },
+  aggregateType: { 1: ["Maximum", "最大值"], 2: ["Minimum", "最小值"], 3: ["Average", "平均值"], 4: ["Accumulated", "累计值"] },
+  chartType: { 1: ["Line chart", "折线图"], 2: ["Bar chart", "柱状图"] },
+  templateType: { 1: ["Switch", "开关"] },
+  /** Product resource codes (a digit string; the spec gives no list, so these are the service's own). */
+  codeValue: { 1: ["Status", "状态"], 2: ["Measurement", "测量值"], 3: ["Control", "控制"], 4: ["Alarm", "告警"], 5: ["Location", "位置"] },
 } as const satisfies Record<string, Labels>;
 
 /** The label of `code` in `kind` for `lang`, or null for an unset or unknown code. */

@@ -140,7 +140,7 @@ describe.each(engines)("data points on $name", (engine) => {
     expect((await getDataPoint(db, caller, p.id)).dataPointName).toBe("Temperature");
   });
 
-  it("refuses to delete a point a stream or a metric uses, naming that record, and deletes it once free", async () => {
+  it("refuses to delete a point a stream, metric, product resource or app template uses, naming that record, and deletes it once free", async () => {
     const { db, caller, product, input } = await setup();
     const p = await createDataPoint(db, caller, input());
     const free = await createDataPoint(db, caller, input({ dataPointId: "free" }));
@@ -154,6 +154,15 @@ describe.each(engines)("data points on $name", (engine) => {
       .execute();
     await expect(deleteDataPoints(db, caller, [p.id])).rejects.toMatchObject({ code: "REFERENCED_ERROR", errors: { metric: "Average" } });
     await db.deleteFrom("metrics").execute();
+    await db.insertInto("productResources").values({ tenantId: caller.tenantId, userIntId: 1, productIntId: product.id, codeValue: "SN", dataPointIntId: p.id, itemName: null, productItemIntId: 0, createAt: 0, updateAt: null }).execute();
+    await expect(deleteDataPoints(db, caller, [p.id])).rejects.toMatchObject({ code: "REFERENCED_ERROR", errors: { productResource: "SN" } });
+    await db.deleteFrom("productResources").execute();
+    await db.insertInto("appTemplates").values({
+      tenantId: caller.tenantId, userIntId: 1, productIntId: product.id, templateName: "Switch", templateType: 1, productItemIntId: 0, dataPointIntId: p.id, dataStreamIntId: null,
+      dataTransType: null, topic: null, enum: null, places: null, instanceId: null, itemId: null, itemName: null, itemOperations: null, objectId: null, defaultValues: null, createAt: 0, updateAt: null,
+    }).execute();
+    await expect(deleteDataPoints(db, caller, [p.id])).rejects.toMatchObject({ code: "REFERENCED_ERROR", errors: { appTemplate: "Switch" } });
+    await db.deleteFrom("appTemplates").execute();
     await deleteDataPoints(db, caller, [p.id, free.id]);
     expect((await listDataPoints(db, caller, page)).count).toBe(0);
     expect((await getProduct(db, caller, product.id)).dataPointCount).toBe(0);

@@ -220,7 +220,8 @@ export async function updateDataPoint(db: Kysely<Database>, caller: Caller, id: 
 /**
  * Deletes data points of the caller's tenant; foreign and unknown ids are
  * ignored. A point a data stream or a metric still uses is not deleted:
- * REFERENCED_ERROR names `dataStream` or `metric` with that record's name.
+ * REFERENCED_ERROR names `dataStream`, `metric`, `productResource` or
+ * `appTemplate` with that record's name.
  */
 export async function deleteDataPoints(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
@@ -234,6 +235,10 @@ export async function deleteDataPoints(db: Kysely<Database>, caller: Caller, ids
     if (stream) throw new RegistryError("REFERENCED_ERROR", { dataStream: stream.streamName });
     const metric = await tx.selectFrom("metrics").select("metricName").where("dataPointIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
     if (metric) throw new RegistryError("REFERENCED_ERROR", { metric: metric.metricName });
+    const resource = await tx.selectFrom("productResources").select("codeValue").where("dataPointIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
+    if (resource) throw new RegistryError("REFERENCED_ERROR", { productResource: resource.codeValue });
+    const template = await tx.selectFrom("appTemplates").select("templateName").where("dataPointIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
+    if (template) throw new RegistryError("REFERENCED_ERROR", { appTemplate: template.templateName });
     await tx.deleteFrom("devicePointValues").where("dataPointIntId", "in", mine).execute();
     await tx.deleteFrom("dataPoints").where("id", "in", mine).execute();
   });

@@ -192,7 +192,7 @@ export async function updateDataStream(db: Kysely<Database>, caller: Caller, id:
 /**
  * Deletes data streams of the caller's tenant with their point lists; foreign
  * and unknown ids are ignored. A stream a metric still uses is not deleted:
- * REFERENCED_ERROR names `metric` with its name.
+ * REFERENCED_ERROR names `metric` or `appTemplate` with its name.
  */
 export async function deleteDataStreams(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
@@ -202,6 +202,8 @@ export async function deleteDataStreams(db: Kysely<Database>, caller: Caller, id
     if (mine.length === 0) return;
     const metric = await tx.selectFrom("metrics").select("metricName").where("dataStreamIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
     if (metric) throw new RegistryError("REFERENCED_ERROR", { metric: metric.metricName });
+    const template = await tx.selectFrom("appTemplates").select("templateName").where("dataStreamIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
+    if (template) throw new RegistryError("REFERENCED_ERROR", { appTemplate: template.templateName });
     await tx.deleteFrom("dataStreamPoints").where("dataStreamIntId", "in", mine).execute();
     await tx.deleteFrom("dataStreams").where("id", "in", mine).execute();
   });

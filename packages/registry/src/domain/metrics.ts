@@ -110,12 +110,16 @@ async function check(tx: Transaction<Database>, caller: Caller, m: MetricFields,
 
 const text = (s: string | null | undefined) => (s === undefined ? undefined : blank(s) ? null : s!.trim());
 
-/** The fields an input or edit sets (undefined members left out; blank text unsets). */
+/**
+ * The fields an input or edit sets (undefined members left out; blank text
+ * unsets). Expressions are kept as sent, so error positions match the caller's text.
+ */
 function present(f: Optional<MetricFields>): Partial<MetricFields> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(f)) {
     if (v === undefined) continue;
-    out[k] = typeof v === "string" && k !== "metricName" ? text(v) : v;
+    if (typeof v !== "string" || k === "metricName") out[k] = v;
+    else out[k] = k === "expressions" ? (blank(v) ? null : v) : text(v);
   }
   return out as Partial<MetricFields>;
 }

@@ -1,0 +1,51 @@
+import type { Metric, Series } from "@iot/registry";
+import type { View } from "../view.js";
+import type { Shape } from "./common.js";
+import { formatDate } from "./dates.js";
+import { label } from "./labels.js";
+
+/**
+ * Metric record, the same in Form 1 and Form 2 (labels follow the caller's
+ * language):
+ * - `list`: exactly the spec's list fields;
+ * - `detail`: every Metric field of the spec with labels, the data point's
+ *   name, the product, the stream and the creator;
+ * - `write`: exactly the spec's create answer;
+ * - `edit`: the create answer plus the other stored fields an edit may change
+ *   (`metricType`, `expressionsLabel`, `dataStreamIntID`), no labels or joined names.
+ */
+export function metric(m: Metric, shape: Shape | "edit", view: View) {
+  const metricTypeLabel = label("metricType", m.metricType, view.lang);
+  if (shape === "list") return { dataPointName: m.dataPointName, id: m.id, metricName: m.metricName, metricType: m.metricType, metricTypeLabel };
+  const written = {
+    aggregateType: m.aggregateType,
+    chartType: m.chartType,
+    createAt: formatDate(m.createAt),
+    dataPointIntID: m.dataPointIntId,
+    expressions: m.expressions,
+    id: m.id,
+    isShow: m.isShow,
+    metricName: m.metricName,
+    productItemIntID: m.productItemIntId,
+    remark: m.remark,
+    updateAt: formatDate(m.updateAt),
+  };
+  if (shape === "write") return written;
+  const edited = { ...written, metricType: m.metricType, expressionsLabel: m.expressionsLabel, dataStreamIntID: m.dataStreamIntId };
+  if (shape === "edit") return edited;
+  return {
+    ...edited,
+    metricTypeLabel,
+    dataPointName: m.dataPointName,
+    aggregateTypeLabel: label("aggregateType", m.aggregateType, view.lang),
+    aggregateData: m.aggregateData,
+    chartTypeLabel: label("chartType", m.chartType, view.lang),
+    productID: m.productId,
+    createUser: m.createUser,
+  };
+}
+
+/** A series with its times as the spec's dates. */
+export function series(s: Series) {
+  return { time: s.time.map((t) => formatDate(t)), value: s.value };
+}

@@ -1,0 +1,46 @@
+/**
+ * What a device's pages show: its console, its original data and its metric
+ * data. Until stored time series exist, each series holds at most the latest
+ * value of the data point (see the registry's device-data).
+ *
+ * - `GET /device_consoles/{deviceIntID}`: `{items, meta}` of the device
+ *   product's app templates (paged like every list), each with `value`.
+ * - `GET /original_data?deviceID=&metricType=&time_unit=`: `deviceID`
+ *   required; `time_unit` hour, day (default), week or month is the window
+ *   ending now; `metricType` (1 or 2) is accepted and does not change the answer.
+ * - `GET /metrics_data?deviceID=&metricType=`: the product's metrics (only
+ *   those of `metricType` when given), each with `metricData`.
+ */
+import { z } from "zod";
+import { deviceConsole, metricsData, originalData, TIME_UNITS, type TimeUnit } from "@iot/registry";
+import type { AppDeps } from "../deps.js";
+import type { ApiDocs } from "../docs.js";
+import { consoleTemplate } from "../forms/app-templates.js";
+import { list } from "../forms/common.js";
+import { metric, series } from "../forms/metrics.js";
+import { idParam, listQuery, pageFrom } from "../params.js";
+import { ApiRouter } from "../router.js";
+
+const deviceID = z.string({ error: "required" }).min(1, "required").max(100, "at most 100 characters");
+const metricType = z.enum(["1", "2"], { error: "must be 1 or 2" }).transform(Number).optional();
+const timeUnits = Object.keys(TIME_UNITS) as [TimeUnit, ...TimeUnit[]];
+const timeUnit = z.enum(timeUnits, { error: `must be one of ${timeUnits.join(", ")}` }).optional();
+
+/** Device console, original data and metric data routes. */
+export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
+  const db = deps.store.db;
+  return new ApiRouter(docs, "Device data")
+    .get("/device_consoles/:deviceIntID", { summary: "The device product's app templates with the device's current values", query: listQuery({}) }, async (c, { query }) =>
+      list(await deviceConsole(db, c.get("caller"), idParam(c, "deviceIntID"), pageFrom(query)), (t) => consoleTemplate(t, c.get("view"))),
+    )
+    .get("/original_data", { summary: "Original data of each numeric reported data point of a device", query: z.object({ deviceID, metricType, time_unit: timeUnit }) }, async (c, { query }) =>
+      (await originalData(db, c.get("caller"), query.deviceID, { timeUnit: query.time_unit })).map((o) => ({
+        dataPointIntID: o.dataPointIntId,
+        dataPointName: o.dataPointName,
+        originalData: series(o.originalData),
+      })),
+    )
+    .get("/metrics_data", { summary: "The metrics of a device's product with their data for the device", query: z.object({ deviceID, metricType }) }, async (c, { query }) =>
+      (await metricsData(db, c.get("caller"), query.deviceID, { metricType: query.metricType })).map((m) => ({ ...metric(m, "detail", c.get("view")), metricData: series(m.metricData) })),
+    ).app;
+}
