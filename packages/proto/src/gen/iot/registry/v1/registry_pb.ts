@@ -17,7 +17,60 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file iot/registry/v1/registry.proto.
  */
 export const file_iot_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSKlAgoLQ3JlZGVudGlhbHMSMgoFdG9rZW4YASABKAsyIS5pb3QucmVnaXN0cnkudjEuVG9rZW5DcmVkZW50aWFsc0gAEj4KC2NlcnRpZmljYXRlGAIgASgLMicuaW90LnJlZ2lzdHJ5LnYxLkNlcnRpZmljYXRlQ3JlZGVudGlhbHNIABIyCgVsd20ybRgDIAEoCzIhLmlvdC5yZWdpc3RyeS52MS5Md20ybUNyZWRlbnRpYWxzSAASMAoEbG9yYRgEIAEoCzIgLmlvdC5yZWdpc3RyeS52MS5Mb3JhQ3JlZGVudGlhbHNIABI0CgZtb2RidXMYBSABKAsyIi5pb3QucmVnaXN0cnkudjEuTW9kYnVzQ3JlZGVudGlhbHNIAEIGCgRraW5kIkYKEFRva2VuQ3JlZGVudGlhbHMSEQoJY2xpZW50X2lkGAEgASgJEhAKCHVzZXJuYW1lGAIgASgJEg0KBXRva2VuGAMgASgJIlUKFkNlcnRpZmljYXRlQ3JlZGVudGlhbHMSEQoJY2xpZW50X2lkGAEgASgJEhMKC2NvbW1vbl9uYW1lGAIgASgJEhMKC2ZpbmdlcnByaW50GAMgASgJIiQKEEx3bTJtQ3JlZGVudGlhbHMSEAoIZW5kcG9pbnQYASABKAkiNAoPTG9yYUNyZWRlbnRpYWxzEg8KB2Rldl9ldWkYASABKAkSEAoIZGV2X2FkZHIYAiABKAkiPQoRTW9kYnVzQ3JlZGVudGlhbHMSGQoRZ2F0ZXdheV9kZXZpY2VfaWQYASABKAkSDQoFaW5kZXgYAiABKA0ipQEKE0F1dGhlbnRpY2F0ZVJlcXVlc3QSKwoIcHJvdG9jb2wYASABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSMQoLY3JlZGVudGlhbHMYAiABKAsyHC5pb3QucmVnaXN0cnkudjEuQ3JlZGVudGlhbHMSEQoJY2xpZW50X2lwGAMgASgJEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiyQEKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEisKBnJlc3VsdBgBIAEoDjIbLmlvdC5yZWdpc3RyeS52MS5BdXRoUmVzdWx0Eg8KB21lc3NhZ2UYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIvCgZkZXZpY2UYBCABKAsyHy5pb3QucmVnaXN0cnkudjEuRGV2aWNlSWRlbnRpdHkSLgoIcG9saWNpZXMYBSADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kimAIKDkRldmljZUlkZW50aXR5EhEKCXRlbmFudF9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWRldmljZV9pZBgDIAEoCRITCgtkZXZpY2VfbmFtZRgEIAEoCRIWCg5wcm9kdWN0X2ludF9pZBgFIAEoAxISCgpwcm9kdWN0X2lkGAYgASgJEisKCHByb3RvY29sGAcgASgOMhkuaW90LnJlZ2lzdHJ5LnYxLlByb3RvY29sEhIKCm1vdW50cG9pbnQYCCABKAkSHgoWZGVmYXVsdF9kb3dubGlua190b3BpYxgJIAEoCRITCgtkZXZpY2VfdHlwZRgKIAEoBRISCgppc19nYXRld2F5GAsgASgIImAKC1RvcGljUG9saWN5EgoKAmlkGAEgASgDEg0KBXRvcGljGAIgASgJEicKBmFjY2VzcxgDIAEoDjIXLmlvdC5yZWdpc3RyeS52MS5BY2Nlc3MSDQoFYWxsb3cYBCABKAginAIKDkFkYXB0ZXJNZXNzYWdlEicKBWhlbGxvGAEgASgLMhYuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvSAASOAoOc2Vzc2lvbl9vcGVuZWQYAiABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZEgAEjgKDnNlc3Npb25fY2xvc2VkGAMgASgLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25DbG9zZWRIABIpCgZ1cGxpbmsYBCABKAsyFy5pb3QucmVnaXN0cnkudjEuVXBsaW5rSAASOgoPZG93bmxpbmtfcmVzdWx0GAUgASgLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0SABCBgoEa2luZCKMAQoFSGVsbG8SEwoLaW5zdGFuY2VfaWQYASABKAkSKwoIcHJvdG9jb2wYAiABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSDwoHdmVyc2lvbhgDIAEoCRIwCghzZXNzaW9ucxgEIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkIooBCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgljbGllbnRfaXAYAyABKAkSEgoKa2VlcF9hbGl2ZRgEIAEoDRIUCgxvcGVuZWRfYXRfbXMYBSABKAMSEQoJdGVuYW50X2lkGAYgASgJInMKDVNlc3Npb25DbG9zZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg4KBnJlYXNvbhgDIAEoCRIUCgxjbG9zZWRfYXRfbXMYBCABKAMSEQoJdGVuYW50X2lkGAUgASgJIsoBCgZVcGxpbmsSCwoDc2VxGAEgASgEEhIKCnNlc3Npb25faWQYAiABKAkSFQoNZGV2aWNlX2ludF9pZBgDIAEoAxINCgV0b3BpYxgEIAEoCRIPCgdwYXlsb2FkGAUgASgMEhEKCWNsaWVudF9pcBgGIAEoCRIWCg5yZWNlaXZlZF9hdF9tcxgHIAEoAxILCgNxb3MYCCABKA0SEQoJdGVuYW50X2lkGAkgASgJEh0KFWdhdGV3YXlfZGV2aWNlX2ludF9pZBgKIAEoAyJnCg5Eb3dubGlua1Jlc3VsdBITCgtkb3dubGlua19pZBgBIAEoAxIvCgZzdGF0dXMYAiABKA4yHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtTdGF0dXMSDwoHbWVzc2FnZRgDIAEoCSKJAgoPUmVnaXN0cnlNZXNzYWdlEi4KCWhlbGxvX2FjaxgBIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5IZWxsb0Fja0gAEjAKCnVwbGlua19hY2sYAiABKAsyGi5pb3QucmVnaXN0cnkudjEuVXBsaW5rQWNrSAASLQoIZG93bmxpbmsYAyABKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtIABIlCgRraWNrGAQgASgLMhUuaW90LnJlZ2lzdHJ5LnYxLktpY2tIABI2Cg1wb2xpY3lfdXBkYXRlGAUgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlBvbGljeVVwZGF0ZUgAQgYKBGtpbmQiGwoISGVsbG9BY2sSDwoHbm9kZV9pZBgBIAEoCSJMCglVcGxpbmtBY2sSDAoEc2VxcxgBIAMoBBIxCghyZWplY3RlZBgCIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtSZWplY3RlZCItCg5VcGxpbmtSZWplY3RlZBILCgNzZXEYASABKAQSDgoGcmVhc29uGAIgASgJInEKCERvd25saW5rEgoKAmlkGAEgASgDEhUKDWRldmljZV9pbnRfaWQYAiABKAMSDQoFdG9waWMYAyABKAkSDwoHcGF5bG9hZBgEIAEoDBILCgNxb3MYBSABKA0SFQoNZXhwaXJlc19hdF9tcxgGIAEoAyItCgRLaWNrEhUKDWRldmljZV9pbnRfaWQYASABKAMSDgoGcmVhc29uGAIgASgJIlUKDFBvbGljeVVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEi4KCHBvbGljaWVzGAIgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLlRvcGljUG9saWN5KrEBCghQcm90b2NvbBIYChRQUk9UT0NPTF9VTlNQRUNJRklFRBAAEhEKDVBST1RPQ09MX01RVFQQARIRCg1QUk9UT0NPTF9DT0FQEAISEgoOUFJPVE9DT0xfTFdNMk0QAxIRCg1QUk9UT0NPTF9MT1JBEAQSEQoNUFJPVE9DT0xfSFRUUBAFEhYKElBST1RPQ09MX1dFQlNPQ0tFVBAGEhMKD1BST1RPQ09MX01PREJVUxAHKpQBCgpBdXRoUmVzdWx0EhsKF0FVVEhfUkVTVUxUX1VOU1BFQ0lGSUVEEAASEgoOQVVUSF9SRVNVTFRfT0sQARIfChtBVVRIX1JFU1VMVF9CQURfQ1JFREVOVElBTFMQAhIXChNBVVRIX1JFU1VMVF9CTE9DS0VEEAMSGwoXQVVUSF9SRVNVTFRfTk9UX0FMTE9XRUQQBCpbCgZBY2Nlc3MSFgoSQUNDRVNTX1VOU1BFQ0lGSUVEEAASEgoOQUNDRVNTX1BVQkxJU0gQARIUChBBQ0NFU1NfU1VCU0NSSUJFEAISDwoLQUNDRVNTX0JPVEgQAyqGAQoORG93bmxpbmtTdGF0dXMSHwobRE9XTkxJTktfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZRE9XTkxJTktfU1RBVFVTX0RFTElWRVJFRBABEhgKFERPV05MSU5LX1NUQVRVU19TRU5UEAISGgoWRE9XTkxJTktfU1RBVFVTX0ZBSUxFRBADMsABCg9SZWdpc3RyeVNlcnZpY2USWwoMQXV0aGVudGljYXRlEiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USUAoHQ29ubmVjdBIfLmlvdC5yZWdpc3RyeS52MS5BZGFwdGVyTWVzc2FnZRogLmlvdC5yZWdpc3RyeS52MS5SZWdpc3RyeU1lc3NhZ2UoATABYgZwcm90bzM");
+  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJiCh9Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXF1ZXN0Eg8KB2Nzcl9wZW0YASABKAkSEQoJaG9zdG5hbWVzGAIgAygJEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYAyABKAkiRAogSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USEAoIY2VydF9wZW0YASABKAkSDgoGY2FfcGVtGAIgASgJIqUCCgtDcmVkZW50aWFscxIyCgV0b2tlbhgBIAEoCzIhLmlvdC5yZWdpc3RyeS52MS5Ub2tlbkNyZWRlbnRpYWxzSAASPgoLY2VydGlmaWNhdGUYAiABKAsyJy5pb3QucmVnaXN0cnkudjEuQ2VydGlmaWNhdGVDcmVkZW50aWFsc0gAEjIKBWx3bTJtGAMgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLkx3bTJtQ3JlZGVudGlhbHNIABIwCgRsb3JhGAQgASgLMiAuaW90LnJlZ2lzdHJ5LnYxLkxvcmFDcmVkZW50aWFsc0gAEjQKBm1vZGJ1cxgFIAEoCzIiLmlvdC5yZWdpc3RyeS52MS5Nb2RidXNDcmVkZW50aWFsc0gAQgYKBGtpbmQiRgoQVG9rZW5DcmVkZW50aWFscxIRCgljbGllbnRfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDQoFdG9rZW4YAyABKAkiVQoWQ2VydGlmaWNhdGVDcmVkZW50aWFscxIRCgljbGllbnRfaWQYASABKAkSEwoLY29tbW9uX25hbWUYAiABKAkSEwoLZmluZ2VycHJpbnQYAyABKAkiJAoQTHdtMm1DcmVkZW50aWFscxIQCghlbmRwb2ludBgBIAEoCSI0Cg9Mb3JhQ3JlZGVudGlhbHMSDwoHZGV2X2V1aRgBIAEoCRIQCghkZXZfYWRkchgCIAEoCSI9ChFNb2RidXNDcmVkZW50aWFscxIZChFnYXRld2F5X2RldmljZV9pZBgBIAEoCRINCgVpbmRleBgCIAEoDSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSKEAgoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKYAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCKcAgoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIAEIGCgRraW5kIowBCgVIZWxsbxITCgtpbnN0YW5jZV9pZBgBIAEoCRIrCghwcm90b2NvbBgCIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIPCgd2ZXJzaW9uGAMgASgJEjAKCHNlc3Npb25zGAQgAygLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWQiigEKDVNlc3Npb25PcGVuZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWNsaWVudF9pcBgDIAEoCRISCgprZWVwX2FsaXZlGAQgASgNEhQKDG9wZW5lZF9hdF9tcxgFIAEoAxIRCgl0ZW5hbnRfaWQYBiABKAkicwoNU2Vzc2lvbkNsb3NlZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSDgoGcmVhc29uGAMgASgJEhQKDGNsb3NlZF9hdF9tcxgEIAEoAxIRCgl0ZW5hbnRfaWQYBSABKAkiygEKBlVwbGluaxILCgNzZXEYASABKAQSEgoKc2Vzc2lvbl9pZBgCIAEoCRIVCg1kZXZpY2VfaW50X2lkGAMgASgDEg0KBXRvcGljGAQgASgJEg8KB3BheWxvYWQYBSABKAwSEQoJY2xpZW50X2lwGAYgASgJEhYKDnJlY2VpdmVkX2F0X21zGAcgASgDEgsKA3FvcxgIIAEoDRIRCgl0ZW5hbnRfaWQYCSABKAkSHQoVZ2F0ZXdheV9kZXZpY2VfaW50X2lkGAogASgDImcKDkRvd25saW5rUmVzdWx0EhMKC2Rvd25saW5rX2lkGAEgASgDEi8KBnN0YXR1cxgCIAEoDjIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1N0YXR1cxIPCgdtZXNzYWdlGAMgASgJIs0CCg9SZWdpc3RyeU1lc3NhZ2USLgoJaGVsbG9fYWNrGAEgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvQWNrSAASMAoKdXBsaW5rX2FjaxgCIAEoCzIaLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtBY2tIABItCghkb3dubGluaxgDIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0gAEiUKBGtpY2sYBCABKAsyFS5pb3QucmVnaXN0cnkudjEuS2lja0gAEjYKDXBvbGljeV91cGRhdGUYBSABKAsyHS5pb3QucmVnaXN0cnkudjEuUG9saWN5VXBkYXRlSAASQgoTc3Vic2NyaXB0aW9uX3VwZGF0ZRgGIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TdWJzY3JpcHRpb25VcGRhdGVIAEIGCgRraW5kIhsKCEhlbGxvQWNrEg8KB25vZGVfaWQYASABKAkiTAoJVXBsaW5rQWNrEgwKBHNlcXMYASADKAQSMQoIcmVqZWN0ZWQYAiADKAsyHy5pb3QucmVnaXN0cnkudjEuVXBsaW5rUmVqZWN0ZWQiLQoOVXBsaW5rUmVqZWN0ZWQSCwoDc2VxGAEgASgEEg4KBnJlYXNvbhgCIAEoCSJxCghEb3dubGluaxIKCgJpZBgBIAEoAxIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg0KBXRvcGljGAMgASgJEg8KB3BheWxvYWQYBCABKAwSCwoDcW9zGAUgASgNEhUKDWV4cGlyZXNfYXRfbXMYBiABKAMiLQoES2ljaxIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg4KBnJlYXNvbhgCIAEoCSJVCgxQb2xpY3lVcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIuCghwb2xpY2llcxgCIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeSJmChJTdWJzY3JpcHRpb25VcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxI5Cg1zdWJzY3JpcHRpb25zGAIgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uKrEBCghQcm90b2NvbBIYChRQUk9UT0NPTF9VTlNQRUNJRklFRBAAEhEKDVBST1RPQ09MX01RVFQQARIRCg1QUk9UT0NPTF9DT0FQEAISEgoOUFJPVE9DT0xfTFdNMk0QAxIRCg1QUk9UT0NPTF9MT1JBEAQSEQoNUFJPVE9DT0xfSFRUUBAFEhYKElBST1RPQ09MX1dFQlNPQ0tFVBAGEhMKD1BST1RPQ09MX01PREJVUxAHKpQBCgpBdXRoUmVzdWx0EhsKF0FVVEhfUkVTVUxUX1VOU1BFQ0lGSUVEEAASEgoOQVVUSF9SRVNVTFRfT0sQARIfChtBVVRIX1JFU1VMVF9CQURfQ1JFREVOVElBTFMQAhIXChNBVVRIX1JFU1VMVF9CTE9DS0VEEAMSGwoXQVVUSF9SRVNVTFRfTk9UX0FMTE9XRUQQBCpbCgZBY2Nlc3MSFgoSQUNDRVNTX1VOU1BFQ0lGSUVEEAASEgoOQUNDRVNTX1BVQkxJU0gQARIUChBBQ0NFU1NfU1VCU0NSSUJFEAISDwoLQUNDRVNTX0JPVEgQAyqGAQoORG93bmxpbmtTdGF0dXMSHwobRE9XTkxJTktfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZRE9XTkxJTktfU1RBVFVTX0RFTElWRVJFRBABEhgKFERPV05MSU5LX1NUQVRVU19TRU5UEAISGgoWRE9XTkxJTktfU1RBVFVTX0ZBSUxFRBADMsECCg9SZWdpc3RyeVNlcnZpY2USWwoMQXV0aGVudGljYXRlEiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USUAoHQ29ubmVjdBIfLmlvdC5yZWdpc3RyeS52MS5BZGFwdGVyTWVzc2FnZRogLmlvdC5yZWdpc3RyeS52MS5SZWdpc3RyeU1lc3NhZ2UoATABEn8KGElzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZRIwLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXF1ZXN0GjEuaW90LnJlZ2lzdHJ5LnYxLklzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlc3BvbnNlYgZwcm90bzM");
+
+/**
+ * @generated from message iot.registry.v1.IssueListenerCertificateRequest
+ */
+export type IssueListenerCertificateRequest = Message<"iot.registry.v1.IssueListenerCertificateRequest"> & {
+  /**
+   * PKCS#10 certificate request, PEM.
+   *
+   * @generated from field: string csr_pem = 1;
+   */
+  csrPem: string;
+
+  /**
+   * DNS names and IP addresses the listener answers to.
+   *
+   * @generated from field: repeated string hostnames = 2;
+   */
+  hostnames: string[];
+
+  /**
+   * @generated from field: string adapter_instance_id = 3;
+   */
+  adapterInstanceId: string;
+};
+
+/**
+ * Describes the message iot.registry.v1.IssueListenerCertificateRequest.
+ * Use `create(IssueListenerCertificateRequestSchema)` to create a new message.
+ */
+export const IssueListenerCertificateRequestSchema: GenMessage<IssueListenerCertificateRequest> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 0);
+
+/**
+ * @generated from message iot.registry.v1.IssueListenerCertificateResponse
+ */
+export type IssueListenerCertificateResponse = Message<"iot.registry.v1.IssueListenerCertificateResponse"> & {
+  /**
+   * @generated from field: string cert_pem = 1;
+   */
+  certPem: string;
+
+  /**
+   * @generated from field: string ca_pem = 2;
+   */
+  caPem: string;
+};
+
+/**
+ * Describes the message iot.registry.v1.IssueListenerCertificateResponse.
+ * Use `create(IssueListenerCertificateResponseSchema)` to create a new message.
+ */
+export const IssueListenerCertificateResponseSchema: GenMessage<IssueListenerCertificateResponse> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 1);
 
 /**
  * A device presents one kind of credential.
@@ -66,7 +119,7 @@ export type Credentials = Message<"iot.registry.v1.Credentials"> & {
  * Use `create(CredentialsSchema)` to create a new message.
  */
 export const CredentialsSchema: GenMessage<Credentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 0);
+  messageDesc(file_iot_registry_v1_registry, 2);
 
 /**
  * authType 1: username + token. client_id is the deviceID the device claims
@@ -96,7 +149,7 @@ export type TokenCredentials = Message<"iot.registry.v1.TokenCredentials"> & {
  * Use `create(TokenCredentialsSchema)` to create a new message.
  */
 export const TokenCredentialsSchema: GenMessage<TokenCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 1);
+  messageDesc(file_iot_registry_v1_registry, 3);
 
 /**
  * authType 2: the verified client certificate's common name and SHA-256
@@ -126,7 +179,7 @@ export type CertificateCredentials = Message<"iot.registry.v1.CertificateCredent
  * Use `create(CertificateCredentialsSchema)` to create a new message.
  */
 export const CertificateCredentialsSchema: GenMessage<CertificateCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 2);
+  messageDesc(file_iot_registry_v1_registry, 4);
 
 /**
  * @generated from message iot.registry.v1.Lwm2mCredentials
@@ -143,7 +196,7 @@ export type Lwm2mCredentials = Message<"iot.registry.v1.Lwm2mCredentials"> & {
  * Use `create(Lwm2mCredentialsSchema)` to create a new message.
  */
 export const Lwm2mCredentialsSchema: GenMessage<Lwm2mCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 3);
+  messageDesc(file_iot_registry_v1_registry, 5);
 
 /**
  * @generated from message iot.registry.v1.LoraCredentials
@@ -165,7 +218,7 @@ export type LoraCredentials = Message<"iot.registry.v1.LoraCredentials"> & {
  * Use `create(LoraCredentialsSchema)` to create a new message.
  */
 export const LoraCredentialsSchema: GenMessage<LoraCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 4);
+  messageDesc(file_iot_registry_v1_registry, 6);
 
 /**
  * @generated from message iot.registry.v1.ModbusCredentials
@@ -187,7 +240,7 @@ export type ModbusCredentials = Message<"iot.registry.v1.ModbusCredentials"> & {
  * Use `create(ModbusCredentialsSchema)` to create a new message.
  */
 export const ModbusCredentialsSchema: GenMessage<ModbusCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 5);
+  messageDesc(file_iot_registry_v1_registry, 7);
 
 /**
  * @generated from message iot.registry.v1.AuthenticateRequest
@@ -221,7 +274,7 @@ export type AuthenticateRequest = Message<"iot.registry.v1.AuthenticateRequest">
  * Use `create(AuthenticateRequestSchema)` to create a new message.
  */
 export const AuthenticateRequestSchema: GenMessage<AuthenticateRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 6);
+  messageDesc(file_iot_registry_v1_registry, 8);
 
 /**
  * @generated from message iot.registry.v1.AuthenticateResponse
@@ -255,6 +308,13 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
    * @generated from field: repeated iot.registry.v1.TopicPolicy policies = 5;
    */
   policies: TopicPolicy[];
+
+  /**
+   * Topics the adapter subscribes the device to on its behalf when it connects.
+   *
+   * @generated from field: repeated iot.registry.v1.ProxySubscription subscriptions = 6;
+   */
+  subscriptions: ProxySubscription[];
 };
 
 /**
@@ -262,7 +322,31 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
  * Use `create(AuthenticateResponseSchema)` to create a new message.
  */
 export const AuthenticateResponseSchema: GenMessage<AuthenticateResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 7);
+  messageDesc(file_iot_registry_v1_registry, 9);
+
+/**
+ * A subscription the registry keeps for a device (relative topic filter).
+ *
+ * @generated from message iot.registry.v1.ProxySubscription
+ */
+export type ProxySubscription = Message<"iot.registry.v1.ProxySubscription"> & {
+  /**
+   * @generated from field: string topic = 1;
+   */
+  topic: string;
+
+  /**
+   * @generated from field: uint32 qos = 2;
+   */
+  qos: number;
+};
+
+/**
+ * Describes the message iot.registry.v1.ProxySubscription.
+ * Use `create(ProxySubscriptionSchema)` to create a new message.
+ */
+export const ProxySubscriptionSchema: GenMessage<ProxySubscription> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 10);
 
 /**
  * @generated from message iot.registry.v1.DeviceIdentity
@@ -336,7 +420,7 @@ export type DeviceIdentity = Message<"iot.registry.v1.DeviceIdentity"> & {
  * Use `create(DeviceIdentitySchema)` to create a new message.
  */
 export const DeviceIdentitySchema: GenMessage<DeviceIdentity> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 8);
+  messageDesc(file_iot_registry_v1_registry, 11);
 
 /**
  * One publish/subscribe rule, topic relative to the device's mountpoint,
@@ -372,7 +456,7 @@ export type TopicPolicy = Message<"iot.registry.v1.TopicPolicy"> & {
  * Use `create(TopicPolicySchema)` to create a new message.
  */
 export const TopicPolicySchema: GenMessage<TopicPolicy> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 9);
+  messageDesc(file_iot_registry_v1_registry, 12);
 
 /**
  * @generated from message iot.registry.v1.AdapterMessage
@@ -419,7 +503,7 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
  * Use `create(AdapterMessageSchema)` to create a new message.
  */
 export const AdapterMessageSchema: GenMessage<AdapterMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 10);
+  messageDesc(file_iot_registry_v1_registry, 13);
 
 /**
  * First message on every Connect stream, also after a reconnect. It lists the
@@ -458,7 +542,7 @@ export type Hello = Message<"iot.registry.v1.Hello"> & {
  * Use `create(HelloSchema)` to create a new message.
  */
 export const HelloSchema: GenMessage<Hello> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 11);
+  messageDesc(file_iot_registry_v1_registry, 14);
 
 /**
  * @generated from message iot.registry.v1.SessionOpened
@@ -502,7 +586,7 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 12);
+  messageDesc(file_iot_registry_v1_registry, 15);
 
 /**
  * @generated from message iot.registry.v1.SessionClosed
@@ -539,7 +623,7 @@ export type SessionClosed = Message<"iot.registry.v1.SessionClosed"> & {
  * Use `create(SessionClosedSchema)` to create a new message.
  */
 export const SessionClosedSchema: GenMessage<SessionClosed> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 13);
+  messageDesc(file_iot_registry_v1_registry, 16);
 
 /**
  * A device message. seq increases by one per uplink within an adapter
@@ -614,7 +698,7 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
  * Use `create(UplinkSchema)` to create a new message.
  */
 export const UplinkSchema: GenMessage<Uplink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 14);
+  messageDesc(file_iot_registry_v1_registry, 17);
 
 /**
  * @generated from message iot.registry.v1.DownlinkResult
@@ -641,7 +725,7 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
  * Use `create(DownlinkResultSchema)` to create a new message.
  */
 export const DownlinkResultSchema: GenMessage<DownlinkResult> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 15);
+  messageDesc(file_iot_registry_v1_registry, 18);
 
 /**
  * @generated from message iot.registry.v1.RegistryMessage
@@ -680,6 +764,12 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
      */
     value: PolicyUpdate;
     case: "policyUpdate";
+  } | {
+    /**
+     * @generated from field: iot.registry.v1.SubscriptionUpdate subscription_update = 6;
+     */
+    value: SubscriptionUpdate;
+    case: "subscriptionUpdate";
   } | { case: undefined; value?: undefined };
 };
 
@@ -688,7 +778,7 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
  * Use `create(RegistryMessageSchema)` to create a new message.
  */
 export const RegistryMessageSchema: GenMessage<RegistryMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 16);
+  messageDesc(file_iot_registry_v1_registry, 19);
 
 /**
  * @generated from message iot.registry.v1.HelloAck
@@ -705,7 +795,7 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
  * Use `create(HelloAckSchema)` to create a new message.
  */
 export const HelloAckSchema: GenMessage<HelloAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 17);
+  messageDesc(file_iot_registry_v1_registry, 20);
 
 /**
  * Sent only after the uplinks are durably stored (or found to be replays of
@@ -731,7 +821,7 @@ export type UplinkAck = Message<"iot.registry.v1.UplinkAck"> & {
  * Use `create(UplinkAckSchema)` to create a new message.
  */
 export const UplinkAckSchema: GenMessage<UplinkAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 18);
+  messageDesc(file_iot_registry_v1_registry, 21);
 
 /**
  * @generated from message iot.registry.v1.UplinkRejected
@@ -753,7 +843,7 @@ export type UplinkRejected = Message<"iot.registry.v1.UplinkRejected"> & {
  * Use `create(UplinkRejectedSchema)` to create a new message.
  */
 export const UplinkRejectedSchema: GenMessage<UplinkRejected> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 19);
+  messageDesc(file_iot_registry_v1_registry, 22);
 
 /**
  * A command for a device attached to this adapter. The adapter answers with a
@@ -802,7 +892,7 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
  * Use `create(DownlinkSchema)` to create a new message.
  */
 export const DownlinkSchema: GenMessage<Downlink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 20);
+  messageDesc(file_iot_registry_v1_registry, 23);
 
 /**
  * Close the device's sessions at once (blocked, deleted, credentials changed).
@@ -826,7 +916,7 @@ export type Kick = Message<"iot.registry.v1.Kick"> & {
  * Use `create(KickSchema)` to create a new message.
  */
 export const KickSchema: GenMessage<Kick> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 21);
+  messageDesc(file_iot_registry_v1_registry, 24);
 
 /**
  * Replaces the policies of a live device's sessions.
@@ -850,7 +940,32 @@ export type PolicyUpdate = Message<"iot.registry.v1.PolicyUpdate"> & {
  * Use `create(PolicyUpdateSchema)` to create a new message.
  */
 export const PolicyUpdateSchema: GenMessage<PolicyUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 22);
+  messageDesc(file_iot_registry_v1_registry, 25);
+
+/**
+ * Replaces the proxy subscriptions of a live device's sessions: the adapter
+ * subscribes what is new and unsubscribes what is gone.
+ *
+ * @generated from message iot.registry.v1.SubscriptionUpdate
+ */
+export type SubscriptionUpdate = Message<"iot.registry.v1.SubscriptionUpdate"> & {
+  /**
+   * @generated from field: int64 device_int_id = 1;
+   */
+  deviceIntId: bigint;
+
+  /**
+   * @generated from field: repeated iot.registry.v1.ProxySubscription subscriptions = 2;
+   */
+  subscriptions: ProxySubscription[];
+};
+
+/**
+ * Describes the message iot.registry.v1.SubscriptionUpdate.
+ * Use `create(SubscriptionUpdateSchema)` to create a new message.
+ */
+export const SubscriptionUpdateSchema: GenMessage<SubscriptionUpdate> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 26);
 
 /**
  * Device protocols. The numbers equal the management API's cloudProtocol codes.
@@ -1042,6 +1157,19 @@ export const RegistryService: GenService<{
     methodKind: "bidi_streaming";
     input: typeof AdapterMessageSchema;
     output: typeof RegistryMessageSchema;
+  },
+  /**
+   * Signs a TLS listener certificate for an adapter with the service CA. The
+   * adapter keeps its private key and sends only a certificate request; the
+   * answer also carries the CA certificate, which verifies device certificates
+   * on mutual-TLS listeners.
+   *
+   * @generated from rpc iot.registry.v1.RegistryService.IssueListenerCertificate
+   */
+  issueListenerCertificate: {
+    methodKind: "unary";
+    input: typeof IssueListenerCertificateRequestSchema;
+    output: typeof IssueListenerCertificateResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_iot_registry_v1_registry, 0);
