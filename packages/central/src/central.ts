@@ -6,6 +6,7 @@ import { StartupError, listenError } from "@iot/config";
 import { createApp } from "@iot/api";
 import {
   CommandRouter,
+  GatewayRelay,
   SessionTable,
   bootstrapAdmin,
   markStaleOffline,
@@ -54,7 +55,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   const nodeId = `central-${randomBytes(4).toString("hex")}`;
 
   const graceMs = config.sessionGrace * 1000;
-  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger, sessionGraceMs: graceMs }, config.grpcHost, config.grpcPort).catch(
+  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger, sessionGraceMs: graceMs, relay: new GatewayRelay(store.db) }, config.grpcHost, config.grpcPort).catch(
     async (err: unknown) => {
       await store.close();
       throw listenError(grpcBindError(err), "central gRPC", config.grpcPort, "IOT_GRPC_PORT");

@@ -34,3 +34,4 @@ export * from "./domain/metrics.js";
 export * from "./domain/product-resources.js";
 export * from "./domain/app-templates.js";
 export * from "./domain/device-data.js";
+export { GatewayRelay, type RelayTarget } from "./router/gateway-relay.js";

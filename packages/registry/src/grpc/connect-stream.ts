@@ -9,7 +9,9 @@ import {
   type RegistryMessage,
   type SessionOpened,
   type Uplink,
+  type UplinkRejected,
 } from "@iot/proto";
+import { GatewayRelay } from "../router/gateway-relay.js";
 import type { Logger } from "pino";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
@@ -28,6 +30,8 @@ export interface ConnectDeps {
   logger: Logger;
   /** How long a detached adapter's sessions count as alive while it may reconnect, ms. */
   sessionGraceMs: number;
+  /** Resolves gateway relays (`devices/<child>/<topic>`) to the child device. */
+  relay: GatewayRelay;
 }
 
 type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -64,6 +68,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   const log = deps.logger;
   let link: (AdapterLink & { sessions: Set<string> }) | undefined;
   let pendingAcks: bigint[] = [];
+  let pendingRejects: UplinkRejected[] = [];
   let ackScheduled = false;
   let closed = false;
 
@@ -72,10 +77,11 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   };
   const flushAcks = () => {
     ackScheduled = false;
-    if (pendingAcks.length === 0) return;
-    const seqs = pendingAcks;
+    if (pendingAcks.length === 0 && pendingRejects.length === 0) return;
+    const [seqs, rejected] = [pendingAcks, pendingRejects];
     pendingAcks = [];
-    send({ case: "uplinkAck", value: { $typeName: "iot.registry.v1.UplinkAck", seqs, rejected: [] } });
+    pendingRejects = [];
+    send({ case: "uplinkAck", value: { $typeName: "iot.registry.v1.UplinkAck", seqs, rejected } });
   };
   const fatal = (code: grpc.status, details: string) => {
     if (closed) return;
@@ -114,28 +120,40 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     }
   };
 
-  const onUplink = (u: Uplink) => {
+  const ack = (seq: bigint, rejected?: string) => {
+    if (rejected === undefined) pendingAcks.push(seq);
+    else pendingRejects.push({ $typeName: "iot.registry.v1.UplinkRejected", seq, reason: rejected });
+    if (!ackScheduled) {
+      ackScheduled = true;
+      setImmediate(flushAcks);
+    }
+  };
+
+  const store = (u: Uplink, target: { deviceIntId: number; gatewayIntId: number | null; topic: string }) => {
     deps.uplinks
       .write({
         msgKey: `${link!.instanceId}:${u.seq}`,
         tenantId: u.tenantId,
-        deviceIntId: Number(u.deviceIntId),
-        gatewayIntId: u.gatewayDeviceIntId ? Number(u.gatewayDeviceIntId) : null,
-        topic: u.topic,
+        deviceIntId: target.deviceIntId,
+        gatewayIntId: target.gatewayIntId ?? (u.gatewayDeviceIntId ? Number(u.gatewayDeviceIntId) : null),
+        topic: target.topic,
         payload: u.payload,
         ip: u.clientIp || null,
         qos: u.qos,
         msgTime: Number(u.receivedAtMs) || Date.now(),
       })
-      .then(() => {
-        pendingAcks.push(u.seq);
-        if (!ackScheduled) {
-          ackScheduled = true;
-          setImmediate(flushAcks);
-        }
-      })
+      .then(() => ack(u.seq))
       // The write failed: nothing was acked. Ending the stream makes the adapter reconnect and replay.
       .catch((err: unknown) => fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(err as Error).message}`));
+  };
+
+  const onUplink = async (u: Uplink) => {
+    const own = { deviceIntId: Number(u.deviceIntId), gatewayIntId: null, topic: u.topic };
+    // Only relay-shaped topics need a lookup; everything else is written at once.
+    if (!GatewayRelay.isRelayTopic(u.topic)) return store(u, own);
+    const target = await deps.relay.resolve(own.deviceIntId, u.topic);
+    if ("rejected" in target) return ack(u.seq, target.rejected);
+    return store(u, target);
   };
 
   const handle = async (msg: AdapterMessage) => {
