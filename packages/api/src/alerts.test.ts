@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDevice, createGroup, hashPassword, type Caller } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
-const DATE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
 describe.each(["1", "2"] as const)("logs and alerts in Form %s", (form) => {
   let t: Awaited<ReturnType<typeof testApp>>;

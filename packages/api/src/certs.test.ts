@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword, type AdapterLink } from "@iot/registry";
+import { type AdapterLink } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
 const DATE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
@@ -17,13 +17,7 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
   let productID: string;
 
   const call = (method: string, path: string, body?: unknown, as = token) => t.call(method, path, body, as);
-  const addUser = async (tenant: string, username: string, role: string) => {
-    await t.store.db
-      .insertInto("users")
-      .values({ tenantId: tenant, username, email: null, passwordHash: await hashPassword(`${username}-pass`), role, serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
-      .execute();
-    return t.login(username, `${username}-pass`);
-  };
+  const addUser = async (tenantId: string, username: string, role: string) => (await t.addUser(tenantId, username, role)).token;
   const newCert = async (name: string, enable: unknown = 1, as = token) => {
     const r = await call("POST", "/certs", { name, enable }, as);
     expect(r.status).toBe(201);
@@ -37,7 +31,7 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
     t = await testApp(form);
     token = await t.login();
     tenantId = (await t.store.db.selectFrom("users").select("tenantId").where("id", "=", 1).executeTakeFirstOrThrow()).tenantId;
-    await t.store.db.insertInto("tenants").values({ tenantId: "tenant2", tenantName: "T2", enable: 1, createAt: Date.now(), updateAt: null }).execute();
+    await t.addTenant("tenant2");
     eveToken = await addUser("tenant2", "eve", "admin");
     viewerToken = await addUser(tenantId, "viewer", "viewer");
     productID = (await call("POST", "/products", { productName: "Meter", cloudProtocol: 1, description: "p" })).body.productID;

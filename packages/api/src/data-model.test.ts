@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGateway, createProduct, hashPassword, type Caller } from "@iot/registry";
+import { createGateway, createProduct, type Caller } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
 type Rec = Record<string, unknown> & { id: number };
@@ -12,14 +12,7 @@ describe.each(["1", "2"] as const)("data points and data streams in Form %s", (f
   let admin: Caller;
   let eve: Caller;
 
-  const addUser = async (tenantId: string, username: string, role: string) => {
-    const row = await t.store.db
-      .insertInto("users")
-      .values({ tenantId, username, email: null, passwordHash: await hashPassword(`${username}-pass`), role, serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return { token: await t.login(username, `${username}-pass`), caller: { userIntId: row.id, username, tenantId, role, serviceAdmin: false } as Caller };
-  };
+  const addUser = (tenantId: string, username: string, role: string) => t.addUser(tenantId, username, role);
   const product = (productName: string, cloudProtocol = 1, who?: Caller) => createProduct(t.store.db, who ?? admin, { productName, cloudProtocol });
   const post = async (path: string, body: unknown, as = token) => t.call("POST", path, body, as);
   const point = async (productIntID: number, dataPointID: string, extra: Record<string, unknown> = {}, as = token) => {
@@ -38,7 +31,7 @@ describe.each(["1", "2"] as const)("data points and data streams in Form %s", (f
     token = await t.login();
     const root = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
     admin = { userIntId: root.id, username: root.username, tenantId: root.tenantId, role: "admin", serviceAdmin: true };
-    await t.store.db.insertInto("tenants").values({ tenantId: "tenant2", tenantName: "T2", enable: 1, createAt: Date.now(), updateAt: null }).execute();
+    await t.addTenant("tenant2");
     ({ token: eveToken, caller: eve } = await addUser("tenant2", "eve", "admin"));
     ({ token: viewerToken } = await addUser(admin.tenantId, "viewer", "viewer"));
   });

@@ -1,5 +1,4 @@
 import type { Caller, CommandRouter, SessionTable, Store } from "@iot/registry";
-import type { ApiDocs } from "./docs.js";
 import type { View } from "./view.js";
 
 /** Everything the REST API needs, handed in by the composition root. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDevice, createProduct, hashPassword, type Caller, type Device, type Product } from "@iot/registry";
+import { createDevice, createProduct, type Caller, type Device, type Product } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
 type Rec = Record<string, unknown> & { id: number };
@@ -19,13 +19,7 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
   let sw: number;
   let silent: number;
 
-  const addUser = async (tenantId: string, username: string, role: string) => {
-    await t.store.db
-      .insertInto("users")
-      .values({ tenantId, username, email: null, passwordHash: await hashPassword(`${username}-pass`), role, serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
-      .execute();
-    return t.login(username, `${username}-pass`);
-  };
+  const addUser = async (tenantId: string, username: string, role: string) => (await t.addUser(tenantId, username, role)).token;
   /** Inserts a data point row directly (the data point API is not under test here). */
   const point = async (p: Product, dataPointId: string, pointDataType = 1, dataTransType = 3) =>
     (await t.store.db
@@ -48,7 +42,7 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
     token = await t.login();
     const root = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
     admin = { userIntId: root.id, username: root.username, tenantId: root.tenantId, role: "admin", serviceAdmin: true };
-    await t.store.db.insertInto("tenants").values({ tenantId: "tenant2", tenantName: "T2", enable: 1, createAt: Date.now(), updateAt: null }).execute();
+    await t.addTenant("tenant2");
     eveToken = await addUser("tenant2", "eve", "admin");
     viewerToken = await addUser(admin.tenantId, "viewer", "viewer");
     meter = await createProduct(t.store.db, admin, { productName: "Meter", cloudProtocol: 1 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDevice, createGateway, hashPassword, type Caller } from "@iot/registry";
+import { createDevice, createGateway, type Caller } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
 describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
@@ -12,14 +12,7 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
   let otherProductID: string;
   let eveProductID: string;
 
-  const addUser = async (tenantId: string, username: string, role: string) => {
-    const row = await t.store.db
-      .insertInto("users")
-      .values({ tenantId, username, email: null, passwordHash: await hashPassword(`${username}-pass`), role, serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return { token: await t.login(username, `${username}-pass`), caller: { userIntId: row.id, username, tenantId, role, serviceAdmin: false } as Caller };
-  };
+  const addUser = (tenantId: string, username: string, role: string) => t.addUser(tenantId, username, role);
   const newProduct = async (name: string, as = token) => (await t.call("POST", "/products", { productName: name, cloudProtocol: 1, description: "p" }, as)).body.productID as string;
   const newGroup = async (groupName: string, product = productID) => {
     const r = await t.call("POST", "/groups", { productID: product, groupName, description: "d" }, token);
@@ -33,7 +26,7 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
     token = await t.login();
     const root = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
     admin = { userIntId: root.id, username: root.username, tenantId: root.tenantId, role: "admin", serviceAdmin: true };
-    await t.store.db.insertInto("tenants").values({ tenantId: "tenant2", tenantName: "T2", enable: 1, createAt: Date.now(), updateAt: null }).execute();
+    await t.addTenant("tenant2");
     ({ token: eveToken, caller: eve } = await addUser("tenant2", "eve", "admin"));
     productID = await newProduct("Meter");
     otherProductID = await newProduct("Valve");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProduct, hashPassword, type Caller, type Product } from "@iot/registry";
+import { createProduct, type Caller, type Product } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
 type Rec = Record<string, unknown> & { id: number };
@@ -19,14 +19,7 @@ describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
   let valve: Product;
   let eveProduct: Product;
 
-  const addUser = async (tenantId: string, username: string, role: string) => {
-    const row = await t.store.db
-      .insertInto("users")
-      .values({ tenantId, username, email: null, passwordHash: await hashPassword(`${username}-pass`), role, serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return { token: await t.login(username, `${username}-pass`), caller: { userIntId: row.id, username, tenantId, role, serviceAdmin: false } as Caller };
-  };
+  const addUser = (tenantId: string, username: string, role: string) => t.addUser(tenantId, username, role);
   /** Inserts a data point row directly (the data point API is not under test here). */
   const point = async (p: Product, dataPointId: string, pointDataType = 1, who = admin) =>
     (await t.store.db
@@ -60,7 +53,7 @@ describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
     token = await t.login();
     const root = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
     admin = { userIntId: root.id, username: root.username, tenantId: root.tenantId, role: "admin", serviceAdmin: true };
-    await t.store.db.insertInto("tenants").values({ tenantId: "tenant2", tenantName: "T2", enable: 1, createAt: Date.now(), updateAt: null }).execute();
+    await t.addTenant("tenant2");
     ({ token: eveToken, caller: eve } = await addUser("tenant2", "eve", "admin"));
     ({ token: viewerToken } = await addUser(admin.tenantId, "viewer", "viewer"));
     meter = await createProduct(t.store.db, admin, { productName: "Meter", cloudProtocol: 1 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addGroupDevices, createDevice, createGateway, createGroup, hashPassword, type Caller } from "@iot/registry";
+import { addGroupDevices, createDevice, createGateway, createGroup, type Caller } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
 describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
@@ -13,14 +13,7 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
   /** Form codes of publish, subscribe and both in this form. */
   const [PUB, SUB, BOTH] = form === "1" ? [1, 2, 3] : [0, 1, 2];
 
-  const addUser = async (tenantId: string, username: string, role: string) => {
-    const row = await t.store.db
-      .insertInto("users")
-      .values({ tenantId, username, email: null, passwordHash: await hashPassword(`${username}-pass`), role, serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return { token: await t.login(username, `${username}-pass`), caller: { userIntId: row.id, username, tenantId, role, serviceAdmin: false } as Caller };
-  };
+  const addUser = (tenantId: string, username: string, role: string) => t.addUser(tenantId, username, role);
   const newPolicy = async (name: string, extra: Record<string, unknown> = {}, as = token) => {
     const r = await t.call("POST", "/policies", { name, topic: "data/#", access: BOTH, allow: 1, ...extra }, as);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -34,7 +27,7 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     token = await t.login();
     const root = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
     admin = { userIntId: root.id, username: root.username, tenantId: root.tenantId, role: "admin", serviceAdmin: true };
-    await t.store.db.insertInto("tenants").values({ tenantId: "tenant2", tenantName: "T2", enable: 1, createAt: Date.now(), updateAt: null }).execute();
+    await t.addTenant("tenant2");
     ({ token: eveToken, caller: eve } = await addUser("tenant2", "eve", "admin"));
     productID = (await t.call("POST", "/products", { productName: "Meter", cloudProtocol: 1, description: "p" }, token)).body.productID;
     eveProductID = (await t.call("POST", "/products", { productName: "Eve's", cloudProtocol: 1, description: "p" }, eveToken)).body.productID;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CommandRouter, SessionTable, bootstrapAdmin, openStore, type Store } from "@iot/registry";
+import { CommandRouter, SessionTable, bootstrapAdmin, hashPassword, openStore, type Caller, type Store } from "@iot/registry";
 import { createApp } from "./app.js";
 
 /** An API over a fresh SQLite file with an admin, plus helpers to call it (tests only). */
@@ -24,5 +24,17 @@ export async function testApp(form: "1" | "2" = "1") {
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
   const login = async (username = "admin", password = "admin-pass-1") => (await call("POST", "/login", { username, password })).body.token as string;
-  return { app, store, sessions, commands, errors, call, login, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+  /** Adds a tenant row (for tests of tenant scoping). */
+  const addTenant = (tenantId: string) =>
+    store.db.insertInto("tenants").values({ tenantId, tenantName: tenantId, enable: 1, createAt: Date.now(), updateAt: null }).execute();
+  /** Adds a user with password `<username>-pass` and logs it in. */
+  const addUser = async (tenantId: string, username: string, role: string) => {
+    const row = await store.db
+      .insertInto("users")
+      .values({ tenantId, username, email: null, passwordHash: await hashPassword(`${username}-pass`), role, serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return { token: await login(username, `${username}-pass`), caller: { userIntId: row.id, username, tenantId, role, serviceAdmin: false } as Caller };
+  };
+  return { app, store, sessions, commands, errors, call, login, addTenant, addUser, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
 }

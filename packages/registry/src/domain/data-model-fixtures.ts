@@ -4,24 +4,13 @@
  * resources, templates and device data do not depend on the data point API.
  */
 import type { EngineUnderTest } from "../store/test-engines.js";
-import { bootstrapAdmin } from "./bootstrap.js";
-import type { Caller } from "./caller.js";
+import { twoTenants } from "./test-tenants.js";
 import { createDevice } from "./devices.js";
 import { createProduct, type Product } from "./products.js";
 
 /** Opens a fresh store on `engine` with caller (tenant T), other (tenant "other", user eve) and a product of each. */
 export async function dataModelFixture(engine: EngineUnderTest) {
-  const { store } = await engine.open();
-  const db = store.db;
-  const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
-  const caller: Caller = { userIntId: 1, username: "root", tenantId: boot.tenantId!, role: "admin", serviceAdmin: true };
-  await db.insertInto("tenants").values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null }).execute();
-  const u = await db
-    .insertInto("users")
-    .values({ tenantId: "other", username: "eve", email: null, passwordHash: "x", role: "admin", serviceAdmin: 0, enable: 1, createAt: 0, updateAt: null })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const other: Caller = { userIntId: u.id, username: "eve", tenantId: "other", role: "admin", serviceAdmin: false };
+  const { store, db, caller, other } = await twoTenants(engine);
   const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
   const product2 = await createProduct(db, caller, { productName: "Valve", cloudProtocol: 1 });
   const eveProduct = await createProduct(db, other, { productName: "Eve's", cloudProtocol: 1 });

@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
-import { bootstrapAdmin } from "./bootstrap.js";
-import type { Caller } from "./caller.js";
+import { twoTenants } from "./test-tenants.js";
 import { createDevice, deleteDevices } from "./devices.js";
 import { createGateway } from "./gateways.js";
 import { addGroupDevices, createGroup } from "./groups.js";
@@ -20,17 +19,7 @@ const ids = (r: { items: Array<{ id: number }> }) => r.items.map((x) => x.id);
 
 describe.each(engines)("policies on $name", (engine) => {
   async function setup() {
-    const { store } = await engine.open();
-    const db = store.db;
-    const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
-    const caller: Caller = { userIntId: 1, username: "root", tenantId: boot.tenantId!, role: "admin", serviceAdmin: true };
-    await db.insertInto("tenants").values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null }).execute();
-    const u = await db
-      .insertInto("users")
-      .values({ tenantId: "other", username: "eve", email: null, passwordHash: "x", role: "admin", serviceAdmin: 0, enable: 1, createAt: 0, updateAt: null })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const other: Caller = { userIntId: u.id, username: "eve", tenantId: "other", role: "admin", serviceAdmin: false };
+    const { db, caller, other } = await twoTenants(engine);
     const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
     const device = (name: string, productId = product.productId, who = caller) => createDevice(db, who, { productId, deviceName: name, upLinkSystem: 1, authType: 1 });
     const policy = (name: string, who = caller, topic = "data/#", access = 3, allow = 1) => createPolicy(db, who, { name, topic, access, allow });
