@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe("an MQTT gateway", () => {
-  it("publishes for its own devices, and its other publishes are gateway events", async () => {
+  it("publishes for its own devices, receives their commands, and its other publishes are gateway events", async () => {
     const productID = (await t.api("POST", "/products", { productName: "edge", cloudProtocol: 1 })).body.productID;
     const gw = (await t.api("POST", "/gateways", { productID, gatewayName: "edge-gw", gatewayProtocol: 1, authType: 1 })).body;
     const child = (await t.api("POST", "/devices", { productID, deviceName: "sensor", deviceID: "sensor-1", deviceType: 1, upLinkSystem: 2, gateway: gw.id, authType: 1 })).body;
@@ -27,6 +27,14 @@ describe("an MQTT gateway", () => {
       const gwEvents = (await t.api("GET", `/gateways/${gw.id}/events`)).body;
       expect(gwEvents.items.map((e: { topic: string }) => e.topic).sort()).toEqual(["status", "status", "temp"]);
       expect(gwEvents.items[0].gatewayName).toBe("edge-gw");
+
+      // A command for the child goes through its gateway, on the relay topic, and the gateway's PUBACK delivers it.
+      await client.subscribeAsync("devices/+/inbox", { qos: 1 });
+      const received = new Promise<{ topic: string; payload: string }>((resolve) => client.once("message", (topic, payload) => resolve({ topic, payload: payload.toString() })));
+      const pub = await t.api("POST", "/device_publish", { deviceID: child.deviceID, payload: "calibrate" });
+      expect(pub.body.publishStatus).toBe("1");
+      expect(await received).toEqual({ topic: `devices/${child.deviceID}/inbox`, payload: "calibrate" });
+      await expect.poll(async () => (await t.api("GET", `/devices/${child.id}/control_logs`)).body.items[0]?.publishStatus, { timeout: 5000 }).toBe(2);
     } finally {
       await client.endAsync();
     }

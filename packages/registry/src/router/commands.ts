@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Caller } from "../domain/caller.js";
 import { DEFAULT_DOWNLINK_TOPIC } from "../domain/device-auth.js";
-import type { SessionTable } from "../sessions/session-table.js";
+import type { AdapterLink, SessionTable } from "../sessions/session-table.js";
 
 /** publishStatus codes: 0 failed, 1 issued, 2 delivered (device acked), 3 sent, no ack needed. */
 export const PUBLISH_STATUS = { failed: 0, issued: 1, delivered: 2, sent: 3 } as const;
@@ -32,9 +32,10 @@ export class CommandRouter {
 
   /** Records the command and sends it on; answers the control log id and its status now. */
   async publish(caller: Caller, cmd: DeviceCommand, now = Date.now()): Promise<{ id: number; publishStatus: PublishStatus }> {
-    const link = this.sessions.route(cmd.deviceIntId);
-    const status = link ? PUBLISH_STATUS.issued : PUBLISH_STATUS.failed;
     const topic = cmd.topic ?? DEFAULT_DOWNLINK_TOPIC;
+    const route = await this.routeOf(cmd.deviceIntId, topic);
+    const link = route?.link;
+    const status = link ? PUBLISH_STATUS.issued : PUBLISH_STATUS.failed;
     const expiresAt = now + this.ttlMs;
     const row = await this.db
       .insertInto("controlLogs")
@@ -54,8 +55,22 @@ export class CommandRouter {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    link?.sendDownlink({ id: row.id, deviceIntId: cmd.deviceIntId, topic, payload: Buffer.from(cmd.payload, "utf8"), qos: cmd.qos, expiresAt });
+    if (route) route.link.sendDownlink({ id: row.id, deviceIntId: route.deviceIntId, topic: route.topic, payload: Buffer.from(cmd.payload, "utf8"), qos: cmd.qos, expiresAt });
     return { id: row.id, publishStatus: status };
+  }
+
+  /**
+   * Where a command for a device goes: its own session, or — for a device
+   * behind a gateway that is not connected itself — its gateway's session, on
+   * `devices/<deviceID>/<topic>` (the topic the gateway relays for it).
+   */
+  private async routeOf(deviceIntId: number, topic: string): Promise<{ link: AdapterLink; deviceIntId: number; topic: string } | undefined> {
+    const own = this.sessions.route(deviceIntId);
+    if (own) return { link: own, deviceIntId, topic };
+    const d = await this.db.selectFrom("devices").select(["gateway", "deviceId"]).where("id", "=", deviceIntId).executeTakeFirst();
+    const viaGateway = d?.gateway != null ? this.sessions.route(d.gateway) : undefined;
+    if (!viaGateway || !d || d.gateway == null) return undefined;
+    return { link: viaGateway, deviceIntId: d.gateway, topic: `devices/${d.deviceId}/${topic}` };
   }
 
   /** An adapter's report on a downlink. Only a command still "issued" changes. */
