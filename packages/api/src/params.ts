@@ -87,3 +87,25 @@ export const floatField = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$
 /** An integer restricted to a closed set of codes. */
 export const codeField = (codes: readonly number[]) =>
   intField.refine((v) => codes.includes(v), { message: `must be one of ${codes.join(", ")}` });
+
+/**
+ * A JSON array sent as an array or as a string holding one (the spec's
+ * examples send both); "" and null unset it. At most `maxChars` of JSON.
+ */
+export const jsonArrayField = (maxChars: number) =>
+  z
+    .union([z.array(z.unknown()), z.string(), z.null()])
+    .optional()
+    .transform((v, ctx): unknown[] | null | undefined => {
+      if (typeof v !== "string") return v;
+      if (v.trim() === "") return null;
+      try {
+        const parsed: unknown = JSON.parse(v);
+        if (Array.isArray(parsed)) return parsed;
+      } catch {
+        /* reported below */
+      }
+      ctx.addIssue({ code: "custom", message: "must be a JSON array" });
+      return z.NEVER;
+    })
+    .refine((v) => v === undefined || v === null || JSON.stringify(v).length <= maxChars, `at most ${maxChars} characters of JSON`);

@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { appTemplate } from "../forms/app-templates.js";
 import { list } from "../forms/common.js";
-import { codeField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom } from "../params.js";
+import { codeField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom, jsonArrayField } from "../params.js";
 import { ApiRouter } from "../router.js";
 
 const text = (max: number) => z.string().trim().max(max, `at most ${max} characters`);
@@ -13,25 +13,9 @@ const unsettable = <T extends z.ZodType>(s: T) => z.union([s, z.literal(""), z.n
 /** LwM2M identifiers: strings (numbers are taken as their digits). */
 const ident = z.union([text(50), z.number().int().transform(String)]).nullish();
 const MAX_JSON = 10_000;
-const jsonSized = (v: unknown) => v === undefined || v === null || JSON.stringify(v).length <= MAX_JSON;
 
-/** `enum`: a JSON array, or a string holding one; "" and null unset it. */
-const enumField = z
-  .union([z.array(z.unknown()), z.string(), z.null()])
-  .optional()
-  .transform((v, ctx): unknown[] | null | undefined => {
-    if (typeof v !== "string") return v;
-    if (v.trim() === "") return null;
-    try {
-      const parsed: unknown = JSON.parse(v);
-      if (Array.isArray(parsed)) return parsed;
-    } catch {
-      /* reported below */
-    }
-    ctx.addIssue({ code: "custom", message: "must be a JSON array" });
-    return z.NEVER;
-  })
-  .refine(jsonSized, `at most ${MAX_JSON} characters of JSON`);
+/** `enum`: a JSON array, or a string holding one. */
+const enumField = jsonArrayField(MAX_JSON);
 
 const TWO_INTEGERS = "must be an array of two integers";
 /** `places`: two integers (digit strings allowed); null unsets; any other shape is one error naming `places`. */

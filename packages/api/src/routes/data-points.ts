@@ -28,7 +28,7 @@ import type { ApiDocs } from "../docs.js";
 import { list } from "../forms/common.js";
 import { dataPoint } from "../forms/data-points.js";
 import { dataStream } from "../forms/data-streams.js";
-import { codeField, floatField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom } from "../params.js";
+import { codeField, floatField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom, jsonArrayField } from "../params.js";
 import { ApiRouter } from "../router.js";
 import { streamCreateBody, streamEditBody } from "./data-streams.js";
 
@@ -37,23 +37,8 @@ const text = (max: number) => z.string().trim().max(max, `at most ${max} charact
 const unsettable = <T extends z.ZodType<number>>(s: T) => z.union([s, z.literal(""), z.null()]).optional().transform((v) => (v === "" ? null : v));
 const MAX_ENUM_JSON = 10_000;
 
-/** `enum`: a JSON array, or a string holding one; "" and null unset it. */
-const enumField = z
-  .union([z.array(z.unknown()), z.string(), z.null()])
-  .optional()
-  .transform((v, ctx): unknown[] | null | undefined => {
-    if (typeof v !== "string") return v;
-    if (v.trim() === "") return null;
-    try {
-      const parsed: unknown = JSON.parse(v);
-      if (Array.isArray(parsed)) return parsed;
-    } catch {
-      /* reported below */
-    }
-    ctx.addIssue({ code: "custom", message: "must be a JSON array" });
-    return z.NEVER;
-  })
-  .refine((v) => v === undefined || v === null || JSON.stringify(v).length <= MAX_ENUM_JSON, `at most ${MAX_ENUM_JSON} characters of JSON`);
+/** `enum`: a JSON array, or a string holding one. */
+const enumField = jsonArrayField(MAX_ENUM_JSON);
 
 const required = {
   dataPointName: text(50).min(1, "required"),
