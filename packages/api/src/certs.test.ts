@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AdapterLink } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
 const DATE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
@@ -162,17 +161,15 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
   it("ends the live sessions of the bound devices when the certificate is disabled", async () => {
     const c = await newCert("Kick");
     const d = (await newDevice([c.id])).body;
-    const kicks: Array<[number, string]> = [];
-    const link: AdapterLink = { instanceId: "fake-certs", protocol: 1, version: "t", attachedAt: 0, sendDownlink: () => {}, kick: (id, reason) => kicks.push([id, reason]) };
-    t.sessions.attach(link);
+    const live = t.attachDevice(d.id, tenantId);
+    const kicks = live.sent.kicks;
     try {
-      t.sessions.open("fake-certs", { sessionId: "s1", deviceIntId: d.id, tenantId, clientIp: "", keepAlive: 0, openedAt: 0 });
       expect((await call("PUT", `/certs/${c.id}`, { name: "renamed" })).status).toBe(200);
       expect(kicks).toEqual([]);
       expect((await call("PUT", `/certs/${c.id}`, { enable: 0 })).body.enable).toBe(0);
       expect(kicks).toEqual([[d.id, "certificate disabled"]]);
     } finally {
-      t.sessions.detach(link);
+      live.detach();
     }
   });
 });

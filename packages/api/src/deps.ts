@@ -1,4 +1,4 @@
-import type { Caller, CommandRouter, SessionTable, Store } from "@iot/registry";
+import type { Caller, CommandRouter, LiveUpdates, SessionTable, Store } from "@iot/registry";
 import type { View } from "./view.js";
 
 /** Everything the REST API needs, handed in by the composition root. */
@@ -13,6 +13,8 @@ export interface AppDeps {
   /** The failed-login window, seconds: also how long a refusal lasts at most. */
   loginWindowSeconds: number;
   sessions: SessionTable;
+  /** Pushes policy and proxy-subscription changes to live sessions. */
+  live: LiveUpdates;
   commands: CommandRouter;
   nodeId: string;
   /** Record form of the whole API (1 or 2). */

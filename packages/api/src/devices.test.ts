@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AdapterLink } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
 type T = Awaited<ReturnType<typeof testApp>>;
@@ -120,17 +119,15 @@ describe("device edit and delete (Form 1)", () => {
   it("ends the live sessions of a device when it is blocked or its token changes", async () => {
     const productID = await product(1);
     const d = (await call("POST", "/devices", { productID, deviceName: "k", deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
-    const kicks: Array<[number, string]> = [];
-    const link: AdapterLink = { instanceId: "fake", protocol: 1, version: "t", attachedAt: 0, sendDownlink: () => {}, kick: (id, reason) => kicks.push([id, reason]) };
-    t.sessions.attach(link);
-    t.sessions.open("fake", { sessionId: "s1", deviceIntId: d.id, tenantId: d.tenantID, clientIp: "", keepAlive: 0, openedAt: 0 });
+    const live = t.attachDevice(d.id, d.tenantID);
+    const kicks = live.sent.kicks;
     expect((await call("PUT", `/devices/${d.id}`, { blocked: 1 })).body.blocked).toBe(1);
     expect((await call("PUT", `/devices/${d.id}`, { token: "a-brand-new-token" })).status).toBe(200);
     expect((await call("PUT", `/devices/${d.id}`, { deviceName: "no kick" })).status).toBe(200);
     expect(kicks).toEqual([[d.id, "device blocked"], [d.id, "token changed"]]);
     await call("DELETE", `/devices?ids=${d.id}`);
     expect(kicks.at(-1)).toEqual([d.id, "device deleted"]);
-    t.sessions.detach(link);
+    live.detach();
   });
 
   it("deletes with 204, refusing a device that still has children and a gateway that still has devices", async () => {

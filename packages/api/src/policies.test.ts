@@ -196,6 +196,30 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     expect((await t.call("GET", `/devices/${d.id}/policies`, undefined, token)).body.items.map((x: { id: number }) => x.id)).toEqual([p.id]);
   });
 
+  it("pushes a live device's new rules to its adapter on every bind, unbind and edit, and nothing to offline devices", async () => {
+    const p = await newPolicy("live-policy", { topic: "secret/#", allow: 0 });
+    const online = await newDevice("live-device");
+    const offline = await newDevice("offline-device");
+    const live = t.attachDevice(online.id, admin.tenantId);
+    try {
+      const rule = (allow: boolean, topic = "secret/#") => [online.id, [{ id: p.id, topic, access: 3, allow }]];
+      await t.call("POST", `/policies/${p.id}/devices`, { devicesIntID: [online.id, offline.id] }, token);
+      expect(live.sent.policies).toEqual([rule(false)]);
+      await t.call("PUT", `/policies/${p.id}`, { topic: "private/#" }, token);
+      expect(live.sent.policies.at(-1)).toEqual(rule(false, "private/#"));
+      await t.call("DELETE", `/policies/${p.id}/devices?ids=${online.id}`, undefined, token);
+      expect(live.sent.policies.at(-1)).toEqual([online.id, []]);
+      await t.call("POST", `/devices/${online.id}/policies`, { ids: [p.id] }, token);
+      expect(live.sent.policies.at(-1)).toEqual(rule(false, "private/#"));
+      await t.call("DELETE", `/devices/${online.id}/policies?ids=${p.id}`, undefined, token);
+      expect(live.sent.policies.at(-1)).toEqual([online.id, []]);
+      expect(live.sent.policies).toHaveLength(5);
+      expect(live.sent.policies.every(([id]) => id === online.id)).toBe(true);
+    } finally {
+      live.detach();
+    }
+  });
+
   it("refuses another tenant's or unknown devices on a policy with FORM_INVALID naming devicesIntID, binding none", async () => {
     const p = await newPolicy("strict-policy");
     const ok = await newDevice("sp-ok");

@@ -51,6 +51,21 @@ describe.each(["1", "2"] as const)("proxy subscriptions in Form %s", (form) => {
     expect((await t.call("GET", `/devices/${d}/subscriptions`, undefined, token)).body.items).toEqual([b]);
   });
 
+  it("pushes a live device's whole subscription list to its adapter when one is added or removed", async () => {
+    const d = await newDevice();
+    const live = t.attachDevice(d, admin.tenantId);
+    try {
+      const a = (await subscribe(d, { topic: "cmd/+" })).body;
+      expect(live.sent.subscriptions).toEqual([[d, [{ topic: "cmd/+", qos: 1 }]]]);
+      await subscribe(d, { topic: "cfg/#", qos: 0 });
+      expect(live.sent.subscriptions.at(-1)).toEqual([d, [{ topic: "cmd/+", qos: 1 }, { topic: "cfg/#", qos: 0 }]]);
+      await t.call("DELETE", `/devices/${d}/subscriptions?ids=${a.id}`, undefined, token);
+      expect(live.sent.subscriptions.at(-1)).toEqual([d, [{ topic: "cfg/#", qos: 0 }]]);
+    } finally {
+      live.detach();
+    }
+  });
+
   it("refuses the same topic twice on a device with DATA_EXISTED naming topic", async () => {
     const d = await newDevice();
     await subscribe(d, { topic: "dup/+" });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CommandRouter, SessionTable, bootstrapAdmin, hashPassword, openStore, type Caller, type Store } from "@iot/registry";
+import { CommandRouter, LiveUpdates, SessionTable, bootstrapAdmin, hashPassword, openStore, type AdapterLink, type Caller, type Store } from "@iot/registry";
 import { createApp } from "./app.js";
 
 /** An API over a fresh SQLite file with an admin, plus helpers to call it (tests only). */
@@ -10,10 +10,11 @@ export async function testApp(form: "1" | "2" = "1") {
   const store: Store = await openStore({ dataDir: dir });
   await bootstrapAdmin(store.db, { username: "admin", password: "admin-pass-1", tenantName: "T1" });
   const sessions = new SessionTable();
+  const live = new LiveUpdates(store.db, sessions);
   const commands = new CommandRouter(store.db, sessions, 60_000);
   const errors: unknown[] = [];
   const app = createApp({
-    store, tokenSecret: "test-secret", tokenTtlSeconds: 3600, loginMaxFailures: 5, loginWindowSeconds: 300, sessions, commands, nodeId: "n1", form, brokers: { mqttBroker: "iot.example:1883", mqttsBroker: "iot.example:8883" },
+    store, tokenSecret: "test-secret", tokenTtlSeconds: 3600, loginMaxFailures: 5, loginWindowSeconds: 300, sessions, live, commands, nodeId: "n1", form, brokers: { mqttBroker: "iot.example:1883", mqttsBroker: "iot.example:8883" },
     startedAt: Date.now(), logError: (e) => errors.push(e),
   });
   const call = async (method: string, path: string, body?: unknown, token?: string, extra: Record<string, string> = {}) => {
@@ -36,5 +37,18 @@ export async function testApp(form: "1" | "2" = "1") {
       .executeTakeFirstOrThrow();
     return { token: await login(username, `${username}-pass`), caller: { userIntId: row.id, username, tenantId, role, serviceAdmin: false } as Caller };
   };
-  return { app, store, sessions, commands, errors, call, login, addTenant, addUser, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+  /** Attaches an adapter stream that records what the registry sends it, with one live session of `deviceIntId`. */
+  const attachDevice = (deviceIntId: number, tenantId: string, instanceId = `fake-${deviceIntId}`) => {
+    const sent: { kicks: Array<[number, string]>; policies: Array<[number, unknown[]]>; subscriptions: Array<[number, unknown[]]> } = { kicks: [], policies: [], subscriptions: [] };
+    const link: AdapterLink = {
+      instanceId, protocol: 1, version: "t", attachedAt: 0, sendDownlink: () => {},
+      kick: (id, reason) => sent.kicks.push([id, reason]),
+      updatePolicies: (id, rules) => sent.policies.push([id, [...rules]]),
+      updateSubscriptions: (id, subs) => sent.subscriptions.push([id, [...subs]]),
+    };
+    sessions.attach(link);
+    sessions.open(instanceId, { sessionId: `s-${deviceIntId}`, deviceIntId, tenantId, clientIp: "", keepAlive: 0, openedAt: 0 });
+    return { sent, detach: () => sessions.detach(link) };
+  };
+  return { app, store, sessions, commands, errors, call, login, addTenant, addUser, attachDevice, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
 }

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import { StartupError, listenError } from "@iot/config";
 import { createApp } from "@iot/api";
 import {
+  LiveUpdates,
   CommandRouter,
   GatewayRelay,
   SessionTable,
@@ -69,6 +70,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     loginMaxFailures: config.loginMaxFailures,
     loginWindowSeconds: config.loginWindow,
     sessions,
+    live: new LiveUpdates(store.db, sessions),
     commands,
     nodeId,
     form: config.apiForm,

@@ -11,6 +11,7 @@ export { bootstrapAdmin, tokenSecret, type BootstrapResult } from "./domain/boot
 export { authenticateDevice, DEFAULT_DOWNLINK_TOPIC, type DeviceCredentials, type AuthOutcome } from "./domain/device-auth.js";
 export { CONNECT_STATUS, markStaleOffline } from "./domain/connectivity.js";
 export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand } from "./sessions/session-table.js";
+export { LiveUpdates } from "./sessions/live-updates.js";
 export { CommandRouter, PUBLISH_STATUS, type PublishStatus, type DeviceCommand } from "./router/commands.js";
 export { startGrpcServer, stopGrpcServer, registryHandlers } from "./grpc/registry-service.js";
 export type { ConnectDeps } from "./grpc/connect-stream.js";

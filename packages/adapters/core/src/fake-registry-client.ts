@@ -3,7 +3,7 @@ import { AdapterError } from "./errors.js";
 import { LiveSessions, type LiveSession } from "./live-sessions.js";
 import type {
   AuthOutcome, DeviceCredentials, DeviceSession, Downlink, DownlinkOutcome, ProtocolName, RegistryClient,
-  RegistryHandlers, RegistryLinkState, SessionInfo, TopicPolicy, Uplink,
+  ProxySubscription, RegistryHandlers, RegistryLinkState, SessionInfo, TopicPolicy, Uplink,
 } from "./registry-client.js";
 import { UplinkBuffer } from "./uplink-buffer.js";
 
@@ -18,6 +18,7 @@ export interface FakeDevice {
   readonly blocked?: boolean;
   readonly isGateway?: boolean;
   readonly policies?: readonly TopicPolicy[];
+  readonly subscriptions?: readonly ProxySubscription[];
   /** Default `<tenantId>/<deviceIntId>/`. */
   readonly mountpoint?: string;
   /** Default "inbox". */
@@ -94,7 +95,7 @@ export class FakeRegistryClient implements RegistryClient {
       mountpoint: d.mountpoint ?? `${tenantId}/${d.deviceIntId}/`, defaultDownlinkTopic: d.defaultDownlinkTopic ?? "inbox",
       deviceType: 1, isGateway: d.isGateway ?? false,
     };
-    return { ok: true, session: { sessionId: `fake-session-${this.nextSession++}`, device, policies: d.policies ?? [] } };
+    return { ok: true, session: { sessionId: `fake-session-${this.nextSession++}`, device, policies: d.policies ?? [], subscriptions: d.subscriptions ?? [] } };
   }
 
   sessionOpened(session: DeviceSession, info: SessionInfo): void {
@@ -150,6 +151,12 @@ export class FakeRegistryClient implements RegistryClient {
   updatePolicies(deviceIntId: number, policies: readonly TopicPolicy[]): void {
     this.live.applyPolicies(deviceIntId, policies);
     this.handlers.policyUpdate?.(deviceIntId, policies);
+  }
+
+  /** Replaces a device's proxy subscriptions in its live sessions, as a SubscriptionUpdate would. */
+  updateSubscriptions(deviceIntId: number, subscriptions: readonly ProxySubscription[]): void {
+    const previous = this.live.applySubscriptions(deviceIntId, subscriptions);
+    this.handlers.subscriptionUpdate?.(deviceIntId, subscriptions, previous);
   }
 
   /** Sessions currently reported open. */

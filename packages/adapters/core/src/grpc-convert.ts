@@ -16,11 +16,13 @@ import {
   type AuthenticateResponse,
   type Downlink as PbDownlink,
   type TopicPolicy as PbTopicPolicy,
+  type ProxySubscription as PbProxySubscription,
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { LiveSession } from "./live-sessions.js";
 import type {
-  AuthFailureCode, AuthOutcome, DeviceCredentials, DeviceSession, Downlink, DownlinkStatus, PolicyAccess, ProtocolName, TopicPolicy, Uplink,
+  AuthFailureCode, AuthOutcome, DeviceCredentials, DeviceSession, Downlink, DownlinkStatus, PolicyAccess, ProtocolName, ProxySubscription, TopicPolicy,
+  Uplink,
 } from "./registry-client.js";
 
 /** Registry Protocol enum value of each protocol name. */
@@ -73,6 +75,11 @@ export function fromPolicies(policies: readonly PbTopicPolicy[]): TopicPolicy[] 
     .map((p) => ({ id: Number(p.id), topic: p.topic, access: p.access as number as PolicyAccess, allow: p.allow }));
 }
 
+/** Plain proxy subscriptions; QoS above 1 is capped at 1 (the adapters deliver at most QoS 1). */
+export function fromSubscriptions(subscriptions: readonly PbProxySubscription[]): ProxySubscription[] {
+  return subscriptions.map((s) => ({ topic: s.topic, qos: Math.min(s.qos, 1) }));
+}
+
 /** The outcome of Authenticate; an OK without a device or a result code we do not know counts as UNAVAILABLE. */
 export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome {
   if (res.result === AuthResult.OK && res.device) {
@@ -87,6 +94,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
           defaultDownlinkTopic: d.defaultDownlinkTopic, deviceType: d.deviceType, isGateway: d.isGateway,
         },
         policies: fromPolicies(res.policies),
+        subscriptions: fromSubscriptions(res.subscriptions),
       },
     };
   }

@@ -30,6 +30,7 @@ const session: DeviceSession = {
     mountpoint: "t1/42/", defaultDownlinkTopic: "inbox", deviceType: 1, isGateway: false,
   },
   policies: [],
+  subscriptions: [],
 };
 
 const uplink = (topic: string): Uplink => ({
@@ -149,6 +150,7 @@ describe("GrpcRegistryClient", () => {
     const ok = await c.authenticate("mqtt", { kind: "token", clientId: "dev-42", username: "u", token: "good" }, "10.0.0.1");
     expect(ok).toMatchObject({ ok: true, session: { sessionId: "sess-1", device: { deviceIntId: 42, mountpoint: "t1/42/" } } });
     expect(ok.ok && ok.session.policies).toEqual([{ id: 7, topic: "secret/#", access: 3, allow: false }]);
+    expect(ok.ok && ok.session.subscriptions).toEqual([{ topic: "config/#", qos: 1 }]);
     const blocked = await c.authenticate("mqtt", { kind: "token", clientId: "", username: "u", token: "blocked" }, "");
     expect(blocked).toMatchObject({ ok: false, code: "BLOCKED" });
   });
@@ -188,6 +190,20 @@ describe("GrpcRegistryClient", () => {
     s.push({ case: "policyUpdate", value: { deviceIntId: 42n, policies: [{ id: 1n, topic: "x", access: 1, allow: false }] } });
     await vi.waitFor(() => expect(live.policies).toEqual([{ id: 1, topic: "x", access: 1, allow: false }]));
     expect(kicks).toEqual([[42, "blocked"]]);
+  });
+
+  it("applies subscription updates to live sessions and tells the handler what they held before", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    const updates: [number, string[], string[]][] = [];
+    c.setHandlers({ subscriptionUpdate: (id, now, before) => updates.push([id, now.map((x) => x.topic), before.map((x) => x.topic)]) });
+    const live = { ...session, subscriptions: [{ topic: "old", qos: 0 }] };
+    c.sessionOpened(live, { clientIp: "", keepAlive: 0 });
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    s.push({ case: "subscriptionUpdate", value: { deviceIntId: 42n, subscriptions: [{ topic: "cfg/#", qos: 2 }] } });
+    await vi.waitFor(() => expect(live.subscriptions).toEqual([{ topic: "cfg/#", qos: 1 }]));
+    expect(updates).toEqual([[42, ["cfg/#"], ["old"]]]);
   });
 
   it("reports session open and close on the stream", async () => {

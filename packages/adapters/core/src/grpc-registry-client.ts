@@ -14,7 +14,7 @@ import { Backoff, type BackoffOptions } from "./backoff.js";
 import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import {
-  downlinkResultMessage, fromAuthenticateResponse, fromDownlink, fromPolicies, helloMessage,
+  downlinkResultMessage, fromAuthenticateResponse, fromDownlink, fromPolicies, fromSubscriptions, helloMessage,
   sessionClosedMessage, sessionOpenedMessage, toAuthenticateRequest, uplinkMessage,
 } from "./grpc-convert.js";
 import { LiveSessions } from "./live-sessions.js";
@@ -252,6 +252,13 @@ export class GrpcRegistryClient implements RegistryClient {
         const policies = fromPolicies(k.value.policies);
         this.live.applyPolicies(deviceIntId, policies);
         this.safely("policy update", () => this.handlers.policyUpdate?.(deviceIntId, policies));
+        return;
+      }
+      case "subscriptionUpdate": {
+        const deviceIntId = Number(k.value.deviceIntId);
+        const subscriptions = fromSubscriptions(k.value.subscriptions);
+        const previous = this.live.applySubscriptions(deviceIntId, subscriptions);
+        this.safely("subscription update", () => this.handlers.subscriptionUpdate?.(deviceIntId, subscriptions, previous));
         return;
       }
       default:

@@ -48,6 +48,7 @@ function answer(req: AuthenticateRequest): AuthenticateResponse {
     sessionId: "sess-1",
     device: { tenantId: "t1", deviceIntId: 42n, deviceId: "dev-42", mountpoint: "t1/42/", defaultDownlinkTopic: "inbox" },
     policies: [{ id: 7n, topic: "secret/#", access: 3, allow: false }],
+    subscriptions: [{ topic: "config/#", qos: 1 }],
   });
 }
 

@@ -1,4 +1,4 @@
-import type { DeviceSession, SessionInfo, TopicPolicy } from "./registry-client.js";
+import type { DeviceSession, ProxySubscription, SessionInfo, TopicPolicy } from "./registry-client.js";
 
 /** A session the adapter holds open, with what SessionOpened/Hello report about it. */
 export interface LiveSession {
@@ -46,6 +46,14 @@ export class LiveSessions {
     const sessions = this.ofDevice(deviceIntId);
     for (const l of sessions) l.session.policies = policies;
     return sessions.length;
+  }
+
+  /** Replaces the proxy subscriptions of every live session of the device; returns the list they held before. */
+  applySubscriptions(deviceIntId: number, subscriptions: readonly ProxySubscription[]): readonly ProxySubscription[] {
+    const sessions = this.ofDevice(deviceIntId);
+    const previous = sessions[0]?.session.subscriptions ?? [];
+    for (const l of sessions) l.session.subscriptions = subscriptions;
+    return previous;
   }
 
   get size(): number {

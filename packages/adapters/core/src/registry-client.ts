@@ -43,11 +43,21 @@ export interface DeviceIdentity {
   readonly isGateway: boolean;
 }
 
-/** One authenticated device connection; `policies` is replaced in place on a PolicyUpdate. */
+/** A topic filter the adapter subscribes the device to on its behalf (relative to the mountpoint). */
+export interface ProxySubscription {
+  readonly topic: string;
+  readonly qos: number;
+}
+
+/**
+ * One authenticated device connection; `policies` and `subscriptions` are
+ * replaced in place when the registry pushes an update.
+ */
 export interface DeviceSession {
   readonly sessionId: string;
   readonly device: DeviceIdentity;
   policies: readonly TopicPolicy[];
+  subscriptions: readonly ProxySubscription[];
 }
 
 /** Why authentication failed; UNAVAILABLE means the registry could not be asked. */
@@ -110,6 +120,11 @@ export interface RegistryHandlers {
   kick?(deviceIntId: number, reason: string): void;
   /** The device's sessions already carry the new policies when this runs. */
   policyUpdate?(deviceIntId: number, policies: readonly TopicPolicy[]): void;
+  /**
+   * The device's proxy subscriptions changed; its sessions already carry the
+   * new list, `previous` is what they held before (to unsubscribe what is gone).
+   */
+  subscriptionUpdate?(deviceIntId: number, subscriptions: readonly ProxySubscription[], previous: readonly ProxySubscription[]): void;
 }
 
 /** Link health: connected means the registry answered Hello on the current stream. */

@@ -23,6 +23,8 @@ export interface ClientState {
   readonly awaitingAck: Map<number, (outcome: DownlinkOutcome) => void>;
   /** Downlinks handed to aedes and not yet seen by authorizeForward, keyed by their payload Buffer. */
   readonly downlinkMarks: Map<Buffer, (packet: { qos: number; messageId?: number }) => void>;
+  /** Downlinks waiting for the device to subscribe to their topic; each is called after every SUBSCRIBE. */
+  readonly subscribeWaiters: Set<() => void>;
 }
 
 /** The device's address without port or IPv4-mapped prefix; "" for in-memory streams. */
@@ -54,7 +56,7 @@ export class ClientTable {
 
   /** Binds an authenticated session to its connection. */
   attach(client: Client, session: DeviceSession, connect: ConnectInfo): ClientState {
-    const state: ClientState = { session, connect, closeReason: undefined, kicked: false, awaitingAck: new Map(), downlinkMarks: new Map() };
+    const state: ClientState = { session, connect, closeReason: undefined, kicked: false, awaitingAck: new Map(), downlinkMarks: new Map(), subscribeWaiters: new Set() };
     this.states.set(client, state);
     return state;
   }

@@ -13,8 +13,9 @@ const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", messag
  * Results: QoS 1 → DELIVERED when the device's PUBACK arrives; QoS 0 →
  * SENT once written. FAILED when the device is not connected here, the topic
  * is invalid or denied by its policies, the device has no subscription
- * matching the topic (MQTT servers only send what a client subscribed to, so
- * the command cannot reach it; the registry may retry later), the write
+ * matching the topic within `downlinkSubscribeWaitMs` (MQTT servers only send
+ * what a client subscribed to; a device that just connected gets that long
+ * to subscribe), the write
  * fails, or no PUBACK arrives within the ack timeout or before the device
  * disconnects. QoS is capped at 1 and at the QoS the device was granted.
  */
@@ -28,11 +29,34 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
   if (problem) return failed(`invalid topic "${topic}": ${problem}`);
   if (!isAllowed(policies, "subscribe", topic, ctx.defaultAllow)) return failed(`topic "${topic}" is denied by the device's policies`);
   const mounted = mountTopic(device.mountpoint, topic);
-  const granted = subscriptionsOf(client).filter(([f]) => topicMatches(f, mounted)).map(([, qos]) => qos);
+  const granted = await grantedQos(ctx, client, state, mounted);
+  if (client.closed) return failed("device disconnected before it subscribed");
   if (granted.length === 0) return failed(`device is not subscribed to "${topic}"`);
   const qos = Math.min(downlink.qos, 1, Math.max(...granted)) as 0 | 1;
   ctx.stats.downlinks++;
   return send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos);
+}
+
+/** QoS granted to the client's filters matching `mounted`, waiting a while for a first one. */
+function grantedQos(ctx: AdapterContext, client: Client, state: ClientState, mounted: string): Promise<number[]> {
+  const matching = () => subscriptionsOf(client).filter(([f]) => topicMatches(f, mounted)).map(([, qos]) => qos);
+  const first = matching();
+  if (first.length > 0 || ctx.downlinkSubscribeWaitMs <= 0) return Promise.resolve(first);
+  return new Promise((resolve) => {
+    const done = (granted: number[]) => {
+      clearTimeout(timer);
+      state.subscribeWaiters.delete(wake);
+      resolve(granted);
+    };
+    // Called after every SUBSCRIBE of the client and when it disconnects.
+    const wake = () => {
+      if (client.closed) return done([]);
+      const granted = matching();
+      if (granted.length > 0) done(granted);
+    };
+    const timer = setTimeout(() => done(matching()), ctx.downlinkSubscribeWaitMs);
+    state.subscribeWaiters.add(wake);
+  });
 }
 
 function send(ctx: AdapterContext, client: Client, state: ClientState, topic: string, payload: Buffer, qos: 0 | 1): Promise<DownlinkOutcome> {

@@ -11,6 +11,7 @@ import { authorizeForwardHook } from "./hooks/authorize-forward.js";
 import { authorizePublishHook } from "./hooks/authorize-publish.js";
 import { authorizeSubscribeHook } from "./hooks/authorize-subscribe.js";
 import { preConnectHook } from "./hooks/pre-connect.js";
+import { subscribeProxies, updateProxies } from "./proxy-subscriptions.js";
 
 /** What the MQTT adapter needs from outside. */
 export interface MqttAdapterOptions {
@@ -20,6 +21,12 @@ export interface MqttAdapterOptions {
   readonly policyDefault: "allow" | "deny";
   /** How long a QoS 1 downlink waits for the device's PUBACK, ms (default 30000). */
   readonly downlinkAckTimeoutMs?: number;
+  /**
+   * How long a downlink for a device with no matching subscription waits for
+   * one, ms (default 5000): a device that just connected, e.g. to collect its
+   * queued commands, subscribes right after CONNACK.
+   */
+  readonly downlinkSubscribeWaitMs?: number;
   /** Time a new connection has to send CONNECT, ms (default 10000). */
   readonly connectTimeoutMs?: number;
 }
@@ -49,6 +56,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     clients,
     stats: { clients: 0, authFailures: 0, uplinks: 0, uplinkFailures: 0, denied: 0, downlinks: 0 },
     downlinkAckTimeoutMs: options.downlinkAckTimeoutMs ?? 30_000,
+    downlinkSubscribeWaitMs: options.downlinkSubscribeWaitMs ?? 5_000,
     closing: false,
   };
   const broker = await Aedes.createBroker({
@@ -65,7 +73,9 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
   options.registry.setHandlers({
     downlink: (d) => deliverDownlink(ctx, d),
     kick: (deviceIntId, reason) => kick(ctx, deviceIntId, reason),
+    // Policies are read from the session on every check; nothing to redo here.
     policyUpdate: (deviceIntId) => ctx.log.info({ deviceIntId }, "device policies updated"),
+    subscriptionUpdate: (deviceIntId, now, before) => updateProxies(ctx, deviceIntId, now, before),
   });
 
   return {
@@ -102,8 +112,13 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
     if (!state) return;
     ctx.clients.register(client, state);
     const { device } = state.session;
+    // Proxy subscriptions first: commands queued for the device follow the SessionOpened.
+    subscribeProxies(ctx, client, state.session.subscriptions);
     ctx.registry.sessionOpened(state.session, { clientIp: state.connect.clientIp, keepAlive: state.connect.keepAlive });
     ctx.log.info({ deviceId: device.deviceId, tenantId: device.tenantId, ip: state.connect.clientIp }, "device connected");
+  });
+  broker.on("subscribe", (_subs, client) => {
+    for (const wake of ctx.clients.state(client)?.subscribeWaiters ?? []) wake();
   });
   broker.on("clientDisconnect", (client) => {
     const state = ctx.clients.state(client);
@@ -111,6 +126,7 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
     ctx.clients.unregister(client, state);
     const reason = state.closeReason ?? (ctx.closing ? "adapter shutting down" : "client disconnected");
     for (const settle of [...state.awaitingAck.values()]) settle({ status: "FAILED", message: "device disconnected before its PUBACK" });
+    for (const wake of [...state.subscribeWaiters]) wake();
     ctx.registry.sessionClosed(state.session, reason);
     ctx.log.info({ deviceId: state.session.device.deviceId, tenantId: state.session.device.tenantId, reason }, "device disconnected");
   });

@@ -18,6 +18,11 @@ export const DEVICES = {
     deviceIntId: 5, deviceId: "dev-e", username: "user-e", token: "token-e", tenantId: "t1",
     policies: [{ id: 1, topic: "secret/#", access: 3, allow: false }],
   },
+  proxied: {
+    deviceIntId: 6, deviceId: "dev-f", username: "user-f", token: "token-f", tenantId: "t1",
+    subscriptions: [{ topic: "config/#", qos: 1 }, { topic: "secret/keys", qos: 1 }],
+    policies: [{ id: 2, topic: "secret/#", access: 2, allow: false }],
+  },
 } satisfies Record<string, FakeDevice>;
 
 /** A running adapter on a real port. */
@@ -37,7 +42,7 @@ export interface Harness {
 export async function startHarness(options: Partial<MqttAdapterOptions> = {}): Promise<Harness> {
   const registry = new FakeRegistryClient({ devices: Object.values(DEVICES) });
   registry.start();
-  const adapter = await createMqttAdapter({ registry, logger: pino({ level: "silent" }), policyDefault: "allow", ...options });
+  const adapter = await createMqttAdapter({ registry, logger: pino({ level: "silent" }), policyDefault: "allow", downlinkSubscribeWaitMs: 0, ...options });
   const tcp = await listenTcp(adapter, { port: 0, host: "127.0.0.1" });
   const url = `mqtt://127.0.0.1:${tcp.port}`;
   const clients: MqttClient[] = [];

@@ -27,10 +27,12 @@ export function devicePolicyRoutes(deps: AppDeps, docs: ApiDocs) {
       const caller = c.get("caller");
       const id = idParam(c);
       await bindDevicePolicies(db, caller, id, body.ids);
+      await deps.live.policiesChanged([id]).catch(deps.logError);
       return records(await listDevicePolicies(db, caller, id, pageOf(c)), caller.tenantId, c.get("view"));
     })
     .delete("/devices/:id/policies", { summary: "Unbind policies from a device", query: idsQuery }, async (c, { query }) => {
       await unbindDevicePolicies(db, c.get("caller"), idParam(c), idsFrom(query));
+      await deps.live.policiesChanged([idParam(c)]).catch(deps.logError);
     })
     .get("/broker_select/devices/:id/not_joined_policies", { summary: "Policies the device can still be bound to", query: listQuery({}) }, async (c, { query }) => {
       const caller = c.get("caller");

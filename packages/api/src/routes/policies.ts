@@ -55,9 +55,12 @@ export function policyRoutes(deps: AppDeps, docs: ApiDocs) {
     .post("/policies", { summary: "Create a policy (topic is an MQTT filter relative to the device)", body: createBody(deps.form) }, async (c, { body }) =>
       policy(await createPolicy(db, c.get("caller"), body), "write", c.get("view")),
     )
-    .put("/policies/:id", { summary: "Edit a policy", body: editBody(deps.form) }, async (c, { body }) =>
-      policy(await updatePolicy(db, c.get("caller"), idParam(c), body), "write", c.get("view")),
-    )
+    .put("/policies/:id", { summary: "Edit a policy; live devices bound to it get the new rule at once", body: editBody(deps.form) }, async (c, { body }) => {
+      const caller = c.get("caller");
+      const edited = await updatePolicy(db, caller, idParam(c), body);
+      await deps.live.policiesEdited(caller.tenantId, [edited.id]).catch(deps.logError);
+      return policy(edited, "write", c.get("view"));
+    })
     .delete("/policies", { summary: "Delete policies (REFERENCED_ERROR while bound to devices)", query: idsQuery }, async (c, { query }) => {
       await deletePolicies(db, c.get("caller"), idsFrom(query));
     })
@@ -67,10 +70,12 @@ export function policyRoutes(deps: AppDeps, docs: ApiDocs) {
     .post("/policies/:id/devices", { summary: "Bind devices to a policy; answers the bound devices", body: devicesBody }, async (c, { body }) => {
       const id = idParam(c);
       await bindPolicyDevices(db, c.get("caller"), id, body.devicesIntID ?? []);
+      await deps.live.policiesChanged(body.devicesIntID ?? []).catch(deps.logError);
       return list(await listPolicyDevices(db, c.get("caller"), id, pageOf(c)), (d) => policyDevice(d, c.get("view")));
     })
     .delete("/policies/:id/devices", { summary: "Unbind devices from a policy", query: idsQuery }, async (c, { query }) => {
       await unbindPolicyDevices(db, c.get("caller"), idParam(c), idsFrom(query));
+      await deps.live.policiesChanged(idsFrom(query)).catch(deps.logError);
     })
     .get(
       "/broker_select/policies/:id/not_joined_devices",

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { recordAuthFailure } from "./connectivity.js";
 import { policiesOfDevice } from "./policies.js";
+import { subscriptionsOfDevice } from "./subscriptions.js";
 
 /** Credentials as adapters present them, in plain types. */
 export type DeviceCredentials =
@@ -25,7 +26,7 @@ export interface DeviceIdentity {
   isGateway: boolean;
 }
 
-/** A topic rule of the device (policies arrive with a later issue; the list is empty until then). */
+/** A topic rule of the device (a bound policy), as the adapters enforce it. */
 export interface TopicRule {
   id: number;
   topic: string;
@@ -33,8 +34,14 @@ export interface TopicRule {
   allow: boolean;
 }
 
+/** A topic filter the adapter subscribes the device to on its behalf. */
+export interface ProxyFilter {
+  topic: string;
+  qos: number;
+}
+
 export type AuthOutcome =
-  | { ok: true; device: DeviceIdentity; policies: TopicRule[] }
+  | { ok: true; device: DeviceIdentity; policies: TopicRule[]; subscriptions: ProxyFilter[] }
   | { ok: false; result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED"; message: string };
 
 /** Devices speak relative topics; commands with no topic go here. */
@@ -83,10 +90,11 @@ async function admit(db: Kysely<Database>, row: DeviceRow, protocol: number, den
   if (row.blocked === 1) return deny("BLOCKED", "device is blocked");
   if (!protocolAccepted(row.cloudProtocol, protocol)) return deny("NOT_ALLOWED", "device's product uses another protocol");
   // The device's topic rules travel with its session: the adapter enforces them with no call per message.
-  const policies = await policiesOfDevice(db, row.id);
+  const [policies, subscriptions] = await Promise.all([policiesOfDevice(db, row.id), subscriptionsOfDevice(db, row.id)]);
   return {
     ok: true,
     policies,
+    subscriptions: subscriptions.map((s) => ({ topic: s.topic, qos: s.qos })),
     device: {
       tenantId: row.tenantId,
       deviceIntId: row.id,

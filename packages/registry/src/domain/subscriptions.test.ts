@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
+import { authenticateDevice } from "./device-auth.js";
 import { createDevice } from "./devices.js";
 import { createProduct } from "./products.js";
 import { addSubscription, listSubscriptions, removeSubscriptions, subscriptionsOfDevice } from "./subscriptions.js";
@@ -35,6 +36,15 @@ describe.each(engines)("proxy subscriptions on $name", (engine) => {
     expect(r).toMatchObject({ count: 2, page: 1, limit: 10 });
     expect(r.items.map((s) => s.id)).toEqual([b.id, a.id]);
     expect(await subscriptionsOfDevice(db, d.id)).toEqual([{ id: a.id, topic: "cmd/+", qos: 1 }, { id: b.id, topic: "cfg/#", qos: 0 }]);
+  });
+
+  it("hands a device's subscriptions to the adapter when it authenticates, oldest first", async () => {
+    const { db, caller, device } = await setup();
+    const d = await device("auth");
+    await addSubscription(db, caller, d.id, { topic: "cmd/+" }, 1_000);
+    await addSubscription(db, caller, d.id, { topic: "cfg/#", qos: 0 }, 2_000);
+    const out = await authenticateDevice(db, { protocol: 1, clientIp: "", credentials: { kind: "token", clientId: d.deviceId, username: d.deviceUsername, token: d.token } });
+    expect(out.ok && out.subscriptions).toEqual([{ topic: "cmd/+", qos: 1 }, { topic: "cfg/#", qos: 0 }]);
   });
 
   it("refuses the same topic twice on a device with DATA_EXISTED naming topic, but allows it on another device", async () => {

@@ -3,7 +3,9 @@ import {
   DownlinkSchema,
   DownlinkStatus,
   KickSchema,
+  PolicyUpdateSchema,
   RegistryMessageSchema,
+  SubscriptionUpdateSchema,
   grpc,
   type AdapterMessage,
   type RegistryMessage,
@@ -12,6 +14,7 @@ import {
   type UplinkRejected,
 } from "@iot/proto";
 import { GatewayRelay } from "../router/gateway-relay.js";
+import { policiesToProto, subscriptionsToProto } from "./convert.js";
 import type { Logger } from "pino";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
@@ -100,6 +103,10 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       sendDownlink: (c: DownlinkCommand) =>
         send({ case: "downlink", value: create(DownlinkSchema, { ...c, id: BigInt(c.id), deviceIntId: BigInt(c.deviceIntId), expiresAtMs: BigInt(c.expiresAt) }) }),
       kick: (deviceIntId: number, reason: string) => send({ case: "kick", value: create(KickSchema, { deviceIntId: BigInt(deviceIntId), reason }) }),
+      updatePolicies: (deviceIntId, policies) =>
+        send({ case: "policyUpdate", value: create(PolicyUpdateSchema, { deviceIntId: BigInt(deviceIntId), policies: policiesToProto(policies) }) }),
+      updateSubscriptions: (deviceIntId, subscriptions) =>
+        send({ case: "subscriptionUpdate", value: create(SubscriptionUpdateSchema, { deviceIntId: BigInt(deviceIntId), subscriptions: subscriptionsToProto(subscriptions) }) }),
     };
     deps.sessions.attach(link);
     send({ case: "helloAck", value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId } });

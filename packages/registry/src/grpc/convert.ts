@@ -2,10 +2,11 @@ import {
   AuthResult,
   create,
   DeviceIdentitySchema,
+  ProxySubscriptionSchema,
   TopicPolicySchema,
   type Credentials,
 } from "@iot/proto";
-import type { AuthOutcome, DeviceCredentials } from "../domain/device-auth.js";
+import type { AuthOutcome, DeviceCredentials, ProxyFilter, TopicRule } from "../domain/device-auth.js";
 
 /** Proto credentials → domain credentials; undefined for kinds this registry does not take yet. */
 export function credentialsFromProto(c: Credentials | undefined): DeviceCredentials | undefined {
@@ -34,6 +35,17 @@ export function authOutcomeToProto(o: AuthOutcome) {
       productIntId: BigInt(d.productIntId),
       protocol: d.protocol,
     }),
-    policies: o.policies.map((p) => create(TopicPolicySchema, { id: BigInt(p.id), topic: p.topic, access: p.access, allow: p.allow })),
+    policies: policiesToProto(o.policies),
+    subscriptions: subscriptionsToProto(o.subscriptions),
   };
+}
+
+/** Topic rules as Authenticate and PolicyUpdate carry them. */
+export function policiesToProto(rules: readonly TopicRule[]) {
+  return rules.map((p) => create(TopicPolicySchema, { id: BigInt(p.id), topic: p.topic, access: p.access, allow: p.allow }));
+}
+
+/** Proxy subscriptions as Authenticate and SubscriptionUpdate carry them. */
+export function subscriptionsToProto(subscriptions: readonly ProxyFilter[]) {
+  return subscriptions.map((s) => create(ProxySubscriptionSchema, { topic: s.topic, qos: s.qos }));
 }

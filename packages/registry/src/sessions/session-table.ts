@@ -9,6 +9,20 @@ export interface DownlinkCommand {
   expiresAt: number;
 }
 
+/** A topic rule pushed to live sessions (Form 1 access code; deny wins). */
+export interface PushedPolicy {
+  id: number;
+  topic: string;
+  access: number;
+  allow: boolean;
+}
+
+/** A proxy subscription pushed to live sessions (relative filter). */
+export interface PushedSubscription {
+  topic: string;
+  qos: number;
+}
+
 /** The registry's handle on one attached adapter instance's stream. */
 export interface AdapterLink {
   readonly instanceId: string;
@@ -18,6 +32,10 @@ export interface AdapterLink {
   readonly attachedAt: number;
   sendDownlink(command: DownlinkCommand): void;
   kick(deviceIntId: number, reason: string): void;
+  /** Replaces the policies of the device's sessions on this adapter. */
+  updatePolicies(deviceIntId: number, policies: readonly PushedPolicy[]): void;
+  /** Replaces the proxy subscriptions of the device's sessions on this adapter. */
+  updateSubscriptions(deviceIntId: number, subscriptions: readonly PushedSubscription[]): void;
 }
 
 /** A device session as the adapter reported it. */

@@ -1,0 +1,56 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+import { deviceIdsByPolicy, policiesOfDevice } from "../domain/policies.js";
+import { subscriptionsOfDevice } from "../domain/subscriptions.js";
+import type { SessionTable } from "./session-table.js";
+
+/**
+ * Pushes a device's current policies or proxy subscriptions to the adapters
+ * holding its live sessions, so a change made through the API applies at
+ * once. Offline devices need nothing: they get both when they authenticate.
+ * Pushes run one after another and each reads the stored state when it runs,
+ * so the last push a device gets always carries the latest state.
+ */
+export class LiveUpdates {
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sessions: SessionTable,
+  ) {}
+
+  /** The policies bound to these devices changed (bind, unbind). */
+  policiesChanged(deviceIntIds: Iterable<number>): Promise<void> {
+    const ids = [...new Set(deviceIntIds)];
+    return this.run(async () => {
+      for (const id of ids) {
+        const links = this.sessions.linksOf(id);
+        if (links.length === 0) continue;
+        const rules = await policiesOfDevice(this.db, id);
+        for (const link of links) link.updatePolicies(id, rules);
+      }
+    });
+  }
+
+  /** These policies of the tenant were edited: every device bound to one gets its new rules. */
+  async policiesEdited(tenantId: string, policyIntIds: number[]): Promise<void> {
+    const bound = await deviceIdsByPolicy(this.db, tenantId, policyIntIds);
+    await this.policiesChanged([...bound.values()].flat());
+  }
+
+  /** The device's proxy subscriptions changed (added, removed). */
+  subscriptionsChanged(deviceIntId: number): Promise<void> {
+    return this.run(async () => {
+      const links = this.sessions.linksOf(deviceIntId);
+      if (links.length === 0) return;
+      const subs = (await subscriptionsOfDevice(this.db, deviceIntId)).map((s) => ({ topic: s.topic, qos: s.qos }));
+      for (const link of links) link.updateSubscriptions(deviceIntId, subs);
+    });
+  }
+
+  private run(task: () => Promise<void>): Promise<void> {
+    const done = this.queue.then(task);
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+}
