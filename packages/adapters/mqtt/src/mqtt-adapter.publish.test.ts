@@ -65,12 +65,19 @@ describe("MQTT adapter: publishing and subscribing", () => {
     expect(h.adapter.stats.uplinkFailures).toBe(1);
   });
 
-  it("closes the connection on a publish the device's policies deny", async () => {
+  it("drops a publish the device's policies deny, acks it, and keeps the connection", async () => {
     const client = await h.connect(DEVICES.restricted);
-    const gone = closed(client);
-    client.publish("secret/plans", "x", { qos: 1 });
-    await gone;
-    expect(h.registry.uplinks).toEqual([]);
+    const spy = await h.connect(DEVICES.a);
+    await spy.subscribeAsync("#", { qos: 1 });
+    const seen: string[] = [];
+    spy.on("message", (topic) => seen.push(topic));
+    await client.publishAsync("secret/plans", "x", { qos: 1 });
+    await client.publishAsync("public/plans", "y", { qos: 1 });
+    await sleep(50);
+    expect(client.connected).toBe(true);
+    expect(h.registry.uplinks.map((u) => u.topic)).toEqual(["public/plans"]);
+    expect(h.adapter.stats.denied).toBe(1);
+    expect(seen).toEqual([]);
   });
 
   it("closes the connection on a publish to a $-topic", async () => {
@@ -132,10 +139,9 @@ describe("MQTT adapter: publishing and subscribing", () => {
     const client = await h.connect(DEVICES.a);
     await client.publishAsync("data", "allowed", { qos: 1 });
     h.registry.updatePolicies(DEVICES.a.deviceIntId, [{ id: 9, topic: "data", access: 1, allow: false }]);
-    const gone = closed(client);
-    client.publish("data", "now denied", { qos: 1 });
-    await gone;
+    await client.publishAsync("data", "now denied", { qos: 1 });
     expect(h.registry.uplinks.map((u) => text(u.payload))).toEqual(["allowed"]);
+    expect(client.connected).toBe(true);
   });
 
   it("turns a retained publish into a plain one (the registry is the store)", async () => {

@@ -12,14 +12,21 @@ import type { AdapterContext } from "../context.js";
  *   write. If the registry rejects it or the buffer is full the connection is
  *   closed: MQTT 3.1.1 has no negative PUBACK, and the device will resend.
  * - QoS 0: sent on without waiting; a failure is only logged.
- * - A refused topic or policy also closes the connection (MQTT-3.3.5-2 allows
- *   closing instead of a silent ack; a visible failure helps device authors).
+ * - An invalid topic closes the connection (MQTT-3.3.5-2 allows closing
+ *   instead of a silent ack; it is a bug in the device).
+ * - A publish the device's policies deny is dropped and logged, and the
+ *   connection stays up: it is acked like any other (MQTT 3.1.1 has no
+ *   negative PUBACK), never stored, and routed to a topic outside every
+ *   mountpoint so no subscriber sees it.
  *
  * The packet's topic becomes `<mountpoint><topic>` so aedes routes it only
  * inside the device's namespace, and its retain flag is cleared: the
  * registry is the store, and retained messages in this process's memory
  * would vanish on restart anyway.
  */
+/** Dropped publishes go here: `$` topics match no device filter, and none is under a mountpoint. */
+const DROPPED_PREFIX = "$dropped/";
+
 export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOptions["authorizePublish"]> {
   return (client, packet, done) => {
     const state = ctx.clients.state(client);
@@ -27,6 +34,13 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
     const { session, connect } = state;
     const { device } = session;
     const topic = packet.topic;
+    const deny = (reason: string) => {
+      ctx.stats.denied++;
+      ctx.log.warn({ deviceId: device.deviceId, tenantId: device.tenantId, topic, reason }, "publish dropped");
+      packet.topic = `${DROPPED_PREFIX}${device.mountpoint}${topic}`;
+      packet.retain = false;
+      done(null);
+    };
     const refuse = (reason: string) => {
       ctx.stats.denied++;
       state.closeReason = `publish refused: ${reason}`;
@@ -35,7 +49,7 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
     };
     const problem = publishTopicProblem(topic);
     if (problem) return refuse(`invalid topic: ${problem}`);
-    if (!isAllowed(session.policies, "publish", topic, ctx.defaultAllow)) return refuse(`publish to "${topic}" denied by policy`);
+    if (!isAllowed(session.policies, "publish", topic, ctx.defaultAllow)) return deny(`publish to "${topic}" denied by policy`);
 
     const payload = typeof packet.payload === "string" ? Buffer.from(packet.payload) : packet.payload;
     const stored = ctx.registry.publish({
