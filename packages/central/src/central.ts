@@ -52,11 +52,12 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   // The service CA exists from the first start on: it signs device and listener certificates.
   await serviceCa(store.db);
   const sessions = new SessionTable();
+  const live = new LiveUpdates(store.db, sessions);
   const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000);
   const nodeId = `central-${randomBytes(4).toString("hex")}`;
 
   const graceMs = config.sessionGrace * 1000;
-  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger, sessionGraceMs: graceMs, relay: new GatewayRelay(store.db) }, config.grpcHost, config.grpcPort).catch(
+  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger, sessionGraceMs: graceMs, relay: new GatewayRelay(store.db), live }, config.grpcHost, config.grpcPort).catch(
     async (err: unknown) => {
       await store.close();
       throw listenError(grpcBindError(err), "central gRPC", config.grpcPort, "IOT_GRPC_PORT");
@@ -70,7 +71,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     loginMaxFailures: config.loginMaxFailures,
     loginWindowSeconds: config.loginWindow,
     sessions,
-    live: new LiveUpdates(store.db, sessions),
+    live,
     commands,
     nodeId,
     form: config.apiForm,

@@ -22,6 +22,7 @@ import type { UplinkWriter } from "../store/store.js";
 import { markOffline, markOnline } from "../domain/connectivity.js";
 import { PUBLISH_STATUS, type CommandRouter, type PublishStatus } from "../router/commands.js";
 import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "../sessions/session-table.js";
+import type { LiveUpdates } from "../sessions/live-updates.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -35,6 +36,8 @@ export interface ConnectDeps {
   sessionGraceMs: number;
   /** Resolves gateway relays (`devices/<child>/<topic>`) to the child device. */
   relay: GatewayRelay;
+  /** Sends a just-opened session the policy and subscription pushes it missed. */
+  live: LiveUpdates;
 }
 
 type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -173,6 +176,10 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       case "sessionOpened": {
         const s = toSession(k.value);
         deps.sessions.open(link.instanceId, s);
+        // A revocation or change made between its authentication and now must not be missed.
+        const missed = deps.sessions.takePending(s.sessionId);
+        if (missed?.revoked) link.kick(s.deviceIntId, missed.revoked);
+        else if (missed && missed.stale.size > 0) void deps.live.sessionOpened(s.deviceIntId, missed.stale).catch((err: unknown) => log.error({ err }, "push to a new session failed"));
         return markOnline(deps.db, { deviceIntId: s.deviceIntId, sessionId: s.sessionId, ip: s.clientIp, keepAlive: s.keepAlive, at: s.openedAt });
       }
       case "sessionClosed": {

@@ -22,7 +22,10 @@ async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promis
     return create(AuthenticateResponseSchema, { result: AuthResult.NOT_ALLOWED, message: "credential kind not supported" });
   }
   const outcome = await authenticateDevice(deps.db, { protocol: req.protocol, credentials, clientIp: req.clientIp });
-  return create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: outcome.ok ? randomUUID() : "" });
+  if (!outcome.ok) return create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" });
+  const sessionId = randomUUID();
+  deps.sessions.issued(sessionId, outcome.device.deviceIntId);
+  return create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId });
 }
 
 /** The RegistryService implementation for a grpc-js server. */

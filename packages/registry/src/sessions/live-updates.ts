@@ -24,6 +24,7 @@ export class LiveUpdates {
     const ids = [...new Set(deviceIntIds)];
     return this.run(async () => {
       for (const id of ids) {
+        this.sessions.markStale(id, "policies");
         const links = this.sessions.linksOf(id);
         if (links.length === 0) continue;
         const rules = await policiesOfDevice(this.db, id);
@@ -41,11 +42,18 @@ export class LiveUpdates {
   /** The device's proxy subscriptions changed (added, removed). */
   subscriptionsChanged(deviceIntId: number): Promise<void> {
     return this.run(async () => {
+      this.sessions.markStale(deviceIntId, "subscriptions");
       const links = this.sessions.linksOf(deviceIntId);
       if (links.length === 0) return;
       const subs = (await subscriptionsOfDevice(this.db, deviceIntId)).map((s) => ({ topic: s.topic, qos: s.qos }));
       for (const link of links) link.updateSubscriptions(deviceIntId, subs);
     });
+  }
+
+  /** A session just opened: sends what it missed while it was pending. */
+  async sessionOpened(deviceIntId: number, missed: ReadonlySet<"policies" | "subscriptions">): Promise<void> {
+    if (missed.has("policies")) await this.policiesChanged([deviceIntId]);
+    if (missed.has("subscriptions")) await this.subscriptionsChanged(deviceIntId);
   }
 
   private run(task: () => Promise<void>): Promise<void> {

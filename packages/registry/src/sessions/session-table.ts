@@ -48,6 +48,19 @@ export interface LiveSession {
   openedAt: number;
 }
 
+/** What happened to a device between its authentication and its SessionOpened. */
+export interface PendingSession {
+  deviceIntId: number;
+  issuedAt: number;
+  /** Set when the device was revoked meanwhile: the session must be closed as soon as it opens. */
+  revoked?: string;
+  /** Pushes the session missed because it was not open yet. */
+  stale: Set<"policies" | "subscriptions">;
+}
+
+/** How long an authenticated session may take to be reported open, ms. */
+const PENDING_TTL_MS = 60_000;
+
 interface Attached {
   link: AdapterLink;
   sessions: Map<string, LiveSession>;
@@ -62,6 +75,33 @@ export class SessionTable {
   private readonly adapters = new Map<string, Attached>();
   private readonly parked = new Map<string, { sessions: LiveSession[]; timer: NodeJS.Timeout }>();
   private readonly byDevice = new Map<number, Map<string, string>>(); // deviceIntId → sessionId → instanceId
+  /**
+   * Sessions authenticated but not reported open yet, oldest first. A kick or
+   * push in that window would find no session; it is remembered here and
+   * applied when the SessionOpened arrives.
+   */
+  private readonly pending = new Map<string, PendingSession>();
+
+  /** Records a session id handed out by Authenticate (and forgets pending ones older than a minute). */
+  issued(sessionId: string, deviceIntId: number, now = Date.now()): void {
+    for (const [id, p] of this.pending) {
+      if (now - p.issuedAt < PENDING_TTL_MS) break;
+      this.pending.delete(id);
+    }
+    this.pending.set(sessionId, { deviceIntId, issuedAt: now, stale: new Set() });
+  }
+
+  /** Takes what a just-opened session missed while pending (undefined when nothing is known of it). */
+  takePending(sessionId: string): PendingSession | undefined {
+    const p = this.pending.get(sessionId);
+    this.pending.delete(sessionId);
+    return p;
+  }
+
+  /** Notes that the device's not-yet-open sessions missed a push of `what`. */
+  markStale(deviceIntId: number, what: "policies" | "subscriptions"): void {
+    for (const p of this.pending.values()) if (p.deviceIntId === deviceIntId) p.stale.add(what);
+  }
 
   /** Registers an adapter stream; a previous stream of the same instance is replaced. */
   attach(link: AdapterLink): void {
@@ -150,9 +190,13 @@ export class SessionTable {
     return [...ids].flatMap((id) => this.adapters.get(id)?.link ?? []);
   }
 
-  /** Closes every session of the device at once (blocked, deleted, credentials changed). */
+  /**
+   * Closes every session of the device at once (blocked, deleted, credentials
+   * changed), including those authenticated but not reported open yet.
+   */
   kick(deviceIntId: number, reason: string): void {
     for (const link of this.linksOf(deviceIntId)) link.kick(deviceIntId, reason);
+    for (const p of this.pending.values()) if (p.deviceIntId === deviceIntId) p.revoked = reason;
   }
 
   /** Snapshot for the health endpoint. */
