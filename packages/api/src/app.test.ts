@@ -94,6 +94,26 @@ describe("products", () => {
     expect(filtered.body.items.map((p: { productName: string }) => p.productName)).toEqual(["Thermo"]);
   });
 
+  it("sort by _sort and _order, ties broken by id, and refuse fields a list does not sort by", async () => {
+    await t.call("POST", "/products", { productName: "Alpha", cloudProtocol: 1 }, token);
+    const names = async (query: string) => (await t.call("GET", `/products?_limit=1000&${query}`, undefined, token)).body.items.map((p: { productName: string }) => p.productName);
+    const newestFirst = await names("");
+    expect(await names("_sort=createAt&_order=desc")).toEqual(newestFirst);
+    expect(await names("_sort=id&_order=ASC")).toEqual([...newestFirst].reverse());
+    const byName = await names("_sort=productName&_order=asc");
+    expect(byName).toEqual([...byName].sort());
+    expect(byName[0]).toBe("Alpha");
+    for (const [query, field, message] of [
+      ["_sort=token", "_sort", "must be one of id, createAt, productName, updateAt"],
+      ["_sort=a;drop", "_sort", "must be a field name"],
+      ["_order=up", "_order", "must be asc or desc"],
+    ]) {
+      const bad = await t.call("GET", `/products?${query}`, undefined, token);
+      expect(bad.status, query).toBe(400);
+      expect(bad.body).toMatchObject({ errorCode: "PARAMETER_INVALID", errors: { [field!]: message } });
+    }
+  });
+
   it("clamp _limit to 1..1000 and reject a non-numeric _page", async () => {
     expect((await t.call("GET", "/products?_limit=5000", undefined, token)).body.meta.limit).toBe(1000);
     expect((await t.call("GET", "/products?_limit=0", undefined, token)).body.meta.limit).toBe(1);

@@ -103,6 +103,15 @@ describe("device creation rules (Form 1)", () => {
 });
 
 describe("device edit and delete (Form 1)", () => {
+  it("sorts the device list by name either way", async () => {
+    const productID = await product(1);
+    for (const deviceName of ["sort-b", "sort-c", "sort-a"]) await call("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1 });
+    const names = async (order: string) =>
+      (await call("GET", `/devices?deviceName_like=sort-&_sort=deviceName&_order=${order}`)).body.items.map((d: { deviceName: string }) => d.deviceName);
+    expect(await names("asc")).toEqual(["sort-a", "sort-b", "sort-c"]);
+    expect(await names("desc")).toEqual(["sort-c", "sort-b", "sort-a"]);
+  });
+
   it("edits with the whole record sent back, ignoring read-only fields, and sets updateAt", async () => {
     const productID = await product(1);
     const created = (await call("POST", "/devices", { productID, deviceName: "e", deviceType: 1, upLinkSystem: 1, authType: 1 })).body;

@@ -13,12 +13,22 @@ function positiveInt(c: Context, name: string): number | undefined {
   return Number(raw);
 }
 
-/** Reads `_page` (default 1, at least 1) and `_limit` (default 10, clamped to 1..1000). */
+const SORT_FIELD = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+const SORT_ORDER = /^(asc|desc)$/i;
+
+/** `_sort` (a record field name; the list decides which it allows) and `_order` (asc or desc, any case). */
+function sortOf(sort: string | undefined, order: string | undefined): Pick<Page, "sort" | "order"> {
+  if (sort && !SORT_FIELD.test(sort)) throw new RegistryError("PARAMETER_INVALID", { _sort: "must be a field name" });
+  if (order && !SORT_ORDER.test(order)) throw new RegistryError("PARAMETER_INVALID", { _order: "must be asc or desc" });
+  return { sort: sort || undefined, order: (order?.toLowerCase() || undefined) as Page["order"] };
+}
+
+/** Reads `_page` (default 1, at least 1), `_limit` (default 10, clamped to 1..1000), `_sort` and `_order`. */
 export function pageOf(c: Context): Page {
   const page = positiveInt(c, "_page") ?? 1;
   if (page < 1) throw new RegistryError("PARAMETER_INVALID", { _page: "must be 1 or more" });
   const limit = Math.min(MAX_LIMIT, Math.max(1, positiveInt(c, "_limit") ?? DEFAULT_LIMIT));
-  return { page, limit };
+  return { page, limit, ...sortOf(c.req.query("_sort"), c.req.query("_order")) };
 }
 
 /** An optional integer query filter (e.g. `gateway`), PARAMETER_INVALID when not a number. */
@@ -31,16 +41,18 @@ export function listQuery<S extends z.ZodRawShape>(filters: S) {
   return z.object({
     _page: digits("a whole number").optional(),
     _limit: digits("a whole number").optional(),
+    _sort: z.string().regex(SORT_FIELD, "must be a field name").optional(),
+    _order: z.string().regex(SORT_ORDER, "must be asc or desc").optional(),
     ...filters,
   });
 }
 
-/** The page a validated list query asks for: page ≥ 1 (default 1), limit clamped to 1..1000 (default 10). */
-export function pageFrom(q: { _page?: string | undefined; _limit?: string | undefined }): Page {
+/** The page a validated list query asks for: page ≥ 1 (default 1), limit clamped to 1..1000 (default 10), its sort. */
+export function pageFrom(q: { _page?: string | undefined; _limit?: string | undefined; _sort?: string | undefined; _order?: string | undefined }): Page {
   const page = q._page ? Number(q._page) : 1;
   if (page < 1) throw new RegistryError("PARAMETER_INVALID", { _page: "must be 1 or more" });
   const limit = Math.min(MAX_LIMIT, Math.max(1, q._limit ? Number(q._limit) : DEFAULT_LIMIT));
-  return { page, limit };
+  return { page, limit, ...sortOf(q._sort, q._order) };
 }
 
 /** `?ids=1,2,3` of every delete. */

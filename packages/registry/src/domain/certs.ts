@@ -60,7 +60,7 @@ export async function createCert(db: Kysely<Database>, caller: Caller, input: Ce
 export async function listCerts(db: Kysely<Database>, caller: Caller, page: Page, filter: { nameLike?: string | undefined } = {}): Promise<ListResult<Cert>> {
   let q = selectCerts(db, caller.tenantId);
   if (filter.nameLike) q = q.where(ilike("c.name", filter.nameLike));
-  return paginate(q, page, "c.id");
+  return paginate(q, page, "c.id", ["name", "updateAt"]);
 }
 
 /** One certificate of the caller's tenant; DATA_NOT_FOUND for unknown and foreign ids alike. */

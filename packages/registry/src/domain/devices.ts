@@ -276,7 +276,7 @@ export async function listDevices(db: Kysely<Database>, caller: Caller, page: Pa
       eb.selectFrom("groupDevices as gd").innerJoin("groups as gr", "gr.id", "gd.groupIntId").select("gd.deviceIntId").where("gr.tenantId", "=", caller.tenantId).where("gr.groupId", "=", groupId),
     );
   }
-  const r = await paginate(q, page, "d.id");
+  const r = await paginate(q, page, "d.id", ["deviceName", "deviceStatus", "updateAt"]);
   return { ...r, items: await withCerts(db, r.items) };
 }
 

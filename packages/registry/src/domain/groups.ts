@@ -73,7 +73,7 @@ export async function listGroups(
   let q = selectGroups(db, caller.tenantId);
   if (filter.groupNameLike) q = q.where(ilike("g.groupName", filter.groupNameLike));
   if (filter.groupIdLike) q = q.where(ilike("g.groupId", filter.groupIdLike));
-  const r = await paginate(q, page, "g.id");
+  const r = await paginate(q, page, "g.id", ["groupName", "updateAt"]);
   return { ...r, items: r.items.map(withNumbers) };
 }
 

@@ -1,9 +1,15 @@
 import { sql, type SelectQueryBuilder } from "kysely";
+import { RegistryError } from "../errors.js";
 
-/** A page request, already validated: page >= 1, limit 1..1000. */
+/**
+ * A page request, already validated: page >= 1, limit 1..1000; `sort` names
+ * a record field (checked by `paginate` against what the list allows).
+ */
 export interface Page {
   page: number;
   limit: number;
+  sort?: string | undefined;
+  order?: "asc" | "desc" | undefined;
 }
 
 /** One page of records plus the total number matching. */
@@ -16,19 +22,30 @@ export interface ListResult<T> {
 
 /**
  * Runs a filtered query twice: once counting every match, once for the page,
- * newest first by `orderBy` (an id column). Tenant scoping must already be in `query`.
+ * newest first by `orderBy` (an id column) unless the page asks for another
+ * order. `id` and `createAt` sort every list; `sortable` adds columns of the
+ * same table (record field names, e.g. "deviceName"); anything else is
+ * PARAMETER_INVALID. Ties are broken by id. Tenant scoping must already be in `query`.
  */
 export async function paginate<DB, TB extends keyof DB, T>(
   query: SelectQueryBuilder<DB, TB, T>,
   page: Page,
   orderBy: string,
+  sortable: readonly string[] = [],
 ): Promise<ListResult<T>> {
+  const allowed = ["id", "createAt", ...sortable];
+  const field = page.sort ?? "id";
+  if (!allowed.includes(field)) throw new RegistryError("PARAMETER_INVALID", { _sort: `must be one of ${allowed.join(", ")}` });
+  const direction = page.order ?? "desc";
+  const table = orderBy.includes(".") ? orderBy.slice(0, orderBy.indexOf(".") + 1) : "";
+  const column = field === "id" ? orderBy : `${table}${field}`;
   const countRow = await query
     .clearSelect()
     .select(sql<number>`count(*)`.as("n"))
     .executeTakeFirst();
   const items = await query
-    .orderBy(sql.ref(orderBy), "desc")
+    .orderBy(sql.ref(column), direction)
+    .orderBy(sql.ref(orderBy), direction)
     .limit(page.limit)
     .offset((page.page - 1) * page.limit)
     .execute();

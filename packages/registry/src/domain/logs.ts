@@ -32,7 +32,7 @@ export function listDeviceEvents(
   if (filter.deviceNameLike) q = q.where(ilike("d.deviceName", filter.deviceNameLike));
   if (filter.deviceIdLike) q = q.where(ilike("d.deviceId", filter.deviceIdLike));
   if (filter.topicLike) q = q.where(ilike("e.topic", filter.topicLike));
-  return paginate(q, page, "e.id");
+  return paginate(q, page, "e.id", ["msgTime"]);
 }
 
 /** Connect logs of the caller's tenant, newest first; optionally one device's. */

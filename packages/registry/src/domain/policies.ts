@@ -71,7 +71,7 @@ export async function createPolicy(db: Kysely<Database>, caller: Caller, input: 
 export function listPolicies(db: Kysely<Database>, caller: Caller, page: Page, filter: { nameLike?: string | undefined } = {}): Promise<ListResult<Policy>> {
   let q = selectPolicies(db, caller.tenantId);
   if (filter.nameLike) q = q.where(ilike("p.name", filter.nameLike));
-  return paginate(q, page, "p.id");
+  return paginate(q, page, "p.id", ["name", "updateAt"]);
 }
 
 /** One policy of the caller's tenant; DATA_NOT_FOUND for unknown and foreign ids alike. */

@@ -73,7 +73,7 @@ export async function listProducts(
 ): Promise<ListResult<Product>> {
   let q = selectProducts(db, caller.tenantId);
   if (filter.productNameLike) q = q.where(ilike("p.productName", filter.productNameLike));
-  const result = await paginate(q, page, "p.id");
+  const result = await paginate(q, page, "p.id", ["productName", "updateAt"]);
   return { ...result, items: result.items.map(withNumbers) };
 }
 

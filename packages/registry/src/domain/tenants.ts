@@ -29,7 +29,7 @@ export async function createTenant(db: Kysely<Database>, input: { tenantName: st
 export async function listTenants(db: Kysely<Database>, page: Page, filter: { tenantNameLike?: string | undefined } = {}): Promise<ListResult<Tenant>> {
   let q = db.selectFrom("tenants").selectAll();
   if (filter.tenantNameLike) q = q.where(ilike("tenantName", filter.tenantNameLike));
-  return paginate(q, page, "id");
+  return paginate(q, page, "id", ["tenantName", "updateAt"]);
 }
 
 /** The tenant with this tenantID, or undefined. */

@@ -132,7 +132,7 @@ export async function createUser(db: Kysely<Database>, caller: Caller, input: Us
 export async function listUsers(db: Kysely<Database>, caller: Caller, page: Page, filter: { usernameLike?: string | undefined } = {}): Promise<ListResult<User>> {
   let q = db.selectFrom("users").select(userColumns).where("tenantId", "=", caller.tenantId);
   if (filter.usernameLike) q = q.where(ilike("username", filter.usernameLike));
-  const r = await paginate(q, page, "id");
+  const r = await paginate(q, page, "id", ["username", "updateAt"]);
   return { ...r, items: r.items.map(asUser) };
 }
 
