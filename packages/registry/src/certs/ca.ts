@@ -1,6 +1,8 @@
-import { createHash, webcrypto } from "node:crypto";
+import { createHash, createPublicKey, webcrypto, type KeyObject } from "node:crypto";
+import { isIP } from "node:net";
 import * as x509 from "@peculiar/x509";
 import type { Kysely } from "kysely";
+import { RegistryError } from "../errors.js";
 import type { Database } from "../store/schema.js";
 
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
@@ -126,4 +128,87 @@ export async function issueClientCert(ca: ServiceCa, commonName: string, now = D
   });
   const keyDer = await webcrypto.subtle.exportKey("pkcs8", keys.privateKey);
   return { certPem: cert.toString("pem"), keyPem: pem(keyDer, "PRIVATE KEY"), fingerprint: certFingerprint(cert.rawData) };
+}
+
+/** A CSR larger than this (PEM characters) is refused before parsing. */
+export const MAX_CSR_PEM_CHARS = 16 * 1024;
+/** Most names (DNS or IP) one listener certificate may carry. */
+export const MAX_LISTENER_HOSTNAMES = 32;
+
+/** A refused listener request: FORM_INVALID naming the request field at fault. */
+const badRequest = (field: "csrPem" | "hostnames", message: string) => new RegistryError("FORM_INVALID", { [field]: message }, `${field}: ${message}`);
+
+const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
+
+/** A hostname as a SAN entry: an IPv4/IPv6 address, or a DNS name (no wildcards). */
+function sanOf(name: string): { type: "ip" | "dns"; value: string } {
+  if (isIP(name)) return { type: "ip", value: name };
+  const labels = name.split(".");
+  if (name.length > 253 || !labels.every((l) => DNS_LABEL.test(l))) {
+    throw badRequest("hostnames", `"${name.slice(0, 80)}" is neither a DNS name nor an IP address`);
+  }
+  return { type: "dns", value: name.toLowerCase() };
+}
+
+/** The CSR's subject public key: ECDSA P-256/P-384 or RSA of at least 2048 bits. */
+function checkedKey(csr: x509.Pkcs10CertificateRequest): void {
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: Buffer.from(csr.publicKey.rawData), format: "der", type: "spki" });
+  } catch {
+    throw badRequest("csrPem", "the request's public key cannot be read");
+  }
+  const d = key.asymmetricKeyDetails;
+  const ok = key.asymmetricKeyType === "ec"
+    ? d?.namedCurve === "prime256v1" || d?.namedCurve === "secp384r1"
+    : key.asymmetricKeyType === "rsa" && (d?.modulusLength ?? 0) >= 2048;
+  if (!ok) throw badRequest("csrPem", "key must be ECDSA P-256/P-384 or RSA of at least 2048 bits");
+}
+
+function parseCsr(csrPem: string): x509.Pkcs10CertificateRequest {
+  if (csrPem.length > MAX_CSR_PEM_CHARS) throw badRequest("csrPem", `longer than ${MAX_CSR_PEM_CHARS} characters`);
+  if (!csrPem.includes("-----BEGIN CERTIFICATE REQUEST-----")) throw badRequest("csrPem", "not a PEM certificate request");
+  try {
+    return new x509.Pkcs10CertificateRequest(csrPem);
+  } catch {
+    throw badRequest("csrPem", "not a valid PKCS#10 certificate request");
+  }
+}
+
+/**
+ * Signs an adapter's listener certificate from its PKCS#10 request, so the
+ * adapter's private key never leaves it and devices trust the listener with
+ * the same root they got with their certificate record. The certificate
+ * names every hostname as a SAN (DNS or IP; the first is also the CN), has
+ * serverAuth extended key usage, is not a CA and is valid as long as device
+ * certificates. Throws RegistryError FORM_INVALID for a malformed, badly signed or
+ * weak-keyed request and for bad hostnames (1..MAX_LISTENER_HOSTNAMES).
+ */
+export async function signListenerCsr(ca: ServiceCa, csrPem: string, hostnames: readonly string[], now = Date.now()): Promise<string> {
+  const names = [...new Set(hostnames.map((h) => h.trim()).filter((h) => h !== ""))];
+  if (names.length === 0) throw badRequest("hostnames", "at least one hostname is required");
+  if (names.length > MAX_LISTENER_HOSTNAMES) throw badRequest("hostnames", `at most ${MAX_LISTENER_HOSTNAMES} hostnames`);
+  const sans = names.map(sanOf);
+  const csr = parseCsr(csrPem);
+  checkedKey(csr);
+  if (!(await csr.verify().catch(() => false))) throw badRequest("csrPem", "the request's signature does not match its key");
+  const rsa = csr.publicKey.algorithm.name.startsWith("RSA");
+  const cert = await x509.X509CertificateGenerator.create({
+    subject: [{ CN: [names[0]!] }, { O: ["IoT Device Service"] }],
+    issuer: ca.cert.subjectName,
+    publicKey: csr.publicKey,
+    signingKey: ca.key,
+    signingAlgorithm: EC,
+    notBefore: new Date(now - BACKDATE_MS),
+    notAfter: new Date(now + CERT_VALIDITY_MS),
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | (rsa ? x509.KeyUsageFlags.keyEncipherment : 0), true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      new x509.SubjectAlternativeNameExtension(sans),
+      await x509.SubjectKeyIdentifierExtension.create(csr.publicKey),
+      await x509.AuthorityKeyIdentifierExtension.create(ca.cert.publicKey),
+    ],
+  });
+  return cert.toString("pem");
 }

@@ -2,16 +2,21 @@ import { randomUUID } from "node:crypto";
 import {
   AuthResult,
   AuthenticateResponseSchema,
+  IssueListenerCertificateResponseSchema,
   create,
   grpc,
   registryServiceDefinition,
   channelOptions,
   type AuthenticateRequest,
   type AuthenticateResponse,
+  type IssueListenerCertificateRequest,
+  type IssueListenerCertificateResponse,
   type AdapterMessage,
   type RegistryMessage,
 } from "@iot/proto";
+import { serviceCa, signListenerCsr } from "../certs/ca.js";
 import { authenticateDevice } from "../domain/device-auth.js";
+import { RegistryError } from "../errors.js";
 import { authOutcomeToProto, credentialsFromProto } from "./convert.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
 
@@ -28,6 +33,24 @@ async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promis
   return create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId });
 }
 
+/**
+ * Handles IssueListenerCertificate: signs an adapter's TLS listener CSR with
+ * the service CA and answers the CA too, which the adapter needs to verify
+ * device certificates on its mutual-TLS listener.
+ */
+async function issueListenerCertificate(req: IssueListenerCertificateRequest, deps: ConnectDeps): Promise<IssueListenerCertificateResponse> {
+  const ca = await serviceCa(deps.db);
+  const certPem = await signListenerCsr(ca, req.csrPem, req.hostnames);
+  deps.logger.info({ adapter: req.adapterInstanceId, hostnames: req.hostnames }, "listener certificate issued");
+  return create(IssueListenerCertificateResponseSchema, { certPem, caPem: ca.certPem });
+}
+
+/** A refused request is INVALID_ARGUMENT with its reason; anything else means the store failed. */
+function grpcError(err: unknown): Partial<grpc.StatusObject> {
+  if (err instanceof RegistryError && err.code === "FORM_INVALID") return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
+  return { code: grpc.status.UNAVAILABLE, details: "registry store unavailable" };
+}
+
 /** The RegistryService implementation for a grpc-js server. */
 export function registryHandlers(deps: ConnectDeps): grpc.UntypedServiceImplementation {
   return {
@@ -37,6 +60,20 @@ export function registryHandlers(deps: ConnectDeps): grpc.UntypedServiceImplemen
         (err: unknown) => {
           deps.logger.error({ err }, "authenticate failed");
           callback({ code: grpc.status.UNAVAILABLE, details: "registry store unavailable" });
+        },
+      );
+    },
+    issueListenerCertificate(
+      call: grpc.ServerUnaryCall<IssueListenerCertificateRequest, IssueListenerCertificateResponse>,
+      callback: grpc.sendUnaryData<IssueListenerCertificateResponse>,
+    ) {
+      issueListenerCertificate(call.request, deps).then(
+        (res) => callback(null, res),
+        (err: unknown) => {
+          const status = grpcError(err);
+          if (status.code === grpc.status.INVALID_ARGUMENT) deps.logger.warn({ adapter: call.request.adapterInstanceId, reason: status.details }, "listener certificate refused");
+          else deps.logger.error({ err }, "listener certificate failed");
+          callback(status);
         },
       );
     },
