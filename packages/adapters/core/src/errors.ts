@@ -5,7 +5,9 @@ export type AdapterErrorCode =
   /** The registry answered that it will never store this uplink (unknown device, ...). */
   | "UPLINK_REJECTED"
   /** The registry client was closed before the registry acknowledged the uplink. */
-  | "CLIENT_CLOSED";
+  | "CLIENT_CLOSED"
+  /** The registry refused a request as invalid (e.g. a bad listener certificate request). */
+  | "REQUEST_REJECTED";
 
 /** The one error class of the adapter core, so adapters can tell registry refusals from bugs. */
 export class AdapterError extends Error {

@@ -2,7 +2,7 @@ import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import { LiveSessions, type LiveSession } from "./live-sessions.js";
 import type {
-  AuthOutcome, DeviceCredentials, DeviceSession, Downlink, DownlinkOutcome, ProtocolName, RegistryClient,
+  AuthOutcome, DeviceCredentials, DeviceSession, Downlink, DownlinkOutcome, ListenerCertificate, ProtocolName, RegistryClient,
   ProxySubscription, RegistryHandlers, RegistryLinkState, SessionInfo, TopicPolicy, Uplink,
 } from "./registry-client.js";
 import { UplinkBuffer } from "./uplink-buffer.js";
@@ -54,6 +54,11 @@ export class FakeRegistryClient implements RegistryClient {
   unavailable = false;
   /** When false, uplinks stay pending until ackAll()/rejectAll(). */
   autoAck = true;
+  /**
+   * Signs listener certificate requests; unset, they are refused with
+   * REQUEST_REJECTED (the fake holds no CA of its own).
+   */
+  listenerCertificates: ((csrPem: string, hostnames: readonly string[]) => Promise<ListenerCertificate>) | undefined;
   private linkState: RegistryLinkState = "idle";
   private readonly devices = new Map<string, FakeDevice>();
   private readonly buffer: UplinkBuffer;
@@ -166,6 +171,11 @@ export class FakeRegistryClient implements RegistryClient {
 
   setHandlers(handlers: RegistryHandlers): void {
     this.handlers = handlers;
+  }
+
+  async issueListenerCertificate(csrPem: string, hostnames: readonly string[]): Promise<ListenerCertificate> {
+    if (!this.listenerCertificates) throw new AdapterError("REQUEST_REJECTED", "fake registry issues no listener certificates");
+    return this.listenerCertificates(csrPem, hostnames);
   }
 
   start(): void {

@@ -6,6 +6,7 @@ import {
   AdapterMessageSchema,
   AuthResult,
   AuthenticateRequestSchema,
+  IssueListenerCertificateRequestSchema,
   DownlinkStatus as PbDownlinkStatus,
   Protocol,
   SessionOpenedSchema,
@@ -14,6 +15,7 @@ import {
   type AdapterMessage,
   type AuthenticateRequest,
   type AuthenticateResponse,
+  type IssueListenerCertificateRequest,
   type Downlink as PbDownlink,
   type TopicPolicy as PbTopicPolicy,
   type ProxySubscription as PbProxySubscription,
@@ -51,6 +53,11 @@ export function toAuthenticateRequest(
     clientIp,
     adapterInstanceId: instanceId,
   });
+}
+
+/** The request for a listener certificate, naming the adapter instance for the registry's log. */
+export function toListenerCertificateRequest(csrPem: string, hostnames: readonly string[], instanceId: string): IssueListenerCertificateRequest {
+  return create(IssueListenerCertificateRequestSchema, { csrPem, hostnames: [...hostnames], adapterInstanceId: instanceId });
 }
 
 function credentialsKind(c: DeviceCredentials): MessageInitShape<typeof CredentialsSchema>["kind"] {

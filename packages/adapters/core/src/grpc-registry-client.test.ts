@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { grpc } from "@iot/proto";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
 import { startTestRegistry, type TestRegistryServer } from "./grpc-test-server.js";
 import type { DeviceSession, Uplink } from "./registry-client.js";
@@ -214,5 +215,38 @@ describe("GrpcRegistryClient", () => {
     c.sessionOpened(session, { clientIp: "10.0.0.1", keepAlive: 30 });
     c.sessionClosed(session, "client disconnected");
     await vi.waitFor(() => expect(kinds(s, 0)).toEqual(["hello", "sessionOpened", "sessionClosed"]));
+  });
+
+  it("asks for a listener certificate until the registry is reachable, then answers its PEMs", async () => {
+    const port = await freePort();
+    const c = client(port);
+    const issued = c.issueListenerCertificate("csr-pem", ["localhost", "127.0.0.1"]);
+    let settled = false;
+    void issued.finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(settled).toBe(false);
+    const s = await registry(port);
+    const seen: { csrPem: string; hostnames: string[]; adapterInstanceId: string }[] = [];
+    s.issueListenerCertificate = (req) => {
+      seen.push({ csrPem: req.csrPem, hostnames: req.hostnames, adapterInstanceId: req.adapterInstanceId });
+      return { certPem: "cert", caPem: "ca" };
+    };
+    expect(await issued).toEqual({ certPem: "cert", caPem: "ca" });
+    expect(seen).toEqual([{ csrPem: "csr-pem", hostnames: ["localhost", "127.0.0.1"], adapterInstanceId: c.instanceId }]);
+  });
+
+  it("rejects with REQUEST_REJECTED and the registry's reason when the registry refuses the request", async () => {
+    const s = await registry();
+    s.issueListenerCertificate = () => ({ code: grpc.status.INVALID_ARGUMENT, details: "csrPem: not a PEM certificate request" });
+    await expect(client(s.port).issueListenerCertificate("x", ["localhost"])).rejects.toMatchObject({
+      name: "AdapterError", code: "REQUEST_REJECTED", message: "registry refused the listener certificate: csrPem: not a PEM certificate request",
+    });
+  });
+
+  it("stops asking with CLIENT_CLOSED once the client is closed", async () => {
+    const c = client(await freePort());
+    const issued = c.issueListenerCertificate("x", ["localhost"]);
+    await c.close();
+    await expect(issued).rejects.toMatchObject({ code: "CLIENT_CLOSED" });
   });
 });

@@ -7,6 +7,8 @@ import {
   type AdapterMessage,
   type AuthenticateRequest,
   type AuthenticateResponse,
+  type IssueListenerCertificateRequest,
+  type IssueListenerCertificateResponse,
   type RegistryMessage,
 } from "@iot/proto";
 import type { Logger } from "pino";
@@ -15,22 +17,26 @@ import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import {
   downlinkResultMessage, fromAuthenticateResponse, fromDownlink, fromPolicies, fromSubscriptions, helloMessage,
-  sessionClosedMessage, sessionOpenedMessage, toAuthenticateRequest, uplinkMessage,
+  sessionClosedMessage, sessionOpenedMessage, toAuthenticateRequest, toListenerCertificateRequest, uplinkMessage,
 } from "./grpc-convert.js";
 import { LiveSessions } from "./live-sessions.js";
 import type {
-  AuthOutcome, DeviceCredentials, DeviceSession, ProtocolName, RegistryClient, RegistryHandlers,
+  AuthOutcome, DeviceCredentials, DeviceSession, ListenerCertificate, ProtocolName, RegistryClient, RegistryHandlers,
   RegistryLinkState, SessionInfo, Uplink,
 } from "./registry-client.js";
 import { UplinkBuffer } from "./uplink-buffer.js";
 
 type ConnectCall = grpc.ClientDuplexStream<AdapterMessage, RegistryMessage>;
 
-/** The two RPCs of the generic grpc-js client, typed. */
+/** The RPCs of the generic grpc-js client, typed. */
 interface RawRegistryClient {
   authenticate(
     req: AuthenticateRequest, md: grpc.Metadata, options: grpc.CallOptions,
     cb: (err: grpc.ServiceError | null, res?: AuthenticateResponse) => void,
+  ): grpc.ClientUnaryCall;
+  issueListenerCertificate(
+    req: IssueListenerCertificateRequest, md: grpc.Metadata, options: grpc.CallOptions,
+    cb: (err: grpc.ServiceError | null, res?: IssueListenerCertificateResponse) => void,
   ): grpc.ClientUnaryCall;
   connect(): ConnectCall;
   close(): void;
@@ -66,6 +72,11 @@ function channel(address: string): { target: string; credentials: grpc.ChannelCr
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** gRPC codes that mean "the registry could not answer now": asking again later may work. */
+const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.RESOURCE_EXHAUSTED]);
+/** Deadline of one IssueListenerCertificate call, ms (the first one may create the service CA). */
+const ISSUE_TIMEOUT_MS = 10_000;
 
 /**
  * The registry over gRPC: unary Authenticate plus one Connect stream that
@@ -148,6 +159,29 @@ export class GrpcRegistryClient implements RegistryClient {
 
   setHandlers(handlers: RegistryHandlers): void {
     this.handlers = handlers;
+  }
+
+  async issueListenerCertificate(csrPem: string, hostnames: readonly string[]): Promise<ListenerCertificate> {
+    const req = toListenerCertificateRequest(csrPem, hostnames, this.instanceId);
+    const backoff = new Backoff(this.opts.backoff);
+    for (;;) {
+      if (this.linkState === "closed") throw new AdapterError("CLIENT_CLOSED", "registry client closed before the listener certificate was issued");
+      const answer = await new Promise<{ err: grpc.ServiceError | null; res?: IssueListenerCertificateResponse }>((resolve) => {
+        try {
+          this.raw.issueListenerCertificate(req, new grpc.Metadata(), { deadline: Date.now() + ISSUE_TIMEOUT_MS }, (err, res) => resolve({ err, ...(res ? { res } : {}) }));
+        } catch (err) {
+          resolve({ err: Object.assign(err as Error, { code: grpc.status.UNAVAILABLE, details: (err as Error).message, metadata: new grpc.Metadata() }) });
+        }
+      });
+      if (answer.res && !answer.err) return { certPem: answer.res.certPem, caPem: answer.res.caPem };
+      const err = answer.err!;
+      if (!RETRYABLE.has(err.code)) {
+        throw new AdapterError("REQUEST_REJECTED", `registry refused the listener certificate: ${err.details || err.message}`, { cause: err });
+      }
+      const delay = backoff.next();
+      this.log.warn({ reason: err.details || err.message, retryInMs: delay }, "registry not reachable for the listener certificate; retrying");
+      await sleep(delay);
+    }
   }
 
   start(): void {

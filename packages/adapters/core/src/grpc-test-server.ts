@@ -6,6 +6,7 @@
 import {
   AuthResult,
   AuthenticateResponseSchema,
+  IssueListenerCertificateResponseSchema,
   RegistryMessageSchema,
   create,
   grpc,
@@ -13,6 +14,8 @@ import {
   type AdapterMessage,
   type AuthenticateRequest,
   type AuthenticateResponse,
+  type IssueListenerCertificateRequest,
+  type IssueListenerCertificateResponse,
   type RegistryMessage,
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -31,6 +34,8 @@ export interface TestRegistryServer {
   readonly streams: TestStream[];
   /** When true (default), every uplink is acked as soon as it arrives. */
   autoAck: boolean;
+  /** Answers IssueListenerCertificate: PEMs, or a gRPC status error (default: UNIMPLEMENTED). */
+  issueListenerCertificate: (req: IssueListenerCertificateRequest) => { certPem: string; caPem: string } | Partial<grpc.StatusObject>;
   /** The newest stream. */
   latest(): TestStream | undefined;
   /** Sends a registry message on the newest stream. */
@@ -60,6 +65,8 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     port: 0,
     streams,
     autoAck: true,
+    issueListenerCertificate: (_req: IssueListenerCertificateRequest): { certPem: string; caPem: string } | Partial<grpc.StatusObject> =>
+      ({ code: grpc.status.UNIMPLEMENTED, details: "not implemented" }),
     latest: () => streams.at(-1),
     push(kind: MessageInitShape<typeof RegistryMessageSchema>["kind"]) {
       streams.at(-1)?.call.write(create(RegistryMessageSchema, { kind }));
@@ -72,6 +79,14 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
   server.addService(registryServiceDefinition, {
     authenticate: (call: grpc.ServerUnaryCall<AuthenticateRequest, AuthenticateResponse>, cb: grpc.sendUnaryData<AuthenticateResponse>) =>
       cb(null, answer(call.request)),
+    issueListenerCertificate: (
+      call: grpc.ServerUnaryCall<IssueListenerCertificateRequest, IssueListenerCertificateResponse>,
+      cb: grpc.sendUnaryData<IssueListenerCertificateResponse>,
+    ) => {
+      const out = state.issueListenerCertificate(call.request);
+      if ("certPem" in out) cb(null, create(IssueListenerCertificateResponseSchema, out));
+      else cb(out);
+    },
     connect: (call: ServerCall) => {
       const stream: TestStream = { call, received: [] };
       streams.push(stream);

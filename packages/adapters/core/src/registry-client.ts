@@ -127,6 +127,12 @@ export interface RegistryHandlers {
   subscriptionUpdate?(deviceIntId: number, subscriptions: readonly ProxySubscription[], previous: readonly ProxySubscription[]): void;
 }
 
+/** A listener certificate signed by the service CA, and that CA (which device certificates chain to), PEM. */
+export interface ListenerCertificate {
+  readonly certPem: string;
+  readonly caPem: string;
+}
+
 /** Link health: connected means the registry answered Hello on the current stream. */
 export type RegistryLinkState = "idle" | "connecting" | "connected" | "closed";
 
@@ -151,6 +157,13 @@ export interface RegistryClient {
   publish(uplink: Uplink): Promise<void>;
   /** Replaces the handlers for registry-pushed messages. */
   setHandlers(handlers: RegistryHandlers): void;
+  /**
+   * Has the registry sign a TLS listener certificate for this adapter's own
+   * key (`csrPem`, PKCS#10 PEM) naming `hostnames` (DNS names or IPs). Waits
+   * while the registry is unreachable; rejects with AdapterError
+   * REQUEST_REJECTED when it refuses the request, CLIENT_CLOSED on close().
+   */
+  issueListenerCertificate(csrPem: string, hostnames: readonly string[]): Promise<ListenerCertificate>;
   /** Opens the link; reconnects by itself until close(). */
   start(): void;
   /** Stops reconnecting, waits briefly for pending acks, and releases the connection. */
