@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFleet, reachable, type Fleet } from "../scripts/fleet.js";
@@ -8,6 +9,12 @@ export interface TestFleet {
   fleet: Fleet;
   apiUrl: string;
   mqttUrl: string;
+  /** MQTT over TLS (server certificate issued by the service CA; token devices). */
+  mqttsUrl: string;
+  /** MQTT over mutual TLS (certificate devices). */
+  mqttssUrl: string;
+  /** MQTT over WebSocket, ending in /mqtt. */
+  wsUrl: string;
   api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
@@ -22,13 +29,17 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     IOT_API_PORT: "0",
     IOT_GRPC_PORT: "0",
     IOT_MQTT_PORT: "0",
+    IOT_MQTTS_PORT: "0",
+    IOT_MQTTSS_PORT: "0",
+    IOT_MQTT_WS_PORT: "0",
     IOT_ADMIN_USERNAME: "admin",
     IOT_ADMIN_PASSWORD: "e2e-admin-pass",
     IOT_LOG_LEVEL: "warn",
     ...extraEnv,
   });
   const apiUrl = `${reachable(fleet.central.urls.api!)}/api/v1`;
-  const mqttUrl = reachable(fleet.adapters.find((a) => a.name === "mqtt-adapter")!.urls.mqtt!);
+  const mqttUrls = fleet.adapters.find((a) => a.name === "mqtt-adapter")!.urls;
+  const mqttUrl = reachable(mqttUrls.mqtt!);
   let token = "";
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${apiUrl}${path}`, {
@@ -46,10 +57,22 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     fleet,
     apiUrl,
     mqttUrl,
+    mqttsUrl: reachable(mqttUrls.mqtts ?? ""),
+    mqttssUrl: reachable(mqttUrls.mqttss ?? ""),
+    wsUrl: reachable(mqttUrls.ws ?? ""),
     api,
     async close() {
       await fleet.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A port free right now, for a process that must know its port before it starts (or be told another's). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
 }

@@ -21,9 +21,10 @@ export const centralSettings = {
   uplinkBatchRows: integer("IOT_UPLINK_BATCH_ROWS", 500, "Most uplinks stored in one transaction.", 1, 10_000),
   uplinkBatchDelayMs: integer("IOT_UPLINK_BATCH_DELAY_MS", 5, "Longest wait before an uplink's batch commits, ms.", 0, 1_000),
   publicHost: text("IOT_PUBLIC_HOST", "localhost", "Host name devices use to reach the adapters (Form 2 broker addresses)."),
-  mqttPort: port("IOT_MQTT_PORT", 1883, "MQTT port, as advertised to devices (the MQTT adapter listens on it)."),
-  mqttsPort: port("IOT_MQTTS_PORT", 8883, "MQTT over TLS port, as advertised."),
-  mqttssPort: port("IOT_MQTTSS_PORT", 8884, "MQTT over mutual TLS port, as advertised."),
+  // The MQTT adapter reads the same three variables to listen (-1 turns its listener off: advertised as "").
+  mqttPort: integer("IOT_MQTT_PORT", 1883, "MQTT port, as advertised to devices (the MQTT adapter listens on it; -1: off).", -1, 65535),
+  mqttsPort: integer("IOT_MQTTS_PORT", 8883, "MQTT over TLS port, as advertised (the MQTT adapter listens on it; -1: off).", -1, 65535),
+  mqttssPort: integer("IOT_MQTTSS_PORT", 8884, "MQTT over mutual TLS port, as advertised (the MQTT adapter listens on it; -1: off).", -1, 65535),
   coapPort: port("IOT_COAP_PORT", 5683, "CoAP port, as advertised."),
   coapsPort: port("IOT_COAPS_PORT", 5684, "CoAP over DTLS port, as advertised."),
   coapssPort: port("IOT_COAPSS_PORT", 5685, "CoAP over DTLS with client certificates port, as advertised."),
@@ -38,7 +39,7 @@ export const readCentralConfig = (env: Record<string, string | undefined>): Cent
 
 /** Form 2's broker address strings (`<host>:<port>`), from the advertised host and ports. */
 export function brokerAddresses(c: CentralConfig): Record<string, string> {
-  const at = (port: number) => `${c.publicHost}:${port}`;
+  const at = (port: number) => (port < 0 ? "" : `${c.publicHost}:${port}`);
   return {
     mqttBroker: at(c.mqttPort),
     mqttsBroker: at(c.mqttsPort),

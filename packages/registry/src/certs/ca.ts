@@ -104,28 +104,43 @@ export function serviceCa(db: Kysely<Database>): Promise<ServiceCa> {
 }
 
 /**
- * Issues a device certificate signed by the CA: a fresh ECDSA P-256 key,
- * subject CN `commonName`, clientAuth extended key usage, digitalSignature
- * key usage, not a CA, valid ~10 years from `now`.
+ * An end-entity certificate signed by the CA: not a CA, with `usage` key
+ * usages and `eku` extended key usage, valid ~10 years from `now`.
  */
-export async function issueClientCert(ca: ServiceCa, commonName: string, now = Date.now()): Promise<IssuedCert> {
-  const keys = (await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair;
-  const cert = await x509.X509CertificateGenerator.create({
-    subject: [{ CN: [commonName] }],
+async function signedByCa(
+  ca: ServiceCa,
+  params: { subject: x509.JsonName; publicKey: x509.PublicKeyType; usage: x509.KeyUsageFlags; eku: x509.ExtendedKeyUsageType; extra?: x509.Extension[] },
+  now: number,
+): Promise<x509.X509Certificate> {
+  return x509.X509CertificateGenerator.create({
+    subject: params.subject,
     issuer: ca.cert.subjectName,
-    publicKey: keys.publicKey,
+    publicKey: params.publicKey,
     signingKey: ca.key,
     signingAlgorithm: EC,
     notBefore: new Date(now - BACKDATE_MS),
     notAfter: new Date(now + CERT_VALIDITY_MS),
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth]),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      new x509.KeyUsagesExtension(params.usage, true),
+      new x509.ExtendedKeyUsageExtension([params.eku]),
+      ...(params.extra ?? []),
+      await x509.SubjectKeyIdentifierExtension.create(params.publicKey),
       await x509.AuthorityKeyIdentifierExtension.create(ca.cert.publicKey),
     ],
   });
+}
+
+/**
+ * Issues a device certificate signed by the CA: a fresh ECDSA P-256 key,
+ * subject CN `commonName`, clientAuth extended key usage, digitalSignature
+ * key usage, not a CA, valid ~10 years from `now`.
+ */
+export async function issueClientCert(ca: ServiceCa, commonName: string, now = Date.now()): Promise<IssuedCert> {
+  const keys = (await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair;
+  const cert = await signedByCa(ca, {
+    subject: [{ CN: [commonName] }], publicKey: keys.publicKey, usage: x509.KeyUsageFlags.digitalSignature, eku: x509.ExtendedKeyUsage.clientAuth,
+  }, now);
   const keyDer = await webcrypto.subtle.exportKey("pkcs8", keys.privateKey);
   return { certPem: cert.toString("pem"), keyPem: pem(keyDer, "PRIVATE KEY"), fingerprint: certFingerprint(cert.rawData) };
 }
@@ -193,22 +208,12 @@ export async function signListenerCsr(ca: ServiceCa, csrPem: string, hostnames: 
   checkedKey(csr);
   if (!(await csr.verify().catch(() => false))) throw badRequest("csrPem", "the request's signature does not match its key");
   const rsa = csr.publicKey.algorithm.name.startsWith("RSA");
-  const cert = await x509.X509CertificateGenerator.create({
+  const cert = await signedByCa(ca, {
     subject: [{ CN: [names[0]!] }, { O: ["IoT Device Service"] }],
-    issuer: ca.cert.subjectName,
     publicKey: csr.publicKey,
-    signingKey: ca.key,
-    signingAlgorithm: EC,
-    notBefore: new Date(now - BACKDATE_MS),
-    notAfter: new Date(now + CERT_VALIDITY_MS),
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | (rsa ? x509.KeyUsageFlags.keyEncipherment : 0), true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(sans),
-      await x509.SubjectKeyIdentifierExtension.create(csr.publicKey),
-      await x509.AuthorityKeyIdentifierExtension.create(ca.cert.publicKey),
-    ],
-  });
+    usage: x509.KeyUsageFlags.digitalSignature | (rsa ? x509.KeyUsageFlags.keyEncipherment : 0),
+    eku: x509.ExtendedKeyUsage.serverAuth,
+    extra: [new x509.SubjectAlternativeNameExtension(sans)],
+  }, now);
   return cert.toString("pem");
 }
