@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -214,4 +215,32 @@ describe("Form 2 broker addresses", () => {
     expect(await events(tokenDevice)).toEqual([`mqtt://${detail.mqttBroker}`, `mqtts://${detail.mqttsBroker}`]);
     expect(await events(certDevice)).toEqual([`mqtts://${detail.mqttssBroker}`]);
   });
+});
+
+describe("an MQTT adapter whose registry is unreachable at start", () => {
+  it("waits for its listener certificate, saying why, and still stops with exit code 0 on SIGTERM", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "packages/adapters/mqtt/src/main.ts"], {
+      cwd: join(import.meta.dirname, ".."),
+      env: { ...process.env, IOT_REGISTRY_URL: `127.0.0.1:${await freePort()}`, IOT_MQTT_PORT: "0", IOT_MQTTS_PORT: "0", IOT_MQTTSS_PORT: "0", IOT_MQTT_WS_PORT: "0", IOT_LOG_LEVEL: "warn" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (b: Buffer) => (stdout += b.toString()));
+    const waiting = new Promise<void>((resolve) =>
+      child.stderr!.on("data", (b: Buffer) => {
+        stderr += b.toString();
+        if (stderr.includes("registry not reachable for the listener certificate; retrying")) resolve();
+      }),
+    );
+    try {
+      await waiting;
+      expect(stdout).not.toContain("READY");
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      expect((await exited)[0]).toBe(0);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, 30_000);
 });
