@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 import type {
   AppTemplatesTable, CertsTable, DataPointsTable, DataStreamPointsTable, DataStreamsTable, DevicePointValuesTable,
   DevicePoliciesTable, HistoryAlertsTable, MetricsTable, PoliciesTable, ProductResourcesTable, ProxySubscriptionsTable,
@@ -37,6 +37,7 @@ export interface Database {
   devicePolicies: DevicePoliciesTable;
   proxySubscriptions: ProxySubscriptionsTable;
   historyAlerts: HistoryAlertsTable;
+  tasks: TasksTable;
 }
 
 /** Service-wide key/value state (token signing secret, CA material, ...). */
@@ -175,11 +176,16 @@ export interface ConnectLogsTable {
   updateAt: number | null;
 }
 
-/** Downlink commands and their delivery state. */
+/**
+ * Downlink commands and their delivery state. A group command is one row with
+ * `groupIntId` and no device (its status sums up the members'), plus one row
+ * per member device, all tied to the group command's task.
+ */
 export interface ControlLogsTable {
   id: Generated<number>;
   tenantId: string;
-  deviceIntId: number;
+  /** Null only on a group command's own row. */
+  deviceIntId: number | null;
   groupIntId: number | null;
   topic: string | null;
   payload: string;
@@ -190,6 +196,31 @@ export interface ControlLogsTable {
   publishUser: string | null;
   /** After this (epoch ms) the command is no longer delivered; null = no limit. */
   expiresAt: number | null;
+  createAt: number;
+  updateAt: number | null;
+  /** The task whose progress this command counts in (group commands), else null; may be left out on insert. */
+  taskIntId: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/**
+ * Background work a caller follows at `/task_status/<taskId>`: group
+ * publishes now, device import and export later (`kind` tells them apart).
+ */
+export interface TasksTable {
+  id: Generated<number>;
+  tenantId: string;
+  /** Public id (UUID) in the status URL. */
+  taskId: string;
+  /** What the task does, e.g. `group_publish`. */
+  kind: string;
+  /** 1 waiting, 2 running, 3 success, 4 failed; 3 and 4 are final. */
+  status: number;
+  /** Percent done, 0..100. */
+  progress: number;
+  message: string | null;
+  /** JSON text: the kind's outcome (counts, a download, per-row errors). */
+  result: string | null;
+  userIntId: number | null;
   createAt: number;
   updateAt: number | null;
 }

@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import { initial } from "./0001-initial.js";
 import { management } from "./0002-management.js";
 import { dataModel } from "./0003-data-model.js";
+import { tasks } from "./0004-tasks.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -12,4 +13,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0001-initial": initial,
   "0002-management": management,
   "0003-data-model": dataModel,
+  "0004-tasks": tasks,
 };
