@@ -177,12 +177,12 @@ describe("devices", () => {
     expect(dev.body.errorCode).toBe("FORM_INVALID");
   });
 
-  it("answer device_publish for an offline device with publishStatus 0 and a failed control log", async () => {
+  it("answer device_publish for an offline device with publishStatus 1 and keep its control log issued (queued)", async () => {
     const d = (await t.call("POST", "/devices", { productID, deviceName: "off", upLinkSystem: 1, authType: 1 }, token)).body;
     const r = await t.call("POST", "/device_publish", { deviceID: d.deviceID, payload: "hello" }, token);
     expect(r.status).toBe(201);
-    expect(r.body.publishStatus).toBe("0");
+    expect(r.body.publishStatus).toBe("1");
     const logs = await t.call("GET", `/devices/${d.id}/control_logs`, undefined, token);
-    expect(logs.body.items[0]).toMatchObject({ payload: "hello", topic: "inbox", publishStatus: 0, publishUser: "admin", deviceName: "off" });
+    expect(logs.body.items[0]).toMatchObject({ id: r.body.controlLogIntID, payload: "hello", topic: "inbox", publishStatus: 1, publishUser: "admin", deviceName: "off" });
   });
 });

@@ -28,6 +28,7 @@ import { metricRoutes } from "./routes/metrics.js";
 import { productResourceRoutes } from "./routes/product-resources.js";
 import { appTemplateRoutes } from "./routes/app-templates.js";
 import { deviceDataRoutes } from "./routes/device-data.js";
+import { taskRoutes } from "./routes/tasks.js";
 import { viewMiddleware } from "./view.js";
 
 /** Largest request body accepted, bytes. */
@@ -36,7 +37,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Routes that need no caller. */
 const openRoutes = [healthRoutes, loginRoutes];
 /** Every resource's routes; each needs a bearer token or an application key. */
-const securedRoutes = [productRoutes, deviceRoutes, gatewayRoutes, groupRoutes, logRoutes, publishRoutes, applicationRoutes, tenantRoutes, userRoutes, certRoutes, policyRoutes, devicePolicyRoutes, subscriptionRoutes, alertRoutes, dataPointRoutes, dataStreamRoutes, metricRoutes, productResourceRoutes, appTemplateRoutes, deviceDataRoutes];
+const securedRoutes = [productRoutes, deviceRoutes, gatewayRoutes, groupRoutes, logRoutes, publishRoutes, applicationRoutes, tenantRoutes, userRoutes, certRoutes, policyRoutes, devicePolicyRoutes, subscriptionRoutes, alertRoutes, dataPointRoutes, dataStreamRoutes, metricRoutes, productResourceRoutes, appTemplateRoutes, deviceDataRoutes, taskRoutes];
 
 /**
  * The management REST API under /api/v1. Health, login and the docs are

@@ -53,7 +53,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   await serviceCa(store.db);
   const sessions = new SessionTable();
   const live = new LiveUpdates(store.db, sessions);
-  const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000);
+  const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000, { onError: (err) => logger.error({ err }, "command expiry sweep failed") });
   const nodeId = `central-${randomBytes(4).toString("hex")}`;
 
   const graceMs = config.sessionGrace * 1000;
@@ -97,6 +97,8 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     );
   }, graceMs);
   sweep.unref();
+  // Commands whose TTL ran out while nobody was connected are marked failed without waiting for a connection.
+  commands.start();
 
   return {
     apiPort: (http.address() as AddressInfo).port,
@@ -110,6 +112,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
         (http as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await stopGrpcServer(grpc.server);
+      await commands.stop();
       await store.close();
     },
   };

@@ -12,7 +12,9 @@ export { authenticateDevice, DEFAULT_DOWNLINK_TOPIC, type DeviceCredentials, typ
 export { CONNECT_STATUS, markStaleOffline } from "./domain/connectivity.js";
 export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand } from "./sessions/session-table.js";
 export { LiveUpdates } from "./sessions/live-updates.js";
-export { CommandRouter, PUBLISH_STATUS, type PublishStatus, type DeviceCommand } from "./router/commands.js";
+export { CommandRouter, PUBLISH_STATUS, type PublishStatus, type DeviceCommand, type GroupCommand, type CommandRouterOptions } from "./router/commands.js";
+export { groupOfCommand } from "./router/group-commands.js";
+export * from "./domain/tasks.js";
 export { startGrpcServer, stopGrpcServer, registryHandlers } from "./grpc/registry-service.js";
 export type { ConnectDeps } from "./grpc/connect-stream.js";
 export * from "./store/index.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fail, getDevice, getDeviceByDeviceId } from "@iot/registry";
+import { fail, getDevice, getDeviceByDeviceId, groupOfCommand } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { codeField, intField } from "../params.js";
@@ -17,19 +17,36 @@ const publishBody = z.object({
   qos: codeField([0, 1]).optional(),
 });
 
+const groupPublishBody = z.object({
+  groupID: z.string().min(1, "required"),
+  groupIntID: intField.optional(),
+  payload: publishBody.shape.payload,
+  /** 0 (default): once, to the members connected now, no acknowledgement; 1: each member acknowledges, offline ones get it on connect. */
+  needAck: codeField([0, 1]).optional(),
+});
+
 /**
  * `POST /device_publish`: records a control log and sends the command to the
- * device's adapter. Answers 201 `{publishStatus}` with the status now (as the
- * spec's digit string): "1" issued, "0" failed (device not connected).
+ * device's adapter, or queues it until the device connects (within the
+ * command TTL). Answers 201 `{publishStatus: "1", controlLogIntID}`.
+ * `POST /group_publish`: one command per member device, followed as a task;
+ * answers 201 `{statusUrl: "/task_status/<taskID>"}`.
  */
 export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
-  return new ApiRouter(docs, "Commands").post("/device_publish", { summary: "Send a command to a device", body: publishBody }, async (c, { body }) => {
-    const caller = c.get("caller");
-    const device = body.deviceIntID !== undefined
-      ? await getDevice(deps.store.db, caller, body.deviceIntID)
-      : await getDeviceByDeviceId(deps.store.db, caller, body.deviceID);
-    if (device.deviceId !== body.deviceID) throw fail.form({ deviceIntID: "is not the device named by deviceID" });
-    const r = await deps.commands.publish(caller, { deviceIntId: device.id, topic: body.topic, payload: body.payload, qos: (body.qos ?? 1) as 0 | 1 });
-    return { publishStatus: String(r.publishStatus), controlLogIntID: r.id };
-  }).app;
+  return new ApiRouter(docs, "Commands")
+    .post("/device_publish", { summary: "Send a command to a device", body: publishBody }, async (c, { body }) => {
+      const caller = c.get("caller");
+      const device = body.deviceIntID !== undefined
+        ? await getDevice(deps.store.db, caller, body.deviceIntID)
+        : await getDeviceByDeviceId(deps.store.db, caller, body.deviceID);
+      if (device.deviceId !== body.deviceID) throw fail.form({ deviceIntID: "is not the device named by deviceID" });
+      const r = await deps.commands.publish(caller, { deviceIntId: device.id, topic: body.topic, payload: body.payload, qos: (body.qos ?? 1) as 0 | 1 });
+      return { publishStatus: String(r.publishStatus), controlLogIntID: r.id };
+    })
+    .post("/group_publish", { summary: "Send a command to every device of a group", body: groupPublishBody }, async (c, { body }) => {
+      const caller = c.get("caller");
+      const group = await groupOfCommand(deps.store.db, caller, body.groupID, body.groupIntID);
+      const r = await deps.commands.publishToGroup(caller, { group, payload: body.payload, needAck: (body.needAck ?? 0) as 0 | 1 });
+      return { statusUrl: `/task_status/${r.task.taskId}` };
+    }).app;
 }

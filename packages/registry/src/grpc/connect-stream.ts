@@ -95,6 +95,10 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     call.emit("error", { code, details }); // grpc-js sends this status and ends the stream
   };
 
+  /** Queued commands go out when a session of their device (or its gateway) opens here. */
+  const deliverQueued = (deviceIntId: number) =>
+    void deps.commands.deliverPending(deviceIntId).catch((err: unknown) => log.error({ err, deviceIntId }, "sending queued commands failed"));
+
   const onHello = async (m: Extract<AdapterMessage["kind"], { case: "hello" }>["value"]) => {
     if (link) return fatal(grpc.status.FAILED_PRECONDITION, "second Hello on one stream");
     link = {
@@ -123,6 +127,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       const session = toSession(s);
       const wasOnline = deps.sessions.isOnline(session.deviceIntId);
       deps.sessions.open(link.instanceId, session);
+      deliverQueued(session.deviceIntId);
       const row = await deps.db.selectFrom("devices").select("deviceStatus").where("id", "=", session.deviceIntId).executeTakeFirst();
       if (!wasOnline && row?.deviceStatus !== 1) {
         await markOnline(deps.db, { deviceIntId: session.deviceIntId, sessionId: session.sessionId, ip: session.clientIp, keepAlive: session.keepAlive, at: session.openedAt });
@@ -180,6 +185,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         const missed = deps.sessions.takePending(s.sessionId);
         if (missed?.revoked) link.kick(s.deviceIntId, missed.revoked);
         else if (missed && missed.stale.size > 0) void deps.live.sessionOpened(s.deviceIntId, missed.stale).catch((err: unknown) => log.error({ err }, "push to a new session failed"));
+        if (!missed?.revoked) deliverQueued(s.deviceIntId);
         return markOnline(deps.db, { deviceIntId: s.deviceIntId, sessionId: s.sessionId, ip: s.clientIp, keepAlive: s.keepAlive, at: s.openedAt });
       }
       case "sessionClosed": {

@@ -2,9 +2,14 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Caller } from "../domain/caller.js";
 import { DEFAULT_DOWNLINK_TOPIC } from "../domain/device-auth.js";
-import type { AdapterLink, SessionTable } from "../sessions/session-table.js";
+import { getTask, type Task } from "../domain/tasks.js";
+import type { Group } from "../domain/groups.js";
+import type { SessionTable } from "../sessions/session-table.js";
+import { downlinkOf, InFlight, routeFor, type QueuedCommand } from "./command-delivery.js";
+import { recordGroupCommand } from "./group-commands.js";
+import { GroupProgress } from "./group-progress.js";
 
-/** publishStatus codes: 0 failed, 1 issued, 2 delivered (device acked), 3 sent, no ack needed. */
+/** publishStatus codes: 0 failed, 1 issued (queued or in flight), 2 delivered (device acked), 3 sent, no ack needed. */
 export const PUBLISH_STATUS = { failed: 0, issued: 1, delivered: 2, sent: 3 } as const;
 export type PublishStatus = (typeof PUBLISH_STATUS)[keyof typeof PUBLISH_STATUS];
 
@@ -18,68 +23,185 @@ export interface DeviceCommand {
   qos: 0 | 1;
 }
 
+/** A command for every member of a group, already checked to be the caller's. */
+export interface GroupCommand {
+  group: Group;
+  payload: string;
+  /** 1: each member's acknowledgement is tracked (QoS 1, queued while offline); 0: sent once to the members connected now (QoS 0). */
+  needAck: 0 | 1;
+}
+
+/** Timing of the queue. */
+export interface CommandRouterOptions {
+  /** How often expired commands are marked failed, ms (default: a quarter of the TTL, within 0.5–5 s). */
+  sweepIntervalMs?: number;
+  /** How long a command handed to an adapter may wait for its answer past its expiry, ms (default 60 s: the adapter's own PUBACK timeout is 30 s). */
+  inFlightGraceMs?: number;
+  /** Told of a sweep that failed (the next one tries again). */
+  onError?: (err: unknown) => void;
+}
+
+/** Most expired commands marked failed by one sweep. */
+const SWEEP_BATCH = 1000;
+
 /**
  * Turns commands into control logs and routes them to the adapter holding
- * the device's session. Adapters report the outcome, which updates the log.
+ * the device's session. A command for a device that is not connected stays
+ * issued and is sent when one of its sessions (or its gateway's) opens, until
+ * its TTL runs out; a periodic sweep marks expired ones failed. Adapters
+ * report the outcome, which settles the log and the progress of its group
+ * command's task.
  */
 export class CommandRouter {
+  private readonly inFlight = new InFlight();
+  private readonly progress: GroupProgress;
+  private readonly sweepIntervalMs: number;
+  private readonly graceMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<unknown> = Promise.resolve();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly sessions: SessionTable,
     /** How long an issued command stays deliverable, ms. */
     private readonly ttlMs: number,
-  ) {}
+    private readonly options: CommandRouterOptions = {},
+  ) {
+    this.progress = new GroupProgress(db);
+    this.sweepIntervalMs = options.sweepIntervalMs ?? Math.min(5_000, Math.max(500, Math.floor(ttlMs / 4)));
+    this.graceMs = options.inFlightGraceMs ?? 60_000;
+  }
 
-  /** Records the command and sends it on; answers the control log id and its status now. */
+  /** Records the command and sends it on when the device (or its gateway) is connected; it is issued (1) either way. */
   async publish(caller: Caller, cmd: DeviceCommand, now = Date.now()): Promise<{ id: number; publishStatus: PublishStatus }> {
     const topic = cmd.topic ?? DEFAULT_DOWNLINK_TOPIC;
-    const route = await this.routeOf(cmd.deviceIntId, topic);
-    const link = route?.link;
-    const status = link ? PUBLISH_STATUS.issued : PUBLISH_STATUS.failed;
     const expiresAt = now + this.ttlMs;
+    const device = await this.db.selectFrom("devices").select(["deviceId", "gateway"]).where("id", "=", cmd.deviceIntId).executeTakeFirstOrThrow();
     const row = await this.db
       .insertInto("controlLogs")
       .values({
-        tenantId: caller.tenantId,
-        deviceIntId: cmd.deviceIntId,
-        groupIntId: null,
-        topic,
-        payload: cmd.payload,
-        qos: cmd.qos,
-        publishStatus: status,
-        userIntId: caller.userIntId,
-        publishUser: caller.username,
-        expiresAt,
-        createAt: now,
-        updateAt: null,
+        tenantId: caller.tenantId, deviceIntId: cmd.deviceIntId, groupIntId: null, topic, payload: cmd.payload, qos: cmd.qos,
+        publishStatus: PUBLISH_STATUS.issued, userIntId: caller.userIntId, publishUser: caller.username, expiresAt, createAt: now, updateAt: null,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    if (route) route.link.sendDownlink({ id: row.id, deviceIntId: route.deviceIntId, topic: route.topic, payload: Buffer.from(cmd.payload, "utf8"), qos: cmd.qos, expiresAt });
-    return { id: row.id, publishStatus: status };
+    this.send({ id: row.id, deviceIntId: cmd.deviceIntId, deviceId: device.deviceId, gateway: device.gateway, topic, payload: cmd.payload, qos: cmd.qos, expiresAt }, now);
+    return { id: row.id, publishStatus: PUBLISH_STATUS.issued };
   }
 
   /**
-   * Where a command for a device goes: its own session, or — for a device
-   * behind a gateway that is not connected itself — its gateway's session, on
-   * `devices/<deviceID>/<topic>` (the topic the gateway relays for it).
+   * Sends a command to every member of a group and answers its task. With
+   * needAck 1 each member's command is tracked like `publish` (queued while
+   * offline); with needAck 0 it goes once, at QoS 0, to the members connected
+   * now, and the others' logs fail at once.
    */
-  private async routeOf(deviceIntId: number, topic: string): Promise<{ link: AdapterLink; deviceIntId: number; topic: string } | undefined> {
-    const own = this.sessions.route(deviceIntId);
-    if (own) return { link: own, deviceIntId, topic };
-    const d = await this.db.selectFrom("devices").select(["gateway", "deviceId"]).where("id", "=", deviceIntId).executeTakeFirst();
-    const viaGateway = d?.gateway != null ? this.sessions.route(d.gateway) : undefined;
-    if (!viaGateway || !d || d.gateway == null) return undefined;
-    return { link: viaGateway, deviceIntId: d.gateway, topic: `devices/${d.deviceId}/${topic}` };
+  async publishToGroup(caller: Caller, cmd: GroupCommand, now = Date.now()): Promise<{ task: Task; controlLogId: number }> {
+    const { task, groupLogId, commands } = await recordGroupCommand(
+      this.db, caller, { group: cmd.group, payload: cmd.payload, topic: DEFAULT_DOWNLINK_TOPIC, needAck: cmd.needAck, expiresAt: now + this.ttlMs }, now,
+    );
+    const unreachable = commands.filter((c) => this.send(c, now) === "no route").map((c) => c.id);
+    if (cmd.needAck === 0) {
+      for (let i = 0; i < unreachable.length; i += SWEEP_BATCH) {
+        await this.db
+          .updateTable("controlLogs").set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
+          .where("id", "in", unreachable.slice(i, i + SWEEP_BATCH)).where("publishStatus", "=", PUBLISH_STATUS.issued)
+          .execute();
+      }
+    }
+    await this.progress.refresh(task.id);
+    return { task: await getTask(this.db, caller, task.taskId), controlLogId: groupLogId };
   }
 
-  /** An adapter's report on a downlink. Only a command still "issued" changes. */
+  /**
+   * A session of the device opened (or was re-announced after its adapter
+   * reconnected): sends its unexpired issued commands, and those of its
+   * devices behind it when it is a gateway, oldest first. Commands already
+   * sent down the same adapter stream are not sent again. Answers how many went.
+   */
+  async deliverPending(deviceIntId: number, now = Date.now()): Promise<number> {
+    const children = await this.db.selectFrom("devices").select("id").where("gateway", "=", deviceIntId).execute();
+    const rows = await this.db
+      .selectFrom("controlLogs as l")
+      .innerJoin("devices as d", "d.id", "l.deviceIntId")
+      .select(["l.id", "l.deviceIntId", "d.deviceId", "d.gateway", "l.topic", "l.payload", "l.qos", "l.expiresAt"])
+      .where("l.deviceIntId", "in", [deviceIntId, ...children.map((c) => c.id)])
+      .where("l.publishStatus", "=", PUBLISH_STATUS.issued)
+      .where((eb) => eb.or([eb("l.expiresAt", "is", null), eb("l.expiresAt", ">", now)]))
+      .orderBy("l.id")
+      .execute();
+    let sent = 0;
+    for (const r of rows) {
+      const cmd: QueuedCommand = { ...r, deviceIntId: r.deviceIntId!, topic: r.topic ?? DEFAULT_DOWNLINK_TOPIC, expiresAt: r.expiresAt ?? 0 };
+      if (this.send(cmd, now) === "sent") sent++;
+    }
+    return sent;
+  }
+
+  /** An adapter's report on a downlink. Only a command still issued changes; its group task is recounted. */
   async settle(downlinkId: number, status: PublishStatus, now = Date.now()): Promise<void> {
-    await this.db
+    this.inFlight.release(downlinkId);
+    const row = await this.db
       .updateTable("controlLogs")
       .set({ publishStatus: status, updateAt: now })
       .where("id", "=", downlinkId)
       .where("publishStatus", "=", PUBLISH_STATUS.issued)
+      .returning("taskIntId")
+      .executeTakeFirst();
+    if (row?.taskIntId != null) await this.progress.refresh(row.taskIntId);
+  }
+
+  /**
+   * Marks failed the issued commands whose TTL ran out, except those an
+   * adapter may still answer (handed over less than the in-flight grace ago).
+   * Answers how many failed.
+   */
+  async expire(now = Date.now()): Promise<number> {
+    const due = await this.db
+      .selectFrom("controlLogs").select("id")
+      .where("publishStatus", "=", PUBLISH_STATUS.issued).where("expiresAt", "<=", now)
+      .orderBy("id").limit(SWEEP_BATCH)
       .execute();
+    const ids = due.map((r) => r.id).filter((id) => !this.inFlight.awaiting(id, now, this.graceMs));
+    if (ids.length === 0) return 0;
+    const expired = await this.db
+      .updateTable("controlLogs").set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
+      .where("id", "in", ids).where("publishStatus", "=", PUBLISH_STATUS.issued)
+      .returning(["id", "taskIntId"])
+      .execute();
+    for (const r of expired) this.inFlight.release(r.id);
+    const tasks = new Set(expired.flatMap((r) => (r.taskIntId == null ? [] : [r.taskIntId])));
+    for (const t of tasks) await this.progress.refresh(t);
+    return expired.length;
+  }
+
+  /** Starts the expiry sweep (unref'd: it never keeps the process alive). */
+  start(): void {
+    if (this.timer) return;
+    let busy = false;
+    this.timer = setInterval(() => {
+      if (busy) return; // a slow sweep is not stacked up behind
+      busy = true;
+      this.sweeping = this.expire()
+        .catch((err: unknown) => this.options.onError?.(err))
+        .finally(() => (busy = false));
+    }, this.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the sweep and waits for the work under way (call before closing the store). */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.sweeping;
+    await this.progress.idle();
+  }
+
+  /** Sends the command down its route now, unless it went down that stream already. */
+  private send(cmd: QueuedCommand, now: number): "sent" | "in flight" | "no route" {
+    const route = routeFor((id) => this.sessions.route(id), cmd);
+    if (!route) return "no route";
+    if (!this.inFlight.claim(cmd.id, route.link, now)) return "in flight";
+    route.link.sendDownlink(downlinkOf(cmd, route));
+    return "sent";
   }
 }

@@ -1,0 +1,224 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { engines, type EngineUnderTest } from "../store/test-engines.js";
+import { twoTenants } from "../domain/test-tenants.js";
+import { createDevice } from "../domain/devices.js";
+import { addGroupDevices, createGroup, getGroup } from "../domain/groups.js";
+import { listControlLogs, listGroupControlLogs } from "../domain/logs.js";
+import { createProduct } from "../domain/products.js";
+import { getTask, TASK_STATUS } from "../domain/tasks.js";
+import { SessionTable, type AdapterLink, type DownlinkCommand } from "../sessions/session-table.js";
+import { CommandRouter, PUBLISH_STATUS } from "./commands.js";
+
+afterAll(async () => {
+  for (const e of engines) await e.cleanup();
+});
+
+const TTL = 60_000;
+
+/** An adapter stream that records the downlinks the registry sends down it. */
+function fakeAdapter(sessions: SessionTable, instanceId = "mqtt-1") {
+  const sent: Array<Omit<DownlinkCommand, "payload"> & { payload: string }> = [];
+  const link: AdapterLink = {
+    instanceId, protocol: 1, version: "t", attachedAt: 0,
+    sendDownlink: (c) => sent.push({ ...c, payload: Buffer.from(c.payload).toString("utf8") }),
+    kick: () => {}, updatePolicies: () => {}, updateSubscriptions: () => {},
+  };
+  sessions.attach(link);
+  const open = (deviceIntId: number) =>
+    sessions.open(instanceId, { sessionId: `s-${deviceIntId}-${sent.length}`, deviceIntId, tenantId: "t", clientIp: "", keepAlive: 0, openedAt: 0 });
+  return { link, sent, open };
+}
+
+async function setup(engine: EngineUnderTest) {
+  const { db, caller, other } = await twoTenants(engine);
+  const sessions = new SessionTable();
+  const router = new CommandRouter(db, sessions, TTL, { inFlightGraceMs: 10_000 });
+  const product = await createProduct(db, caller, { productName: "Valves", cloudProtocol: 1 });
+  const device = (deviceName: string) => createDevice(db, caller, { productId: product.productId, deviceName, deviceId: deviceName, upLinkSystem: 1, authType: 1 });
+  const statusOf = async (id: number) => (await db.selectFrom("controlLogs").select("publishStatus").where("id", "=", id).executeTakeFirstOrThrow()).publishStatus;
+  return { db, caller, other, sessions, router, product, device, statusOf };
+}
+
+describe.each(engines)("device commands on $name", (engine) => {
+  it("keeps a command for an offline device issued and sends it once when a session opens", async () => {
+    const { caller, sessions, router, device, statusOf } = await setup(engine);
+    const d = await device("v1");
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "open", qos: 1 }, 1_000);
+    expect(r.publishStatus).toBe(PUBLISH_STATUS.issued);
+    const adapter = fakeAdapter(sessions);
+    adapter.open(d.id);
+    expect(await router.deliverPending(d.id, 2_000)).toBe(1);
+    expect(adapter.sent).toEqual([{ id: r.id, deviceIntId: d.id, topic: "inbox", payload: "open", qos: 1, expiresAt: 1_000 + TTL }]);
+    // Announced again on the same stream: not sent twice.
+    expect(await router.deliverPending(d.id, 2_500)).toBe(0);
+    expect(adapter.sent).toHaveLength(1);
+    await router.settle(r.id, PUBLISH_STATUS.delivered);
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.delivered);
+  });
+
+  it("sends in order of issue, and again down a new stream of a reconnected adapter while still unanswered", async () => {
+    const { caller, sessions, router, device } = await setup(engine);
+    const d = await device("v2");
+    const a = await router.publish(caller, { deviceIntId: d.id, payload: "one", qos: 1 });
+    const b = await router.publish(caller, { deviceIntId: d.id, topic: "cfg/rate", payload: "two", qos: 0 });
+    const first = fakeAdapter(sessions);
+    first.open(d.id);
+    await router.deliverPending(d.id);
+    expect(first.sent.map((s) => [s.id, s.topic, s.qos])).toEqual([[a.id, "inbox", 1], [b.id, "cfg/rate", 0]]);
+    sessions.detach(first.link);
+    const second = fakeAdapter(sessions); // same instance, new stream: its answers of the old one may be lost
+    second.open(d.id);
+    expect(await router.deliverPending(d.id)).toBe(2);
+    expect(second.sent.map((s) => s.id)).toEqual([a.id, b.id]);
+  });
+
+  it("sends at once to a connected device and does not send it again when the session is re-announced", async () => {
+    const { caller, sessions, router, device } = await setup(engine);
+    const d = await device("v3");
+    const adapter = fakeAdapter(sessions);
+    adapter.open(d.id);
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "now", qos: 1 });
+    expect(adapter.sent.map((s) => s.id)).toEqual([r.id]);
+    expect(await router.deliverPending(d.id)).toBe(0);
+    expect(adapter.sent).toHaveLength(1);
+  });
+
+  it("changes only an issued command when an adapter reports on it", async () => {
+    const { caller, router, device, statusOf } = await setup(engine);
+    const d = await device("v4");
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "x", qos: 0 });
+    await router.settle(r.id, PUBLISH_STATUS.sent);
+    await router.settle(r.id, PUBLISH_STATUS.failed);
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.sent);
+  });
+
+  it("fails a command whose TTL ran out while the device was away, and never sends it later", async () => {
+    const { caller, sessions, router, device, statusOf } = await setup(engine);
+    const d = await device("v5");
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "late", qos: 1 }, 1_000);
+    expect(await router.expire(1_000 + TTL - 1)).toBe(0);
+    expect(await router.expire(1_000 + TTL)).toBe(1);
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.failed);
+    const adapter = fakeAdapter(sessions);
+    adapter.open(d.id);
+    expect(await router.deliverPending(d.id, 1_000 + TTL + 5)).toBe(0);
+    expect(adapter.sent).toEqual([]);
+  });
+
+  it("does not deliver a queued command that expired before the session opened, even before the sweep marked it", async () => {
+    const { caller, sessions, router, device, statusOf } = await setup(engine);
+    const d = await device("v6");
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "stale", qos: 1 }, 1_000);
+    const adapter = fakeAdapter(sessions);
+    adapter.open(d.id);
+    expect(await router.deliverPending(d.id, 1_000 + TTL)).toBe(0);
+    expect(adapter.sent).toEqual([]);
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.issued);
+  });
+
+  it("lets an adapter answer a command it holds past its TTL, within the in-flight grace", async () => {
+    const { caller, sessions, router, device, statusOf } = await setup(engine);
+    const d = await device("v7");
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "slow", qos: 1 }, 1_000);
+    const adapter = fakeAdapter(sessions);
+    adapter.open(d.id);
+    const handedOver = 1_000 + TTL - 100;
+    expect(await router.deliverPending(d.id, handedOver)).toBe(1);
+    expect(await router.expire(1_000 + TTL)).toBe(0); // the adapter may still report within the 10 s grace
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.issued);
+    expect(await router.expire(handedOver + 10_000)).toBe(1);
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.failed);
+  });
+
+  it("sends a queued command for a device behind a gateway through the gateway's session when the gateway connects", async () => {
+    const { db, caller, sessions, router, product } = await setup(engine);
+    const gw = await createDevice(db, caller, { productId: product.productId, deviceName: "gw", deviceType: 2, authType: 1 });
+    const child = await createDevice(db, caller, { productId: product.productId, deviceName: "c", deviceId: "child-9", upLinkSystem: 2, gateway: gw.id, authType: 1 });
+    const r = await router.publish(caller, { deviceIntId: child.id, topic: "relay", payload: "on", qos: 1 });
+    const adapter = fakeAdapter(sessions);
+    adapter.open(gw.id);
+    expect(await router.deliverPending(gw.id)).toBe(1);
+    expect(adapter.sent).toEqual([expect.objectContaining({ id: r.id, deviceIntId: gw.id, topic: "devices/child-9/relay", payload: "on" })]);
+  });
+});
+
+describe.each(engines)("group commands on $name", (engine) => {
+  async function groupSetup(members: number) {
+    const s = await setup(engine);
+    const group = await createGroup(s.db, s.caller, { productId: s.product.productId, groupName: "All" });
+    const devices = [];
+    for (let i = 0; i < members; i++) devices.push(await s.device(`g${i}`));
+    await addGroupDevices(s.db, s.caller, group.id, devices.map((d) => d.id));
+    const memberLogs = (taskIntId: number) =>
+      s.db.selectFrom("controlLogs").select(["id", "deviceIntId", "publishStatus", "qos", "topic"]).where("taskIntId", "=", taskIntId).where("deviceIntId", "is not", null).orderBy("id").execute();
+    const groupLog = (taskIntId: number) =>
+      s.db.selectFrom("controlLogs").selectAll().where("taskIntId", "=", taskIntId).where("deviceIntId", "is", null).executeTakeFirstOrThrow();
+    return { ...s, group: await getGroup(s.db, s.caller, group.id), devices, memberLogs, groupLog };
+  }
+
+  it("needAck 0: sends once at QoS 0 to the connected members, fails the others at once, and sums up when the sends are reported", async () => {
+    const { db, caller, sessions, router, group, devices, memberLogs, groupLog } = await groupSetup(3);
+    const adapter = fakeAdapter(sessions);
+    adapter.open(devices[0]!.id);
+    adapter.open(devices[2]!.id);
+    const { task, controlLogId } = await router.publishToGroup(caller, { group, payload: "all-off", needAck: 0 });
+    expect(adapter.sent.map((s) => [s.deviceIntId, s.qos, s.topic, s.payload])).toEqual([[devices[0]!.id, 0, "inbox", "all-off"], [devices[2]!.id, 0, "inbox", "all-off"]]);
+    expect((await memberLogs(task.id)).map((l) => l.publishStatus)).toEqual([1, 0, 1]);
+    expect(task).toMatchObject({ kind: "group_publish", status: TASK_STATUS.running, progress: 33, message: "waiting for 2 of 3 devices" });
+    expect(JSON.parse(task.result!)).toEqual({ total: 3, success: 0, failed: 1, pending: 2 });
+    expect(await groupLog(task.id)).toMatchObject({ id: controlLogId, groupIntId: group.id, payload: "all-off", qos: 0, publishStatus: 1, publishUser: "root" });
+
+    for (const s of adapter.sent) await router.settle(s.id, PUBLISH_STATUS.sent);
+    const done = await getTask(db, caller, task.taskId);
+    expect(done).toMatchObject({ status: TASK_STATUS.failed, progress: 100, message: "1 of 3 devices failed" });
+    expect(JSON.parse(done.result!)).toEqual({ total: 3, success: 2, failed: 1, pending: 0 });
+    expect((await memberLogs(task.id)).map((l) => l.publishStatus)).toEqual([3, 0, 3]);
+    expect((await groupLog(task.id)).publishStatus).toBe(PUBLISH_STATUS.failed);
+  });
+
+  it("needAck 1: tracks each member at QoS 1, queues the offline one, and succeeds once every member acknowledged", async () => {
+    const { db, caller, sessions, router, group, devices, memberLogs, groupLog } = await groupSetup(2);
+    const adapter = fakeAdapter(sessions);
+    adapter.open(devices[0]!.id);
+    const { task } = await router.publishToGroup(caller, { group, payload: "reboot", needAck: 1 });
+    expect(adapter.sent.map((s) => [s.deviceIntId, s.qos])).toEqual([[devices[0]!.id, 1]]);
+    await router.settle(adapter.sent[0]!.id, PUBLISH_STATUS.delivered);
+    let t = await getTask(db, caller, task.taskId);
+    expect(t).toMatchObject({ status: TASK_STATUS.running, progress: 50 });
+    expect(JSON.parse(t.result!)).toEqual({ total: 2, success: 1, failed: 0, pending: 1 });
+
+    adapter.open(devices[1]!.id);
+    await router.deliverPending(devices[1]!.id);
+    expect(adapter.sent.map((s) => s.deviceIntId)).toEqual([devices[0]!.id, devices[1]!.id]);
+    await router.settle(adapter.sent[1]!.id, PUBLISH_STATUS.delivered);
+    t = await getTask(db, caller, task.taskId);
+    expect(t).toMatchObject({ status: TASK_STATUS.success, progress: 100, message: "all 2 devices reached" });
+    expect((await memberLogs(task.id)).map((l) => l.publishStatus)).toEqual([2, 2]);
+    expect((await groupLog(task.id)).publishStatus).toBe(PUBLISH_STATUS.delivered);
+  });
+
+  it("needAck 1: a member that stays away past the TTL fails the task", async () => {
+    const { db, caller, router, group, groupLog } = await groupSetup(1);
+    const { task } = await router.publishToGroup(caller, { group, payload: "x", needAck: 1 }, 1_000);
+    expect(await router.expire(1_000 + TTL)).toBe(1);
+    const t = await getTask(db, caller, task.taskId);
+    expect(t).toMatchObject({ status: TASK_STATUS.failed, progress: 100, message: "1 of 1 devices failed" });
+    expect((await groupLog(task.id)).publishStatus).toBe(PUBLISH_STATUS.failed);
+  });
+
+  it("finishes a command to a group with no devices at once, as a success", async () => {
+    const { db, caller, router, group } = await groupSetup(0);
+    const { task } = await router.publishToGroup(caller, { group, payload: "x", needAck: 1 });
+    expect(task).toMatchObject({ status: TASK_STATUS.success, progress: 100, message: "the group has no devices" });
+    expect(JSON.parse((await getTask(db, caller, task.taskId)).result!)).toEqual({ total: 0, success: 0, failed: 0, pending: 0 });
+  });
+
+  it("keeps the group's own log out of device lists and its members' logs out of the group's list", async () => {
+    const { db, caller, router, group, devices } = await groupSetup(2);
+    const { controlLogId } = await router.publishToGroup(caller, { group, payload: "hi", needAck: 1 });
+    const page = { page: 1, limit: 10 };
+    expect((await listGroupControlLogs(db, caller, group.id, page)).items.map((l) => l.id)).toEqual([controlLogId]);
+    const all = await listControlLogs(db, caller, page);
+    expect(all.items.map((l) => l.deviceIntId).sort()).toEqual(devices.map((d) => d.id).sort());
+  });
+});

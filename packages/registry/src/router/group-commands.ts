@@ -1,0 +1,83 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+import type { Caller } from "../domain/caller.js";
+import { fail } from "../errors.js";
+import { getGroup, type Group } from "../domain/groups.js";
+import { createTask, TASK_STATUS, type Task } from "../domain/tasks.js";
+import type { QueuedCommand } from "./command-delivery.js";
+
+/** Rows per insert statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 500;
+
+/** What `recordGroupCommand` stores. */
+export interface GroupCommandRecord {
+  group: Group;
+  payload: string;
+  /** Relative topic on every member. */
+  topic: string;
+  /** 1: each member acknowledges (QoS 1); 0: none does. */
+  needAck: 0 | 1;
+  /** Epoch ms after which a member's command is no longer delivered. */
+  expiresAt: number;
+}
+
+/**
+ * The group of the caller's tenant named by its groupID, or by groupIntID
+ * too (Form 1), which must then be the same group. DATA_NOT_FOUND for an
+ * unknown or foreign group; FORM_INVALID when the two ids disagree.
+ */
+export async function groupOfCommand(db: Kysely<Database>, caller: Caller, groupId: string, groupIntId?: number): Promise<Group> {
+  const id = groupIntId ?? (await db.selectFrom("groups").select("id").where("tenantId", "=", caller.tenantId).where("groupId", "=", groupId).executeTakeFirst())?.id;
+  if (id === undefined) throw fail.notFound("group");
+  const group = await getGroup(db, caller, id);
+  if (group.groupId !== groupId) throw fail.form({ groupIntID: "is not the group named by groupID" });
+  return group;
+}
+
+/**
+ * Records a group command in one transaction: its task (running, counting
+ * the members), the group's control log (no device) and one control log per
+ * member device, all issued. Answers the task, the group log id and the
+ * members' commands in id order, ready to route.
+ */
+export async function recordGroupCommand(
+  db: Kysely<Database>,
+  caller: Caller,
+  cmd: GroupCommandRecord,
+  now = Date.now(),
+): Promise<{ task: Task; groupLogId: number; commands: QueuedCommand[] }> {
+  return db.transaction().execute(async (tx) => {
+    const members = await tx
+      .selectFrom("groupDevices as gd")
+      .innerJoin("devices as d", "d.id", "gd.deviceIntId")
+      .select(["d.id", "d.deviceId", "d.gateway"])
+      .where("gd.groupIntId", "=", cmd.group.id)
+      .where("d.tenantId", "=", caller.tenantId)
+      .orderBy("d.id")
+      .execute();
+    const total = members.length;
+    const task = await createTask(tx, caller, { kind: "group_publish", status: TASK_STATUS.running, result: { total, success: 0, failed: 0, pending: total } }, now);
+    const base = { tenantId: caller.tenantId, payload: cmd.payload, qos: cmd.needAck, publishStatus: 1, userIntId: caller.userIntId, publishUser: caller.username, createAt: now, updateAt: null, taskIntId: task.id };
+    const groupLog = await tx
+      .insertInto("controlLogs")
+      .values({ ...base, deviceIntId: null, groupIntId: cmd.group.id, topic: cmd.topic, expiresAt: null })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const commands: QueuedCommand[] = [];
+    for (let i = 0; i < members.length; i += CHUNK) {
+      const chunk = members.slice(i, i + CHUNK);
+      const rows = await tx
+        .insertInto("controlLogs")
+        .values(chunk.map((m) => ({ ...base, deviceIntId: m.id, groupIntId: null, topic: cmd.topic, expiresAt: cmd.expiresAt })))
+        .returning(["id", "deviceIntId"])
+        .execute();
+      const byDevice = new Map(chunk.map((m) => [m.id, m]));
+      for (const r of rows) {
+        const m = byDevice.get(r.deviceIntId!)!;
+        commands.push({ id: r.id, deviceIntId: m.id, deviceId: m.deviceId, gateway: m.gateway, topic: cmd.topic, payload: cmd.payload, qos: cmd.needAck, expiresAt: cmd.expiresAt });
+      }
+    }
+    commands.sort((a, b) => a.id - b.id);
+    return { task, groupLogId: groupLog.id, commands };
+  });
+}

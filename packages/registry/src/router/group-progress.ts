@@ -1,0 +1,78 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+import { TASK_STATUS, updateTask, type TaskStatus } from "../domain/tasks.js";
+
+/** A group command's members by outcome: `success` acknowledged (2) or sent (3), `failed` 0, `pending` still issued (1). */
+export interface GroupCounts {
+  total: number;
+  success: number;
+  failed: number;
+  pending: number;
+}
+
+/** Task status, progress and message a group command's counts amount to. */
+export function groupTaskState(c: GroupCounts): { status: TaskStatus; progress: number; message: string } {
+  const settled = c.total - c.pending;
+  const progress = c.total === 0 ? 100 : Math.floor((settled * 100) / c.total);
+  if (c.total === 0) return { status: TASK_STATUS.success, progress, message: "the group has no devices" };
+  if (c.pending > 0) return { status: TASK_STATUS.running, progress, message: `waiting for ${c.pending} of ${c.total} devices` };
+  if (c.failed > 0) return { status: TASK_STATUS.failed, progress, message: `${c.failed} of ${c.total} devices failed` };
+  return { status: TASK_STATUS.success, progress, message: `all ${c.total} devices reached` };
+}
+
+/**
+ * Keeps a group command's task and its group control log in step with the
+ * members' control logs. Recounting is serialized per task on this node, so
+ * a slower recount never overwrites a newer one; a finished task is final.
+ */
+export class GroupProgress {
+  private readonly running = new Map<number, Promise<void>>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Recounts the task's members after the ones before it finished; rejects when the recount fails. */
+  refresh(taskIntId: number): Promise<void> {
+    const before = this.running.get(taskIntId) ?? Promise.resolve();
+    const next = before.catch(() => {}).then(() => this.recount(taskIntId));
+    const tail = next.catch(() => {});
+    this.running.set(taskIntId, tail);
+    void tail.then(() => {
+      if (this.running.get(taskIntId) === tail) this.running.delete(taskIntId);
+    });
+    return next;
+  }
+
+  /** Waits for every recount under way (before the store closes). */
+  async idle(): Promise<void> {
+    await Promise.all(this.running.values());
+  }
+
+  private async recount(taskIntId: number, now = Date.now()): Promise<void> {
+    const rows = await this.db
+      .selectFrom("controlLogs")
+      .select((eb) => ["publishStatus", eb.fn.countAll().as("n")])
+      .where("taskIntId", "=", taskIntId)
+      .where("deviceIntId", "is not", null)
+      .groupBy("publishStatus")
+      .execute();
+    const c: GroupCounts = { total: 0, success: 0, failed: 0, pending: 0 };
+    for (const r of rows) {
+      const n = Number(r.n);
+      c.total += n;
+      if (r.publishStatus === 0) c.failed += n;
+      else if (r.publishStatus === 1) c.pending += n;
+      else c.success += n;
+    }
+    const state = groupTaskState(c);
+    await updateTask(this.db, taskIntId, { ...state, result: c }, now);
+    if (c.pending > 0) return;
+    // The group's own log: 2 (or 3 without acknowledgement) when every member got it, else 0.
+    await this.db
+      .updateTable("controlLogs")
+      .set((eb) => ({ publishStatus: c.failed > 0 ? 0 : eb.case().when("qos", "=", 1).then(2).else(3).end(), updateAt: now }))
+      .where("taskIntId", "=", taskIntId)
+      .where("deviceIntId", "is", null)
+      .where("publishStatus", "=", 1)
+      .execute();
+  }
+}
