@@ -10,3 +10,4 @@ export { isAllowed, topicMatches, filtersOverlap, filterCovers, type PolicyActio
 export { publishTopicProblem, filterProblem, mountTopic, unmountTopic, MAX_TOPIC_BYTES, MAX_TOPIC_LEVELS } from "./topics.js";
 export { adapterSettings, LOG_LEVELS, type AdapterConfig } from "./config.js";
 export { createAdapterLogger } from "./logger.js";
+export { DeviceLeases, Lease, type DeviceLeasesOptions, type DownlinkConsumer, type LeaseRefusal } from "./device-leases.js";

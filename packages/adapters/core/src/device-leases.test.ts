@@ -1,0 +1,125 @@
+import pino from "pino";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DeviceLeases, Lease, type LeaseRefusal } from "./device-leases.js";
+import { FakeRegistryClient } from "./fake-registry-client.js";
+import type { DeviceCredentials, Downlink } from "./registry-client.js";
+
+const device = { deviceIntId: 1, deviceId: "dev-1", username: "u1", token: "t1", policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }] };
+const creds: DeviceCredentials = { kind: "token", clientId: "dev-1", username: "u1", token: "t1" };
+
+function setup(keepAliveSeconds = 60) {
+  const registry = new FakeRegistryClient({ devices: [device] });
+  registry.start();
+  const leases = new DeviceLeases({ registry, protocol: "http", logger: pino({ level: "silent" }), keepAliveSeconds, policyDefault: "allow" });
+  registry.setHandlers(leases.handlers());
+  return { registry, leases };
+}
+
+async function lease(leases: DeviceLeases): Promise<Lease> {
+  const l = await leases.acquire(creds, "10.0.0.9");
+  if (!(l instanceof Lease)) throw new Error(`refused: ${JSON.stringify(l)}`);
+  return l;
+}
+
+const cmd = (over: Partial<Downlink> = {}) => ({ deviceIntId: 1, payload: new Uint8Array(Buffer.from("on")), ...over });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("DeviceLeases", () => {
+  it("opens one session for concurrent first requests and reuses it without asking the registry again", async () => {
+    const { registry, leases } = setup();
+    const [a, b] = await Promise.all([lease(leases), lease(leases)]);
+    const c = await lease(leases);
+    expect(a).toBe(b);
+    expect(c).toBe(a);
+    expect(registry.authAttempts).toHaveLength(1);
+    expect(registry.events.map((e) => e.type)).toEqual(["opened"]);
+    expect(registry.events[0]).toMatchObject({ info: { clientIp: "10.0.0.9", keepAlive: 60 } });
+  });
+
+  it("refuses wrong credentials with the registry's code and opens nothing", async () => {
+    const { registry, leases } = setup();
+    const r = (await leases.acquire({ ...creds, token: "nope" }, "")) as LeaseRefusal;
+    expect(r).toMatchObject({ kind: "auth", code: "BAD_CREDENTIALS" });
+    expect(registry.events).toEqual([]);
+  });
+
+  it("publishes after the durable write and refuses bad topics and denied ones without sending", async () => {
+    const { registry, leases } = setup();
+    const l = await lease(leases);
+    expect(await l.publish("telemetry", new Uint8Array([1]), 1)).toBeUndefined();
+    expect(await l.publish("secret/x", new Uint8Array([1]), 1)).toMatchObject({ kind: "policy" });
+    expect(await l.publish("a/+", new Uint8Array([1]), 1)).toMatchObject({ kind: "topic" });
+    expect(registry.uplinks.map((u) => u.topic)).toEqual(["telemetry"]);
+    expect(registry.uplinks[0]).toMatchObject({ clientIp: "10.0.0.9", deviceIntId: 1, qos: 1 });
+  });
+
+  it("closes an idle lease after keepAlive, and not while it is held", async () => {
+    vi.useFakeTimers();
+    const { registry, leases } = setup(30);
+    const l = await lease(leases);
+    const release = l.hold();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(l.closed).toBe(false);
+    release();
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(l.closed).toBe(false);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(l.closed).toBe(true);
+    expect(registry.events.at(-1)).toMatchObject({ type: "closed", reason: "keepalive expired" });
+    expect(leases.size).toBe(0);
+  });
+
+  it("hands a command to a waiting consumer and reports what the consumer says", async () => {
+    const { registry, leases } = setup();
+    const l = await lease(leases);
+    const got: string[] = [];
+    l.consume("inbox", async (d, topic) => (got.push(`${topic} ${Buffer.from(d.payload).toString()}`), { status: "DELIVERED" }), () => {}, true);
+    expect(await registry.pushDownlink(cmd())).toEqual({ status: "DELIVERED" });
+    expect(got).toEqual(["inbox on"]);
+  });
+
+  it("keeps a command in the inbox until a consumer comes, and a once-consumer takes only one", async () => {
+    const { registry, leases } = setup();
+    const l = await lease(leases);
+    const first = registry.pushDownlink(cmd({ id: 1, payload: new Uint8Array(Buffer.from("a")) }));
+    const second = registry.pushDownlink(cmd({ id: 2, payload: new Uint8Array(Buffer.from("b")) }));
+    const got: string[] = [];
+    const take = () => l.consume("inbox", async (d) => (got.push(Buffer.from(d.payload).toString()), { status: "DELIVERED" }), () => {}, true);
+    take();
+    expect(await first).toEqual({ status: "DELIVERED" });
+    expect(got).toEqual(["a"]);
+    take();
+    expect(await second).toEqual({ status: "DELIVERED" });
+    expect(got).toEqual(["a", "b"]);
+  });
+
+  it("fails a waiting command when it expires or the lease is kicked, and tells consumers", async () => {
+    const { registry, leases } = setup();
+    const l = await lease(leases);
+    const expiring = registry.pushDownlink(cmd({ expiresAtMs: Date.now() + 50 }));
+    expect(await expiring).toEqual({ status: "FAILED", message: "expired before the device asked for it" });
+    const waiting = registry.pushDownlink(cmd({ topic: "other" }));
+    const closes: string[] = [];
+    l.consume("inbox", async () => ({ status: "DELIVERED" }), (reason) => closes.push(reason));
+    registry.kick(1, "device blocked");
+    expect(await waiting).toMatchObject({ status: "FAILED" });
+    expect(closes).toEqual(["kicked: device blocked"]);
+    expect(registry.events.at(-1)).toMatchObject({ type: "closed", reason: "kicked: device blocked" });
+    expect(await lease(leases)).not.toBe(l);
+  });
+
+  it("refuses a consumer on a filter the policies deny, and a command on a denied topic", async () => {
+    const { registry, leases } = setup();
+    const l = await lease(leases);
+    expect(l.consume("secret/#", async () => ({ status: "DELIVERED" }), () => {})).toMatchObject({ kind: "policy" });
+    expect(await registry.pushDownlink(cmd({ topic: "secret/x" }))).toMatchObject({ status: "FAILED" });
+  });
+
+  it("fails a command for a device with no lease here", async () => {
+    const { registry } = setup();
+    expect(await registry.pushDownlink(cmd())).toEqual({ status: "FAILED", message: "device is not connected to this adapter" });
+  });
+});

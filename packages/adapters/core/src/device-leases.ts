@@ -1,0 +1,277 @@
+import type { Logger } from "pino";
+import { isAllowed, topicMatches } from "./policy.js";
+import type {
+  AuthFailureCode, DeviceCredentials, DeviceSession, Downlink, DownlinkOutcome, ProtocolName, RegistryClient, RegistryHandlers,
+} from "./registry-client.js";
+import { filterProblem, publishTopicProblem } from "./topics.js";
+
+/**
+ * Sessions for protocols without a connection (CoAP, HTTP). A device's first
+ * request with good credentials opens a session ("lease"); later requests with
+ * the same credentials reuse it without asking the registry again. The lease
+ * stays open while something holds it (a CoAP observation, an HTTP long-poll)
+ * and for `keepAliveSeconds` after the device's last request; then it closes
+ * and the registry marks the device offline. Kicks close it at once.
+ *
+ * Downlinks for a leased device go to a consumer whose filter matches (an
+ * observation, a waiting poll); with none they wait in the lease's inbox
+ * until a consumer comes, the command expires, or the lease closes. A command
+ * counts as DELIVERED only when a consumer says the device got it.
+ */
+export interface DeviceLeasesOptions {
+  readonly registry: RegistryClient;
+  readonly protocol: ProtocolName;
+  readonly logger: Logger;
+  /** Seconds a lease stays open after the device's last request when nothing holds it. */
+  readonly keepAliveSeconds: number;
+  /** IOT_POLICY_DEFAULT: the decision when no policy matches. */
+  readonly policyDefault: "allow" | "deny";
+  /** Most commands kept waiting per device (the oldest fails when full). Default 100. */
+  readonly inboxLimit?: number;
+}
+
+/** Why a request was refused, as every protocol maps it to its own status. */
+export type LeaseRefusal =
+  | { readonly kind: "auth"; readonly code: AuthFailureCode; readonly message: string }
+  | { readonly kind: "topic"; readonly message: string }
+  | { readonly kind: "policy"; readonly message: string };
+
+/** Hands a downlink to the device; resolves with what became of it. */
+export type DownlinkConsumer = (downlink: Downlink, relativeTopic: string) => Promise<DownlinkOutcome>;
+
+interface Waiting {
+  readonly downlink: Downlink;
+  readonly topic: string;
+  readonly settle: (outcome: DownlinkOutcome) => void;
+}
+
+interface Consumer {
+  readonly filter: string;
+  /** Takes one command and is gone (a long-poll); otherwise it stays (an observation). */
+  readonly once: boolean;
+  readonly consume: DownlinkConsumer;
+  /** Told when the lease closes (kick, expiry, shutdown) so the protocol can end the exchange. */
+  readonly onClose: (reason: string) => void;
+}
+
+/** One device's session on a connectionless adapter. */
+export class Lease {
+  private holds = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly inbox: Waiting[] = [];
+  private readonly consumers = new Set<Consumer>();
+  private closedReason: string | undefined;
+
+  constructor(
+    readonly session: DeviceSession,
+    readonly clientIp: string,
+    private readonly owner: DeviceLeases,
+  ) {}
+
+  get closed(): boolean {
+    return this.closedReason !== undefined;
+  }
+
+  /** The device made a request: the lease lives `keepAlive` seconds from now (unless held longer). */
+  touch(): void {
+    if (this.closed) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    if (this.holds === 0) this.idleTimer = this.owner.idleTimer(this);
+  }
+
+  /** Keeps the lease open until the returned release is called (then the keepAlive countdown starts). */
+  hold(): () => void {
+    this.holds++;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.touch();
+    };
+  }
+
+  /**
+   * Checks and sends an uplink; resolves after the registry's durable write.
+   * Refusals resolve with the reason instead (nothing is sent).
+   */
+  async publish(topic: string, payload: Uint8Array, qos: number): Promise<LeaseRefusal | undefined> {
+    this.touch();
+    const problem = publishTopicProblem(topic);
+    if (problem) return { kind: "topic", message: problem };
+    if (!isAllowed(this.session.policies, "publish", topic, this.owner.defaultAllow)) {
+      this.owner.log.warn({ deviceId: this.session.device.deviceId, topic }, "publish dropped: denied by policy");
+      return { kind: "policy", message: `publish to "${topic}" denied by policy` };
+    }
+    const { device } = this.session;
+    await this.owner.registry.publish({
+      sessionId: this.session.sessionId, tenantId: device.tenantId, deviceIntId: device.deviceIntId, topic, payload, qos,
+      clientIp: this.clientIp, receivedAtMs: Date.now(),
+    });
+    return undefined;
+  }
+
+  /**
+   * Registers a consumer for downlinks on `filter` (relative) and hands it the
+   * waiting ones that match (only the first when `once`). Answers a refusal
+   * when the filter is bad or the policies deny subscribing to it, else the
+   * function that removes it.
+   */
+  consume(filter: string, consume: DownlinkConsumer, onClose: (reason: string) => void, once = false): LeaseRefusal | (() => void) {
+    const problem = filterProblem(filter);
+    if (problem) return { kind: "topic", message: problem };
+    if (!isAllowed(this.session.policies, "subscribe", filter, this.owner.defaultAllow)) {
+      return { kind: "policy", message: `subscribing to "${filter}" denied by policy` };
+    }
+    const consumer: Consumer = { filter, once, consume, onClose };
+    this.consumers.add(consumer);
+    for (const w of [...this.inbox]) {
+      if (!topicMatches(filter, w.topic) || !this.consumers.has(consumer)) continue;
+      this.inbox.splice(this.inbox.indexOf(w), 1);
+      this.handTo(consumer, w);
+    }
+    return () => {
+      this.consumers.delete(consumer);
+    };
+  }
+
+  /** A registry downlink for this device: to a matching consumer now, or into the inbox. */
+  deliver(downlink: Downlink): Promise<DownlinkOutcome> {
+    const topic = downlink.topic || this.session.device.defaultDownlinkTopic;
+    if (!isAllowed(this.session.policies, "subscribe", topic, this.owner.defaultAllow)) {
+      return Promise.resolve({ status: "FAILED", message: `topic "${topic}" is denied by the device's policies` });
+    }
+    return new Promise((settle) => {
+      const waiting: Waiting = { downlink, topic, settle };
+      const consumer = [...this.consumers].find((c) => topicMatches(c.filter, topic));
+      if (consumer) return this.handTo(consumer, waiting);
+      this.inbox.push(waiting);
+      if (this.inbox.length > this.owner.inboxLimit) this.inbox.shift()!.settle({ status: "FAILED", message: "the device's inbox is full" });
+      if (downlink.expiresAtMs > 0) {
+        setTimeout(() => this.expire(waiting), Math.max(0, downlink.expiresAtMs - Date.now())).unref();
+      }
+    });
+  }
+
+  /** Ends the lease: consumers are told, waiting commands fail, the registry hears the session closed. */
+  close(reason: string): void {
+    if (this.closed) return;
+    this.closedReason = reason;
+    clearTimeout(this.idleTimer);
+    for (const w of this.inbox.splice(0)) w.settle({ status: "FAILED", message: `session closed before delivery: ${reason}` });
+    for (const c of [...this.consumers]) c.onClose(reason);
+    this.consumers.clear();
+    this.owner.closed(this, reason);
+  }
+
+  private handTo(consumer: Consumer, waiting: Waiting): void {
+    if (consumer.once) this.consumers.delete(consumer);
+    consumer.consume(waiting.downlink, waiting.topic).then(waiting.settle, (err: Error) => waiting.settle({ status: "FAILED", message: err.message }));
+  }
+
+  private expire(waiting: Waiting): void {
+    const i = this.inbox.indexOf(waiting);
+    if (i < 0) return;
+    this.inbox.splice(i, 1);
+    waiting.settle({ status: "FAILED", message: "expired before the device asked for it" });
+  }
+}
+
+/** The leases of one adapter instance, and the registry handlers that reach them. */
+export class DeviceLeases {
+  readonly registry: RegistryClient;
+  readonly log: Logger;
+  readonly defaultAllow: boolean;
+  readonly inboxLimit: number;
+  private readonly keepAliveMs: number;
+  private readonly protocol: ProtocolName;
+  private readonly byCredentials = new Map<string, Lease>();
+  private readonly byDevice = new Map<number, Set<Lease>>();
+  /** Authentications in progress, so concurrent first requests share one session. */
+  private readonly opening = new Map<string, Promise<Lease | LeaseRefusal>>();
+
+  constructor(options: DeviceLeasesOptions) {
+    this.registry = options.registry;
+    this.log = options.logger;
+    this.protocol = options.protocol;
+    this.defaultAllow = options.policyDefault === "allow";
+    this.inboxLimit = options.inboxLimit ?? 100;
+    this.keepAliveMs = options.keepAliveSeconds * 1000;
+  }
+
+  /** The handlers to give the registry client (the adapter may add its own around them). */
+  handlers(): RegistryHandlers {
+    return {
+      downlink: (d) => this.downlink(d),
+      kick: (deviceIntId, reason) => {
+        for (const lease of [...(this.byDevice.get(deviceIntId) ?? [])]) lease.close(`kicked: ${reason}`);
+      },
+      policyUpdate: (deviceIntId) => this.log.info({ deviceIntId }, "device policies updated"),
+    };
+  }
+
+  /**
+   * The lease for these credentials: the open one, or a new session when the
+   * registry accepts them. Every failure is a refusal (the registry logs it).
+   */
+  async acquire(credentials: DeviceCredentials, clientIp: string): Promise<Lease | LeaseRefusal> {
+    const key = JSON.stringify(credentials);
+    const open = this.byCredentials.get(key);
+    if (open && !open.closed) {
+      open.touch();
+      return open;
+    }
+    const pending = this.opening.get(key);
+    if (pending) return pending;
+    const opening = this.open(key, credentials, clientIp).finally(() => this.opening.delete(key));
+    this.opening.set(key, opening);
+    return opening;
+  }
+
+  /** Closes every lease (the adapter is stopping). */
+  closeAll(reason: string): void {
+    for (const lease of [...this.byCredentials.values()]) lease.close(reason);
+  }
+
+  /** Leases open now. */
+  get size(): number {
+    return this.byCredentials.size;
+  }
+
+  /** @internal A lease's keepAlive countdown. */
+  idleTimer(lease: Lease): NodeJS.Timeout {
+    const timer = setTimeout(() => lease.close("keepalive expired"), this.keepAliveMs);
+    timer.unref();
+    return timer;
+  }
+
+  /** @internal A lease ended: forget it and tell the registry. */
+  closed(lease: Lease, reason: string): void {
+    for (const [key, l] of this.byCredentials) if (l === lease) this.byCredentials.delete(key);
+    const set = this.byDevice.get(lease.session.device.deviceIntId);
+    set?.delete(lease);
+    if (set?.size === 0) this.byDevice.delete(lease.session.device.deviceIntId);
+    this.registry.sessionClosed(lease.session, reason);
+  }
+
+  private async open(key: string, credentials: DeviceCredentials, clientIp: string): Promise<Lease | LeaseRefusal> {
+    const outcome = await this.registry.authenticate(this.protocol, credentials, clientIp);
+    if (!outcome.ok) return { kind: "auth", code: outcome.code, message: outcome.message };
+    const lease = new Lease(outcome.session, clientIp, this);
+    this.byCredentials.set(key, lease);
+    const id = outcome.session.device.deviceIntId;
+    this.byDevice.set(id, (this.byDevice.get(id) ?? new Set()).add(lease));
+    this.registry.sessionOpened(outcome.session, { clientIp, keepAlive: Math.round(this.keepAliveMs / 1000) });
+    lease.touch();
+    return lease;
+  }
+
+  private downlink(d: Downlink): Promise<DownlinkOutcome> {
+    const lease = [...(this.byDevice.get(d.deviceIntId) ?? [])].at(-1);
+    if (!lease) return Promise.resolve({ status: "FAILED", message: "device is not connected to this adapter" });
+    return lease.deliver(d);
+  }
+}
