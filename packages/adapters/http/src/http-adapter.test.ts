@@ -1,0 +1,130 @@
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import pino from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { FakeRegistryClient } from "@iot/adapter-core";
+import { createHttpAdapter, type HttpAdapter } from "./http-adapter.js";
+
+const device = { deviceIntId: 1, deviceId: "dev-1", username: "u1", token: "t1", policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }] };
+const auth = (user = "u1", token = "t1") => `Basic ${Buffer.from(`${user}:${token}`).toString("base64")}`;
+
+let server: Server;
+let adapter: HttpAdapter;
+let registry: FakeRegistryClient;
+let base: string;
+
+async function start(maxBodyBytes = 1024) {
+  registry = new FakeRegistryClient({ devices: [device] });
+  registry.start();
+  adapter = createHttpAdapter({ registry, logger: pino({ level: "silent" }), policyDefault: "allow", keepAliveSeconds: 60, maxBodyBytes, maxWaitSeconds: 30 });
+  server = createServer(adapter.handle);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  adapter.close();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+const post = (path: string, body: string | Buffer, authorization = auth()) => fetch(base + path, { method: "POST", headers: { authorization }, body });
+const get = (path: string, authorization = auth()) => fetch(base + path, { headers: { authorization } });
+const json = async (r: Response) => ({ status: r.status, body: (await r.json()) as { error: string; message: string } });
+
+describe("HTTP device adapter", () => {
+  it("publishes a body to the device's topic and answers 204 only after the registry acked it", async () => {
+    await start();
+    registry.autoAck = false;
+    let answered = false;
+    const res = post("/topics/telemetry/temp", '{"t":21}').then((r) => ((answered = true), r));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    expect(registry.ackAll()).toBe(1);
+    expect((await res).status).toBe(204);
+    expect(registry.uplinks[0]).toMatchObject({ topic: "telemetry/temp", deviceIntId: 1, clientIp: "127.0.0.1", qos: 1 });
+    expect(Buffer.from(registry.uplinks[0]!.payload).toString()).toBe('{"t":21}');
+  });
+
+  it("answers 401 with a Basic challenge for missing or wrong credentials, and opens no session", async () => {
+    await start();
+    const none = await fetch(`${base}/topics/x`, { method: "POST", body: "1" });
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe('Basic realm="iot-devices"');
+    expect(await json(await post("/topics/x", "1", auth("u1", "wrong")))).toEqual({ status: 401, body: { error: "AUTH_FAILED", message: "unknown username or wrong token" } });
+    expect(registry.events).toEqual([]);
+  });
+
+  it("answers 403 for a publish its policies deny, 400 for a bad topic, and stores neither", async () => {
+    await start();
+    expect(await json(await post("/topics/secret/plans", "x"))).toMatchObject({ status: 403, body: { error: "DENIED_BY_POLICY" } });
+    expect(await json(await post("/topics/a/%2B", "x"))).toMatchObject({ status: 400, body: { error: "BAD_TOPIC" } });
+    expect(await json(await post("/topics/%E0%A4%A", "x"))).toMatchObject({ status: 400, body: { error: "BAD_TOPIC" } });
+    expect(registry.uplinks).toEqual([]);
+  });
+
+  it("answers 413 for a body over the limit, declared or streamed, and stores nothing", async () => {
+    await start(16);
+    expect((await post("/topics/big", Buffer.alloc(17))).status).toBe(413);
+    const streamed = await new Promise<number>((resolve) => {
+      const req = request(`${base}/topics/big`, { method: "POST", headers: { authorization: auth(), "transfer-encoding": "chunked" } }, (res) => resolve(res.statusCode!));
+      req.on("error", () => undefined);
+      req.write(Buffer.alloc(10));
+      req.write(Buffer.alloc(10));
+      req.end();
+    });
+    expect(streamed).toBe(413);
+    expect(registry.uplinks).toEqual([]);
+  });
+
+  it("answers 404 elsewhere, 405 for other methods and 400 for a bad wait", async () => {
+    await start();
+    expect((await get("/other")).status).toBe(404);
+    const put = await fetch(`${base}/topics/x`, { method: "PUT", headers: { authorization: auth() }, body: "x" });
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("GET, POST");
+    expect((await get("/topics/inbox?wait=abc")).status).toBe(400);
+    expect((await get("/topics/inbox?wait=31")).status).toBe(400);
+  });
+
+  it("answers a waiting long-poll at once when a command comes, and reports it delivered", async () => {
+    await start();
+    expect((await post("/topics/hello", "hi")).status).toBe(204); // opens the session
+    const polled = get("/topics/inbox?wait=10");
+    await new Promise((r) => setTimeout(r, 50));
+    const outcome = registry.pushDownlink({ id: 42, deviceIntId: 1, payload: new Uint8Array(Buffer.from("switch-on")) });
+    const res = await polled;
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-topic")).toBe("inbox");
+    expect(res.headers.get("x-command-id")).toBe("42");
+    expect(await res.text()).toBe("switch-on");
+    expect(await outcome).toEqual({ status: "DELIVERED" });
+  });
+
+  it("keeps a command that came between polls for the next one, and answers 204 when nothing comes in time", async () => {
+    await start();
+    expect((await get("/topics/inbox")).status).toBe(204);
+    const outcome = registry.pushDownlink({ id: 7, deviceIntId: 1, payload: new Uint8Array(Buffer.from("later")) });
+    const res = await get("/topics/inbox?wait=5");
+    expect(await res.text()).toBe("later");
+    expect(await outcome).toEqual({ status: "DELIVERED" });
+    const started = Date.now();
+    expect((await get("/topics/inbox?wait=1")).status).toBe(204);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it("refuses a poll on a filter its policies deny with 403", async () => {
+    await start();
+    expect(await json(await get("/topics/secret/%23"))).toMatchObject({ status: 403, body: { error: "DENIED_BY_POLICY" } });
+  });
+
+  it("ends a waiting poll with 401 when the device is kicked", async () => {
+    await start();
+    expect((await get("/topics/inbox")).status).toBe(204);
+    const polled = get("/topics/inbox?wait=10");
+    await new Promise((r) => setTimeout(r, 50));
+    registry.kick(1, "device blocked");
+    expect(await json(await polled)).toEqual({ status: 401, body: { error: "SESSION_ENDED", message: "kicked: device blocked" } });
+    expect(registry.events.at(-1)).toMatchObject({ type: "closed", reason: "kicked: device blocked" });
+  });
+});

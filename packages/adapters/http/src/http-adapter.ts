@@ -1,0 +1,204 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { AdapterError, DeviceLeases, Lease, type DownlinkOutcome, type LeaseRefusal, type RegistryClient } from "@iot/adapter-core";
+import { basicCredentials } from "./basic-auth.js";
+
+/** What the HTTP device adapter needs from outside. */
+export interface HttpAdapterOptions {
+  readonly registry: RegistryClient;
+  readonly logger: Logger;
+  readonly policyDefault: "allow" | "deny";
+  /** Seconds a device counts as online after its last request. */
+  readonly keepAliveSeconds: number;
+  /** Largest uplink body, bytes. */
+  readonly maxBodyBytes: number;
+  /** Longest `?wait=`, seconds. */
+  readonly maxWaitSeconds: number;
+}
+
+/** HTTP front for devices: serves requests handed to it by any node:http server. */
+export interface HttpAdapter {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Ends every device session (waiting polls answer 503). */
+  close(): void;
+  readonly leases: DeviceLeases;
+}
+
+const PREFIX = "/topics/";
+
+/** A refusal answered to the device: status, a stable code and a message for humans. */
+class Refusal {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly message: string,
+  ) {}
+}
+
+/** How each core refusal reads over HTTP. */
+function refusalOf(r: LeaseRefusal): Refusal {
+  if (r.kind === "topic") return new Refusal(400, "BAD_TOPIC", r.message);
+  if (r.kind === "policy") return new Refusal(403, "DENIED_BY_POLICY", r.message);
+  if (r.code === "BAD_CREDENTIALS") return new Refusal(401, "AUTH_FAILED", "unknown username or wrong token");
+  if (r.code === "UNAVAILABLE") return new Refusal(503, "UNAVAILABLE", "the registry cannot be reached; try again");
+  return new Refusal(403, r.code, r.message);
+}
+
+function send(res: ServerResponse, r: Refusal): void {
+  if (res.headersSent) return;
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (r.status === 401) headers["www-authenticate"] = 'Basic realm="iot-devices"';
+  res.writeHead(r.status, headers).end(JSON.stringify({ error: r.code, message: r.message }));
+}
+
+/** The device's address without the IPv4-mapped prefix. */
+function clientIpOf(req: IncomingMessage): string {
+  const raw = req.socket.remoteAddress ?? "";
+  return raw.startsWith("::ffff:") ? raw.slice(7) : raw;
+}
+
+/** The body, or a 413 refusal once it passes `limit` bytes (declared or sent). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | Refusal> {
+  const tooLarge = new Refusal(413, "TOO_LARGE", `the body is larger than ${limit} bytes`);
+  if (Number(req.headers["content-length"] ?? 0) > limit) return Promise.resolve(tooLarge);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners("data");
+        req.pause();
+        resolve(tooLarge);
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/**
+ * Builds the adapter: `POST /topics/<topic>` publishes the body (answered
+ * 204 after the registry's durable write); `GET /topics/<filter>?wait=<s>`
+ * answers the next command on a matching topic (200, the payload as the body,
+ * its topic and id in headers), waiting up to `wait` seconds (204 when none
+ * came). Devices authenticate with Basic deviceUsername:token on every request;
+ * the session behind them is a core lease, so only the first request of a
+ * session asks the registry.
+ */
+export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
+  const log = options.logger.child({ component: "http-adapter" });
+  const leases = new DeviceLeases({
+    registry: options.registry, protocol: "http", logger: log, keepAliveSeconds: options.keepAliveSeconds, policyDefault: options.policyDefault,
+  });
+  options.registry.setHandlers(leases.handlers());
+
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://device");
+    if (!url.pathname.startsWith(PREFIX)) return send(res, new Refusal(404, "NOT_FOUND", `no such path; use ${PREFIX}<topic>`));
+    if (req.method !== "POST" && req.method !== "GET") {
+      res.setHeader("allow", "GET, POST");
+      return send(res, new Refusal(405, "METHOD_NOT_ALLOWED", "use POST to publish and GET to receive commands"));
+    }
+    let topic: string;
+    try {
+      topic = decodeURIComponent(url.pathname.slice(PREFIX.length));
+    } catch {
+      return send(res, new Refusal(400, "BAD_TOPIC", "the topic is not valid percent-encoding"));
+    }
+    const basic = basicCredentials(req.headers.authorization);
+    if (!basic) return send(res, new Refusal(401, "AUTH_FAILED", "send Authorization: Basic base64(deviceUsername:token)"));
+    const wait = req.method === "GET" ? waitOf(url, options.maxWaitSeconds) : 0;
+    if (wait instanceof Refusal) return send(res, wait);
+    const lease = await leases.acquire({ kind: "token", clientId: "", username: basic.username, token: basic.password }, clientIpOf(req));
+    if (!(lease instanceof Lease)) return send(res, refusalOf(lease));
+    if (req.method === "POST") return publish(lease, topic, req, res);
+    return poll(lease, topic, wait, req, res);
+  };
+
+  const publish = async (lease: Lease, topic: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readBody(req, options.maxBodyBytes);
+    if (body instanceof Refusal) {
+      res.setHeader("connection", "close");
+      return send(res, body);
+    }
+    try {
+      const refused = await lease.publish(topic, body, 1);
+      if (refused) return send(res, refusalOf(refused));
+      res.writeHead(204).end();
+    } catch (err) {
+      if (!(err instanceof AdapterError)) throw err;
+      log.warn({ deviceId: lease.session.device.deviceId, topic, err: err.message }, "uplink not stored");
+      send(res, err.code === "UPLINK_REJECTED" ? new Refusal(400, err.code, err.message) : new Refusal(503, err.code, "not stored; try again"));
+    }
+  };
+
+  const poll = (lease: Lease, filter: string, waitSeconds: number, req: IncomingMessage, res: ServerResponse): void => {
+    const release = lease.hold();
+    let timer: NodeJS.Timeout | undefined;
+    let stop: (() => void) | undefined;
+    let done = false;
+    const finish = () => {
+      done = true;
+      clearTimeout(timer);
+      stop?.();
+      release();
+    };
+    const consumed = lease.consume(
+      filter,
+      (downlink, topic) =>
+        new Promise<DownlinkOutcome>((settle) => {
+          if (done || res.destroyed) return settle({ status: "FAILED", message: "the device stopped waiting" });
+          finish();
+          res.on("finish", () => settle({ status: "DELIVERED" }));
+          res.on("close", () => settle({ status: "FAILED", message: "the device went away before the answer was sent" }));
+          res.writeHead(200, {
+            "content-type": "application/octet-stream", "x-topic": encodeURIComponent(topic), "x-command-id": String(downlink.id),
+          }).end(Buffer.from(downlink.payload));
+        }),
+      (reason) => {
+        if (done) return;
+        finish();
+        send(res, reason.startsWith("kicked") ? new Refusal(401, "SESSION_ENDED", reason) : new Refusal(503, "SESSION_ENDED", reason));
+      },
+      true,
+    );
+    if (typeof consumed !== "function") {
+      release();
+      return send(res, refusalOf(consumed));
+    }
+    stop = consumed;
+    if (done) return; // a waiting command was handed over at once
+    if (waitSeconds === 0) {
+      finish();
+      res.writeHead(204).end();
+      return;
+    }
+    timer = setTimeout(() => {
+      finish();
+      res.writeHead(204).end();
+    }, waitSeconds * 1000);
+    req.socket.once("close", () => {
+      if (!done) finish();
+    });
+  };
+
+  return {
+    handle(req, res) {
+      serve(req, res).catch((err: unknown) => {
+        log.error({ err }, "request failed");
+        send(res, new Refusal(500, "INTERNAL_ERROR", "the request could not be handled"));
+      });
+    },
+    close: () => leases.closeAll("adapter shutting down"),
+    leases,
+  };
+}
+
+/** `?wait=` in whole seconds, 0..max (default 0: answer at once). */
+function waitOf(url: URL, max: number): number | Refusal {
+  const raw = url.searchParams.get("wait");
+  if (raw === null || raw === "") return 0;
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) > max) return new Refusal(400, "BAD_WAIT", `wait must be whole seconds from 0 to ${max}`);
+  return Number(raw);
+}

@@ -1,0 +1,41 @@
+/**
+ * The HTTP device adapter process: reads its settings once, connects to the
+ * registry, listens for devices and prints one READY line on stdout. Logs go
+ * to stderr. SIGINT/SIGTERM: stop accepting, end device sessions (reported
+ * closed), close the registry link, exit 0.
+ */
+import { createServer } from "node:http";
+import { createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { listenError, readConfig, runMain, stopOnSignals } from "@iot/config";
+import { httpAdapterSettings } from "./config.js";
+import { createHttpAdapter } from "./http-adapter.js";
+
+/** A host clients can dial: wildcard binds are announced as the loopback address. */
+const announcedHost = (bound: string) => (bound === "0.0.0.0" || bound === "::" || bound === "" ? "127.0.0.1" : bound);
+
+runMain("http-adapter", async () => {
+  const signals = stopOnSignals("http-adapter");
+  const config = readConfig(httpAdapterSettings, process.env);
+  const logger = createAdapterLogger("http-adapter", config.logLevel);
+  const registry = createGrpcRegistryClient({ address: config.registryUrl, protocol: "http", logger, bufferLimit: config.bufferLimit });
+  const adapter = createHttpAdapter({
+    registry, logger, policyDefault: config.policyDefault, keepAliveSeconds: config.keepAlive, maxBodyBytes: config.maxBody, maxWaitSeconds: config.maxWait,
+  });
+  const server = createServer({ requestTimeout: 0, headersTimeout: 30_000 }, adapter.handle);
+  signals.onStop(async () => {
+    logger.info("shutting down");
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    adapter.close();
+    server.closeAllConnections();
+    await closed;
+    await registry.close();
+  });
+  registry.start();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err) => reject(listenError(err, "http device", config.httpPort, "IOT_HTTP_DEVICE_PORT")));
+    server.listen(config.httpPort, config.httpHost, resolve);
+  });
+  const { port } = server.address() as { port: number };
+  logger.info({ port, registry: config.registryUrl, instance: registry.instanceId }, "http adapter listening");
+  process.stdout.write(`READY http-adapter http=http://${announcedHost(config.httpHost)}:${port}\n`);
+});
