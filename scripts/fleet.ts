@@ -7,7 +7,10 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The adapters `pnpm start` launches after the central node, each its own process. */
-export const ADAPTERS = [{ name: "mqtt-adapter", entry: "packages/adapters/mqtt/src/main.ts" }] as const;
+export const ADAPTERS = [
+  { name: "mqtt-adapter", entry: "packages/adapters/mqtt/src/main.ts" },
+  { name: "http-adapter", entry: "packages/adapters/http/src/main.ts" },
+] as const;
 
 /** A child process of the fleet; `urls` come from its `READY <name> key=url …` line. */
 export interface FleetProcess {

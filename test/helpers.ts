@@ -15,6 +15,8 @@ export interface TestFleet {
   mqttssUrl: string;
   /** MQTT over WebSocket, ending in /mqtt. */
   wsUrl: string;
+  /** The HTTP device adapter (POST/GET /topics/…). */
+  httpUrl: string;
   api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     IOT_MQTTS_PORT: "0",
     IOT_MQTTSS_PORT: "0",
     IOT_MQTT_WS_PORT: "0",
+    IOT_HTTP_DEVICE_PORT: "0",
     IOT_ADMIN_USERNAME: "admin",
     IOT_ADMIN_PASSWORD: "e2e-admin-pass",
     IOT_LOG_LEVEL: "warn",
@@ -60,6 +63,7 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     mqttsUrl: reachable(mqttUrls.mqtts ?? ""),
     mqttssUrl: reachable(mqttUrls.mqttss ?? ""),
     wsUrl: reachable(mqttUrls.ws ?? ""),
+    httpUrl: reachable(fleet.adapters.find((a) => a.name === "http-adapter")?.urls.http ?? ""),
     api,
     async close() {
       await fleet.stop();

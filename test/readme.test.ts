@@ -6,6 +6,7 @@ import { describeSettings } from "@iot/config";
 import { centralSettings } from "@iot/central";
 import { adapterSettings } from "@iot/adapter-core";
 import { mqttAdapterSettings } from "@iot/adapter-mqtt";
+import { httpAdapterSettings } from "@iot/adapter-http";
 
 const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "README.md"), "utf8");
 
@@ -19,6 +20,7 @@ describe("README", () => {
     ["central node", centralSettings],
     ["adapters", adapterSettings],
     ["MQTT adapter", mqttAdapterSettings],
+    ["HTTP adapter", httpAdapterSettings],
   ])("documents every setting of the %s with its default", (_name, settings) => {
     for (const [env, fallback] of describeSettings(settings)) {
       const row = readme.split("\n").find((l) => l.startsWith(`| \`${env}\` |`));
