@@ -83,6 +83,13 @@ describe.each(engines)("device commands on $name", (engine) => {
     expect(adapter.sent).toHaveLength(1);
   });
 
+  it("refuses a command for another tenant's device and records nothing", async () => {
+    const { db, other, router, device } = await setup(engine);
+    const d = await device("v8");
+    await expect(router.publish(other, { deviceIntId: d.id, payload: "x", qos: 1 })).rejects.toMatchObject({ code: "DATA_NOT_FOUND" });
+    expect(await db.selectFrom("controlLogs").select("id").where("deviceIntId", "=", d.id).execute()).toEqual([]);
+  });
+
   it("changes only an issued command when an adapter reports on it", async () => {
     const { caller, router, device, statusOf } = await setup(engine);
     const d = await device("v4");

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Caller } from "../domain/caller.js";
 import { DEFAULT_DOWNLINK_TOPIC } from "../domain/device-auth.js";
+import { fail } from "../errors.js";
 import { getTask, type Task } from "../domain/tasks.js";
 import type { Group } from "../domain/groups.js";
 import type { SessionTable } from "../sessions/session-table.js";
@@ -76,7 +77,8 @@ export class CommandRouter {
   async publish(caller: Caller, cmd: DeviceCommand, now = Date.now()): Promise<{ id: number; publishStatus: PublishStatus }> {
     const topic = cmd.topic ?? DEFAULT_DOWNLINK_TOPIC;
     const expiresAt = now + this.ttlMs;
-    const device = await this.db.selectFrom("devices").select(["deviceId", "gateway"]).where("id", "=", cmd.deviceIntId).executeTakeFirstOrThrow();
+    const device = await this.db.selectFrom("devices").select(["deviceId", "gateway"]).where("tenantId", "=", caller.tenantId).where("id", "=", cmd.deviceIntId).executeTakeFirst();
+    if (!device) throw fail.notFound("device");
     const row = await this.db
       .insertInto("controlLogs")
       .values({
@@ -119,12 +121,11 @@ export class CommandRouter {
    * sent down the same adapter stream are not sent again. Answers how many went.
    */
   async deliverPending(deviceIntId: number, now = Date.now()): Promise<number> {
-    const children = await this.db.selectFrom("devices").select("id").where("gateway", "=", deviceIntId).execute();
     const rows = await this.db
       .selectFrom("controlLogs as l")
       .innerJoin("devices as d", "d.id", "l.deviceIntId")
       .select(["l.id", "l.deviceIntId", "d.deviceId", "d.gateway", "l.topic", "l.payload", "l.qos", "l.expiresAt"])
-      .where("l.deviceIntId", "in", [deviceIntId, ...children.map((c) => c.id)])
+      .where("l.deviceIntId", "in", (eb) => eb.selectFrom("devices").select("id").where((w) => w.or([w("id", "=", deviceIntId), w("gateway", "=", deviceIntId)])))
       .where("l.publishStatus", "=", PUBLISH_STATUS.issued)
       .where((eb) => eb.or([eb("l.expiresAt", "is", null), eb("l.expiresAt", ">", now)]))
       .orderBy("l.id")
