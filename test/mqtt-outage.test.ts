@@ -1,19 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import mqtt from "mqtt";
+import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
-
-/** A port free right now (the central node must come back on the same gRPC port). */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+import { freePort } from "./helpers.js";
 
 describe("a central node restart under a connected device", () => {
   let dataDir: string;
@@ -53,34 +44,50 @@ describe("a central node restart under a connected device", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("keeps the device connected, holds its QoS 1 acks, and stores every message exactly once after the restart", async () => {
+  it("keeps devices on every listener connected, holds their QoS 1 acks, and stores every message exactly once after the restart", async () => {
     const productID = (await api("POST", "/products", { productName: "outage", cloudProtocol: 1 })).body.productID;
-    const d = (await api("POST", "/devices", { productID, deviceName: "survivor", deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
-    const client = await mqtt.connectAsync(reachable(adapter.urls.mqtt!), { clientId: d.deviceID, username: d.deviceUsername, password: d.token, reconnectPeriod: 0, keepalive: 30 });
-    let closed = false;
-    client.on("close", () => (closed = true));
+    const newDevice = async (deviceName: string, extra: Record<string, unknown> = {}) =>
+      (await api("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1, ...extra })).body;
+    const cert = (await api("POST", "/certs", { name: "outage-cert", enable: 1 })).body;
+    const ca = cert.root.content as string;
+    const base: IClientOptions = { reconnectPeriod: 0, keepalive: 30, protocolVersion: 4 };
+    const token = (d: { deviceID: string; deviceUsername: string; token: string }) => ({ clientId: d.deviceID, username: d.deviceUsername, password: d.token });
+    const tcp = await newDevice("over-tcp");
+    const tls = await newDevice("over-tls");
+    const ws = await newDevice("over-ws");
+    const mtls = await newDevice("over-mtls", { authType: 2, certs: [cert.id] });
+    const devices: Array<[{ id: number }, MqttClient]> = [
+      [tcp, await mqtt.connectAsync(reachable(adapter.urls.mqtt!), { ...base, ...token(tcp) })],
+      [tls, await mqtt.connectAsync(reachable(adapter.urls.mqtts!), { ...base, ...token(tls), ca })],
+      [ws, await mqtt.connectAsync(reachable(adapter.urls.ws!), { ...base, ...token(ws) })],
+      [mtls, await mqtt.connectAsync(reachable(adapter.urls.mqttss!), { ...base, clientId: mtls.deviceID, ca, cert: cert.cert.content, key: cert.key.content })],
+    ];
+    let closed = 0;
+    for (const [, c] of devices) c.on("close", () => closed++);
     try {
-      await client.publishAsync("t", "before", { qos: 1 });
+      for (const [, c] of devices) await c.publishAsync("t", "before", { qos: 1 });
       expect(await stopProcess(central), central.errors.join("\n")).toBe(0);
 
-      // The registry is away: the adapter keeps the session and holds the PUBACKs.
+      // The registry is away: the adapter keeps the sessions and holds the PUBACKs.
       let acked = 0;
-      const during = Array.from({ length: 5 }, (_, i) => client.publishAsync("t", `during-${i}`, { qos: 1 }).then(() => acked++));
+      const during = devices.flatMap(([, c]) => Array.from({ length: 5 }, (_, i) => c.publishAsync("t", `during-${i}`, { qos: 1 }).then(() => acked++)));
       await new Promise((r) => setTimeout(r, 1500));
       expect(acked).toBe(0);
-      expect(closed).toBe(false);
+      expect(closed).toBe(0);
 
       await startCentral();
       await Promise.all(during);
-      await client.publishAsync("t", "after", { qos: 1 });
-      const events = (await api("GET", `/devices/${d.id}/events?_limit=100`)).body;
-      const payloads = events.items.map((e: { payload: string }) => e.payload).sort();
-      expect(payloads).toEqual(["after", "before", "during-0", "during-1", "during-2", "during-3", "during-4"]);
-      expect(events.meta.count).toBe(7);
-      expect(closed).toBe(false);
-      expect((await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
+      for (const [, c] of devices) await c.publishAsync("t", "after", { qos: 1 });
+      for (const [d] of devices) {
+        const events = (await api("GET", `/devices/${d.id}/events?_limit=100`)).body;
+        const payloads = events.items.map((e: { payload: string }) => e.payload).sort();
+        expect(payloads).toEqual(["after", "before", "during-0", "during-1", "during-2", "during-3", "during-4"]);
+        expect(events.meta.count).toBe(7);
+        expect((await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
+      }
+      expect(closed).toBe(0);
     } finally {
-      await client.endAsync();
+      for (const [, c] of devices) await c.endAsync();
     }
   });
 });
