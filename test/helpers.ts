@@ -4,6 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFleet, reachable, type Fleet } from "../scripts/fleet.js";
 
+/** A device as the API answers its creation (the members the tests use). */
+export interface TestDevice {
+  id: number;
+  deviceID: string;
+  deviceUsername: string;
+  token: string;
+}
+
 /** A running fleet on free ports over a fresh SQLite file, with a logged-in API client. */
 export interface TestFleet {
   fleet: Fleet;
@@ -18,6 +26,8 @@ export interface TestFleet {
   /** The HTTP device adapter (POST/GET /topics/…). */
   httpUrl: string;
   api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  /** Creates a terminal device connected to the cloud with token credentials (`extra` overrides), failing the test otherwise. */
+  newDevice(productID: string, deviceName: string, extra?: Record<string, unknown>): Promise<TestDevice>;
   close(): Promise<void>;
 }
 
@@ -65,6 +75,11 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     wsUrl: reachable(mqttUrls.ws ?? ""),
     httpUrl: reachable(fleet.adapters.find((a) => a.name === "http-adapter")?.urls.http ?? ""),
     api,
+    async newDevice(productID, deviceName, extra = {}) {
+      const r = await api("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1, ...extra });
+      if (r.status !== 201) throw new Error(`device ${deviceName} not created: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body as TestDevice;
+    },
     async close() {
       await fleet.stop();
       rmSync(dataDir, { recursive: true, force: true });

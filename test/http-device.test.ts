@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { connect as netConnect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestFleet, type TestFleet } from "./helpers.js";
+import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 
 /** An HTTP device end to end: real processes, fetch and curl as the device. */
 let t: TestFleet;
@@ -14,18 +14,8 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => t?.close());
 
-interface Device {
-  id: number;
-  deviceID: string;
-  deviceUsername: string;
-  token: string;
-}
-
-async function newDevice(): Promise<Device> {
-  const r = await t.api("POST", "/devices", { productID, deviceName: `http-${n++}`, deviceType: 1, upLinkSystem: 1, authType: 1 });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body;
-}
+type Device = TestDevice;
+const newDevice = () => t.newDevice(productID, `http-${n++}`);
 
 const basic = (d: Device, token = d.token) => `Basic ${Buffer.from(`${d.deviceUsername}:${token}`).toString("base64")}`;
 const publish = (d: Device, topic: string, body: string | Buffer, token = d.token) =>

@@ -1,6 +1,6 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestFleet, type TestFleet } from "./helpers.js";
+import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 
 /**
  * Changes made through the REST API reach devices that are connected right
@@ -22,18 +22,8 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(() => t?.close());
 
-interface Device {
-  id: number;
-  deviceID: string;
-  deviceUsername: string;
-  token: string;
-}
-
-async function newDevice(): Promise<Device> {
-  const r = await t.api("POST", "/devices", { productID, deviceName: `live-${n++}`, deviceType: 1, upLinkSystem: 1, authType: 1 });
-  expect(r.status).toBe(201);
-  return r.body;
-}
+type Device = TestDevice;
+const newDevice = () => t.newDevice(productID, `live-${n++}`);
 
 /** How a test reaches the adapter: each listener a token device may use. */
 const transports: Array<{ name: string; url: () => string; options: () => IClientOptions }> = [
@@ -194,10 +184,9 @@ describe.each(transports)("over $name", (tr) => {
 describe("a certificate device over mutual TLS", () => {
   async function certDevice() {
     const c = (await t.api("POST", "/certs", { name: `live-cert-${n++}`, enable: 1 })).body;
-    const r = await t.api("POST", "/devices", { productID, deviceName: `live-cert-dev-${n++}`, deviceType: 1, upLinkSystem: 1, authType: 2, certs: [c.id] });
-    expect(r.status).toBe(201);
-    const client = await mqtt.connectAsync(t.mqttssUrl, { ...base, ca, cert: c.cert.content, key: c.key.content, clientId: r.body.deviceID });
-    return { cert: c as { id: number }, device: r.body as Device, client };
+    const device = await t.newDevice(productID, `live-cert-dev-${n++}`, { authType: 2, certs: [c.id] });
+    const client = await mqtt.connectAsync(t.mqttssUrl, { ...base, ca, cert: c.cert.content, key: c.key.content, clientId: device.deviceID });
+    return { cert: c as { id: number }, device, client };
   }
 
   it("is disconnected within one second when its certificate is disabled (its connect log says offline)", async () => {
