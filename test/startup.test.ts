@@ -57,4 +57,31 @@ describe("central node startup", () => {
     expect(second.output.some((l) => l.includes("password"))).toBe(false);
     expect(await stopProcess(second), second.errors.join("\n")).toBe(0);
   });
+
+  it("refuses a gRPC endpoint beyond loopback without an adapter token", async () => {
+    await expect(central({ ...base(), IOT_GRPC_HOST: "0.0.0.0" })).rejects.toThrow(
+      /exited with code 1: central: IOT_GRPC_HOST=0\.0\.0\.0 is reachable from other hosts: set IOT_REGISTRY_TOKEN \(the same value in every adapter\)$/,
+    );
+  });
+
+  it("attaches only adapters that present the adapter token", async () => {
+    const env = { ...base(), IOT_REGISTRY_TOKEN: "fleet-secret-1", IOT_ADMIN_PASSWORD: "token-test-pass" };
+    const c = await central(env);
+    const adapterEnv = (token: string) => ({ ...env, IOT_REGISTRY_URL: c.urls.grpc!, IOT_HTTP_DEVICE_PORT: "0", IOT_REGISTRY_TOKEN: token });
+    const good = await startProcess("http-adapter", "packages/adapters/http/src/main.ts", adapterEnv("fleet-secret-1"));
+    const bad = await startProcess("http-adapter", "packages/adapters/http/src/main.ts", adapterEnv("not-the-secret"));
+    try {
+      const api = `http://127.0.0.1:${new URL(c.urls.api!).port}/api/v1`;
+      const login = (await (await fetch(`${api}/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "token-test-pass" }) })).json()) as { token: string };
+      const adapters = async () =>
+        ((await (await fetch(`${api}/health`, { headers: { authorization: `Bearer ${login.token}` } })).json()) as { adapters: Array<{ instanceId: string }> }).adapters.length;
+      await expect.poll(adapters).toBe(1);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await adapters()).toBe(1);
+    } finally {
+      await stopProcess(bad);
+      await stopProcess(good);
+      await stopProcess(c);
+    }
+  });
 });

@@ -28,6 +28,9 @@ export interface Central {
   stop(): Promise<void>;
 }
 
+/** Addresses only this host can reach. */
+const LOOPBACK = ["127.0.0.1", "::1", "localhost"];
+
 /** grpc-js reports a taken port inside a message; make it the usual errno shape. */
 function grpcBindError(err: unknown): unknown {
   const message = String((err as Error)?.message ?? err);
@@ -39,6 +42,10 @@ function grpcBindError(err: unknown): unknown {
  * are chosen by the OS; the bound ones are returned.
  */
 export async function startCentral(config: CentralConfig, logger: Logger): Promise<Central> {
+  // Anyone who reaches the gRPC endpoint can act as an adapter (and have listener certificates signed).
+  if (!config.adapterToken && !LOOPBACK.includes(config.grpcHost)) {
+    throw new StartupError(`IOT_GRPC_HOST=${config.grpcHost} is reachable from other hosts: set IOT_REGISTRY_TOKEN (the same value in every adapter)`);
+  }
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -57,7 +64,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   const nodeId = `central-${randomBytes(4).toString("hex")}`;
 
   const graceMs = config.sessionGrace * 1000;
-  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger, sessionGraceMs: graceMs, relay: new GatewayRelay(store.db), live }, config.grpcHost, config.grpcPort).catch(
+  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger, sessionGraceMs: graceMs, relay: new GatewayRelay(store.db), live }, config.grpcHost, config.grpcPort, config.adapterToken).catch(
     async (err: unknown) => {
       await store.close();
       throw listenError(grpcBindError(err), "central gRPC", config.grpcPort, "IOT_GRPC_PORT");

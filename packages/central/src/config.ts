@@ -8,6 +8,7 @@ export const centralSettings = {
   apiPort: port("IOT_API_PORT", 8080, "REST API port (HTTP)."),
   grpcHost: text("IOT_GRPC_HOST", "127.0.0.1", "Address the adapters' gRPC endpoint listens on (0.0.0.0 for adapters on other hosts)."),
   grpcPort: port("IOT_GRPC_PORT", 50051, "gRPC port the adapters connect to."),
+  adapterToken: text("IOT_REGISTRY_TOKEN", undefined, "Shared secret every adapter must present on gRPC; required when IOT_GRPC_HOST is not a loopback address."),
   adminUsername: text("IOT_ADMIN_USERNAME", "admin", "Service administrator created on first start."),
   adminPassword: text("IOT_ADMIN_PASSWORD", undefined, "Its password; unset generates one and prints it once."),
   adminTenantName: text("IOT_ADMIN_TENANT_NAME", "Default", "Name of the first tenant."),

@@ -9,6 +9,7 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
  */
 export const adapterSettings = {
   registryUrl: text("IOT_REGISTRY_URL", "127.0.0.1:50051", "gRPC address (host:port) of the central node's registry"),
+  registryToken: text("IOT_REGISTRY_TOKEN", undefined, "shared secret presented to the central node's gRPC endpoint (when it asks for one)"),
   bufferLimit: integer(
     "IOT_ADAPTER_BUFFER_LIMIT", 10_000, "most uplinks kept while waiting for the registry's ack (count)", 1, 10_000_000,
   ),

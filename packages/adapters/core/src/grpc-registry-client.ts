@@ -58,6 +58,19 @@ export interface GrpcRegistryClientOptions {
   readonly backoff?: BackoffOptions;
   /** Adapter version reported in Hello. */
   readonly version?: string;
+  /** IOT_REGISTRY_TOKEN: sent with every call when set. */
+  readonly token?: string | undefined;
+}
+
+/** A client interceptor adding `authorization: Bearer <token>` to every call. */
+function withToken(token: string): grpc.Interceptor {
+  return (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        metadata.set("authorization", `Bearer ${token}`);
+        next(metadata, listener);
+      },
+    });
 }
 
 /** `<protocol>-<hostname>-<random>`: unique per process start, as Hello requires. */
@@ -108,6 +121,7 @@ export class GrpcRegistryClient implements RegistryClient {
       ...channelOptions,
       "grpc.initial_reconnect_backoff_ms": opts.backoff?.initialMs ?? 100,
       "grpc.max_reconnect_backoff_ms": maxMs,
+      ...(opts.token ? { interceptors: [withToken(opts.token)] } : {}),
     }) as unknown as RawRegistryClient;
   }
 

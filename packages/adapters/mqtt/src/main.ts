@@ -32,7 +32,7 @@ runMain("mqtt-adapter", async () => {
   }
   const logger = createAdapterLogger("mqtt-adapter", config.logLevel);
   const registry = createGrpcRegistryClient({
-    address: config.registryUrl, protocol: "mqtt", logger, bufferLimit: config.bufferLimit,
+    address: config.registryUrl, protocol: "mqtt", logger, bufferLimit: config.bufferLimit, token: config.registryToken,
   });
   const adapter = await createMqttAdapter({ registry, logger, policyDefault: config.policyDefault });
   const listeners: Listener[] = [];

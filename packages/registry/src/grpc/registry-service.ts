@@ -19,6 +19,7 @@ import { authenticateDevice } from "../domain/device-auth.js";
 import { RegistryError } from "../errors.js";
 import { authOutcomeToProto, credentialsFromProto } from "./convert.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
+import { requireAdapterToken } from "./adapter-token.js";
 
 /** Handles Authenticate: every answer is a response; only a broken store is a gRPC error. */
 async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promise<AuthenticateResponse> {
@@ -83,11 +84,12 @@ export function registryHandlers(deps: ConnectDeps): grpc.UntypedServiceImplemen
 
 /**
  * Starts the gRPC server on host:port (port 0 = any free port) and resolves
- * with the bound port. Adapters reach the registry only through this.
+ * with the bound port. Adapters reach the registry only through this; with an
+ * `adapterToken`, only callers presenting it.
  */
-export async function startGrpcServer(deps: ConnectDeps, host: string, port: number): Promise<{ port: number; server: grpc.Server }> {
+export async function startGrpcServer(deps: ConnectDeps, host: string, port: number, adapterToken?: string): Promise<{ port: number; server: grpc.Server }> {
   const server = new grpc.Server(channelOptions);
-  server.addService(registryServiceDefinition, registryHandlers(deps));
+  server.addService(registryServiceDefinition, requireAdapterToken(registryHandlers(deps), adapterToken));
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
