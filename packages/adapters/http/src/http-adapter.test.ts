@@ -113,6 +113,19 @@ describe("HTTP device adapter", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
   });
 
+  it("keeps a command for the next poll when the waiting device hung up first", async () => {
+    await start();
+    const abort = new AbortController();
+    const gone = fetch(`${base}/topics/inbox?wait=10`, { headers: { authorization: auth() }, signal: abort.signal }).catch(() => "aborted");
+    await new Promise((r) => setTimeout(r, 50));
+    abort.abort();
+    expect(await gone).toBe("aborted");
+    await new Promise((r) => setTimeout(r, 50));
+    const outcome = registry.pushDownlink({ id: 9, deviceIntId: 1, payload: new Uint8Array(Buffer.from("kept")) });
+    expect(await (await get("/topics/inbox")).text()).toBe("kept");
+    expect(await outcome).toEqual({ status: "DELIVERED" });
+  });
+
   it("refuses a poll on a filter its policies deny with 403", async () => {
     await start();
     expect(await json(await get("/topics/secret/%23"))).toMatchObject({ status: 403, body: { error: "DENIED_BY_POLICY" } });

@@ -113,7 +113,7 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
     const lease = await leases.acquire({ kind: "token", clientId: "", username: basic.username, token: basic.password }, clientIpOf(req));
     if (!(lease instanceof Lease)) return send(res, refusalOf(lease));
     if (req.method === "POST") return publish(lease, topic, req, res);
-    return poll(lease, topic, wait, req, res);
+    return poll(lease, topic, wait, res);
   };
 
   const publish = async (lease: Lease, topic: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -133,7 +133,7 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
     }
   };
 
-  const poll = (lease: Lease, filter: string, waitSeconds: number, req: IncomingMessage, res: ServerResponse): void => {
+  const poll = (lease: Lease, filter: string, waitSeconds: number, res: ServerResponse): void => {
     const release = lease.hold();
     let timer: NodeJS.Timeout | undefined;
     let stop: (() => void) | undefined;
@@ -178,7 +178,8 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
       finish();
       res.writeHead(204).end();
     }, waitSeconds * 1000);
-    req.socket.once("close", () => {
+    // The device gave up (closed the connection) before anything came.
+    res.once("close", () => {
       if (!done) finish();
     });
   };
