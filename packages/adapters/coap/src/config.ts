@@ -1,0 +1,13 @@
+import { integer, port, text, type ConfigOf } from "@iot/config";
+import { adapterSettings } from "@iot/adapter-core";
+
+/** Settings of the CoAP adapter process: the shared adapter settings plus its listener. */
+export const coapAdapterSettings = {
+  ...adapterSettings,
+  coapPort: port("IOT_COAP_PORT", 5683, "CoAP (UDP) port for devices; 0 picks a free one"),
+  coapHost: text("IOT_COAP_HOST", "0.0.0.0", "address the CoAP listener binds to"),
+  keepAlive: integer("IOT_COAP_KEEPALIVE", 60, "seconds a CoAP device counts as online after its last request (longer while it observes)", 1, 86_400),
+};
+
+/** The typed values of coapAdapterSettings. */
+export type CoapAdapterConfig = ConfigOf<typeof coapAdapterSettings>;

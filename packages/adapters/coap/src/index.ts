@@ -1,0 +1,3 @@
+export { createCoapAdapter, type CoapAdapter, type CoapAdapterOptions, type Peer } from "./coap-adapter.js";
+export { coapAdapterSettings, type CoapAdapterConfig } from "./config.js";
+export { listenUdp, type UdpListener } from "./transport/udp.js";

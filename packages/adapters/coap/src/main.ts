@@ -1,0 +1,32 @@
+/**
+ * The CoAP adapter process: reads its settings once, connects to the
+ * registry, listens for devices on UDP and prints one READY line on stdout.
+ * Logs go to stderr. SIGINT/SIGTERM: stop listening, end observations and
+ * device sessions (reported closed), close the registry link, exit 0.
+ */
+import { createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { readConfig, runMain, stopOnSignals } from "@iot/config";
+import { createCoapAdapter } from "./coap-adapter.js";
+import { coapAdapterSettings } from "./config.js";
+import { listenUdp } from "./transport/udp.js";
+
+/** A host clients can dial: wildcard binds are announced as the loopback address. */
+const announcedHost = (bound: string) => (bound === "0.0.0.0" || bound === "::" || bound === "" ? "127.0.0.1" : bound);
+
+runMain("coap-adapter", async () => {
+  const signals = stopOnSignals("coap-adapter");
+  const config = readConfig(coapAdapterSettings, process.env);
+  const logger = createAdapterLogger("coap-adapter", config.logLevel);
+  const registry = createGrpcRegistryClient({ address: config.registryUrl, protocol: "coap", logger, bufferLimit: config.bufferLimit, token: config.registryToken });
+  const adapter = createCoapAdapter({ registry, logger, policyDefault: config.policyDefault, keepAliveSeconds: config.keepAlive });
+  const udp = await listenUdp(adapter, { port: config.coapPort, host: config.coapHost, onError: (err) => logger.warn({ err: err.message }, "udp socket error") });
+  signals.onStop(async () => {
+    logger.info("shutting down");
+    await udp.close();
+    adapter.close();
+    await registry.close();
+  });
+  registry.start();
+  logger.info({ port: udp.port, registry: config.registryUrl, instance: registry.instanceId }, "coap adapter listening");
+  process.stdout.write(`READY coap-adapter coap=coap://${announcedHost(config.coapHost)}:${udp.port}\n`);
+});
