@@ -96,19 +96,26 @@ describe("DeviceLeases", () => {
     expect(got).toEqual(["a", "b"]);
   });
 
-  it("fails a waiting command when it expires or the lease is kicked, and tells consumers", async () => {
+  it("fails a waiting command when it expires", async () => {
     const { registry, leases } = setup();
-    const l = await lease(leases);
+    await lease(leases);
     const expiring = registry.pushDownlink(cmd({ expiresAtMs: Date.now() + 50 }));
     expect(await expiring).toEqual({ status: "FAILED", message: "expired before the device asked for it" });
+  });
+
+  it("tells consumers when the lease is kicked, and keeps waiting commands for the device's next session", async () => {
+    const { registry, leases } = setup();
+    const l = await lease(leases);
     const waiting = registry.pushDownlink(cmd({ topic: "other" }));
     const closes: string[] = [];
     l.consume("inbox", async () => ({ status: "DELIVERED" }), (reason) => closes.push(reason));
     registry.kick(1, "device blocked");
-    expect(await waiting).toMatchObject({ status: "FAILED" });
     expect(closes).toEqual(["kicked: device blocked"]);
     expect(registry.events.at(-1)).toMatchObject({ type: "closed", reason: "kicked: device blocked" });
-    expect(await lease(leases)).not.toBe(l);
+    const next = await lease(leases);
+    expect(next).not.toBe(l);
+    next.consume("other", async () => ({ status: "DELIVERED" }), () => {}, true);
+    expect(await waiting).toEqual({ status: "DELIVERED" });
   });
 
   it("refuses a consumer on a filter the policies deny, and a command on a denied topic", async () => {

@@ -14,9 +14,10 @@ import { filterProblem, publishTopicProblem } from "./topics.js";
  * and the registry marks the device offline. Kicks close it at once.
  *
  * Downlinks for a leased device go to a consumer whose filter matches (an
- * observation, a waiting poll); with none they wait in the lease's inbox
- * until a consumer comes, the command expires, or the lease closes. A command
- * counts as DELIVERED only when a consumer says the device got it.
+ * observation, a waiting poll); with none they wait in the device's inbox
+ * until a consumer comes or the command expires — also across sessions: a
+ * device that polls again after its session lapsed still gets them. A
+ * command counts as DELIVERED only when a consumer says the device got it.
  */
 export interface DeviceLeasesOptions {
   readonly registry: RegistryClient;
@@ -58,15 +59,18 @@ interface Consumer {
 export class Lease {
   private holds = 0;
   private idleTimer: NodeJS.Timeout | undefined;
-  private readonly inbox: Waiting[] = [];
   private readonly consumers = new Set<Consumer>();
   private closedReason: string | undefined;
+
+  private readonly inbox: Waiting[];
 
   constructor(
     readonly session: DeviceSession,
     readonly clientIp: string,
     private readonly owner: DeviceLeases,
-  ) {}
+  ) {
+    this.inbox = owner.inboxOf(session.device.deviceIntId);
+  }
 
   get closed(): boolean {
     return this.closedReason !== undefined;
@@ -156,12 +160,11 @@ export class Lease {
     });
   }
 
-  /** Ends the lease: consumers are told, waiting commands fail, the registry hears the session closed. */
+  /** Ends the lease: consumers are told, the registry hears the session closed; waiting commands stay for the device's next session. */
   close(reason: string): void {
     if (this.closed) return;
     this.closedReason = reason;
     clearTimeout(this.idleTimer);
-    for (const w of this.inbox.splice(0)) w.settle({ status: "FAILED", message: `session closed before delivery: ${reason}` });
     for (const c of [...this.consumers]) c.onClose(reason);
     this.consumers.clear();
     this.owner.closed(this, reason);
@@ -176,6 +179,7 @@ export class Lease {
     const i = this.inbox.indexOf(waiting);
     if (i < 0) return;
     this.inbox.splice(i, 1);
+    this.owner.forgetEmptyInbox(this.session.device.deviceIntId);
     waiting.settle({ status: "FAILED", message: "expired before the device asked for it" });
   }
 }
@@ -190,6 +194,8 @@ export class DeviceLeases {
   private readonly protocol: ProtocolName;
   private readonly byCredentials = new Map<string, Lease>();
   private readonly byDevice = new Map<number, Set<Lease>>();
+  /** Commands waiting for a consumer, per device; they outlive sessions until they expire. */
+  private readonly inboxes = new Map<number, Waiting[]>();
   /** Authentications in progress, so concurrent first requests share one session. */
   private readonly opening = new Map<string, Promise<Lease | LeaseRefusal>>();
 
@@ -241,6 +247,18 @@ export class DeviceLeases {
     return this.byCredentials.size;
   }
 
+  /** @internal The waiting commands of a device (the same array for every lease of it). */
+  inboxOf(deviceIntId: number): Waiting[] {
+    let inbox = this.inboxes.get(deviceIntId);
+    if (!inbox) this.inboxes.set(deviceIntId, (inbox = []));
+    return inbox;
+  }
+
+  /** @internal Drops a device's inbox once nothing waits in it. */
+  forgetEmptyInbox(deviceIntId: number): void {
+    if (this.inboxes.get(deviceIntId)?.length === 0 && !this.byDevice.has(deviceIntId)) this.inboxes.delete(deviceIntId);
+  }
+
   /** @internal A lease's keepAlive countdown. */
   idleTimer(lease: Lease): NodeJS.Timeout {
     const timer = setTimeout(() => lease.close("keepalive expired"), this.keepAliveMs);
@@ -254,6 +272,7 @@ export class DeviceLeases {
     const set = this.byDevice.get(lease.session.device.deviceIntId);
     set?.delete(lease);
     if (set?.size === 0) this.byDevice.delete(lease.session.device.deviceIntId);
+    this.forgetEmptyInbox(lease.session.device.deviceIntId);
     this.registry.sessionClosed(lease.session, reason);
   }
 
