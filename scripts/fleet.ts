@@ -10,6 +10,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const ADAPTERS = [
   { name: "mqtt-adapter", entry: "packages/adapters/mqtt/src/main.ts" },
   { name: "http-adapter", entry: "packages/adapters/http/src/main.ts" },
+  { name: "coap-adapter", entry: "packages/adapters/coap/src/main.ts" },
 ] as const;
 
 /** A child process of the fleet; `urls` come from its `READY <name> key=url …` line. */

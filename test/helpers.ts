@@ -25,6 +25,8 @@ export interface TestFleet {
   wsUrl: string;
   /** The HTTP device adapter (POST/GET /topics/…). */
   httpUrl: string;
+  /** The CoAP adapter, `coap://host:port`. */
+  coapUrl: string;
   api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
   /** Creates a terminal device connected to the cloud with token credentials (`extra` overrides), failing the test otherwise. */
   newDevice(productID: string, deviceName: string, extra?: Record<string, unknown>): Promise<TestDevice>;
@@ -45,6 +47,7 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     IOT_MQTTSS_PORT: "0",
     IOT_MQTT_WS_PORT: "0",
     IOT_HTTP_DEVICE_PORT: "0",
+    IOT_COAP_PORT: "0",
     IOT_ADMIN_USERNAME: "admin",
     IOT_ADMIN_PASSWORD: "e2e-admin-pass",
     IOT_LOG_LEVEL: "warn",
@@ -74,6 +77,7 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     mqttssUrl: reachable(mqttUrls.mqttss ?? ""),
     wsUrl: reachable(mqttUrls.ws ?? ""),
     httpUrl: reachable(fleet.adapters.find((a) => a.name === "http-adapter")?.urls.http ?? ""),
+    coapUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coap ?? ""),
     api,
     async newDevice(productID, deviceName, extra = {}) {
       const r = await api("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1, ...extra });

@@ -7,6 +7,7 @@ import { centralSettings } from "@iot/central";
 import { adapterSettings } from "@iot/adapter-core";
 import { mqttAdapterSettings } from "@iot/adapter-mqtt";
 import { httpAdapterSettings } from "@iot/adapter-http";
+import { coapAdapterSettings } from "@iot/adapter-coap";
 
 const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "README.md"), "utf8");
 
@@ -21,6 +22,7 @@ describe("README", () => {
     ["adapters", adapterSettings],
     ["MQTT adapter", mqttAdapterSettings],
     ["HTTP adapter", httpAdapterSettings],
+    ["CoAP adapter", coapAdapterSettings],
   ])("documents every setting of the %s with its default", (_name, settings) => {
     for (const [env, fallback] of describeSettings(settings)) {
       const row = readme.split("\n").find((l) => l.startsWith(`| \`${env}\` |`));
