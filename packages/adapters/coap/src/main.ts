@@ -4,14 +4,11 @@
  * Logs go to stderr. SIGINT/SIGTERM: stop listening, end observations and
  * device sessions (reported closed), close the registry link, exit 0.
  */
-import { createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { createCoapAdapter } from "./coap-adapter.js";
 import { coapAdapterSettings } from "./config.js";
 import { listenUdp } from "./transport/udp.js";
-
-/** A host clients can dial: wildcard binds are announced as the loopback address. */
-const announcedHost = (bound: string) => (bound === "0.0.0.0" || bound === "::" || bound === "" ? "127.0.0.1" : bound);
 
 runMain("coap-adapter", async () => {
   const signals = stopOnSignals("coap-adapter");

@@ -11,3 +11,4 @@ export { publishTopicProblem, filterProblem, mountTopic, unmountTopic, MAX_TOPIC
 export { adapterSettings, LOG_LEVELS, type AdapterConfig } from "./config.js";
 export { createAdapterLogger } from "./logger.js";
 export { DeviceLeases, Lease, type DeviceLeasesOptions, type DownlinkConsumer, type LeaseRefusal } from "./device-leases.js";
+export { announcedHost } from "./announce.js";

@@ -5,13 +5,10 @@
  * closed), close the registry link, exit 0.
  */
 import { createServer } from "node:http";
-import { createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
 import { listenError, readConfig, runMain, stopOnSignals } from "@iot/config";
 import { httpAdapterSettings } from "./config.js";
 import { createHttpAdapter } from "./http-adapter.js";
-
-/** A host clients can dial: wildcard binds are announced as the loopback address. */
-const announcedHost = (bound: string) => (bound === "0.0.0.0" || bound === "::" || bound === "" ? "127.0.0.1" : bound);
 
 runMain("http-adapter", async () => {
   const signals = stopOnSignals("http-adapter");

@@ -6,7 +6,7 @@
  * stop accepting, disconnect devices (their sessions are reported closed),
  * close the registry link, exit 0.
  */
-import { createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
 import { StartupError, readConfig, runMain, stopOnSignals } from "@iot/config";
 import { mqttAdapterSettings } from "./config.js";
 import { createMqttAdapter } from "./mqtt-adapter.js";
@@ -15,11 +15,6 @@ import { listenerHostnames, listenerTls } from "./transport/listener-tls.js";
 import { listenTcp } from "./transport/tcp.js";
 import { listenTls } from "./transport/tls.js";
 import { WS_PATH, listenWs } from "./transport/ws.js";
-
-/** A host clients can dial: wildcard binds are announced as the loopback address. */
-function announcedHost(bound: string): string {
-  return bound === "0.0.0.0" || bound === "::" || bound === "" ? "127.0.0.1" : bound;
-}
 
 /** A port setting of -1 turns its listener off. */
 const OFF = -1;
