@@ -15,10 +15,10 @@ let client: Socket;
 let inbox: ParsedPacket[];
 let mid = 1;
 
-async function start() {
+async function start(keepAliveSeconds = 60) {
   registry = new FakeRegistryClient({ devices: [device] });
   registry.start();
-  adapter = createCoapAdapter({ registry, logger: pino({ level: "silent" }), policyDefault: "allow", keepAliveSeconds: 60, ackTimeoutMs: 50, maxRetransmit: 1 });
+  adapter = createCoapAdapter({ registry, logger: pino({ level: "silent" }), policyDefault: "allow", keepAliveSeconds, ackTimeoutMs: 50, maxRetransmit: 1 });
   udp = await listenUdp(adapter, { port: 0, host: "127.0.0.1", onError: () => undefined });
   client = createSocket("udp4");
   inbox = [];
@@ -119,6 +119,17 @@ describe("CoAP adapter", () => {
     await request("0.01", "/mqtt/inbox", { observe: 0, token: "deaf" });
     expect(await registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array([1]) })).toMatchObject({ status: "FAILED" });
     expect(await registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array([2]), expiresAtMs: Date.now() + 100 })).toMatchObject({ status: "FAILED" });
+  });
+
+  it("asks an idle observer every keepAlive whether it is still there, and ends the session when it is gone", async () => {
+    await start(1);
+    await request("0.01", "/mqtt/inbox", { observe: 0, token: "alive" });
+    const probe = await next((p) => p.token.toString() === "alive" && p.confirmable, 3000);
+    expect(probe.payload.length).toBe(0);
+    send(generate({ code: "0.00", messageId: probe.messageId, ack: true, token: Buffer.alloc(0) }));
+    expect(registry.events.map((e) => e.type)).toEqual(["opened"]);
+    // Now the observer goes silent: the next probe is not ACKed, the observation ends, then the lease lapses.
+    await expect.poll(() => registry.events.map((e) => e.type), { timeout: 6000 }).toEqual(["opened", "closed"]);
   });
 
   it("refuses to observe a topic its policies deny with 4.03", async () => {

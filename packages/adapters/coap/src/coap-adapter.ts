@@ -112,7 +112,9 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     const release = lease.hold();
     let observation: Observation | undefined;
     let unsubscribe: (() => void) | undefined;
+    let probe: NodeJS.Timeout | undefined;
     const stop = () => {
+      clearInterval(probe);
       if (observations.get(key) === observation) observations.delete(key);
       unsubscribe?.();
       release();
@@ -141,6 +143,15 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     unsubscribe = consumed;
     observation = { lease, sequence: 1, stop };
     observations.set(key, observation);
+    // An observer that vanished would keep the device online for ever: every keepAlive, an empty
+    // confirmable notification asks whether it is still there (RFC 7641 §4.5); no ACK ends it.
+    probe = setInterval(() => {
+      const id = messageId();
+      void confirm(id, notification(packet.token, id, ++observation!.sequence, CODES.content, new Uint8Array()), send).then((answer) => {
+        if (answer !== "ack") stop();
+      });
+    }, options.keepAliveSeconds * 1000);
+    probe.unref();
     return response(packet, CODES.content, "", { observe: 1, messageId: messageId() });
   };
 
