@@ -2,11 +2,10 @@ import { X509Certificate } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { loadOrCreateCa, serviceCa } from "../certs/ca.js";
-import { bootstrapAdmin } from "./bootstrap.js";
-import type { Caller } from "./caller.js";
 import { assertCertsOfTenant, createCert, deleteCerts, getCert, listCerts, updateCert } from "./certs.js";
 import { createDevice, deleteDevices, updateDevice } from "./devices.js";
 import { createProduct } from "./products.js";
+import { twoTenants } from "./test-tenants.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
@@ -16,17 +15,7 @@ const page = { page: 1, limit: 10 };
 
 describe.each(engines)("certificates on $name", (engine) => {
   async function setup() {
-    const { store, place } = await engine.open();
-    const db = store.db;
-    const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
-    const caller: Caller = { userIntId: 1, username: "root", tenantId: boot.tenantId!, role: "admin", serviceAdmin: true };
-    await db.insertInto("tenants").values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null }).execute();
-    const u = await db
-      .insertInto("users")
-      .values({ tenantId: "other", username: "eve", email: null, passwordHash: "x", role: "admin", serviceAdmin: 0, enable: 1, createAt: 0, updateAt: null })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const other: Caller = { userIntId: u.id, username: "eve", tenantId: "other", role: "admin", serviceAdmin: false };
+    const { place, db, caller, other } = await twoTenants(engine);
     const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
     const device = (certs: number[], who = caller, productId = product.productId) =>
       createDevice(db, who, { productId, deviceName: "d", upLinkSystem: 1, authType: 2, certs });

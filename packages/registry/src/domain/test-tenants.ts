@@ -8,7 +8,7 @@ import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
 
 export async function twoTenants(engine: EngineUnderTest) {
-  const { store } = await engine.open();
+  const { store, place } = await engine.open();
   const db = store.db;
   const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
   const caller: Caller = { userIntId: 1, username: "root", tenantId: boot.tenantId!, role: "admin", serviceAdmin: true };
@@ -19,5 +19,5 @@ export async function twoTenants(engine: EngineUnderTest) {
     .returning("id")
     .executeTakeFirstOrThrow();
   const other: Caller = { userIntId: u.id, username: "eve", tenantId: "other", role: "admin", serviceAdmin: false };
-  return { store, db, caller, other };
+  return { store, place, db, caller, other };
 }
