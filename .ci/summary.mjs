@@ -10,7 +10,9 @@ if (!file || !existsSync(file)) {
 }
 const r = JSON.parse(readFileSync(file, "utf8"));
 // A test file that fails to load has no tests but counts as a failure.
-const brokenFiles = (r.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0).length;
+const brokenFiles = (r.testResults ?? []).filter(
+  (f) => f.status === "failed" && (f.assertionResults ?? []).length === 0,
+).length;
 const passed = r.numPassedTests ?? 0;
 // A failed typecheck counts as one failed check.
 const typecheckFailed = Number(typecheckStatus) !== 0 ? 1 : 0;

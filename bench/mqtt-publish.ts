@@ -49,7 +49,8 @@ async function measure(clients: MqttClient[]): Promise<number> {
   return (clients.length * perDevice) / ((performance.now() - started) / 1000);
 }
 
-const connect = (url: string, opts: mqtt.IClientOptions = {}) => mqtt.connectAsync(url, { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000, ...opts });
+const connect = (url: string, opts: mqtt.IClientOptions = {}) =>
+  mqtt.connectAsync(url, { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000, ...opts });
 
 /** A broker for the baseline: the given address when something answers there, else bare aedes on a free port. */
 async function baselineBroker(): Promise<{ url: string; label: string; close: () => Promise<void> }> {
@@ -74,7 +75,15 @@ try {
   const productID = (await t.api("POST", "/products", { productName: "bench", cloudProtocol: 1 })).body.productID;
   const ours: MqttClient[] = [];
   for (let i = 0; i < devices; i++) {
-    const d = (await t.api("POST", "/devices", { productID, deviceName: `bench-${i}`, deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
+    const d = (
+      await t.api("POST", "/devices", {
+        productID,
+        deviceName: `bench-${i}`,
+        deviceType: 1,
+        upLinkSystem: 1,
+        authType: 1,
+      })
+    ).body;
     ours.push(await connect(t.mqttUrl, { clientId: d.deviceID, username: d.deviceUsername, password: d.token }));
   }
   const fleetRate = await measure(ours);
@@ -82,14 +91,20 @@ try {
   const stored = (await t.api("GET", "/device_events?_limit=1")).body.meta?.count;
 
   const base = await baselineBroker();
-  const theirs = await Promise.all(Array.from({ length: devices }, (_, i) => connect(base.url, { clientId: `bench-baseline-${i}` })));
+  const theirs = await Promise.all(
+    Array.from({ length: devices }, (_, i) => connect(base.url, { clientId: `bench-baseline-${i}` })),
+  );
   const baseRate = await measure(theirs);
   await Promise.all(theirs.map((c) => c.endAsync()));
   await base.close();
 
   const fmt = (x: number) => Math.round(x).toLocaleString("en-US").padStart(9);
-  console.log(`${devices} devices x ${perDevice} QoS 1 publishes (${payload.length}-byte payload, ${WINDOW} in flight per device)`);
-  console.log(`fleet (SQLite, durable before PUBACK): ${fmt(fleetRate)} msg/s${stored !== undefined ? ` (${stored} events stored)` : ""}`);
+  console.log(
+    `${devices} devices x ${perDevice} QoS 1 publishes (${payload.length}-byte payload, ${WINDOW} in flight per device)`,
+  );
+  console.log(
+    `fleet (SQLite, durable before PUBACK): ${fmt(fleetRate)} msg/s${stored !== undefined ? ` (${stored} events stored)` : ""}`,
+  );
   console.log(`baseline, ${base.label}: ${fmt(baseRate)} msg/s (stores nothing)`);
   console.log(`ratio fleet/baseline: ${(fleetRate / baseRate).toFixed(2)}`);
 } finally {

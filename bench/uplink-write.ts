@@ -29,8 +29,15 @@ function positiveInt(arg: string | undefined, fallback: number): number {
 
 function uplink(run: string, seq: number): UplinkRecord {
   return {
-    msgKey: `${run}:${seq}`, tenantId: "bench", deviceIntId: 1 + (seq % 100), gatewayIntId: null,
-    topic: "up/telemetry", payload, ip: "127.0.0.1", qos: 1, msgTime: Date.now(),
+    msgKey: `${run}:${seq}`,
+    tenantId: "bench",
+    deviceIntId: 1 + (seq % 100),
+    gatewayIntId: null,
+    topic: "up/telemetry",
+    payload,
+    ip: "127.0.0.1",
+    qos: 1,
+    msgTime: Date.now(),
   };
 }
 
@@ -42,7 +49,10 @@ async function measure(n: number, write: (seq: number) => Promise<unknown>): Pro
 }
 
 async function countEvents(store: Store): Promise<number> {
-  const { n } = await store.db.selectFrom("deviceEvents").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const { n } = await store.db
+    .selectFrom("deviceEvents")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
@@ -50,13 +60,20 @@ async function bench(label: string, open: () => Promise<Store>): Promise<void> {
   const store = await open();
   try {
     const naive = await measure(naiveTotal, (seq) =>
-      store.db.insertInto("deviceEvents").values({ ...uplink("naive", seq), createAt: Date.now() }).execute());
+      store.db
+        .insertInto("deviceEvents")
+        .values({ ...uplink("naive", seq), createAt: Date.now() })
+        .execute(),
+    );
     const batched = await measure(total, (seq) => store.uplinks.write(uplink("batched", seq)));
     const stored = await countEvents(store);
-    if (stored !== total + naiveTotal) throw new Error(`${label}: ${stored} rows stored, expected ${total + naiveTotal}`);
+    if (stored !== total + naiveTotal)
+      throw new Error(`${label}: ${stored} rows stored, expected ${total + naiveTotal}`);
     const fmt = (x: number) => Math.round(x).toLocaleString("en-US").padStart(9);
     console.log(`${label.padEnd(10)} batched: ${fmt(batched)} uplinks/s (${total} uplinks)`);
-    console.log(`${label.padEnd(10)} naive:   ${fmt(naive)} uplinks/s (${naiveTotal} uplinks, one INSERT per transaction)`);
+    console.log(
+      `${label.padEnd(10)} naive:   ${fmt(naive)} uplinks/s (${naiveTotal} uplinks, one INSERT per transaction)`,
+    );
     console.log(`${label.padEnd(10)} ratio:   ${(batched / naive).toFixed(1)}x`);
   } finally {
     await store.close();

@@ -47,7 +47,10 @@ export async function startProcess(
     if (opts.echo) process.stderr.write(`[${name}] ${line}\n`);
   });
   const ready = new Promise<Record<string, string>>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${opts.timeoutMs ?? 30_000} ms`)), opts.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${opts.timeoutMs ?? 30_000} ms`)),
+      opts.timeoutMs ?? 30_000,
+    );
     createInterface({ input: child.stdout! }).on("line", (line) => {
       output.push(line);
       if (opts.echo) process.stdout.write(`[${name}] ${line}\n`);
@@ -100,7 +103,10 @@ export interface Fleet {
  * Starts the central node, then every adapter pointed at its gRPC address.
  * Stopping ends the adapters first so they can report their sessions closed.
  */
-export async function startFleet(env: Record<string, string | undefined>, opts: { echo?: boolean } = {}): Promise<Fleet> {
+export async function startFleet(
+  env: Record<string, string | undefined>,
+  opts: { echo?: boolean } = {},
+): Promise<Fleet> {
   const central = await startProcess("central", "packages/central/src/main.ts", env, opts);
   const adapters: FleetProcess[] = [];
   const stop = async () => {
@@ -109,7 +115,8 @@ export async function startFleet(env: Record<string, string | undefined>, opts: 
   };
   try {
     const registryUrl = reachable(central.urls.grpc!);
-    for (const a of ADAPTERS) adapters.push(await startProcess(a.name, a.entry, { ...env, IOT_REGISTRY_URL: registryUrl }, opts));
+    for (const a of ADAPTERS)
+      adapters.push(await startProcess(a.name, a.entry, { ...env, IOT_REGISTRY_URL: registryUrl }, opts));
   } catch (err) {
     await stop();
     throw err;

@@ -29,7 +29,7 @@ setInterval(() => {
 /** Ancestors that belong to the launching command (node, npm, npx, pnpm, sh), nearest first; Linux /proc only. */
 function launchChain(): number[] {
   const chain = [process.ppid];
-  for (let pid = process.ppid; chain.length < 6; ) {
+  for (let pid = process.ppid; chain.length < 6;) {
     const stat = `/proc/${pid}/stat`;
     if (!existsSync(stat)) break;
     const text = readFileSync(stat, "utf8");

@@ -16,7 +16,14 @@ afterAll(() => t?.close());
 
 const newDevice = () => t.newDevice(productID, `coap-${n++}`);
 /** The credentials as Uri-Query options (coap-client keeps only about 100 bytes of a URI's query). */
-const credentials = (d: TestDevice, token = d.token) => ["-O", `15,c=${d.deviceID}`, "-O", `15,u=${d.deviceUsername}`, "-O", `15,p=${token}`];
+const credentials = (d: TestDevice, token = d.token) => [
+  "-O",
+  `15,c=${d.deviceID}`,
+  "-O",
+  `15,u=${d.deviceUsername}`,
+  "-O",
+  `15,p=${token}`,
+];
 const url = (path: string) => `${t.coapUrl}${path}`;
 
 /** Runs coap-client-notls and answers what it printed (a response code other than 2.xx goes to stderr). */
@@ -27,7 +34,10 @@ function coapClient(args: string[]): { stdout: string; stderr: string } {
 
 const statusOf = async (d: TestDevice) => (await t.api("GET", `/devices/${d.id}`)).body.deviceStatus;
 const events = async (d: TestDevice) => (await t.api("GET", `/devices/${d.id}/events`)).body;
-const connectStatuses = async (d: TestDevice) => (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items.map((l: { connectStatus: number }) => l.connectStatus);
+const connectStatuses = async (d: TestDevice) =>
+  (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items.map(
+    (l: { connectStatus: number }) => l.connectStatus,
+  );
 
 describe("a CoAP device", () => {
   it("publishes with a confirmable POST; the event is stored when the 2.04 comes, and the device is online", async () => {
@@ -35,7 +45,12 @@ describe("a CoAP device", () => {
     const r = coapClient(["-m", "post", "-e", '{"temp":21.5}', ...credentials(d), url("/mqtt/telemetry/temp")]);
     expect(r.stderr).toBe("");
     const e = await events(d);
-    expect(e.items[0]).toMatchObject({ topic: "telemetry/temp", payload: '{"temp":21.5}', deviceID: d.deviceID, IP: "127.0.0.1" });
+    expect(e.items[0]).toMatchObject({
+      topic: "telemetry/temp",
+      payload: '{"temp":21.5}',
+      deviceID: d.deviceID,
+      IP: "127.0.0.1",
+    });
     await expect.poll(() => statusOf(d)).toBe(1);
   });
 
@@ -46,9 +61,15 @@ describe("a CoAP device", () => {
     observer.stdout.on("data", (b: Buffer) => (out += b.toString()));
     try {
       await expect.poll(() => statusOf(d), { timeout: 5000 }).toBe(1);
-      expect((await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "switch-on" })).body.publishStatus).toBe("1");
+      expect(
+        (await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "switch-on" })).body.publishStatus,
+      ).toBe("1");
       await expect.poll(() => out, { timeout: 5000 }).toContain("switch-on");
-      await expect.poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, { timeout: 5000 }).toBe(2);
+      await expect
+        .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
+          timeout: 5000,
+        })
+        .toBe(2);
     } finally {
       observer.kill();
     }
@@ -63,9 +84,12 @@ describe("a CoAP device", () => {
 
   it("answers 4.03 to a publish a bound deny policy forbids, and stores nothing", async () => {
     const d = await newDevice();
-    const p = (await t.api("POST", "/policies", { name: `coap-deny-${d.id}`, topic: "secret/#", access: 1, allow: 0 })).body;
+    const p = (await t.api("POST", "/policies", { name: `coap-deny-${d.id}`, topic: "secret/#", access: 1, allow: 0 }))
+      .body;
     await t.api("POST", `/devices/${d.id}/policies`, { ids: [p.id] });
-    expect(coapClient(["-m", "post", "-e", "x", ...credentials(d), url("/mqtt/secret/plans")]).stderr).toMatch(/^4\.03 /);
+    expect(coapClient(["-m", "post", "-e", "x", ...credentials(d), url("/mqtt/secret/plans")]).stderr).toMatch(
+      /^4\.03 /,
+    );
     expect((await events(d)).meta.count).toBe(0);
   });
 
@@ -77,7 +101,12 @@ describe("a CoAP device", () => {
     socket.on("message", (m) => answers.push(m));
     await new Promise<void>((r) => socket.bind(0, "127.0.0.1", () => r()));
     try {
-      for (const garbage of [Buffer.from([0x41, 0x02, 0xab, 0xcd, 0x07, 0xf1, 0x00]), Buffer.from("not coap at all"), Buffer.alloc(0), Buffer.alloc(1200, 0xff)]) {
+      for (const garbage of [
+        Buffer.from([0x41, 0x02, 0xab, 0xcd, 0x07, 0xf1, 0x00]),
+        Buffer.from("not coap at all"),
+        Buffer.alloc(0),
+        Buffer.alloc(1200, 0xff),
+      ]) {
         socket.send(garbage, port, "127.0.0.1");
       }
       await expect.poll(() => answers.length).toBe(1);

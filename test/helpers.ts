@@ -80,7 +80,14 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     coapUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coap ?? ""),
     api,
     async newDevice(productID, deviceName, extra = {}) {
-      const r = await api("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1, ...extra });
+      const r = await api("POST", "/devices", {
+        productID,
+        deviceName,
+        deviceType: 1,
+        upLinkSystem: 1,
+        authType: 1,
+        ...extra,
+      });
       if (r.status !== 201) throw new Error(`device ${deviceName} not created: ${r.status} ${JSON.stringify(r.body)}`);
       return r.body as TestDevice;
     },

@@ -20,18 +20,39 @@ const newDevice = () => t.newDevice(productID, `http-${n++}`);
 const basic = (d: Device, token = d.token) => `Basic ${Buffer.from(`${d.deviceUsername}:${token}`).toString("base64")}`;
 const publish = (d: Device, topic: string, body: string | Buffer, token = d.token) =>
   fetch(`${t.httpUrl}/topics/${topic}`, { method: "POST", headers: { authorization: basic(d, token) }, body });
-const poll = (d: Device, wait: number) => fetch(`${t.httpUrl}/topics/inbox?wait=${wait}`, { headers: { authorization: basic(d) } });
+const poll = (d: Device, wait: number) =>
+  fetch(`${t.httpUrl}/topics/inbox?wait=${wait}`, { headers: { authorization: basic(d) } });
 const statusOf = async (d: Device) => (await t.api("GET", `/devices/${d.id}`)).body.deviceStatus;
-const controlLog = async (d: Device) => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus;
-const connectStatuses = async (d: Device) => (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items.map((l: { connectStatus: number }) => l.connectStatus);
+const controlLog = async (d: Device) =>
+  (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus;
+const connectStatuses = async (d: Device) =>
+  (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items.map(
+    (l: { connectStatus: number }) => l.connectStatus,
+  );
 
 describe("an HTTP device", () => {
   it("publishes with curl; the event is stored when the answer comes, and the device is online", async () => {
     const d = await newDevice();
-    const out = execFileSync("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-u", `${d.deviceUsername}:${d.token}`, "--data-binary", '{"temp":21.5}', `${t.httpUrl}/topics/telemetry/temp`]).toString();
+    const out = execFileSync("curl", [
+      "-s",
+      "-o",
+      "/dev/null",
+      "-w",
+      "%{http_code}",
+      "-u",
+      `${d.deviceUsername}:${d.token}`,
+      "--data-binary",
+      '{"temp":21.5}',
+      `${t.httpUrl}/topics/telemetry/temp`,
+    ]).toString();
     expect(out).toBe("204");
     const events = (await t.api("GET", `/devices/${d.id}/events`)).body.items;
-    expect(events[0]).toMatchObject({ topic: "telemetry/temp", payload: '{"temp":21.5}', deviceID: d.deviceID, IP: "127.0.0.1" });
+    expect(events[0]).toMatchObject({
+      topic: "telemetry/temp",
+      payload: '{"temp":21.5}',
+      deviceID: d.deviceID,
+      IP: "127.0.0.1",
+    });
     await expect.poll(() => statusOf(d)).toBe(1);
   });
 
@@ -40,7 +61,9 @@ describe("an HTTP device", () => {
     const waiting = poll(d, 20);
     await expect.poll(() => statusOf(d)).toBe(1);
     const started = Date.now();
-    expect((await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "switch-on" })).body.publishStatus).toBe("1");
+    expect(
+      (await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "switch-on" })).body.publishStatus,
+    ).toBe("1");
     const res = await waiting;
     expect(Date.now() - started).toBeLessThan(2000);
     expect(res.status).toBe(200);
@@ -51,7 +74,9 @@ describe("an HTTP device", () => {
 
   it("gets a command issued while it was away on its next poll, within the TTL", async () => {
     const d = await newDevice();
-    expect((await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "queued" })).body.publishStatus).toBe("1");
+    expect(
+      (await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "queued" })).body.publishStatus,
+    ).toBe("1");
     const res = await poll(d, 10);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("queued");
@@ -68,7 +93,8 @@ describe("an HTTP device", () => {
 
   it("answers 403 to a publish a bound deny policy forbids, and stores nothing", async () => {
     const d = await newDevice();
-    const p = (await t.api("POST", "/policies", { name: `http-deny-${d.id}`, topic: "secret/#", access: 1, allow: 0 })).body;
+    const p = (await t.api("POST", "/policies", { name: `http-deny-${d.id}`, topic: "secret/#", access: 1, allow: 0 }))
+      .body;
     await t.api("POST", `/devices/${d.id}/policies`, { ids: [p.id] });
     const r = await publish(d, "secret/plans", "x");
     expect(r.status).toBe(403);

@@ -13,13 +13,26 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 async function newDevice(name: string) {
-  const r = await t.api("POST", "/devices", { productID, deviceName: name, deviceType: 1, upLinkSystem: 1, authType: 1 });
+  const r = await t.api("POST", "/devices", {
+    productID,
+    deviceName: name,
+    deviceType: 1,
+    upLinkSystem: 1,
+    authType: 1,
+  });
   expect(r.status).toBe(201);
   return r.body as { id: number; deviceID: string; deviceUsername: string; token: string };
 }
 
 function connectDevice(d: { deviceID: string; deviceUsername: string }, password: string) {
-  return mqtt.connectAsync(t.mqttUrl, { clientId: d.deviceID, username: d.deviceUsername, password, protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 });
+  return mqtt.connectAsync(t.mqttUrl, {
+    clientId: d.deviceID,
+    username: d.deviceUsername,
+    password,
+    protocolVersion: 4,
+    reconnectPeriod: 0,
+    connectTimeout: 5000,
+  });
 }
 
 describe("an MQTT device end to end", () => {
@@ -33,7 +46,12 @@ describe("an MQTT device end to end", () => {
       // QoS1 PUBACK came after the durable write: the event is already listed.
       const events = await t.api("GET", `/devices/${d.id}/events`);
       expect(events.body.meta.count).toBe(1);
-      expect(events.body.items[0]).toMatchObject({ topic: "telemetry/temp", payload: '{"temp":21.5}', deviceID: d.deviceID, IP: "127.0.0.1" });
+      expect(events.body.items[0]).toMatchObject({
+        topic: "telemetry/temp",
+        payload: '{"temp":21.5}',
+        deviceID: d.deviceID,
+        IP: "127.0.0.1",
+      });
       expect(events.body.items[0].msgTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
       const detail = (await t.api("GET", `/devices/${d.id}`)).body;
@@ -49,13 +67,19 @@ describe("an MQTT device end to end", () => {
       expect(pub.body.publishStatus).toBe("1");
       expect(await received).toEqual({ topic: "inbox", payload: "switch-on" });
       await expect
-        .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, { timeout: 5000 })
+        .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
+          timeout: 5000,
+        })
         .toBe(2);
     } finally {
       await client.endAsync();
     }
-    await expect.poll(async () => (await t.api("GET", `/devices/${d.id}`)).body.deviceStatus, { timeout: 5000 }).toBe(0);
-    const statuses = (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items.map((l: { connectStatus: number }) => l.connectStatus);
+    await expect
+      .poll(async () => (await t.api("GET", `/devices/${d.id}`)).body.deviceStatus, { timeout: 5000 })
+      .toBe(0);
+    const statuses = (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items.map(
+      (l: { connectStatus: number }) => l.connectStatus,
+    );
     expect(statuses).toEqual([0, 1]);
     const all = (await t.api("GET", "/device_connect_logs?deviceID_like=" + d.deviceID)).body;
     expect(all.meta.count).toBe(2);

@@ -36,7 +36,13 @@ let transport = transports[0]!;
 const base: IClientOptions = { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000 };
 
 const connectOnly = (d: Device) =>
-  mqtt.connectAsync(transport.url(), { ...base, ...transport.options(), clientId: d.deviceID, username: d.deviceUsername, password: d.token });
+  mqtt.connectAsync(transport.url(), {
+    ...base,
+    ...transport.options(),
+    clientId: d.deviceID,
+    username: d.deviceUsername,
+    password: d.token,
+  });
 
 /** Connects and waits until the registry lists the device online (CONNACK comes first). */
 async function connect(d: Device): Promise<MqttClient> {
@@ -64,7 +70,8 @@ function closesWithin(client: MqttClient): Promise<number> {
   });
 }
 
-const events = async (d: Device) => (await t.api("GET", `/devices/${d.id}/events`)).body.items.map((e: { topic: string }) => e.topic);
+const events = async (d: Device) =>
+  (await t.api("GET", `/devices/${d.id}/events`)).body.items.map((e: { topic: string }) => e.topic);
 
 describe.each(transports)("over $name", (tr) => {
   beforeAll(() => {
@@ -74,7 +81,11 @@ describe.each(transports)("over $name", (tr) => {
   describe("revocation closes a live MQTT session within one second", () => {
     const cases: Array<[string, (d: Device) => Promise<unknown>, string]> = [
       ["blocking the device", (d) => t.api("PUT", `/devices/${d.id}`, { blocked: 1 }), "device blocked"],
-      ["changing its token", (d) => t.api("PUT", `/devices/${d.id}`, { token: `new-token-${d.id}-0123456789` }), "token changed"],
+      [
+        "changing its token",
+        (d) => t.api("PUT", `/devices/${d.id}`, { token: `new-token-${d.id}-0123456789` }),
+        "token changed",
+      ],
       ["deleting it", (d) => t.api("DELETE", `/devices?ids=${d.id}`), "device deleted"],
     ];
     // Revoked right after CONNACK: the registry may not have seen the SessionOpened yet, and must still close it.
@@ -85,7 +96,9 @@ describe.each(transports)("over $name", (tr) => {
       await revoke(d);
       expect(await closed).toBeLessThan(1000);
       if (reason !== "device deleted") {
-        await expect.poll(async () => (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items[0]?.connectStatus).toBe(0);
+        await expect
+          .poll(async () => (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items[0]?.connectStatus)
+          .toBe(0);
         // Old credentials no longer work.
         await expect(connectOnly(d)).rejects.toMatchObject({ code: expect.any(Number) });
       }
@@ -98,13 +111,17 @@ describe.each(transports)("over $name", (tr) => {
       const client = await connect(d);
       try {
         await client.publishAsync("secret/a", "before", { qos: 1 });
-        const p = (await t.api("POST", "/policies", { name: `deny-${d.id}`, topic: "secret/#", access: 3, allow: 0 })).body;
+        const p = (await t.api("POST", "/policies", { name: `deny-${d.id}`, topic: "secret/#", access: 3, allow: 0 }))
+          .body;
         expect((await t.api("POST", `/devices/${d.id}/policies`, { ids: [p.id] })).status).toBe(201);
         await withinOneSecond();
         await client.publishAsync("secret/b", "denied", { qos: 1 });
         await client.publishAsync("open/c", "allowed", { qos: 1 });
         expect(await events(d)).toEqual(["open/c", "secret/a"]);
-        const refusal = await client.subscribeAsync("secret/#", { qos: 1 }).then(() => undefined, (err: { packet?: { granted: number[] } }) => err);
+        const refusal = await client.subscribeAsync("secret/#", { qos: 1 }).then(
+          () => undefined,
+          (err: { packet?: { granted: number[] } }) => err,
+        );
         expect(refusal?.packet?.granted).toEqual([128]);
         expect(client.connected).toBe(true);
 
@@ -149,9 +166,16 @@ describe.each(transports)("over $name", (tr) => {
       const client = await connect(d);
       try {
         const got = messages(client);
-        expect((await t.api("POST", "/device_publish", { deviceID: d.deviceID, topic: "config/rate", payload: "10" })).body.publishStatus).toBe("1");
+        expect(
+          (await t.api("POST", "/device_publish", { deviceID: d.deviceID, topic: "config/rate", payload: "10" })).body
+            .publishStatus,
+        ).toBe("1");
         await expect.poll(() => got, { timeout: 3000 }).toEqual(["config/rate 10"]);
-        await expect.poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, { timeout: 3000 }).toBe(2);
+        await expect
+          .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
+            timeout: 3000,
+          })
+          .toBe(2);
       } finally {
         await client.endAsync();
       }
@@ -169,7 +193,12 @@ describe.each(transports)("over $name", (tr) => {
         expect(Date.now() - added).toBeLessThan(1000);
 
         await t.api("DELETE", `/devices/${d.id}/subscriptions?ids=${sub.id}`);
-        const pub = await t.api("POST", "/device_publish", { deviceID: d.deviceID, topic: "ota/fw", payload: "v3", qos: 0 });
+        const pub = await t.api("POST", "/device_publish", {
+          deviceID: d.deviceID,
+          topic: "ota/fw",
+          payload: "v3",
+          qos: 0,
+        });
         expect(pub.status).toBe(201);
         await new Promise((r) => setTimeout(r, 300));
         expect(got).toEqual(["ota/fw v2"]);
@@ -185,7 +214,13 @@ describe("a certificate device over mutual TLS", () => {
   async function certDevice() {
     const c = (await t.api("POST", "/certs", { name: `live-cert-${n++}`, enable: 1 })).body;
     const device = await t.newDevice(productID, `live-cert-dev-${n++}`, { authType: 2, certs: [c.id] });
-    const client = await mqtt.connectAsync(t.mqttssUrl, { ...base, ca, cert: c.cert.content, key: c.key.content, clientId: device.deviceID });
+    const client = await mqtt.connectAsync(t.mqttssUrl, {
+      ...base,
+      ca,
+      cert: c.cert.content,
+      key: c.key.content,
+      clientId: device.deviceID,
+    });
     return { cert: c as { id: number }, device, client };
   }
 
@@ -194,7 +229,9 @@ describe("a certificate device over mutual TLS", () => {
     const closed = closesWithin(client);
     expect((await t.api("PUT", `/certs/${cert.id}`, { enable: 0 })).status).toBe(200);
     expect(await closed).toBeLessThan(1000);
-    await expect.poll(async () => (await t.api("GET", `/devices/${device.id}/connect_logs`)).body.items[0]?.connectStatus).toBe(0);
+    await expect
+      .poll(async () => (await t.api("GET", `/devices/${device.id}/connect_logs`)).body.items[0]?.connectStatus)
+      .toBe(0);
   });
 
   it("is disconnected within one second when it is blocked", async () => {

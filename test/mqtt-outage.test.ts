@@ -31,12 +31,23 @@ describe("a central node restart under a connected device", () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "outage-"));
     env = {
-      IOT_DATA_DIR: dataDir, IOT_DATABASE_URL: "", IOT_API_HOST: "127.0.0.1", IOT_API_PORT: "0", IOT_GRPC_PORT: String(await freePort()),
-      IOT_MQTT_PORT: "0", IOT_MQTTS_PORT: "0", IOT_MQTTSS_PORT: "0", IOT_MQTT_WS_PORT: "0",
-      IOT_ADMIN_PASSWORD: "outage-pass-1", IOT_LOG_LEVEL: "warn",
+      IOT_DATA_DIR: dataDir,
+      IOT_DATABASE_URL: "",
+      IOT_API_HOST: "127.0.0.1",
+      IOT_API_PORT: "0",
+      IOT_GRPC_PORT: String(await freePort()),
+      IOT_MQTT_PORT: "0",
+      IOT_MQTTS_PORT: "0",
+      IOT_MQTTSS_PORT: "0",
+      IOT_MQTT_WS_PORT: "0",
+      IOT_ADMIN_PASSWORD: "outage-pass-1",
+      IOT_LOG_LEVEL: "warn",
     };
     await startCentral();
-    adapter = await startProcess("mqtt-adapter", "packages/adapters/mqtt/src/main.ts", { ...env, IOT_REGISTRY_URL: `127.0.0.1:${env.IOT_GRPC_PORT}` });
+    adapter = await startProcess("mqtt-adapter", "packages/adapters/mqtt/src/main.ts", {
+      ...env,
+      IOT_REGISTRY_URL: `127.0.0.1:${env.IOT_GRPC_PORT}`,
+    });
   }, 60_000);
   afterAll(async () => {
     if (adapter) await stopProcess(adapter);
@@ -47,11 +58,16 @@ describe("a central node restart under a connected device", () => {
   it("keeps devices on every listener connected, holds their QoS 1 acks, and stores every message exactly once after the restart", async () => {
     const productID = (await api("POST", "/products", { productName: "outage", cloudProtocol: 1 })).body.productID;
     const newDevice = async (deviceName: string, extra: Record<string, unknown> = {}) =>
-      (await api("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1, ...extra })).body;
+      (await api("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1, ...extra }))
+        .body;
     const cert = (await api("POST", "/certs", { name: "outage-cert", enable: 1 })).body;
     const ca = cert.root.content as string;
     const base: IClientOptions = { reconnectPeriod: 0, keepalive: 30, protocolVersion: 4 };
-    const token = (d: { deviceID: string; deviceUsername: string; token: string }) => ({ clientId: d.deviceID, username: d.deviceUsername, password: d.token });
+    const token = (d: { deviceID: string; deviceUsername: string; token: string }) => ({
+      clientId: d.deviceID,
+      username: d.deviceUsername,
+      password: d.token,
+    });
     const tcp = await newDevice("over-tcp");
     const tls = await newDevice("over-tls");
     const ws = await newDevice("over-ws");
@@ -60,7 +76,16 @@ describe("a central node restart under a connected device", () => {
       [tcp, await mqtt.connectAsync(reachable(adapter.urls.mqtt!), { ...base, ...token(tcp) })],
       [tls, await mqtt.connectAsync(reachable(adapter.urls.mqtts!), { ...base, ...token(tls), ca })],
       [ws, await mqtt.connectAsync(reachable(adapter.urls.ws!), { ...base, ...token(ws) })],
-      [mtls, await mqtt.connectAsync(reachable(adapter.urls.mqttss!), { ...base, clientId: mtls.deviceID, ca, cert: cert.cert.content, key: cert.key.content })],
+      [
+        mtls,
+        await mqtt.connectAsync(reachable(adapter.urls.mqttss!), {
+          ...base,
+          clientId: mtls.deviceID,
+          ca,
+          cert: cert.cert.content,
+          key: cert.key.content,
+        }),
+      ],
     ];
     let closed = 0;
     for (const [, c] of devices) c.on("close", () => closed++);
@@ -70,7 +95,9 @@ describe("a central node restart under a connected device", () => {
 
       // The registry is away: the adapter keeps the sessions and holds the PUBACKs.
       let acked = 0;
-      const during = devices.flatMap(([, c]) => Array.from({ length: 5 }, (_, i) => c.publishAsync("t", `during-${i}`, { qos: 1 }).then(() => acked++)));
+      const during = devices.flatMap(([, c]) =>
+        Array.from({ length: 5 }, (_, i) => c.publishAsync("t", `during-${i}`, { qos: 1 }).then(() => acked++)),
+      );
       await new Promise((r) => setTimeout(r, 1500));
       expect(acked).toBe(0);
       expect(closed).toBe(0);

@@ -27,17 +27,35 @@ afterAll(() => t?.close());
 async function newCert(name: string, enable = 1): Promise<Cert> {
   const r = await t.api("POST", "/certs", { name, enable });
   expect(r.status).toBe(201);
-  return { id: r.body.id, CN: r.body.CN, cert: r.body.cert.content, key: r.body.key.content, root: r.body.root.content };
+  return {
+    id: r.body.id,
+    CN: r.body.CN,
+    cert: r.body.cert.content,
+    key: r.body.key.content,
+    root: r.body.root.content,
+  };
 }
 
 async function newDevice(name: string, extra: Record<string, unknown> = {}): Promise<Device> {
-  const r = await t.api("POST", "/devices", { productID, deviceName: name, deviceType: 1, upLinkSystem: 1, authType: 1, ...extra });
+  const r = await t.api("POST", "/devices", {
+    productID,
+    deviceName: name,
+    deviceType: 1,
+    upLinkSystem: 1,
+    authType: 1,
+    ...extra,
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body as Device;
 }
 
 /** Options of a certificate device over mutual TLS: client id = deviceID, no username or password. */
-const certOptions = (deviceID: string, cert: { cert: string; key: string }): IClientOptions => ({ clientId: deviceID, ca, cert: cert.cert, key: cert.key });
+const certOptions = (deviceID: string, cert: { cert: string; key: string }): IClientOptions => ({
+  clientId: deviceID,
+  ca,
+  cert: cert.cert,
+  key: cert.key,
+});
 
 /** Publishes a command through the API and resolves with what the client received. */
 async function command(client: MqttClient, deviceID: string, payload: string) {
@@ -50,7 +68,9 @@ async function command(client: MqttClient, deviceID: string, payload: string) {
 }
 
 const connectStatuses = async (d: { id: number }) =>
-  (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items.map((l: { connectStatus: number }) => l.connectStatus);
+  (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items.map(
+    (l: { connectStatus: number }) => l.connectStatus,
+  );
 
 describe("MQTT over TLS, mutual TLS and WebSocket, end to end", () => {
   it("announces every listener on its own port", () => {
@@ -63,7 +83,13 @@ describe("MQTT over TLS, mutual TLS and WebSocket, end to end", () => {
 
   it("serves a token device over TLS with a server certificate the service CA verifies; its event is stored", async () => {
     const d = await newDevice("over-tls");
-    const client = await mqtt.connectAsync(t.mqttsUrl, { ...base, clientId: d.deviceID, username: d.deviceUsername, password: d.token, ca });
+    const client = await mqtt.connectAsync(t.mqttsUrl, {
+      ...base,
+      clientId: d.deviceID,
+      username: d.deviceUsername,
+      password: d.token,
+      ca,
+    });
     try {
       await client.publishAsync("telemetry", "secure", { qos: 1 });
       const events = (await t.api("GET", `/devices/${d.id}/events`)).body;
@@ -111,10 +137,56 @@ describe("MQTT over TLS, mutual TLS and WebSocket, end to end", () => {
     const dir = mkdtempSync(join(tmpdir(), "other-ca-"));
     try {
       const run = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "ignore" });
-      run("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-subj", "/CN=Other CA", "-days", "2");
-      run("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "dev.key", "-out", "dev.csr", "-subj", `/CN=${cert.CN}`);
-      run("x509", "-req", "-in", "dev.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "dev.crt", "-days", "2");
-      const forged = { cert: readFileSync(join(dir, "dev.crt"), "utf8"), key: readFileSync(join(dir, "dev.key"), "utf8") };
+      run(
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.crt",
+        "-subj",
+        "/CN=Other CA",
+        "-days",
+        "2",
+      );
+      run(
+        "req",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        "dev.key",
+        "-out",
+        "dev.csr",
+        "-subj",
+        `/CN=${cert.CN}`,
+      );
+      run(
+        "x509",
+        "-req",
+        "-in",
+        "dev.csr",
+        "-CA",
+        "ca.crt",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "dev.crt",
+        "-days",
+        "2",
+      );
+      const forged = {
+        cert: readFileSync(join(dir, "dev.crt"), "utf8"),
+        key: readFileSync(join(dir, "dev.key"), "utf8"),
+      };
       const err = await refusal(t.mqttssUrl, certOptions(d.deviceID, forged));
       expect(err.code).not.toBe(5);
       expect(err.message).toMatch(/unknown ca|bad certificate|closed before CONNACK|ECONNRESET/i);
@@ -154,7 +226,12 @@ describe("MQTT over TLS, mutual TLS and WebSocket, end to end", () => {
 
   it("serves a token device over WebSocket: it publishes and receives a command", async () => {
     const d = await newDevice("over-ws");
-    const client = await mqtt.connectAsync(t.wsUrl, { ...base, clientId: d.deviceID, username: d.deviceUsername, password: d.token });
+    const client = await mqtt.connectAsync(t.wsUrl, {
+      ...base,
+      clientId: d.deviceID,
+      username: d.deviceUsername,
+      password: d.token,
+    });
     try {
       await client.subscribeAsync("inbox", { qos: 1 });
       await client.publishAsync("telemetry", "via-ws", { qos: 1 });
@@ -162,7 +239,9 @@ describe("MQTT over TLS, mutual TLS and WebSocket, end to end", () => {
       expect(events.items[0]).toMatchObject({ topic: "telemetry", payload: "via-ws", IP: "127.0.0.1" });
       expect(await command(client, d.deviceID, "ws-command")).toEqual({ topic: "inbox", payload: "ws-command" });
       await expect
-        .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, { timeout: 5000 })
+        .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
+          timeout: 5000,
+        })
         .toBe(2);
     } finally {
       await client.endAsync();
@@ -182,22 +261,42 @@ describe("Form 2 broker addresses", () => {
   beforeAll(async () => {
     ports = { mqtt: await freePort(), mqtts: await freePort(), mqttss: await freePort() };
     f = await startTestFleet({
-      IOT_API_FORM: "2", IOT_PUBLIC_HOST: "localhost",
-      IOT_MQTT_PORT: String(ports.mqtt), IOT_MQTTS_PORT: String(ports.mqtts), IOT_MQTTSS_PORT: String(ports.mqttss),
+      IOT_API_FORM: "2",
+      IOT_PUBLIC_HOST: "localhost",
+      IOT_MQTT_PORT: String(ports.mqtt),
+      IOT_MQTTS_PORT: String(ports.mqtts),
+      IOT_MQTTSS_PORT: String(ports.mqttss),
     });
   }, 90_000);
   afterAll(() => f?.close());
 
   it("point at the adapter's TCP, TLS and mutual-TLS listeners, and a device reaches each by that address", async () => {
-    const product = (await f.api("POST", "/products", { productName: "f2", description: "Form 2 wants one" })).body.productID;
+    const product = (await f.api("POST", "/products", { productName: "f2", description: "Form 2 wants one" })).body
+      .productID;
     const cert = (await f.api("POST", "/certs", { name: "f2", enable: 1 })).body;
-    const tokenDevice = (await f.api("POST", "/devices", { productID: product, deviceName: "f2-token", deviceType: 0, authType: 1 })).body;
-    const certDevice = (await f.api("POST", "/devices", { productID: product, deviceName: "f2-cert", deviceType: 0, authType: 2, certs: [cert.id] })).body;
+    const tokenDevice = (
+      await f.api("POST", "/devices", { productID: product, deviceName: "f2-token", deviceType: 0, authType: 1 })
+    ).body;
+    const certDevice = (
+      await f.api("POST", "/devices", {
+        productID: product,
+        deviceName: "f2-cert",
+        deviceType: 0,
+        authType: 2,
+        certs: [cert.id],
+      })
+    ).body;
     const detail = (await f.api("GET", `/devices/${tokenDevice.id}`)).body;
     expect(detail).toMatchObject({
-      mqttBroker: `localhost:${ports.mqtt}`, mqttsBroker: `localhost:${ports.mqtts}`, mqttssBroker: `localhost:${ports.mqttss}`,
+      mqttBroker: `localhost:${ports.mqtt}`,
+      mqttsBroker: `localhost:${ports.mqtts}`,
+      mqttssBroker: `localhost:${ports.mqttss}`,
     });
-    expect([f.mqttUrl, f.mqttsUrl, f.mqttssUrl].map((u) => Number(new URL(u).port))).toEqual([ports.mqtt, ports.mqtts, ports.mqttss]);
+    expect([f.mqttUrl, f.mqttsUrl, f.mqttssUrl].map((u) => Number(new URL(u).port))).toEqual([
+      ports.mqtt,
+      ports.mqtts,
+      ports.mqttss,
+    ]);
 
     const token = { clientId: tokenDevice.deviceID, username: tokenDevice.deviceUsername, password: tokenDevice.token };
     const tls = { ca: cert.root.content };
@@ -205,13 +304,17 @@ describe("Form 2 broker addresses", () => {
     for (const [url, options] of [
       [`mqtt://${detail.mqttBroker}`, token],
       [`mqtts://${detail.mqttsBroker}`, { ...token, ...tls }],
-      [`mqtts://${detail.mqttssBroker}`, { ...tls, clientId: certDevice.deviceID, cert: cert.cert.content, key: cert.key.content }],
+      [
+        `mqtts://${detail.mqttssBroker}`,
+        { ...tls, clientId: certDevice.deviceID, cert: cert.cert.content, key: cert.key.content },
+      ],
     ] as const) {
       const client = await mqtt.connectAsync(url, { ...base, ...options });
       await client.publishAsync("where", url, { qos: 1 });
       await client.endAsync();
     }
-    const events = async (d: { id: number }) => (await f.api("GET", `/devices/${d.id}/events`)).body.items.map((e: { payload: string }) => e.payload).sort();
+    const events = async (d: { id: number }) =>
+      (await f.api("GET", `/devices/${d.id}/events`)).body.items.map((e: { payload: string }) => e.payload).sort();
     expect(await events(tokenDevice)).toEqual([`mqtt://${detail.mqttBroker}`, `mqtts://${detail.mqttsBroker}`]);
     expect(await events(certDevice)).toEqual([`mqtts://${detail.mqttssBroker}`]);
   });
@@ -221,7 +324,15 @@ describe("an MQTT adapter whose registry is unreachable at start", () => {
   it("waits for its listener certificate, saying why, and still stops with exit code 0 on SIGTERM", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "packages/adapters/mqtt/src/main.ts"], {
       cwd: join(import.meta.dirname, ".."),
-      env: { ...process.env, IOT_REGISTRY_URL: `127.0.0.1:${await freePort()}`, IOT_MQTT_PORT: "0", IOT_MQTTS_PORT: "0", IOT_MQTTSS_PORT: "0", IOT_MQTT_WS_PORT: "0", IOT_LOG_LEVEL: "warn" },
+      env: {
+        ...process.env,
+        IOT_REGISTRY_URL: `127.0.0.1:${await freePort()}`,
+        IOT_MQTT_PORT: "0",
+        IOT_MQTTS_PORT: "0",
+        IOT_MQTTSS_PORT: "0",
+        IOT_MQTT_WS_PORT: "0",
+        IOT_LOG_LEVEL: "warn",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

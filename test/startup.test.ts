@@ -13,15 +13,25 @@ const freshDir = () => {
 };
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const base = () => ({ IOT_DATA_DIR: freshDir(), IOT_DATABASE_URL: "", IOT_API_HOST: "127.0.0.1", IOT_API_PORT: "0", IOT_GRPC_PORT: "0", IOT_LOG_LEVEL: "error" });
-const central = (env: Record<string, string>) => startProcess("central", "packages/central/src/main.ts", env, { timeoutMs: 20_000 });
+const base = () => ({
+  IOT_DATA_DIR: freshDir(),
+  IOT_DATABASE_URL: "",
+  IOT_API_HOST: "127.0.0.1",
+  IOT_API_PORT: "0",
+  IOT_GRPC_PORT: "0",
+  IOT_LOG_LEVEL: "error",
+});
+const central = (env: Record<string, string>) =>
+  startProcess("central", "packages/central/src/main.ts", env, { timeoutMs: 20_000 });
 
 describe("central node startup", () => {
   it("stops with one line naming a setting with a bad value", async () => {
     await expect(central({ ...base(), IOT_API_PORT: "eighty" })).rejects.toThrow(
       /exited with code 1: central: IOT_API_PORT="eighty": must be a whole number from 0 to 65535$/,
     );
-    await expect(central({ ...base(), IOT_API_FORM: "3" })).rejects.toThrow(/exited with code 1: central: IOT_API_FORM="3": must be one of 1, 2$/);
+    await expect(central({ ...base(), IOT_API_FORM: "3" })).rejects.toThrow(
+      /exited with code 1: central: IOT_API_FORM="3": must be one of 1, 2$/,
+    );
   });
 
   it("stops with one line naming the port and its setting when the port is taken", async () => {
@@ -30,7 +40,9 @@ describe("central node startup", () => {
     const port = (blocker.address() as AddressInfo).port;
     try {
       await expect(central({ ...base(), IOT_API_PORT: String(port) })).rejects.toThrow(
-        new RegExp(`exited with code 1: central: central API: port ${port} is already in use \\(set IOT_API_PORT to another port\\)$`),
+        new RegExp(
+          `exited with code 1: central: central API: port ${port} is already in use \\(set IOT_API_PORT to another port\\)$`,
+        ),
       );
       await expect(central({ ...base(), IOT_GRPC_HOST: "127.0.0.1", IOT_GRPC_PORT: String(port) })).rejects.toThrow(
         new RegExp(`central gRPC: port ${port} is already in use \\(set IOT_GRPC_PORT to another port\\)$`),
@@ -67,14 +79,29 @@ describe("central node startup", () => {
   it("attaches only adapters that present the adapter token", async () => {
     const env = { ...base(), IOT_REGISTRY_TOKEN: "fleet-secret-1", IOT_ADMIN_PASSWORD: "token-test-pass" };
     const c = await central(env);
-    const adapterEnv = (token: string) => ({ ...env, IOT_REGISTRY_URL: c.urls.grpc!, IOT_HTTP_DEVICE_PORT: "0", IOT_REGISTRY_TOKEN: token });
+    const adapterEnv = (token: string) => ({
+      ...env,
+      IOT_REGISTRY_URL: c.urls.grpc!,
+      IOT_HTTP_DEVICE_PORT: "0",
+      IOT_REGISTRY_TOKEN: token,
+    });
     const good = await startProcess("http-adapter", "packages/adapters/http/src/main.ts", adapterEnv("fleet-secret-1"));
     const bad = await startProcess("http-adapter", "packages/adapters/http/src/main.ts", adapterEnv("not-the-secret"));
     try {
       const api = `http://127.0.0.1:${new URL(c.urls.api!).port}/api/v1`;
-      const login = (await (await fetch(`${api}/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "token-test-pass" }) })).json()) as { token: string };
+      const login = (await (
+        await fetch(`${api}/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ username: "admin", password: "token-test-pass" }),
+        })
+      ).json()) as { token: string };
       const adapters = async () =>
-        ((await (await fetch(`${api}/health`, { headers: { authorization: `Bearer ${login.token}` } })).json()) as { adapters: Array<{ instanceId: string }> }).adapters.length;
+        (
+          (await (await fetch(`${api}/health`, { headers: { authorization: `Bearer ${login.token}` } })).json()) as {
+            adapters: Array<{ instanceId: string }>;
+          }
+        ).adapters.length;
       await expect.poll(adapters).toBe(1);
       await new Promise((r) => setTimeout(r, 1000));
       expect(await adapters()).toBe(1);

@@ -42,7 +42,12 @@ describe("login and callers", () => {
   });
 
   it("answers a body over 1 MiB with 413 before reading it all", async () => {
-    const r = await t.call("POST", "/products", JSON.stringify({ productName: "x".repeat(1024 * 1024 + 10), cloudProtocol: 1 }), token);
+    const r = await t.call(
+      "POST",
+      "/products",
+      JSON.stringify({ productName: "x".repeat(1024 * 1024 + 10), cloudProtocol: 1 }),
+      token,
+    );
     expect(r.status).toBe(413);
     expect(r.body.errorCode).toBe("PAYLOAD_TOO_LARGE");
   });
@@ -50,14 +55,28 @@ describe("login and callers", () => {
   it("answers an unknown path with 404 naming the url", async () => {
     const r = await t.call("GET", "/no_such_thing", undefined, token);
     expect(r.status).toBe(404);
-    expect(r.body).toEqual({ errorCode: "DATA_NOT_FOUND", message: "Not found", errors: { url: "/api/v1/no_such_thing" } });
+    expect(r.body).toEqual({
+      errorCode: "DATA_NOT_FOUND",
+      message: "Not found",
+      errors: { url: "/api/v1/no_such_thing" },
+    });
   });
 
   it("lets a viewer read but not write", async () => {
     const admin = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
     await t.store.db
       .insertInto("users")
-      .values({ tenantId: admin.tenantId, username: "viewer", email: null, passwordHash: await hashPassword("viewer-pass"), role: "viewer", serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
+      .values({
+        tenantId: admin.tenantId,
+        username: "viewer",
+        email: null,
+        passwordHash: await hashPassword("viewer-pass"),
+        role: "viewer",
+        serviceAdmin: 0,
+        enable: 1,
+        createAt: Date.now(),
+        updateAt: null,
+      })
       .execute();
     const vt = await t.login("viewer", "viewer-pass");
     expect((await t.call("GET", "/products", undefined, vt)).status).toBe(200);
@@ -96,7 +115,10 @@ describe("products", () => {
 
   it("sort by _sort and _order, ties broken by id, and refuse fields a list does not sort by", async () => {
     await t.call("POST", "/products", { productName: "Alpha", cloudProtocol: 1 }, token);
-    const names = async (query: string) => (await t.call("GET", `/products?_limit=1000&${query}`, undefined, token)).body.items.map((p: { productName: string }) => p.productName);
+    const names = async (query: string) =>
+      (await t.call("GET", `/products?_limit=1000&${query}`, undefined, token)).body.items.map(
+        (p: { productName: string }) => p.productName,
+      );
     const newestFirst = await names("");
     expect(await names("_sort=createAt&_order=desc")).toEqual(newestFirst);
     expect(await names("_sort=id&_order=ASC")).toEqual([...newestFirst].reverse());
@@ -130,42 +152,89 @@ describe("devices", () => {
   });
 
   it("are created with generated deviceID, deviceUsername and token when omitted", async () => {
-    const r = await t.call("POST", "/devices", { productID, deviceName: "m1", deviceType: 1, upLinkSystem: 1, authType: 1 }, token);
+    const r = await t.call(
+      "POST",
+      "/devices",
+      { productID, deviceName: "m1", deviceType: 1, upLinkSystem: 1, authType: 1 },
+      token,
+    );
     expect(r.status).toBe(201);
     expect(r.body.deviceID).toHaveLength(36);
     expect(r.body.deviceUsername).toHaveLength(36);
     expect(r.body.token).toMatch(/^[0-9a-f]{32}$/);
     expect(r.body).toMatchObject({ deviceName: "m1", cloudProtocol: 1, deviceStatus: 0, blocked: 0, productID });
     const detail = await t.call("GET", `/devices/${r.body.id}`, undefined, token);
-    expect(detail.body).toMatchObject({ productName: "Meters", createUser: "admin", deviceStatusLabel: "Offline", clientIP: null });
+    expect(detail.body).toMatchObject({
+      productName: "Meters",
+      createUser: "admin",
+      deviceStatusLabel: "Offline",
+      clientIP: null,
+    });
     const list = await t.call("GET", "/devices", undefined, token);
     expect(list.body.items[0]).not.toHaveProperty("createUser");
     expect(list.body.items[0]).toHaveProperty("deviceTypeLabel", "Terminal");
   });
 
   it("reject a duplicate deviceID or deviceUsername with DATA_EXISTED", async () => {
-    await t.call("POST", "/devices", { productID, deviceName: "a", deviceID: "dup-1", deviceUsername: "dup-user-1", upLinkSystem: 1, authType: 1 }, token);
-    const sameId = await t.call("POST", "/devices", { productID, deviceName: "b", deviceID: "dup-1", upLinkSystem: 1, authType: 1 }, token);
+    await t.call(
+      "POST",
+      "/devices",
+      { productID, deviceName: "a", deviceID: "dup-1", deviceUsername: "dup-user-1", upLinkSystem: 1, authType: 1 },
+      token,
+    );
+    const sameId = await t.call(
+      "POST",
+      "/devices",
+      { productID, deviceName: "b", deviceID: "dup-1", upLinkSystem: 1, authType: 1 },
+      token,
+    );
     expect(sameId.status).toBe(400);
     expect(sameId.body).toMatchObject({ errorCode: "DATA_EXISTED", errors: { deviceID: "already exists" } });
-    const sameUser = await t.call("POST", "/devices", { productID, deviceName: "c", deviceUsername: "dup-user-1", upLinkSystem: 1, authType: 1 }, token);
+    const sameUser = await t.call(
+      "POST",
+      "/devices",
+      { productID, deviceName: "c", deviceUsername: "dup-user-1", upLinkSystem: 1, authType: 1 },
+      token,
+    );
     expect(sameUser.body).toMatchObject({ errorCode: "DATA_EXISTED", errors: { deviceUsername: "already exists" } });
   });
 
   it("reject an unknown product and an unknown gateway as FORM_INVALID", async () => {
-    const r = await t.call("POST", "/devices", { productID: "nope", deviceName: "x", upLinkSystem: 1, authType: 1 }, token);
+    const r = await t.call(
+      "POST",
+      "/devices",
+      { productID: "nope", deviceName: "x", upLinkSystem: 1, authType: 1 },
+      token,
+    );
     expect(r.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { productID: "no such product" } });
-    const g = await t.call("POST", "/devices", { productID, deviceName: "x", upLinkSystem: 2, gateway: 999, authType: 1 }, token);
+    const g = await t.call(
+      "POST",
+      "/devices",
+      { productID, deviceName: "x", upLinkSystem: 2, gateway: 999, authType: 1 },
+      token,
+    );
     expect(g.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { gateway: "no such gateway" } });
   });
 
   it("answer 404 for an unknown id and an id of another tenant", async () => {
     expect((await t.call("GET", "/devices/99999", undefined, token)).status).toBe(404);
-    const other = await t.store.db.insertInto("tenants").values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null }).execute();
+    const other = await t.store.db
+      .insertInto("tenants")
+      .values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null })
+      .execute();
     expect(other).toBeTruthy();
     const p = await t.store.db
       .insertInto("products")
-      .values({ tenantId: "other", userIntId: 1, productId: "OTHER1", productName: "theirs", description: null, cloudProtocol: 1, createAt: 0, updateAt: null })
+      .values({
+        tenantId: "other",
+        userIntId: 1,
+        productId: "OTHER1",
+        productName: "theirs",
+        description: null,
+        cloudProtocol: 1,
+        createAt: 0,
+        updateAt: null,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     const r = await t.call("GET", `/products/${p.id}`, undefined, token);
@@ -173,16 +242,29 @@ describe("devices", () => {
     expect(r.body.errorCode).toBe("DATA_NOT_FOUND");
     const list = await t.call("GET", "/products?_limit=1000", undefined, token);
     expect(list.body.items.some((x: { productID: string }) => x.productID === "OTHER1")).toBe(false);
-    const dev = await t.call("POST", "/devices", { productID: "OTHER1", deviceName: "sneaky", upLinkSystem: 1, authType: 1 }, token);
+    const dev = await t.call(
+      "POST",
+      "/devices",
+      { productID: "OTHER1", deviceName: "sneaky", upLinkSystem: 1, authType: 1 },
+      token,
+    );
     expect(dev.body.errorCode).toBe("FORM_INVALID");
   });
 
   it("answer device_publish for an offline device with publishStatus 1 and keep its control log issued (queued)", async () => {
-    const d = (await t.call("POST", "/devices", { productID, deviceName: "off", upLinkSystem: 1, authType: 1 }, token)).body;
+    const d = (await t.call("POST", "/devices", { productID, deviceName: "off", upLinkSystem: 1, authType: 1 }, token))
+      .body;
     const r = await t.call("POST", "/device_publish", { deviceID: d.deviceID, payload: "hello" }, token);
     expect(r.status).toBe(201);
     expect(r.body.publishStatus).toBe("1");
     const logs = await t.call("GET", `/devices/${d.id}/control_logs`, undefined, token);
-    expect(logs.body.items[0]).toMatchObject({ id: r.body.controlLogIntID, payload: "hello", topic: "inbox", publishStatus: 1, publishUser: "admin", deviceName: "off" });
+    expect(logs.body.items[0]).toMatchObject({
+      id: r.body.controlLogIntID,
+      payload: "hello",
+      topic: "inbox",
+      publishStatus: 1,
+      publishUser: "admin",
+      deviceName: "off",
+    });
   });
 });

@@ -37,7 +37,29 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Routes that need no caller. */
 const openRoutes = [healthRoutes, loginRoutes];
 /** Every resource's routes; each needs a bearer token or an application key. */
-const securedRoutes = [productRoutes, deviceRoutes, gatewayRoutes, groupRoutes, logRoutes, publishRoutes, applicationRoutes, tenantRoutes, userRoutes, certRoutes, policyRoutes, devicePolicyRoutes, subscriptionRoutes, alertRoutes, dataPointRoutes, dataStreamRoutes, metricRoutes, productResourceRoutes, appTemplateRoutes, deviceDataRoutes, taskRoutes];
+const securedRoutes = [
+  productRoutes,
+  deviceRoutes,
+  gatewayRoutes,
+  groupRoutes,
+  logRoutes,
+  publishRoutes,
+  applicationRoutes,
+  tenantRoutes,
+  userRoutes,
+  certRoutes,
+  policyRoutes,
+  devicePolicyRoutes,
+  subscriptionRoutes,
+  alertRoutes,
+  dataPointRoutes,
+  dataStreamRoutes,
+  metricRoutes,
+  productResourceRoutes,
+  appTemplateRoutes,
+  deviceDataRoutes,
+  taskRoutes,
+];
 
 /**
  * The management REST API under /api/v1. Health, login and the docs are
@@ -51,7 +73,14 @@ export function createApp(deps: AppDeps) {
   const secured = new Hono<Env>().use("*", requireCaller(deps));
   for (const routes of securedRoutes) secured.route("/", routes(deps, docs));
   const app = new Hono<Env>()
-    .use("*", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => errorResponse(c, new RegistryError("PAYLOAD_TOO_LARGE", { body: `at most ${MAX_BODY_BYTES} bytes` })) }))
+    .use(
+      "*",
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: (c) =>
+          errorResponse(c, new RegistryError("PAYLOAD_TOO_LARGE", { body: `at most ${MAX_BODY_BYTES} bytes` })),
+      }),
+    )
     .use("*", viewMiddleware(deps))
     .route("/api/v1", open)
     .route("/api/v1", secured);

@@ -16,7 +16,8 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
   let productID: string;
 
   const call = (method: string, path: string, body?: unknown, as = token) => t.call(method, path, body, as);
-  const addUser = async (tenantId: string, username: string, role: string) => (await t.addUser(tenantId, username, role)).token;
+  const addUser = async (tenantId: string, username: string, role: string) =>
+    (await t.addUser(tenantId, username, role)).token;
   const newCert = async (name: string, enable: unknown = 1, as = token) => {
     const r = await call("POST", "/certs", { name, enable }, as);
     expect(r.status).toBe(201);
@@ -24,23 +25,41 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
   };
   /** An authType 2 device bound to `certs`, created through the API of this form. */
   const newDevice = (certs: unknown[]) =>
-    call("POST", "/devices", form === "1" ? { productID, deviceName: "tls", deviceType: 1, upLinkSystem: 1, authType: 2, certs } : { productID, deviceName: "tls", deviceType: 0, authType: 2, certs });
+    call(
+      "POST",
+      "/devices",
+      form === "1"
+        ? { productID, deviceName: "tls", deviceType: 1, upLinkSystem: 1, authType: 2, certs }
+        : { productID, deviceName: "tls", deviceType: 0, authType: 2, certs },
+    );
 
   beforeAll(async () => {
     t = await testApp(form);
     token = await t.login();
-    tenantId = (await t.store.db.selectFrom("users").select("tenantId").where("id", "=", 1).executeTakeFirstOrThrow()).tenantId;
+    tenantId = (await t.store.db.selectFrom("users").select("tenantId").where("id", "=", 1).executeTakeFirstOrThrow())
+      .tenantId;
     await t.addTenant("tenant2");
     eveToken = await addUser("tenant2", "eve", "admin");
     viewerToken = await addUser(tenantId, "viewer", "viewer");
-    productID = (await call("POST", "/products", { productName: "Meter", cloudProtocol: 1, description: "p" })).body.productID;
+    productID = (await call("POST", "/products", { productName: "Meter", cloudProtocol: 1, description: "p" })).body
+      .productID;
   });
   afterAll(() => t.close());
 
   it("issues a certificate that openssl verifies against root_ca.crt, with a matching key and CN <tenantID>:<suffix>", async () => {
     const r = await call("POST", "/certs", { name: "Field units", enable: "1" });
     expect(r.status).toBe(201);
-    expect(Object.keys(r.body).sort()).toEqual(["CN", "cert", "createAt", "enable", "id", "key", "name", "root", "updateAt"]);
+    expect(Object.keys(r.body).sort()).toEqual([
+      "CN",
+      "cert",
+      "createAt",
+      "enable",
+      "id",
+      "key",
+      "name",
+      "root",
+      "updateAt",
+    ]);
     expect(r.body).toMatchObject({ name: "Field units", enable: 1, updateAt: null, root: { fileName: "root_ca.crt" } });
     expect(r.body.createAt).toMatch(DATE);
     expect(r.body.CN).toMatch(new RegExp(`^${tenantId}:[A-Za-z0-9]+$`));
@@ -53,7 +72,9 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
       const openssl = (...args: string[]) => execFileSync("openssl", args, { encoding: "utf8" });
       expect(openssl("verify", "-CAfile", at(r.body.root), at(r.body.cert)).trim()).toBe(`${at(r.body.cert)}: OK`);
       expect(openssl("verify", "-purpose", "sslclient", "-CAfile", at(r.body.root), at(r.body.cert))).toContain("OK");
-      expect(openssl("pkey", "-in", at(r.body.key), "-pubout")).toBe(openssl("x509", "-in", at(r.body.cert), "-pubkey", "-noout"));
+      expect(openssl("pkey", "-in", at(r.body.key), "-pubout")).toBe(
+        openssl("x509", "-in", at(r.body.cert), "-pubkey", "-noout"),
+      );
       expect(openssl("x509", "-in", at(r.body.cert), "-noout", "-subject").trim()).toBe(`subject=CN = ${r.body.CN}`);
       const text = openssl("x509", "-in", at(r.body.cert), "-noout", "-text");
       expect(text).toContain("TLS Web Client Authentication");
@@ -84,17 +105,56 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
     const c = await newCert("Detail");
     const r = await call("GET", `/certs/${c.id}`);
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(["CN", "cert", "createAt", "createUser", "enable", "id", "key", "name", "root", "updateAt"]);
-    expect(r.body).toEqual({ id: c.id, name: "Detail", enable: 1, CN: c.CN, cert: c.cert.content, key: c.key.content, root: c.root.content, createUser: "admin", createAt: c.createAt, updateAt: null });
+    expect(Object.keys(r.body).sort()).toEqual([
+      "CN",
+      "cert",
+      "createAt",
+      "createUser",
+      "enable",
+      "id",
+      "key",
+      "name",
+      "root",
+      "updateAt",
+    ]);
+    expect(r.body).toEqual({
+      id: c.id,
+      name: "Detail",
+      enable: 1,
+      CN: c.CN,
+      cert: c.cert.content,
+      key: c.key.content,
+      root: c.root.content,
+      createUser: "admin",
+      createAt: c.createAt,
+      updateAt: null,
+    });
   });
 
   it("edits name and enable from the whole record, dropping read-only members", async () => {
     const c = await newCert("Before");
     const detail = (await call("GET", `/certs/${c.id}`)).body;
-    const r = await call("PUT", `/certs/${c.id}`, { ...detail, name: "After", enable: "0", id: 999, CN: "forged", cert: "x", key: "y", createAt: "2000-01-01 00:00:00" });
+    const r = await call("PUT", `/certs/${c.id}`, {
+      ...detail,
+      name: "After",
+      enable: "0",
+      id: 999,
+      CN: "forged",
+      cert: "x",
+      key: "y",
+      createAt: "2000-01-01 00:00:00",
+    });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(["CN", "cert", "createAt", "enable", "id", "key", "name", "updateAt"]);
-    expect(r.body).toMatchObject({ id: c.id, name: "After", enable: 0, CN: c.CN, cert: c.cert.content, key: c.key.content, createAt: c.createAt });
+    expect(r.body).toMatchObject({
+      id: c.id,
+      name: "After",
+      enable: 0,
+      CN: c.CN,
+      cert: c.cert.content,
+      key: c.key.content,
+      createAt: c.createAt,
+    });
     expect(r.body.updateAt).toMatch(DATE);
   });
 
@@ -107,13 +167,19 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
     expect(bad.body.errors).toEqual({ name: "at most 50 characters", enable: "must be one of 0, 1" });
     expect((await call("POST", "/certs", { name: " ", enable: "1" })).body.errors).toEqual({ name: "required" });
     const c = await newCert("Edit me");
-    expect((await call("PUT", `/certs/${c.id}`, { enable: "yes" })).body).toMatchObject({ errorCode: "FORM_INVALID", errors: { enable: expect.any(String) } });
+    expect((await call("PUT", `/certs/${c.id}`, { enable: "yes" })).body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { enable: expect.any(String) },
+    });
     expect((await call("POST", "/certs", "not json")).body.errorCode).toBe("BAD_REQUEST");
   });
 
   it("answers 404 for another tenant's certificate and deletes none of it", async () => {
     const c = await newCert("Mine");
-    for (const [method, path, body] of [["GET", `/certs/${c.id}`], ["PUT", `/certs/${c.id}`, { name: "stolen" }]] as const) {
+    for (const [method, path, body] of [
+      ["GET", `/certs/${c.id}`],
+      ["PUT", `/certs/${c.id}`, { name: "stolen" }],
+    ] as const) {
       const r = await call(method, path, body, eveToken);
       expect(r.status).toBe(404);
       expect(r.body.errorCode).toBe("DATA_NOT_FOUND");
@@ -128,7 +194,11 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
     const c = await newCert("Viewed");
     expect((await call("GET", "/certs", undefined, viewerToken)).status).toBe(200);
     expect((await call("GET", `/certs/${c.id}`, undefined, viewerToken)).status).toBe(200);
-    for (const [method, path, body] of [["POST", "/certs", { name: "v", enable: 1 }], ["PUT", `/certs/${c.id}`, { enable: 0 }], ["DELETE", `/certs?ids=${c.id}`]] as const) {
+    for (const [method, path, body] of [
+      ["POST", "/certs", { name: "v", enable: 1 }],
+      ["PUT", `/certs/${c.id}`, { enable: 0 }],
+      ["DELETE", `/certs?ids=${c.id}`],
+    ] as const) {
       const r = await call(method, path, body, viewerToken);
       expect(r.status).toBe(403);
       expect(r.body.errorCode).toBe("PERMISSION_DENIED");
@@ -142,7 +212,11 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
     expect(d.status).toBe(201);
     const r = await call("DELETE", `/certs?ids=${c.id}`);
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ errorCode: "REFERENCED_ERROR", errors: { device: "the certificate is still bound to a device" }, message: "Referenced error" });
+    expect(r.body).toEqual({
+      errorCode: "REFERENCED_ERROR",
+      errors: { device: "the certificate is still bound to a device" },
+      message: "Referenced error",
+    });
     expect((await call("DELETE", `/devices?ids=${d.body.id}`)).status).toBe(204);
     expect((await call("DELETE", `/certs?ids=${c.id}`)).status).toBe(204);
     expect((await call("GET", `/certs/${c.id}`)).status).toBe(404);
@@ -154,7 +228,10 @@ describe.each(["1", "2"] as const)("certificates in Form %s", (form) => {
     for (const certs of [[eves.id], [987654]]) {
       const r = await newDevice(certs);
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { certs: expect.stringContaining(String(certs[0])) } });
+      expect(r.body).toMatchObject({
+        errorCode: "FORM_INVALID",
+        errors: { certs: expect.stringContaining(String(certs[0])) },
+      });
     }
   });
 

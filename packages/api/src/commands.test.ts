@@ -12,51 +12,97 @@ describe.each(["1", "2"] as const)("group commands and task status in Form %s", 
 
   /** A group of `members` new devices; answers the group and the device ids. */
   const newGroup = async (name: string, members: number) => {
-    const group = (await t.call("POST", "/groups", { productID, groupName: name, description: "d" }, token)).body as { id: number; groupID: string };
+    const group = (await t.call("POST", "/groups", { productID, groupName: name, description: "d" }, token)).body as {
+      id: number;
+      groupID: string;
+    };
     const ids: number[] = [];
-    for (let i = 0; i < members; i++) ids.push((await createDevice(t.store.db, admin, { productId: productID, deviceName: `${name}-${i}`, upLinkSystem: 1, authType: 1 })).id);
-    if (ids.length > 0) expect((await t.call("POST", `/groups/${group.id}/devices`, { ids }, token)).status).toBeLessThan(300);
+    for (let i = 0; i < members; i++)
+      ids.push(
+        (
+          await createDevice(t.store.db, admin, {
+            productId: productID,
+            deviceName: `${name}-${i}`,
+            upLinkSystem: 1,
+            authType: 1,
+          })
+        ).id,
+      );
+    if (ids.length > 0)
+      expect((await t.call("POST", `/groups/${group.id}/devices`, { ids }, token)).status).toBeLessThan(300);
     return { ...group, ids };
   };
   const taskOf = async (statusUrl: string, as = token) => t.call("GET", statusUrl, undefined, as);
   const memberLogs = (deviceIntId: number) =>
-    t.store.db.selectFrom("controlLogs").select(["id", "publishStatus", "qos"]).where("deviceIntId", "=", deviceIntId).orderBy("id", "desc").execute();
+    t.store.db
+      .selectFrom("controlLogs")
+      .select(["id", "publishStatus", "qos"])
+      .where("deviceIntId", "=", deviceIntId)
+      .orderBy("id", "desc")
+      .execute();
 
   beforeAll(async () => {
     t = await testApp(form);
     const login = (await t.call("POST", "/login", { username: "admin", password: "admin-pass-1" })).body;
     token = login.token;
-    admin = { userIntId: login.userIntID, username: "admin", tenantId: login.tenantID, role: "admin", serviceAdmin: true };
+    admin = {
+      userIntId: login.userIntID,
+      username: "admin",
+      tenantId: login.tenantID,
+      role: "admin",
+      serviceAdmin: true,
+    };
     await t.addTenant("tenant2");
     ({ token: eveToken } = await t.addUser("tenant2", "eve", "admin"));
     ({ token: viewerToken } = await t.addUser(admin.tenantId, "viewer", "viewer"));
-    productID = (await t.call("POST", "/products", { productName: "Lamps", cloudProtocol: 1, description: "p" }, token)).body.productID;
+    productID = (await t.call("POST", "/products", { productName: "Lamps", cloudProtocol: 1, description: "p" }, token))
+      .body.productID;
   });
   afterAll(() => t.close());
 
   it("answers group_publish with 201 and a statusUrl whose task reports progress and counts per member", async () => {
     const g = await newGroup("acked", 2);
     t.attachDevice(g.ids[0]!, admin.tenantId);
-    const r = await t.call("POST", "/group_publish", { groupID: g.groupID, ...(form === "1" ? { groupIntID: g.id } : {}), payload: '{"on":1}', needAck: 1 }, token);
+    const r = await t.call(
+      "POST",
+      "/group_publish",
+      { groupID: g.groupID, ...(form === "1" ? { groupIntID: g.id } : {}), payload: '{"on":1}', needAck: 1 },
+      token,
+    );
     expect(r.status).toBe(201);
     expect(Object.keys(r.body)).toEqual(["statusUrl"]);
     expect(r.body.statusUrl).toMatch(/^\/task_status\/[0-9a-f-]{36}$/);
     const running = await taskOf(r.body.statusUrl);
     expect(running.status).toBe(200);
     expect(running.body).toEqual({
-      status: 2, progress: 0, message: "waiting for 2 of 2 devices", taskID: r.body.statusUrl.split("/")[2], result: { total: 2, success: 0, failed: 0, pending: 2 },
+      status: 2,
+      progress: 0,
+      message: "waiting for 2 of 2 devices",
+      taskID: r.body.statusUrl.split("/")[2],
+      result: { total: 2, success: 0, failed: 0, pending: 2 },
     });
 
     // The connected member's adapter reports its PUBACK; the other one is queued until it connects.
     const [sent] = await memberLogs(g.ids[0]!);
     expect(sent).toMatchObject({ publishStatus: 1, qos: 1 });
     await t.commands.settle(sent!.id, 2);
-    expect((await taskOf(r.body.statusUrl)).body).toMatchObject({ status: 2, progress: 50, result: { total: 2, success: 1, failed: 0, pending: 1 } });
+    expect((await taskOf(r.body.statusUrl)).body).toMatchObject({
+      status: 2,
+      progress: 50,
+      result: { total: 2, success: 1, failed: 0, pending: 1 },
+    });
     const [queued] = await memberLogs(g.ids[1]!);
     await t.commands.settle(queued!.id, 0);
-    expect((await taskOf(r.body.statusUrl)).body).toMatchObject({ status: 4, progress: 100, message: "1 of 2 devices failed", result: { total: 2, success: 1, failed: 1, pending: 0 } });
+    expect((await taskOf(r.body.statusUrl)).body).toMatchObject({
+      status: 4,
+      progress: 100,
+      message: "1 of 2 devices failed",
+      result: { total: 2, success: 1, failed: 1, pending: 0 },
+    });
     const logs = (await t.call("GET", `/groups/${g.id}/control_logs`, undefined, token)).body;
-    expect(logs.items).toEqual([expect.objectContaining({ groupID: g.groupID, payload: '{"on":1}', publishStatus: 0, publishUser: "admin" })]);
+    expect(logs.items).toEqual([
+      expect.objectContaining({ groupID: g.groupID, payload: '{"on":1}', publishStatus: 0, publishUser: "admin" }),
+    ]);
   });
 
   it("sends needAck 0 (the default) only to members connected now and fails the others at once", async () => {
@@ -69,13 +115,23 @@ describe.each(["1", "2"] as const)("group commands and task status in Form %s", 
     expect((await memberLogs(g.ids[1]!))[0]).toMatchObject({ publishStatus: 1, qos: 0 });
     expect((await memberLogs(g.ids[0]!))[0]).toMatchObject({ publishStatus: 0, qos: 0 });
     const device = (await t.call("GET", `/devices/${g.ids[0]}/control_logs`, undefined, token)).body;
-    expect(device.items[0]).toMatchObject({ payload: "off", topic: "inbox", publishStatus: 0, publishStatusLabel: "Failed" });
+    expect(device.items[0]).toMatchObject({
+      payload: "off",
+      topic: "inbox",
+      publishStatus: 0,
+      publishStatusLabel: "Failed",
+    });
   });
 
   it("finishes a command to an empty group at once as a success", async () => {
     const g = await newGroup("empty", 0);
     const r = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x", needAck: 1 }, token);
-    expect((await taskOf(r.body.statusUrl)).body).toMatchObject({ status: 3, progress: 100, message: "the group has no devices", result: { total: 0, success: 0, failed: 0, pending: 0 } });
+    expect((await taskOf(r.body.statusUrl)).body).toMatchObject({
+      status: 3,
+      progress: 100,
+      message: "the group has no devices",
+      result: { total: 0, success: 0, failed: 0, pending: 0 },
+    });
   });
 
   it("refuses a bad needAck, a missing payload and a groupIntID of another group with FORM_INVALID", async () => {
@@ -86,7 +142,10 @@ describe.each(["1", "2"] as const)("group commands and task status in Form %s", 
     const noPayload = await t.call("POST", "/group_publish", { groupID: a.groupID }, token);
     expect(noPayload.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { payload: expect.any(String) } });
     const mixed = await t.call("POST", "/group_publish", { groupID: a.groupID, groupIntID: b.id, payload: "x" }, token);
-    expect(mixed.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { groupIntID: "is not the group named by groupID" } });
+    expect(mixed.body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { groupIntID: "is not the group named by groupID" },
+    });
   });
 
   it("answers 404 for an unknown group, another tenant's group and another tenant's task, and creates nothing for them", async () => {
@@ -94,7 +153,9 @@ describe.each(["1", "2"] as const)("group commands and task status in Form %s", 
     expect((await t.call("POST", "/group_publish", { groupID: "nope", payload: "x" }, token)).status).toBe(404);
     const foreign = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x" }, eveToken);
     expect(foreign.body).toMatchObject({ errorCode: "DATA_NOT_FOUND" });
-    expect((await t.call("POST", "/group_publish", { groupID: g.groupID, groupIntID: g.id, payload: "x" }, eveToken)).status).toBe(404);
+    expect(
+      (await t.call("POST", "/group_publish", { groupID: g.groupID, groupIntID: g.id, payload: "x" }, eveToken)).status,
+    ).toBe(404);
     expect(await memberLogs(g.ids[0]!)).toEqual([]);
     const mine = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x" }, token);
     const theirs = await taskOf(mine.body.statusUrl, eveToken);
@@ -105,13 +166,17 @@ describe.each(["1", "2"] as const)("group commands and task status in Form %s", 
 
   it("lets a viewer read a task but not publish to a group", async () => {
     const g = await newGroup("viewed", 0);
-    expect((await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x" }, viewerToken)).status).toBe(403);
+    expect((await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x" }, viewerToken)).status).toBe(
+      403,
+    );
     const r = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x" }, token);
     expect((await taskOf(r.body.statusUrl, viewerToken)).status).toBe(200);
   });
 
   it("documents group_publish and task_status in the OpenAPI document", async () => {
-    const doc = (await (await t.app.request("/api/v1/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await t.app.request("/api/v1/openapi.json")).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(Object.keys(doc.paths["/api/v1/group_publish"] ?? {})).toEqual(["post"]);
     expect(Object.keys(doc.paths["/api/v1/task_status/{taskID}"] ?? {})).toEqual(["get"]);
   });

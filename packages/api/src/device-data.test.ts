@@ -19,18 +19,40 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
   let sw: number;
   let silent: number;
 
-  const addUser = async (tenantId: string, username: string, role: string) => (await t.addUser(tenantId, username, role)).token;
+  const addUser = async (tenantId: string, username: string, role: string) =>
+    (await t.addUser(tenantId, username, role)).token;
   /** Inserts a data point row directly (the data point API is not under test here). */
   const point = async (p: Product, dataPointId: string, pointDataType = 1, dataTransType = 3) =>
-    (await t.store.db
-      .insertInto("dataPoints")
-      .values({
-        tenantId: admin.tenantId, userIntId: 1, productIntId: p.id, dataPointId, dataPointName: `Point ${dataPointId}`, pointDataType, dataTransType,
-        unitName: null, unitSymbol: null, upperLimit: null, lowerLimit: null, dataStep: null, binarySize: null, faultValue: null, isDiscard: null,
-        isLocationType: null, locationType: null, enum: null, registerAddr: null, detail: null, createAt: Date.now(), updateAt: null,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow()).id;
+    (
+      await t.store.db
+        .insertInto("dataPoints")
+        .values({
+          tenantId: admin.tenantId,
+          userIntId: 1,
+          productIntId: p.id,
+          dataPointId,
+          dataPointName: `Point ${dataPointId}`,
+          pointDataType,
+          dataTransType,
+          unitName: null,
+          unitSymbol: null,
+          upperLimit: null,
+          lowerLimit: null,
+          dataStep: null,
+          binarySize: null,
+          faultValue: null,
+          isDiscard: null,
+          isLocationType: null,
+          locationType: null,
+          enum: null,
+          registerAddr: null,
+          detail: null,
+          createAt: Date.now(),
+          updateAt: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
   const post = async (path: string, body: Record<string, unknown>) => {
     const r = await t.call("POST", path, body, token);
     expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -47,49 +69,122 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
     viewerToken = await addUser(admin.tenantId, "viewer", "viewer");
     meter = await createProduct(t.store.db, admin, { productName: "Meter", cloudProtocol: 1 });
     const empty = await createProduct(t.store.db, admin, { productName: "Empty", cloudProtocol: 1 });
-    device = await createDevice(t.store.db, admin, { productId: meter.productId, deviceName: "d1", upLinkSystem: 1, authType: 1 });
-    bare = await createDevice(t.store.db, admin, { productId: empty.productId, deviceName: "bare", upLinkSystem: 1, authType: 1 });
+    device = await createDevice(t.store.db, admin, {
+      productId: meter.productId,
+      deviceName: "d1",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    bare = await createDevice(t.store.db, admin, {
+      productId: empty.productId,
+      deviceName: "bare",
+      upLinkSystem: 1,
+      authType: 1,
+    });
     temp = await point(meter, "temp", 17, 1);
     sw = await point(meter, "sw", 5, 3);
     silent = await point(meter, "silent", 1, 2);
-    await t.store.db.insertInto("devicePointValues").values([
-      { deviceIntId: device.id, dataPointIntId: temp, value: "25", updateAt: Date.now() - 60_000 },
-      { deviceIntId: device.id, dataPointIntId: sw, value: "1", updateAt: Date.now() },
-    ]).execute();
+    await t.store.db
+      .insertInto("devicePointValues")
+      .values([
+        { deviceIntId: device.id, dataPointIntId: temp, value: "25", updateAt: Date.now() - 60_000 },
+        { deviceIntId: device.id, dataPointIntId: sw, value: "1", updateAt: Date.now() },
+      ])
+      .execute();
   });
   afterAll(() => t.close());
 
   it("shows the device product's app templates with the device's current value, without the LwM2M item fields", async () => {
-    const a = await post("/app_templates", { productID: meter.productId, templateName: "Switch", templateType: 1, dataPointIntID: sw, itemID: "1", objectID: "2", itemName: "i", itemOperations: "RW" });
+    const a = await post("/app_templates", {
+      productID: meter.productId,
+      templateName: "Switch",
+      templateType: 1,
+      dataPointIntID: sw,
+      itemID: "1",
+      objectID: "2",
+      itemName: "i",
+      itemOperations: "RW",
+    });
     const b = await post("/app_templates", { productID: meter.productId, templateName: "No point", templateType: 1 });
     const r = await t.call("GET", `/device_consoles/${device.id}`, undefined, token);
     expect(r.status).toBe(200);
     expect(r.body.meta).toEqual({ count: 2, limit: 10, page: 1 });
-    expect(r.body.items.map((x: Rec) => [x.id, x.value])).toEqual([[b.id, null], [a.id, "1"]]);
+    expect(r.body.items.map((x: Rec) => [x.id, x.value])).toEqual([
+      [b.id, null],
+      [a.id, "1"],
+    ]);
     expect(Object.keys(r.body.items[1]).sort()).toEqual([
-      "createAt", "dataPointID", "dataPointIntID", "dataPointName", "dataStreamIntID", "dataStreamName", "dataTransType", "defaultValues", "enum", "id", "instanceID", "places",
-      "productID", "productItemIntID", "templateName", "templateType", "templateTypeLabel", "topic", "updateAt", "value",
+      "createAt",
+      "dataPointID",
+      "dataPointIntID",
+      "dataPointName",
+      "dataStreamIntID",
+      "dataStreamName",
+      "dataTransType",
+      "defaultValues",
+      "enum",
+      "id",
+      "instanceID",
+      "places",
+      "productID",
+      "productItemIntID",
+      "templateName",
+      "templateType",
+      "templateTypeLabel",
+      "topic",
+      "updateAt",
+      "value",
     ]);
     expect(r.body.items[1]).toMatchObject({ templateName: "Switch", dataPointID: "sw", templateTypeLabel: "Switch" });
-    expect((await t.call("GET", `/device_consoles/${bare.id}`, undefined, viewerToken)).body).toEqual({ items: [], meta: { count: 0, limit: 10, page: 1 } });
+    expect((await t.call("GET", `/device_consoles/${bare.id}`, undefined, viewerToken)).body).toEqual({
+      items: [],
+      meta: { count: 0, limit: 10, page: 1 },
+    });
   });
 
   it("answers 404 for another tenant's or unknown device on every device data path", async () => {
-    for (const path of [`/device_consoles/${device.id}`, `/original_data?deviceID=${device.deviceId}`, `/metrics_data?deviceID=${device.deviceId}`]) {
-      expect(await t.call("GET", path, undefined, eveToken), path).toMatchObject({ status: 404, body: { errorCode: "DATA_NOT_FOUND" } });
+    for (const path of [
+      `/device_consoles/${device.id}`,
+      `/original_data?deviceID=${device.deviceId}`,
+      `/metrics_data?deviceID=${device.deviceId}`,
+    ]) {
+      expect(await t.call("GET", path, undefined, eveToken), path).toMatchObject({
+        status: 404,
+        body: { errorCode: "DATA_NOT_FOUND" },
+      });
     }
-    for (const path of ["/device_consoles/999999", "/device_consoles/abc", "/original_data?deviceID=nope", "/metrics_data?deviceID=nope"]) {
+    for (const path of [
+      "/device_consoles/999999",
+      "/device_consoles/abc",
+      "/original_data?deviceID=nope",
+      "/metrics_data?deviceID=nope",
+    ]) {
       expect((await t.call("GET", path, undefined, token)).status, path).toBe(404);
     }
   });
 
   it("answers original data of each numeric reported data point with the latest value in the window", async () => {
-    const r = await t.call("GET", `/original_data?deviceID=${device.deviceId}&metricType=2&time_unit=day`, undefined, token);
+    const r = await t.call(
+      "GET",
+      `/original_data?deviceID=${device.deviceId}&metricType=2&time_unit=day`,
+      undefined,
+      token,
+    );
     expect(r.status).toBe(200);
-    expect(r.body).toEqual([{ dataPointIntID: temp, dataPointName: "Point temp", originalData: { time: [expect.stringMatching(DATE)], value: [25] } }]);
+    expect(r.body).toEqual([
+      {
+        dataPointIntID: temp,
+        dataPointName: "Point temp",
+        originalData: { time: [expect.stringMatching(DATE)], value: [25] },
+      },
+    ]);
     expect(r.body.some((o: Rec) => o.dataPointIntID === silent || o.dataPointIntID === sw)).toBe(false);
-    expect((await t.call("GET", `/original_data?deviceID=${device.deviceId}`, undefined, viewerToken)).body).toEqual(r.body);
-    expect((await t.call("GET", `/original_data?deviceID=${bare.deviceId}&time_unit=week`, undefined, token)).body).toEqual([]);
+    expect((await t.call("GET", `/original_data?deviceID=${device.deviceId}`, undefined, viewerToken)).body).toEqual(
+      r.body,
+    );
+    expect(
+      (await t.call("GET", `/original_data?deviceID=${bare.deviceId}&time_unit=week`, undefined, token)).body,
+    ).toEqual([]);
   });
 
   it("answers the product's metrics with their data for the device, filtered by metricType", async () => {
@@ -101,19 +196,44 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
       [f.id, { time: [expect.stringMatching(DATE)], value: [77] }],
       [peak.id, { time: [expect.stringMatching(DATE)], value: [25] }],
     ]);
-    expect(all.body[0]).toMatchObject({ metricName: "Fahrenheit", metricType: 1, metricTypeLabel: "Formula metric", dataPointName: "Point temp", productID: meter.productId });
+    expect(all.body[0]).toMatchObject({
+      metricName: "Fahrenheit",
+      metricType: 1,
+      metricTypeLabel: "Formula metric",
+      dataPointName: "Point temp",
+      productID: meter.productId,
+    });
     const formulas = await t.call("GET", `/metrics_data?deviceID=${device.deviceId}&metricType=1`, undefined, token);
     expect(formulas.body.map((m: Rec) => m.id)).toEqual([f.id]);
-    expect((await t.call("GET", `/metrics_data?deviceID=${bare.deviceId}&metricType=1`, undefined, token)).body).toEqual([]);
+    expect(
+      (await t.call("GET", `/metrics_data?deviceID=${bare.deviceId}&metricType=1`, undefined, token)).body,
+    ).toEqual([]);
   });
 
   it("rejects bad query parameters with PARAMETER_INVALID naming them", async () => {
-    expect(await t.call("GET", "/original_data", undefined, token)).toMatchObject({ status: 400, body: { errorCode: "PARAMETER_INVALID", errors: { deviceID: "required" } } });
-    expect(await t.call("GET", "/metrics_data?deviceID=", undefined, token)).toMatchObject({ status: 400, body: { errorCode: "PARAMETER_INVALID", errors: { deviceID: "required" } } });
-    expect(await t.call("GET", `/original_data?deviceID=${device.deviceId}&time_unit=year&metricType=3`, undefined, token)).toMatchObject({
-      status: 400, body: { errorCode: "PARAMETER_INVALID", errors: { time_unit: expect.stringContaining("day"), metricType: "must be 1 or 2" } },
+    expect(await t.call("GET", "/original_data", undefined, token)).toMatchObject({
+      status: 400,
+      body: { errorCode: "PARAMETER_INVALID", errors: { deviceID: "required" } },
     });
-    expect(await t.call("GET", `/metrics_data?deviceID=${device.deviceId}&metricType=x`, undefined, token)).toMatchObject({ status: 400, body: { errors: { metricType: "must be 1 or 2" } } });
-    expect(await t.call("GET", `/device_consoles/${device.id}?_limit=x`, undefined, token)).toMatchObject({ status: 400, body: { errorCode: "PARAMETER_INVALID", errors: { _limit: expect.any(String) } } });
+    expect(await t.call("GET", "/metrics_data?deviceID=", undefined, token)).toMatchObject({
+      status: 400,
+      body: { errorCode: "PARAMETER_INVALID", errors: { deviceID: "required" } },
+    });
+    expect(
+      await t.call("GET", `/original_data?deviceID=${device.deviceId}&time_unit=year&metricType=3`, undefined, token),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: "PARAMETER_INVALID",
+        errors: { time_unit: expect.stringContaining("day"), metricType: "must be 1 or 2" },
+      },
+    });
+    expect(
+      await t.call("GET", `/metrics_data?deviceID=${device.deviceId}&metricType=x`, undefined, token),
+    ).toMatchObject({ status: 400, body: { errors: { metricType: "must be 1 or 2" } } });
+    expect(await t.call("GET", `/device_consoles/${device.id}?_limit=x`, undefined, token)).toMatchObject({
+      status: 400,
+      body: { errorCode: "PARAMETER_INVALID", errors: { _limit: expect.any(String) } },
+    });
   });
 });

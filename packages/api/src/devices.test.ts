@@ -5,9 +5,11 @@ type T = Awaited<ReturnType<typeof testApp>>;
 let t: T;
 let token: string;
 const call = (method: string, path: string, body?: unknown) => t.call(method, path, body, token);
-const product = async (cloudProtocol: number) => (await call("POST", "/products", { productName: `p${cloudProtocol}`, cloudProtocol })).body.productID as string;
+const product = async (cloudProtocol: number) =>
+  (await call("POST", "/products", { productName: `p${cloudProtocol}`, cloudProtocol })).body.productID as string;
 const gatewayOf = async (productID: string, name = "gw") =>
-  (await call("POST", "/gateways", { productID, gatewayName: name, gatewayProtocol: 7, upLinkNetwork: 4, authType: 1 })).body as { id: number };
+  (await call("POST", "/gateways", { productID, gatewayName: name, gatewayProtocol: 7, upLinkNetwork: 4, authType: 1 }))
+    .body as { id: number };
 
 beforeAll(async () => {
   t = await testApp("1");
@@ -25,60 +27,153 @@ describe("device creation rules (Form 1)", () => {
   it("requires authType for MQTT, CoAP, HTTP and WebSocket devices, and upLinkSystem for terminals", async () => {
     for (const protocol of [1, 2, 5, 6]) {
       const productID = await product(protocol);
-      expectInvalid(await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1 }), { authType: "required", upLinkSystem: "required when deviceType is 1" });
+      expectInvalid(await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1 }), {
+        authType: "required",
+        upLinkSystem: "required when deviceType is 1",
+      });
     }
   });
 
   it("refuses upLinkSystem on a smartphone and requires a gateway or upper device by upLinkSystem", async () => {
     const productID = await product(1);
-    expectInvalid(await call("POST", "/devices", { productID, deviceName: "d", deviceType: 3, upLinkSystem: 1, authType: 1 }), { upLinkSystem: "must be empty unless deviceType is 1" });
-    expectInvalid(await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1, upLinkSystem: 2, authType: 1 }), { gateway: "required when upLinkSystem is 2" });
-    expectInvalid(await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1, upLinkSystem: 3, authType: 1 }), { parentDevice: "required when upLinkSystem is 3" });
-    expectInvalid(await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1, upLinkSystem: 3, parentDevice: 424242, authType: 1 }), { parentDevice: "no such device" });
+    expectInvalid(
+      await call("POST", "/devices", { productID, deviceName: "d", deviceType: 3, upLinkSystem: 1, authType: 1 }),
+      { upLinkSystem: "must be empty unless deviceType is 1" },
+    );
+    expectInvalid(
+      await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1, upLinkSystem: 2, authType: 1 }),
+      { gateway: "required when upLinkSystem is 2" },
+    );
+    expectInvalid(
+      await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1, upLinkSystem: 3, authType: 1 }),
+      { parentDevice: "required when upLinkSystem is 3" },
+    );
+    expectInvalid(
+      await call("POST", "/devices", {
+        productID,
+        deviceName: "d",
+        deviceType: 1,
+        upLinkSystem: 3,
+        parentDevice: 424242,
+        authType: 1,
+      }),
+      { parentDevice: "no such device" },
+    );
   });
 
   it("creates child devices under an upper device and lists them with parentDevice", async () => {
     const productID = await product(1);
-    const parent = (await call("POST", "/devices", { productID, deviceName: "upper", deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
-    const child = await call("POST", "/devices", { productID, deviceName: "child", deviceType: 1, upLinkSystem: 3, parentDevice: String(parent.id), authType: 1 });
+    const parent = (
+      await call("POST", "/devices", { productID, deviceName: "upper", deviceType: 1, upLinkSystem: 1, authType: 1 })
+    ).body;
+    const child = await call("POST", "/devices", {
+      productID,
+      deviceName: "child",
+      deviceType: 1,
+      upLinkSystem: 3,
+      parentDevice: String(parent.id),
+      authType: 1,
+    });
     expect(child.status).toBe(201);
     expect(child.body.parentDevice).toBe(parent.id);
     const listed = (await call("GET", `/devices?parentDevice=${parent.id}`)).body;
     expect(listed.items.map((d: { id: number }) => d.id)).toEqual([child.body.id]);
     expect((await call("GET", `/devices/${child.body.id}`)).body.parentDeviceName).toBe("upper");
     // An upper device cannot move under its own child.
-    expectInvalid(await call("PUT", `/devices/${parent.id}`, { upLinkSystem: 3, parentDevice: child.body.id }), { parentDevice: "would make a loop of upper devices" });
+    expectInvalid(await call("PUT", `/devices/${parent.id}`, { upLinkSystem: 3, parentDevice: child.body.id }), {
+      parentDevice: "would make a loop of upper devices",
+    });
   });
 
   it("requires IMEI and autoSub for LwM2M devices", async () => {
     const productID = await product(3);
-    expectInvalid(await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1, upLinkSystem: 1 }), { IMEI: "required for LwM2M devices", autoSub: "required for LwM2M devices" });
-    expectInvalid(await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1, upLinkSystem: 1, IMEI: "12ab", autoSub: 1 }), { IMEI: "must be 14 to 16 digits" });
-    expect((await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1, upLinkSystem: 1, IMEI: "490154203237518", autoSub: 1 })).status).toBe(201);
+    expectInvalid(await call("POST", "/devices", { productID, deviceName: "d", deviceType: 1, upLinkSystem: 1 }), {
+      IMEI: "required for LwM2M devices",
+      autoSub: "required for LwM2M devices",
+    });
+    expectInvalid(
+      await call("POST", "/devices", {
+        productID,
+        deviceName: "d",
+        deviceType: 1,
+        upLinkSystem: 1,
+        IMEI: "12ab",
+        autoSub: 1,
+      }),
+      { IMEI: "must be 14 to 16 digits" },
+    );
+    expect(
+      (
+        await call("POST", "/devices", {
+          productID,
+          deviceName: "d",
+          deviceType: 1,
+          upLinkSystem: 1,
+          IMEI: "490154203237518",
+          autoSub: 1,
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("requires the otaa members for LoRa otaa devices, with the DevEUI as deviceID", async () => {
     const productID = await product(4);
     const base = { productID, deviceName: "lora", deviceType: 1, upLinkSystem: 1 };
     expectInvalid(await call("POST", "/devices", { ...base, lora: { type: "otaa" } }), {
-      deviceID: "must be the DevEUI: 16 hex digits", "lora.appEUI": "required", "lora.appKey": "required", "lora.fcntCheck": "required", "lora.canJoin": "required",
+      deviceID: "must be the DevEUI: 16 hex digits",
+      "lora.appEUI": "required",
+      "lora.appKey": "required",
+      "lora.fcntCheck": "required",
+      "lora.canJoin": "required",
     });
     expectInvalid(await call("POST", "/devices", { ...base }), { "lora.type": "required: otaa or abp" });
-    const ok = await call("POST", "/devices", { ...base, deviceID: "70B3D57ED0000001", lora: { type: "otaa", appEUI: "70B3D57ED0000000", appKey: "2B7E151628AED2A6ABF7158809CF4F3C", fcntCheck: 1, canJoin: true } });
+    const ok = await call("POST", "/devices", {
+      ...base,
+      deviceID: "70B3D57ED0000001",
+      lora: {
+        type: "otaa",
+        appEUI: "70B3D57ED0000000",
+        appKey: "2B7E151628AED2A6ABF7158809CF4F3C",
+        fcntCheck: 1,
+        canJoin: true,
+      },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.lora).toMatchObject({ type: "otaa", canJoin: true });
   });
 
   it("requires a gateway, the DevAddr and session keys for LoRa abp devices", async () => {
     const productID = await product(4);
-    const base = { productID, deviceName: "abp", deviceType: 1, upLinkSystem: 1, lora: { type: "abp", region: "XX1", fcntCheck: 0 } };
+    const base = {
+      productID,
+      deviceName: "abp",
+      deviceType: 1,
+      upLinkSystem: 1,
+      lora: { type: "abp", region: "XX1", fcntCheck: 0 },
+    };
     expectInvalid(await call("POST", "/devices", base), {
-      gateway: "required for LoRa abp devices", deviceID: "must be the DevAddr: 8 hex digits", "lora.region": expect.stringContaining("must be one of"),
-      "lora.nwkSKey": "required", "lora.appSKey": "required", "lora.fcntUp": "required", "lora.fcntDown": "required",
+      gateway: "required for LoRa abp devices",
+      deviceID: "must be the DevAddr: 8 hex digits",
+      "lora.region": expect.stringContaining("must be one of"),
+      "lora.nwkSKey": "required",
+      "lora.appSKey": "required",
+      "lora.fcntUp": "required",
+      "lora.fcntDown": "required",
     });
     const gw = await gatewayOf(await product(4), "lora-gw");
-    const keys = { nwkSKey: "2B7E151628AED2A6ABF7158809CF4F3C", appSKey: "2B7E151628AED2A6ABF7158809CF4F3D", fcntUp: 0, fcntDown: 0 };
-    const ok = await call("POST", "/devices", { ...base, upLinkSystem: 2, gateway: gw.id, deviceID: "26011BDA", lora: { ...base.lora, region: "EU868", ...keys } });
+    const keys = {
+      nwkSKey: "2B7E151628AED2A6ABF7158809CF4F3C",
+      appSKey: "2B7E151628AED2A6ABF7158809CF4F3D",
+      fcntUp: 0,
+      fcntDown: 0,
+    };
+    const ok = await call("POST", "/devices", {
+      ...base,
+      upLinkSystem: 2,
+      gateway: gw.id,
+      deviceID: "26011BDA",
+      lora: { ...base.lora, region: "EU868", ...keys },
+    });
     expect(ok.body).toMatchObject({ deviceID: "26011BDA", gateway: gw.id });
   });
 
@@ -86,7 +181,15 @@ describe("device creation rules (Form 1)", () => {
     const productID = await product(7);
     const gw1 = await gatewayOf(productID, "mb-gw-1");
     const gw2 = await gatewayOf(productID, "mb-gw-2");
-    const dev = (gateway: number, modBusIndex?: unknown) => ({ productID, deviceName: "mb", deviceType: 1, upLinkSystem: 2, gateway, authType: 1, modBusIndex });
+    const dev = (gateway: number, modBusIndex?: unknown) => ({
+      productID,
+      deviceName: "mb",
+      deviceType: 1,
+      upLinkSystem: 2,
+      gateway,
+      authType: 1,
+      modBusIndex,
+    });
     expectInvalid(await call("POST", "/devices", dev(gw1.id)), { modBusIndex: "required for Modbus devices" });
     expectInvalid(await call("POST", "/devices", dev(gw1.id, 256)), { modBusIndex: "must be 0 to 255" });
     const first = await call("POST", "/devices", dev(gw1.id, "7"));
@@ -96,7 +199,9 @@ describe("device creation rules (Form 1)", () => {
     const other = await call("POST", "/devices", dev(gw2.id, 7));
     expect(other.status).toBe(201);
     // Moving the second device under the first gateway would clash too.
-    expectInvalid(await call("PUT", `/devices/${other.body.id}`, { gateway: gw1.id }), { modBusIndex: "already used by a sibling device" });
+    expectInvalid(await call("PUT", `/devices/${other.body.id}`, { gateway: gw1.id }), {
+      modBusIndex: "already used by a sibling device",
+    });
     expect((await call("PUT", `/devices/${other.body.id}`, { gateway: gw1.id, modBusIndex: 8 })).status).toBe(200);
     expect((await call("GET", `/gateways/${gw1.id}`)).body.deviceCount).toBe(2);
   });
@@ -105,35 +210,55 @@ describe("device creation rules (Form 1)", () => {
 describe("device edit and delete (Form 1)", () => {
   it("sorts the device list by name either way", async () => {
     const productID = await product(1);
-    for (const deviceName of ["sort-b", "sort-c", "sort-a"]) await call("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1 });
+    for (const deviceName of ["sort-b", "sort-c", "sort-a"])
+      await call("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1 });
     const names = async (order: string) =>
-      (await call("GET", `/devices?deviceName_like=sort-&_sort=deviceName&_order=${order}`)).body.items.map((d: { deviceName: string }) => d.deviceName);
+      (await call("GET", `/devices?deviceName_like=sort-&_sort=deviceName&_order=${order}`)).body.items.map(
+        (d: { deviceName: string }) => d.deviceName,
+      );
     expect(await names("asc")).toEqual(["sort-a", "sort-b", "sort-c"]);
     expect(await names("desc")).toEqual(["sort-c", "sort-b", "sort-a"]);
   });
 
   it("edits with the whole record sent back, ignoring read-only fields, and sets updateAt", async () => {
     const productID = await product(1);
-    const created = (await call("POST", "/devices", { productID, deviceName: "e", deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
+    const created = (
+      await call("POST", "/devices", { productID, deviceName: "e", deviceType: 1, upLinkSystem: 1, authType: 1 })
+    ).body;
     const detail = (await call("GET", `/devices/${created.id}`)).body;
-    const r = await call("PUT", `/devices/${created.id}`, { ...detail, deviceName: "renamed", id: 999, createAt: "2000-01-01 00:00:00", deviceStatusLabel: "x", latitude: "12.5" });
+    const r = await call("PUT", `/devices/${created.id}`, {
+      ...detail,
+      deviceName: "renamed",
+      id: 999,
+      createAt: "2000-01-01 00:00:00",
+      deviceStatusLabel: "x",
+      latitude: "12.5",
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ id: created.id, deviceName: "renamed", latitude: 12.5, createAt: created.createAt });
     expect(r.body.updateAt).toMatch(/^\d{4}-/);
     expect(r.body).not.toHaveProperty("deviceStatusLabel");
     const moved = await call("PUT", `/devices/${created.id}`, { productID: await product(1) });
-    expect(moved.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { productID: "cannot change after creation" } });
+    expect(moved.body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { productID: "cannot change after creation" },
+    });
   });
 
   it("ends the live sessions of a device when it is blocked or its token changes", async () => {
     const productID = await product(1);
-    const d = (await call("POST", "/devices", { productID, deviceName: "k", deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
+    const d = (
+      await call("POST", "/devices", { productID, deviceName: "k", deviceType: 1, upLinkSystem: 1, authType: 1 })
+    ).body;
     const live = t.attachDevice(d.id, d.tenantID);
     const kicks = live.sent.kicks;
     expect((await call("PUT", `/devices/${d.id}`, { blocked: 1 })).body.blocked).toBe(1);
     expect((await call("PUT", `/devices/${d.id}`, { token: "a-brand-new-token" })).status).toBe(200);
     expect((await call("PUT", `/devices/${d.id}`, { deviceName: "no kick" })).status).toBe(200);
-    expect(kicks).toEqual([[d.id, "device blocked"], [d.id, "token changed"]]);
+    expect(kicks).toEqual([
+      [d.id, "device blocked"],
+      [d.id, "token changed"],
+    ]);
     await call("DELETE", `/devices?ids=${d.id}`);
     expect(kicks.at(-1)).toEqual([d.id, "device deleted"]);
     live.detach();
@@ -141,18 +266,25 @@ describe("device edit and delete (Form 1)", () => {
 
   it("deletes with 204, refusing a device that still has children and a gateway that still has devices", async () => {
     const productID = await product(1);
-    const mk = async (extra: object) => (await call("POST", "/devices", { productID, deviceName: "x", deviceType: 1, authType: 1, ...extra })).body;
+    const mk = async (extra: object) =>
+      (await call("POST", "/devices", { productID, deviceName: "x", deviceType: 1, authType: 1, ...extra })).body;
     const upper = await mk({ upLinkSystem: 1 });
     const child = await mk({ upLinkSystem: 3, parentDevice: upper.id });
     const del = await call("DELETE", `/devices?ids=${upper.id}`);
     expect(del.status).toBe(400);
-    expect(del.body).toMatchObject({ errorCode: "REFERENCED_ERROR", errors: { device: "the device still has child devices" } });
+    expect(del.body).toMatchObject({
+      errorCode: "REFERENCED_ERROR",
+      errors: { device: "the device still has child devices" },
+    });
     expect((await call("DELETE", `/devices?ids=${upper.id},${child.id}`)).status).toBe(204);
     expect((await call("GET", `/devices/${upper.id}`)).status).toBe(404);
 
     const gw = await gatewayOf(productID);
     const under = await mk({ upLinkSystem: 2, gateway: gw.id });
-    expect((await call("DELETE", `/gateways?ids=${gw.id}`)).body).toMatchObject({ errorCode: "REFERENCED_ERROR", errors: { device: "the gateway still has devices" } });
+    expect((await call("DELETE", `/gateways?ids=${gw.id}`)).body).toMatchObject({
+      errorCode: "REFERENCED_ERROR",
+      errors: { device: "the gateway still has devices" },
+    });
     expect((await call("DELETE", `/devices?ids=${under.id}`)).status).toBe(204);
     expect((await call("DELETE", `/gateways?ids=${gw.id}`)).status).toBe(204);
     expect((await call("DELETE", "/devices?ids=1,x")).body.errorCode).toBe("PARAMETER_INVALID");
@@ -163,7 +295,14 @@ describe("device edit and delete (Form 1)", () => {
     const newCert = async (name: string) => (await call("POST", "/certs", { name, enable: 1 })).body.id as number;
     const a = await newCert("a");
     const b = await newCert("b");
-    const d = await call("POST", "/devices", { productID, deviceName: "c", deviceType: 1, upLinkSystem: 1, authType: 2, certs: [a, String(b), a] });
+    const d = await call("POST", "/devices", {
+      productID,
+      deviceName: "c",
+      deviceType: 1,
+      upLinkSystem: 1,
+      authType: 2,
+      certs: [a, String(b), a],
+    });
     expect(d.body.certs).toEqual([a, b]);
     expect((await call("PUT", `/devices/${d.body.id}`, { certs: [b] })).body.certs).toEqual([b]);
   });
@@ -172,20 +311,44 @@ describe("device edit and delete (Form 1)", () => {
 describe("gateways (Form 1)", () => {
   it("are created, listed with deviceCount and labels, edited and listed apart from devices", async () => {
     const productID = await product(1);
-    const g = await call("POST", "/gateways", { productID, gatewayName: "edge-1", gatewayProtocol: 7, upLinkNetwork: 4, upLinkProtocol: 1, mac: "00:1A:2B:3C:4D:5E", authType: 1 });
+    const g = await call("POST", "/gateways", {
+      productID,
+      gatewayName: "edge-1",
+      gatewayProtocol: 7,
+      upLinkNetwork: 4,
+      upLinkProtocol: 1,
+      mac: "00:1A:2B:3C:4D:5E",
+      authType: 1,
+    });
     expect(g.status).toBe(201);
     expect(g.body).toMatchObject({ gatewayName: "edge-1", gatewayProtocol: 7, mac: "00:1A:2B:3C:4D:5E" });
     expect(g.body.deviceUsername).toHaveLength(36);
-    await call("POST", "/devices", { productID, deviceName: "under", deviceType: 1, upLinkSystem: 2, gateway: g.body.id, authType: 1 });
+    await call("POST", "/devices", {
+      productID,
+      deviceName: "under",
+      deviceType: 1,
+      upLinkSystem: 2,
+      gateway: g.body.id,
+      authType: 1,
+    });
     const list = (await call("GET", "/gateways?gatewayName_like=edge")).body;
-    expect(list.items[0]).toMatchObject({ id: g.body.id, deviceCount: 1, gatewayProtocolLabel: "Modbus", upLinkNetworkLabel: "Wi-Fi", productName: "p1" });
+    expect(list.items[0]).toMatchObject({
+      id: g.body.id,
+      deviceCount: 1,
+      gatewayProtocolLabel: "Modbus",
+      upLinkNetworkLabel: "Wi-Fi",
+      productName: "p1",
+    });
     expect((await call("GET", `/devices?gateway=${g.body.id}`)).body.meta.count).toBe(1);
     const devices = (await call("GET", "/devices?_limit=1000")).body.items;
     expect(devices.some((d: { id: number }) => d.id === g.body.id)).toBe(false);
     const edited = await call("PUT", `/gateways/${g.body.id}`, { gatewayName: "edge-renamed", deviceCount: 99 });
     expect(edited.body.gatewayName).toBe("edge-renamed");
     const bad = await call("POST", "/gateways", { productID, gatewayName: "x", gatewayProtocol: 9, mac: "zz" });
-    expect(bad.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { gatewayProtocol: expect.any(String), mac: expect.any(String) } });
+    expect(bad.body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { gatewayProtocol: expect.any(String), mac: expect.any(String) },
+    });
     expect((await call("GET", `/gateways/${(devices[0] as { id: number }).id}`)).status).toBe(404);
     expect((await call("GET", `/gateways/${g.body.id}/events`)).body.meta.count).toBe(0);
     expect((await call("GET", `/gateways/${g.body.id}/control_logs`)).body.items).toEqual([]);
@@ -208,8 +371,11 @@ describe("Form 2 devices", () => {
   const c2 = (method: string, path: string, body?: unknown) => f2.call(method, path, body, tok);
 
   it("are created with deviceType 0/1/2 and authType, and shown with status and broker addresses", async () => {
-    const productID = (await c2("POST", "/products", { productName: "f2", description: "required in Form 2" })).body.productID;
-    expect((await c2("POST", "/products", { productName: "no description" })).body.errors).toHaveProperty("description");
+    const productID = (await c2("POST", "/products", { productName: "f2", description: "required in Form 2" })).body
+      .productID;
+    expect((await c2("POST", "/products", { productName: "no description" })).body.errors).toHaveProperty(
+      "description",
+    );
     const missing = await c2("POST", "/devices", { productID, deviceName: "d" });
     expect(Object.keys(missing.body.errors).sort()).toEqual(["authType", "deviceType"]);
     const d = await c2("POST", "/devices", { productID, deviceName: "term", deviceType: 0, authType: 1 });
@@ -220,10 +386,20 @@ describe("Form 2 devices", () => {
     expect(gw.body.deviceType).toBe(1);
     const list = (await c2("GET", "/devices")).body;
     expect(list.items.map((x: { deviceType: number }) => x.deviceType)).toEqual([1, 0]);
-    expect(list.items[1]).toMatchObject({ status: 0, statusLabel: "Offline", deviceTypeLabel: "Terminal", productName: "f2" });
+    expect(list.items[1]).toMatchObject({
+      status: 0,
+      statusLabel: "Offline",
+      deviceTypeLabel: "Terminal",
+      productName: "f2",
+    });
     expect(list.items[1]).not.toHaveProperty("deviceStatus");
     const detail = (await c2("GET", `/devices/${d.body.id}`)).body;
-    expect(detail).toMatchObject({ mqttBroker: "iot.example:1883", mqttsBroker: "iot.example:8883", createUser: "admin", clientIP: null });
+    expect(detail).toMatchObject({
+      mqttBroker: "iot.example:1883",
+      mqttsBroker: "iot.example:8883",
+      createUser: "admin",
+      clientIP: null,
+    });
     const product = (await c2("GET", `/products`)).body.items[0];
     expect(product.devices).toEqual([{ id: gw.body.id }, { id: d.body.id }].sort((a, b) => a.id - b.id));
     expect(product).not.toHaveProperty("cloudProtocol");
@@ -231,19 +407,35 @@ describe("Form 2 devices", () => {
 
   it("filter by name, deviceID, deviceType and product", async () => {
     const productID = (await c2("POST", "/products", { productName: "filters", description: "x" })).body.productID;
-    await c2("POST", "/devices", { productID, deviceName: "Alpha-1", deviceType: 0, authType: 1, deviceID: "alpha-id" });
+    await c2("POST", "/devices", {
+      productID,
+      deviceName: "Alpha-1",
+      deviceType: 0,
+      authType: 1,
+      deviceID: "alpha-id",
+    });
     await c2("POST", "/devices", { productID, deviceName: "Beta", deviceType: 2, authType: 1 });
-    const names = async (q: string) => (await c2("GET", `/devices?${q}`)).body.items.map((x: { deviceName: string }) => x.deviceName);
+    const names = async (q: string) =>
+      (await c2("GET", `/devices?${q}`)).body.items.map((x: { deviceName: string }) => x.deviceName);
     expect(await names("deviceName_like=alpha")).toEqual(["Alpha-1"]);
     expect(await names("deviceID_like=ALPHA-I")).toEqual(["Alpha-1"]);
     expect(await names(`deviceType_like=2&productID=${productID}`)).toEqual(["Beta"]);
-    expect((await c2("GET", "/devices?deviceType_like=7")).body).toMatchObject({ errorCode: "PARAMETER_INVALID", errors: { deviceType_like: "must be 0, 1 or 2" } });
+    expect((await c2("GET", "/devices?deviceType_like=7")).body).toMatchObject({
+      errorCode: "PARAMETER_INVALID",
+      errors: { deviceType_like: "must be 0, 1 or 2" },
+    });
   });
 
   it("edit only the Form 2 members and block a device", async () => {
     const productID = (await c2("POST", "/products", { productName: "edit", description: "x" })).body.productID;
     const d = (await c2("POST", "/devices", { productID, deviceName: "e", deviceType: 0, authType: 1 })).body;
-    const r = await c2("PUT", `/devices/${d.id}`, { deviceName: "e2", blocked: 1, softVersion: "1.2", token: "ignored-in-form-2", status: 1 });
+    const r = await c2("PUT", `/devices/${d.id}`, {
+      deviceName: "e2",
+      blocked: 1,
+      softVersion: "1.2",
+      token: "ignored-in-form-2",
+      status: 1,
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ deviceName: "e2", blocked: 1, softVersion: "1.2", token: d.token });
   });
@@ -253,11 +445,24 @@ describe("OpenAPI", () => {
   it("documents every endpoint from the schemas that validate it, and serves the docs", async () => {
     const doc = (await (await t.app.request("/api/v1/openapi.json")).json()) as any;
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/api/v1/devices", "/api/v1/devices/{id}", "/api/v1/gateways", "/api/v1/products", "/api/v1/login", "/api/v1/device_publish"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        "/api/v1/devices",
+        "/api/v1/devices/{id}",
+        "/api/v1/gateways",
+        "/api/v1/products",
+        "/api/v1/login",
+        "/api/v1/device_publish",
+      ]),
+    );
     const create = doc.paths["/api/v1/devices"].post;
-    expect(create.requestBody.content["application/json"].schema.required).toEqual(expect.arrayContaining(["productID", "deviceName"]));
+    expect(create.requestBody.content["application/json"].schema.required).toEqual(
+      expect.arrayContaining(["productID", "deviceName"]),
+    );
     expect(create.responses["201"]).toBeDefined();
-    expect(doc.paths["/api/v1/devices"].get.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(["_page", "_limit", "gateway"]));
+    expect(doc.paths["/api/v1/devices"].get.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(["_page", "_limit", "gateway"]),
+    );
     const page = await t.app.request("/api/v1/docs");
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("SwaggerUIBundle");

@@ -14,14 +14,21 @@ export interface OperationDoc {
 }
 
 const jsonSchema = (s: z.ZodType) => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 };
 
 const errorBody = {
   type: "object",
   required: ["errorCode", "message"],
-  properties: { errorCode: { type: "string" }, message: { type: "string" }, errors: { type: "object", additionalProperties: { type: "string" } } },
+  properties: {
+    errorCode: { type: "string" },
+    message: { type: "string" },
+    errors: { type: "object", additionalProperties: { type: "string" } },
+  },
 };
 
 /**
@@ -41,7 +48,12 @@ export class ApiDocs {
     for (const op of this.ops) {
       const path = `/api/v1${op.path.replace(/:(\w+)/g, "{$1}")}`;
       const params = [
-        ...[...op.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "integer" } })),
+        ...[...op.path.matchAll(/:(\w+)/g)].map((m) => ({
+          name: m[1],
+          in: "path",
+          required: true,
+          schema: { type: "integer" },
+        })),
         ...Object.entries(op.query?.shape ?? {}).map(([name, s]) => ({
           name,
           in: "query",
@@ -54,10 +66,15 @@ export class ApiDocs {
         tags: [op.tag],
         ...(op.open ? { security: [] } : {}),
         ...(params.length ? { parameters: params } : {}),
-        ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body) } } } } : {}),
+        ...(op.body
+          ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body) } } } }
+          : {}),
         responses: {
           [op.status]: { description: op.status === 204 ? "Done, empty body" : "Success" },
-          "400": { description: "FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST", content: { "application/json": { schema: errorBody } } },
+          "400": {
+            description: "FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST",
+            content: { "application/json": { schema: errorBody } },
+          },
           ...(op.open ? {} : { "401": { description: "AUTH_FAILED" }, "403": { description: "PERMISSION_DENIED" } }),
           "404": { description: "DATA_NOT_FOUND" },
         },
@@ -69,7 +86,11 @@ export class ApiDocs {
       components: {
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", description: "Token from POST /api/v1/login" },
-          appKey: { type: "http", scheme: "basic", description: "Application key: appID as user, appToken as password" },
+          appKey: {
+            type: "http",
+            scheme: "basic",
+            description: "Application key: appID as user, appToken as password",
+          },
         },
       },
       security: [{ bearer: [] }, { appKey: [] }],

@@ -19,7 +19,10 @@ const httpStatus: Record<RegistryErrorCode, ContentfulStatusCode> = {
 
 /** The error body every failure answers: `{errorCode, message, errors?}`. */
 export function errorResponse(c: Context, err: RegistryError) {
-  return c.json({ errorCode: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}) }, httpStatus[err.code]);
+  return c.json(
+    { errorCode: err.code, message: err.message, ...(err.errors ? { errors: err.errors } : {}) },
+    httpStatus[err.code],
+  );
 }
 
 /**

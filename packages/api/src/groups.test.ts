@@ -13,13 +13,16 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
   let eveProductID: string;
 
   const addUser = (tenantId: string, username: string, role: string) => t.addUser(tenantId, username, role);
-  const newProduct = async (name: string, as = token) => (await t.call("POST", "/products", { productName: name, cloudProtocol: 1, description: "p" }, as)).body.productID as string;
+  const newProduct = async (name: string, as = token) =>
+    (await t.call("POST", "/products", { productName: name, cloudProtocol: 1, description: "p" }, as)).body
+      .productID as string;
   const newGroup = async (groupName: string, product = productID) => {
     const r = await t.call("POST", "/groups", { productID: product, groupName, description: "d" }, token);
     expect(r.status).toBe(201);
     return r.body as { id: number; groupID: string };
   };
-  const newDevice = async (deviceName: string, productId = productID, who = admin) => (await createDevice(t.store.db, who, { productId, deviceName, upLinkSystem: 1, authType: 1 })).id;
+  const newDevice = async (deviceName: string, productId = productID, who = admin) =>
+    (await createDevice(t.store.db, who, { productId, deviceName, upLinkSystem: 1, authType: 1 })).id;
 
   beforeAll(async () => {
     t = await testApp(form);
@@ -37,8 +40,25 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
   it("creates a group with 201, a generated groupID and no joined names", async () => {
     const r = await t.call("POST", "/groups", { productID, groupName: "Created", description: "first floor" }, token);
     expect(r.status).toBe(201);
-    expect(Object.keys(r.body).sort()).toEqual(["createAt", "description", "groupID", "groupName", "id", "productID", "tenantID", "updateAt", "userIntID"]);
-    expect(r.body).toMatchObject({ groupName: "Created", description: "first floor", productID, tenantID: admin.tenantId, userIntID: 1, updateAt: null });
+    expect(Object.keys(r.body).sort()).toEqual([
+      "createAt",
+      "description",
+      "groupID",
+      "groupName",
+      "id",
+      "productID",
+      "tenantID",
+      "updateAt",
+      "userIntID",
+    ]);
+    expect(r.body).toMatchObject({
+      groupName: "Created",
+      description: "first floor",
+      productID,
+      tenantID: admin.tenantId,
+      userIntID: 1,
+      updateAt: null,
+    });
     expect(r.body.groupID).toMatch(/^[A-Za-z0-9]{6}$/);
     expect(r.body.createAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   });
@@ -47,7 +67,9 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
     const r = await t.call("POST", "/groups", { groupName: " " }, token);
     expect(r.status).toBe(400);
     expect(r.body.errorCode).toBe("FORM_INVALID");
-    expect(Object.keys(r.body.errors).sort()).toEqual(form === "1" ? ["groupName", "productID"] : ["description", "groupName", "productID"]);
+    expect(Object.keys(r.body.errors).sort()).toEqual(
+      form === "1" ? ["groupName", "productID"] : ["description", "groupName", "productID"],
+    );
     const noDescription = await t.call("POST", "/groups", { productID, groupName: "No description" }, token);
     expect(noDescription.status).toBe(form === "1" ? 201 : 400);
     if (form === "2") expect(noDescription.body.errors).toEqual({ description: expect.any(String) });
@@ -66,15 +88,34 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
     const b = await newGroup("listed two");
     const d = await newDevice("listed-member");
     await t.call("POST", `/groups/${b.id}/devices`, { ids: [d] }, token);
-    await t.call("POST", "/groups", { productID: eveProductID, groupName: "Listed by eve", description: "d" }, eveToken);
+    await t.call(
+      "POST",
+      "/groups",
+      { productID: eveProductID, groupName: "Listed by eve", description: "d" },
+      eveToken,
+    );
     const r = await t.call("GET", "/groups?groupName_like=LISTED&_limit=1&_page=2", undefined, token);
     expect(r.status).toBe(200);
     expect(r.body.meta).toEqual({ count: 2, limit: 1, page: 2 });
     expect(r.body.items.map((g: { id: number }) => g.id)).toEqual([a.id]);
     const first = (await t.call("GET", "/groups?groupName_like=listed", undefined, token)).body.items[0];
     const members = form === "1" ? { deviceCount: 1 } : { devices: [{ id: d }], userIntID: 1 };
-    expect(first).toEqual({ id: b.id, groupID: b.groupID, groupName: "listed two", description: "d", productID, productName: "Meter", ...members, createAt: expect.any(String), updateAt: null });
-    expect((await t.call("GET", "/groups?groupName_like=100%25", undefined, token)).body.items.map((g: { id: number }) => g.id)).toEqual([a.id]);
+    expect(first).toEqual({
+      id: b.id,
+      groupID: b.groupID,
+      groupName: "listed two",
+      description: "d",
+      productID,
+      productName: "Meter",
+      ...members,
+      createAt: expect.any(String),
+      updateAt: null,
+    });
+    expect(
+      (await t.call("GET", "/groups?groupName_like=100%25", undefined, token)).body.items.map(
+        (g: { id: number }) => g.id,
+      ),
+    ).toEqual([a.id]);
   });
 
   it("filters the list by groupID_like, case-insensitively", async () => {
@@ -82,7 +123,9 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
     const r = await t.call("GET", `/groups?groupID_like=${g.groupID.toLowerCase()}`, undefined, token);
     expect(r.status).toBe(200);
     expect(r.body.items.map((x: { id: number }) => x.id)).toContain(g.id);
-    expect(r.body.items.every((x: { groupID: string }) => x.groupID.toLowerCase().includes(g.groupID.toLowerCase()))).toBe(true);
+    expect(
+      r.body.items.every((x: { groupID: string }) => x.groupID.toLowerCase().includes(g.groupID.toLowerCase())),
+    ).toBe(true);
     expect((await t.call("GET", "/groups?groupID_like=zz%25zz", undefined, token)).body.meta.count).toBe(0);
   });
 
@@ -94,8 +137,18 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
     expect(r.status).toBe(200);
     const members = form === "1" ? { deviceCount: 1 } : { devices: [{ id: d }] };
     expect(r.body).toEqual({
-      id: g.id, groupID: g.groupID, groupName: "Detailed", description: "d", productID, productName: "Meter", ...members,
-      createAt: expect.any(String), updateAt: null, createUser: "admin", tenantID: admin.tenantId, userIntID: 1,
+      id: g.id,
+      groupID: g.groupID,
+      groupName: "Detailed",
+      description: "d",
+      productID,
+      productName: "Meter",
+      ...members,
+      createAt: expect.any(String),
+      updateAt: null,
+      createUser: "admin",
+      tenantID: admin.tenantId,
+      userIntID: 1,
     });
   });
 
@@ -123,14 +176,39 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
   it("edits from the whole record, ignoring read-only fields, and answers without joined names", async () => {
     const g = await newGroup("Before");
     const record = (await t.call("GET", `/groups/${g.id}`, undefined, token)).body;
-    const sent = { ...record, id: 424242, groupID: "HACKED", createAt: "2000-01-01 00:00:00", createUser: "eve", productName: "x", deviceCount: 99, devices: [{ id: 1 }], userIntID: 7, tenantID: "tenant2", groupName: "After", description: "new" };
+    const sent = {
+      ...record,
+      id: 424242,
+      groupID: "HACKED",
+      createAt: "2000-01-01 00:00:00",
+      createUser: "eve",
+      productName: "x",
+      deviceCount: 99,
+      devices: [{ id: 1 }],
+      userIntID: 7,
+      tenantID: "tenant2",
+      groupName: "After",
+      description: "new",
+    };
     const r = await t.call("PUT", `/groups/${g.id}`, sent, token);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: g.id, groupID: g.groupID, groupName: "After", description: "new", productID, tenantID: admin.tenantId, userIntID: 1, createAt: record.createAt });
+    expect(r.body).toMatchObject({
+      id: g.id,
+      groupID: g.groupID,
+      groupName: "After",
+      description: "new",
+      productID,
+      tenantID: admin.tenantId,
+      userIntID: 1,
+      createAt: record.createAt,
+    });
     expect(r.body.updateAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(r.body).not.toHaveProperty("productName");
     expect(r.body).not.toHaveProperty("createUser");
-    expect((await t.call("GET", `/groups/${g.id}`, undefined, token)).body).toMatchObject({ groupName: "After", groupID: g.groupID });
+    expect((await t.call("GET", `/groups/${g.id}`, undefined, token)).body).toMatchObject({
+      groupName: "After",
+      groupID: g.groupID,
+    });
   });
 
   it("refuses an edit that changes productID or empties groupName with FORM_INVALID naming the field", async () => {
@@ -140,7 +218,10 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
     expect(moved.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { productID: expect.any(String) } });
     const empty = await t.call("PUT", `/groups/${g.id}`, { groupName: "" }, token);
     expect(empty.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { groupName: expect.any(String) } });
-    expect((await t.call("GET", `/groups/${g.id}`, undefined, token)).body).toMatchObject({ groupName: "Fixed product", productID });
+    expect((await t.call("GET", `/groups/${g.id}`, undefined, token)).body).toMatchObject({
+      groupName: "Fixed product",
+      productID,
+    });
   });
 
   it("adds member devices with 201, answering the member list and ignoring devices already in", async () => {
@@ -160,7 +241,8 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
     const ok = await newDevice("strict-ok");
     const valve = await newDevice("valve", otherProductID);
     const eves = await newDevice("eve-device", eveProductID, eve);
-    const gateway = (await createGateway(t.store.db, admin, { productId: productID, deviceName: "gw", authType: 1 })).id;
+    const gateway = (await createGateway(t.store.db, admin, { productId: productID, deviceName: "gw", authType: 1 }))
+      .id;
     for (const ids of [[ok, valve], [ok, eves], [ok, gateway], [ok, 999999], [], ["x"]]) {
       const r = await t.call("POST", `/groups/${g.id}/devices`, { ids }, token);
       expect(r.status, JSON.stringify(ids)).toBe(400);
@@ -180,7 +262,8 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
     expect(r.body.items).toHaveLength(1);
     const [d] = r.body.items;
     expect(d).toMatchObject({ id: ids[0], deviceName: "p1", productID, productName: "Meter" });
-    if (form === "1") expect(d).toMatchObject({ deviceStatus: 0, deviceStatusLabel: expect.any(String), deviceType: 1 });
+    if (form === "1")
+      expect(d).toMatchObject({ deviceStatus: 0, deviceStatusLabel: expect.any(String), deviceType: 1 });
     else expect(d).toMatchObject({ status: 0, statusLabel: expect.any(String), deviceType: 0 });
   });
 
@@ -198,10 +281,20 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
     const after = (await t.call("GET", `/broker_select/groups/${g.id}/not_joined_devices`, undefined, token)).body;
     expect(after).toContainEqual({ label: "s1", value: s1 });
     expect(after.map((o: { value: number }) => o.value)).not.toContain(s2);
-    const offered = await t.store.db.selectFrom("devices").select(["id", "productIntId", "deviceType", "tenantId"]).where("id", "in", after.map((o: { value: number }) => o.value)).execute();
+    const offered = await t.store.db
+      .selectFrom("devices")
+      .select(["id", "productIntId", "deviceType", "tenantId"])
+      .where(
+        "id",
+        "in",
+        after.map((o: { value: number }) => o.value),
+      )
+      .execute();
     expect(new Set(offered.map((o) => `${o.tenantId}/${o.productIntId}/${o.deviceType}`)).size).toBe(1);
     expect(offered[0]).toMatchObject({ tenantId: admin.tenantId, deviceType: 1 });
-    expect((await t.call("GET", `/groups/${g.id}/devices`, undefined, token)).body.items.map((d: { id: number }) => d.id)).toEqual([s2]);
+    expect(
+      (await t.call("GET", `/groups/${g.id}/devices`, undefined, token)).body.items.map((d: { id: number }) => d.id),
+    ).toEqual([s2]);
   });
 
   it("refuses to delete a group with members with REFERENCED_ERROR naming device, and deletes it once empty", async () => {
@@ -235,6 +328,9 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
       ["DELETE", `/groups?ids=${g.id}`],
       ["POST", `/groups/${g.id}/devices`, { ids: [1] }],
     ];
-    for (const [method, path, body] of writes) expect((await t.call(method, path, body, viewer.token)).body.errorCode, `${method} ${path}`).toBe("PERMISSION_DENIED");
+    for (const [method, path, body] of writes)
+      expect((await t.call(method, path, body, viewer.token)).body.errorCode, `${method} ${path}`).toBe(
+        "PERMISSION_DENIED",
+      );
   });
 });

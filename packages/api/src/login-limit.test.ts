@@ -22,7 +22,11 @@ async function loginFrom(t: App, address: string, username: string, password: st
     { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username, password }) },
     { incoming: { socket: { remoteAddress: address } } },
   );
-  return { status: res.status, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as { errorCode?: string; token?: string } };
+  return {
+    status: res.status,
+    retryAfter: res.headers.get("retry-after"),
+    body: (await res.json()) as { errorCode?: string; token?: string },
+  };
 }
 
 describe("login rate limit (5 failures per 300 s)", () => {

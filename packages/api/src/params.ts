@@ -48,7 +48,12 @@ export function listQuery<S extends z.ZodRawShape>(filters: S) {
 }
 
 /** The page a validated list query asks for: page ≥ 1 (default 1), limit clamped to 1..1000 (default 10), its sort. */
-export function pageFrom(q: { _page?: string | undefined; _limit?: string | undefined; _sort?: string | undefined; _order?: string | undefined }): Page {
+export function pageFrom(q: {
+  _page?: string | undefined;
+  _limit?: string | undefined;
+  _sort?: string | undefined;
+  _order?: string | undefined;
+}): Page {
   const page = q._page ? Number(q._page) : 1;
   if (page < 1) throw new RegistryError("PARAMETER_INVALID", { _page: "must be 1 or more" });
   const limit = Math.min(MAX_LIMIT, Math.max(1, q._limit ? Number(q._limit) : DEFAULT_LIMIT));
@@ -93,9 +98,21 @@ export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promis
 }
 
 /** Integer fields accept numbers or digit strings (the spec's examples send both). */
-export const intField = z.union([z.number().int(), z.string().regex(/^-?\d+$/, "must be an integer").transform(Number)]);
+export const intField = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^-?\d+$/, "must be an integer")
+    .transform(Number),
+]);
 /** Float fields accept numbers or numeric strings. */
-export const floatField = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/, "must be a number").transform(Number)]);
+export const floatField = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^-?\d+(\.\d+)?$/, "must be a number")
+    .transform(Number),
+]);
 /** An integer restricted to a closed set of codes. */
 export const codeField = (codes: readonly number[]) =>
   intField.refine((v) => codes.includes(v), { message: `must be one of ${codes.join(", ")}` });
@@ -120,4 +137,7 @@ export const jsonArrayField = (maxChars: number) =>
       ctx.addIssue({ code: "custom", message: "must be a JSON array" });
       return z.NEVER;
     })
-    .refine((v) => v === undefined || v === null || JSON.stringify(v).length <= maxChars, `at most ${maxChars} characters of JSON`);
+    .refine(
+      (v) => v === undefined || v === null || JSON.stringify(v).length <= maxChars,
+      `at most ${maxChars} characters of JSON`,
+    );

@@ -19,7 +19,11 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     return r.body as { id: number; name: string };
   };
-  const newDevice = async (deviceName: string, productId = productID, who = admin) => (await createDevice(t.store.db, who, { productId, deviceName, upLinkSystem: 1, authType: 1 })) as { id: number; deviceId: string };
+  const newDevice = async (deviceName: string, productId = productID, who = admin) =>
+    (await createDevice(t.store.db, who, { productId, deviceName, upLinkSystem: 1, authType: 1 })) as {
+      id: number;
+      deviceId: string;
+    };
   const idsOf = (body: { items: Array<{ id: number }> }) => body.items.map((x) => x.id);
 
   beforeAll(async () => {
@@ -29,22 +33,58 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     admin = { userIntId: root.id, username: root.username, tenantId: root.tenantId, role: "admin", serviceAdmin: true };
     await t.addTenant("tenant2");
     ({ token: eveToken, caller: eve } = await addUser("tenant2", "eve", "admin"));
-    productID = (await t.call("POST", "/products", { productName: "Meter", cloudProtocol: 1, description: "p" }, token)).body.productID;
-    eveProductID = (await t.call("POST", "/products", { productName: "Eve's", cloudProtocol: 1, description: "p" }, eveToken)).body.productID;
+    productID = (await t.call("POST", "/products", { productName: "Meter", cloudProtocol: 1, description: "p" }, token))
+      .body.productID;
+    eveProductID = (
+      await t.call("POST", "/products", { productName: "Eve's", cloudProtocol: 1, description: "p" }, eveToken)
+    ).body.productID;
   });
   afterAll(() => t.close());
 
   it("creates a policy with 201, answering the form's access code and storing Form 1 codes", async () => {
-    const r = await t.call("POST", "/policies", { name: "Subscribers", topic: "cmd/+/set", access: SUB, allow: "1", description: "d" }, token);
+    const r = await t.call(
+      "POST",
+      "/policies",
+      { name: "Subscribers", topic: "cmd/+/set", access: SUB, allow: "1", description: "d" },
+      token,
+    );
     expect(r.status).toBe(201);
-    expect(Object.keys(r.body).sort()).toEqual(["access", "allow", "createAt", "description", "id", "name", "topic", "updateAt", "userIntID"]);
-    expect(r.body).toMatchObject({ name: "Subscribers", topic: "cmd/+/set", access: SUB, allow: 1, description: "d", userIntID: 1, updateAt: null });
+    expect(Object.keys(r.body).sort()).toEqual([
+      "access",
+      "allow",
+      "createAt",
+      "description",
+      "id",
+      "name",
+      "topic",
+      "updateAt",
+      "userIntID",
+    ]);
+    expect(r.body).toMatchObject({
+      name: "Subscribers",
+      topic: "cmd/+/set",
+      access: SUB,
+      allow: 1,
+      description: "d",
+      userIntID: 1,
+      updateAt: null,
+    });
     expect(r.body.createAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-    const row = await t.store.db.selectFrom("policies").select(["access", "allow"]).where("id", "=", r.body.id).executeTakeFirstOrThrow();
+    const row = await t.store.db
+      .selectFrom("policies")
+      .select(["access", "allow"])
+      .where("id", "=", r.body.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ access: 2, allow: 1 });
-    for (const [code, stored] of [[PUB, 1], [BOTH, 3]] as const) {
+    for (const [code, stored] of [
+      [PUB, 1],
+      [BOTH, 3],
+    ] as const) {
       const p = await newPolicy(`code ${code}`, { access: code });
-      expect((await t.store.db.selectFrom("policies").select("access").where("id", "=", p.id).executeTakeFirstOrThrow()).access).toBe(stored);
+      expect(
+        (await t.store.db.selectFrom("policies").select("access").where("id", "=", p.id).executeTakeFirstOrThrow())
+          .access,
+      ).toBe(stored);
     }
   });
 
@@ -65,7 +105,11 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
       expect(r.status, JSON.stringify(topic)).toBe(400);
       expect(r.body.errors, JSON.stringify(topic)).toEqual({ topic: expect.any(String) });
     }
-    for (const topic of ["+/+/#", "#", "a/+", "x".repeat(1024)]) expect((await t.call("POST", "/policies", { name: "ok", topic, access: PUB, allow: 0 }, token)).status, topic).toBe(201);
+    for (const topic of ["+/+/#", "#", "a/+", "x".repeat(1024)])
+      expect(
+        (await t.call("POST", "/policies", { name: "ok", topic, access: PUB, allow: 0 }, token)).status,
+        topic,
+      ).toBe(201);
   });
 
   it("lists policies newest first with labels and mqtt_acl, filtered by name_like and paged", async () => {
@@ -77,14 +121,35 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     const r = await t.call("GET", "/policies?name_like=LISTED&_limit=1&_page=2", undefined, token);
     expect(r.status).toBe(200);
     expect(r.body.meta).toEqual({ count: 2, limit: 1, page: 2 });
-    expect(r.body.items).toEqual([{
-      id: a.id, name: "Listed 100%", topic: "data/#", access: PUB, accessLabel: "Publish", allow: 0, allowLabel: "Deny", description: null,
-      mqtt_acl: [], userIntID: 1, createAt: expect.any(String), updateAt: null,
-    }]);
+    expect(r.body.items).toEqual([
+      {
+        id: a.id,
+        name: "Listed 100%",
+        topic: "data/#",
+        access: PUB,
+        accessLabel: "Publish",
+        allow: 0,
+        allowLabel: "Deny",
+        description: null,
+        mqtt_acl: [],
+        userIntID: 1,
+        createAt: expect.any(String),
+        updateAt: null,
+      },
+    ]);
     const first = (await t.call("GET", "/policies?name_like=listed", undefined, token)).body.items[0];
-    expect(first).toMatchObject({ id: b.id, access: BOTH, accessLabel: "Publish and subscribe", allowLabel: "Allow", mqtt_acl: [{ id: d.id }] });
+    expect(first).toMatchObject({
+      id: b.id,
+      access: BOTH,
+      accessLabel: "Publish and subscribe",
+      allowLabel: "Allow",
+      mqtt_acl: [{ id: d.id }],
+    });
     expect(idsOf((await t.call("GET", "/policies?name_like=100%25", undefined, token)).body)).toEqual([a.id]);
-    expect((await t.call("GET", "/policies?_page=x", undefined, token)).body).toMatchObject({ errorCode: "PARAMETER_INVALID", errors: { _page: expect.any(String) } });
+    expect((await t.call("GET", "/policies?_page=x", undefined, token)).body).toMatchObject({
+      errorCode: "PARAMETER_INVALID",
+      errors: { _page: expect.any(String) },
+    });
   });
 
   it("shows a policy's detail with createUser and labels in the caller's language", async () => {
@@ -92,8 +157,19 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     const r = await t.call("GET", `/policies/${p.id}`, undefined, token);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      id: p.id, name: "Detailed", topic: "data/#", access: SUB, accessLabel: "Subscribe", allow: 1, allowLabel: "Allow", description: "x",
-      mqtt_acl: [], userIntID: 1, createUser: "admin", createAt: expect.any(String), updateAt: null,
+      id: p.id,
+      name: "Detailed",
+      topic: "data/#",
+      access: SUB,
+      accessLabel: "Subscribe",
+      allow: 1,
+      allowLabel: "Allow",
+      description: "x",
+      mqtt_acl: [],
+      userIntID: 1,
+      createUser: "admin",
+      createAt: expect.any(String),
+      updateAt: null,
     });
     const zh = await t.call("GET", `/policies/${p.id}`, undefined, token, { "accept-language": "zh-CN" });
     expect(zh.body).toMatchObject({ accessLabel: "订阅", allowLabel: "允许" });
@@ -102,13 +178,41 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
   it("edits from the whole record, dropping read-only members and mapping the form's access code", async () => {
     const p = await newPolicy("Before", { access: PUB });
     const record = (await t.call("GET", `/policies/${p.id}`, undefined, token)).body;
-    const sent = { ...record, id: 424242, userIntID: 7, createUser: "eve", createAt: "2000-01-01 00:00:00", accessLabel: "x", mqtt_acl: [{ id: 1 }], name: "After", topic: "up/+", access: SUB, allow: 0 };
+    const sent = {
+      ...record,
+      id: 424242,
+      userIntID: 7,
+      createUser: "eve",
+      createAt: "2000-01-01 00:00:00",
+      accessLabel: "x",
+      mqtt_acl: [{ id: 1 }],
+      name: "After",
+      topic: "up/+",
+      access: SUB,
+      allow: 0,
+    };
     const r = await t.call("PUT", `/policies/${p.id}`, sent, token);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ id: p.id, name: "After", topic: "up/+", access: SUB, allow: 0, description: null, userIntID: 1, createAt: record.createAt, updateAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
-    expect((await t.store.db.selectFrom("policies").select("access").where("id", "=", p.id).executeTakeFirstOrThrow()).access).toBe(2);
+    expect(r.body).toEqual({
+      id: p.id,
+      name: "After",
+      topic: "up/+",
+      access: SUB,
+      allow: 0,
+      description: null,
+      userIntID: 1,
+      createAt: record.createAt,
+      updateAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+    });
+    expect(
+      (await t.store.db.selectFrom("policies").select("access").where("id", "=", p.id).executeTakeFirstOrThrow())
+        .access,
+    ).toBe(2);
     const bad = await t.call("PUT", `/policies/${p.id}`, { topic: "a/#/b", access: 9 }, token);
-    expect(bad.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { topic: expect.any(String), access: expect.any(String) } });
+    expect(bad.body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { topic: expect.any(String), access: expect.any(String) },
+    });
   });
 
   it("answers 404 for another tenant's or an unknown policy or device on every path that names one", async () => {
@@ -142,13 +246,24 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     const r = await t.call("POST", `/devices/${d.id}/policies`, { ids: [p1.id] }, token);
     expect(r.status).toBe(201);
     expect(r.body.meta).toEqual({ count: 1, limit: 10, page: 1 });
-    expect(r.body.items[0]).toMatchObject({ id: p1.id, name: "dev-p1", access: BOTH, accessLabel: "Publish and subscribe", mqtt_acl: [{ id: d.id }] });
+    expect(r.body.items[0]).toMatchObject({
+      id: p1.id,
+      name: "dev-p1",
+      access: BOTH,
+      accessLabel: "Publish and subscribe",
+      mqtt_acl: [{ id: d.id }],
+    });
     const again = await t.call("POST", `/devices/${d.id}/policies`, { ids: [p1.id, String(p2.id)] }, token);
     expect(idsOf(again.body)).toEqual([p2.id, p1.id]);
     const paged = await t.call("GET", `/devices/${d.id}/policies?_page=2&_limit=1`, undefined, token);
     expect(paged.status).toBe(200);
     expect(paged.body).toMatchObject({ meta: { count: 2, limit: 1, page: 2 }, items: [{ id: p1.id }] });
-    const offered = await t.call("GET", `/broker_select/devices/${d.id}/not_joined_policies?_limit=1000`, undefined, token);
+    const offered = await t.call(
+      "GET",
+      `/broker_select/devices/${d.id}/not_joined_policies?_limit=1000`,
+      undefined,
+      token,
+    );
     expect(offered.status).toBe(200);
     expect(idsOf(offered.body)).toContain(p3.id);
     expect(idsOf(offered.body)).not.toContain(p1.id);
@@ -157,7 +272,11 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     expect(removed.status).toBe(204);
     expect(removed.body).toBeNull();
     expect(idsOf((await t.call("GET", `/devices/${d.id}/policies`, undefined, token)).body)).toEqual([p2.id]);
-    expect(idsOf((await t.call("GET", `/broker_select/devices/${d.id}/not_joined_policies?_limit=1000`, undefined, token)).body)).toContain(p1.id);
+    expect(
+      idsOf(
+        (await t.call("GET", `/broker_select/devices/${d.id}/not_joined_policies?_limit=1000`, undefined, token)).body,
+      ),
+    ).toContain(p1.id);
   });
 
   it("refuses another tenant's or unknown policy ids on a device with FORM_INVALID naming ids, binding none", async () => {
@@ -193,7 +312,9 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     expect(zh.body.items.map((x: { deviceTypeLabel: string }) => x.deviceTypeLabel)).toEqual(["网关", "终端"]);
     expect((await t.call("DELETE", `/policies/${p.id}/devices?ids=${gw.id}`, undefined, token)).status).toBe(204);
     expect(idsOf((await t.call("GET", `/policies/${p.id}/devices`, undefined, token)).body)).toEqual([d.id]);
-    expect((await t.call("GET", `/devices/${d.id}/policies`, undefined, token)).body.items.map((x: { id: number }) => x.id)).toEqual([p.id]);
+    expect(
+      (await t.call("GET", `/devices/${d.id}/policies`, undefined, token)).body.items.map((x: { id: number }) => x.id),
+    ).toEqual([p.id]);
   });
 
   it("pushes a live device's new rules to its adapter on every bind, unbind and edit, and nothing to offline devices", async () => {
@@ -235,20 +356,67 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
 
   it("offers the tenant's unbound devices as {deviceName, id, productName}, filtered by device, group and product name", async () => {
     const p = await newPolicy("offering");
-    const valveID = (await t.call("POST", "/products", { productName: "Valve_x", cloudProtocol: 1, description: "v" }, token)).body.productID;
-    const [n1, n2, v1] = [await newDevice("nj-meter-1"), await newDevice("nj-meter-2"), await newDevice("nj-valve-1", valveID)];
+    const valveID = (
+      await t.call("POST", "/products", { productName: "Valve_x", cloudProtocol: 1, description: "v" }, token)
+    ).body.productID;
+    const [n1, n2, v1] = [
+      await newDevice("nj-meter-1"),
+      await newDevice("nj-meter-2"),
+      await newDevice("nj-valve-1", valveID),
+    ];
     await newDevice("nj-meter-eve", eveProductID, eve);
     const g = await createGroup(t.store.db, admin, { productId: productID, groupName: "NJ wing" });
     await addGroupDevices(t.store.db, admin, g.id, [n2.id]);
     await t.call("POST", `/policies/${p.id}/devices`, { devicesIntID: [n1.id] }, token);
-    const byName = await t.call("GET", `/broker_select/policies/${p.id}/not_joined_devices?deviceName_like=NJ-`, undefined, token);
+    const byName = await t.call(
+      "GET",
+      `/broker_select/policies/${p.id}/not_joined_devices?deviceName_like=NJ-`,
+      undefined,
+      token,
+    );
     expect(byName.status).toBe(200);
-    expect(byName.body).toEqual({ items: [{ id: v1.id, deviceName: "nj-valve-1", productName: "Valve_x" }, { id: n2.id, deviceName: "nj-meter-2", productName: "Meter" }], meta: { count: 2, limit: 10, page: 1 } });
-    expect(idsOf((await t.call("GET", `/broker_select/policies/${p.id}/not_joined_devices?productName_like=e_x`, undefined, token)).body)).toEqual([v1.id]);
-    expect(idsOf((await t.call("GET", `/broker_select/policies/${p.id}/not_joined_devices?groupName_like=nj%20WING`, undefined, token)).body)).toEqual([n2.id]);
-    const paged = await t.call("GET", `/broker_select/policies/${p.id}/not_joined_devices?deviceName_like=nj-&_limit=1&_page=2`, undefined, token);
+    expect(byName.body).toEqual({
+      items: [
+        { id: v1.id, deviceName: "nj-valve-1", productName: "Valve_x" },
+        { id: n2.id, deviceName: "nj-meter-2", productName: "Meter" },
+      ],
+      meta: { count: 2, limit: 10, page: 1 },
+    });
+    expect(
+      idsOf(
+        (
+          await t.call(
+            "GET",
+            `/broker_select/policies/${p.id}/not_joined_devices?productName_like=e_x`,
+            undefined,
+            token,
+          )
+        ).body,
+      ),
+    ).toEqual([v1.id]);
+    expect(
+      idsOf(
+        (
+          await t.call(
+            "GET",
+            `/broker_select/policies/${p.id}/not_joined_devices?groupName_like=nj%20WING`,
+            undefined,
+            token,
+          )
+        ).body,
+      ),
+    ).toEqual([n2.id]);
+    const paged = await t.call(
+      "GET",
+      `/broker_select/policies/${p.id}/not_joined_devices?deviceName_like=nj-&_limit=1&_page=2`,
+      undefined,
+      token,
+    );
     expect(paged.body).toMatchObject({ meta: { count: 2, limit: 1, page: 2 }, items: [{ id: n2.id }] });
-    expect((await t.call("GET", `/broker_select/policies/${p.id}/not_joined_devices?_limit=-1`, undefined, token)).body.errorCode).toBe("PARAMETER_INVALID");
+    expect(
+      (await t.call("GET", `/broker_select/policies/${p.id}/not_joined_devices?_limit=-1`, undefined, token)).body
+        .errorCode,
+    ).toBe("PARAMETER_INVALID");
   });
 
   it("refuses to delete a policy bound to devices with REFERENCED_ERROR naming device, and deletes it once unbound", async () => {
@@ -257,7 +425,11 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     await t.call("POST", `/devices/${d.id}/policies`, { ids: [p.id] }, token);
     const refused = await t.call("DELETE", `/policies?ids=${p.id}`, undefined, token);
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ errorCode: "REFERENCED_ERROR", message: "Referenced error", errors: { device: expect.any(String) } });
+    expect(refused.body).toMatchObject({
+      errorCode: "REFERENCED_ERROR",
+      message: "Referenced error",
+      errors: { device: expect.any(String) },
+    });
     await t.call("DELETE", `/policies/${p.id}/devices?ids=${d.id}`, undefined, token);
     const deleted = await t.call("DELETE", `/policies?ids=${p.id},999999`, undefined, token);
     expect(deleted.status).toBe(204);
@@ -275,7 +447,14 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
     const p = await newPolicy("viewed");
     const d = await newDevice("viewed-device");
     const viewer = await addUser(admin.tenantId, `viewer${form}`, "viewer");
-    for (const path of [`/policies/${p.id}`, "/policies", `/policies/${p.id}/devices`, `/devices/${d.id}/policies`, `/broker_select/devices/${d.id}/not_joined_policies`, `/broker_select/policies/${p.id}/not_joined_devices`]) {
+    for (const path of [
+      `/policies/${p.id}`,
+      "/policies",
+      `/policies/${p.id}/devices`,
+      `/devices/${d.id}/policies`,
+      `/broker_select/devices/${d.id}/not_joined_policies`,
+      `/broker_select/policies/${p.id}/not_joined_devices`,
+    ]) {
       expect((await t.call("GET", path, undefined, viewer.token)).status, path).toBe(200);
     }
     const writes: Array<[string, string, unknown?]> = [

@@ -51,7 +51,16 @@ export class ApiRouter {
     handler: Handler<B, Q>,
   ): this {
     const status = spec.status ?? (method === "post" ? 201 : method === "delete" ? 204 : 200);
-    this.docs.add({ method, path, summary: spec.summary, tag: this.tag, body: spec.body, query: spec.query, status, open: spec.open });
+    this.docs.add({
+      method,
+      path,
+      summary: spec.summary,
+      tag: this.tag,
+      body: spec.body,
+      query: spec.query,
+      status,
+      open: spec.open,
+    });
     this.app.on(method.toUpperCase(), path, async (c) => {
       const input = {
         body: spec.body ? await bodyOf(c, spec.body) : undefined,
@@ -65,16 +74,32 @@ export class ApiRouter {
     return this;
   }
 
-  get<Q extends z.ZodObject | undefined = undefined>(path: string, spec: RouteSpec<undefined, Q>, h: Handler<undefined, Q>) {
+  get<Q extends z.ZodObject | undefined = undefined>(
+    path: string,
+    spec: RouteSpec<undefined, Q>,
+    h: Handler<undefined, Q>,
+  ) {
     return this.add("get", path, spec, h);
   }
-  post<B extends z.ZodType | undefined = undefined>(path: string, spec: RouteSpec<B, undefined>, h: Handler<B, undefined>) {
+  post<B extends z.ZodType | undefined = undefined>(
+    path: string,
+    spec: RouteSpec<B, undefined>,
+    h: Handler<B, undefined>,
+  ) {
     return this.add("post", path, spec, h);
   }
-  put<B extends z.ZodType | undefined = undefined>(path: string, spec: RouteSpec<B, undefined>, h: Handler<B, undefined>) {
+  put<B extends z.ZodType | undefined = undefined>(
+    path: string,
+    spec: RouteSpec<B, undefined>,
+    h: Handler<B, undefined>,
+  ) {
     return this.add("put", path, spec, h);
   }
-  delete<Q extends z.ZodObject | undefined = undefined>(path: string, spec: RouteSpec<undefined, Q>, h: Handler<undefined, Q>) {
+  delete<Q extends z.ZodObject | undefined = undefined>(
+    path: string,
+    spec: RouteSpec<undefined, Q>,
+    h: Handler<undefined, Q>,
+  ) {
     return this.add("delete", path, spec, h);
   }
 }

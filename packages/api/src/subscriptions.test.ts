@@ -10,20 +10,49 @@ describe.each(["1", "2"] as const)("proxy subscriptions in Form %s", (form) => {
   let productID: string;
   let n = 0;
 
-  const newDevice = async () => (await createDevice(t.store.db, admin, { productId: productID, deviceName: `sub-${n++}`, upLinkSystem: 1, authType: 1 })).id;
-  const subscribe = (device: number, body: unknown, as = token) => t.call("POST", `/devices/${device}/subscriptions`, body, as);
+  const newDevice = async () =>
+    (
+      await createDevice(t.store.db, admin, {
+        productId: productID,
+        deviceName: `sub-${n++}`,
+        upLinkSystem: 1,
+        authType: 1,
+      })
+    ).id;
+  const subscribe = (device: number, body: unknown, as = token) =>
+    t.call("POST", `/devices/${device}/subscriptions`, body, as);
 
   beforeAll(async () => {
     t = await testApp(form);
     token = await t.login();
     const root = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
     admin = { userIntId: root.id, username: root.username, tenantId: root.tenantId, role: "admin", serviceAdmin: true };
-    await t.store.db.insertInto("tenants").values({ tenantId: "tenant2", tenantName: "T2", enable: 1, createAt: Date.now(), updateAt: null }).execute();
-    for (const [tenantId, username, role] of [["tenant2", "eve", "admin"], [admin.tenantId, "viewer", "viewer"]]) {
-      await t.store.db.insertInto("users").values({ tenantId: tenantId!, username: username!, email: null, passwordHash: await hashPassword(`${username}-pass`), role: role!, serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null }).execute();
+    await t.store.db
+      .insertInto("tenants")
+      .values({ tenantId: "tenant2", tenantName: "T2", enable: 1, createAt: Date.now(), updateAt: null })
+      .execute();
+    for (const [tenantId, username, role] of [
+      ["tenant2", "eve", "admin"],
+      [admin.tenantId, "viewer", "viewer"],
+    ]) {
+      await t.store.db
+        .insertInto("users")
+        .values({
+          tenantId: tenantId!,
+          username: username!,
+          email: null,
+          passwordHash: await hashPassword(`${username}-pass`),
+          role: role!,
+          serviceAdmin: 0,
+          enable: 1,
+          createAt: Date.now(),
+          updateAt: null,
+        })
+        .execute();
     }
     eveToken = await t.login("eve", "eve-pass");
-    productID = (await t.call("POST", "/products", { productName: "Meter", cloudProtocol: 1, description: "p" }, token)).body.productID;
+    productID = (await t.call("POST", "/products", { productName: "Meter", cloudProtocol: 1, description: "p" }, token))
+      .body.productID;
   });
   afterAll(() => t.close());
 
@@ -31,7 +60,13 @@ describe.each(["1", "2"] as const)("proxy subscriptions in Form %s", (form) => {
     const d = await newDevice();
     const r = await subscribe(d, { topic: "cmd/+" });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ id: expect.any(Number), topic: "cmd/+", qos: "1", createAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), updateAt: null });
+    expect(r.body).toEqual({
+      id: expect.any(Number),
+      topic: "cmd/+",
+      qos: "1",
+      createAt: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      updateAt: null,
+    });
     expect((await subscribe(d, { topic: "cfg/#", qos: "0" })).body.qos).toBe("0");
     expect((await subscribe(d, { topic: "x", qos: 1 })).body.qos).toBe("1");
   });
@@ -44,7 +79,10 @@ describe.each(["1", "2"] as const)("proxy subscriptions in Form %s", (form) => {
     const r = await t.call("GET", `/devices/${d}/subscriptions`, undefined, token);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ items: [b, a], meta: { count: 2, limit: 10, page: 1 } });
-    expect((await t.call("GET", `/devices/${d}/subscriptions?_limit=1&_page=2`, undefined, token)).body).toEqual({ items: [a], meta: { count: 2, limit: 1, page: 2 } });
+    expect((await t.call("GET", `/devices/${d}/subscriptions?_limit=1&_page=2`, undefined, token)).body).toEqual({
+      items: [a],
+      meta: { count: 2, limit: 1, page: 2 },
+    });
     const removed = await t.call("DELETE", `/devices/${d}/subscriptions?ids=${a.id}`, undefined, token);
     expect(removed.status).toBe(204);
     expect(removed.body).toBeNull();
@@ -58,7 +96,13 @@ describe.each(["1", "2"] as const)("proxy subscriptions in Form %s", (form) => {
       const a = (await subscribe(d, { topic: "cmd/+" })).body;
       expect(live.sent.subscriptions).toEqual([[d, [{ topic: "cmd/+", qos: 1 }]]]);
       await subscribe(d, { topic: "cfg/#", qos: 0 });
-      expect(live.sent.subscriptions.at(-1)).toEqual([d, [{ topic: "cmd/+", qos: 1 }, { topic: "cfg/#", qos: 0 }]]);
+      expect(live.sent.subscriptions.at(-1)).toEqual([
+        d,
+        [
+          { topic: "cmd/+", qos: 1 },
+          { topic: "cfg/#", qos: 0 },
+        ],
+      ]);
       await t.call("DELETE", `/devices/${d}/subscriptions?ids=${a.id}`, undefined, token);
       expect(live.sent.subscriptions.at(-1)).toEqual([d, [{ topic: "cfg/#", qos: 0 }]]);
     } finally {
@@ -77,7 +121,10 @@ describe.each(["1", "2"] as const)("proxy subscriptions in Form %s", (form) => {
 
   it("refuses a missing or bad topic filter and a QoS other than 0 or 1 with FORM_INVALID naming each", async () => {
     const d = await newDevice();
-    expect((await subscribe(d, {})).body).toMatchObject({ errorCode: "FORM_INVALID", errors: { topic: expect.any(String) } });
+    expect((await subscribe(d, {})).body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { topic: expect.any(String) },
+    });
     for (const topic of ["", "a+", "a/#/b", "$SYS/x", "x".repeat(1025)]) {
       expect((await subscribe(d, { topic })).body.errors, topic).toEqual({ topic: expect.any(String) });
     }

@@ -1,7 +1,17 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CommandRouter, LiveUpdates, SessionTable, bootstrapAdmin, hashPassword, openStore, type AdapterLink, type Caller, type Store } from "@iot/registry";
+import {
+  CommandRouter,
+  LiveUpdates,
+  SessionTable,
+  bootstrapAdmin,
+  hashPassword,
+  openStore,
+  type AdapterLink,
+  type Caller,
+  type Store,
+} from "@iot/registry";
 import { createApp } from "./app.js";
 
 /** An API over a fresh SQLite file with an admin, plus helpers to call it (tests only). */
@@ -14,41 +24,109 @@ export async function testApp(form: "1" | "2" = "1") {
   const commands = new CommandRouter(store.db, sessions, 60_000);
   const errors: unknown[] = [];
   const app = createApp({
-    store, tokenSecret: "test-secret", tokenTtlSeconds: 3600, loginMaxFailures: 5, loginWindowSeconds: 300, sessions, live, commands, nodeId: "n1", form, brokers: { mqttBroker: "iot.example:1883", mqttsBroker: "iot.example:8883" },
-    startedAt: Date.now(), logError: (e) => errors.push(e),
+    store,
+    tokenSecret: "test-secret",
+    tokenTtlSeconds: 3600,
+    loginMaxFailures: 5,
+    loginWindowSeconds: 300,
+    sessions,
+    live,
+    commands,
+    nodeId: "n1",
+    form,
+    brokers: { mqttBroker: "iot.example:1883", mqttsBroker: "iot.example:8883" },
+    startedAt: Date.now(),
+    logError: (e) => errors.push(e),
   });
-  const call = async (method: string, path: string, body?: unknown, token?: string, extra: Record<string, string> = {}) => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    token?: string,
+    extra: Record<string, string> = {},
+  ) => {
     const headers: Record<string, string> = { "content-type": "application/json", ...extra };
     if (token) headers.authorization = `Bearer ${token}`;
-    const res = await app.request(`/api/v1${path}`, { method, headers, ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}) });
+    const res = await app.request(`/api/v1${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: typeof body === "string" ? body : JSON.stringify(body) } : {}),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
-  const login = async (username = "admin", password = "admin-pass-1") => (await call("POST", "/login", { username, password })).body.token as string;
+  const login = async (username = "admin", password = "admin-pass-1") =>
+    (await call("POST", "/login", { username, password })).body.token as string;
   /** Adds a tenant row (for tests of tenant scoping). */
   const addTenant = (tenantId: string) =>
-    store.db.insertInto("tenants").values({ tenantId, tenantName: tenantId, enable: 1, createAt: Date.now(), updateAt: null }).execute();
+    store.db
+      .insertInto("tenants")
+      .values({ tenantId, tenantName: tenantId, enable: 1, createAt: Date.now(), updateAt: null })
+      .execute();
   /** Adds a user with password `<username>-pass` and logs it in. */
   const addUser = async (tenantId: string, username: string, role: string) => {
     const row = await store.db
       .insertInto("users")
-      .values({ tenantId, username, email: null, passwordHash: await hashPassword(`${username}-pass`), role, serviceAdmin: 0, enable: 1, createAt: Date.now(), updateAt: null })
+      .values({
+        tenantId,
+        username,
+        email: null,
+        passwordHash: await hashPassword(`${username}-pass`),
+        role,
+        serviceAdmin: 0,
+        enable: 1,
+        createAt: Date.now(),
+        updateAt: null,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
-    return { token: await login(username, `${username}-pass`), caller: { userIntId: row.id, username, tenantId, role, serviceAdmin: false } as Caller };
+    return {
+      token: await login(username, `${username}-pass`),
+      caller: { userIntId: row.id, username, tenantId, role, serviceAdmin: false } as Caller,
+    };
   };
   /** Attaches an adapter stream that records what the registry sends it, with one live session of `deviceIntId`. */
   const attachDevice = (deviceIntId: number, tenantId: string, instanceId = `fake-${deviceIntId}`) => {
-    const sent: { kicks: Array<[number, string]>; policies: Array<[number, unknown[]]>; subscriptions: Array<[number, unknown[]]> } = { kicks: [], policies: [], subscriptions: [] };
+    const sent: {
+      kicks: Array<[number, string]>;
+      policies: Array<[number, unknown[]]>;
+      subscriptions: Array<[number, unknown[]]>;
+    } = { kicks: [], policies: [], subscriptions: [] };
     const link: AdapterLink = {
-      instanceId, protocol: 1, version: "t", attachedAt: 0, sendDownlink: () => {},
+      instanceId,
+      protocol: 1,
+      version: "t",
+      attachedAt: 0,
+      sendDownlink: () => {},
       kick: (id, reason) => sent.kicks.push([id, reason]),
       updatePolicies: (id, rules) => sent.policies.push([id, [...rules]]),
       updateSubscriptions: (id, subs) => sent.subscriptions.push([id, [...subs]]),
     };
     sessions.attach(link);
-    sessions.open(instanceId, { sessionId: `s-${deviceIntId}`, deviceIntId, tenantId, clientIp: "", keepAlive: 0, openedAt: 0 });
+    sessions.open(instanceId, {
+      sessionId: `s-${deviceIntId}`,
+      deviceIntId,
+      tenantId,
+      clientIp: "",
+      keepAlive: 0,
+      openedAt: 0,
+    });
     return { sent, detach: () => sessions.detach(link) };
   };
-  return { app, store, sessions, commands, errors, call, login, addTenant, addUser, attachDevice, close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    app,
+    store,
+    sessions,
+    commands,
+    errors,
+    call,
+    login,
+    addTenant,
+    addUser,
+    attachDevice,
+    close: async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

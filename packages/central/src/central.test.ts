@@ -27,7 +27,14 @@ let device: { id: number; deviceID: string; deviceUsername: string; token: strin
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "central-test-"));
-  const config = readCentralConfig({ IOT_DATA_DIR: dir, IOT_API_PORT: "0", IOT_GRPC_PORT: "0", IOT_API_HOST: "127.0.0.1", IOT_ADMIN_PASSWORD: "pw-123456", IOT_SESSION_GRACE: "1" });
+  const config = readCentralConfig({
+    IOT_DATA_DIR: dir,
+    IOT_API_PORT: "0",
+    IOT_GRPC_PORT: "0",
+    IOT_API_HOST: "127.0.0.1",
+    IOT_ADMIN_PASSWORD: "pw-123456",
+    IOT_SESSION_GRACE: "1",
+  });
   central = await startCentral(config, pino({ level: "silent" }));
   client = new RegistryGrpcClient(`127.0.0.1:${central.grpcPort}`, grpc.credentials.createInsecure());
   let token = "";
@@ -41,7 +48,15 @@ beforeAll(async () => {
   };
   token = (await api("POST", "/login", { username: "admin", password: "pw-123456" })).body.token;
   const product = (await api("POST", "/products", { productName: "p", cloudProtocol: 1 })).body;
-  device = (await api("POST", "/devices", { productID: product.productID, deviceName: "d1", deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
+  device = (
+    await api("POST", "/devices", {
+      productID: product.productID,
+      deviceName: "d1",
+      deviceType: 1,
+      upLinkSystem: 1,
+      authType: 1,
+    })
+  ).body;
 });
 
 afterAll(async () => {
@@ -53,7 +68,12 @@ afterAll(async () => {
 function authenticate(username: string, token: string, clientId = ""): Promise<AuthenticateResponse> {
   return new Promise((resolve, reject) =>
     (client as any).authenticate(
-      create(AuthenticateRequestSchema, { protocol: Protocol.MQTT, clientIp: "10.0.0.9", adapterInstanceId: "test", credentials: { kind: { case: "token", value: { clientId, username, token } } } }),
+      create(AuthenticateRequestSchema, {
+        protocol: Protocol.MQTT,
+        clientIp: "10.0.0.9",
+        adapterInstanceId: "test",
+        credentials: { kind: { case: "token", value: { clientId, username, token } } },
+      }),
       (err: Error | null, res: AuthenticateResponse) => (err ? reject(err) : resolve(res)),
     ),
   );
@@ -76,7 +96,10 @@ function openStream() {
       const i = inbox.findIndex((m) => m.kind.case === kase);
       if (i >= 0) return inbox.splice(i, 1)[0]!.kind.value as Extract<RegistryMessage["kind"], { case: C }>["value"];
       if (Date.now() > deadline) throw new Error(`no ${kase} within ${timeoutMs} ms`);
-      await new Promise<void>((r) => { waiters.push(r); setTimeout(r, 50); });
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 50);
+      });
     }
   };
   return { call, send, next };
@@ -91,7 +114,9 @@ describe("central node over gRPC", () => {
   });
 
   it("refuses a client id that is not the device's deviceID", async () => {
-    expect((await authenticate(device.deviceUsername, device.token, "someone-else")).result).toBe(AuthResult.NOT_ALLOWED);
+    expect((await authenticate(device.deviceUsername, device.token, "someone-else")).result).toBe(
+      AuthResult.NOT_ALLOWED,
+    );
   });
 
   it("authenticates, opens a session, stores uplinks once and acks them after the write", async () => {
@@ -99,13 +124,45 @@ describe("central node over gRPC", () => {
     expect(auth.result).toBe(AuthResult.OK);
     expect(auth.device?.mountpoint).toBe(`d/${device.id}/`);
     const s = openStream();
-    s.send({ case: "hello", value: { $typeName: "iot.registry.v1.Hello", instanceId: "mqtt-test-1", protocol: Protocol.MQTT, version: "t", sessions: [] } });
+    s.send({
+      case: "hello",
+      value: {
+        $typeName: "iot.registry.v1.Hello",
+        instanceId: "mqtt-test-1",
+        protocol: Protocol.MQTT,
+        version: "t",
+        sessions: [],
+      },
+    });
     expect((await s.next("helloAck")).nodeId).toMatch(/^central-/);
     const tenantId = auth.device!.tenantId;
-    s.send({ case: "sessionOpened", value: { $typeName: "iot.registry.v1.SessionOpened", sessionId: auth.sessionId, deviceIntId: BigInt(device.id), clientIp: "10.0.0.9", keepAlive: 30, openedAtMs: BigInt(Date.now()), tenantId } });
+    s.send({
+      case: "sessionOpened",
+      value: {
+        $typeName: "iot.registry.v1.SessionOpened",
+        sessionId: auth.sessionId,
+        deviceIntId: BigInt(device.id),
+        clientIp: "10.0.0.9",
+        keepAlive: 30,
+        openedAtMs: BigInt(Date.now()),
+        tenantId,
+      },
+    });
     const uplink = (seq: number) => ({
       case: "uplink" as const,
-      value: { $typeName: "iot.registry.v1.Uplink" as const, seq: BigInt(seq), sessionId: auth.sessionId, deviceIntId: BigInt(device.id), topic: "telemetry", payload: Buffer.from(`{"t":${seq}}`), clientIp: "10.0.0.9", receivedAtMs: BigInt(Date.now()), qos: 1, tenantId, gatewayDeviceIntId: 0n },
+      value: {
+        $typeName: "iot.registry.v1.Uplink" as const,
+        seq: BigInt(seq),
+        sessionId: auth.sessionId,
+        deviceIntId: BigInt(device.id),
+        topic: "telemetry",
+        payload: Buffer.from(`{"t":${seq}}`),
+        clientIp: "10.0.0.9",
+        receivedAtMs: BigInt(Date.now()),
+        qos: 1,
+        tenantId,
+        gatewayDeviceIntId: 0n,
+      },
     });
     s.send(uplink(1));
     s.send(uplink(2));
@@ -113,7 +170,12 @@ describe("central node over gRPC", () => {
     while (acked.size < 2) for (const q of (await s.next("uplinkAck")).seqs) acked.add(q);
     const events = await api("GET", `/devices/${device.id}/events`);
     expect(events.body.meta.count).toBe(2);
-    expect(events.body.items[0]).toMatchObject({ topic: "telemetry", payload: '{"t":2}', IP: "10.0.0.9", deviceID: device.deviceID });
+    expect(events.body.items[0]).toMatchObject({
+      topic: "telemetry",
+      payload: '{"t":2}',
+      IP: "10.0.0.9",
+      deviceID: device.deviceID,
+    });
     // A replay of seq 1 (e.g. after a lost ack) is acked again but stored once.
     s.send(uplink(1));
     expect((await s.next("uplinkAck")).seqs).toEqual([1n]);
@@ -122,7 +184,9 @@ describe("central node over gRPC", () => {
     const detail = (await api("GET", `/devices/${device.id}`)).body;
     expect(detail).toMatchObject({ deviceStatus: 1, clientIP: "10.0.0.9", keepAlive: 30 });
     const health = (await api("GET", "/health")).body;
-    expect(health.adapters).toEqual([expect.objectContaining({ instance: "mqtt-test-1", protocol: 1, connectedDevices: 1 })]);
+    expect(health.adapters).toEqual([
+      expect.objectContaining({ instance: "mqtt-test-1", protocol: 1, connectedDevices: 1 }),
+    ]);
 
     // A command reaches the adapter and its result settles the control log.
     const pub = await api("POST", "/device_publish", { deviceID: device.deviceID, payload: "on" });
@@ -130,12 +194,34 @@ describe("central node over gRPC", () => {
     const downlink = await s.next("downlink");
     expect(downlink).toMatchObject({ topic: "inbox", qos: 1, deviceIntId: BigInt(device.id) });
     expect(Buffer.from(downlink.payload).toString()).toBe("on");
-    s.send({ case: "downlinkResult", value: { $typeName: "iot.registry.v1.DownlinkResult", downlinkId: downlink.id, status: DownlinkStatus.DELIVERED, message: "" } });
-    await expect.poll(async () => (await api("GET", `/devices/${device.id}/control_logs`)).body.items[0].publishStatus).toBe(2);
+    s.send({
+      case: "downlinkResult",
+      value: {
+        $typeName: "iot.registry.v1.DownlinkResult",
+        downlinkId: downlink.id,
+        status: DownlinkStatus.DELIVERED,
+        message: "",
+      },
+    });
+    await expect
+      .poll(async () => (await api("GET", `/devices/${device.id}/control_logs`)).body.items[0].publishStatus)
+      .toBe(2);
 
-    s.send({ case: "sessionClosed", value: { $typeName: "iot.registry.v1.SessionClosed", sessionId: auth.sessionId, deviceIntId: BigInt(device.id), reason: "bye", closedAtMs: BigInt(Date.now()), tenantId } });
+    s.send({
+      case: "sessionClosed",
+      value: {
+        $typeName: "iot.registry.v1.SessionClosed",
+        sessionId: auth.sessionId,
+        deviceIntId: BigInt(device.id),
+        reason: "bye",
+        closedAtMs: BigInt(Date.now()),
+        tenantId,
+      },
+    });
     await expect.poll(async () => (await api("GET", `/devices/${device.id}`)).body.deviceStatus).toBe(0);
-    const logs = (await api("GET", `/devices/${device.id}/connect_logs`)).body.items.map((l: { connectStatus: number }) => l.connectStatus);
+    const logs = (await api("GET", `/devices/${device.id}/connect_logs`)).body.items.map(
+      (l: { connectStatus: number }) => l.connectStatus,
+    );
     expect(logs.slice(0, 2)).toEqual([0, 1]);
     s.call.end();
   });
@@ -144,21 +230,52 @@ describe("central node over gRPC", () => {
     /** A new device with a session on adapter `instanceId`. */
     async function deviceOnAdapter(instanceId: string, name: string) {
       const product = (await api("GET", "/products")).body.items[0];
-      const d = (await api("POST", "/devices", { productID: product.productID, deviceName: name, deviceType: 1, upLinkSystem: 1, authType: 1 })).body;
+      const d = (
+        await api("POST", "/devices", {
+          productID: product.productID,
+          deviceName: name,
+          deviceType: 1,
+          upLinkSystem: 1,
+          authType: 1,
+        })
+      ).body;
       const auth = await authenticate(d.deviceUsername, d.token);
       const s = openStream();
-      const opened = { $typeName: "iot.registry.v1.SessionOpened" as const, sessionId: auth.sessionId, deviceIntId: BigInt(d.id), clientIp: "10.1.1.1", keepAlive: 60, openedAtMs: BigInt(Date.now()), tenantId: auth.device!.tenantId };
-      s.send({ case: "hello", value: { $typeName: "iot.registry.v1.Hello", instanceId, protocol: Protocol.MQTT, version: "t", sessions: [] } });
+      const opened = {
+        $typeName: "iot.registry.v1.SessionOpened" as const,
+        sessionId: auth.sessionId,
+        deviceIntId: BigInt(d.id),
+        clientIp: "10.1.1.1",
+        keepAlive: 60,
+        openedAtMs: BigInt(Date.now()),
+        tenantId: auth.device!.tenantId,
+      };
+      s.send({
+        case: "hello",
+        value: { $typeName: "iot.registry.v1.Hello", instanceId, protocol: Protocol.MQTT, version: "t", sessions: [] },
+      });
       await s.next("helloAck");
       s.send({ case: "sessionOpened", value: opened });
       await expect.poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
       s.call.cancel();
       return { d, opened };
     }
-    const statuses = async (id: number) => (await api("GET", `/devices/${id}/connect_logs`)).body.items.map((l: { connectStatus: number }) => l.connectStatus);
+    const statuses = async (id: number) =>
+      (await api("GET", `/devices/${id}/connect_logs`)).body.items.map(
+        (l: { connectStatus: number }) => l.connectStatus,
+      );
     const hello = (instanceId: string, sessions: unknown[]) => {
       const s = openStream();
-      s.send({ case: "hello", value: { $typeName: "iot.registry.v1.Hello", instanceId, protocol: Protocol.MQTT, version: "t", sessions: sessions as never } });
+      s.send({
+        case: "hello",
+        value: {
+          $typeName: "iot.registry.v1.Hello",
+          instanceId,
+          protocol: Protocol.MQTT,
+          version: "t",
+          sessions: sessions as never,
+        },
+      });
       return s;
     };
 
@@ -184,7 +301,9 @@ describe("central node over gRPC", () => {
     it("marks a device offline when the adapter does not come back within the grace", async () => {
       const { d } = await deviceOnAdapter("mqtt-never-back", "orphan");
       expect((await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
-      await expect.poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus, { timeout: 4000 }).toBe(0);
+      await expect
+        .poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus, { timeout: 4000 })
+        .toBe(0);
       expect(await statuses(d.id)).toEqual([0, 1]);
     });
   });
@@ -192,7 +311,10 @@ describe("central node over gRPC", () => {
   it("ends a stream whose first message is not Hello", async () => {
     const s = openStream();
     const status = new Promise<grpc.StatusObject>((resolve) => s.call.on("status", resolve));
-    s.send({ case: "downlinkResult", value: { $typeName: "iot.registry.v1.DownlinkResult", downlinkId: 1n, status: DownlinkStatus.SENT, message: "" } });
+    s.send({
+      case: "downlinkResult",
+      value: { $typeName: "iot.registry.v1.DownlinkResult", downlinkId: 1n, status: DownlinkStatus.SENT, message: "" },
+    });
     expect((await status).code).toBe(grpc.status.FAILED_PRECONDITION);
   });
 });

@@ -44,7 +44,9 @@ function grpcBindError(err: unknown): unknown {
 export async function startCentral(config: CentralConfig, logger: Logger): Promise<Central> {
   // Anyone who reaches the gRPC endpoint can act as an adapter (and have listener certificates signed).
   if (!config.adapterToken && !LOOPBACK.includes(config.grpcHost)) {
-    throw new StartupError(`IOT_GRPC_HOST=${config.grpcHost} is reachable from other hosts: set IOT_REGISTRY_TOKEN (the same value in every adapter)`);
+    throw new StartupError(
+      `IOT_GRPC_HOST=${config.grpcHost} is reachable from other hosts: set IOT_REGISTRY_TOKEN (the same value in every adapter)`,
+    );
   }
   const store = await openStore({
     databaseUrl: config.databaseUrl,
@@ -54,22 +56,41 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   }).catch((err: unknown) => {
     throw new StartupError(`cannot open the database: ${(err as Error).message}`);
   });
-  const bootstrap = await bootstrapAdmin(store.db, { username: config.adminUsername, password: config.adminPassword, tenantName: config.adminTenantName });
+  const bootstrap = await bootstrapAdmin(store.db, {
+    username: config.adminUsername,
+    password: config.adminPassword,
+    tenantName: config.adminTenantName,
+  });
   const secret = await tokenSecret(store.db, config.tokenSecret);
   // The service CA exists from the first start on: it signs device and listener certificates.
   await serviceCa(store.db);
   const sessions = new SessionTable();
   const live = new LiveUpdates(store.db, sessions);
-  const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000, { onError: (err) => logger.error({ err }, "command expiry sweep failed") });
+  const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000, {
+    onError: (err) => logger.error({ err }, "command expiry sweep failed"),
+  });
   const nodeId = `central-${randomBytes(4).toString("hex")}`;
 
   const graceMs = config.sessionGrace * 1000;
-  const grpc = await startGrpcServer({ db: store.db, uplinks: store.uplinks, sessions, commands, nodeId, logger, sessionGraceMs: graceMs, relay: new GatewayRelay(store.db), live }, config.grpcHost, config.grpcPort, config.adapterToken).catch(
-    async (err: unknown) => {
-      await store.close();
-      throw listenError(grpcBindError(err), "central gRPC", config.grpcPort, "IOT_GRPC_PORT");
+  const grpc = await startGrpcServer(
+    {
+      db: store.db,
+      uplinks: store.uplinks,
+      sessions,
+      commands,
+      nodeId,
+      logger,
+      sessionGraceMs: graceMs,
+      relay: new GatewayRelay(store.db),
+      live,
     },
-  );
+    config.grpcHost,
+    config.grpcPort,
+    config.adapterToken,
+  ).catch(async (err: unknown) => {
+    await store.close();
+    throw listenError(grpcBindError(err), "central gRPC", config.grpcPort, "IOT_GRPC_PORT");
+  });
 
   const app = createApp({
     store,

@@ -4,10 +4,16 @@ import { brokerAddresses, readCentralConfig } from "./config.js";
 describe("brokerAddresses", () => {
   it("advertises the public host with the MQTT adapter's ports, and nothing for a listener turned off with -1", () => {
     const c = readCentralConfig({ IOT_PUBLIC_HOST: "iot.example.com", IOT_MQTT_PORT: "-1", IOT_MQTTSS_PORT: "18884" });
-    expect(brokerAddresses(c)).toMatchObject({ mqttBroker: "", mqttsBroker: "iot.example.com:8883", mqttssBroker: "iot.example.com:18884" });
+    expect(brokerAddresses(c)).toMatchObject({
+      mqttBroker: "",
+      mqttsBroker: "iot.example.com:8883",
+      mqttssBroker: "iot.example.com:18884",
+    });
   });
 
   it("refuses ports below -1 with one line naming the variable", () => {
-    expect(() => readCentralConfig({ IOT_MQTTS_PORT: "-2" })).toThrow('IOT_MQTTS_PORT="-2": must be a whole number from -1 to 65535');
+    expect(() => readCentralConfig({ IOT_MQTTS_PORT: "-2" })).toThrow(
+      'IOT_MQTTS_PORT="-2": must be a whole number from -1 to 65535',
+    );
   });
 });

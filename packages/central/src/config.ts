@@ -3,40 +3,110 @@ import { integer, oneOf, port, readConfig, text, type ConfigOf } from "@iot/conf
 /** Every setting of the central node (registry + gRPC + REST API), read once at start. */
 export const centralSettings = {
   dataDir: text("IOT_DATA_DIR", "./data", "Folder of the SQLite database and other state."),
-  databaseUrl: text("IOT_DATABASE_URL", undefined, "A postgres:// URL selects PostgreSQL; unset uses SQLite in IOT_DATA_DIR."),
+  databaseUrl: text(
+    "IOT_DATABASE_URL",
+    undefined,
+    "A postgres:// URL selects PostgreSQL; unset uses SQLite in IOT_DATA_DIR.",
+  ),
   apiHost: text("IOT_API_HOST", "0.0.0.0", "Address the REST API listens on."),
   apiPort: port("IOT_API_PORT", 8080, "REST API port (HTTP)."),
-  grpcHost: text("IOT_GRPC_HOST", "127.0.0.1", "Address the adapters' gRPC endpoint listens on (0.0.0.0 for adapters on other hosts)."),
+  grpcHost: text(
+    "IOT_GRPC_HOST",
+    "127.0.0.1",
+    "Address the adapters' gRPC endpoint listens on (0.0.0.0 for adapters on other hosts).",
+  ),
   grpcPort: port("IOT_GRPC_PORT", 50051, "gRPC port the adapters connect to."),
-  adapterToken: text("IOT_REGISTRY_TOKEN", undefined, "Shared secret every adapter must present on gRPC; required when IOT_GRPC_HOST is not a loopback address."),
+  adapterToken: text(
+    "IOT_REGISTRY_TOKEN",
+    undefined,
+    "Shared secret every adapter must present on gRPC; required when IOT_GRPC_HOST is not a loopback address.",
+  ),
   adminUsername: text("IOT_ADMIN_USERNAME", "admin", "Service administrator created on first start."),
   adminPassword: text("IOT_ADMIN_PASSWORD", undefined, "Its password; unset generates one and prints it once."),
   adminTenantName: text("IOT_ADMIN_TENANT_NAME", "Default", "Name of the first tenant."),
   apiForm: oneOf("IOT_API_FORM", "1", "Record form of the whole API: 1 or 2.", ["1", "2"]),
-  tokenSecret: text("IOT_TOKEN_SECRET", undefined, "Secret that signs API tokens; unset generates one and keeps it in the database."),
+  tokenSecret: text(
+    "IOT_TOKEN_SECRET",
+    undefined,
+    "Secret that signs API tokens; unset generates one and keeps it in the database.",
+  ),
   tokenTtl: integer("IOT_TOKEN_TTL", 86_400, "Lifetime of an API token, seconds.", 60, 31_536_000),
-  loginMaxFailures: integer("IOT_LOGIN_MAX_FAILURES", 5, "Failed logins from one client address or for one username before further logins answer 429.", 1, 1_000),
-  loginWindow: integer("IOT_LOGIN_WINDOW", 300, "Window in which failed logins are counted, seconds; a refusal lasts until the failures leave it.", 1, 86_400),
+  loginMaxFailures: integer(
+    "IOT_LOGIN_MAX_FAILURES",
+    5,
+    "Failed logins from one client address or for one username before further logins answer 429.",
+    1,
+    1_000,
+  ),
+  loginWindow: integer(
+    "IOT_LOGIN_WINDOW",
+    300,
+    "Window in which failed logins are counted, seconds; a refusal lasts until the failures leave it.",
+    1,
+    86_400,
+  ),
   commandTtl: integer("IOT_COMMAND_TTL", 3_600, "How long a command stays deliverable, seconds.", 1, 2_592_000),
-  sessionGrace: integer("IOT_SESSION_GRACE", 30, "How long a device stays online while its adapter reconnects, seconds.", 1, 3_600),
+  sessionGrace: integer(
+    "IOT_SESSION_GRACE",
+    30,
+    "How long a device stays online while its adapter reconnects, seconds.",
+    1,
+    3_600,
+  ),
   uplinkBatchRows: integer("IOT_UPLINK_BATCH_ROWS", 500, "Most uplinks stored in one transaction.", 1, 10_000),
-  uplinkBatchDelayMs: integer("IOT_UPLINK_BATCH_DELAY_MS", 5, "Longest wait before an uplink's batch commits, ms.", 0, 1_000),
-  publicHost: text("IOT_PUBLIC_HOST", "localhost", "Host name devices use to reach the adapters (Form 2 broker addresses)."),
+  uplinkBatchDelayMs: integer(
+    "IOT_UPLINK_BATCH_DELAY_MS",
+    5,
+    "Longest wait before an uplink's batch commits, ms.",
+    0,
+    1_000,
+  ),
+  publicHost: text(
+    "IOT_PUBLIC_HOST",
+    "localhost",
+    "Host name devices use to reach the adapters (Form 2 broker addresses).",
+  ),
   // The MQTT adapter reads the same three variables to listen (-1 turns its listener off: advertised as "").
-  mqttPort: integer("IOT_MQTT_PORT", 1883, "MQTT port, as advertised to devices (the MQTT adapter listens on it; -1: off).", -1, 65535),
-  mqttsPort: integer("IOT_MQTTS_PORT", 8883, "MQTT over TLS port, as advertised (the MQTT adapter listens on it; -1: off).", -1, 65535),
-  mqttssPort: integer("IOT_MQTTSS_PORT", 8884, "MQTT over mutual TLS port, as advertised (the MQTT adapter listens on it; -1: off).", -1, 65535),
+  mqttPort: integer(
+    "IOT_MQTT_PORT",
+    1883,
+    "MQTT port, as advertised to devices (the MQTT adapter listens on it; -1: off).",
+    -1,
+    65535,
+  ),
+  mqttsPort: integer(
+    "IOT_MQTTS_PORT",
+    8883,
+    "MQTT over TLS port, as advertised (the MQTT adapter listens on it; -1: off).",
+    -1,
+    65535,
+  ),
+  mqttssPort: integer(
+    "IOT_MQTTSS_PORT",
+    8884,
+    "MQTT over mutual TLS port, as advertised (the MQTT adapter listens on it; -1: off).",
+    -1,
+    65535,
+  ),
   coapPort: port("IOT_COAP_PORT", 5683, "CoAP port, as advertised."),
   coapsPort: port("IOT_COAPS_PORT", 5684, "CoAP over DTLS port, as advertised."),
   coapssPort: port("IOT_COAPSS_PORT", 5685, "CoAP over DTLS with client certificates port, as advertised."),
-  logLevel: oneOf("IOT_LOG_LEVEL", "info", "Log level: fatal, error, warn, info, debug, trace.", ["fatal", "error", "warn", "info", "debug", "trace"]),
+  logLevel: oneOf("IOT_LOG_LEVEL", "info", "Log level: fatal, error, warn, info, debug, trace.", [
+    "fatal",
+    "error",
+    "warn",
+    "info",
+    "debug",
+    "trace",
+  ]),
 };
 
 /** The central node's typed configuration. */
 export type CentralConfig = ConfigOf<typeof centralSettings>;
 
 /** Reads the central node's configuration from the environment. */
-export const readCentralConfig = (env: Record<string, string | undefined>): CentralConfig => readConfig(centralSettings, env);
+export const readCentralConfig = (env: Record<string, string | undefined>): CentralConfig =>
+  readConfig(centralSettings, env);
 
 /** Form 2's broker address strings (`<host>:<port>`), from the advertised host and ports. */
 export function brokerAddresses(c: CentralConfig): Record<string, string> {

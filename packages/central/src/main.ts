@@ -15,7 +15,12 @@ runMain("central", async () => {
   const b = central.bootstrap;
   if (b.created) {
     process.stdout.write(`Created tenant ${b.tenantId} with administrator "${b.username}".\n`);
-    if (b.generatedPassword) process.stdout.write(`Generated password (shown once, set IOT_ADMIN_PASSWORD to choose one): ${b.generatedPassword}\n`);
+    if (b.generatedPassword)
+      process.stdout.write(
+        `Generated password (shown once, set IOT_ADMIN_PASSWORD to choose one): ${b.generatedPassword}\n`,
+      );
   }
-  process.stdout.write(`READY central api=http://${config.apiHost}:${central.apiPort} grpc=${config.grpcHost}:${central.grpcPort}\n`);
+  process.stdout.write(
+    `READY central api=http://${config.apiHost}:${central.apiPort} grpc=${config.grpcHost}:${central.grpcPort}\n`,
+  );
 });

@@ -16,13 +16,20 @@ describe("readConfig", () => {
   });
 
   it("parses the variables it is given", () => {
-    const c = readConfig(settings, { IOT_API_PORT: "9000", IOT_API_FORM: "2", IOT_DATABASE_URL: "postgres://x", IOT_DEBUG: "yes" });
+    const c = readConfig(settings, {
+      IOT_API_PORT: "9000",
+      IOT_API_FORM: "2",
+      IOT_DATABASE_URL: "postgres://x",
+      IOT_DEBUG: "yes",
+    });
     expect(c).toEqual({ apiPort: 9000, form: "2", url: "postgres://x", debug: true });
   });
 
   it("rejects a bad port with one line naming the variable", () => {
     expect(() => readConfig(settings, { IOT_API_PORT: "80a" })).toThrow(ConfigError);
-    expect(() => readConfig(settings, { IOT_API_PORT: "70000" })).toThrow(/^IOT_API_PORT="70000": must be a whole number from 0 to 65535$/);
+    expect(() => readConfig(settings, { IOT_API_PORT: "70000" })).toThrow(
+      /^IOT_API_PORT="70000": must be a whole number from 0 to 65535$/,
+    );
   });
 
   it("rejects a value outside a closed list", () => {

@@ -43,7 +43,12 @@ export function port(env: string, fallback: number, doc: string): Setting<number
 }
 
 /** One of a closed list of words or numbers, compared as text. */
-export function oneOf<const T extends string>(env: string, fallback: T, doc: string, choices: readonly T[]): Setting<T> {
+export function oneOf<const T extends string>(
+  env: string,
+  fallback: T,
+  doc: string,
+  choices: readonly T[],
+): Setting<T> {
   return {
     env,
     fallback,

@@ -11,8 +11,10 @@ export class StartupError extends Error {
  */
 export function listenError(err: unknown, what: string, port: number, env: string): Error {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code === "EADDRINUSE") return new StartupError(`${what}: port ${port} is already in use (set ${env} to another port)`);
-  if (code === "EACCES") return new StartupError(`${what}: no permission to listen on port ${port} (set ${env} to another port)`);
+  if (code === "EADDRINUSE")
+    return new StartupError(`${what}: port ${port} is already in use (set ${env} to another port)`);
+  if (code === "EACCES")
+    return new StartupError(`${what}: no permission to listen on port ${port} (set ${env} to another port)`);
   return err instanceof Error ? err : new Error(String(err));
 }
 
@@ -25,7 +27,9 @@ export function runMain(name: string, main: () => Promise<unknown>): void {
     if (err instanceof ConfigError || err instanceof StartupError) {
       process.stderr.write(`${name}: ${err.message}\n`);
     } else {
-      process.stderr.write(`${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `${name}: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
     }
     process.exit(1);
   });

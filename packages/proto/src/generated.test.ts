@@ -26,8 +26,12 @@ describe("generated code", () => {
       });
       rmSync(templatePath);
       const committedDir = join(packageDir, "src/gen");
-      const committed = listFiles(committedDir).map((f) => relative(committedDir, f)).sort();
-      const fresh = listFiles(out).map((f) => relative(out, f)).sort();
+      const committed = listFiles(committedDir)
+        .map((f) => relative(committedDir, f))
+        .sort();
+      const fresh = listFiles(out)
+        .map((f) => relative(out, f))
+        .sort();
       expect(fresh).toEqual(committed);
       expect(fresh.length).toBeGreaterThan(0);
       for (const f of fresh) {

@@ -36,10 +36,7 @@ export const registryServiceDefinition: grpc.ServiceDefinition = Object.fromEntr
 );
 
 /** Client constructor for RegistryService (methods `authenticate` and `connect`). */
-export const RegistryGrpcClient = grpc.makeGenericClientConstructor(
-  registryServiceDefinition,
-  "RegistryService",
-);
+export const RegistryGrpcClient = grpc.makeGenericClientConstructor(registryServiceDefinition, "RegistryService");
 
 /** Channel options shared by client and server: message size limits and keepalive. */
 export const channelOptions: grpc.ChannelOptions = {

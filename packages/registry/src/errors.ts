@@ -56,5 +56,7 @@ export const fail = {
 /** True when a database error is a unique-constraint violation (SQLite or PostgreSQL). */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string } | undefined;
-  return e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint failed/.test(e?.message ?? "");
+  return (
+    e?.code === "23505" || e?.code === "SQLITE_CONSTRAINT_UNIQUE" || /UNIQUE constraint failed/.test(e?.message ?? "")
+  );
 }

@@ -8,11 +8,23 @@ export { LORA_REGIONS } from "./domain/device-rules.js";
 export * from "./domain/logs.js";
 export * from "./domain/users.js";
 export { bootstrapAdmin, tokenSecret, type BootstrapResult } from "./domain/bootstrap.js";
-export { authenticateDevice, DEFAULT_DOWNLINK_TOPIC, type DeviceCredentials, type AuthOutcome } from "./domain/device-auth.js";
+export {
+  authenticateDevice,
+  DEFAULT_DOWNLINK_TOPIC,
+  type DeviceCredentials,
+  type AuthOutcome,
+} from "./domain/device-auth.js";
 export { CONNECT_STATUS, markStaleOffline } from "./domain/connectivity.js";
 export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand } from "./sessions/session-table.js";
 export { LiveUpdates } from "./sessions/live-updates.js";
-export { CommandRouter, PUBLISH_STATUS, type PublishStatus, type DeviceCommand, type GroupCommand, type CommandRouterOptions } from "./router/commands.js";
+export {
+  CommandRouter,
+  PUBLISH_STATUS,
+  type PublishStatus,
+  type DeviceCommand,
+  type GroupCommand,
+  type CommandRouterOptions,
+} from "./router/commands.js";
 export { groupOfCommand } from "./router/group-commands.js";
 export * from "./domain/tasks.js";
 export { startGrpcServer, stopGrpcServer, registryHandlers } from "./grpc/registry-service.js";
@@ -29,7 +41,15 @@ export * from "./domain/subscriptions.js";
 export * from "./domain/alerts.js";
 export { topicFilterProblem, MAX_TOPIC_FILTER_BYTES } from "./domain/topic-filter.js";
 export * from "./domain/certs.js";
-export { serviceCa, loadOrCreateCa, issueClientCert, certFingerprint, CERT_VALIDITY_MS, type ServiceCa, type IssuedCert } from "./certs/ca.js";
+export {
+  serviceCa,
+  loadOrCreateCa,
+  issueClientCert,
+  certFingerprint,
+  CERT_VALIDITY_MS,
+  type ServiceCa,
+  type IssuedCert,
+} from "./certs/ca.js";
 export * from "./domain/data-points.js";
 export * from "./domain/data-streams.js";
 export * from "./pipeline/expression.js";

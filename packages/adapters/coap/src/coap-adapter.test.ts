@@ -6,7 +6,13 @@ import { FakeRegistryClient } from "@iot/adapter-core";
 import { createCoapAdapter, type CoapAdapter } from "./coap-adapter.js";
 import { listenUdp, type UdpListener } from "./transport/udp.js";
 
-const device = { deviceIntId: 1, deviceId: "dev-1", username: "u1", token: "t1", policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }] };
+const device = {
+  deviceIntId: 1,
+  deviceId: "dev-1",
+  username: "u1",
+  token: "t1",
+  policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }],
+};
 
 let registry: FakeRegistryClient;
 let adapter: CoapAdapter;
@@ -18,7 +24,14 @@ let mid = 1;
 async function start(keepAliveSeconds = 60) {
   registry = new FakeRegistryClient({ devices: [device] });
   registry.start();
-  adapter = createCoapAdapter({ registry, logger: pino({ level: "silent" }), policyDefault: "allow", keepAliveSeconds, ackTimeoutMs: 50, maxRetransmit: 1 });
+  adapter = createCoapAdapter({
+    registry,
+    logger: pino({ level: "silent" }),
+    policyDefault: "allow",
+    keepAliveSeconds,
+    ackTimeoutMs: 50,
+    maxRetransmit: 1,
+  });
   udp = await listenUdp(adapter, { port: 0, host: "127.0.0.1", onError: () => undefined });
   client = createSocket("udp4");
   inbox = [];
@@ -35,14 +48,32 @@ afterEach(async () => {
 const send = (datagram: Buffer) => client.send(datagram, udp.port, "127.0.0.1");
 
 /** Sends a request and resolves with the answer carrying its token. */
-function request(code: string, path: string, opts: { query?: string[]; payload?: string; observe?: number; confirmable?: boolean; token?: string } = {}): Promise<ParsedPacket> {
+function request(
+  code: string,
+  path: string,
+  opts: { query?: string[]; payload?: string; observe?: number; confirmable?: boolean; token?: string } = {},
+): Promise<ParsedPacket> {
   const token = Buffer.from(opts.token ?? `t${mid}`);
   const options = [
-    ...(opts.observe !== undefined ? [{ name: "Observe", value: opts.observe === 0 ? Buffer.alloc(0) : Buffer.from([opts.observe]) }] : []),
-    ...path.split("/").filter(Boolean).map((p) => ({ name: "Uri-Path", value: Buffer.from(p) })),
+    ...(opts.observe !== undefined
+      ? [{ name: "Observe", value: opts.observe === 0 ? Buffer.alloc(0) : Buffer.from([opts.observe]) }]
+      : []),
+    ...path
+      .split("/")
+      .filter(Boolean)
+      .map((p) => ({ name: "Uri-Path", value: Buffer.from(p) })),
     ...(opts.query ?? ["c=dev-1", "u=u1", "p=t1"]).map((q) => ({ name: "Uri-Query", value: Buffer.from(q) })),
   ];
-  send(generate({ code, messageId: mid++, token, confirmable: opts.confirmable ?? true, options, payload: Buffer.from(opts.payload ?? "") }));
+  send(
+    generate({
+      code,
+      messageId: mid++,
+      token,
+      confirmable: opts.confirmable ?? true,
+      options,
+      payload: Buffer.from(opts.payload ?? ""),
+    }),
+  );
   return next((p) => p.token.equals(token) && !p.code.startsWith("0."));
 }
 
@@ -66,15 +97,28 @@ describe("CoAP adapter", () => {
     registry.ackAll();
     const a = await answer;
     expect(a).toMatchObject({ code: "2.04", ack: true });
-    expect(registry.uplinks[0]).toMatchObject({ topic: "telemetry/temp", deviceIntId: 1, clientIp: "127.0.0.1", qos: 1 });
+    expect(registry.uplinks[0]).toMatchObject({
+      topic: "telemetry/temp",
+      deviceIntId: 1,
+      clientIp: "127.0.0.1",
+      qos: 1,
+    });
     expect(registry.events.map((e) => e.type)).toEqual(["opened"]);
   });
 
   it("publishes once when the device retransmits the same confirmable request, answering both", async () => {
     await start();
     const datagram = generate({
-      code: "0.03", messageId: 999, token: Buffer.from("rt"), confirmable: true, payload: Buffer.from("x"),
-      options: [{ name: "Uri-Path", value: Buffer.from("mqtt") }, { name: "Uri-Path", value: Buffer.from("t") }, ...["u=u1", "p=t1"].map((q) => ({ name: "Uri-Query", value: Buffer.from(q) }))],
+      code: "0.03",
+      messageId: 999,
+      token: Buffer.from("rt"),
+      confirmable: true,
+      payload: Buffer.from("x"),
+      options: [
+        { name: "Uri-Path", value: Buffer.from("mqtt") },
+        { name: "Uri-Path", value: Buffer.from("t") },
+        ...["u=u1", "p=t1"].map((q) => ({ name: "Uri-Query", value: Buffer.from(q) })),
+      ],
     });
     send(datagram);
     await next((p) => p.messageId === 999);
@@ -117,8 +161,12 @@ describe("CoAP adapter", () => {
   it("fails a notification the device does not acknowledge, and ends that observation", async () => {
     await start();
     await request("0.01", "/mqtt/inbox", { observe: 0, token: "deaf" });
-    expect(await registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array([1]) })).toMatchObject({ status: "FAILED" });
-    expect(await registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array([2]), expiresAtMs: Date.now() + 100 })).toMatchObject({ status: "FAILED" });
+    expect(await registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array([1]) })).toMatchObject({
+      status: "FAILED",
+    });
+    expect(
+      await registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array([2]), expiresAtMs: Date.now() + 100 }),
+    ).toMatchObject({ status: "FAILED" });
   });
 
   it("asks an idle observer every keepAlive whether it is still there, and ends the session when it is gone", async () => {

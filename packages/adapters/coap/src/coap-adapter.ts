@@ -1,6 +1,13 @@
 import type { ParsedPacket } from "coap-packet";
 import type { Logger } from "pino";
-import { AdapterError, DeviceLeases, Lease, type DownlinkOutcome, type LeaseRefusal, type RegistryClient } from "@iot/adapter-core";
+import {
+  AdapterError,
+  DeviceLeases,
+  Lease,
+  type DownlinkOutcome,
+  type LeaseRefusal,
+  type RegistryClient,
+} from "@iot/adapter-core";
 import { CODES, decode, notification, response } from "./messages.js";
 
 /** Where a datagram came from; answers go back there. */
@@ -62,7 +69,11 @@ interface Observation {
 export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
   const log = options.logger.child({ component: "coap-adapter" });
   const leases = new DeviceLeases({
-    registry: options.registry, protocol: "coap", logger: log, keepAliveSeconds: options.keepAliveSeconds, policyDefault: options.policyDefault,
+    registry: options.registry,
+    protocol: "coap",
+    logger: log,
+    keepAliveSeconds: options.keepAliveSeconds,
+    policyDefault: options.policyDefault,
   });
   options.registry.setHandlers(leases.handlers());
   const ackTimeoutMs = options.ackTimeoutMs ?? 2_000;
@@ -107,7 +118,13 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
       transmit();
     });
 
-  const observe = (key: string, lease: Lease, packet: ParsedPacket, topic: string, send: (d: Buffer) => void): Buffer => {
+  const observe = (
+    key: string,
+    lease: Lease,
+    packet: ParsedPacket,
+    topic: string,
+    send: (d: Buffer) => void,
+  ): Buffer => {
     observations.get(key)?.stop();
     const release = lease.hold();
     let observation: Observation | undefined;
@@ -125,15 +142,35 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
         await Promise.resolve(); // the registration's own answer goes out first
         const o = observation!;
         const id = messageId();
-        const answer = await confirm(id, notification(packet.token, id, ++o.sequence, CODES.content, downlink.payload), send);
+        const answer = await confirm(
+          id,
+          notification(packet.token, id, ++o.sequence, CODES.content, downlink.payload),
+          send,
+        );
         if (answer === "ack") return { status: "DELIVERED" };
         stop(); // RST or no answer: the device no longer observes (RFC 7641 §3.6)
-        return { status: "FAILED", message: answer === "reset" ? "the device rejected the notification" : "the device did not acknowledge the notification" };
+        return {
+          status: "FAILED",
+          message:
+            answer === "reset"
+              ? "the device rejected the notification"
+              : "the device did not acknowledge the notification",
+        };
       },
       (reason) => {
         stop();
         const id = messageId();
-        void confirm(id, notification(packet.token, id, ++observation!.sequence, reason.startsWith("kicked") ? CODES.unauthorized : CODES.unavailable, Buffer.from(reason)), send);
+        void confirm(
+          id,
+          notification(
+            packet.token,
+            id,
+            ++observation!.sequence,
+            reason.startsWith("kicked") ? CODES.unauthorized : CODES.unavailable,
+            Buffer.from(reason),
+          ),
+          send,
+        );
       },
     );
     if (typeof consumed !== "function") {
@@ -147,7 +184,11 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     // confirmable notification asks whether it is still there (RFC 7641 §4.5); no ACK ends it.
     probe = setInterval(() => {
       const id = messageId();
-      void confirm(id, notification(packet.token, id, ++observation!.sequence, CODES.content, new Uint8Array()), send).then((answer) => {
+      void confirm(
+        id,
+        notification(packet.token, id, ++observation!.sequence, CODES.content, new Uint8Array()),
+        send,
+      ).then((answer) => {
         if (answer !== "ack") stop();
       });
     }, options.keepAliveSeconds * 1000);
@@ -167,12 +208,21 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
       () => undefined,
       true,
     );
-    if (typeof consumed !== "function") return response(packet, codeOf(consumed), consumed.message, { messageId: messageId() });
+    if (typeof consumed !== "function")
+      return response(packet, codeOf(consumed), consumed.message, { messageId: messageId() });
     consumed();
     return reply ?? response(packet, CODES.content, "", { messageId: messageId() });
   };
 
-  const serve = async (packet: ParsedPacket, method: string, path: string[], query: Map<string, string>, observeFlag: number | undefined, peer: Peer, send: (d: Buffer) => void): Promise<Buffer> => {
+  const serve = async (
+    packet: ParsedPacket,
+    method: string,
+    path: string[],
+    query: Map<string, string>,
+    observeFlag: number | undefined,
+    peer: Peer,
+    send: (d: Buffer) => void,
+  ): Promise<Buffer> => {
     const answer = (code: string, text = "") => response(packet, code, text, { messageId: messageId() });
     if (path[0] !== "mqtt") return answer(CODES.notFound, "use /mqtt/<topic>");
     const topic = path.slice(1).join("/");
@@ -181,12 +231,21 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
       observations.get(key)?.stop();
       return answer(CODES.content);
     }
-    if (method !== "GET" && method !== "POST" && method !== "PUT") return answer(CODES.methodNotAllowed, "use POST or PUT to publish, GET to receive");
+    if (method !== "GET" && method !== "POST" && method !== "PUT")
+      return answer(CODES.methodNotAllowed, "use POST or PUT to publish, GET to receive");
     const username = query.get("u");
     const token = query.get("p");
-    if (!username || !token) return answer(CODES.unauthorized, "credentials missing: ?c=<deviceID>&u=<deviceUsername>&p=<token>");
-    const lease = await leases.acquire({ kind: "token", clientId: query.get("c") ?? "", username, token }, peer.address);
-    if (!(lease instanceof Lease)) return answer(codeOf(lease), lease.kind === "auth" && lease.code === "BAD_CREDENTIALS" ? "unknown username or wrong token" : lease.message);
+    if (!username || !token)
+      return answer(CODES.unauthorized, "credentials missing: ?c=<deviceID>&u=<deviceUsername>&p=<token>");
+    const lease = await leases.acquire(
+      { kind: "token", clientId: query.get("c") ?? "", username, token },
+      peer.address,
+    );
+    if (!(lease instanceof Lease))
+      return answer(
+        codeOf(lease),
+        lease.kind === "auth" && lease.code === "BAD_CREDENTIALS" ? "unknown username or wrong token" : lease.message,
+      );
     if (method === "GET") {
       const filter = topic || lease.session.device.defaultDownlinkTopic;
       return observeFlag === 0 ? observe(key, lease, packet, filter, send) : fetchOne(lease, packet, filter);

@@ -6,7 +6,13 @@ export const coapAdapterSettings = {
   ...adapterSettings,
   coapPort: port("IOT_COAP_PORT", 5683, "CoAP (UDP) port for devices; 0 picks a free one"),
   coapHost: text("IOT_COAP_HOST", "0.0.0.0", "address the CoAP listener binds to"),
-  keepAlive: integer("IOT_COAP_KEEPALIVE", 60, "seconds a CoAP device counts as online after its last request (longer while it observes)", 1, 86_400),
+  keepAlive: integer(
+    "IOT_COAP_KEEPALIVE",
+    60,
+    "seconds a CoAP device counts as online after its last request (longer while it observes)",
+    1,
+    86_400,
+  ),
 };
 
 /** The typed values of coapAdapterSettings. */

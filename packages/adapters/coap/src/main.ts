@@ -14,9 +14,24 @@ runMain("coap-adapter", async () => {
   const signals = stopOnSignals("coap-adapter");
   const config = readConfig(coapAdapterSettings, process.env);
   const logger = createAdapterLogger("coap-adapter", config.logLevel);
-  const registry = createGrpcRegistryClient({ address: config.registryUrl, protocol: "coap", logger, bufferLimit: config.bufferLimit, token: config.registryToken });
-  const adapter = createCoapAdapter({ registry, logger, policyDefault: config.policyDefault, keepAliveSeconds: config.keepAlive });
-  const udp = await listenUdp(adapter, { port: config.coapPort, host: config.coapHost, onError: (err) => logger.warn({ err: err.message }, "udp socket error") });
+  const registry = createGrpcRegistryClient({
+    address: config.registryUrl,
+    protocol: "coap",
+    logger,
+    bufferLimit: config.bufferLimit,
+    token: config.registryToken,
+  });
+  const adapter = createCoapAdapter({
+    registry,
+    logger,
+    policyDefault: config.policyDefault,
+    keepAliveSeconds: config.keepAlive,
+  });
+  const udp = await listenUdp(adapter, {
+    port: config.coapPort,
+    host: config.coapHost,
+    onError: (err) => logger.warn({ err: err.message }, "udp socket error"),
+  });
   signals.onStop(async () => {
     logger.info("shutting down");
     await udp.close();
@@ -24,6 +39,9 @@ runMain("coap-adapter", async () => {
     await registry.close();
   });
   registry.start();
-  logger.info({ port: udp.port, registry: config.registryUrl, instance: registry.instanceId }, "coap adapter listening");
+  logger.info(
+    { port: udp.port, registry: config.registryUrl, instance: registry.instanceId },
+    "coap adapter listening",
+  );
   process.stdout.write(`READY coap-adapter coap=coap://${announcedHost(config.coapHost)}:${udp.port}\n`);
 });

@@ -7,9 +7,17 @@ import { generate, parse, type ParsedPacket } from "coap-packet";
 
 /** Response codes the adapter answers with. */
 export const CODES = {
-  created: "2.01", changed: "2.04", content: "2.05",
-  badRequest: "4.00", unauthorized: "4.01", forbidden: "4.03", notFound: "4.04", methodNotAllowed: "4.05", tooLarge: "4.13",
-  internal: "5.00", unavailable: "5.03",
+  created: "2.01",
+  changed: "2.04",
+  content: "2.05",
+  badRequest: "4.00",
+  unauthorized: "4.01",
+  forbidden: "4.03",
+  notFound: "4.04",
+  methodNotAllowed: "4.05",
+  tooLarge: "4.13",
+  internal: "5.00",
+  unavailable: "5.03",
 } as const;
 
 /** Option number of Observe (RFC 7641). */
@@ -19,12 +27,25 @@ const OCTET_STREAM = 42;
 
 /** A datagram after decoding. */
 export type Decoded =
-  | { kind: "request"; packet: ParsedPacket; method: string; path: string[]; query: Map<string, string>; observe: number | undefined }
+  | {
+      kind: "request";
+      packet: ParsedPacket;
+      method: string;
+      path: string[];
+      query: Map<string, string>;
+      observe: number | undefined;
+    }
   | { kind: "ack" | "reset"; messageId: number }
   /** Not CoAP we can answer: `reply` is a 4.00 for a readable header, undefined when even that is broken. */
   | { kind: "malformed"; reason: string; reply: Buffer | undefined };
 
-const METHODS: Record<string, string> = { "0.01": "GET", "0.02": "POST", "0.03": "PUT", "0.04": "DELETE", "0.05": "FETCH" };
+const METHODS: Record<string, string> = {
+  "0.01": "GET",
+  "0.02": "POST",
+  "0.03": "PUT",
+  "0.04": "DELETE",
+  "0.05": "FETCH",
+};
 
 /** Decodes one datagram; never throws. */
 export function decode(datagram: Buffer): Decoded {
@@ -58,26 +79,44 @@ function badRequestFor(d: Buffer): Buffer | undefined {
   const tokenLength = d[0]! & 0x0f;
   if (tokenLength > 8 || d.length < 4 + tokenLength || type > 1) return undefined;
   return generate({
-    code: CODES.badRequest, messageId: d.readUInt16BE(2), token: d.subarray(4, 4 + tokenLength),
-    confirmable: false, ack: type === 0, payload: Buffer.from("malformed CoAP message"),
+    code: CODES.badRequest,
+    messageId: d.readUInt16BE(2),
+    token: d.subarray(4, 4 + tokenLength),
+    confirmable: false,
+    ack: type === 0,
+    payload: Buffer.from("malformed CoAP message"),
   });
 }
 
 /** The answer to a request: piggybacked on the ACK of a confirmable one, else a NON with a new message id. */
 export function response(
-  request: ParsedPacket, code: string, payload: Buffer | string = "", extra: { observe?: number; messageId?: number } = {},
+  request: ParsedPacket,
+  code: string,
+  payload: Buffer | string = "",
+  extra: { observe?: number; messageId?: number } = {},
 ): Buffer {
   const options = [];
   if (extra.observe !== undefined) options.push({ name: OBSERVE, value: uint(extra.observe) });
   if (payload.length > 0 && code.startsWith("2.")) options.push({ name: "Content-Format", value: uint(OCTET_STREAM) });
   return generate({
-    code, token: request.token, payload: Buffer.from(payload), options,
-    ...(request.confirmable ? { ack: true, messageId: request.messageId } : { confirmable: false, messageId: extra.messageId ?? 0 }),
+    code,
+    token: request.token,
+    payload: Buffer.from(payload),
+    options,
+    ...(request.confirmable
+      ? { ack: true, messageId: request.messageId }
+      : { confirmable: false, messageId: extra.messageId ?? 0 }),
   });
 }
 
 /** A confirmable notification of an observation (RFC 7641 §4.2). */
-export function notification(token: Buffer, messageId: number, sequence: number, code: string, payload: Uint8Array): Buffer {
+export function notification(
+  token: Buffer,
+  messageId: number,
+  sequence: number,
+  code: string,
+  payload: Uint8Array,
+): Buffer {
   const options = [{ name: OBSERVE, value: uint(sequence) }];
   if (payload.length > 0 && code.startsWith("2.")) options.push({ name: "Content-Format", value: uint(OCTET_STREAM) });
   return generate({ code, token, messageId, confirmable: true, options, payload: Buffer.from(payload) });

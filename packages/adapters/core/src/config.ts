@@ -9,12 +9,23 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
  */
 export const adapterSettings = {
   registryUrl: text("IOT_REGISTRY_URL", "127.0.0.1:50051", "gRPC address (host:port) of the central node's registry"),
-  registryToken: text("IOT_REGISTRY_TOKEN", undefined, "shared secret presented to the central node's gRPC endpoint (when it asks for one)"),
+  registryToken: text(
+    "IOT_REGISTRY_TOKEN",
+    undefined,
+    "shared secret presented to the central node's gRPC endpoint (when it asks for one)",
+  ),
   bufferLimit: integer(
-    "IOT_ADAPTER_BUFFER_LIMIT", 10_000, "most uplinks kept while waiting for the registry's ack (count)", 1, 10_000_000,
+    "IOT_ADAPTER_BUFFER_LIMIT",
+    10_000,
+    "most uplinks kept while waiting for the registry's ack (count)",
+    1,
+    10_000_000,
   ),
   logLevel: oneOf("IOT_LOG_LEVEL", "info", "log level (pino), logs go to stderr", LOG_LEVELS),
-  policyDefault: oneOf("IOT_POLICY_DEFAULT", "allow", "decision for a topic no device policy matches", ["allow", "deny"]),
+  policyDefault: oneOf("IOT_POLICY_DEFAULT", "allow", "decision for a topic no device policy matches", [
+    "allow",
+    "deny",
+  ]),
 };
 
 /** The typed values of adapterSettings. */

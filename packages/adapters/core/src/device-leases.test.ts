@@ -4,13 +4,25 @@ import { DeviceLeases, Lease, type LeaseRefusal } from "./device-leases.js";
 import { FakeRegistryClient } from "./fake-registry-client.js";
 import type { DeviceCredentials, Downlink } from "./registry-client.js";
 
-const device = { deviceIntId: 1, deviceId: "dev-1", username: "u1", token: "t1", policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }] };
+const device = {
+  deviceIntId: 1,
+  deviceId: "dev-1",
+  username: "u1",
+  token: "t1",
+  policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }],
+};
 const creds: DeviceCredentials = { kind: "token", clientId: "dev-1", username: "u1", token: "t1" };
 
 function setup(keepAliveSeconds = 60) {
   const registry = new FakeRegistryClient({ devices: [device] });
   registry.start();
-  const leases = new DeviceLeases({ registry, protocol: "http", logger: pino({ level: "silent" }), keepAliveSeconds, policyDefault: "allow" });
+  const leases = new DeviceLeases({
+    registry,
+    protocol: "http",
+    logger: pino({ level: "silent" }),
+    keepAliveSeconds,
+    policyDefault: "allow",
+  });
   registry.setHandlers(leases.handlers());
   return { registry, leases };
 }
@@ -76,7 +88,12 @@ describe("DeviceLeases", () => {
     const { registry, leases } = setup();
     const l = await lease(leases);
     const got: string[] = [];
-    l.consume("inbox", async (d, topic) => (got.push(`${topic} ${Buffer.from(d.payload).toString()}`), { status: "DELIVERED" }), () => {}, true);
+    l.consume(
+      "inbox",
+      async (d, topic) => (got.push(`${topic} ${Buffer.from(d.payload).toString()}`), { status: "DELIVERED" }),
+      () => {},
+      true,
+    );
     expect(await registry.pushDownlink(cmd())).toEqual({ status: "DELIVERED" });
     expect(got).toEqual(["inbox on"]);
   });
@@ -87,7 +104,13 @@ describe("DeviceLeases", () => {
     const first = registry.pushDownlink(cmd({ id: 1, payload: new Uint8Array(Buffer.from("a")) }));
     const second = registry.pushDownlink(cmd({ id: 2, payload: new Uint8Array(Buffer.from("b")) }));
     const got: string[] = [];
-    const take = () => l.consume("inbox", async (d) => (got.push(Buffer.from(d.payload).toString()), { status: "DELIVERED" }), () => {}, true);
+    const take = () =>
+      l.consume(
+        "inbox",
+        async (d) => (got.push(Buffer.from(d.payload).toString()), { status: "DELIVERED" }),
+        () => {},
+        true,
+      );
     take();
     expect(await first).toEqual({ status: "DELIVERED" });
     expect(got).toEqual(["a"]);
@@ -108,25 +131,43 @@ describe("DeviceLeases", () => {
     const l = await lease(leases);
     const waiting = registry.pushDownlink(cmd({ topic: "other" }));
     const closes: string[] = [];
-    l.consume("inbox", async () => ({ status: "DELIVERED" }), (reason) => closes.push(reason));
+    l.consume(
+      "inbox",
+      async () => ({ status: "DELIVERED" }),
+      (reason) => closes.push(reason),
+    );
     registry.kick(1, "device blocked");
     expect(closes).toEqual(["kicked: device blocked"]);
     expect(registry.events.at(-1)).toMatchObject({ type: "closed", reason: "kicked: device blocked" });
     const next = await lease(leases);
     expect(next).not.toBe(l);
-    next.consume("other", async () => ({ status: "DELIVERED" }), () => {}, true);
+    next.consume(
+      "other",
+      async () => ({ status: "DELIVERED" }),
+      () => {},
+      true,
+    );
     expect(await waiting).toEqual({ status: "DELIVERED" });
   });
 
   it("refuses a consumer on a filter the policies deny, and a command on a denied topic", async () => {
     const { registry, leases } = setup();
     const l = await lease(leases);
-    expect(l.consume("secret/#", async () => ({ status: "DELIVERED" }), () => {})).toMatchObject({ kind: "policy" });
+    expect(
+      l.consume(
+        "secret/#",
+        async () => ({ status: "DELIVERED" }),
+        () => {},
+      ),
+    ).toMatchObject({ kind: "policy" });
     expect(await registry.pushDownlink(cmd({ topic: "secret/x" }))).toMatchObject({ status: "FAILED" });
   });
 
   it("fails a command for a device with no lease here", async () => {
     const { registry } = setup();
-    expect(await registry.pushDownlink(cmd())).toEqual({ status: "FAILED", message: "device is not connected to this adapter" });
+    expect(await registry.pushDownlink(cmd())).toEqual({
+      status: "FAILED",
+      message: "device is not connected to this adapter",
+    });
   });
 });

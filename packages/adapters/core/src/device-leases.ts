@@ -1,7 +1,14 @@
 import type { Logger } from "pino";
 import { isAllowed, topicMatches } from "./policy.js";
 import type {
-  AuthFailureCode, DeviceCredentials, DeviceSession, Downlink, DownlinkOutcome, ProtocolName, RegistryClient, RegistryHandlers,
+  AuthFailureCode,
+  DeviceCredentials,
+  DeviceSession,
+  Downlink,
+  DownlinkOutcome,
+  ProtocolName,
+  RegistryClient,
+  RegistryHandlers,
 } from "./registry-client.js";
 import { filterProblem, publishTopicProblem } from "./topics.js";
 
@@ -112,8 +119,14 @@ export class Lease {
     }
     const { device } = this.session;
     await this.owner.registry.publish({
-      sessionId: this.session.sessionId, tenantId: device.tenantId, deviceIntId: device.deviceIntId, topic, payload, qos,
-      clientIp: this.clientIp, receivedAtMs: Date.now(),
+      sessionId: this.session.sessionId,
+      tenantId: device.tenantId,
+      deviceIntId: device.deviceIntId,
+      topic,
+      payload,
+      qos,
+      clientIp: this.clientIp,
+      receivedAtMs: Date.now(),
     });
     return undefined;
   }
@@ -124,7 +137,12 @@ export class Lease {
    * when the filter is bad or the policies deny subscribing to it, else the
    * function that removes it.
    */
-  consume(filter: string, consume: DownlinkConsumer, onClose: (reason: string) => void, once = false): LeaseRefusal | (() => void) {
+  consume(
+    filter: string,
+    consume: DownlinkConsumer,
+    onClose: (reason: string) => void,
+    once = false,
+  ): LeaseRefusal | (() => void) {
     const problem = filterProblem(filter);
     if (problem) return { kind: "topic", message: problem };
     if (!isAllowed(this.session.policies, "subscribe", filter, this.owner.defaultAllow)) {
@@ -153,7 +171,8 @@ export class Lease {
       const consumer = [...this.consumers].find((c) => topicMatches(c.filter, topic));
       if (consumer) return this.handTo(consumer, waiting);
       this.inbox.push(waiting);
-      if (this.inbox.length > this.owner.inboxLimit) this.inbox.shift()!.settle({ status: "FAILED", message: "the device's inbox is full" });
+      if (this.inbox.length > this.owner.inboxLimit)
+        this.inbox.shift()!.settle({ status: "FAILED", message: "the device's inbox is full" });
       if (downlink.expiresAtMs > 0) {
         setTimeout(() => this.expire(waiting), Math.max(0, downlink.expiresAtMs - Date.now())).unref();
       }
@@ -172,7 +191,9 @@ export class Lease {
 
   private handTo(consumer: Consumer, waiting: Waiting): void {
     if (consumer.once) this.consumers.delete(consumer);
-    consumer.consume(waiting.downlink, waiting.topic).then(waiting.settle, (err: Error) => waiting.settle({ status: "FAILED", message: err.message }));
+    consumer
+      .consume(waiting.downlink, waiting.topic)
+      .then(waiting.settle, (err: Error) => waiting.settle({ status: "FAILED", message: err.message }));
   }
 
   private expire(waiting: Waiting): void {
@@ -256,7 +277,8 @@ export class DeviceLeases {
 
   /** @internal Drops a device's inbox once nothing waits in it. */
   forgetEmptyInbox(deviceIntId: number): void {
-    if (this.inboxes.get(deviceIntId)?.length === 0 && !this.byDevice.has(deviceIntId)) this.inboxes.delete(deviceIntId);
+    if (this.inboxes.get(deviceIntId)?.length === 0 && !this.byDevice.has(deviceIntId))
+      this.inboxes.delete(deviceIntId);
   }
 
   /** @internal A lease's keepAlive countdown. */

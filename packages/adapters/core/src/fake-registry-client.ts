@@ -2,8 +2,20 @@ import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import { LiveSessions, type LiveSession } from "./live-sessions.js";
 import type {
-  AuthOutcome, DeviceCredentials, DeviceSession, Downlink, DownlinkOutcome, ListenerCertificate, ProtocolName, RegistryClient,
-  ProxySubscription, RegistryHandlers, RegistryLinkState, SessionInfo, TopicPolicy, Uplink,
+  AuthOutcome,
+  DeviceCredentials,
+  DeviceSession,
+  Downlink,
+  DownlinkOutcome,
+  ListenerCertificate,
+  ProtocolName,
+  RegistryClient,
+  ProxySubscription,
+  RegistryHandlers,
+  RegistryLinkState,
+  SessionInfo,
+  TopicPolicy,
+  Uplink,
 } from "./registry-client.js";
 import { UplinkBuffer } from "./uplink-buffer.js";
 
@@ -89,18 +101,34 @@ export class FakeRegistryClient implements RegistryClient {
     if (this.unavailable) return { ok: false, code: "UNAVAILABLE", message: "fake registry unavailable" };
     if (credentials.kind !== "token") return { ok: false, code: "BAD_CREDENTIALS", message: "fake knows tokens only" };
     const d = this.devices.get(credentials.username);
-    if (!d || d.token !== credentials.token) return { ok: false, code: "BAD_CREDENTIALS", message: "unknown device or wrong token" };
+    if (!d || d.token !== credentials.token)
+      return { ok: false, code: "BAD_CREDENTIALS", message: "unknown device or wrong token" };
     if (d.blocked) return { ok: false, code: "BLOCKED", message: "device is blocked" };
     if (credentials.clientId && credentials.clientId !== d.deviceId) {
       return { ok: false, code: "NOT_ALLOWED", message: "client id is not the device's deviceID" };
     }
     const tenantId = d.tenantId ?? "tenant-1";
     const device = {
-      tenantId, deviceIntId: d.deviceIntId, deviceId: d.deviceId, deviceName: d.deviceId, productIntId: 1, productId: "p1",
-      mountpoint: d.mountpoint ?? `${tenantId}/${d.deviceIntId}/`, defaultDownlinkTopic: d.defaultDownlinkTopic ?? "inbox",
-      deviceType: 1, isGateway: d.isGateway ?? false,
+      tenantId,
+      deviceIntId: d.deviceIntId,
+      deviceId: d.deviceId,
+      deviceName: d.deviceId,
+      productIntId: 1,
+      productId: "p1",
+      mountpoint: d.mountpoint ?? `${tenantId}/${d.deviceIntId}/`,
+      defaultDownlinkTopic: d.defaultDownlinkTopic ?? "inbox",
+      deviceType: 1,
+      isGateway: d.isGateway ?? false,
     };
-    return { ok: true, session: { sessionId: `fake-session-${this.nextSession++}`, device, policies: d.policies ?? [], subscriptions: d.subscriptions ?? [] } };
+    return {
+      ok: true,
+      session: {
+        sessionId: `fake-session-${this.nextSession++}`,
+        device,
+        policies: d.policies ?? [],
+        subscriptions: d.subscriptions ?? [],
+      },
+    };
   }
 
   sessionOpened(session: DeviceSession, info: SessionInfo): void {
@@ -143,7 +171,12 @@ export class FakeRegistryClient implements RegistryClient {
   /** Sends a downlink as the registry would and resolves with the adapter's result. */
   pushDownlink(downlink: Partial<Downlink> & { deviceIntId: number }): Promise<DownlinkOutcome> {
     return dispatchDownlink(this.handlers, {
-      id: 1, topic: "", payload: new Uint8Array(), qos: 1, expiresAtMs: 0, ...downlink,
+      id: 1,
+      topic: "",
+      payload: new Uint8Array(),
+      qos: 1,
+      expiresAtMs: 0,
+      ...downlink,
     });
   }
 
@@ -174,7 +207,8 @@ export class FakeRegistryClient implements RegistryClient {
   }
 
   async issueListenerCertificate(csrPem: string, hostnames: readonly string[]): Promise<ListenerCertificate> {
-    if (!this.listenerCertificates) throw new AdapterError("REQUEST_REJECTED", "fake registry issues no listener certificates");
+    if (!this.listenerCertificates)
+      throw new AdapterError("REQUEST_REJECTED", "fake registry issues no listener certificates");
     return this.listenerCertificates(csrPem, hostnames);
   }
 

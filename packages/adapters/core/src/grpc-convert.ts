@@ -23,14 +23,28 @@ import {
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { LiveSession } from "./live-sessions.js";
 import type {
-  AuthFailureCode, AuthOutcome, DeviceCredentials, DeviceSession, Downlink, DownlinkStatus, PolicyAccess, ProtocolName, ProxySubscription, TopicPolicy,
+  AuthFailureCode,
+  AuthOutcome,
+  DeviceCredentials,
+  DeviceSession,
+  Downlink,
+  DownlinkStatus,
+  PolicyAccess,
+  ProtocolName,
+  ProxySubscription,
+  TopicPolicy,
   Uplink,
 } from "./registry-client.js";
 
 /** Registry Protocol enum value of each protocol name. */
 export const PROTOCOL_CODES: Record<ProtocolName, Protocol> = {
-  mqtt: Protocol.MQTT, coap: Protocol.COAP, lwm2m: Protocol.LWM2M, lora: Protocol.LORA,
-  http: Protocol.HTTP, websocket: Protocol.WEBSOCKET, modbus: Protocol.MODBUS,
+  mqtt: Protocol.MQTT,
+  coap: Protocol.COAP,
+  lwm2m: Protocol.LWM2M,
+  lora: Protocol.LORA,
+  http: Protocol.HTTP,
+  websocket: Protocol.WEBSOCKET,
+  modbus: Protocol.MODBUS,
 };
 
 const failureCodes: Partial<Record<AuthResult, AuthFailureCode>> = {
@@ -40,12 +54,17 @@ const failureCodes: Partial<Record<AuthResult, AuthFailureCode>> = {
 };
 
 const downlinkStatusCodes: Record<DownlinkStatus, PbDownlinkStatus> = {
-  DELIVERED: PbDownlinkStatus.DELIVERED, SENT: PbDownlinkStatus.SENT, FAILED: PbDownlinkStatus.FAILED,
+  DELIVERED: PbDownlinkStatus.DELIVERED,
+  SENT: PbDownlinkStatus.SENT,
+  FAILED: PbDownlinkStatus.FAILED,
 };
 
 /** Builds the Credentials oneof of an AuthenticateRequest. */
 export function toAuthenticateRequest(
-  protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string, instanceId: string,
+  protocol: ProtocolName,
+  credentials: DeviceCredentials,
+  clientIp: string,
+  instanceId: string,
 ): AuthenticateRequest {
   return create(AuthenticateRequestSchema, {
     protocol: PROTOCOL_CODES[protocol],
@@ -56,8 +75,16 @@ export function toAuthenticateRequest(
 }
 
 /** The request for a listener certificate, naming the adapter instance for the registry's log. */
-export function toListenerCertificateRequest(csrPem: string, hostnames: readonly string[], instanceId: string): IssueListenerCertificateRequest {
-  return create(IssueListenerCertificateRequestSchema, { csrPem, hostnames: [...hostnames], adapterInstanceId: instanceId });
+export function toListenerCertificateRequest(
+  csrPem: string,
+  hostnames: readonly string[],
+  instanceId: string,
+): IssueListenerCertificateRequest {
+  return create(IssueListenerCertificateRequestSchema, {
+    csrPem,
+    hostnames: [...hostnames],
+    adapterInstanceId: instanceId,
+  });
 }
 
 function credentialsKind(c: DeviceCredentials): MessageInitShape<typeof CredentialsSchema>["kind"] {
@@ -65,7 +92,10 @@ function credentialsKind(c: DeviceCredentials): MessageInitShape<typeof Credenti
     case "token":
       return { case: "token", value: { clientId: c.clientId, username: c.username, token: c.token } };
     case "certificate":
-      return { case: "certificate", value: { clientId: c.clientId, commonName: c.commonName, fingerprint: c.fingerprint } };
+      return {
+        case: "certificate",
+        value: { clientId: c.clientId, commonName: c.commonName, fingerprint: c.fingerprint },
+      };
     case "lwm2m":
       return { case: "lwm2m", value: { endpoint: c.endpoint } };
     case "lora":
@@ -96,9 +126,16 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
       session: {
         sessionId: res.sessionId,
         device: {
-          tenantId: d.tenantId, deviceIntId: Number(d.deviceIntId), deviceId: d.deviceId, deviceName: d.deviceName,
-          productIntId: Number(d.productIntId), productId: d.productId, mountpoint: d.mountpoint,
-          defaultDownlinkTopic: d.defaultDownlinkTopic, deviceType: d.deviceType, isGateway: d.isGateway,
+          tenantId: d.tenantId,
+          deviceIntId: Number(d.deviceIntId),
+          deviceId: d.deviceId,
+          deviceName: d.deviceName,
+          productIntId: Number(d.productIntId),
+          productId: d.productId,
+          mountpoint: d.mountpoint,
+          defaultDownlinkTopic: d.defaultDownlinkTopic,
+          deviceType: d.deviceType,
+          isGateway: d.isGateway,
         },
         policies: fromPolicies(res.policies),
         subscriptions: fromSubscriptions(res.subscriptions),
@@ -113,8 +150,12 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
 /** A downlink with numbers instead of bigints. */
 export function fromDownlink(d: PbDownlink): Downlink {
   return {
-    id: Number(d.id), deviceIntId: Number(d.deviceIntId), topic: d.topic, payload: d.payload,
-    qos: d.qos, expiresAtMs: Number(d.expiresAtMs),
+    id: Number(d.id),
+    deviceIntId: Number(d.deviceIntId),
+    topic: d.topic,
+    payload: d.payload,
+    qos: d.qos,
+    expiresAtMs: Number(d.expiresAtMs),
   };
 }
 
@@ -125,13 +166,22 @@ const message = (kind: Kind): AdapterMessage => create(AdapterMessageSchema, { k
 export function sessionOpenedValue(live: LiveSession) {
   const { session, info } = live;
   return create(SessionOpenedSchema, {
-    sessionId: session.sessionId, deviceIntId: BigInt(session.device.deviceIntId), clientIp: info.clientIp,
-    keepAlive: info.keepAlive, openedAtMs: BigInt(live.openedAtMs), tenantId: session.device.tenantId,
+    sessionId: session.sessionId,
+    deviceIntId: BigInt(session.device.deviceIntId),
+    clientIp: info.clientIp,
+    keepAlive: info.keepAlive,
+    openedAtMs: BigInt(live.openedAtMs),
+    tenantId: session.device.tenantId,
   });
 }
 
 /** The first message of every Connect stream. */
-export function helloMessage(instanceId: string, protocol: ProtocolName, version: string, sessions: LiveSession[]): AdapterMessage {
+export function helloMessage(
+  instanceId: string,
+  protocol: ProtocolName,
+  version: string,
+  sessions: LiveSession[],
+): AdapterMessage {
   return message({
     case: "hello",
     value: { instanceId, protocol: PROTOCOL_CODES[protocol], version, sessions: sessions.map(sessionOpenedValue) },
@@ -148,8 +198,11 @@ export function sessionClosedMessage(session: DeviceSession, reason: string, clo
   return message({
     case: "sessionClosed",
     value: {
-      sessionId: session.sessionId, deviceIntId: BigInt(session.device.deviceIntId), reason,
-      closedAtMs: BigInt(closedAtMs), tenantId: session.device.tenantId,
+      sessionId: session.sessionId,
+      deviceIntId: BigInt(session.device.deviceIntId),
+      reason,
+      closedAtMs: BigInt(closedAtMs),
+      tenantId: session.device.tenantId,
     },
   });
 }
@@ -159,8 +212,15 @@ export function uplinkMessage(seq: number, u: Uplink): AdapterMessage {
   return message({
     case: "uplink",
     value: {
-      seq: BigInt(seq), sessionId: u.sessionId, deviceIntId: BigInt(u.deviceIntId), topic: u.topic, payload: u.payload,
-      clientIp: u.clientIp, receivedAtMs: BigInt(u.receivedAtMs), qos: u.qos, tenantId: u.tenantId,
+      seq: BigInt(seq),
+      sessionId: u.sessionId,
+      deviceIntId: BigInt(u.deviceIntId),
+      topic: u.topic,
+      payload: u.payload,
+      clientIp: u.clientIp,
+      receivedAtMs: BigInt(u.receivedAtMs),
+      qos: u.qos,
+      tenantId: u.tenantId,
       gatewayDeviceIntId: BigInt(u.gatewayDeviceIntId ?? 0),
     },
   });

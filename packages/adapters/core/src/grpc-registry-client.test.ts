@@ -19,7 +19,13 @@ async function registry(port = 0): Promise<TestRegistryServer> {
 }
 
 function client(port: number, bufferLimit?: number): GrpcRegistryClient {
-  const c = new GrpcRegistryClient({ address: `127.0.0.1:${port}`, protocol: "mqtt", logger, bufferLimit, backoff: { initialMs: 50, maxMs: 200 } });
+  const c = new GrpcRegistryClient({
+    address: `127.0.0.1:${port}`,
+    protocol: "mqtt",
+    logger,
+    bufferLimit,
+    backoff: { initialMs: 50, maxMs: 200 },
+  });
   cleanups.push(() => c.close());
   return c;
 }
@@ -27,15 +33,30 @@ function client(port: number, bufferLimit?: number): GrpcRegistryClient {
 const session: DeviceSession = {
   sessionId: "s1",
   device: {
-    tenantId: "t1", deviceIntId: 42, deviceId: "dev-42", deviceName: "d", productIntId: 1, productId: "p",
-    mountpoint: "t1/42/", defaultDownlinkTopic: "inbox", deviceType: 1, isGateway: false,
+    tenantId: "t1",
+    deviceIntId: 42,
+    deviceId: "dev-42",
+    deviceName: "d",
+    productIntId: 1,
+    productId: "p",
+    mountpoint: "t1/42/",
+    defaultDownlinkTopic: "inbox",
+    deviceType: 1,
+    isGateway: false,
   },
   policies: [],
   subscriptions: [],
 };
 
 const uplink = (topic: string): Uplink => ({
-  sessionId: "s1", tenantId: "t1", deviceIntId: 42, topic, payload: Buffer.from(topic), qos: 1, clientIp: "10.0.0.1", receivedAtMs: 1,
+  sessionId: "s1",
+  tenantId: "t1",
+  deviceIntId: 42,
+  topic,
+  payload: Buffer.from(topic),
+  qos: 1,
+  clientIp: "10.0.0.1",
+  receivedAtMs: 1,
 });
 
 const kinds = (s: TestRegistryServer, i: number) => s.streams[i]!.received.map((m) => m.kind.case);
@@ -62,7 +83,9 @@ describe("GrpcRegistryClient", () => {
     if (first.kind.case !== "hello") return;
     expect(first.kind.value.instanceId).toBe(c.instanceId);
     expect(first.kind.value.instanceId).toMatch(/^mqtt-.+-[0-9a-f]{8}$/);
-    expect(first.kind.value.sessions.map((x) => [x.sessionId, Number(x.deviceIntId), x.keepAlive])).toEqual([["s1", 42, 60]]);
+    expect(first.kind.value.sessions.map((x) => [x.sessionId, Number(x.deviceIntId), x.keepAlive])).toEqual([
+      ["s1", 42, 60],
+    ]);
   });
 
   it("resolves publish only after the registry acked that uplink's seq", async () => {
@@ -148,8 +171,15 @@ describe("GrpcRegistryClient", () => {
   it("authenticates through the registry and converts ids to numbers", async () => {
     const s = await registry();
     const c = client(s.port);
-    const ok = await c.authenticate("mqtt", { kind: "token", clientId: "dev-42", username: "u", token: "good" }, "10.0.0.1");
-    expect(ok).toMatchObject({ ok: true, session: { sessionId: "sess-1", device: { deviceIntId: 42, mountpoint: "t1/42/" } } });
+    const ok = await c.authenticate(
+      "mqtt",
+      { kind: "token", clientId: "dev-42", username: "u", token: "good" },
+      "10.0.0.1",
+    );
+    expect(ok).toMatchObject({
+      ok: true,
+      session: { sessionId: "sess-1", device: { deviceIntId: 42, mountpoint: "t1/42/" } },
+    });
     expect(ok.ok && ok.session.policies).toEqual([{ id: 7, topic: "secret/#", access: 3, allow: false }]);
     expect(ok.ok && ok.session.subscriptions).toEqual([{ topic: "config/#", qos: 1 }]);
     const blocked = await c.authenticate("mqtt", { kind: "token", clientId: "", username: "u", token: "blocked" }, "");
@@ -171,7 +201,10 @@ describe("GrpcRegistryClient", () => {
     c.setHandlers({ downlink: async (d) => (handled.push(d.id), { status: "DELIVERED" }) });
     c.start();
     await vi.waitFor(() => expect(c.state).toBe("connected"));
-    s.push({ case: "downlink", value: { id: 9n, deviceIntId: 42n, topic: "inbox", payload: Buffer.from("on"), qos: 1 } });
+    s.push({
+      case: "downlink",
+      value: { id: 9n, deviceIntId: 42n, topic: "inbox", payload: Buffer.from("on"), qos: 1 },
+    });
     await vi.waitFor(() => expect(kinds(s, 0)).toContain("downlinkResult"));
     const result = s.streams[0]!.received.find((m) => m.kind.case === "downlinkResult")!;
     expect(result.kind.value).toMatchObject({ downlinkId: 9n, status: 1 });
@@ -188,7 +221,10 @@ describe("GrpcRegistryClient", () => {
     c.start();
     await vi.waitFor(() => expect(c.state).toBe("connected"));
     s.push({ case: "kick", value: { deviceIntId: 42n, reason: "blocked" } });
-    s.push({ case: "policyUpdate", value: { deviceIntId: 42n, policies: [{ id: 1n, topic: "x", access: 1, allow: false }] } });
+    s.push({
+      case: "policyUpdate",
+      value: { deviceIntId: 42n, policies: [{ id: 1n, topic: "x", access: 1, allow: false }] },
+    });
     await vi.waitFor(() => expect(live.policies).toEqual([{ id: 1, topic: "x", access: 1, allow: false }]));
     expect(kicks).toEqual([[42, "blocked"]]);
   });
@@ -197,7 +233,9 @@ describe("GrpcRegistryClient", () => {
     const s = await registry();
     const c = client(s.port);
     const updates: [number, string[], string[]][] = [];
-    c.setHandlers({ subscriptionUpdate: (id, now, before) => updates.push([id, now.map((x) => x.topic), before.map((x) => x.topic)]) });
+    c.setHandlers({
+      subscriptionUpdate: (id, now, before) => updates.push([id, now.map((x) => x.topic), before.map((x) => x.topic)]),
+    });
     const live = { ...session, subscriptions: [{ topic: "old", qos: 0 }] };
     c.sessionOpened(live, { clientIp: "", keepAlive: 0 });
     c.start();
@@ -232,14 +270,21 @@ describe("GrpcRegistryClient", () => {
       return { certPem: "cert", caPem: "ca" };
     };
     expect(await issued).toEqual({ certPem: "cert", caPem: "ca" });
-    expect(seen).toEqual([{ csrPem: "csr-pem", hostnames: ["localhost", "127.0.0.1"], adapterInstanceId: c.instanceId }]);
+    expect(seen).toEqual([
+      { csrPem: "csr-pem", hostnames: ["localhost", "127.0.0.1"], adapterInstanceId: c.instanceId },
+    ]);
   });
 
   it("rejects with REQUEST_REJECTED and the registry's reason when the registry refuses the request", async () => {
     const s = await registry();
-    s.issueListenerCertificate = () => ({ code: grpc.status.INVALID_ARGUMENT, details: "csrPem: not a PEM certificate request" });
+    s.issueListenerCertificate = () => ({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: "csrPem: not a PEM certificate request",
+    });
     await expect(client(s.port).issueListenerCertificate("x", ["localhost"])).rejects.toMatchObject({
-      name: "AdapterError", code: "REQUEST_REJECTED", message: "registry refused the listener certificate: csrPem: not a PEM certificate request",
+      name: "AdapterError",
+      code: "REQUEST_REJECTED",
+      message: "registry refused the listener certificate: csrPem: not a PEM certificate request",
     });
   });
 

@@ -16,13 +16,30 @@ import { Backoff, type BackoffOptions } from "./backoff.js";
 import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import {
-  downlinkResultMessage, fromAuthenticateResponse, fromDownlink, fromPolicies, fromSubscriptions, helloMessage,
-  sessionClosedMessage, sessionOpenedMessage, toAuthenticateRequest, toListenerCertificateRequest, uplinkMessage,
+  downlinkResultMessage,
+  fromAuthenticateResponse,
+  fromDownlink,
+  fromPolicies,
+  fromSubscriptions,
+  helloMessage,
+  sessionClosedMessage,
+  sessionOpenedMessage,
+  toAuthenticateRequest,
+  toListenerCertificateRequest,
+  uplinkMessage,
 } from "./grpc-convert.js";
 import { LiveSessions } from "./live-sessions.js";
 import type {
-  AuthOutcome, DeviceCredentials, DeviceSession, ListenerCertificate, ProtocolName, RegistryClient, RegistryHandlers,
-  RegistryLinkState, SessionInfo, Uplink,
+  AuthOutcome,
+  DeviceCredentials,
+  DeviceSession,
+  ListenerCertificate,
+  ProtocolName,
+  RegistryClient,
+  RegistryHandlers,
+  RegistryLinkState,
+  SessionInfo,
+  Uplink,
 } from "./registry-client.js";
 import { UplinkBuffer } from "./uplink-buffer.js";
 
@@ -31,11 +48,15 @@ type ConnectCall = grpc.ClientDuplexStream<AdapterMessage, RegistryMessage>;
 /** The RPCs of the generic grpc-js client, typed. */
 interface RawRegistryClient {
   authenticate(
-    req: AuthenticateRequest, md: grpc.Metadata, options: grpc.CallOptions,
+    req: AuthenticateRequest,
+    md: grpc.Metadata,
+    options: grpc.CallOptions,
     cb: (err: grpc.ServiceError | null, res?: AuthenticateResponse) => void,
   ): grpc.ClientUnaryCall;
   issueListenerCertificate(
-    req: IssueListenerCertificateRequest, md: grpc.Metadata, options: grpc.CallOptions,
+    req: IssueListenerCertificateRequest,
+    md: grpc.Metadata,
+    options: grpc.CallOptions,
     cb: (err: grpc.ServiceError | null, res?: IssueListenerCertificateResponse) => void,
   ): grpc.ClientUnaryCall;
   connect(): ConnectCall;
@@ -134,7 +155,11 @@ export class GrpcRegistryClient implements RegistryClient {
   }
 
   authenticate(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string): Promise<AuthOutcome> {
-    const unavailable = (why: string): AuthOutcome => ({ ok: false, code: "UNAVAILABLE", message: `registry unreachable: ${why}` });
+    const unavailable = (why: string): AuthOutcome => ({
+      ok: false,
+      code: "UNAVAILABLE",
+      message: `registry unreachable: ${why}`,
+    });
     if (this.linkState === "closed") return Promise.resolve(unavailable("client closed"));
     const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId);
     const deadline = Date.now() + (this.opts.authTimeoutMs ?? 3000);
@@ -160,7 +185,8 @@ export class GrpcRegistryClient implements RegistryClient {
   }
 
   publish(uplink: Uplink): Promise<void> {
-    if (this.linkState === "closed") return Promise.reject(new AdapterError("CLIENT_CLOSED", "registry client is closed"));
+    if (this.linkState === "closed")
+      return Promise.reject(new AdapterError("CLIENT_CLOSED", "registry client is closed"));
     let added: ReturnType<UplinkBuffer["add"]>;
     try {
       added = this.buffer.add(uplink);
@@ -179,21 +205,42 @@ export class GrpcRegistryClient implements RegistryClient {
     const req = toListenerCertificateRequest(csrPem, hostnames, this.instanceId);
     const backoff = new Backoff(this.opts.backoff);
     for (;;) {
-      if (this.linkState === "closed") throw new AdapterError("CLIENT_CLOSED", "registry client closed before the listener certificate was issued");
-      const answer = await new Promise<{ err: grpc.ServiceError | null; res?: IssueListenerCertificateResponse }>((resolve) => {
-        try {
-          this.raw.issueListenerCertificate(req, new grpc.Metadata(), { deadline: Date.now() + ISSUE_TIMEOUT_MS }, (err, res) => resolve({ err, ...(res ? { res } : {}) }));
-        } catch (err) {
-          resolve({ err: Object.assign(err as Error, { code: grpc.status.UNAVAILABLE, details: (err as Error).message, metadata: new grpc.Metadata() }) });
-        }
-      });
+      if (this.linkState === "closed")
+        throw new AdapterError("CLIENT_CLOSED", "registry client closed before the listener certificate was issued");
+      const answer = await new Promise<{ err: grpc.ServiceError | null; res?: IssueListenerCertificateResponse }>(
+        (resolve) => {
+          try {
+            this.raw.issueListenerCertificate(
+              req,
+              new grpc.Metadata(),
+              { deadline: Date.now() + ISSUE_TIMEOUT_MS },
+              (err, res) => resolve({ err, ...(res ? { res } : {}) }),
+            );
+          } catch (err) {
+            resolve({
+              err: Object.assign(err as Error, {
+                code: grpc.status.UNAVAILABLE,
+                details: (err as Error).message,
+                metadata: new grpc.Metadata(),
+              }),
+            });
+          }
+        },
+      );
       if (answer.res && !answer.err) return { certPem: answer.res.certPem, caPem: answer.res.caPem };
       const err = answer.err!;
       if (!RETRYABLE.has(err.code)) {
-        throw new AdapterError("REQUEST_REJECTED", `registry refused the listener certificate: ${err.details || err.message}`, { cause: err });
+        throw new AdapterError(
+          "REQUEST_REJECTED",
+          `registry refused the listener certificate: ${err.details || err.message}`,
+          { cause: err },
+        );
       }
       const delay = backoff.next();
-      this.log.warn({ reason: err.details || err.message, retryInMs: delay }, "registry not reachable for the listener certificate; retrying");
+      this.log.warn(
+        { reason: err.details || err.message, retryInMs: delay },
+        "registry not reachable for the listener certificate; retrying",
+      );
       await sleep(delay);
     }
   }
@@ -218,8 +265,11 @@ export class GrpcRegistryClient implements RegistryClient {
       await Promise.race([ended, sleep(1000)]);
       call.cancel();
     }
-    if (this.buffer.size > 0) this.log.warn({ pendingUplinks: this.buffer.size }, "closing with unacknowledged uplinks");
-    this.buffer.failAll(new AdapterError("CLIENT_CLOSED", "registry client closed before the registry acknowledged the uplink"));
+    if (this.buffer.size > 0)
+      this.log.warn({ pendingUplinks: this.buffer.size }, "closing with unacknowledged uplinks");
+    this.buffer.failAll(
+      new AdapterError("CLIENT_CLOSED", "registry client closed before the registry acknowledged the uplink"),
+    );
     this.raw.close();
   }
 
@@ -280,7 +330,10 @@ export class GrpcRegistryClient implements RegistryClient {
       case "helloAck":
         this.linkState = "connected";
         this.backoff.reset();
-        this.log.info({ node: k.value.nodeId, sessions: this.live.size, replayed: this.buffer.size }, "registry link up");
+        this.log.info(
+          { node: k.value.nodeId, sessions: this.live.size, replayed: this.buffer.size },
+          "registry link up",
+        );
         return;
       case "uplinkAck":
         for (const seq of k.value.seqs) this.buffer.ack(Number(seq));
@@ -306,7 +359,9 @@ export class GrpcRegistryClient implements RegistryClient {
         const deviceIntId = Number(k.value.deviceIntId);
         const subscriptions = fromSubscriptions(k.value.subscriptions);
         const previous = this.live.applySubscriptions(deviceIntId, subscriptions);
-        this.safely("subscription update", () => this.handlers.subscriptionUpdate?.(deviceIntId, subscriptions, previous));
+        this.safely("subscription update", () =>
+          this.handlers.subscriptionUpdate?.(deviceIntId, subscriptions, previous),
+        );
         return;
       }
       default:

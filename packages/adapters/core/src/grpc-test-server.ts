@@ -35,7 +35,9 @@ export interface TestRegistryServer {
   /** When true (default), every uplink is acked as soon as it arrives. */
   autoAck: boolean;
   /** Answers IssueListenerCertificate: PEMs, or a gRPC status error (default: UNIMPLEMENTED). */
-  issueListenerCertificate: (req: IssueListenerCertificateRequest) => { certPem: string; caPem: string } | Partial<grpc.StatusObject>;
+  issueListenerCertificate: (
+    req: IssueListenerCertificateRequest,
+  ) => { certPem: string; caPem: string } | Partial<grpc.StatusObject>;
   /** The newest stream. */
   latest(): TestStream | undefined;
   /** Sends a registry message on the newest stream. */
@@ -46,12 +48,20 @@ export interface TestRegistryServer {
 /** A successful Authenticate answer for token "good", BLOCKED for "blocked", else BAD_CREDENTIALS. */
 function answer(req: AuthenticateRequest): AuthenticateResponse {
   const token = req.credentials?.kind.case === "token" ? req.credentials.kind.value.token : "";
-  if (token === "blocked") return create(AuthenticateResponseSchema, { result: AuthResult.BLOCKED, message: "blocked" });
-  if (token !== "good") return create(AuthenticateResponseSchema, { result: AuthResult.BAD_CREDENTIALS, message: "bad" });
+  if (token === "blocked")
+    return create(AuthenticateResponseSchema, { result: AuthResult.BLOCKED, message: "blocked" });
+  if (token !== "good")
+    return create(AuthenticateResponseSchema, { result: AuthResult.BAD_CREDENTIALS, message: "bad" });
   return create(AuthenticateResponseSchema, {
     result: AuthResult.OK,
     sessionId: "sess-1",
-    device: { tenantId: "t1", deviceIntId: 42n, deviceId: "dev-42", mountpoint: "t1/42/", defaultDownlinkTopic: "inbox" },
+    device: {
+      tenantId: "t1",
+      deviceIntId: 42n,
+      deviceId: "dev-42",
+      mountpoint: "t1/42/",
+      defaultDownlinkTopic: "inbox",
+    },
     policies: [{ id: 7n, topic: "secret/#", access: 3, allow: false }],
     subscriptions: [{ topic: "config/#", qos: 1 }],
   });
@@ -65,20 +75,27 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     port: 0,
     streams,
     autoAck: true,
-    issueListenerCertificate: (_req: IssueListenerCertificateRequest): { certPem: string; caPem: string } | Partial<grpc.StatusObject> =>
-      ({ code: grpc.status.UNIMPLEMENTED, details: "not implemented" }),
+    issueListenerCertificate: (
+      _req: IssueListenerCertificateRequest,
+    ): { certPem: string; caPem: string } | Partial<grpc.StatusObject> => ({
+      code: grpc.status.UNIMPLEMENTED,
+      details: "not implemented",
+    }),
     latest: () => streams.at(-1),
     push(kind: MessageInitShape<typeof RegistryMessageSchema>["kind"]) {
       streams.at(-1)?.call.write(create(RegistryMessageSchema, { kind }));
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.forceShutdown();
-      resolve();
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.forceShutdown();
+        resolve();
+      }),
   };
   server.addService(registryServiceDefinition, {
-    authenticate: (call: grpc.ServerUnaryCall<AuthenticateRequest, AuthenticateResponse>, cb: grpc.sendUnaryData<AuthenticateResponse>) =>
-      cb(null, answer(call.request)),
+    authenticate: (
+      call: grpc.ServerUnaryCall<AuthenticateRequest, AuthenticateResponse>,
+      cb: grpc.sendUnaryData<AuthenticateResponse>,
+    ) => cb(null, answer(call.request)),
     issueListenerCertificate: (
       call: grpc.ServerUnaryCall<IssueListenerCertificateRequest, IssueListenerCertificateResponse>,
       cb: grpc.sendUnaryData<IssueListenerCertificateResponse>,
@@ -92,9 +109,12 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
       streams.push(stream);
       call.on("data", (m: AdapterMessage) => {
         stream.received.push(m);
-        if (m.kind.case === "hello") call.write(create(RegistryMessageSchema, { kind: { case: "helloAck", value: { nodeId: "test-node" } } }));
+        if (m.kind.case === "hello")
+          call.write(create(RegistryMessageSchema, { kind: { case: "helloAck", value: { nodeId: "test-node" } } }));
         if (m.kind.case === "uplink" && state.autoAck) {
-          call.write(create(RegistryMessageSchema, { kind: { case: "uplinkAck", value: { seqs: [m.kind.value.seq] } } }));
+          call.write(
+            create(RegistryMessageSchema, { kind: { case: "uplinkAck", value: { seqs: [m.kind.value.seq] } } }),
+          );
         }
       });
       call.on("end", () => call.end());
@@ -102,7 +122,9 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     },
   });
   state.port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   return state;
 }

@@ -1,14 +1,37 @@
 export * from "./registry-client.js";
 export { AdapterError, type AdapterErrorCode } from "./errors.js";
-export { GrpcRegistryClient, createGrpcRegistryClient, newInstanceId, type GrpcRegistryClientOptions } from "./grpc-registry-client.js";
-export { FakeRegistryClient, type FakeDevice, type FakeSessionEvent, type RecordedUplink } from "./fake-registry-client.js";
+export {
+  GrpcRegistryClient,
+  createGrpcRegistryClient,
+  newInstanceId,
+  type GrpcRegistryClientOptions,
+} from "./grpc-registry-client.js";
+export {
+  FakeRegistryClient,
+  type FakeDevice,
+  type FakeSessionEvent,
+  type RecordedUplink,
+} from "./fake-registry-client.js";
 export { UplinkBuffer, type PendingUplink } from "./uplink-buffer.js";
 export { LiveSessions, type LiveSession } from "./live-sessions.js";
 export { Backoff, type BackoffOptions } from "./backoff.js";
 export { dispatchDownlink } from "./downlink-dispatch.js";
 export { isAllowed, topicMatches, filtersOverlap, filterCovers, type PolicyAction } from "./policy.js";
-export { publishTopicProblem, filterProblem, mountTopic, unmountTopic, MAX_TOPIC_BYTES, MAX_TOPIC_LEVELS } from "./topics.js";
+export {
+  publishTopicProblem,
+  filterProblem,
+  mountTopic,
+  unmountTopic,
+  MAX_TOPIC_BYTES,
+  MAX_TOPIC_LEVELS,
+} from "./topics.js";
 export { adapterSettings, LOG_LEVELS, type AdapterConfig } from "./config.js";
 export { createAdapterLogger } from "./logger.js";
-export { DeviceLeases, Lease, type DeviceLeasesOptions, type DownlinkConsumer, type LeaseRefusal } from "./device-leases.js";
+export {
+  DeviceLeases,
+  Lease,
+  type DeviceLeasesOptions,
+  type DownlinkConsumer,
+  type LeaseRefusal,
+} from "./device-leases.js";
 export { announcedHost } from "./announce.js";

@@ -64,9 +64,7 @@ export interface DeviceSession {
 export type AuthFailureCode = "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED" | "UNAVAILABLE";
 
 /** The answer to an authentication attempt. `message` is for logs only, never for the device. */
-export type AuthOutcome =
-  | { ok: true; session: DeviceSession }
-  | { ok: false; code: AuthFailureCode; message: string };
+export type AuthOutcome = { ok: true; session: DeviceSession } | { ok: false; code: AuthFailureCode; message: string };
 
 /** Connection details reported when a session opens. */
 export interface SessionInfo {
@@ -124,7 +122,11 @@ export interface RegistryHandlers {
    * The device's proxy subscriptions changed; its sessions already carry the
    * new list, `previous` is what they held before (to unsubscribe what is gone).
    */
-  subscriptionUpdate?(deviceIntId: number, subscriptions: readonly ProxySubscription[], previous: readonly ProxySubscription[]): void;
+  subscriptionUpdate?(
+    deviceIntId: number,
+    subscriptions: readonly ProxySubscription[],
+    previous: readonly ProxySubscription[],
+  ): void;
 }
 
 /** A listener certificate signed by the service CA, and that CA (which device certificates chain to), PEM. */

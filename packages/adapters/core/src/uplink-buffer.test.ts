@@ -4,7 +4,14 @@ import type { Uplink } from "./registry-client.js";
 import { UplinkBuffer } from "./uplink-buffer.js";
 
 const uplink = (topic: string): Uplink => ({
-  sessionId: "s", tenantId: "t", deviceIntId: 1, topic, payload: new Uint8Array(), qos: 1, clientIp: "", receivedAtMs: 0,
+  sessionId: "s",
+  tenantId: "t",
+  deviceIntId: 1,
+  topic,
+  payload: new Uint8Array(),
+  qos: 1,
+  clientIp: "",
+  receivedAtMs: 0,
 });
 
 describe("UplinkBuffer", () => {

@@ -5,7 +5,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FakeRegistryClient } from "@iot/adapter-core";
 import { createHttpAdapter, type HttpAdapter } from "./http-adapter.js";
 
-const device = { deviceIntId: 1, deviceId: "dev-1", username: "u1", token: "t1", policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }] };
+const device = {
+  deviceIntId: 1,
+  deviceId: "dev-1",
+  username: "u1",
+  token: "t1",
+  policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }],
+};
 const auth = (user = "u1", token = "t1") => `Basic ${Buffer.from(`${user}:${token}`).toString("base64")}`;
 
 let server: Server;
@@ -16,7 +22,14 @@ let base: string;
 async function start(maxBodyBytes = 1024) {
   registry = new FakeRegistryClient({ devices: [device] });
   registry.start();
-  adapter = createHttpAdapter({ registry, logger: pino({ level: "silent" }), policyDefault: "allow", keepAliveSeconds: 60, maxBodyBytes, maxWaitSeconds: 30 });
+  adapter = createHttpAdapter({
+    registry,
+    logger: pino({ level: "silent" }),
+    policyDefault: "allow",
+    keepAliveSeconds: 60,
+    maxBodyBytes,
+    maxWaitSeconds: 30,
+  });
   server = createServer(adapter.handle);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -28,9 +41,13 @@ afterEach(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const post = (path: string, body: string | Buffer, authorization = auth()) => fetch(base + path, { method: "POST", headers: { authorization }, body });
+const post = (path: string, body: string | Buffer, authorization = auth()) =>
+  fetch(base + path, { method: "POST", headers: { authorization }, body });
 const get = (path: string, authorization = auth()) => fetch(base + path, { headers: { authorization } });
-const json = async (r: Response) => ({ status: r.status, body: (await r.json()) as { error: string; message: string } });
+const json = async (r: Response) => ({
+  status: r.status,
+  body: (await r.json()) as { error: string; message: string },
+});
 
 describe("HTTP device adapter", () => {
   it("publishes a body to the device's topic and answers 204 only after the registry acked it", async () => {
@@ -42,7 +59,12 @@ describe("HTTP device adapter", () => {
     expect(answered).toBe(false);
     expect(registry.ackAll()).toBe(1);
     expect((await res).status).toBe(204);
-    expect(registry.uplinks[0]).toMatchObject({ topic: "telemetry/temp", deviceIntId: 1, clientIp: "127.0.0.1", qos: 1 });
+    expect(registry.uplinks[0]).toMatchObject({
+      topic: "telemetry/temp",
+      deviceIntId: 1,
+      clientIp: "127.0.0.1",
+      qos: 1,
+    });
     expect(Buffer.from(registry.uplinks[0]!.payload).toString()).toBe('{"t":21}');
   });
 
@@ -51,15 +73,24 @@ describe("HTTP device adapter", () => {
     const none = await fetch(`${base}/topics/x`, { method: "POST", body: "1" });
     expect(none.status).toBe(401);
     expect(none.headers.get("www-authenticate")).toBe('Basic realm="iot-devices"');
-    expect(await json(await post("/topics/x", "1", auth("u1", "wrong")))).toEqual({ status: 401, body: { error: "AUTH_FAILED", message: "unknown username or wrong token" } });
+    expect(await json(await post("/topics/x", "1", auth("u1", "wrong")))).toEqual({
+      status: 401,
+      body: { error: "AUTH_FAILED", message: "unknown username or wrong token" },
+    });
     expect(registry.events).toEqual([]);
   });
 
   it("answers 403 for a publish its policies deny, 400 for a bad topic, and stores neither", async () => {
     await start();
-    expect(await json(await post("/topics/secret/plans", "x"))).toMatchObject({ status: 403, body: { error: "DENIED_BY_POLICY" } });
+    expect(await json(await post("/topics/secret/plans", "x"))).toMatchObject({
+      status: 403,
+      body: { error: "DENIED_BY_POLICY" },
+    });
     expect(await json(await post("/topics/a/%2B", "x"))).toMatchObject({ status: 400, body: { error: "BAD_TOPIC" } });
-    expect(await json(await post("/topics/%E0%A4%A", "x"))).toMatchObject({ status: 400, body: { error: "BAD_TOPIC" } });
+    expect(await json(await post("/topics/%E0%A4%A", "x"))).toMatchObject({
+      status: 400,
+      body: { error: "BAD_TOPIC" },
+    });
     expect(registry.uplinks).toEqual([]);
   });
 
@@ -67,7 +98,11 @@ describe("HTTP device adapter", () => {
     await start(16);
     expect((await post("/topics/big", Buffer.alloc(17))).status).toBe(413);
     const streamed = await new Promise<number>((resolve) => {
-      const req = request(`${base}/topics/big`, { method: "POST", headers: { authorization: auth(), "transfer-encoding": "chunked" } }, (res) => resolve(res.statusCode!));
+      const req = request(
+        `${base}/topics/big`,
+        { method: "POST", headers: { authorization: auth(), "transfer-encoding": "chunked" } },
+        (res) => resolve(res.statusCode!),
+      );
       req.on("error", () => undefined);
       req.write(Buffer.alloc(10));
       req.write(Buffer.alloc(10));
@@ -92,7 +127,11 @@ describe("HTTP device adapter", () => {
     expect((await post("/topics/hello", "hi")).status).toBe(204); // opens the session
     const polled = get("/topics/inbox?wait=10");
     await new Promise((r) => setTimeout(r, 50));
-    const outcome = registry.pushDownlink({ id: 42, deviceIntId: 1, payload: new Uint8Array(Buffer.from("switch-on")) });
+    const outcome = registry.pushDownlink({
+      id: 42,
+      deviceIntId: 1,
+      payload: new Uint8Array(Buffer.from("switch-on")),
+    });
     const res = await polled;
     expect(res.status).toBe(200);
     expect(res.headers.get("x-topic")).toBe("inbox");
@@ -116,7 +155,10 @@ describe("HTTP device adapter", () => {
   it("keeps a command for the next poll when the waiting device hung up first", async () => {
     await start();
     const abort = new AbortController();
-    const gone = fetch(`${base}/topics/inbox?wait=10`, { headers: { authorization: auth() }, signal: abort.signal }).catch(() => "aborted");
+    const gone = fetch(`${base}/topics/inbox?wait=10`, {
+      headers: { authorization: auth() },
+      signal: abort.signal,
+    }).catch(() => "aborted");
     await new Promise((r) => setTimeout(r, 50));
     abort.abort();
     expect(await gone).toBe("aborted");
@@ -128,7 +170,10 @@ describe("HTTP device adapter", () => {
 
   it("refuses a poll on a filter its policies deny with 403", async () => {
     await start();
-    expect(await json(await get("/topics/secret/%23"))).toMatchObject({ status: 403, body: { error: "DENIED_BY_POLICY" } });
+    expect(await json(await get("/topics/secret/%23"))).toMatchObject({
+      status: 403,
+      body: { error: "DENIED_BY_POLICY" },
+    });
   });
 
   it("ends a waiting poll with 401 when the device is kicked", async () => {
@@ -137,7 +182,10 @@ describe("HTTP device adapter", () => {
     const polled = get("/topics/inbox?wait=10");
     await new Promise((r) => setTimeout(r, 50));
     registry.kick(1, "device blocked");
-    expect(await json(await polled)).toEqual({ status: 401, body: { error: "SESSION_ENDED", message: "kicked: device blocked" } });
+    expect(await json(await polled)).toEqual({
+      status: 401,
+      body: { error: "SESSION_ENDED", message: "kicked: device blocked" },
+    });
     expect(registry.events.at(-1)).toMatchObject({ type: "closed", reason: "kicked: device blocked" });
   });
 });

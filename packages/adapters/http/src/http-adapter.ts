@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { AdapterError, DeviceLeases, Lease, type DownlinkOutcome, type LeaseRefusal, type RegistryClient } from "@iot/adapter-core";
+import {
+  AdapterError,
+  DeviceLeases,
+  Lease,
+  type DownlinkOutcome,
+  type LeaseRefusal,
+  type RegistryClient,
+} from "@iot/adapter-core";
 import { basicCredentials } from "./basic-auth.js";
 
 /** What the HTTP device adapter needs from outside. */
@@ -89,13 +96,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | Refusal
 export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
   const log = options.logger.child({ component: "http-adapter" });
   const leases = new DeviceLeases({
-    registry: options.registry, protocol: "http", logger: log, keepAliveSeconds: options.keepAliveSeconds, policyDefault: options.policyDefault,
+    registry: options.registry,
+    protocol: "http",
+    logger: log,
+    keepAliveSeconds: options.keepAliveSeconds,
+    policyDefault: options.policyDefault,
   });
   options.registry.setHandlers(leases.handlers());
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://device");
-    if (!url.pathname.startsWith(PREFIX)) return send(res, new Refusal(404, "NOT_FOUND", `no such path; use ${PREFIX}<topic>`));
+    if (!url.pathname.startsWith(PREFIX))
+      return send(res, new Refusal(404, "NOT_FOUND", `no such path; use ${PREFIX}<topic>`));
     if (req.method !== "POST" && req.method !== "GET") {
       res.setHeader("allow", "GET, POST");
       return send(res, new Refusal(405, "METHOD_NOT_ALLOWED", "use POST to publish and GET to receive commands"));
@@ -107,10 +119,14 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
       return send(res, new Refusal(400, "BAD_TOPIC", "the topic is not valid percent-encoding"));
     }
     const basic = basicCredentials(req.headers.authorization);
-    if (!basic) return send(res, new Refusal(401, "AUTH_FAILED", "send Authorization: Basic base64(deviceUsername:token)"));
+    if (!basic)
+      return send(res, new Refusal(401, "AUTH_FAILED", "send Authorization: Basic base64(deviceUsername:token)"));
     const wait = req.method === "GET" ? waitOf(url, options.maxWaitSeconds) : 0;
     if (wait instanceof Refusal) return send(res, wait);
-    const lease = await leases.acquire({ kind: "token", clientId: "", username: basic.username, token: basic.password }, clientIpOf(req));
+    const lease = await leases.acquire(
+      { kind: "token", clientId: "", username: basic.username, token: basic.password },
+      clientIpOf(req),
+    );
     if (!(lease instanceof Lease)) return send(res, refusalOf(lease));
     if (req.method === "POST") return publish(lease, topic, req, res);
     return poll(lease, topic, wait, res);
@@ -129,7 +145,12 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
     } catch (err) {
       if (!(err instanceof AdapterError)) throw err;
       log.warn({ deviceId: lease.session.device.deviceId, topic, err: err.message }, "uplink not stored");
-      send(res, err.code === "UPLINK_REJECTED" ? new Refusal(400, err.code, err.message) : new Refusal(503, err.code, "not stored; try again"));
+      send(
+        res,
+        err.code === "UPLINK_REJECTED"
+          ? new Refusal(400, err.code, err.message)
+          : new Refusal(503, err.code, "not stored; try again"),
+      );
     }
   };
 
@@ -151,15 +172,26 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
           if (done || res.destroyed) return settle({ status: "FAILED", message: "the device stopped waiting" });
           finish();
           res.on("finish", () => settle({ status: "DELIVERED" }));
-          res.on("close", () => settle({ status: "FAILED", message: "the device went away before the answer was sent" }));
-          res.writeHead(200, {
-            "content-type": "application/octet-stream", "x-topic": encodeURIComponent(topic), "x-command-id": String(downlink.id),
-          }).end(Buffer.from(downlink.payload));
+          res.on("close", () =>
+            settle({ status: "FAILED", message: "the device went away before the answer was sent" }),
+          );
+          res
+            .writeHead(200, {
+              "content-type": "application/octet-stream",
+              "x-topic": encodeURIComponent(topic),
+              "x-command-id": String(downlink.id),
+            })
+            .end(Buffer.from(downlink.payload));
         }),
       (reason) => {
         if (done) return;
         finish();
-        send(res, reason.startsWith("kicked") ? new Refusal(401, "SESSION_ENDED", reason) : new Refusal(503, "SESSION_ENDED", reason));
+        send(
+          res,
+          reason.startsWith("kicked")
+            ? new Refusal(401, "SESSION_ENDED", reason)
+            : new Refusal(503, "SESSION_ENDED", reason),
+        );
       },
       true,
     );
@@ -200,6 +232,7 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
 function waitOf(url: URL, max: number): number | Refusal {
   const raw = url.searchParams.get("wait");
   if (raw === null || raw === "") return 0;
-  if (!/^\d{1,6}$/.test(raw) || Number(raw) > max) return new Refusal(400, "BAD_WAIT", `wait must be whole seconds from 0 to ${max}`);
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) > max)
+    return new Refusal(400, "BAD_WAIT", `wait must be whole seconds from 0 to ${max}`);
   return Number(raw);
 }

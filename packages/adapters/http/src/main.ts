@@ -14,9 +14,20 @@ runMain("http-adapter", async () => {
   const signals = stopOnSignals("http-adapter");
   const config = readConfig(httpAdapterSettings, process.env);
   const logger = createAdapterLogger("http-adapter", config.logLevel);
-  const registry = createGrpcRegistryClient({ address: config.registryUrl, protocol: "http", logger, bufferLimit: config.bufferLimit, token: config.registryToken });
+  const registry = createGrpcRegistryClient({
+    address: config.registryUrl,
+    protocol: "http",
+    logger,
+    bufferLimit: config.bufferLimit,
+    token: config.registryToken,
+  });
   const adapter = createHttpAdapter({
-    registry, logger, policyDefault: config.policyDefault, keepAliveSeconds: config.keepAlive, maxBodyBytes: config.maxBody, maxWaitSeconds: config.maxWait,
+    registry,
+    logger,
+    policyDefault: config.policyDefault,
+    keepAliveSeconds: config.keepAlive,
+    maxBodyBytes: config.maxBody,
+    maxWaitSeconds: config.maxWait,
   });
   const server = createServer({ requestTimeout: 0, headersTimeout: 30_000 }, adapter.handle);
   signals.onStop(async () => {

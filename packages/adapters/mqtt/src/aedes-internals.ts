@@ -22,8 +22,15 @@ interface Internals {
 
 function internals(client: Client): Internals {
   const c = client as unknown as Partial<Internals>;
-  if (!c._parser || typeof c._parser.prependListener !== "function" || typeof c._nextId !== "number" || !c.subscriptions) {
-    throw new Error("aedes client internals changed (_parser, _nextId, subscriptions); the MQTT adapter needs updating");
+  if (
+    !c._parser ||
+    typeof c._parser.prependListener !== "function" ||
+    typeof c._nextId !== "number" ||
+    !c.subscriptions
+  ) {
+    throw new Error(
+      "aedes client internals changed (_parser, _nextId, subscriptions); the MQTT adapter needs updating",
+    );
   }
   return c as Internals;
 }
@@ -50,5 +57,7 @@ export function allocateMessageId(client: Client): number {
 
 /** Mounted filters the client is subscribed to, with their granted QoS. */
 export function subscriptionsOf(client: Client): [string, number][] {
-  return Object.entries(internals(client).subscriptions).flatMap(([filter, s]) => (s ? [[filter, s.qos] as [string, number]] : []));
+  return Object.entries(internals(client).subscriptions).flatMap(([filter, s]) =>
+    s ? [[filter, s.qos] as [string, number]] : [],
+  );
 }

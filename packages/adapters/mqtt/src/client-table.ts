@@ -30,7 +30,8 @@ export interface ClientState {
 /** The device's address without port or IPv4-mapped prefix; "" for in-memory streams. */
 export function clientIpOf(client: Client): string {
   const details = (client as { connDetails?: { ipAddress?: string } | null }).connDetails;
-  const raw = details?.ipAddress ?? (client.conn as Partial<Socket>).remoteAddress ?? client.req?.socket.remoteAddress ?? "";
+  const raw =
+    details?.ipAddress ?? (client.conn as Partial<Socket>).remoteAddress ?? client.req?.socket.remoteAddress ?? "";
   return raw.startsWith("::ffff:") ? raw.slice(7) : raw;
 }
 
@@ -56,7 +57,15 @@ export class ClientTable {
 
   /** Binds an authenticated session to its connection. */
   attach(client: Client, session: DeviceSession, connect: ConnectInfo): ClientState {
-    const state: ClientState = { session, connect, closeReason: undefined, kicked: false, awaitingAck: new Map(), downlinkMarks: new Map(), subscribeWaiters: new Set() };
+    const state: ClientState = {
+      session,
+      connect,
+      closeReason: undefined,
+      kicked: false,
+      awaitingAck: new Map(),
+      downlinkMarks: new Map(),
+      subscribeWaiters: new Set(),
+    };
     this.states.set(client, state);
     return state;
   }

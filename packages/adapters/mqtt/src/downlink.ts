@@ -1,5 +1,12 @@
 import type { Client } from "aedes";
-import { isAllowed, mountTopic, publishTopicProblem, topicMatches, type Downlink, type DownlinkOutcome } from "@iot/adapter-core";
+import {
+  isAllowed,
+  mountTopic,
+  publishTopicProblem,
+  topicMatches,
+  type Downlink,
+  type DownlinkOutcome,
+} from "@iot/adapter-core";
 import { subscriptionsOf } from "./aedes-internals.js";
 import type { ClientState } from "./client-table.js";
 import type { AdapterContext } from "./context.js";
@@ -27,7 +34,8 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
   const topic = downlink.topic || device.defaultDownlinkTopic;
   const problem = publishTopicProblem(topic);
   if (problem) return failed(`invalid topic "${topic}": ${problem}`);
-  if (!isAllowed(policies, "subscribe", topic, ctx.defaultAllow)) return failed(`topic "${topic}" is denied by the device's policies`);
+  if (!isAllowed(policies, "subscribe", topic, ctx.defaultAllow))
+    return failed(`topic "${topic}" is denied by the device's policies`);
   const mounted = mountTopic(device.mountpoint, topic);
   const granted = await grantedQos(ctx, client, state, mounted);
   if (client.closed) return failed("device disconnected before it subscribed");
@@ -39,7 +47,10 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
 
 /** QoS granted to the client's filters matching `mounted`, waiting a while for a first one. */
 function grantedQos(ctx: AdapterContext, client: Client, state: ClientState, mounted: string): Promise<number[]> {
-  const matching = () => subscriptionsOf(client).filter(([f]) => topicMatches(f, mounted)).map(([, qos]) => qos);
+  const matching = () =>
+    subscriptionsOf(client)
+      .filter(([f]) => topicMatches(f, mounted))
+      .map(([, qos]) => qos);
   const first = matching();
   if (first.length > 0 || ctx.downlinkSubscribeWaitMs <= 0) return Promise.resolve(first);
   return new Promise((resolve) => {
@@ -59,7 +70,14 @@ function grantedQos(ctx: AdapterContext, client: Client, state: ClientState, mou
   });
 }
 
-function send(ctx: AdapterContext, client: Client, state: ClientState, topic: string, payload: Buffer, qos: 0 | 1): Promise<DownlinkOutcome> {
+function send(
+  ctx: AdapterContext,
+  client: Client,
+  state: ClientState,
+  topic: string,
+  payload: Buffer,
+  qos: 0 | 1,
+): Promise<DownlinkOutcome> {
   return new Promise((resolve) => {
     let messageId: number | undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -80,7 +98,10 @@ function send(ctx: AdapterContext, client: Client, state: ClientState, topic: st
       if (state.downlinkMarks.has(payload)) return settle(failed("the device's connection did not accept the message"));
       if (err || client.closed) return settle(failed(`write failed: ${err?.message ?? "connection closed"}`));
       if (qos === 0) return settle({ status: "SENT" });
-      timer = setTimeout(() => settle(failed(`no PUBACK within ${ctx.downlinkAckTimeoutMs} ms`)), ctx.downlinkAckTimeoutMs);
+      timer = setTimeout(
+        () => settle(failed(`no PUBACK within ${ctx.downlinkAckTimeoutMs} ms`)),
+        ctx.downlinkAckTimeoutMs,
+      );
     });
   });
 }

@@ -23,11 +23,17 @@ runMain("mqtt-adapter", async () => {
   const signals = stopOnSignals("mqtt-adapter");
   const config = readConfig(mqttAdapterSettings, process.env);
   if ([config.mqttPort, config.mqttsPort, config.mqttssPort, config.mqttWsPort].every((p) => p === OFF)) {
-    throw new StartupError("every MQTT listener is off (IOT_MQTT_PORT, IOT_MQTTS_PORT, IOT_MQTTSS_PORT and IOT_MQTT_WS_PORT are -1)");
+    throw new StartupError(
+      "every MQTT listener is off (IOT_MQTT_PORT, IOT_MQTTS_PORT, IOT_MQTTSS_PORT and IOT_MQTT_WS_PORT are -1)",
+    );
   }
   const logger = createAdapterLogger("mqtt-adapter", config.logLevel);
   const registry = createGrpcRegistryClient({
-    address: config.registryUrl, protocol: "mqtt", logger, bufferLimit: config.bufferLimit, token: config.registryToken,
+    address: config.registryUrl,
+    protocol: "mqtt",
+    logger,
+    bufferLimit: config.bufferLimit,
+    token: config.registryToken,
   });
   const adapter = await createMqttAdapter({ registry, logger, policyDefault: config.policyDefault });
   const listeners: Listener[] = [];
@@ -51,15 +57,38 @@ runMain("mqtt-adapter", async () => {
   if (config.mqttPort !== OFF) announce("mqtt", "mqtt", await listenTcp(adapter, { port: config.mqttPort, host }));
   if (config.mqttsPort !== OFF || config.mqttssPort !== OFF) {
     const material = await listenerTls({
-      registry, logger, certFile: config.tlsCert, keyFile: config.tlsKey,
-      hostnames: listenerHostnames(config.publicHost, host), needCa: config.mqttssPort !== OFF,
+      registry,
+      logger,
+      certFile: config.tlsCert,
+      keyFile: config.tlsKey,
+      hostnames: listenerHostnames(config.publicHost, host),
+      needCa: config.mqttssPort !== OFF,
       // A stop while the registry is still away ends the process through onStop, not as a failed start.
     }).catch((err: unknown) => (stopping ? new Promise<never>(() => undefined) : Promise.reject(err)));
     const tls = { host, material, logger };
-    if (config.mqttsPort !== OFF) announce("mqtts", "mqtts", await listenTls(adapter, { ...tls, port: config.mqttsPort, mutual: false, envName: "IOT_MQTTS_PORT" }));
-    if (config.mqttssPort !== OFF) announce("mqttss", "mqtts", await listenTls(adapter, { ...tls, port: config.mqttssPort, mutual: true, envName: "IOT_MQTTSS_PORT" }));
+    if (config.mqttsPort !== OFF)
+      announce(
+        "mqtts",
+        "mqtts",
+        await listenTls(adapter, { ...tls, port: config.mqttsPort, mutual: false, envName: "IOT_MQTTS_PORT" }),
+      );
+    if (config.mqttssPort !== OFF)
+      announce(
+        "mqttss",
+        "mqtts",
+        await listenTls(adapter, { ...tls, port: config.mqttssPort, mutual: true, envName: "IOT_MQTTSS_PORT" }),
+      );
   }
-  if (config.mqttWsPort !== OFF) announce("ws", "ws", await listenWs(adapter, { port: config.mqttWsPort, host, envName: "IOT_MQTT_WS_PORT" }), WS_PATH);
-  logger.info({ listeners: urls, registry: config.registryUrl, instance: registry.instanceId }, "mqtt adapter listening");
+  if (config.mqttWsPort !== OFF)
+    announce(
+      "ws",
+      "ws",
+      await listenWs(adapter, { port: config.mqttWsPort, host, envName: "IOT_MQTT_WS_PORT" }),
+      WS_PATH,
+    );
+  logger.info(
+    { listeners: urls, registry: config.registryUrl, instance: registry.instanceId },
+    "mqtt adapter listening",
+  );
   process.stdout.write(`READY mqtt-adapter ${urls.join(" ")}\n`);
 });

@@ -18,7 +18,8 @@ describe("MQTT adapter: connecting", () => {
     const opened = h.registry.events[0]!;
     expect(opened.type === "opened" && opened.info).toEqual({ clientIp: "127.0.0.1", keepAlive: 45 });
     expect(h.registry.authAttempts[0]).toMatchObject({
-      protocol: "mqtt", clientIp: "127.0.0.1",
+      protocol: "mqtt",
+      clientIp: "127.0.0.1",
       credentials: { kind: "token", clientId: "dev-a", username: "user-a", token: "token-a" },
     });
   });
@@ -61,7 +62,9 @@ describe("MQTT adapter: connecting", () => {
   it("reports the session closed when the device disconnects", async () => {
     const client = await h.connect(DEVICES.a);
     await client.endAsync();
-    await vi.waitFor(() => expect(h.registry.events.at(-1)).toMatchObject({ type: "closed", reason: "client disconnected" }));
+    await vi.waitFor(() =>
+      expect(h.registry.events.at(-1)).toMatchObject({ type: "closed", reason: "client disconnected" }),
+    );
     expect(h.registry.liveSessions()).toEqual([]);
   });
 
@@ -71,7 +74,9 @@ describe("MQTT adapter: connecting", () => {
     await vi.waitFor(() => expect(h.adapter.stats.clients).toBe(2));
     h.registry.kick(DEVICES.a.deviceIntId, "device blocked");
     await closed(client);
-    await vi.waitFor(() => expect(h.registry.events.at(-1)).toMatchObject({ type: "closed", reason: "kicked: device blocked" }));
+    await vi.waitFor(() =>
+      expect(h.registry.events.at(-1)).toMatchObject({ type: "closed", reason: "kicked: device blocked" }),
+    );
     expect(other.connected).toBe(true);
   });
 
@@ -98,7 +103,9 @@ describe("MQTT adapter: connecting", () => {
     const good = await h.connect(DEVICES.b);
     const bad = await h.connect(DEVICES.a);
     const badClosed = closed(bad);
-    (bad as unknown as { stream: NodeJS.WritableStream }).stream.write(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x7f]));
+    (bad as unknown as { stream: NodeJS.WritableStream }).stream.write(
+      Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x7f]),
+    );
     await badClosed;
     await good.publishAsync("data", "ok", { qos: 1 });
     expect(good.connected).toBe(true);

@@ -23,7 +23,9 @@ describe("MQTT adapter: downlinks", () => {
     };
     await client.subscribeAsync("inbox", { qos: 1 });
     let result: DownlinkOutcome | undefined;
-    const pending = h.registry.pushDownlink({ id: 5, deviceIntId: 1, payload: payload("reboot"), qos: 1 }).then((r) => (result = r));
+    const pending = h.registry
+      .pushDownlink({ id: 5, deviceIntId: 1, payload: payload("reboot"), qos: 1 })
+      .then((r) => (result = r));
     while (!sendPuback) await sleep(10);
     await sleep(100);
     expect(result).toBeUndefined();
@@ -39,7 +41,12 @@ describe("MQTT adapter: downlinks", () => {
     const client = await h.connect(DEVICES.a);
     await client.subscribeAsync("cmd/+", { qos: 0 });
     const got = nextMessage(client);
-    const result = await h.registry.pushDownlink({ deviceIntId: 1, topic: "cmd/light", payload: payload("on"), qos: 0 });
+    const result = await h.registry.pushDownlink({
+      deviceIntId: 1,
+      topic: "cmd/light",
+      payload: payload("on"),
+      qos: 0,
+    });
     expect(result).toEqual({ status: "SENT" });
     expect(await got).toEqual({ topic: "cmd/light", payload: "on" });
   });
@@ -49,7 +56,9 @@ describe("MQTT adapter: downlinks", () => {
     const client = await h.connect(DEVICES.a);
     await client.subscribeAsync("inbox", { qos: 0 });
     const got = nextMessage(client);
-    await expect(h.registry.pushDownlink({ deviceIntId: 1, payload: payload("x"), qos: 1 })).resolves.toEqual({ status: "SENT" });
+    await expect(h.registry.pushDownlink({ deviceIntId: 1, payload: payload("x"), qos: 1 })).resolves.toEqual({
+      status: "SENT",
+    });
     await got;
   });
 
@@ -96,7 +105,9 @@ describe("MQTT adapter: downlinks", () => {
     const seen: string[] = [];
     other.on("message", (t) => seen.push(t));
     const got = nextMessage(target);
-    await expect(h.registry.pushDownlink({ deviceIntId: 1, payload: payload("only a"), qos: 1 })).resolves.toEqual({ status: "DELIVERED" });
+    await expect(h.registry.pushDownlink({ deviceIntId: 1, payload: payload("only a"), qos: 1 })).resolves.toEqual({
+      status: "DELIVERED",
+    });
     expect(await got).toEqual({ topic: "inbox", payload: "only a" });
     await sleep(50);
     expect(seen).toEqual([]);

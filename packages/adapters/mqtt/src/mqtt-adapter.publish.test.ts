@@ -26,7 +26,13 @@ describe("MQTT adapter: publishing and subscribing", () => {
     const client = await h.connect(DEVICES.a);
     await client.publishAsync("sensors/temp", "21.5", { qos: 1 });
     expect(h.registry.uplinks).toHaveLength(1);
-    expect(h.registry.uplinks[0]).toMatchObject({ topic: "sensors/temp", qos: 1, tenantId: "t1", deviceIntId: 1, clientIp: "127.0.0.1" });
+    expect(h.registry.uplinks[0]).toMatchObject({
+      topic: "sensors/temp",
+      qos: 1,
+      tenantId: "t1",
+      deviceIntId: 1,
+      clientIp: "127.0.0.1",
+    });
     expect(text(h.registry.uplinks[0]!.payload)).toBe("21.5");
   });
 
@@ -57,7 +63,10 @@ describe("MQTT adapter: publishing and subscribing", () => {
     const client = await h.connect(DEVICES.a);
     const gone = closed(client);
     let acked = false;
-    void client.publishAsync("data", "x", { qos: 1 }).then(() => (acked = true), () => undefined);
+    void client.publishAsync("data", "x", { qos: 1 }).then(
+      () => (acked = true),
+      () => undefined,
+    );
     await vi.waitFor(() => expect(h.registry.pendingUplinks).toBe(1));
     h.registry.rejectAll("unknown device");
     await gone;
@@ -101,7 +110,10 @@ describe("MQTT adapter: publishing and subscribing", () => {
     const c = await h.connect(DEVICES.otherTenantA);
     const b = await h.connect(DEVICES.b);
     const seen: string[] = [];
-    for (const [name, cl] of [["a", a], ["c", c]] as const) {
+    for (const [name, cl] of [
+      ["a", a],
+      ["c", c],
+    ] as const) {
       await cl.subscribeAsync("#", { qos: 1 });
       cl.on("message", (topic) => seen.push(`${name}:${topic}`));
     }

@@ -13,9 +13,16 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     h = await startHarness();
     const client = await h.connect(DEVICES.proxied);
     const got = nextMessage(client);
-    await expect(h.registry.pushDownlink({ deviceIntId: 6, topic: "config/interval", payload: payload("60"), qos: 1 })).resolves.toEqual({ status: "DELIVERED" });
+    await expect(
+      h.registry.pushDownlink({ deviceIntId: 6, topic: "config/interval", payload: payload("60"), qos: 1 }),
+    ).resolves.toEqual({ status: "DELIVERED" });
     expect(await got).toEqual({ topic: "config/interval", payload: "60" });
-    const denied = await h.registry.pushDownlink({ deviceIntId: 6, topic: "secret/keys", payload: payload("k"), qos: 1 });
+    const denied = await h.registry.pushDownlink({
+      deviceIntId: 6,
+      topic: "secret/keys",
+      payload: payload("k"),
+      qos: 1,
+    });
     expect(denied).toMatchObject({ status: "FAILED" });
   });
 
@@ -25,7 +32,9 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     h.registry.updateSubscriptions(1, [{ topic: "ota/+", qos: 1 }]);
     await sleep(20);
     const got = nextMessage(client);
-    await expect(h.registry.pushDownlink({ deviceIntId: 1, topic: "ota/fw", payload: payload("v2"), qos: 1 })).resolves.toEqual({ status: "DELIVERED" });
+    await expect(
+      h.registry.pushDownlink({ deviceIntId: 1, topic: "ota/fw", payload: payload("v2"), qos: 1 }),
+    ).resolves.toEqual({ status: "DELIVERED" });
     expect(await got).toEqual({ topic: "ota/fw", payload: "v2" });
     h.registry.updateSubscriptions(1, []);
     await sleep(20);
@@ -47,7 +56,10 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
   it("fails a held command once the wait is over", async () => {
     h = await startHarness({ downlinkSubscribeWaitMs: 150 });
     await h.connect(DEVICES.a);
-    await expect(h.registry.pushDownlink({ deviceIntId: 1, payload: payload("x") })).resolves.toEqual({ status: "FAILED", message: 'device is not subscribed to "inbox"' });
+    await expect(h.registry.pushDownlink({ deviceIntId: 1, payload: payload("x") })).resolves.toEqual({
+      status: "FAILED",
+      message: 'device is not subscribed to "inbox"',
+    });
   });
 
   it("fails a held command at once when the device disconnects before subscribing", async () => {

@@ -115,7 +115,10 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
     // Proxy subscriptions first: commands queued for the device follow the SessionOpened.
     subscribeProxies(ctx, client, state.session.subscriptions);
     ctx.registry.sessionOpened(state.session, { clientIp: state.connect.clientIp, keepAlive: state.connect.keepAlive });
-    ctx.log.info({ deviceId: device.deviceId, tenantId: device.tenantId, ip: state.connect.clientIp }, "device connected");
+    ctx.log.info(
+      { deviceId: device.deviceId, tenantId: device.tenantId, ip: state.connect.clientIp },
+      "device connected",
+    );
   });
   broker.on("subscribe", (_subs, client) => {
     for (const wake of ctx.clients.state(client)?.subscribeWaiters ?? []) wake();
@@ -125,10 +128,14 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
     if (!state) return;
     ctx.clients.unregister(client, state);
     const reason = state.closeReason ?? (ctx.closing ? "adapter shutting down" : "client disconnected");
-    for (const settle of [...state.awaitingAck.values()]) settle({ status: "FAILED", message: "device disconnected before its PUBACK" });
+    for (const settle of [...state.awaitingAck.values()])
+      settle({ status: "FAILED", message: "device disconnected before its PUBACK" });
     for (const wake of [...state.subscribeWaiters]) wake();
     ctx.registry.sessionClosed(state.session, reason);
-    ctx.log.info({ deviceId: state.session.device.deviceId, tenantId: state.session.device.tenantId, reason }, "device disconnected");
+    ctx.log.info(
+      { deviceId: state.session.device.deviceId, tenantId: state.session.device.tenantId, reason },
+      "device disconnected",
+    );
   });
   broker.on("clientError", (client, err) => {
     const state = ctx.clients.state(client);
@@ -139,7 +146,9 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
     const state = ctx.clients.state(client);
     if (state) state.closeReason = "keepalive timeout";
   });
-  broker.on("connectionError", (_client, err) => ctx.log.debug({ err: err.message }, "connection closed before CONNECT completed"));
+  broker.on("connectionError", (_client, err) =>
+    ctx.log.debug({ err: err.message }, "connection closed before CONNECT completed"),
+  );
   (broker as unknown as NodeJS.EventEmitter).on("error", (err: Error) => ctx.log.error({ err }, "broker error"));
 }
 

@@ -7,7 +7,11 @@ import type { AdapterContext } from "./context.js";
  * sent SUBSCRIBE itself (no SUBACK goes out). They pass the authorizeSubscribe
  * hook like the device's own, so topic checks and policies still apply.
  */
-export function subscribeProxies(ctx: AdapterContext, client: Client, subscriptions: readonly ProxySubscription[]): void {
+export function subscribeProxies(
+  ctx: AdapterContext,
+  client: Client,
+  subscriptions: readonly ProxySubscription[],
+): void {
   if (subscriptions.length === 0 || client.closed) return;
   const filters = subscriptions.map((s) => ({ topic: s.topic, qos: s.qos as 0 | 1 }));
   client.subscribe(filters, (err) => {
@@ -22,7 +26,10 @@ export function subscribeProxies(ctx: AdapterContext, client: Client, subscripti
  * the proxy one removes it too.
  */
 export function updateProxies(
-  ctx: AdapterContext, deviceIntId: number, now: readonly ProxySubscription[], before: readonly ProxySubscription[],
+  ctx: AdapterContext,
+  deviceIntId: number,
+  now: readonly ProxySubscription[],
+  before: readonly ProxySubscription[],
 ): void {
   const added = now.filter((s) => !before.some((b) => b.topic === s.topic && b.qos === s.qos));
   const gone = before.filter((b) => !now.some((s) => s.topic === b.topic));

@@ -15,12 +15,23 @@ export const DEVICES = {
   otherTenantA: { deviceIntId: 3, deviceId: "dev-a", username: "user-c", token: "token-c", tenantId: "t2" },
   blocked: { deviceIntId: 4, deviceId: "dev-d", username: "user-d", token: "token-d", tenantId: "t1", blocked: true },
   restricted: {
-    deviceIntId: 5, deviceId: "dev-e", username: "user-e", token: "token-e", tenantId: "t1",
+    deviceIntId: 5,
+    deviceId: "dev-e",
+    username: "user-e",
+    token: "token-e",
+    tenantId: "t1",
     policies: [{ id: 1, topic: "secret/#", access: 3, allow: false }],
   },
   proxied: {
-    deviceIntId: 6, deviceId: "dev-f", username: "user-f", token: "token-f", tenantId: "t1",
-    subscriptions: [{ topic: "config/#", qos: 1 }, { topic: "secret/keys", qos: 1 }],
+    deviceIntId: 6,
+    deviceId: "dev-f",
+    username: "user-f",
+    token: "token-f",
+    tenantId: "t1",
+    subscriptions: [
+      { topic: "config/#", qos: 1 },
+      { topic: "secret/keys", qos: 1 },
+    ],
     policies: [{ id: 2, topic: "secret/#", access: 2, allow: false }],
   },
 } satisfies Record<string, FakeDevice>;
@@ -42,17 +53,32 @@ export interface Harness {
 export async function startHarness(options: Partial<MqttAdapterOptions> = {}): Promise<Harness> {
   const registry = new FakeRegistryClient({ devices: Object.values(DEVICES) });
   registry.start();
-  const adapter = await createMqttAdapter({ registry, logger: pino({ level: "silent" }), policyDefault: "allow", downlinkSubscribeWaitMs: 0, ...options });
+  const adapter = await createMqttAdapter({
+    registry,
+    logger: pino({ level: "silent" }),
+    policyDefault: "allow",
+    downlinkSubscribeWaitMs: 0,
+    ...options,
+  });
   const tcp = await listenTcp(adapter, { port: 0, host: "127.0.0.1" });
   const url = `mqtt://127.0.0.1:${tcp.port}`;
   const clients: MqttClient[] = [];
   const connectRaw = async (opts: IClientOptions) => {
-    const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, protocolVersion: 4, connectTimeout: 5000, ...opts });
+    const client = await mqtt.connectAsync(url, {
+      reconnectPeriod: 0,
+      protocolVersion: 4,
+      connectTimeout: 5000,
+      ...opts,
+    });
     clients.push(client);
     return client;
   };
   return {
-    registry, adapter, tcp, url, connectRaw,
+    registry,
+    adapter,
+    tcp,
+    url,
+    connectRaw,
     connect: (d, extra = {}) => connectRaw({ clientId: d.deviceId, username: d.username, password: d.token, ...extra }),
     async stop() {
       for (const c of clients) c.end(true);
@@ -65,7 +91,9 @@ export async function startHarness(options: Partial<MqttAdapterOptions> = {}): P
 
 /** Resolves with the next message the client receives. */
 export function nextMessage(client: MqttClient): Promise<{ topic: string; payload: string }> {
-  return new Promise((resolve) => client.once("message", (topic, payload) => resolve({ topic, payload: payload.toString() })));
+  return new Promise((resolve) =>
+    client.once("message", (topic, payload) => resolve({ topic, payload: payload.toString() })),
+  );
 }
 
 /** Resolves when the client's connection closes. */

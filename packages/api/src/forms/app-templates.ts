@@ -29,7 +29,14 @@ export function appTemplate(t: AppTemplate, shape: Shape, view: View) {
     itemName: t.itemName,
     itemOperations: parseJson(t.itemOperations),
     objectID: t.objectId,
-    defaultValues: t.defaults.map((d) => ({ dataPointID: d.dataPointId, dataPointName: d.dataPointName, enum: parseJson(d.enum), id: d.id, pointDataType: d.pointDataType, value: d.value })),
+    defaultValues: t.defaults.map((d) => ({
+      dataPointID: d.dataPointId,
+      dataPointName: d.dataPointName,
+      enum: parseJson(d.enum),
+      id: d.id,
+      pointDataType: d.pointDataType,
+      value: d.value,
+    })),
     createAt: formatDate(t.createAt),
     updateAt: formatDate(t.updateAt),
   };
@@ -47,6 +54,12 @@ export function appTemplate(t: AppTemplate, shape: Shape, view: View) {
 
 /** A template on a device's console: the list record without the LwM2M item fields, plus the device's current `value` (String or null). */
 export function consoleTemplate(t: ConsoleTemplate, view: View) {
-  const { itemID: _itemID, itemName: _itemName, itemOperations: _itemOperations, objectID: _objectID, ...rest } = appTemplate(t, "list", view);
+  const {
+    itemID: _itemID,
+    itemName: _itemName,
+    itemOperations: _itemOperations,
+    objectID: _objectID,
+    ...rest
+  } = appTemplate(t, "list", view);
   return { ...rest, value: t.value };
 }

@@ -24,7 +24,17 @@ export function cert(c: Cert, shape: "list" | "write") {
 
 /** The detail: the record with CN, cert, key and the CA's root certificate as PEM texts, and its creator. */
 export function certDetail(c: Cert, rootPem: string) {
-  return { id: c.id, name: c.name, enable: c.enable, CN: c.cn, cert: c.certPem, key: c.keyPem, root: rootPem, createUser: c.createUser, ...dates(c) };
+  return {
+    id: c.id,
+    name: c.name,
+    enable: c.enable,
+    CN: c.cn,
+    cert: c.certPem,
+    key: c.keyPem,
+    root: rootPem,
+    createUser: c.createUser,
+    ...dates(c),
+  };
 }
 
 /** The create answer: cert, key and root as downloadable files (`<CN>.crt`, `<CN>.key`, `root_ca.crt`). */

@@ -16,7 +16,16 @@ export function dataStream(s: DataStream, shape: Shape, view: View) {
     streamDataTypeLabel: label("streamDataType", s.streamDataType, view.lang),
   };
   if (shape === "list") {
-    return { id: s.id, productName: s.productName, streamDataType: s.streamDataType, streamDataTypeLabel: labels.streamDataTypeLabel, streamName: s.streamName, streamType: s.streamType, streamTypeLabel: labels.streamTypeLabel, topic: s.topic };
+    return {
+      id: s.id,
+      productName: s.productName,
+      streamDataType: s.streamDataType,
+      streamDataTypeLabel: labels.streamDataTypeLabel,
+      streamName: s.streamName,
+      streamType: s.streamType,
+      streamTypeLabel: labels.streamTypeLabel,
+      topic: s.topic,
+    };
   }
   const base = {
     id: s.id,

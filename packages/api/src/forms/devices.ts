@@ -89,7 +89,14 @@ function form2(d: Device, shape: Shape, view: View) {
     deviceUsername: d.deviceUsername,
     productID: d.productId,
     token: d.token,
-    ...(shape === "write" ? {} : { deviceTypeLabel: label("deviceType", d.deviceType, view.lang), productName: d.productName, status, statusLabel: label("deviceStatus", status, view.lang) }),
+    ...(shape === "write"
+      ? {}
+      : {
+          deviceTypeLabel: label("deviceType", d.deviceType, view.lang),
+          productName: d.productName,
+          status,
+          statusLabel: label("deviceStatus", status, view.lang),
+        }),
   };
   if (shape === "list") return listed;
   return {

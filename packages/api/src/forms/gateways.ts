@@ -48,5 +48,11 @@ export function gateway(g: Gateway, shape: Shape, view: View) {
     upLinkProtocolLabel: label("cloudProtocol", g.upLinkProtocol, lang),
   };
   if (shape === "list") return listed;
-  return { ...listed, createUser: g.createUser, clientIP: g.clientIp, connectedAt: formatDate(g.connectedAt), keepAlive: g.keepAlive };
+  return {
+    ...listed,
+    createUser: g.createUser,
+    clientIP: g.clientIp,
+    connectedAt: formatDate(g.connectedAt),
+    keepAlive: g.keepAlive,
+  };
 }

@@ -22,7 +22,9 @@ export function group(g: Group & { deviceIds?: number[] }, shape: Shape, view: V
   const listed = {
     ...base,
     productName: g.productName,
-    ...(view.form === "1" ? { deviceCount: g.deviceCount } : { devices: (g.deviceIds ?? []).map((id) => ({ id })), userIntID: g.userIntId }),
+    ...(view.form === "1"
+      ? { deviceCount: g.deviceCount }
+      : { devices: (g.deviceIds ?? []).map((id) => ({ id })), userIntID: g.userIntId }),
     ...dates,
   };
   if (shape === "list") return listed;

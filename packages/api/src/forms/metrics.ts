@@ -16,7 +16,14 @@ import { label } from "./labels.js";
  */
 export function metric(m: Metric, shape: Shape | "edit", view: View) {
   const metricTypeLabel = label("metricType", m.metricType, view.lang);
-  if (shape === "list") return { dataPointName: m.dataPointName, id: m.id, metricName: m.metricName, metricType: m.metricType, metricTypeLabel };
+  if (shape === "list")
+    return {
+      dataPointName: m.dataPointName,
+      id: m.id,
+      metricName: m.metricName,
+      metricType: m.metricType,
+      metricTypeLabel,
+    };
   const written = {
     aggregateType: m.aggregateType,
     chartType: m.chartType,
@@ -31,7 +38,12 @@ export function metric(m: Metric, shape: Shape | "edit", view: View) {
     updateAt: formatDate(m.updateAt),
   };
   if (shape === "write") return written;
-  const edited = { ...written, metricType: m.metricType, expressionsLabel: m.expressionsLabel, dataStreamIntID: m.dataStreamIntId };
+  const edited = {
+    ...written,
+    metricType: m.metricType,
+    expressionsLabel: m.expressionsLabel,
+    dataStreamIntID: m.dataStreamIntId,
+  };
   if (shape === "edit") return edited;
   return {
     ...edited,

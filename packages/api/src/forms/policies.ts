@@ -42,7 +42,12 @@ export function policy(p: Policy & { deviceIds?: number[] }, shape: Shape, view:
 
 /** A device bound to a policy: `{deviceID, deviceName, deviceTypeLabel, id}`. */
 export function policyDevice(d: PolicyDevice, view: View) {
-  return { id: d.id, deviceID: d.deviceId, deviceName: d.deviceName, deviceTypeLabel: label("deviceType", d.deviceType, view.lang) };
+  return {
+    id: d.id,
+    deviceID: d.deviceId,
+    deviceName: d.deviceName,
+    deviceTypeLabel: label("deviceType", d.deviceType, view.lang),
+  };
 }
 
 /** A device a policy can still be bound to: `{deviceName, id, productName}`. */

@@ -5,7 +5,8 @@ import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
 /** The label of a codeValue: known digit codes have one, any other text has none. */
-const codeValueLabel = (codeValue: string, view: View) => (/^\d{1,9}$/.test(codeValue) ? label("codeValue", Number(codeValue), view.lang) : null);
+const codeValueLabel = (codeValue: string, view: View) =>
+  /^\d{1,9}$/.test(codeValue) ? label("codeValue", Number(codeValue), view.lang) : null;
 
 /**
  * Product resource record, the same in Form 1 and Form 2. Lists and details
@@ -15,7 +16,14 @@ const codeValueLabel = (codeValue: string, view: View) => (/^\d{1,9}$/.test(code
  */
 export function productResource(r: ProductResource, shape: Shape, view: View) {
   if (shape === "write") {
-    return { codeValue: r.codeValue, createAt: formatDate(r.createAt), dataPointIntID: r.dataPointIntId, id: r.id, productItemIntID: r.productItemIntId, updateAt: formatDate(r.updateAt) };
+    return {
+      codeValue: r.codeValue,
+      createAt: formatDate(r.createAt),
+      dataPointIntID: r.dataPointIntId,
+      id: r.id,
+      productItemIntID: r.productItemIntId,
+      updateAt: formatDate(r.updateAt),
+    };
   }
   return {
     id: r.id,

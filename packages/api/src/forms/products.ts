@@ -21,7 +21,12 @@ export function product(p: Product & { deviceIds?: number[] }, shape: Shape, vie
   return {
     ...base,
     ...(view.form === "1"
-      ? { cloudProtocolLabel: label("cloudProtocol", p.cloudProtocol, view.lang), deviceCount: p.deviceCount, dataPointCount: p.dataPointCount, dataStreamCount: p.dataStreamCount }
+      ? {
+          cloudProtocolLabel: label("cloudProtocol", p.cloudProtocol, view.lang),
+          deviceCount: p.deviceCount,
+          dataPointCount: p.dataPointCount,
+          dataStreamCount: p.dataStreamCount,
+        }
       : { devices: (p.deviceIds ?? []).map((id) => ({ id })) }),
     ...(shape === "detail" ? { createUser: p.createUser } : {}),
   };

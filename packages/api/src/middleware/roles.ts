@@ -5,7 +5,8 @@ import type { Env } from "../deps.js";
 /** The caller, when its role is at least `min`; otherwise PERMISSION_DENIED (403). */
 export function requireRole(c: Context<Env>, min: Role): Caller {
   const caller = c.get("caller");
-  if (!roleAtLeast(caller.role, min)) throw fail.denied(`Only ${min === "admin" ? "admins" : `${min}s and above`} may do this`);
+  if (!roleAtLeast(caller.role, min))
+    throw fail.denied(`Only ${min === "admin" ? "admins" : `${min}s and above`} may do this`);
   return caller;
 }
 

@@ -10,13 +10,21 @@ import { ApiRouter } from "../router.js";
 export function alertRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Logs")
-    .get("/history_alerts", { summary: "Historical alerts of every device", query: listQuery({}) }, async (c, { query }) =>
-      list(await listHistoryAlerts(db, c.get("caller"), pageFrom(query)), (a) => historyAlert(a, c.get("view"))),
+    .get(
+      "/history_alerts",
+      { summary: "Historical alerts of every device", query: listQuery({}) },
+      async (c, { query }) =>
+        list(await listHistoryAlerts(db, c.get("caller"), pageFrom(query)), (a) => historyAlert(a, c.get("view"))),
     )
     .delete("/history_alerts", { summary: "Delete historical alerts", query: idsQuery }, async (c, { query }) => {
       await deleteHistoryAlerts(db, c.get("caller"), idsFrom(query));
     })
-    .get("/groups/:id/control_logs", { summary: "Commands sent to a group", query: listQuery({}) }, async (c, { query }) =>
-      list(await listGroupControlLogs(db, c.get("caller"), idParam(c), pageFrom(query)), (l) => groupControlLog(l, c.get("view"))),
+    .get(
+      "/groups/:id/control_logs",
+      { summary: "Commands sent to a group", query: listQuery({}) },
+      async (c, { query }) =>
+        list(await listGroupControlLogs(db, c.get("caller"), idParam(c), pageFrom(query)), (l) =>
+          groupControlLog(l, c.get("view")),
+        ),
     ).app;
 }

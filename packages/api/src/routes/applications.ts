@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { createApplication, deleteApplications, getApplication, listApplications, updateApplication, ROLES } from "@iot/registry";
+import {
+  createApplication,
+  deleteApplications,
+  getApplication,
+  listApplications,
+  updateApplication,
+  ROLES,
+} from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { list } from "../forms/common.js";
@@ -29,7 +36,13 @@ const dateInput = z
 const createBody = z.object({ appName, role: role.optional(), description, expiresAt: dateInput.nullish() });
 
 /** Edits may carry the whole record; read-only fields (appID, createAt, …) are accepted and ignored. */
-const editBody = z.looseObject({ appName: appName.optional(), role: role.optional(), description, enable: codeField([0, 1]).optional(), expiresAt: dateInput.nullish() });
+const editBody = z.looseObject({
+  appName: appName.optional(),
+  role: role.optional(),
+  description,
+  enable: codeField([0, 1]).optional(),
+  expiresAt: dateInput.nullish(),
+});
 
 /**
  * Application keys (`Basic appID:appToken` for programs): admins only. The
@@ -38,21 +51,46 @@ const editBody = z.looseObject({ appName: appName.optional(), role: role.optiona
 export function applicationRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Applications")
-    .get("/applications", { summary: "List application keys (admins)", query: listQuery({ appName_like: z.string().optional() }) }, async (c, { query }) => {
-      const r = await listApplications(db, requireRole(c, "admin"), pageFrom(query), { appNameLike: query.appName_like });
-      return list(r, (a) => application(a));
-    })
-    .get("/applications/:id", { summary: "Application key detail (admins)" }, async (c) => application(await getApplication(db, requireRole(c, "admin"), idParam(c))))
-    .post("/applications", { summary: "Create an application key; its appToken is shown only in this answer", body: createBody }, async (c, { body }) => {
-      const r = await createApplication(db, requireRole(c, "admin"), body);
-      return application(r.application, r.appToken);
-    })
-    .put("/applications/:id", { summary: "Edit an application key (name, role, description, enable, expiresAt)", body: editBody }, async (c, { body }) =>
-      application(
-        await updateApplication(db, requireRole(c, "admin"), idParam(c), { appName: body.appName, role: body.role, description: body.description, enable: body.enable, expiresAt: body.expiresAt }),
-      ),
+    .get(
+      "/applications",
+      { summary: "List application keys (admins)", query: listQuery({ appName_like: z.string().optional() }) },
+      async (c, { query }) => {
+        const r = await listApplications(db, requireRole(c, "admin"), pageFrom(query), {
+          appNameLike: query.appName_like,
+        });
+        return list(r, (a) => application(a));
+      },
     )
-    .delete("/applications", { summary: "Delete application keys; they stop working at once", query: idsQuery }, async (c, { query }) => {
-      await deleteApplications(db, requireRole(c, "admin"), idsFrom(query));
-    }).app;
+    .get("/applications/:id", { summary: "Application key detail (admins)" }, async (c) =>
+      application(await getApplication(db, requireRole(c, "admin"), idParam(c))),
+    )
+    .post(
+      "/applications",
+      { summary: "Create an application key; its appToken is shown only in this answer", body: createBody },
+      async (c, { body }) => {
+        const r = await createApplication(db, requireRole(c, "admin"), body);
+        return application(r.application, r.appToken);
+      },
+    )
+    .put(
+      "/applications/:id",
+      { summary: "Edit an application key (name, role, description, enable, expiresAt)", body: editBody },
+      async (c, { body }) =>
+        application(
+          await updateApplication(db, requireRole(c, "admin"), idParam(c), {
+            appName: body.appName,
+            role: body.role,
+            description: body.description,
+            enable: body.enable,
+            expiresAt: body.expiresAt,
+          }),
+        ),
+    )
+    .delete(
+      "/applications",
+      { summary: "Delete application keys; they stop working at once", query: idsQuery },
+      async (c, { query }) => {
+        await deleteApplications(db, requireRole(c, "admin"), idsFrom(query));
+      },
+    ).app;
 }

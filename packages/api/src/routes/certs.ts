@@ -19,22 +19,40 @@ const editBody = z.object({ name: name.optional(), enable: enable.optional() });
 export function certRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Certificates")
-    .get("/certs", { summary: "List certificates", query: listQuery({ name_like: z.string().optional() }) }, async (c, { query }) =>
-      list(await listCerts(db, c.get("caller"), pageFrom(query), { nameLike: query.name_like }), (x) => cert(x, "list")),
+    .get(
+      "/certs",
+      { summary: "List certificates", query: listQuery({ name_like: z.string().optional() }) },
+      async (c, { query }) =>
+        list(await listCerts(db, c.get("caller"), pageFrom(query), { nameLike: query.name_like }), (x) =>
+          cert(x, "list"),
+        ),
     )
     .get("/certs/:id", { summary: "Certificate detail with cert, key and root PEM texts" }, async (c) => {
       const found = await getCert(db, c.get("caller"), idParam(c));
       return certDetail(found, (await serviceCa(db)).certPem);
     })
-    .post("/certs", { summary: "Issue a certificate (ECDSA P-256, CN <tenantID>:<suffix>) signed by the service CA", body: createBody }, async (c, { body }) =>
-      issuedCert(await createCert(db, c.get("caller"), body)),
+    .post(
+      "/certs",
+      {
+        summary: "Issue a certificate (ECDSA P-256, CN <tenantID>:<suffix>) signed by the service CA",
+        body: createBody,
+      },
+      async (c, { body }) => issuedCert(await createCert(db, c.get("caller"), body)),
     )
-    .put("/certs/:id", { summary: "Edit a certificate's name and enable; disabling ends the sessions of its devices", body: editBody }, async (c, { body }) => {
-      const r = await updateCert(db, c.get("caller"), idParam(c), body);
-      for (const deviceIntId of r.kick) deps.sessions.kick(deviceIntId, "certificate disabled");
-      return cert(r.cert, "write");
-    })
-    .delete("/certs", { summary: "Delete certificates (REFERENCED_ERROR while bound to devices)", query: idsQuery }, async (c, { query }) => {
-      await deleteCerts(db, c.get("caller"), idsFrom(query));
-    }).app;
+    .put(
+      "/certs/:id",
+      { summary: "Edit a certificate's name and enable; disabling ends the sessions of its devices", body: editBody },
+      async (c, { body }) => {
+        const r = await updateCert(db, c.get("caller"), idParam(c), body);
+        for (const deviceIntId of r.kick) deps.sessions.kick(deviceIntId, "certificate disabled");
+        return cert(r.cert, "write");
+      },
+    )
+    .delete(
+      "/certs",
+      { summary: "Delete certificates (REFERENCED_ERROR while bound to devices)", query: idsQuery },
+      async (c, { query }) => {
+        await deleteCerts(db, c.get("caller"), idsFrom(query));
+      },
+    ).app;
 }

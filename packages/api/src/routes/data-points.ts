@@ -21,20 +21,41 @@
  */
 import { z } from "zod";
 import {
-  createDataPoint, createDataStream, deleteDataPoints, getDataPoint, listDataPoints, updateDataPoint, updateDataStream, POINT_DATA_TYPES,
+  createDataPoint,
+  createDataStream,
+  deleteDataPoints,
+  getDataPoint,
+  listDataPoints,
+  updateDataPoint,
+  updateDataStream,
+  POINT_DATA_TYPES,
 } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { list } from "../forms/common.js";
 import { dataPoint } from "../forms/data-points.js";
 import { dataStream } from "../forms/data-streams.js";
-import { codeField, floatField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom, jsonArrayField } from "../params.js";
+import {
+  codeField,
+  floatField,
+  idParam,
+  idsFrom,
+  idsQuery,
+  intField,
+  listQuery,
+  pageFrom,
+  jsonArrayField,
+} from "../params.js";
 import { ApiRouter } from "../router.js";
 import { streamCreateBody, streamEditBody } from "./data-streams.js";
 
 const text = (max: number) => z.string().trim().max(max, `at most ${max} characters`);
 /** Optional numbers: a number, a numeric string, or "" / null to unset. */
-const unsettable = <T extends z.ZodType<number>>(s: T) => z.union([s, z.literal(""), z.null()]).optional().transform((v) => (v === "" ? null : v));
+const unsettable = <T extends z.ZodType<number>>(s: T) =>
+  z
+    .union([s, z.literal(""), z.null()])
+    .optional()
+    .transform((v) => (v === "" ? null : v));
 const MAX_ENUM_JSON = 10_000;
 
 /** `enum`: a JSON array, or a string holding one. */
@@ -42,7 +63,9 @@ const enumField = jsonArrayField(MAX_ENUM_JSON);
 
 const required = {
   dataPointName: text(50).min(1, "required"),
-  dataPointID: text(50).min(1, "required").regex(/^[\w.-]+$/, "letters, digits, _ . - only"),
+  dataPointID: text(50)
+    .min(1, "required")
+    .regex(/^[\w.-]+$/, "letters, digits, _ . - only"),
   pointDataType: codeField(POINT_DATA_TYPES),
   dataTransType: codeField([1, 2, 3]),
 };
@@ -65,18 +88,39 @@ const optional = {
   detail: text(300).nullish(),
 };
 
-const toDomain = <T extends { productIntID?: number | undefined; productID?: string | undefined; dataPointID?: string | undefined }>({ productIntID, productID, dataPointID, ...rest }: T) => ({
-  ...rest, productIntId: productIntID, productId: productID, dataPointId: dataPointID,
+const toDomain = <
+  T extends { productIntID?: number | undefined; productID?: string | undefined; dataPointID?: string | undefined },
+>({
+  productIntID,
+  productID,
+  dataPointID,
+  ...rest
+}: T) => ({
+  ...rest,
+  productIntId: productIntID,
+  productId: productID,
+  dataPointId: dataPointID,
 });
 
-const pointCreateBody = z.object({ ...required, ...optional }).transform((b) => ({ ...toDomain(b), dataPointId: b.dataPointID }));
+const pointCreateBody = z
+  .object({ ...required, ...optional })
+  .transform((b) => ({ ...toDomain(b), dataPointId: b.dataPointID }));
 /** Edits carry the whole record; read-only members (id, labels, productName, dates) are dropped, a product reference is only compared. */
 const pointEditBody = z
-  .object({ ...optional, dataPointName: required.dataPointName.optional(), dataPointID: required.dataPointID.optional(), pointDataType: required.pointDataType.optional(), dataTransType: required.dataTransType.optional() })
+  .object({
+    ...optional,
+    dataPointName: required.dataPointName.optional(),
+    dataPointID: required.dataPointID.optional(),
+    pointDataType: required.pointDataType.optional(),
+    dataTransType: required.dataTransType.optional(),
+  })
   .transform(toDomain);
 
 const jsonSchema = (s: z.ZodType) => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 };
 
@@ -91,30 +135,66 @@ function pointOrStream<P extends z.ZodType, S extends z.ZodType>(point: P, strea
         for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
         return z.NEVER;
       }
-      return isStream ? { kind: "stream" as const, stream: r.data as z.output<S> } : { kind: "point" as const, point: r.data as z.output<P> };
+      return isStream
+        ? { kind: "stream" as const, stream: r.data as z.output<S> }
+        : { kind: "point" as const, point: r.data as z.output<P> };
     })
-    .meta({ description: "A data point, or a data stream when the body has streamName", anyOf: [jsonSchema(point), jsonSchema(stream)] });
+    .meta({
+      description: "A data point, or a data stream when the body has streamName",
+      anyOf: [jsonSchema(point), jsonSchema(stream)],
+    });
 }
 
 /** Data point routes (and the spec's data stream writes on them, see the file comment). */
 export function dataPointRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Data points")
-    .get("/data_points", { summary: "List data points, optionally of one product", query: listQuery({ productID: z.string().optional() }) }, async (c, { query }) =>
-      list(await listDataPoints(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }), (p) => dataPoint(p, "list", c.get("view"))),
+    .get(
+      "/data_points",
+      {
+        summary: "List data points, optionally of one product",
+        query: listQuery({ productID: z.string().optional() }),
+      },
+      async (c, { query }) =>
+        list(
+          await listDataPoints(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }),
+          (p) => dataPoint(p, "list", c.get("view")),
+        ),
     )
-    .get("/data_points/:id", { summary: "Data point detail" }, async (c) => dataPoint(await getDataPoint(db, c.get("caller"), idParam(c)), "detail", c.get("view")))
-    .post("/data_points", { summary: "Create a data point, or a data stream when the body has streamName", body: pointOrStream(pointCreateBody, streamCreateBody) }, async (c, { body }) =>
-      body.kind === "stream"
-        ? dataStream(await createDataStream(db, c.get("caller"), body.stream), "write", c.get("view"))
-        : dataPoint(await createDataPoint(db, c.get("caller"), body.point), "write", c.get("view")),
+    .get("/data_points/:id", { summary: "Data point detail" }, async (c) =>
+      dataPoint(await getDataPoint(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
     )
-    .put("/data_points/:id", { summary: "Edit a data point, or the data stream {id} when the body has streamName", body: pointOrStream(pointEditBody, streamEditBody) }, async (c, { body }) =>
-      body.kind === "stream"
-        ? dataStream(await updateDataStream(db, c.get("caller"), idParam(c), body.stream), "write", c.get("view"))
-        : dataPoint(await updateDataPoint(db, c.get("caller"), idParam(c), body.point), "write", c.get("view")),
+    .post(
+      "/data_points",
+      {
+        summary: "Create a data point, or a data stream when the body has streamName",
+        body: pointOrStream(pointCreateBody, streamCreateBody),
+      },
+      async (c, { body }) =>
+        body.kind === "stream"
+          ? dataStream(await createDataStream(db, c.get("caller"), body.stream), "write", c.get("view"))
+          : dataPoint(await createDataPoint(db, c.get("caller"), body.point), "write", c.get("view")),
     )
-    .delete("/data_points", { summary: "Delete data points only (REFERENCED_ERROR while a stream or metric uses one); streams: DELETE /data_streams", query: idsQuery }, async (c, { query }) => {
-      await deleteDataPoints(db, c.get("caller"), idsFrom(query));
-    }).app;
+    .put(
+      "/data_points/:id",
+      {
+        summary: "Edit a data point, or the data stream {id} when the body has streamName",
+        body: pointOrStream(pointEditBody, streamEditBody),
+      },
+      async (c, { body }) =>
+        body.kind === "stream"
+          ? dataStream(await updateDataStream(db, c.get("caller"), idParam(c), body.stream), "write", c.get("view"))
+          : dataPoint(await updateDataPoint(db, c.get("caller"), idParam(c), body.point), "write", c.get("view")),
+    )
+    .delete(
+      "/data_points",
+      {
+        summary:
+          "Delete data points only (REFERENCED_ERROR while a stream or metric uses one); streams: DELETE /data_streams",
+        query: idsQuery,
+      },
+      async (c, { query }) => {
+        await deleteDataPoints(db, c.get("caller"), idsFrom(query));
+      },
+    ).app;
 }

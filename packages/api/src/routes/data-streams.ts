@@ -1,6 +1,13 @@
 import { z } from "zod";
 import {
-  createDataStream, deleteDataStreams, getDataStream, listDataStreams, updateDataStream, MAX_STREAM_TOPIC, STREAM_DATA_TYPES, STREAM_TYPES,
+  createDataStream,
+  deleteDataStreams,
+  getDataStream,
+  listDataStreams,
+  updateDataStream,
+  MAX_STREAM_TOPIC,
+  STREAM_DATA_TYPES,
+  STREAM_TYPES,
 } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
@@ -28,18 +35,36 @@ const fields = {
 };
 
 type Fields = { [K in keyof typeof fields]?: z.output<(typeof fields)[K]> | undefined };
-const toDomain = ({ productIntID, productID: productId, ...rest }: Fields) => ({ ...rest, productIntId: productIntID, productId });
+const toDomain = ({ productIntID, productID: productId, ...rest }: Fields) => ({
+  ...rest,
+  productIntId: productIntID,
+  productId,
+});
 
 /**
  * Body of a stream create: `productIntID` (or `productID`), `streamName`,
  * `streamType` 1–4, `streamDataType` 1–2, `topic`, optional `dataPoints`
  * (data point ids, in order) and `detail`.
  */
-export const streamCreateBody = z.object(fields).transform((b) => ({ ...toDomain(b), streamName: b.streamName, streamType: b.streamType, streamDataType: b.streamDataType, topic: b.topic }));
+export const streamCreateBody = z
+  .object(fields)
+  .transform((b) => ({
+    ...toDomain(b),
+    streamName: b.streamName,
+    streamType: b.streamType,
+    streamDataType: b.streamDataType,
+    topic: b.topic,
+  }));
 
 /** Body of a stream edit: the record; read-only members (labels, names, dates) are dropped, a product reference is only compared. */
 export const streamEditBody = z
-  .object({ ...fields, streamName: name.optional(), streamType: fields.streamType.optional(), streamDataType: fields.streamDataType.optional(), topic: topic.optional() })
+  .object({
+    ...fields,
+    streamName: name.optional(),
+    streamType: fields.streamType.optional(),
+    streamDataType: fields.streamDataType.optional(),
+    topic: topic.optional(),
+  })
   .transform(toDomain);
 
 /**
@@ -50,19 +75,37 @@ export const streamEditBody = z
 export function dataStreamRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Data streams")
-    .get("/data_streams", { summary: "List data streams, optionally of one product", query: listQuery({ productID: z.string().optional() }) }, async (c, { query }) =>
-      list(await listDataStreams(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }), (s) => dataStream(s, "list", c.get("view"))),
+    .get(
+      "/data_streams",
+      {
+        summary: "List data streams, optionally of one product",
+        query: listQuery({ productID: z.string().optional() }),
+      },
+      async (c, { query }) =>
+        list(
+          await listDataStreams(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }),
+          (s) => dataStream(s, "list", c.get("view")),
+        ),
     )
     .get("/data_streams/:id", { summary: "Data stream detail with its data points' ids and names" }, async (c) =>
       dataStream(await getDataStream(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
     )
-    .post("/data_streams", { summary: "Create a data stream (types 3 and 4 only for products with a gateway)", body: streamCreateBody }, async (c, { body }) =>
-      dataStream(await createDataStream(db, c.get("caller"), body), "write", c.get("view")),
+    .post(
+      "/data_streams",
+      { summary: "Create a data stream (types 3 and 4 only for products with a gateway)", body: streamCreateBody },
+      async (c, { body }) => dataStream(await createDataStream(db, c.get("caller"), body), "write", c.get("view")),
     )
-    .put("/data_streams/:id", { summary: "Edit a data stream (its product cannot change)", body: streamEditBody }, async (c, { body }) =>
-      dataStream(await updateDataStream(db, c.get("caller"), idParam(c), body), "write", c.get("view")),
+    .put(
+      "/data_streams/:id",
+      { summary: "Edit a data stream (its product cannot change)", body: streamEditBody },
+      async (c, { body }) =>
+        dataStream(await updateDataStream(db, c.get("caller"), idParam(c), body), "write", c.get("view")),
     )
-    .delete("/data_streams", { summary: "Delete data streams (REFERENCED_ERROR while a metric uses one)", query: idsQuery }, async (c, { query }) => {
-      await deleteDataStreams(db, c.get("caller"), idsFrom(query));
-    }).app;
+    .delete(
+      "/data_streams",
+      { summary: "Delete data streams (REFERENCED_ERROR while a metric uses one)", query: idsQuery },
+      async (c, { query }) => {
+        await deleteDataStreams(db, c.get("caller"), idsFrom(query));
+      },
+    ).app;
 }

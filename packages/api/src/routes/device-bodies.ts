@@ -44,9 +44,24 @@ const form1Fields = {
 };
 
 /** API member names → registry field names. */
-function toInput<T extends { productID?: string | undefined; deviceID?: string | undefined; IMEI?: string | null | undefined; IMSI?: string | null | undefined; deviceConsoleIP?: string | null | undefined }>(b: T) {
+function toInput<
+  T extends {
+    productID?: string | undefined;
+    deviceID?: string | undefined;
+    IMEI?: string | null | undefined;
+    IMSI?: string | null | undefined;
+    deviceConsoleIP?: string | null | undefined;
+  },
+>(b: T) {
   const { productID, deviceID, IMEI, IMSI, deviceConsoleIP, ...rest } = b;
-  return { ...rest, productId: productID, deviceId: deviceID, imei: IMEI, imsi: IMSI, deviceConsoleIp: deviceConsoleIP };
+  return {
+    ...rest,
+    productId: productID,
+    deviceId: deviceID,
+    imei: IMEI,
+    imsi: IMSI,
+    deviceConsoleIp: deviceConsoleIP,
+  };
 }
 
 /** Form 2 create body: deviceType 0 terminal, 1 gateway, 2 smartphone; authType required. */
@@ -71,13 +86,19 @@ const form2Create = z.object({
 export function deviceCreateBody(form: "1" | "2") {
   if (form === "1") return z.object(form1Fields).transform((b) => ({ ...toInput(b), productId: b.productID }));
   // Form 2 has no upLinkSystem: its terminals connect to the cloud directly.
-  return form2Create.transform((b) => ({ ...toInput(b), productId: b.productID, ...(b.deviceType === 1 ? { upLinkSystem: 1 } : {}) }));
+  return form2Create.transform((b) => ({
+    ...toInput(b),
+    productId: b.productID,
+    ...(b.deviceType === 1 ? { upLinkSystem: 1 } : {}),
+  }));
 }
 
 /** Form 2 edit body: only these members change; anything else in the body is ignored. */
 const form2Edit = z.object({
   deviceName: form1Fields.deviceName.optional(),
-  deviceType: codeField([0, 1, 2]).transform((t) => t + 1).optional(),
+  deviceType: codeField([0, 1, 2])
+    .transform((t) => t + 1)
+    .optional(),
   softVersion: text(50),
   hardwareVersion: text(50),
   manufacturer: text(50),
@@ -107,7 +128,10 @@ export const gatewayFields = {
   gatewayProtocol: codeField([1, 2, 3, 4, 5, 6, 7]),
   upLinkNetwork: codeField([1, 2, 3, 4, 5]).nullish(),
   upLinkProtocol: codeField([1, 2, 3, 4, 5, 6, 7]).nullish(),
-  mac: z.string().regex(/^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/, "a MAC address like 00:1A:2B:3C:4D:5E").nullish(),
+  mac: z
+    .string()
+    .regex(/^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/, "a MAC address like 00:1A:2B:3C:4D:5E")
+    .nullish(),
   authType: form1Fields.authType,
   blocked: form1Fields.blocked,
   deviceID: form1Fields.deviceID,
@@ -127,13 +151,23 @@ export const gatewayFields = {
 
 const gatewayInput = <T extends { gatewayName?: string | undefined; productID?: string | undefined }>(b: T) => {
   const { gatewayName, ...rest } = b;
-  return { ...toInput(rest), productId: b.productID, ...(gatewayName !== undefined ? { deviceName: gatewayName } : {}) };
+  return {
+    ...toInput(rest),
+    productId: b.productID,
+    ...(gatewayName !== undefined ? { deviceName: gatewayName } : {}),
+  };
 };
 
 /** Gateway create body. */
-export const gatewayCreateBody = z.object(gatewayFields).transform((b) => ({ ...gatewayInput(b), deviceName: b.gatewayName, productId: b.productID }));
+export const gatewayCreateBody = z
+  .object(gatewayFields)
+  .transform((b) => ({ ...gatewayInput(b), deviceName: b.gatewayName, productId: b.productID }));
 
 /** Gateway edit body: every member optional; read-only members ignored. */
 export const gatewayEditBody = z
-  .object(Object.fromEntries(Object.entries(gatewayFields).map(([k, v]) => [k, (v as z.ZodType).optional()])) as { [K in keyof typeof gatewayFields]: z.ZodOptional<(typeof gatewayFields)[K]> })
+  .object(
+    Object.fromEntries(Object.entries(gatewayFields).map(([k, v]) => [k, (v as z.ZodType).optional()])) as {
+      [K in keyof typeof gatewayFields]: z.ZodOptional<(typeof gatewayFields)[K]>;
+    },
+  )
   .transform(gatewayInput);

@@ -30,17 +30,37 @@ const timeUnit = z.enum(timeUnits, { error: `must be one of ${timeUnits.join(", 
 export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Device data")
-    .get("/device_consoles/:deviceIntID", { summary: "The device product's app templates with the device's current values", query: listQuery({}) }, async (c, { query }) =>
-      list(await deviceConsole(db, c.get("caller"), idParam(c, "deviceIntID"), pageFrom(query)), (t) => consoleTemplate(t, c.get("view"))),
+    .get(
+      "/device_consoles/:deviceIntID",
+      { summary: "The device product's app templates with the device's current values", query: listQuery({}) },
+      async (c, { query }) =>
+        list(await deviceConsole(db, c.get("caller"), idParam(c, "deviceIntID"), pageFrom(query)), (t) =>
+          consoleTemplate(t, c.get("view")),
+        ),
     )
-    .get("/original_data", { summary: "Original data of each numeric reported data point of a device", query: z.object({ deviceID, metricType, time_unit: timeUnit }) }, async (c, { query }) =>
-      (await originalData(db, c.get("caller"), query.deviceID, { timeUnit: query.time_unit })).map((o) => ({
-        dataPointIntID: o.dataPointIntId,
-        dataPointName: o.dataPointName,
-        originalData: series(o.originalData),
-      })),
+    .get(
+      "/original_data",
+      {
+        summary: "Original data of each numeric reported data point of a device",
+        query: z.object({ deviceID, metricType, time_unit: timeUnit }),
+      },
+      async (c, { query }) =>
+        (await originalData(db, c.get("caller"), query.deviceID, { timeUnit: query.time_unit })).map((o) => ({
+          dataPointIntID: o.dataPointIntId,
+          dataPointName: o.dataPointName,
+          originalData: series(o.originalData),
+        })),
     )
-    .get("/metrics_data", { summary: "The metrics of a device's product with their data for the device", query: z.object({ deviceID, metricType }) }, async (c, { query }) =>
-      (await metricsData(db, c.get("caller"), query.deviceID, { metricType: query.metricType })).map((m) => ({ ...metric(m, "detail", c.get("view")), metricData: series(m.metricData) })),
+    .get(
+      "/metrics_data",
+      {
+        summary: "The metrics of a device's product with their data for the device",
+        query: z.object({ deviceID, metricType }),
+      },
+      async (c, { query }) =>
+        (await metricsData(db, c.get("caller"), query.deviceID, { metricType: query.metricType })).map((m) => ({
+          ...metric(m, "detail", c.get("view")),
+          metricData: series(m.metricData),
+        })),
     ).app;
 }

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import {
-  createDevice, deleteDevices, getDevice, listConnectLogs, listControlLogs, listDeviceEvents, listDevices, updateDevice,
+  createDevice,
+  deleteDevices,
+  getDevice,
+  listConnectLogs,
+  listControlLogs,
+  listDeviceEvents,
+  listDevices,
+  updateDevice,
 } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
@@ -13,46 +20,99 @@ import { deviceCreateBody, deviceEditBody } from "./device-bodies.js";
 
 const like = z.string().optional();
 /** Form 2's deviceType filter (0 terminal, 1 gateway, 2 smartphone), stored as Form 1 codes. */
-const form2Type = z.enum(["0", "1", "2"], { message: "must be 0, 1 or 2" }).transform((t) => Number(t) + 1).optional();
+const form2Type = z
+  .enum(["0", "1", "2"], { message: "must be 0, 1 or 2" })
+  .transform((t) => Number(t) + 1)
+  .optional();
 
 /** Devices: list (with filters), detail, create, edit, delete, and each device's logs. */
 export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   const logsQuery = listQuery({});
   const filters = listQuery({
-    gateway: intFilter, parentDevice: intFilter, deviceName_like: like, deviceID_like: like, deviceType_like: form2Type, groupID: like, productID: like,
+    gateway: intFilter,
+    parentDevice: intFilter,
+    deviceName_like: like,
+    deviceID_like: like,
+    deviceType_like: form2Type,
+    groupID: like,
+    productID: like,
   });
   return new ApiRouter(docs, "Devices")
-    .get("/devices", { summary: "List devices (Form 2 lists gateways too, as deviceType 1)", query: filters }, async (c, { query: q }) => {
-      const r = await listDevices(db, c.get("caller"), pageFrom(q), {
-        gateway: q.gateway, parentDevice: q.parentDevice, deviceNameLike: q.deviceName_like, deviceIdLike: q.deviceID_like,
-        deviceType: q.deviceType_like, groupId: q.groupID, productId: q.productID, includeGateways: deps.form === "2",
-      });
-      return list(r, (d) => device(d, "list", c.get("view")));
-    })
-    .get("/devices/:id", { summary: "Device detail" }, async (c) => device(await getDevice(db, c.get("caller"), idParam(c)), "detail", c.get("view")))
-    .post("/devices", { summary: "Create a device (every creation rule of the spec applies)", body: deviceCreateBody(deps.form) }, async (c, { body }) =>
-      device(await createDevice(db, c.get("caller"), body), "write", c.get("view")),
+    .get(
+      "/devices",
+      { summary: "List devices (Form 2 lists gateways too, as deviceType 1)", query: filters },
+      async (c, { query: q }) => {
+        const r = await listDevices(db, c.get("caller"), pageFrom(q), {
+          gateway: q.gateway,
+          parentDevice: q.parentDevice,
+          deviceNameLike: q.deviceName_like,
+          deviceIdLike: q.deviceID_like,
+          deviceType: q.deviceType_like,
+          groupId: q.groupID,
+          productId: q.productID,
+          includeGateways: deps.form === "2",
+        });
+        return list(r, (d) => device(d, "list", c.get("view")));
+      },
     )
-    .put("/devices/:id", { summary: "Edit a device (the creation rules apply again; blocking or new credentials end its sessions)", body: deviceEditBody(deps.form) }, async (c, { body }) => {
-      const r = await updateDevice(db, c.get("caller"), idParam(c), body);
-      if (r.revoke) deps.sessions.kick(r.device.id, r.revoke);
-      return device(r.device, "write", c.get("view"));
-    })
-    .delete("/devices", { summary: "Delete devices (REFERENCED_ERROR while they have child devices)", query: idsQuery }, async (c, { query }) => {
-      const deleted = await deleteDevices(db, c.get("caller"), idsFrom(query), deps.form === "1" ? "devices" : undefined);
-      for (const id of deleted) deps.sessions.kick(id, "device deleted");
-    })
+    .get("/devices/:id", { summary: "Device detail" }, async (c) =>
+      device(await getDevice(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
+    )
+    .post(
+      "/devices",
+      { summary: "Create a device (every creation rule of the spec applies)", body: deviceCreateBody(deps.form) },
+      async (c, { body }) => device(await createDevice(db, c.get("caller"), body), "write", c.get("view")),
+    )
+    .put(
+      "/devices/:id",
+      {
+        summary: "Edit a device (the creation rules apply again; blocking or new credentials end its sessions)",
+        body: deviceEditBody(deps.form),
+      },
+      async (c, { body }) => {
+        const r = await updateDevice(db, c.get("caller"), idParam(c), body);
+        if (r.revoke) deps.sessions.kick(r.device.id, r.revoke);
+        return device(r.device, "write", c.get("view"));
+      },
+    )
+    .delete(
+      "/devices",
+      { summary: "Delete devices (REFERENCED_ERROR while they have child devices)", query: idsQuery },
+      async (c, { query }) => {
+        const deleted = await deleteDevices(
+          db,
+          c.get("caller"),
+          idsFrom(query),
+          deps.form === "1" ? "devices" : undefined,
+        );
+        for (const id of deleted) deps.sessions.kick(id, "device deleted");
+      },
+    )
     .get("/devices/:id/events", { summary: "Uplink messages of a device", query: logsQuery }, async (c, { query }) => {
       const d = await getDevice(db, c.get("caller"), idParam(c));
-      return list(await listDeviceEvents(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (e) => event(e, c.get("view")));
+      return list(await listDeviceEvents(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (e) =>
+        event(e, c.get("view")),
+      );
     })
-    .get("/devices/:id/connect_logs", { summary: "Connect logs of a device", query: logsQuery }, async (c, { query }) => {
-      const d = await getDevice(db, c.get("caller"), idParam(c));
-      return list(await listConnectLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) => connectLog(l, c.get("view")));
-    })
-    .get("/devices/:id/control_logs", { summary: "Commands sent to a device", query: logsQuery }, async (c, { query }) => {
-      const d = await getDevice(db, c.get("caller"), idParam(c));
-      return list(await listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) => controlLog(l, c.get("view")));
-    }).app;
+    .get(
+      "/devices/:id/connect_logs",
+      { summary: "Connect logs of a device", query: logsQuery },
+      async (c, { query }) => {
+        const d = await getDevice(db, c.get("caller"), idParam(c));
+        return list(await listConnectLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) =>
+          connectLog(l, c.get("view")),
+        );
+      },
+    )
+    .get(
+      "/devices/:id/control_logs",
+      { summary: "Commands sent to a device", query: logsQuery },
+      async (c, { query }) => {
+        const d = await getDevice(db, c.get("caller"), idParam(c));
+        return list(await listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) =>
+          controlLog(l, c.get("view")),
+        );
+      },
+    ).app;
 }

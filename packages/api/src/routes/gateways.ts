@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { createGateway, deleteGateways, getGateway, listControlLogs, listDeviceEvents, listGateways, updateGateway } from "@iot/registry";
+import {
+  createGateway,
+  deleteGateways,
+  getGateway,
+  listControlLogs,
+  listDeviceEvents,
+  listGateways,
+  updateGateway,
+} from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { list } from "../forms/common.js";
@@ -17,10 +25,17 @@ import { gatewayCreateBody, gatewayEditBody } from "./device-bodies.js";
 export function gatewayRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Gateways")
-    .get("/gateways", { summary: "List gateways", query: listQuery({ gatewayName_like: z.string().optional() }) }, async (c, { query: q }) =>
-      list(await listGateways(db, c.get("caller"), pageFrom(q), { gatewayNameLike: q.gatewayName_like }), (g) => gateway(g, "list", c.get("view"))),
+    .get(
+      "/gateways",
+      { summary: "List gateways", query: listQuery({ gatewayName_like: z.string().optional() }) },
+      async (c, { query: q }) =>
+        list(await listGateways(db, c.get("caller"), pageFrom(q), { gatewayNameLike: q.gatewayName_like }), (g) =>
+          gateway(g, "list", c.get("view")),
+        ),
     )
-    .get("/gateways/:id", { summary: "Gateway detail" }, async (c) => gateway(await getGateway(db, c.get("caller"), idParam(c)), "detail", c.get("view")))
+    .get("/gateways/:id", { summary: "Gateway detail" }, async (c) =>
+      gateway(await getGateway(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
+    )
     .post("/gateways", { summary: "Create a gateway", body: gatewayCreateBody }, async (c, { body }) =>
       gateway(await createGateway(db, c.get("caller"), body), "write", c.get("view")),
     )
@@ -29,19 +44,34 @@ export function gatewayRoutes(deps: AppDeps, docs: ApiDocs) {
       if (r.revoke) deps.sessions.kick(r.device.id, r.revoke);
       return gateway(r.device, "write", c.get("view"));
     })
-    .delete("/gateways", { summary: "Delete gateways (REFERENCED_ERROR while devices are under them)", query: idsQuery }, async (c, { query }) => {
-      for (const id of await deleteGateways(db, c.get("caller"), idsFrom(query))) deps.sessions.kick(id, "gateway deleted");
-    })
-    .get("/gateways/:id/events", { summary: "Uplink messages of a gateway and those it relayed", query: listQuery({}) }, async (c, { query }) => {
-      const g = await getGateway(db, c.get("caller"), idParam(c));
-      const r = await listDeviceEvents(db, c.get("caller"), pageFrom(query), { gatewayIntId: g.id });
-      return list(r, (e) => {
-        const { deviceName, ...rest } = event(e, c.get("view"));
-        return { ...rest, gatewayName: g.deviceName, deviceName };
-      });
-    })
-    .get("/gateways/:id/control_logs", { summary: "Commands sent to a gateway", query: listQuery({}) }, async (c, { query }) => {
-      const g = await getGateway(db, c.get("caller"), idParam(c));
-      return list(await listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: g.id }), (l) => controlLog(l, c.get("view")));
-    }).app;
+    .delete(
+      "/gateways",
+      { summary: "Delete gateways (REFERENCED_ERROR while devices are under them)", query: idsQuery },
+      async (c, { query }) => {
+        for (const id of await deleteGateways(db, c.get("caller"), idsFrom(query)))
+          deps.sessions.kick(id, "gateway deleted");
+      },
+    )
+    .get(
+      "/gateways/:id/events",
+      { summary: "Uplink messages of a gateway and those it relayed", query: listQuery({}) },
+      async (c, { query }) => {
+        const g = await getGateway(db, c.get("caller"), idParam(c));
+        const r = await listDeviceEvents(db, c.get("caller"), pageFrom(query), { gatewayIntId: g.id });
+        return list(r, (e) => {
+          const { deviceName, ...rest } = event(e, c.get("view"));
+          return { ...rest, gatewayName: g.deviceName, deviceName };
+        });
+      },
+    )
+    .get(
+      "/gateways/:id/control_logs",
+      { summary: "Commands sent to a gateway", query: listQuery({}) },
+      async (c, { query }) => {
+        const g = await getGateway(db, c.get("caller"), idParam(c));
+        return list(await listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: g.id }), (l) =>
+          controlLog(l, c.get("view")),
+        );
+      },
+    ).app;
 }

@@ -22,23 +22,39 @@ const loginBody = z
  */
 export function loginRoutes(deps: AppDeps, docs: ApiDocs) {
   const limiter = new FailureLimiter({ maxFailures: deps.loginMaxFailures, windowMs: deps.loginWindowSeconds * 1000 });
-  return new ApiRouter(docs, "Callers").post("/login", { summary: "Log in: a bearer token for the other endpoints", body: loginBody, open: true }, async (c, { body }) => {
-    const username = (body.username ?? body.email)!;
-    const keys = [`ip:${clientAddress(c)}`, `user:${username}`];
-    const waitMs = limiter.blockedFor(keys);
-    if (waitMs > 0) {
-      const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-      c.header("Retry-After", String(seconds));
-      throw new RegistryError("TOO_MANY_REQUESTS", undefined, `Too many failed logins; retry in ${seconds} seconds`);
-    }
-    // Counted as a failure before checking, so concurrent guesses cannot slip past the limit.
-    const at = limiter.fail(keys);
-    const r = await login(deps.store.db, deps.tokenSecret, { username, password: body.password }, deps.tokenTtlSeconds).catch((err: unknown) => {
-      if (!(err instanceof RegistryError && err.code === "AUTH_FAILED")) limiter.forgive(keys, at);
-      throw err;
-    });
-    limiter.forgive(keys, at);
-    limiter.reset(keys[1]!);
-    return { token: r.token, userIntID: r.userIntId, username: r.username, tenantID: r.tenantId, role: r.role, expiresAt: new Date(r.expiresAt).toISOString() };
-  }).app;
+  return new ApiRouter(docs, "Callers").post(
+    "/login",
+    { summary: "Log in: a bearer token for the other endpoints", body: loginBody, open: true },
+    async (c, { body }) => {
+      const username = (body.username ?? body.email)!;
+      const keys = [`ip:${clientAddress(c)}`, `user:${username}`];
+      const waitMs = limiter.blockedFor(keys);
+      if (waitMs > 0) {
+        const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+        c.header("Retry-After", String(seconds));
+        throw new RegistryError("TOO_MANY_REQUESTS", undefined, `Too many failed logins; retry in ${seconds} seconds`);
+      }
+      // Counted as a failure before checking, so concurrent guesses cannot slip past the limit.
+      const at = limiter.fail(keys);
+      const r = await login(
+        deps.store.db,
+        deps.tokenSecret,
+        { username, password: body.password },
+        deps.tokenTtlSeconds,
+      ).catch((err: unknown) => {
+        if (!(err instanceof RegistryError && err.code === "AUTH_FAILED")) limiter.forgive(keys, at);
+        throw err;
+      });
+      limiter.forgive(keys, at);
+      limiter.reset(keys[1]!);
+      return {
+        token: r.token,
+        userIntID: r.userIntId,
+        username: r.username,
+        tenantID: r.tenantId,
+        role: r.role,
+        expiresAt: new Date(r.expiresAt).toISOString(),
+      };
+    },
+  ).app;
 }

@@ -13,16 +13,45 @@ const like = z.string().optional();
 export function logRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Logs")
-    .get("/device_connect_logs", { summary: "Connect logs of every device", query: listQuery({ deviceName_like: like, deviceID_like: like, IP_like: like }) }, async (c, { query: q }) => {
-      const r = await listConnectLogs(db, c.get("caller"), pageFrom(q), { deviceNameLike: q.deviceName_like, deviceIdLike: q.deviceID_like, ipLike: q.IP_like });
-      return list(r, (l) => connectLog(l, c.get("view")));
-    })
-    .get("/device_events", { summary: "Uplink messages of every device", query: listQuery({ deviceName_like: like, deviceID_like: like, topic_like: like }) }, async (c, { query: q }) => {
-      const r = await listDeviceEvents(db, c.get("caller"), pageFrom(q), { deviceNameLike: q.deviceName_like, deviceIdLike: q.deviceID_like, topicLike: q.topic_like });
-      return list(r, (e) => event(e, c.get("view")));
-    })
-    .get("/device_control_logs", { summary: "Commands sent to every device", query: listQuery({ deviceName_like: like, deviceID_like: like }) }, async (c, { query: q }) => {
-      const r = await listControlLogs(db, c.get("caller"), pageFrom(q), { deviceNameLike: q.deviceName_like, deviceIdLike: q.deviceID_like });
-      return list(r, (l) => controlLog(l, c.get("view")));
-    }).app;
+    .get(
+      "/device_connect_logs",
+      {
+        summary: "Connect logs of every device",
+        query: listQuery({ deviceName_like: like, deviceID_like: like, IP_like: like }),
+      },
+      async (c, { query: q }) => {
+        const r = await listConnectLogs(db, c.get("caller"), pageFrom(q), {
+          deviceNameLike: q.deviceName_like,
+          deviceIdLike: q.deviceID_like,
+          ipLike: q.IP_like,
+        });
+        return list(r, (l) => connectLog(l, c.get("view")));
+      },
+    )
+    .get(
+      "/device_events",
+      {
+        summary: "Uplink messages of every device",
+        query: listQuery({ deviceName_like: like, deviceID_like: like, topic_like: like }),
+      },
+      async (c, { query: q }) => {
+        const r = await listDeviceEvents(db, c.get("caller"), pageFrom(q), {
+          deviceNameLike: q.deviceName_like,
+          deviceIdLike: q.deviceID_like,
+          topicLike: q.topic_like,
+        });
+        return list(r, (e) => event(e, c.get("view")));
+      },
+    )
+    .get(
+      "/device_control_logs",
+      { summary: "Commands sent to every device", query: listQuery({ deviceName_like: like, deviceID_like: like }) },
+      async (c, { query: q }) => {
+        const r = await listControlLogs(db, c.get("caller"), pageFrom(q), {
+          deviceNameLike: q.deviceName_like,
+          deviceIdLike: q.deviceID_like,
+        });
+        return list(r, (l) => controlLog(l, c.get("view")));
+      },
+    ).app;
 }

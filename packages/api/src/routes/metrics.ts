@@ -8,7 +8,15 @@
  * FORM_INVALID naming `expressions` with the position of the error.
  */
 import { z } from "zod";
-import { AGGREGATE_TYPES, CHART_TYPES, createMetric, deleteMetrics, getMetric, listMetrics, updateMetric } from "@iot/registry";
+import {
+  AGGREGATE_TYPES,
+  CHART_TYPES,
+  createMetric,
+  deleteMetrics,
+  getMetric,
+  listMetrics,
+  updateMetric,
+} from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { list } from "../forms/common.js";
@@ -18,7 +26,11 @@ import { ApiRouter } from "../router.js";
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
 /** An optional value that "" and null unset. */
-const unsettable = <T extends z.ZodType>(s: T) => z.union([s, z.literal(""), z.null()]).optional().transform((v) => (v === "" ? null : (v as z.output<T> | null | undefined)));
+const unsettable = <T extends z.ZodType>(s: T) =>
+  z
+    .union([s, z.literal(""), z.null()])
+    .optional()
+    .transform((v) => (v === "" ? null : (v as z.output<T> | null | undefined)));
 
 const fields = {
   metricName: z.string().trim().min(1, "required").max(50, "at most 50 characters"),
@@ -37,23 +49,41 @@ const fields = {
 
 type Body = { [K in keyof typeof fields]?: z.output<(typeof fields)[K]> };
 const toDomain = ({ metricName, dataPointIntID, productItemIntID, dataStreamIntID, ...rest }: Body) => ({
-  ...rest, metricName, dataPointIntId: dataPointIntID, productItemIntId: productItemIntID, dataStreamIntId: dataStreamIntID,
+  ...rest,
+  metricName,
+  dataPointIntId: dataPointIntID,
+  productItemIntId: productItemIntID,
+  dataStreamIntId: dataStreamIntID,
 });
 
-const createBody = z.object(fields).transform((b) => ({ ...toDomain(b), metricName: b.metricName, dataPointIntId: b.dataPointIntID }));
+const createBody = z
+  .object(fields)
+  .transform((b) => ({ ...toDomain(b), metricName: b.metricName, dataPointIntId: b.dataPointIntID }));
 /** Edits carry the whole record; read-only members (id, labels, names, productID, dates) are dropped. */
-const editBody = z.object({ ...fields, metricName: fields.metricName.optional(), dataPointIntID: fields.dataPointIntID.optional() }).transform(toDomain);
+const editBody = z
+  .object({ ...fields, metricName: fields.metricName.optional(), dataPointIntID: fields.dataPointIntID.optional() })
+  .transform(toDomain);
 
 /** Metric routes. */
 export function metricRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Metrics")
-    .get("/metrics", { summary: "List metrics, optionally of one product", query: listQuery({ productID: z.string().optional() }) }, async (c, { query }) =>
-      list(await listMetrics(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }), (m) => metric(m, "list", c.get("view"))),
+    .get(
+      "/metrics",
+      { summary: "List metrics, optionally of one product", query: listQuery({ productID: z.string().optional() }) },
+      async (c, { query }) =>
+        list(
+          await listMetrics(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }),
+          (m) => metric(m, "list", c.get("view")),
+        ),
     )
-    .get("/metrics/:id", { summary: "Metric detail" }, async (c) => metric(await getMetric(db, c.get("caller"), idParam(c)), "detail", c.get("view")))
-    .post("/metrics", { summary: "Create a formula (1) or aggregate (2) metric of a numeric data point", body: createBody }, async (c, { body }) =>
-      metric(await createMetric(db, c.get("caller"), body), "write", c.get("view")),
+    .get("/metrics/:id", { summary: "Metric detail" }, async (c) =>
+      metric(await getMetric(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
+    )
+    .post(
+      "/metrics",
+      { summary: "Create a formula (1) or aggregate (2) metric of a numeric data point", body: createBody },
+      async (c, { body }) => metric(await createMetric(db, c.get("caller"), body), "write", c.get("view")),
     )
     .put("/metrics/:id", { summary: "Edit a metric (its product is fixed)", body: editBody }, async (c, { body }) =>
       metric(await updateMetric(db, c.get("caller"), idParam(c), body), "edit", c.get("view")),

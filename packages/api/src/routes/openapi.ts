@@ -20,13 +20,22 @@ export function openapiRoutes(docs: ApiDocs) {
   let cached: object | undefined;
   return new Hono<Env>()
     .get("/openapi.json", (c) =>
-      c.json((cached ??= docs.document({ title: "Device management API", version: "1", description: "Multi-tenant device management: products, devices, gateways, groups, commands, logs." }))),
+      c.json(
+        (cached ??= docs.document({
+          title: "Device management API",
+          version: "1",
+          description: "Multi-tenant device management: products, devices, gateways, groups, commands, logs.",
+        })),
+      ),
     )
     .get("/docs", (c) => c.html(page))
     .get("/docs/:file", (c) => {
       const file = c.req.param("file");
       const type = ASSETS[file];
       if (!type) return c.notFound();
-      return c.body(readFileSync(join(assetsDir, file)), 200, { "content-type": type, "cache-control": "public, max-age=86400" });
+      return c.body(readFileSync(join(assetsDir, file)), 200, {
+        "content-type": type,
+        "cache-control": "public, max-age=86400",
+      });
     });
 }

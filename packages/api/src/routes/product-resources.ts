@@ -21,17 +21,35 @@ const createBody = z
     productItemIntID: intField.refine((v) => v >= 0, "must be 0 or a positive integer").optional(),
     itemName: z.string().max(50, "at most 50 characters").nullish(),
   })
-  .transform((b) => ({ codeValue: b.codeValue, dataPointIntId: b.dataPointIntID, productIntId: b.productIntID, productItemIntId: b.productItemIntID, itemName: b.itemName }));
+  .transform((b) => ({
+    codeValue: b.codeValue,
+    dataPointIntId: b.dataPointIntID,
+    productIntId: b.productIntID,
+    productItemIntId: b.productItemIntID,
+    itemName: b.itemName,
+  }));
 
 /** Product resources: list, create, delete (the spec has no edit). The data point must be of the named product. */
 export function productResourceRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Product resources")
-    .get("/product_resources", { summary: "List product resources, optionally of one product", query: listQuery({ productID: z.string().optional() }) }, async (c, { query }) =>
-      list(await listProductResources(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }), (r) => productResource(r, "list", c.get("view"))),
+    .get(
+      "/product_resources",
+      {
+        summary: "List product resources, optionally of one product",
+        query: listQuery({ productID: z.string().optional() }),
+      },
+      async (c, { query }) =>
+        list(
+          await listProductResources(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }),
+          (r) => productResource(r, "list", c.get("view")),
+        ),
     )
-    .post("/product_resources", { summary: "Bind a code to a data point of a product", body: createBody }, async (c, { body }) =>
-      productResource(await createProductResource(db, c.get("caller"), body), "write", c.get("view")),
+    .post(
+      "/product_resources",
+      { summary: "Bind a code to a data point of a product", body: createBody },
+      async (c, { body }) =>
+        productResource(await createProductResource(db, c.get("caller"), body), "write", c.get("view")),
     )
     .delete("/product_resources", { summary: "Delete product resources", query: idsQuery }, async (c, { query }) => {
       await deleteProductResources(db, c.get("caller"), idsFrom(query));

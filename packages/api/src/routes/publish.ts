@@ -36,17 +36,31 @@ export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Commands")
     .post("/device_publish", { summary: "Send a command to a device", body: publishBody }, async (c, { body }) => {
       const caller = c.get("caller");
-      const device = body.deviceIntID !== undefined
-        ? await getDevice(deps.store.db, caller, body.deviceIntID)
-        : await getDeviceByDeviceId(deps.store.db, caller, body.deviceID);
+      const device =
+        body.deviceIntID !== undefined
+          ? await getDevice(deps.store.db, caller, body.deviceIntID)
+          : await getDeviceByDeviceId(deps.store.db, caller, body.deviceID);
       if (device.deviceId !== body.deviceID) throw fail.form({ deviceIntID: "is not the device named by deviceID" });
-      const r = await deps.commands.publish(caller, { deviceIntId: device.id, topic: body.topic, payload: body.payload, qos: (body.qos ?? 1) as 0 | 1 });
+      const r = await deps.commands.publish(caller, {
+        deviceIntId: device.id,
+        topic: body.topic,
+        payload: body.payload,
+        qos: (body.qos ?? 1) as 0 | 1,
+      });
       return { publishStatus: String(r.publishStatus), controlLogIntID: r.id };
     })
-    .post("/group_publish", { summary: "Send a command to every device of a group", body: groupPublishBody }, async (c, { body }) => {
-      const caller = c.get("caller");
-      const group = await groupOfCommand(deps.store.db, caller, body.groupID, body.groupIntID);
-      const r = await deps.commands.publishToGroup(caller, { group, payload: body.payload, needAck: (body.needAck ?? 0) as 0 | 1 });
-      return { statusUrl: `/task_status/${r.task.taskId}` };
-    }).app;
+    .post(
+      "/group_publish",
+      { summary: "Send a command to every device of a group", body: groupPublishBody },
+      async (c, { body }) => {
+        const caller = c.get("caller");
+        const group = await groupOfCommand(deps.store.db, caller, body.groupID, body.groupIntID);
+        const r = await deps.commands.publishToGroup(caller, {
+          group,
+          payload: body.payload,
+          needAck: (body.needAck ?? 0) as 0 | 1,
+        });
+        return { statusUrl: `/task_status/${r.task.taskId}` };
+      },
+    ).app;
 }

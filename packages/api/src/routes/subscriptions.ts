@@ -21,16 +21,31 @@ export function subscriptionRoutes(deps: AppDeps, docs: ApiDocs) {
     await next();
   });
   return router
-    .post("/devices/:id/subscriptions", { summary: "Subscribe a device to a topic filter (DATA_EXISTED for a topic it has); applies at once to a live device", body: subscriptionBody }, async (c, { body }) => {
-      const added = await addSubscription(db, c.get("caller"), idParam(c), body);
-      await deps.live.subscriptionsChanged(idParam(c)).catch(deps.logError);
-      return subscription(added);
-    })
-    .get("/devices/:id/subscriptions", { summary: "Proxy subscriptions of a device", query: listQuery({}) }, async (c, { query }) =>
-      list(await listSubscriptions(db, c.get("caller"), idParam(c), pageFrom(query)), subscription),
+    .post(
+      "/devices/:id/subscriptions",
+      {
+        summary:
+          "Subscribe a device to a topic filter (DATA_EXISTED for a topic it has); applies at once to a live device",
+        body: subscriptionBody,
+      },
+      async (c, { body }) => {
+        const added = await addSubscription(db, c.get("caller"), idParam(c), body);
+        await deps.live.subscriptionsChanged(idParam(c)).catch(deps.logError);
+        return subscription(added);
+      },
     )
-    .delete("/devices/:id/subscriptions", { summary: "Remove proxy subscriptions of a device", query: idsQuery }, async (c, { query }) => {
-      await removeSubscriptions(db, c.get("caller"), idParam(c), idsFrom(query));
-      await deps.live.subscriptionsChanged(idParam(c)).catch(deps.logError);
-    }).app;
+    .get(
+      "/devices/:id/subscriptions",
+      { summary: "Proxy subscriptions of a device", query: listQuery({}) },
+      async (c, { query }) =>
+        list(await listSubscriptions(db, c.get("caller"), idParam(c), pageFrom(query)), subscription),
+    )
+    .delete(
+      "/devices/:id/subscriptions",
+      { summary: "Remove proxy subscriptions of a device", query: idsQuery },
+      async (c, { query }) => {
+        await removeSubscriptions(db, c.get("caller"), idParam(c), idsFrom(query));
+        await deps.live.subscriptionsChanged(idParam(c)).catch(deps.logError);
+      },
+    ).app;
 }

@@ -14,12 +14,23 @@ const createBody = z.object({ tenantName: z.string().trim().min(1, "required").m
 export function tenantRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Tenants")
-    .get("/tenants", { summary: "List tenants (service administrator)", query: listQuery({ tenantName_like: z.string().optional() }) }, async (c, { query }) => {
-      requireServiceAdmin(c);
-      return list(await listTenants(db, pageFrom(query), { tenantNameLike: query.tenantName_like }), tenant);
-    })
-    .post("/tenants", { summary: "Create a tenant (service administrator); add its users with POST /users and its tenantID", body: createBody }, async (c, { body }) => {
-      requireServiceAdmin(c);
-      return tenant(await createTenant(db, body));
-    }).app;
+    .get(
+      "/tenants",
+      { summary: "List tenants (service administrator)", query: listQuery({ tenantName_like: z.string().optional() }) },
+      async (c, { query }) => {
+        requireServiceAdmin(c);
+        return list(await listTenants(db, pageFrom(query), { tenantNameLike: query.tenantName_like }), tenant);
+      },
+    )
+    .post(
+      "/tenants",
+      {
+        summary: "Create a tenant (service administrator); add its users with POST /users and its tenantID",
+        body: createBody,
+      },
+      async (c, { body }) => {
+        requireServiceAdmin(c);
+        return tenant(await createTenant(db, body));
+      },
+    ).app;
 }

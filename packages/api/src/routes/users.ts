@@ -9,7 +9,12 @@ import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom } from "../p
 import { ApiRouter } from "../router.js";
 
 /** No `@` (so a username never looks like someone's e-mail at login) and no `:` (kept for `app:<name>` callers). */
-const username = z.string().trim().min(1, "required").max(50, "at most 50 characters").regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, _ . - only");
+const username = z
+  .string()
+  .trim()
+  .min(1, "required")
+  .max(50, "at most 50 characters")
+  .regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, _ . - only");
 const password = z.string().min(8, "at least 8 characters").max(200, "at most 200 characters");
 const email = z.email("must be an e-mail address").max(200, "at most 200 characters").nullish();
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(", ")}` });
@@ -17,7 +22,12 @@ const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(", ")}` });
 const createBody = z.object({ username, password, role, email, tenantID: z.string().trim().min(1).max(50).optional() });
 
 /** Edits may carry the whole record; read-only fields (username, tenantID, …) are accepted and ignored. */
-const editBody = z.looseObject({ role: role.optional(), email, password: password.optional(), enable: codeField([0, 1]).optional() });
+const editBody = z.looseObject({
+  role: role.optional(),
+  email,
+  password: password.optional(),
+  enable: codeField([0, 1]).optional(),
+});
 
 /**
  * Users of the caller's tenant: admins only. Other tenants' users are 404 on
@@ -26,17 +36,38 @@ const editBody = z.looseObject({ role: role.optional(), email, password: passwor
 export function userRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Users")
-    .get("/users", { summary: "List the tenant's users (admins)", query: listQuery({ username_like: z.string().optional() }) }, async (c, { query }) =>
-      list(await listUsers(db, requireRole(c, "admin"), pageFrom(query), { usernameLike: query.username_like }), user),
+    .get(
+      "/users",
+      { summary: "List the tenant's users (admins)", query: listQuery({ username_like: z.string().optional() }) },
+      async (c, { query }) =>
+        list(
+          await listUsers(db, requireRole(c, "admin"), pageFrom(query), { usernameLike: query.username_like }),
+          user,
+        ),
     )
-    .get("/users/:id", { summary: "User detail (admins)" }, async (c) => user(await getUser(db, requireRole(c, "admin"), idParam(c))))
-    .post("/users", { summary: "Create a user (admins; the service administrator may name any tenantID)", body: createBody }, async (c, { body }) =>
-      user(await createUser(db, requireRole(c, "admin"), { ...body, tenantId: body.tenantID })),
+    .get("/users/:id", { summary: "User detail (admins)" }, async (c) =>
+      user(await getUser(db, requireRole(c, "admin"), idParam(c))),
+    )
+    .post(
+      "/users",
+      { summary: "Create a user (admins; the service administrator may name any tenantID)", body: createBody },
+      async (c, { body }) => user(await createUser(db, requireRole(c, "admin"), { ...body, tenantId: body.tenantID })),
     )
     .put("/users/:id", { summary: "Edit a user: role, email, password, enable", body: editBody }, async (c, { body }) =>
-      user(await updateUser(db, requireRole(c, "admin"), idParam(c), { role: body.role, email: body.email, password: body.password, enable: body.enable })),
+      user(
+        await updateUser(db, requireRole(c, "admin"), idParam(c), {
+          role: body.role,
+          email: body.email,
+          password: body.password,
+          enable: body.enable,
+        }),
+      ),
     )
-    .delete("/users", { summary: "Delete users (not yourself, not the service administrator)", query: idsQuery }, async (c, { query }) => {
-      await deleteUsers(db, requireRole(c, "admin"), idsFrom(query));
-    }).app;
+    .delete(
+      "/users",
+      { summary: "Delete users (not yourself, not the service administrator)", query: idsQuery },
+      async (c, { query }) => {
+        await deleteUsers(db, requireRole(c, "admin"), idsFrom(query));
+      },
+    ).app;
 }

@@ -34,22 +34,34 @@ function opensslCsr(keyArgs: string[]): string {
 function opensslVerify(certPem: string): string {
   const file = join(dir, `cert-${Math.random().toString(16).slice(2)}.pem`);
   writeFileSync(file, certPem);
-  return execFileSync("openssl", ["verify", "-CAfile", join(dir, "ca.pem"), "-purpose", "sslserver", file], { encoding: "utf8" }).trim();
+  return execFileSync("openssl", ["verify", "-CAfile", join(dir, "ca.pem"), "-purpose", "sslserver", file], {
+    encoding: "utf8",
+  }).trim();
 }
 
 async function refusal(p: Promise<unknown>): Promise<RegistryError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(RegistryError);
   return err as RegistryError;
 }
 
 describe("signListenerCsr", () => {
   it("signs an openssl-made ECDSA request into a server certificate openssl verifies against the service CA", async () => {
-    const certPem = await signListenerCsr(ca, opensslCsr(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]), ["iot.example.com", "localhost", "127.0.0.1", "::1"]);
+    const certPem = await signListenerCsr(ca, opensslCsr(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]), [
+      "iot.example.com",
+      "localhost",
+      "127.0.0.1",
+      "::1",
+    ]);
     expect(opensslVerify(certPem)).toMatch(/: OK$/);
     const cert = new X509Certificate(certPem);
     expect(cert.subject).toContain("CN=iot.example.com");
-    expect(cert.subjectAltName).toBe("DNS:iot.example.com, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1");
+    expect(cert.subjectAltName).toBe(
+      "DNS:iot.example.com, DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1",
+    );
     expect(cert.checkHost("localhost")).toBe("localhost");
     expect(cert.checkIP("127.0.0.1")).toBe("127.0.0.1");
     expect(cert.ca).toBe(false);
@@ -58,17 +70,30 @@ describe("signListenerCsr", () => {
   });
 
   it("signs RSA requests of 2048 bits too", async () => {
-    const certPem = await signListenerCsr(ca, opensslCsr(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]), ["mqtt.local"]);
+    const certPem = await signListenerCsr(ca, opensslCsr(["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]), [
+      "mqtt.local",
+    ]);
     expect(opensslVerify(certPem)).toMatch(/: OK$/);
   });
 
   it("drops blank and repeated hostnames", async () => {
-    const certPem = await signListenerCsr(ca, opensslCsr(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]), [" localhost ", "", "localhost", "127.0.0.1"]);
+    const certPem = await signListenerCsr(ca, opensslCsr(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]), [
+      " localhost ",
+      "",
+      "localhost",
+      "127.0.0.1",
+    ]);
     expect(new X509Certificate(certPem).subjectAltName).toBe("DNS:localhost, IP Address:127.0.0.1");
   });
 
   it("refuses text that is not a certificate request, naming csrPem", async () => {
-    for (const bad of ["", "hello", "-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n", ca.certPem, "x".repeat(20_000)]) {
+    for (const bad of [
+      "",
+      "hello",
+      "-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n",
+      ca.certPem,
+      "x".repeat(20_000),
+    ]) {
       const err = await refusal(signListenerCsr(ca, bad, ["localhost"]));
       expect(err.code).toBe("FORM_INVALID");
       expect(Object.keys(err.errors ?? {})).toEqual(["csrPem"]);
@@ -79,7 +104,9 @@ describe("signListenerCsr", () => {
     const keys = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
     const other = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]);
     const csr = await x509.Pkcs10CertificateRequestGenerator.create({
-      name: "CN=x", keys: { publicKey: keys.publicKey, privateKey: other.privateKey }, signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
+      name: "CN=x",
+      keys: { publicKey: keys.publicKey, privateKey: other.privateKey },
+      signingAlgorithm: { name: "ECDSA", hash: "SHA-256" },
     });
     const err = await refusal(signListenerCsr(ca, csr.toString("pem"), ["localhost"]));
     expect(err.errors).toEqual({ csrPem: "the request's signature does not match its key" });
@@ -88,17 +115,42 @@ describe("signListenerCsr", () => {
   it("refuses RSA keys shorter than 2048 bits", async () => {
     const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
     const keys = {
-      privateKey: await crypto.subtle.importKey("pkcs8", privateKey.export({ type: "pkcs8", format: "der" }), { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["sign"]),
-      publicKey: await crypto.subtle.importKey("spki", publicKey.export({ type: "spki", format: "der" }), { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, true, ["verify"]),
+      privateKey: await crypto.subtle.importKey(
+        "pkcs8",
+        privateKey.export({ type: "pkcs8", format: "der" }),
+        { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+        false,
+        ["sign"],
+      ),
+      publicKey: await crypto.subtle.importKey(
+        "spki",
+        publicKey.export({ type: "spki", format: "der" }),
+        { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+        true,
+        ["verify"],
+      ),
     };
-    const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: "CN=x", keys, signingAlgorithm: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } });
+    const csr = await x509.Pkcs10CertificateRequestGenerator.create({
+      name: "CN=x",
+      keys,
+      signingAlgorithm: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" },
+    });
     const err = await refusal(signListenerCsr(ca, csr.toString("pem"), ["localhost"]));
     expect(err.errors).toEqual({ csrPem: "key must be ECDSA P-256/P-384 or RSA of at least 2048 bits" });
   });
 
   it("refuses no hostnames, wildcards, malformed names and too many names, naming hostnames", async () => {
     const csr = opensslCsr(["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]);
-    for (const names of [[], [" "], ["*.example.com"], ["bad_name"], ["-a.example"], ["a..b"], ["x".repeat(64)], Array.from({ length: 33 }, (_, i) => `h${i}`)]) {
+    for (const names of [
+      [],
+      [" "],
+      ["*.example.com"],
+      ["bad_name"],
+      ["-a.example"],
+      ["a..b"],
+      ["x".repeat(64)],
+      Array.from({ length: 33 }, (_, i) => `h${i}`),
+    ]) {
       const err = await refusal(signListenerCsr(ca, csr, names));
       expect(Object.keys(err.errors ?? {}), JSON.stringify(names)).toEqual(["hostnames"]);
     }

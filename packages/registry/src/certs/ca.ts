@@ -39,7 +39,9 @@ const pem = (der: ArrayBuffer, tag: string) => x509.PemConverter.encode(der, tag
 
 /** SHA-256 of a DER certificate as lower-case hex (no separators). */
 export function certFingerprint(der: ArrayBuffer | Uint8Array): string {
-  return createHash("sha256").update(der instanceof Uint8Array ? der : new Uint8Array(der)).digest("hex");
+  return createHash("sha256")
+    .update(der instanceof Uint8Array ? der : new Uint8Array(der))
+    .digest("hex");
 }
 
 async function importKey(keyPem: string): Promise<CryptoKey> {
@@ -73,13 +75,21 @@ async function makeCa(now: number): Promise<{ certPem: string; keyPem: string }>
  * the pair that won. Uncached; see {@link serviceCa}.
  */
 export async function loadOrCreateCa(db: Kysely<Database>, now = Date.now()): Promise<ServiceCa> {
-  const read = () => db.selectFrom("settings").select(["key", "value"]).where("key", "in", [CA_CERT_SETTING, CA_KEY_SETTING]).execute();
+  const read = () =>
+    db.selectFrom("settings").select(["key", "value"]).where("key", "in", [CA_CERT_SETTING, CA_KEY_SETTING]).execute();
   let rows = await read();
   if (rows.length < 2) {
     const made = await makeCa(now);
     await db.transaction().execute(async (tx) => {
-      for (const [key, value] of [[CA_CERT_SETTING, made.certPem], [CA_KEY_SETTING, made.keyPem]] as const) {
-        await tx.insertInto("settings").values({ key, value }).onConflict((oc) => oc.column("key").doNothing()).execute();
+      for (const [key, value] of [
+        [CA_CERT_SETTING, made.certPem],
+        [CA_KEY_SETTING, made.keyPem],
+      ] as const) {
+        await tx
+          .insertInto("settings")
+          .values({ key, value })
+          .onConflict((oc) => oc.column("key").doNothing())
+          .execute();
       }
     });
     rows = await read();
@@ -109,7 +119,13 @@ export function serviceCa(db: Kysely<Database>): Promise<ServiceCa> {
  */
 async function signedByCa(
   ca: ServiceCa,
-  params: { subject: x509.JsonName; publicKey: x509.PublicKeyType; usage: x509.KeyUsageFlags; eku: x509.ExtendedKeyUsageType; extra?: x509.Extension[] },
+  params: {
+    subject: x509.JsonName;
+    publicKey: x509.PublicKeyType;
+    usage: x509.KeyUsageFlags;
+    eku: x509.ExtendedKeyUsageType;
+    extra?: x509.Extension[];
+  },
   now: number,
 ): Promise<x509.X509Certificate> {
   return x509.X509CertificateGenerator.create({
@@ -138,11 +154,22 @@ async function signedByCa(
  */
 export async function issueClientCert(ca: ServiceCa, commonName: string, now = Date.now()): Promise<IssuedCert> {
   const keys = (await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair;
-  const cert = await signedByCa(ca, {
-    subject: [{ CN: [commonName] }], publicKey: keys.publicKey, usage: x509.KeyUsageFlags.digitalSignature, eku: x509.ExtendedKeyUsage.clientAuth,
-  }, now);
+  const cert = await signedByCa(
+    ca,
+    {
+      subject: [{ CN: [commonName] }],
+      publicKey: keys.publicKey,
+      usage: x509.KeyUsageFlags.digitalSignature,
+      eku: x509.ExtendedKeyUsage.clientAuth,
+    },
+    now,
+  );
   const keyDer = await webcrypto.subtle.exportKey("pkcs8", keys.privateKey);
-  return { certPem: cert.toString("pem"), keyPem: pem(keyDer, "PRIVATE KEY"), fingerprint: certFingerprint(cert.rawData) };
+  return {
+    certPem: cert.toString("pem"),
+    keyPem: pem(keyDer, "PRIVATE KEY"),
+    fingerprint: certFingerprint(cert.rawData),
+  };
 }
 
 /** A CSR larger than this (PEM characters) is refused before parsing. */
@@ -151,7 +178,8 @@ export const MAX_CSR_PEM_CHARS = 16 * 1024;
 export const MAX_LISTENER_HOSTNAMES = 32;
 
 /** A refused listener request: FORM_INVALID naming the request field at fault. */
-const badRequest = (field: "csrPem" | "hostnames", message: string) => new RegistryError("FORM_INVALID", { [field]: message }, `${field}: ${message}`);
+const badRequest = (field: "csrPem" | "hostnames", message: string) =>
+  new RegistryError("FORM_INVALID", { [field]: message }, `${field}: ${message}`);
 
 const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
 
@@ -174,15 +202,17 @@ function checkedKey(csr: x509.Pkcs10CertificateRequest): void {
     throw badRequest("csrPem", "the request's public key cannot be read");
   }
   const d = key.asymmetricKeyDetails;
-  const ok = key.asymmetricKeyType === "ec"
-    ? d?.namedCurve === "prime256v1" || d?.namedCurve === "secp384r1"
-    : key.asymmetricKeyType === "rsa" && (d?.modulusLength ?? 0) >= 2048;
+  const ok =
+    key.asymmetricKeyType === "ec"
+      ? d?.namedCurve === "prime256v1" || d?.namedCurve === "secp384r1"
+      : key.asymmetricKeyType === "rsa" && (d?.modulusLength ?? 0) >= 2048;
   if (!ok) throw badRequest("csrPem", "key must be ECDSA P-256/P-384 or RSA of at least 2048 bits");
 }
 
 function parseCsr(csrPem: string): x509.Pkcs10CertificateRequest {
   if (csrPem.length > MAX_CSR_PEM_CHARS) throw badRequest("csrPem", `longer than ${MAX_CSR_PEM_CHARS} characters`);
-  if (!csrPem.includes("-----BEGIN CERTIFICATE REQUEST-----")) throw badRequest("csrPem", "not a PEM certificate request");
+  if (!csrPem.includes("-----BEGIN CERTIFICATE REQUEST-----"))
+    throw badRequest("csrPem", "not a PEM certificate request");
   try {
     return new x509.Pkcs10CertificateRequest(csrPem);
   } catch {
@@ -199,21 +229,32 @@ function parseCsr(csrPem: string): x509.Pkcs10CertificateRequest {
  * certificates. Throws RegistryError FORM_INVALID for a malformed, badly signed or
  * weak-keyed request and for bad hostnames (1..MAX_LISTENER_HOSTNAMES).
  */
-export async function signListenerCsr(ca: ServiceCa, csrPem: string, hostnames: readonly string[], now = Date.now()): Promise<string> {
+export async function signListenerCsr(
+  ca: ServiceCa,
+  csrPem: string,
+  hostnames: readonly string[],
+  now = Date.now(),
+): Promise<string> {
   const names = [...new Set(hostnames.map((h) => h.trim()).filter((h) => h !== ""))];
   if (names.length === 0) throw badRequest("hostnames", "at least one hostname is required");
-  if (names.length > MAX_LISTENER_HOSTNAMES) throw badRequest("hostnames", `at most ${MAX_LISTENER_HOSTNAMES} hostnames`);
+  if (names.length > MAX_LISTENER_HOSTNAMES)
+    throw badRequest("hostnames", `at most ${MAX_LISTENER_HOSTNAMES} hostnames`);
   const sans = names.map(sanOf);
   const csr = parseCsr(csrPem);
   checkedKey(csr);
-  if (!(await csr.verify().catch(() => false))) throw badRequest("csrPem", "the request's signature does not match its key");
+  if (!(await csr.verify().catch(() => false)))
+    throw badRequest("csrPem", "the request's signature does not match its key");
   const rsa = csr.publicKey.algorithm.name.startsWith("RSA");
-  const cert = await signedByCa(ca, {
-    subject: [{ CN: [names[0]!] }, { O: ["IoT Device Service"] }],
-    publicKey: csr.publicKey,
-    usage: x509.KeyUsageFlags.digitalSignature | (rsa ? x509.KeyUsageFlags.keyEncipherment : 0),
-    eku: x509.ExtendedKeyUsage.serverAuth,
-    extra: [new x509.SubjectAlternativeNameExtension(sans)],
-  }, now);
+  const cert = await signedByCa(
+    ca,
+    {
+      subject: [{ CN: [names[0]!] }, { O: ["IoT Device Service"] }],
+      publicKey: csr.publicKey,
+      usage: x509.KeyUsageFlags.digitalSignature | (rsa ? x509.KeyUsageFlags.keyEncipherment : 0),
+      eku: x509.ExtendedKeyUsage.serverAuth,
+      extra: [new x509.SubjectAlternativeNameExtension(sans)],
+    },
+    now,
+  );
   return cert.toString("pem");
 }

@@ -65,16 +65,34 @@ export interface AppTemplateFields {
 type Optional<T> = { [K in keyof T]?: T[K] | undefined };
 
 /** What a caller sends to create a template; the product is named by productIntId or productId. */
-export type AppTemplateInput = ProductRef & Pick<AppTemplateFields, "templateName" | "templateType"> & Optional<Omit<AppTemplateFields, "templateName" | "templateType">>;
+export type AppTemplateInput = ProductRef &
+  Pick<AppTemplateFields, "templateName" | "templateType"> &
+  Optional<Omit<AppTemplateFields, "templateName" | "templateType">>;
 /** An edit: any field; a product reference is only compared (another product is FORM_INVALID). */
 export type AppTemplateEdit = ProductRef & Optional<AppTemplateFields>;
 
-type Stored = Omit<Selectable<AppTemplatesTable>, "id" | "tenantId" | "userIntId" | "productIntId" | "createAt" | "updateAt">;
+type Stored = Omit<
+  Selectable<AppTemplatesTable>,
+  "id" | "tenantId" | "userIntId" | "productIntId" | "createAt" | "updateAt"
+>;
 
 const JSON_FIELDS = ["enum", "places", "itemOperations", "defaultValues"] as const;
 const FIELDS = [
-  "templateName", "templateType", "productItemIntId", "dataPointIntId", "dataStreamIntId", "dataTransType", "topic", "enum", "places",
-  "instanceId", "itemId", "itemName", "itemOperations", "objectId", "defaultValues",
+  "templateName",
+  "templateType",
+  "productItemIntId",
+  "dataPointIntId",
+  "dataStreamIntId",
+  "dataTransType",
+  "topic",
+  "enum",
+  "places",
+  "instanceId",
+  "itemId",
+  "itemName",
+  "itemOperations",
+  "objectId",
+  "defaultValues",
 ] as const satisfies ReadonlyArray<keyof Stored & keyof AppTemplateFields>;
 
 /** The columns of the present fields: JSON fields become text, blank strings unset. */
@@ -83,7 +101,9 @@ function columns(f: Optional<AppTemplateFields>): Partial<Stored> {
   for (const k of FIELDS) {
     const v = f[k];
     if (v === undefined) continue;
-    if (k === "defaultValues") out[k] = v === null ? null : JSON.stringify((v as DefaultValue[]).map((d) => ({ id: d.id, value: d.value ?? null })));
+    if (k === "defaultValues")
+      out[k] =
+        v === null ? null : JSON.stringify((v as DefaultValue[]).map((d) => ({ id: d.id, value: d.value ?? null })));
     else if ((JSON_FIELDS as readonly string[]).includes(k)) out[k] = v === null || v === "" ? null : JSON.stringify(v);
     else out[k] = typeof v === "string" ? v.trim() || (k === "templateName" ? "" : null) : v;
   }
@@ -91,8 +111,21 @@ function columns(f: Optional<AppTemplateFields>): Partial<Stored> {
 }
 
 const UNSET: Stored = {
-  templateName: "", templateType: 1, productItemIntId: 0, dataPointIntId: null, dataStreamIntId: null, dataTransType: null, topic: null, enum: null, places: null,
-  instanceId: null, itemId: null, itemName: null, itemOperations: null, objectId: null, defaultValues: null,
+  templateName: "",
+  templateType: 1,
+  productItemIntId: 0,
+  dataPointIntId: null,
+  dataStreamIntId: null,
+  dataTransType: null,
+  topic: null,
+  enum: null,
+  places: null,
+  instanceId: null,
+  itemId: null,
+  itemName: null,
+  itemOperations: null,
+  objectId: null,
+  defaultValues: null,
 };
 
 const parse = <T>(text: string | null): T | null => (text === null ? null : (JSON.parse(text) as T));
@@ -102,17 +135,22 @@ export function appTemplateProblems(t: Stored): Record<string, string> {
   const e: Record<string, string> = {};
   if (!t.templateName.trim()) e.templateName = "required";
   if (!TEMPLATE_TYPES.includes(t.templateType)) e.templateType = `must be one of ${TEMPLATE_TYPES.join(", ")}`;
-  if (!Number.isInteger(t.productItemIntId) || t.productItemIntId < 0) e.productItemIntID = "must be 0 or a positive integer";
+  if (!Number.isInteger(t.productItemIntId) || t.productItemIntId < 0)
+    e.productItemIntID = "must be 0 or a positive integer";
   if (t.dataTransType !== null && ![1, 2, 3].includes(t.dataTransType)) e.dataTransType = "must be one of 1, 2, 3";
   const places = parse<unknown>(t.places);
-  if (places !== null && !(Array.isArray(places) && places.length === 2 && places.every((n) => Number.isInteger(n)))) e.places = "must be an array of two integers";
+  if (places !== null && !(Array.isArray(places) && places.length === 2 && places.every((n) => Number.isInteger(n))))
+    e.places = "must be an array of two integers";
   const enumValue = parse<unknown>(t.enum);
   if (enumValue !== null && !Array.isArray(enumValue)) e.enum = "must be an array";
   const defaults = parse<unknown>(t.defaultValues);
   if (defaults !== null) {
-    if (!Array.isArray(defaults) || defaults.length > MAX_DEFAULT_VALUES) e.defaultValues = `must be an array of at most ${MAX_DEFAULT_VALUES} entries`;
-    else if (!defaults.every((d: { id?: unknown }) => Number.isInteger(d?.id))) e.defaultValues = "every entry needs the integer id of a data point";
-    else if (new Set(defaults.map((d: { id: number }) => d.id)).size !== defaults.length) e.defaultValues = "a data point appears more than once";
+    if (!Array.isArray(defaults) || defaults.length > MAX_DEFAULT_VALUES)
+      e.defaultValues = `must be an array of at most ${MAX_DEFAULT_VALUES} entries`;
+    else if (!defaults.every((d: { id?: unknown }) => Number.isInteger(d?.id)))
+      e.defaultValues = "every entry needs the integer id of a data point";
+    else if (new Set(defaults.map((d: { id: number }) => d.id)).size !== defaults.length)
+      e.defaultValues = "a data point appears more than once";
   }
   return e;
 }
@@ -124,10 +162,27 @@ async function check(tx: Transaction<Database>, caller: Caller, t: Stored, produ
   const pointsOf = async (ids: number[]) =>
     ids.length === 0
       ? new Set<number>()
-      : new Set((await tx.selectFrom("dataPoints").select("id").where("tenantId", "=", caller.tenantId).where("productIntId", "=", productIntId).where("id", "in", ids).execute()).map((r) => r.id));
-  if (t.dataPointIntId !== null && !(await pointsOf([t.dataPointIntId])).has(t.dataPointIntId)) e.dataPointIntID = "not a data point of the template's product";
+      : new Set(
+          (
+            await tx
+              .selectFrom("dataPoints")
+              .select("id")
+              .where("tenantId", "=", caller.tenantId)
+              .where("productIntId", "=", productIntId)
+              .where("id", "in", ids)
+              .execute()
+          ).map((r) => r.id),
+        );
+  if (t.dataPointIntId !== null && !(await pointsOf([t.dataPointIntId])).has(t.dataPointIntId))
+    e.dataPointIntID = "not a data point of the template's product";
   if (t.dataStreamIntId !== null) {
-    const s = await tx.selectFrom("dataStreams").select("id").where("tenantId", "=", caller.tenantId).where("productIntId", "=", productIntId).where("id", "=", t.dataStreamIntId).executeTakeFirst();
+    const s = await tx
+      .selectFrom("dataStreams")
+      .select("id")
+      .where("tenantId", "=", caller.tenantId)
+      .where("productIntId", "=", productIntId)
+      .where("id", "=", t.dataStreamIntId)
+      .executeTakeFirst();
     if (!s) e.dataStreamIntID = "not a data stream of the template's product";
   }
   const defaults = parse<DefaultValue[]>(t.defaultValues) ?? [];
@@ -146,29 +201,61 @@ function selectTemplates(db: Kysely<Database>, tenantId: string) {
     .leftJoin("dataStreams as ds", "ds.id", "t.dataStreamIntId")
     .leftJoin("users as u", "u.id", "t.userIntId")
     .selectAll("t")
-    .select(["p.productId as productId", "dp.dataPointId as dataPointId", "dp.dataPointName as dataPointName", "ds.streamName as dataStreamName", "u.username as createUser"])
+    .select([
+      "p.productId as productId",
+      "dp.dataPointId as dataPointId",
+      "dp.dataPointName as dataPointName",
+      "ds.streamName as dataStreamName",
+      "u.username as createUser",
+    ])
     .where("t.tenantId", "=", tenantId);
 }
 
 /** Resolves the default values of `rows` against the tenant's current data points. */
-async function withDefaults<R extends Omit<AppTemplate, "defaults">>(db: Kysely<Database>, tenantId: string, rows: R[]): Promise<Array<R & { defaults: ResolvedDefaultValue[] }>> {
+async function withDefaults<R extends Omit<AppTemplate, "defaults">>(
+  db: Kysely<Database>,
+  tenantId: string,
+  rows: R[],
+): Promise<Array<R & { defaults: ResolvedDefaultValue[] }>> {
   const stored = rows.map((r) => parse<DefaultValue[]>(r.defaultValues) ?? []);
   const ids = [...new Set(stored.flat().map((d) => d.id))];
-  const points = ids.length === 0
-    ? []
-    : await db.selectFrom("dataPoints").select(["id", "dataPointId", "dataPointName", "enum", "pointDataType"]).where("tenantId", "=", tenantId).where("id", "in", ids).execute();
+  const points =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom("dataPoints")
+          .select(["id", "dataPointId", "dataPointName", "enum", "pointDataType"])
+          .where("tenantId", "=", tenantId)
+          .where("id", "in", ids)
+          .execute();
   const byId = new Map(points.map((p) => [p.id, p]));
   return rows.map((r, i) => ({
     ...r,
     defaults: stored[i]!.flatMap((d) => {
       const p = byId.get(d.id);
-      return p ? [{ id: d.id, value: d.value, dataPointId: p.dataPointId, dataPointName: p.dataPointName, enum: p.enum, pointDataType: p.pointDataType }] : [];
+      return p
+        ? [
+            {
+              id: d.id,
+              value: d.value,
+              dataPointId: p.dataPointId,
+              dataPointName: p.dataPointName,
+              enum: p.enum,
+              pointDataType: p.pointDataType,
+            },
+          ]
+        : [];
     }),
   }));
 }
 
 /** Creates an app template of one of the caller's products; every data point and stream it names must be of that product (FORM_INVALID naming the field). */
-export async function createAppTemplate(db: Kysely<Database>, caller: Caller, input: AppTemplateInput, now = Date.now()): Promise<AppTemplate> {
+export async function createAppTemplate(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: AppTemplateInput,
+  now = Date.now(),
+): Promise<AppTemplate> {
   const id = await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const product = await productOfRef(tx, caller, input);
@@ -176,7 +263,14 @@ export async function createAppTemplate(db: Kysely<Database>, caller: Caller, in
     await check(tx, caller, t, product.id);
     const row = await tx
       .insertInto("appTemplates")
-      .values({ ...t, tenantId: caller.tenantId, userIntId: caller.userIntId, productIntId: product.id, createAt: now, updateAt: null })
+      .values({
+        ...t,
+        tenantId: caller.tenantId,
+        userIntId: caller.userIntId,
+        productIntId: product.id,
+        createAt: now,
+        updateAt: null,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     return row.id;
@@ -206,14 +300,28 @@ export async function getAppTemplate(db: Kysely<Database>, caller: Caller, id: n
 }
 
 /** Edits a template: the sent fields over the stored ones must pass the create rules again; the product is fixed. Sets updateAt. */
-export async function updateAppTemplate(db: Kysely<Database>, caller: Caller, id: number, edit: AppTemplateEdit, now = Date.now()): Promise<AppTemplate> {
+export async function updateAppTemplate(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: AppTemplateEdit,
+  now = Date.now(),
+): Promise<AppTemplate> {
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const current = await getAppTemplate(tx, caller, id);
     assertSameProduct(edit, current);
-    const merged: Stored = { ...(Object.fromEntries(FIELDS.map((f) => [f, current[f]])) as unknown as Stored), ...columns(edit) };
+    const merged: Stored = {
+      ...(Object.fromEntries(FIELDS.map((f) => [f, current[f]])) as unknown as Stored),
+      ...columns(edit),
+    };
     await check(tx, caller, merged, current.productIntId);
-    await tx.updateTable("appTemplates").set({ ...merged, updateAt: now }).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
+    await tx
+      .updateTable("appTemplates")
+      .set({ ...merged, updateAt: now })
+      .where("tenantId", "=", caller.tenantId)
+      .where("id", "=", id)
+      .execute();
   });
   return getAppTemplate(db, caller, id);
 }

@@ -23,9 +23,24 @@ export type ApplicationEdit = Partial<ApplicationInput> & { enable?: number | un
 /** SHA-256 (hex) of an application token: only this is stored. */
 export const hashAppToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 
-const columns = ["id", "tenantId", "userIntId", "appId", "appName", "role", "description", "enable", "expiresAt", "createAt", "updateAt"] as const;
+const columns = [
+  "id",
+  "tenantId",
+  "userIntId",
+  "appId",
+  "appName",
+  "role",
+  "description",
+  "enable",
+  "expiresAt",
+  "createAt",
+  "updateAt",
+] as const;
 
-const asApplication = (row: Omit<Selectable<ApplicationsTable>, "appTokenHash">): Application => ({ ...row, role: row.role as Role });
+const asApplication = (row: Omit<Selectable<ApplicationsTable>, "appTokenHash">): Application => ({
+  ...row,
+  role: row.role as Role,
+});
 
 /** PERMISSION_DENIED when a key would be given more power than its creator has. */
 function assertRoleCap(caller: Caller, role: Role): void {
@@ -34,7 +49,8 @@ function assertRoleCap(caller: Caller, role: Role): void {
 
 /** FORM_INVALID unless the expiry is in the future. */
 function assertFuture(expiresAt: number | null | undefined, now: number): void {
-  if (expiresAt !== undefined && expiresAt !== null && expiresAt <= now) throw fail.form({ expiresAt: "must be in the future" });
+  if (expiresAt !== undefined && expiresAt !== null && expiresAt <= now)
+    throw fail.form({ expiresAt: "must be in the future" });
 }
 
 /**
@@ -80,7 +96,12 @@ export async function createApplication(
 }
 
 /** Lists the caller's tenant's keys, newest first, optionally filtered by name. */
-export async function listApplications(db: Kysely<Database>, caller: Caller, page: Page, filter: { appNameLike?: string | undefined } = {}): Promise<ListResult<Application>> {
+export async function listApplications(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { appNameLike?: string | undefined } = {},
+): Promise<ListResult<Application>> {
   let q = db.selectFrom("applications").select(columns).where("tenantId", "=", caller.tenantId);
   if (filter.appNameLike) q = q.where(ilike("appName", filter.appNameLike));
   const r = await paginate(q, page, "id");
@@ -89,13 +110,24 @@ export async function listApplications(db: Kysely<Database>, caller: Caller, pag
 
 /** One key of the caller's tenant; DATA_NOT_FOUND otherwise (also for other tenants' ids). */
 export async function getApplication(db: Kysely<Database>, caller: Caller, id: number): Promise<Application> {
-  const row = await db.selectFrom("applications").select(columns).where("tenantId", "=", caller.tenantId).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("applications")
+    .select(columns)
+    .where("tenantId", "=", caller.tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) throw fail.notFound("application");
   return asApplication(row);
 }
 
 /** Edits a key of the caller's tenant (name, role within the caller's, description, enable, expiry); takes effect at once. */
-export async function updateApplication(db: Kysely<Database>, caller: Caller, id: number, edit: ApplicationEdit, now = Date.now()): Promise<Application> {
+export async function updateApplication(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: ApplicationEdit,
+  now = Date.now(),
+): Promise<Application> {
   const app = await getApplication(db, caller, id);
   if (edit.role !== undefined && edit.role !== app.role) assertRoleCap(caller, edit.role);
   if (edit.expiresAt !== app.expiresAt) assertFuture(edit.expiresAt, now);
@@ -123,11 +155,23 @@ export async function deleteApplications(db: Kysely<Database>, caller: Caller, i
  * read on every call, so a disabled, expired or deleted key fails at once
  * (AUTH_FAILED, alike for every reason).
  */
-export async function callerFromAppKey(db: Kysely<Database>, appId: string, appToken: string, now = Date.now()): Promise<Caller> {
+export async function callerFromAppKey(
+  db: Kysely<Database>,
+  appId: string,
+  appToken: string,
+  now = Date.now(),
+): Promise<Caller> {
   const app = await db.selectFrom("applications").selectAll().where("appId", "=", appId).executeTakeFirst();
   const given = Buffer.from(hashAppToken(appToken));
   const stored = Buffer.from(app?.appTokenHash ?? "");
   const match = stored.length === given.length && timingSafeEqual(stored, given);
-  if (!app || !match || app.enable !== 1 || (app.expiresAt !== null && app.expiresAt <= now)) throw fail.auth("Application key invalid, disabled or expired");
-  return { userIntId: app.userIntId, username: `app:${app.appName}`, tenantId: app.tenantId, role: app.role as Role, serviceAdmin: false };
+  if (!app || !match || app.enable !== 1 || (app.expiresAt !== null && app.expiresAt <= now))
+    throw fail.auth("Application key invalid, disabled or expired");
+  return {
+    userIntId: app.userIntId,
+    username: `app:${app.appName}`,
+    tenantId: app.tenantId,
+    role: app.role as Role,
+    serviceAdmin: false,
+  };
 }

@@ -31,10 +31,23 @@ export async function bootstrapAdmin(
   const tenantId = randomCode(10);
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (tx) => {
-    await tx.insertInto("tenants").values({ tenantId, tenantName: admin.tenantName, enable: 1, createAt: now, updateAt: null }).execute();
+    await tx
+      .insertInto("tenants")
+      .values({ tenantId, tenantName: admin.tenantName, enable: 1, createAt: now, updateAt: null })
+      .execute();
     await tx
       .insertInto("users")
-      .values({ tenantId, username: admin.username, email: null, passwordHash, role: "admin", serviceAdmin: 1, enable: 1, createAt: now, updateAt: null })
+      .values({
+        tenantId,
+        username: admin.username,
+        email: null,
+        passwordHash,
+        role: "admin",
+        serviceAdmin: 1,
+        enable: 1,
+        createAt: now,
+        updateAt: null,
+      })
       .execute();
   });
   return { created: true, tenantId, username: admin.username, ...(generatedPassword ? { generatedPassword } : {}) };

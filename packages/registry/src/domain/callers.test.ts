@@ -1,10 +1,26 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
-import { callerFromAppKey, createApplication, deleteApplications, getApplication, listApplications, updateApplication } from "./applications.js";
+import {
+  callerFromAppKey,
+  createApplication,
+  deleteApplications,
+  getApplication,
+  listApplications,
+  updateApplication,
+} from "./applications.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
 import { createTenant, listTenants } from "./tenants.js";
-import { callerFromToken, createUser, deleteUsers, getUser, listUsers, login, roleAtLeast, updateUser } from "./users.js";
+import {
+  callerFromToken,
+  createUser,
+  deleteUsers,
+  getUser,
+  listUsers,
+  login,
+  roleAtLeast,
+  updateUser,
+} from "./users.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
@@ -16,10 +32,27 @@ describe.each(engines)("callers on $name", (engine) => {
   async function setup() {
     const { store } = await engine.open();
     const boot = await bootstrapAdmin(store.db, { username: "root", password: "pw-1234567", tenantName: "T" });
-    const root: Caller = { userIntId: 1, username: "root", tenantId: boot.tenantId!, role: "admin", serviceAdmin: true };
+    const root: Caller = {
+      userIntId: 1,
+      username: "root",
+      tenantId: boot.tenantId!,
+      role: "admin",
+      serviceAdmin: true,
+    };
     const other = await createTenant(store.db, { tenantName: "Other" });
-    const otherAdminUser = await createUser(store.db, root, { username: "oadmin", password: "pw-1234567", role: "admin", tenantId: other.tenantId });
-    const otherAdmin: Caller = { userIntId: otherAdminUser.id, username: "oadmin", tenantId: other.tenantId, role: "admin", serviceAdmin: false };
+    const otherAdminUser = await createUser(store.db, root, {
+      username: "oadmin",
+      password: "pw-1234567",
+      role: "admin",
+      tenantId: other.tenantId,
+    });
+    const otherAdmin: Caller = {
+      userIntId: otherAdminUser.id,
+      username: "oadmin",
+      tenantId: other.tenantId,
+      role: "admin",
+      serviceAdmin: false,
+    };
     return { db: store.db, root, other, otherAdmin };
   }
 
@@ -40,26 +73,50 @@ describe.each(engines)("callers on $name", (engine) => {
 
   it("lets the service admin create users in an existing tenant, and refuses an unknown one naming tenantID", async () => {
     const { db, root, other } = await setup();
-    const u = await createUser(db, root, { username: "op", password: "pw-1234567", role: "operator", tenantId: other.tenantId, email: "op@x.io" });
-    expect(u).toMatchObject({ username: "op", tenantId: other.tenantId, role: "operator", email: "op@x.io", serviceAdmin: 0, enable: 1 });
+    const u = await createUser(db, root, {
+      username: "op",
+      password: "pw-1234567",
+      role: "operator",
+      tenantId: other.tenantId,
+      email: "op@x.io",
+    });
+    expect(u).toMatchObject({
+      username: "op",
+      tenantId: other.tenantId,
+      role: "operator",
+      email: "op@x.io",
+      serviceAdmin: 0,
+      enable: 1,
+    });
     expect(u).not.toHaveProperty("passwordHash");
-    await expect(createUser(db, root, { username: "z", password: "pw-1234567", role: "viewer", tenantId: "nope" })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { tenantID: "no such tenant" } });
+    await expect(
+      createUser(db, root, { username: "z", password: "pw-1234567", role: "viewer", tenantId: "nope" }),
+    ).rejects.toMatchObject({ code: "FORM_INVALID", errors: { tenantID: "no such tenant" } });
   });
 
   it("keeps a tenant admin's new users in its own tenant", async () => {
     const { db, root, otherAdmin } = await setup();
     const u = await createUser(db, otherAdmin, { username: "mine", password: "pw-1234567", role: "viewer" });
     expect(u.tenantId).toBe(otherAdmin.tenantId);
-    await expect(createUser(db, otherAdmin, { username: "x", password: "pw-1234567", role: "viewer", tenantId: root.tenantId })).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
+    await expect(
+      createUser(db, otherAdmin, { username: "x", password: "pw-1234567", role: "viewer", tenantId: root.tenantId }),
+    ).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
   });
 
   it("refuses a taken username or e-mail with DATA_EXISTED naming the field", async () => {
     const { db, root, otherAdmin } = await setup();
     await createUser(db, root, { username: "a1", password: "pw-1234567", role: "viewer", email: "a@x.io" });
-    await expect(createUser(db, otherAdmin, { username: "a1", password: "pw-1234567", role: "viewer" })).rejects.toMatchObject({ code: "DATA_EXISTED", errors: { username: "already exists" } });
-    await expect(createUser(db, otherAdmin, { username: "a2", password: "pw-1234567", role: "viewer", email: "a@x.io" })).rejects.toMatchObject({ code: "DATA_EXISTED", errors: { email: "already exists" } });
+    await expect(
+      createUser(db, otherAdmin, { username: "a1", password: "pw-1234567", role: "viewer" }),
+    ).rejects.toMatchObject({ code: "DATA_EXISTED", errors: { username: "already exists" } });
+    await expect(
+      createUser(db, otherAdmin, { username: "a2", password: "pw-1234567", role: "viewer", email: "a@x.io" }),
+    ).rejects.toMatchObject({ code: "DATA_EXISTED", errors: { email: "already exists" } });
     const b = await createUser(db, root, { username: "b1", password: "pw-1234567", role: "viewer" });
-    await expect(updateUser(db, root, b.id, { email: "a@x.io" })).rejects.toMatchObject({ code: "DATA_EXISTED", errors: { email: "already exists" } });
+    await expect(updateUser(db, root, b.id, { email: "a@x.io" })).rejects.toMatchObject({
+      code: "DATA_EXISTED",
+      errors: { email: "already exists" },
+    });
   });
 
   it("scopes user reads, edits and deletes to the caller's tenant", async () => {
@@ -68,7 +125,9 @@ describe.each(engines)("callers on $name", (engine) => {
     expect((await listUsers(db, otherAdmin, page)).items.map((u) => u.username)).toEqual(["oadmin"]);
     expect((await listUsers(db, root, page, { usernameLike: "M" })).items.map((u) => u.username)).toEqual(["m"]);
     await expect(getUser(db, otherAdmin, mine.id)).rejects.toMatchObject({ code: "DATA_NOT_FOUND" });
-    await expect(updateUser(db, otherAdmin, mine.id, { role: "admin" })).rejects.toMatchObject({ code: "DATA_NOT_FOUND" });
+    await expect(updateUser(db, otherAdmin, mine.id, { role: "admin" })).rejects.toMatchObject({
+      code: "DATA_NOT_FOUND",
+    });
     await deleteUsers(db, otherAdmin, [mine.id]);
     expect((await getUser(db, root, mine.id)).role).toBe("viewer");
   });
@@ -90,11 +149,29 @@ describe.each(engines)("callers on $name", (engine) => {
   it("refuses to delete, disable or demote yourself or the service administrator", async () => {
     const { db, root } = await setup();
     const admin2 = await createUser(db, root, { username: "a2", password: "pw-1234567", role: "admin" });
-    const caller2: Caller = { userIntId: admin2.id, username: "a2", tenantId: root.tenantId, role: "admin", serviceAdmin: false };
-    await expect(deleteUsers(db, caller2, [admin2.id])).rejects.toMatchObject({ code: "FORM_INVALID", errors: { ids: "cannot delete your own account" } });
-    await expect(deleteUsers(db, caller2, [1])).rejects.toMatchObject({ code: "FORM_INVALID", errors: { ids: "cannot delete the service administrator" } });
-    await expect(updateUser(db, caller2, admin2.id, { enable: 0 })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { enable: "cannot disable your own account" } });
-    await expect(updateUser(db, caller2, 1, { role: "viewer" })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { role: "cannot change the role of the service administrator" } });
+    const caller2: Caller = {
+      userIntId: admin2.id,
+      username: "a2",
+      tenantId: root.tenantId,
+      role: "admin",
+      serviceAdmin: false,
+    };
+    await expect(deleteUsers(db, caller2, [admin2.id])).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { ids: "cannot delete your own account" },
+    });
+    await expect(deleteUsers(db, caller2, [1])).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { ids: "cannot delete the service administrator" },
+    });
+    await expect(updateUser(db, caller2, admin2.id, { enable: 0 })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { enable: "cannot disable your own account" },
+    });
+    await expect(updateUser(db, caller2, 1, { role: "viewer" })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { role: "cannot change the role of the service administrator" },
+    });
     expect((await updateUser(db, caller2, admin2.id, { role: "admin", email: "me@x.io" })).email).toBe("me@x.io");
     expect((await listUsers(db, root, page)).count).toBe(2);
   });
@@ -109,21 +186,39 @@ describe.each(engines)("callers on $name", (engine) => {
     const row = await db.selectFrom("applications").selectAll().where("id", "=", app.id).executeTakeFirstOrThrow();
     expect(row.appTokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(appToken);
-    expect(await callerFromAppKey(db, app.appId, appToken)).toEqual({ userIntId: 1, username: "app:etl", tenantId: root.tenantId, role: "viewer", serviceAdmin: false });
+    expect(await callerFromAppKey(db, app.appId, appToken)).toEqual({
+      userIntId: 1,
+      username: "app:etl",
+      tenantId: root.tenantId,
+      role: "viewer",
+      serviceAdmin: false,
+    });
     await expect(callerFromAppKey(db, app.appId, `${appToken}x`)).rejects.toMatchObject({ code: "AUTH_FAILED" });
   });
 
   it("never gives a key more power than its creator, and never an expiry in the past", async () => {
     const { db, root } = await setup();
     const operator: Caller = { ...root, role: "operator", serviceAdmin: false };
-    await expect(createApplication(db, operator, { appName: "x", role: "admin" })).rejects.toMatchObject({ code: "PERMISSION_DENIED" });
-    expect((await createApplication(db, operator, { appName: "x", role: "operator" })).application.role).toBe("operator");
-    await expect(createApplication(db, root, { appName: "x", expiresAt: 1_000 }, 2_000)).rejects.toMatchObject({ code: "FORM_INVALID", errors: { expiresAt: "must be in the future" } });
+    await expect(createApplication(db, operator, { appName: "x", role: "admin" })).rejects.toMatchObject({
+      code: "PERMISSION_DENIED",
+    });
+    expect((await createApplication(db, operator, { appName: "x", role: "operator" })).application.role).toBe(
+      "operator",
+    );
+    await expect(createApplication(db, root, { appName: "x", expiresAt: 1_000 }, 2_000)).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { expiresAt: "must be in the future" },
+    });
   });
 
   it("stops a key at once when it is disabled, expired or deleted", async () => {
     const { db, root } = await setup();
-    const { application: app, appToken } = await createApplication(db, root, { appName: "k", role: "operator", expiresAt: 10_000 }, 1_000);
+    const { application: app, appToken } = await createApplication(
+      db,
+      root,
+      { appName: "k", role: "operator", expiresAt: 10_000 },
+      1_000,
+    );
     expect((await callerFromAppKey(db, app.appId, appToken, 9_999)).role).toBe("operator");
     await expect(callerFromAppKey(db, app.appId, appToken, 10_000)).rejects.toMatchObject({ code: "AUTH_FAILED" });
     await updateApplication(db, root, app.id, { expiresAt: null, enable: 0 });
@@ -138,7 +233,9 @@ describe.each(engines)("callers on $name", (engine) => {
     const { db, root, otherAdmin } = await setup();
     const { application: app } = await createApplication(db, root, { appName: "mine" });
     expect((await listApplications(db, otherAdmin, page)).count).toBe(0);
-    expect((await listApplications(db, root, page, { appNameLike: "IN" })).items.map((a) => a.appName)).toEqual(["mine"]);
+    expect((await listApplications(db, root, page, { appNameLike: "IN" })).items.map((a) => a.appName)).toEqual([
+      "mine",
+    ]);
     await expect(getApplication(db, otherAdmin, app.id)).rejects.toMatchObject({ code: "DATA_NOT_FOUND" });
     await deleteApplications(db, otherAdmin, [app.id]);
     expect((await getApplication(db, root, app.id)).appName).toBe("mine");

@@ -40,7 +40,15 @@ describe.each(engines)("certificates on $name", (engine) => {
     const { db, caller } = await setup();
     const c = await createCert(db, caller, { name: "first", enable: 1 }, 5_000);
     expect(c.cn).toMatch(new RegExp(`^${caller.tenantId}:[A-Za-z0-9]{16}$`));
-    expect(c).toMatchObject({ name: "first", enable: 1, tenantId: caller.tenantId, userIntId: 1, createUser: "root", createAt: 5_000, updateAt: null });
+    expect(c).toMatchObject({
+      name: "first",
+      enable: 1,
+      tenantId: caller.tenantId,
+      userIntId: 1,
+      createUser: "root",
+      createAt: 5_000,
+      updateAt: null,
+    });
     const x = new X509Certificate(c.certPem);
     expect(x.subject).toBe(`CN=${c.cn}`);
     expect(x.checkIssued(new X509Certificate(c.rootPem))).toBe(true);
@@ -69,7 +77,10 @@ describe.each(engines)("certificates on $name", (engine) => {
     const c = await createCert(db, caller, { name: "n", enable: 1 });
     const d = await device([c.id]);
     const renamed = await updateCert(db, caller, c.id, { name: "renamed" }, 9_000);
-    expect(renamed).toEqual({ cert: expect.objectContaining({ name: "renamed", enable: 1, updateAt: 9_000, cn: c.cn, certPem: c.certPem }), kick: [] });
+    expect(renamed).toEqual({
+      cert: expect.objectContaining({ name: "renamed", enable: 1, updateAt: 9_000, cn: c.cn, certPem: c.certPem }),
+      kick: [],
+    });
     expect((await updateCert(db, caller, c.id, { enable: 0 })).kick).toEqual([d.id]);
     expect((await updateCert(db, caller, c.id, { enable: 0 })).kick).toEqual([]);
     expect((await updateCert(db, caller, c.id, { enable: 1 })).kick).toEqual([]);
@@ -80,7 +91,11 @@ describe.each(engines)("certificates on $name", (engine) => {
     const bound = await createCert(db, caller, { name: "bound", enable: 1 });
     const free = await createCert(db, caller, { name: "free", enable: 1 });
     const d = await device([bound.id]);
-    await expect(deleteCerts(db, caller, [free.id, bound.id])).rejects.toMatchObject({ code: "REFERENCED_ERROR", errors: { device: expect.any(String) }, message: "Referenced error" });
+    await expect(deleteCerts(db, caller, [free.id, bound.id])).rejects.toMatchObject({
+      code: "REFERENCED_ERROR",
+      errors: { device: expect.any(String) },
+      message: "Referenced error",
+    });
     expect((await listCerts(db, caller, page)).count).toBe(2);
     await deleteCerts(db, other, [free.id, bound.id]);
     expect((await listCerts(db, caller, page)).count).toBe(2);
@@ -93,13 +108,24 @@ describe.each(engines)("certificates on $name", (engine) => {
     const { db, caller, other, device } = await setup();
     const mine = await createCert(db, caller, { name: "mine", enable: 1 });
     const eves = await createCert(db, other, { name: "eve's", enable: 1 });
-    await expect(device([mine.id, eves.id])).rejects.toMatchObject({ code: "FORM_INVALID", errors: { certs: `no such certificate: ${eves.id}` } });
-    await expect(device([424242])).rejects.toMatchObject({ code: "FORM_INVALID", errors: { certs: "no such certificate: 424242" } });
+    await expect(device([mine.id, eves.id])).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { certs: `no such certificate: ${eves.id}` },
+    });
+    await expect(device([424242])).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { certs: "no such certificate: 424242" },
+    });
     const d = await device([mine.id, mine.id]);
     expect(d.certs).toEqual([mine.id]);
-    await expect(updateDevice(db, caller, d.id, { certs: [eves.id] })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { certs: expect.any(String) } });
+    await expect(updateDevice(db, caller, d.id, { certs: [eves.id] })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { certs: expect.any(String) },
+    });
     expect((await updateDevice(db, caller, d.id, { certs: [] })).device.certs).toEqual([]);
-    await expect(assertCertsOfTenant(db, caller.tenantId, [-1, 2 ** 60])).rejects.toMatchObject({ errors: { certs: `no such certificate: -1, ${2 ** 60}` } });
+    await expect(assertCertsOfTenant(db, caller.tenantId, [-1, 2 ** 60])).rejects.toMatchObject({
+      errors: { certs: `no such certificate: -1, ${2 ** 60}` },
+    });
     await expect(assertCertsOfTenant(db, "other", [eves.id])).resolves.toBeUndefined();
   });
 });

@@ -30,7 +30,12 @@ export interface CertEdit {
 const CN_SUFFIX_LENGTH = 16;
 
 function selectCerts(db: Kysely<Database>, tenantId: string) {
-  return db.selectFrom("certs as c").leftJoin("users as u", "u.id", "c.userIntId").selectAll("c").select("u.username as createUser").where("c.tenantId", "=", tenantId);
+  return db
+    .selectFrom("certs as c")
+    .leftJoin("users as u", "u.id", "c.userIntId")
+    .selectAll("c")
+    .select("u.username as createUser")
+    .where("c.tenantId", "=", tenantId);
 }
 
 /**
@@ -38,7 +43,12 @@ function selectCerts(db: Kysely<Database>, tenantId: string) {
  * with CN `<tenantID>:<16 random letters/digits>` (unique; retried on a clash),
  * and stores it with its key and fingerprint.
  */
-export async function createCert(db: Kysely<Database>, caller: Caller, input: CertInput, now = Date.now()): Promise<IssuedCertRecord> {
+export async function createCert(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: CertInput,
+  now = Date.now(),
+): Promise<IssuedCertRecord> {
   const ca = await serviceCa(db);
   for (let attempt = 0; ; attempt++) {
     const cn = `${caller.tenantId}:${randomCode(CN_SUFFIX_LENGTH)}`;
@@ -46,7 +56,18 @@ export async function createCert(db: Kysely<Database>, caller: Caller, input: Ce
     try {
       const row = await db
         .insertInto("certs")
-        .values({ tenantId: caller.tenantId, userIntId: caller.userIntId, name: input.name, enable: input.enable, cn, certPem: issued.certPem, keyPem: issued.keyPem, fingerprint: issued.fingerprint, createAt: now, updateAt: null })
+        .values({
+          tenantId: caller.tenantId,
+          userIntId: caller.userIntId,
+          name: input.name,
+          enable: input.enable,
+          cn,
+          certPem: issued.certPem,
+          keyPem: issued.keyPem,
+          fingerprint: issued.fingerprint,
+          createAt: now,
+          updateAt: null,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       return { ...row, createUser: caller.username, rootPem: ca.certPem };
@@ -57,7 +78,12 @@ export async function createCert(db: Kysely<Database>, caller: Caller, input: Ce
 }
 
 /** Lists the caller's certificates, newest first, optionally filtered by name (case-insensitive "contains"). */
-export async function listCerts(db: Kysely<Database>, caller: Caller, page: Page, filter: { nameLike?: string | undefined } = {}): Promise<ListResult<Cert>> {
+export async function listCerts(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { nameLike?: string | undefined } = {},
+): Promise<ListResult<Cert>> {
   let q = selectCerts(db, caller.tenantId);
   if (filter.nameLike) q = q.where(ilike("c.name", filter.nameLike));
   return paginate(q, page, "c.id", ["name", "updateAt"]);
@@ -78,9 +104,19 @@ export interface CertEditOutcome {
 }
 
 /** Edits name and enable and sets updateAt. Disabling answers the bound devices, whose sessions must end. */
-export async function updateCert(db: Kysely<Database>, caller: Caller, id: number, edit: CertEdit, now = Date.now()): Promise<CertEditOutcome> {
+export async function updateCert(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: CertEdit,
+  now = Date.now(),
+): Promise<CertEditOutcome> {
   const cur = await getCert(db, caller, id);
-  const set = { ...(edit.name !== undefined ? { name: edit.name } : {}), ...(edit.enable !== undefined ? { enable: edit.enable } : {}), updateAt: now };
+  const set = {
+    ...(edit.name !== undefined ? { name: edit.name } : {}),
+    ...(edit.enable !== undefined ? { enable: edit.enable } : {}),
+    updateAt: now,
+  };
   await db.updateTable("certs").set(set).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
   const cert = await getCert(db, caller, id);
   const disabled = cur.enable === 1 && cert.enable !== 1;
@@ -89,7 +125,12 @@ export async function updateCert(db: Kysely<Database>, caller: Caller, id: numbe
 
 /** Ids of the devices bound to a certificate. */
 export async function devicesBoundToCert(db: Kysely<Database>, certIntId: number): Promise<number[]> {
-  const rows = await db.selectFrom("deviceCerts").select("deviceIntId").where("certIntId", "=", certIntId).orderBy("deviceIntId").execute();
+  const rows = await db
+    .selectFrom("deviceCerts")
+    .select("deviceIntId")
+    .where("certIntId", "=", certIntId)
+    .orderBy("deviceIntId")
+    .execute();
   return rows.map((r) => r.deviceIntId);
 }
 
@@ -102,9 +143,16 @@ export async function deleteCerts(db: Kysely<Database>, caller: Caller, ids: num
   if (ids.length === 0) return;
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
-    const mine = (await tx.selectFrom("certs").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute()).map((r) => r.id);
+    const mine = (
+      await tx.selectFrom("certs").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute()
+    ).map((r) => r.id);
     if (mine.length === 0) return;
-    const bound = await tx.selectFrom("deviceCerts").select("certIntId").where("certIntId", "in", mine).limit(1).executeTakeFirst();
+    const bound = await tx
+      .selectFrom("deviceCerts")
+      .select("certIntId")
+      .where("certIntId", "in", mine)
+      .limit(1)
+      .executeTakeFirst();
     if (bound) throw new RegistryError("REFERENCED_ERROR", { device: "the certificate is still bound to a device" });
     await tx.deleteFrom("certs").where("id", "in", mine).execute();
   });
@@ -120,7 +168,9 @@ export async function assertCertsOfTenant(db: Kysely<Database>, tenantId: string
   if (wanted.length === 0) return;
   // Ids that are not positive safe integers name no certificate (and are not sent to the database).
   const candidates = wanted.filter((id) => Number.isSafeInteger(id) && id > 0);
-  const found = candidates.length ? await db.selectFrom("certs").select("id").where("tenantId", "=", tenantId).where("id", "in", candidates).execute() : [];
+  const found = candidates.length
+    ? await db.selectFrom("certs").select("id").where("tenantId", "=", tenantId).where("id", "in", candidates).execute()
+    : [];
   const ok = new Set(found.map((r) => r.id));
   const refused = wanted.filter((id) => !ok.has(id));
   if (refused.length > 0) throw fail.form({ certs: `no such certificate: ${refused.join(", ")}` });

@@ -16,14 +16,37 @@ export async function dataModelFixture(engine: EngineUnderTest) {
   const eveProduct = await createProduct(db, other, { productName: "Eve's", cloudProtocol: 1 });
 
   /** Inserts a data point row (default: numeric, reported and commanded). */
-  const point = async (p: Product, dataPointId: string, over: { pointDataType?: number; dataTransType?: number; enum?: string | null } = {}, who = caller) =>
+  const point = async (
+    p: Product,
+    dataPointId: string,
+    over: { pointDataType?: number; dataTransType?: number; enum?: string | null } = {},
+    who = caller,
+  ) =>
     db
       .insertInto("dataPoints")
       .values({
-        tenantId: who.tenantId, userIntId: who.userIntId, productIntId: p.id, dataPointId, dataPointName: `Point ${dataPointId}`,
-        pointDataType: over.pointDataType ?? 1, dataTransType: over.dataTransType ?? 3, unitName: null, unitSymbol: null, upperLimit: null, lowerLimit: null,
-        dataStep: null, binarySize: null, faultValue: null, isDiscard: null, isLocationType: null, locationType: null, enum: over.enum ?? null,
-        registerAddr: null, detail: null, createAt: 0, updateAt: null,
+        tenantId: who.tenantId,
+        userIntId: who.userIntId,
+        productIntId: p.id,
+        dataPointId,
+        dataPointName: `Point ${dataPointId}`,
+        pointDataType: over.pointDataType ?? 1,
+        dataTransType: over.dataTransType ?? 3,
+        unitName: null,
+        unitSymbol: null,
+        upperLimit: null,
+        lowerLimit: null,
+        dataStep: null,
+        binarySize: null,
+        faultValue: null,
+        isDiscard: null,
+        isLocationType: null,
+        locationType: null,
+        enum: over.enum ?? null,
+        registerAddr: null,
+        detail: null,
+        createAt: 0,
+        updateAt: null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -31,11 +54,23 @@ export async function dataModelFixture(engine: EngineUnderTest) {
   const stream = async (p: Product, topic: string, who = caller) =>
     db
       .insertInto("dataStreams")
-      .values({ tenantId: who.tenantId, userIntId: who.userIntId, productIntId: p.id, streamName: `Stream ${topic}`, streamType: 1, streamDataType: 1, topic, detail: null, createAt: 0, updateAt: null })
+      .values({
+        tenantId: who.tenantId,
+        userIntId: who.userIntId,
+        productIntId: p.id,
+        streamName: `Stream ${topic}`,
+        streamType: 1,
+        streamDataType: 1,
+        topic,
+        detail: null,
+        createAt: 0,
+        updateAt: null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   /** Creates a device of a product. */
-  const device = (name: string, p: Product = product, who = caller) => createDevice(db, who, { productId: p.productId, deviceName: name, upLinkSystem: 1, authType: 1 });
+  const device = (name: string, p: Product = product, who = caller) =>
+    createDevice(db, who, { productId: p.productId, deviceName: name, upLinkSystem: 1, authType: 1 });
   /** Stores the latest value of a data point of a device. */
   const storeValue = (deviceIntId: number, dataPointIntId: number, value: string | null, updateAt: number) =>
     db.insertInto("devicePointValues").values({ deviceIntId, dataPointIntId, value, updateAt }).execute();

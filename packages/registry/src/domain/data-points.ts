@@ -21,7 +21,12 @@ const MODBUS_BOOLEAN = 23;
 const FIXED_LENGTH = [11, 13];
 
 /** A data point row with its product's string id and name, the product's protocol and its creator's name. */
-export type DataPoint = Selectable<DataPointsTable> & { productId: string; productName: string; cloudProtocol: number; createUser: string | null };
+export type DataPoint = Selectable<DataPointsTable> & {
+  productId: string;
+  productName: string;
+  cloudProtocol: number;
+  createUser: string | null;
+};
 
 /** The settable fields, null meaning unset; `enum` is the parsed JSON array. */
 export interface DataPointFields {
@@ -72,9 +77,12 @@ export async function productOfRef(db: Kysely<Database>, caller: Caller, ref: Pr
   if (ref.productIntId === undefined && ref.productId === undefined) throw fail.form({ productIntID: "required" });
   let product: Product | undefined;
   if (ref.productIntId !== undefined) {
-    product = await getProduct(db, caller, ref.productIntId).catch((err: unknown) => (err instanceof RegistryError && err.code === "DATA_NOT_FOUND" ? undefined : Promise.reject(err)));
+    product = await getProduct(db, caller, ref.productIntId).catch((err: unknown) =>
+      err instanceof RegistryError && err.code === "DATA_NOT_FOUND" ? undefined : Promise.reject(err),
+    );
     if (!product) throw fail.form({ productIntID: "no such product" });
-    if (ref.productId !== undefined && ref.productId !== product.productId) throw fail.form({ productID: "does not match productIntID" });
+    if (ref.productId !== undefined && ref.productId !== product.productId)
+      throw fail.form({ productID: "does not match productIntID" });
     return product;
   }
   product = await getProductByProductId(db, caller, ref.productId!);
@@ -84,8 +92,10 @@ export async function productOfRef(db: Kysely<Database>, caller: Caller, ref: Pr
 
 /** A product reference on an edit must name the record's own product. */
 export function assertSameProduct(ref: ProductRef, current: { productIntId: number; productId: string }): void {
-  if (ref.productIntId !== undefined && ref.productIntId !== current.productIntId) throw fail.form({ productIntID: "cannot be changed" });
-  if (ref.productId !== undefined && ref.productId !== current.productId) throw fail.form({ productID: "cannot be changed" });
+  if (ref.productIntId !== undefined && ref.productIntId !== current.productIntId)
+    throw fail.form({ productIntID: "cannot be changed" });
+  if (ref.productId !== undefined && ref.productId !== current.productId)
+    throw fail.form({ productID: "cannot be changed" });
 }
 
 const inSet = (v: number | null, set: readonly number[]) => v === null || set.includes(v);
@@ -100,9 +110,12 @@ export function dataPointProblems(p: Omit<DataPointFields, "enum">, cloudProtoco
   const type = p.pointDataType;
   if (!p.dataPointName) e.dataPointName = "required";
   if (!p.dataPointId) e.dataPointID = "required";
-  if (!(POINT_DATA_TYPES as readonly number[]).includes(type)) e.pointDataType = `must be one of ${POINT_DATA_TYPES.join(", ")}`;
-  else if (cloudProtocol === MODBUS_PROTOCOL && !MODBUS_POINT_TYPES.includes(type)) e.pointDataType = "a Modbus product's points use types 21 to 25";
-  else if (cloudProtocol !== MODBUS_PROTOCOL && MODBUS_POINT_TYPES.includes(type)) e.pointDataType = "types 21 to 25 are for Modbus products only";
+  if (!(POINT_DATA_TYPES as readonly number[]).includes(type))
+    e.pointDataType = `must be one of ${POINT_DATA_TYPES.join(", ")}`;
+  else if (cloudProtocol === MODBUS_PROTOCOL && !MODBUS_POINT_TYPES.includes(type))
+    e.pointDataType = "a Modbus product's points use types 21 to 25";
+  else if (cloudProtocol !== MODBUS_PROTOCOL && MODBUS_POINT_TYPES.includes(type))
+    e.pointDataType = "types 21 to 25 are for Modbus products only";
   if (!inSet(p.dataTransType, [1, 2, 3])) e.dataTransType = "must be one of 1, 2, 3";
   if (!inSet(p.isLocationType, [0, 1, 2])) e.isLocationType = "must be one of 0, 1, 2";
   if (!inSet(p.locationType, [1, 2, 3])) e.locationType = "must be one of 1, 2, 3";
@@ -110,7 +123,8 @@ export function dataPointProblems(p: Omit<DataPointFields, "enum">, cloudProtoco
   if (cloudProtocol === MODBUS_PROTOCOL && !p.registerAddr) e.registerAddr = "required for Modbus products";
   if (type === FAULT && !p.faultValue) e.faultValue = "required for the fault type (4)";
   if (NUMERIC_POINT_TYPES.includes(type)) {
-    if (p.lowerLimit !== null && p.upperLimit !== null && p.lowerLimit > p.upperLimit) e.lowerLimit = "must not exceed upperLimit";
+    if (p.lowerLimit !== null && p.upperLimit !== null && p.lowerLimit > p.upperLimit)
+      e.lowerLimit = "must not exceed upperLimit";
     if (p.dataStep !== null && p.dataStep <= 0) e.dataStep = "must be positive";
   } else {
     for (const f of ["unitName", "unitSymbol", "upperLimit", "lowerLimit", "dataStep"] as const) {
@@ -133,13 +147,33 @@ function selectPoints(db: Kysely<Database>, tenantId: string) {
     .innerJoin("products as p", "p.id", "dp.productIntId")
     .leftJoin("users as u", "u.id", "dp.userIntId")
     .selectAll("dp")
-    .select(["p.productId as productId", "p.productName as productName", "p.cloudProtocol as cloudProtocol", "u.username as createUser"])
+    .select([
+      "p.productId as productId",
+      "p.productName as productName",
+      "p.cloudProtocol as cloudProtocol",
+      "u.username as createUser",
+    ])
     .where("dp.tenantId", "=", tenantId);
 }
 
 const FIELDS = [
-  "dataPointName", "dataPointId", "pointDataType", "dataTransType", "unitName", "unitSymbol", "upperLimit", "lowerLimit", "dataStep", "enum",
-  "isLocationType", "locationType", "binarySize", "faultValue", "isDiscard", "registerAddr", "detail",
+  "dataPointName",
+  "dataPointId",
+  "pointDataType",
+  "dataTransType",
+  "unitName",
+  "unitSymbol",
+  "upperLimit",
+  "lowerLimit",
+  "dataStep",
+  "enum",
+  "isLocationType",
+  "locationType",
+  "binarySize",
+  "faultValue",
+  "isDiscard",
+  "registerAddr",
+  "detail",
 ] as const satisfies ReadonlyArray<keyof Stored & keyof DataPointFields>;
 
 /** The columns of the fields that are present: "" and null unset a field, `enum` becomes JSON text. */
@@ -157,10 +191,19 @@ const UNSET = Object.fromEntries(FIELDS.map((f) => [f, null])) as unknown as Sto
 const storedOf = (row: DataPoint): Stored => Object.fromEntries(FIELDS.map((f) => [f, row[f]])) as unknown as Stored;
 
 /** Validates a point against its product and the product's other points (DATA_EXISTED naming dataPointID). */
-async function check(tx: Transaction<Database>, p: Stored, product: { id: number; cloudProtocol: number }, self?: number): Promise<void> {
+async function check(
+  tx: Transaction<Database>,
+  p: Stored,
+  product: { id: number; cloudProtocol: number },
+  self?: number,
+): Promise<void> {
   const problems = dataPointProblems(p, product.cloudProtocol);
   if (Object.keys(problems).length > 0) throw fail.form(problems);
-  let q = tx.selectFrom("dataPoints").select("id").where("productIntId", "=", product.id).where("dataPointId", "=", p.dataPointId);
+  let q = tx
+    .selectFrom("dataPoints")
+    .select("id")
+    .where("productIntId", "=", product.id)
+    .where("dataPointId", "=", p.dataPointId);
   if (self !== undefined) q = q.where("id", "!=", self);
   if (await q.executeTakeFirst()) throw fail.exists("dataPointID");
 }
@@ -168,7 +211,12 @@ async function check(tx: Transaction<Database>, p: Stored, product: { id: number
 const existed = (err: unknown) => (isUniqueViolation(err) ? fail.exists("dataPointID") : err);
 
 /** Creates a data point of one of the caller's products; every rule of {@link dataPointProblems} applies, and dataPointID is unique within the product. */
-export async function createDataPoint(db: Kysely<Database>, caller: Caller, input: DataPointInput, now = Date.now()): Promise<DataPoint> {
+export async function createDataPoint(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: DataPointInput,
+  now = Date.now(),
+): Promise<DataPoint> {
   const id = await db
     .transaction()
     .execute(async (tx) => {
@@ -178,7 +226,14 @@ export async function createDataPoint(db: Kysely<Database>, caller: Caller, inpu
       await check(tx, p, product);
       const row = await tx
         .insertInto("dataPoints")
-        .values({ ...p, tenantId: caller.tenantId, userIntId: caller.userIntId, productIntId: product.id, createAt: now, updateAt: null })
+        .values({
+          ...p,
+          tenantId: caller.tenantId,
+          userIntId: caller.userIntId,
+          productIntId: product.id,
+          createAt: now,
+          updateAt: null,
+        })
         .returning("id")
         .executeTakeFirstOrThrow();
       return row.id;
@@ -188,7 +243,12 @@ export async function createDataPoint(db: Kysely<Database>, caller: Caller, inpu
 }
 
 /** Lists the caller's data points, newest first, optionally of one product (its string productID). */
-export async function listDataPoints(db: Kysely<Database>, caller: Caller, page: Page, filter: { productId?: string | undefined } = {}): Promise<ListResult<DataPoint>> {
+export async function listDataPoints(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { productId?: string | undefined } = {},
+): Promise<ListResult<DataPoint>> {
   let q = selectPoints(db, caller.tenantId);
   if (filter.productId !== undefined) q = q.where("p.productId", "=", filter.productId);
   return paginate(q, page, "dp.id");
@@ -202,7 +262,13 @@ export async function getDataPoint(db: Kysely<Database>, caller: Caller, id: num
 }
 
 /** Edits a data point: the sent fields over the stored ones must pass every rule again; the product is fixed. Sets updateAt. */
-export async function updateDataPoint(db: Kysely<Database>, caller: Caller, id: number, edit: DataPointEdit, now = Date.now()): Promise<DataPoint> {
+export async function updateDataPoint(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: DataPointEdit,
+  now = Date.now(),
+): Promise<DataPoint> {
   await db
     .transaction()
     .execute(async (tx) => {
@@ -211,7 +277,12 @@ export async function updateDataPoint(db: Kysely<Database>, caller: Caller, id: 
       assertSameProduct(edit, current);
       const merged: Stored = { ...storedOf(current), ...columns(edit) };
       await check(tx, merged, { id: current.productIntId, cloudProtocol: current.cloudProtocol }, id);
-      await tx.updateTable("dataPoints").set({ ...merged, updateAt: now }).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
+      await tx
+        .updateTable("dataPoints")
+        .set({ ...merged, updateAt: now })
+        .where("tenantId", "=", caller.tenantId)
+        .where("id", "=", id)
+        .execute();
     })
     .catch((err: unknown) => Promise.reject(existed(err)));
   return getDataPoint(db, caller, id);
@@ -227,17 +298,47 @@ export async function deleteDataPoints(db: Kysely<Database>, caller: Caller, ids
   if (ids.length === 0) return;
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
-    const mine = (await tx.selectFrom("dataPoints").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute()).map((r) => r.id);
+    const mine = (
+      await tx
+        .selectFrom("dataPoints")
+        .select("id")
+        .where("tenantId", "=", caller.tenantId)
+        .where("id", "in", ids)
+        .execute()
+    ).map((r) => r.id);
     if (mine.length === 0) return;
     const stream = await tx
-      .selectFrom("dataStreamPoints as sp").innerJoin("dataStreams as s", "s.id", "sp.dataStreamIntId")
-      .select("s.streamName").where("sp.dataPointIntId", "in", mine).orderBy("s.id").limit(1).executeTakeFirst();
+      .selectFrom("dataStreamPoints as sp")
+      .innerJoin("dataStreams as s", "s.id", "sp.dataStreamIntId")
+      .select("s.streamName")
+      .where("sp.dataPointIntId", "in", mine)
+      .orderBy("s.id")
+      .limit(1)
+      .executeTakeFirst();
     if (stream) throw new RegistryError("REFERENCED_ERROR", { dataStream: stream.streamName });
-    const metric = await tx.selectFrom("metrics").select("metricName").where("dataPointIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
+    const metric = await tx
+      .selectFrom("metrics")
+      .select("metricName")
+      .where("dataPointIntId", "in", mine)
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst();
     if (metric) throw new RegistryError("REFERENCED_ERROR", { metric: metric.metricName });
-    const resource = await tx.selectFrom("productResources").select("codeValue").where("dataPointIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
+    const resource = await tx
+      .selectFrom("productResources")
+      .select("codeValue")
+      .where("dataPointIntId", "in", mine)
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst();
     if (resource) throw new RegistryError("REFERENCED_ERROR", { productResource: resource.codeValue });
-    const template = await tx.selectFrom("appTemplates").select("templateName").where("dataPointIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
+    const template = await tx
+      .selectFrom("appTemplates")
+      .select("templateName")
+      .where("dataPointIntId", "in", mine)
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst();
     if (template) throw new RegistryError("REFERENCED_ERROR", { appTemplate: template.templateName });
     await tx.deleteFrom("devicePointValues").where("dataPointIntId", "in", mine).execute();
     await tx.deleteFrom("dataPoints").where("id", "in", mine).execute();

@@ -3,7 +3,14 @@ import { engines } from "../store/test-engines.js";
 import { twoTenants } from "./test-tenants.js";
 import { createDataPoint } from "./data-points.js";
 import {
-  createDataStream, deleteDataStreams, getDataStream, isGatewayProduct, listDataStreams, streamTopicProblem, updateDataStream, type DataStreamInput,
+  createDataStream,
+  deleteDataStreams,
+  getDataStream,
+  isGatewayProduct,
+  listDataStreams,
+  streamTopicProblem,
+  updateDataStream,
+  type DataStreamInput,
 } from "./data-streams.js";
 import { createGateway } from "./gateways.js";
 import { createProduct, getProduct } from "./products.js";
@@ -33,8 +40,21 @@ describe.each(engines)("data streams on $name", (engine) => {
     const { db, caller, other } = await twoTenants(engine);
     const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
     const point = (dataPointId: string, productIntId = product.id, who = caller) =>
-      createDataPoint(db, who, { productIntId, dataPointId, dataPointName: `Point ${dataPointId}`, pointDataType: 1, dataTransType: 3 });
-    const input = (over: Partial<DataStreamInput> = {}): DataStreamInput => ({ productIntId: product.id, streamName: "Telemetry", streamType: 1, streamDataType: 1, topic: "up", ...over });
+      createDataPoint(db, who, {
+        productIntId,
+        dataPointId,
+        dataPointName: `Point ${dataPointId}`,
+        pointDataType: 1,
+        dataTransType: 3,
+      });
+    const input = (over: Partial<DataStreamInput> = {}): DataStreamInput => ({
+      productIntId: product.id,
+      streamName: "Telemetry",
+      streamType: 1,
+      streamDataType: 1,
+      topic: "up",
+      ...over,
+    });
     return { db, caller, other, product, point, input };
   }
 
@@ -43,8 +63,19 @@ describe.each(engines)("data streams on $name", (engine) => {
     const [a, b] = [await point("a"), await point("b")];
     const s = await createDataStream(db, caller, input({ dataPoints: [b.id, a.id, b.id], detail: "main" }), 1_000);
     expect(s).toMatchObject({
-      streamName: "Telemetry", streamType: 1, streamDataType: 1, topic: "up", detail: "main", productIntId: product.id, productId: product.productId,
-      productName: "Meter", createUser: "root", dataPoints: [b.id, a.id], dataPointNames: ["Point b", "Point a"], createAt: 1_000, updateAt: null,
+      streamName: "Telemetry",
+      streamType: 1,
+      streamDataType: 1,
+      topic: "up",
+      detail: "main",
+      productIntId: product.id,
+      productId: product.productId,
+      productName: "Meter",
+      createUser: "root",
+      dataPoints: [b.id, a.id],
+      dataPointNames: ["Point b", "Point a"],
+      createAt: 1_000,
+      updateAt: null,
     });
     expect(await getDataStream(db, caller, s.id)).toEqual(s);
     expect((await getProduct(db, caller, product.id)).dataStreamCount).toBe(1);
@@ -55,9 +86,15 @@ describe.each(engines)("data streams on $name", (engine) => {
   it("allows stream types 3 and 4 only on products with at least one gateway", async () => {
     const { db, caller, product, input } = await setup();
     expect(await isGatewayProduct(db, caller.tenantId, product.id)).toBe(false);
-    await expect(createDataStream(db, caller, input({ streamType: 3 }))).rejects.toMatchObject({ code: "FORM_INVALID", errors: { streamType: expect.stringContaining("gateway") } });
+    await expect(createDataStream(db, caller, input({ streamType: 3 }))).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { streamType: expect.stringContaining("gateway") },
+    });
     const plain = await createDataStream(db, caller, input({ streamType: 1 }));
-    await expect(updateDataStream(db, caller, plain.id, { streamType: 4 })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { streamType: expect.any(String) } });
+    await expect(updateDataStream(db, caller, plain.id, { streamType: 4 })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { streamType: expect.any(String) },
+    });
     await createGateway(db, caller, { productId: product.productId, deviceName: "gw", authType: 1 });
     expect(await isGatewayProduct(db, caller.tenantId, product.id)).toBe(true);
     const gw = await createDataStream(db, caller, input({ streamType: 3, topic: "gw/up" }));
@@ -68,13 +105,24 @@ describe.each(engines)("data streams on $name", (engine) => {
   it("keeps topics unique within a product (DATA_EXISTED naming topic) and refuses invalid ones", async () => {
     const { db, caller, input } = await setup();
     const s = await createDataStream(db, caller, input());
-    await expect(createDataStream(db, caller, input({ streamName: "again" }))).rejects.toMatchObject({ code: "DATA_EXISTED", errors: { topic: expect.any(String) } });
+    await expect(createDataStream(db, caller, input({ streamName: "again" }))).rejects.toMatchObject({
+      code: "DATA_EXISTED",
+      errors: { topic: expect.any(String) },
+    });
     const p2 = await createProduct(db, caller, { productName: "Other", cloudProtocol: 1 });
     expect((await createDataStream(db, caller, input({ productIntId: p2.id }))).topic).toBe("up");
-    await expect(createDataStream(db, caller, input({ topic: "a/#" }))).rejects.toMatchObject({ code: "FORM_INVALID", errors: { topic: expect.any(String) } });
+    await expect(createDataStream(db, caller, input({ topic: "a/#" }))).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { topic: expect.any(String) },
+    });
     const t = await createDataStream(db, caller, input({ topic: "second" }));
-    await expect(updateDataStream(db, caller, t.id, { topic: "up" })).rejects.toMatchObject({ code: "DATA_EXISTED", errors: { topic: expect.any(String) } });
-    expect((await updateDataStream(db, caller, s.id, { topic: "up", streamName: "Renamed" })).streamName).toBe("Renamed");
+    await expect(updateDataStream(db, caller, t.id, { topic: "up" })).rejects.toMatchObject({
+      code: "DATA_EXISTED",
+      errors: { topic: expect.any(String) },
+    });
+    expect((await updateDataStream(db, caller, s.id, { topic: "up", streamName: "Renamed" })).streamName).toBe(
+      "Renamed",
+    );
   });
 
   it("refuses data points of another product, another tenant or unknown ids with FORM_INVALID naming dataPoints", async () => {
@@ -85,7 +133,10 @@ describe.each(engines)("data streams on $name", (engine) => {
     const eveProduct = await createProduct(db, other, { productName: "E", cloudProtocol: 1 });
     const foreign = await point("f", eveProduct.id, other);
     for (const bad of [elsewhere.id, foreign.id, 9_999]) {
-      await expect(createDataStream(db, caller, input({ dataPoints: [ok.id, bad] }))).rejects.toMatchObject({ code: "FORM_INVALID", errors: { dataPoints: expect.stringContaining(String(bad)) } });
+      await expect(createDataStream(db, caller, input({ dataPoints: [ok.id, bad] }))).rejects.toMatchObject({
+        code: "FORM_INVALID",
+        errors: { dataPoints: expect.stringContaining(String(bad)) },
+      });
     }
     expect((await listDataStreams(db, caller, page)).count).toBe(0);
   });
@@ -94,12 +145,30 @@ describe.each(engines)("data streams on $name", (engine) => {
     const { db, caller, product, point, input } = await setup();
     const [a, b] = [await point("a"), await point("b")];
     const s = await createDataStream(db, caller, input({ dataPoints: [a.id], detail: "d" }), 1_000);
-    const kept = await updateDataStream(db, caller, s.id, { streamName: "Renamed", productId: product.productId }, 2_000);
+    const kept = await updateDataStream(
+      db,
+      caller,
+      s.id,
+      { streamName: "Renamed", productId: product.productId },
+      2_000,
+    );
     expect(kept).toMatchObject({ streamName: "Renamed", dataPoints: [a.id], detail: "d", updateAt: 2_000 });
-    const replaced = await updateDataStream(db, caller, s.id, { dataPoints: [b.id, a.id], detail: null, streamDataType: 2 });
-    expect(replaced).toMatchObject({ dataPoints: [b.id, a.id], dataPointNames: ["Point b", "Point a"], detail: null, streamDataType: 2 });
+    const replaced = await updateDataStream(db, caller, s.id, {
+      dataPoints: [b.id, a.id],
+      detail: null,
+      streamDataType: 2,
+    });
+    expect(replaced).toMatchObject({
+      dataPoints: [b.id, a.id],
+      dataPointNames: ["Point b", "Point a"],
+      detail: null,
+      streamDataType: 2,
+    });
     const p2 = await createProduct(db, caller, { productName: "Other", cloudProtocol: 1 });
-    await expect(updateDataStream(db, caller, s.id, { productIntId: p2.id })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { productIntID: "cannot be changed" } });
+    await expect(updateDataStream(db, caller, s.id, { productIntId: p2.id })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { productIntID: "cannot be changed" },
+    });
   });
 
   it("lists streams newest first, of one product by productID, with paging", async () => {
@@ -111,7 +180,10 @@ describe.each(engines)("data streams on $name", (engine) => {
     const eveProduct = await createProduct(db, other, { productName: "E", cloudProtocol: 1 });
     await createDataStream(db, other, input({ productIntId: eveProduct.id }));
     expect((await listDataStreams(db, caller, page)).items.map((s) => s.id)).toEqual([c.id, b.id, a.id]);
-    expect((await listDataStreams(db, caller, page, { productId: product.productId })).items.map((s) => s.id)).toEqual([b.id, a.id]);
+    expect((await listDataStreams(db, caller, page, { productId: product.productId })).items.map((s) => s.id)).toEqual([
+      b.id,
+      a.id,
+    ]);
     const second = await listDataStreams(db, caller, { page: 2, limit: 2 });
     expect(second).toMatchObject({ count: 3, page: 2, limit: 2 });
   });
@@ -122,7 +194,10 @@ describe.each(engines)("data streams on $name", (engine) => {
     const notFound = { code: "DATA_NOT_FOUND", errors: { dataStream: "not found" } };
     await expect(getDataStream(db, other, s.id)).rejects.toMatchObject(notFound);
     await expect(updateDataStream(db, other, s.id, { streamName: "x" })).rejects.toMatchObject(notFound);
-    await expect(createDataStream(db, other, input({ productIntId: product.id }))).rejects.toMatchObject({ code: "FORM_INVALID", errors: { productIntID: expect.any(String) } });
+    await expect(createDataStream(db, other, input({ productIntId: product.id }))).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { productIntID: expect.any(String) },
+    });
     await deleteDataStreams(db, other, [s.id]);
     expect((await getDataStream(db, caller, s.id)).id).toBe(s.id);
   });
@@ -133,9 +208,30 @@ describe.each(engines)("data streams on $name", (engine) => {
     const s = await createDataStream(db, caller, input({ dataPoints: [a.id] }));
     await db
       .insertInto("metrics")
-      .values({ tenantId: caller.tenantId, userIntId: 1, productIntId: product.id, metricName: "Sum", metricType: 2, dataPointIntId: a.id, dataStreamIntId: s.id, aggregateType: 4, aggregateData: null, expressions: null, expressionsLabel: null, chartType: 1, isShow: 1, productItemIntId: 0, remark: null, createAt: 0, updateAt: null })
+      .values({
+        tenantId: caller.tenantId,
+        userIntId: 1,
+        productIntId: product.id,
+        metricName: "Sum",
+        metricType: 2,
+        dataPointIntId: a.id,
+        dataStreamIntId: s.id,
+        aggregateType: 4,
+        aggregateData: null,
+        expressions: null,
+        expressionsLabel: null,
+        chartType: 1,
+        isShow: 1,
+        productItemIntId: 0,
+        remark: null,
+        createAt: 0,
+        updateAt: null,
+      })
       .execute();
-    await expect(deleteDataStreams(db, caller, [s.id])).rejects.toMatchObject({ code: "REFERENCED_ERROR", errors: { metric: "Sum" } });
+    await expect(deleteDataStreams(db, caller, [s.id])).rejects.toMatchObject({
+      code: "REFERENCED_ERROR",
+      errors: { metric: "Sum" },
+    });
     await db.deleteFrom("metrics").execute();
     await deleteDataStreams(db, caller, [s.id]);
     expect((await listDataStreams(db, caller, page)).count).toBe(0);

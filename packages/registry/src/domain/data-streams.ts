@@ -38,7 +38,9 @@ export interface DataStreamInput extends ProductRef {
 }
 
 /** An edit: any field; dataPoints, when sent, replace the list; a product reference is only compared. */
-export type DataStreamEdit = ProductRef & { [K in Exclude<keyof DataStreamInput, keyof ProductRef>]?: DataStreamInput[K] | undefined };
+export type DataStreamEdit = ProductRef & {
+  [K in Exclude<keyof DataStreamInput, keyof ProductRef>]?: DataStreamInput[K] | undefined;
+};
 
 /**
  * Why `topic` is not a valid relative MQTT topic name, or undefined when it is:
@@ -61,7 +63,14 @@ export function streamTopicProblem(topic: string): string | undefined {
  * deviceType 2); only such products may have streams of type 3 or 4.
  */
 export async function isGatewayProduct(db: Kysely<Database>, tenantId: string, productIntId: number): Promise<boolean> {
-  const gw = await db.selectFrom("devices").select("id").where("tenantId", "=", tenantId).where("productIntId", "=", productIntId).where("deviceType", "=", GATEWAY).limit(1).executeTakeFirst();
+  const gw = await db
+    .selectFrom("devices")
+    .select("id")
+    .where("tenantId", "=", tenantId)
+    .where("productIntId", "=", productIntId)
+    .where("deviceType", "=", GATEWAY)
+    .limit(1)
+    .executeTakeFirst();
   return gw !== undefined;
 }
 
@@ -76,14 +85,23 @@ function selectStreams(db: Kysely<Database>, tenantId: string) {
 }
 
 /** Adds the data points (ids and names, in stream order) to stream rows. */
-async function withPoints<T extends { id: number }>(db: Kysely<Database>, rows: T[]): Promise<Array<T & { dataPoints: number[]; dataPointNames: string[] }>> {
+async function withPoints<T extends { id: number }>(
+  db: Kysely<Database>,
+  rows: T[],
+): Promise<Array<T & { dataPoints: number[]; dataPointNames: string[] }>> {
   const byStream = new Map(rows.map((r) => [r.id, { dataPoints: [] as number[], dataPointNames: [] as string[] }]));
   if (rows.length > 0) {
     const points = await db
-      .selectFrom("dataStreamPoints as sp").innerJoin("dataPoints as dp", "dp.id", "sp.dataPointIntId")
+      .selectFrom("dataStreamPoints as sp")
+      .innerJoin("dataPoints as dp", "dp.id", "sp.dataPointIntId")
       .select(["sp.dataStreamIntId", "dp.id", "dp.dataPointName"])
-      .where("sp.dataStreamIntId", "in", rows.map((r) => r.id))
-      .orderBy("sp.dataStreamIntId").orderBy("sp.position")
+      .where(
+        "sp.dataStreamIntId",
+        "in",
+        rows.map((r) => r.id),
+      )
+      .orderBy("sp.dataStreamIntId")
+      .orderBy("sp.position")
       .execute();
     for (const p of points) {
       const s = byStream.get(p.dataStreamIntId)!;
@@ -95,24 +113,43 @@ async function withPoints<T extends { id: number }>(db: Kysely<Database>, rows: 
 }
 
 /** Checks name, types, topic (DATA_EXISTED when another stream of the product has it) and the points of a stream of `productIntId`. */
-async function check(tx: Transaction<Database>, caller: Caller, s: { productIntId: number; streamName: string; streamType: number; streamDataType: number; topic: string }, opts: { self?: number; typeChanged: boolean; points?: number[] | undefined }) {
+async function check(
+  tx: Transaction<Database>,
+  caller: Caller,
+  s: { productIntId: number; streamName: string; streamType: number; streamDataType: number; topic: string },
+  opts: { self?: number; typeChanged: boolean; points?: number[] | undefined },
+) {
   const e: Record<string, string> = {};
   if (!s.streamName.trim()) e.streamName = "required";
   if (!STREAM_TYPES.includes(s.streamType)) e.streamType = "must be one of 1, 2, 3, 4";
-  else if (opts.typeChanged && GATEWAY_STREAM_TYPES.includes(s.streamType) && !(await isGatewayProduct(tx, caller.tenantId, s.productIntId))) {
+  else if (
+    opts.typeChanged &&
+    GATEWAY_STREAM_TYPES.includes(s.streamType) &&
+    !(await isGatewayProduct(tx, caller.tenantId, s.productIntId))
+  ) {
     e.streamType = "3 and 4 are only for gateway products (products with at least one gateway)";
   }
   if (!STREAM_DATA_TYPES.includes(s.streamDataType)) e.streamDataType = "must be 1 or 2";
   const topicProblem = streamTopicProblem(s.topic);
   if (topicProblem) e.topic = topicProblem;
   if (opts.points && opts.points.length > 0) {
-    const found = await tx.selectFrom("dataPoints").select("id").where("tenantId", "=", caller.tenantId).where("productIntId", "=", s.productIntId).where("id", "in", opts.points).execute();
+    const found = await tx
+      .selectFrom("dataPoints")
+      .select("id")
+      .where("tenantId", "=", caller.tenantId)
+      .where("productIntId", "=", s.productIntId)
+      .where("id", "in", opts.points)
+      .execute();
     const ok = new Set(found.map((r) => r.id));
     const refused = opts.points.filter((id) => !ok.has(id));
     if (refused.length > 0) e.dataPoints = `not data points of the stream's product: ${refused.join(", ")}`;
   }
   if (Object.keys(e).length > 0) throw fail.form(e);
-  let q = tx.selectFrom("dataStreams").select("id").where("productIntId", "=", s.productIntId).where("topic", "=", s.topic);
+  let q = tx
+    .selectFrom("dataStreams")
+    .select("id")
+    .where("productIntId", "=", s.productIntId)
+    .where("topic", "=", s.topic);
   if (opts.self !== undefined) q = q.where("id", "!=", opts.self);
   if (await q.executeTakeFirst()) throw fail.exists("topic");
 }
@@ -120,7 +157,10 @@ async function check(tx: Transaction<Database>, caller: Caller, s: { productIntI
 async function writePoints(tx: Transaction<Database>, streamId: number, points: number[]) {
   await tx.deleteFrom("dataStreamPoints").where("dataStreamIntId", "=", streamId).execute();
   if (points.length === 0) return;
-  await tx.insertInto("dataStreamPoints").values(points.map((dataPointIntId, position) => ({ dataStreamIntId: streamId, dataPointIntId, position }))).execute();
+  await tx
+    .insertInto("dataStreamPoints")
+    .values(points.map((dataPointIntId, position) => ({ dataStreamIntId: streamId, dataPointIntId, position })))
+    .execute();
 }
 
 const unique = (ids: number[] | undefined) => (ids === undefined ? undefined : [...new Set(ids)]);
@@ -131,16 +171,32 @@ const existed = (err: unknown) => (isUniqueViolation(err) ? fail.exists("topic")
  * for gateway products, topic unique within the product (DATA_EXISTED), every
  * data point of the same product (FORM_INVALID naming dataPoints; repeats are dropped).
  */
-export async function createDataStream(db: Kysely<Database>, caller: Caller, input: DataStreamInput, now = Date.now()): Promise<DataStream> {
+export async function createDataStream(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: DataStreamInput,
+  now = Date.now(),
+): Promise<DataStream> {
   const points = unique(input.dataPoints) ?? [];
   const id = await db
     .transaction()
     .execute(async (tx) => {
       await lockTenant(tx, caller.tenantId);
       const product = await productOfRef(tx, caller, input);
-      const s = { productIntId: product.id, streamName: input.streamName, streamType: input.streamType, streamDataType: input.streamDataType, topic: input.topic, detail: input.detail || null };
+      const s = {
+        productIntId: product.id,
+        streamName: input.streamName,
+        streamType: input.streamType,
+        streamDataType: input.streamDataType,
+        topic: input.topic,
+        detail: input.detail || null,
+      };
       await check(tx, caller, s, { typeChanged: true, points });
-      const row = await tx.insertInto("dataStreams").values({ ...s, tenantId: caller.tenantId, userIntId: caller.userIntId, createAt: now, updateAt: null }).returning("id").executeTakeFirstOrThrow();
+      const row = await tx
+        .insertInto("dataStreams")
+        .values({ ...s, tenantId: caller.tenantId, userIntId: caller.userIntId, createAt: now, updateAt: null })
+        .returning("id")
+        .executeTakeFirstOrThrow();
       await writePoints(tx, row.id, points);
       return row.id;
     })
@@ -149,7 +205,12 @@ export async function createDataStream(db: Kysely<Database>, caller: Caller, inp
 }
 
 /** Lists the caller's data streams, newest first, optionally of one product (its string productID). */
-export async function listDataStreams(db: Kysely<Database>, caller: Caller, page: Page, filter: { productId?: string | undefined } = {}): Promise<ListResult<DataStream>> {
+export async function listDataStreams(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { productId?: string | undefined } = {},
+): Promise<ListResult<DataStream>> {
   let q = selectStreams(db, caller.tenantId);
   if (filter.productId !== undefined) q = q.where("p.productId", "=", filter.productId);
   const r = await paginate(q, page, "s.id");
@@ -164,7 +225,13 @@ export async function getDataStream(db: Kysely<Database>, caller: Caller, id: nu
 }
 
 /** Edits a stream under the create rules (the gateway rule when the type changes); the product is fixed. Sets updateAt. */
-export async function updateDataStream(db: Kysely<Database>, caller: Caller, id: number, edit: DataStreamEdit, now = Date.now()): Promise<DataStream> {
+export async function updateDataStream(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: DataStreamEdit,
+  now = Date.now(),
+): Promise<DataStream> {
   const points = unique(edit.dataPoints);
   await db
     .transaction()
@@ -182,7 +249,12 @@ export async function updateDataStream(db: Kysely<Database>, caller: Caller, id:
       };
       await check(tx, caller, s, { self: id, typeChanged: s.streamType !== cur.streamType, points });
       const { productIntId: _fixed, ...set } = s;
-      await tx.updateTable("dataStreams").set({ ...set, updateAt: now }).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
+      await tx
+        .updateTable("dataStreams")
+        .set({ ...set, updateAt: now })
+        .where("tenantId", "=", caller.tenantId)
+        .where("id", "=", id)
+        .execute();
       if (points) await writePoints(tx, id, points);
     })
     .catch((err: unknown) => Promise.reject(existed(err)));
@@ -198,11 +270,30 @@ export async function deleteDataStreams(db: Kysely<Database>, caller: Caller, id
   if (ids.length === 0) return;
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
-    const mine = (await tx.selectFrom("dataStreams").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute()).map((r) => r.id);
+    const mine = (
+      await tx
+        .selectFrom("dataStreams")
+        .select("id")
+        .where("tenantId", "=", caller.tenantId)
+        .where("id", "in", ids)
+        .execute()
+    ).map((r) => r.id);
     if (mine.length === 0) return;
-    const metric = await tx.selectFrom("metrics").select("metricName").where("dataStreamIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
+    const metric = await tx
+      .selectFrom("metrics")
+      .select("metricName")
+      .where("dataStreamIntId", "in", mine)
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst();
     if (metric) throw new RegistryError("REFERENCED_ERROR", { metric: metric.metricName });
-    const template = await tx.selectFrom("appTemplates").select("templateName").where("dataStreamIntId", "in", mine).orderBy("id").limit(1).executeTakeFirst();
+    const template = await tx
+      .selectFrom("appTemplates")
+      .select("templateName")
+      .where("dataStreamIntId", "in", mine)
+      .orderBy("id")
+      .limit(1)
+      .executeTakeFirst();
     if (template) throw new RegistryError("REFERENCED_ERROR", { appTemplate: template.templateName });
     await tx.deleteFrom("dataStreamPoints").where("dataStreamIntId", "in", mine).execute();
     await tx.deleteFrom("dataStreams").where("id", "in", mine).execute();

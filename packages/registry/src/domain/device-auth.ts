@@ -64,7 +64,19 @@ function selectDevice(db: Kysely<Database>) {
   return db
     .selectFrom("devices as d")
     .innerJoin("products as p", "p.id", "d.productIntId")
-    .select(["d.id", "d.tenantId", "d.deviceId", "d.deviceName", "d.token", "d.blocked", "d.authType", "d.deviceType", "d.productIntId", "p.productId", "p.cloudProtocol"]);
+    .select([
+      "d.id",
+      "d.tenantId",
+      "d.deviceId",
+      "d.deviceName",
+      "d.token",
+      "d.blocked",
+      "d.authType",
+      "d.deviceType",
+      "d.productIntId",
+      "p.productId",
+      "p.cloudProtocol",
+    ]);
 }
 
 type DeviceRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectDevice>["executeTakeFirst"]>>>;
@@ -77,10 +89,27 @@ type Deny = (result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED", reason: stri
  * A refusal recorder: writes a connect log with status 2 under the device's
  * tenant (or `tenantId` when no device was found, null when none is known).
  */
-function denier(db: Kysely<Database>, req: AuthRequest, row: DeviceRow | undefined, tenantId: string | null, now: number): Deny {
+function denier(
+  db: Kysely<Database>,
+  req: AuthRequest,
+  row: DeviceRow | undefined,
+  tenantId: string | null,
+  now: number,
+): Deny {
   return async (result, reason) => {
     const clientId = req.credentials.clientId || null;
-    await recordAuthFailure(db, { tenantId: row?.tenantId ?? tenantId, deviceIntId: row?.id ?? null, deviceId: row?.deviceId ?? clientId, deviceName: row?.deviceName ?? null, ip: req.clientIp, reason }, now);
+    await recordAuthFailure(
+      db,
+      {
+        tenantId: row?.tenantId ?? tenantId,
+        deviceIntId: row?.id ?? null,
+        deviceId: row?.deviceId ?? clientId,
+        deviceName: row?.deviceName ?? null,
+        ip: req.clientIp,
+        reason,
+      },
+      now,
+    );
     return { ok: false, result, message: reason };
   };
 }
@@ -88,9 +117,13 @@ function denier(db: Kysely<Database>, req: AuthRequest, row: DeviceRow | undefin
 /** The checks shared by every credential kind (blocked, protocol), then the identity the adapter needs. */
 async function admit(db: Kysely<Database>, row: DeviceRow, protocol: number, deny: Deny): Promise<AuthOutcome> {
   if (row.blocked === 1) return deny("BLOCKED", "device is blocked");
-  if (!protocolAccepted(row.cloudProtocol, protocol)) return deny("NOT_ALLOWED", "device's product uses another protocol");
+  if (!protocolAccepted(row.cloudProtocol, protocol))
+    return deny("NOT_ALLOWED", "device's product uses another protocol");
   // The device's topic rules travel with its session: the adapter enforces them with no call per message.
-  const [policies, subscriptions] = await Promise.all([policiesOfDevice(db, row.id), subscriptionsOfDevice(db, row.id)]);
+  const [policies, subscriptions] = await Promise.all([
+    policiesOfDevice(db, row.id),
+    subscriptionsOfDevice(db, row.id),
+  ]);
   return {
     ok: true,
     policies,
@@ -112,7 +145,12 @@ async function admit(db: Kysely<Database>, row: DeviceRow, protocol: number, den
 }
 
 /** authType 1: deviceUsername (unique service-wide) and token; a client id, when sent, must be the deviceID. */
-async function byToken(db: Kysely<Database>, req: AuthRequest, c: Extract<DeviceCredentials, { kind: "token" }>, now: number): Promise<AuthOutcome> {
+async function byToken(
+  db: Kysely<Database>,
+  req: AuthRequest,
+  c: Extract<DeviceCredentials, { kind: "token" }>,
+  now: number,
+): Promise<AuthOutcome> {
   const row = await selectDevice(db).where("d.deviceUsername", "=", c.username).executeTakeFirst();
   const deny = denier(db, req, row, null, now);
   if (!row || !sameSecret(c.token, row.token)) return deny("BAD_CREDENTIALS", "unknown username or wrong token");
@@ -130,20 +168,36 @@ const normalFingerprint = (f: string) => f.replace(/:/g, "").toLowerCase();
  * the client id must be the deviceID of an authType 2 device of the
  * certificate's tenant that is bound to it.
  */
-async function byCertificate(db: Kysely<Database>, req: AuthRequest, c: Extract<DeviceCredentials, { kind: "certificate" }>, now: number): Promise<AuthOutcome> {
+async function byCertificate(
+  db: Kysely<Database>,
+  req: AuthRequest,
+  c: Extract<DeviceCredentials, { kind: "certificate" }>,
+  now: number,
+): Promise<AuthOutcome> {
   const cert = await db
     .selectFrom("certs")
     .select(["id", "tenantId", "enable"])
     .where("cn", "=", c.commonName)
     .where("fingerprint", "=", normalFingerprint(c.fingerprint))
     .executeTakeFirst();
-  const row = cert && c.clientId ? await selectDevice(db).where("d.tenantId", "=", cert.tenantId).where("d.deviceId", "=", c.clientId).executeTakeFirst() : undefined;
+  const row =
+    cert && c.clientId
+      ? await selectDevice(db)
+          .where("d.tenantId", "=", cert.tenantId)
+          .where("d.deviceId", "=", c.clientId)
+          .executeTakeFirst()
+      : undefined;
   const deny = denier(db, req, row, cert?.tenantId ?? null, now);
   if (!cert) return deny("BAD_CREDENTIALS", "unknown certificate");
   if (!row) return deny("BAD_CREDENTIALS", "client id is not a deviceID of the certificate's tenant");
   if (cert.enable !== 1) return deny("NOT_ALLOWED", "certificate disabled");
   if (row.authType !== 2) return deny("NOT_ALLOWED", "device authenticates with a token");
-  const bound = await db.selectFrom("deviceCerts").select("certIntId").where("deviceIntId", "=", row.id).where("certIntId", "=", cert.id).executeTakeFirst();
+  const bound = await db
+    .selectFrom("deviceCerts")
+    .select("certIntId")
+    .where("deviceIntId", "=", row.id)
+    .where("certIntId", "=", cert.id)
+    .executeTakeFirst();
   if (!bound) return deny("NOT_ALLOWED", "device is not bound to this certificate");
   return admit(db, row, req.protocol, deny);
 }
@@ -153,7 +207,11 @@ async function byCertificate(db: Kysely<Database>, req: AuthRequest, c: Extract<
  * is written as a connect log with status 2 under the tenant of the device the
  * credentials named (no tenant when they named none).
  */
-export async function authenticateDevice(db: Kysely<Database>, req: AuthRequest, now = Date.now()): Promise<AuthOutcome> {
+export async function authenticateDevice(
+  db: Kysely<Database>,
+  req: AuthRequest,
+  now = Date.now(),
+): Promise<AuthOutcome> {
   const c = req.credentials;
   return c.kind === "token" ? byToken(db, req, c, now) : byCertificate(db, req, c, now);
 }

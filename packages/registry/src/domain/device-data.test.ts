@@ -17,15 +17,37 @@ describe.each(engines)("device data on $name", (engine) => {
     const { db, caller, product, product2, point, device, storeValue } = await dataModelFixture(engine);
     const [sw, level] = [await point(product, "sw", { pointDataType: 5 }), await point(product, "level")];
     const [d, twin] = [await device("d"), await device("twin")];
-    const a = await createAppTemplate(db, caller, { productId: product.productId, templateName: "switch", templateType: 1, dataPointIntId: sw.id });
-    const b = await createAppTemplate(db, caller, { productId: product.productId, templateName: "level", templateType: 1, dataPointIntId: level.id });
-    const c = await createAppTemplate(db, caller, { productId: product.productId, templateName: "none", templateType: 1 });
-    await createAppTemplate(db, caller, { productId: product2.productId, templateName: "other product", templateType: 1 });
+    const a = await createAppTemplate(db, caller, {
+      productId: product.productId,
+      templateName: "switch",
+      templateType: 1,
+      dataPointIntId: sw.id,
+    });
+    const b = await createAppTemplate(db, caller, {
+      productId: product.productId,
+      templateName: "level",
+      templateType: 1,
+      dataPointIntId: level.id,
+    });
+    const c = await createAppTemplate(db, caller, {
+      productId: product.productId,
+      templateName: "none",
+      templateType: 1,
+    });
+    await createAppTemplate(db, caller, {
+      productId: product2.productId,
+      templateName: "other product",
+      templateType: 1,
+    });
     await storeValue(d.id, sw.id, "1", NOW);
     await storeValue(twin.id, level.id, "42", NOW);
     const r = await deviceConsole(db, caller, d.id, page);
     expect(r).toMatchObject({ count: 3, page: 1, limit: 10 });
-    expect(r.items.map((t) => [t.id, t.value])).toEqual([[c.id, null], [b.id, null], [a.id, "1"]]);
+    expect(r.items.map((t) => [t.id, t.value])).toEqual([
+      [c.id, null],
+      [b.id, null],
+      [a.id, "1"],
+    ]);
     expect((await deviceConsole(db, caller, twin.id, page)).items.map((t) => t.value)).toEqual([null, "42", null]);
   });
 
@@ -60,8 +82,13 @@ describe.each(engines)("device data on $name", (engine) => {
       { dataPointIntId: bad.id, dataPointName: "Point bad", originalData: { time: [], value: [] } },
     ]);
     const week = await originalData(db, caller, d.deviceId, { timeUnit: "week", now: NOW });
-    expect(week.find((e) => e.dataPointIntId === old.id)?.originalData).toEqual({ time: [NOW - TIME_UNITS.day - 1], value: [7] });
-    expect((await originalData(db, caller, d.deviceId, { timeUnit: "hour", now: NOW }))[0]!.originalData.value).toEqual([21.5]);
+    expect(week.find((e) => e.dataPointIntId === old.id)?.originalData).toEqual({
+      time: [NOW - TIME_UNITS.day - 1],
+      value: [7],
+    });
+    expect((await originalData(db, caller, d.deviceId, { timeUnit: "hour", now: NOW }))[0]!.originalData.value).toEqual(
+      [21.5],
+    );
   });
 
   it("gives each metric of the product its value from the latest sample, by metricType", async () => {
@@ -69,20 +96,31 @@ describe.each(engines)("device data on $name", (engine) => {
     const [temp, other] = [await point(product, "temp"), await point(product2, "x")];
     const d = await device("d");
     const f = await createMetric(db, caller, { metricName: "F", dataPointIntId: temp.id, expressions: "x * 1.8 + 32" });
-    const inv = await createMetric(db, caller, { metricName: "inverse", dataPointIntId: temp.id, expressions: "1 / x" });
+    const inv = await createMetric(db, caller, {
+      metricName: "inverse",
+      dataPointIntId: temp.id,
+      expressions: "1 / x",
+    });
     const peak = await createMetric(db, caller, { metricName: "peak", dataPointIntId: temp.id, aggregateType: 1 });
     await createMetric(db, caller, { metricName: "elsewhere", dataPointIntId: other.id, expressions: "x" });
     expect((await metricsData(db, caller, d.deviceId)).map((m) => [m.id, m.metricData])).toEqual([
-      [f.id, { time: [], value: [] }], [inv.id, { time: [], value: [] }], [peak.id, { time: [], value: [] }],
+      [f.id, { time: [], value: [] }],
+      [inv.id, { time: [], value: [] }],
+      [peak.id, { time: [], value: [] }],
     ]);
     await storeValue(d.id, temp.id, "100", NOW);
     const all = await metricsData(db, caller, d.deviceId);
     expect(all.map((m) => [m.metricName, m.metricData])).toEqual([
-      ["F", { time: [NOW], value: [212] }], ["inverse", { time: [NOW], value: [0.01] }], ["peak", { time: [NOW], value: [100] }],
+      ["F", { time: [NOW], value: [212] }],
+      ["inverse", { time: [NOW], value: [0.01] }],
+      ["peak", { time: [NOW], value: [100] }],
     ]);
     expect(all[0]).toMatchObject({ productId: product.productId, dataPointName: "Point temp", metricType: 1 });
     expect((await metricsData(db, caller, d.deviceId, { metricType: 2 })).map((m) => m.id)).toEqual([peak.id]);
     await db.updateTable("devicePointValues").set({ value: "0" }).execute();
-    expect((await metricsData(db, caller, d.deviceId, { metricType: 1 })).map((m) => m.metricData.value)).toEqual([[32], []]);
+    expect((await metricsData(db, caller, d.deviceId, { metricType: 1 })).map((m) => m.metricData.value)).toEqual([
+      [32],
+      [],
+    ]);
   });
 });

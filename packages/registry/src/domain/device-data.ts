@@ -42,8 +42,10 @@ export type MetricData = Metric & { metricData: Series };
 async function latestValues(db: Kysely<Database>, deviceIntId: number, pointIds: number[]) {
   if (pointIds.length === 0) return new Map<number, { value: string | null; updateAt: number }>();
   const rows = await db
-    .selectFrom("devicePointValues").select(["dataPointIntId", "value", "updateAt"])
-    .where("deviceIntId", "=", deviceIntId).where("dataPointIntId", "in", pointIds)
+    .selectFrom("devicePointValues")
+    .select(["dataPointIntId", "value", "updateAt"])
+    .where("deviceIntId", "=", deviceIntId)
+    .where("dataPointIntId", "in", pointIds)
     .execute();
   return new Map(rows.map((r) => [r.dataPointIntId, { value: r.value, updateAt: Number(r.updateAt) }]));
 }
@@ -63,12 +65,23 @@ const empty = (): Series => ({ time: [], value: [] });
  * value of the template's data point (null when none is stored or the
  * template has no data point).
  */
-export async function deviceConsole(db: Kysely<Database>, caller: Caller, deviceIntId: number, page: Page): Promise<ListResult<ConsoleTemplate>> {
+export async function deviceConsole(
+  db: Kysely<Database>,
+  caller: Caller,
+  deviceIntId: number,
+  page: Page,
+): Promise<ListResult<ConsoleTemplate>> {
   const device = await getDevice(db, caller, deviceIntId);
   const r = await listAppTemplates(db, caller, page, { productIntId: device.productIntId });
   const ids = r.items.flatMap((t) => (t.dataPointIntId === null ? [] : [t.dataPointIntId]));
   const values = await latestValues(db, device.id, [...new Set(ids)]);
-  return { ...r, items: r.items.map((t) => ({ ...t, value: t.dataPointIntId === null ? null : (values.get(t.dataPointIntId)?.value ?? null) })) };
+  return {
+    ...r,
+    items: r.items.map((t) => ({
+      ...t,
+      value: t.dataPointIntId === null ? null : (values.get(t.dataPointIntId)?.value ?? null),
+    })),
+  };
 }
 
 /**
@@ -86,12 +99,19 @@ export async function originalData(
   const device = await getDeviceByDeviceId(db, caller, deviceId);
   const since = (options.now ?? Date.now()) - TIME_UNITS[options.timeUnit ?? "day"];
   const points = await db
-    .selectFrom("dataPoints").select(["id", "dataPointName"])
-    .where("tenantId", "=", caller.tenantId).where("productIntId", "=", device.productIntId)
-    .where("pointDataType", "in", [...NUMERIC_POINT_TYPES]).where("dataTransType", "in", [1, 3])
+    .selectFrom("dataPoints")
+    .select(["id", "dataPointName"])
+    .where("tenantId", "=", caller.tenantId)
+    .where("productIntId", "=", device.productIntId)
+    .where("pointDataType", "in", [...NUMERIC_POINT_TYPES])
+    .where("dataTransType", "in", [1, 3])
     .orderBy("id")
     .execute();
-  const values = await latestValues(db, device.id, points.map((p) => p.id));
+  const values = await latestValues(
+    db,
+    device.id,
+    points.map((p) => p.id),
+  );
   return points.map((p) => {
     const latest = values.get(p.id);
     const n = numberOf(latest?.value);
@@ -120,7 +140,12 @@ function metricValue(m: Metric, sample: number): number | null {
  * each with its series for that device: the metric of the latest numeric
  * value of its data point, left out when the metric has no finite value.
  */
-export async function metricsData(db: Kysely<Database>, caller: Caller, deviceId: string, options: { metricType?: number | undefined } = {}): Promise<MetricData[]> {
+export async function metricsData(
+  db: Kysely<Database>,
+  caller: Caller,
+  deviceId: string,
+  options: { metricType?: number | undefined } = {},
+): Promise<MetricData[]> {
   const device = await getDeviceByDeviceId(db, caller, deviceId);
   const metrics = await productMetrics(db, caller, device.productIntId, options.metricType);
   const values = await latestValues(db, device.id, [...new Set(metrics.map((m) => m.dataPointIntId))]);

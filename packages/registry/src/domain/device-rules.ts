@@ -24,9 +24,21 @@ export interface DeviceDraft {
 
 const HEX = (n: number) => new RegExp(`^[0-9A-Fa-f]{${n}}$`);
 /** LoRaWAN regional parameter sets the LoRa adapter can serve. */
-export const LORA_REGIONS = ["EU868", "US915", "CN470", "CN779", "EU433", "AU915", "AS923", "KR920", "IN865", "RU864"] as const;
+export const LORA_REGIONS = [
+  "EU868",
+  "US915",
+  "CN470",
+  "CN779",
+  "EU433",
+  "AU915",
+  "AS923",
+  "KR920",
+  "IN865",
+  "RU864",
+] as const;
 
-const isInt = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const isInt = (v: unknown, min: number, max: number) =>
+  Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 const isFlag = (v: unknown) => v === true || v === false || v === 0 || v === 1;
 
 /** LoRa members by activation type (spec rules table); errors go under `lora.<member>`. */
@@ -50,7 +62,11 @@ function loraErrors(d: DeviceDraft, errors: Record<string, string>): void {
   } else {
     if (!d.deviceId || !HEX(8).test(d.deviceId)) errors.deviceID = "must be the DevAddr: 8 hex digits";
     if (d.gateway === null) errors.gateway = "required for LoRa abp devices";
-    need("region", (v) => (LORA_REGIONS as readonly unknown[]).includes(v), `must be one of ${LORA_REGIONS.join(", ")}`);
+    need(
+      "region",
+      (v) => (LORA_REGIONS as readonly unknown[]).includes(v),
+      `must be one of ${LORA_REGIONS.join(", ")}`,
+    );
     need("nwkSKey", hex(32), "must be 32 hex digits");
     need("appSKey", hex(32), "must be 32 hex digits");
     need("fcntUp", (v) => isInt(v, 0, 2 ** 32 - 1), "must be a whole number, 0 or more");
@@ -84,7 +100,12 @@ function shapeErrors(d: DeviceDraft): Record<string, string> {
 /** Checks gateway/parentDevice references and modBusIndex uniqueness among siblings. */
 async function referenceErrors(db: Kysely<Database>, d: DeviceDraft, errors: Record<string, string>): Promise<void> {
   if (d.gateway !== null && !errors.gateway) {
-    const g = await db.selectFrom("devices").select("deviceType").where("tenantId", "=", d.tenantId).where("id", "=", d.gateway).executeTakeFirst();
+    const g = await db
+      .selectFrom("devices")
+      .select("deviceType")
+      .where("tenantId", "=", d.tenantId)
+      .where("id", "=", d.gateway)
+      .executeTakeFirst();
     if (!g || g.deviceType !== 2) errors.gateway = "no such gateway";
   }
   if (d.parentDevice !== null && !errors.parentDevice) {
@@ -94,7 +115,11 @@ async function referenceErrors(db: Kysely<Database>, d: DeviceDraft, errors: Rec
       let at: number | null = d.parentDevice;
       for (let depth = 0; at !== null && depth < 32; depth++) {
         const row: { parentDevice: number | null; deviceType: number } | undefined = await db
-          .selectFrom("devices").select(["parentDevice", "deviceType"]).where("tenantId", "=", d.tenantId).where("id", "=", at).executeTakeFirst();
+          .selectFrom("devices")
+          .select(["parentDevice", "deviceType"])
+          .where("tenantId", "=", d.tenantId)
+          .where("id", "=", at)
+          .executeTakeFirst();
         if (!row || (depth === 0 && row.deviceType === 2)) {
           errors.parentDevice = "no such device";
           break;
@@ -109,10 +134,15 @@ async function referenceErrors(db: Kysely<Database>, d: DeviceDraft, errors: Rec
   }
   if (d.modBusIndex !== null && !errors.modBusIndex) {
     // Siblings: devices under the same gateway, or the same upper device, or (neither) cloud devices of the product.
-    let q = db.selectFrom("devices").select("id").where("tenantId", "=", d.tenantId).where("modBusIndex", "=", d.modBusIndex);
+    let q = db
+      .selectFrom("devices")
+      .select("id")
+      .where("tenantId", "=", d.tenantId)
+      .where("modBusIndex", "=", d.modBusIndex);
     if (d.gateway !== null) q = q.where("gateway", "=", d.gateway);
     else if (d.parentDevice !== null) q = q.where("parentDevice", "=", d.parentDevice);
-    else q = q.where("productIntId", "=", d.productIntId).where("gateway", "is", null).where("parentDevice", "is", null);
+    else
+      q = q.where("productIntId", "=", d.productIntId).where("gateway", "is", null).where("parentDevice", "is", null);
     if (d.id !== undefined) q = q.where("id", "!=", d.id);
     if (await q.limit(1).executeTakeFirst()) errors.modBusIndex = "already used by a sibling device";
   }

@@ -22,9 +22,29 @@ export type Device = Selectable<DevicesTable> & {
 
 /** Descriptive attributes a caller may set freely (no rule depends on them). */
 export const DESCRIPTIVE_FIELDS = [
-  "carrier", "physicalNetwork", "imei", "imsi", "autoSub", "modBusIndex", "latitude", "longitude", "location",
-  "manufacturer", "serialNumber", "softVersion", "hardwareVersion", "description", "deviceConsoleIp",
-  "deviceConsoleUsername", "deviceConsolePort", "metaData", "scopes", "gatewayProtocol", "upLinkNetwork", "upLinkProtocol", "mac",
+  "carrier",
+  "physicalNetwork",
+  "imei",
+  "imsi",
+  "autoSub",
+  "modBusIndex",
+  "latitude",
+  "longitude",
+  "location",
+  "manufacturer",
+  "serialNumber",
+  "softVersion",
+  "hardwareVersion",
+  "description",
+  "deviceConsoleIp",
+  "deviceConsoleUsername",
+  "deviceConsolePort",
+  "metaData",
+  "scopes",
+  "gatewayProtocol",
+  "upLinkNetwork",
+  "upLinkProtocol",
+  "mac",
 ] as const satisfies ReadonlyArray<keyof DevicesTable>;
 
 type Descriptive = { [K in (typeof DESCRIPTIVE_FIELDS)[number]]?: DevicesTable[K] | undefined };
@@ -59,36 +79,69 @@ function selectDevices(db: Kysely<Database>, tenantId: string) {
     .leftJoin("devices as pd", "pd.id", "d.parentDevice")
     .leftJoin("users as u", "u.id", "d.userIntId")
     .selectAll("d")
-    .select(["p.productId as productId", "p.productName as productName", "p.cloudProtocol as cloudProtocol", "g.deviceName as gatewayName", "pd.deviceName as parentDeviceName", "u.username as createUser"])
+    .select([
+      "p.productId as productId",
+      "p.productName as productName",
+      "p.cloudProtocol as cloudProtocol",
+      "g.deviceName as gatewayName",
+      "pd.deviceName as parentDeviceName",
+      "u.username as createUser",
+    ])
     .where("d.tenantId", "=", tenantId);
 }
 
 /** Adds each device's certificate bindings (one query for the page). */
-async function withCerts<T extends { id: number }>(db: Kysely<Database>, rows: T[]): Promise<Array<T & { certs: number[] }>> {
+async function withCerts<T extends { id: number }>(
+  db: Kysely<Database>,
+  rows: T[],
+): Promise<Array<T & { certs: number[] }>> {
   if (rows.length === 0) return [];
-  const links = await db.selectFrom("deviceCerts").select(["deviceIntId", "certIntId"]).where("deviceIntId", "in", rows.map((r) => r.id)).orderBy("certIntId").execute();
+  const links = await db
+    .selectFrom("deviceCerts")
+    .select(["deviceIntId", "certIntId"])
+    .where(
+      "deviceIntId",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .orderBy("certIntId")
+    .execute();
   return rows.map((r) => ({ ...r, certs: links.filter((l) => l.deviceIntId === r.id).map((l) => l.certIntId) }));
 }
 
-
 /** Which unique key a failed write broke, for a DATA_EXISTED naming the field. */
-const existedField = (err: unknown) => (/username/i.test(String((err as Error).message)) ? "deviceUsername" : "deviceID");
+const existedField = (err: unknown) =>
+  /username/i.test(String((err as Error).message)) ? "deviceUsername" : "deviceID";
 
-const parseLora = (text: string | null): Record<string, unknown> | null => (text ? (JSON.parse(text) as Record<string, unknown>) : null);
+const parseLora = (text: string | null): Record<string, unknown> | null =>
+  text ? (JSON.parse(text) as Record<string, unknown>) : null;
 
 /** The rule checker's view of a device row plus changes. */
 function draftOf(tenantId: string, protocol: number, v: Omit<DeviceDraft, "tenantId" | "protocol">): DeviceDraft {
   return { ...v, tenantId, protocol };
 }
 
-async function replaceCerts(tx: Transaction<Database>, deviceIntId: number, certs: number[] | undefined, now: number): Promise<void> {
+async function replaceCerts(
+  tx: Transaction<Database>,
+  deviceIntId: number,
+  certs: number[] | undefined,
+  now: number,
+): Promise<void> {
   if (certs === undefined) return;
   // Only the device's own tenant's certificates may be bound (FORM_INVALID naming `certs`).
-  const { tenantId } = await tx.selectFrom("devices").select("tenantId").where("id", "=", deviceIntId).executeTakeFirstOrThrow();
+  const { tenantId } = await tx
+    .selectFrom("devices")
+    .select("tenantId")
+    .where("id", "=", deviceIntId)
+    .executeTakeFirstOrThrow();
   await assertCertsOfTenant(tx, tenantId, certs);
   await tx.deleteFrom("deviceCerts").where("deviceIntId", "=", deviceIntId).execute();
   const unique = [...new Set(certs)];
-  if (unique.length) await tx.insertInto("deviceCerts").values(unique.map((certIntId) => ({ deviceIntId, certIntId, createAt: now }))).execute();
+  if (unique.length)
+    await tx
+      .insertInto("deviceCerts")
+      .values(unique.map((certIntId) => ({ deviceIntId, certIntId, createAt: now })))
+      .execute();
 }
 
 /** Runs a device write, turning unique-key violations into DATA_EXISTED. */
@@ -108,7 +161,12 @@ async function writing<T>(run: () => Promise<T>): Promise<T> {
  * token are generated when omitted (not for LoRa, whose deviceID is the
  * DevEUI or DevAddr).
  */
-export async function createDevice(db: Kysely<Database>, caller: Caller, input: DeviceInput, now = Date.now()): Promise<Device> {
+export async function createDevice(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: DeviceInput,
+  now = Date.now(),
+): Promise<Device> {
   const product = await getProductByProductId(db, caller, input.productId);
   if (!product) throw fail.form({ productID: "no such product" });
   const deviceType = input.deviceType ?? 1;
@@ -126,7 +184,13 @@ export async function createDevice(db: Kysely<Database>, caller: Caller, input: 
   const id = await writing(() =>
     db.transaction().execute(async (tx) => {
       await lockTenant(tx, caller.tenantId);
-      await checkDeviceRules(tx, draftOf(caller.tenantId, product.cloudProtocol, { ...values, productIntId: product.id } as Omit<DeviceDraft, "tenantId" | "protocol">));
+      await checkDeviceRules(
+        tx,
+        draftOf(caller.tenantId, product.cloudProtocol, { ...values, productIntId: product.id } as Omit<
+          DeviceDraft,
+          "tenantId" | "protocol"
+        >),
+      );
       const row = await tx
         .insertInto("devices")
         .values({
@@ -168,10 +232,18 @@ export interface EditOutcome {
  * Edits a device of the caller's tenant: the merged record must pass every
  * creation rule again. The product and the terminal/gateway kind are fixed.
  */
-export async function updateDevice(db: Kysely<Database>, caller: Caller, id: number, edit: DeviceEdit, now = Date.now()): Promise<EditOutcome> {
+export async function updateDevice(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: DeviceEdit,
+  now = Date.now(),
+): Promise<EditOutcome> {
   const cur = await getDevice(db, caller, id);
-  if (edit.productId !== undefined && edit.productId !== cur.productId) throw fail.form({ productID: "cannot change after creation" });
-  if (edit.deviceType !== undefined && (edit.deviceType === 2) !== (cur.deviceType === 2)) throw fail.form({ deviceType: "a device cannot become a gateway or the other way round" });
+  if (edit.productId !== undefined && edit.productId !== cur.productId)
+    throw fail.form({ productID: "cannot change after creation" });
+  if (edit.deviceType !== undefined && (edit.deviceType === 2) !== (cur.deviceType === 2))
+    throw fail.form({ deviceType: "a device cannot become a gateway or the other way round" });
   const pick = <K extends keyof DeviceEdit>(k: K, fallback: unknown) => (edit[k] !== undefined ? edit[k] : fallback);
   const merged = {
     deviceType: pick("deviceType", cur.deviceType) as number,
@@ -185,7 +257,9 @@ export async function updateDevice(db: Kysely<Database>, caller: Caller, id: num
     modBusIndex: pick("modBusIndex", cur.modBusIndex) as number | null,
     lora: pick("lora", parseLora(cur.lora)) as Record<string, unknown> | null,
   };
-  const descriptive = Object.fromEntries(DESCRIPTIVE_FIELDS.flatMap((k) => (edit[k] !== undefined ? [[k, edit[k]]] : [])));
+  const descriptive = Object.fromEntries(
+    DESCRIPTIVE_FIELDS.flatMap((k) => (edit[k] !== undefined ? [[k, edit[k]]] : [])),
+  );
   const set = {
     ...descriptive,
     ...merged,
@@ -199,17 +273,23 @@ export async function updateDevice(db: Kysely<Database>, caller: Caller, id: num
   await writing(() =>
     db.transaction().execute(async (tx) => {
       await lockTenant(tx, caller.tenantId);
-      await checkDeviceRules(tx, draftOf(caller.tenantId, cur.cloudProtocol, { ...merged, id, productIntId: cur.productIntId }));
+      await checkDeviceRules(
+        tx,
+        draftOf(caller.tenantId, cur.cloudProtocol, { ...merged, id, productIntId: cur.productIntId }),
+      );
       await tx.updateTable("devices").set(set).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
       await replaceCerts(tx, id, edit.certs, now);
     }),
   );
   const device = await getDevice(db, caller, id);
   const revoke =
-    device.blocked === 1 && cur.blocked !== 1 ? "device blocked"
-    : device.token !== cur.token ? "token changed"
-    : device.deviceUsername !== cur.deviceUsername ? "username changed"
-    : undefined;
+    device.blocked === 1 && cur.blocked !== 1
+      ? "device blocked"
+      : device.token !== cur.token
+        ? "token changed"
+        : device.deviceUsername !== cur.deviceUsername
+          ? "username changed"
+          : undefined;
   return revoke ? { device, revoke } : { device };
 }
 
@@ -220,7 +300,12 @@ export async function updateDevice(db: Kysely<Database>, caller: Caller, id: num
  * that still has child devices, or a gateway that still has devices, is not
  * deleted: REFERENCED_ERROR names `device`. Answers the ids deleted.
  */
-export async function deleteDevices(db: Kysely<Database>, caller: Caller, ids: number[], only?: "gateways" | "devices"): Promise<number[]> {
+export async function deleteDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  ids: number[],
+  only?: "gateways" | "devices",
+): Promise<number[]> {
   if (ids.length === 0) return [];
   return db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
@@ -230,11 +315,19 @@ export async function deleteDevices(db: Kysely<Database>, caller: Caller, ids: n
     const mine = (await q.execute()).map((r) => r.id);
     if (mine.length === 0) return [];
     const child = await tx
-      .selectFrom("devices").select(["id", "gateway"])
+      .selectFrom("devices")
+      .select(["id", "gateway"])
       .where((eb) => eb.or([eb("parentDevice", "in", mine), eb("gateway", "in", mine)]))
       .where("id", "not in", mine)
-      .limit(1).executeTakeFirst();
-    if (child) throw new RegistryError("REFERENCED_ERROR", { device: child.gateway !== null && mine.includes(child.gateway) ? "the gateway still has devices" : "the device still has child devices" });
+      .limit(1)
+      .executeTakeFirst();
+    if (child)
+      throw new RegistryError("REFERENCED_ERROR", {
+        device:
+          child.gateway !== null && mine.includes(child.gateway)
+            ? "the gateway still has devices"
+            : "the device still has child devices",
+      });
     await tx.deleteFrom("groupDevices").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("deviceCerts").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("devicePolicies").where("deviceIntId", "in", mine).execute();
@@ -261,7 +354,12 @@ export interface DeviceFilter {
 }
 
 /** Lists the caller's devices, newest first. */
-export async function listDevices(db: Kysely<Database>, caller: Caller, page: Page, f: DeviceFilter = {}): Promise<ListResult<Device>> {
+export async function listDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  f: DeviceFilter = {},
+): Promise<ListResult<Device>> {
   let q = selectDevices(db, caller.tenantId);
   if (!f.includeGateways) q = q.where("d.deviceType", "!=", 2);
   if (f.gateway !== undefined) q = q.where("d.gateway", "=", f.gateway);
@@ -273,7 +371,12 @@ export async function listDevices(db: Kysely<Database>, caller: Caller, page: Pa
   if (f.groupId !== undefined) {
     const groupId = f.groupId;
     q = q.where("d.id", "in", (eb) =>
-      eb.selectFrom("groupDevices as gd").innerJoin("groups as gr", "gr.id", "gd.groupIntId").select("gd.deviceIntId").where("gr.tenantId", "=", caller.tenantId).where("gr.groupId", "=", groupId),
+      eb
+        .selectFrom("groupDevices as gd")
+        .innerJoin("groups as gr", "gr.id", "gd.groupIntId")
+        .select("gd.deviceIntId")
+        .where("gr.tenantId", "=", caller.tenantId)
+        .where("gr.groupId", "=", groupId),
     );
   }
   const r = await paginate(q, page, "d.id", ["deviceName", "deviceStatus", "updateAt"]);

@@ -17,7 +17,13 @@ describe.each(engines)("domain on $name", (engine) => {
     const { store } = await engine.open();
     const boot = await bootstrapAdmin(store.db, { username: "root", password: "pw-1234567", tenantName: "T" });
     const user = await login(store.db, "secret", { username: "root", password: "pw-1234567" }, 60);
-    const caller: Caller = { userIntId: user.userIntId, username: "root", tenantId: boot.tenantId!, role: "admin", serviceAdmin: true };
+    const caller: Caller = {
+      userIntId: user.userIntId,
+      username: "root",
+      tenantId: boot.tenantId!,
+      role: "admin",
+      serviceAdmin: true,
+    };
     const product = await createProduct(store.db, caller, { productName: "Meter 100%_x", cloudProtocol: 1 });
     return { db: store.db, caller, product };
   }
@@ -27,15 +33,21 @@ describe.each(engines)("domain on $name", (engine) => {
     const first = await bootstrapAdmin(store.db, { username: "a", tenantName: "T" });
     expect(first.created).toBe(true);
     expect(first.generatedPassword).toMatch(/^[\w-]{16}$/);
-    await expect(login(store.db, "s", { username: "a", password: first.generatedPassword! }, 60)).resolves.toMatchObject({ username: "a" });
-    expect(await bootstrapAdmin(store.db, { username: "b", password: "x", tenantName: "T" })).toEqual({ created: false });
+    await expect(
+      login(store.db, "s", { username: "a", password: first.generatedPassword! }, 60),
+    ).resolves.toMatchObject({ username: "a" });
+    expect(await bootstrapAdmin(store.db, { username: "b", password: "x", tenantName: "T" })).toEqual({
+      created: false,
+    });
   });
 
   it("filters with _like literally and case-insensitively, and counts devices per product", async () => {
     const { db, caller, product } = await setup();
     await createProduct(db, caller, { productName: "Meter 1000", cloudProtocol: 2 });
     const page = { page: 1, limit: 10 };
-    expect((await listProducts(db, caller, page, { productNameLike: "100%" })).items.map((p) => p.productName)).toEqual(["Meter 100%_x"]);
+    expect((await listProducts(db, caller, page, { productNameLike: "100%" })).items.map((p) => p.productName)).toEqual(
+      ["Meter 100%_x"],
+    );
     expect((await listProducts(db, caller, page, { productNameLike: "METER" })).count).toBe(2);
     await createDevice(db, caller, { productId: product.productId, deviceName: "d", upLinkSystem: 1, authType: 1 });
     const listed = await listProducts(db, caller, page, { productNameLike: "_x" });
@@ -47,55 +59,164 @@ describe.each(engines)("domain on $name", (engine) => {
     const { db, caller, product } = await setup();
     const point = await db
       .insertInto("dataPoints")
-      .values({ tenantId: caller.tenantId, userIntId: 1, productIntId: product.id, dataPointId: "t", dataPointName: "t", pointDataType: 1, dataTransType: 1, unitName: null, unitSymbol: null, upperLimit: null, lowerLimit: null, dataStep: null, binarySize: null, faultValue: null, isDiscard: null, isLocationType: null, locationType: null, enum: null, registerAddr: null, detail: null, createAt: 0, updateAt: null })
-      .returning("id").executeTakeFirstOrThrow();
+      .values({
+        tenantId: caller.tenantId,
+        userIntId: 1,
+        productIntId: product.id,
+        dataPointId: "t",
+        dataPointName: "t",
+        pointDataType: 1,
+        dataTransType: 1,
+        unitName: null,
+        unitSymbol: null,
+        upperLimit: null,
+        lowerLimit: null,
+        dataStep: null,
+        binarySize: null,
+        faultValue: null,
+        isDiscard: null,
+        isLocationType: null,
+        locationType: null,
+        enum: null,
+        registerAddr: null,
+        detail: null,
+        createAt: 0,
+        updateAt: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const stream = await db
       .insertInto("dataStreams")
-      .values({ tenantId: caller.tenantId, userIntId: 1, productIntId: product.id, streamName: "s", streamType: 1, streamDataType: 1, topic: "t", detail: null, createAt: 0, updateAt: null })
-      .returning("id").executeTakeFirstOrThrow();
-    await db.insertInto("dataStreamPoints").values({ dataStreamIntId: stream.id, dataPointIntId: point.id, position: 0 }).execute();
+      .values({
+        tenantId: caller.tenantId,
+        userIntId: 1,
+        productIntId: product.id,
+        streamName: "s",
+        streamType: 1,
+        streamDataType: 1,
+        topic: "t",
+        detail: null,
+        createAt: 0,
+        updateAt: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto("dataStreamPoints")
+      .values({ dataStreamIntId: stream.id, dataPointIntId: point.id, position: 0 })
+      .execute();
     await deleteProducts(db, caller, [product.id]);
     expect(await db.selectFrom("dataPoints").select("id").where("productIntId", "=", product.id).execute()).toEqual([]);
-    expect(await db.selectFrom("dataStreamPoints").select("dataPointIntId").where("dataStreamIntId", "=", stream.id).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom("dataStreamPoints")
+        .select("dataPointIntId")
+        .where("dataStreamIntId", "=", stream.id)
+        .execute(),
+    ).toEqual([]);
   });
 
   it("authenticates a device by username and token and tells the adapter its namespace", async () => {
     const { db, caller, product } = await setup();
-    const d = await createDevice(db, caller, { productId: product.productId, deviceName: "d", token: "token-123456", upLinkSystem: 1, authType: 1 });
-    const ok = await authenticateDevice(db, { protocol: 1, clientIp: "1.2.3.4", credentials: { kind: "token", clientId: d.deviceId, username: d.deviceUsername, token: "token-123456" } });
-    expect(ok).toMatchObject({ ok: true, device: { deviceIntId: d.id, tenantId: caller.tenantId, mountpoint: `d/${d.id}/`, defaultDownlinkTopic: "inbox" } });
+    const d = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "d",
+      token: "token-123456",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    const ok = await authenticateDevice(db, {
+      protocol: 1,
+      clientIp: "1.2.3.4",
+      credentials: { kind: "token", clientId: d.deviceId, username: d.deviceUsername, token: "token-123456" },
+    });
+    expect(ok).toMatchObject({
+      ok: true,
+      device: { deviceIntId: d.id, tenantId: caller.tenantId, mountpoint: `d/${d.id}/`, defaultDownlinkTopic: "inbox" },
+    });
     // MQTT over WebSocket is the same protocol family.
-    expect((await authenticateDevice(db, { protocol: 6, clientIp: "", credentials: { kind: "token", clientId: "", username: d.deviceUsername, token: "token-123456" } })).ok).toBe(true);
+    expect(
+      (
+        await authenticateDevice(db, {
+          protocol: 6,
+          clientIp: "",
+          credentials: { kind: "token", clientId: "", username: d.deviceUsername, token: "token-123456" },
+        })
+      ).ok,
+    ).toBe(true);
   });
 
   it("hands the adapter the device's policies with its session", async () => {
     const { db, caller, product } = await setup();
-    const d = await createDevice(db, caller, { productId: product.productId, deviceName: "d", token: "token-123456", upLinkSystem: 1, authType: 1 });
+    const d = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "d",
+      token: "token-123456",
+      upLinkSystem: 1,
+      authType: 1,
+    });
     const p = await db
       .insertInto("policies")
-      .values({ tenantId: caller.tenantId, userIntId: caller.userIntId, name: "no secrets", topic: "secret/#", access: 3, allow: 0, description: null, createAt: 0, updateAt: null })
-      .returning("id").executeTakeFirstOrThrow();
+      .values({
+        tenantId: caller.tenantId,
+        userIntId: caller.userIntId,
+        name: "no secrets",
+        topic: "secret/#",
+        access: 3,
+        allow: 0,
+        description: null,
+        createAt: 0,
+        updateAt: null,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     await db.insertInto("devicePolicies").values({ deviceIntId: d.id, policyIntId: p.id, createAt: 0 }).execute();
-    const ok = await authenticateDevice(db, { protocol: 1, clientIp: "", credentials: { kind: "token", clientId: "", username: d.deviceUsername, token: "token-123456" } });
+    const ok = await authenticateDevice(db, {
+      protocol: 1,
+      clientIp: "",
+      credentials: { kind: "token", clientId: "", username: d.deviceUsername, token: "token-123456" },
+    });
     expect(ok).toMatchObject({ ok: true, policies: [{ id: p.id, topic: "secret/#", access: 3, allow: false }] });
   });
 
   it("refuses wrong tokens, blocked devices and other protocols, logging each with status 2", async () => {
     const { db, caller, product } = await setup();
-    const d = await createDevice(db, caller, { productId: product.productId, deviceName: "d", token: "token-123456", upLinkSystem: 1, authType: 1 });
+    const d = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "d",
+      token: "token-123456",
+      upLinkSystem: 1,
+      authType: 1,
+    });
     const creds = (token: string) => ({ kind: "token" as const, clientId: "", username: d.deviceUsername, token });
-    expect(await authenticateDevice(db, { protocol: 1, clientIp: "9.9.9.9", credentials: creds("wrong-token!") })).toMatchObject({ ok: false, result: "BAD_CREDENTIALS" });
-    expect(await authenticateDevice(db, { protocol: 2, clientIp: "9.9.9.9", credentials: creds("token-123456") })).toMatchObject({ ok: false, result: "NOT_ALLOWED" });
+    expect(
+      await authenticateDevice(db, { protocol: 1, clientIp: "9.9.9.9", credentials: creds("wrong-token!") }),
+    ).toMatchObject({ ok: false, result: "BAD_CREDENTIALS" });
+    expect(
+      await authenticateDevice(db, { protocol: 2, clientIp: "9.9.9.9", credentials: creds("token-123456") }),
+    ).toMatchObject({ ok: false, result: "NOT_ALLOWED" });
     await db.updateTable("devices").set({ blocked: 1 }).where("id", "=", d.id).execute();
-    expect(await authenticateDevice(db, { protocol: 1, clientIp: "9.9.9.9", credentials: creds("token-123456") })).toMatchObject({ ok: false, result: "BLOCKED" });
+    expect(
+      await authenticateDevice(db, { protocol: 1, clientIp: "9.9.9.9", credentials: creds("token-123456") }),
+    ).toMatchObject({ ok: false, result: "BLOCKED" });
     const logs = await listConnectLogs(db, caller, { page: 1, limit: 10 }, { deviceIntId: d.id });
-    expect(logs.items.map((l) => [l.connectStatus, l.ip, l.deviceId])).toEqual(Array(3).fill([2, "9.9.9.9", d.deviceId]));
-    expect(logs.items.map((l) => l.reason)).toEqual(["device is blocked", "device's product uses another protocol", "unknown username or wrong token"]);
+    expect(logs.items.map((l) => [l.connectStatus, l.ip, l.deviceId])).toEqual(
+      Array(3).fill([2, "9.9.9.9", d.deviceId]),
+    );
+    expect(logs.items.map((l) => l.reason)).toEqual([
+      "device is blocked",
+      "device's product uses another protocol",
+      "unknown username or wrong token",
+    ]);
   });
 
   it("records an unknown username with no tenant, so no tenant sees it", async () => {
     const { db, caller } = await setup();
-    const r = await authenticateDevice(db, { protocol: 1, clientIp: "5.5.5.5", credentials: { kind: "token", clientId: "ghost", username: "nobody", token: "x" } });
+    const r = await authenticateDevice(db, {
+      protocol: 1,
+      clientIp: "5.5.5.5",
+      credentials: { kind: "token", clientId: "ghost", username: "nobody", token: "x" },
+    });
     expect(r).toMatchObject({ ok: false, result: "BAD_CREDENTIALS" });
     expect((await listConnectLogs(db, caller, { page: 1, limit: 10 }, { ipLike: "5.5.5.5" })).count).toBe(0);
     const row = await db.selectFrom("connectLogs").selectAll().where("ip", "=", "5.5.5.5").executeTakeFirstOrThrow();

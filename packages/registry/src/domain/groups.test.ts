@@ -4,7 +4,16 @@ import { twoTenants } from "./test-tenants.js";
 import { createDevice, deleteDevices } from "./devices.js";
 import { createGateway } from "./gateways.js";
 import {
-  addGroupDevices, createGroup, deleteGroups, deviceIdsByGroup, getGroup, listGroupDevices, listGroups, notJoinedDevices, removeGroupDevices, updateGroup,
+  addGroupDevices,
+  createGroup,
+  deleteGroups,
+  deviceIdsByGroup,
+  getGroup,
+  listGroupDevices,
+  listGroups,
+  notJoinedDevices,
+  removeGroupDevices,
+  updateGroup,
 } from "./groups.js";
 import { createProduct } from "./products.js";
 
@@ -18,15 +27,31 @@ describe.each(engines)("groups on $name", (engine) => {
   async function setup() {
     const { db, caller, other } = await twoTenants(engine);
     const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
-    const device = (name: string, productId = product.productId, who = caller) => createDevice(db, who, { productId, deviceName: name, upLinkSystem: 1, authType: 1 });
+    const device = (name: string, productId = product.productId, who = caller) =>
+      createDevice(db, who, { productId, deviceName: name, upLinkSystem: 1, authType: 1 });
     return { db, caller, other, product, device };
   }
 
   it("creates a group with a fresh 6-character groupID, its product and creator", async () => {
     const { db, caller, product } = await setup();
-    const g = await createGroup(db, caller, { productId: product.productId, groupName: "North", description: "d" }, 1_000);
+    const g = await createGroup(
+      db,
+      caller,
+      { productId: product.productId, groupName: "North", description: "d" },
+      1_000,
+    );
     expect(g.groupId).toMatch(/^[A-Za-z0-9]{6}$/);
-    expect(g).toMatchObject({ groupName: "North", description: "d", productId: product.productId, productName: "Meter", productIntId: product.id, createUser: "root", deviceCount: 0, createAt: 1_000, updateAt: null });
+    expect(g).toMatchObject({
+      groupName: "North",
+      description: "d",
+      productId: product.productId,
+      productName: "Meter",
+      productIntId: product.id,
+      createUser: "root",
+      deviceCount: 0,
+      createAt: 1_000,
+      updateAt: null,
+    });
     expect(await getGroup(db, caller, g.id)).toEqual(g);
     const again = await createGroup(db, caller, { productId: product.productId, groupName: "North" });
     expect(again.groupId).not.toBe(g.groupId);
@@ -35,8 +60,14 @@ describe.each(engines)("groups on $name", (engine) => {
 
   it("refuses a productID that is unknown or another tenant's with FORM_INVALID naming productID", async () => {
     const { db, caller, other, product } = await setup();
-    await expect(createGroup(db, caller, { productId: "nope", groupName: "x" })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { productID: "no such product" } });
-    await expect(createGroup(db, other, { productId: product.productId, groupName: "x" })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { productID: "no such product" } });
+    await expect(createGroup(db, caller, { productId: "nope", groupName: "x" })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { productID: "no such product" },
+    });
+    await expect(createGroup(db, other, { productId: product.productId, groupName: "x" })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { productID: "no such product" },
+    });
     expect((await listGroups(db, caller, page)).count).toBe(0);
   });
 
@@ -49,10 +80,15 @@ describe.each(engines)("groups on $name", (engine) => {
     await createGroup(db, other, { productId: own.productId, groupName: "Floor of eve" });
     const all = await listGroups(db, caller, page);
     expect(all.items.map((g) => g.id)).toEqual([c.id, b.id, a.id]);
-    expect((await listGroups(db, caller, page, { groupNameLike: "FLOOR" })).items.map((g) => g.id)).toEqual([b.id, a.id]);
+    expect((await listGroups(db, caller, page, { groupNameLike: "FLOOR" })).items.map((g) => g.id)).toEqual([
+      b.id,
+      a.id,
+    ]);
     expect((await listGroups(db, caller, page, { groupNameLike: "100%" })).items.map((g) => g.id)).toEqual([a.id]);
     expect((await listGroups(db, caller, page, { groupNameLike: "0%" })).items.map((g) => g.id)).toEqual([a.id]);
-    expect((await listGroups(db, caller, page, { groupIdLike: b.groupId.toLowerCase() })).items.map((g) => g.id)).toContain(b.id);
+    expect(
+      (await listGroups(db, caller, page, { groupIdLike: b.groupId.toLowerCase() })).items.map((g) => g.id),
+    ).toContain(b.id);
     const second = await listGroups(db, caller, { page: 2, limit: 2 });
     expect(second).toMatchObject({ count: 3, page: 2, limit: 2 });
     expect(second.items.map((g) => g.id)).toEqual([a.id]);
@@ -75,11 +111,31 @@ describe.each(engines)("groups on $name", (engine) => {
 
   it("edits name and description, sets updateAt, and refuses to move the group to another product", async () => {
     const { db, caller, product } = await setup();
-    const g = await createGroup(db, caller, { productId: product.productId, groupName: "G", description: "old" }, 1_000);
-    const edited = await updateGroup(db, caller, g.id, { groupName: "H", description: null, productId: product.productId }, 2_000);
-    expect(edited).toMatchObject({ groupName: "H", description: null, groupId: g.groupId, createAt: 1_000, updateAt: 2_000 });
+    const g = await createGroup(
+      db,
+      caller,
+      { productId: product.productId, groupName: "G", description: "old" },
+      1_000,
+    );
+    const edited = await updateGroup(
+      db,
+      caller,
+      g.id,
+      { groupName: "H", description: null, productId: product.productId },
+      2_000,
+    );
+    expect(edited).toMatchObject({
+      groupName: "H",
+      description: null,
+      groupId: g.groupId,
+      createAt: 1_000,
+      updateAt: 2_000,
+    });
     const p2 = await createProduct(db, caller, { productName: "Other", cloudProtocol: 1 });
-    await expect(updateGroup(db, caller, g.id, { groupName: "I", productId: p2.productId })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { productID: "cannot be changed" } });
+    await expect(updateGroup(db, caller, g.id, { groupName: "I", productId: p2.productId })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { productID: "cannot be changed" },
+    });
     expect((await getGroup(db, caller, g.id)).groupName).toBe("H");
   });
 
@@ -106,7 +162,10 @@ describe.each(engines)("groups on $name", (engine) => {
     const foreign = await device("eve's", eveProduct.productId, other);
     const gateway = await createGateway(db, caller, { productId: product.productId, deviceName: "gw", authType: 1 });
     for (const bad of [otherProduct.id, foreign.id, gateway.id, 9_999]) {
-      await expect(addGroupDevices(db, caller, g.id, [ok.id, bad])).rejects.toMatchObject({ code: "FORM_INVALID", errors: { ids: expect.stringContaining(String(bad)) } });
+      await expect(addGroupDevices(db, caller, g.id, [ok.id, bad])).rejects.toMatchObject({
+        code: "FORM_INVALID",
+        errors: { ids: expect.stringContaining(String(bad)) },
+      });
     }
     expect((await getGroup(db, caller, g.id)).deviceCount).toBe(0);
   });
@@ -118,7 +177,10 @@ describe.each(engines)("groups on $name", (engine) => {
     await createGateway(db, caller, { productId: product.productId, deviceName: "gw", authType: 1 });
     const p2 = await createProduct(db, caller, { productName: "Other", cloudProtocol: 1 });
     await device("elsewhere", p2.productId);
-    expect(await notJoinedDevices(db, caller, g.id)).toEqual([{ id: d1.id, deviceName: "d1" }, { id: d2.id, deviceName: "d2" }]);
+    expect(await notJoinedDevices(db, caller, g.id)).toEqual([
+      { id: d1.id, deviceName: "d1" },
+      { id: d2.id, deviceName: "d2" },
+    ]);
     await addGroupDevices(db, caller, g.id, [d1.id, d2.id]);
     expect(await notJoinedDevices(db, caller, g.id)).toEqual([]);
     await removeGroupDevices(db, caller, g.id, [d1.id, 9_999]);
@@ -132,7 +194,10 @@ describe.each(engines)("groups on $name", (engine) => {
     const empty = await createGroup(db, caller, { productId: product.productId, groupName: "E" });
     const d = await device("d");
     await addGroupDevices(db, caller, g.id, [d.id]);
-    await expect(deleteGroups(db, caller, [g.id, empty.id])).rejects.toMatchObject({ code: "REFERENCED_ERROR", errors: { device: expect.any(String) } });
+    await expect(deleteGroups(db, caller, [g.id, empty.id])).rejects.toMatchObject({
+      code: "REFERENCED_ERROR",
+      errors: { device: expect.any(String) },
+    });
     expect((await listGroups(db, caller, page)).count).toBe(2);
     await removeGroupDevices(db, caller, g.id, [d.id]);
     await deleteGroups(db, caller, [g.id, empty.id]);

@@ -9,7 +9,12 @@ import { ilike, paginate, type ListResult, type Page } from "./list.js";
 import { getProductByProductId } from "./products.js";
 
 /** A group row with its product's string id and name, its creator's name and its number of members. */
-export type Group = Selectable<GroupsTable> & { productId: string; productName: string; createUser: string | null; deviceCount: number };
+export type Group = Selectable<GroupsTable> & {
+  productId: string;
+  productName: string;
+  createUser: string | null;
+  deviceCount: number;
+};
 
 /** Fields a caller sets on create; the product is fixed afterwards. */
 export interface GroupInput {
@@ -37,26 +42,52 @@ function selectGroups(db: Kysely<Database>, tenantId: string) {
     .selectAll("g")
     .select(["p.productId as productId", "p.productName as productName", "u.username as createUser"])
     .select((eb) =>
-      eb.selectFrom("groupDevices as gd").select(sql<number>`count(*)`.as("n")).whereRef("gd.groupIntId", "=", "g.id").as("deviceCount"),
+      eb
+        .selectFrom("groupDevices as gd")
+        .select(sql<number>`count(*)`.as("n"))
+        .whereRef("gd.groupIntId", "=", "g.id")
+        .as("deviceCount"),
     )
     .where("g.tenantId", "=", tenantId);
 }
 
-const withNumbers = (g: Omit<Group, "deviceCount"> & { deviceCount: number | string | null }): Group => ({ ...g, deviceCount: Number(g.deviceCount ?? 0) });
-
+const withNumbers = (g: Omit<Group, "deviceCount"> & { deviceCount: number | string | null }): Group => ({
+  ...g,
+  deviceCount: Number(g.deviceCount ?? 0),
+});
 
 /** Creates a group of one of the caller's products with a fresh groupID (6 letters/digits, unique in the tenant). */
-export async function createGroup(db: Kysely<Database>, caller: Caller, input: GroupInput, now = Date.now()): Promise<Group> {
+export async function createGroup(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: GroupInput,
+  now = Date.now(),
+): Promise<Group> {
   const product = await getProductByProductId(db, caller, input.productId);
   if (!product) throw fail.form({ productID: "no such product" });
   for (let attempt = 0; ; attempt++) {
     try {
       const row = await db
         .insertInto("groups")
-        .values({ tenantId: caller.tenantId, userIntId: caller.userIntId, groupId: randomCode(6), groupName: input.groupName, description: input.description ?? null, productIntId: product.id, createAt: now, updateAt: null })
+        .values({
+          tenantId: caller.tenantId,
+          userIntId: caller.userIntId,
+          groupId: randomCode(6),
+          groupName: input.groupName,
+          description: input.description ?? null,
+          productIntId: product.id,
+          createAt: now,
+          updateAt: null,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return { ...row, productId: product.productId, productName: product.productName, createUser: caller.username, deviceCount: 0 };
+      return {
+        ...row,
+        productId: product.productId,
+        productName: product.productName,
+        createUser: caller.username,
+        deviceCount: 0,
+      };
     } catch (err) {
       if (!isUniqueViolation(err) || attempt >= 5) throw err;
     }
@@ -85,10 +116,21 @@ export async function getGroup(db: Kysely<Database>, caller: Caller, id: number)
 }
 
 /** Edits name and description and sets updateAt; the product stays (a different productID is FORM_INVALID). */
-export async function updateGroup(db: Kysely<Database>, caller: Caller, id: number, edit: GroupEdit, now = Date.now()): Promise<Group> {
+export async function updateGroup(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: GroupEdit,
+  now = Date.now(),
+): Promise<Group> {
   const group = await getGroup(db, caller, id);
-  if (edit.productId !== undefined && edit.productId !== group.productId) throw fail.form({ productID: "cannot be changed" });
-  const set = { ...(edit.groupName !== undefined ? { groupName: edit.groupName } : {}), ...(edit.description !== undefined ? { description: edit.description } : {}), updateAt: now };
+  if (edit.productId !== undefined && edit.productId !== group.productId)
+    throw fail.form({ productID: "cannot be changed" });
+  const set = {
+    ...(edit.groupName !== undefined ? { groupName: edit.groupName } : {}),
+    ...(edit.description !== undefined ? { description: edit.description } : {}),
+    updateAt: now,
+  };
   await db.updateTable("groups").set(set).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
   return getGroup(db, caller, id);
 }
@@ -101,9 +143,21 @@ export async function deleteGroups(db: Kysely<Database>, caller: Caller, ids: nu
   if (ids.length === 0) return;
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
-    const mine = (await tx.selectFrom("groups").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute()).map((r) => r.id);
+    const mine = (
+      await tx
+        .selectFrom("groups")
+        .select("id")
+        .where("tenantId", "=", caller.tenantId)
+        .where("id", "in", ids)
+        .execute()
+    ).map((r) => r.id);
     if (mine.length === 0) return;
-    const member = await tx.selectFrom("groupDevices").select("deviceIntId").where("groupIntId", "in", mine).limit(1).executeTakeFirst();
+    const member = await tx
+      .selectFrom("groupDevices")
+      .select("deviceIntId")
+      .where("groupIntId", "in", mine)
+      .limit(1)
+      .executeTakeFirst();
     if (member) throw new RegistryError("REFERENCED_ERROR", { device: "the group still has devices" });
     await tx.deleteFrom("groups").where("id", "in", mine).execute();
   });
@@ -114,15 +168,24 @@ export async function deleteGroups(db: Kysely<Database>, caller: Caller, ids: nu
  * caller's tenant and of the group's product, else FORM_INVALID names `ids`
  * and nothing is added; ids already in the group are skipped.
  */
-export async function addGroupDevices(db: Kysely<Database>, caller: Caller, id: number, deviceIds: number[], now = Date.now()): Promise<void> {
+export async function addGroupDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  deviceIds: number[],
+  now = Date.now(),
+): Promise<void> {
   const wanted = [...new Set(deviceIds)];
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const group = await getGroup(tx, caller, id);
     if (wanted.length === 0) return;
     const fit = await tx
-      .selectFrom("devices").select("id")
-      .where("tenantId", "=", caller.tenantId).where("productIntId", "=", group.productIntId).where("deviceType", "!=", GATEWAY)
+      .selectFrom("devices")
+      .select("id")
+      .where("tenantId", "=", caller.tenantId)
+      .where("productIntId", "=", group.productIntId)
+      .where("deviceType", "!=", GATEWAY)
       .where("id", "in", wanted)
       .execute();
     const ok = new Set(fit.map((r) => r.id));
@@ -137,39 +200,66 @@ export async function addGroupDevices(db: Kysely<Database>, caller: Caller, id: 
 }
 
 /** Removes devices from a group of the caller's tenant; ids that are not members are ignored. */
-export async function removeGroupDevices(db: Kysely<Database>, caller: Caller, id: number, deviceIds: number[]): Promise<void> {
+export async function removeGroupDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  deviceIds: number[],
+): Promise<void> {
   const group = await getGroup(db, caller, id);
   if (deviceIds.length === 0) return;
-  await db.deleteFrom("groupDevices").where("groupIntId", "=", group.id).where("deviceIntId", "in", deviceIds).execute();
+  await db
+    .deleteFrom("groupDevices")
+    .where("groupIntId", "=", group.id)
+    .where("deviceIntId", "in", deviceIds)
+    .execute();
 }
 
 /** The member devices of a group of the caller's tenant, newest first. */
-export async function listGroupDevices(db: Kysely<Database>, caller: Caller, id: number, page: Page): Promise<ListResult<Device>> {
+export async function listGroupDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  page: Page,
+): Promise<ListResult<Device>> {
   const group = await getGroup(db, caller, id);
   return listDevices(db, caller, page, { groupId: group.groupId });
 }
 
 /** The caller's devices of the group's product that are not in the group yet (gateways excluded), oldest first. */
-export async function notJoinedDevices(db: Kysely<Database>, caller: Caller, id: number): Promise<Array<{ id: number; deviceName: string }>> {
+export async function notJoinedDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+): Promise<Array<{ id: number; deviceName: string }>> {
   const group = await getGroup(db, caller, id);
   return db
     .selectFrom("devices as d")
     .select(["d.id", "d.deviceName"])
-    .where("d.tenantId", "=", caller.tenantId).where("d.productIntId", "=", group.productIntId).where("d.deviceType", "!=", GATEWAY)
-    .where("d.id", "not in", (eb) => eb.selectFrom("groupDevices as gd").select("gd.deviceIntId").where("gd.groupIntId", "=", group.id))
+    .where("d.tenantId", "=", caller.tenantId)
+    .where("d.productIntId", "=", group.productIntId)
+    .where("d.deviceType", "!=", GATEWAY)
+    .where("d.id", "not in", (eb) =>
+      eb.selectFrom("groupDevices as gd").select("gd.deviceIntId").where("gd.groupIntId", "=", group.id),
+    )
     .orderBy("d.id")
     .execute();
 }
 
 /** Member device ids per group (Form 2 records list them), for the given groups of the tenant. */
-export async function deviceIdsByGroup(db: Kysely<Database>, tenantId: string, groupIntIds: number[]): Promise<Map<number, number[]>> {
+export async function deviceIdsByGroup(
+  db: Kysely<Database>,
+  tenantId: string,
+  groupIntIds: number[],
+): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(groupIntIds.map((id) => [id, []]));
   if (groupIntIds.length === 0) return out;
   const rows = await db
     .selectFrom("groupDevices as gd")
     .innerJoin("groups as g", "g.id", "gd.groupIntId")
     .select(["gd.groupIntId", "gd.deviceIntId"])
-    .where("g.tenantId", "=", tenantId).where("gd.groupIntId", "in", groupIntIds)
+    .where("g.tenantId", "=", tenantId)
+    .where("gd.groupIntId", "in", groupIntIds)
     .orderBy("gd.deviceIntId")
     .execute();
   for (const r of rows) out.get(r.groupIntId)?.push(r.deviceIntId);

@@ -35,7 +35,8 @@ export async function paginate<DB, TB extends keyof DB, T>(
 ): Promise<ListResult<T>> {
   const allowed = ["id", "createAt", ...sortable];
   const field = page.sort ?? "id";
-  if (!allowed.includes(field)) throw new RegistryError("PARAMETER_INVALID", { _sort: `must be one of ${allowed.join(", ")}` });
+  if (!allowed.includes(field))
+    throw new RegistryError("PARAMETER_INVALID", { _sort: `must be one of ${allowed.join(", ")}` });
   const direction = page.order ?? "desc";
   const table = orderBy.includes(".") ? orderBy.slice(0, orderBy.indexOf(".") + 1) : "";
   const column = field === "id" ? orderBy : `${table}${field}`;
@@ -49,7 +50,12 @@ export async function paginate<DB, TB extends keyof DB, T>(
     .limit(page.limit)
     .offset((page.page - 1) * page.limit)
     .execute();
-  return { items, count: Number((countRow as { n?: number | string } | undefined)?.n ?? 0), page: page.page, limit: page.limit };
+  return {
+    items,
+    count: Number((countRow as { n?: number | string } | undefined)?.n ?? 0),
+    page: page.page,
+    limit: page.limit,
+  };
 }
 
 /**

@@ -8,5 +8,9 @@ import type { Database } from "../store/schema.js";
  * engine-specific SQL. Call it first in the transaction.
  */
 export async function lockTenant(tx: Transaction<Database>, tenantId: string): Promise<void> {
-  await tx.updateTable("tenants").set((eb) => ({ tenantId: eb.ref("tenantId") })).where("tenantId", "=", tenantId).execute();
+  await tx
+    .updateTable("tenants")
+    .set((eb) => ({ tenantId: eb.ref("tenantId") }))
+    .where("tenantId", "=", tenantId)
+    .execute();
 }

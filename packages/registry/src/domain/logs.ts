@@ -16,7 +16,13 @@ export function listDeviceEvents(
   db: Kysely<Database>,
   caller: Caller,
   page: Page,
-  filter: { deviceIntId?: number; gatewayIntId?: number; deviceNameLike?: string | undefined; deviceIdLike?: string | undefined; topicLike?: string | undefined } = {},
+  filter: {
+    deviceIntId?: number;
+    gatewayIntId?: number;
+    deviceNameLike?: string | undefined;
+    deviceIdLike?: string | undefined;
+    topicLike?: string | undefined;
+  } = {},
 ): Promise<ListResult<DeviceEvent>> {
   let q = db
     .selectFrom("deviceEvents as e")
@@ -40,7 +46,12 @@ export function listConnectLogs(
   db: Kysely<Database>,
   caller: Caller,
   page: Page,
-  filter: { deviceIntId?: number; deviceNameLike?: string | undefined; deviceIdLike?: string | undefined; ipLike?: string | undefined } = {},
+  filter: {
+    deviceIntId?: number;
+    deviceNameLike?: string | undefined;
+    deviceIdLike?: string | undefined;
+    ipLike?: string | undefined;
+  } = {},
 ): Promise<ListResult<ConnectLog>> {
   let q = db.selectFrom("connectLogs as c").selectAll("c").where("c.tenantId", "=", caller.tenantId);
   if (filter.deviceIntId !== undefined) q = q.where("c.deviceIntId", "=", filter.deviceIntId);
@@ -85,7 +96,12 @@ export async function getControlLog(db: Kysely<Database>, caller: Caller, id: nu
 export type GroupControlLog = Selectable<ControlLogsTable> & { groupId: string; groupName: string };
 
 /** Commands sent to one group of the caller's tenant, newest first; DATA_NOT_FOUND for a foreign or unknown group. */
-export async function listGroupControlLogs(db: Kysely<Database>, caller: Caller, groupIntId: number, page: Page): Promise<ListResult<GroupControlLog>> {
+export async function listGroupControlLogs(
+  db: Kysely<Database>,
+  caller: Caller,
+  groupIntId: number,
+  page: Page,
+): Promise<ListResult<GroupControlLog>> {
   const group = await getGroup(db, caller, groupIntId);
   const q = db
     .selectFrom("controlLogs as l")

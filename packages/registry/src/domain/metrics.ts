@@ -17,7 +17,11 @@ export const AGGREGATE_TYPES: readonly number[] = [1, 2, 3, 4];
 export const CHART_TYPES: readonly number[] = [1, 2];
 
 /** A metric row with its product's string id, its data point's name (null if the point is gone) and its creator's name. */
-export type Metric = Selectable<MetricsTable> & { productId: string; dataPointName: string | null; createUser: string | null };
+export type Metric = Selectable<MetricsTable> & {
+  productId: string;
+  dataPointName: string | null;
+  createUser: string | null;
+};
 
 /** The settable fields of a metric, null meaning unset. */
 export interface MetricFields {
@@ -43,7 +47,8 @@ type Optional<T> = { [K in keyof T]?: T[K] | undefined };
  * What a caller sends to create a metric. Omitted: metricType is inferred
  * ({@link inferMetricType}), chartType 1 (line), isShow 0, productItemIntId 0.
  */
-export type MetricInput = Pick<MetricFields, "metricName" | "dataPointIntId"> & Optional<Omit<MetricFields, "metricName" | "dataPointIntId">>;
+export type MetricInput = Pick<MetricFields, "metricName" | "dataPointIntId"> &
+  Optional<Omit<MetricFields, "metricName" | "dataPointIntId">>;
 /** An edit: any field; the merged record must pass the create rules again. */
 export type MetricEdit = Optional<MetricFields>;
 
@@ -53,8 +58,13 @@ const blank = (s: string | null | undefined) => s === undefined || s === null ||
  * The metricType of a create that does not send one: 2 (aggregate) when an
  * aggregateType is sent and no expressions, else 1 (formula).
  */
-export function inferMetricType(input: { aggregateType?: number | null | undefined; expressions?: string | null | undefined }): number {
-  return input.aggregateType !== undefined && input.aggregateType !== null && blank(input.expressions) ? AGGREGATE_METRIC : FORMULA_METRIC;
+export function inferMetricType(input: {
+  aggregateType?: number | null | undefined;
+  expressions?: string | null | undefined;
+}): number {
+  return input.aggregateType !== undefined && input.aggregateType !== null && blank(input.expressions)
+    ? AGGREGATE_METRIC
+    : FORMULA_METRIC;
 }
 
 /**
@@ -66,16 +76,20 @@ export function inferMetricType(input: { aggregateType?: number | null | undefin
 export function metricProblems(m: MetricFields): Record<string, string> {
   const e: Record<string, string> = {};
   if (blank(m.metricName)) e.metricName = "required";
-  if (m.metricType !== FORMULA_METRIC && m.metricType !== AGGREGATE_METRIC) e.metricType = "must be 1 (formula) or 2 (aggregate)";
-  if (m.aggregateType !== null && !AGGREGATE_TYPES.includes(m.aggregateType)) e.aggregateType = "must be one of 1, 2, 3, 4";
-  else if (m.aggregateType === null && m.metricType === AGGREGATE_METRIC) e.aggregateType = "required for an aggregate metric (metricType 2)";
+  if (m.metricType !== FORMULA_METRIC && m.metricType !== AGGREGATE_METRIC)
+    e.metricType = "must be 1 (formula) or 2 (aggregate)";
+  if (m.aggregateType !== null && !AGGREGATE_TYPES.includes(m.aggregateType))
+    e.aggregateType = "must be one of 1, 2, 3, 4";
+  else if (m.aggregateType === null && m.metricType === AGGREGATE_METRIC)
+    e.aggregateType = "required for an aggregate metric (metricType 2)";
   if (m.expressions !== null) {
     const problem = expressionProblem(m.expressions);
     if (problem) e.expressions = problem;
   } else if (m.metricType === FORMULA_METRIC) e.expressions = "required for a formula metric (metricType 1)";
   if (m.chartType !== null && !CHART_TYPES.includes(m.chartType)) e.chartType = "must be 1 (line) or 2 (bar)";
   if (m.isShow !== 0 && m.isShow !== 1) e.isShow = "must be 0 or 1";
-  if (!Number.isInteger(m.productItemIntId) || m.productItemIntId < 0) e.productItemIntID = "must be 0 or a positive integer";
+  if (!Number.isInteger(m.productItemIntId) || m.productItemIntId < 0)
+    e.productItemIntID = "must be 0 or a positive integer";
   return e;
 }
 
@@ -92,10 +106,17 @@ function selectMetrics(db: Kysely<Database>, tenantId: string) {
 
 /** The caller's numeric data point `id`: FORM_INVALID naming dataPointIntID when unknown, foreign, of another product or not numeric. */
 async function numericPoint(tx: Transaction<Database>, caller: Caller, id: number, productIntId?: number) {
-  const point = await tx.selectFrom("dataPoints").select(["id", "productIntId", "pointDataType"]).where("tenantId", "=", caller.tenantId).where("id", "=", id).executeTakeFirst();
+  const point = await tx
+    .selectFrom("dataPoints")
+    .select(["id", "productIntId", "pointDataType"])
+    .where("tenantId", "=", caller.tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!point) throw fail.form({ dataPointIntID: "no such data point" });
-  if (productIntId !== undefined && point.productIntId !== productIntId) throw fail.form({ dataPointIntID: "not a data point of the metric's product" });
-  if (!NUMERIC_POINT_TYPES.includes(point.pointDataType)) throw fail.form({ dataPointIntID: `must be a numeric data point (types ${NUMERIC_POINT_TYPES.join(", ")})` });
+  if (productIntId !== undefined && point.productIntId !== productIntId)
+    throw fail.form({ dataPointIntID: "not a data point of the metric's product" });
+  if (!NUMERIC_POINT_TYPES.includes(point.pointDataType))
+    throw fail.form({ dataPointIntID: `must be a numeric data point (types ${NUMERIC_POINT_TYPES.join(", ")})` });
   return point;
 }
 
@@ -104,7 +125,13 @@ async function check(tx: Transaction<Database>, caller: Caller, m: MetricFields,
   const problems = metricProblems(m);
   if (Object.keys(problems).length > 0) throw fail.form(problems);
   if (m.dataStreamIntId === null) return;
-  const stream = await tx.selectFrom("dataStreams").select("id").where("tenantId", "=", caller.tenantId).where("productIntId", "=", productIntId).where("id", "=", m.dataStreamIntId).executeTakeFirst();
+  const stream = await tx
+    .selectFrom("dataStreams")
+    .select("id")
+    .where("tenantId", "=", caller.tenantId)
+    .where("productIntId", "=", productIntId)
+    .where("id", "=", m.dataStreamIntId)
+    .executeTakeFirst();
   if (!stream) throw fail.form({ dataStreamIntID: "not a data stream of the metric's product" });
 }
 
@@ -129,7 +156,12 @@ function present(f: Optional<MetricFields>): Partial<MetricFields> {
  * of the caller's numeric points (FORM_INVALID naming dataPointIntID);
  * every rule of {@link metricProblems} applies.
  */
-export async function createMetric(db: Kysely<Database>, caller: Caller, input: MetricInput, now = Date.now()): Promise<Metric> {
+export async function createMetric(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: MetricInput,
+  now = Date.now(),
+): Promise<Metric> {
   const id = await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const point = await numericPoint(tx, caller, input.dataPointIntId);
@@ -150,7 +182,15 @@ export async function createMetric(db: Kysely<Database>, caller: Caller, input: 
     await check(tx, caller, m, point.productIntId);
     const row = await tx
       .insertInto("metrics")
-      .values({ ...m, tenantId: caller.tenantId, userIntId: caller.userIntId, productIntId: point.productIntId, aggregateData: null, createAt: now, updateAt: null })
+      .values({
+        ...m,
+        tenantId: caller.tenantId,
+        userIntId: caller.userIntId,
+        productIntId: point.productIntId,
+        aggregateData: null,
+        createAt: now,
+        updateAt: null,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     return row.id;
@@ -159,14 +199,24 @@ export async function createMetric(db: Kysely<Database>, caller: Caller, input: 
 }
 
 /** Lists the caller's metrics, newest first, optionally of one product (its string productID). */
-export async function listMetrics(db: Kysely<Database>, caller: Caller, page: Page, filter: { productId?: string | undefined } = {}): Promise<ListResult<Metric>> {
+export async function listMetrics(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { productId?: string | undefined } = {},
+): Promise<ListResult<Metric>> {
   let q = selectMetrics(db, caller.tenantId);
   if (filter.productId !== undefined) q = q.where("p.productId", "=", filter.productId);
   return paginate(q, page, "m.id");
 }
 
 /** Every metric of one of the caller's products, oldest first, optionally of one metricType (device data pages). */
-export async function productMetrics(db: Kysely<Database>, caller: Caller, productIntId: number, metricType?: number): Promise<Metric[]> {
+export async function productMetrics(
+  db: Kysely<Database>,
+  caller: Caller,
+  productIntId: number,
+  metricType?: number,
+): Promise<Metric[]> {
   let q = selectMetrics(db, caller.tenantId).where("m.productIntId", "=", productIntId);
   if (metricType !== undefined) q = q.where("m.metricType", "=", metricType);
   return q.orderBy("m.id").execute();
@@ -180,7 +230,17 @@ export async function getMetric(db: Kysely<Database>, caller: Caller, id: number
 }
 
 const FIELDS = [
-  "metricName", "metricType", "dataPointIntId", "dataStreamIntId", "aggregateType", "expressions", "expressionsLabel", "chartType", "isShow", "productItemIntId", "remark",
+  "metricName",
+  "metricType",
+  "dataPointIntId",
+  "dataStreamIntId",
+  "aggregateType",
+  "expressions",
+  "expressionsLabel",
+  "chartType",
+  "isShow",
+  "productItemIntId",
+  "remark",
 ] as const satisfies ReadonlyArray<keyof MetricFields>;
 
 /**
@@ -188,15 +248,30 @@ const FIELDS = [
  * rules again. A new data point must be a numeric point of the metric's
  * product (the product is fixed). Sets updateAt.
  */
-export async function updateMetric(db: Kysely<Database>, caller: Caller, id: number, edit: MetricEdit, now = Date.now()): Promise<Metric> {
+export async function updateMetric(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: MetricEdit,
+  now = Date.now(),
+): Promise<Metric> {
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const current = await getMetric(tx, caller, id);
-    if (edit.dataPointIntId !== undefined && edit.dataPointIntId !== current.dataPointIntId) await numericPoint(tx, caller, edit.dataPointIntId, current.productIntId);
-    const merged = { ...(Object.fromEntries(FIELDS.map((f) => [f, current[f]])) as unknown as MetricFields), ...present(edit) };
+    if (edit.dataPointIntId !== undefined && edit.dataPointIntId !== current.dataPointIntId)
+      await numericPoint(tx, caller, edit.dataPointIntId, current.productIntId);
+    const merged = {
+      ...(Object.fromEntries(FIELDS.map((f) => [f, current[f]])) as unknown as MetricFields),
+      ...present(edit),
+    };
     merged.metricName = merged.metricName.trim();
     await check(tx, caller, merged, current.productIntId);
-    await tx.updateTable("metrics").set({ ...merged, updateAt: now }).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
+    await tx
+      .updateTable("metrics")
+      .set({ ...merged, updateAt: now })
+      .where("tenantId", "=", caller.tenantId)
+      .where("id", "=", id)
+      .execute();
   });
   return getMetric(db, caller, id);
 }

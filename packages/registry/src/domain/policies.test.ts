@@ -4,9 +4,24 @@ import { twoTenants } from "./test-tenants.js";
 import { createDevice, deleteDevices } from "./devices.js";
 import { createGateway } from "./gateways.js";
 import { addGroupDevices, createGroup } from "./groups.js";
-import { createPolicy, deletePolicies, deviceIdsByPolicy, getPolicy, listPolicies, policiesOfDevice, updatePolicy } from "./policies.js";
 import {
-  bindDevicePolicies, bindPolicyDevices, listDevicePolicies, listPolicyDevices, notJoinedPolicies, notJoinedPolicyDevices, unbindDevicePolicies, unbindPolicyDevices,
+  createPolicy,
+  deletePolicies,
+  deviceIdsByPolicy,
+  getPolicy,
+  listPolicies,
+  policiesOfDevice,
+  updatePolicy,
+} from "./policies.js";
+import {
+  bindDevicePolicies,
+  bindPolicyDevices,
+  listDevicePolicies,
+  listPolicyDevices,
+  notJoinedPolicies,
+  notJoinedPolicyDevices,
+  unbindDevicePolicies,
+  unbindPolicyDevices,
 } from "./policy-bindings.js";
 import { createProduct } from "./products.js";
 
@@ -21,24 +36,44 @@ describe.each(engines)("policies on $name", (engine) => {
   async function setup() {
     const { db, caller, other } = await twoTenants(engine);
     const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
-    const device = (name: string, productId = product.productId, who = caller) => createDevice(db, who, { productId, deviceName: name, upLinkSystem: 1, authType: 1 });
-    const policy = (name: string, who = caller, topic = "data/#", access = 3, allow = 1) => createPolicy(db, who, { name, topic, access, allow });
+    const device = (name: string, productId = product.productId, who = caller) =>
+      createDevice(db, who, { productId, deviceName: name, upLinkSystem: 1, authType: 1 });
+    const policy = (name: string, who = caller, topic = "data/#", access = 3, allow = 1) =>
+      createPolicy(db, who, { name, topic, access, allow });
     return { db, caller, other, product, device, policy };
   }
 
   it("creates a policy with Form 1 codes, its creator and no update time", async () => {
     const { db, caller } = await setup();
-    const p = await createPolicy(db, caller, { name: "Pub", topic: "up/+/x", access: 1, allow: 0, description: "d" }, 1_000);
-    expect(p).toMatchObject({ name: "Pub", topic: "up/+/x", access: 1, allow: 0, description: "d", createUser: "root", userIntId: 1, createAt: 1_000, updateAt: null });
+    const p = await createPolicy(
+      db,
+      caller,
+      { name: "Pub", topic: "up/+/x", access: 1, allow: 0, description: "d" },
+      1_000,
+    );
+    expect(p).toMatchObject({
+      name: "Pub",
+      topic: "up/+/x",
+      access: 1,
+      allow: 0,
+      description: "d",
+      createUser: "root",
+      userIntId: 1,
+      createAt: 1_000,
+      updateAt: null,
+    });
     expect(await getPolicy(db, caller, p.id)).toEqual(p);
   });
 
   it("refuses a bad topic filter, access or allow with FORM_INVALID naming each", async () => {
     const { db, caller } = await setup();
     await expect(createPolicy(db, caller, { name: "x", topic: "a/#/b", access: 4, allow: 2 })).rejects.toMatchObject({
-      code: "FORM_INVALID", errors: { topic: expect.any(String), access: expect.any(String), allow: expect.any(String) },
+      code: "FORM_INVALID",
+      errors: { topic: expect.any(String), access: expect.any(String), allow: expect.any(String) },
     });
-    await expect(createPolicy(db, caller, { name: "x", topic: "$SYS/x", access: 1, allow: 1 })).rejects.toMatchObject({ errors: { topic: expect.stringContaining("$") } });
+    await expect(createPolicy(db, caller, { name: "x", topic: "$SYS/x", access: 1, allow: 1 })).rejects.toMatchObject({
+      errors: { topic: expect.stringContaining("$") },
+    });
     expect((await listPolicies(db, caller, page)).count).toBe(0);
   });
 
@@ -60,8 +95,19 @@ describe.each(engines)("policies on $name", (engine) => {
     const { db, caller, policy } = await setup();
     const p = await policy("P");
     const edited = await updatePolicy(db, caller, p.id, { topic: "cmd/+", access: 2, description: null }, 2_000);
-    expect(edited).toMatchObject({ name: "P", topic: "cmd/+", access: 2, allow: 1, description: null, createAt: p.createAt, updateAt: 2_000 });
-    await expect(updatePolicy(db, caller, p.id, { topic: "a+" })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { topic: expect.any(String) } });
+    expect(edited).toMatchObject({
+      name: "P",
+      topic: "cmd/+",
+      access: 2,
+      allow: 1,
+      description: null,
+      createAt: p.createAt,
+      updateAt: 2_000,
+    });
+    await expect(updatePolicy(db, caller, p.id, { topic: "a+" })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { topic: expect.any(String) },
+    });
     expect((await getPolicy(db, caller, p.id)).topic).toBe("cmd/+");
   });
 
@@ -92,8 +138,18 @@ describe.each(engines)("policies on $name", (engine) => {
     await bindDevicePolicies(db, caller, d.id, [p2.id, p2.id]);
     expect(ids(await listDevicePolicies(db, caller, d.id, page))).toEqual([p2.id, p1.id]);
     expect(ids(await notJoinedPolicies(db, caller, d.id, page))).toEqual([p3.id]);
-    expect(await listPolicyDevices(db, caller, p1.id, page)).toEqual({ items: [{ id: d.id, deviceId: d.deviceId, deviceName: "d", deviceType: 1, productName: "Meter" }], count: 1, page: 1, limit: 10 });
-    expect((await deviceIdsByPolicy(db, caller.tenantId, [p1.id, p3.id]))).toEqual(new Map([[p1.id, [d.id]], [p3.id, []]]));
+    expect(await listPolicyDevices(db, caller, p1.id, page)).toEqual({
+      items: [{ id: d.id, deviceId: d.deviceId, deviceName: "d", deviceType: 1, productName: "Meter" }],
+      count: 1,
+      page: 1,
+      limit: 10,
+    });
+    expect(await deviceIdsByPolicy(db, caller.tenantId, [p1.id, p3.id])).toEqual(
+      new Map([
+        [p1.id, [d.id]],
+        [p3.id, []],
+      ]),
+    );
     await unbindDevicePolicies(db, caller, d.id, [p1.id, 9_999]);
     expect(ids(await listDevicePolicies(db, caller, d.id, page))).toEqual([p2.id]);
   });
@@ -104,7 +160,10 @@ describe.each(engines)("policies on $name", (engine) => {
     const eves = await policy("eve's", other);
     const d = await device("d");
     for (const bad of [eves.id, 9_999]) {
-      await expect(bindDevicePolicies(db, caller, d.id, [mine.id, bad])).rejects.toMatchObject({ code: "FORM_INVALID", errors: { ids: expect.stringContaining(String(bad)) } });
+      await expect(bindDevicePolicies(db, caller, d.id, [mine.id, bad])).rejects.toMatchObject({
+        code: "FORM_INVALID",
+        errors: { ids: expect.stringContaining(String(bad)) },
+      });
     }
     expect((await listDevicePolicies(db, caller, d.id, page)).count).toBe(0);
   });
@@ -116,11 +175,17 @@ describe.each(engines)("policies on $name", (engine) => {
     const gw = await createGateway(db, caller, { productId: product.productId, deviceName: "gw", authType: 1 });
     const eveProduct = await createProduct(db, other, { productName: "E", cloudProtocol: 1 });
     const eves = await device("eve's", eveProduct.productId, other);
-    await expect(bindPolicyDevices(db, caller, p.id, [d.id, eves.id])).rejects.toMatchObject({ code: "FORM_INVALID", errors: { devicesIntID: expect.stringContaining(String(eves.id)) } });
+    await expect(bindPolicyDevices(db, caller, p.id, [d.id, eves.id])).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { devicesIntID: expect.stringContaining(String(eves.id)) },
+    });
     expect((await listPolicyDevices(db, caller, p.id, page)).count).toBe(0);
     await bindPolicyDevices(db, caller, p.id, [d.id, gw.id, d.id]);
     const bound = await listPolicyDevices(db, caller, p.id, page);
-    expect(bound.items.map((x) => [x.id, x.deviceType])).toEqual([[gw.id, 2], [d.id, 1]]);
+    expect(bound.items.map((x) => [x.id, x.deviceType])).toEqual([
+      [gw.id, 2],
+      [d.id, 1],
+    ]);
     await unbindPolicyDevices(db, caller, p.id, [gw.id]);
     expect(ids(await listPolicyDevices(db, caller, p.id, page))).toEqual([d.id]);
   });
@@ -141,7 +206,11 @@ describe.each(engines)("policies on $name", (engine) => {
     expect(ids(await notJoinedPolicyDevices(db, caller, p.id, page, { groupNameLike: "north" }))).toEqual([m2.id]);
     expect(ids(await notJoinedPolicyDevices(db, caller, p.id, page, { groupNameLike: "south" }))).toEqual([]);
     const first = await notJoinedPolicyDevices(db, caller, p.id, { page: 1, limit: 1 });
-    expect(first).toMatchObject({ count: 2, limit: 1, items: [{ id: v1.id, deviceName: "valve-a", productName: "Valve_1" }] });
+    expect(first).toMatchObject({
+      count: 2,
+      limit: 1,
+      items: [{ id: v1.id, deviceName: "valve-a", productName: "Valve_1" }],
+    });
   });
 
   it("refuses to delete a bound policy (REFERENCED_ERROR naming device) and deletes it once unbound", async () => {
@@ -150,7 +219,10 @@ describe.each(engines)("policies on $name", (engine) => {
     const free = await policy("free");
     const d = await device("d");
     await bindDevicePolicies(db, caller, d.id, [bound.id]);
-    await expect(deletePolicies(db, caller, [bound.id, free.id])).rejects.toMatchObject({ code: "REFERENCED_ERROR", errors: { device: expect.any(String) } });
+    await expect(deletePolicies(db, caller, [bound.id, free.id])).rejects.toMatchObject({
+      code: "REFERENCED_ERROR",
+      errors: { device: expect.any(String) },
+    });
     expect((await listPolicies(db, caller, page)).count).toBe(2);
     await unbindPolicyDevices(db, caller, bound.id, [d.id]);
     await deletePolicies(db, caller, [bound.id, free.id, 9_999]);

@@ -57,18 +57,38 @@ export function selectPolicies(db: Kysely<Database>, tenantId: string) {
 }
 
 /** Creates a policy of the caller's tenant; FORM_INVALID names a bad topic, access or allow. */
-export async function createPolicy(db: Kysely<Database>, caller: Caller, input: PolicyInput, now = Date.now()): Promise<Policy> {
+export async function createPolicy(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: PolicyInput,
+  now = Date.now(),
+): Promise<Policy> {
   check(input);
   const row = await db
     .insertInto("policies")
-    .values({ tenantId: caller.tenantId, userIntId: caller.userIntId, name: input.name, topic: input.topic, access: input.access, allow: input.allow, description: input.description ?? null, createAt: now, updateAt: null })
+    .values({
+      tenantId: caller.tenantId,
+      userIntId: caller.userIntId,
+      name: input.name,
+      topic: input.topic,
+      access: input.access,
+      allow: input.allow,
+      description: input.description ?? null,
+      createAt: now,
+      updateAt: null,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return { ...row, createUser: caller.username };
 }
 
 /** Lists the caller's policies, newest first, optionally filtered by name (case-insensitive "contains"). */
-export function listPolicies(db: Kysely<Database>, caller: Caller, page: Page, filter: { nameLike?: string | undefined } = {}): Promise<ListResult<Policy>> {
+export function listPolicies(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { nameLike?: string | undefined } = {},
+): Promise<ListResult<Policy>> {
   let q = selectPolicies(db, caller.tenantId);
   if (filter.nameLike) q = q.where(ilike("p.name", filter.nameLike));
   return paginate(q, page, "p.id", ["name", "updateAt"]);
@@ -82,12 +102,23 @@ export async function getPolicy(db: Kysely<Database>, caller: Caller, id: number
 }
 
 /** Edits the given fields and sets updateAt. */
-export async function updatePolicy(db: Kysely<Database>, caller: Caller, id: number, edit: PolicyEdit, now = Date.now()): Promise<Policy> {
+export async function updatePolicy(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: PolicyEdit,
+  now = Date.now(),
+): Promise<Policy> {
   await getPolicy(db, caller, id);
   check(edit);
   const { name, topic, access, allow, description } = edit;
   // kysely leaves out members that are undefined: only the given fields change.
-  await db.updateTable("policies").set({ name, topic, access, allow, description, updateAt: now }).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
+  await db
+    .updateTable("policies")
+    .set({ name, topic, access, allow, description, updateAt: now })
+    .where("tenantId", "=", caller.tenantId)
+    .where("id", "=", id)
+    .execute();
   return getPolicy(db, caller, id);
 }
 
@@ -99,7 +130,14 @@ export async function deletePolicies(db: Kysely<Database>, caller: Caller, ids: 
   if (ids.length === 0) return;
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
-    const mine = (await tx.selectFrom("policies").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute()).map((r) => r.id);
+    const mine = (
+      await tx
+        .selectFrom("policies")
+        .select("id")
+        .where("tenantId", "=", caller.tenantId)
+        .where("id", "in", ids)
+        .execute()
+    ).map((r) => r.id);
     if (mine.length === 0) return;
     const bound = await tx
       .selectFrom("devicePolicies as dp")
@@ -115,7 +153,11 @@ export async function deletePolicies(db: Kysely<Database>, caller: Caller, ids: 
 }
 
 /** Bound device ids per policy (the `mqtt_acl` of a policy record), for the given policies of the tenant. */
-export async function deviceIdsByPolicy(db: Kysely<Database>, tenantId: string, policyIntIds: number[]): Promise<Map<number, number[]>> {
+export async function deviceIdsByPolicy(
+  db: Kysely<Database>,
+  tenantId: string,
+  policyIntIds: number[],
+): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(policyIntIds.map((id) => [id, []]));
   if (policyIntIds.length === 0) return out;
   const rows = await db

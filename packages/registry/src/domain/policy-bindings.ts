@@ -37,7 +37,11 @@ function selectPolicyDevices(db: Kysely<Database>, tenantId: string) {
 }
 
 /** Inserts bindings, skipping those that exist. */
-async function bind(db: Kysely<Database>, pairs: Array<{ deviceIntId: number; policyIntId: number }>, now: number): Promise<void> {
+async function bind(
+  db: Kysely<Database>,
+  pairs: Array<{ deviceIntId: number; policyIntId: number }>,
+  now: number,
+): Promise<void> {
   if (pairs.length === 0) return;
   await db
     .insertInto("devicePolicies")
@@ -51,37 +55,79 @@ async function bind(db: Kysely<Database>, pairs: Array<{ deviceIntId: number; po
  * policy of the tenant, else FORM_INVALID names `ids` and nothing is bound;
  * bindings that exist are kept.
  */
-export async function bindDevicePolicies(db: Kysely<Database>, caller: Caller, deviceIntId: number, policyIds: number[], now = Date.now()): Promise<void> {
+export async function bindDevicePolicies(
+  db: Kysely<Database>,
+  caller: Caller,
+  deviceIntId: number,
+  policyIds: number[],
+  now = Date.now(),
+): Promise<void> {
   const wanted = [...new Set(policyIds)];
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const device = await getDevice(tx, caller, deviceIntId);
     if (wanted.length === 0) return;
-    const ok = new Set((await tx.selectFrom("policies").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", wanted).execute()).map((r) => r.id));
+    const ok = new Set(
+      (
+        await tx
+          .selectFrom("policies")
+          .select("id")
+          .where("tenantId", "=", caller.tenantId)
+          .where("id", "in", wanted)
+          .execute()
+      ).map((r) => r.id),
+    );
     const refused = wanted.filter((id) => !ok.has(id));
     if (refused.length > 0) throw fail.form({ ids: `not policies of this tenant: ${refused.join(", ")}` });
-    await bind(tx, wanted.map((policyIntId) => ({ deviceIntId: device.id, policyIntId })), now);
+    await bind(
+      tx,
+      wanted.map((policyIntId) => ({ deviceIntId: device.id, policyIntId })),
+      now,
+    );
   });
 }
 
 /** Unbinds policies from a device of the caller's tenant; ids not bound are ignored. */
-export async function unbindDevicePolicies(db: Kysely<Database>, caller: Caller, deviceIntId: number, policyIds: number[]): Promise<void> {
+export async function unbindDevicePolicies(
+  db: Kysely<Database>,
+  caller: Caller,
+  deviceIntId: number,
+  policyIds: number[],
+): Promise<void> {
   const device = await getDevice(db, caller, deviceIntId);
   if (policyIds.length === 0) return;
-  await db.deleteFrom("devicePolicies").where("deviceIntId", "=", device.id).where("policyIntId", "in", policyIds).execute();
+  await db
+    .deleteFrom("devicePolicies")
+    .where("deviceIntId", "=", device.id)
+    .where("policyIntId", "in", policyIds)
+    .execute();
 }
 
 /** The policies bound to a device of the caller's tenant, newest first. */
-export async function listDevicePolicies(db: Kysely<Database>, caller: Caller, deviceIntId: number, page: Page): Promise<ListResult<Policy>> {
+export async function listDevicePolicies(
+  db: Kysely<Database>,
+  caller: Caller,
+  deviceIntId: number,
+  page: Page,
+): Promise<ListResult<Policy>> {
   const device = await getDevice(db, caller, deviceIntId);
-  const q = selectPolicies(db, caller.tenantId).where("p.id", "in", (eb) => eb.selectFrom("devicePolicies as dp").select("dp.policyIntId").where("dp.deviceIntId", "=", device.id));
+  const q = selectPolicies(db, caller.tenantId).where("p.id", "in", (eb) =>
+    eb.selectFrom("devicePolicies as dp").select("dp.policyIntId").where("dp.deviceIntId", "=", device.id),
+  );
   return paginate(q, page, "p.id");
 }
 
 /** The caller's policies not bound to the device yet, newest first. */
-export async function notJoinedPolicies(db: Kysely<Database>, caller: Caller, deviceIntId: number, page: Page): Promise<ListResult<Policy>> {
+export async function notJoinedPolicies(
+  db: Kysely<Database>,
+  caller: Caller,
+  deviceIntId: number,
+  page: Page,
+): Promise<ListResult<Policy>> {
   const device = await getDevice(db, caller, deviceIntId);
-  const q = selectPolicies(db, caller.tenantId).where("p.id", "not in", (eb) => eb.selectFrom("devicePolicies as dp").select("dp.policyIntId").where("dp.deviceIntId", "=", device.id));
+  const q = selectPolicies(db, caller.tenantId).where("p.id", "not in", (eb) =>
+    eb.selectFrom("devicePolicies as dp").select("dp.policyIntId").where("dp.deviceIntId", "=", device.id),
+  );
   return paginate(q, page, "p.id");
 }
 
@@ -90,30 +136,65 @@ export async function notJoinedPolicies(db: Kysely<Database>, caller: Caller, de
  * id must be a device of the tenant, else FORM_INVALID names `devicesIntID`
  * and nothing is bound; bindings that exist are kept.
  */
-export async function bindPolicyDevices(db: Kysely<Database>, caller: Caller, policyId: number, deviceIds: number[], now = Date.now()): Promise<void> {
+export async function bindPolicyDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  policyId: number,
+  deviceIds: number[],
+  now = Date.now(),
+): Promise<void> {
   const wanted = [...new Set(deviceIds)];
   await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const policy = await getPolicy(tx, caller, policyId);
     if (wanted.length === 0) return;
-    const ok = new Set((await tx.selectFrom("devices").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", wanted).execute()).map((r) => r.id));
+    const ok = new Set(
+      (
+        await tx
+          .selectFrom("devices")
+          .select("id")
+          .where("tenantId", "=", caller.tenantId)
+          .where("id", "in", wanted)
+          .execute()
+      ).map((r) => r.id),
+    );
     const refused = wanted.filter((id) => !ok.has(id));
     if (refused.length > 0) throw fail.form({ devicesIntID: `not devices of this tenant: ${refused.join(", ")}` });
-    await bind(tx, wanted.map((deviceIntId) => ({ deviceIntId, policyIntId: policy.id })), now);
+    await bind(
+      tx,
+      wanted.map((deviceIntId) => ({ deviceIntId, policyIntId: policy.id })),
+      now,
+    );
   });
 }
 
 /** Unbinds devices from a policy of the caller's tenant; ids not bound are ignored. */
-export async function unbindPolicyDevices(db: Kysely<Database>, caller: Caller, policyId: number, deviceIds: number[]): Promise<void> {
+export async function unbindPolicyDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  policyId: number,
+  deviceIds: number[],
+): Promise<void> {
   const policy = await getPolicy(db, caller, policyId);
   if (deviceIds.length === 0) return;
-  await db.deleteFrom("devicePolicies").where("policyIntId", "=", policy.id).where("deviceIntId", "in", deviceIds).execute();
+  await db
+    .deleteFrom("devicePolicies")
+    .where("policyIntId", "=", policy.id)
+    .where("deviceIntId", "in", deviceIds)
+    .execute();
 }
 
 /** The devices bound to a policy of the caller's tenant, newest first. */
-export async function listPolicyDevices(db: Kysely<Database>, caller: Caller, policyId: number, page: Page): Promise<ListResult<PolicyDevice>> {
+export async function listPolicyDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  policyId: number,
+  page: Page,
+): Promise<ListResult<PolicyDevice>> {
   const policy = await getPolicy(db, caller, policyId);
-  const q = selectPolicyDevices(db, caller.tenantId).where("d.id", "in", (eb) => eb.selectFrom("devicePolicies as dp").select("dp.deviceIntId").where("dp.policyIntId", "=", policy.id));
+  const q = selectPolicyDevices(db, caller.tenantId).where("d.id", "in", (eb) =>
+    eb.selectFrom("devicePolicies as dp").select("dp.deviceIntId").where("dp.policyIntId", "=", policy.id),
+  );
   return paginate(q, page, "d.id");
 }
 
@@ -126,13 +207,20 @@ export async function notJoinedPolicyDevices(
   filter: NotJoinedDeviceFilter = {},
 ): Promise<ListResult<PolicyDevice>> {
   const policy = await getPolicy(db, caller, policyId);
-  let q = selectPolicyDevices(db, caller.tenantId).where("d.id", "not in", (eb) => eb.selectFrom("devicePolicies as dp").select("dp.deviceIntId").where("dp.policyIntId", "=", policy.id));
+  let q = selectPolicyDevices(db, caller.tenantId).where("d.id", "not in", (eb) =>
+    eb.selectFrom("devicePolicies as dp").select("dp.deviceIntId").where("dp.policyIntId", "=", policy.id),
+  );
   if (filter.deviceNameLike) q = q.where(ilike("d.deviceName", filter.deviceNameLike));
   if (filter.productNameLike) q = q.where(ilike("pr.productName", filter.productNameLike));
   const groupNameLike = filter.groupNameLike;
   if (groupNameLike) {
     q = q.where("d.id", "in", (eb) =>
-      eb.selectFrom("groupDevices as gd").innerJoin("groups as g", "g.id", "gd.groupIntId").select("gd.deviceIntId").where("g.tenantId", "=", caller.tenantId).where(ilike("g.groupName", groupNameLike)),
+      eb
+        .selectFrom("groupDevices as gd")
+        .innerJoin("groups as g", "g.id", "gd.groupIntId")
+        .select("gd.deviceIntId")
+        .where("g.tenantId", "=", caller.tenantId)
+        .where(ilike("g.groupName", groupNameLike)),
     );
   }
   return paginate(q, page, "d.id");

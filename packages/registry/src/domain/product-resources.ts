@@ -38,32 +38,52 @@ function selectResources(db: Kysely<Database>, tenantId: string) {
  * (FORM_INVALID naming dataPointIntID). The same code bound to the same data
  * point and product item twice is DATA_EXISTED naming codeValue.
  */
-export async function createProductResource(db: Kysely<Database>, caller: Caller, input: ProductResourceInput, now = Date.now()): Promise<ProductResource> {
+export async function createProductResource(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: ProductResourceInput,
+  now = Date.now(),
+): Promise<ProductResource> {
   const codeValue = input.codeValue.trim();
   const productItemIntId = input.productItemIntId ?? 0;
   const e: Record<string, string> = {};
   if (!codeValue) e.codeValue = "required";
   else if (codeValue.length > MAX_CODE_VALUE) e.codeValue = `at most ${MAX_CODE_VALUE} characters`;
-  if (!Number.isInteger(productItemIntId) || productItemIntId < 0) e.productItemIntID = "must be 0 or a positive integer";
+  if (!Number.isInteger(productItemIntId) || productItemIntId < 0)
+    e.productItemIntID = "must be 0 or a positive integer";
   if (Object.keys(e).length > 0) throw fail.form(e);
   const id = await db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     const product = await productOfRef(tx, caller, { productIntId: input.productIntId });
     const point = await tx
-      .selectFrom("dataPoints").select("id")
-      .where("tenantId", "=", caller.tenantId).where("productIntId", "=", product.id).where("id", "=", input.dataPointIntId)
+      .selectFrom("dataPoints")
+      .select("id")
+      .where("tenantId", "=", caller.tenantId)
+      .where("productIntId", "=", product.id)
+      .where("id", "=", input.dataPointIntId)
       .executeTakeFirst();
     if (!point) throw fail.form({ dataPointIntID: "not a data point of the product" });
     const twin = await tx
-      .selectFrom("productResources").select("id")
-      .where("productIntId", "=", product.id).where("productItemIntId", "=", productItemIntId).where("dataPointIntId", "=", point.id).where("codeValue", "=", codeValue)
+      .selectFrom("productResources")
+      .select("id")
+      .where("productIntId", "=", product.id)
+      .where("productItemIntId", "=", productItemIntId)
+      .where("dataPointIntId", "=", point.id)
+      .where("codeValue", "=", codeValue)
       .executeTakeFirst();
     if (twin) throw fail.exists("codeValue", "this data point already has this code");
     const row = await tx
       .insertInto("productResources")
       .values({
-        tenantId: caller.tenantId, userIntId: caller.userIntId, productIntId: product.id, codeValue, dataPointIntId: point.id,
-        itemName: input.itemName?.trim() || null, productItemIntId, createAt: now, updateAt: null,
+        tenantId: caller.tenantId,
+        userIntId: caller.userIntId,
+        productIntId: product.id,
+        codeValue,
+        dataPointIntId: point.id,
+        itemName: input.itemName?.trim() || null,
+        productItemIntId,
+        createAt: now,
+        updateAt: null,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
@@ -73,7 +93,12 @@ export async function createProductResource(db: Kysely<Database>, caller: Caller
 }
 
 /** Lists the caller's product resources, newest first, optionally of one product (its string productID). */
-export async function listProductResources(db: Kysely<Database>, caller: Caller, page: Page, filter: { productId?: string | undefined } = {}): Promise<ListResult<ProductResource>> {
+export async function listProductResources(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { productId?: string | undefined } = {},
+): Promise<ListResult<ProductResource>> {
   let q = selectResources(db, caller.tenantId);
   if (filter.productId !== undefined) q = q.where("p.productId", "=", filter.productId);
   return paginate(q, page, "r.id");

@@ -7,7 +7,12 @@ import { randomCode } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
 
 /** A product row with the number of devices made from it, of its data points and streams, and its creator's name. */
-export type Product = Selectable<ProductsTable> & { deviceCount: number; dataPointCount: number; dataStreamCount: number; createUser: string | null };
+export type Product = Selectable<ProductsTable> & {
+  deviceCount: number;
+  dataPointCount: number;
+  dataStreamCount: number;
+  createUser: string | null;
+};
 
 /** Fields a caller may set on create. */
 export interface ProductInput {
@@ -24,10 +29,26 @@ function selectProducts(db: Kysely<Database>, tenantId: string) {
     .selectAll("p")
     .select("u.username as createUser")
     .select((eb) =>
-      eb.selectFrom("devices as d").select(sql<number>`count(*)`.as("n")).whereRef("d.productIntId", "=", "p.id").as("deviceCount"),
+      eb
+        .selectFrom("devices as d")
+        .select(sql<number>`count(*)`.as("n"))
+        .whereRef("d.productIntId", "=", "p.id")
+        .as("deviceCount"),
     )
-    .select((eb) => eb.selectFrom("dataPoints as dp").select(sql<number>`count(*)`.as("n")).whereRef("dp.productIntId", "=", "p.id").as("dataPointCount"))
-    .select((eb) => eb.selectFrom("dataStreams as ds").select(sql<number>`count(*)`.as("n")).whereRef("ds.productIntId", "=", "p.id").as("dataStreamCount"))
+    .select((eb) =>
+      eb
+        .selectFrom("dataPoints as dp")
+        .select(sql<number>`count(*)`.as("n"))
+        .whereRef("dp.productIntId", "=", "p.id")
+        .as("dataPointCount"),
+    )
+    .select((eb) =>
+      eb
+        .selectFrom("dataStreams as ds")
+        .select(sql<number>`count(*)`.as("n"))
+        .whereRef("ds.productIntId", "=", "p.id")
+        .as("dataStreamCount"),
+    )
     .where("p.tenantId", "=", tenantId);
 }
 
@@ -40,7 +61,12 @@ const withNumbers = (p: Omit<Product, Counts> & Record<Counts, number | string |
 });
 
 /** Creates a product with a fresh productID (6 letters/digits, unique in the tenant). */
-export async function createProduct(db: Kysely<Database>, caller: Caller, input: ProductInput, now = Date.now()): Promise<Product> {
+export async function createProduct(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: ProductInput,
+  now = Date.now(),
+): Promise<Product> {
   for (let attempt = 0; ; attempt++) {
     try {
       const row = await db
@@ -85,7 +111,11 @@ export async function getProduct(db: Kysely<Database>, caller: Caller, id: numbe
 }
 
 /** Looks a product up by its string productID within the caller's tenant. */
-export async function getProductByProductId(db: Kysely<Database>, caller: Caller, productId: string): Promise<Product | undefined> {
+export async function getProductByProductId(
+  db: Kysely<Database>,
+  caller: Caller,
+  productId: string,
+): Promise<Product | undefined> {
   const row = await selectProducts(db, caller.tenantId).where("p.productId", "=", productId).executeTakeFirst();
   return row && withNumbers(row);
 }
@@ -97,9 +127,19 @@ export interface ProductEdit {
 }
 
 /** Edits a product of the caller's tenant and sets updateAt. */
-export async function updateProduct(db: Kysely<Database>, caller: Caller, id: number, edit: ProductEdit, now = Date.now()): Promise<Product> {
+export async function updateProduct(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: ProductEdit,
+  now = Date.now(),
+): Promise<Product> {
   await getProduct(db, caller, id);
-  const set = { ...(edit.productName !== undefined ? { productName: edit.productName } : {}), ...(edit.description !== undefined ? { description: edit.description } : {}), updateAt: now };
+  const set = {
+    ...(edit.productName !== undefined ? { productName: edit.productName } : {}),
+    ...(edit.description !== undefined ? { description: edit.description } : {}),
+    updateAt: now,
+  };
   await db.updateTable("products").set(set).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
   return getProduct(db, caller, id);
 }
@@ -113,12 +153,27 @@ export async function updateProduct(db: Kysely<Database>, caller: Caller, id: nu
 export async function deleteProducts(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.transaction().execute(async (tx) => {
-    const own = await tx.selectFrom("products").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute();
+    const own = await tx
+      .selectFrom("products")
+      .select("id")
+      .where("tenantId", "=", caller.tenantId)
+      .where("id", "in", ids)
+      .execute();
     const mine = own.map((r) => r.id);
     if (mine.length === 0) return;
-    const device = await tx.selectFrom("devices").select("id").where("productIntId", "in", mine).limit(1).executeTakeFirst();
+    const device = await tx
+      .selectFrom("devices")
+      .select("id")
+      .where("productIntId", "in", mine)
+      .limit(1)
+      .executeTakeFirst();
     if (device) throw new RegistryError("REFERENCED_ERROR", { device: "the product still has devices" });
-    const group = await tx.selectFrom("groups").select("id").where("productIntId", "in", mine).limit(1).executeTakeFirst();
+    const group = await tx
+      .selectFrom("groups")
+      .select("id")
+      .where("productIntId", "in", mine)
+      .limit(1)
+      .executeTakeFirst();
     if (group) throw new RegistryError("REFERENCED_ERROR", { group: "the product still has groups" });
     // The product's own data model goes with it.
     const streams = tx.selectFrom("dataStreams").select("id").where("productIntId", "in", mine);
@@ -131,10 +186,20 @@ export async function deleteProducts(db: Kysely<Database>, caller: Caller, ids: 
 }
 
 /** Device ids per product (Form 2 records list them), for the given products of the tenant. */
-export async function deviceIdsByProduct(db: Kysely<Database>, tenantId: string, productIntIds: number[]): Promise<Map<number, number[]>> {
+export async function deviceIdsByProduct(
+  db: Kysely<Database>,
+  tenantId: string,
+  productIntIds: number[],
+): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(productIntIds.map((id) => [id, []]));
   if (productIntIds.length === 0) return out;
-  const rows = await db.selectFrom("devices").select(["id", "productIntId"]).where("tenantId", "=", tenantId).where("productIntId", "in", productIntIds).orderBy("id").execute();
+  const rows = await db
+    .selectFrom("devices")
+    .select(["id", "productIntId"])
+    .where("tenantId", "=", tenantId)
+    .where("productIntId", "in", productIntIds)
+    .orderBy("id")
+    .execute();
   for (const r of rows) out.get(r.productIntId)?.push(r.id);
   return out;
 }

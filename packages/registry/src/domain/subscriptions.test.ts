@@ -18,10 +18,17 @@ describe.each(engines)("proxy subscriptions on $name", (engine) => {
     const { store } = await engine.open();
     const db = store.db;
     const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
-    const caller: Caller = { userIntId: 1, username: "root", tenantId: boot.tenantId!, role: "admin", serviceAdmin: true };
+    const caller: Caller = {
+      userIntId: 1,
+      username: "root",
+      tenantId: boot.tenantId!,
+      role: "admin",
+      serviceAdmin: true,
+    };
     const other: Caller = { ...caller, userIntId: 99, username: "eve", tenantId: "other", serviceAdmin: false };
     const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
-    const device = (name: string) => createDevice(db, caller, { productId: product.productId, deviceName: name, upLinkSystem: 1, authType: 1 });
+    const device = (name: string) =>
+      createDevice(db, caller, { productId: product.productId, deviceName: name, upLinkSystem: 1, authType: 1 });
     return { db, caller, other, device };
   }
 
@@ -30,12 +37,22 @@ describe.each(engines)("proxy subscriptions on $name", (engine) => {
     const d = await device("d");
     const a = await addSubscription(db, caller, d.id, { topic: "cmd/+" }, 1_000);
     const b = await addSubscription(db, caller, d.id, { topic: "cfg/#", qos: 0 }, 2_000);
-    expect(a).toMatchObject({ deviceIntId: d.id, tenantId: caller.tenantId, topic: "cmd/+", qos: 1, createAt: 1_000, updateAt: null });
+    expect(a).toMatchObject({
+      deviceIntId: d.id,
+      tenantId: caller.tenantId,
+      topic: "cmd/+",
+      qos: 1,
+      createAt: 1_000,
+      updateAt: null,
+    });
     expect(b.qos).toBe(0);
     const r = await listSubscriptions(db, caller, d.id, page);
     expect(r).toMatchObject({ count: 2, page: 1, limit: 10 });
     expect(r.items.map((s) => s.id)).toEqual([b.id, a.id]);
-    expect(await subscriptionsOfDevice(db, d.id)).toEqual([{ id: a.id, topic: "cmd/+", qos: 1 }, { id: b.id, topic: "cfg/#", qos: 0 }]);
+    expect(await subscriptionsOfDevice(db, d.id)).toEqual([
+      { id: a.id, topic: "cmd/+", qos: 1 },
+      { id: b.id, topic: "cfg/#", qos: 0 },
+    ]);
   });
 
   it("hands a device's subscriptions to the adapter when it authenticates, oldest first", async () => {
@@ -43,15 +60,25 @@ describe.each(engines)("proxy subscriptions on $name", (engine) => {
     const d = await device("auth");
     await addSubscription(db, caller, d.id, { topic: "cmd/+" }, 1_000);
     await addSubscription(db, caller, d.id, { topic: "cfg/#", qos: 0 }, 2_000);
-    const out = await authenticateDevice(db, { protocol: 1, clientIp: "", credentials: { kind: "token", clientId: d.deviceId, username: d.deviceUsername, token: d.token } });
-    expect(out.ok && out.subscriptions).toEqual([{ topic: "cmd/+", qos: 1 }, { topic: "cfg/#", qos: 0 }]);
+    const out = await authenticateDevice(db, {
+      protocol: 1,
+      clientIp: "",
+      credentials: { kind: "token", clientId: d.deviceId, username: d.deviceUsername, token: d.token },
+    });
+    expect(out.ok && out.subscriptions).toEqual([
+      { topic: "cmd/+", qos: 1 },
+      { topic: "cfg/#", qos: 0 },
+    ]);
   });
 
   it("refuses the same topic twice on a device with DATA_EXISTED naming topic, but allows it on another device", async () => {
     const { db, caller, device } = await setup();
     const [d1, d2] = [await device("d1"), await device("d2")];
     await addSubscription(db, caller, d1.id, { topic: "cmd" });
-    await expect(addSubscription(db, caller, d1.id, { topic: "cmd", qos: 0 })).rejects.toMatchObject({ code: "DATA_EXISTED", errors: { topic: expect.any(String) } });
+    await expect(addSubscription(db, caller, d1.id, { topic: "cmd", qos: 0 })).rejects.toMatchObject({
+      code: "DATA_EXISTED",
+      errors: { topic: expect.any(String) },
+    });
     await addSubscription(db, caller, d2.id, { topic: "cmd" });
     expect((await listSubscriptions(db, caller, d1.id, page)).count).toBe(1);
   });
@@ -59,7 +86,10 @@ describe.each(engines)("proxy subscriptions on $name", (engine) => {
   it("refuses a bad topic filter or QoS with FORM_INVALID naming each", async () => {
     const { db, caller, device } = await setup();
     const d = await device("d");
-    await expect(addSubscription(db, caller, d.id, { topic: "a/#/b", qos: 2 })).rejects.toMatchObject({ code: "FORM_INVALID", errors: { topic: expect.any(String), qos: expect.any(String) } });
+    await expect(addSubscription(db, caller, d.id, { topic: "a/#/b", qos: 2 })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { topic: expect.any(String), qos: expect.any(String) },
+    });
     expect((await listSubscriptions(db, caller, d.id, page)).count).toBe(0);
   });
 

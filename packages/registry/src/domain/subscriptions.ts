@@ -23,7 +23,13 @@ export const SUBSCRIPTION_QOS = [0, 1] as const;
  * names a bad topic or qos; the same topic twice on one device is
  * DATA_EXISTED naming `topic`.
  */
-export async function addSubscription(db: Kysely<Database>, caller: Caller, deviceIntId: number, input: SubscriptionInput, now = Date.now()): Promise<ProxySubscription> {
+export async function addSubscription(
+  db: Kysely<Database>,
+  caller: Caller,
+  deviceIntId: number,
+  input: SubscriptionInput,
+  now = Date.now(),
+): Promise<ProxySubscription> {
   const device = await getDevice(db, caller, deviceIntId);
   const qos = input.qos ?? 1;
   const errors: Record<string, string> = {};
@@ -34,7 +40,14 @@ export async function addSubscription(db: Kysely<Database>, caller: Caller, devi
   try {
     return await db
       .insertInto("proxySubscriptions")
-      .values({ tenantId: caller.tenantId, deviceIntId: device.id, topic: input.topic, qos, createAt: now, updateAt: null })
+      .values({
+        tenantId: caller.tenantId,
+        deviceIntId: device.id,
+        topic: input.topic,
+        qos,
+        createAt: now,
+        updateAt: null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   } catch (err) {
@@ -44,19 +57,50 @@ export async function addSubscription(db: Kysely<Database>, caller: Caller, devi
 }
 
 /** The proxy subscriptions of a device of the caller's tenant, newest first. */
-export async function listSubscriptions(db: Kysely<Database>, caller: Caller, deviceIntId: number, page: Page): Promise<ListResult<ProxySubscription>> {
+export async function listSubscriptions(
+  db: Kysely<Database>,
+  caller: Caller,
+  deviceIntId: number,
+  page: Page,
+): Promise<ListResult<ProxySubscription>> {
   const device = await getDevice(db, caller, deviceIntId);
-  return paginate(db.selectFrom("proxySubscriptions").selectAll().where("tenantId", "=", caller.tenantId).where("deviceIntId", "=", device.id), page, "id");
+  return paginate(
+    db
+      .selectFrom("proxySubscriptions")
+      .selectAll()
+      .where("tenantId", "=", caller.tenantId)
+      .where("deviceIntId", "=", device.id),
+    page,
+    "id",
+  );
 }
 
 /** Removes proxy subscriptions (by their ids) of a device of the caller's tenant; other ids are ignored. */
-export async function removeSubscriptions(db: Kysely<Database>, caller: Caller, deviceIntId: number, ids: number[]): Promise<void> {
+export async function removeSubscriptions(
+  db: Kysely<Database>,
+  caller: Caller,
+  deviceIntId: number,
+  ids: number[],
+): Promise<void> {
   const device = await getDevice(db, caller, deviceIntId);
   if (ids.length === 0) return;
-  await db.deleteFrom("proxySubscriptions").where("tenantId", "=", caller.tenantId).where("deviceIntId", "=", device.id).where("id", "in", ids).execute();
+  await db
+    .deleteFrom("proxySubscriptions")
+    .where("tenantId", "=", caller.tenantId)
+    .where("deviceIntId", "=", device.id)
+    .where("id", "in", ids)
+    .execute();
 }
 
 /** Every proxy subscription of one device, oldest first, for the adapter to subscribe on connect. Not tenant-scoped. */
-export async function subscriptionsOfDevice(db: Kysely<Database>, deviceIntId: number): Promise<Array<{ id: number; topic: string; qos: number }>> {
-  return db.selectFrom("proxySubscriptions").select(["id", "topic", "qos"]).where("deviceIntId", "=", deviceIntId).orderBy("id").execute();
+export async function subscriptionsOfDevice(
+  db: Kysely<Database>,
+  deviceIntId: number,
+): Promise<Array<{ id: number; topic: string; qos: number }>> {
+  return db
+    .selectFrom("proxySubscriptions")
+    .select(["id", "topic", "qos"])
+    .where("deviceIntId", "=", deviceIntId)
+    .orderBy("id")
+    .execute();
 }

@@ -53,7 +53,12 @@ export async function createTask(
 
 /** One task of the caller's tenant by its taskId; DATA_NOT_FOUND for unknown and foreign ids alike. */
 export async function getTask(db: Kysely<Database>, caller: Caller, taskId: string): Promise<Task> {
-  const row = await db.selectFrom("tasks").selectAll().where("tenantId", "=", caller.tenantId).where("taskId", "=", taskId).executeTakeFirst();
+  const row = await db
+    .selectFrom("tasks")
+    .selectAll()
+    .where("tenantId", "=", caller.tenantId)
+    .where("taskId", "=", taskId)
+    .executeTakeFirst();
   if (!row) throw fail.notFound("task");
   return row;
 }
@@ -63,7 +68,12 @@ export async function getTask(db: Kysely<Database>, caller: Caller, taskId: stri
  * it takes the row id). A finished task (3 or 4) is final: a late or
  * out-of-order update of it changes nothing and answers false.
  */
-export async function updateTask(db: Kysely<Database>, id: number, change: TaskUpdate, now = Date.now()): Promise<boolean> {
+export async function updateTask(
+  db: Kysely<Database>,
+  id: number,
+  change: TaskUpdate,
+  now = Date.now(),
+): Promise<boolean> {
   const r = await db
     .updateTable("tasks")
     .set({

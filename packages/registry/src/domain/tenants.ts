@@ -11,7 +11,11 @@ export type Tenant = Selectable<TenantsTable>;
  * Creates a tenant with a fresh tenantID (10 letters/digits, unique across
  * the service). Only the service administrator may call this; the API checks.
  */
-export async function createTenant(db: Kysely<Database>, input: { tenantName: string }, now = Date.now()): Promise<Tenant> {
+export async function createTenant(
+  db: Kysely<Database>,
+  input: { tenantName: string },
+  now = Date.now(),
+): Promise<Tenant> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await db
@@ -26,7 +30,11 @@ export async function createTenant(db: Kysely<Database>, input: { tenantName: st
 }
 
 /** Lists every tenant of the service, newest first, optionally filtered by name. */
-export async function listTenants(db: Kysely<Database>, page: Page, filter: { tenantNameLike?: string | undefined } = {}): Promise<ListResult<Tenant>> {
+export async function listTenants(
+  db: Kysely<Database>,
+  page: Page,
+  filter: { tenantNameLike?: string | undefined } = {},
+): Promise<ListResult<Tenant>> {
   let q = db.selectFrom("tenants").selectAll();
   if (filter.tenantNameLike) q = q.where(ilike("tenantName", filter.tenantNameLike));
   return paginate(q, page, "id", ["tenantName", "updateAt"]);

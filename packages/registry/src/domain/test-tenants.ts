@@ -11,11 +11,30 @@ export async function twoTenants(engine: EngineUnderTest) {
   const { store, place } = await engine.open();
   const db = store.db;
   const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
-  const caller: Caller = { userIntId: 1, username: "root", tenantId: boot.tenantId!, role: "admin", serviceAdmin: true };
-  await db.insertInto("tenants").values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null }).execute();
+  const caller: Caller = {
+    userIntId: 1,
+    username: "root",
+    tenantId: boot.tenantId!,
+    role: "admin",
+    serviceAdmin: true,
+  };
+  await db
+    .insertInto("tenants")
+    .values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null })
+    .execute();
   const u = await db
     .insertInto("users")
-    .values({ tenantId: "other", username: "eve", email: null, passwordHash: "x", role: "admin", serviceAdmin: 0, enable: 1, createAt: 0, updateAt: null })
+    .values({
+      tenantId: "other",
+      username: "eve",
+      email: null,
+      passwordHash: "x",
+      role: "admin",
+      serviceAdmin: 0,
+      enable: 1,
+      createAt: 0,
+      updateAt: null,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   const other: Caller = { userIntId: u.id, username: "eve", tenantId: "other", role: "admin", serviceAdmin: false };

@@ -16,7 +16,8 @@ export function topicFilterProblem(filter: string): string | undefined {
   const levels = filter.split("/");
   for (const [i, level] of levels.entries()) {
     if (level.includes("+") && level !== "+") return "+ must fill a whole topic level";
-    if (level.includes("#") && (level !== "#" || i !== levels.length - 1)) return "# must be the whole last topic level";
+    if (level.includes("#") && (level !== "#" || i !== levels.length - 1))
+      return "# must be the whole last topic level";
   }
   return undefined;
 }

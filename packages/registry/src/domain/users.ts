@@ -41,7 +41,14 @@ export async function login(
   if (!user || !ok || user.enable !== 1) throw fail.auth("Username or password is wrong");
   const exp = Math.floor(now / 1000) + ttlSeconds;
   const token = signToken({ sub: user.id, tenantId: user.tenantId, role: user.role, exp }, secret);
-  return { token, userIntId: user.id, username: user.username, tenantId: user.tenantId, role: user.role as Role, expiresAt: exp * 1000 };
+  return {
+    token,
+    userIntId: user.id,
+    username: user.username,
+    tenantId: user.tenantId,
+    role: user.role as Role,
+    expiresAt: exp * 1000,
+  };
 }
 
 /**
@@ -53,7 +60,13 @@ export async function callerFromToken(db: Kysely<Database>, secret: string, toke
   if (!claims) throw fail.auth("Token invalid or expired");
   const user = await db.selectFrom("users").selectAll().where("id", "=", claims.sub).executeTakeFirst();
   if (!user || user.enable !== 1 || user.tenantId !== claims.tenantId) throw fail.auth("Token invalid or expired");
-  return { userIntId: user.id, username: user.username, tenantId: user.tenantId, role: user.role as Role, serviceAdmin: user.serviceAdmin === 1 };
+  return {
+    userIntId: user.id,
+    username: user.username,
+    tenantId: user.tenantId,
+    role: user.role as Role,
+    serviceAdmin: user.serviceAdmin === 1,
+  };
 }
 
 /** The roles, most powerful first. */
@@ -85,12 +98,26 @@ export interface UserEdit {
   enable?: number | undefined;
 }
 
-const userColumns = ["id", "tenantId", "username", "email", "role", "serviceAdmin", "enable", "createAt", "updateAt"] as const;
+const userColumns = [
+  "id",
+  "tenantId",
+  "username",
+  "email",
+  "role",
+  "serviceAdmin",
+  "enable",
+  "createAt",
+  "updateAt",
+] as const;
 
 const asUser = (row: Omit<Selectable<UsersTable>, "passwordHash">): User => ({ ...row, role: row.role as Role });
 
 /** DATA_EXISTED naming `username` or `email` when another user already has it. */
-async function assertUnique(db: Kysely<Database>, fields: { username?: string | undefined; email?: string | null | undefined }, exceptId?: number): Promise<void> {
+async function assertUnique(
+  db: Kysely<Database>,
+  fields: { username?: string | undefined; email?: string | null | undefined },
+  exceptId?: number,
+): Promise<void> {
   for (const field of ["username", "email"] as const) {
     const value = fields[field];
     if (value === undefined || value === null) continue;
@@ -106,7 +133,12 @@ async function assertUnique(db: Kysely<Database>, fields: { username?: string | 
  * any existing tenant (an unknown one is FORM_INVALID). Usernames and e-mails
  * are unique across the service (DATA_EXISTED naming the field).
  */
-export async function createUser(db: Kysely<Database>, caller: Caller, input: UserInput, now = Date.now()): Promise<User> {
+export async function createUser(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: UserInput,
+  now = Date.now(),
+): Promise<User> {
   const tenantId = input.tenantId ?? caller.tenantId;
   if (tenantId !== caller.tenantId) {
     if (!caller.serviceAdmin) throw fail.denied("Users may only be created in your own tenant");
@@ -117,7 +149,17 @@ export async function createUser(db: Kysely<Database>, caller: Caller, input: Us
   try {
     const row = await db
       .insertInto("users")
-      .values({ tenantId, username: input.username, email: input.email ?? null, passwordHash, role: input.role, serviceAdmin: 0, enable: 1, createAt: now, updateAt: null })
+      .values({
+        tenantId,
+        username: input.username,
+        email: input.email ?? null,
+        passwordHash,
+        role: input.role,
+        serviceAdmin: 0,
+        enable: 1,
+        createAt: now,
+        updateAt: null,
+      })
       .returning(userColumns)
       .executeTakeFirstOrThrow();
     return asUser(row);
@@ -129,7 +171,12 @@ export async function createUser(db: Kysely<Database>, caller: Caller, input: Us
 }
 
 /** Lists the users of the caller's tenant, newest first, optionally filtered by username. */
-export async function listUsers(db: Kysely<Database>, caller: Caller, page: Page, filter: { usernameLike?: string | undefined } = {}): Promise<ListResult<User>> {
+export async function listUsers(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: { usernameLike?: string | undefined } = {},
+): Promise<ListResult<User>> {
   let q = db.selectFrom("users").select(userColumns).where("tenantId", "=", caller.tenantId);
   if (filter.usernameLike) q = q.where(ilike("username", filter.usernameLike));
   const r = await paginate(q, page, "id", ["username", "updateAt"]);
@@ -138,7 +185,12 @@ export async function listUsers(db: Kysely<Database>, caller: Caller, page: Page
 
 /** One user of the caller's tenant; DATA_NOT_FOUND otherwise (also for other tenants' ids). */
 export async function getUser(db: Kysely<Database>, caller: Caller, id: number): Promise<User> {
-  const row = await db.selectFrom("users").select(userColumns).where("tenantId", "=", caller.tenantId).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("users")
+    .select(userColumns)
+    .where("tenantId", "=", caller.tenantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) throw fail.notFound("user");
   return asUser(row);
 }
@@ -149,12 +201,20 @@ export async function getUser(db: Kysely<Database>, caller: Caller, id: number):
  * admin, so a tenant can never lock itself out (FORM_INVALID naming the field).
  * A disabled user's tokens stop working at once.
  */
-export async function updateUser(db: Kysely<Database>, caller: Caller, id: number, edit: UserEdit, now = Date.now()): Promise<User> {
+export async function updateUser(
+  db: Kysely<Database>,
+  caller: Caller,
+  id: number,
+  edit: UserEdit,
+  now = Date.now(),
+): Promise<User> {
   const user = await getUser(db, caller, id);
   const protectedUser = user.id === caller.userIntId || user.serviceAdmin === 1;
   const who = user.id === caller.userIntId ? "your own account" : "the service administrator";
-  if (protectedUser && edit.role !== undefined && edit.role !== user.role) throw fail.form({ role: `cannot change the role of ${who}` });
-  if (protectedUser && edit.enable !== undefined && edit.enable !== 1) throw fail.form({ enable: `cannot disable ${who}` });
+  if (protectedUser && edit.role !== undefined && edit.role !== user.role)
+    throw fail.form({ role: `cannot change the role of ${who}` });
+  if (protectedUser && edit.enable !== undefined && edit.enable !== 1)
+    throw fail.form({ enable: `cannot disable ${who}` });
   if (edit.email) await assertUnique(db, { email: edit.email }, id);
   const set = {
     ...(edit.role !== undefined ? { role: edit.role } : {}),
@@ -175,9 +235,22 @@ export async function updateUser(db: Kysely<Database>, caller: Caller, id: numbe
 export async function deleteUsers(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.transaction().execute(async (tx) => {
-    const own = await tx.selectFrom("users").select(["id", "serviceAdmin"]).where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute();
+    const own = await tx
+      .selectFrom("users")
+      .select(["id", "serviceAdmin"])
+      .where("tenantId", "=", caller.tenantId)
+      .where("id", "in", ids)
+      .execute();
     if (own.some((u) => u.id === caller.userIntId)) throw fail.form({ ids: "cannot delete your own account" });
     if (own.some((u) => u.serviceAdmin === 1)) throw fail.form({ ids: "cannot delete the service administrator" });
-    if (own.length > 0) await tx.deleteFrom("users").where("id", "in", own.map((u) => u.id)).execute();
+    if (own.length > 0)
+      await tx
+        .deleteFrom("users")
+        .where(
+          "id",
+          "in",
+          own.map((u) => u.id),
+        )
+        .execute();
   });
 }

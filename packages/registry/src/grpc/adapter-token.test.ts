@@ -1,6 +1,13 @@
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { AuthenticateRequestSchema, AuthResult, create, grpc, RegistryGrpcClient, type AuthenticateResponse } from "@iot/proto";
+import {
+  AuthenticateRequestSchema,
+  AuthResult,
+  create,
+  grpc,
+  RegistryGrpcClient,
+  type AuthenticateResponse,
+} from "@iot/proto";
 import { engines } from "../store/test-engines.js";
 import type { ConnectDeps } from "./connect-stream.js";
 import { startGrpcServer, stopGrpcServer } from "./registry-service.js";
@@ -13,7 +20,11 @@ afterAll(async () => {
 });
 
 type Raw = grpc.Client & {
-  authenticate(req: unknown, md: grpc.Metadata, cb: (err: grpc.ServiceError | null, res?: AuthenticateResponse) => void): void;
+  authenticate(
+    req: unknown,
+    md: grpc.Metadata,
+    cb: (err: grpc.ServiceError | null, res?: AuthenticateResponse) => void,
+  ): void;
 };
 
 async function server(token?: string): Promise<number> {
@@ -24,11 +35,16 @@ async function server(token?: string): Promise<number> {
   return port;
 }
 
-function authenticate(port: number, authorization?: string): Promise<{ err: grpc.ServiceError | null; res?: AuthenticateResponse }> {
+function authenticate(
+  port: number,
+  authorization?: string,
+): Promise<{ err: grpc.ServiceError | null; res?: AuthenticateResponse }> {
   const client = new RegistryGrpcClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as Raw;
   const md = new grpc.Metadata();
   if (authorization) md.set("authorization", authorization);
-  const req = create(AuthenticateRequestSchema, { credentials: { kind: { case: "token", value: { clientId: "", username: "nobody", token: "x" } } } });
+  const req = create(AuthenticateRequestSchema, {
+    credentials: { kind: { case: "token", value: { clientId: "", username: "nobody", token: "x" } } },
+  });
   return new Promise((resolve) =>
     client.authenticate(req, md, (err, res) => {
       client.close();

@@ -18,15 +18,22 @@ type AnyHandler = (call: AnyCall, callback?: (err: Partial<grpc.StatusObject>) =
  * Bearer <token>` ends UNAUTHENTICATED before it is served. Without a token
  * the handlers are returned as they are (the endpoint is on loopback then).
  */
-export function requireAdapterToken(handlers: grpc.UntypedServiceImplementation, token: string | undefined): grpc.UntypedServiceImplementation {
+export function requireAdapterToken(
+  handlers: grpc.UntypedServiceImplementation,
+  token: string | undefined,
+): grpc.UntypedServiceImplementation {
   if (!token) return handlers;
   const expected = `Bearer ${token}`;
   const refusal = { code: grpc.status.UNAUTHENTICATED, details: "adapter token missing or wrong (IOT_REGISTRY_TOKEN)" };
-  const wrap = (handler: AnyHandler): AnyHandler => (call, callback) => {
-    const sent = call.metadata.get(ADAPTER_TOKEN_HEADER)[0];
-    if (typeof sent === "string" && sameSecret(sent, expected)) return handler(call, callback);
-    if (callback) return callback(refusal);
-    call.emit("error", refusal); // a stream: grpc-js sends this status and ends it
-  };
-  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, wrap(h as unknown as AnyHandler)])) as grpc.UntypedServiceImplementation;
+  const wrap =
+    (handler: AnyHandler): AnyHandler =>
+    (call, callback) => {
+      const sent = call.metadata.get(ADAPTER_TOKEN_HEADER)[0];
+      if (typeof sent === "string" && sameSecret(sent, expected)) return handler(call, callback);
+      if (callback) return callback(refusal);
+      call.emit("error", refusal); // a stream: grpc-js sends this status and ends it
+    };
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, h]) => [name, wrap(h as unknown as AnyHandler)]),
+  ) as grpc.UntypedServiceImplementation;
 }

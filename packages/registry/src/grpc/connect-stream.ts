@@ -60,8 +60,13 @@ const toSession = (s: SessionOpened): LiveSession => ({
 /** A session ended: offline connect log, and deviceStatus 0 unless the device holds another session. */
 function closeSession(deps: ConnectDeps, s: LiveSession, reason: string, at = Date.now()): Promise<void> {
   return markOffline(deps.db, {
-    deviceIntId: s.deviceIntId, sessionId: s.sessionId, ip: s.clientIp || null, keepAlive: s.keepAlive || null,
-    at, reason, stillOnline: deps.sessions.isOnline(s.deviceIntId),
+    deviceIntId: s.deviceIntId,
+    sessionId: s.sessionId,
+    ip: s.clientIp || null,
+    keepAlive: s.keepAlive || null,
+    at,
+    reason,
+    stillOnline: deps.sessions.isOnline(s.deviceIntId),
   });
 }
 
@@ -97,7 +102,9 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
 
   /** Queued commands go out when a session of their device (or its gateway) opens here. */
   const deliverQueued = (deviceIntId: number) =>
-    void deps.commands.deliverPending(deviceIntId).catch((err: unknown) => log.error({ err, deviceIntId }, "sending queued commands failed"));
+    void deps.commands
+      .deliverPending(deviceIntId)
+      .catch((err: unknown) => log.error({ err, deviceIntId }, "sending queued commands failed"));
 
   const onHello = async (m: Extract<AdapterMessage["kind"], { case: "hello" }>["value"]) => {
     if (link) return fatal(grpc.status.FAILED_PRECONDITION, "second Hello on one stream");
@@ -108,12 +115,30 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       attachedAt: Date.now(),
       sessions: new Set(),
       sendDownlink: (c: DownlinkCommand) =>
-        send({ case: "downlink", value: create(DownlinkSchema, { ...c, id: BigInt(c.id), deviceIntId: BigInt(c.deviceIntId), expiresAtMs: BigInt(c.expiresAt) }) }),
-      kick: (deviceIntId: number, reason: string) => send({ case: "kick", value: create(KickSchema, { deviceIntId: BigInt(deviceIntId), reason }) }),
+        send({
+          case: "downlink",
+          value: create(DownlinkSchema, {
+            ...c,
+            id: BigInt(c.id),
+            deviceIntId: BigInt(c.deviceIntId),
+            expiresAtMs: BigInt(c.expiresAt),
+          }),
+        }),
+      kick: (deviceIntId: number, reason: string) =>
+        send({ case: "kick", value: create(KickSchema, { deviceIntId: BigInt(deviceIntId), reason }) }),
       updatePolicies: (deviceIntId, policies) =>
-        send({ case: "policyUpdate", value: create(PolicyUpdateSchema, { deviceIntId: BigInt(deviceIntId), policies: policiesToProto(policies) }) }),
+        send({
+          case: "policyUpdate",
+          value: create(PolicyUpdateSchema, { deviceIntId: BigInt(deviceIntId), policies: policiesToProto(policies) }),
+        }),
       updateSubscriptions: (deviceIntId, subscriptions) =>
-        send({ case: "subscriptionUpdate", value: create(SubscriptionUpdateSchema, { deviceIntId: BigInt(deviceIntId), subscriptions: subscriptionsToProto(subscriptions) }) }),
+        send({
+          case: "subscriptionUpdate",
+          value: create(SubscriptionUpdateSchema, {
+            deviceIntId: BigInt(deviceIntId),
+            subscriptions: subscriptionsToProto(subscriptions),
+          }),
+        }),
     };
     deps.sessions.attach(link);
     send({ case: "helloAck", value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId } });
@@ -128,9 +153,19 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       const wasOnline = deps.sessions.isOnline(session.deviceIntId);
       deps.sessions.open(link.instanceId, session);
       deliverQueued(session.deviceIntId);
-      const row = await deps.db.selectFrom("devices").select("deviceStatus").where("id", "=", session.deviceIntId).executeTakeFirst();
+      const row = await deps.db
+        .selectFrom("devices")
+        .select("deviceStatus")
+        .where("id", "=", session.deviceIntId)
+        .executeTakeFirst();
       if (!wasOnline && row?.deviceStatus !== 1) {
-        await markOnline(deps.db, { deviceIntId: session.deviceIntId, sessionId: session.sessionId, ip: session.clientIp, keepAlive: session.keepAlive, at: session.openedAt });
+        await markOnline(deps.db, {
+          deviceIntId: session.deviceIntId,
+          sessionId: session.sessionId,
+          ip: session.clientIp,
+          keepAlive: session.keepAlive,
+          at: session.openedAt,
+        });
       }
     }
   };
@@ -184,15 +219,29 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         // A revocation or change made between its authentication and now must not be missed.
         const missed = deps.sessions.takePending(s.sessionId);
         if (missed?.revoked) link.kick(s.deviceIntId, missed.revoked);
-        else if (missed && missed.stale.size > 0) void deps.live.sessionOpened(s.deviceIntId, missed.stale).catch((err: unknown) => log.error({ err }, "push to a new session failed"));
+        else if (missed && missed.stale.size > 0)
+          void deps.live
+            .sessionOpened(s.deviceIntId, missed.stale)
+            .catch((err: unknown) => log.error({ err }, "push to a new session failed"));
         if (!missed?.revoked) deliverQueued(s.deviceIntId);
-        return markOnline(deps.db, { deviceIntId: s.deviceIntId, sessionId: s.sessionId, ip: s.clientIp, keepAlive: s.keepAlive, at: s.openedAt });
+        return markOnline(deps.db, {
+          deviceIntId: s.deviceIntId,
+          sessionId: s.sessionId,
+          ip: s.clientIp,
+          keepAlive: s.keepAlive,
+          at: s.openedAt,
+        });
       }
       case "sessionClosed": {
         const v = k.value;
         // An unknown session (e.g. opened before this node restarted) still closes its device.
         const session = deps.sessions.close(link.instanceId, v.sessionId) ?? {
-          sessionId: v.sessionId, deviceIntId: Number(v.deviceIntId), tenantId: v.tenantId, clientIp: "", keepAlive: 0, openedAt: 0,
+          sessionId: v.sessionId,
+          deviceIntId: Number(v.deviceIntId),
+          tenantId: v.tenantId,
+          clientIp: "",
+          keepAlive: 0,
+          openedAt: 0,
         };
         return closeSession(deps, session, k.value.reason, Number(k.value.closedAtMs) || Date.now());
       }
@@ -218,7 +267,10 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     // The devices may still be connected to the adapter: wait for it to come back before calling them offline.
     const sessions = deps.sessions.detach(link);
     deps.sessions.park(link.instanceId, sessions, deps.sessionGraceMs, (expired) => {
-      for (const s of expired) closeSession(deps, s, "adapter did not come back").catch((err: unknown) => log.error({ err }, "marking offline failed"));
+      for (const s of expired)
+        closeSession(deps, s, "adapter did not come back").catch((err: unknown) =>
+          log.error({ err }, "marking offline failed"),
+        );
     });
     log.info({ instance: link.instanceId, sessions: sessions.length }, "adapter detached");
   };

@@ -12,15 +12,29 @@ import type { AuthOutcome, DeviceCredentials, ProxyFilter, TopicRule } from "../
 export function credentialsFromProto(c: Credentials | undefined): DeviceCredentials | undefined {
   switch (c?.kind.case) {
     case "token":
-      return { kind: "token", clientId: c.kind.value.clientId, username: c.kind.value.username, token: c.kind.value.token };
+      return {
+        kind: "token",
+        clientId: c.kind.value.clientId,
+        username: c.kind.value.username,
+        token: c.kind.value.token,
+      };
     case "certificate":
-      return { kind: "certificate", clientId: c.kind.value.clientId, commonName: c.kind.value.commonName, fingerprint: c.kind.value.fingerprint };
+      return {
+        kind: "certificate",
+        clientId: c.kind.value.clientId,
+        commonName: c.kind.value.commonName,
+        fingerprint: c.kind.value.fingerprint,
+      };
     default:
       return undefined;
   }
 }
 
-const results = { BAD_CREDENTIALS: AuthResult.BAD_CREDENTIALS, BLOCKED: AuthResult.BLOCKED, NOT_ALLOWED: AuthResult.NOT_ALLOWED } as const;
+const results = {
+  BAD_CREDENTIALS: AuthResult.BAD_CREDENTIALS,
+  BLOCKED: AuthResult.BLOCKED,
+  NOT_ALLOWED: AuthResult.NOT_ALLOWED,
+} as const;
 
 /** Domain auth outcome → proto response fields (without the session id). */
 export function authOutcomeToProto(o: AuthOutcome) {
@@ -42,7 +56,9 @@ export function authOutcomeToProto(o: AuthOutcome) {
 
 /** Topic rules as Authenticate and PolicyUpdate carry them. */
 export function policiesToProto(rules: readonly TopicRule[]) {
-  return rules.map((p) => create(TopicPolicySchema, { id: BigInt(p.id), topic: p.topic, access: p.access, allow: p.allow }));
+  return rules.map((p) =>
+    create(TopicPolicySchema, { id: BigInt(p.id), topic: p.topic, access: p.access, allow: p.allow }),
+  );
 }
 
 /** Proxy subscriptions as Authenticate and SubscriptionUpdate carry them. */

@@ -11,13 +11,21 @@ const sqlite = engines.find((e) => e.name === "sqlite")!;
 afterAll(() => sqlite.cleanup());
 
 /** Calls the IssueListenerCertificate handler in process, as grpc-js would. */
-async function issue(csrPem: string, hostnames: string[]): Promise<{ err: Partial<grpc.StatusObject> | null; res?: IssueListenerCertificateResponse }> {
+async function issue(
+  csrPem: string,
+  hostnames: string[],
+): Promise<{ err: Partial<grpc.StatusObject> | null; res?: IssueListenerCertificateResponse }> {
   const { store } = await sqlite.open();
   const deps = { db: store.db, logger: pino({ level: "silent" }) } as unknown as ConnectDeps;
-  const handler = registryHandlers(deps).issueListenerCertificate as grpc.handleUnaryCall<unknown, IssueListenerCertificateResponse>;
+  const handler = registryHandlers(deps).issueListenerCertificate as grpc.handleUnaryCall<
+    unknown,
+    IssueListenerCertificateResponse
+  >;
   const request = create(IssueListenerCertificateRequestSchema, { csrPem, hostnames, adapterInstanceId: "mqtt-test" });
   return new Promise((resolve) => {
-    handler({ request } as grpc.ServerUnaryCall<unknown, IssueListenerCertificateResponse>, (err, res) => resolve({ err: err as Partial<grpc.StatusObject> | null, ...(res ? { res } : {}) }));
+    handler({ request } as grpc.ServerUnaryCall<unknown, IssueListenerCertificateResponse>, (err, res) =>
+      resolve({ err: err as Partial<grpc.StatusObject> | null, ...(res ? { res } : {}) }),
+    );
   });
 }
 
@@ -26,7 +34,11 @@ describe("IssueListenerCertificate", () => {
     const alg = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
     const keys = await webcrypto.subtle.generateKey(alg, true, ["sign", "verify"]);
     const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: "CN=x", keys, signingAlgorithm: alg });
-    const key = createPrivateKey({ key: Buffer.from(await webcrypto.subtle.exportKey("pkcs8", keys.privateKey)), format: "der", type: "pkcs8" });
+    const key = createPrivateKey({
+      key: Buffer.from(await webcrypto.subtle.exportKey("pkcs8", keys.privateKey)),
+      format: "der",
+      type: "pkcs8",
+    });
     const { err, res } = await issue(csr.toString("pem"), ["localhost"]);
     expect(err).toBeNull();
     const cert = new X509Certificate(res!.certPem);
@@ -35,7 +47,13 @@ describe("IssueListenerCertificate", () => {
   });
 
   it("answers INVALID_ARGUMENT with the reason for a bad CSR or bad hostnames", async () => {
-    expect((await issue("not a csr", ["localhost"])).err).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: "csrPem: not a PEM certificate request" });
-    expect((await issue("not a csr", [])).err).toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: "hostnames: at least one hostname is required" });
+    expect((await issue("not a csr", ["localhost"])).err).toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: "csrPem: not a PEM certificate request",
+    });
+    expect((await issue("not a csr", [])).err).toMatchObject({
+      code: grpc.status.INVALID_ARGUMENT,
+      details: "hostnames: at least one hostname is required",
+    });
   });
 });

@@ -25,7 +25,10 @@ import { requireAdapterToken } from "./adapter-token.js";
 async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promise<AuthenticateResponse> {
   const credentials = credentialsFromProto(req.credentials);
   if (!credentials) {
-    return create(AuthenticateResponseSchema, { result: AuthResult.NOT_ALLOWED, message: "credential kind not supported" });
+    return create(AuthenticateResponseSchema, {
+      result: AuthResult.NOT_ALLOWED,
+      message: "credential kind not supported",
+    });
   }
   const outcome = await authenticateDevice(deps.db, { protocol: req.protocol, credentials, clientIp: req.clientIp });
   if (!outcome.ok) return create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" });
@@ -39,7 +42,10 @@ async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promis
  * the service CA and answers the CA too, which the adapter needs to verify
  * device certificates on its mutual-TLS listener.
  */
-async function issueListenerCertificate(req: IssueListenerCertificateRequest, deps: ConnectDeps): Promise<IssueListenerCertificateResponse> {
+async function issueListenerCertificate(
+  req: IssueListenerCertificateRequest,
+  deps: ConnectDeps,
+): Promise<IssueListenerCertificateResponse> {
   const ca = await serviceCa(deps.db);
   const certPem = await signListenerCsr(ca, req.csrPem, req.hostnames);
   deps.logger.info({ adapter: req.adapterInstanceId, hostnames: req.hostnames }, "listener certificate issued");
@@ -48,14 +54,18 @@ async function issueListenerCertificate(req: IssueListenerCertificateRequest, de
 
 /** A refused request is INVALID_ARGUMENT with its reason; anything else means the store failed. */
 function grpcError(err: unknown): Partial<grpc.StatusObject> {
-  if (err instanceof RegistryError && err.code === "FORM_INVALID") return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
+  if (err instanceof RegistryError && err.code === "FORM_INVALID")
+    return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
   return { code: grpc.status.UNAVAILABLE, details: "registry store unavailable" };
 }
 
 /** The RegistryService implementation for a grpc-js server. */
 export function registryHandlers(deps: ConnectDeps): grpc.UntypedServiceImplementation {
   return {
-    authenticate(call: grpc.ServerUnaryCall<AuthenticateRequest, AuthenticateResponse>, callback: grpc.sendUnaryData<AuthenticateResponse>) {
+    authenticate(
+      call: grpc.ServerUnaryCall<AuthenticateRequest, AuthenticateResponse>,
+      callback: grpc.sendUnaryData<AuthenticateResponse>,
+    ) {
       authenticate(call.request, deps).then(
         (res) => callback(null, res),
         (err: unknown) => {
@@ -72,7 +82,11 @@ export function registryHandlers(deps: ConnectDeps): grpc.UntypedServiceImplemen
         (res) => callback(null, res),
         (err: unknown) => {
           const status = grpcError(err);
-          if (status.code === grpc.status.INVALID_ARGUMENT) deps.logger.warn({ adapter: call.request.adapterInstanceId, reason: status.details }, "listener certificate refused");
+          if (status.code === grpc.status.INVALID_ARGUMENT)
+            deps.logger.warn(
+              { adapter: call.request.adapterInstanceId, reason: status.details },
+              "listener certificate refused",
+            );
           else deps.logger.error({ err }, "listener certificate failed");
           callback(status);
         },
@@ -87,11 +101,18 @@ export function registryHandlers(deps: ConnectDeps): grpc.UntypedServiceImplemen
  * with the bound port. Adapters reach the registry only through this; with an
  * `adapterToken`, only callers presenting it.
  */
-export async function startGrpcServer(deps: ConnectDeps, host: string, port: number, adapterToken?: string): Promise<{ port: number; server: grpc.Server }> {
+export async function startGrpcServer(
+  deps: ConnectDeps,
+  host: string,
+  port: number,
+  adapterToken?: string,
+): Promise<{ port: number; server: grpc.Server }> {
   const server = new grpc.Server(channelOptions);
   server.addService(registryServiceDefinition, requireAdapterToken(registryHandlers(deps), adapterToken));
   const bound = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   return { port: bound, server };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { evaluate, ExpressionError, expressionProblem, MAX_EXPRESSION_DEPTH, MAX_EXPRESSION_LENGTH, parseExpression } from "./expression.js";
+import {
+  evaluate,
+  ExpressionError,
+  expressionProblem,
+  MAX_EXPRESSION_DEPTH,
+  MAX_EXPRESSION_LENGTH,
+  parseExpression,
+} from "./expression.js";
 
 const run = (text: string, x = 0) => evaluate(parseExpression(text), x);
 const errorOf = (text: string): ExpressionError => {
@@ -64,7 +71,12 @@ describe("expression parser", () => {
       kind: "binary",
       op: "+",
       left: { kind: "negate", operand: { kind: "variable" } },
-      right: { kind: "binary", op: "*", left: { kind: "number", value: 2 }, right: { kind: "call", fn: "max", args: [{ kind: "number", value: 1 }, { kind: "variable" }] } },
+      right: {
+        kind: "binary",
+        op: "*",
+        left: { kind: "number", value: 2 },
+        right: { kind: "call", fn: "max", args: [{ kind: "number", value: 1 }, { kind: "variable" }] },
+      },
     });
   });
 
@@ -89,7 +101,9 @@ describe("expression parser", () => {
     expect(errorOf("x $ 2").position).toBe(3);
     expect(errorOf("").message).toBe("at position 1: empty expression");
     expect(errorOf("   ").reason).toBe("empty expression");
-    expect(expressionProblem("1 +")).toBe("at position 4: expected a number, x, a function or \"(\" but found end of expression");
+    expect(expressionProblem("1 +")).toBe(
+      'at position 4: expected a number, x, a function or "(" but found end of expression',
+    );
     expect(expressionProblem("x * 2")).toBeUndefined();
   });
 
@@ -122,26 +136,37 @@ describe("expression parser", () => {
       "x = 1",
       "[1]",
       "`x`",
-      "\"1\" + 1",
+      '"1" + 1',
       "x ** 2",
       "x => x",
       "0x10",
     ]) {
       expect(() => parseExpression(attack), attack).toThrow(ExpressionError);
     }
-    expect(errorOf("process.exit()")).toMatchObject({ position: 1, reason: expect.stringContaining('unknown name "process"') });
+    expect(errorOf("process.exit()")).toMatchObject({
+      position: 1,
+      reason: expect.stringContaining('unknown name "process"'),
+    });
   });
 
   it("refuses expressions longer than the limit and nested deeper than the limit", () => {
     const long = `x${" + 1".repeat(200)}`;
     expect(long.length).toBeGreaterThan(MAX_EXPRESSION_LENGTH);
-    expect(errorOf(long)).toMatchObject({ position: MAX_EXPRESSION_LENGTH + 1, reason: `longer than ${MAX_EXPRESSION_LENGTH} characters` });
+    expect(errorOf(long)).toMatchObject({
+      position: MAX_EXPRESSION_LENGTH + 1,
+      reason: `longer than ${MAX_EXPRESSION_LENGTH} characters`,
+    });
     const ok = `${"(".repeat(MAX_EXPRESSION_DEPTH)}x${")".repeat(MAX_EXPRESSION_DEPTH)}`;
     expect(run(ok, 3)).toBe(3);
     const deep = `${"(".repeat(MAX_EXPRESSION_DEPTH + 1)}x${")".repeat(MAX_EXPRESSION_DEPTH + 1)}`;
-    expect(errorOf(deep)).toMatchObject({ position: MAX_EXPRESSION_DEPTH + 1, reason: expect.stringContaining("nested deeper") });
+    expect(errorOf(deep)).toMatchObject({
+      position: MAX_EXPRESSION_DEPTH + 1,
+      reason: expect.stringContaining("nested deeper"),
+    });
     expect(() => parseExpression(`${"-".repeat(MAX_EXPRESSION_DEPTH + 1)}x`)).toThrow(/nested deeper/);
-    expect(() => parseExpression(`${"abs(".repeat(MAX_EXPRESSION_DEPTH + 1)}x${")".repeat(MAX_EXPRESSION_DEPTH + 1)}`)).toThrow(/nested deeper/);
+    expect(() =>
+      parseExpression(`${"abs(".repeat(MAX_EXPRESSION_DEPTH + 1)}x${")".repeat(MAX_EXPRESSION_DEPTH + 1)}`),
+    ).toThrow(/nested deeper/);
   });
 
   it("refuses a number literal out of range", () => {

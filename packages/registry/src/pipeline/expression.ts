@@ -104,7 +104,12 @@ function tokenize(text: string): Token[] {
       i++;
       continue;
     }
-    tokens.push({ type: "bad", error: new ExpressionError(i + 1, `unexpected character ${JSON.stringify(ch)}`), at: i, text: ch });
+    tokens.push({
+      type: "bad",
+      error: new ExpressionError(i + 1, `unexpected character ${JSON.stringify(ch)}`),
+      at: i,
+      text: ch,
+    });
     break;
   }
   tokens.push({ type: "end", at: text.length, text: "" });
@@ -136,10 +141,12 @@ class Parser {
   }
   private expect(text: string): void {
     const t = this.next();
-    if (t.type !== "op" || t.text !== text) throw new ExpressionError(t.at + 1, `expected "${text}" but found ${describe(t)}`);
+    if (t.type !== "op" || t.text !== text)
+      throw new ExpressionError(t.at + 1, `expected "${text}" but found ${describe(t)}`);
   }
   private enter(at: number): void {
-    if (++this.depth > MAX_EXPRESSION_DEPTH) throw new ExpressionError(at + 1, `nested deeper than ${MAX_EXPRESSION_DEPTH} levels`);
+    if (++this.depth > MAX_EXPRESSION_DEPTH)
+      throw new ExpressionError(at + 1, `nested deeper than ${MAX_EXPRESSION_DEPTH} levels`);
   }
 
   whole(): Expr {
@@ -194,7 +201,10 @@ class Parser {
         return { kind: "variable" };
       }
       if (!isFunction(t.text)) {
-        throw new ExpressionError(t.at + 1, `unknown name "${t.text}" (use x or value, numbers and ${Object.keys(EXPRESSION_FUNCTIONS).join(", ")})`);
+        throw new ExpressionError(
+          t.at + 1,
+          `unknown name "${t.text}" (use x or value, numbers and ${Object.keys(EXPRESSION_FUNCTIONS).join(", ")})`,
+        );
       }
       return this.call(t.text, t.at);
     }
@@ -223,7 +233,8 @@ class Parser {
 
 /** Parses an expression; throws {@link ExpressionError} (with the 1-based position) when it is empty, too long, too deep or malformed. */
 export function parseExpression(text: string): Expr {
-  if (text.length > MAX_EXPRESSION_LENGTH) throw new ExpressionError(MAX_EXPRESSION_LENGTH + 1, `longer than ${MAX_EXPRESSION_LENGTH} characters`);
+  if (text.length > MAX_EXPRESSION_LENGTH)
+    throw new ExpressionError(MAX_EXPRESSION_LENGTH + 1, `longer than ${MAX_EXPRESSION_LENGTH} characters`);
   if (text.trim() === "") throw new ExpressionError(1, "empty expression");
   return new Parser(tokenize(text)).whole();
 }

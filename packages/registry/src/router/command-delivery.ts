@@ -30,7 +30,10 @@ export interface DownlinkRoute {
  * `devices/<deviceID>/<topic>` (the topic the gateway relays for it).
  * Undefined while neither is connected to this node.
  */
-export function routeFor(route: (deviceIntId: number) => AdapterLink | undefined, cmd: QueuedCommand): DownlinkRoute | undefined {
+export function routeFor(
+  route: (deviceIntId: number) => AdapterLink | undefined,
+  cmd: QueuedCommand,
+): DownlinkRoute | undefined {
   const own = route(cmd.deviceIntId);
   if (own) return { link: own, deviceIntId: cmd.deviceIntId, topic: cmd.topic };
   const viaGateway = cmd.gateway != null ? route(cmd.gateway) : undefined;
@@ -40,7 +43,14 @@ export function routeFor(route: (deviceIntId: number) => AdapterLink | undefined
 
 /** The gRPC-free downlink an adapter link sends for a routed command. */
 export function downlinkOf(cmd: QueuedCommand, route: DownlinkRoute): DownlinkCommand {
-  return { id: cmd.id, deviceIntId: route.deviceIntId, topic: route.topic, payload: Buffer.from(cmd.payload, "utf8"), qos: cmd.qos, expiresAt: cmd.expiresAt };
+  return {
+    id: cmd.id,
+    deviceIntId: route.deviceIntId,
+    topic: route.topic,
+    payload: Buffer.from(cmd.payload, "utf8"),
+    qos: cmd.qos,
+    expiresAt: cmd.expiresAt,
+  };
 }
 
 /**

@@ -19,13 +19,25 @@ const TTL = 60_000;
 function fakeAdapter(sessions: SessionTable, instanceId = "mqtt-1") {
   const sent: Array<Omit<DownlinkCommand, "payload"> & { payload: string }> = [];
   const link: AdapterLink = {
-    instanceId, protocol: 1, version: "t", attachedAt: 0,
+    instanceId,
+    protocol: 1,
+    version: "t",
+    attachedAt: 0,
     sendDownlink: (c) => sent.push({ ...c, payload: Buffer.from(c.payload).toString("utf8") }),
-    kick: () => {}, updatePolicies: () => {}, updateSubscriptions: () => {},
+    kick: () => {},
+    updatePolicies: () => {},
+    updateSubscriptions: () => {},
   };
   sessions.attach(link);
   const open = (deviceIntId: number) =>
-    sessions.open(instanceId, { sessionId: `s-${deviceIntId}-${sent.length}`, deviceIntId, tenantId: "t", clientIp: "", keepAlive: 0, openedAt: 0 });
+    sessions.open(instanceId, {
+      sessionId: `s-${deviceIntId}-${sent.length}`,
+      deviceIntId,
+      tenantId: "t",
+      clientIp: "",
+      keepAlive: 0,
+      openedAt: 0,
+    });
   return { link, sent, open };
 }
 
@@ -34,8 +46,17 @@ async function setup(engine: EngineUnderTest) {
   const sessions = new SessionTable();
   const router = new CommandRouter(db, sessions, TTL, { inFlightGraceMs: 10_000 });
   const product = await createProduct(db, caller, { productName: "Valves", cloudProtocol: 1 });
-  const device = (deviceName: string) => createDevice(db, caller, { productId: product.productId, deviceName, deviceId: deviceName, upLinkSystem: 1, authType: 1 });
-  const statusOf = async (id: number) => (await db.selectFrom("controlLogs").select("publishStatus").where("id", "=", id).executeTakeFirstOrThrow()).publishStatus;
+  const device = (deviceName: string) =>
+    createDevice(db, caller, {
+      productId: product.productId,
+      deviceName,
+      deviceId: deviceName,
+      upLinkSystem: 1,
+      authType: 1,
+    });
+  const statusOf = async (id: number) =>
+    (await db.selectFrom("controlLogs").select("publishStatus").where("id", "=", id).executeTakeFirstOrThrow())
+      .publishStatus;
   return { db, caller, other, sessions, router, product, device, statusOf };
 }
 
@@ -48,7 +69,9 @@ describe.each(engines)("device commands on $name", (engine) => {
     const adapter = fakeAdapter(sessions);
     adapter.open(d.id);
     expect(await router.deliverPending(d.id, 2_000)).toBe(1);
-    expect(adapter.sent).toEqual([{ id: r.id, deviceIntId: d.id, topic: "inbox", payload: "open", qos: 1, expiresAt: 1_000 + TTL }]);
+    expect(adapter.sent).toEqual([
+      { id: r.id, deviceIntId: d.id, topic: "inbox", payload: "open", qos: 1, expiresAt: 1_000 + TTL },
+    ]);
     // Announced again on the same stream: not sent twice.
     expect(await router.deliverPending(d.id, 2_500)).toBe(0);
     expect(adapter.sent).toHaveLength(1);
@@ -64,7 +87,10 @@ describe.each(engines)("device commands on $name", (engine) => {
     const first = fakeAdapter(sessions);
     first.open(d.id);
     await router.deliverPending(d.id);
-    expect(first.sent.map((s) => [s.id, s.topic, s.qos])).toEqual([[a.id, "inbox", 1], [b.id, "cfg/rate", 0]]);
+    expect(first.sent.map((s) => [s.id, s.topic, s.qos])).toEqual([
+      [a.id, "inbox", 1],
+      [b.id, "cfg/rate", 0],
+    ]);
     sessions.detach(first.link);
     const second = fakeAdapter(sessions); // same instance, new stream: its answers of the old one may be lost
     second.open(d.id);
@@ -86,7 +112,9 @@ describe.each(engines)("device commands on $name", (engine) => {
   it("refuses a command for another tenant's device and records nothing", async () => {
     const { db, other, router, device } = await setup(engine);
     const d = await device("v8");
-    await expect(router.publish(other, { deviceIntId: d.id, payload: "x", qos: 1 })).rejects.toMatchObject({ code: "DATA_NOT_FOUND" });
+    await expect(router.publish(other, { deviceIntId: d.id, payload: "x", qos: 1 })).rejects.toMatchObject({
+      code: "DATA_NOT_FOUND",
+    });
     expect(await db.selectFrom("controlLogs").select("id").where("deviceIntId", "=", d.id).execute()).toEqual([]);
   });
 
@@ -139,13 +167,27 @@ describe.each(engines)("device commands on $name", (engine) => {
 
   it("sends a queued command for a device behind a gateway through the gateway's session when the gateway connects", async () => {
     const { db, caller, sessions, router, product } = await setup(engine);
-    const gw = await createDevice(db, caller, { productId: product.productId, deviceName: "gw", deviceType: 2, authType: 1 });
-    const child = await createDevice(db, caller, { productId: product.productId, deviceName: "c", deviceId: "child-9", upLinkSystem: 2, gateway: gw.id, authType: 1 });
+    const gw = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "gw",
+      deviceType: 2,
+      authType: 1,
+    });
+    const child = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "c",
+      deviceId: "child-9",
+      upLinkSystem: 2,
+      gateway: gw.id,
+      authType: 1,
+    });
     const r = await router.publish(caller, { deviceIntId: child.id, topic: "relay", payload: "on", qos: 1 });
     const adapter = fakeAdapter(sessions);
     adapter.open(gw.id);
     expect(await router.deliverPending(gw.id)).toBe(1);
-    expect(adapter.sent).toEqual([expect.objectContaining({ id: r.id, deviceIntId: gw.id, topic: "devices/child-9/relay", payload: "on" })]);
+    expect(adapter.sent).toEqual([
+      expect.objectContaining({ id: r.id, deviceIntId: gw.id, topic: "devices/child-9/relay", payload: "on" }),
+    ]);
   });
 });
 
@@ -155,11 +197,27 @@ describe.each(engines)("group commands on $name", (engine) => {
     const group = await createGroup(s.db, s.caller, { productId: s.product.productId, groupName: "All" });
     const devices = [];
     for (let i = 0; i < members; i++) devices.push(await s.device(`g${i}`));
-    await addGroupDevices(s.db, s.caller, group.id, devices.map((d) => d.id));
+    await addGroupDevices(
+      s.db,
+      s.caller,
+      group.id,
+      devices.map((d) => d.id),
+    );
     const memberLogs = (taskIntId: number) =>
-      s.db.selectFrom("controlLogs").select(["id", "deviceIntId", "publishStatus", "qos", "topic"]).where("taskIntId", "=", taskIntId).where("deviceIntId", "is not", null).orderBy("id").execute();
+      s.db
+        .selectFrom("controlLogs")
+        .select(["id", "deviceIntId", "publishStatus", "qos", "topic"])
+        .where("taskIntId", "=", taskIntId)
+        .where("deviceIntId", "is not", null)
+        .orderBy("id")
+        .execute();
     const groupLog = (taskIntId: number) =>
-      s.db.selectFrom("controlLogs").selectAll().where("taskIntId", "=", taskIntId).where("deviceIntId", "is", null).executeTakeFirstOrThrow();
+      s.db
+        .selectFrom("controlLogs")
+        .selectAll()
+        .where("taskIntId", "=", taskIntId)
+        .where("deviceIntId", "is", null)
+        .executeTakeFirstOrThrow();
     return { ...s, group: await getGroup(s.db, s.caller, group.id), devices, memberLogs, groupLog };
   }
 
@@ -169,11 +227,26 @@ describe.each(engines)("group commands on $name", (engine) => {
     adapter.open(devices[0]!.id);
     adapter.open(devices[2]!.id);
     const { task, controlLogId } = await router.publishToGroup(caller, { group, payload: "all-off", needAck: 0 });
-    expect(adapter.sent.map((s) => [s.deviceIntId, s.qos, s.topic, s.payload])).toEqual([[devices[0]!.id, 0, "inbox", "all-off"], [devices[2]!.id, 0, "inbox", "all-off"]]);
+    expect(adapter.sent.map((s) => [s.deviceIntId, s.qos, s.topic, s.payload])).toEqual([
+      [devices[0]!.id, 0, "inbox", "all-off"],
+      [devices[2]!.id, 0, "inbox", "all-off"],
+    ]);
     expect((await memberLogs(task.id)).map((l) => l.publishStatus)).toEqual([1, 0, 1]);
-    expect(task).toMatchObject({ kind: "group_publish", status: TASK_STATUS.running, progress: 33, message: "waiting for 2 of 3 devices" });
+    expect(task).toMatchObject({
+      kind: "group_publish",
+      status: TASK_STATUS.running,
+      progress: 33,
+      message: "waiting for 2 of 3 devices",
+    });
     expect(JSON.parse(task.result!)).toEqual({ total: 3, success: 0, failed: 1, pending: 2 });
-    expect(await groupLog(task.id)).toMatchObject({ id: controlLogId, groupIntId: group.id, payload: "all-off", qos: 0, publishStatus: 1, publishUser: "root" });
+    expect(await groupLog(task.id)).toMatchObject({
+      id: controlLogId,
+      groupIntId: group.id,
+      payload: "all-off",
+      qos: 0,
+      publishStatus: 1,
+      publishUser: "root",
+    });
 
     for (const s of adapter.sent) await router.settle(s.id, PUBLISH_STATUS.sent);
     const done = await getTask(db, caller, task.taskId);
@@ -217,7 +290,12 @@ describe.each(engines)("group commands on $name", (engine) => {
     const { db, caller, router, group } = await groupSetup(0);
     const { task } = await router.publishToGroup(caller, { group, payload: "x", needAck: 1 });
     expect(task).toMatchObject({ status: TASK_STATUS.success, progress: 100, message: "the group has no devices" });
-    expect(JSON.parse((await getTask(db, caller, task.taskId)).result!)).toEqual({ total: 0, success: 0, failed: 0, pending: 0 });
+    expect(JSON.parse((await getTask(db, caller, task.taskId)).result!)).toEqual({
+      total: 0,
+      success: 0,
+      failed: 0,
+      pending: 0,
+    });
   });
 
   it("keeps the group's own log out of device lists and its members' logs out of the group's list", async () => {

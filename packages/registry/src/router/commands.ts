@@ -74,20 +74,51 @@ export class CommandRouter {
   }
 
   /** Records the command and sends it on when the device (or its gateway) is connected; it is issued (1) either way. */
-  async publish(caller: Caller, cmd: DeviceCommand, now = Date.now()): Promise<{ id: number; publishStatus: PublishStatus }> {
+  async publish(
+    caller: Caller,
+    cmd: DeviceCommand,
+    now = Date.now(),
+  ): Promise<{ id: number; publishStatus: PublishStatus }> {
     const topic = cmd.topic ?? DEFAULT_DOWNLINK_TOPIC;
     const expiresAt = now + this.ttlMs;
-    const device = await this.db.selectFrom("devices").select(["deviceId", "gateway"]).where("tenantId", "=", caller.tenantId).where("id", "=", cmd.deviceIntId).executeTakeFirst();
+    const device = await this.db
+      .selectFrom("devices")
+      .select(["deviceId", "gateway"])
+      .where("tenantId", "=", caller.tenantId)
+      .where("id", "=", cmd.deviceIntId)
+      .executeTakeFirst();
     if (!device) throw fail.notFound("device");
     const row = await this.db
       .insertInto("controlLogs")
       .values({
-        tenantId: caller.tenantId, deviceIntId: cmd.deviceIntId, groupIntId: null, topic, payload: cmd.payload, qos: cmd.qos,
-        publishStatus: PUBLISH_STATUS.issued, userIntId: caller.userIntId, publishUser: caller.username, expiresAt, createAt: now, updateAt: null,
+        tenantId: caller.tenantId,
+        deviceIntId: cmd.deviceIntId,
+        groupIntId: null,
+        topic,
+        payload: cmd.payload,
+        qos: cmd.qos,
+        publishStatus: PUBLISH_STATUS.issued,
+        userIntId: caller.userIntId,
+        publishUser: caller.username,
+        expiresAt,
+        createAt: now,
+        updateAt: null,
       })
       .returning("id")
       .executeTakeFirstOrThrow();
-    this.send({ id: row.id, deviceIntId: cmd.deviceIntId, deviceId: device.deviceId, gateway: device.gateway, topic, payload: cmd.payload, qos: cmd.qos, expiresAt }, now);
+    this.send(
+      {
+        id: row.id,
+        deviceIntId: cmd.deviceIntId,
+        deviceId: device.deviceId,
+        gateway: device.gateway,
+        topic,
+        payload: cmd.payload,
+        qos: cmd.qos,
+        expiresAt,
+      },
+      now,
+    );
     return { id: row.id, publishStatus: PUBLISH_STATUS.issued };
   }
 
@@ -97,16 +128,31 @@ export class CommandRouter {
    * offline); with needAck 0 it goes once, at QoS 0, to the members connected
    * now, and the others' logs fail at once.
    */
-  async publishToGroup(caller: Caller, cmd: GroupCommand, now = Date.now()): Promise<{ task: Task; controlLogId: number }> {
+  async publishToGroup(
+    caller: Caller,
+    cmd: GroupCommand,
+    now = Date.now(),
+  ): Promise<{ task: Task; controlLogId: number }> {
     const { task, groupLogId, commands } = await recordGroupCommand(
-      this.db, caller, { group: cmd.group, payload: cmd.payload, topic: DEFAULT_DOWNLINK_TOPIC, needAck: cmd.needAck, expiresAt: now + this.ttlMs }, now,
+      this.db,
+      caller,
+      {
+        group: cmd.group,
+        payload: cmd.payload,
+        topic: DEFAULT_DOWNLINK_TOPIC,
+        needAck: cmd.needAck,
+        expiresAt: now + this.ttlMs,
+      },
+      now,
     );
     const unreachable = commands.filter((c) => this.send(c, now) === "no route").map((c) => c.id);
     if (cmd.needAck === 0) {
       for (let i = 0; i < unreachable.length; i += SWEEP_BATCH) {
         await this.db
-          .updateTable("controlLogs").set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
-          .where("id", "in", unreachable.slice(i, i + SWEEP_BATCH)).where("publishStatus", "=", PUBLISH_STATUS.issued)
+          .updateTable("controlLogs")
+          .set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
+          .where("id", "in", unreachable.slice(i, i + SWEEP_BATCH))
+          .where("publishStatus", "=", PUBLISH_STATUS.issued)
           .execute();
       }
     }
@@ -125,14 +171,24 @@ export class CommandRouter {
       .selectFrom("controlLogs as l")
       .innerJoin("devices as d", "d.id", "l.deviceIntId")
       .select(["l.id", "l.deviceIntId", "d.deviceId", "d.gateway", "l.topic", "l.payload", "l.qos", "l.expiresAt"])
-      .where("l.deviceIntId", "in", (eb) => eb.selectFrom("devices").select("id").where((w) => w.or([w("id", "=", deviceIntId), w("gateway", "=", deviceIntId)])))
+      .where("l.deviceIntId", "in", (eb) =>
+        eb
+          .selectFrom("devices")
+          .select("id")
+          .where((w) => w.or([w("id", "=", deviceIntId), w("gateway", "=", deviceIntId)])),
+      )
       .where("l.publishStatus", "=", PUBLISH_STATUS.issued)
       .where((eb) => eb.or([eb("l.expiresAt", "is", null), eb("l.expiresAt", ">", now)]))
       .orderBy("l.id")
       .execute();
     let sent = 0;
     for (const r of rows) {
-      const cmd: QueuedCommand = { ...r, deviceIntId: r.deviceIntId!, topic: r.topic ?? DEFAULT_DOWNLINK_TOPIC, expiresAt: r.expiresAt ?? 0 };
+      const cmd: QueuedCommand = {
+        ...r,
+        deviceIntId: r.deviceIntId!,
+        topic: r.topic ?? DEFAULT_DOWNLINK_TOPIC,
+        expiresAt: r.expiresAt ?? 0,
+      };
       if (this.send(cmd, now) === "sent") sent++;
     }
     return sent;
@@ -158,15 +214,20 @@ export class CommandRouter {
    */
   async expire(now = Date.now()): Promise<number> {
     const due = await this.db
-      .selectFrom("controlLogs").select("id")
-      .where("publishStatus", "=", PUBLISH_STATUS.issued).where("expiresAt", "<=", now)
-      .orderBy("id").limit(SWEEP_BATCH)
+      .selectFrom("controlLogs")
+      .select("id")
+      .where("publishStatus", "=", PUBLISH_STATUS.issued)
+      .where("expiresAt", "<=", now)
+      .orderBy("id")
+      .limit(SWEEP_BATCH)
       .execute();
     const ids = due.map((r) => r.id).filter((id) => !this.inFlight.awaiting(id, now, this.graceMs));
     if (ids.length === 0) return 0;
     const expired = await this.db
-      .updateTable("controlLogs").set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
-      .where("id", "in", ids).where("publishStatus", "=", PUBLISH_STATUS.issued)
+      .updateTable("controlLogs")
+      .set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
+      .where("id", "in", ids)
+      .where("publishStatus", "=", PUBLISH_STATUS.issued)
       .returning(["id", "taskIntId"])
       .execute();
     for (const r of expired) this.inFlight.release(r.id);

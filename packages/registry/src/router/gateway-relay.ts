@@ -2,9 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 
 /** Where an uplink belongs: a device (and the gateway that relayed it), or nowhere. */
-export type RelayTarget =
-  | { deviceIntId: number; gatewayIntId: number | null; topic: string }
-  | { rejected: string };
+export type RelayTarget = { deviceIntId: number; gatewayIntId: number | null; topic: string } | { rejected: string };
 
 interface GatewayEntry {
   isGateway: boolean;
@@ -54,7 +52,11 @@ export class GatewayRelay {
   private async entry(gatewayIntId: number, reload: boolean): Promise<GatewayEntry> {
     const cached = this.cache.get(gatewayIntId);
     if (cached && !reload && this.now() - cached.loadedAt < this.maxAgeMs) return cached;
-    const row = await this.db.selectFrom("devices").select("deviceType").where("id", "=", gatewayIntId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom("devices")
+      .select("deviceType")
+      .where("id", "=", gatewayIntId)
+      .executeTakeFirst();
     const isGateway = row?.deviceType === 2;
     const children = isGateway
       ? await this.db.selectFrom("devices").select(["id", "deviceId"]).where("gateway", "=", gatewayIntId).execute()

@@ -26,8 +26,22 @@ export interface GroupCommandRecord {
  * too (Form 1), which must then be the same group. DATA_NOT_FOUND for an
  * unknown or foreign group; FORM_INVALID when the two ids disagree.
  */
-export async function groupOfCommand(db: Kysely<Database>, caller: Caller, groupId: string, groupIntId?: number): Promise<Group> {
-  const id = groupIntId ?? (await db.selectFrom("groups").select("id").where("tenantId", "=", caller.tenantId).where("groupId", "=", groupId).executeTakeFirst())?.id;
+export async function groupOfCommand(
+  db: Kysely<Database>,
+  caller: Caller,
+  groupId: string,
+  groupIntId?: number,
+): Promise<Group> {
+  const id =
+    groupIntId ??
+    (
+      await db
+        .selectFrom("groups")
+        .select("id")
+        .where("tenantId", "=", caller.tenantId)
+        .where("groupId", "=", groupId)
+        .executeTakeFirst()
+    )?.id;
   if (id === undefined) throw fail.notFound("group");
   const group = await getGroup(db, caller, id);
   if (group.groupId !== groupId) throw fail.form({ groupIntID: "is not the group named by groupID" });
@@ -56,8 +70,23 @@ export async function recordGroupCommand(
       .orderBy("d.id")
       .execute();
     const total = members.length;
-    const task = await createTask(tx, caller, { kind: "group_publish", status: TASK_STATUS.running, result: { total, success: 0, failed: 0, pending: total } }, now);
-    const base = { tenantId: caller.tenantId, payload: cmd.payload, qos: cmd.needAck, publishStatus: 1, userIntId: caller.userIntId, publishUser: caller.username, createAt: now, updateAt: null, taskIntId: task.id };
+    const task = await createTask(
+      tx,
+      caller,
+      { kind: "group_publish", status: TASK_STATUS.running, result: { total, success: 0, failed: 0, pending: total } },
+      now,
+    );
+    const base = {
+      tenantId: caller.tenantId,
+      payload: cmd.payload,
+      qos: cmd.needAck,
+      publishStatus: 1,
+      userIntId: caller.userIntId,
+      publishUser: caller.username,
+      createAt: now,
+      updateAt: null,
+      taskIntId: task.id,
+    };
     const groupLog = await tx
       .insertInto("controlLogs")
       .values({ ...base, deviceIntId: null, groupIntId: cmd.group.id, topic: cmd.topic, expiresAt: null })
@@ -68,13 +97,30 @@ export async function recordGroupCommand(
       const chunk = members.slice(i, i + CHUNK);
       const rows = await tx
         .insertInto("controlLogs")
-        .values(chunk.map((m) => ({ ...base, deviceIntId: m.id, groupIntId: null, topic: cmd.topic, expiresAt: cmd.expiresAt })))
+        .values(
+          chunk.map((m) => ({
+            ...base,
+            deviceIntId: m.id,
+            groupIntId: null,
+            topic: cmd.topic,
+            expiresAt: cmd.expiresAt,
+          })),
+        )
         .returning(["id", "deviceIntId"])
         .execute();
       const byDevice = new Map(chunk.map((m) => [m.id, m]));
       for (const r of rows) {
         const m = byDevice.get(r.deviceIntId!)!;
-        commands.push({ id: r.id, deviceIntId: m.id, deviceId: m.deviceId, gateway: m.gateway, topic: cmd.topic, payload: cmd.payload, qos: cmd.needAck, expiresAt: cmd.expiresAt });
+        commands.push({
+          id: r.id,
+          deviceIntId: m.id,
+          deviceId: m.deviceId,
+          gateway: m.gateway,
+          topic: cmd.topic,
+          payload: cmd.payload,
+          qos: cmd.needAck,
+          expiresAt: cmd.expiresAt,
+        });
       }
     }
     commands.sort((a, b) => a.id - b.id);

@@ -15,8 +15,10 @@ export function groupTaskState(c: GroupCounts): { status: TaskStatus; progress: 
   const settled = c.total - c.pending;
   const progress = c.total === 0 ? 100 : Math.floor((settled * 100) / c.total);
   if (c.total === 0) return { status: TASK_STATUS.success, progress, message: "the group has no devices" };
-  if (c.pending > 0) return { status: TASK_STATUS.running, progress, message: `waiting for ${c.pending} of ${c.total} devices` };
-  if (c.failed > 0) return { status: TASK_STATUS.failed, progress, message: `${c.failed} of ${c.total} devices failed` };
+  if (c.pending > 0)
+    return { status: TASK_STATUS.running, progress, message: `waiting for ${c.pending} of ${c.total} devices` };
+  if (c.failed > 0)
+    return { status: TASK_STATUS.failed, progress, message: `${c.failed} of ${c.total} devices failed` };
   return { status: TASK_STATUS.success, progress, message: `all ${c.total} devices reached` };
 }
 
@@ -69,7 +71,10 @@ export class GroupProgress {
     // The group's own log: 2 (or 3 without acknowledgement) when every member got it, else 0.
     await this.db
       .updateTable("controlLogs")
-      .set((eb) => ({ publishStatus: c.failed > 0 ? 0 : eb.case().when("qos", "=", 1).then(2).else(3).end(), updateAt: now }))
+      .set((eb) => ({
+        publishStatus: c.failed > 0 ? 0 : eb.case().when("qos", "=", 1).then(2).else(3).end(),
+        updateAt: now,
+      }))
       .where("taskIntId", "=", taskIntId)
       .where("deviceIntId", "is", null)
       .where("publishStatus", "=", 1)

@@ -4,13 +4,26 @@ import { SessionTable, type AdapterLink } from "./session-table.js";
 function recordingLink(instanceId: string) {
   const kicks: Array<[number, string]> = [];
   const link: AdapterLink = {
-    instanceId, protocol: 1, version: "t", attachedAt: 0, sendDownlink: () => {},
-    kick: (id, reason) => kicks.push([id, reason]), updatePolicies: () => {}, updateSubscriptions: () => {},
+    instanceId,
+    protocol: 1,
+    version: "t",
+    attachedAt: 0,
+    sendDownlink: () => {},
+    kick: (id, reason) => kicks.push([id, reason]),
+    updatePolicies: () => {},
+    updateSubscriptions: () => {},
   };
   return { link, kicks };
 }
 
-const session = (sessionId: string, deviceIntId: number) => ({ sessionId, deviceIntId, tenantId: "t", clientIp: "", keepAlive: 0, openedAt: 0 });
+const session = (sessionId: string, deviceIntId: number) => ({
+  sessionId,
+  deviceIntId,
+  tenantId: "t",
+  clientIp: "",
+  keepAlive: 0,
+  openedAt: 0,
+});
 
 describe("SessionTable", () => {
   it("kicks every adapter holding a session of the device, and only those", () => {

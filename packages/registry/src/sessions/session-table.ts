@@ -125,7 +125,12 @@ export class SessionTable {
    * reconnects, its Hello says which are still alive (see `unpark`); if not,
    * `onExpire` gets them all so the devices can be marked offline.
    */
-  park(instanceId: string, sessions: LiveSession[], graceMs: number, onExpire: (sessions: LiveSession[]) => void): void {
+  park(
+    instanceId: string,
+    sessions: LiveSession[],
+    graceMs: number,
+    onExpire: (sessions: LiveSession[]) => void,
+  ): void {
     this.unpark(instanceId); // a newer detach replaces an older one
     if (sessions.length === 0) return;
     const timer = setTimeout(() => {
@@ -200,7 +205,13 @@ export class SessionTable {
   }
 
   /** Snapshot for the health endpoint. */
-  snapshot(): Array<{ instanceId: string; protocol: number; version: string; attachedAt: number; connectedDevices: number }> {
+  snapshot(): Array<{
+    instanceId: string;
+    protocol: number;
+    version: string;
+    attachedAt: number;
+    connectedDevices: number;
+  }> {
     return [...this.adapters.values()].map(({ link, sessions }) => ({
       instanceId: link.instanceId,
       protocol: link.protocol,

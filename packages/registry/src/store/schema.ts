@@ -1,7 +1,17 @@
 import type { ColumnType, Generated } from "kysely";
 import type {
-  AppTemplatesTable, CertsTable, DataPointsTable, DataStreamPointsTable, DataStreamsTable, DevicePointValuesTable,
-  DevicePoliciesTable, HistoryAlertsTable, MetricsTable, PoliciesTable, ProductResourcesTable, ProxySubscriptionsTable,
+  AppTemplatesTable,
+  CertsTable,
+  DataPointsTable,
+  DataStreamPointsTable,
+  DataStreamsTable,
+  DevicePointValuesTable,
+  DevicePoliciesTable,
+  HistoryAlertsTable,
+  MetricsTable,
+  PoliciesTable,
+  ProductResourcesTable,
+  ProxySubscriptionsTable,
 } from "./schema-data-model.js";
 
 export type * from "./schema-data-model.js";

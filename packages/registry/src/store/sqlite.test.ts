@@ -20,7 +20,8 @@ describe("SQLite store", () => {
   it("runs in WAL mode with synchronous FULL, a busy timeout and foreign keys on", async () => {
     const store = await openStore({ dataDir: join(root, "pragmas") });
     try {
-      const value = async (name: string) => Object.values((await sql.raw(`pragma ${name}`).execute(store.db)).rows[0] as object)[0];
+      const value = async (name: string) =>
+        Object.values((await sql.raw(`pragma ${name}`).execute(store.db)).rows[0] as object)[0];
       expect(await value("journal_mode")).toBe("wal");
       expect(await value("synchronous")).toBe(2); // FULL
       expect(await value("busy_timeout")).toBeGreaterThan(0);
@@ -37,6 +38,8 @@ describe("SQLite store", () => {
   });
 
   it("rejects a database URL of an engine it does not support", async () => {
-    await expect(openStore({ dataDir: root, databaseUrl: "mysql://u:secret@h/db" })).rejects.toThrow(/unsupported database URL/);
+    await expect(openStore({ dataDir: root, databaseUrl: "mysql://u:secret@h/db" })).rejects.toThrow(
+      /unsupported database URL/,
+    );
   });
 });

@@ -5,17 +5,48 @@ import { engines } from "./test-engines.js";
 import { migrationsFor } from "./migrations/migrate.js";
 
 const TABLES = [
-  "app_templates", "applications", "certs", "connect_logs", "control_logs", "data_points", "data_stream_points", "data_streams",
-  "device_certs", "device_events", "device_point_values", "device_policies", "devices", "group_devices", "groups", "history_alerts",
-  "metrics", "policies", "product_resources", "products", "proxy_subscriptions", "settings", "tenants", "users",
+  "app_templates",
+  "applications",
+  "certs",
+  "connect_logs",
+  "control_logs",
+  "data_points",
+  "data_stream_points",
+  "data_streams",
+  "device_certs",
+  "device_events",
+  "device_point_values",
+  "device_policies",
+  "devices",
+  "group_devices",
+  "groups",
+  "history_alerts",
+  "metrics",
+  "policies",
+  "product_resources",
+  "products",
+  "proxy_subscriptions",
+  "settings",
+  "tenants",
+  "users",
 ];
 
 async function seedDevice(store: Store, deviceId: string, deviceUsername: string, tenantId = "t1") {
   return store.db
     .insertInto("devices")
     .values({
-      tenantId, userIntId: 1, productIntId: 1, deviceId, deviceName: deviceId, deviceUsername,
-      token: "tok", authType: 1, blocked: 0, deviceType: 1, deviceStatus: 0, createAt: Date.now(),
+      tenantId,
+      userIntId: 1,
+      productIntId: 1,
+      deviceId,
+      deviceName: deviceId,
+      deviceUsername,
+      token: "tok",
+      authType: 1,
+      blocked: 0,
+      deviceType: 1,
+      deviceStatus: 0,
+      createAt: Date.now(),
     })
     .returning(["id"])
     .executeTakeFirstOrThrow();
@@ -46,18 +77,31 @@ describe.each(engines)("store on $name", (engine) => {
   it("maps camelCase properties to snake_case columns both ways", async () => {
     const { store } = await engine.open();
     const { id } = await seedDevice(store, "d1", "user-d1");
-    const raw = await sql<{ deviceUsername: string }>`select device_username from devices where id = ${id}`.execute(store.db);
+    const raw = await sql<{ deviceUsername: string }>`select device_username from devices where id = ${id}`.execute(
+      store.db,
+    );
     expect(raw.rows).toEqual([{ deviceUsername: "user-d1" }]);
-    const row = await store.db.selectFrom("devices").select(["deviceId", "modBusIndex", "upLinkSystem"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const row = await store.db
+      .selectFrom("devices")
+      .select(["deviceId", "modBusIndex", "upLinkSystem"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ deviceId: "d1", modBusIndex: null, upLinkSystem: null });
   });
 
   it("returns ids, epoch-ms times and counts as numbers", async () => {
     const { store } = await engine.open();
     const createAt = Date.UTC(2030, 0, 1, 12, 0, 0, 123);
-    const { id } = await store.db.insertInto("tenants").values({ tenantId: "t1", tenantName: "T", enable: 1, createAt }).returning("id").executeTakeFirstOrThrow();
+    const { id } = await store.db
+      .insertInto("tenants")
+      .values({ tenantId: "t1", tenantName: "T", enable: 1, createAt })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const row = await store.db.selectFrom("tenants").select(["id", "createAt"]).executeTakeFirstOrThrow();
-    const { n } = await store.db.selectFrom("tenants").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const { n } = await store.db
+      .selectFrom("tenants")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ id, createAt });
     expect(typeof id).toBe("number");
     expect(n).toBe(1);
@@ -66,7 +110,11 @@ describe.each(engines)("store on $name", (engine) => {
   it("keeps coordinates as floating-point numbers", async () => {
     const { store } = await engine.open();
     const { id } = await seedDevice(store, "d1", "u1");
-    await store.db.updateTable("devices").set({ latitude: 48.858370123, longitude: -2.294481 }).where("id", "=", id).execute();
+    await store.db
+      .updateTable("devices")
+      .set({ latitude: 48.858370123, longitude: -2.294481 })
+      .where("id", "=", id)
+      .execute();
     const row = await store.db.selectFrom("devices").select(["latitude", "longitude"]).executeTakeFirstOrThrow();
     expect(row).toEqual({ latitude: 48.858370123, longitude: -2.294481 });
   });
@@ -75,7 +123,10 @@ describe.each(engines)("store on $name", (engine) => {
     const { store } = await engine.open();
     await seedDevice(store, "d1", "shared-name", "t1");
     await expect(seedDevice(store, "d2", "shared-name", "t2")).rejects.toThrow(/unique/i);
-    const { n } = await store.db.selectFrom("devices").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const { n } = await store.db
+      .selectFrom("devices")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     expect(n).toBe(1);
   });
 
@@ -91,16 +142,36 @@ describe.each(engines)("store on $name", (engine) => {
     const db = store.db;
     const now = Date.now();
     const tenant = { tenantId: "t1", tenantName: "T", enable: 1, createAt: now };
-    const user = (username: string, email: string | null) =>
-      ({ tenantId: "t1", username, email, passwordHash: "x", role: "admin", serviceAdmin: 0, enable: 1, createAt: now });
-    const product = (tenantId: string) =>
-      ({ tenantId, userIntId: 1, productId: "p1", productName: "P", cloudProtocol: 1, createAt: now });
+    const user = (username: string, email: string | null) => ({
+      tenantId: "t1",
+      username,
+      email,
+      passwordHash: "x",
+      role: "admin",
+      serviceAdmin: 0,
+      enable: 1,
+      createAt: now,
+    });
+    const product = (tenantId: string) => ({
+      tenantId,
+      userIntId: 1,
+      productId: "p1",
+      productName: "P",
+      cloudProtocol: 1,
+      createAt: now,
+    });
     await db.insertInto("tenants").values(tenant).execute();
     await expect(db.insertInto("tenants").values(tenant).execute()).rejects.toThrow(/unique/i);
-    await db.insertInto("users").values([user("a", "a@x"), user("b", null), user("c", null)]).execute();
+    await db
+      .insertInto("users")
+      .values([user("a", "a@x"), user("b", null), user("c", null)])
+      .execute();
     await expect(db.insertInto("users").values(user("a", "other@x")).execute()).rejects.toThrow(/unique/i);
     await expect(db.insertInto("users").values(user("d", "a@x")).execute()).rejects.toThrow(/unique/i);
-    await db.insertInto("products").values([product("t1"), product("t2")]).execute();
+    await db
+      .insertInto("products")
+      .values([product("t1"), product("t2")])
+      .execute();
     await expect(db.insertInto("products").values(product("t1")).execute()).rejects.toThrow(/unique/i);
   });
 });

@@ -58,7 +58,9 @@ const probe = await probePostgres();
 const mustRunPostgres = process.env.CI === "true";
 if (probe.url === undefined && !mustRunPostgres) {
   const tried = CANDIDATE_URLS.map(describeDatabase).join(", ");
-  console.warn(`PostgreSQL store tests SKIPPED: no server answers (tried ${tried}: ${probe.error}). Set CI=true to make this a failure.`);
+  console.warn(
+    `PostgreSQL store tests SKIPPED: no server answers (tried ${tried}: ${probe.error}). Set CI=true to make this a failure.`,
+  );
 }
 
 function harness(name: Engine, url: string | undefined): EngineUnderTest {

@@ -4,14 +4,24 @@ import { engines } from "./test-engines.js";
 
 function uplink(seq: number, over: Partial<UplinkRecord> = {}): UplinkRecord {
   return {
-    msgKey: `adapter-1:${seq}`, tenantId: "t1", deviceIntId: 7, gatewayIntId: null, topic: "up/data",
-    payload: new TextEncoder().encode(`{"seq":${seq}}`), ip: "10.0.0.1", qos: 1, msgTime: 1_700_000_000_000 + seq,
+    msgKey: `adapter-1:${seq}`,
+    tenantId: "t1",
+    deviceIntId: 7,
+    gatewayIntId: null,
+    topic: "up/data",
+    payload: new TextEncoder().encode(`{"seq":${seq}}`),
+    ip: "10.0.0.1",
+    qos: 1,
+    msgTime: 1_700_000_000_000 + seq,
     ...over,
   };
 }
 
 async function countEvents(store: Store): Promise<number> {
-  const { n } = await store.db.selectFrom("deviceEvents").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const { n } = await store.db
+    .selectFrom("deviceEvents")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
@@ -48,10 +58,16 @@ describe.each(engines)("uplink writer on $name", (engine) => {
 
   it("resolves a write only once its row is committed and readable", async () => {
     const { store } = await engine.open({ batchMaxDelayMs: 20 });
-    const outcomes = await Promise.all(range(5).map(async (i) => {
-      await store.uplinks.write(uplink(i));
-      return store.db.selectFrom("deviceEvents").select("msgKey").where("msgKey", "=", `adapter-1:${i}`).executeTakeFirst();
-    }));
+    const outcomes = await Promise.all(
+      range(5).map(async (i) => {
+        await store.uplinks.write(uplink(i));
+        return store.db
+          .selectFrom("deviceEvents")
+          .select("msgKey")
+          .where("msgKey", "=", `adapter-1:${i}`)
+          .executeTakeFirst();
+      }),
+    );
     expect(outcomes.map((r) => r?.msgKey)).toEqual(range(5).map((i) => `adapter-1:${i}`));
   });
 
@@ -95,9 +111,17 @@ describe.each(engines)("uplink writer on $name", (engine) => {
   it("rejects every write of a failed batch, stores none of it, and keeps the other batches", async () => {
     const { store } = await engine.open({ batchMaxRows: 3, batchMaxDelayMs: 1000 });
     const bad = uplink(4, { tenantId: null as unknown as string }); // violates NOT NULL
-    const batches = [[uplink(1), uplink(2), uplink(3)], [bad, uplink(5), uplink(6)], [uplink(7), uplink(8), uplink(9)]];
+    const batches = [
+      [uplink(1), uplink(2), uplink(3)],
+      [bad, uplink(5), uplink(6)],
+      [uplink(7), uplink(8), uplink(9)],
+    ];
     const results = await Promise.allSettled(batches.flat().map((r) => store.uplinks.write(r)));
-    expect(results.map((r) => r.status)).toEqual([...Array(3).fill("fulfilled"), ...Array(3).fill("rejected"), ...Array(3).fill("fulfilled")]);
+    expect(results.map((r) => r.status)).toEqual([
+      ...Array(3).fill("fulfilled"),
+      ...Array(3).fill("rejected"),
+      ...Array(3).fill("fulfilled"),
+    ]);
     expect((results[3] as PromiseRejectedResult).reason).toBe((results[5] as PromiseRejectedResult).reason);
     const keys = await store.db.selectFrom("deviceEvents").select("msgKey").orderBy("msgKey").execute();
     expect(keys.map((k) => k.msgKey)).toEqual([1, 2, 3, 7, 8, 9].map((i) => `adapter-1:${i}`));

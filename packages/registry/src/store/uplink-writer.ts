@@ -151,7 +151,15 @@ function toRow(r: UplinkRecord, now: number): Insertable<DeviceEventsTable> {
   // A Buffer view (no copy): pg sends Buffers as bytea; better-sqlite3 binds them as blobs.
   const payload = Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength);
   return {
-    msgKey: r.msgKey, tenantId: r.tenantId, deviceIntId: r.deviceIntId, gatewayIntId: r.gatewayIntId,
-    topic: r.topic, payload, ip: r.ip, qos: r.qos, msgTime: r.msgTime, createAt: now,
+    msgKey: r.msgKey,
+    tenantId: r.tenantId,
+    deviceIntId: r.deviceIntId,
+    gatewayIntId: r.gatewayIntId,
+    topic: r.topic,
+    payload,
+    ip: r.ip,
+    qos: r.qos,
+    msgTime: r.msgTime,
+    createAt: now,
   };
 }

@@ -14,7 +14,10 @@ export interface UdpListener {
  * thrown: one bad peer must not stop the process. A taken port fails as a
  * one-line StartupError naming IOT_COAP_PORT.
  */
-export function listenUdp(adapter: CoapAdapter, options: { port: number; host: string; onError: (err: Error) => void }): Promise<UdpListener> {
+export function listenUdp(
+  adapter: CoapAdapter,
+  options: { port: number; host: string; onError: (err: Error) => void },
+): Promise<UdpListener> {
   const socket = createSocket({ type: options.host.includes(":") ? "udp6" : "udp4" });
   return new Promise((resolve, reject) => {
     socket.once("error", (err) => reject(listenError(err, "coap", options.port, "IOT_COAP_PORT")));
@@ -22,7 +25,9 @@ export function listenUdp(adapter: CoapAdapter, options: { port: number; host: s
       socket.removeAllListeners("error");
       socket.on("error", options.onError);
       socket.on("message", (datagram, peer) => {
-        adapter.handle(datagram, peer, (answer) => socket.send(answer, peer.port, peer.address, (err) => err && options.onError(err)));
+        adapter.handle(datagram, peer, (answer) =>
+          socket.send(answer, peer.port, peer.address, (err) => err && options.onError(err)),
+        );
       });
       resolve({
         port: socket.address().port,

@@ -42,7 +42,10 @@ export function verifiedClientCert(conn: unknown): VerifiedClientCert | undefine
   const peer = conn.getPeerCertificate();
   if (!peer?.raw) return undefined;
   const cn: unknown = peer.subject?.CN;
-  return { commonName: typeof cn === "string" ? cn : "", fingerprint: createHash("sha256").update(peer.raw).digest("hex") };
+  return {
+    commonName: typeof cn === "string" ? cn : "",
+    fingerprint: createHash("sha256").update(peer.raw).digest("hex"),
+  };
 }
 
 /**
@@ -51,10 +54,20 @@ export function verifiedClientCert(conn: unknown): VerifiedClientCert | undefine
  * the deviceID; username and password are ignored), else username + token
  * (authType 1).
  */
-export function credentialsOf(conn: unknown, connect: ConnectInfo, username: string | undefined, password: Buffer | undefined): DeviceCredentials {
+export function credentialsOf(
+  conn: unknown,
+  connect: ConnectInfo,
+  username: string | undefined,
+  password: Buffer | undefined,
+): DeviceCredentials {
   const cert = verifiedClientCert(conn);
   if (cert) return { kind: "certificate", clientId: connect.claimedId, ...cert };
-  return { kind: "token", clientId: connect.claimedId, username: username ?? "", token: password ? password.toString("utf8") : "" };
+  return {
+    kind: "token",
+    clientId: connect.claimedId,
+    username: username ?? "",
+    token: password ? password.toString("utf8") : "",
+  };
 }
 
 /**
@@ -73,7 +86,10 @@ export function authenticateHook(ctx: AdapterContext): NonNullable<AedesOptions[
         if (!outcome.ok) {
           ctx.stats.authFailures++;
           const who = credentials.kind === "certificate" ? { commonName: credentials.commonName } : { username };
-          ctx.log.info({ clientId: connect.claimedId, ...who, ip: connect.clientIp, code: outcome.code, reason: outcome.message }, "connection refused");
+          ctx.log.info(
+            { clientId: connect.claimedId, ...who, ip: connect.clientIp, code: outcome.code, reason: outcome.message },
+            "connection refused",
+          );
           done(refusal(outcome.code, outcome.message), null);
           return;
         }

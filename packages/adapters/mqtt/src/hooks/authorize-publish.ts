@@ -30,7 +30,8 @@ const DROPPED_PREFIX = "$dropped/";
 export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOptions["authorizePublish"]> {
   return (client, packet, done) => {
     const state = ctx.clients.state(client);
-    if (!state || state.kicked) return done(new Error("publish from a connection that is not (or no longer) authenticated"));
+    if (!state || state.kicked)
+      return done(new Error("publish from a connection that is not (or no longer) authenticated"));
     const { session, connect } = state;
     const { device } = session;
     const topic = packet.topic;
@@ -44,24 +45,37 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
     const refuse = (reason: string) => {
       ctx.stats.denied++;
       state.closeReason = `publish refused: ${reason}`;
-      ctx.log.warn({ deviceId: device.deviceId, tenantId: device.tenantId, topic, reason }, "publish refused; closing connection");
+      ctx.log.warn(
+        { deviceId: device.deviceId, tenantId: device.tenantId, topic, reason },
+        "publish refused; closing connection",
+      );
       done(new Error(reason));
     };
     const problem = publishTopicProblem(topic);
     if (problem) return refuse(`invalid topic: ${problem}`);
-    if (!isAllowed(session.policies, "publish", topic, ctx.defaultAllow)) return deny(`publish to "${topic}" denied by policy`);
+    if (!isAllowed(session.policies, "publish", topic, ctx.defaultAllow))
+      return deny(`publish to "${topic}" denied by policy`);
 
     const payload = typeof packet.payload === "string" ? Buffer.from(packet.payload) : packet.payload;
     const stored = ctx.registry.publish({
-      sessionId: session.sessionId, tenantId: device.tenantId, deviceIntId: device.deviceIntId, topic, payload,
-      qos: packet.qos, clientIp: connect.clientIp, receivedAtMs: Date.now(),
+      sessionId: session.sessionId,
+      tenantId: device.tenantId,
+      deviceIntId: device.deviceIntId,
+      topic,
+      payload,
+      qos: packet.qos,
+      clientIp: connect.clientIp,
+      receivedAtMs: Date.now(),
     });
     ctx.stats.uplinks++;
     packet.topic = mountTopic(device.mountpoint, topic);
     packet.retain = false;
     const failed = (err: Error) => {
       ctx.stats.uplinkFailures++;
-      ctx.log.warn({ deviceId: device.deviceId, tenantId: device.tenantId, topic, qos: packet.qos, err: err.message }, "uplink not stored");
+      ctx.log.warn(
+        { deviceId: device.deviceId, tenantId: device.tenantId, topic, qos: packet.qos, err: err.message },
+        "uplink not stored",
+      );
     };
     if (packet.qos === 0) {
       stored.catch(failed);

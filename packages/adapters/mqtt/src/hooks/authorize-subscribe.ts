@@ -17,7 +17,10 @@ export function authorizeSubscribeHook(ctx: AdapterContext): NonNullable<AedesOp
     const problem = filterProblem(filter);
     if (problem || !isAllowed(state.session.policies, "subscribe", filter, ctx.defaultAllow)) {
       ctx.stats.denied++;
-      ctx.log.info({ deviceId: device.deviceId, tenantId: device.tenantId, filter, reason: problem ?? "denied by policy" }, "subscription refused");
+      ctx.log.info(
+        { deviceId: device.deviceId, tenantId: device.tenantId, filter, reason: problem ?? "denied by policy" },
+        "subscription refused",
+      );
       return done(null, null);
     }
     sub.topic = mountTopic(device.mountpoint, filter);

@@ -14,7 +14,10 @@ export interface Listener {
  * Binds `server` to host:port. A taken or forbidden port fails as a one-line
  * StartupError naming `what` and the variable `envName` that chose it.
  */
-export function listen(server: Server, options: { port: number; host: string; what: string; envName: string }): Promise<Listener> {
+export function listen(
+  server: Server,
+  options: { port: number; host: string; what: string; envName: string },
+): Promise<Listener> {
   return new Promise((resolve, reject) => {
     server.once("error", (err) => reject(listenError(err, options.what, options.port, options.envName)));
     server.listen(options.port, options.host, () => {

@@ -34,7 +34,13 @@ function signingRegistry() {
 }
 
 const options = (over: Partial<ListenerTlsOptions>): ListenerTlsOptions => ({
-  registry: new FakeRegistryClient(), logger, certFile: undefined, keyFile: undefined, hostnames: ["localhost"], needCa: true, ...over,
+  registry: new FakeRegistryClient(),
+  logger,
+  certFile: undefined,
+  keyFile: undefined,
+  hostnames: ["localhost"],
+  needCa: true,
+  ...over,
 });
 
 /** A server certificate and key written to files, as an operator would configure them. */
@@ -49,14 +55,22 @@ async function files(): Promise<{ cert: string; key: string; certPem: string; ke
 }
 
 async function startupError(p: Promise<unknown>): Promise<string> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(StartupError);
   return (err as Error).message;
 }
 
 describe("listenerHostnames", () => {
   it("names the public host, a specific bind address and the loopback names once each", () => {
-    expect(listenerHostnames("iot.example.com", "0.0.0.0")).toEqual(["iot.example.com", "localhost", "127.0.0.1", "::1"]);
+    expect(listenerHostnames("iot.example.com", "0.0.0.0")).toEqual([
+      "iot.example.com",
+      "localhost",
+      "127.0.0.1",
+      "::1",
+    ]);
     expect(listenerHostnames("localhost", "10.1.2.3")).toEqual(["localhost", "10.1.2.3", "127.0.0.1", "::1"]);
     expect(listenerHostnames("[::1]", "::")).toEqual(["::1", "localhost", "127.0.0.1"]);
   });
@@ -76,18 +90,32 @@ describe("listenerTls", () => {
   it("uses configured files as they are and asks the registry only for the CA the mutual-TLS listener needs", async () => {
     const f = await files();
     const { registry, asked } = signingRegistry();
-    expect(await listenerTls(options({ registry, certFile: f.cert, keyFile: f.key }))).toEqual({ certPem: f.certPem, keyPem: f.keyPem, caPem: pki.caPem });
+    expect(await listenerTls(options({ registry, certFile: f.cert, keyFile: f.key }))).toEqual({
+      certPem: f.certPem,
+      keyPem: f.keyPem,
+      caPem: pki.caPem,
+    });
     expect(asked).toHaveLength(1);
     // Without the mutual-TLS listener the registry is not asked at all (this fake would refuse).
-    expect(await listenerTls(options({ certFile: f.cert, keyFile: f.key, needCa: false }))).toEqual({ certPem: f.certPem, keyPem: f.keyPem, caPem: "" });
+    expect(await listenerTls(options({ certFile: f.cert, keyFile: f.key, needCa: false }))).toEqual({
+      certPem: f.certPem,
+      keyPem: f.keyPem,
+      caPem: "",
+    });
   });
 
   it("stops with one line when only one of the files is set, a file cannot be read, or the key does not match", async () => {
     const f = await files();
     const other = await files();
-    expect(await startupError(listenerTls(options({ certFile: f.cert })))).toMatch(/^IOT_MQTT_TLS_CERT and IOT_MQTT_TLS_KEY must be set together/);
-    expect(await startupError(listenerTls(options({ certFile: f.cert, keyFile: join(dir, "missing.pem") })))).toBe(`IOT_MQTT_TLS_KEY=${join(dir, "missing.pem")}: cannot read the file (ENOENT)`);
-    expect(await startupError(listenerTls(options({ certFile: f.cert, keyFile: other.key })))).toMatch(/^IOT_MQTT_TLS_CERT \/ IOT_MQTT_TLS_KEY: not a usable certificate and matching key/);
+    expect(await startupError(listenerTls(options({ certFile: f.cert })))).toMatch(
+      /^IOT_MQTT_TLS_CERT and IOT_MQTT_TLS_KEY must be set together/,
+    );
+    expect(await startupError(listenerTls(options({ certFile: f.cert, keyFile: join(dir, "missing.pem") })))).toBe(
+      `IOT_MQTT_TLS_KEY=${join(dir, "missing.pem")}: cannot read the file (ENOENT)`,
+    );
+    expect(await startupError(listenerTls(options({ certFile: f.cert, keyFile: other.key })))).toMatch(
+      /^IOT_MQTT_TLS_CERT \/ IOT_MQTT_TLS_KEY: not a usable certificate and matching key/,
+    );
   });
 
   it("stops with the registry's reason when the registry refuses the request", async () => {

@@ -32,7 +32,9 @@ export async function makeListenerCsr(hostnames: readonly string[]): Promise<{ k
     name: [{ CN: [hostnames[0] ?? "localhost"] }],
     keys,
     signingAlgorithm: EC,
-    extensions: [new x509.SubjectAlternativeNameExtension(hostnames.map((h) => ({ type: isIP(h) ? "ip" : "dns", value: h })))],
+    extensions: [
+      new x509.SubjectAlternativeNameExtension(hostnames.map((h) => ({ type: isIP(h) ? "ip" : "dns", value: h }))),
+    ],
   });
   const keyDer = await webcrypto.subtle.exportKey("pkcs8", keys.privateKey);
   return { keyPem: x509.PemConverter.encode(keyDer, "PRIVATE KEY"), csrPem: csr.toString("pem") };
@@ -42,7 +44,9 @@ function readPem(path: string, env: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (err) {
-    throw new StartupError(`${env}=${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new StartupError(
+      `${env}=${path}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
 }
 
@@ -71,24 +75,39 @@ export interface ListenerTlsOptions {
 export async function listenerTls(options: ListenerTlsOptions): Promise<TlsMaterial> {
   const { certFile, keyFile } = options;
   if (!certFile !== !keyFile) {
-    throw new StartupError("IOT_MQTT_TLS_CERT and IOT_MQTT_TLS_KEY must be set together (or both left unset to have the service CA issue the listener certificate)");
+    throw new StartupError(
+      "IOT_MQTT_TLS_CERT and IOT_MQTT_TLS_KEY must be set together (or both left unset to have the service CA issue the listener certificate)",
+    );
   }
-  const configured = certFile && keyFile ? { certPem: readPem(certFile, "IOT_MQTT_TLS_CERT"), keyPem: readPem(keyFile, "IOT_MQTT_TLS_KEY") } : undefined;
+  const configured =
+    certFile && keyFile
+      ? { certPem: readPem(certFile, "IOT_MQTT_TLS_CERT"), keyPem: readPem(keyFile, "IOT_MQTT_TLS_KEY") }
+      : undefined;
   if (configured) {
     try {
       createSecureContext({ cert: configured.certPem, key: configured.keyPem });
     } catch (err) {
-      throw new StartupError(`IOT_MQTT_TLS_CERT / IOT_MQTT_TLS_KEY: not a usable certificate and matching key (${(err as Error).message})`);
+      throw new StartupError(
+        `IOT_MQTT_TLS_CERT / IOT_MQTT_TLS_KEY: not a usable certificate and matching key (${(err as Error).message})`,
+      );
     }
     if (!options.needCa) return { ...configured, caPem: "" };
   }
   const { keyPem, csrPem } = await makeListenerCsr(options.hostnames);
-  options.logger.info({ hostnames: options.hostnames }, configured ? "asking the registry for the service CA" : "asking the registry for a listener certificate");
+  options.logger.info(
+    { hostnames: options.hostnames },
+    configured ? "asking the registry for the service CA" : "asking the registry for a listener certificate",
+  );
   try {
     const issued = await options.registry.issueListenerCertificate(csrPem, options.hostnames);
-    return configured ? { ...configured, caPem: issued.caPem } : { certPem: issued.certPem, keyPem, caPem: issued.caPem };
+    return configured
+      ? { ...configured, caPem: issued.caPem }
+      : { certPem: issued.certPem, keyPem, caPem: issued.caPem };
   } catch (err) {
-    if (err instanceof AdapterError && err.code === "REQUEST_REJECTED") throw new StartupError(`${err.message} (hostnames ${options.hostnames.join(", ")}; check IOT_PUBLIC_HOST and IOT_MQTT_HOST)`);
+    if (err instanceof AdapterError && err.code === "REQUEST_REJECTED")
+      throw new StartupError(
+        `${err.message} (hostnames ${options.hostnames.join(", ")}; check IOT_PUBLIC_HOST and IOT_MQTT_HOST)`,
+      );
     throw err;
   }
 }

@@ -31,12 +31,36 @@ const clients: MqttClient[] = [];
 beforeAll(async () => {
   pki = createTestPki();
   registry = new FakeRegistryClient({ devices: Object.values(DEVICES) });
-  registry.listenerCertificates = async (csrPem, hostnames) => ({ certPem: pki.signServer(csrPem, hostnames), caPem: pki.caPem });
+  registry.listenerCertificates = async (csrPem, hostnames) => ({
+    certPem: pki.signServer(csrPem, hostnames),
+    caPem: pki.caPem,
+  });
   registry.start();
   adapter = await createMqttAdapter({ registry, logger, policyDefault: "allow" });
-  material = await listenerTls({ registry, logger, certFile: undefined, keyFile: undefined, hostnames: listenerHostnames("localhost", "127.0.0.1"), needCa: true });
-  tls = await listenTls(adapter, { port: 0, host: "127.0.0.1", material, mutual: false, envName: "IOT_MQTTS_PORT", logger });
-  mtls = await listenTls(adapter, { port: 0, host: "127.0.0.1", material, mutual: true, envName: "IOT_MQTTSS_PORT", logger });
+  material = await listenerTls({
+    registry,
+    logger,
+    certFile: undefined,
+    keyFile: undefined,
+    hostnames: listenerHostnames("localhost", "127.0.0.1"),
+    needCa: true,
+  });
+  tls = await listenTls(adapter, {
+    port: 0,
+    host: "127.0.0.1",
+    material,
+    mutual: false,
+    envName: "IOT_MQTTS_PORT",
+    logger,
+  });
+  mtls = await listenTls(adapter, {
+    port: 0,
+    host: "127.0.0.1",
+    material,
+    mutual: true,
+    envName: "IOT_MQTTSS_PORT",
+    logger,
+  });
   ws = await listenWs(adapter, { port: 0, host: "127.0.0.1", envName: "IOT_MQTT_WS_PORT" });
 });
 afterAll(async () => {
@@ -53,7 +77,11 @@ async function connect(url: string, options: IClientOptions): Promise<MqttClient
   return client;
 }
 
-const token = (d: { deviceId: string; username: string; token: string }) => ({ clientId: d.deviceId, username: d.username, password: d.token });
+const token = (d: { deviceId: string; username: string; token: string }) => ({
+  clientId: d.deviceId,
+  username: d.username,
+  password: d.token,
+});
 const lastAttempt = () => registry.authAttempts.at(-1);
 
 describe("MQTT over TLS (no client certificate)", () => {
@@ -61,14 +89,22 @@ describe("MQTT over TLS (no client certificate)", () => {
     for (const host of ["127.0.0.1", "localhost"]) {
       const client = await connect(`mqtts://${host}:${tls.port}`, { ...token(DEVICES.a), ca: pki.caPem });
       await client.publishAsync("t", "x", { qos: 1 });
-      expect(lastAttempt()).toMatchObject({ clientIp: "127.0.0.1", credentials: { kind: "token", clientId: "dev-a", username: "user-a" } });
+      expect(lastAttempt()).toMatchObject({
+        clientIp: "127.0.0.1",
+        credentials: { kind: "token", clientId: "dev-a", username: "user-a" },
+      });
       await client.endAsync();
     }
   });
 
   it("asks for no client certificate on the TLS port: a device that brings one still logs in with its token", async () => {
     const own = pki.issueClient("t1:ignored");
-    const client = await connect(`mqtts://127.0.0.1:${tls.port}`, { ...token(DEVICES.b), ca: pki.caPem, cert: own.certPem, key: own.keyPem });
+    const client = await connect(`mqtts://127.0.0.1:${tls.port}`, {
+      ...token(DEVICES.b),
+      ca: pki.caPem,
+      cert: own.certPem,
+      key: own.keyPem,
+    });
     expect(lastAttempt()?.credentials).toMatchObject({ kind: "token", username: "user-b" });
     await client.endAsync();
   });
@@ -79,9 +115,20 @@ describe("MQTT over mutual TLS", () => {
     const cert = pki.issueClient("t1:abc123");
     const fingerprint = createHash("sha256").update(new X509Certificate(cert.certPem).raw).digest("hex");
     // The fake registry knows tokens only, so the attempt is refused after the adapter asked it.
-    const err = await refusal(`mqtts://127.0.0.1:${mtls.port}`, { clientId: "dev-cert", username: "ignored", password: "ignored", ca: pki.caPem, cert: cert.certPem, key: cert.keyPem });
+    const err = await refusal(`mqtts://127.0.0.1:${mtls.port}`, {
+      clientId: "dev-cert",
+      username: "ignored",
+      password: "ignored",
+      ca: pki.caPem,
+      cert: cert.certPem,
+      key: cert.keyPem,
+    });
     expect(err.code).toBe(5);
-    expect(lastAttempt()).toEqual({ protocol: "mqtt", clientIp: "127.0.0.1", credentials: { kind: "certificate", clientId: "dev-cert", commonName: "t1:abc123", fingerprint } });
+    expect(lastAttempt()).toEqual({
+      protocol: "mqtt",
+      clientIp: "127.0.0.1",
+      credentials: { kind: "certificate", clientId: "dev-cert", commonName: "t1:abc123", fingerprint },
+    });
   });
 
   it("refuses a client without a certificate, or with one from another CA, before asking the registry", async () => {
@@ -105,7 +152,9 @@ describe("MQTT over WebSocket", () => {
     const client = await connect(`ws://127.0.0.1:${ws.port}/mqtt`, token(DEVICES.a));
     await client.publishAsync("t", "over-ws", { qos: 1 });
     expect(registry.uplinks.at(-1)).toMatchObject({ topic: "t", clientIp: "127.0.0.1" });
-    await vi.waitFor(() => expect(registry.events.at(-1)).toMatchObject({ type: "opened", info: { clientIp: "127.0.0.1" } }));
+    await vi.waitFor(() =>
+      expect(registry.events.at(-1)).toMatchObject({ type: "opened", info: { clientIp: "127.0.0.1" } }),
+    );
     await client.endAsync();
   });
 
@@ -136,7 +185,14 @@ describe("listening", () => {
         listenTls(adapter, { port, host: "127.0.0.1", material, mutual: true, envName: "IOT_MQTTSS_PORT", logger }),
         listenWs(adapter, { port, host: "127.0.0.1", envName: "IOT_MQTT_WS_PORT" }),
       ];
-      const errors = await Promise.all(attempts.map((p) => p.then(() => undefined, (e: unknown) => e)));
+      const errors = await Promise.all(
+        attempts.map((p) =>
+          p.then(
+            () => undefined,
+            (e: unknown) => e,
+          ),
+        ),
+      );
       expect(errors.map((e) => (e as Error).message)).toEqual([
         `mqtt: port ${port} is already in use (set IOT_MQTT_PORT to another port)`,
         `mqtt over mutual TLS: port ${port} is already in use (set IOT_MQTTSS_PORT to another port)`,

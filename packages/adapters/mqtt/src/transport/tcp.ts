@@ -17,5 +17,10 @@ export function listenTcp(
     socket.setNoDelay(true);
     adapter.handle(socket);
   });
-  return listen(server, { port: options.port, host: options.host, what: "mqtt", envName: options.envName ?? "IOT_MQTT_PORT" });
+  return listen(server, {
+    port: options.port,
+    host: options.host,
+    what: "mqtt",
+    envName: options.envName ?? "IOT_MQTT_PORT",
+  });
 }

@@ -29,7 +29,23 @@ export function createTestPki(name = "Test CA"): TestPki {
   const sign = (csrFile: string, ext: string) => {
     const out = `cert-${++serial}.crt`;
     writeFileSync(join(dir, `ext-${serial}.cnf`), ext);
-    openssl("x509", "-req", "-in", csrFile, "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2", "-extfile", `ext-${serial}.cnf`, "-out", out);
+    openssl(
+      "x509",
+      "-req",
+      "-in",
+      csrFile,
+      "-CA",
+      "ca.crt",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-days",
+      "2",
+      "-extfile",
+      `ext-${serial}.cnf`,
+      "-out",
+      out,
+    );
     return read(out);
   };
   return {

@@ -40,7 +40,10 @@ export function listenTls(
     },
   );
   server.on("tlsClientError", (err: Error & { code?: string }, socket: TLSSocket) => {
-    options.logger.info({ listener: what, ip: socket.remoteAddress, reason: err.code ?? err.message }, "TLS handshake refused");
+    options.logger.info(
+      { listener: what, ip: socket.remoteAddress, reason: err.code ?? err.message },
+      "TLS handshake refused",
+    );
   });
   return listen(server, { port: options.port, host: options.host, what, envName: options.envName });
 }

@@ -35,10 +35,15 @@ export function listenWs(
   options: { port: number; host: string; envName: string },
 ): Promise<Listener> {
   const http = createServer((_req, res) => {
-    res.writeHead(426, { "content-type": "text/plain", upgrade: "websocket" }).end(`MQTT over WebSocket: connect to ws://<host>:<port>${WS_PATH}\n`);
+    res
+      .writeHead(426, { "content-type": "text/plain", upgrade: "websocket" })
+      .end(`MQTT over WebSocket: connect to ws://<host>:<port>${WS_PATH}\n`);
   });
   const wss = new WebSocketServer({
-    server: http, path: WS_PATH, maxPayload: MAX_MESSAGE_BYTES, handleProtocols: mqttSubprotocol,
+    server: http,
+    path: WS_PATH,
+    maxPayload: MAX_MESSAGE_BYTES,
+    handleProtocols: mqttSubprotocol,
     verifyClient: (info, done) => (offersMqtt(info.req) ? done(true) : done(false, 400, "offer the mqtt subprotocol")),
   });
   wss.on("connection", (ws, req: IncomingMessage) => {
@@ -49,7 +54,12 @@ export function listenWs(
     adapter.handle(stream);
   });
   wss.on("error", () => undefined);
-  return listen(http, { port: options.port, host: options.host, what: "mqtt over websocket", envName: options.envName }).then((l) => ({
+  return listen(http, {
+    port: options.port,
+    host: options.host,
+    what: "mqtt over websocket",
+    envName: options.envName,
+  }).then((l) => ({
     ...l,
     close: async () => {
       const closed = l.close();

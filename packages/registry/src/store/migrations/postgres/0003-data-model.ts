@@ -184,8 +184,18 @@ const ddl = [
 ];
 
 const tables = [
-  "history_alerts", "proxy_subscriptions", "device_policies", "policies", "certs", "device_point_values",
-  "app_templates", "product_resources", "metrics", "data_stream_points", "data_streams", "data_points",
+  "history_alerts",
+  "proxy_subscriptions",
+  "device_policies",
+  "policies",
+  "certs",
+  "device_point_values",
+  "app_templates",
+  "product_resources",
+  "metrics",
+  "data_stream_points",
+  "data_streams",
+  "data_points",
 ];
 
 /** 0003: data model, certificates, policies, alerts. */

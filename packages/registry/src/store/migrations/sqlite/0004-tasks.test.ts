@@ -12,7 +12,19 @@ afterEach(() => {
 });
 
 const log = (id: number, deviceIntId: number) => ({
-  id, tenantId: "t", deviceIntId, groupIntId: null, topic: "inbox", payload: `p${id}`, qos: 1, publishStatus: 2, userIntId: 1, publishUser: "a", expiresAt: 9, createAt: 1, updateAt: null,
+  id,
+  tenantId: "t",
+  deviceIntId,
+  groupIntId: null,
+  topic: "inbox",
+  payload: `p${id}`,
+  qos: 1,
+  publishStatus: 2,
+  userIntId: 1,
+  publishUser: "a",
+  expiresAt: 9,
+  createAt: 1,
+  updateAt: null,
 });
 
 describe("SQLite migration 0004-tasks", () => {
@@ -23,7 +35,10 @@ describe("SQLite migration 0004-tasks", () => {
     try {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...sqliteMigrations }) } });
       expect((await migrator.migrateTo("0003-data-model")).error).toBeUndefined();
-      await db.insertInto("controlLogs").values([log(1, 10), log(2, 11), log(3, 12)]).execute();
+      await db
+        .insertInto("controlLogs")
+        .values([log(1, 10), log(2, 11), log(3, 12)])
+        .execute();
       await db.deleteFrom("controlLogs").where("id", "=", 3).execute(); // the counter stays at 3
 
       const up = await migrator.migrateToLatest();
@@ -31,7 +46,10 @@ describe("SQLite migration 0004-tasks", () => {
       expect(up.results?.map((r) => [r.migrationName, r.status])).toEqual([["0004-tasks", "Success"]]);
 
       const kept = await db.selectFrom("controlLogs").selectAll().orderBy("id").execute();
-      expect(kept).toEqual([{ ...log(1, 10), taskIntId: null }, { ...log(2, 11), taskIntId: null }]);
+      expect(kept).toEqual([
+        { ...log(1, 10), taskIntId: null },
+        { ...log(2, 11), taskIntId: null },
+      ]);
       const added = await db
         .insertInto("controlLogs")
         .values({ ...log(0, 0), id: undefined, deviceIntId: null, groupIntId: 5 })

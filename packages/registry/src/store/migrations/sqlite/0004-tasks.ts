@@ -64,7 +64,12 @@ export const tasks: Migration = {
   },
   async down(db: Kysely<unknown>) {
     // device_int_id stays nullable: undoing that would need another rebuild, and no row breaks it.
-    for (const statement of ["drop index control_logs_issued", "drop index control_logs_task_int_id", "alter table control_logs drop column task_int_id", "drop table tasks"]) {
+    for (const statement of [
+      "drop index control_logs_issued",
+      "drop index control_logs_task_int_id",
+      "alter table control_logs drop column task_int_id",
+      "drop table tasks",
+    ]) {
       await sql.raw(statement).execute(db);
     }
   },
