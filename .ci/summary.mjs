@@ -2,7 +2,7 @@
 // the exit code: non-zero when anything failed, a file failed to load, or no test ran.
 import { existsSync, readFileSync } from "node:fs";
 
-const [file, runnerStatus, typecheckStatus = "0"] = process.argv.slice(2);
+const [file, runnerStatus, typecheckStatus = "0", lintStatus = "0"] = process.argv.slice(2);
 if (!file || !existsSync(file)) {
   console.log("0 passed, 1 failed");
   console.error("no test report was written: the test runner did not run");
@@ -14,10 +14,12 @@ const brokenFiles = (r.testResults ?? []).filter(
   (f) => f.status === "failed" && (f.assertionResults ?? []).length === 0,
 ).length;
 const passed = r.numPassedTests ?? 0;
-// A failed typecheck counts as one failed check.
+// A failed typecheck, and failed formatting or lint, count as one failed check each.
 const typecheckFailed = Number(typecheckStatus) !== 0 ? 1 : 0;
 if (typecheckFailed) console.error("typecheck failed (see above)");
-const failed = (r.numFailedTests ?? 0) + brokenFiles + typecheckFailed;
+const lintFailed = Number(lintStatus) !== 0 ? 1 : 0;
+if (lintFailed) console.error("lint failed (see above): run `pnpm format`, then fix what `pnpm lint` names");
+const failed = (r.numFailedTests ?? 0) + brokenFiles + typecheckFailed + lintFailed;
 const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
 const noneRan = passed + failed === 0;
 if (noneRan) console.error("no test ran");

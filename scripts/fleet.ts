@@ -41,7 +41,7 @@ export async function startProcess(
   });
   const output: string[] = [];
   const errors: string[] = [];
-  createInterface({ input: child.stderr! }).on("line", (line) => {
+  createInterface({ input: child.stderr }).on("line", (line) => {
     errors.push(line);
     if (errors.length > 200) errors.shift();
     if (opts.echo) process.stderr.write(`[${name}] ${line}\n`);
@@ -51,7 +51,7 @@ export async function startProcess(
       () => reject(new Error(`${name} did not start within ${opts.timeoutMs ?? 30_000} ms`)),
       opts.timeoutMs ?? 30_000,
     );
-    createInterface({ input: child.stdout! }).on("line", (line) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
       output.push(line);
       if (opts.echo) process.stdout.write(`[${name}] ${line}\n`);
       const m = /^READY (\S+)(.*)$/.exec(line);

@@ -28,7 +28,10 @@ export interface TestFleet {
   /** The CoAP adapter, `coap://host:port`. */
   coapUrl: string;
   api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
-  /** Creates a terminal device connected to the cloud with token credentials (`extra` overrides), failing the test otherwise. */
+  /**
+   * Creates a terminal device connected to the cloud with token credentials (`extra` overrides), failing the test
+   * otherwise.
+   */
   newDevice(productID: string, deviceName: string, extra?: Record<string, unknown>): Promise<TestDevice>;
   close(): Promise<void>;
 }

@@ -337,9 +337,9 @@ describe("an MQTT adapter whose registry is unreachable at start", () => {
     });
     let stdout = "";
     let stderr = "";
-    child.stdout!.on("data", (b: Buffer) => (stdout += b.toString()));
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
     const waiting = new Promise<void>((resolve) =>
-      child.stderr!.on("data", (b: Buffer) => {
+      child.stderr.on("data", (b: Buffer) => {
         stderr += b.toString();
         if (stderr.includes("registry not reachable for the listener certificate; retrying")) resolve();
       }),

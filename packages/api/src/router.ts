@@ -21,7 +21,7 @@ type Input<B, Q> = {
   query: Q extends z.ZodObject ? z.infer<Q> : undefined;
 };
 
-type Handler<B, Q> = (c: Context<Env>, input: Input<B, Q>) => Promise<unknown> | unknown;
+type Handler<B, Q> = (c: Context<Env>, input: Input<B, Q>) => unknown;
 
 /** Validates the query string against `schema`: PARAMETER_INVALID names each bad parameter. */
 function queryOf<Q extends z.ZodObject>(c: Context, schema: Q): z.infer<Q> {

@@ -106,5 +106,9 @@ export function readConfig<S extends Record<string, Setting<unknown>>>(
 
 /** Rows for documentation: variable, default, meaning. */
 export function describeSettings(settings: Record<string, Setting<unknown>>): Array<[string, string, string]> {
-  return Object.values(settings).map((s) => [s.env, s.fallback === undefined ? "(unset)" : String(s.fallback), s.doc]);
+  return Object.values(settings).map((s) => [
+    s.env,
+    s.fallback === undefined ? "(unset)" : typeof s.fallback === "string" ? s.fallback : JSON.stringify(s.fallback),
+    s.doc,
+  ]);
 }

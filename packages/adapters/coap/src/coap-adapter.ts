@@ -38,7 +38,9 @@ export interface CoapAdapter {
   readonly leases: DeviceLeases;
 }
 
-/** How long an answered confirmable request is remembered for retransmissions, ms (RFC 7252 EXCHANGE_LIFETIME is 247 s). */
+/**
+ * How long an answered confirmable request is remembered for retransmissions, ms (RFC 7252 EXCHANGE_LIFETIME is 247 s).
+ */
 const EXCHANGE_MS = 247_000;
 /** Most remembered exchanges (oldest go first). */
 const MAX_EXCHANGES = 50_000;
@@ -186,7 +188,7 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
       const id = messageId();
       void confirm(
         id,
-        notification(packet.token, id, ++observation!.sequence, CODES.content, new Uint8Array()),
+        notification(packet.token, id, ++observation.sequence, CODES.content, new Uint8Array()),
         send,
       ).then((answer) => {
         if (answer !== "ack") stop();
@@ -284,7 +286,7 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
         }
         remember(exchange, undefined);
       }
-      serve(packet, m.method, m.path, m.query, m.observe, peer, send)
+      void serve(packet, m.method, m.path, m.query, m.observe, peer, send)
         .catch((err: unknown) => {
           log.error({ err }, "request failed");
           return response(packet, CODES.internal, "", { messageId: messageId() });

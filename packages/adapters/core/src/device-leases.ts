@@ -179,7 +179,10 @@ export class Lease {
     });
   }
 
-  /** Ends the lease: consumers are told, the registry hears the session closed; waiting commands stay for the device's next session. */
+  /**
+   * Ends the lease: consumers are told, the registry hears the session closed; waiting commands stay for the device's
+   * next session.
+   */
   close(reason: string): void {
     if (this.closed) return;
     this.closedReason = reason;

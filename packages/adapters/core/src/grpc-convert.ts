@@ -108,7 +108,7 @@ function credentialsKind(c: DeviceCredentials): MessageInitShape<typeof Credenti
 /** Plain policies; rules with an unknown access code are dropped (they could match nothing). */
 export function fromPolicies(policies: readonly PbTopicPolicy[]): TopicPolicy[] {
   return policies
-    .filter((p) => p.access >= 1 && p.access <= 3)
+    .filter((p) => (p.access as number) >= 1 && (p.access as number) <= 3)
     .map((p) => ({ id: Number(p.id), topic: p.topic, access: p.access as number as PolicyAccess, allow: p.allow }));
 }
 

@@ -25,7 +25,7 @@ export interface HttpAdapterOptions {
 
 /** HTTP front for devices: serves requests handed to it by any node:http server. */
 export interface HttpAdapter {
-  handle(req: IncomingMessage, res: ServerResponse): void;
+  handle(this: void, req: IncomingMessage, res: ServerResponse): void;
   /** Ends every device session (waiting polls answer 503). */
   close(): void;
   readonly leases: DeviceLeases;

@@ -52,7 +52,10 @@ export function appTemplate(t: AppTemplate, shape: Shape, view: View) {
   return { ...listed, createUser: t.createUser };
 }
 
-/** A template on a device's console: the list record without the LwM2M item fields, plus the device's current `value` (String or null). */
+/**
+ * A template on a device's console: the list record without the LwM2M item fields, plus the device's current `value`
+ * (String or null).
+ */
 export function consoleTemplate(t: ConsoleTemplate, view: View) {
   const {
     itemID: _itemID,

@@ -104,12 +104,17 @@ const toDomain = ({
 const createBody = z
   .object(fields)
   .transform((b) => ({ ...toDomain(b), templateName: b.templateName, templateType: b.templateType }));
-/** Edits carry the whole record; read-only members (id, labels, joined names, dates) are dropped, a product reference is only compared. */
+/**
+ * Edits carry the whole record; read-only members (id, labels, joined names, dates) are dropped, a product reference is
+ * only compared.
+ */
 const editBody = z
   .object({ ...fields, templateName: fields.templateName.optional(), templateType: fields.templateType.optional() })
   .transform(toDomain);
 
-/** App templates: list, detail, create, edit, delete. Every data point and stream a template names is of its product. */
+/**
+ * App templates: list, detail, create, edit, delete. Every data point and stream a template names is of its product.
+ */
 export function appTemplateRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "App templates")

@@ -12,10 +12,14 @@ const name = z.string().trim().min(1, "required").max(50, "at most 50 characters
 const enable = codeField([0, 1]);
 
 const createBody = z.object({ name, enable });
-/** Edits carry the whole record; only name and enable change, read-only members (id, CN, PEM texts, dates) are dropped. */
+/**
+ * Edits carry the whole record; only name and enable change, read-only members (id, CN, PEM texts, dates) are dropped.
+ */
 const editBody = z.object({ name: name.optional(), enable: enable.optional() });
 
-/** Certificates issued by the service CA: list, detail, create, edit (disabling ends bound devices' sessions), delete. */
+/**
+ * Certificates issued by the service CA: list, detail, create, edit (disabling ends bound devices' sessions), delete.
+ */
 export function certRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   return new ApiRouter(docs, "Certificates")

@@ -105,7 +105,10 @@ const toDomain = <
 const pointCreateBody = z
   .object({ ...required, ...optional })
   .transform((b) => ({ ...toDomain(b), dataPointId: b.dataPointID }));
-/** Edits carry the whole record; read-only members (id, labels, productName, dates) are dropped, a product reference is only compared. */
+/**
+ * Edits carry the whole record; read-only members (id, labels, productName, dates) are dropped, a product reference is
+ * only compared.
+ */
 const pointEditBody = z
   .object({
     ...optional,
@@ -124,7 +127,9 @@ const jsonSchema = (s: z.ZodType) => {
   return rest;
 };
 
-/** A body that is a data stream write when it has `streamName`, else a data point write; issues keep their field paths. */
+/**
+ * A body that is a data stream write when it has `streamName`, else a data point write; issues keep their field paths.
+ */
 function pointOrStream<P extends z.ZodType, S extends z.ZodType>(point: P, stream: S) {
   return z
     .unknown()

@@ -46,17 +46,18 @@ const toDomain = ({ productIntID, productID: productId, ...rest }: Fields) => ({
  * `streamType` 1–4, `streamDataType` 1–2, `topic`, optional `dataPoints`
  * (data point ids, in order) and `detail`.
  */
-export const streamCreateBody = z
-  .object(fields)
-  .transform((b) => ({
-    ...toDomain(b),
-    streamName: b.streamName,
-    streamType: b.streamType,
-    streamDataType: b.streamDataType,
-    topic: b.topic,
-  }));
+export const streamCreateBody = z.object(fields).transform((b) => ({
+  ...toDomain(b),
+  streamName: b.streamName,
+  streamType: b.streamType,
+  streamDataType: b.streamDataType,
+  topic: b.topic,
+}));
 
-/** Body of a stream edit: the record; read-only members (labels, names, dates) are dropped, a product reference is only compared. */
+/**
+ * Body of a stream edit: the record; read-only members (labels, names, dates) are dropped, a product reference is only
+ * compared.
+ */
 export const streamEditBody = z
   .object({
     ...fields,

@@ -35,7 +35,9 @@ const createBody = (form: "1" | "2") =>
     .object({ productID, groupName: name, description: description(form) })
     .transform((b) => ({ productId: b.productID, groupName: b.groupName, description: b.description }));
 
-/** Edits carry the whole record; read-only fields (id, groupID, counts, devices, joined names) are accepted and ignored. */
+/**
+ * Edits carry the whole record; read-only fields (id, groupID, counts, devices, joined names) are accepted and ignored.
+ */
 const editBody = (form: "1" | "2") =>
   z
     .object({

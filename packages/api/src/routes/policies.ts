@@ -21,7 +21,10 @@ import { accessCodes, accessIn, bindableDevice, policy, policyDevice } from "../
 import { codeField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom, pageOf } from "../params.js";
 import { ApiRouter } from "../router.js";
 
-/** An MQTT topic filter relative to the device (`+` a whole level, `#` the whole last level; no leading `$`, no NUL, ≤ 1024 bytes). */
+/**
+ * An MQTT topic filter relative to the device (`+` a whole level, `#` the whole last level; no leading `$`, no NUL, ≤
+ * 1024 bytes).
+ */
 export const topicFilterField = z.string().superRefine((topic, ctx) => {
   const problem = topicFilterProblem(topic);
   if (problem) ctx.addIssue({ code: "custom", message: problem });

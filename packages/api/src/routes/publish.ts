@@ -6,6 +6,7 @@ import { codeField, intField } from "../params.js";
 import { ApiRouter } from "../router.js";
 
 /** MQTT-style topic a command may go to: relative, no wildcards, no empty levels at the ends. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what a topic must not contain
 const topic = z.string().regex(/^[^/#+\u0000][^#+\u0000]{0,199}$/, "a relative topic without wildcards");
 
 const publishBody = z.object({
@@ -21,7 +22,10 @@ const groupPublishBody = z.object({
   groupID: z.string().min(1, "required"),
   groupIntID: intField.optional(),
   payload: publishBody.shape.payload,
-  /** 0 (default): once, to the members connected now, no acknowledgement; 1: each member acknowledges, offline ones get it on connect. */
+  /**
+   * 0 (default): once, to the members connected now, no acknowledgement; 1: each member acknowledges, offline ones get
+   * it on connect.
+   */
   needAck: codeField([0, 1]).optional(),
 });
 

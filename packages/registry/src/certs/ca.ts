@@ -8,7 +8,6 @@ import type { Database } from "../store/schema.js";
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
 
 type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 /** ECDSA over P-256 with SHA-256: the CA's and every device certificate's algorithm. */
 const EC = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
@@ -51,7 +50,7 @@ async function importKey(keyPem: string): Promise<CryptoKey> {
 
 /** A fresh self-signed CA: basicConstraints CA (critical), keyCertSign + cRLSign, ~10 years. */
 async function makeCa(now: number): Promise<{ certPem: string; keyPem: string }> {
-  const keys = (await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"]);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     name: [{ CN: ["IoT Device Service Root CA"] }, { O: ["IoT Device Service"] }],
     keys,
@@ -153,7 +152,7 @@ async function signedByCa(
  * key usage, not a CA, valid ~10 years from `now`.
  */
 export async function issueClientCert(ca: ServiceCa, commonName: string, now = Date.now()): Promise<IssuedCert> {
-  const keys = (await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"]);
   const cert = await signedByCa(
     ca,
     {

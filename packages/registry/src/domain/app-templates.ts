@@ -40,7 +40,9 @@ export type AppTemplate = Selectable<AppTemplatesTable> & {
   defaults: ResolvedDefaultValue[];
 };
 
-/** The settable fields, null meaning unset; enum, places, itemOperations and defaultValues as values (stored as JSON). */
+/**
+ * The settable fields, null meaning unset; enum, places, itemOperations and defaultValues as values (stored as JSON).
+ */
 export interface AppTemplateFields {
   templateName: string;
   /** 1 switch. */
@@ -107,7 +109,7 @@ function columns(f: Optional<AppTemplateFields>): Partial<Stored> {
     else if ((JSON_FIELDS as readonly string[]).includes(k)) out[k] = v === null || v === "" ? null : JSON.stringify(v);
     else out[k] = typeof v === "string" ? v.trim() || (k === "templateName" ? "" : null) : v;
   }
-  return out as Partial<Stored>;
+  return out;
 }
 
 const UNSET: Stored = {
@@ -249,7 +251,10 @@ async function withDefaults<R extends Omit<AppTemplate, "defaults">>(
   }));
 }
 
-/** Creates an app template of one of the caller's products; every data point and stream it names must be of that product (FORM_INVALID naming the field). */
+/**
+ * Creates an app template of one of the caller's products; every data point and stream it names must be of that product
+ * (FORM_INVALID naming the field).
+ */
 export async function createAppTemplate(
   db: Kysely<Database>,
   caller: Caller,
@@ -299,7 +304,10 @@ export async function getAppTemplate(db: Kysely<Database>, caller: Caller, id: n
   return (await withDefaults(db, caller.tenantId, [row]))[0]!;
 }
 
-/** Edits a template: the sent fields over the stored ones must pass the create rules again; the product is fixed. Sets updateAt. */
+/**
+ * Edits a template: the sent fields over the stored ones must pass the create rules again; the product is fixed. Sets
+ * updateAt.
+ */
 export async function updateAppTemplate(
   db: Kysely<Database>,
   caller: Caller,
@@ -326,7 +334,9 @@ export async function updateAppTemplate(
   return getAppTemplate(db, caller, id);
 }
 
-/** Deletes app templates of the caller's tenant; foreign and unknown ids are ignored (nothing references a template). */
+/**
+ * Deletes app templates of the caller's tenant; foreign and unknown ids are ignored (nothing references a template).
+ */
 export async function deleteAppTemplates(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom("appTemplates").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute();

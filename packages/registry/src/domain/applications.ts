@@ -120,7 +120,10 @@ export async function getApplication(db: Kysely<Database>, caller: Caller, id: n
   return asApplication(row);
 }
 
-/** Edits a key of the caller's tenant (name, role within the caller's, description, enable, expiry); takes effect at once. */
+/**
+ * Edits a key of the caller's tenant (name, role within the caller's, description, enable, expiry); takes effect at
+ * once.
+ */
 export async function updateApplication(
   db: Kysely<Database>,
   caller: Caller,

@@ -184,7 +184,7 @@ function columns(f: Optional<DataPointFields>): Partial<Stored> {
     if (v === undefined) continue;
     out[k] = v === "" || v === null ? null : k === "enum" ? JSON.stringify(v) : v;
   }
-  return out as Partial<Stored>;
+  return out;
 }
 
 const UNSET = Object.fromEntries(FIELDS.map((f) => [f, null])) as unknown as Stored;
@@ -210,7 +210,10 @@ async function check(
 
 const existed = (err: unknown) => (isUniqueViolation(err) ? fail.exists("dataPointID") : err);
 
-/** Creates a data point of one of the caller's products; every rule of {@link dataPointProblems} applies, and dataPointID is unique within the product. */
+/**
+ * Creates a data point of one of the caller's products; every rule of {@link dataPointProblems} applies, and
+ * dataPointID is unique within the product.
+ */
 export async function createDataPoint(
   db: Kysely<Database>,
   caller: Caller,
@@ -261,7 +264,10 @@ export async function getDataPoint(db: Kysely<Database>, caller: Caller, id: num
   return row;
 }
 
-/** Edits a data point: the sent fields over the stored ones must pass every rule again; the product is fixed. Sets updateAt. */
+/**
+ * Edits a data point: the sent fields over the stored ones must pass every rule again; the product is fixed. Sets
+ * updateAt.
+ */
 export async function updateDataPoint(
   db: Kysely<Database>,
   caller: Caller,

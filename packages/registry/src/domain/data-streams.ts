@@ -112,7 +112,10 @@ async function withPoints<T extends { id: number }>(
   return rows.map((r) => ({ ...r, ...byStream.get(r.id)! }));
 }
 
-/** Checks name, types, topic (DATA_EXISTED when another stream of the product has it) and the points of a stream of `productIntId`. */
+/**
+ * Checks name, types, topic (DATA_EXISTED when another stream of the product has it) and the points of a stream of
+ * `productIntId`.
+ */
 async function check(
   tx: Transaction<Database>,
   caller: Caller,
@@ -224,7 +227,9 @@ export async function getDataStream(db: Kysely<Database>, caller: Caller, id: nu
   return (await withPoints(db, [row]))[0]!;
 }
 
-/** Edits a stream under the create rules (the gateway rule when the type changes); the product is fixed. Sets updateAt. */
+/**
+ * Edits a stream under the create rules (the gateway rule when the type changes); the product is fixed. Sets updateAt.
+ */
 export async function updateDataStream(
   db: Kysely<Database>,
   caller: Caller,

@@ -25,7 +25,10 @@ export interface Series {
   value: number[];
 }
 
-/** An app template as a device's console shows it: `value` is the device's current value of the template's data point, or null. */
+/**
+ * An app template as a device's console shows it: `value` is the device's current value of the template's data point,
+ * or null.
+ */
 export type ConsoleTemplate = AppTemplate & { value: string | null };
 
 /** The original data of one data point of a device. */

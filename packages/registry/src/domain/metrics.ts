@@ -16,7 +16,9 @@ export const AGGREGATE_TYPES: readonly number[] = [1, 2, 3, 4];
 /** 1 line chart, 2 bar chart. */
 export const CHART_TYPES: readonly number[] = [1, 2];
 
-/** A metric row with its product's string id, its data point's name (null if the point is gone) and its creator's name. */
+/**
+ * A metric row with its product's string id, its data point's name (null if the point is gone) and its creator's name.
+ */
 export type Metric = Selectable<MetricsTable> & {
   productId: string;
   dataPointName: string | null;
@@ -104,7 +106,10 @@ function selectMetrics(db: Kysely<Database>, tenantId: string) {
     .where("m.tenantId", "=", tenantId);
 }
 
-/** The caller's numeric data point `id`: FORM_INVALID naming dataPointIntID when unknown, foreign, of another product or not numeric. */
+/**
+ * The caller's numeric data point `id`: FORM_INVALID naming dataPointIntID when unknown, foreign, of another product or
+ * not numeric.
+ */
 async function numericPoint(tx: Transaction<Database>, caller: Caller, id: number, productIntId?: number) {
   const point = await tx
     .selectFrom("dataPoints")
@@ -148,7 +153,7 @@ function present(f: Optional<MetricFields>): Partial<MetricFields> {
     if (typeof v !== "string" || k === "metricName") out[k] = v;
     else out[k] = k === "expressions" ? (blank(v) ? null : v) : text(v);
   }
-  return out as Partial<MetricFields>;
+  return out;
 }
 
 /**

@@ -111,7 +111,10 @@ export async function getProductResource(db: Kysely<Database>, caller: Caller, i
   return row;
 }
 
-/** Deletes product resources of the caller's tenant; foreign and unknown ids are ignored (nothing references a resource). */
+/**
+ * Deletes product resources of the caller's tenant; foreign and unknown ids are ignored (nothing references a
+ * resource).
+ */
 export async function deleteProductResources(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom("productResources").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute();

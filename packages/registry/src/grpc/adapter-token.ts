@@ -33,7 +33,5 @@ export function requireAdapterToken(
       if (callback) return callback(refusal);
       call.emit("error", refusal); // a stream: grpc-js sends this status and ends it
     };
-  return Object.fromEntries(
-    Object.entries(handlers).map(([name, h]) => [name, wrap(h as unknown as AnyHandler)]),
-  ) as grpc.UntypedServiceImplementation;
+  return Object.fromEntries(Object.entries(handlers).map(([name, h]) => [name, wrap(h as unknown as AnyHandler)]));
 }

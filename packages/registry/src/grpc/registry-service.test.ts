@@ -24,7 +24,7 @@ async function issue(
   const request = create(IssueListenerCertificateRequestSchema, { csrPem, hostnames, adapterInstanceId: "mqtt-test" });
   return new Promise((resolve) => {
     handler({ request } as grpc.ServerUnaryCall<unknown, IssueListenerCertificateResponse>, (err, res) =>
-      resolve({ err: err as Partial<grpc.StatusObject> | null, ...(res ? { res } : {}) }),
+      resolve({ err: err, ...(res ? { res } : {}) }),
     );
   });
 }

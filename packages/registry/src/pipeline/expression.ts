@@ -231,7 +231,10 @@ class Parser {
   }
 }
 
-/** Parses an expression; throws {@link ExpressionError} (with the 1-based position) when it is empty, too long, too deep or malformed. */
+/**
+ * Parses an expression; throws {@link ExpressionError} (with the 1-based position) when it is empty, too long, too deep
+ * or malformed.
+ */
 export function parseExpression(text: string): Expr {
   if (text.length > MAX_EXPRESSION_LENGTH)
     throw new ExpressionError(MAX_EXPRESSION_LENGTH + 1, `longer than ${MAX_EXPRESSION_LENGTH} characters`);

@@ -28,7 +28,10 @@ export interface DeviceCommand {
 export interface GroupCommand {
   group: Group;
   payload: string;
-  /** 1: each member's acknowledgement is tracked (QoS 1, queued while offline); 0: sent once to the members connected now (QoS 0). */
+  /**
+   * 1: each member's acknowledgement is tracked (QoS 1, queued while offline); 0: sent once to the members connected
+   * now (QoS 0).
+   */
   needAck: 0 | 1;
 }
 
@@ -36,7 +39,10 @@ export interface GroupCommand {
 export interface CommandRouterOptions {
   /** How often expired commands are marked failed, ms (default: a quarter of the TTL, within 0.5–5 s). */
   sweepIntervalMs?: number;
-  /** How long a command handed to an adapter may wait for its answer past its expiry, ms (default 60 s: the adapter's own PUBACK timeout is 30 s). */
+  /**
+   * How long a command handed to an adapter may wait for its answer past its expiry, ms (default 60 s: the adapter's
+   * own PUBACK timeout is 30 s).
+   */
   inFlightGraceMs?: number;
   /** Told of a sweep that failed (the next one tries again). */
   onError?: (err: unknown) => void;

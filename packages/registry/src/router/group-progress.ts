@@ -2,7 +2,9 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { TASK_STATUS, updateTask, type TaskStatus } from "../domain/tasks.js";
 
-/** A group command's members by outcome: `success` acknowledged (2) or sent (3), `failed` 0, `pending` still issued (1). */
+/**
+ * A group command's members by outcome: `success` acknowledged (2) or sent (3), `failed` 0, `pending` still issued (1).
+ */
 export interface GroupCounts {
   total: number;
   success: number;

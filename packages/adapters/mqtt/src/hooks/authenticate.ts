@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { TLSSocket } from "node:tls";
-import type { AedesOptions, AuthErrorCode, AuthenticateError } from "aedes";
+import type { AedesOptions, AuthenticateError } from "aedes";
 import type { AuthFailureCode, DeviceCredentials, DeviceIdentity } from "@iot/adapter-core";
 import type { ConnectInfo } from "../client-table.js";
 import type { AdapterContext } from "../context.js";
@@ -9,7 +9,7 @@ import type { AdapterContext } from "../context.js";
 const returnCodes: Record<AuthFailureCode, number> = { BAD_CREDENTIALS: 5, BLOCKED: 5, NOT_ALLOWED: 5, UNAVAILABLE: 3 };
 
 function refusal(code: AuthFailureCode, message: string): AuthenticateError {
-  return Object.assign(new Error(message), { returnCode: returnCodes[code] as AuthErrorCode });
+  return Object.assign(new Error(message), { returnCode: returnCodes[code] });
 }
 
 /**

@@ -27,7 +27,7 @@ export function listenerHostnames(publicHost: string, bindHost: string): string[
 
 /** A fresh ECDSA P-256 key (PKCS#8 PEM) and a PKCS#10 request for `hostnames`, signed with it. */
 export async function makeListenerCsr(hostnames: readonly string[]): Promise<{ keyPem: string; csrPem: string }> {
-  const keys = (await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(EC, true, ["sign", "verify"]);
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
     name: [{ CN: [hostnames[0] ?? "localhost"] }],
     keys,
