@@ -4,6 +4,12 @@ import { integer, oneOf, text, type ConfigOf } from "@iot/config";
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /**
+ * Ceiling of IOT_MAX_MESSAGE_SIZE, bytes: an uplink of this size plus its envelope still fits the registry link's
+ * gRPC message limit (4 MiB).
+ */
+export const MAX_MESSAGE_SIZE_LIMIT = 4_000_000;
+
+/**
  * Settings every protocol adapter reads; an adapter spreads these into its
  * own settings object so one readConfig call covers both.
  */
@@ -20,6 +26,13 @@ export const adapterSettings = {
     "most uplinks kept while waiting for the registry's ack (count)",
     1,
     10_000_000,
+  ),
+  maxMessageSize: integer(
+    "IOT_MAX_MESSAGE_SIZE",
+    262_144,
+    "largest device message (uplink payload) accepted by every adapter, bytes; larger ones are refused as announced",
+    1,
+    MAX_MESSAGE_SIZE_LIMIT,
   ),
   logLevel: oneOf("IOT_LOG_LEVEL", "info", "log level (pino), logs go to stderr", LOG_LEVELS),
   policyDefault: oneOf("IOT_POLICY_DEFAULT", "allow", "decision for a topic no device policy matches", [

@@ -25,7 +25,7 @@ export {
   MAX_TOPIC_BYTES,
   MAX_TOPIC_LEVELS,
 } from "./topics.js";
-export { adapterSettings, LOG_LEVELS, type AdapterConfig } from "./config.js";
+export { adapterSettings, LOG_LEVELS, MAX_MESSAGE_SIZE_LIMIT, type AdapterConfig } from "./config.js";
 export { createAdapterLogger } from "./logger.js";
 export {
   DeviceLeases,
