@@ -64,6 +64,8 @@ export class FakeRegistryClient implements RegistryClient {
   readonly authAttempts: { protocol: ProtocolName; credentials: DeviceCredentials; clientIp: string }[] = [];
   /** When true, authenticate answers UNAVAILABLE (registry unreachable). */
   unavailable = false;
+  /** Answers authentication after a random delay of up to this many ms (as a loaded registry does). */
+  authJitterMs = 0;
   /** When false, uplinks stay pending until ackAll()/rejectAll(). */
   autoAck = true;
   /**
@@ -98,6 +100,7 @@ export class FakeRegistryClient implements RegistryClient {
 
   async authenticate(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string): Promise<AuthOutcome> {
     this.authAttempts.push({ protocol, credentials, clientIp });
+    if (this.authJitterMs > 0) await new Promise((r) => setTimeout(r, Math.random() * this.authJitterMs));
     if (this.unavailable) return { ok: false, code: "UNAVAILABLE", message: "fake registry unavailable" };
     if (credentials.kind !== "token") return { ok: false, code: "BAD_CREDENTIALS", message: "fake knows tokens only" };
     const d = this.devices.get(credentials.username);

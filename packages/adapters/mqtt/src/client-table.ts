@@ -11,10 +11,18 @@ export interface ConnectInfo {
   readonly clientIp: string;
 }
 
+/**
+ * Where a connection's session stands: authenticated (not yet registered by aedes), open (reported to the registry),
+ * ended (the connection is gone). It only moves forward, so a session is reported open at most once and closed
+ * exactly once, whatever order aedes' events come in.
+ */
+export type SessionPhase = "authenticated" | "open" | "ended";
+
 /** Per-connection state of an authenticated device. */
 export interface ClientState {
   readonly session: DeviceSession;
   readonly connect: ConnectInfo;
+  phase: SessionPhase;
   /** Why the connection ended, for the SessionClosed reason; set before closing. */
   closeReason: string | undefined;
   /** Set by a kick: nothing more (not even the will) is accepted from this connection. */
@@ -60,6 +68,7 @@ export class ClientTable {
     const state: ClientState = {
       session,
       connect,
+      phase: "authenticated",
       closeReason: undefined,
       kicked: false,
       awaitingAck: new Map(),

@@ -1,4 +1,5 @@
 import { connect as netConnect } from "node:net";
+import mqttPacket from "mqtt-packet";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEVICES, closed, sleep, startHarness, type Harness } from "./test-support.js";
 
@@ -109,5 +110,71 @@ describe("MQTT adapter: connecting", () => {
     await badClosed;
     await good.publishAsync("data", "ok", { qos: 1 });
     expect(good.connected).toBe(true);
+  });
+});
+
+describe("MQTT adapter: concurrent connections of one client id", () => {
+  /** CONNECT (clean, keepalive 30) and SUBSCRIBE inbox QoS 1, as one write. */
+  const connectAndSubscribe = (d: typeof DEVICES.a) =>
+    Buffer.concat([
+      mqttPacket.generate({
+        cmd: "connect",
+        protocolId: "MQTT",
+        protocolVersion: 4,
+        clean: true,
+        keepalive: 30,
+        clientId: d.deviceId,
+        username: d.username,
+        password: Buffer.from(d.token),
+      }),
+      mqttPacket.generate({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "inbox", qos: 1 }] }),
+    ]);
+
+  /** Opens a raw connection that sends CONNECT+SUBSCRIBE and hangs up after `lingerMs`. */
+  const rawDevice = (port: number, lingerMs: number) =>
+    new Promise<void>((resolve) => {
+      const socket = netConnect(port, "127.0.0.1", () => socket.write(connectAndSubscribe(DEVICES.a)));
+      socket.on("error", () => undefined);
+      setTimeout(() => socket.destroy(), lingerMs);
+      socket.on("close", () => resolve());
+    });
+
+  /** Sessions the registry was told are open: opened minus closed, by session id. */
+  const openSessions = () => {
+    const open = new Set<string>();
+    for (const e of h.registry.events)
+      if (e.type === "opened") open.add(e.session.sessionId);
+      else open.delete(e.session.sessionId);
+    return open;
+  };
+
+  it("reports every session it opened as closed when racing connects of one client id all hang up", async () => {
+    h.registry.authJitterMs = 15;
+    for (let round = 0; round < 20; round++) {
+      await Promise.all([0, 1, 2].map(() => rawDevice(h.tcp.port, Math.random() * 300)));
+    }
+    await vi.waitFor(() => expect(h.adapter.stats.clients).toBe(0), { timeout: 5000 });
+    await sleep(100);
+    expect(openSessions()).toEqual(new Set());
+    expect(h.registry.liveSessions()).toEqual([]);
+    const opened = h.registry.events.filter((e) => e.type === "opened").length;
+    expect(h.registry.events.filter((e) => e.type === "closed").length).toBe(opened);
+  });
+
+  it("leaves exactly the last connection's session open when racing connects end with one that stays", async () => {
+    h.registry.authJitterMs = 15;
+    for (let round = 0; round < 10; round++) {
+      await Promise.all([0, 1, 2].map(() => rawDevice(h.tcp.port, Math.random() * 300)));
+    }
+    const last = await h.connect(DEVICES.a);
+    await last.subscribeAsync("inbox", { qos: 1 });
+    await vi.waitFor(() => expect(openSessions().size).toBe(1), { timeout: 5000 });
+    await sleep(200);
+    expect(openSessions().size).toBe(1);
+    expect(h.registry.liveSessions()).toHaveLength(1);
+    expect(h.adapter.stats.clients).toBe(1);
+    // The one live session is the device's: a command reaches it.
+    const outcome = await h.registry.pushDownlink({ deviceIntId: DEVICES.a.deviceIntId, payload: Buffer.from("hi") });
+    expect(outcome.status).toBe("DELIVERED");
   });
 });

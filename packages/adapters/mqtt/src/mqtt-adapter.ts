@@ -82,6 +82,8 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     handle(stream: Duplex) {
       const client = broker.handle(stream);
       onIncomingPacket(client, (packet) => beforeAedes(ctx, client, packet));
+      // The socket's own end closes the session even when aedes never reports the client disconnected.
+      stream.once("close", () => connectionEnded(ctx, client));
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -105,38 +107,59 @@ function beforeAedes(ctx: AdapterContext, client: Client, packet: IncomingPacket
   }
 }
 
+/**
+ * A registered connection's session opens, unless the connection already ended: aedes registers a client whose
+ * takeover of an older one finished after the new one hung up. Another live connection with the same client id is
+ * replaced here too, since aedes' table can lose track of one when same-id connections race (MQTT-3.1.4-2).
+ */
+function connectionRegistered(ctx: AdapterContext, client: Client): void {
+  const state = ctx.clients.state(client);
+  if (!state || state.phase !== "authenticated") return;
+  if (client.closed) return connectionEnded(ctx, client);
+  const { device } = state.session;
+  for (const other of ctx.clients.ofDevice(device.deviceIntId)) {
+    const otherState = ctx.clients.state(other);
+    if (other === client || other.id !== client.id || !otherState) continue;
+    otherState.closeReason ??= "replaced by a new connection with the same client id";
+    other.close();
+  }
+  state.phase = "open";
+  ctx.clients.register(client, state);
+  // Proxy subscriptions first: commands queued for the device follow the SessionOpened.
+  subscribeProxies(ctx, client, state.session.subscriptions);
+  ctx.registry.sessionOpened(state.session, { clientIp: state.connect.clientIp, keepAlive: state.connect.keepAlive });
+  ctx.log.info(
+    { deviceId: device.deviceId, tenantId: device.tenantId, ip: state.connect.clientIp },
+    "device connected",
+  );
+}
+
+/** A connection ended (aedes' clientDisconnect or the socket's close, whichever comes first): its session closes. */
+function connectionEnded(ctx: AdapterContext, client: Client): void {
+  const state = ctx.clients.state(client);
+  if (!state || state.phase === "ended") return;
+  const wasOpen = state.phase === "open";
+  state.phase = "ended";
+  for (const settle of [...state.awaitingAck.values()])
+    settle({ status: "FAILED", message: "device disconnected before its PUBACK" });
+  for (const wake of [...state.subscribeWaiters]) wake();
+  if (!wasOpen) return;
+  ctx.clients.unregister(client, state);
+  const reason = state.closeReason ?? (ctx.closing ? "adapter shutting down" : "client disconnected");
+  ctx.registry.sessionClosed(state.session, reason);
+  ctx.log.info(
+    { deviceId: state.session.device.deviceId, tenantId: state.session.device.tenantId, reason },
+    "device disconnected",
+  );
+}
+
 /** Session bookkeeping from aedes' client lifecycle events. */
 function watchBroker(broker: Aedes, ctx: AdapterContext): void {
-  broker.on("client", (client) => {
-    const state = ctx.clients.state(client);
-    if (!state) return;
-    ctx.clients.register(client, state);
-    const { device } = state.session;
-    // Proxy subscriptions first: commands queued for the device follow the SessionOpened.
-    subscribeProxies(ctx, client, state.session.subscriptions);
-    ctx.registry.sessionOpened(state.session, { clientIp: state.connect.clientIp, keepAlive: state.connect.keepAlive });
-    ctx.log.info(
-      { deviceId: device.deviceId, tenantId: device.tenantId, ip: state.connect.clientIp },
-      "device connected",
-    );
-  });
+  broker.on("client", (client) => connectionRegistered(ctx, client));
   broker.on("subscribe", (_subs, client) => {
     for (const wake of ctx.clients.state(client)?.subscribeWaiters ?? []) wake();
   });
-  broker.on("clientDisconnect", (client) => {
-    const state = ctx.clients.state(client);
-    if (!state) return;
-    ctx.clients.unregister(client, state);
-    const reason = state.closeReason ?? (ctx.closing ? "adapter shutting down" : "client disconnected");
-    for (const settle of [...state.awaitingAck.values()])
-      settle({ status: "FAILED", message: "device disconnected before its PUBACK" });
-    for (const wake of [...state.subscribeWaiters]) wake();
-    ctx.registry.sessionClosed(state.session, reason);
-    ctx.log.info(
-      { deviceId: state.session.device.deviceId, tenantId: state.session.device.tenantId, reason },
-      "device disconnected",
-    );
-  });
+  broker.on("clientDisconnect", (client) => connectionEnded(ctx, client));
   broker.on("clientError", (client, err) => {
     const state = ctx.clients.state(client);
     if (state && !state.closeReason) state.closeReason = `connection error: ${err.message}`;
