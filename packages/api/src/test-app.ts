@@ -105,6 +105,7 @@ export async function testApp(form: "1" | "2" = "1") {
     sessions.attach(link);
     sessions.open(instanceId, {
       sessionId: `s-${deviceIntId}`,
+      credentialStamp: "",
       deviceIntId,
       tenantId,
       clientIp: "",

@@ -146,6 +146,7 @@ describe("central node over gRPC", () => {
         keepAlive: 30,
         openedAtMs: BigInt(Date.now()),
         tenantId,
+        credentialStamp: auth.credentialStamp,
       },
     });
     const uplink = (seq: number) => ({
@@ -249,6 +250,7 @@ describe("central node over gRPC", () => {
         keepAlive: 60,
         openedAtMs: BigInt(Date.now()),
         tenantId: auth.device!.tenantId,
+        credentialStamp: auth.credentialStamp,
       };
       s.send({
         case: "hello",
@@ -296,6 +298,69 @@ describe("central node over gRPC", () => {
       await expect.poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(0);
       expect(await statuses(d.id)).toEqual([0, 1]);
       s.call.end();
+    });
+
+    /** An uplink of a re-announced session, as an adapter replays it. */
+    const replayed = (opened: { sessionId: string; deviceIntId: bigint; tenantId: string }, seq: number) => ({
+      case: "uplink" as const,
+      value: {
+        $typeName: "iot.registry.v1.Uplink" as const,
+        seq: BigInt(seq),
+        sessionId: opened.sessionId,
+        deviceIntId: opened.deviceIntId,
+        topic: "telemetry",
+        payload: Buffer.from("while away"),
+        clientIp: "10.1.1.1",
+        receivedAtMs: BigInt(Date.now()),
+        qos: 1,
+        tenantId: opened.tenantId,
+        gatewayDeviceIntId: 0n,
+      },
+    });
+
+    it("kicks a re-announced session whose device was blocked while the adapter was away, storing none of its uplinks", async () => {
+      const { d, opened } = await deviceOnAdapter("mqtt-back-3", "blocked-away");
+      expect((await api("PUT", `/devices/${d.id}`, { ...d, blocked: 1 })).status).toBe(200);
+      const s = hello("mqtt-back-3", [opened]);
+      await s.next("helloAck");
+      const kick = await s.next("kick");
+      expect(kick).toMatchObject({ deviceIntId: BigInt(d.id), reason: "device blocked" });
+      s.send(replayed(opened, 1));
+      const ack = await s.next("uplinkAck");
+      expect(ack.seqs).toEqual([]);
+      expect(ack.rejected).toEqual([expect.objectContaining({ seq: 1n, reason: "session revoked: device blocked" })]);
+      expect((await api("GET", `/devices/${d.id}/events`)).body.meta.count).toBe(0);
+      s.call.end();
+    });
+
+    it("kicks a re-announced session whose token changed while the adapter was away, and keeps an unchanged one", async () => {
+      const changed = await deviceOnAdapter("mqtt-back-4", "rekeyed");
+      const unchanged = await deviceOnAdapter("mqtt-back-4", "untouched");
+      await api("PUT", `/devices/${changed.d.id}`, { ...changed.d, token: "a-brand-new-token" });
+      const s = hello("mqtt-back-4", [changed.opened, unchanged.opened]);
+      await s.next("helloAck");
+      expect(await s.next("kick")).toMatchObject({
+        deviceIntId: BigInt(changed.d.id),
+        reason: "device credentials changed",
+      });
+      s.send(replayed(unchanged.opened, 1));
+      expect((await s.next("uplinkAck")).seqs).toEqual([1n]);
+      await expect.poll(async () => (await api("GET", `/devices/${unchanged.d.id}/events`)).body.meta.count).toBe(1);
+      await expect.poll(async () => (await api("GET", `/devices/${unchanged.d.id}`)).body.deviceStatus).toBe(1);
+      s.call.end();
+    });
+
+    it("takes a device offline when a new stream of the same adapter instance no longer lists its session", async () => {
+      const { d, opened } = await deviceOnAdapter("mqtt-back-5", "replaced");
+      // The first stream is still attached when the instance's next one says Hello without the session.
+      const first = hello("mqtt-back-5", [opened]);
+      await first.next("helloAck");
+      const second = hello("mqtt-back-5", []);
+      await second.next("helloAck");
+      await expect.poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(0);
+      expect(await statuses(d.id)).toEqual([0, 1]);
+      first.call.end();
+      second.call.end();
     });
 
     it("marks a device offline when the adapter does not come back within the grace", async () => {

@@ -7,6 +7,7 @@ import { createApp } from "@iot/api";
 import {
   LiveUpdates,
   CommandRouter,
+  ConnectivityWriter,
   GatewayRelay,
   SessionTable,
   bootstrapAdmin,
@@ -70,6 +71,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     onError: (err) => logger.error({ err }, "command expiry sweep failed"),
   });
   const nodeId = `central-${randomBytes(4).toString("hex")}`;
+  const connectivity = new ConnectivityWriter(store.db, (id) => sessions.latestSession(id), logger);
 
   const graceMs = config.sessionGrace * 1000;
   const grpc = await startGrpcServer(
@@ -83,6 +85,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       sessionGraceMs: graceMs,
       relay: new GatewayRelay(store.db),
       live,
+      connectivity,
     },
     config.grpcHost,
     config.grpcPort,
@@ -140,6 +143,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
         (http as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
       await stopGrpcServer(grpc.server);
+      await connectivity.flush();
       await commands.stop();
       await store.close();
     },

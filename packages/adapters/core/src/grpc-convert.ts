@@ -139,6 +139,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         },
         policies: fromPolicies(res.policies),
         subscriptions: fromSubscriptions(res.subscriptions),
+        credentialStamp: res.credentialStamp,
       },
     };
   }
@@ -172,6 +173,7 @@ export function sessionOpenedValue(live: LiveSession) {
     keepAlive: info.keepAlive,
     openedAtMs: BigInt(live.openedAtMs),
     tenantId: session.device.tenantId,
+    credentialStamp: session.credentialStamp ?? "",
   });
 }
 

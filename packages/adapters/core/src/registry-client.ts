@@ -55,6 +55,11 @@ export interface ProxySubscription {
  */
 export interface DeviceSession {
   readonly sessionId: string;
+  /**
+   * The registry's digest of the credentials the session was admitted with, echoed when the session is reported
+   * open or re-announced, so the registry can revoke it if they changed while the link was down.
+   */
+  readonly credentialStamp?: string;
   readonly device: DeviceIdentity;
   policies: readonly TopicPolicy[];
   subscriptions: readonly ProxySubscription[];

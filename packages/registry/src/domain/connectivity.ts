@@ -30,37 +30,6 @@ export async function recordAuthFailure(
     .execute();
 }
 
-/** A session came up: connect log 1 and deviceStatus online with address and keepalive. */
-export async function markOnline(
-  db: Kysely<Database>,
-  s: { deviceIntId: number; sessionId: string; ip: string; keepAlive: number; at: number },
-  log = true,
-): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    const device = await tx
-      .updateTable("devices")
-      .set({ deviceStatus: 1, clientIp: s.ip, keepAlive: s.keepAlive, connectedAt: s.at })
-      .where("id", "=", s.deviceIntId)
-      .returning(["tenantId", "deviceId", "deviceName"])
-      .executeTakeFirst();
-    if (!device || !log) return;
-    await tx
-      .insertInto("connectLogs")
-      .values({
-        ...device,
-        deviceIntId: s.deviceIntId,
-        connectStatus: CONNECT_STATUS.online,
-        ip: s.ip,
-        keepAlive: s.keepAlive,
-        sessionId: s.sessionId,
-        reason: null,
-        createAt: s.at,
-        updateAt: null,
-      })
-      .execute();
-  });
-}
-
 /**
  * A session ended: connect log 0; the device goes offline unless it still
  * holds another session (`stillOnline`).

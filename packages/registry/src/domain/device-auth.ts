@@ -1,4 +1,4 @@
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { recordAuthFailure } from "./connectivity.js";
@@ -41,7 +41,14 @@ export interface ProxyFilter {
 }
 
 export type AuthOutcome =
-  | { ok: true; device: DeviceIdentity; policies: TopicRule[]; subscriptions: ProxyFilter[] }
+  | {
+      ok: true;
+      device: DeviceIdentity;
+      policies: TopicRule[];
+      subscriptions: ProxyFilter[];
+      /** Digest of the credentials admitted (see credentialStamp). */
+      credentialStamp: string;
+    }
   | { ok: false; result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED"; message: string };
 
 /** Devices speak relative topics; commands with no topic go here. */
@@ -114,8 +121,26 @@ function denier(
   };
 }
 
+/**
+ * What a session's credentials were, as a string the adapter echoes back: `t:` and a digest of the username and
+ * token (so neither travels), or `c:` and the certificate record's id. When the session is re-announced after an
+ * outage, `sessionRevocations` recomputes it from the current records: a different value means they changed.
+ */
+export function tokenStamp(username: string, token: string): string {
+  return `t:${createHash("sha256").update(username).update("\0").update(token).digest("base64url").slice(0, 22)}`;
+}
+
+/** The stamp of a session admitted by the certificate record `certIntId`. */
+export const certificateStamp = (certIntId: number) => `c:${certIntId}`;
+
 /** The checks shared by every credential kind (blocked, protocol), then the identity the adapter needs. */
-async function admit(db: Kysely<Database>, row: DeviceRow, protocol: number, deny: Deny): Promise<AuthOutcome> {
+async function admit(
+  db: Kysely<Database>,
+  row: DeviceRow,
+  protocol: number,
+  deny: Deny,
+  credentialStamp: string,
+): Promise<AuthOutcome> {
   if (row.blocked === 1) return deny("BLOCKED", "device is blocked");
   if (!protocolAccepted(row.cloudProtocol, protocol))
     return deny("NOT_ALLOWED", "device's product uses another protocol");
@@ -126,6 +151,7 @@ async function admit(db: Kysely<Database>, row: DeviceRow, protocol: number, den
   ]);
   return {
     ok: true,
+    credentialStamp,
     policies,
     subscriptions: subscriptions.map((s) => ({ topic: s.topic, qos: s.qos })),
     device: {
@@ -156,7 +182,7 @@ async function byToken(
   if (!row || !sameSecret(c.token, row.token)) return deny("BAD_CREDENTIALS", "unknown username or wrong token");
   if (row.authType !== 1) return deny("NOT_ALLOWED", "device authenticates with a certificate");
   if (c.clientId && c.clientId !== row.deviceId) return deny("NOT_ALLOWED", "client id is not the device's deviceID");
-  return admit(db, row, req.protocol, deny);
+  return admit(db, row, req.protocol, deny, tokenStamp(c.username, c.token));
 }
 
 /** SHA-256 fingerprints compare as lower-case hex without separators. */
@@ -199,7 +225,7 @@ async function byCertificate(
     .where("certIntId", "=", cert.id)
     .executeTakeFirst();
   if (!bound) return deny("NOT_ALLOWED", "device is not bound to this certificate");
-  return admit(db, row, req.protocol, deny);
+  return admit(db, row, req.protocol, deny, certificateStamp(cert.id));
 }
 
 /**

@@ -19,7 +19,8 @@ import type { Logger } from "pino";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { UplinkWriter } from "../store/store.js";
-import { markOffline, markOnline } from "../domain/connectivity.js";
+import { sessionRevocations } from "../domain/session-revocations.js";
+import type { ConnectivityWriter } from "../sessions/connectivity-writer.js";
 import { PUBLISH_STATUS, type CommandRouter, type PublishStatus } from "../router/commands.js";
 import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "../sessions/session-table.js";
 import type { LiveUpdates } from "../sessions/live-updates.js";
@@ -38,6 +39,8 @@ export interface ConnectDeps {
   relay: GatewayRelay;
   /** Sends a just-opened session the policy and subscription pushes it missed. */
   live: LiveUpdates;
+  /** Writes connect logs and the devices' online state in batches. */
+  connectivity: ConnectivityWriter;
 }
 
 type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -55,18 +58,31 @@ const toSession = (s: SessionOpened): LiveSession => ({
   clientIp: s.clientIp,
   keepAlive: s.keepAlive,
   openedAt: Number(s.openedAtMs) || Date.now(),
+  credentialStamp: s.credentialStamp,
 });
 
-/** A session ended: offline connect log, and deviceStatus 0 unless the device holds another session. */
-function closeSession(deps: ConnectDeps, s: LiveSession, reason: string, at = Date.now()): Promise<void> {
-  return markOffline(deps.db, {
+/** A session ended: offline connect log; the device stays online only while it holds another session. */
+function closeSession(deps: ConnectDeps, s: LiveSession, reason: string, at = Date.now()): void {
+  deps.connectivity.record({
+    kind: "closed",
     deviceIntId: s.deviceIntId,
     sessionId: s.sessionId,
     ip: s.clientIp || null,
     keepAlive: s.keepAlive || null,
     at,
     reason,
-    stillOnline: deps.sessions.isOnline(s.deviceIntId),
+  });
+}
+
+/** A session came up (or was re-announced): online connect log and state. */
+function openSession(deps: ConnectDeps, s: LiveSession, kind: "opened" | "announced"): void {
+  deps.connectivity.record({
+    kind,
+    deviceIntId: s.deviceIntId,
+    sessionId: s.sessionId,
+    ip: s.clientIp,
+    keepAlive: s.keepAlive,
+    at: s.openedAt,
   });
 }
 
@@ -140,34 +156,34 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
           }),
         }),
     };
-    deps.sessions.attach(link);
+    const previous = [...deps.sessions.attach(link), ...deps.sessions.unpark(m.instanceId)];
     send({ case: "helloAck", value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId } });
     log.info({ instance: m.instanceId, protocol: m.protocol, sessions: m.sessions.length }, "adapter attached");
-    // Sessions this instance had before its stream dropped but no longer lists ended meanwhile.
-    const alive = new Set(m.sessions.map((s) => s.sessionId));
-    for (const gone of deps.sessions.unpark(m.instanceId).filter((s) => !alive.has(s.sessionId))) {
-      await closeSession(deps, gone, "session ended while the adapter was away");
+    // Sessions this instance held before its stream dropped but no longer lists ended meanwhile.
+    const announced = m.sessions.map(toSession);
+    const alive = new Set(announced.map((s) => s.sessionId));
+    for (const gone of previous.filter((s) => !alive.has(s.sessionId)))
+      closeSession(deps, gone, "session ended while the adapter was away");
+    // What changed while the link was down applies now: revoked sessions are kicked before any replayed uplink
+    // of theirs is handled, the others get the device's current policies and proxy subscriptions.
+    const revoked = await sessionRevocations(deps.db, announced);
+    for (const s of announced) {
+      deps.sessions.open(link.instanceId, s);
+      openSession(deps, s, "announced");
     }
-    for (const s of m.sessions) {
-      const session = toSession(s);
-      const wasOnline = deps.sessions.isOnline(session.deviceIntId);
-      deps.sessions.open(link.instanceId, session);
-      deliverQueued(session.deviceIntId);
-      const row = await deps.db
-        .selectFrom("devices")
-        .select("deviceStatus")
-        .where("id", "=", session.deviceIntId)
-        .executeTakeFirst();
-      if (!wasOnline && row?.deviceStatus !== 1) {
-        await markOnline(deps.db, {
-          deviceIntId: session.deviceIntId,
-          sessionId: session.sessionId,
-          ip: session.clientIp,
-          keepAlive: session.keepAlive,
-          at: session.openedAt,
-        });
-      }
+    const kept = new Set<number>();
+    for (const s of announced) {
+      const reason = revoked.get(s.sessionId);
+      if (reason) deps.sessions.kick(s.deviceIntId, reason);
+      else kept.add(s.deviceIntId);
     }
+    for (const id of kept) {
+      deliverQueued(id);
+      void deps.live
+        .sessionOpened(id, new Set(["policies", "subscriptions"]))
+        .catch((err: unknown) => log.error({ err }, "push to a re-announced session failed"));
+    }
+    if (revoked.size > 0) log.info({ instance: m.instanceId, revoked: revoked.size }, "re-announced sessions revoked");
   };
 
   const ack = (seq: bigint, rejected?: string) => {
@@ -197,7 +213,29 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       .catch((err: unknown) => fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(err as Error).message}`));
   };
 
+  /**
+   * Why an uplink's session may no longer store anything: it was revoked, or — for a session this node no longer
+   * knows, as when an adapter replays uplinks of a session that ended while its link was down — its device was
+   * deleted or blocked meanwhile (looked up once per such session).
+   */
+  const unknownVerdicts = new Map<string, Promise<string | undefined>>();
+  const refusal = (u: Uplink): string | undefined | Promise<string | undefined> => {
+    const revoked = deps.sessions.revokedReason(u.sessionId);
+    if (revoked) return revoked;
+    if (deps.sessions.knows(u.sessionId)) return undefined;
+    let verdict = unknownVerdicts.get(u.sessionId);
+    if (!verdict) {
+      if (unknownVerdicts.size >= 10_000) unknownVerdicts.clear();
+      const held = { sessionId: u.sessionId, deviceIntId: Number(u.deviceIntId), credentialStamp: "" };
+      verdict = sessionRevocations(deps.db, [held]).then((r) => r.get(u.sessionId));
+      unknownVerdicts.set(u.sessionId, verdict);
+    }
+    return verdict;
+  };
+
   const onUplink = async (u: Uplink) => {
+    const refused = await refusal(u);
+    if (refused) return ack(u.seq, `session revoked: ${refused}`);
     const own = { deviceIntId: Number(u.deviceIntId), gatewayIntId: null, topic: u.topic };
     // Only relay-shaped topics need a lookup; everything else is written at once.
     if (!GatewayRelay.isRelayTopic(u.topic)) return store(u, own);
@@ -216,21 +254,17 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       case "sessionOpened": {
         const s = toSession(k.value);
         deps.sessions.open(link.instanceId, s);
-        // A revocation or change made between its authentication and now must not be missed.
+        openSession(deps, s, "opened");
+        // A revocation or change made between its authentication and now must not be missed; a session this node
+        // did not admit (it restarted meanwhile) is checked against the records first.
         const missed = deps.sessions.takePending(s.sessionId);
-        if (missed?.revoked) link.kick(s.deviceIntId, missed.revoked);
-        else if (missed && missed.stale.size > 0)
+        const revoked = missed ? missed.revoked : (await sessionRevocations(deps.db, [s])).get(s.sessionId);
+        if (revoked) return deps.sessions.kick(s.deviceIntId, revoked);
+        if (missed && missed.stale.size > 0)
           void deps.live
             .sessionOpened(s.deviceIntId, missed.stale)
             .catch((err: unknown) => log.error({ err }, "push to a new session failed"));
-        if (!missed?.revoked) deliverQueued(s.deviceIntId);
-        return markOnline(deps.db, {
-          deviceIntId: s.deviceIntId,
-          sessionId: s.sessionId,
-          ip: s.clientIp,
-          keepAlive: s.keepAlive,
-          at: s.openedAt,
-        });
+        return deliverQueued(s.deviceIntId);
       }
       case "sessionClosed": {
         const v = k.value;
@@ -242,6 +276,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
           clientIp: "",
           keepAlive: 0,
           openedAt: 0,
+          credentialStamp: "",
         };
         return closeSession(deps, session, k.value.reason, Number(k.value.closedAtMs) || Date.now());
       }
@@ -267,10 +302,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     // The devices may still be connected to the adapter: wait for it to come back before calling them offline.
     const sessions = deps.sessions.detach(link);
     deps.sessions.park(link.instanceId, sessions, deps.sessionGraceMs, (expired) => {
-      for (const s of expired)
-        closeSession(deps, s, "adapter did not come back").catch((err: unknown) =>
-          log.error({ err }, "marking offline failed"),
-        );
+      for (const s of expired) closeSession(deps, s, "adapter did not come back");
     });
     log.info({ instance: link.instanceId, sessions: sessions.length }, "adapter detached");
   };

@@ -51,6 +51,7 @@ export function authOutcomeToProto(o: AuthOutcome) {
     }),
     policies: policiesToProto(o.policies),
     subscriptions: subscriptionsToProto(o.subscriptions),
+    credentialStamp: o.credentialStamp,
   };
 }
 

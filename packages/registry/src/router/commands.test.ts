@@ -32,6 +32,7 @@ function fakeAdapter(sessions: SessionTable, instanceId = "mqtt-1") {
   const open = (deviceIntId: number) =>
     sessions.open(instanceId, {
       sessionId: `s-${deviceIntId}-${sent.length}`,
+      credentialStamp: "",
       deviceIntId,
       tenantId: "t",
       clientIp: "",

@@ -23,6 +23,7 @@ const session = (sessionId: string, deviceIntId: number) => ({
   clientIp: "",
   keepAlive: 0,
   openedAt: 0,
+  credentialStamp: "",
 });
 
 describe("SessionTable", () => {

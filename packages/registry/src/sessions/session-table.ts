@@ -42,6 +42,8 @@ export interface AdapterLink {
 export interface LiveSession {
   sessionId: string;
   deviceIntId: number;
+  /** The credential stamp the session was admitted with ("" when unknown). */
+  credentialStamp: string;
   tenantId: string;
   clientIp: string;
   keepAlive: number;
@@ -60,6 +62,8 @@ export interface PendingSession {
 
 /** How long an authenticated session may take to be reported open, ms. */
 const PENDING_TTL_MS = 60_000;
+/** Revoked session ids remembered (their late or replayed uplinks are refused); the oldest are forgotten first. */
+const REVOKED_LIMIT = 100_000;
 
 interface Attached {
   link: AdapterLink;
@@ -81,6 +85,8 @@ export class SessionTable {
    * applied when the SessionOpened arrives.
    */
   private readonly pending = new Map<string, PendingSession>();
+  /** Sessions kicked on this node, with the reason: nothing more of theirs is stored. */
+  private readonly revoked = new Map<string, string>();
 
   /** Records a session id handed out by Authenticate (and forgets pending ones older than a minute). */
   issued(sessionId: string, deviceIntId: number, now = Date.now()): void {
@@ -103,11 +109,16 @@ export class SessionTable {
     for (const p of this.pending.values()) if (p.deviceIntId === deviceIntId) p.stale.add(what);
   }
 
-  /** Registers an adapter stream; a previous stream of the same instance is replaced. */
-  attach(link: AdapterLink): void {
+  /**
+   * Registers an adapter stream. A previous stream of the same instance is replaced; its sessions are returned,
+   * since the new stream's Hello says which of them are still alive.
+   */
+  attach(link: AdapterLink): LiveSession[] {
     const old = this.adapters.get(link.instanceId);
-    if (old) for (const s of old.sessions.values()) this.unindex(s);
+    const previous = old ? [...old.sessions.values()] : [];
+    for (const s of previous) this.unindex(s);
     this.adapters.set(link.instanceId, { link, sessions: new Map() });
+    return previous;
   }
 
   /** Forgets an adapter stream (only if `link` is still the current one); returns its sessions. */
@@ -181,6 +192,33 @@ export class SessionTable {
     return (this.byDevice.get(deviceIntId)?.size ?? 0) > 0;
   }
 
+  /** The device's most recent session on this node (its address and keepalive are the device's), if any. */
+  latestSession(deviceIntId: number): LiveSession | undefined {
+    const m = this.byDevice.get(deviceIntId);
+    if (!m) return undefined;
+    const [sessionId, instanceId] = [...m.entries()].at(-1)!;
+    return this.adapters.get(instanceId)?.sessions.get(sessionId);
+  }
+
+  /** True for a session live or pending on this node (one whose state this node knows). */
+  knows(sessionId: string): boolean {
+    if (this.pending.has(sessionId)) return true;
+    for (const a of this.adapters.values()) if (a.sessions.has(sessionId)) return true;
+    return false;
+  }
+
+  /** Marks a session revoked: its uplinks are refused from now on. */
+  revoke(sessionId: string, reason: string): void {
+    this.revoked.delete(sessionId);
+    this.revoked.set(sessionId, reason);
+    if (this.revoked.size > REVOKED_LIMIT) this.revoked.delete(this.revoked.keys().next().value!);
+  }
+
+  /** Why the session was revoked; undefined when it was not. */
+  revokedReason(sessionId: string): string | undefined {
+    return this.revoked.get(sessionId);
+  }
+
   /** The adapter of the device's most recent session, for downlinks. */
   route(deviceIntId: number): AdapterLink | undefined {
     const m = this.byDevice.get(deviceIntId);
@@ -200,8 +238,13 @@ export class SessionTable {
    * changed), including those authenticated but not reported open yet.
    */
   kick(deviceIntId: number, reason: string): void {
+    for (const sessionId of this.byDevice.get(deviceIntId)?.keys() ?? []) this.revoke(sessionId, reason);
     for (const link of this.linksOf(deviceIntId)) link.kick(deviceIntId, reason);
-    for (const p of this.pending.values()) if (p.deviceIntId === deviceIntId) p.revoked = reason;
+    for (const [sessionId, p] of this.pending)
+      if (p.deviceIntId === deviceIntId) {
+        p.revoked = reason;
+        this.revoke(sessionId, reason);
+      }
   }
 
   /** Snapshot for the health endpoint. */

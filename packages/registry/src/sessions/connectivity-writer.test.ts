@@ -1,0 +1,143 @@
+import pino from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { bootstrapAdmin } from "../domain/bootstrap.js";
+import type { Caller } from "../domain/caller.js";
+import { createDevice } from "../domain/devices.js";
+import { createProduct } from "../domain/products.js";
+import { engines } from "../store/test-engines.js";
+import { ConnectivityWriter, type SessionEvent } from "./connectivity-writer.js";
+import { SessionTable, type AdapterLink, type LiveSession } from "./session-table.js";
+
+afterAll(async () => {
+  for (const e of engines) await e.cleanup();
+});
+
+const link: AdapterLink = {
+  instanceId: "a",
+  protocol: 1,
+  version: "t",
+  attachedAt: 0,
+  sendDownlink: () => {},
+  kick: () => {},
+  updatePolicies: () => {},
+  updateSubscriptions: () => {},
+};
+
+describe.each(engines)("ConnectivityWriter on $name", (engine) => {
+  async function setup(deviceCount = 1) {
+    const { store } = await engine.open();
+    const db = store.db;
+    const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
+    const caller: Caller = {
+      userIntId: 1,
+      username: "root",
+      tenantId: boot.tenantId!,
+      role: "admin",
+      serviceAdmin: true,
+    };
+    const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
+    const ids: number[] = [];
+    for (let i = 0; i < deviceCount; i++)
+      ids.push(
+        (
+          await createDevice(db, caller, {
+            productId: product.productId,
+            deviceName: `d${i}`,
+            upLinkSystem: 1,
+            authType: 1,
+          })
+        ).id,
+      );
+    const table = new SessionTable();
+    table.attach(link);
+    const writer = new ConnectivityWriter(db, (id) => table.latestSession(id), pino({ level: "silent" }));
+    const session = (sessionId: string, deviceIntId: number, clientIp = "1.2.3.4"): LiveSession => ({
+      sessionId,
+      deviceIntId,
+      tenantId: boot.tenantId!,
+      clientIp,
+      keepAlive: 30,
+      openedAt: 1000,
+      credentialStamp: "",
+    });
+    const event = (kind: SessionEvent["kind"], s: LiveSession): SessionEvent => ({
+      kind,
+      deviceIntId: s.deviceIntId,
+      sessionId: s.sessionId,
+      ip: s.clientIp,
+      keepAlive: s.keepAlive,
+      at: 2000,
+    });
+    const state = (id: number) =>
+      db
+        .selectFrom("devices")
+        .select(["deviceStatus", "clientIp", "keepAlive"])
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+    const logs = (id: number) =>
+      db
+        .selectFrom("connectLogs")
+        .select("connectStatus")
+        .where("deviceIntId", "=", id)
+        .orderBy("id")
+        .execute()
+        .then((rows) => rows.map((r) => r.connectStatus));
+    return { db, ids, table, writer, session, event, state, logs };
+  }
+
+  it("stores a device online with its session's address while a session of it is live, offline after", async () => {
+    const { ids, table, writer, session, event, state, logs } = await setup();
+    const s = session("s1", ids[0]!);
+    table.open("a", s);
+    writer.record(event("opened", s));
+    await writer.flush();
+    expect(await state(ids[0]!)).toEqual({ deviceStatus: 1, clientIp: "1.2.3.4", keepAlive: 30 });
+    table.close("a", "s1");
+    writer.record(event("closed", s));
+    await writer.flush();
+    expect(await state(ids[0]!)).toMatchObject({ deviceStatus: 0, clientIp: null });
+    expect(await logs(ids[0]!)).toEqual([1, 0]);
+  });
+
+  it("keeps a device online when one of its two sessions closes, whatever order the events came in", async () => {
+    const { ids, table, writer, session, event, state, logs } = await setup();
+    const older = session("old", ids[0]!, "1.1.1.1");
+    const newer = session("new", ids[0]!, "2.2.2.2");
+    table.open("a", older);
+    table.open("a", newer);
+    table.close("a", "old");
+    // The takeover's close is written after the new session's open, in the same batch.
+    writer.record(event("opened", newer));
+    writer.record(event("closed", older));
+    await writer.flush();
+    expect(await state(ids[0]!)).toEqual({ deviceStatus: 1, clientIp: "2.2.2.2", keepAlive: 30 });
+    expect(await logs(ids[0]!)).toEqual([1, 0]);
+  });
+
+  it("logs a re-announced session only for a device stored offline", async () => {
+    const { ids, table, writer, session, event, logs } = await setup(2);
+    const [on, off] = [session("on", ids[0]!), session("off", ids[1]!)];
+    table.open("a", on);
+    writer.record(event("opened", on));
+    await writer.flush();
+    table.open("a", off);
+    writer.record(event("announced", on));
+    writer.record(event("announced", off));
+    await writer.flush();
+    expect(await logs(ids[0]!)).toEqual([1]);
+    expect(await logs(ids[1]!)).toEqual([1]);
+  });
+
+  it("writes a burst larger than one batch completely", async () => {
+    const { ids, table, writer, session, event, state, logs } = await setup(3);
+    for (let i = 0; i < 1200; i++) {
+      const s = session(`s${i}`, ids[i % 3]!);
+      if (i >= 1197) table.open("a", s);
+      writer.record(event(i % 2 === 0 ? "opened" : "closed", s));
+    }
+    await writer.flush();
+    const counts = await Promise.all(ids.map((id) => logs(id).then((l) => l.length)));
+    expect(counts).toEqual([400, 400, 400]);
+    for (const id of ids) expect((await state(id)).deviceStatus).toBe(1);
+  });
+});
