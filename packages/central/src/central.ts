@@ -104,6 +104,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       sessionGraceMs: graceMs,
       relay: new GatewayRelay(store.db),
       live,
+      publicHost: config.publicHost,
     },
     config.grpcHost,
     config.grpcPort,
