@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { dirname, join } from "node:path";
@@ -96,17 +97,31 @@ export function reachable(hostPort: string): string {
 export interface Fleet {
   central: FleetProcess;
   adapters: FleetProcess[];
+  /** The IOT_REGISTRY_TOKEN every process of the fleet shares: the one given, else the one made for this run. */
+  registryToken: string;
+  /** True when `registryToken` was made for this run because none was given. */
+  registryTokenGenerated: boolean;
   stop(): Promise<void>;
+}
+
+/** A fresh adapter token: 32 random bytes (256 bits), base64url. */
+export function newRegistryToken(): string {
+  return randomBytes(32).toString("base64url");
 }
 
 /**
  * Starts the central node, then every adapter pointed at its gRPC address.
  * Stopping ends the adapters first so they can report their sessions closed.
+ * Without an `IOT_REGISTRY_TOKEN` in `env`, the processes share one made for
+ * this run, so no other local user can call the gRPC endpoint as an adapter.
  */
 export async function startFleet(
-  env: Record<string, string | undefined>,
+  given: Record<string, string | undefined>,
   opts: { echo?: boolean } = {},
 ): Promise<Fleet> {
+  const registryTokenGenerated = !given.IOT_REGISTRY_TOKEN;
+  const registryToken = given.IOT_REGISTRY_TOKEN || newRegistryToken();
+  const env = { ...given, IOT_REGISTRY_TOKEN: registryToken };
   const central = await startProcess("central", "packages/central/src/main.ts", env, opts);
   const adapters: FleetProcess[] = [];
   const stop = async () => {
@@ -121,5 +136,5 @@ export async function startFleet(
     await stop();
     throw err;
   }
-  return { central, adapters, stop };
+  return { central, adapters, registryToken, registryTokenGenerated, stop };
 }

@@ -67,11 +67,15 @@ for (const p of [fleet.central, ...fleet.adapters]) {
     void shutdown(1);
   });
 }
+// The token itself is never printed: whoever reads the output could act as an adapter.
+const grpcToken = fleet.registryTokenGenerated
+  ? "token made for this run: set IOT_REGISTRY_TOKEN to attach adapters of your own"
+  : "token from IOT_REGISTRY_TOKEN";
 process.stdout.write(
   [
     "Fleet is up:",
     `  REST API   ${fleet.central.urls.api}/api/v1   (health: ${fleet.central.urls.api}/api/v1/health)`,
-    `  gRPC       ${fleet.central.urls.grpc}   (adapters)`,
+    `  gRPC       ${fleet.central.urls.grpc}   (adapters; ${grpcToken})`,
     ...fleet.adapters.flatMap((a) => Object.entries(a.urls).map(([k, v]) => `  ${k.padEnd(10)} ${v}   (${a.name})`)),
     "Press Ctrl-C to stop.",
     "",

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,4 +111,56 @@ describe("central node startup", () => {
       await stopProcess(c);
     }
   });
+
+  it("keeps the data folder and the database files private, tightening loose ones at start with a warning", async () => {
+    const env = { ...base(), IOT_LOG_LEVEL: "warn", IOT_ADMIN_PASSWORD: "private-files-pass" };
+    const dir = join(env.IOT_DATA_DIR, "data");
+    env.IOT_DATA_DIR = dir;
+    const files = ["iot.db", "iot.db-wal", "iot.db-shm"].map((f) => join(dir, f));
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    const first = await central(env);
+    try {
+      expect(mode(dir)).toBe(0o700);
+      for (const f of files) expect(existsSync(f) && mode(f), f).toBe(0o600);
+    } finally {
+      expect(await stopProcess(first), first.errors.join("\n")).toBe(0);
+    }
+    expect(first.errors.filter((l) => l.includes("tightened"))).toEqual([]);
+    chmodSync(dir, 0o755);
+    chmodSync(files[0]!, 0o644);
+    const second = await central(env);
+    try {
+      expect(mode(dir)).toBe(0o700);
+      for (const f of files) expect(existsSync(f) && mode(f), f).toBe(0o600);
+      // Log lines on stderr may trail the READY line on stdout.
+      const warnings = () =>
+        second.errors.map((l) => JSON.parse(l) as { msg: string }).filter((w) => w.msg.includes("tightened"));
+      await expect.poll(warnings).toEqual([
+        {
+          ...expectedWarning,
+          path: dir,
+          was: "0755",
+          now: "0700",
+          msg: `${dir} was open to other users (mode 0755): tightened to 0700`,
+        },
+        {
+          ...expectedWarning,
+          path: files[0],
+          was: "0644",
+          now: "0600",
+          msg: `${files[0]} was open to other users (mode 0644): tightened to 0600`,
+        },
+      ]);
+    } finally {
+      expect(await stopProcess(second), second.errors.join("\n")).toBe(0);
+    }
+  });
 });
+
+const expectedWarning = {
+  level: 40,
+  name: "central",
+  time: expect.any(Number),
+  pid: expect.any(Number),
+  hostname: expect.any(String),
+};

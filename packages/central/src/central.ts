@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Logger } from "pino";
 import { StartupError, listenError } from "@iot/config";
@@ -17,9 +18,11 @@ import {
   startGrpcServer,
   stopGrpcServer,
   tokenSecret,
+  SQLITE_FILE_NAME,
   type BootstrapResult,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
+import { createPrivateFile, secureDataDir, type Tightened } from "./secure-data-dir.js";
 
 /** A running central node. */
 export interface Central {
@@ -49,6 +52,15 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       `IOT_GRPC_HOST=${config.grpcHost} is reachable from other hosts: set IOT_REGISTRY_TOKEN (the same value in every adapter)`,
     );
   }
+  // SQLite keeps every secret (tokens, the CA key, the token secret) in the data folder: nobody else may read it.
+  const sqlite = !config.databaseUrl;
+  const warnTightened = (list: Tightened[]) => {
+    for (const t of list) logger.warn(t, `${t.path} was open to other users (mode ${t.was}): tightened to ${t.now}`);
+  };
+  if (sqlite) {
+    warnTightened(secureDataDir(config.dataDir));
+    createPrivateFile(join(config.dataDir, SQLITE_FILE_NAME));
+  }
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -57,6 +69,15 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   }).catch((err: unknown) => {
     throw new StartupError(`cannot open the database: ${(err as Error).message}`);
   });
+  // Files SQLite made while opening (-wal, -shm) take the database file's mode; check, in case they did not.
+  if (sqlite) {
+    try {
+      warnTightened(secureDataDir(config.dataDir));
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
   const bootstrap = await bootstrapAdmin(store.db, {
     username: config.adminUsername,
     password: config.adminPassword,
@@ -86,6 +107,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       relay: new GatewayRelay(store.db),
       live,
       connectivity,
+      publicHost: config.publicHost,
     },
     config.grpcHost,
     config.grpcPort,

@@ -28,7 +28,12 @@ export {
 } from "./router/commands.js";
 export { groupOfCommand } from "./router/group-commands.js";
 export * from "./domain/tasks.js";
-export { startGrpcServer, stopGrpcServer, registryHandlers } from "./grpc/registry-service.js";
+export {
+  startGrpcServer,
+  stopGrpcServer,
+  registryHandlers,
+  type RegistryServiceDeps,
+} from "./grpc/registry-service.js";
 export type { ConnectDeps } from "./grpc/connect-stream.js";
 export * from "./store/index.js";
 export { hashPassword, verifyPassword } from "./auth/passwords.js";

@@ -9,8 +9,7 @@ import {
   type AuthenticateResponse,
 } from "@iot/proto";
 import { engines } from "../store/test-engines.js";
-import type { ConnectDeps } from "./connect-stream.js";
-import { startGrpcServer, stopGrpcServer } from "./registry-service.js";
+import { startGrpcServer, stopGrpcServer, type RegistryServiceDeps } from "./registry-service.js";
 
 const sqlite = engines.find((e) => e.name === "sqlite")!;
 const servers: grpc.Server[] = [];
@@ -29,7 +28,7 @@ type Raw = grpc.Client & {
 
 async function server(token?: string): Promise<number> {
   const { store } = await sqlite.open();
-  const deps = { db: store.db, logger: pino({ level: "silent" }) } as unknown as ConnectDeps;
+  const deps = { db: store.db, logger: pino({ level: "silent" }) } as unknown as RegistryServiceDeps;
   const { port, server } = await startGrpcServer(deps, "127.0.0.1", 0, token);
   servers.push(server);
   return port;

@@ -15,11 +15,18 @@ import {
   type RegistryMessage,
 } from "@iot/proto";
 import { serviceCa, signListenerCsr } from "../certs/ca.js";
+import { checkListenerHosts } from "../certs/listener-hosts.js";
 import { authenticateDevice } from "../domain/device-auth.js";
 import { RegistryError } from "../errors.js";
 import { authOutcomeToProto, credentialsFromProto } from "./convert.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
 import { requireAdapterToken } from "./adapter-token.js";
+
+/** What the registry service needs: the Connect stream's dependencies and the host listener certificates may name. */
+export interface RegistryServiceDeps extends ConnectDeps {
+  /** IOT_PUBLIC_HOST: with the loopback names, the only names IssueListenerCertificate signs. */
+  publicHost: string;
+}
 
 /** Handles Authenticate: every answer is a response; only a broken store is a gRPC error. */
 async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promise<AuthenticateResponse> {
@@ -40,27 +47,31 @@ async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promis
 /**
  * Handles IssueListenerCertificate: signs an adapter's TLS listener CSR with
  * the service CA and answers the CA too, which the adapter needs to verify
- * device certificates on its mutual-TLS listener.
+ * device certificates on its mutual-TLS listener. Only for the public host
+ * and loopback names.
  */
 async function issueListenerCertificate(
   req: IssueListenerCertificateRequest,
-  deps: ConnectDeps,
+  deps: RegistryServiceDeps,
 ): Promise<IssueListenerCertificateResponse> {
+  checkListenerHosts(req.hostnames, deps.publicHost);
   const ca = await serviceCa(deps.db);
   const certPem = await signListenerCsr(ca, req.csrPem, req.hostnames);
   deps.logger.info({ adapter: req.adapterInstanceId, hostnames: req.hostnames }, "listener certificate issued");
   return create(IssueListenerCertificateResponseSchema, { certPem, caPem: ca.certPem });
 }
 
-/** A refused request is INVALID_ARGUMENT with its reason; anything else means the store failed. */
+/** A refused request is INVALID_ARGUMENT or PERMISSION_DENIED with its reason; anything else means the store failed. */
 function grpcError(err: unknown): Partial<grpc.StatusObject> {
   if (err instanceof RegistryError && err.code === "FORM_INVALID")
     return { code: grpc.status.INVALID_ARGUMENT, details: err.message };
+  if (err instanceof RegistryError && err.code === "PERMISSION_DENIED")
+    return { code: grpc.status.PERMISSION_DENIED, details: err.message };
   return { code: grpc.status.UNAVAILABLE, details: "registry store unavailable" };
 }
 
 /** The RegistryService implementation for a grpc-js server. */
-export function registryHandlers(deps: ConnectDeps): grpc.UntypedServiceImplementation {
+export function registryHandlers(deps: RegistryServiceDeps): grpc.UntypedServiceImplementation {
   return {
     authenticate(
       call: grpc.ServerUnaryCall<AuthenticateRequest, AuthenticateResponse>,
@@ -82,7 +93,7 @@ export function registryHandlers(deps: ConnectDeps): grpc.UntypedServiceImplemen
         (res) => callback(null, res),
         (err: unknown) => {
           const status = grpcError(err);
-          if (status.code === grpc.status.INVALID_ARGUMENT)
+          if (status.code !== grpc.status.UNAVAILABLE)
             deps.logger.warn(
               { adapter: call.request.adapterInstanceId, reason: status.details },
               "listener certificate refused",
@@ -102,7 +113,7 @@ export function registryHandlers(deps: ConnectDeps): grpc.UntypedServiceImplemen
  * `adapterToken`, only callers presenting it.
  */
 export async function startGrpcServer(
-  deps: ConnectDeps,
+  deps: RegistryServiceDeps,
   host: string,
   port: number,
   adapterToken?: string,
