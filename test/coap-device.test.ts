@@ -1,5 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createSocket } from "node:dgram";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 
@@ -7,12 +10,26 @@ import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 let t: TestFleet;
 let productID: string;
 let n = 0;
+/** IOT_MAX_MESSAGE_SIZE of this fleet, bytes. */
+const MAX_MESSAGE_SIZE = 8192;
+let files: string;
 
 beforeAll(async () => {
-  t = await startTestFleet({ IOT_COAP_KEEPALIVE: "2" });
+  t = await startTestFleet({ IOT_COAP_KEEPALIVE: "2", IOT_MAX_MESSAGE_SIZE: String(MAX_MESSAGE_SIZE) });
   productID = (await t.api("POST", "/products", { productName: "coap", cloudProtocol: 2 })).body.productID;
 }, 90_000);
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  if (files) rmSync(files, { recursive: true, force: true });
+});
+
+/** Writes `content` to a new file for coap-client's `-f` and answers its path. */
+function file(name: string, content: string): string {
+  files ||= mkdtempSync(join(tmpdir(), "coap-e2e-"));
+  const path = join(files, name);
+  writeFileSync(path, content);
+  return path;
+}
 
 const newDevice = () => t.newDevice(productID, `coap-${n++}`);
 /** The credentials as Uri-Query options (coap-client keeps only about 100 bytes of a URI's query). */
@@ -125,5 +142,75 @@ describe("a CoAP device", () => {
     await expect.poll(() => statusOf(d)).toBe(1);
     await expect.poll(() => statusOf(d), { timeout: 6000 }).toBe(0);
     expect(await connectStatuses(d)).toEqual([0, 1]);
+  });
+
+  it("uploads a 3 KB JSON in 256-byte Block1 blocks (coap-client -b 256); the event holds the whole body", async () => {
+    const d = await newDevice();
+    const json = JSON.stringify({ readings: Array.from({ length: 200 }, (_, i) => ({ i, temp: 20 + i / 10 })) });
+    expect(json.length).toBeGreaterThan(3000);
+    const r = coapClient([
+      "-m",
+      "post",
+      "-b",
+      "256",
+      "-f",
+      file("big.json", json),
+      ...credentials(d),
+      url("/mqtt/bulk"),
+    ]);
+    expect(r.stderr).toBe("");
+    const e = await events(d);
+    expect(e.meta.count).toBe(1);
+    expect(e.items[0]).toMatchObject({ topic: "bulk", payload: json });
+  });
+
+  it("answers 4.13 to a block-wise upload larger than IOT_MAX_MESSAGE_SIZE, and stores nothing", async () => {
+    const d = await newDevice();
+    const big = file("too-big.txt", "x".repeat(MAX_MESSAGE_SIZE + 1));
+    const r = coapClient(["-m", "post", "-b", "256", "-f", big, ...credentials(d), url("/mqtt/bulk")]);
+    expect(r.stderr).toMatch(/4\.13/);
+    expect((await events(d)).meta.count).toBe(0);
+  });
+
+  it("downloads a command larger than a block with a plain GET, block by block (coap-client -b 256)", async () => {
+    const d = await newDevice();
+    coapClient(["-m", "post", "-e", "1", ...credentials(d), url("/mqtt/hello")]);
+    const command = Array.from({ length: 120 }, (_, i) => `line ${i} of a long command`).join("\n");
+    expect(command.length).toBeGreaterThan(3000);
+    expect(
+      (await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: command })).body.publishStatus,
+    ).toBe("1");
+    const r = coapClient(["-m", "get", "-b", "256", ...credentials(d), url("/mqtt/inbox")]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout.trimEnd()).toBe(command);
+  });
+
+  it("receives a command larger than a block as an observer: the first block notified, the rest fetched", async () => {
+    const d = await newDevice();
+    const observer = spawn("coap-client-notls", [
+      "-m",
+      "get",
+      "-s",
+      "10",
+      "-b",
+      "512",
+      ...credentials(d),
+      url("/mqtt"),
+    ]);
+    let out = "";
+    observer.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    const command = "0123456789abcdef".repeat(160);
+    try {
+      await expect.poll(() => statusOf(d), { timeout: 5000 }).toBe(1);
+      await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: command });
+      await expect.poll(() => out, { timeout: 5000 }).toContain(command);
+      await expect
+        .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
+          timeout: 5000,
+        })
+        .toBe(2);
+    } finally {
+      observer.kill();
+    }
   });
 });

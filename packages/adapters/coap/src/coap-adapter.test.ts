@@ -1,10 +1,9 @@
-import { createSocket, type Socket } from "node:dgram";
-import { generate, parse, type ParsedPacket } from "coap-packet";
+import { generate } from "coap-packet";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeRegistryClient } from "@iot/adapter-core";
 import { createCoapAdapter, type CoapAdapter } from "./coap-adapter.js";
-import { listenUdp, type UdpListener } from "./transport/udp.js";
+import { blockOption, FakeCoapClient, uintOption } from "./fake-coap-client.js";
 
 const device = {
   deviceIntId: 1,
@@ -16,12 +15,10 @@ const device = {
 
 let registry: FakeRegistryClient;
 let adapter: CoapAdapter;
-let udp: UdpListener;
-let client: Socket;
-let inbox: ParsedPacket[];
-let mid = 1;
+let client: FakeCoapClient;
 
-async function start(keepAliveSeconds = 60) {
+/** The adapter on a fake registry, fed datagrams in memory by one test client. */
+function start(keepAliveSeconds = 60, maxMessageSize = 262_144) {
   registry = new FakeRegistryClient({ devices: [device] });
   registry.start();
   adapter = createCoapAdapter({
@@ -29,71 +26,26 @@ async function start(keepAliveSeconds = 60) {
     logger: pino({ level: "silent" }),
     policyDefault: "allow",
     keepAliveSeconds,
+    maxMessageSize,
     ackTimeoutMs: 50,
     maxRetransmit: 1,
   });
-  udp = await listenUdp(adapter, { port: 0, host: "127.0.0.1", onError: () => undefined });
-  client = createSocket("udp4");
-  inbox = [];
-  client.on("message", (m) => inbox.push(parse(m)));
-  await new Promise<void>((r) => client.bind(0, "127.0.0.1", () => r()));
+  client = new FakeCoapClient(adapter);
 }
 
-afterEach(async () => {
-  client.close();
-  adapter.close();
-  await udp.close();
-});
+afterEach(() => adapter.close());
 
-const send = (datagram: Buffer) => client.send(datagram, udp.port, "127.0.0.1");
-
-/** Sends a request and resolves with the answer carrying its token. */
-function request(
-  code: string,
-  path: string,
-  opts: { query?: string[]; payload?: string; observe?: number; confirmable?: boolean; token?: string } = {},
-): Promise<ParsedPacket> {
-  const token = Buffer.from(opts.token ?? `t${mid}`);
-  const options = [
-    ...(opts.observe !== undefined
-      ? [{ name: "Observe", value: opts.observe === 0 ? Buffer.alloc(0) : Buffer.from([opts.observe]) }]
-      : []),
-    ...path
-      .split("/")
-      .filter(Boolean)
-      .map((p) => ({ name: "Uri-Path", value: Buffer.from(p) })),
-    ...(opts.query ?? ["c=dev-1", "u=u1", "p=t1"]).map((q) => ({ name: "Uri-Query", value: Buffer.from(q) })),
-  ];
-  send(
-    generate({
-      code,
-      messageId: mid++,
-      token,
-      confirmable: opts.confirmable ?? true,
-      options,
-      payload: Buffer.from(opts.payload ?? ""),
-    }),
-  );
-  return next((p) => p.token.equals(token) && !p.code.startsWith("0."));
-}
-
-async function next(match: (p: ParsedPacket) => boolean, timeoutMs = 2000): Promise<ParsedPacket> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const i = inbox.findIndex(match);
-    if (i >= 0) return inbox.splice(i, 1)[0]!;
-    if (Date.now() > until) throw new Error("no answer");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const send = (datagram: Buffer) => client.send(datagram);
+const request: FakeCoapClient["request"] = (...args) => client.request(...args);
+const next: FakeCoapClient["next"] = (...args) => client.next(...args);
 
 describe("CoAP adapter", () => {
   it("answers a confirmable publish 2.04 on its ACK only after the registry acked the uplink", async () => {
-    await start();
+    start();
     registry.autoAck = false;
     const answer = request("0.02", "/mqtt/telemetry/temp", { payload: "21.5" });
     await new Promise((r) => setTimeout(r, 50));
-    expect(inbox).toEqual([]);
+    expect(client.inbox).toEqual([]);
     registry.ackAll();
     const a = await answer;
     expect(a).toMatchObject({ code: "2.04", ack: true });
@@ -107,7 +59,7 @@ describe("CoAP adapter", () => {
   });
 
   it("publishes once when the device retransmits the same confirmable request, answering both", async () => {
-    await start();
+    start();
     const datagram = generate({
       code: "0.03",
       messageId: 999,
@@ -128,7 +80,7 @@ describe("CoAP adapter", () => {
   });
 
   it("answers 4.01 to wrong or missing credentials, 4.03 to a denied topic, 4.00 to a bad one, 4.04 and 4.05 elsewhere", async () => {
-    await start();
+    start();
     expect((await request("0.02", "/mqtt/x", { query: ["u=u1", "p=nope"] })).code).toBe("4.01");
     expect((await request("0.02", "/mqtt/x", { query: [] })).code).toBe("4.01");
     expect((await request("0.02", "/mqtt/secret/x")).code).toBe("4.03");
@@ -139,7 +91,7 @@ describe("CoAP adapter", () => {
   });
 
   it("answers 4.00 to a datagram with a readable header and bad options, ignores garbage, and keeps serving", async () => {
-    await start();
+    start();
     send(Buffer.from([0x41, 0x02, 0x12, 0x34, 0x07, 0xf1, 0x00])); // option delta 15 is reserved
     expect(await next((p) => p.messageId === 0x1234)).toMatchObject({ code: "4.00", ack: true });
     send(Buffer.from("definitely not coap"));
@@ -148,7 +100,7 @@ describe("CoAP adapter", () => {
   });
 
   it("sends a command to an observer as a confirmable notification, DELIVERED once the device ACKs it", async () => {
-    await start();
+    start();
     const registered = await request("0.01", "/mqtt/inbox", { observe: 0, token: "obs" });
     expect(registered.code).toBe("2.05");
     const outcome = registry.pushDownlink({ id: 5, deviceIntId: 1, payload: new Uint8Array(Buffer.from("switch-on")) });
@@ -159,7 +111,7 @@ describe("CoAP adapter", () => {
   });
 
   it("fails a notification the device does not acknowledge, and ends that observation", async () => {
-    await start();
+    start();
     await request("0.01", "/mqtt/inbox", { observe: 0, token: "deaf" });
     expect(await registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array([1]) })).toMatchObject({
       status: "FAILED",
@@ -170,7 +122,7 @@ describe("CoAP adapter", () => {
   });
 
   it("asks an idle observer every keepAlive whether it is still there, and ends the session when it is gone", async () => {
-    await start(1);
+    start(1);
     await request("0.01", "/mqtt/inbox", { observe: 0, token: "alive" });
     const probe = await next((p) => p.token.toString() === "alive" && p.confirmable, 3000);
     expect(probe.payload.length).toBe(0);
@@ -181,17 +133,91 @@ describe("CoAP adapter", () => {
   });
 
   it("refuses to observe a topic its policies deny with 4.03", async () => {
-    await start();
+    start();
     expect((await request("0.01", "/mqtt/secret/x", { observe: 0 })).code).toBe("4.03");
   });
 
   it("hands a waiting command to a plain GET", async () => {
-    await start();
+    start();
     expect((await request("0.02", "/mqtt/hello", { payload: "1" })).code).toBe("2.04");
     const outcome = registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array(Buffer.from("later")) });
     const got = await request("0.01", "/mqtt");
     expect(got).toMatchObject({ code: "2.05" });
     expect(got.payload.toString()).toBe("later");
     expect(await outcome).toEqual({ status: "DELIVERED" });
+  });
+
+  it("publishes a body sent in Block1 blocks once, whole, answering 2.31 to the blocks before the last", async () => {
+    start();
+    const json = JSON.stringify({ readings: Array.from({ length: 180 }, (_, i) => ({ i, v: i * 1.5 })) });
+    expect(json.length).toBeGreaterThan(3000);
+    const codes = [];
+    for (let num = 0; num * 256 < json.length; num++) {
+      const more = (num + 1) * 256 < json.length;
+      const payload = json.slice(num * 256, (num + 1) * 256);
+      const block1 = { num, more, szx: 4 };
+      codes.push((await request("0.02", "/mqtt/telemetry", { payload, block1, size1: json.length })).code);
+    }
+    expect(codes.at(-1)).toBe("2.04");
+    expect(new Set(codes.slice(0, -1))).toEqual(new Set(["2.31"]));
+    expect(registry.uplinks).toHaveLength(1);
+    expect(Buffer.from(registry.uplinks[0]!.payload).toString()).toBe(json);
+  });
+
+  it("answers 4.13 with Size1 = IOT_MAX_MESSAGE_SIZE to uploads over it, whole or in blocks, and publishes nothing", async () => {
+    start(60, 1000);
+    const whole = await request("0.02", "/mqtt/t", { payload: "x".repeat(1001) });
+    expect([whole.code, uintOption(whole, "Size1")]).toEqual(["4.13", 1000]);
+    const announced = await request("0.02", "/mqtt/t", {
+      payload: "x".repeat(256),
+      block1: { num: 0, more: true, szx: 4 },
+      size1: 5000,
+    });
+    expect([announced.code, uintOption(announced, "Size1")]).toEqual(["4.13", 1000]);
+    const codes = [];
+    for (let num = 0; num < 4; num++) {
+      const block1 = { num, more: true, szx: 4 };
+      codes.push((await request("0.02", "/mqtt/t", { payload: "y".repeat(256), block1 })).code);
+    }
+    expect(codes).toEqual(["2.31", "2.31", "2.31", "4.13"]);
+    expect(registry.uplinks).toEqual([]);
+  });
+
+  it("sends a command larger than a block to an observer as its first block, the device GETs the rest", async () => {
+    start();
+    await request("0.01", "/mqtt/inbox", { observe: 0, token: "big", block2: { num: 0, more: false, szx: 4 } });
+    const command = "c".repeat(600) + "d".repeat(100);
+    const outcome = registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array(Buffer.from(command)) });
+    const n = await next((p) => p.token.toString() === "big" && p.confirmable);
+    expect(blockOption(n, "Block2")).toEqual({ num: 0, more: true, szx: 4 });
+    client.answer(n.messageId);
+    expect(await outcome).toEqual({ status: "DELIVERED" });
+    const waiting = registry.pushDownlink({ deviceIntId: 1, topic: "other", payload: new Uint8Array([1]) });
+    const parts = [n.payload];
+    for (let num = 1; num < 3; num++) {
+      parts.push((await request("0.01", "/mqtt/inbox", { block2: { num, more: false, szx: 4 } })).payload);
+    }
+    expect(Buffer.concat(parts).toString()).toBe(command);
+    // Fetching the rest took no other command.
+    const pending = await Promise.race([waiting, new Promise((r) => setTimeout(() => r("pending"), 50))]);
+    expect(pending).toBe("pending");
+  });
+
+  it("hands a large waiting command to a plain GET block-wise, taking it once", async () => {
+    start();
+    expect((await request("0.02", "/mqtt/hello", { payload: "1" })).code).toBe("2.04");
+    const command = Buffer.alloc(2500, 7);
+    const first = registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array(command) });
+    const second = registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array(Buffer.from("next")) });
+    const got = await request("0.01", "/mqtt");
+    expect(blockOption(got, "Block2")).toEqual({ num: 0, more: true, szx: 6 });
+    expect(await first).toEqual({ status: "DELIVERED" });
+    const parts = [got.payload];
+    for (let num = 1; num < 3; num++) {
+      parts.push((await request("0.01", "/mqtt", { block2: { num, more: false, szx: 6 } })).payload);
+    }
+    expect(Buffer.concat(parts)).toEqual(command);
+    expect((await request("0.01", "/mqtt")).payload.toString()).toBe("next");
+    expect(await second).toEqual({ status: "DELIVERED" });
   });
 });

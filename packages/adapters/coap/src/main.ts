@@ -26,6 +26,7 @@ runMain("coap-adapter", async () => {
     logger,
     policyDefault: config.policyDefault,
     keepAliveSeconds: config.keepAlive,
+    maxMessageSize: config.maxMessageSize,
   });
   const udp = await listenUdp(adapter, {
     port: config.coapPort,
