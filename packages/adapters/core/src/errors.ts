@@ -7,7 +7,9 @@ export type AdapterErrorCode =
   /** The registry client was closed before the registry acknowledged the uplink. */
   | "CLIENT_CLOSED"
   /** The registry refused a request as invalid (e.g. a bad listener certificate request). */
-  | "REQUEST_REJECTED";
+  | "REQUEST_REJECTED"
+  /** The caller gave the request up (its device hung up) before it was sent. */
+  | "ABORTED";
 
 /** The one error class of the adapter core, so adapters can tell registry refusals from bugs. */
 export class AdapterError extends Error {

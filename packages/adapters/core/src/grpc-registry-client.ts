@@ -13,6 +13,7 @@ import {
 } from "@iot/proto";
 import type { Logger } from "pino";
 import { Backoff, type BackoffOptions } from "./backoff.js";
+import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import {
@@ -71,8 +72,10 @@ export interface GrpcRegistryClientOptions {
   readonly logger: Logger;
   /** Most unacknowledged uplinks kept (default 10000). */
   readonly bufferLimit?: number;
-  /** Deadline of one Authenticate call (default 3000). */
+  /** Deadline of one Authenticate call once sent, ms (default 10000); waiting for a slot does not count. */
   readonly authTimeoutMs?: number;
+  /** Most Authenticate calls in flight at once (default 32); more wait in arrival order. */
+  readonly authConcurrency?: number;
   /** How long close() waits for pending acks (default 2000). */
   readonly closeDrainMs?: number;
   /** Reconnect delays (default 100 ms doubling to 5 s, with jitter). */
@@ -130,10 +133,12 @@ export class GrpcRegistryClient implements RegistryClient {
   private call: ConnectCall | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private unsentResults: AdapterMessage[] = [];
+  private readonly authSlots: ConcurrencyLimit;
 
   constructor(private readonly opts: GrpcRegistryClientOptions) {
     this.instanceId = newInstanceId(opts.protocol);
     this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000);
+    this.authSlots = new ConcurrencyLimit(opts.authConcurrency ?? 32);
     this.backoff = new Backoff(opts.backoff);
     this.log = opts.logger.child({ component: "registry-client", instance: this.instanceId });
     const { target, credentials } = channel(opts.address);
@@ -154,7 +159,12 @@ export class GrpcRegistryClient implements RegistryClient {
     return this.buffer.size;
   }
 
-  authenticate(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string): Promise<AuthOutcome> {
+  authenticate(
+    protocol: ProtocolName,
+    credentials: DeviceCredentials,
+    clientIp: string,
+    signal?: AbortSignal,
+  ): Promise<AuthOutcome> {
     const unavailable = (why: string): AuthOutcome => ({
       ok: false,
       code: "UNAVAILABLE",
@@ -162,7 +172,13 @@ export class GrpcRegistryClient implements RegistryClient {
     });
     if (this.linkState === "closed") return Promise.resolve(unavailable("client closed"));
     const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId);
-    const deadline = Date.now() + (this.opts.authTimeoutMs ?? 3000);
+    return this.authSlots
+      .run(() => this.callAuthenticate(req, unavailable), signal)
+      .catch((err: unknown) => unavailable((err as Error).message));
+  }
+
+  private callAuthenticate(req: AuthenticateRequest, unavailable: (why: string) => AuthOutcome): Promise<AuthOutcome> {
+    const deadline = Date.now() + (this.opts.authTimeoutMs ?? 10_000);
     return new Promise((resolve) => {
       try {
         this.raw.authenticate(req, new grpc.Metadata(), { deadline }, (err, res) => {

@@ -150,8 +150,16 @@ export interface RegistryClient {
   readonly state: RegistryLinkState;
   /** Uplinks not yet acknowledged by the registry. */
   readonly pendingUplinks: number;
-  /** Checks credentials; never rejects (an unreachable registry answers UNAVAILABLE). */
-  authenticate(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string): Promise<AuthOutcome>;
+  /**
+   * Checks credentials; never rejects (an unreachable registry answers UNAVAILABLE). Calls are paced: when many
+   * devices connect at once they wait their turn; `signal` (aborted when the device hangs up) drops a waiting one.
+   */
+  authenticate(
+    protocol: ProtocolName,
+    credentials: DeviceCredentials,
+    clientIp: string,
+    signal?: AbortSignal,
+  ): Promise<AuthOutcome>;
   /** Reports a session as live (and lists it in every later Hello until closed). */
   sessionOpened(session: DeviceSession, info: SessionInfo): void;
   /** Reports a session's end; `reason` is for the connect log. */
