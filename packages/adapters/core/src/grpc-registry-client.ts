@@ -71,6 +71,8 @@ export interface GrpcRegistryClientOptions {
   readonly logger: Logger;
   /** Most unacknowledged uplinks kept (default 10000). */
   readonly bufferLimit?: number;
+  /** IOT_MAX_MESSAGE_SIZE: larger uplink payloads are refused (MESSAGE_TOO_LARGE) before being buffered, bytes. */
+  readonly maxMessageSize?: number;
   /** Deadline of one Authenticate call (default 3000). */
   readonly authTimeoutMs?: number;
   /** How long close() waits for pending acks (default 2000). */
@@ -133,7 +135,7 @@ export class GrpcRegistryClient implements RegistryClient {
 
   constructor(private readonly opts: GrpcRegistryClientOptions) {
     this.instanceId = newInstanceId(opts.protocol);
-    this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000);
+    this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000, opts.maxMessageSize);
     this.backoff = new Backoff(opts.backoff);
     this.log = opts.logger.child({ component: "registry-client", instance: this.instanceId });
     const { target, credentials } = channel(opts.address);
