@@ -3,7 +3,11 @@ import { fromBinary, toBinary, type DescMessage, type MessageShape } from "@bufb
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 import { RegistryService } from "./gen/iot/registry/v1/registry_pb.js";
 
-/** Largest message either side accepts, in bytes (uplink payloads are far smaller). */
+/**
+ * Largest message either side sends or accepts, bytes (both ends are built with channelOptions). An uplink's payload
+ * is at most 4,000,000 bytes (IOT_MAX_MESSAGE_SIZE's ceiling, checked by the adapter core before buffering), which
+ * leaves room for its envelope; an adapter-core test checks that the largest uplink fits.
+ */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 function serializer<D extends DescMessage>(schema: D) {

@@ -19,6 +19,7 @@ runMain("coap-adapter", async () => {
     protocol: "coap",
     logger,
     bufferLimit: config.bufferLimit,
+    maxMessageSize: config.maxMessageSize,
     token: config.registryToken,
   });
   const adapter = createCoapAdapter({

@@ -9,6 +9,9 @@ export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "
  */
 export const MAX_MESSAGE_SIZE_LIMIT = 4_000_000;
 
+/** Default of IOT_MAX_MESSAGE_SIZE, bytes (256 KiB). */
+export const DEFAULT_MAX_MESSAGE_SIZE = 262_144;
+
 /**
  * Settings every protocol adapter reads; an adapter spreads these into its
  * own settings object so one readConfig call covers both.
@@ -29,7 +32,7 @@ export const adapterSettings = {
   ),
   maxMessageSize: integer(
     "IOT_MAX_MESSAGE_SIZE",
-    262_144,
+    DEFAULT_MAX_MESSAGE_SIZE,
     "largest device message (uplink payload) accepted by every adapter, bytes; larger ones are refused as announced",
     1,
     MAX_MESSAGE_SIZE_LIMIT,

@@ -9,7 +9,9 @@ export type AdapterErrorCode =
   /** The registry refused a request as invalid (e.g. a bad listener certificate request). */
   | "REQUEST_REJECTED"
   /** The caller gave the request up (its device hung up) before it was sent. */
-  | "ABORTED";
+  | "ABORTED"
+  /** The uplink's payload is over IOT_MAX_MESSAGE_SIZE (or its topic too long); never buffered nor sent. */
+  | "MESSAGE_TOO_LARGE";
 
 /** The one error class of the adapter core, so adapters can tell registry refusals from bugs. */
 export class AdapterError extends Error {

@@ -80,8 +80,9 @@ export class FakeRegistryClient implements RegistryClient {
   private handlers: RegistryHandlers = {};
   private nextSession = 1;
 
-  constructor(options: { devices?: readonly FakeDevice[]; bufferLimit?: number } = {}) {
-    this.buffer = new UplinkBuffer(options.bufferLimit ?? 10_000);
+  /** `maxMessageSize`: payloads over it are refused as the gRPC client refuses them (default 262144 bytes). */
+  constructor(options: { devices?: readonly FakeDevice[]; bufferLimit?: number; maxMessageSize?: number } = {}) {
+    this.buffer = new UplinkBuffer(options.bufferLimit ?? 10_000, options.maxMessageSize);
     for (const d of options.devices ?? []) this.addDevice(d);
   }
 

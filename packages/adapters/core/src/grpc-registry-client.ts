@@ -72,6 +72,8 @@ export interface GrpcRegistryClientOptions {
   readonly logger: Logger;
   /** Most unacknowledged uplinks kept (default 10000). */
   readonly bufferLimit?: number;
+  /** IOT_MAX_MESSAGE_SIZE: larger uplink payloads are refused (MESSAGE_TOO_LARGE) before being buffered, bytes. */
+  readonly maxMessageSize?: number;
   /** Deadline of one Authenticate call once sent, ms (default 10000); waiting for a slot does not count. */
   readonly authTimeoutMs?: number;
   /** Most Authenticate calls in flight at once (default 32); more wait in arrival order. */
@@ -137,7 +139,7 @@ export class GrpcRegistryClient implements RegistryClient {
 
   constructor(private readonly opts: GrpcRegistryClientOptions) {
     this.instanceId = newInstanceId(opts.protocol);
-    this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000);
+    this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000, opts.maxMessageSize);
     this.authSlots = new ConcurrencyLimit(opts.authConcurrency ?? 32);
     this.backoff = new Backoff(opts.backoff);
     this.log = opts.logger.child({ component: "registry-client", instance: this.instanceId });

@@ -1,13 +1,15 @@
 /**
  * A scriptable in-process RegistryService for the gRPC client's tests (not
  * exported from the package): records every adapter message, answers Hello,
- * and lets the test ack uplinks, push messages and drop streams.
+ * and lets the test ack uplinks, push messages and drop streams. Built with
+ * the registry's channel options (message size limits), as the real server.
  */
 import {
   AuthResult,
   AuthenticateResponseSchema,
   IssueListenerCertificateResponseSchema,
   RegistryMessageSchema,
+  channelOptions,
   create,
   grpc,
   registryServiceDefinition,
@@ -69,7 +71,7 @@ function answer(req: AuthenticateRequest): AuthenticateResponse {
 
 /** Starts a server on 127.0.0.1 (port 0 picks a free one). */
 export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
-  const server = new grpc.Server();
+  const server = new grpc.Server(channelOptions);
   const streams: TestStream[] = [];
   const state = {
     port: 0,

@@ -25,7 +25,14 @@ export {
   MAX_TOPIC_BYTES,
   MAX_TOPIC_LEVELS,
 } from "./topics.js";
-export { adapterSettings, LOG_LEVELS, MAX_MESSAGE_SIZE_LIMIT, type AdapterConfig } from "./config.js";
+export {
+  adapterSettings,
+  DEFAULT_MAX_MESSAGE_SIZE,
+  LOG_LEVELS,
+  MAX_MESSAGE_SIZE_LIMIT,
+  type AdapterConfig,
+} from "./config.js";
+export { uplinkSizeProblem } from "./uplink-size.js";
 export { createAdapterLogger } from "./logger.js";
 export {
   DeviceLeases,

@@ -15,6 +15,20 @@ const uplink = (topic: string): Uplink => ({
 });
 
 describe("UplinkBuffer", () => {
+  it("refuses a payload over its size limit with MESSAGE_TOO_LARGE, keeping nothing and using no seq", () => {
+    const b = new UplinkBuffer(10, 4);
+    const big = { ...uplink("a"), payload: new Uint8Array(5) };
+    expect(() => b.add(big)).toThrow(expect.objectContaining({ code: "MESSAGE_TOO_LARGE" }) as Error);
+    expect(b.size).toBe(0);
+    expect(b.add({ ...uplink("b"), payload: new Uint8Array(4) }).seq).toBe(1);
+  });
+
+  it("limits payloads to IOT_MAX_MESSAGE_SIZE's default, 262144 bytes, unless told otherwise", () => {
+    const b = new UplinkBuffer();
+    expect(b.add({ ...uplink("a"), payload: new Uint8Array(262_144) }).seq).toBe(1);
+    expect(() => b.add({ ...uplink("b"), payload: new Uint8Array(262_145) })).toThrow(AdapterError);
+  });
+
   it("numbers uplinks 1, 2, 3 and keeps them in seq order until acked", async () => {
     const b = new UplinkBuffer();
     const first = b.add(uplink("a"));

@@ -1,5 +1,7 @@
+import { DEFAULT_MAX_MESSAGE_SIZE } from "./config.js";
 import { AdapterError } from "./errors.js";
 import type { Uplink } from "./registry-client.js";
+import { uplinkSizeProblem } from "./uplink-size.js";
 
 /** An uplink waiting for the registry's ack, with its sequence number. */
 export interface PendingUplink {
@@ -18,16 +20,30 @@ interface Entry extends PendingUplink {
  * for the life of the process, so replays after a reconnect keep their seq
  * and the registry can de-duplicate them. Bounded: past `limit` entries
  * `add` refuses instead of growing without end while the registry is away.
+ * Every uplink passes it, so it also refuses, before keeping anything, a
+ * payload larger than `maxPayloadBytes`: none can ever exceed the registry
+ * link's message limit (which would reset the stream on every replay).
  */
 export class UplinkBuffer {
   private nextSeq = 1;
   private readonly entries = new Map<number, Entry>();
 
-  /** @param limit most unacknowledged uplinks kept (default 10000). */
-  constructor(readonly limit = 10_000) {}
+  /**
+   * @param limit most unacknowledged uplinks kept (default 10000).
+   * @param maxPayloadBytes largest payload accepted, bytes (IOT_MAX_MESSAGE_SIZE, default 262144).
+   */
+  constructor(
+    readonly limit = 10_000,
+    readonly maxPayloadBytes = DEFAULT_MAX_MESSAGE_SIZE,
+  ) {}
 
-  /** Assigns the next seq and keeps the uplink until acked; throws BUFFER_FULL when at the limit. */
+  /**
+   * Assigns the next seq and keeps the uplink until acked; throws MESSAGE_TOO_LARGE for a payload over the limit
+   * (or a topic over MAX_TOPIC_BYTES) and BUFFER_FULL when at the limit.
+   */
   add(uplink: Uplink): { seq: number; acked: Promise<void> } {
+    const tooLarge = uplinkSizeProblem(uplink, this.maxPayloadBytes);
+    if (tooLarge) throw new AdapterError("MESSAGE_TOO_LARGE", `uplink refused: ${tooLarge}`);
     if (this.entries.size >= this.limit) {
       throw new AdapterError(
         "BUFFER_FULL",

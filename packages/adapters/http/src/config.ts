@@ -17,7 +17,6 @@ export const httpAdapterSettings = {
     1,
     86_400,
   ),
-  maxBody: integer("IOT_HTTP_MAX_BODY", 262_144, "largest uplink body accepted, bytes (larger: 413)", 1, 16_777_216),
   maxWait: integer("IOT_HTTP_MAX_WAIT", 300, "longest long-poll a device may ask for with ?wait=, seconds", 0, 3_600),
 };
 

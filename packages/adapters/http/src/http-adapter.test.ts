@@ -18,16 +18,18 @@ let server: Server;
 let adapter: HttpAdapter;
 let registry: FakeRegistryClient;
 let base: string;
+let warnings: Record<string, unknown>[];
 
-async function start(maxBodyBytes = 1024) {
-  registry = new FakeRegistryClient({ devices: [device] });
+async function start(maxMessageSize = 1024, registryMaxMessageSize?: number) {
+  registry = new FakeRegistryClient({ devices: [device], maxMessageSize: registryMaxMessageSize });
   registry.start();
+  warnings = [];
   adapter = createHttpAdapter({
     registry,
-    logger: pino({ level: "silent" }),
+    logger: pino({ level: "warn" }, { write: (line: string) => warnings.push(JSON.parse(line)) }),
     policyDefault: "allow",
     keepAliveSeconds: 60,
-    maxBodyBytes,
+    maxMessageSize,
     maxWaitSeconds: 30,
   });
   server = createServer(adapter.handle);
@@ -94,9 +96,13 @@ describe("HTTP device adapter", () => {
     expect(registry.uplinks).toEqual([]);
   });
 
-  it("answers 413 for a body over the limit, declared or streamed, and stores nothing", async () => {
+  it("answers 413 for a body over the limit, declared or streamed, logs the device, and stores nothing", async () => {
     await start(16);
-    expect((await post("/topics/big", Buffer.alloc(17))).status).toBe(413);
+    const declared = await post("/topics/big", Buffer.alloc(17));
+    expect(await json(declared)).toEqual({
+      status: 413,
+      body: { error: "TOO_LARGE", message: "the body is larger than 16 bytes (IOT_MAX_MESSAGE_SIZE)" },
+    });
     const streamed = await new Promise<number>((resolve) => {
       const req = request(
         `${base}/topics/big`,
@@ -109,6 +115,33 @@ describe("HTTP device adapter", () => {
       req.end();
     });
     expect(streamed).toBe(413);
+    expect(registry.uplinks).toEqual([]);
+    const device = { deviceId: "dev-1", tenantId: "tenant-1", ip: "127.0.0.1", topic: "big", limitBytes: 16 };
+    expect(warnings.filter((w) => w.msg === "message too large; refused")).toEqual([
+      expect.objectContaining({ ...device, declaredBytes: 17 }),
+      expect.objectContaining({ ...device, receivedBytes: 20 }),
+    ]);
+    expect((await post("/topics/small", Buffer.alloc(16))).status).toBe(204);
+  });
+
+  it("answers 413 from a declared Content-Length at once, without waiting for the body", async () => {
+    await start(1000);
+    const status = await new Promise<number>((resolve) => {
+      const req = request(
+        `${base}/topics/huge`,
+        { method: "POST", headers: { authorization: auth(), "content-length": String(66_000_000) } },
+        (res) => resolve(res.statusCode!),
+      );
+      req.on("error", () => undefined);
+      req.write(Buffer.alloc(100)); // and nothing more: the answer must not wait for the other 65,999,900 bytes
+    });
+    expect(status).toBe(413);
+    expect(warnings).toContainEqual(expect.objectContaining({ deviceId: "dev-1", declaredBytes: 66_000_000 }));
+  });
+
+  it("answers 413 when the core refuses the uplink as too large", async () => {
+    await start(1000, 100);
+    expect((await post("/topics/big", Buffer.alloc(101))).status).toBe(413);
     expect(registry.uplinks).toEqual([]);
   });
 

@@ -17,8 +17,8 @@ export interface HttpAdapterOptions {
   readonly policyDefault: "allow" | "deny";
   /** Seconds a device counts as online after its last request. */
   readonly keepAliveSeconds: number;
-  /** Largest uplink body, bytes. */
-  readonly maxBodyBytes: number;
+  /** IOT_MAX_MESSAGE_SIZE: largest uplink body, bytes; a larger one answers 413 before it is read. */
+  readonly maxMessageSize: number;
   /** Longest `?wait=`, seconds. */
   readonly maxWaitSeconds: number;
 }
@@ -64,10 +64,19 @@ function clientIpOf(req: IncomingMessage): string {
   return raw.startsWith("::ffff:") ? raw.slice(7) : raw;
 }
 
-/** The body, or a 413 refusal once it passes `limit` bytes (declared or sent). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | Refusal> {
-  const tooLarge = new Refusal(413, "TOO_LARGE", `the body is larger than ${limit} bytes`);
-  if (Number(req.headers["content-length"] ?? 0) > limit) return Promise.resolve(tooLarge);
+/** A body refused for its size: the length it declared, or the bytes it had sent when it passed the limit. */
+interface TooLarge {
+  readonly declaredBytes?: number;
+  readonly receivedBytes?: number;
+}
+
+/**
+ * The body, or TooLarge once it passes `limit` bytes: at once when Content-Length declares more (nothing is read),
+ * else as soon as a chunked or undeclared body's bytes pass it (at most `limit` bytes are held).
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | TooLarge> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > limit) return Promise.resolve({ declaredBytes: declared });
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -76,7 +85,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | Refusal
       if (size > limit) {
         req.removeAllListeners("data");
         req.pause();
-        resolve(tooLarge);
+        resolve({ receivedBytes: size });
       } else chunks.push(chunk);
     });
     req.on("end", () => resolve(Buffer.concat(chunks)));
@@ -133,10 +142,23 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
   };
 
   const publish = async (lease: Lease, topic: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const body = await readBody(req, options.maxBodyBytes);
-    if (body instanceof Refusal) {
+    const limit = options.maxMessageSize;
+    const body = await readBody(req, limit);
+    if (!(body instanceof Buffer)) {
+      const { device } = lease.session;
+      log.warn(
+        {
+          deviceId: device.deviceId,
+          tenantId: device.tenantId,
+          ip: clientIpOf(req),
+          topic,
+          ...body,
+          limitBytes: limit,
+        },
+        "message too large; refused",
+      );
       res.setHeader("connection", "close");
-      return send(res, body);
+      return send(res, new Refusal(413, "TOO_LARGE", `the body is larger than ${limit} bytes (IOT_MAX_MESSAGE_SIZE)`));
     }
     try {
       const refused = await lease.publish(topic, body, 1);
@@ -149,7 +171,9 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
         res,
         err.code === "UPLINK_REJECTED"
           ? new Refusal(400, err.code, err.message)
-          : new Refusal(503, err.code, "not stored; try again"),
+          : err.code === "MESSAGE_TOO_LARGE"
+            ? new Refusal(413, "TOO_LARGE", err.message)
+            : new Refusal(503, err.code, "not stored; try again"),
       );
     }
   };

@@ -6,19 +6,24 @@
  */
 import { createServer } from "node:http";
 import { announcedHost, createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
-import { listenError, readConfig, runMain, stopOnSignals } from "@iot/config";
+import { StartupError, listenError, readConfig, runMain, stopOnSignals } from "@iot/config";
 import { httpAdapterSettings } from "./config.js";
 import { createHttpAdapter } from "./http-adapter.js";
 
 runMain("http-adapter", async () => {
   const signals = stopOnSignals("http-adapter");
   const config = readConfig(httpAdapterSettings, process.env);
+  if (process.env.IOT_HTTP_MAX_BODY !== undefined)
+    throw new StartupError(
+      "IOT_HTTP_MAX_BODY is gone: set IOT_MAX_MESSAGE_SIZE, the message size limit of every adapter",
+    );
   const logger = createAdapterLogger("http-adapter", config.logLevel);
   const registry = createGrpcRegistryClient({
     address: config.registryUrl,
     protocol: "http",
     logger,
     bufferLimit: config.bufferLimit,
+    maxMessageSize: config.maxMessageSize,
     token: config.registryToken,
   });
   const adapter = createHttpAdapter({
@@ -26,7 +31,7 @@ runMain("http-adapter", async () => {
     logger,
     policyDefault: config.policyDefault,
     keepAliveSeconds: config.keepAlive,
-    maxBodyBytes: config.maxBody,
+    maxMessageSize: config.maxMessageSize,
     maxWaitSeconds: config.maxWait,
   });
   const server = createServer({ requestTimeout: 0, headersTimeout: 30_000 }, adapter.handle);

@@ -11,7 +11,7 @@ export interface MqttAdapterStats {
   readonly uplinks: number;
   /** Uplinks the registry rejected or could not buffer. */
   readonly uplinkFailures: number;
-  /** Publishes and subscriptions refused by topic rules or policies. */
+  /** Publishes and subscriptions refused by topic rules, policies or the message size limit. */
   readonly denied: number;
   readonly downlinks: number;
 }
@@ -28,6 +28,8 @@ export interface AdapterContext {
   readonly downlinkAckTimeoutMs: number;
   /** How long a downlink waits for the device to subscribe to its topic (it may just have connected), ms. */
   readonly downlinkSubscribeWaitMs: number;
+  /** IOT_MAX_MESSAGE_SIZE: largest publish payload accepted, bytes. */
+  readonly maxMessageSize: number;
   /** True once close() began: disconnects are then "adapter shutting down". */
   closing: boolean;
 }

@@ -33,9 +33,15 @@ runMain("mqtt-adapter", async () => {
     protocol: "mqtt",
     logger,
     bufferLimit: config.bufferLimit,
+    maxMessageSize: config.maxMessageSize,
     token: config.registryToken,
   });
-  const adapter = await createMqttAdapter({ registry, logger, policyDefault: config.policyDefault });
+  const adapter = await createMqttAdapter({
+    registry,
+    logger,
+    policyDefault: config.policyDefault,
+    maxMessageSize: config.maxMessageSize,
+  });
   const listeners: Listener[] = [];
   let stopping = false;
   signals.onStop(async () => {

@@ -1,11 +1,13 @@
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { Aedes, type Client } from "aedes";
 import type { Logger } from "pino";
-import { mountTopic, type RegistryClient } from "@iot/adapter-core";
+import { DEFAULT_MAX_MESSAGE_SIZE, mountTopic, type RegistryClient } from "@iot/adapter-core";
 import { onIncomingPacket, type IncomingPacket } from "./aedes-internals.js";
-import { ClientTable } from "./client-table.js";
+import { ClientTable, clientIpOf } from "./client-table.js";
 import type { AdapterContext, MqttAdapterStats } from "./context.js";
 import { deliverDownlink } from "./downlink.js";
+import { guardPacketSizes } from "./guard-packet-sizes.js";
 import { authenticateHook } from "./hooks/authenticate.js";
 import { authorizeForwardHook } from "./hooks/authorize-forward.js";
 import { authorizePublishHook } from "./hooks/authorize-publish.js";
@@ -29,12 +31,35 @@ export interface MqttAdapterOptions {
   readonly downlinkSubscribeWaitMs?: number;
   /** Time a new connection has to send CONNECT, ms (default 10000). */
   readonly connectTimeoutMs?: number;
+  /** IOT_MAX_MESSAGE_SIZE: largest publish payload accepted, bytes (default 262144). */
+  readonly maxMessageSize?: number;
 }
+
+/**
+ * Room an MQTT packet may take beyond IOT_MAX_MESSAGE_SIZE, bytes: a PUBLISH's topic (at most MAX_TOPIC_BYTES) and
+ * message id, or a CONNECT's client id, credentials and will topic around its will message. A packet announcing a
+ * longer remaining length is refused from its fixed header; within it, a payload over the limit is refused once
+ * the PUBLISH is parsed.
+ */
+export const PACKET_OVERHEAD_BYTES = 4096;
+
+/** Longest MQTT fixed header: a type byte and a 4-byte remaining length (MQTT 3.1.1 §2.2). */
+const MAX_FIXED_HEADER_BYTES = 5;
 
 /** An MQTT 3.1.1 broker front for devices, fed connections from any transport. */
 export interface MqttAdapter {
   /** Serves one device connection (TCP socket, TLS socket, WebSocket stream, in-memory duplex). */
   handle(stream: Duplex): void;
+  /**
+   * Largest MQTT packet accepted, fixed header included, bytes: a transport that holds whole frames before handing
+   * them on (WebSocket) refuses larger frames from their header with it.
+   */
+  readonly maxPacketBytes: number;
+  /**
+   * A transport refused a frame of `stream` as too large (`what`, e.g. "WebSocket frame"): logs it naming the
+   * device and records the reason for its session; the transport closes the stream.
+   */
+  refuseOversized(stream: Duplex, what: string, announcedBytes?: number): void;
   /** Disconnects every device (each reported as a closed session) and stops the broker. */
   close(): Promise<void>;
   readonly stats: MqttAdapterStats;
@@ -57,7 +82,16 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     stats: { clients: 0, authFailures: 0, uplinks: 0, uplinkFailures: 0, denied: 0, downlinks: 0 },
     downlinkAckTimeoutMs: options.downlinkAckTimeoutMs ?? 30_000,
     downlinkSubscribeWaitMs: options.downlinkSubscribeWaitMs ?? 5_000,
+    maxMessageSize: options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
     closing: false,
+  };
+  const maxRemainingLength = ctx.maxMessageSize + PACKET_OVERHEAD_BYTES;
+  const streams = new WeakMap<Duplex, Client>();
+  const refused = new WeakSet<Duplex>();
+  const refuse = (stream: Duplex, what: string, announcedBytes?: number) => {
+    if (refused.has(stream)) return; // a transport may notice what the gate already refused
+    refused.add(stream);
+    refuseOversized(ctx, stream, streams.get(stream), what, announcedBytes);
   };
   const broker = await Aedes.createBroker({
     id: options.registry.instanceId,
@@ -80,11 +114,15 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
 
   return {
     handle(stream: Duplex) {
+      guardPacketSizes(stream, maxRemainingLength, (p) => refuse(stream, p.type, p.remainingLength));
       const client = broker.handle(stream);
+      streams.set(stream, client);
       onIncomingPacket(client, (packet) => beforeAedes(ctx, client, packet));
       // The socket's own end closes the session even when aedes never reports the client disconnected.
       stream.once("close", () => connectionEnded(ctx, client));
     },
+    maxPacketBytes: maxRemainingLength + MAX_FIXED_HEADER_BYTES,
+    refuseOversized: refuse,
     close: () =>
       new Promise<void>((resolve) => {
         ctx.closing = true;
@@ -173,6 +211,39 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
     ctx.log.debug({ err: err.message }, "connection closed before CONNECT completed"),
   );
   (broker as unknown as NodeJS.EventEmitter).on("error", (err: Error) => ctx.log.error({ err }, "broker error"));
+}
+
+/**
+ * A packet (or transport frame) of the connection was announced larger than IOT_MAX_MESSAGE_SIZE allows: one warning
+ * naming the device (its deviceID once authenticated, else the client id it claimed, and its address), and the
+ * reason its session closes with. The caller closes the stream.
+ */
+function refuseOversized(
+  ctx: AdapterContext,
+  stream: Duplex,
+  client: Client | undefined,
+  what: string,
+  announcedBytes: number | undefined,
+): void {
+  const state = client && ctx.clients.state(client);
+  const device = state?.session.device;
+  const claimedId = client && ctx.clients.connectInfo(client)?.claimedId;
+  const ip = client ? clientIpOf(client) : ((stream as Partial<Socket>).remoteAddress ?? "");
+  const size = announcedBytes === undefined ? "" : ` of ${announcedBytes} bytes`;
+  const reason = `${what}${size} larger than IOT_MAX_MESSAGE_SIZE allows (${ctx.maxMessageSize} bytes)`;
+  if (state) state.closeReason = `message too large: ${reason}`;
+  ctx.stats.denied++;
+  ctx.log.warn(
+    {
+      ...(device ? { deviceId: device.deviceId, tenantId: device.tenantId } : {}),
+      ...(claimedId ? { clientId: claimedId } : {}),
+      ip,
+      packet: what,
+      ...(announcedBytes === undefined ? {} : { announcedBytes }),
+      limitBytes: ctx.maxMessageSize,
+    },
+    "message too large; closing connection",
+  );
 }
 
 /** Registry kick: close every connection of the device at once, accepting nothing more from it. */

@@ -13,7 +13,9 @@ import type { AdapterContext } from "../context.js";
  *   closed: MQTT 3.1.1 has no negative PUBACK, and the device will resend.
  * - QoS 0: sent on without waiting; a failure is only logged.
  * - An invalid topic closes the connection (MQTT-3.3.5-2 allows closing
- *   instead of a silent ack; it is a bug in the device).
+ *   instead of a silent ack; it is a bug in the device), and so does a
+ *   payload over IOT_MAX_MESSAGE_SIZE (packets announced far larger never
+ *   get this far: the connection's size gate closes it from their header).
  * - A publish the device's policies deny is dropped and logged, and the
  *   connection stays up: it is acked like any other (MQTT 3.1.1 has no
  *   negative PUBACK), never stored, and routed to a topic outside every
@@ -51,6 +53,9 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
       );
       done(new Error(reason));
     };
+    const size = typeof packet.payload === "string" ? Buffer.byteLength(packet.payload) : packet.payload.length;
+    if (size > ctx.maxMessageSize)
+      return refuse(`message of ${size} bytes is larger than IOT_MAX_MESSAGE_SIZE (${ctx.maxMessageSize} bytes)`);
     const problem = publishTopicProblem(topic);
     if (problem) return refuse(`invalid topic: ${problem}`);
     if (!isAllowed(session.policies, "publish", topic, ctx.defaultAllow))

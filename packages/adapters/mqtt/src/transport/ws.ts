@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, createWebSocketStream } from "ws";
-import { MAX_MESSAGE_BYTES } from "@iot/proto";
 import { listen, type Listener } from "./listen.js";
 
 /** The URL path MQTT over WebSocket is served on (as Mosquitto, EMQX and HiveMQ do). */
@@ -26,12 +25,17 @@ function offersMqtt(req: IncomingMessage): boolean {
  * MQTT over WebSocket at ws://host:port/mqtt: each binary message stream
  * becomes a duplex for the adapter. The stream carries the peer's address as
  * `remoteAddress`, like a socket, so sessions and connect logs show the
- * device's IP. Frames larger than the registry's message limit are refused,
- * so are other paths and clients offering only non-MQTT subprotocols (400);
- * plain HTTP requests answer 426.
+ * device's IP. A frame larger than the adapter's largest MQTT packet is
+ * refused from its header before it is buffered (close code 1009, logged by
+ * the adapter naming the device); so are other paths and clients offering
+ * only non-MQTT subprotocols (400); plain HTTP requests answer 426.
  */
 export function listenWs(
-  adapter: { handle(stream: Duplex): void },
+  adapter: {
+    handle(stream: Duplex): void;
+    readonly maxPacketBytes: number;
+    refuseOversized(stream: Duplex, what: string): void;
+  },
   options: { port: number; host: string; envName: string },
 ): Promise<Listener> {
   const http = createServer((_req, res) => {
@@ -42,7 +46,7 @@ export function listenWs(
   const wss = new WebSocketServer({
     server: http,
     path: WS_PATH,
-    maxPayload: MAX_MESSAGE_BYTES,
+    maxPayload: adapter.maxPacketBytes,
     handleProtocols: mqttSubprotocol,
     verifyClient: (info, done) => (offersMqtt(info.req) ? done(true) : done(false, 400, "offer the mqtt subprotocol")),
   });
@@ -51,6 +55,9 @@ export function listenWs(
     // A peer that vanishes mid-write errors the stream; the adapter sees it close.
     stream.on("error", () => undefined);
     Object.assign(stream, { remoteAddress: req.socket.remoteAddress });
+    ws.on("error", (err: Error & { code?: string }) => {
+      if (err.code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH") adapter.refuseOversized(stream, "WebSocket frame");
+    });
     adapter.handle(stream);
   });
   wss.on("error", () => undefined);
