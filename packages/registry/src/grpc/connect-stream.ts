@@ -116,11 +116,22 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     call.emit("error", { code, details }); // grpc-js sends this status and ends the stream
   };
 
-  /** Queued commands go out when a session of their device (or its gateway) opens here. */
-  const deliverQueued = (deviceIntId: number) =>
-    void deps.commands
-      .deliverPending(deviceIntId)
-      .catch((err: unknown) => log.error({ err, deviceIntId }, "sending queued commands failed"));
+  /**
+   * Queued commands go out when a session of their device (or its gateway) opens here; the devices whose sessions
+   * open in one turn of the event loop are looked up together (a reconnect storm opens thousands).
+   */
+  let opening: number[] = [];
+  const deliverQueued = (deviceIntId: number) => {
+    if (opening.push(deviceIntId) > 1) return;
+    setImmediate(() => {
+      const ids = opening;
+      opening = [];
+      for (let i = 0; i < ids.length; i += 500)
+        void deps.commands
+          .deliverPending(ids.slice(i, i + 500))
+          .catch((err: unknown) => log.error({ err }, "sending queued commands failed"));
+    });
+  };
 
   const onHello = async (m: Extract<AdapterMessage["kind"], { case: "hello" }>["value"]) => {
     if (link) return fatal(grpc.status.FAILED_PRECONDITION, "second Hello on one stream");

@@ -62,6 +62,20 @@ async function setup(engine: EngineUnderTest) {
 }
 
 describe.each(engines)("device commands on $name", (engine) => {
+  it("sends the queued commands of several devices whose sessions opened together, oldest first", async () => {
+    const { caller, sessions, router, device } = await setup(engine);
+    const [a, b, idle] = [await device("m1"), await device("m2"), await device("m3")];
+    await router.publish(caller, { deviceIntId: a.id, payload: "a1", qos: 1 }, 1_000);
+    await router.publish(caller, { deviceIntId: b.id, payload: "b1", qos: 1 }, 1_000);
+    await router.publish(caller, { deviceIntId: a.id, payload: "a2", qos: 1 }, 1_000);
+    await router.publish(caller, { deviceIntId: idle.id, payload: "not yet", qos: 1 }, 1_000);
+    const adapter = fakeAdapter(sessions);
+    adapter.open(a.id);
+    adapter.open(b.id);
+    expect(await router.deliverPending([a.id, b.id], 2_000)).toBe(3);
+    expect(adapter.sent.map((c) => c.payload)).toEqual(["a1", "b1", "a2"]);
+  });
+
   it("keeps a command for an offline device issued and sends it once when a session opens", async () => {
     const { caller, sessions, router, device, statusOf } = await setup(engine);
     const d = await device("v1");
@@ -69,12 +83,12 @@ describe.each(engines)("device commands on $name", (engine) => {
     expect(r.publishStatus).toBe(PUBLISH_STATUS.issued);
     const adapter = fakeAdapter(sessions);
     adapter.open(d.id);
-    expect(await router.deliverPending(d.id, 2_000)).toBe(1);
+    expect(await router.deliverPending([d.id], 2_000)).toBe(1);
     expect(adapter.sent).toEqual([
       { id: r.id, deviceIntId: d.id, topic: "inbox", payload: "open", qos: 1, expiresAt: 1_000 + TTL },
     ]);
     // Announced again on the same stream: not sent twice.
-    expect(await router.deliverPending(d.id, 2_500)).toBe(0);
+    expect(await router.deliverPending([d.id], 2_500)).toBe(0);
     expect(adapter.sent).toHaveLength(1);
     await router.settle(r.id, PUBLISH_STATUS.delivered);
     expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.delivered);
@@ -87,7 +101,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     const b = await router.publish(caller, { deviceIntId: d.id, topic: "cfg/rate", payload: "two", qos: 0 });
     const first = fakeAdapter(sessions);
     first.open(d.id);
-    await router.deliverPending(d.id);
+    await router.deliverPending([d.id]);
     expect(first.sent.map((s) => [s.id, s.topic, s.qos])).toEqual([
       [a.id, "inbox", 1],
       [b.id, "cfg/rate", 0],
@@ -95,7 +109,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     sessions.detach(first.link);
     const second = fakeAdapter(sessions); // same instance, new stream: its answers of the old one may be lost
     second.open(d.id);
-    expect(await router.deliverPending(d.id)).toBe(2);
+    expect(await router.deliverPending([d.id])).toBe(2);
     expect(second.sent.map((s) => s.id)).toEqual([a.id, b.id]);
   });
 
@@ -106,7 +120,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     adapter.open(d.id);
     const r = await router.publish(caller, { deviceIntId: d.id, payload: "now", qos: 1 });
     expect(adapter.sent.map((s) => s.id)).toEqual([r.id]);
-    expect(await router.deliverPending(d.id)).toBe(0);
+    expect(await router.deliverPending([d.id])).toBe(0);
     expect(adapter.sent).toHaveLength(1);
   });
 
@@ -137,7 +151,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.failed);
     const adapter = fakeAdapter(sessions);
     adapter.open(d.id);
-    expect(await router.deliverPending(d.id, 1_000 + TTL + 5)).toBe(0);
+    expect(await router.deliverPending([d.id], 1_000 + TTL + 5)).toBe(0);
     expect(adapter.sent).toEqual([]);
   });
 
@@ -147,7 +161,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     const r = await router.publish(caller, { deviceIntId: d.id, payload: "stale", qos: 1 }, 1_000);
     const adapter = fakeAdapter(sessions);
     adapter.open(d.id);
-    expect(await router.deliverPending(d.id, 1_000 + TTL)).toBe(0);
+    expect(await router.deliverPending([d.id], 1_000 + TTL)).toBe(0);
     expect(adapter.sent).toEqual([]);
     expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.issued);
   });
@@ -159,7 +173,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     const adapter = fakeAdapter(sessions);
     adapter.open(d.id);
     const handedOver = 1_000 + TTL - 100;
-    expect(await router.deliverPending(d.id, handedOver)).toBe(1);
+    expect(await router.deliverPending([d.id], handedOver)).toBe(1);
     expect(await router.expire(1_000 + TTL)).toBe(0); // the adapter may still report within the 10 s grace
     expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.issued);
     expect(await router.expire(handedOver + 10_000)).toBe(1);
@@ -185,7 +199,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     const r = await router.publish(caller, { deviceIntId: child.id, topic: "relay", payload: "on", qos: 1 });
     const adapter = fakeAdapter(sessions);
     adapter.open(gw.id);
-    expect(await router.deliverPending(gw.id)).toBe(1);
+    expect(await router.deliverPending([gw.id])).toBe(1);
     expect(adapter.sent).toEqual([
       expect.objectContaining({ id: r.id, deviceIntId: gw.id, topic: "devices/child-9/relay", payload: "on" }),
     ]);
@@ -269,7 +283,7 @@ describe.each(engines)("group commands on $name", (engine) => {
     expect(JSON.parse(t.result!)).toEqual({ total: 2, success: 1, failed: 0, pending: 1 });
 
     adapter.open(devices[1]!.id);
-    await router.deliverPending(devices[1]!.id);
+    await router.deliverPending([devices[1]!.id]);
     expect(adapter.sent.map((s) => s.deviceIntId)).toEqual([devices[0]!.id, devices[1]!.id]);
     await router.settle(adapter.sent[1]!.id, PUBLISH_STATUS.delivered);
     t = await getTask(db, caller, task.taskId);

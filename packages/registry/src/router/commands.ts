@@ -167,12 +167,14 @@ export class CommandRouter {
   }
 
   /**
-   * A session of the device opened (or was re-announced after its adapter
-   * reconnected): sends its unexpired issued commands, and those of its
-   * devices behind it when it is a gateway, oldest first. Commands already
-   * sent down the same adapter stream are not sent again. Answers how many went.
+   * Sessions of these devices opened (or were re-announced after their adapter
+   * reconnected): sends their unexpired issued commands, and those of the
+   * devices behind them when they are gateways, oldest first, in one query for
+   * the lot. Commands already sent down the same adapter stream are not sent
+   * again. Answers how many went.
    */
-  async deliverPending(deviceIntId: number, now = Date.now()): Promise<number> {
+  async deliverPending(deviceIntIds: readonly number[], now = Date.now()): Promise<number> {
+    if (deviceIntIds.length === 0) return 0;
     const rows = await this.db
       .selectFrom("controlLogs as l")
       .innerJoin("devices as d", "d.id", "l.deviceIntId")
@@ -181,7 +183,7 @@ export class CommandRouter {
         eb
           .selectFrom("devices")
           .select("id")
-          .where((w) => w.or([w("id", "=", deviceIntId), w("gateway", "=", deviceIntId)])),
+          .where((w) => w.or([w("id", "in", deviceIntIds), w("gateway", "in", deviceIntIds)])),
       )
       .where("l.publishStatus", "=", PUBLISH_STATUS.issued)
       .where((eb) => eb.or([eb("l.expiresAt", "is", null), eb("l.expiresAt", ">", now)]))

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
+import BetterSqlite3 from "better-sqlite3";
 import { openStore } from "./open-store.js";
+import { cachingStatements } from "./sqlite.js";
 
 const root = mkdtempSync(join(tmpdir(), "iot-sqlite-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -41,5 +43,21 @@ describe("SQLite store", () => {
     await expect(openStore({ dataDir: root, databaseUrl: "mysql://u:secret@h/db" })).rejects.toThrow(
       /unsupported database URL/,
     );
+  });
+});
+
+describe("SQLite statement cache", () => {
+  it("prepares each SQL text once, keeps the most recently used, and still answers right", () => {
+    const db = new BetterSqlite3(":memory:");
+    const cached = cachingStatements(db, 2);
+    const one = cached.prepare("select 1 as v");
+    expect(cached.prepare("select 1 as v")).toBe(one);
+    const two = cached.prepare("select 2 as v");
+    cached.prepare("select 1 as v"); // used again: "select 2" is now the oldest
+    cached.prepare("select 3 as v");
+    expect(cached.prepare("select 1 as v")).toBe(one);
+    expect(cached.prepare("select 2 as v")).not.toBe(two);
+    expect((cached.prepare("select ? + 1 as v") as BetterSqlite3.Statement).get(41)).toEqual({ v: 42 });
+    cached.close();
   });
 });
