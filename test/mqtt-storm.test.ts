@@ -1,7 +1,6 @@
-import { connect as netConnect, type Socket } from "node:net";
-import mqttPacket from "mqtt-packet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
+import { countCodes, rawConnect } from "./raw-mqtt.js";
 
 /** Devices that connect at once: a bounded storm, as after a network or adapter outage. */
 const DEVICES = 2000;
@@ -26,38 +25,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** Opens a raw connection, sends CONNECT and resolves with the CONNACK return code (-1: closed without one). */
-function rawConnect(port: number, d: TestDevice): Promise<{ code: number; socket: Socket }> {
-  return new Promise((resolve) => {
-    const socket = netConnect(port, "127.0.0.1");
-    const parser = mqttPacket.parser({ protocolVersion: 4 });
-    let settled = false;
-    const settle = (code: number) => {
-      if (settled) return;
-      settled = true;
-      resolve({ code, socket });
-    };
-    parser.on("packet", (p) => p.cmd === "connack" && settle(p.returnCode ?? -1));
-    socket.on("data", (b) => parser.parse(b));
-    socket.on("error", () => settle(-1));
-    socket.on("close", () => settle(-1));
-    socket.on("connect", () =>
-      socket.write(
-        mqttPacket.generate({
-          cmd: "connect",
-          protocolId: "MQTT",
-          protocolVersion: 4,
-          clean: true,
-          keepalive: 300,
-          clientId: d.deviceID,
-          username: d.deviceUsername,
-          password: Buffer.from(d.token),
-        }),
-      ),
-    );
-  });
-}
-
 const connectedDevices = async () =>
   ((await t.api("GET", "/health")).body.adapters as { protocol: number; connectedDevices: number }[])
     .filter((a) => a.protocol === 1)
@@ -66,10 +33,10 @@ const connectedDevices = async () =>
 describe("a reconnect storm", () => {
   it(`connects all of ${DEVICES} devices that connect at once, and every one is online`, async () => {
     const port = Number(new URL(t.mqttUrl).port);
-    const results = await Promise.all(devices.map((d) => rawConnect(port, d)));
-    const codes = new Map<number, number>();
-    for (const r of results) codes.set(r.code, (codes.get(r.code) ?? 0) + 1);
-    expect(Object.fromEntries(codes)).toEqual({ 0: DEVICES });
+    const results = await Promise.all(
+      devices.map((d) => rawConnect(port, { clientId: d.deviceID, username: d.deviceUsername, password: d.token })),
+    );
+    expect(countCodes(results)).toEqual({ 0: DEVICES });
     await expect.poll(connectedDevices, { timeout: 30_000, interval: 500 }).toBe(DEVICES);
     const online = await t.api("GET", `/devices/${devices[0]!.id}`);
     expect(online.body.deviceStatus).toBe(1);
