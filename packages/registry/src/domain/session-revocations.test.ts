@@ -1,11 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
-import { bootstrapAdmin } from "./bootstrap.js";
-import type { Caller } from "./caller.js";
 import { createCert, deleteCerts, updateCert } from "./certs.js";
 import { authenticateDevice } from "./device-auth.js";
 import { createDevice, deleteDevices, updateDevice } from "./devices.js";
 import { createProduct } from "./products.js";
+import { twoTenants } from "./test-tenants.js";
 import { sessionRevocations } from "./session-revocations.js";
 
 afterAll(async () => {
@@ -14,16 +13,7 @@ afterAll(async () => {
 
 describe.each(engines)("re-checking held sessions on $name", (engine) => {
   async function setup() {
-    const { store } = await engine.open();
-    const db = store.db;
-    const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
-    const caller: Caller = {
-      userIntId: 1,
-      username: "root",
-      tenantId: boot.tenantId!,
-      role: "admin",
-      serviceAdmin: true,
-    };
+    const { db, caller } = await twoTenants(engine);
     const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
     const tokenDevice = await createDevice(db, caller, {
       productId: product.productId,

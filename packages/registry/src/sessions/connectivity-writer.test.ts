@@ -1,9 +1,8 @@
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { bootstrapAdmin } from "../domain/bootstrap.js";
-import type { Caller } from "../domain/caller.js";
 import { createDevice } from "../domain/devices.js";
 import { createProduct } from "../domain/products.js";
+import { twoTenants } from "../domain/test-tenants.js";
 import { engines } from "../store/test-engines.js";
 import { ConnectivityWriter, type SessionEvent } from "./connectivity-writer.js";
 import { SessionTable, type AdapterLink, type LiveSession } from "./session-table.js";
@@ -25,16 +24,7 @@ const link: AdapterLink = {
 
 describe.each(engines)("ConnectivityWriter on $name", (engine) => {
   async function setup(deviceCount = 1) {
-    const { store } = await engine.open();
-    const db = store.db;
-    const boot = await bootstrapAdmin(db, { username: "root", password: "pw-1234567", tenantName: "T" });
-    const caller: Caller = {
-      userIntId: 1,
-      username: "root",
-      tenantId: boot.tenantId!,
-      role: "admin",
-      serviceAdmin: true,
-    };
+    const { db, caller } = await twoTenants(engine);
     const product = await createProduct(db, caller, { productName: "Meter", cloudProtocol: 1 });
     const ids: number[] = [];
     for (let i = 0; i < deviceCount; i++)
@@ -54,7 +44,7 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
     const session = (sessionId: string, deviceIntId: number, clientIp = "1.2.3.4"): LiveSession => ({
       sessionId,
       deviceIntId,
-      tenantId: boot.tenantId!,
+      tenantId: caller.tenantId,
       clientIp,
       keepAlive: 30,
       openedAt: 1000,
