@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { RegistryError } from "../errors.js";
 import { engines } from "../store/test-engines.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
 import { authenticateDevice } from "./device-auth.js";
 import { createDevice, listDevices } from "./devices.js";
+import { MAX_PAGE } from "./list.js";
 import { listConnectLogs } from "./logs.js";
 import { createProduct, deleteProducts, listProducts } from "./products.js";
 import { login } from "./users.js";
@@ -53,6 +55,17 @@ describe.each(engines)("domain on $name", (engine) => {
     const listed = await listProducts(db, caller, page, { productNameLike: "_x" });
     expect(listed.items[0]?.deviceCount).toBe(1);
     expect((await listDevices(db, caller, { page: 1, limit: 1 })).count).toBe(1);
+  });
+
+  it("answers the last page the engine can skip to as empty, and refuses the next as PARAMETER_INVALID", async () => {
+    const { db, caller } = await setup();
+    const last = await listProducts(db, caller, { page: MAX_PAGE, limit: 1000 });
+    expect(last).toMatchObject({ items: [], count: 1, page: MAX_PAGE });
+    for (const page of [MAX_PAGE + 1, 2 ** 60]) {
+      const err = await listProducts(db, caller, { page, limit: 10 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RegistryError);
+      expect(err).toMatchObject({ code: "PARAMETER_INVALID", errors: { _page: `must be 1 to ${MAX_PAGE}` } });
+    }
   });
 
   it("deletes a product together with its data points and streams", async () => {
