@@ -439,6 +439,24 @@ describe("Form 2 devices", () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ deviceName: "e2", blocked: 1, softVersion: "1.2", token: d.token });
   });
+
+  it("change deviceType between terminal and smartphone without Form 1 errors about upLinkSystem", async () => {
+    const productID = (await c2("POST", "/products", { productName: "kinds", description: "x" })).body.productID;
+    const d = (await c2("POST", "/devices", { productID, deviceName: "k", deviceType: 0, authType: 1 })).body;
+    const phone = await c2("PUT", `/devices/${d.id}`, { ...d, deviceType: 2 });
+    expect(phone.status).toBe(200);
+    expect(phone.body).toMatchObject({ deviceType: 2, deviceName: "k" });
+    expect((await c2("GET", `/devices/${d.id}`)).body.deviceTypeLabel).toBe("Smartphone");
+    const back = await c2("PUT", `/devices/${d.id}`, { deviceType: 0 });
+    expect(back.status).toBe(200);
+    expect(back.body.deviceType).toBe(0);
+    // Unchanged kinds and a device that cannot become a gateway behave as before.
+    expect((await c2("PUT", `/devices/${d.id}`, { deviceType: 0, deviceName: "same" })).status).toBe(200);
+    expect((await c2("PUT", `/devices/${d.id}`, { deviceType: 1 })).body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { deviceType: expect.any(String) },
+    });
+  });
 });
 
 describe("OpenAPI", () => {
