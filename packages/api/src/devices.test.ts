@@ -61,6 +61,38 @@ describe("device creation rules (Form 1)", () => {
     );
   });
 
+  it("refuses a gateway or upper device on a device that does not connect through it, on create and on edit", async () => {
+    const productID = await product(1);
+    const gw = await gatewayOf(productID, "not-mine");
+    const upper = (
+      await call("POST", "/devices", { productID, deviceName: "up", deviceType: 1, upLinkSystem: 1, authType: 1 })
+    ).body;
+    const base = { productID, deviceName: "d", deviceType: 1, authType: 1 };
+    expectInvalid(await call("POST", "/devices", { ...base, upLinkSystem: 1, gateway: gw.id }), {
+      gateway: "must be empty unless upLinkSystem is 2",
+    });
+    expectInvalid(
+      await call("POST", "/devices", { ...base, upLinkSystem: 2, parentDevice: upper.id, gateway: gw.id }),
+      {
+        parentDevice: "must be empty unless upLinkSystem is 3",
+      },
+    );
+    expectInvalid(await call("POST", "/devices", { ...base, deviceType: 3, gateway: gw.id }), {
+      gateway: "must be empty unless upLinkSystem is 2",
+    });
+    expect((await call("GET", `/devices?gateway=${gw.id}`)).body.meta.count).toBe(0);
+    expect((await call("GET", `/gateways/${gw.id}`)).body.deviceCount).toBe(0);
+    // On edit: leaving the gateway while keeping it named is refused; clearing it is fine.
+    const under = (await call("POST", "/devices", { ...base, upLinkSystem: 2, gateway: gw.id })).body;
+    expectInvalid(await call("PUT", `/devices/${under.id}`, { upLinkSystem: 1 }), {
+      gateway: "must be empty unless upLinkSystem is 2",
+    });
+    const moved = await call("PUT", `/devices/${under.id}`, { upLinkSystem: 1, gateway: null });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ upLinkSystem: 1, gateway: null });
+    expect((await call("GET", `/gateways/${gw.id}`)).body.deviceCount).toBe(0);
+  });
+
   it("creates child devices under an upper device and lists them with parentDevice", async () => {
     const productID = await product(1);
     const parent = (

@@ -84,6 +84,9 @@ function shapeErrors(d: DeviceDraft): Record<string, string> {
   } else if (d.upLinkSystem !== null) {
     errors.upLinkSystem = "must be empty unless deviceType is 1";
   }
+  // A device names a gateway or an upper device only when it connects through it (else it is listed under it).
+  if (d.gateway !== null && d.upLinkSystem !== 2) errors.gateway = "must be empty unless upLinkSystem is 2";
+  if (d.parentDevice !== null && d.upLinkSystem !== 3) errors.parentDevice = "must be empty unless upLinkSystem is 3";
   if ([1, 2, 5, 6, 7].includes(d.protocol) && d.authType === null) errors.authType = "required";
   // The members each protocol requires describe end devices; a gateway only needs its credentials.
   if (d.deviceType === 2) return errors;
