@@ -148,6 +148,21 @@ describe("device creation rules (Form 1)", () => {
     ).toBe(201);
   });
 
+  it("refuses an IMEI another device has (the LwM2M endpoint name) with DATA_EXISTED, on create and on edit", async () => {
+    const productID = await product(3);
+    const dev = (IMEI: string) =>
+      call("POST", "/devices", { productID, deviceName: "m", deviceType: 1, upLinkSystem: 1, IMEI, autoSub: 1 });
+    expect((await dev("356938035643809")).status).toBe(201);
+    const again = await dev("356938035643809");
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ errorCode: "DATA_EXISTED", errors: { IMEI: "already exists" } });
+    const other = (await dev("356938035643810")).body;
+    expect((await call("PUT", `/devices/${other.id}`, { IMEI: "356938035643809" })).body).toMatchObject({
+      errorCode: "DATA_EXISTED",
+      errors: { IMEI: "already exists" },
+    });
+  });
+
   it("requires the otaa members for LoRa otaa devices, with the DevEUI as deviceID", async () => {
     const productID = await product(4);
     const base = { productID, deviceName: "lora", deviceType: 1, upLinkSystem: 1 };

@@ -162,3 +162,15 @@ export async function checkDeviceRules(db: Kysely<Database>, draft: DeviceDraft)
   await referenceErrors(db, draft, errors);
   if (Object.keys(errors).length > 0) throw fail.form(errors);
 }
+
+/**
+ * DATA_EXISTED naming `IMEI` when another device, in any tenant, has the same
+ * IMEI: it is the LwM2M endpoint name that identifies the device to the
+ * service. A unique index (migration 0005) backs this against concurrent writes.
+ */
+export async function assertImeiFree(db: Kysely<Database>, imei: string | null, exceptId?: number): Promise<void> {
+  if (!imei) return;
+  let q = db.selectFrom("devices").select("id").where("imei", "=", imei);
+  if (exceptId !== undefined) q = q.where("id", "!=", exceptId);
+  if (await q.limit(1).executeTakeFirst()) throw fail.exists("IMEI");
+}

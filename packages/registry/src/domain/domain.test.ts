@@ -4,7 +4,7 @@ import { engines } from "../store/test-engines.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
 import { authenticateDevice } from "./device-auth.js";
-import { createDevice, listDevices } from "./devices.js";
+import { createDevice, listDevices, updateDevice } from "./devices.js";
 import { MAX_PAGE } from "./list.js";
 import { listConnectLogs } from "./logs.js";
 import { createProduct, deleteProducts, listProducts } from "./products.js";
@@ -65,6 +65,37 @@ describe.each(engines)("domain on $name", (engine) => {
       const err = await listProducts(db, caller, { page, limit: 10 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RegistryError);
       expect(err).toMatchObject({ code: "PARAMETER_INVALID", errors: { _page: `must be 1 to ${MAX_PAGE}` } });
+    }
+  });
+
+  it("keeps an IMEI to one device across every tenant, on create and on edit, and takes an empty one as none", async () => {
+    const { db, caller } = await setup();
+    const lwm2m = await createProduct(db, caller, { productName: "lwm2m", cloudProtocol: 3 });
+    const dev = (imei: string, c = caller, productId = lwm2m.productId) =>
+      createDevice(db, c, { productId, deviceName: "m", upLinkSystem: 1, imei, autoSub: 1 });
+    const first = await dev("490154203237518");
+    await db
+      .insertInto("tenants")
+      .values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null })
+      .execute();
+    const other: Caller = { ...caller, tenantId: "other", serviceAdmin: false };
+    const theirs = await createProduct(db, other, { productName: "lwm2m", cloudProtocol: 3 });
+    const existed = { code: "DATA_EXISTED", errors: { IMEI: "already exists" } };
+    await expect(dev("490154203237518", other, theirs.productId)).rejects.toMatchObject(existed);
+    const second = await dev("490154203237519");
+    await expect(updateDevice(db, caller, second.id, { imei: "490154203237518" })).rejects.toMatchObject(existed);
+    // The device's own IMEI is no clash; an MQTT device's empty IMEI is none, many times over.
+    await expect(updateDevice(db, caller, first.id, { imei: "490154203237518" })).resolves.toBeDefined();
+    const mqtt = await createProduct(db, caller, { productName: "mqtt", cloudProtocol: 1 });
+    for (const n of [1, 2]) {
+      const d = await createDevice(db, caller, {
+        productId: mqtt.productId,
+        deviceName: `e${n}`,
+        upLinkSystem: 1,
+        authType: 1,
+        imei: "",
+      });
+      expect(d.imei).toBeNull();
     }
   });
 
