@@ -332,8 +332,16 @@ describe("device edit and delete (Form 1)", () => {
       errorCode: "REFERENCED_ERROR",
       errors: { device: "the gateway still has devices" },
     });
+    // /devices deletes a gateway by the same rules (GET and PUT /devices/{id} reach gateways too).
+    expect((await call("DELETE", `/devices?ids=${gw.id}`)).body).toMatchObject({
+      errorCode: "REFERENCED_ERROR",
+      errors: { device: "the gateway still has devices" },
+    });
     expect((await call("DELETE", `/devices?ids=${under.id}`)).status).toBe(204);
-    expect((await call("DELETE", `/gateways?ids=${gw.id}`)).status).toBe(204);
+    expect((await call("DELETE", `/devices?ids=${gw.id}`)).status).toBe(204);
+    expect((await call("GET", `/gateways/${gw.id}`)).status).toBe(404);
+    const gw2 = await gatewayOf(productID);
+    expect((await call("DELETE", `/gateways?ids=${gw2.id}`)).status).toBe(204);
     expect((await call("DELETE", "/devices?ids=1,x")).body.errorCode).toBe("PARAMETER_INVALID");
   });
 

@@ -84,14 +84,13 @@ export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .delete(
       "/devices",
-      { summary: "Delete devices (REFERENCED_ERROR while they have child devices)", query: idsQuery },
+      {
+        summary: "Delete devices, gateways too (REFERENCED_ERROR while a device has children or a gateway has devices)",
+        query: idsQuery,
+      },
       async (c, { query }) => {
-        const deleted = await deleteDevices(
-          db,
-          c.get("caller"),
-          idsFrom(query),
-          deps.form === "1" ? "devices" : undefined,
-        );
+        // Gateways are devices here as on GET and PUT /devices/{id}: deleted by the same rules as on /gateways.
+        const deleted = await deleteDevices(db, c.get("caller"), idsFrom(query));
         for (const id of deleted) deps.sessions.kick(id, "device deleted");
       },
     )

@@ -302,22 +302,22 @@ export async function updateDevice(
 /**
  * Deletes devices of the caller's tenant (foreign and unknown ids are
  * ignored) with their group memberships, certificate and policy bindings and
- * proxy subscriptions. A device
- * that still has child devices, or a gateway that still has devices, is not
- * deleted: REFERENCED_ERROR names `device`. Answers the ids deleted.
+ * proxy subscriptions; gateways too, unless `only` is "gateways" (then other
+ * devices are ignored). A device that still has child devices, or a gateway
+ * that still has devices, is not deleted: REFERENCED_ERROR names `device`.
+ * Answers the ids deleted.
  */
 export async function deleteDevices(
   db: Kysely<Database>,
   caller: Caller,
   ids: number[],
-  only?: "gateways" | "devices",
+  only?: "gateways",
 ): Promise<number[]> {
   if (ids.length === 0) return [];
   return db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     let q = tx.selectFrom("devices").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids);
     if (only === "gateways") q = q.where("deviceType", "=", 2);
-    if (only === "devices") q = q.where("deviceType", "!=", 2);
     const mine = (await q.execute()).map((r) => r.id);
     if (mine.length === 0) return [];
     const child = await tx
