@@ -409,6 +409,26 @@ describe("gateways (Form 1)", () => {
     expect((await call("GET", `/gateways/${g.body.id}/control_logs`)).body.items).toEqual([]);
   });
 
+  it("list commands sent to a gateway as gateway control logs, payload an object", async () => {
+    const productID = await product(7);
+    const gw = (await call("POST", "/gateways", { productID, gatewayName: "cfg", gatewayProtocol: 7, authType: 1 }))
+      .body;
+    const channel = { channel: [{ chnname: "c1", chnno: 1, device: [{ tagname: "t", tagaddr: "1!400001" }] }] };
+    for (const payload of [JSON.stringify(channel), "reboot", "[1,2]"])
+      expect((await call("POST", "/device_publish", { deviceID: gw.deviceID, payload })).status).toBe(201);
+    const logs = (await call("GET", `/gateways/${gw.id}/control_logs`)).body;
+    expect(logs.meta.count).toBe(3);
+    for (const l of logs.items) {
+      expect(Object.keys(l).sort()).toEqual(["createAt", "createUser", "deviceIntID", "id", "payload"]);
+      expect(l).toMatchObject({ deviceIntID: gw.id, createUser: "admin", createAt: expect.stringMatching(/^\d{4}-/) });
+    }
+    expect(logs.items.map((l: { payload: unknown }) => l.payload)).toEqual([
+      { text: "[1,2]" },
+      { text: "reboot" },
+      channel,
+    ]);
+  });
+
   it("labels in Chinese when the caller asks for zh", async () => {
     const r = await t.call("GET", "/gateways", undefined, token, { "accept-language": "zh-CN,zh;q=0.9" });
     expect(r.body.items[0]).toMatchObject({ authTypeLabel: "密钥", deviceStatusLabel: "离线" });
