@@ -52,6 +52,26 @@ describe("login and callers", () => {
     expect(r.body.errorCode).toBe("PAYLOAD_TOO_LARGE");
   });
 
+  it("logs a client that aborts its request at debug level, not as an error of ours", async () => {
+    const errorsBefore = t.errors.length;
+    // What Node's HTTP server does to the body of a request whose client went away mid-upload.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"productName"'));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const r = await t.app.request("/api/v1/products", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    });
+    expect(r.status).toBe(400);
+    expect(t.errors.length).toBe(errorsBefore);
+    expect(t.debugs.at(-1)?.[0]).toBe("client aborted the request");
+  });
+
   it("answers an unknown path with 404 naming the url", async () => {
     const r = await t.call("GET", "/no_such_thing", undefined, token);
     expect(r.status).toBe(404);
