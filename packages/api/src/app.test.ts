@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "@iot/registry";
+import { hashPassword, MAX_PAGE } from "@iot/registry";
 import { testApp } from "./test-app.js";
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -50,6 +50,26 @@ describe("login and callers", () => {
     );
     expect(r.status).toBe(413);
     expect(r.body.errorCode).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("logs a client that aborts its request at debug level, not as an error of ours", async () => {
+    const errorsBefore = t.errors.length;
+    // What Node's HTTP server does to the body of a request whose client went away mid-upload.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"productName"'));
+        controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      },
+    });
+    const r = await t.app.request("/api/v1/products", {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    });
+    expect(r.status).toBe(400);
+    expect(t.errors.length).toBe(errorsBefore);
+    expect(t.debugs.at(-1)?.[0]).toBe("client aborted the request");
   });
 
   it("answers an unknown path with 404 naming the url", async () => {
@@ -142,6 +162,33 @@ describe("products", () => {
     const bad = await t.call("GET", "/products?_page=x", undefined, token);
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ errorCode: "PARAMETER_INVALID", errors: { _page: "must be a whole number" } });
+  });
+
+  it("answer PARAMETER_INVALID naming _page for a page past the last one the store can skip to, on every list", async () => {
+    const product = (await t.call("POST", "/products", { productName: "Paged", cloudProtocol: 1 }, token)).body;
+    const group = (
+      await t.call("POST", "/groups", { productID: product.productID, groupName: "g", description: "d" }, token)
+    ).body;
+    const policy = (await t.call("POST", "/policies", { name: "p", topic: "t", access: 1, allow: 1 }, token)).body;
+    const doc = (await (await t.app.request("/api/v1/openapi.json")).json()) as {
+      paths: Record<string, { get?: { parameters?: Array<{ name: string }> } }>;
+    };
+    const lists = Object.entries(doc.paths)
+      .filter(([path, ops]) => !path.includes("{") && ops.get?.parameters?.some((p) => p.name === "_page"))
+      .map(([path]) => path.replace("/api/v1", ""));
+    expect(lists.length).toBeGreaterThan(15);
+    lists.push(`/groups/${group.id}/devices`, `/policies/${policy.id}/devices`);
+    for (const path of lists) {
+      const huge = await t.call("GET", `${path}?_page=922337203685477581`, undefined, token);
+      expect(huge.status, path).toBe(400);
+      expect(huge.body, path).toMatchObject({ errorCode: "PARAMETER_INVALID", errors: { _page: expect.any(String) } });
+    }
+    const last = await t.call("GET", `/products?_page=${MAX_PAGE}&_limit=1000`, undefined, token);
+    expect(last.status).toBe(200);
+    expect(last.body).toMatchObject({ items: [], meta: { page: MAX_PAGE, limit: 1000 } });
+    expect((await t.call("GET", `/products?_page=${MAX_PAGE + 1}`, undefined, token)).body.errors).toEqual({
+      _page: `must be at most ${MAX_PAGE}`,
+    });
   });
 });
 

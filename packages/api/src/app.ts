@@ -85,6 +85,6 @@ export function createApp(deps: AppDeps) {
     .route("/api/v1", open)
     .route("/api/v1", secured);
   app.notFound(notFound);
-  app.onError(onError(deps.logError));
+  app.onError(onError({ error: deps.logError, debug: deps.logDebug ?? (() => {}) }));
   return app;
 }

@@ -24,6 +24,8 @@ export interface AppDeps {
   startedAt: number;
   /** Called with unexpected errors (the answer is a bare INTERNAL_ERROR). */
   logError: (err: unknown) => void;
+  /** Called with what is no fault of the service, e.g. a client that aborted its request. */
+  logDebug?: (message: string, err: unknown) => void;
 }
 
 /** Hono environment: the authenticated caller travels in the context. */

@@ -61,6 +61,38 @@ describe("device creation rules (Form 1)", () => {
     );
   });
 
+  it("refuses a gateway or upper device on a device that does not connect through it, on create and on edit", async () => {
+    const productID = await product(1);
+    const gw = await gatewayOf(productID, "not-mine");
+    const upper = (
+      await call("POST", "/devices", { productID, deviceName: "up", deviceType: 1, upLinkSystem: 1, authType: 1 })
+    ).body;
+    const base = { productID, deviceName: "d", deviceType: 1, authType: 1 };
+    expectInvalid(await call("POST", "/devices", { ...base, upLinkSystem: 1, gateway: gw.id }), {
+      gateway: "must be empty unless upLinkSystem is 2",
+    });
+    expectInvalid(
+      await call("POST", "/devices", { ...base, upLinkSystem: 2, parentDevice: upper.id, gateway: gw.id }),
+      {
+        parentDevice: "must be empty unless upLinkSystem is 3",
+      },
+    );
+    expectInvalid(await call("POST", "/devices", { ...base, deviceType: 3, gateway: gw.id }), {
+      gateway: "must be empty unless upLinkSystem is 2",
+    });
+    expect((await call("GET", `/devices?gateway=${gw.id}`)).body.meta.count).toBe(0);
+    expect((await call("GET", `/gateways/${gw.id}`)).body.deviceCount).toBe(0);
+    // On edit: leaving the gateway while keeping it named is refused; clearing it is fine.
+    const under = (await call("POST", "/devices", { ...base, upLinkSystem: 2, gateway: gw.id })).body;
+    expectInvalid(await call("PUT", `/devices/${under.id}`, { upLinkSystem: 1 }), {
+      gateway: "must be empty unless upLinkSystem is 2",
+    });
+    const moved = await call("PUT", `/devices/${under.id}`, { upLinkSystem: 1, gateway: null });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ upLinkSystem: 1, gateway: null });
+    expect((await call("GET", `/gateways/${gw.id}`)).body.deviceCount).toBe(0);
+  });
+
   it("creates child devices under an upper device and lists them with parentDevice", async () => {
     const productID = await product(1);
     const parent = (
@@ -114,6 +146,21 @@ describe("device creation rules (Form 1)", () => {
         })
       ).status,
     ).toBe(201);
+  });
+
+  it("refuses an IMEI another device has (the LwM2M endpoint name) with DATA_EXISTED, on create and on edit", async () => {
+    const productID = await product(3);
+    const dev = (IMEI: string) =>
+      call("POST", "/devices", { productID, deviceName: "m", deviceType: 1, upLinkSystem: 1, IMEI, autoSub: 1 });
+    expect((await dev("356938035643809")).status).toBe(201);
+    const again = await dev("356938035643809");
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ errorCode: "DATA_EXISTED", errors: { IMEI: "already exists" } });
+    const other = (await dev("356938035643810")).body;
+    expect((await call("PUT", `/devices/${other.id}`, { IMEI: "356938035643809" })).body).toMatchObject({
+      errorCode: "DATA_EXISTED",
+      errors: { IMEI: "already exists" },
+    });
   });
 
   it("requires the otaa members for LoRa otaa devices, with the DevEUI as deviceID", async () => {
@@ -285,8 +332,16 @@ describe("device edit and delete (Form 1)", () => {
       errorCode: "REFERENCED_ERROR",
       errors: { device: "the gateway still has devices" },
     });
+    // /devices deletes a gateway by the same rules (GET and PUT /devices/{id} reach gateways too).
+    expect((await call("DELETE", `/devices?ids=${gw.id}`)).body).toMatchObject({
+      errorCode: "REFERENCED_ERROR",
+      errors: { device: "the gateway still has devices" },
+    });
     expect((await call("DELETE", `/devices?ids=${under.id}`)).status).toBe(204);
-    expect((await call("DELETE", `/gateways?ids=${gw.id}`)).status).toBe(204);
+    expect((await call("DELETE", `/devices?ids=${gw.id}`)).status).toBe(204);
+    expect((await call("GET", `/gateways/${gw.id}`)).status).toBe(404);
+    const gw2 = await gatewayOf(productID);
+    expect((await call("DELETE", `/gateways?ids=${gw2.id}`)).status).toBe(204);
     expect((await call("DELETE", "/devices?ids=1,x")).body.errorCode).toBe("PARAMETER_INVALID");
   });
 
@@ -352,6 +407,26 @@ describe("gateways (Form 1)", () => {
     expect((await call("GET", `/gateways/${(devices[0] as { id: number }).id}`)).status).toBe(404);
     expect((await call("GET", `/gateways/${g.body.id}/events`)).body.meta.count).toBe(0);
     expect((await call("GET", `/gateways/${g.body.id}/control_logs`)).body.items).toEqual([]);
+  });
+
+  it("list commands sent to a gateway as gateway control logs, payload an object", async () => {
+    const productID = await product(7);
+    const gw = (await call("POST", "/gateways", { productID, gatewayName: "cfg", gatewayProtocol: 7, authType: 1 }))
+      .body;
+    const channel = { channel: [{ chnname: "c1", chnno: 1, device: [{ tagname: "t", tagaddr: "1!400001" }] }] };
+    for (const payload of [JSON.stringify(channel), "reboot", "[1,2]"])
+      expect((await call("POST", "/device_publish", { deviceID: gw.deviceID, payload })).status).toBe(201);
+    const logs = (await call("GET", `/gateways/${gw.id}/control_logs`)).body;
+    expect(logs.meta.count).toBe(3);
+    for (const l of logs.items) {
+      expect(Object.keys(l).sort()).toEqual(["createAt", "createUser", "deviceIntID", "id", "payload"]);
+      expect(l).toMatchObject({ deviceIntID: gw.id, createUser: "admin", createAt: expect.stringMatching(/^\d{4}-/) });
+    }
+    expect(logs.items.map((l: { payload: unknown }) => l.payload)).toEqual([
+      { text: "[1,2]" },
+      { text: "reboot" },
+      channel,
+    ]);
   });
 
   it("labels in Chinese when the caller asks for zh", async () => {
@@ -438,6 +513,24 @@ describe("Form 2 devices", () => {
     });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ deviceName: "e2", blocked: 1, softVersion: "1.2", token: d.token });
+  });
+
+  it("change deviceType between terminal and smartphone without Form 1 errors about upLinkSystem", async () => {
+    const productID = (await c2("POST", "/products", { productName: "kinds", description: "x" })).body.productID;
+    const d = (await c2("POST", "/devices", { productID, deviceName: "k", deviceType: 0, authType: 1 })).body;
+    const phone = await c2("PUT", `/devices/${d.id}`, { ...d, deviceType: 2 });
+    expect(phone.status).toBe(200);
+    expect(phone.body).toMatchObject({ deviceType: 2, deviceName: "k" });
+    expect((await c2("GET", `/devices/${d.id}`)).body.deviceTypeLabel).toBe("Smartphone");
+    const back = await c2("PUT", `/devices/${d.id}`, { deviceType: 0 });
+    expect(back.status).toBe(200);
+    expect(back.body.deviceType).toBe(0);
+    // Unchanged kinds and a device that cannot become a gateway behave as before.
+    expect((await c2("PUT", `/devices/${d.id}`, { deviceType: 0, deviceName: "same" })).status).toBe(200);
+    expect((await c2("PUT", `/devices/${d.id}`, { deviceType: 1 })).body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { deviceType: expect.any(String) },
+    });
   });
 });
 

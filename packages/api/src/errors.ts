@@ -25,14 +25,39 @@ export function errorResponse(c: Context, err: RegistryError) {
   );
 }
 
+/** Where the error handler reports: unexpected errors, and client aborts (no fault of ours: debug level). */
+export interface ErrorLog {
+  error: (err: unknown) => void;
+  debug: (message: string, err: unknown) => void;
+}
+
 /**
- * The app's one error handler: registry errors map to their status; anything
- * else is logged and answered as INTERNAL_ERROR with no internals.
+ * True when reading the request failed because the client went away: Node's
+ * `aborted` (ECONNRESET) of a request stream cut short, or a premature close.
  */
-export function onError(log: (err: unknown) => void) {
+export function isClientAbort(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "ECONNRESET" && e.message === "aborted") return true;
+    if (code === "ERR_STREAM_PREMATURE_CLOSE") return true;
+  }
+  return false;
+}
+
+/**
+ * The app's one error handler: registry errors map to their status; a client
+ * that aborted its request is logged at debug level and answered BAD_REQUEST
+ * (nobody reads it); anything else is logged as an error and answered as
+ * INTERNAL_ERROR with no internals.
+ */
+export function onError(log: ErrorLog) {
   return (err: Error, c: Context) => {
     if (err instanceof RegistryError) return errorResponse(c, err);
-    log(err);
+    if (isClientAbort(err)) {
+      log.debug("client aborted the request", err);
+      return errorResponse(c, new RegistryError("BAD_REQUEST", undefined, "Request aborted by the client"));
+    }
+    log.error(err);
     return errorResponse(c, new RegistryError("INTERNAL_ERROR"));
   };
 }

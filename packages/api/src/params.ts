@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import { RegistryError, type Page } from "@iot/registry";
+import { MAX_PAGE, RegistryError, type Page } from "@iot/registry";
 
 /** Page size bounds: `_limit` is clamped into 1..MAX_LIMIT; the default is 10. */
 export const DEFAULT_LIMIT = 10;
@@ -23,10 +23,16 @@ function sortOf(sort: string | undefined, order: string | undefined): Pick<Page,
   return { sort: sort || undefined, order: (order?.toLowerCase() || undefined) as Page["order"] };
 }
 
-/** Reads `_page` (default 1, at least 1), `_limit` (default 10, clamped to 1..1000), `_sort` and `_order`. */
-export function pageOf(c: Context): Page {
-  const page = positiveInt(c, "_page") ?? 1;
+/** `_page` must be 1..MAX_PAGE, so that the row offset stays an exact integer on both engines. */
+function checkPage(page: number): number {
   if (page < 1) throw new RegistryError("PARAMETER_INVALID", { _page: "must be 1 or more" });
+  if (!(page <= MAX_PAGE)) throw new RegistryError("PARAMETER_INVALID", { _page: `must be at most ${MAX_PAGE}` });
+  return page;
+}
+
+/** Reads `_page` (default 1, 1..MAX_PAGE), `_limit` (default 10, clamped to 1..1000), `_sort` and `_order`. */
+export function pageOf(c: Context): Page {
+  const page = checkPage(positiveInt(c, "_page") ?? 1);
   const limit = Math.min(MAX_LIMIT, Math.max(1, positiveInt(c, "_limit") ?? DEFAULT_LIMIT));
   return { page, limit, ...sortOf(c.req.query("_sort"), c.req.query("_order")) };
 }
@@ -47,15 +53,14 @@ export function listQuery<S extends z.ZodRawShape>(filters: S) {
   });
 }
 
-/** The page a validated list query asks for: page ≥ 1 (default 1), limit clamped to 1..1000 (default 10), its sort. */
+/** The page a validated list query asks for: page 1..MAX_PAGE (default 1), limit 1..1000 (default 10), its sort. */
 export function pageFrom(q: {
   _page?: string | undefined;
   _limit?: string | undefined;
   _sort?: string | undefined;
   _order?: string | undefined;
 }): Page {
-  const page = q._page ? Number(q._page) : 1;
-  if (page < 1) throw new RegistryError("PARAMETER_INVALID", { _page: "must be 1 or more" });
+  const page = checkPage(q._page ? Number(q._page) : 1);
   const limit = Math.min(MAX_LIMIT, Math.max(1, q._limit ? Number(q._limit) : DEFAULT_LIMIT));
   return { page, limit, ...sortOf(q._sort, q._order) };
 }

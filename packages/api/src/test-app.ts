@@ -23,6 +23,7 @@ export async function testApp(form: "1" | "2" = "1") {
   const live = new LiveUpdates(store.db, sessions);
   const commands = new CommandRouter(store.db, sessions, 60_000);
   const errors: unknown[] = [];
+  const debugs: Array<[string, unknown]> = [];
   const app = createApp({
     store,
     tokenSecret: "test-secret",
@@ -37,6 +38,7 @@ export async function testApp(form: "1" | "2" = "1") {
     brokers: { mqttBroker: "iot.example:1883", mqttsBroker: "iot.example:8883" },
     startedAt: Date.now(),
     logError: (e) => errors.push(e),
+    logDebug: (message, e) => debugs.push([message, e]),
   });
   const call = async (
     method: string,
@@ -120,6 +122,7 @@ export async function testApp(form: "1" | "2" = "1") {
     sessions,
     commands,
     errors,
+    debugs,
     call,
     login,
     addTenant,

@@ -198,6 +198,28 @@ describe("users", () => {
     expect((await t.call("GET", `/users/${id}`, undefined, admin)).status).toBe(404);
   });
 
+  it("lose their other tokens when their password or role changes; changing your own keeps the token you used", async () => {
+    const ida = (await t.call("POST", "/users", { username: "ida", password: "ida-pass-1", role: "operator" }, admin))
+      .body.id as number;
+    const [one, two] = [await t.login("ida", "ida-pass-1"), await t.login("ida", "ida-pass-1")];
+    const status = async (token: string) => (await t.call("GET", "/products", undefined, token)).status;
+    expect([await status(one), await status(two)]).toEqual([200, 200]);
+    await t.call("PUT", `/users/${ida}`, { password: "ida-pass-2" }, admin);
+    expect([await status(one), await status(two)]).toEqual([401, 401]);
+    const three = await t.login("ida", "ida-pass-2");
+    await t.call("PUT", `/users/${ida}`, { role: "viewer" }, admin);
+    expect(await status(three)).toBe(401);
+    const four = await t.login("ida", "ida-pass-2");
+    expect((await t.call("GET", "/products", undefined, four)).status).toBe(200);
+
+    await t.call("POST", "/users", { username: "jo", password: "jo-pass-11", role: "admin" }, admin);
+    const [used, other] = [await t.login("jo", "jo-pass-11"), await t.login("jo", "jo-pass-11")];
+    const me = (await t.call("GET", "/users?username_like=jo", undefined, used)).body.items[0].id as number;
+    expect((await t.call("PUT", `/users/${me}`, { password: "jo-pass-22" }, used)).status).toBe(200);
+    expect([await status(used), await status(other)]).toEqual([200, 401]);
+    expect((await t.call("GET", "/products", undefined, await t.login("jo", "jo-pass-22"))).status).toBe(200);
+  });
+
   it("may not delete, disable or demote themselves: 400 FORM_INVALID naming the field, nothing deleted", async () => {
     const victim = (
       await t.call("POST", "/users", { username: "hank", password: "hank-pass-1", role: "viewer" }, admin)

@@ -10,6 +10,11 @@ export interface View {
   lang: Lang;
   /** Form 2 device details: `<host>:<port>` of each device listener. */
   brokers: Record<string, string>;
+  /**
+   * Whether records carry their secrets (device and gateway `token`, LoRa keys, certificate `key`): true for
+   * admins and operators, false for viewers and before a caller is known (least privilege).
+   */
+  secrets: boolean;
 }
 
 /** Picks the label language from Accept-Language (`zh…` → Chinese, else English). */
@@ -21,7 +26,12 @@ export function langOf(acceptLanguage: string | undefined): Lang {
 /** Puts the View in the context for serializers. */
 export function viewMiddleware(deps: AppDeps): MiddlewareHandler<Env> {
   return async (c, next) => {
-    c.set("view", { form: deps.form, lang: langOf(c.req.header("accept-language")), brokers: deps.brokers });
+    c.set("view", {
+      form: deps.form,
+      lang: langOf(c.req.header("accept-language")),
+      brokers: deps.brokers,
+      secrets: false,
+    });
     await next();
   };
 }

@@ -131,6 +131,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     brokers: brokerAddresses(config),
     startedAt: Date.now(),
     logError: (err) => logger.error({ err }, "request failed"),
+    logDebug: (message, err) => logger.debug({ err }, message),
   });
   const http = createAdaptorServer({ fetch: app.fetch });
   await new Promise<void>((resolve, reject) => {

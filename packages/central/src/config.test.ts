@@ -11,6 +11,13 @@ describe("brokerAddresses", () => {
     });
   });
 
+  it("advertises no CoAP over DTLS address unless a port is set, since no adapter listens for DTLS", () => {
+    const defaults = brokerAddresses(readCentralConfig({ IOT_PUBLIC_HOST: "iot.example.com" }));
+    expect(defaults).toMatchObject({ coapBroker: "iot.example.com:5683", coapsBroker: "", coapssBroker: "" });
+    const proxied = brokerAddresses(readCentralConfig({ IOT_PUBLIC_HOST: "h", IOT_COAPS_PORT: "5684" }));
+    expect(proxied).toMatchObject({ coapsBroker: "h:5684", coapssBroker: "" });
+  });
+
   it("refuses ports below -1 with one line naming the variable", () => {
     expect(() => readCentralConfig({ IOT_MQTTS_PORT: "-2" })).toThrow(
       'IOT_MQTTS_PORT="-2": must be a whole number from -1 to 65535',

@@ -89,8 +89,21 @@ export const centralSettings = {
     65535,
   ),
   coapPort: port("IOT_COAP_PORT", 5683, "CoAP port, as advertised."),
-  coapsPort: port("IOT_COAPS_PORT", 5684, "CoAP over DTLS port, as advertised."),
-  coapssPort: port("IOT_COAPSS_PORT", 5685, "CoAP over DTLS with client certificates port, as advertised."),
+  // No adapter listens for CoAP over DTLS (no maintained DTLS server exists for Node): off unless a port is given.
+  coapsPort: integer(
+    "IOT_COAPS_PORT",
+    -1,
+    "CoAP over DTLS port, as advertised; -1 (default): no such listener, advertised as empty.",
+    -1,
+    65535,
+  ),
+  coapssPort: integer(
+    "IOT_COAPSS_PORT",
+    -1,
+    "CoAP over DTLS with client certificates port, as advertised; -1 (default): no such listener, advertised as empty.",
+    -1,
+    65535,
+  ),
   logLevel: oneOf("IOT_LOG_LEVEL", "info", "Log level: fatal, error, warn, info, debug, trace.", [
     "fatal",
     "error",
@@ -108,7 +121,10 @@ export type CentralConfig = ConfigOf<typeof centralSettings>;
 export const readCentralConfig = (env: Record<string, string | undefined>): CentralConfig =>
   readConfig(centralSettings, env);
 
-/** Form 2's broker address strings (`<host>:<port>`), from the advertised host and ports. */
+/**
+ * Form 2's broker address strings (`<host>:<port>`), from the advertised host and ports; a listener that is
+ * off (-1) is advertised as "" so devices are never sent to a port where nothing listens.
+ */
 export function brokerAddresses(c: CentralConfig): Record<string, string> {
   const at = (port: number) => (port < 0 ? "" : `${c.publicHost}:${port}`);
   return {

@@ -1,6 +1,7 @@
 export * from "./errors.js";
 export type { Caller, Role } from "./domain/caller.js";
 export type { Page, ListResult } from "./domain/list.js";
+export { MAX_PAGE } from "./domain/list.js";
 export * from "./domain/products.js";
 export * from "./domain/devices.js";
 export * from "./domain/gateways.js";

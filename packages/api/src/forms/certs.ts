@@ -22,15 +22,18 @@ export function cert(c: Cert, shape: "list" | "write") {
   return { CN: c.cn, cert: c.certPem, ...dates(c), enable: c.enable, id: c.id, key: c.keyPem, name: c.name };
 }
 
-/** The detail: the record with CN, cert, key and the CA's root certificate as PEM texts, and its creator. */
-export function certDetail(c: Cert, rootPem: string) {
+/**
+ * The detail: the record with CN, cert, key and the CA's root certificate as PEM texts, and its creator. Without
+ * `secrets` (a viewer) the private key is left out.
+ */
+export function certDetail(c: Cert, rootPem: string, secrets: boolean) {
   return {
     id: c.id,
     name: c.name,
     enable: c.enable,
     CN: c.cn,
     cert: c.certPem,
-    key: c.keyPem,
+    ...(secrets ? { key: c.keyPem } : {}),
     root: rootPem,
     createUser: c.createUser,
     ...dates(c),

@@ -7,13 +7,26 @@ import { label } from "./labels.js";
 /** Form 2 deviceType codes are Form 1's minus one: 0 terminal, 1 gateway, 2 smartphone. */
 export const form2DeviceType = (internal: number) => internal - 1;
 
+/** LoRa members that are keys: a viewer never sees them. */
+const LORA_KEYS = ["appKey", "nwkSKey", "appSKey"];
+
+/** The `lora` object as the caller may see it: without its keys unless the view carries secrets. */
+function loraOf(text: string | null, view: View): unknown {
+  const lora = parseJson(text);
+  if (view.secrets || lora === null || typeof lora !== "object") return lora;
+  return Object.fromEntries(Object.entries(lora).filter(([k]) => !LORA_KEYS.includes(k)));
+}
+
+/** `{token}` when the view carries secrets, else nothing: viewers read devices without their token. */
+export const tokenOf = (token: string, view: View) => (view.secrets ? { token } : {});
+
 function form1(d: Device, shape: Shape, view: View) {
   const base = {
     id: d.id,
     deviceID: d.deviceId,
     deviceName: d.deviceName,
     deviceUsername: d.deviceUsername,
-    token: d.token,
+    ...tokenOf(d.token, view),
     authType: d.authType,
     blocked: d.blocked,
     cloudProtocol: d.cloudProtocol,
@@ -33,7 +46,7 @@ function form1(d: Device, shape: Shape, view: View) {
     latitude: d.latitude,
     longitude: d.longitude,
     location: parseJson(d.location),
-    lora: parseJson(d.lora),
+    lora: loraOf(d.lora, view),
     manufacturer: d.manufacturer,
     serialNumber: d.serialNumber,
     softVersion: d.softVersion,
@@ -88,7 +101,7 @@ function form2(d: Device, shape: Shape, view: View) {
     deviceType: form2DeviceType(d.deviceType),
     deviceUsername: d.deviceUsername,
     productID: d.productId,
-    token: d.token,
+    ...tokenOf(d.token, view),
     ...(shape === "write"
       ? {}
       : {

@@ -1,6 +1,7 @@
 import type { Gateway } from "@iot/registry";
 import type { View } from "../view.js";
 import { parseJson, type Shape } from "./common.js";
+import { tokenOf } from "./devices.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -11,7 +12,7 @@ export function gateway(g: Gateway, shape: Shape, view: View) {
     gatewayName: g.deviceName,
     deviceID: g.deviceId,
     deviceUsername: g.deviceUsername,
-    token: g.token,
+    ...tokenOf(g.token, view),
     authType: g.authType,
     blocked: g.blocked,
     deviceStatus: g.deviceStatus,

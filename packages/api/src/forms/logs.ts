@@ -61,3 +61,29 @@ export function controlLog(l: ControlLog, view: View) {
     updateAt: formatDate(l.updateAt),
   };
 }
+
+/**
+ * Gateway control log, the same in both forms: `{id, deviceIntID, createUser, createAt, payload}` with payload an
+ * object. A command whose payload is a JSON object (as a gateway's channel configuration `{channel: [...]}` is)
+ * shows that object; any other payload is shown as `{text: <payload>}`.
+ */
+export function gatewayControlLog(l: ControlLog) {
+  return {
+    id: l.id,
+    deviceIntID: l.deviceIntId,
+    createUser: l.publishUser,
+    createAt: formatDate(l.createAt),
+    payload: payloadObject(l.payload),
+  };
+}
+
+function payloadObject(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    /* not JSON: shown as text below */
+  }
+  return { text };
+}

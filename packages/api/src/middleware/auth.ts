@@ -26,13 +26,14 @@ async function callerOf(deps: AppDeps, header: string): Promise<Caller> {
  * Requires `Authorization: Bearer <token>` (a user) or `Basic
  * base64(appID:appToken)` (an application key, acting as its tenant with its
  * role) and puts the caller in the context; anything else is AUTH_FAILED.
- * Viewers may only read: any other method answers 403.
+ * Viewers may only read: any other method answers 403; and they read records without their secrets (View.secrets).
  */
 export function requireCaller(deps: AppDeps): MiddlewareHandler<Env> {
   return async (c, next) => {
     const caller = await callerOf(deps, c.req.header("authorization") ?? "");
     if (caller.role === "viewer" && !["GET", "HEAD"].includes(c.req.method)) throw fail.denied("Viewers may only read");
     c.set("caller", caller);
+    c.set("view", { ...c.get("view"), secrets: caller.role !== "viewer" });
     await next();
   };
 }

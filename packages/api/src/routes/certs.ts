@@ -31,10 +31,14 @@ export function certRoutes(deps: AppDeps, docs: ApiDocs) {
           cert(x, "list"),
         ),
     )
-    .get("/certs/:id", { summary: "Certificate detail with cert, key and root PEM texts" }, async (c) => {
-      const found = await getCert(db, c.get("caller"), idParam(c));
-      return certDetail(found, (await serviceCa(db)).certPem);
-    })
+    .get(
+      "/certs/:id",
+      { summary: "Certificate detail with cert, key and root PEM texts (no key for viewers)" },
+      async (c) => {
+        const found = await getCert(db, c.get("caller"), idParam(c));
+        return certDetail(found, (await serviceCa(db)).certPem, c.get("view").secrets);
+      },
+    )
     .post(
       "/certs",
       {

@@ -110,6 +110,19 @@ const form2Edit = z.object({
 });
 
 /**
+ * What a Form 2 edit of `deviceType` implies for the Form 1 members Form 2
+ * does not have: a terminal (1) connects to the cloud directly (upLinkSystem
+ * 1, as Form 2 creates it), a smartphone (3) has no upLinkSystem, gateway or
+ * upper device. Nothing when the kind stays (a terminal keeps its gateway).
+ */
+export function form2KindChange(current: number, deviceType: number | undefined) {
+  if (deviceType === undefined || deviceType === current) return {};
+  if (deviceType === 1) return { upLinkSystem: 1 };
+  if (deviceType === 3) return { upLinkSystem: null, gateway: null, parentDevice: null };
+  return {};
+}
+
+/**
  * The device edit body of a form. Edits may send the whole record with its
  * read-only members (id, createAt, labels, names…): those are accepted and ignored.
  */

@@ -16,7 +16,7 @@ import { device } from "../forms/devices.js";
 import { connectLog, controlLog, event } from "../forms/logs.js";
 import { idParam, idsFrom, idsQuery, intFilter, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
-import { deviceCreateBody, deviceEditBody } from "./device-bodies.js";
+import { deviceCreateBody, deviceEditBody, form2KindChange } from "./device-bodies.js";
 
 const like = z.string().optional();
 /** Form 2's deviceType filter (0 terminal, 1 gateway, 2 smartphone), stored as Form 1 codes. */
@@ -71,21 +71,26 @@ export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
         body: deviceEditBody(deps.form),
       },
       async (c, { body }) => {
-        const r = await updateDevice(db, c.get("caller"), idParam(c), body);
+        const id = idParam(c);
+        // Form 2 has no upLinkSystem: a change between terminal and smartphone sets it as Form 2 creates it.
+        const kind =
+          deps.form === "2" && body.deviceType !== undefined
+            ? form2KindChange((await getDevice(db, c.get("caller"), id)).deviceType, body.deviceType)
+            : {};
+        const r = await updateDevice(db, c.get("caller"), id, { ...body, ...kind });
         if (r.revoke) deps.sessions.kick(r.device.id, r.revoke);
         return device(r.device, "write", c.get("view"));
       },
     )
     .delete(
       "/devices",
-      { summary: "Delete devices (REFERENCED_ERROR while they have child devices)", query: idsQuery },
+      {
+        summary: "Delete devices, gateways too (REFERENCED_ERROR while a device has children or a gateway has devices)",
+        query: idsQuery,
+      },
       async (c, { query }) => {
-        const deleted = await deleteDevices(
-          db,
-          c.get("caller"),
-          idsFrom(query),
-          deps.form === "1" ? "devices" : undefined,
-        );
+        // Gateways are devices here as on GET and PUT /devices/{id}: deleted by the same rules as on /gateways.
+        const deleted = await deleteDevices(db, c.get("caller"), idsFrom(query));
         for (const id of deleted) deps.sessions.kick(id, "device deleted");
       },
     )

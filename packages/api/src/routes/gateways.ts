@@ -12,7 +12,7 @@ import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { list } from "../forms/common.js";
 import { gateway } from "../forms/gateways.js";
-import { controlLog, event } from "../forms/logs.js";
+import { event, gatewayControlLog } from "../forms/logs.js";
 import { idParam, idsFrom, idsQuery, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
 import { gatewayCreateBody, gatewayEditBody } from "./device-bodies.js";
@@ -66,11 +66,12 @@ export function gatewayRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .get(
       "/gateways/:id/control_logs",
-      { summary: "Commands sent to a gateway", query: listQuery({}) },
+      { summary: "Commands sent to a gateway, as gateway control logs (payload an object)", query: listQuery({}) },
       async (c, { query }) => {
         const g = await getGateway(db, c.get("caller"), idParam(c));
-        return list(await listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: g.id }), (l) =>
-          controlLog(l, c.get("view")),
+        return list(
+          await listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: g.id }),
+          gatewayControlLog,
         );
       },
     ).app;

@@ -32,4 +32,10 @@ describe("tokens", () => {
     expect(verifyToken(t, "k", (claims.exp + 1) * 1000)).toBeNull();
     expect(verifyToken("a.b", "k")).toBeNull();
   });
+
+  it("carry the user's token generation and a token id, and refuse a generation that is not a whole number", () => {
+    const withGen = { ...claims, gen: 3, jti: "abc" };
+    expect(verifyToken(signToken(withGen, "k"), "k")).toEqual(withGen);
+    expect(verifyToken(signToken({ ...claims, gen: 1.5 }, "k"), "k")).toBeNull();
+  });
 });

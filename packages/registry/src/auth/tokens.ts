@@ -8,6 +8,13 @@ export interface TokenClaims {
   role: string;
   /** Expiry, epoch seconds. */
   exp: number;
+  /**
+   * The user's token generation when issued: a password or role change moves the user on to the next one,
+   * which ends the tokens of earlier generations. Absent in tokens issued before generations existed (= 0).
+   */
+  gen?: number;
+  /** A random id of this token, so one token can outlive its generation (the one that changed its own password). */
+  jti?: string;
 }
 
 const b64url = (b: Buffer | string) => Buffer.from(b).toString("base64url");
@@ -33,6 +40,8 @@ export function verifyToken(token: string, secret: string, nowMs = Date.now()): 
     const claims = JSON.parse(Buffer.from(parts[1] ?? "", "base64url").toString("utf8")) as TokenClaims;
     if (typeof claims.exp !== "number" || claims.exp * 1000 <= nowMs) return null;
     if (typeof claims.sub !== "number" || typeof claims.tenantId !== "string") return null;
+    if (claims.gen !== undefined && !Number.isSafeInteger(claims.gen)) return null;
+    if (claims.jti !== undefined && typeof claims.jti !== "string") return null;
     return claims;
   } catch {
     return null;

@@ -9,4 +9,6 @@ export interface Caller {
   role: Role;
   /** The service administrator may manage tenants. */
   serviceAdmin: boolean;
+  /** The `jti` of the bearer token this caller came with (none for application keys and internal callers). */
+  tokenId?: string | undefined;
 }

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { signToken } from "../auth/tokens.js";
 import { engines } from "../store/test-engines.js";
 import {
   callerFromAppKey,
@@ -144,6 +145,51 @@ describe.each(engines)("callers on $name", (engine) => {
     await updateUser(db, root, u.id, { enable: 1 });
     await deleteUsers(db, root, [u.id]);
     await expect(callerFromToken(db, "s", token)).rejects.toMatchObject({ code: "AUTH_FAILED" });
+  });
+
+  it("ends a user's other tokens when its password or role changes, keeping the one that changed its own password", async () => {
+    const { db, root } = await setup();
+    const u = await createUser(db, root, { username: "tok", password: "pw-1234567", role: "operator" });
+    const issue = async (username = "tok", password = "pw-1234567") =>
+      (await login(db, "s", { username, password }, 60)).token;
+    const works = (token: string) =>
+      callerFromToken(db, "s", token).then(
+        () => true,
+        (err: unknown) => (expect(err).toMatchObject({ code: "AUTH_FAILED" }), false),
+      );
+    const [a, b] = [await issue(), await issue()];
+    expect(a).not.toBe(b);
+    await updateUser(db, root, u.id, { email: "tok@x.io", enable: 1 });
+    expect([await works(a), await works(b)]).toEqual([true, true]);
+    await updateUser(db, root, u.id, { password: "pw-7654321" });
+    expect([await works(a), await works(b)]).toEqual([false, false]);
+    const c = await issue("tok", "pw-7654321");
+    await updateUser(db, root, u.id, { role: "operator" }); // the same role: nothing ends
+    expect(await works(c)).toBe(true);
+    await updateUser(db, root, u.id, { role: "viewer" });
+    expect(await works(c)).toBe(false);
+
+    // An admin changing its own password keeps the token it did it with; its other tokens end.
+    const self = await createUser(db, root, { username: "self", password: "pw-1234567", role: "admin" });
+    const [mine, elsewhere] = [await issue("self"), await issue("self")];
+    const me = await callerFromToken(db, "s", mine);
+    expect(me.tokenId).toEqual(expect.any(String));
+    await updateUser(db, me, self.id, { password: "pw-7654321" });
+    expect([await works(mine), await works(elsewhere)]).toEqual([true, false]);
+    const fresh = await issue("self", "pw-7654321");
+    expect(await works(fresh)).toBe(true);
+    // Someone else's change then ends that kept token too.
+    await updateUser(db, root, self.id, { password: "pw-0000000" });
+    expect([await works(mine), await works(fresh)]).toEqual([false, false]);
+  });
+
+  it("accepts tokens issued before generations existed until the user's first password or role change", async () => {
+    const { db, root } = await setup();
+    const u = await createUser(db, root, { username: "old", password: "pw-1234567", role: "viewer" });
+    const legacy = signToken({ sub: u.id, tenantId: root.tenantId, role: "viewer", exp: 4_000_000_000 }, "s");
+    expect((await callerFromToken(db, "s", legacy)).username).toBe("old");
+    await updateUser(db, root, u.id, { password: "pw-7654321" });
+    await expect(callerFromToken(db, "s", legacy)).rejects.toMatchObject({ code: "AUTH_FAILED" });
   });
 
   it("refuses to delete, disable or demote yourself or the service administrator", async () => {

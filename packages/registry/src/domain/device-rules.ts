@@ -84,6 +84,9 @@ function shapeErrors(d: DeviceDraft): Record<string, string> {
   } else if (d.upLinkSystem !== null) {
     errors.upLinkSystem = "must be empty unless deviceType is 1";
   }
+  // A device names a gateway or an upper device only when it connects through it (else it is listed under it).
+  if (d.gateway !== null && d.upLinkSystem !== 2) errors.gateway = "must be empty unless upLinkSystem is 2";
+  if (d.parentDevice !== null && d.upLinkSystem !== 3) errors.parentDevice = "must be empty unless upLinkSystem is 3";
   if ([1, 2, 5, 6, 7].includes(d.protocol) && d.authType === null) errors.authType = "required";
   // The members each protocol requires describe end devices; a gateway only needs its credentials.
   if (d.deviceType === 2) return errors;
@@ -158,4 +161,16 @@ export async function checkDeviceRules(db: Kysely<Database>, draft: DeviceDraft)
   const errors = shapeErrors(draft);
   await referenceErrors(db, draft, errors);
   if (Object.keys(errors).length > 0) throw fail.form(errors);
+}
+
+/**
+ * DATA_EXISTED naming `IMEI` when another device, in any tenant, has the same
+ * IMEI: it is the LwM2M endpoint name that identifies the device to the
+ * service. A unique index (migration 0005) backs this against concurrent writes.
+ */
+export async function assertImeiFree(db: Kysely<Database>, imei: string | null, exceptId?: number): Promise<void> {
+  if (!imei) return;
+  let q = db.selectFrom("devices").select("id").where("imei", "=", imei);
+  if (exceptId !== undefined) q = q.where("id", "!=", exceptId);
+  if (await q.limit(1).executeTakeFirst()) throw fail.exists("IMEI");
 }

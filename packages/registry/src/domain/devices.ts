@@ -4,7 +4,7 @@ import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { assertCertsOfTenant } from "./certs.js";
 import { lockTenant } from "./locks.js";
-import { checkDeviceRules, type DeviceDraft } from "./device-rules.js";
+import { assertImeiFree, checkDeviceRules, type DeviceDraft } from "./device-rules.js";
 import { randomToken, uuid } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
 import { getProductByProductId } from "./products.js";
@@ -110,8 +110,10 @@ async function withCerts<T extends { id: number }>(
 }
 
 /** Which unique key a failed write broke, for a DATA_EXISTED naming the field. */
-const existedField = (err: unknown) =>
-  /username/i.test(String((err as Error).message)) ? "deviceUsername" : "deviceID";
+const existedField = (err: unknown) => {
+  const message = String((err as Error).message);
+  return /imei/i.test(message) ? "IMEI" : /username/i.test(message) ? "deviceUsername" : "deviceID";
+};
 
 const parseLora = (text: string | null): Record<string, unknown> | null =>
   text ? (JSON.parse(text) as Record<string, unknown>) : null;
@@ -172,6 +174,8 @@ export async function createDevice(
   const deviceType = input.deviceType ?? 1;
   const values = {
     ...Object.fromEntries(DESCRIPTIVE_FIELDS.map((k) => [k, input[k] ?? null])),
+    // An empty IMEI is none: the unique index leaves nulls alone.
+    imei: input.imei || null,
     deviceType,
     upLinkSystem: input.upLinkSystem ?? null,
     gateway: input.gateway ?? null,
@@ -191,6 +195,7 @@ export async function createDevice(
           "tenantId" | "protocol"
         >),
       );
+      await assertImeiFree(tx, values.imei);
       const row = await tx
         .insertInto("devices")
         .values({
@@ -252,7 +257,7 @@ export async function updateDevice(
     parentDevice: pick("parentDevice", cur.parentDevice) as number | null,
     authType: pick("authType", cur.authType) as number,
     deviceId: pick("deviceId", cur.deviceId) as string,
-    imei: pick("imei", cur.imei) as string | null,
+    imei: (pick("imei", cur.imei) as string | null) || null,
     autoSub: pick("autoSub", cur.autoSub) as number | null,
     modBusIndex: pick("modBusIndex", cur.modBusIndex) as number | null,
     lora: pick("lora", parseLora(cur.lora)) as Record<string, unknown> | null,
@@ -277,6 +282,7 @@ export async function updateDevice(
         tx,
         draftOf(caller.tenantId, cur.cloudProtocol, { ...merged, id, productIntId: cur.productIntId }),
       );
+      await assertImeiFree(tx, merged.imei, id);
       await tx.updateTable("devices").set(set).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();
       await replaceCerts(tx, id, edit.certs, now);
     }),
@@ -296,22 +302,22 @@ export async function updateDevice(
 /**
  * Deletes devices of the caller's tenant (foreign and unknown ids are
  * ignored) with their group memberships, certificate and policy bindings and
- * proxy subscriptions. A device
- * that still has child devices, or a gateway that still has devices, is not
- * deleted: REFERENCED_ERROR names `device`. Answers the ids deleted.
+ * proxy subscriptions; gateways too, unless `only` is "gateways" (then other
+ * devices are ignored). A device that still has child devices, or a gateway
+ * that still has devices, is not deleted: REFERENCED_ERROR names `device`.
+ * Answers the ids deleted.
  */
 export async function deleteDevices(
   db: Kysely<Database>,
   caller: Caller,
   ids: number[],
-  only?: "gateways" | "devices",
+  only?: "gateways",
 ): Promise<number[]> {
   if (ids.length === 0) return [];
   return db.transaction().execute(async (tx) => {
     await lockTenant(tx, caller.tenantId);
     let q = tx.selectFrom("devices").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids);
     if (only === "gateways") q = q.where("deviceType", "=", 2);
-    if (only === "devices") q = q.where("deviceType", "!=", 2);
     const mine = (await q.execute()).map((r) => r.id);
     if (mine.length === 0) return [];
     const child = await tx

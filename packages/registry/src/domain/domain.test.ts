@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { RegistryError } from "../errors.js";
 import { engines } from "../store/test-engines.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
 import { authenticateDevice } from "./device-auth.js";
-import { createDevice, listDevices } from "./devices.js";
+import { createDevice, listDevices, updateDevice } from "./devices.js";
+import { MAX_PAGE } from "./list.js";
 import { listConnectLogs } from "./logs.js";
 import { createProduct, deleteProducts, listProducts } from "./products.js";
 import { login } from "./users.js";
@@ -53,6 +55,48 @@ describe.each(engines)("domain on $name", (engine) => {
     const listed = await listProducts(db, caller, page, { productNameLike: "_x" });
     expect(listed.items[0]?.deviceCount).toBe(1);
     expect((await listDevices(db, caller, { page: 1, limit: 1 })).count).toBe(1);
+  });
+
+  it("answers the last page the engine can skip to as empty, and refuses the next as PARAMETER_INVALID", async () => {
+    const { db, caller } = await setup();
+    const last = await listProducts(db, caller, { page: MAX_PAGE, limit: 1000 });
+    expect(last).toMatchObject({ items: [], count: 1, page: MAX_PAGE });
+    for (const page of [MAX_PAGE + 1, 2 ** 60]) {
+      const err = await listProducts(db, caller, { page, limit: 10 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RegistryError);
+      expect(err).toMatchObject({ code: "PARAMETER_INVALID", errors: { _page: `must be 1 to ${MAX_PAGE}` } });
+    }
+  });
+
+  it("keeps an IMEI to one device across every tenant, on create and on edit, and takes an empty one as none", async () => {
+    const { db, caller } = await setup();
+    const lwm2m = await createProduct(db, caller, { productName: "lwm2m", cloudProtocol: 3 });
+    const dev = (imei: string, c = caller, productId = lwm2m.productId) =>
+      createDevice(db, c, { productId, deviceName: "m", upLinkSystem: 1, imei, autoSub: 1 });
+    const first = await dev("490154203237518");
+    await db
+      .insertInto("tenants")
+      .values({ tenantId: "other", tenantName: "O", enable: 1, createAt: 0, updateAt: null })
+      .execute();
+    const other: Caller = { ...caller, tenantId: "other", serviceAdmin: false };
+    const theirs = await createProduct(db, other, { productName: "lwm2m", cloudProtocol: 3 });
+    const existed = { code: "DATA_EXISTED", errors: { IMEI: "already exists" } };
+    await expect(dev("490154203237518", other, theirs.productId)).rejects.toMatchObject(existed);
+    const second = await dev("490154203237519");
+    await expect(updateDevice(db, caller, second.id, { imei: "490154203237518" })).rejects.toMatchObject(existed);
+    // The device's own IMEI is no clash; an MQTT device's empty IMEI is none, many times over.
+    await expect(updateDevice(db, caller, first.id, { imei: "490154203237518" })).resolves.toBeDefined();
+    const mqtt = await createProduct(db, caller, { productName: "mqtt", cloudProtocol: 1 });
+    for (const n of [1, 2]) {
+      const d = await createDevice(db, caller, {
+        productId: mqtt.productId,
+        deviceName: `e${n}`,
+        upLinkSystem: 1,
+        authType: 1,
+        imei: "",
+      });
+      expect(d.imei).toBeNull();
+    }
   });
 
   it("deletes a product together with its data points and streams", async () => {

@@ -2,8 +2,15 @@ import { sql, type SelectQueryBuilder } from "kysely";
 import { RegistryError } from "../errors.js";
 
 /**
- * A page request, already validated: page >= 1, limit 1..1000; `sort` names
- * a record field (checked by `paginate` against what the list allows).
+ * Highest page number a list answers (10^12): with at most 1000 records a page
+ * the row offset stays below 2^53, an exact integer that both engines take
+ * (beyond it SQLite refused the offset with SQLITE_MISMATCH).
+ */
+export const MAX_PAGE = 1_000_000_000_000;
+
+/**
+ * A page request, already validated: page 1..MAX_PAGE, limit 1..1000; `sort`
+ * names a record field (checked by `paginate` against what the list allows).
  */
 export interface Page {
   page: number;
@@ -25,7 +32,8 @@ export interface ListResult<T> {
  * newest first by `orderBy` (an id column) unless the page asks for another
  * order. `id` and `createAt` sort every list; `sortable` adds columns of the
  * same table (record field names, e.g. "deviceName"); anything else is
- * PARAMETER_INVALID. Ties are broken by id. Tenant scoping must already be in `query`.
+ * PARAMETER_INVALID, and so is a page beyond MAX_PAGE or a row offset that is
+ * not an exact integer. Ties are broken by id. Tenant scoping must already be in `query`.
  */
 export async function paginate<DB, TB extends keyof DB, T>(
   query: SelectQueryBuilder<DB, TB, T>,
@@ -33,6 +41,9 @@ export async function paginate<DB, TB extends keyof DB, T>(
   orderBy: string,
   sortable: readonly string[] = [],
 ): Promise<ListResult<T>> {
+  const offset = (page.page - 1) * page.limit;
+  if (!Number.isSafeInteger(offset) || offset < 0 || page.page > MAX_PAGE)
+    throw new RegistryError("PARAMETER_INVALID", { _page: `must be 1 to ${MAX_PAGE}` });
   const allowed = ["id", "createAt", ...sortable];
   const field = page.sort ?? "id";
   if (!allowed.includes(field))
@@ -48,7 +59,7 @@ export async function paginate<DB, TB extends keyof DB, T>(
     .orderBy(sql.ref(column), direction)
     .orderBy(sql.ref(orderBy), direction)
     .limit(page.limit)
-    .offset((page.page - 1) * page.limit)
+    .offset(offset)
     .execute();
   return {
     items,

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable } from "kysely";
+import { randomBytes } from "node:crypto";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { Database, UsersTable } from "../store/schema.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
@@ -40,7 +41,9 @@ export async function login(
   const ok = await verifyPassword(credentials.password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok || user.enable !== 1) throw fail.auth("Username or password is wrong");
   const exp = Math.floor(now / 1000) + ttlSeconds;
-  const token = signToken({ sub: user.id, tenantId: user.tenantId, role: user.role, exp }, secret);
+  const jti = randomBytes(12).toString("base64url");
+  const claims = { sub: user.id, tenantId: user.tenantId, role: user.role, exp, gen: user.tokenGeneration, jti };
+  const token = signToken(claims, secret);
   return {
     token,
     userIntId: user.id,
@@ -52,20 +55,26 @@ export async function login(
 }
 
 /**
- * Resolves a bearer token to its caller. The user row is re-read so that a
- * disabled or deleted user loses access before the token expires.
+ * Resolves a bearer token to its caller. The user row (read anyway) is
+ * checked so that a disabled or deleted user loses access before the token
+ * expires, and so do tokens of an earlier generation than the user's (issued
+ * before a password or role change) but the one kept by that change.
  */
 export async function callerFromToken(db: Kysely<Database>, secret: string, token: string): Promise<Caller> {
   const claims = verifyToken(token, secret);
   if (!claims) throw fail.auth("Token invalid or expired");
   const user = await db.selectFrom("users").selectAll().where("id", "=", claims.sub).executeTakeFirst();
   if (!user || user.enable !== 1 || user.tenantId !== claims.tenantId) throw fail.auth("Token invalid or expired");
+  const current = (claims.gen ?? 0) === user.tokenGeneration;
+  if (!current && (claims.jti === undefined || claims.jti !== user.tokenKept))
+    throw fail.auth("Token ended by a password or role change");
   return {
     userIntId: user.id,
     username: user.username,
     tenantId: user.tenantId,
     role: user.role as Role,
     serviceAdmin: user.serviceAdmin === 1,
+    tokenId: claims.jti,
   };
 }
 
@@ -78,7 +87,9 @@ const RANK: Record<Role, number> = { admin: 3, operator: 2, viewer: 1 };
 export const roleAtLeast = (role: Role, min: Role): boolean => RANK[role] >= RANK[min];
 
 /** A user as answered to callers: never the password hash. */
-export type User = Omit<Selectable<UsersTable>, "passwordHash" | "role"> & { role: Role };
+export type User = Omit<Selectable<UsersTable>, "passwordHash" | "role" | "tokenGeneration" | "tokenKept"> & {
+  role: Role;
+};
 
 /** Fields of a new user. `tenantId` omitted = the caller's tenant. */
 export interface UserInput {
@@ -110,7 +121,7 @@ const userColumns = [
   "updateAt",
 ] as const;
 
-const asUser = (row: Omit<Selectable<UsersTable>, "passwordHash">): User => ({ ...row, role: row.role as Role });
+const asUser = (row: Omit<User, "role"> & { role: string }): User => ({ ...row, role: row.role as Role });
 
 /** DATA_EXISTED naming `username` or `email` when another user already has it. */
 async function assertUnique(
@@ -199,7 +210,9 @@ export async function getUser(db: Kysely<Database>, caller: Caller, id: number):
  * Edits a user of the caller's tenant. Nobody may change their own role or
  * disable themselves, and the service administrator always stays an enabled
  * admin, so a tenant can never lock itself out (FORM_INVALID naming the field).
- * A disabled user's tokens stop working at once.
+ * A disabled user's tokens stop working at once; a new password or role ends
+ * the user's other tokens (the caller's own token survives changing its own
+ * password). The user must log in again.
  */
 export async function updateUser(
   db: Kysely<Database>,
@@ -216,11 +229,15 @@ export async function updateUser(
   if (protectedUser && edit.enable !== undefined && edit.enable !== 1)
     throw fail.form({ enable: `cannot disable ${who}` });
   if (edit.email) await assertUnique(db, { email: edit.email }, id);
+  const endsTokens = edit.password !== undefined || (edit.role !== undefined && edit.role !== user.role);
+  // Changing your own password keeps the token you did it with; every other token of the user ends.
+  const kept = user.id === caller.userIntId ? (caller.tokenId ?? null) : null;
   const set = {
     ...(edit.role !== undefined ? { role: edit.role } : {}),
     ...(edit.email !== undefined ? { email: edit.email } : {}),
     ...(edit.enable !== undefined ? { enable: edit.enable } : {}),
     ...(edit.password !== undefined ? { passwordHash: await hashPassword(edit.password) } : {}),
+    ...(endsTokens ? { tokenGeneration: sql<number>`token_generation + 1`, tokenKept: kept } : {}),
     updateAt: now,
   };
   await db.updateTable("users").set(set).where("tenantId", "=", caller.tenantId).where("id", "=", id).execute();

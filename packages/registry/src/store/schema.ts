@@ -79,6 +79,10 @@ export interface UsersTable {
   enable: number;
   createAt: number;
   updateAt: number | null;
+  /** Bearer tokens of another generation are refused; a password or role change adds one (default 0). */
+  tokenGeneration: ColumnType<number, number | undefined, number>;
+  /** The `jti` of the one token kept across the last generation change (its holder changed its own password). */
+  tokenKept: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ProductsTable {

@@ -41,7 +41,7 @@ describe("SQLite migration 0004-tasks", () => {
         .execute();
       await db.deleteFrom("controlLogs").where("id", "=", 3).execute(); // the counter stays at 3
 
-      const up = await migrator.migrateToLatest();
+      const up = await migrator.migrateTo("0004-tasks");
       expect(up.error).toBeUndefined();
       expect(up.results?.map((r) => [r.migrationName, r.status])).toEqual([["0004-tasks", "Success"]]);
 

@@ -3,6 +3,8 @@ import { initial } from "./0001-initial.js";
 import { management } from "./0002-management.js";
 import { dataModel } from "./0003-data-model.js";
 import { tasks } from "./0004-tasks.js";
+import { uniqueImei } from "./0005-unique-imei.js";
+import { tokenGeneration } from "./0006-token-generation.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -14,4 +16,6 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0002-management": management,
   "0003-data-model": dataModel,
   "0004-tasks": tasks,
+  "0005-unique-imei": uniqueImei,
+  "0006-token-generation": tokenGeneration,
 };
