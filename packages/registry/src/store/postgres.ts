@@ -1,5 +1,6 @@
 import { CamelCasePlugin, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { OneSchemaPostgresDialect } from "./one-schema-dialect.js";
 import type { Database } from "./schema.js";
 
 /** PostgreSQL type OID of int8/bigint (ids, epoch-ms times, `count(*)`). */
@@ -59,7 +60,9 @@ export async function openPostgres(url: string, schema?: string): Promise<Postgr
       const { rows } = await client.query<{ schema: string | null }>("select current_schema() as schema");
       const current = rows[0]?.schema;
       if (current == null) throw new Error("no schema in search_path exists");
-      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+      const dialect =
+        schema === undefined ? new PostgresDialect({ pool }) : new OneSchemaPostgresDialect({ pool }, schema);
+      const db = new Kysely<Database>({ dialect, plugins: [new CamelCasePlugin()] });
       return { db, schema: current };
     } finally {
       client.release();
