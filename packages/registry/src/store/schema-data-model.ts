@@ -183,4 +183,35 @@ export interface HistoryAlertsTable {
   endTime: number | null;
   createAt: number;
   updateAt: number | null;
+  /** The data point whose rule raised it (null for alerts of other origins). */
+  dataPointIntId: number | null;
+  /** The rule: upperLimit, lowerLimit, fault or enum. */
+  rule: string | null;
+}
+
+/** One accepted data point value of one uplink (the pipeline's time series). */
+export interface PointValuesTable {
+  id: Generated<number>;
+  tenantId: string;
+  deviceIntId: number;
+  dataPointIntId: number;
+  /** The uplink's de-duplication key: a replay adds no second value. */
+  msgKey: string;
+  /** Epoch ms: the device's timestamp when it sent one, else when the adapter received the uplink. */
+  valueTime: number;
+  /** Epoch ms when the adapter received the uplink (retention counts from it). */
+  receivedAt: number;
+  numValue: number | null;
+  textValue: string | null;
+}
+
+/** One formula metric value computed from one uplink. */
+export interface MetricValuesTable {
+  id: Generated<number>;
+  tenantId: string;
+  deviceIntId: number;
+  metricIntId: number;
+  msgKey: string;
+  valueTime: number;
+  value: number;
 }

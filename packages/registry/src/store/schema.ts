@@ -8,6 +8,8 @@ import type {
   DevicePointValuesTable,
   DevicePoliciesTable,
   HistoryAlertsTable,
+  MetricValuesTable,
+  PointValuesTable,
   MetricsTable,
   PoliciesTable,
   ProductResourcesTable,
@@ -47,6 +49,8 @@ export interface Database {
   devicePolicies: DevicePoliciesTable;
   proxySubscriptions: ProxySubscriptionsTable;
   historyAlerts: HistoryAlertsTable;
+  pointValues: PointValuesTable;
+  metricValues: MetricValuesTable;
   tasks: TasksTable;
 }
 

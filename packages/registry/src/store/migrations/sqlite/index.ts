@@ -5,6 +5,7 @@ import { dataModel } from "./0003-data-model.js";
 import { tasks } from "./0004-tasks.js";
 import { uniqueImei } from "./0005-unique-imei.js";
 import { tokenGeneration } from "./0006-token-generation.js";
+import { series } from "./0007-series.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -18,4 +19,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0004-tasks": tasks,
   "0005-unique-imei": uniqueImei,
   "0006-token-generation": tokenGeneration,
+  "0007-series": series,
 };
