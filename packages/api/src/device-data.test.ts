@@ -91,6 +91,25 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
         { deviceIntId: device.id, dataPointIntId: sw, value: "1", updateAt: Date.now() },
       ])
       .execute();
+    // The series the data pipeline stored: two values of temp, one older than a day.
+    const sample = (msgKey: string, dataPointIntId: number, numValue: number, valueTime: number) => ({
+      tenantId: device.tenantId,
+      deviceIntId: device.id,
+      dataPointIntId,
+      msgKey,
+      valueTime,
+      receivedAt: valueTime,
+      numValue,
+      textValue: null,
+    });
+    await t.store.db
+      .insertInto("pointValues")
+      .values([
+        sample("a", temp, 24, Date.UTC(2026, 0, 1, 12)),
+        sample("b", temp, 25, Date.now() - 60_000),
+        sample("c", sw, 1, Date.now()),
+      ])
+      .execute();
   });
   afterAll(() => t.close());
 
@@ -163,7 +182,7 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
     }
   });
 
-  it("answers original data of each numeric reported data point with the latest value in the window", async () => {
+  it("answers original data of each numeric reported data point: its series in the window, oldest first", async () => {
     const r = await t.call(
       "GET",
       `/original_data?deviceID=${device.deviceId}&metricType=2&time_unit=day`,
@@ -185,6 +204,24 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
     expect(
       (await t.call("GET", `/original_data?deviceID=${bare.deviceId}&time_unit=week`, undefined, token)).body,
     ).toEqual([]);
+    const window = await t.call(
+      "GET",
+      `/original_data?deviceID=${device.deviceId}&start_time=2026-01-01 00:00:00&end_time=2026-01-02 00:00:00`,
+      undefined,
+      token,
+    );
+    expect(window.body[0].originalData).toEqual({ time: ["2026-01-01 12:00:00"], value: [24] });
+    expect(
+      await t.call(
+        "GET",
+        `/original_data?deviceID=${device.deviceId}&start_time=2026-02-30 00:00:00`,
+        undefined,
+        token,
+      ),
+    ).toMatchObject({
+      status: 400,
+      body: { errorCode: "PARAMETER_INVALID", errors: { start_time: "not a real date" } },
+    });
   });
 
   it("answers the product's metrics with their data for the device, filtered by metricType", async () => {

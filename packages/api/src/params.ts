@@ -146,3 +146,17 @@ export const jsonArrayField = (maxChars: number) =>
       (v) => v === undefined || v === null || JSON.stringify(v).length <= maxChars,
       `at most ${maxChars} characters of JSON`,
     );
+
+/** A time in the spec's Date format, `YYYY-MM-DD HH:MM:SS` (UTC), as epoch ms. */
+export const dateQuery = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, "must be a date YYYY-MM-DD HH:MM:SS")
+  .transform((text, ctx) => {
+    const ms = Date.parse(`${text.replace(" ", "T")}Z`);
+    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== text.replace(" ", "T")) {
+      ctx.addIssue({ code: "custom", message: "not a real date" });
+      return z.NEVER;
+    }
+    return ms;
+  })
+  .optional();

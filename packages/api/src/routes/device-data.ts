@@ -5,9 +5,10 @@
  *
  * - `GET /device_consoles/{deviceIntID}`: `{items, meta}` of the device
  *   product's app templates (paged like every list), each with `value`.
- * - `GET /original_data?deviceID=&metricType=&time_unit=`: `deviceID`
- *   required; `time_unit` hour, day (default), week or month is the window
- *   ending now; `metricType` (1 or 2) is accepted and does not change the answer.
+ * - `GET /original_data?deviceID=&metricType=&time_unit=&start_time=&end_time=`: `deviceID` required; the values
+ *   stored by the data pipeline between `start_time` and `end_time` (`YYYY-MM-DD HH:MM:SS`, UTC; default: the
+ *   `time_unit` — hour, day (default), week or month — ending at `end_time` or now), oldest first, at most 1000 a
+ *   point (the newest); `metricType` (1 or 2) is accepted and does not change the answer.
  * - `GET /metrics_data?deviceID=&metricType=`: the product's metrics (only
  *   those of `metricType` when given), each with `metricData`.
  */
@@ -18,7 +19,7 @@ import type { ApiDocs } from "../docs.js";
 import { consoleTemplate } from "../forms/app-templates.js";
 import { list } from "../forms/common.js";
 import { metric, series } from "../forms/metrics.js";
-import { idParam, listQuery, pageFrom } from "../params.js";
+import { dateQuery, idParam, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
 
 const deviceID = z.string({ error: "required" }).min(1, "required").max(100, "at most 100 characters");
@@ -42,10 +43,16 @@ export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
       "/original_data",
       {
         summary: "Original data of each numeric reported data point of a device",
-        query: z.object({ deviceID, metricType, time_unit: timeUnit }),
+        query: z.object({ deviceID, metricType, time_unit: timeUnit, start_time: dateQuery, end_time: dateQuery }),
       },
       async (c, { query }) =>
-        (await originalData(db, c.get("caller"), query.deviceID, { timeUnit: query.time_unit })).map((o) => ({
+        (
+          await originalData(db, c.get("caller"), query.deviceID, {
+            timeUnit: query.time_unit,
+            start: query.start_time,
+            end: query.end_time,
+          })
+        ).map((o) => ({
           dataPointIntID: o.dataPointIntId,
           dataPointName: o.dataPointName,
           originalData: series(o.originalData),

@@ -74,5 +74,21 @@ export async function dataModelFixture(engine: EngineUnderTest) {
   /** Stores the latest value of a data point of a device. */
   const storeValue = (deviceIntId: number, dataPointIntId: number, value: string | null, updateAt: number) =>
     db.insertInto("devicePointValues").values({ deviceIntId, dataPointIntId, value, updateAt }).execute();
-  return { store, db, caller, other, product, product2, eveProduct, point, stream, device, storeValue };
+  let samples = 0;
+  /** Stores one value of the series as the data pipeline would (numeric when `value` is a number). */
+  const storeSample = (deviceIntId: number, dataPointIntId: number, value: number | string, valueTime: number) =>
+    db
+      .insertInto("pointValues")
+      .values({
+        tenantId: caller.tenantId,
+        deviceIntId,
+        dataPointIntId,
+        msgKey: `sample:${++samples}`,
+        valueTime,
+        receivedAt: valueTime,
+        numValue: typeof value === "number" ? value : null,
+        textValue: typeof value === "string" ? value : null,
+      })
+      .execute();
+  return { store, db, caller, other, product, product2, eveProduct, point, stream, device, storeValue, storeSample };
 }

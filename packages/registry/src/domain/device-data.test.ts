@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { createAppTemplate } from "./app-templates.js";
 import { dataModelFixture } from "./data-model-fixtures.js";
-import { deviceConsole, metricsData, originalData, TIME_UNITS } from "./device-data.js";
+import { deviceConsole, metricsData, originalData, SERIES_MAX_POINTS, TIME_UNITS } from "./device-data.js";
 import { createMetric } from "./metrics.js";
 
 afterAll(async () => {
@@ -62,33 +62,62 @@ describe.each(engines)("device data on $name", (engine) => {
     await expect(metricsData(db, other, d.deviceId)).rejects.toMatchObject(notFound);
   });
 
-  it("gives original data of each numeric reported point, with the latest value inside the window", async () => {
-    const { db, caller, product, point, device, storeValue } = await dataModelFixture(engine);
+  it("gives original data of each numeric reported point: its stored series inside the window, oldest first", async () => {
+    const { db, caller, product, point, device, storeSample } = await dataModelFixture(engine);
     const temp = await point(product, "temp", { pointDataType: 17, dataTransType: 1 });
     const hum = await point(product, "hum", { dataTransType: 3 });
     const old = await point(product, "old", { pointDataType: 16 });
     await point(product, "cmd", { dataTransType: 2 });
     await point(product, "name", { pointDataType: 3 });
-    const bad = await point(product, "bad");
     const d = await device("d");
-    await storeValue(d.id, temp.id, "21.5", NOW - 1_000);
-    await storeValue(d.id, old.id, "7", NOW - TIME_UNITS.day - 1);
-    await storeValue(d.id, bad.id, "n/a", NOW);
+    const other = await device("other");
+    await storeSample(d.id, temp.id, 21.5, NOW - 1_000);
+    await storeSample(d.id, temp.id, 20, NOW - 5_000);
+    await storeSample(other.id, temp.id, 99, NOW - 1_000);
+    await storeSample(d.id, old.id, 7, NOW - TIME_UNITS.day - 1);
     const day = await originalData(db, caller, d.deviceId, { timeUnit: "day", now: NOW });
     expect(day).toEqual([
-      { dataPointIntId: temp.id, dataPointName: "Point temp", originalData: { time: [NOW - 1_000], value: [21.5] } },
+      {
+        dataPointIntId: temp.id,
+        dataPointName: "Point temp",
+        originalData: { time: [NOW - 5_000, NOW - 1_000], value: [20, 21.5] },
+      },
       { dataPointIntId: hum.id, dataPointName: "Point hum", originalData: { time: [], value: [] } },
       { dataPointIntId: old.id, dataPointName: "Point old", originalData: { time: [], value: [] } },
-      { dataPointIntId: bad.id, dataPointName: "Point bad", originalData: { time: [], value: [] } },
     ]);
     const week = await originalData(db, caller, d.deviceId, { timeUnit: "week", now: NOW });
     expect(week.find((e) => e.dataPointIntId === old.id)?.originalData).toEqual({
       time: [NOW - TIME_UNITS.day - 1],
       value: [7],
     });
-    expect((await originalData(db, caller, d.deviceId, { timeUnit: "hour", now: NOW }))[0]!.originalData.value).toEqual(
-      [21.5],
-    );
+    // An explicit window, bounds included.
+    const between = await originalData(db, caller, d.deviceId, { start: NOW - 5_000, end: NOW - 2_000 });
+    expect(between[0]!.originalData).toEqual({ time: [NOW - 5_000], value: [20] });
+  });
+
+  it("caps a series at its newest SERIES_MAX_POINTS values", async () => {
+    const { db, caller, product, point, device } = await dataModelFixture(engine);
+    const temp = await point(product, "temp", { pointDataType: 17, dataTransType: 1 });
+    const d = await device("d");
+    const rows = Array.from({ length: SERIES_MAX_POINTS + 5 }, (_, i) => ({
+      tenantId: caller.tenantId,
+      deviceIntId: d.id,
+      dataPointIntId: temp.id,
+      msgKey: `m${i}`,
+      valueTime: NOW - 10_000 + i,
+      receivedAt: NOW,
+      numValue: i,
+      textValue: null,
+    }));
+    for (let i = 0; i < rows.length; i += 200)
+      await db
+        .insertInto("pointValues")
+        .values(rows.slice(i, i + 200))
+        .execute();
+    const [series] = await originalData(db, caller, d.deviceId, { now: NOW });
+    expect(series!.originalData.value).toHaveLength(SERIES_MAX_POINTS);
+    expect(series!.originalData.value[0]).toBe(5);
+    expect(series!.originalData.value.at(-1)).toBe(SERIES_MAX_POINTS + 4);
   });
 
   it("gives each metric of the product its value from the latest sample, by metricType", async () => {

@@ -87,20 +87,35 @@ export async function deviceConsole(
   };
 }
 
+/** Most samples one series answers: the newest ones of the window, oldest first. */
+export const SERIES_MAX_POINTS = 1000;
+
+/** A series window: `[start, end]` epoch ms, by default the `timeUnit` (day) ending now. */
+export interface SeriesWindow {
+  timeUnit?: TimeUnit | undefined;
+  start?: number | undefined;
+  end?: number | undefined;
+  now?: number | undefined;
+}
+
+function windowOf(w: SeriesWindow): { start: number; end: number } {
+  const end = w.end ?? w.now ?? Date.now();
+  return { start: w.start ?? end - TIME_UNITS[w.timeUnit ?? "day"], end };
+}
+
 /**
- * Original data of the caller's device `deviceId` (DATA_NOT_FOUND otherwise):
- * one entry per numeric data point its product reports (dataTransType 1 or
- * 3), by data point id. A series holds the latest value when it is numeric
- * and was stored within the `timeUnit` window ending at `now`.
+ * Original data of the caller's device `deviceId` (DATA_NOT_FOUND otherwise): one entry per numeric data point its
+ * product reports (dataTransType 1 or 3), each with the values the data pipeline stored in the window (device time),
+ * oldest first, at most SERIES_MAX_POINTS (the newest).
  */
 export async function originalData(
   db: Kysely<Database>,
   caller: Caller,
   deviceId: string,
-  options: { timeUnit?: TimeUnit | undefined; now?: number | undefined } = {},
+  options: SeriesWindow = {},
 ): Promise<OriginalData[]> {
   const device = await getDeviceByDeviceId(db, caller, deviceId);
-  const since = (options.now ?? Date.now()) - TIME_UNITS[options.timeUnit ?? "day"];
+  const { start, end } = windowOf(options);
   const points = await db
     .selectFrom("dataPoints")
     .select(["id", "dataPointName"])
@@ -110,17 +125,28 @@ export async function originalData(
     .where("dataTransType", "in", [1, 3])
     .orderBy("id")
     .execute();
-  const values = await latestValues(
-    db,
-    device.id,
-    points.map((p) => p.id),
-  );
-  return points.map((p) => {
-    const latest = values.get(p.id);
-    const n = numberOf(latest?.value);
-    const series = latest && n !== null && latest.updateAt >= since ? { time: [latest.updateAt], value: [n] } : empty();
-    return { dataPointIntId: p.id, dataPointName: p.dataPointName, originalData: series };
-  });
+  const out: OriginalData[] = [];
+  for (const p of points) {
+    const rows = await db
+      .selectFrom("pointValues")
+      .select(["valueTime", "numValue"])
+      .where("deviceIntId", "=", device.id)
+      .where("dataPointIntId", "=", p.id)
+      .where("valueTime", ">=", start)
+      .where("valueTime", "<=", end)
+      .where("numValue", "is not", null)
+      .orderBy("valueTime", "desc")
+      .orderBy("id", "desc")
+      .limit(SERIES_MAX_POINTS)
+      .execute();
+    rows.reverse();
+    out.push({
+      dataPointIntId: p.id,
+      dataPointName: p.dataPointName,
+      originalData: { time: rows.map((r) => Number(r.valueTime)), value: rows.map((r) => r.numValue!) },
+    });
+  }
+  return out;
 }
 
 /**

@@ -1,0 +1,111 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+
+/** A data point as the pipeline decodes and checks it. */
+export interface PipelinePoint {
+  readonly id: number;
+  readonly dataPointId: string;
+  readonly dataPointName: string;
+  readonly pointDataType: number;
+  readonly binarySize: number | null;
+  readonly enum: string | null;
+  readonly upperLimit: number | null;
+  readonly lowerLimit: number | null;
+  readonly faultValue: string | null;
+  readonly isDiscard: number | null;
+  readonly unitSymbol: string | null;
+  /** 1 longitude, 2 latitude (3 altitude is not stored on the device) when isLocationType is 1; else null. */
+  readonly locationType: number | null;
+}
+
+/** A report stream (types 1 and 3) with its points in position order. */
+export interface PipelineStream {
+  readonly id: number;
+  readonly streamType: number;
+  readonly streamDataType: number;
+  readonly topic: string;
+  readonly points: readonly PipelinePoint[];
+}
+
+/** What the pipeline needs of one product. */
+export interface ProductSpec {
+  readonly streams: readonly PipelineStream[];
+  /** Formula metrics (metricType 1) of the product's points. */
+  readonly formulas: readonly { id: number; dataPointIntId: number; expressions: string }[];
+}
+
+/** How long a product's spec is reused before it is read again, ms: an edit applies within this. */
+const SPEC_TTL_MS = 2_000;
+
+/**
+ * The products' streams, points and formula metrics, read once per product every SPEC_TTL_MS at most, so a burst
+ * of uplinks costs three queries per product instead of three per uplink.
+ */
+export class ProductSpecs {
+  private readonly cache = new Map<number, { spec: Promise<ProductSpec>; readAt: number }>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The spec of the product, fresh within SPEC_TTL_MS. */
+  of(productIntId: number, now = Date.now()): Promise<ProductSpec> {
+    const hit = this.cache.get(productIntId);
+    if (hit && now - hit.readAt < SPEC_TTL_MS) return hit.spec;
+    const spec = this.read(productIntId);
+    this.cache.set(productIntId, { spec, readAt: now });
+    spec.catch(() => this.cache.delete(productIntId));
+    return spec;
+  }
+
+  private async read(productIntId: number): Promise<ProductSpec> {
+    const [streams, links, points, formulas] = await Promise.all([
+      this.db
+        .selectFrom("dataStreams")
+        .select(["id", "streamType", "streamDataType", "topic"])
+        .where("productIntId", "=", productIntId)
+        .where("streamType", "in", [1, 3])
+        .orderBy("id")
+        .execute(),
+      this.db
+        .selectFrom("dataStreamPoints as l")
+        .innerJoin("dataStreams as s", "s.id", "l.dataStreamIntId")
+        .select(["l.dataStreamIntId", "l.dataPointIntId", "l.position"])
+        .where("s.productIntId", "=", productIntId)
+        .orderBy("l.position")
+        .execute(),
+      this.db.selectFrom("dataPoints").selectAll().where("productIntId", "=", productIntId).execute(),
+      this.db
+        .selectFrom("metrics")
+        .select(["id", "dataPointIntId", "expressions"])
+        .where("productIntId", "=", productIntId)
+        .where("metricType", "=", 1)
+        .where("expressions", "is not", null)
+        .execute(),
+    ]);
+    const byId = new Map(
+      points.map((p): [number, PipelinePoint] => [
+        p.id,
+        {
+          id: p.id,
+          dataPointId: p.dataPointId,
+          dataPointName: p.dataPointName,
+          pointDataType: p.pointDataType,
+          binarySize: p.binarySize,
+          enum: p.enum,
+          upperLimit: p.upperLimit,
+          lowerLimit: p.lowerLimit,
+          faultValue: p.faultValue,
+          isDiscard: p.isDiscard,
+          unitSymbol: p.unitSymbol,
+          locationType: p.isLocationType === 1 ? p.locationType : null,
+        },
+      ]),
+    );
+    return {
+      streams: streams.map((s) => ({
+        ...s,
+        points: links.filter((l) => l.dataStreamIntId === s.id).flatMap((l) => byId.get(l.dataPointIntId) ?? []),
+      })),
+      formulas: formulas.map((f) => ({ id: f.id, dataPointIntId: f.dataPointIntId, expressions: f.expressions! })),
+    };
+  }
+}
