@@ -65,3 +65,4 @@ export * from "./domain/product-resources.js";
 export * from "./domain/app-templates.js";
 export * from "./domain/device-data.js";
 export { GatewayRelay, type RelayTarget } from "./router/gateway-relay.js";
+export * from "./pipeline/decode/index.js";
