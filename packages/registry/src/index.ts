@@ -46,7 +46,7 @@ export * from "./domain/policies.js";
 export * from "./domain/policy-bindings.js";
 export * from "./domain/subscriptions.js";
 export * from "./domain/alerts.js";
-export { topicFilterProblem, MAX_TOPIC_FILTER_BYTES } from "./domain/topic-filter.js";
+export { topicFilterProblem, topicMatches, MAX_TOPIC_FILTER_BYTES } from "./domain/topic-filter.js";
 export * from "./domain/certs.js";
 export {
   serviceCa,
@@ -65,3 +65,4 @@ export * from "./domain/product-resources.js";
 export * from "./domain/app-templates.js";
 export * from "./domain/device-data.js";
 export { GatewayRelay, type RelayTarget } from "./router/gateway-relay.js";
+export * from "./pipeline/decode/index.js";

@@ -21,3 +21,22 @@ export function topicFilterProblem(filter: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * True when the concrete `topic` matches the MQTT `filter` (MQTT 3.1.1 §4.7):
+ * `+` fills exactly one level, `#` the remaining levels including none (so
+ * `a/#` matches `a`), other levels compare exactly. A wildcard in the first
+ * level does not match a topic starting with `$` (§4.7.2). Both are relative
+ * to the same namespace; the filter is assumed valid ({@link topicFilterProblem}).
+ */
+export function topicMatches(filter: string, topic: string): boolean {
+  const f = filter.split("/");
+  const t = topic.split("/");
+  if (topic.startsWith("$") && (f[0] === "+" || f[0] === "#")) return false;
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] === "#") return true;
+    if (i >= t.length) return false;
+    if (f[i] !== "+" && f[i] !== t[i]) return false;
+  }
+  return f.length === t.length;
+}
