@@ -401,8 +401,11 @@ describe.each(["1", "2"] as const)("data points and data streams in Form %s", (f
     const dup = await post("/data_points", stream({ streamName: "Other" }));
     expect(dup.status).toBe(400);
     expect(dup.body).toMatchObject({ errorCode: "DATA_EXISTED", errors: { topic: expect.any(String) } });
-    for (const topic of ["a/+", "a/#", "/abs", "a//b"])
+    for (const topic of ["a/b+", "a/#/b", "/abs", "a//b"])
       formInvalid(await post("/data_streams", stream({ topic })), "topic");
+    // A report stream's topic may be an MQTT filter; a command stream's may not.
+    expect((await post("/data_streams", stream({ topic: "sensors/+/temp" }))).status).toBe(201);
+    formInvalid(await post("/data_streams", stream({ streamType: 2, topic: "cmd/#" })), "topic");
     for (const id of [elsewhere.id, foreign.id, 999999]) {
       const r = await post("/data_streams", stream({ topic: `t${id}`, dataPoints: [mine.id, id] }));
       formInvalid(r, "dataPoints");

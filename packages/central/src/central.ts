@@ -9,6 +9,7 @@ import {
   LiveUpdates,
   CommandRouter,
   ConnectivityWriter,
+  DataPipeline,
   GatewayRelay,
   SessionTable,
   bootstrapAdmin,
@@ -93,6 +94,8 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   });
   const nodeId = `central-${randomBytes(4).toString("hex")}`;
   const connectivity = new ConnectivityWriter(store.db, (id) => sessions.latestSession(id), logger);
+  const pipeline = new DataPipeline(store.db, logger);
+  await pipeline.start();
 
   const graceMs = config.sessionGrace * 1000;
   const grpc = await startGrpcServer(
@@ -107,6 +110,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       relay: new GatewayRelay(store.db),
       live,
       connectivity,
+      pipeline,
       publicHost: config.publicHost,
     },
     config.grpcHost,
@@ -167,6 +171,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       });
       await stopGrpcServer(grpc.server);
       await connectivity.flush();
+      await pipeline.close();
       await commands.stop();
       await store.close();
     },

@@ -16,6 +16,7 @@ export {
   type AuthOutcome,
 } from "./domain/device-auth.js";
 export { CONNECT_STATUS, markStaleOffline } from "./domain/connectivity.js";
+export { DataPipeline, type PipelineStats } from "./pipeline/data-pipeline.js";
 export { ConnectivityWriter, type SessionEvent } from "./sessions/connectivity-writer.js";
 export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand } from "./sessions/session-table.js";
 export { LiveUpdates } from "./sessions/live-updates.js";

@@ -86,6 +86,11 @@ describe("dataPointProblems", () => {
     expect(dataPointProblems(point({ pointDataType: 13, binarySize: 0 }), 1)).toEqual({
       binarySize: "must be positive",
     });
+    // Integers of binary streams take 1 to 8 bytes.
+    expect(dataPointProblems(point({ pointDataType: 16, binarySize: 2 }), 1)).toEqual({});
+    expect(dataPointProblems(point({ pointDataType: 15, binarySize: 9 }), 1)).toEqual({
+      binarySize: "must be a width from 1 to 8 bytes",
+    });
     expect(dataPointProblems(point({ pointDataType: 5, binarySize: 4 }), 1)).toEqual({
       binarySize: expect.any(String),
     });

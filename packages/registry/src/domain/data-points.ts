@@ -19,6 +19,8 @@ const FAULT = 4;
 const MODBUS_BOOLEAN = 23;
 /** Fixed-length string and binary: binarySize is their length. */
 const FIXED_LENGTH = [11, 13];
+/** Integers of binary streams: binarySize is their width in bytes (default 4). */
+const SIZED_INTEGERS = [15, 16, 21, 22];
 
 /** A data point row with its product's string id and name, the product's protocol and its creator's name. */
 export type DataPoint = Selectable<DataPointsTable> & {
@@ -137,7 +139,10 @@ export function dataPointProblems(p: Omit<DataPointFields, "enum">, cloudProtoco
     else if (size < 0 || size > 15) e.binarySize = "must be a bit position from 0 to 15";
   } else if (FIXED_LENGTH.includes(type)) {
     if (size !== null && size < 1) e.binarySize = "must be positive";
-  } else if (size !== null) e.binarySize = "only for fixed-length types (11, 13) and Modbus booleans (23)";
+  } else if (SIZED_INTEGERS.includes(type)) {
+    if (size !== null && (size < 1 || size > 8)) e.binarySize = "must be a width from 1 to 8 bytes";
+  } else if (size !== null)
+    e.binarySize = "only for fixed-length types (11, 13), integers (15, 16, 21, 22) and Modbus booleans (23)";
   return e;
 }
 

@@ -25,8 +25,13 @@ describe("streamTopicProblem", () => {
   it("accepts relative topics and names what is wrong with the others", () => {
     for (const ok of ["up", "sensors/temp", "a/b/c-1_x"]) expect(streamTopicProblem(ok)).toBeUndefined();
     expect(streamTopicProblem("")).toBe("required");
-    expect(streamTopicProblem("a/+/b")).toContain("wildcards");
-    expect(streamTopicProblem("a/#")).toContain("wildcards");
+    // Report streams (1, 3) match uplinks by MQTT filter; command streams (2, 4) name one topic.
+    for (const ok of ["a/+/b", "a/#", "#", "+"]) expect(streamTopicProblem(ok, 1)).toBeUndefined();
+    expect(streamTopicProblem("a/#", 3)).toBeUndefined();
+    expect(streamTopicProblem("a/+/b", 2)).toContain("wildcards");
+    expect(streamTopicProblem("a/#", 4)).toContain("wildcards");
+    expect(streamTopicProblem("a/b+")).toContain("alone");
+    expect(streamTopicProblem("a/#/b")).toContain("last level");
     expect(streamTopicProblem("/up")).toContain("relative");
     expect(streamTopicProblem("$SYS/x")).toContain("$");
     expect(streamTopicProblem("a//b")).toContain("empty");
@@ -111,7 +116,8 @@ describe.each(engines)("data streams on $name", (engine) => {
     });
     const p2 = await createProduct(db, caller, { productName: "Other", cloudProtocol: 1 });
     expect((await createDataStream(db, caller, input({ productIntId: p2.id }))).topic).toBe("up");
-    await expect(createDataStream(db, caller, input({ topic: "a/#" }))).rejects.toMatchObject({
+    expect((await createDataStream(db, caller, input({ topic: "a/#" }))).topic).toBe("a/#");
+    await expect(createDataStream(db, caller, input({ topic: "b/#", streamType: 2 }))).rejects.toMatchObject({
       code: "FORM_INVALID",
       errors: { topic: expect.any(String) },
     });

@@ -10,6 +10,8 @@ import { paginate, type ListResult, type Page } from "./list.js";
 export const STREAM_TYPES: readonly number[] = [1, 2, 3, 4];
 /** Stream types only a gateway product may have. */
 export const GATEWAY_STREAM_TYPES: readonly number[] = [3, 4];
+/** Streams devices or gateways report on (their topic may be a filter). */
+const REPORT_STREAM_TYPES = [1, 3];
 /** 1 JSON, 2 binary. */
 export const STREAM_DATA_TYPES: readonly number[] = [1, 2];
 /** Longest topic of a stream, characters. */
@@ -47,10 +49,17 @@ export type DataStreamEdit = ProductRef & {
  * not empty, at most {@link MAX_STREAM_TOPIC} characters, no wildcards (`+`,
  * `#`), no leading `/` or `$`, no empty level, no NUL.
  */
-export function streamTopicProblem(topic: string): string | undefined {
+export function streamTopicProblem(topic: string, streamType = 1): string | undefined {
   if (topic.length === 0) return "required";
   if (topic.length > MAX_STREAM_TOPIC) return `at most ${MAX_STREAM_TOPIC} characters`;
-  if (/[+#]/.test(topic)) return "wildcards + and # are not allowed";
+  // A report stream is an MQTT filter the data pipeline matches uplinks with; a command stream names one topic.
+  if (!REPORT_STREAM_TYPES.includes(streamType)) {
+    if (/[+#]/.test(topic)) return "wildcards + and # are only for report streams (types 1 and 3)";
+  } else {
+    const levels = topic.split("/");
+    if (levels.some((l) => l.length > 1 && /[+#]/.test(l))) return "+ and # must stand alone in their level";
+    if (levels.slice(0, -1).includes("#")) return "# may only be the last level";
+  }
   if (topic.startsWith("/")) return "must be relative (no leading /)";
   if (topic.startsWith("$")) return "may not start with $";
   if (topic.includes("\u0000")) return "may not contain NUL";
@@ -133,7 +142,7 @@ async function check(
     e.streamType = "3 and 4 are only for gateway products (products with at least one gateway)";
   }
   if (!STREAM_DATA_TYPES.includes(s.streamDataType)) e.streamDataType = "must be 1 or 2";
-  const topicProblem = streamTopicProblem(s.topic);
+  const topicProblem = streamTopicProblem(s.topic, s.streamType);
   if (topicProblem) e.topic = topicProblem;
   if (opts.points && opts.points.length > 0) {
     const found = await tx

@@ -21,6 +21,7 @@ import type { Database } from "../store/schema.js";
 import type { UplinkWriter } from "../store/store.js";
 import { sessionRevocations } from "../domain/session-revocations.js";
 import type { ConnectivityWriter } from "../sessions/connectivity-writer.js";
+import type { DataPipeline } from "../pipeline/data-pipeline.js";
 import { PUBLISH_STATUS, type CommandRouter, type PublishStatus } from "../router/commands.js";
 import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "../sessions/session-table.js";
 import type { LiveUpdates } from "../sessions/live-updates.js";
@@ -41,6 +42,8 @@ export interface ConnectDeps {
   live: LiveUpdates;
   /** Writes connect logs and the devices' online state in batches. */
   connectivity: ConnectivityWriter;
+  /** Turns stored uplinks into data point values, metrics and alerts (behind ingest). */
+  pipeline: DataPipeline;
 }
 
 type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -219,7 +222,10 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         qos: u.qos,
         msgTime: Number(u.receivedAtMs) || Date.now(),
       })
-      .then(() => ack(u.seq))
+      .then(() => {
+        ack(u.seq);
+        deps.pipeline.wake();
+      })
       // The write failed: nothing was acked. Ending the stream makes the adapter reconnect and replay.
       .catch((err: unknown) => fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(err as Error).message}`));
   };

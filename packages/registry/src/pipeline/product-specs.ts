@@ -44,36 +44,34 @@ const SPEC_TTL_MS = 2_000;
 export class ProductSpecs {
   private readonly cache = new Map<number, { spec: Promise<ProductSpec>; readAt: number }>();
 
-  constructor(private readonly db: Kysely<Database>) {}
-
-  /** The spec of the product, fresh within SPEC_TTL_MS. */
-  of(productIntId: number, now = Date.now()): Promise<ProductSpec> {
+  /** The spec of the product, fresh within SPEC_TTL_MS; read through `db` (the caller's transaction) when stale. */
+  of(db: Kysely<Database>, productIntId: number, now = Date.now()): Promise<ProductSpec> {
     const hit = this.cache.get(productIntId);
     if (hit && now - hit.readAt < SPEC_TTL_MS) return hit.spec;
-    const spec = this.read(productIntId);
+    const spec = this.read(db, productIntId);
     this.cache.set(productIntId, { spec, readAt: now });
     spec.catch(() => this.cache.delete(productIntId));
     return spec;
   }
 
-  private async read(productIntId: number): Promise<ProductSpec> {
+  private async read(db: Kysely<Database>, productIntId: number): Promise<ProductSpec> {
     const [streams, links, points, formulas] = await Promise.all([
-      this.db
+      db
         .selectFrom("dataStreams")
         .select(["id", "streamType", "streamDataType", "topic"])
         .where("productIntId", "=", productIntId)
         .where("streamType", "in", [1, 3])
         .orderBy("id")
         .execute(),
-      this.db
+      db
         .selectFrom("dataStreamPoints as l")
         .innerJoin("dataStreams as s", "s.id", "l.dataStreamIntId")
         .select(["l.dataStreamIntId", "l.dataPointIntId", "l.position"])
         .where("s.productIntId", "=", productIntId)
         .orderBy("l.position")
         .execute(),
-      this.db.selectFrom("dataPoints").selectAll().where("productIntId", "=", productIntId).execute(),
-      this.db
+      db.selectFrom("dataPoints").selectAll().where("productIntId", "=", productIntId).execute(),
+      db
         .selectFrom("metrics")
         .select(["id", "dataPointIntId", "expressions"])
         .where("productIntId", "=", productIntId)

@@ -28,7 +28,7 @@ export interface StreamSpec {
   /** MQTT topic filter relative to the device; `+` and `#` allowed. */
   topic: string;
   /** The stream's data points, in stream position order (the binary layout's order). */
-  points: PointSpec[];
+  readonly points: readonly PointSpec[];
 }
 
 /** `pointDataType` codes (spec: Data point). 21–25 are Modbus products' types. */

@@ -1,0 +1,177 @@
+import pino from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDataPoint } from "../domain/data-points.js";
+import { createDataStream } from "../domain/data-streams.js";
+import { createDevice } from "../domain/devices.js";
+import { createMetric } from "../domain/metrics.js";
+import { createProduct } from "../domain/products.js";
+import { twoTenants } from "../domain/test-tenants.js";
+import { engines, type EngineUnderTest } from "../store/test-engines.js";
+import { DataPipeline } from "./data-pipeline.js";
+
+afterAll(async () => {
+  for (const e of engines) await e.cleanup();
+});
+
+const T0 = Date.UTC(2026, 10, 1);
+
+async function setup(engine: EngineUnderTest) {
+  const { store, db, caller } = await twoTenants(engine);
+  const product = await createProduct(db, caller, { productName: "Meters", cloudProtocol: 1 });
+  const productRef = { productId: product.productId };
+  const point = (dataPointId: string, pointDataType: number, extra: Record<string, unknown> = {}) =>
+    createDataPoint(db, caller, {
+      ...productRef,
+      dataPointName: dataPointId,
+      dataPointId,
+      pointDataType,
+      dataTransType: 1,
+      ...extra,
+    });
+  const temp = await point("temp", 1, { upperLimit: 30, lowerLimit: -10, unitSymbol: "°C" });
+  const hum = await point("hum", 1);
+  const lon = await point("lon", 1, { isLocationType: 1, locationType: 1 });
+  const level = await point("level", 16, { binarySize: 2 });
+  const on = await point("on", 5);
+  await createDataStream(db, caller, {
+    ...productRef,
+    streamName: "telemetry",
+    streamType: 1,
+    streamDataType: 1,
+    topic: "telemetry/#",
+    dataPoints: [temp.id, hum.id, lon.id],
+  });
+  await createDataStream(db, caller, {
+    ...productRef,
+    streamName: "packed",
+    streamType: 1,
+    streamDataType: 2,
+    topic: "bin",
+    dataPoints: [level.id, on.id],
+  });
+  const fahrenheit = await createMetric(db, caller, {
+    metricName: "F",
+    dataPointIntId: temp.id,
+    expressions: "x * 1.8 + 32",
+  });
+  const device = await createDevice(db, caller, { ...productRef, deviceName: "m1", upLinkSystem: 1, authType: 1 });
+  const pipeline = new DataPipeline(db, pino({ level: "silent" }));
+  await pipeline.start();
+  let seq = 0;
+  const uplink = (topic: string, payload: string | Buffer, msgTime: number, msgKey = `a:${++seq}`) =>
+    store.uplinks.write({
+      msgKey,
+      tenantId: caller.tenantId,
+      deviceIntId: device.id,
+      gatewayIntId: null,
+      topic,
+      payload: typeof payload === "string" ? Buffer.from(payload) : payload,
+      ip: null,
+      qos: 1,
+      msgTime,
+    });
+  const values = (dataPointIntId: number) =>
+    db
+      .selectFrom("pointValues")
+      .select(["valueTime", "numValue", "textValue"])
+      .where("deviceIntId", "=", device.id)
+      .where("dataPointIntId", "=", dataPointIntId)
+      .orderBy("valueTime")
+      .execute()
+      .then((rows) => rows.map((r) => [Number(r.valueTime), r.numValue ?? r.textValue]));
+  const alerts = () =>
+    db.selectFrom("historyAlerts").selectAll().where("deviceIntId", "=", device.id).orderBy("id").execute();
+  return { db, pipeline, uplink, values, alerts, device, temp, hum, lon, level, on, fahrenheit };
+}
+
+describe.each(engines)("data pipeline on $name", (engine) => {
+  it("turns a JSON uplink into typed values, the latest value, a metric value and the device's position", async () => {
+    const { db, pipeline, uplink, values, device, temp, hum, lon, fahrenheit } = await setup(engine);
+    await uplink("telemetry/room", JSON.stringify({ temp: 20, hum: 41.5, lon: 13.4, other: 1 }), T0);
+    await pipeline.flush();
+    expect(await values(temp.id)).toEqual([[T0, 20]]);
+    expect(await values(hum.id)).toEqual([[T0, 41.5]]);
+    const latest = await db
+      .selectFrom("devicePointValues")
+      .select(["dataPointIntId", "value"])
+      .where("deviceIntId", "=", device.id)
+      .orderBy("dataPointIntId")
+      .execute();
+    expect(latest).toEqual([
+      { dataPointIntId: temp.id, value: "20" },
+      { dataPointIntId: hum.id, value: "41.5" },
+      { dataPointIntId: lon.id, value: "13.4" },
+    ]);
+    const metric = await db.selectFrom("metricValues").select(["metricIntId", "value"]).execute();
+    expect(metric).toEqual([{ metricIntId: fahrenheit.id, value: 68 }]);
+    const moved = await db.selectFrom("devices").select("longitude").where("id", "=", device.id).executeTakeFirst();
+    expect(moved?.longitude).toBe(13.4);
+  });
+
+  it("stores the values of a replayed uplink once", async () => {
+    const { db, pipeline, uplink, values, temp } = await setup(engine);
+    await uplink("telemetry", JSON.stringify({ temp: 21 }), T0, "adapter-1:7");
+    await pipeline.flush();
+    await uplink("telemetry", JSON.stringify({ temp: 21 }), T0, "adapter-1:7");
+    await pipeline.flush();
+    expect(await values(temp.id)).toEqual([[T0, 21]]);
+    expect(await db.selectFrom("metricValues").select("value").execute()).toHaveLength(1);
+  });
+
+  it("decodes a binary stream and keeps an uplink matching no stream an event only", async () => {
+    const { db, pipeline, uplink, values, level, on } = await setup(engine);
+    await uplink("bin", Buffer.from([0x01, 0x02, 0x01]), T0);
+    await uplink("elsewhere", JSON.stringify({ temp: 5 }), T0 + 1);
+    await pipeline.flush();
+    expect(await values(level.id)).toEqual([[T0, 258]]);
+    expect(await values(on.id)).toEqual([[T0, 1]]);
+    expect(await db.selectFrom("pointValues").select("id").execute()).toHaveLength(2);
+  });
+
+  it("refuses a value of the wrong type for its point and keeps the others", async () => {
+    const { pipeline, uplink, values, temp, hum } = await setup(engine);
+    await uplink("telemetry", JSON.stringify({ temp: "warm", hum: 40 }), T0);
+    await pipeline.flush();
+    expect(await values(temp.id)).toEqual([]);
+    expect(await values(hum.id)).toEqual([[T0, 40]]);
+    expect(pipeline.stats.refused).toBe(1);
+  });
+
+  it("opens an alert on a limit breach, counts repeats, and closes it when the value is back within", async () => {
+    const { pipeline, uplink, alerts } = await setup(engine);
+    await uplink("telemetry", JSON.stringify({ temp: 35 }), T0);
+    await uplink("telemetry", JSON.stringify({ temp: 36 }), T0 + 1000);
+    await pipeline.flush();
+    let open = await alerts();
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({
+      rule: "upperLimit",
+      alertTimes: 2,
+      startTime: T0,
+      endTime: null,
+      alertSeverity: 2,
+    });
+    expect(JSON.parse(open[0]!.alertDetail!)).toMatchObject({ dataPointID: "temp", measured: 35, limit: 30 });
+    expect(open[0]!.alertContent).toContain("30");
+    await uplink("telemetry", JSON.stringify({ temp: 25 }), T0 + 2000);
+    await pipeline.flush();
+    open = await alerts();
+    expect(open).toHaveLength(1);
+    expect(Number(open[0]!.endTime)).toBe(T0 + 2000);
+  });
+
+  it("goes on after a restart from the last uplink it went through, missing none", async () => {
+    const { db, pipeline, uplink, values, temp } = await setup(engine);
+    await uplink("telemetry", JSON.stringify({ temp: 1 }), T0);
+    await pipeline.flush();
+    await pipeline.close();
+    await uplink("telemetry", JSON.stringify({ temp: 2 }), T0 + 1);
+    const restarted = new DataPipeline(db, pino({ level: "silent" }));
+    await restarted.start();
+    await restarted.flush();
+    expect(await values(temp.id)).toEqual([
+      [T0, 1],
+      [T0 + 1, 2],
+    ]);
+  });
+});

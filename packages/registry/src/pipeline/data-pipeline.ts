@@ -1,0 +1,284 @@
+import type { Kysely } from "kysely";
+import type { Logger } from "pino";
+import type { Database } from "../store/schema.js";
+import type { UplinkRecord } from "../store/store.js";
+import { decodeUplink } from "./decode/decode-uplink.js";
+import { ProductSpecs, type PipelinePoint } from "./product-specs.js";
+import { checkValue, isFaultValue } from "./rules/check-value.js";
+import { discards } from "./rules/discards.js";
+import { computeFormulaMetrics, FormulaCache } from "./rules/formula-metrics.js";
+import { applyAlerts } from "./alerts-store.js";
+import {
+  storeMetricValues,
+  storePointValues,
+  updateLatestValues,
+  type MetricValueRow,
+  type PointValueRow,
+} from "./series-store.js";
+
+/** Most uplinks decoded and written in one transaction. */
+const BATCH_MAX = 500;
+/** Longest wait from a wake-up to the next batch, ms: uplinks arriving meanwhile join it. */
+const BATCH_DELAY_MS = 10;
+/** Wait before trying a failed batch again, ms. */
+const RETRY_DELAY_MS = 1_000;
+/** Settings key of the id of the last device event the pipeline went through. */
+const CURSOR_KEY = "pipeline.cursor";
+
+/** What the pipeline did, for logs and tests. */
+export interface PipelineStats {
+  uplinks: number;
+  values: number;
+  refused: number;
+}
+
+/** A stored uplink as the pipeline reads it. */
+type EventRow = Pick<
+  UplinkRecord,
+  "msgKey" | "tenantId" | "deviceIntId" | "gatewayIntId" | "topic" | "payload" | "msgTime"
+> & {
+  id: number;
+};
+
+/**
+ * The data pipeline (DESIGN §1): the product's report streams that match a stored uplink's topic decode it into data
+ * point values; values are stored as a series, the latest per point is kept, location points move the device,
+ * formula metrics are computed and data point rules open, repeat and close alerts. It reads the stored uplinks
+ * (device events) in id order behind ingest, so an uplink's acknowledgement never waits for it, and commits the id
+ * it reached in the same transaction as the values: after a crash it goes on where it stopped, and a value is
+ * stored once (an uplink replayed by its adapter is stored once as an event, and its values once per point).
+ * One node reads: events commit in id order from the one uplink writer.
+ */
+export class DataPipeline {
+  readonly stats: PipelineStats = { uplinks: 0, values: 0, refused: 0 };
+  private timer: NodeJS.Timeout | undefined;
+  private active: Promise<boolean> | undefined;
+  private again = false;
+  private closed = false;
+  private readonly specs: ProductSpecs;
+  private readonly formulas = new FormulaCache();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly logger: Logger,
+  ) {
+    this.specs = new ProductSpecs();
+  }
+
+  /** Reads (or sets up) the cursor, then catches up with what was stored while it was not running. */
+  async start(): Promise<void> {
+    await this.db.transaction().execute(readCursor);
+    this.wake(0);
+  }
+
+  /** New uplinks were stored: a batch runs within BATCH_DELAY_MS. Never throws. */
+  wake(delayMs = BATCH_DELAY_MS): void {
+    if (this.closed) return;
+    if (this.active) {
+      this.again = true;
+      return;
+    }
+    this.timer ??= setTimeout(() => this.run(), delayMs);
+  }
+
+  /** Resolves when every uplink stored so far went through (or a batch failed; it is retried later). */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    while (!this.closed) {
+      const more = await (this.active ?? this.runOnce());
+      if (!more) return;
+    }
+  }
+
+  /** Stops: no batch starts after the running one. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.active;
+  }
+
+  private run(): void {
+    this.timer = undefined;
+    void this.runOnce().then((more) => {
+      if (more || this.again) this.wake(more ? 0 : BATCH_DELAY_MS);
+    });
+  }
+
+  /** One batch; resolves true when more events are waiting. */
+  private runOnce(): Promise<boolean> {
+    if (this.active) return this.active;
+    this.again = false;
+    this.active = this.batch()
+      .catch((err: unknown) => {
+        this.logger.error({ err }, "data pipeline batch failed; retrying");
+        this.timer ??= setTimeout(() => this.run(), RETRY_DELAY_MS);
+        return false;
+      })
+      .finally(() => (this.active = undefined));
+    return this.active;
+  }
+
+  private async batch(): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const cursor = await readCursor(tx);
+      const events = await tx
+        .selectFrom("deviceEvents")
+        .select(["id", "msgKey", "tenantId", "deviceIntId", "gatewayIntId", "topic", "payload", "msgTime"])
+        .where("id", ">", cursor)
+        .orderBy("id")
+        .limit(BATCH_MAX)
+        .execute();
+      if (events.length === 0) return false;
+      await this.process(
+        tx,
+        events.map((e) => ({ ...e, id: Number(e.id), msgTime: Number(e.msgTime) })),
+      );
+      await tx
+        .updateTable("settings")
+        .set({ value: String(events.at(-1)!.id) })
+        .where("key", "=", CURSOR_KEY)
+        .execute();
+      return events.length === BATCH_MAX;
+    });
+  }
+
+  private async process(tx: Kysely<Database>, batch: readonly EventRow[]): Promise<void> {
+    const deviceIds = [...new Set(batch.map((u) => u.deviceIntId))];
+    const devices = new Map(
+      (
+        await tx
+          .selectFrom("devices")
+          .select(["id", "productIntId", "deviceType"])
+          .where("id", "in", deviceIds)
+          .execute()
+      ).map((d) => [d.id, d]),
+    );
+    const values: PointValueRow[] = [];
+    const pointsOf = new Map<string, PipelinePoint>(); // `${msgKey}\n${pointId}` → point, for rules
+    const formulasOf = new Map<number, { id: number; dataPointIntId: number; expressions: string }[]>();
+    for (const u of batch) {
+      const device = devices.get(u.deviceIntId);
+      if (!device) continue;
+      const spec = await this.specs.of(tx, device.productIntId);
+      if (spec.streams.length === 0) continue;
+      this.stats.uplinks++;
+      const fromGateway = device.deviceType === 2 && u.gatewayIntId === null;
+      const decoded = decodeUplink(spec.streams, u.topic, fromGateway, u.payload);
+      for (const f of decoded.failures) {
+        this.stats.refused++;
+        this.logger.info({ deviceIntId: u.deviceIntId, topic: u.topic, reason: f.error }, "uplink not decoded");
+      }
+      for (const r of decoded.refused) {
+        this.stats.refused++;
+        this.logger.info({ deviceIntId: u.deviceIntId, dataPointId: r.dataPointId, reason: r.reason }, "value refused");
+      }
+      const points = new Map(spec.streams.flatMap((s) => s.points.map((p) => [p.id, p])));
+      // A fault point with isDiscard that got its fault value drops the message's values but its own: the fault
+      // is stored and alerted once, however often the uplink is replayed.
+      const discard = discards([...points.values()], decoded.values);
+      const kept = discard
+        ? decoded.values.filter((v) => {
+            const point = points.get(v.dataPointIntId);
+            return point !== undefined && isFaultValue(point, v);
+          })
+        : decoded.values;
+      if (!discard) formulasOf.set(u.deviceIntId, [...spec.formulas]);
+      for (const v of kept) {
+        const point = points.get(v.dataPointIntId);
+        if (!point) continue;
+        pointsOf.set(`${u.msgKey}\n${v.dataPointIntId}`, point);
+        values.push({
+          tenantId: u.tenantId,
+          deviceIntId: u.deviceIntId,
+          dataPointIntId: v.dataPointIntId,
+          msgKey: u.msgKey,
+          valueTime: decoded.deviceTime ?? u.msgTime,
+          receivedAt: u.msgTime,
+          numValue: v.number,
+          textValue: v.text,
+        });
+      }
+    }
+    if (values.length === 0) return;
+    {
+      const stored = await storePointValues(tx, values);
+      this.stats.values += stored.length;
+      await updateLatestValues(tx, stored);
+      await this.moveDevices(tx, stored, pointsOf);
+      const metrics: MetricValueRow[] = [];
+      const byUplink = groupBy(stored, (r) => r.msgKey);
+      for (const rows of byUplink.values()) {
+        const first = rows[0]!;
+        const decodedValues = rows.map((r) => ({
+          dataPointIntId: r.dataPointIntId,
+          dataPointId: pointsOf.get(`${r.msgKey}\n${r.dataPointIntId}`)!.dataPointId,
+          number: r.numValue,
+          text: r.textValue,
+        }));
+        for (const m of computeFormulaMetrics(formulasOf.get(first.deviceIntId) ?? [], decodedValues, this.formulas))
+          metrics.push({
+            tenantId: first.tenantId,
+            deviceIntId: first.deviceIntId,
+            metricIntId: m.metricIntId,
+            msgKey: first.msgKey,
+            valueTime: first.valueTime,
+            value: m.value,
+          });
+        const checked = decodedValues.map((value) => {
+          const point = pointsOf.get(`${first.msgKey}\n${value.dataPointIntId}`)!;
+          return { point, value, breaches: checkValue(point, value) };
+        });
+        await applyAlerts(tx, first.tenantId, first.deviceIntId, checked, first.valueTime);
+      }
+      await storeMetricValues(tx, metrics);
+    }
+  }
+
+  /** Location points (isLocationType 1: locationType 1 longitude, 2 latitude) set the device's position. */
+  private async moveDevices(
+    tx: Kysely<Database>,
+    stored: readonly PointValueRow[],
+    pointsOf: ReadonlyMap<string, PipelinePoint>,
+  ): Promise<void> {
+    for (const r of stored) {
+      const locationType = pointsOf.get(`${r.msgKey}\n${r.dataPointIntId}`)?.locationType;
+      if (r.numValue === null || (locationType !== 1 && locationType !== 2)) continue;
+      await tx
+        .updateTable("devices")
+        .set(locationType === 1 ? { longitude: r.numValue } : { latitude: r.numValue })
+        .where("id", "=", r.deviceIntId)
+        .execute();
+    }
+  }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
+/**
+ * The id of the last event the pipeline went through. Missing on a database that never ran it: it starts at the
+ * newest event then, so turning the pipeline on does not decode the whole history at once.
+ */
+async function readCursor(tx: Kysely<Database>): Promise<number> {
+  const row = await tx.selectFrom("settings").select("value").where("key", "=", CURSOR_KEY).executeTakeFirst();
+  if (row) return Number(row.value);
+  const newest = await tx
+    .selectFrom("deviceEvents")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .executeTakeFirst();
+  const start = Number(newest?.id ?? 0);
+  await tx
+    .insertInto("settings")
+    .values({ key: CURSOR_KEY, value: String(start) })
+    .execute();
+  return start;
+}
