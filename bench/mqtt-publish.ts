@@ -18,7 +18,7 @@ import { startTestFleet } from "../test/helpers.js";
 const devices = positiveInt(process.argv[2], 20);
 const perDevice = positiveInt(process.argv[3], 500);
 const baselineUrl = process.argv[4] ?? "mqtt://127.0.0.1:1883";
-const payload = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97 }));
+const payload = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
 
 function positiveInt(arg: string | undefined, fallback: number): number {
   if (arg === undefined) return fallback;
@@ -49,6 +49,8 @@ async function measure(clients: MqttClient[]): Promise<number> {
   return (clients.length * perDevice) / ((performance.now() - started) / 1000);
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 const connect = (url: string, opts: mqtt.IClientOptions = {}) =>
   mqtt.connectAsync(url, { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000, ...opts });
 
@@ -71,24 +73,75 @@ async function baselineBroker(): Promise<{ url: string; label: string; close: ()
 }
 
 const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
-try {
-  const productID = (await t.api("POST", "/products", { productName: "bench", cloudProtocol: 1 })).body.productID;
-  const ours: MqttClient[] = [];
+
+/** Connects `devices` new devices of the product to the fleet. */
+async function fleetDevices(productID: string, prefix: string) {
+  const made: { deviceID: string; client: MqttClient }[] = [];
   for (let i = 0; i < devices; i++) {
     const d = (
       await t.api("POST", "/devices", {
         productID,
-        deviceName: `bench-${i}`,
+        deviceName: `${prefix}-${i}`,
         deviceType: 1,
         upLinkSystem: 1,
         authType: 1,
       })
     ).body;
-    ours.push(await connect(t.mqttUrl, { clientId: d.deviceID, username: d.deviceUsername, password: d.token }));
+    const client = await connect(t.mqttUrl, { clientId: d.deviceID, username: d.deviceUsername, password: d.token });
+    made.push({ deviceID: d.deviceID, client });
   }
-  const fleetRate = await measure(ours);
-  await Promise.all(ours.map((c) => c.endAsync()));
+  return made;
+}
+
+/**
+ * A product whose JSON stream on `telemetry/#` has the payload's four numeric points, limits on temperature (so
+ * every message is checked) and a formula metric: each uplink becomes four values, a metric value and a rule check.
+ */
+async function pipelineProduct(): Promise<string> {
+  const product = (await t.api("POST", "/products", { productName: "bench pipeline", cloudProtocol: 1 })).body;
+  const ids: number[] = [];
+  for (const name of ["temperature", "humidity", "battery", "pressure"]) {
+    const r = await t.api("POST", "/data_points", {
+      productIntID: product.id,
+      dataPointName: name,
+      dataPointID: name,
+      pointDataType: 1,
+      dataTransType: 1,
+      ...(name === "temperature" ? { upperLimit: 80, lowerLimit: -40 } : {}),
+    });
+    ids.push(r.body.id);
+  }
+  await t.api("POST", "/data_streams", {
+    productIntID: product.id,
+    streamName: "telemetry",
+    streamType: 1,
+    streamDataType: 1,
+    topic: "telemetry/#",
+    dataPoints: ids,
+  });
+  await t.api("POST", "/metrics", { metricName: "F", dataPointIntID: ids[0], expressions: "x * 1.8 + 32" });
+  return product.productID as string;
+}
+
+/** Values of the first point stored for a device (capped at 1000 by the API). */
+const storedValues = async (deviceID: string) =>
+  ((await t.api("GET", `/original_data?deviceID=${deviceID}`)).body[0]?.originalData.value.length ?? 0) as number;
+
+try {
+  const plainID = (await t.api("POST", "/products", { productName: "bench", cloudProtocol: 1 })).body.productID;
+  const plain = await fleetDevices(plainID, "bench");
+  const fleetRate = await measure(plain.map((d) => d.client));
+  await Promise.all(plain.map((d) => d.client.endAsync()));
   const stored = (await t.api("GET", "/device_events?_limit=1")).body.meta?.count;
+
+  // The same load on a product with streams: the rate counts until the last value is stored, not the last PUBACK.
+  const piped = await fleetDevices(await pipelineProduct(), "piped");
+  const started = performance.now();
+  await measure(piped.map((d) => d.client));
+  const expected = Math.min(perDevice, 1000);
+  for (const d of piped) while ((await storedValues(d.deviceID)) < expected) await sleep(20);
+  const pipelineRate = (devices * perDevice) / ((performance.now() - started) / 1000);
+  await Promise.all(piped.map((d) => d.client.endAsync()));
 
   const base = await baselineBroker();
   const theirs = await Promise.all(
@@ -105,8 +158,14 @@ try {
   console.log(
     `fleet (SQLite, durable before PUBACK): ${fmt(fleetRate)} msg/s${stored !== undefined ? ` (${stored} events stored)` : ""}`,
   );
+  console.log(
+    `fleet with the data pipeline (4 values, a formula metric and a limit check per message, until stored): ${fmt(pipelineRate)} msg/s`,
+  );
   console.log(`baseline, ${base.label}: ${fmt(baseRate)} msg/s (stores nothing)`);
   console.log(`ratio fleet/baseline: ${(fleetRate / baseRate).toFixed(2)}`);
+  console.log(
+    `ratio with/without pipeline: ${(pipelineRate / fleetRate).toFixed(2)} (the pipeline costs ${Math.round((1 - pipelineRate / fleetRate) * 100)}% of throughput)`,
+  );
 } finally {
   await t.close();
 }

@@ -4,31 +4,50 @@ import { planAlerts } from "./rules/plan-alerts.js";
 import type { CheckedValue, OpenAlert } from "./rules/types.js";
 
 /**
- * Applies one uplink's checked values to the device's history alerts: a breach opens an alert (one per device,
- * point and rule), a repeat while it is open counts it, a value back within the rule closes it.
+ * The open history alerts of a batch's devices, read once per batch and kept current as the batch's uplinks are
+ * applied in order: a breach opens an alert (one per device, point and rule), a repeat while it is open counts it,
+ * a value back within the rule closes it. An uplink with no breach on a device with no open alert costs nothing.
  */
-export async function applyAlerts(
-  tx: Kysely<Database>,
-  tenantId: string,
-  deviceIntId: number,
-  checked: readonly CheckedValue[],
-  at: number,
-): Promise<void> {
-  const open = (
-    await tx
-      .selectFrom("historyAlerts")
-      .select(["id", "deviceIntId", "dataPointIntId", "rule"])
-      .where("deviceIntId", "=", deviceIntId)
-      .where("endTime", "is", null)
-      .where("dataPointIntId", "is not", null)
-      .execute()
-  ).map((a) => ({ ...a, dataPointIntId: a.dataPointIntId!, rule: a.rule as OpenAlert["rule"] }));
-  const plan = planAlerts(open, deviceIntId, checked, at);
-  if (plan.open.length > 0)
-    await tx
-      .insertInto("historyAlerts")
-      .values(
-        plan.open.map((a) => ({
+export class OpenAlerts {
+  private constructor(private readonly open: Map<number, OpenAlert[]>) {}
+
+  /** Reads the open alerts of these devices. */
+  static async load(tx: Kysely<Database>, deviceIntIds: readonly number[]): Promise<OpenAlerts> {
+    const open = new Map<number, OpenAlert[]>();
+    for (let i = 0; i < deviceIntIds.length; i += 500) {
+      const rows = await tx
+        .selectFrom("historyAlerts")
+        .select(["id", "deviceIntId", "dataPointIntId", "rule"])
+        .where("deviceIntId", "in", deviceIntIds.slice(i, i + 500))
+        .where("endTime", "is", null)
+        .where("dataPointIntId", "is not", null)
+        .orderBy("id")
+        .execute();
+      for (const a of rows) {
+        const alert = { ...a, dataPointIntId: a.dataPointIntId!, rule: a.rule as OpenAlert["rule"] };
+        open.set(a.deviceIntId, [...(open.get(a.deviceIntId) ?? []), alert]);
+      }
+    }
+    return new OpenAlerts(open);
+  }
+
+  /** Applies one uplink's checked values of a device. */
+  async apply(
+    tx: Kysely<Database>,
+    tenantId: string,
+    deviceIntId: number,
+    checked: readonly CheckedValue[],
+    at: number,
+  ): Promise<void> {
+    const open = this.open.get(deviceIntId) ?? [];
+    if (open.length === 0 && checked.every((c) => c.breaches.length === 0)) return;
+    const plan = planAlerts(open, deviceIntId, checked, at);
+    const closed = new Set(plan.close.map((c) => c.alertId));
+    const stillOpen = open.filter((a) => !closed.has(a.id));
+    for (const a of plan.open) {
+      const { id } = await tx
+        .insertInto("historyAlerts")
+        .values({
           tenantId,
           deviceIntId,
           dataPointIntId: a.dataPointIntId,
@@ -42,19 +61,23 @@ export async function applyAlerts(
           endTime: a.endTime,
           createAt: at,
           updateAt: null,
-        })),
-      )
-      .execute();
-  for (const r of plan.repeat)
-    await tx
-      .updateTable("historyAlerts")
-      .set((eb) => ({ alertTimes: eb("alertTimes", "+", r.count), updateAt: at }))
-      .where("id", "=", r.alertId)
-      .execute();
-  for (const c of plan.close)
-    await tx
-      .updateTable("historyAlerts")
-      .set({ endTime: c.endTime, updateAt: at })
-      .where("id", "=", c.alertId)
-      .execute();
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      if (a.endTime === null) stillOpen.push({ id, deviceIntId, dataPointIntId: a.dataPointIntId, rule: a.rule });
+    }
+    for (const r of plan.repeat)
+      await tx
+        .updateTable("historyAlerts")
+        .set((eb) => ({ alertTimes: eb("alertTimes", "+", r.count), updateAt: at }))
+        .where("id", "=", r.alertId)
+        .execute();
+    for (const c of plan.close)
+      await tx
+        .updateTable("historyAlerts")
+        .set({ endTime: c.endTime, updateAt: at })
+        .where("id", "=", c.alertId)
+        .execute();
+    this.open.set(deviceIntId, stillOpen);
+  }
 }

@@ -7,7 +7,7 @@ import { ProductSpecs, type PipelinePoint } from "./product-specs.js";
 import { checkValue, isFaultValue } from "./rules/check-value.js";
 import { discards } from "./rules/discards.js";
 import { computeFormulaMetrics, FormulaCache } from "./rules/formula-metrics.js";
-import { applyAlerts } from "./alerts-store.js";
+import { OpenAlerts } from "./alerts-store.js";
 import {
   storeMetricValues,
   storePointValues,
@@ -205,6 +205,7 @@ export class DataPipeline {
       const stored = await storePointValues(tx, values);
       this.stats.values += stored.length;
       await updateLatestValues(tx, stored);
+      const alerts = await OpenAlerts.load(tx, [...new Set(stored.map((r) => r.deviceIntId))]);
       await this.moveDevices(tx, stored, pointsOf);
       const metrics: MetricValueRow[] = [];
       const byUplink = groupBy(stored, (r) => r.msgKey);
@@ -229,7 +230,7 @@ export class DataPipeline {
           const point = pointsOf.get(`${first.msgKey}\n${value.dataPointIntId}`)!;
           return { point, value, breaches: checkValue(point, value) };
         });
-        await applyAlerts(tx, first.tenantId, first.deviceIntId, checked, first.valueTime);
+        await alerts.apply(tx, first.tenantId, first.deviceIntId, checked, first.valueTime);
       }
       await storeMetricValues(tx, metrics);
     }
