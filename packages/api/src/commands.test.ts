@@ -173,6 +173,73 @@ describe.each(["1", "2"] as const)("group commands and task status in Form %s", 
     expect((await taskOf(r.body.statusUrl, viewerToken)).status).toBe(200);
   });
 
+  it("checks a data point command against the product's command stream and sends it to the stream's topic", async () => {
+    const motors = (
+      await t.call("POST", "/products", { productName: "Motors", cloudProtocol: 1, description: "p" }, token)
+    ).body as { id: number; productID: string };
+    const point = async (dataPointID: string, extra: Record<string, unknown>) => {
+      const r = await t.call(
+        "POST",
+        "/data_points",
+        { productIntID: motors.id, dataPointName: dataPointID, dataPointID, dataTransType: 2, ...extra },
+        token,
+      );
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      return r.body as { id: number };
+    };
+    const speed = await point("speed", { pointDataType: 1, lowerLimit: 0, upperLimit: 100 });
+    const mode = await point("mode", { pointDataType: 3, enum: ["auto", "manual"] });
+    const stream = await t.call(
+      "POST",
+      "/data_streams",
+      {
+        productID: motors.productID,
+        streamName: "Motor",
+        streamType: 2,
+        streamDataType: 1,
+        topic: "cmd/motor",
+        dataPoints: [speed.id, mode.id],
+      },
+      token,
+    );
+    expect(stream.status, JSON.stringify(stream.body)).toBe(201);
+    const d = await createDevice(t.store.db, admin, {
+      productId: motors.productID,
+      deviceName: "motor-1",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+
+    const bad = await t.call("POST", "/device_publish", { deviceID: d.deviceId, payload: '{"speed": 250}' }, token);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { "payload.speed": "must be at most 100 (upperLimit)" },
+    });
+    const payload = '{"speed": 50, "mode": "auto"}';
+    const ok = await t.call("POST", "/device_publish", { deviceID: d.deviceId, payload }, token);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(await memberLogs(d.id)).toHaveLength(1);
+    const logs = await t.call("GET", `/devices/${d.id}/control_logs`, undefined, token);
+    expect(logs.body.items[0]).toMatchObject({ id: ok.body.controlLogIntID, topic: "cmd/motor", payload });
+
+    const group = (
+      await t.call("POST", "/groups", { productID: motors.productID, groupName: "Motors", description: "d" }, token)
+    ).body as { id: number; groupID: string };
+    expect((await t.call("POST", `/groups/${group.id}/devices`, { ids: [d.id] }, token)).status).toBeLessThan(300);
+    const badGroup = await t.call("POST", "/group_publish", { groupID: group.groupID, payload: '{"mode": 1}' }, token);
+    expect(badGroup.status).toBe(400);
+    expect(badGroup.body.errors).toEqual({ "payload.mode": "must be a string" });
+    const okGroup = await t.call(
+      "POST",
+      "/group_publish",
+      { groupID: group.groupID, payload: '{"mode": "manual"}' },
+      token,
+    );
+    expect(okGroup.status).toBe(201);
+    expect((await memberLogs(d.id)).length).toBe(2);
+  });
+
   it("documents group_publish and task_status in the OpenAPI document", async () => {
     const doc = (await (await t.app.request("/api/v1/openapi.json")).json()) as {
       paths: Record<string, Record<string, unknown>>;

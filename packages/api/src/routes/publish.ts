@@ -12,7 +12,12 @@ const topic = z.string().regex(/^[^/#+\u0000][^#+\u0000]{0,199}$/, "a relative t
 const publishBody = z.object({
   deviceID: z.string().min(1, "required"),
   deviceIntID: intField.optional(),
+  /**
+   * Opaque, or `{dataPointID: value}` checked against the product's JSON command streams (docs/data.md, "Commands
+   * with data points"): FORM_INVALID names each bad member as `payload.<dataPointID>`.
+   */
   payload: z.string().max(256 * 1024, "at most 256 KiB"),
+  /** When omitted: the command stream's topic of a data point payload, else `inbox`. */
   topic: topic.optional(),
   /** 1 (default): the device must acknowledge; 0: fire and forget. */
   qos: codeField([0, 1]).optional(),

@@ -9,6 +9,8 @@ import type { SessionTable } from "../sessions/session-table.js";
 import { downlinkOf, InFlight, routeFor, type QueuedCommand } from "./command-delivery.js";
 import { recordGroupCommand } from "./group-commands.js";
 import { GroupProgress } from "./group-progress.js";
+import { commandTopic } from "./command-payload.js";
+import { commandStreamType, loadCommandStreams } from "./command-streams.js";
 
 /** publishStatus codes: 0 failed, 1 issued (queued or in flight), 2 delivered (device acked), 3 sent, no ack needed. */
 export const PUBLISH_STATUS = { failed: 0, issued: 1, delivered: 2, sent: 3 } as const;
@@ -17,8 +19,9 @@ export type PublishStatus = (typeof PUBLISH_STATUS)[keyof typeof PUBLISH_STATUS]
 /** A command for one device, already checked to belong to the caller's tenant. */
 export interface DeviceCommand {
   deviceIntId: number;
-  /** Relative topic; the device's default downlink topic when omitted. */
+  /** Relative topic; when omitted, the command stream's of a data point payload, else the default downlink topic. */
   topic?: string | undefined;
+  /** Opaque, or `{dataPointID: value}` checked against the product's command streams (see `commandTopic`). */
   payload: string;
   /** 1 asks the device for an acknowledgement, 0 does not. */
   qos: 0 | 1;
@@ -79,21 +82,25 @@ export class CommandRouter {
     this.graceMs = options.inFlightGraceMs ?? 60_000;
   }
 
-  /** Records the command and sends it on when the device (or its gateway) is connected; it is issued (1) either way. */
+  /**
+   * Records the command and sends it on when the device (or its gateway) is connected; it is issued (1) either way.
+   * A data point payload is checked first (FORM_INVALID, nothing recorded), see `commandTopic`.
+   */
   async publish(
     caller: Caller,
     cmd: DeviceCommand,
     now = Date.now(),
   ): Promise<{ id: number; publishStatus: PublishStatus }> {
-    const topic = cmd.topic ?? DEFAULT_DOWNLINK_TOPIC;
     const expiresAt = now + this.ttlMs;
     const device = await this.db
       .selectFrom("devices")
-      .select(["deviceId", "gateway"])
+      .select(["deviceId", "gateway", "productIntId", "deviceType"])
       .where("tenantId", "=", caller.tenantId)
       .where("id", "=", cmd.deviceIntId)
       .executeTakeFirst();
     if (!device) throw fail.notFound("device");
+    const streams = await loadCommandStreams(this.db, device.productIntId, commandStreamType(device.deviceType === 2));
+    const topic = commandTopic(streams, cmd.payload, cmd.topic) ?? DEFAULT_DOWNLINK_TOPIC;
     const row = await this.db
       .insertInto("controlLogs")
       .values({
@@ -132,20 +139,24 @@ export class CommandRouter {
    * Sends a command to every member of a group and answers its task. With
    * needAck 1 each member's command is tracked like `publish` (queued while
    * offline); with needAck 0 it goes once, at QoS 0, to the members connected
-   * now, and the others' logs fail at once.
+   * now, and the others' logs fail at once. A data point payload is checked
+   * against the product's device command streams (type 2) like `publish`'s
+   * with no topic, and goes to that stream's topic on every member.
    */
   async publishToGroup(
     caller: Caller,
     cmd: GroupCommand,
     now = Date.now(),
   ): Promise<{ task: Task; controlLogId: number }> {
+    const streams = await loadCommandStreams(this.db, cmd.group.productIntId, commandStreamType(false));
+    const topic = commandTopic(streams, cmd.payload, undefined) ?? DEFAULT_DOWNLINK_TOPIC;
     const { task, groupLogId, commands } = await recordGroupCommand(
       this.db,
       caller,
       {
         group: cmd.group,
         payload: cmd.payload,
-        topic: DEFAULT_DOWNLINK_TOPIC,
+        topic,
         needAck: cmd.needAck,
         expiresAt: now + this.ttlMs,
       },

@@ -1,0 +1,61 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+import { STREAM_TYPE } from "../pipeline/decode/types.js";
+import type { CommandPoint, CommandStream } from "./command-payload.js";
+
+/**
+ * The command streams a device's commands are checked against: 4 (gateway command) for a gateway, 2 (device
+ * command) for any other device, as uplinks match report streams 3 and 1.
+ */
+export const commandStreamType = (isGateway: boolean): number =>
+  isGateway ? STREAM_TYPE.gatewayCommand : STREAM_TYPE.deviceCommand;
+
+/**
+ * The product's command streams of `streamType`, oldest first, each with its points in position order. Read at
+ * each command (two queries), so an edit of a point or stream applies to the next command.
+ */
+export async function loadCommandStreams(
+  db: Kysely<Database>,
+  productIntId: number,
+  streamType: number,
+): Promise<CommandStream[]> {
+  const streams = await db
+    .selectFrom("dataStreams")
+    .select(["id", "streamDataType", "topic"])
+    .where("productIntId", "=", productIntId)
+    .where("streamType", "=", streamType)
+    .orderBy("id")
+    .execute();
+  if (streams.length === 0) return [];
+  const points = await db
+    .selectFrom("dataStreamPoints as l")
+    .innerJoin("dataPoints as p", "p.id", "l.dataPointIntId")
+    .select([
+      "l.dataStreamIntId",
+      "p.id",
+      "p.dataPointId",
+      "p.dataPointName",
+      "p.pointDataType",
+      "p.dataTransType",
+      "p.binarySize",
+      "p.enum",
+      "p.upperLimit",
+      "p.lowerLimit",
+      "p.faultValue",
+      "p.isDiscard",
+      "p.unitSymbol",
+    ])
+    .where(
+      "l.dataStreamIntId",
+      "in",
+      streams.map((s) => s.id),
+    )
+    .orderBy("l.position")
+    .execute();
+  return streams.map((s) => ({
+    ...s,
+    points: points
+      .filter((p) => p.dataStreamIntId === s.id)
+      .map(({ dataStreamIntId: _stream, ...p }): CommandPoint => p),
+  }));
+}
