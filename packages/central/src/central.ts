@@ -20,6 +20,7 @@ import {
   stopGrpcServer,
   tokenSecret,
   SQLITE_FILE_NAME,
+  RetentionSweeper,
   type BootstrapResult,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
@@ -157,6 +158,13 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   sweep.unref();
   // Commands whose TTL ran out while nobody was connected are marked failed without waiting for a connection.
   commands.start();
+  // Events, values and logs past IOT_RETENTION_DAYS are deleted in small batches, from a minute after start on.
+  const retention = new RetentionSweeper(store.db, {
+    retentionDays: config.retentionDays,
+    onSwept: (deleted) => logger.info({ deleted }, "deleted rows past IOT_RETENTION_DAYS"),
+    onError: (err) => logger.error({ err }, "retention sweep failed"),
+  });
+  retention.start();
 
   return {
     apiPort: (http.address() as AddressInfo).port,
@@ -171,6 +179,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       });
       await stopGrpcServer(grpc.server);
       await connectivity.flush();
+      await retention.stop();
       await pipeline.close();
       await commands.stop();
       await store.close();

@@ -24,3 +24,17 @@ describe("brokerAddresses", () => {
     );
   });
 });
+
+describe("IOT_RETENTION_DAYS", () => {
+  it("keeps 90 days unless told otherwise, and takes 0 as keep forever", () => {
+    expect(readCentralConfig({}).retentionDays).toBe(90);
+    expect(readCentralConfig({ IOT_RETENTION_DAYS: "0" }).retentionDays).toBe(0);
+  });
+
+  it("refuses negative, fractional and century-long periods with one line naming the variable", () => {
+    for (const raw of ["-1", "1.5", "36501"])
+      expect(() => readCentralConfig({ IOT_RETENTION_DAYS: raw })).toThrow(
+        `IOT_RETENTION_DAYS="${raw}": must be a whole number from 0 to 36500`,
+      );
+  });
+});

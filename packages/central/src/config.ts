@@ -61,6 +61,13 @@ export const centralSettings = {
     0,
     1_000,
   ),
+  retentionDays: integer(
+    "IOT_RETENTION_DAYS",
+    90,
+    "Days events, values, connect logs and settled control logs are kept; 0 keeps them forever.",
+    0,
+    36_500,
+  ),
   publicHost: text(
     "IOT_PUBLIC_HOST",
     "localhost",

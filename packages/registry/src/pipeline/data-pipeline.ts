@@ -22,8 +22,8 @@ const BATCH_MAX = 500;
 const BATCH_DELAY_MS = 10;
 /** Wait before trying a failed batch again, ms. */
 const RETRY_DELAY_MS = 1_000;
-/** Settings key of the id of the last device event the pipeline went through. */
-const CURSOR_KEY = "pipeline.cursor";
+/** Settings key of the id of the last device event the pipeline went through (retention keeps the events above). */
+export const PIPELINE_CURSOR_KEY = "pipeline.cursor";
 
 /** What the pipeline did, for logs and tests. */
 export interface PipelineStats {
@@ -137,7 +137,7 @@ export class DataPipeline {
       await tx
         .updateTable("settings")
         .set({ value: String(events.at(-1)!.id) })
-        .where("key", "=", CURSOR_KEY)
+        .where("key", "=", PIPELINE_CURSOR_KEY)
         .execute();
       return events.length === BATCH_MAX;
     });
@@ -270,7 +270,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
  * newest event then, so turning the pipeline on does not decode the whole history at once.
  */
 async function readCursor(tx: Kysely<Database>): Promise<number> {
-  const row = await tx.selectFrom("settings").select("value").where("key", "=", CURSOR_KEY).executeTakeFirst();
+  const row = await tx.selectFrom("settings").select("value").where("key", "=", PIPELINE_CURSOR_KEY).executeTakeFirst();
   if (row) return Number(row.value);
   const newest = await tx
     .selectFrom("deviceEvents")
@@ -279,7 +279,7 @@ async function readCursor(tx: Kysely<Database>): Promise<number> {
   const start = Number(newest?.id ?? 0);
   await tx
     .insertInto("settings")
-    .values({ key: CURSOR_KEY, value: String(start) })
+    .values({ key: PIPELINE_CURSOR_KEY, value: String(start) })
     .execute();
   return start;
 }

@@ -4,3 +4,10 @@ export type { Engine, Store, StoreOptions, UplinkOutcome, UplinkRecord, UplinkWr
 export type * from "./schema.js";
 export { DEFAULT_BATCH_MAX_DELAY_MS, DEFAULT_BATCH_MAX_ROWS } from "./uplink-writer.js";
 export { SQLITE_FILE_NAME } from "./sqlite.js";
+export {
+  RetentionSweeper,
+  DEFAULT_RETENTION_BATCH_ROWS,
+  DEFAULT_RETENTION_INTERVAL_MS,
+  type RetentionCounts,
+  type RetentionOptions,
+} from "./retention.js";
