@@ -135,6 +135,36 @@ describe.each(["1", "2"] as const)("logs and alerts in Form %s", (form) => {
       ).toEqual(["Eve's alert"]);
     });
 
+    it("filters alerts by deviceID, deviceIntID and open or closed status, within the tenant", async () => {
+      const closed = await seedAlert(admin.tenantId, meter.id, "Filter closed", { endTime: Date.UTC(2024, 0, 4) });
+      const open = await seedAlert(admin.tenantId, meter.id, "Filter open");
+      const elsewhere = await seedAlert(admin.tenantId, valve.id, "Filter valve");
+      const theirs = await seedAlert("tenant2", eveDevice.id, "Filter eve");
+      const ids = async (query: string, who = token) => {
+        const r = await t.call("GET", `/history_alerts?_limit=1000&${query}`, undefined, who);
+        expect(r.status, query).toBe(200);
+        return r.body.items.map((x: { id: number }) => x.id).filter((id: number) => id >= closed.id);
+      };
+      expect(await ids(`deviceID=${meter.deviceId}`)).toEqual([open.id, closed.id]);
+      expect(await ids(`deviceIntID=${valve.id}`)).toEqual([elsewhere.id]);
+      expect(await ids("status=closed")).toEqual([closed.id]);
+      expect(await ids(`deviceID=${meter.deviceId}&status=open`, viewerToken)).toEqual([open.id]);
+      expect(await ids(`deviceID=${meter.deviceId}&deviceIntID=${valve.id}`)).toEqual([]);
+      for (const query of [`deviceID=${eveDevice.deviceId}`, `deviceIntID=${eveDevice.id}`])
+        expect(await ids(query), query).toEqual([]);
+      expect(await ids(`deviceID=${eveDevice.deviceId}&status=open`, eveToken)).toEqual([theirs.id]);
+      const r = await t.call("GET", `/history_alerts?deviceID=${meter.deviceId}&status=closed`, undefined, token);
+      expect(r.body.meta.count).toBeGreaterThanOrEqual(1);
+      expect(r.body.items.every((a: { endTime: string | null }) => a.endTime !== null)).toBe(true);
+      expect(await t.call("GET", "/history_alerts?status=done&deviceIntID=x", undefined, token)).toMatchObject({
+        status: 400,
+        body: {
+          errorCode: "PARAMETER_INVALID",
+          errors: { status: "must be open or closed", deviceIntID: expect.any(String) },
+        },
+      });
+    });
+
     it("deletes alerts with 204, ignoring another tenant's, and refuses a viewer", async () => {
       const mine = await seedAlert(admin.tenantId, meter.id, "Delete me");
       const eves = await seedAlert("tenant2", eveDevice.id, "Keep me");

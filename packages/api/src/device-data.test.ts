@@ -224,15 +224,28 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
     });
   });
 
-  it("answers the product's metrics with their data for the device, filtered by metricType", async () => {
+  it("answers the product's metrics with their series for the device, filtered by metricType", async () => {
     const f = await post("/metrics", { metricName: "Fahrenheit", dataPointIntID: temp, expressions: "x * 1.8 + 32" });
     const peak = await post("/metrics", { metricName: "Peak", dataPointIntID: temp, aggregateType: 1 });
+    const stored = (msgKey: string, value: number, valueTime: number) => ({
+      tenantId: device.tenantId,
+      deviceIntId: device.id,
+      metricIntId: f.id,
+      msgKey,
+      valueTime,
+      value,
+    });
+    await t.store.db
+      .insertInto("metricValues")
+      .values([stored("a", 75.2, Date.UTC(2026, 0, 1, 12)), stored("b", 77, Date.now() - 60_000)])
+      .execute();
     const all = await t.call("GET", `/metrics_data?deviceID=${device.deviceId}`, undefined, token);
     expect(all.status).toBe(200);
     expect(all.body.map((m: Rec) => [m.id, m.metricData])).toEqual([
       [f.id, { time: [expect.stringMatching(DATE)], value: [77] }],
-      [peak.id, { time: [expect.stringMatching(DATE)], value: [25] }],
+      [peak.id, { time: expect.arrayContaining([expect.stringMatching(/ 00:00:00$/)]), value: expect.any(Array) }],
     ]);
+    expect(all.body[1].metricData.value.at(-1)).toBe(25);
     expect(all.body[0]).toMatchObject({
       metricName: "Fahrenheit",
       metricType: 1,
@@ -240,10 +253,31 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
       dataPointName: "Point temp",
       productID: meter.productId,
     });
+    const window = "start_time=2026-01-01 00:00:00&end_time=2026-01-02 00:00:00";
+    const hours = await t.call(
+      "GET",
+      `/metrics_data?deviceID=${device.deviceId}&time_unit=hour&${window}`,
+      undefined,
+      viewerToken,
+    );
+    expect(hours.body.map((m: Rec) => m.metricData)).toEqual([
+      { time: ["2026-01-01 12:00:00"], value: [75.2] },
+      { time: ["2026-01-01 12:00:00"], value: [24] },
+    ]);
+    const months = await t.call(
+      "GET",
+      `/metrics_data?deviceID=${device.deviceId}&metricType=2&time_unit=month&${window}`,
+      undefined,
+      token,
+    );
+    expect(months.body.map((m: Rec) => [m.id, m.metricData])).toEqual([
+      [peak.id, { time: ["2026-01-01 00:00:00"], value: [24] }],
+    ]);
     const formulas = await t.call("GET", `/metrics_data?deviceID=${device.deviceId}&metricType=1`, undefined, token);
     expect(formulas.body.map((m: Rec) => m.id)).toEqual([f.id]);
     expect(
-      (await t.call("GET", `/metrics_data?deviceID=${bare.deviceId}&metricType=1`, undefined, token)).body,
+      (await t.call("GET", `/metrics_data?deviceID=${bare.deviceId}&metricType=1&time_unit=minute`, undefined, token))
+        .body,
     ).toEqual([]);
   });
 
@@ -268,6 +302,25 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
     expect(
       await t.call("GET", `/metrics_data?deviceID=${device.deviceId}&metricType=x`, undefined, token),
     ).toMatchObject({ status: 400, body: { errors: { metricType: "must be 1 or 2" } } });
+    expect(
+      await t.call(
+        "GET",
+        `/metrics_data?deviceID=${device.deviceId}&time_unit=year&end_time=2026-01-01`,
+        undefined,
+        token,
+      ),
+    ).toMatchObject({
+      status: 400,
+      body: {
+        errors: {
+          time_unit: "must be one of minute, hour, day, week, month",
+          end_time: "must be a date YYYY-MM-DD HH:MM:SS",
+        },
+      },
+    });
+    expect(
+      (await t.call("GET", `/original_data?deviceID=${device.deviceId}&time_unit=minute`, undefined, token)).status,
+    ).toBe(400);
     expect(await t.call("GET", `/device_consoles/${device.id}?_limit=x`, undefined, token)).toMatchObject({
       status: 400,
       body: { errorCode: "PARAMETER_INVALID", errors: { _limit: expect.any(String) } },

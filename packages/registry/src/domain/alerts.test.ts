@@ -17,7 +17,14 @@ afterAll(async () => {
 const page = { page: 1, limit: 10 };
 
 /** Seeds an alert row directly: the alert engine comes later. */
-const seedAlert = (db: Kysely<Database>, tenantId: string, deviceIntId: number, alertName: string, at = 1_000) =>
+const seedAlert = (
+  db: Kysely<Database>,
+  tenantId: string,
+  deviceIntId: number,
+  alertName: string,
+  at = 1_000,
+  endTime: number | null = null,
+) =>
   db
     .insertInto("historyAlerts")
     .values({
@@ -29,7 +36,7 @@ const seedAlert = (db: Kysely<Database>, tenantId: string, deviceIntId: number, 
       alertSeverity: 1,
       alertTimes: 2,
       startTime: at,
-      endTime: null,
+      endTime,
       createAt: at,
       updateAt: null,
     })
@@ -76,6 +83,47 @@ describe.each(engines)("alerts and group control logs on $name", (engine) => {
       startTime: 1_000,
       endTime: null,
     });
+  });
+
+  it("filters alerts by device, by deviceID or deviceIntId, and by open or closed, newest first", async () => {
+    const { db, caller, product, device } = await setup();
+    const other = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "e",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    const closed = await seedAlert(db, caller.tenantId, device.id, "was hot", 1_000, 1_500);
+    const open = await seedAlert(db, caller.tenantId, device.id, "hot", 2_000);
+    const elsewhere = await seedAlert(db, caller.tenantId, other.id, "leak", 3_000);
+    const ids = async (filter: Parameters<typeof listHistoryAlerts>[3]) =>
+      (await listHistoryAlerts(db, caller, page, filter)).items.map((a) => a.id);
+    expect(await ids({ deviceId: device.deviceId })).toEqual([open.id, closed.id]);
+    expect(await ids({ deviceIntId: other.id })).toEqual([elsewhere.id]);
+    expect(await ids({ status: "open" })).toEqual([elsewhere.id, open.id]);
+    expect(await ids({ status: "closed" })).toEqual([closed.id]);
+    expect(await ids({ deviceId: device.deviceId, deviceIntId: device.id, status: "open" })).toEqual([open.id]);
+    expect(await ids({ deviceId: device.deviceId, deviceIntId: other.id })).toEqual([]);
+    expect(await ids({ deviceId: "nope" })).toEqual([]);
+    expect((await listHistoryAlerts(db, caller, page, { status: "open" })).count).toBe(2);
+  });
+
+  it("never shows another tenant's alerts, even filtered by a device id they carry", async () => {
+    const { db, caller, other, device } = await setup();
+    await seedAlert(db, "other", device.id, "foreign row naming our device");
+    const eveProduct = await createProduct(db, other, { productName: "Eve's", cloudProtocol: 1 });
+    const eves = await createDevice(db, other, {
+      productId: eveProduct.productId,
+      deviceName: "eve",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    const evesAlert = await seedAlert(db, "other", eves.id, "eve's");
+    for (const filter of [{}, { deviceIntId: device.id }, { deviceIntId: eves.id }, { deviceId: eves.deviceId }])
+      expect((await listHistoryAlerts(db, caller, page, filter)).count).toBe(0);
+    const theirs = await listHistoryAlerts(db, other, page, { deviceId: eves.deviceId, status: "open" });
+    expect(theirs.items.map((a) => [a.id, a.deviceName])).toEqual([[evesAlert.id, "eve"]]);
+    expect((await listHistoryAlerts(db, other, page, { deviceId: device.deviceId })).count).toBe(0);
   });
 
   it("keeps alerts of a deleted device, without its names", async () => {

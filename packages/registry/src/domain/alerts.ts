@@ -10,14 +10,31 @@ import { paginate, type ListResult, type Page } from "./list.js";
  */
 export type HistoryAlert = Selectable<HistoryAlertsTable> & { deviceId: string | null; deviceName: string | null };
 
-/** The historical alerts of the caller's tenant, newest first. */
-export function listHistoryAlerts(db: Kysely<Database>, caller: Caller, page: Page): Promise<ListResult<HistoryAlert>> {
-  const q = db
+/** Filters of the alert list: one device (by its integer or string id) and open (no endTime) or closed alerts. */
+export interface HistoryAlertFilter {
+  deviceIntId?: number | undefined;
+  /** The device's deviceID; alerts of a deleted device are found by deviceIntId only. */
+  deviceId?: string | undefined;
+  status?: "open" | "closed" | undefined;
+}
+
+/** The historical alerts of the caller's tenant, newest first, optionally filtered. */
+export function listHistoryAlerts(
+  db: Kysely<Database>,
+  caller: Caller,
+  page: Page,
+  filter: HistoryAlertFilter = {},
+): Promise<ListResult<HistoryAlert>> {
+  let q = db
     .selectFrom("historyAlerts as a")
     .leftJoin("devices as d", (j) => j.onRef("d.id", "=", "a.deviceIntId").onRef("d.tenantId", "=", "a.tenantId"))
     .selectAll("a")
     .select(["d.deviceId as deviceId", "d.deviceName as deviceName"])
     .where("a.tenantId", "=", caller.tenantId);
+  if (filter.deviceIntId !== undefined) q = q.where("a.deviceIntId", "=", filter.deviceIntId);
+  if (filter.deviceId) q = q.where("d.deviceId", "=", filter.deviceId);
+  if (filter.status === "open") q = q.where("a.endTime", "is", null);
+  if (filter.status === "closed") q = q.where("a.endTime", "is not", null);
   return paginate(q, page, "a.id");
 }
 

@@ -90,5 +90,25 @@ export async function dataModelFixture(engine: EngineUnderTest) {
         textValue: typeof value === "string" ? value : null,
       })
       .execute();
-  return { store, db, caller, other, product, product2, eveProduct, point, stream, device, storeValue, storeSample };
+  /** Stores one formula metric value as the data pipeline would. */
+  const storeMetric = (deviceIntId: number, metricIntId: number, value: number, valueTime: number) =>
+    db
+      .insertInto("metricValues")
+      .values({ tenantId: caller.tenantId, deviceIntId, metricIntId, msgKey: `metric:${++samples}`, valueTime, value })
+      .execute();
+  return {
+    store,
+    db,
+    caller,
+    other,
+    product,
+    product2,
+    eveProduct,
+    point,
+    stream,
+    device,
+    storeValue,
+    storeSample,
+    storeMetric,
+  };
 }

@@ -1,18 +1,20 @@
 /**
  * What a device's pages show: its console (the product's app templates with
  * the device's current values), the original data of its numeric data points
- * and its metrics. Until the stored time series arrive, every series holds
- * at most one sample: the latest value of the point (`devicePointValues`).
+ * and its metrics, read from the series the data pipeline stores
+ * (`point_values`, `metric_values`).
  */
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { evaluate, parseExpression } from "../pipeline/expression.js";
+import { aggregate, aggregateKindOf, bucketStart } from "../pipeline/rules/aggregate.js";
+import type { AggregateKind, BucketUnit, TimedValue } from "../pipeline/rules/types.js";
 import type { Caller } from "./caller.js";
 import { NUMERIC_POINT_TYPES } from "./data-points.js";
 import { getDevice, getDeviceByDeviceId } from "./devices.js";
 import { listAppTemplates, type AppTemplate } from "./app-templates.js";
 import type { ListResult, Page } from "./list.js";
-import { productMetrics, type Metric } from "./metrics.js";
+import { AGGREGATE_METRIC, productMetrics, type Metric } from "./metrics.js";
 
 /** Windows of original data, ms: the series covers the last hour, day, week or 30 days. */
 export const TIME_UNITS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
@@ -53,15 +55,6 @@ async function latestValues(db: Kysely<Database>, deviceIntId: number, pointIds:
   return new Map(rows.map((r) => [r.dataPointIntId, { value: r.value, updateAt: Number(r.updateAt) }]));
 }
 
-/** A stored value read as a finite number, or null. */
-function numberOf(text: string | null | undefined): number | null {
-  if (text === null || text === undefined || text.trim() === "") return null;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : null;
-}
-
-const empty = (): Series => ({ time: [], value: [] });
-
 /**
  * The console of one of the caller's devices (DATA_NOT_FOUND otherwise): the
  * app templates of its product, newest first, each with the device's current
@@ -98,9 +91,10 @@ export interface SeriesWindow {
   now?: number | undefined;
 }
 
-function windowOf(w: SeriesWindow): { start: number; end: number } {
+/** `[start, end]` of a window: `end` by default now, `start` by default `length` ms before `end`. */
+function windowOf(w: Omit<SeriesWindow, "timeUnit">, length: number): { start: number; end: number } {
   const end = w.end ?? w.now ?? Date.now();
-  return { start: w.start ?? end - TIME_UNITS[w.timeUnit ?? "day"], end };
+  return { start: w.start ?? end - length, end };
 }
 
 /**
@@ -115,7 +109,7 @@ export async function originalData(
   options: SeriesWindow = {},
 ): Promise<OriginalData[]> {
   const device = await getDeviceByDeviceId(db, caller, deviceId);
-  const { start, end } = windowOf(options);
+  const { start, end } = windowOf(options, TIME_UNITS[options.timeUnit ?? "day"]);
   const points = await db
     .selectFrom("dataPoints")
     .select(["id", "dataPointName"])
@@ -149,39 +143,197 @@ export async function originalData(
   return out;
 }
 
+/** A `time_unit` of metric data: the bucket (UTC) of aggregate metrics, the window of formula metrics. */
+export type MetricTimeUnit = BucketUnit;
+/** Every {@link MetricTimeUnit}, shortest first. */
+export const METRIC_TIME_UNITS: readonly MetricTimeUnit[] = ["minute", "hour", "day", "week", "month"];
+
+/** How many buckets (the current one included) the default window of an aggregate metric covers. */
+export const AGGREGATE_DEFAULT_BUCKETS = 30;
+
+/** A window of metric data; `timeUnit` (default day) may also be a minute. */
+export type MetricsWindow = Omit<SeriesWindow, "timeUnit"> & {
+  timeUnit?: MetricTimeUnit | undefined;
+  metricType?: number | undefined;
+};
+
+const MINUTE = 60_000;
+const FORMULA_WINDOWS: Record<BucketUnit, number> = { minute: MINUTE, ...TIME_UNITS };
+
 /**
- * The value of a metric for one sample: a formula applies its expressions;
- * an aggregate of a single sample is the sample (maximum, minimum, average
- * and sum of one value agree), after its expressions when it has some.
+ * The window of an aggregate metric: `[start, end]`, `end` by default now; `start` by default the start of the
+ * bucket AGGREGATE_DEFAULT_BUCKETS - 1 buckets before the one holding `end`, so the window is whole buckets.
  */
-function metricValue(m: Metric, sample: number): number | null {
-  if (m.expressions === null) return sample;
-  try {
-    return evaluate(parseExpression(m.expressions), sample);
-  } catch {
-    return null;
-  }
+export function aggregateWindow(
+  unit: MetricTimeUnit,
+  w: Omit<MetricsWindow, "timeUnit">,
+): { start: number; end: number } {
+  const end = w.end ?? w.now ?? Date.now();
+  if (w.start !== undefined) return { start: w.start, end };
+  let start = bucketStart(end, unit);
+  for (let i = 1; i < AGGREGATE_DEFAULT_BUCKETS; i++) start = bucketStart(start - 1, unit);
+  return { start, end };
+}
+
+/** The stored series of a formula metric for a device inside `[start, end]`: the newest SERIES_MAX_POINTS. */
+async function formulaSeries(
+  db: Kysely<Database>,
+  deviceIntId: number,
+  metricIntId: number,
+  start: number,
+  end: number,
+) {
+  const rows = await db
+    .selectFrom("metricValues")
+    .select(["valueTime", "value"])
+    .where("deviceIntId", "=", deviceIntId)
+    .where("metricIntId", "=", metricIntId)
+    .where("valueTime", ">=", start)
+    .where("valueTime", "<=", end)
+    .orderBy("valueTime", "desc")
+    .orderBy("id", "desc")
+    .limit(SERIES_MAX_POINTS)
+    .execute();
+  rows.reverse();
+  return rows.map((r) => ({ time: Number(r.valueTime), value: r.value }));
 }
 
 /**
- * The metrics of the caller's device `deviceId`'s product (DATA_NOT_FOUND for
- * an unknown or foreign device), oldest first, optionally of one metricType,
- * each with its series for that device: the metric of the latest numeric
- * value of its data point, left out when the metric has no finite value.
+ * Per-bucket partial results (max, min, sum, count) of a point's numeric values in `[start, end]`, newest first,
+ * grouped by the database over UTC minutes, hours or days (epoch-aligned on both engines): the unit itself, or days
+ * for weeks and months, which {@link aggregate} then folds. At most `limit` groups.
+ */
+async function partials(
+  db: Kysely<Database>,
+  where: { deviceIntId: number; dataPointIntId: number; start: number; end: number },
+  grain: number,
+  limit: number,
+) {
+  const t = sql.ref("value_time");
+  const g = sql.lit(grain);
+  const bucket = sql<number | string>`${t} - ((${t} % ${g}) + ${g}) % ${g}`;
+  const rows = await db
+    .selectFrom("pointValues")
+    .select([
+      bucket.as("bucket"),
+      sql<number>`max(num_value)`.as("max"),
+      sql<number>`min(num_value)`.as("min"),
+      sql<number>`sum(num_value)`.as("sum"),
+      sql<number | string>`count(num_value)`.as("count"),
+    ])
+    .where("deviceIntId", "=", where.deviceIntId)
+    .where("dataPointIntId", "=", where.dataPointIntId)
+    .where("valueTime", ">=", where.start)
+    .where("valueTime", "<=", where.end)
+    .where("numValue", "is not", null)
+    .groupBy(bucket)
+    .orderBy(bucket, "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    time: Number(r.bucket),
+    max: Number(r.max),
+    min: Number(r.min),
+    sum: Number(r.sum),
+    count: Number(r.count),
+  }));
+}
+
+const GRAINS: Record<BucketUnit, number> = {
+  minute: MINUTE,
+  hour: TIME_UNITS.hour,
+  day: TIME_UNITS.day,
+  week: TIME_UNITS.day,
+  month: TIME_UNITS.day,
+};
+/** Most days one week or month bucket can hold. */
+const MAX_DAYS_PER_BUCKET = 31;
+
+/**
+ * An aggregate of a point's numeric values per UTC bucket of `unit` in `[start, end]`, oldest first, timed at each
+ * bucket's start; buckets without values are left out, and only the newest SERIES_MAX_POINTS are kept. A bucket
+ * cut by `start` or `end` aggregates the values inside the window only.
+ */
+async function aggregateSeries(
+  db: Kysely<Database>,
+  where: { deviceIntId: number; dataPointIntId: number; start: number; end: number },
+  unit: BucketUnit,
+  kind: AggregateKind,
+): Promise<TimedValue[]> {
+  const grain = GRAINS[unit];
+  const folded = unit === "week" || unit === "month" ? MAX_DAYS_PER_BUCKET : 1;
+  const limit = SERIES_MAX_POINTS * folded;
+  const rows = await partials(db, where, grain, limit);
+  const of = (field: "max" | "min" | "sum" | "count", k: AggregateKind) =>
+    aggregate(
+      rows.map((r) => ({ time: r.time, value: r[field] })),
+      unit,
+      k,
+    );
+  let out: TimedValue[];
+  if (kind === "average") {
+    const counts = new Map(of("count", "accumulated").map((c) => [c.time, c.value]));
+    out = of("sum", "accumulated").map((s) => ({ time: s.time, value: s.value / counts.get(s.time)! }));
+  } else out = of(kind === "accumulated" ? "sum" : kind, kind);
+  // The day limit can cut only the oldest week or month read. When the limit is reached, at least SERIES_MAX_POINTS
+  // buckets were read (none holds more than 31 days): either the oldest is beyond those kept and sliced off, or
+  // exactly SERIES_MAX_POINTS were read with 31 days each, so none is cut.
+  return out.slice(-SERIES_MAX_POINTS);
+}
+
+/** A metric's expressions applied to each value (when it has some); samples without a finite result are left out. */
+function applyExpressions(m: Metric, samples: TimedValue[]): TimedValue[] {
+  if (m.expressions === null || m.expressions.trim() === "") return samples;
+  let ast;
+  try {
+    ast = parseExpression(m.expressions);
+  } catch {
+    return [];
+  }
+  return samples.flatMap((s) => {
+    const value = evaluate(ast, s.value);
+    return value === null ? [] : [{ time: s.time, value }];
+  });
+}
+
+const seriesOf = (samples: TimedValue[]): Series => ({
+  time: samples.map((s) => s.time),
+  value: samples.map((s) => s.value),
+});
+
+/**
+ * The metrics of the caller's device `deviceId`'s product (DATA_NOT_FOUND for an unknown or foreign device), oldest
+ * first, optionally of one metricType, each with its series for that device, oldest first:
+ * - a formula metric (1): the values the data pipeline stored in the window (as original data: the `timeUnit`, day
+ *   by default, ending at `end` or now; a minute too), at most SERIES_MAX_POINTS (the newest);
+ * - an aggregate metric (2): its aggregateType (max, min, average, accumulated) of the point's numeric values per
+ *   UTC bucket of `timeUnit` (default day), in {@link aggregateWindow} (by default the last
+ *   AGGREGATE_DEFAULT_BUCKETS buckets), then its expressions when it has some; empty for an unknown aggregateType.
  */
 export async function metricsData(
   db: Kysely<Database>,
   caller: Caller,
   deviceId: string,
-  options: { metricType?: number | undefined } = {},
+  options: MetricsWindow = {},
 ): Promise<MetricData[]> {
   const device = await getDeviceByDeviceId(db, caller, deviceId);
   const metrics = await productMetrics(db, caller, device.productIntId, options.metricType);
-  const values = await latestValues(db, device.id, [...new Set(metrics.map((m) => m.dataPointIntId))]);
-  return metrics.map((m) => {
-    const latest = values.get(m.dataPointIntId);
-    const sample = numberOf(latest?.value);
-    const v = sample === null ? null : metricValue(m, sample);
-    return { ...m, metricData: latest && v !== null ? { time: [latest.updateAt], value: [v] } : empty() };
-  });
+  const unit = options.timeUnit ?? "day";
+  const out: MetricData[] = [];
+  for (const m of metrics) {
+    let samples: TimedValue[] = [];
+    if (m.metricType === AGGREGATE_METRIC) {
+      const kind = aggregateKindOf(m.aggregateType);
+      const window = aggregateWindow(unit, options);
+      if (kind !== null) {
+        const where = { deviceIntId: device.id, dataPointIntId: m.dataPointIntId, ...window };
+        samples = applyExpressions(m, await aggregateSeries(db, where, unit, kind));
+      }
+    } else {
+      const { start, end } = windowOf(options, FORMULA_WINDOWS[unit]);
+      samples = await formulaSeries(db, device.id, m.id, start, end);
+    }
+    out.push({ ...m, metricData: seriesOf(samples) });
+  }
+  return out;
 }
