@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Database } from "../store/schema.js";
 import type { UplinkRecord } from "../store/store.js";
 import { decodeUplink } from "./decode/decode-uplink.js";
-import { ProductSpecs, type PipelinePoint } from "./product-specs.js";
+import { ProductSpecs, type PipelinePoint, type ProductSpec } from "./product-specs.js";
 import { checkValue, isFaultValue } from "./rules/check-value.js";
 import { discards } from "./rules/discards.js";
 import { computeFormulaMetrics, FormulaCache } from "./rules/formula-metrics.js";
@@ -156,7 +156,7 @@ export class DataPipeline {
     );
     const values: PointValueRow[] = [];
     const pointsOf = new Map<string, PipelinePoint>(); // `${msgKey}\n${pointId}` → point, for rules
-    const formulasOf = new Map<number, { id: number; dataPointIntId: number; expressions: string }[]>();
+    const formulasOf = new Map<string, ProductSpec["formulas"]>(); // msgKey → the formulas its values feed
     for (const u of batch) {
       const device = devices.get(u.deviceIntId);
       if (!device) continue;
@@ -183,7 +183,7 @@ export class DataPipeline {
             return point !== undefined && isFaultValue(point, v);
           })
         : decoded.values;
-      if (!discard) formulasOf.set(u.deviceIntId, [...spec.formulas]);
+      formulasOf.set(u.msgKey, discard ? [] : spec.formulas);
       for (const v of kept) {
         const point = points.get(v.dataPointIntId);
         if (!point) continue;
@@ -200,40 +200,47 @@ export class DataPipeline {
         });
       }
     }
-    if (values.length === 0) return;
-    {
-      const stored = await storePointValues(tx, values);
-      this.stats.values += stored.length;
-      await updateLatestValues(tx, stored);
-      const alerts = await OpenAlerts.load(tx, [...new Set(stored.map((r) => r.deviceIntId))]);
-      await this.moveDevices(tx, stored, pointsOf);
-      const metrics: MetricValueRow[] = [];
-      const byUplink = groupBy(stored, (r) => r.msgKey);
-      for (const rows of byUplink.values()) {
-        const first = rows[0]!;
-        const decodedValues = rows.map((r) => ({
-          dataPointIntId: r.dataPointIntId,
-          dataPointId: pointsOf.get(`${r.msgKey}\n${r.dataPointIntId}`)!.dataPointId,
-          number: r.numValue,
-          text: r.textValue,
-        }));
-        for (const m of computeFormulaMetrics(formulasOf.get(first.deviceIntId) ?? [], decodedValues, this.formulas))
-          metrics.push({
-            tenantId: first.tenantId,
-            deviceIntId: first.deviceIntId,
-            metricIntId: m.metricIntId,
-            msgKey: first.msgKey,
-            valueTime: first.valueTime,
-            value: m.value,
-          });
-        const checked = decodedValues.map((value) => {
-          const point = pointsOf.get(`${first.msgKey}\n${value.dataPointIntId}`)!;
-          return { point, value, breaches: checkValue(point, value) };
+    if (values.length > 0) await this.write(tx, values, pointsOf, formulasOf);
+  }
+
+  /** Stores the values (those not stored before) and what follows from them: latest values, position, metrics, alerts. */
+  private async write(
+    tx: Kysely<Database>,
+    values: readonly PointValueRow[],
+    pointsOf: ReadonlyMap<string, PipelinePoint>,
+    formulasOf: ReadonlyMap<string, ProductSpec["formulas"]>,
+  ): Promise<void> {
+    const stored = await storePointValues(tx, values);
+    this.stats.values += stored.length;
+    await updateLatestValues(tx, stored);
+    const alerts = await OpenAlerts.load(tx, [...new Set(stored.map((r) => r.deviceIntId))]);
+    await this.moveDevices(tx, stored, pointsOf);
+    const metrics: MetricValueRow[] = [];
+    const byUplink = groupBy(stored, (r) => r.msgKey);
+    for (const rows of byUplink.values()) {
+      const first = rows[0]!;
+      const decodedValues = rows.map((r) => ({
+        dataPointIntId: r.dataPointIntId,
+        dataPointId: pointsOf.get(`${r.msgKey}\n${r.dataPointIntId}`)!.dataPointId,
+        number: r.numValue,
+        text: r.textValue,
+      }));
+      for (const m of computeFormulaMetrics(formulasOf.get(first.msgKey) ?? [], decodedValues, this.formulas))
+        metrics.push({
+          tenantId: first.tenantId,
+          deviceIntId: first.deviceIntId,
+          metricIntId: m.metricIntId,
+          msgKey: first.msgKey,
+          valueTime: first.valueTime,
+          value: m.value,
         });
-        await alerts.apply(tx, first.tenantId, first.deviceIntId, checked, first.valueTime);
-      }
-      await storeMetricValues(tx, metrics);
+      const checked = decodedValues.map((value) => {
+        const point = pointsOf.get(`${first.msgKey}\n${value.dataPointIntId}`)!;
+        return { point, value, breaches: checkValue(point, value) };
+      });
+      await alerts.apply(tx, first.tenantId, first.deviceIntId, checked, first.valueTime);
     }
+    await storeMetricValues(tx, metrics);
   }
 
   /** Location points (isLocationType 1: locationType 1 longitude, 2 latitude) set the device's position. */
