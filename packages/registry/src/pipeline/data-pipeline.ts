@@ -203,7 +203,7 @@ export class DataPipeline {
     if (values.length > 0) await this.write(tx, values, pointsOf, formulasOf);
   }
 
-  /** Stores the values (those not stored before) and what follows from them: latest values, position, metrics, alerts. */
+  /** Stores the values not stored before, and what follows from them: latest values, position, metrics, alerts. */
   private async write(
     tx: Kysely<Database>,
     values: readonly PointValueRow[],
