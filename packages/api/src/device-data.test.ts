@@ -92,11 +92,11 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
       ])
       .execute();
     // The series the data pipeline stored: two values of temp, one older than a day.
-    const sample = (msgKey: string, dataPointIntId: number, numValue: number, valueTime: number) => ({
+    const sample = (eventId: number, dataPointIntId: number, numValue: number, valueTime: number) => ({
       tenantId: device.tenantId,
       deviceIntId: device.id,
       dataPointIntId,
-      msgKey,
+      eventId,
       valueTime,
       receivedAt: valueTime,
       numValue,
@@ -105,9 +105,9 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
     await t.store.db
       .insertInto("pointValues")
       .values([
-        sample("a", temp, 24, Date.UTC(2026, 0, 1, 12)),
-        sample("b", temp, 25, Date.now() - 60_000),
-        sample("c", sw, 1, Date.now()),
+        sample(1, temp, 24, Date.UTC(2026, 0, 1, 12)),
+        sample(2, temp, 25, Date.now() - 60_000),
+        sample(3, sw, 1, Date.now()),
       ])
       .execute();
   });
@@ -227,17 +227,17 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
   it("answers the product's metrics with their series for the device, filtered by metricType", async () => {
     const f = await post("/metrics", { metricName: "Fahrenheit", dataPointIntID: temp, expressions: "x * 1.8 + 32" });
     const peak = await post("/metrics", { metricName: "Peak", dataPointIntID: temp, aggregateType: 1 });
-    const stored = (msgKey: string, value: number, valueTime: number) => ({
+    const stored = (eventId: number, value: number, valueTime: number) => ({
       tenantId: device.tenantId,
       deviceIntId: device.id,
       metricIntId: f.id,
-      msgKey,
+      eventId,
       valueTime,
       value,
     });
     await t.store.db
       .insertInto("metricValues")
-      .values([stored("a", 75.2, Date.UTC(2026, 0, 1, 12)), stored("b", 77, Date.now() - 60_000)])
+      .values([stored(1, 75.2, Date.UTC(2026, 0, 1, 12)), stored(2, 77, Date.now() - 60_000)])
       .execute();
     const all = await t.call("GET", `/metrics_data?deviceID=${device.deviceId}`, undefined, token);
     expect(all.status).toBe(200);

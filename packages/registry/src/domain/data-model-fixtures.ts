@@ -83,7 +83,7 @@ export async function dataModelFixture(engine: EngineUnderTest) {
         tenantId: caller.tenantId,
         deviceIntId,
         dataPointIntId,
-        msgKey: `sample:${++samples}`,
+        eventId: ++samples,
         valueTime,
         receivedAt: valueTime,
         numValue: typeof value === "number" ? value : null,
@@ -94,7 +94,7 @@ export async function dataModelFixture(engine: EngineUnderTest) {
   const storeMetric = (deviceIntId: number, metricIntId: number, value: number, valueTime: number) =>
     db
       .insertInto("metricValues")
-      .values({ tenantId: caller.tenantId, deviceIntId, metricIntId, msgKey: `metric:${++samples}`, valueTime, value })
+      .values({ tenantId: caller.tenantId, deviceIntId, metricIntId, eventId: ++samples, valueTime, value })
       .execute();
   return {
     store,

@@ -17,9 +17,9 @@ import {
 } from "./series-store.js";
 
 /** Most uplinks decoded and written in one transaction. */
-const BATCH_MAX = 500;
+const BATCH_MAX = 2000;
 /** Longest wait from a wake-up to the next batch, ms: uplinks arriving meanwhile join it. */
-const BATCH_DELAY_MS = 10;
+const BATCH_DELAY_MS = 100;
 /** Wait before trying a failed batch again, ms. */
 const RETRY_DELAY_MS = 1_000;
 /** Settings key of the id of the last device event the pipeline went through (retention keeps the events above). */
@@ -30,6 +30,15 @@ export interface PipelineStats {
   uplinks: number;
   values: number;
   refused: number;
+}
+
+/** What a batch of events yields: its values, with the point and the formulas of each. */
+interface DecodedBatch {
+  values: PointValueRow[];
+  /** `${eventId}\n${dataPointIntId}` → the point. */
+  pointsOf: Map<string, PipelinePoint>;
+  /** eventId → the formulas its values feed. */
+  formulasOf: Map<number, ProductSpec["formulas"]>;
 }
 
 /** A stored uplink as the pipeline reads it. */
@@ -57,6 +66,8 @@ export class DataPipeline {
   private closed = false;
   private readonly specs: ProductSpecs;
   private readonly formulas = new FormulaCache();
+  /** The id of the last event gone through (committed); read at start. */
+  private cursor: number | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -67,7 +78,7 @@ export class DataPipeline {
 
   /** Reads (or sets up) the cursor, then catches up with what was stored while it was not running. */
   async start(): Promise<void> {
-    await this.db.transaction().execute(readCursor);
+    this.cursor = await this.db.transaction().execute(readCursor);
     this.wake(0);
   }
 
@@ -119,35 +130,40 @@ export class DataPipeline {
     return this.active;
   }
 
+  /**
+   * Reads and decodes the next events outside any transaction (ingest goes on meanwhile), then writes what they
+   * yield and the new cursor in one.
+   */
   private async batch(): Promise<boolean> {
-    return this.db.transaction().execute(async (tx) => {
-      const cursor = await readCursor(tx);
-      const events = await tx
-        .selectFrom("deviceEvents")
-        .select(["id", "msgKey", "tenantId", "deviceIntId", "gatewayIntId", "topic", "payload", "msgTime"])
-        .where("id", ">", cursor)
-        .orderBy("id")
-        .limit(BATCH_MAX)
-        .execute();
-      if (events.length === 0) return false;
-      await this.process(
-        tx,
-        events.map((e) => ({ ...e, id: Number(e.id), msgTime: Number(e.msgTime) })),
-      );
+    this.cursor ??= await this.db.transaction().execute(readCursor);
+    const events = await this.db
+      .selectFrom("deviceEvents")
+      .select(["id", "msgKey", "tenantId", "deviceIntId", "gatewayIntId", "topic", "payload", "msgTime"])
+      .where("id", ">", this.cursor)
+      .orderBy("id")
+      .limit(BATCH_MAX)
+      .execute();
+    if (events.length === 0) return false;
+    const decoded = await this.decode(events.map((e) => ({ ...e, id: Number(e.id), msgTime: Number(e.msgTime) })));
+    const last = Number(events.at(-1)!.id);
+    await this.db.transaction().execute(async (tx) => {
+      if (decoded.values.length > 0) await this.write(tx, decoded);
       await tx
         .updateTable("settings")
-        .set({ value: String(events.at(-1)!.id) })
+        .set({ value: String(last) })
         .where("key", "=", PIPELINE_CURSOR_KEY)
         .execute();
-      return events.length === BATCH_MAX;
     });
+    this.cursor = last;
+    return events.length === BATCH_MAX;
   }
 
-  private async process(tx: Kysely<Database>, batch: readonly EventRow[]): Promise<void> {
+  /** The values of a batch of events, with the point and formulas of each, ready to write. */
+  private async decode(batch: readonly EventRow[]): Promise<DecodedBatch> {
     const deviceIds = [...new Set(batch.map((u) => u.deviceIntId))];
     const devices = new Map(
       (
-        await tx
+        await this.db
           .selectFrom("devices")
           .select(["id", "productIntId", "deviceType"])
           .where("id", "in", deviceIds)
@@ -155,12 +171,12 @@ export class DataPipeline {
       ).map((d) => [d.id, d]),
     );
     const values: PointValueRow[] = [];
-    const pointsOf = new Map<string, PipelinePoint>(); // `${msgKey}\n${pointId}` → point, for rules
-    const formulasOf = new Map<string, ProductSpec["formulas"]>(); // msgKey → the formulas its values feed
+    const pointsOf = new Map<string, PipelinePoint>();
+    const formulasOf = new Map<number, ProductSpec["formulas"]>();
     for (const u of batch) {
       const device = devices.get(u.deviceIntId);
       if (!device) continue;
-      const spec = await this.specs.of(tx, device.productIntId);
+      const spec = await this.specs.of(this.db, device.productIntId);
       if (spec.streams.length === 0) continue;
       this.stats.uplinks++;
       const fromGateway = device.deviceType === 2 && u.gatewayIntId === null;
@@ -183,16 +199,16 @@ export class DataPipeline {
             return point !== undefined && isFaultValue(point, v);
           })
         : decoded.values;
-      formulasOf.set(u.msgKey, discard ? [] : spec.formulas);
+      formulasOf.set(u.id, discard ? [] : spec.formulas);
       for (const v of kept) {
         const point = points.get(v.dataPointIntId);
         if (!point) continue;
-        pointsOf.set(`${u.msgKey}\n${v.dataPointIntId}`, point);
+        pointsOf.set(`${u.id}\n${v.dataPointIntId}`, point);
         values.push({
           tenantId: u.tenantId,
           deviceIntId: u.deviceIntId,
           dataPointIntId: v.dataPointIntId,
-          msgKey: u.msgKey,
+          eventId: u.id,
           valueTime: decoded.deviceTime ?? u.msgTime,
           receivedAt: u.msgTime,
           numValue: v.number,
@@ -200,42 +216,38 @@ export class DataPipeline {
         });
       }
     }
-    if (values.length > 0) await this.write(tx, values, pointsOf, formulasOf);
+    return { values, pointsOf, formulasOf };
   }
 
   /** Stores the values not stored before, and what follows from them: latest values, position, metrics, alerts. */
-  private async write(
-    tx: Kysely<Database>,
-    values: readonly PointValueRow[],
-    pointsOf: ReadonlyMap<string, PipelinePoint>,
-    formulasOf: ReadonlyMap<string, ProductSpec["formulas"]>,
-  ): Promise<void> {
-    const stored = await storePointValues(tx, values);
+  private async write(tx: Kysely<Database>, { values, pointsOf, formulasOf }: DecodedBatch): Promise<void> {
+    const stored = values;
+    await storePointValues(tx, stored);
     this.stats.values += stored.length;
     await updateLatestValues(tx, stored);
     const alerts = await OpenAlerts.load(tx, [...new Set(stored.map((r) => r.deviceIntId))]);
     await this.moveDevices(tx, stored, pointsOf);
     const metrics: MetricValueRow[] = [];
-    const byUplink = groupBy(stored, (r) => r.msgKey);
+    const byUplink = groupBy(stored, (r) => r.eventId);
     for (const rows of byUplink.values()) {
       const first = rows[0]!;
       const decodedValues = rows.map((r) => ({
         dataPointIntId: r.dataPointIntId,
-        dataPointId: pointsOf.get(`${r.msgKey}\n${r.dataPointIntId}`)!.dataPointId,
+        dataPointId: pointsOf.get(`${r.eventId}\n${r.dataPointIntId}`)!.dataPointId,
         number: r.numValue,
         text: r.textValue,
       }));
-      for (const m of computeFormulaMetrics(formulasOf.get(first.msgKey) ?? [], decodedValues, this.formulas))
+      for (const m of computeFormulaMetrics(formulasOf.get(first.eventId) ?? [], decodedValues, this.formulas))
         metrics.push({
           tenantId: first.tenantId,
           deviceIntId: first.deviceIntId,
           metricIntId: m.metricIntId,
-          msgKey: first.msgKey,
+          eventId: first.eventId,
           valueTime: first.valueTime,
           value: m.value,
         });
       const checked = decodedValues.map((value) => {
-        const point = pointsOf.get(`${first.msgKey}\n${value.dataPointIntId}`)!;
+        const point = pointsOf.get(`${first.eventId}\n${value.dataPointIntId}`)!;
         return { point, value, breaches: checkValue(point, value) };
       });
       await alerts.apply(tx, first.tenantId, first.deviceIntId, checked, first.valueTime);
@@ -250,7 +262,7 @@ export class DataPipeline {
     pointsOf: ReadonlyMap<string, PipelinePoint>,
   ): Promise<void> {
     for (const r of stored) {
-      const locationType = pointsOf.get(`${r.msgKey}\n${r.dataPointIntId}`)?.locationType;
+      const locationType = pointsOf.get(`${r.eventId}\n${r.dataPointIntId}`)?.locationType;
       if (r.numValue === null || (locationType !== 1 && locationType !== 2)) continue;
       await tx
         .updateTable("devices")
@@ -261,8 +273,8 @@ export class DataPipeline {
   }
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
   for (const item of items) {
     const k = key(item);
     const list = out.get(k);

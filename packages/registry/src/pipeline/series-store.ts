@@ -6,7 +6,8 @@ export interface PointValueRow {
   tenantId: string;
   deviceIntId: number;
   dataPointIntId: number;
-  msgKey: string;
+  /** The device event (stored uplink) it came from. */
+  eventId: number;
   valueTime: number;
   receivedAt: number;
   numValue: number | null;
@@ -18,7 +19,7 @@ export interface MetricValueRow {
   tenantId: string;
   deviceIntId: number;
   metricIntId: number;
-  msgKey: string;
+  eventId: number;
   valueTime: number;
   value: number;
 }
@@ -33,37 +34,22 @@ function chunks<T>(rows: readonly T[]): T[][] {
 }
 
 /**
- * Stores values, skipping those of an uplink whose value for that point is stored already (a replay after a
- * restart); answers the rows stored now, so rules and metrics run once per value however often it arrives.
+ * Stores values. The pipeline hands each event's values over once (its cursor is committed with them), so a plain
+ * insert suffices: no unique index is paid for on the hottest table.
  */
 export async function storePointValues(
   tx: Transaction<Database> | Kysely<Database>,
   rows: readonly PointValueRow[],
-): Promise<PointValueRow[]> {
-  const stored = new Set<string>();
-  for (const part of chunks(rows)) {
-    const inserted = await tx
-      .insertInto("pointValues")
-      .values(part)
-      .onConflict((oc) => oc.columns(["msgKey", "dataPointIntId"]).doNothing())
-      .returning(["msgKey", "dataPointIntId"])
-      .execute();
-    for (const r of inserted) stored.add(`${r.msgKey}\n${r.dataPointIntId}`);
-  }
-  return rows.filter((r) => stored.has(`${r.msgKey}\n${r.dataPointIntId}`));
+): Promise<void> {
+  for (const part of chunks(rows)) await tx.insertInto("pointValues").values(part).execute();
 }
 
-/** Stores formula metric values; a replayed uplink's are skipped like its point values. */
+/** Stores formula metric values. */
 export async function storeMetricValues(
   tx: Transaction<Database> | Kysely<Database>,
   rows: readonly MetricValueRow[],
 ): Promise<void> {
-  for (const part of chunks(rows))
-    await tx
-      .insertInto("metricValues")
-      .values(part)
-      .onConflict((oc) => oc.columns(["msgKey", "metricIntId"]).doNothing())
-      .execute();
+  for (const part of chunks(rows)) await tx.insertInto("metricValues").values(part).execute();
 }
 
 /**

@@ -77,14 +77,14 @@ async function addControlLog(store: Store, createAt: number, publishStatus: numb
 }
 
 async function addValues(store: Store, receivedAt: number, valueTime = receivedAt): Promise<void> {
-  const msgKey = `a:${seq++}`;
+  const eventId = seq++;
   await store.db
     .insertInto("pointValues")
     .values({
       tenantId: "t1",
       deviceIntId: 1,
       dataPointIntId: 1,
-      msgKey,
+      eventId,
       valueTime,
       receivedAt,
       numValue: 1,
@@ -93,7 +93,7 @@ async function addValues(store: Store, receivedAt: number, valueTime = receivedA
     .execute();
   await store.db
     .insertInto("metricValues")
-    .values({ tenantId: "t1", deviceIntId: 1, metricIntId: 1, msgKey, valueTime, value: 1 })
+    .values({ tenantId: "t1", deviceIntId: 1, metricIntId: 1, eventId, valueTime, value: 1 })
     .execute();
 }
 

@@ -195,8 +195,8 @@ export interface PointValuesTable {
   tenantId: string;
   deviceIntId: number;
   dataPointIntId: number;
-  /** The uplink's de-duplication key: a replay adds no second value. */
-  msgKey: string;
+  /** The device event (stored uplink) the value came from. */
+  eventId: number;
   /** Epoch ms: the device's timestamp when it sent one, else when the adapter received the uplink. */
   valueTime: number;
   /** Epoch ms when the adapter received the uplink (retention counts from it). */
@@ -211,7 +211,8 @@ export interface MetricValuesTable {
   tenantId: string;
   deviceIntId: number;
   metricIntId: number;
-  msgKey: string;
+  /** The device event (stored uplink) the value came from. */
+  eventId: number;
   valueTime: number;
   value: number;
 }
