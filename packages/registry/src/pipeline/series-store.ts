@@ -1,28 +1,12 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database } from "../store/schema.js";
+import type { MetricValuesTable, PointValuesTable } from "../store/schema-data-model.js";
 
 /** One accepted value of one uplink, as stored in point_values. */
-export interface PointValueRow {
-  tenantId: string;
-  deviceIntId: number;
-  dataPointIntId: number;
-  /** The device event (stored uplink) it came from. */
-  eventId: number;
-  valueTime: number;
-  receivedAt: number;
-  numValue: number | null;
-  textValue: string | null;
-}
+export type PointValueRow = Omit<PointValuesTable, "id">;
 
 /** One formula metric value of one uplink, as stored in metric_values. */
-export interface MetricValueRow {
-  tenantId: string;
-  deviceIntId: number;
-  metricIntId: number;
-  eventId: number;
-  valueTime: number;
-  value: number;
-}
+export type MetricValueRow = Omit<MetricValuesTable, "id">;
 
 /** Rows per INSERT: 8 columns a row stays far below either engine's bound-parameter limit. */
 const ROWS_PER_STATEMENT = 500;
