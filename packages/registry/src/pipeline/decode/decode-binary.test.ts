@@ -112,6 +112,14 @@ describe("decodeBinary", () => {
     });
   });
 
+  it("refuses a double beyond ±1e300 (its sums would overflow) and goes on", () => {
+    const points = [pointSpec(1, "huge", 18), pointSpec(2, "ok", 17)];
+    expect(read(points, "7fefffffffffffff 3fc00000")).toEqual({
+      values: { ok: 1.5 },
+      refused: { huge: "must be within ±1e+300" },
+    });
+  });
+
   it("reads a boolean byte as 0 for zero and 1 for anything else", () => {
     for (const type of [5, 23]) {
       expect(one(type, "00").values.p).toBe(0);

@@ -2,7 +2,7 @@ import { DEFAULT_INTEGER_BYTES, integerSizeProblem } from "./integer-range.js";
 import { epochMs } from "./time.js";
 import { MAX_DECODE_PAYLOAD_BYTES, POINT_TYPE as T } from "./types.js";
 import type { DecodeResult, DecodedValue, PointSpec, RefusedValue, StreamSpec } from "./types.js";
-import { locationProblem, locationValue, numberValue, refusal, textValue } from "./values.js";
+import { locationProblem, locationValue, magnitudeProblem, numberValue, refusal, textValue } from "./values.js";
 
 /** Bytes of the big-endian length prefix of variable-length strings and binaries (so at most 65535 bytes each). */
 export const LENGTH_PREFIX_BYTES = 2;
@@ -60,7 +60,8 @@ function float(point: PointSpec, r: Reader, pos: number, size: 4 | 8): Step {
   r.need(pos, size);
   const v = size === 4 ? r.view.getFloat32(pos) : r.view.getFloat64(pos);
   const end = pos + size;
-  return Number.isFinite(v) ? { value: numberValue(point, v), end } : { reason: "must be a finite number", end };
+  const problem = magnitudeProblem(v);
+  return problem ? { reason: problem, end } : { value: numberValue(point, v), end };
 }
 
 function integer(point: PointSpec, r: Reader, pos: number, signed: boolean): Step {

@@ -18,10 +18,12 @@ describe("jsonPointValue", () => {
     expect(valueOf(1, 21.5)).toEqual({ dataPointIntId: 7, dataPointId: "p", number: 21.5, text: null });
   });
 
-  it("accepts any finite number for numeric and double points and refuses the rest", () => {
+  it("accepts finite numbers up to ±1e300 for numeric and double points and refuses the rest", () => {
     for (const type of [1, 18]) {
       expect(valueOf(type, -0.125).number).toBe(-0.125);
-      expect(valueOf(type, Number.MAX_VALUE).number).toBe(Number.MAX_VALUE);
+      expect(valueOf(type, -1e300).number).toBe(-1e300);
+      // Sums of such values (aggregate metrics) would overflow a double.
+      expect(reasonOf(type, Number.MAX_VALUE)).toBe("must be within ±1e+300");
       expect(reasonOf(type, "21.5")).toBe("must be a finite number");
       expect(reasonOf(type, true)).toBe("must be a finite number");
       expect(reasonOf(type, Infinity)).toBe("must be a finite number");

@@ -1,7 +1,7 @@
 import { integerBounds, integerSizeProblem } from "./integer-range.js";
 import { epochMs } from "./time.js";
 import { POINT_TYPE as T, type DecodedValue, type PointSpec } from "./types.js";
-import { locationProblem, locationValue, numberValue, textValue } from "./values.js";
+import { locationProblem, locationValue, MAX_VALUE_MAGNITUDE, numberValue, textValue } from "./values.js";
 
 /** Largest finite single-precision float (FLT_MAX); a larger value does not fit a float point. */
 export const FLOAT32_MAX = 3.4028234663852886e38;
@@ -72,7 +72,7 @@ export function jsonPointValue(point: PointSpec, raw: unknown): JsonPointOutcome
   switch (point.pointDataType) {
     case T.numeric:
     case T.double:
-      return float(point, raw, Number.MAX_VALUE);
+      return float(point, raw, MAX_VALUE_MAGNITUDE);
     case T.float:
     case T.modbusFloat:
       return float(point, raw, FLOAT32_MAX);
