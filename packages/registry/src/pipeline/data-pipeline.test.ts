@@ -33,13 +33,14 @@ async function setup(engine: EngineUnderTest) {
   const lon = await point("lon", 1, { isLocationType: 1, locationType: 1 });
   const level = await point("level", 16, { binarySize: 2 });
   const on = await point("on", 5);
+  const where = await point("where", 6);
   await createDataStream(db, caller, {
     ...productRef,
     streamName: "telemetry",
     streamType: 1,
     streamDataType: 1,
     topic: "telemetry/#",
-    dataPoints: [temp.id, hum.id, lon.id],
+    dataPoints: [temp.id, hum.id, lon.id, where.id],
   });
   await createDataStream(db, caller, {
     ...productRef,
@@ -106,6 +107,15 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     expect(metric).toEqual([{ metricIntId: fahrenheit.id, value: 68 }]);
     const moved = await db.selectFrom("devices").select("longitude").where("id", "=", device.id).executeTakeFirst();
     expect(moved?.longitude).toBe(13.4);
+    // A geolocation point moves both coordinates.
+    await uplink("telemetry/room", JSON.stringify({ where: [2.35, 48.86] }), T0 + 1);
+    await pipeline.flush();
+    const placed = await db
+      .selectFrom("devices")
+      .select(["longitude", "latitude"])
+      .where("id", "=", device.id)
+      .executeTakeFirst();
+    expect(placed).toEqual({ longitude: 2.35, latitude: 48.86 });
   });
 
   it("stores the values of a replayed uplink once", async () => {

@@ -22,6 +22,8 @@ const BATCH_MAX = 2000;
 const BATCH_DELAY_MS = 100;
 /** Wait before trying a failed batch again, ms. */
 const RETRY_DELAY_MS = 1_000;
+/** pointDataType of a geolocation point. */
+const GEOLOCATION = 6;
 /** Settings key of the id of the last device event the pipeline went through (retention keeps the events above). */
 export const PIPELINE_CURSOR_KEY = "pipeline.cursor";
 
@@ -255,22 +257,35 @@ export class DataPipeline {
     await storeMetricValues(tx, metrics);
   }
 
-  /** Location points (isLocationType 1: locationType 1 longitude, 2 latitude) set the device's position. */
+  /**
+   * Location points set the device's position: a geolocation point (type 6, stored as "lon,lat") both coordinates,
+   * a numeric point with isLocationType 1 the one its locationType names (1 longitude, 2 latitude).
+   */
   private async moveDevices(
     tx: Kysely<Database>,
     stored: readonly PointValueRow[],
     pointsOf: ReadonlyMap<string, PipelinePoint>,
   ): Promise<void> {
     for (const r of stored) {
-      const locationType = pointsOf.get(`${r.eventId}\n${r.dataPointIntId}`)?.locationType;
-      if (r.numValue === null || (locationType !== 1 && locationType !== 2)) continue;
-      await tx
-        .updateTable("devices")
-        .set(locationType === 1 ? { longitude: r.numValue } : { latitude: r.numValue })
-        .where("id", "=", r.deviceIntId)
-        .execute();
+      const position = positionOf(pointsOf.get(`${r.eventId}\n${r.dataPointIntId}`), r);
+      if (position) await tx.updateTable("devices").set(position).where("id", "=", r.deviceIntId).execute();
     }
   }
+}
+
+/** The coordinates a stored value gives its device, if its point is a location point. */
+function positionOf(
+  point: PipelinePoint | undefined,
+  r: PointValueRow,
+): { longitude?: number; latitude?: number } | undefined {
+  if (point?.pointDataType === GEOLOCATION && r.textValue !== null) {
+    const [longitude, latitude] = r.textValue.split(",").map(Number);
+    return { longitude, latitude };
+  }
+  if (r.numValue === null) return undefined;
+  if (point?.locationType === 1) return { longitude: r.numValue };
+  if (point?.locationType === 2) return { latitude: r.numValue };
+  return undefined;
 }
 
 function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
