@@ -1,0 +1,2 @@
+export * from "./codec/result.js";
+export * from "./codec/register-address.js";
