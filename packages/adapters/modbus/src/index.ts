@@ -1,2 +1,3 @@
 export * from "./codec/result.js";
 export * from "./codec/register-address.js";
+export * from "./codec/value-codec.js";
