@@ -1,66 +1,31 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
-import { freePort } from "./helpers.js";
+import { reachable, stopProcess } from "../scripts/fleet.js";
+import { startRestartableFleet, type RestartableFleet } from "./restartable-fleet.js";
 
 describe("a central node restart under a connected device", () => {
-  let dataDir: string;
-  let env: Record<string, string>;
-  let central: FleetProcess;
-  let adapter: FleetProcess;
-  let api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
-
-  const startCentral = async () => {
-    central = await startProcess("central", "packages/central/src/main.ts", env);
-    const apiUrl = `${reachable(central.urls.api!)}/api/v1`;
-    let token = "";
-    api = async (method, path, body) => {
-      const res = await fetch(`${apiUrl}${path}`, {
-        method,
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      return { status: res.status, body: await res.json().catch(() => null) };
-    };
-    token = (await api("POST", "/login", { username: "admin", password: "outage-pass-1" })).body.token;
-  };
-
+  let f: RestartableFleet;
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "outage-"));
-    env = {
-      IOT_DATA_DIR: dataDir,
-      IOT_DATABASE_URL: "",
-      IOT_API_HOST: "127.0.0.1",
-      IOT_API_PORT: "0",
-      IOT_GRPC_PORT: String(await freePort()),
-      IOT_MQTT_PORT: "0",
-      IOT_MQTTS_PORT: "0",
-      IOT_MQTTSS_PORT: "0",
-      IOT_MQTT_WS_PORT: "0",
-      IOT_ADMIN_PASSWORD: "outage-pass-1",
-      IOT_LOG_LEVEL: "warn",
-    };
-    await startCentral();
-    adapter = await startProcess("mqtt-adapter", "packages/adapters/mqtt/src/main.ts", {
-      ...env,
-      IOT_REGISTRY_URL: `127.0.0.1:${env.IOT_GRPC_PORT}`,
-    });
+    f = await startRestartableFleet();
   }, 60_000);
   afterAll(async () => {
-    if (adapter) await stopProcess(adapter);
-    if (central) await stopProcess(central);
-    rmSync(dataDir, { recursive: true, force: true });
+    await f?.close();
   });
 
   it("keeps devices on every listener connected, holds their QoS 1 acks, and stores every message exactly once after the restart", async () => {
-    const productID = (await api("POST", "/products", { productName: "outage", cloudProtocol: 1 })).body.productID;
+    const productID = (await f.api("POST", "/products", { productName: "outage", cloudProtocol: 1 })).body.productID;
     const newDevice = async (deviceName: string, extra: Record<string, unknown> = {}) =>
-      (await api("POST", "/devices", { productID, deviceName, deviceType: 1, upLinkSystem: 1, authType: 1, ...extra }))
-        .body;
-    const cert = (await api("POST", "/certs", { name: "outage-cert", enable: 1 })).body;
+      (
+        await f.api("POST", "/devices", {
+          productID,
+          deviceName,
+          deviceType: 1,
+          upLinkSystem: 1,
+          authType: 1,
+          ...extra,
+        })
+      ).body;
+    const cert = (await f.api("POST", "/certs", { name: "outage-cert", enable: 1 })).body;
     const ca = cert.root.content as string;
     const base: IClientOptions = { reconnectPeriod: 0, keepalive: 30, protocolVersion: 4 };
     const token = (d: { deviceID: string; deviceUsername: string; token: string }) => ({
@@ -73,12 +38,12 @@ describe("a central node restart under a connected device", () => {
     const ws = await newDevice("over-ws");
     const mtls = await newDevice("over-mtls", { authType: 2, certs: [cert.id] });
     const devices: Array<[{ id: number }, MqttClient]> = [
-      [tcp, await mqtt.connectAsync(reachable(adapter.urls.mqtt!), { ...base, ...token(tcp) })],
-      [tls, await mqtt.connectAsync(reachable(adapter.urls.mqtts!), { ...base, ...token(tls), ca })],
-      [ws, await mqtt.connectAsync(reachable(adapter.urls.ws!), { ...base, ...token(ws) })],
+      [tcp, await mqtt.connectAsync(reachable(f.adapter.urls.mqtt!), { ...base, ...token(tcp) })],
+      [tls, await mqtt.connectAsync(reachable(f.adapter.urls.mqtts!), { ...base, ...token(tls), ca })],
+      [ws, await mqtt.connectAsync(reachable(f.adapter.urls.ws!), { ...base, ...token(ws) })],
       [
         mtls,
-        await mqtt.connectAsync(reachable(adapter.urls.mqttss!), {
+        await mqtt.connectAsync(reachable(f.adapter.urls.mqttss!), {
           ...base,
           clientId: mtls.deviceID,
           ca,
@@ -91,7 +56,7 @@ describe("a central node restart under a connected device", () => {
     for (const [, c] of devices) c.on("close", () => closed++);
     try {
       for (const [, c] of devices) await c.publishAsync("t", "before", { qos: 1 });
-      expect(await stopProcess(central), central.errors.join("\n")).toBe(0);
+      expect(await stopProcess(f.central), f.central.errors.join("\n")).toBe(0);
 
       // The registry is away: the adapter keeps the sessions and holds the PUBACKs.
       let acked = 0;
@@ -102,15 +67,15 @@ describe("a central node restart under a connected device", () => {
       expect(acked).toBe(0);
       expect(closed).toBe(0);
 
-      await startCentral();
+      await f.startCentral();
       await Promise.all(during);
       for (const [, c] of devices) await c.publishAsync("t", "after", { qos: 1 });
       for (const [d] of devices) {
-        const events = (await api("GET", `/devices/${d.id}/events?_limit=100`)).body;
+        const events = (await f.api("GET", `/devices/${d.id}/events?_limit=100`)).body;
         const payloads = events.items.map((e: { payload: string }) => e.payload).sort();
         expect(payloads).toEqual(["after", "before", "during-0", "during-1", "during-2", "during-3", "during-4"]);
         expect(events.meta.count).toBe(7);
-        expect((await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
+        expect((await f.api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
       }
       expect(closed).toBe(0);
     } finally {
