@@ -33,10 +33,17 @@ const connectedDevices = async () =>
 describe("a reconnect storm", () => {
   it(`connects all of ${DEVICES} devices that connect at once, and every one is online`, async () => {
     const port = Number(new URL(t.mqttUrl).port);
+    const attached = async () =>
+      ((await t.api("GET", "/health")).body.adapters as { instance: string; protocol: number; attachedAt: string }[])
+        .filter((a) => a.protocol === 1)
+        .map((a) => `${a.instance}@${a.attachedAt}`);
+    const linkBefore = await attached();
     const results = await Promise.all(
       devices.map((d) => rawConnect(port, { clientId: d.deviceID, username: d.deviceUsername, password: d.token })),
     );
     expect(countCodes(results)).toEqual({ 0: DEVICES });
+    // The adapter's registry stream stayed up through the storm: same instance, attached at the same moment.
+    expect(await attached()).toEqual(linkBefore);
     await expect.poll(connectedDevices, { timeout: 30_000, interval: 500 }).toBe(DEVICES);
     const online = await t.api("GET", `/devices/${devices[0]!.id}`);
     expect(online.body.deviceStatus).toBe(1);
