@@ -101,7 +101,15 @@ function credentialsKind(c: DeviceCredentials): MessageInitShape<typeof Credenti
     case "lora":
       return { case: "lora", value: { devEui: c.devEui, devAddr: c.devAddr } };
     case "modbus":
-      return { case: "modbus", value: { gatewayDeviceId: c.gatewayDeviceId, index: c.index } };
+      return {
+        case: "modbus",
+        value: {
+          gatewayDeviceId: c.gatewayDeviceId,
+          index: c.index,
+          gatewayUsername: c.gatewayUsername,
+          gatewayToken: c.gatewayToken,
+        },
+      };
   }
 }
 

@@ -13,7 +13,15 @@ export type DeviceCredentials =
   | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
   | { kind: "lwm2m"; endpoint: string }
   | { kind: "lora"; devEui: string; devAddr: string }
-  | { kind: "modbus"; gatewayDeviceId: string; index: number };
+  | {
+      kind: "modbus";
+      /** The gateway polling the slave: its deviceID and token credentials. */
+      gatewayDeviceId: string;
+      gatewayUsername: string;
+      gatewayToken: string;
+      /** The slave's unit id: the device's modBusIndex under that gateway. */
+      index: number;
+    };
 
 /** Policy access, Form 1 codes: 1 publish, 2 subscribe, 3 both. */
 export type PolicyAccess = 1 | 2 | 3;
