@@ -401,6 +401,7 @@ describe.each(["1", "2"] as const)("logs and alerts in Form %s", (form) => {
           publishStatus: 3,
           publishStatusLabel: "No acknowledgement needed",
           publishUser: "admin",
+          publishResult: null,
           userIntID: 1,
           createAt: "2024-06-06 07:08:09",
           updateAt: null,

@@ -5,6 +5,7 @@ import type { AppDeps, Env } from "./deps.js";
 import { ApiDocs } from "./docs.js";
 import { errorResponse, notFound, onError } from "./errors.js";
 import { requireCaller } from "./middleware/auth.js";
+import { configChanges } from "./middleware/config-changes.js";
 import { applicationRoutes } from "./routes/applications.js";
 import { certRoutes } from "./routes/certs.js";
 import { deviceRoutes } from "./routes/devices.js";
@@ -70,7 +71,7 @@ export function createApp(deps: AppDeps) {
   const docs = new ApiDocs();
   const open = new Hono<Env>().route("/", openapiRoutes(docs));
   for (const routes of openRoutes) open.route("/", routes(deps, docs));
-  const secured = new Hono<Env>().use("*", requireCaller(deps));
+  const secured = new Hono<Env>().use("*", requireCaller(deps)).use("*", configChanges(deps));
   for (const routes of securedRoutes) secured.route("/", routes(deps, docs));
   const app = new Hono<Env>()
     .use(

@@ -187,9 +187,14 @@ describe.each(["1", "2"] as const)("data points and data streams in Form %s", (f
     formInvalid(await post("/data_points", body({ pointDataType: 21 })), "pointDataType");
     formInvalid(await post("/data_points", body({}, modbus.id)), "pointDataType", "registerAddr");
     formInvalid(await post("/data_points", body({ pointDataType: 22 }, modbus.id)), "registerAddr");
-    formInvalid(await post("/data_points", body({ pointDataType: 23, registerAddr: "1" }, modbus.id)), "binarySize");
+    for (const registerAddr of ["1", "200001", "400000", "40x01"])
+      formInvalid(await post("/data_points", body({ pointDataType: 22, registerAddr }, modbus.id)), "registerAddr");
     formInvalid(
-      await post("/data_points", body({ pointDataType: 23, registerAddr: "1", binarySize: 16 }, modbus.id)),
+      await post("/data_points", body({ pointDataType: 23, registerAddr: "40001" }, modbus.id)),
+      "binarySize",
+    );
+    formInvalid(
+      await post("/data_points", body({ pointDataType: 23, registerAddr: "40001", binarySize: 16 }, modbus.id)),
       "binarySize",
     );
     formInvalid(await post("/data_points", body({ pointDataType: 13, binarySize: 0 })), "binarySize");

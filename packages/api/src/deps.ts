@@ -16,6 +16,8 @@ export interface AppDeps {
   /** Pushes policy and proxy-subscription changes to live sessions. */
   live: LiveUpdates;
   commands: CommandRouter;
+  /** Told after writes that gateway configurations are built from (the Modbus channel configuration push). */
+  configChanges: { tenantChanged(tenantId: string): void };
   nodeId: string;
   /** Record form of the whole API (1 or 2). */
   form: "1" | "2";

@@ -419,7 +419,15 @@ describe("gateways (Form 1)", () => {
     const logs = (await call("GET", `/gateways/${gw.id}/control_logs`)).body;
     expect(logs.meta.count).toBe(3);
     for (const l of logs.items) {
-      expect(Object.keys(l).sort()).toEqual(["createAt", "createUser", "deviceIntID", "id", "payload"]);
+      expect(Object.keys(l).sort()).toEqual([
+        "createAt",
+        "createUser",
+        "deviceIntID",
+        "id",
+        "payload",
+        "publishResult",
+        "publishStatus",
+      ]);
       expect(l).toMatchObject({ deviceIntID: gw.id, createUser: "admin", createAt: expect.stringMatching(/^\d{4}-/) });
     }
     expect(logs.items.map((l: { payload: unknown }) => l.payload)).toEqual([

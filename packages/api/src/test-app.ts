@@ -23,6 +23,8 @@ export async function testApp(form: "1" | "2" = "1") {
   const live = new LiveUpdates(store.db, sessions);
   const commands = new CommandRouter(store.db, sessions, 60_000);
   const errors: unknown[] = [];
+  /** Tenants whose gateway configurations the API said changed, in order. */
+  const configChanges: string[] = [];
   const debugs: Array<[string, unknown]> = [];
   const app = createApp({
     store,
@@ -33,6 +35,7 @@ export async function testApp(form: "1" | "2" = "1") {
     sessions,
     live,
     commands,
+    configChanges: { tenantChanged: (tenantId) => configChanges.push(tenantId) },
     nodeId: "n1",
     form,
     brokers: { mqttBroker: "iot.example:1883", mqttsBroker: "iot.example:8883" },
@@ -121,6 +124,7 @@ export async function testApp(form: "1" | "2" = "1") {
     store,
     sessions,
     commands,
+    configChanges,
     errors,
     debugs,
     call,

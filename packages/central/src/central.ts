@@ -8,6 +8,7 @@ import { createApp } from "@iot/api";
 import {
   LiveUpdates,
   CommandRouter,
+  ModbusConfigPush,
   ConnectivityWriter,
   DataPipeline,
   GatewayRelay,
@@ -97,6 +98,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   const connectivity = new ConnectivityWriter(store.db, (id) => sessions.latestSession(id), logger);
   const pipeline = new DataPipeline(store.db, logger);
   await pipeline.start();
+  const modbusConfig = new ModbusConfigPush(store.db, sessions, commands, logger);
 
   const graceMs = config.sessionGrace * 1000;
   const grpc = await startGrpcServer(
@@ -112,6 +114,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       live,
       connectivity,
       pipeline,
+      modbusConfig,
       publicHost: config.publicHost,
     },
     config.grpcHost,
@@ -131,6 +134,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     sessions,
     live,
     commands,
+    configChanges: modbusConfig,
     nodeId,
     form: config.apiForm,
     brokers: brokerAddresses(config),
@@ -181,6 +185,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       await connectivity.flush();
       await retention.stop();
       await pipeline.close();
+      await modbusConfig.stop();
       await commands.stop();
       await store.close();
     },

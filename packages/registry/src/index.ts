@@ -20,6 +20,8 @@ export { DataPipeline, type PipelineStats } from "./pipeline/data-pipeline.js";
 export { ConnectivityWriter, type SessionEvent } from "./sessions/connectivity-writer.js";
 export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand } from "./sessions/session-table.js";
 export { LiveUpdates } from "./sessions/live-updates.js";
+export { ModbusConfigPush } from "./modbus/config-push.js";
+export { MODBUS_CONFIG_TOPIC, type ChannelConfig } from "./modbus/channel-config.js";
 export {
   CommandRouter,
   PUBLISH_STATUS,

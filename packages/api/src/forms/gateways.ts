@@ -20,6 +20,7 @@ export function gateway(g: Gateway, shape: Shape, view: View) {
     upLinkNetwork: g.upLinkNetwork,
     upLinkProtocol: g.upLinkProtocol,
     mac: g.mac,
+    channel: parseJson(g.channel),
     productID: g.productId,
     deviceConsoleIP: g.deviceConsoleIp,
     deviceConsolePort: g.deviceConsolePort,

@@ -56,6 +56,7 @@ export function controlLog(l: ControlLog, view: View) {
     publishStatus: l.publishStatus,
     publishStatusLabel: label("publishStatus", l.publishStatus, view.lang),
     publishUser: l.publishUser,
+    publishResult: l.result,
     userIntID: l.userIntId,
     createAt: formatDate(l.createAt),
     updateAt: formatDate(l.updateAt),
@@ -64,7 +65,7 @@ export function controlLog(l: ControlLog, view: View) {
 
 /**
  * Gateway control log, the same in both forms: `{id, deviceIntID, createUser, createAt, payload}` with payload an
- * object. A command whose payload is a JSON object (as a gateway's channel configuration `{channel: [...]}` is)
+ * object, plus `publishStatus` and `publishResult` (whether the gateway applied it, and what it said). A command whose payload is a JSON object (as a gateway's channel configuration `{channel: [...]}` is)
  * shows that object; any other payload is shown as `{text: <payload>}`.
  */
 export function gatewayControlLog(l: ControlLog) {
@@ -74,6 +75,8 @@ export function gatewayControlLog(l: ControlLog) {
     createUser: l.publishUser,
     createAt: formatDate(l.createAt),
     payload: payloadObject(l.payload),
+    publishStatus: l.publishStatus,
+    publishResult: l.result,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { codeField, floatField, intField } from "../params.js";
+import { gatewayChannel } from "./gateway-channel.js";
 
 /** Identifiers are topic- and URL-safe: letters, digits and `_ . : -`. */
 export const identifier = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "1 to 100 letters, digits or _ . : -");
@@ -160,6 +161,7 @@ export const gatewayFields = {
   deviceConsoleUsername: text(100),
   deviceConsolePort: form1Fields.deviceConsolePort,
   certs: form1Fields.certs,
+  channel: gatewayChannel,
 };
 
 const gatewayInput = <T extends { gatewayName?: string | undefined; productID?: string | undefined }>(b: T) => {

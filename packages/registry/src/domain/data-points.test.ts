@@ -49,7 +49,7 @@ describe("dataPointProblems", () => {
     expect(dataPointProblems(point({ pointDataType: 4, faultValue: "E1" }), 1)).toEqual({});
     for (const t of [21, 22, 24, 25])
       expect(dataPointProblems(point({ pointDataType: t, registerAddr: "40001" }), 7)).toEqual({});
-    expect(dataPointProblems(point({ pointDataType: 23, registerAddr: "1", binarySize: 15 }), 7)).toEqual({});
+    expect(dataPointProblems(point({ pointDataType: 23, registerAddr: "40001", binarySize: 15 }), 7)).toEqual({});
   });
 
   it("names each broken rule", () => {
@@ -77,10 +77,10 @@ describe("dataPointProblems", () => {
     expect(dataPointProblems(point({ pointDataType: 17, upperLimit: 1, lowerLimit: 2 }), 1)).toEqual({
       lowerLimit: expect.any(String),
     });
-    expect(dataPointProblems(point({ pointDataType: 23, registerAddr: "1" }), 7)).toEqual({
+    expect(dataPointProblems(point({ pointDataType: 23, registerAddr: "40001" }), 7)).toEqual({
       binarySize: expect.stringContaining("bit position"),
     });
-    expect(dataPointProblems(point({ pointDataType: 23, registerAddr: "1", binarySize: 16 }), 7)).toEqual({
+    expect(dataPointProblems(point({ pointDataType: 23, registerAddr: "40001", binarySize: 16 }), 7)).toEqual({
       binarySize: expect.any(String),
     });
     expect(dataPointProblems(point({ pointDataType: 13, binarySize: 0 }), 1)).toEqual({
@@ -206,12 +206,12 @@ describe.each(engines)("data points on $name", (engine) => {
       errors: { pointDataType: expect.any(String) },
     });
     await expect(
-      createDataPoint(db, caller, input({ productIntId: modbus.id, pointDataType: 23, registerAddr: "1" })),
+      createDataPoint(db, caller, input({ productIntId: modbus.id, pointDataType: 23, registerAddr: "40001" })),
     ).rejects.toMatchObject({ code: "FORM_INVALID", errors: { binarySize: expect.any(String) } });
     const bit = await createDataPoint(
       db,
       caller,
-      input({ productIntId: modbus.id, pointDataType: 23, registerAddr: "1", binarySize: 0 }),
+      input({ productIntId: modbus.id, pointDataType: 23, registerAddr: "40001", binarySize: 0 }),
     );
     expect(bit.binarySize).toBe(0);
   });
@@ -223,7 +223,7 @@ describe.each(engines)("data points on $name", (engine) => {
     const m = await createDataPoint(
       db,
       caller,
-      input({ productIntId: modbus.id, dataPointId: "m", pointDataType: 25, registerAddr: "2" }),
+      input({ productIntId: modbus.id, dataPointId: "m", pointDataType: 25, registerAddr: "40002" }),
     );
     const own = await createProduct(db, other, { productName: "E", cloudProtocol: 1 });
     await createDataPoint(db, other, input({ productIntId: own.id }));

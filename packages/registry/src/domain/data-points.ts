@@ -3,6 +3,7 @@ import type { Database, DataPointsTable } from "../store/schema.js";
 import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { lockTenant } from "./locks.js";
+import { registerArea } from "../modbus/register-area.js";
 import { paginate, type ListResult, type Page } from "./list.js";
 import { getProduct, getProductByProductId, type Product } from "./products.js";
 
@@ -123,6 +124,10 @@ export function dataPointProblems(p: Omit<DataPointFields, "enum">, cloudProtoco
   if (!inSet(p.locationType, [1, 2, 3])) e.locationType = "must be one of 1, 2, 3";
   if (!inSet(p.isDiscard, [0, 1])) e.isDiscard = "must be 0 or 1";
   if (cloudProtocol === MODBUS_PROTOCOL && !p.registerAddr) e.registerAddr = "required for Modbus products";
+  else if (cloudProtocol === MODBUS_PROTOCOL) {
+    const area = registerArea(p.registerAddr!);
+    if ("reason" in area) e.registerAddr = area.reason;
+  }
   if (type === FAULT && !p.faultValue) e.faultValue = "required for the fault type (4)";
   if (NUMERIC_POINT_TYPES.includes(type)) {
     if (p.lowerLimit !== null && p.upperLimit !== null && p.lowerLimit > p.upperLimit)

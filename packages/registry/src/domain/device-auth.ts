@@ -8,7 +8,8 @@ import { subscriptionsOfDevice } from "./subscriptions.js";
 /** Credentials as adapters present them, in plain types. */
 export type DeviceCredentials =
   | { kind: "token"; clientId: string; username: string; token: string }
-  | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string };
+  | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
+  | { kind: "modbus"; gatewayDeviceId: string; gatewayUsername: string; gatewayToken: string; index: number };
 
 /** Who an authenticated device is, as the adapter needs to know it. */
 export interface DeviceIdentity {
@@ -54,10 +55,15 @@ export type AuthOutcome =
 /** Devices speak relative topics; commands with no topic go here. */
 export const DEFAULT_DOWNLINK_TOPIC = "inbox";
 
-/** MQTT over TCP and MQTT over WebSocket are one protocol family served by one adapter. */
-function protocolAccepted(productProtocol: number, adapterProtocol: number): boolean {
-  const family = (p: number) => (p === 6 ? 1 : p);
-  return family(productProtocol) === family(adapterProtocol);
+/**
+ * MQTT over TCP and MQTT over WebSocket are one protocol family served by one adapter. A gateway is also admitted
+ * by the adapter of its gatewayProtocol: a Modbus gateway's adapter speaks Modbus to the slaves, whatever protocol
+ * the gateway's product names.
+ */
+function protocolAccepted(row: DeviceRow, adapterProtocol: number): boolean {
+  const family = (p: number | null) => (p === 6 ? 1 : p);
+  if (family(row.cloudProtocol) === family(adapterProtocol)) return true;
+  return row.deviceType === 2 && family(row.gatewayProtocol) === family(adapterProtocol);
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -81,6 +87,9 @@ function selectDevice(db: Kysely<Database>) {
       "d.authType",
       "d.deviceType",
       "d.productIntId",
+      "d.gatewayProtocol",
+      "d.gateway",
+      "d.modBusIndex",
       "p.productId",
       "p.cloudProtocol",
     ]);
@@ -104,7 +113,8 @@ function denier(
   now: number,
 ): Deny {
   return async (result, reason) => {
-    const clientId = req.credentials.clientId || null;
+    const c = req.credentials;
+    const clientId = (c.kind === "modbus" ? `${c.gatewayDeviceId}!${c.index}` : c.clientId) || null;
     await recordAuthFailure(
       db,
       {
@@ -142,8 +152,7 @@ async function admit(
   credentialStamp: string,
 ): Promise<AuthOutcome> {
   if (row.blocked === 1) return deny("BLOCKED", "device is blocked");
-  if (!protocolAccepted(row.cloudProtocol, protocol))
-    return deny("NOT_ALLOWED", "device's product uses another protocol");
+  if (!protocolAccepted(row, protocol)) return deny("NOT_ALLOWED", "device's product uses another protocol");
   // The device's topic rules travel with its session: the adapter enforces them with no call per message.
   const [policies, subscriptions] = await Promise.all([
     policiesOfDevice(db, row.id),
@@ -228,6 +237,37 @@ async function byCertificate(
   return admit(db, row, req.protocol, deny, certificateStamp(cert.id));
 }
 
+/** The stamp of a Modbus slave session: the gateway and unit id it was admitted under. */
+export const modbusStamp = (gatewayIntId: number, index: number) => `m:${gatewayIntId}:${index}`;
+
+/**
+ * A Modbus slave, polled by the adapter of its gateway: the gateway's own token credentials must hold (as
+ * `byToken` checks them, the gateway not blocked), and the slave is the gateway's device whose modBusIndex is the
+ * unit id. Refusals are logged under the gateway's tenant with the device named `<gatewayID>!<unit>` when unknown.
+ */
+async function byModbus(
+  db: Kysely<Database>,
+  req: AuthRequest,
+  c: Extract<DeviceCredentials, { kind: "modbus" }>,
+  now: number,
+): Promise<AuthOutcome> {
+  const gateway = await selectDevice(db).where("d.deviceUsername", "=", c.gatewayUsername).executeTakeFirst();
+  const gatewayOk = gateway && sameSecret(c.gatewayToken, gateway.token) && gateway.deviceId === c.gatewayDeviceId;
+  const row =
+    gatewayOk && gateway.deviceType === 2
+      ? await selectDevice(db)
+          .where("d.gateway", "=", gateway.id)
+          .where("d.modBusIndex", "=", c.index)
+          .executeTakeFirst()
+      : undefined;
+  const deny = denier(db, req, row, gatewayOk ? gateway.tenantId : null, now);
+  if (!gatewayOk || gateway.authType !== 1) return deny("BAD_CREDENTIALS", "unknown gateway or wrong token");
+  if (gateway.blocked === 1) return deny("BLOCKED", "gateway is blocked");
+  if (gateway.deviceType !== 2) return deny("NOT_ALLOWED", "not a gateway");
+  if (!row) return deny("BAD_CREDENTIALS", `no device of the gateway has modBusIndex ${c.index}`);
+  return admit(db, row, req.protocol, deny, modbusStamp(gateway.id, c.index));
+}
+
 /**
  * Checks a device's credentials for an adapter of `protocol`. Every failure
  * is written as a connect log with status 2 under the tenant of the device the
@@ -239,5 +279,12 @@ export async function authenticateDevice(
   now = Date.now(),
 ): Promise<AuthOutcome> {
   const c = req.credentials;
-  return c.kind === "token" ? byToken(db, req, c, now) : byCertificate(db, req, c, now);
+  switch (c.kind) {
+    case "token":
+      return byToken(db, req, c, now);
+    case "certificate":
+      return byCertificate(db, req, c, now);
+    case "modbus":
+      return byModbus(db, req, c, now);
+  }
 }

@@ -45,6 +45,7 @@ export const DESCRIPTIVE_FIELDS = [
   "upLinkNetwork",
   "upLinkProtocol",
   "mac",
+  "channel",
 ] as const satisfies ReadonlyArray<keyof DevicesTable>;
 
 type Descriptive = { [K in (typeof DESCRIPTIVE_FIELDS)[number]]?: DevicesTable[K] | undefined };
@@ -229,7 +230,10 @@ export async function createDevice(
 /** What an edit changed that must end live sessions (credentials or access). */
 export interface EditOutcome {
   device: Device;
-  /** Set when blocked, token or deviceUsername changed: the device must reconnect. */
+  /**
+   * Set when blocked, token, deviceUsername, gateway or modBusIndex changed: the device must reconnect (a Modbus
+   * slave's session stands for its gateway and unit id).
+   */
   revoke?: string;
 }
 
@@ -295,7 +299,9 @@ export async function updateDevice(
         ? "token changed"
         : device.deviceUsername !== cur.deviceUsername
           ? "username changed"
-          : undefined;
+          : device.gateway !== cur.gateway || device.modBusIndex !== cur.modBusIndex
+            ? "gateway or modBusIndex changed"
+            : undefined;
   return revoke ? { device, revoke } : { device };
 }
 

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
-import { certificateStamp, tokenStamp } from "./device-auth.js";
+import { certificateStamp, modbusStamp, tokenStamp } from "./device-auth.js";
 
 /** A session an adapter holds, as far as its admission is concerned. */
 export interface HeldSession {
@@ -21,7 +21,8 @@ function chunks<T>(items: readonly T[]): T[][] {
 
 /**
  * Which of these sessions must end because the records changed since they were admitted: the device was deleted
- * or blocked, its username or token changed, or its certificate was disabled, unbound or deleted. Answers
+ * or blocked, its username or token changed, its certificate was disabled, unbound or deleted, or (a Modbus slave)
+ * its gateway or modBusIndex changed. Answers
  * sessionId → reason, for the sessions to kick; two queries per 500 sessions, so an adapter re-announcing its
  * sessions after an outage is checked in one pass.
  */
@@ -36,7 +37,7 @@ export async function sessionRevocations(
   for (const part of chunks(ids)) {
     const rows = await db
       .selectFrom("devices")
-      .select(["id", "blocked", "deviceUsername", "token", "authType"])
+      .select(["id", "blocked", "deviceUsername", "token", "authType", "gateway", "modBusIndex"])
       .where("id", "in", part)
       .execute();
     for (const r of rows) devices.set(r.id, r);
@@ -55,7 +56,14 @@ export async function sessionRevocations(
   return revoked;
 }
 
-type DeviceCredentialRow = { blocked: number; deviceUsername: string; token: string; authType: number };
+type DeviceCredentialRow = {
+  blocked: number;
+  deviceUsername: string;
+  token: string;
+  authType: number;
+  gateway: number | null;
+  modBusIndex: number | null;
+};
 
 function revocationReason(
   s: HeldSession,
@@ -66,6 +74,11 @@ function revocationReason(
   if (d.blocked === 1) return "device blocked";
   if (s.credentialStamp === "") return undefined;
   if (s.credentialStamp.startsWith("c:")) return certificateProblem(s, d.authType, certs);
+  // A Modbus slave is admitted under its gateway's credentials (the gateway's own session answers for those).
+  if (s.credentialStamp.startsWith("m:"))
+    return d.gateway !== null && d.modBusIndex !== null && s.credentialStamp === modbusStamp(d.gateway, d.modBusIndex)
+      ? undefined
+      : "gateway or modBusIndex changed";
   if (d.authType !== 1 || s.credentialStamp !== tokenStamp(d.deviceUsername, d.token))
     return "device credentials changed";
   return undefined;

@@ -3,6 +3,7 @@ import {
   DownlinkSchema,
   DownlinkStatus,
   KickSchema,
+  Protocol,
   PolicyUpdateSchema,
   RegistryMessageSchema,
   SubscriptionUpdateSchema,
@@ -25,6 +26,7 @@ import type { DataPipeline } from "../pipeline/data-pipeline.js";
 import { PUBLISH_STATUS, type CommandRouter, type PublishStatus } from "../router/commands.js";
 import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "../sessions/session-table.js";
 import type { LiveUpdates } from "../sessions/live-updates.js";
+import type { ModbusConfigPush } from "../modbus/config-push.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -44,6 +46,8 @@ export interface ConnectDeps {
   connectivity: ConnectivityWriter;
   /** Turns stored uplinks into data point values, metrics and alerts (behind ingest). */
   pipeline: DataPipeline;
+  /** Configures a Modbus gateway's adapter when the gateway's session opens. */
+  modbusConfig: ModbusConfigPush;
 }
 
 type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -192,6 +196,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       else kept.add(s.deviceIntId);
     }
     for (const id of kept) {
+      if (link.protocol === Protocol.MODBUS) await deps.modbusConfig.sessionOpened(id, "announced");
       deliverQueued(id);
       void deps.live
         .sessionOpened(id, new Set(["policies", "subscriptions"]))
@@ -281,6 +286,8 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
           void deps.live
             .sessionOpened(s.deviceIntId, missed.stale)
             .catch((err: unknown) => log.error({ err }, "push to a new session failed"));
+        // A Modbus gateway's configuration goes before its queued commands (its slaves' writes need it).
+        if (link.protocol === Protocol.MODBUS) await deps.modbusConfig.sessionOpened(s.deviceIntId, "opened");
         return deliverQueued(s.deviceIntId);
       }
       case "sessionClosed": {
@@ -299,7 +306,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       }
       case "downlinkResult": {
         const status = statusOf[k.value.status];
-        if (status !== undefined) return deps.commands.settle(Number(k.value.downlinkId), status);
+        if (status !== undefined) return deps.commands.settle(Number(k.value.downlinkId), status, k.value.message);
         return;
       }
       default:

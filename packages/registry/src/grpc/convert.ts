@@ -25,6 +25,14 @@ export function credentialsFromProto(c: Credentials | undefined): DeviceCredenti
         commonName: c.kind.value.commonName,
         fingerprint: c.kind.value.fingerprint,
       };
+    case "modbus":
+      return {
+        kind: "modbus",
+        gatewayDeviceId: c.kind.value.gatewayDeviceId,
+        gatewayUsername: c.kind.value.gatewayUsername,
+        gatewayToken: c.kind.value.gatewayToken,
+        index: c.kind.value.index,
+      };
     default:
       return undefined;
   }

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
+import { MODBUS_PROTOCOL, modbusReportStream } from "../modbus/modbus-streams.js";
 
 /** A data point as the pipeline decodes and checks it. */
 export interface PipelinePoint {
@@ -55,7 +56,8 @@ export class ProductSpecs {
   }
 
   private async read(db: Kysely<Database>, productIntId: number): Promise<ProductSpec> {
-    const [streams, links, points, formulas] = await Promise.all([
+    const [product, streams, links, points, formulas] = await Promise.all([
+      db.selectFrom("products").select("cloudProtocol").where("id", "=", productIntId).executeTakeFirst(),
       db
         .selectFrom("dataStreams")
         .select(["id", "streamType", "streamDataType", "topic"])
@@ -98,11 +100,13 @@ export class ProductSpecs {
         },
       ]),
     );
+    const stored = streams.map((s) => ({
+      ...s,
+      points: links.filter((l) => l.dataStreamIntId === s.id).flatMap((l) => byId.get(l.dataPointIntId) ?? []),
+    }));
+    const registered = points.filter((p) => p.registerAddr !== null).map((p) => byId.get(p.id)!);
     return {
-      streams: streams.map((s) => ({
-        ...s,
-        points: links.filter((l) => l.dataStreamIntId === s.id).flatMap((l) => byId.get(l.dataPointIntId) ?? []),
-      })),
+      streams: product?.cloudProtocol === MODBUS_PROTOCOL ? [...stored, modbusReportStream(registered)] : stored,
       formulas: formulas.map((f) => ({ id: f.id, dataPointIntId: f.dataPointIntId, expressions: f.expressions! })),
     };
   }

@@ -8,6 +8,8 @@ import type { PointRule } from "../pipeline/rules/types.js";
 export interface CommandPoint extends PointSpec, PointRule {
   /** 1 report only (never commanded), 2 command only, 3 both. */
   dataTransType: number;
+  /** Why the point can never be commanded whatever its dataTransType (a Modbus input register), else unset. */
+  readOnly?: string;
 }
 
 /** A command stream (type 2 or 4) of a product, with its points in position order. */
@@ -18,6 +20,8 @@ export interface CommandStream {
   /** The one topic commands of this stream go to (no wildcards). */
   topic: string;
   points: readonly CommandPoint[];
+  /** Payloads must be JSON objects (a Modbus product's commands); else others pass unchecked as opaque. */
+  objectsOnly?: boolean;
 }
 
 /** `dataTransType` of points that are only reported, never commanded. */
@@ -40,6 +44,7 @@ function jsonObject(payload: string): Record<string, unknown> | undefined {
 
 /** Why `raw` is not a value `point` may be commanded to, or undefined when it is: type, limits, enum. */
 function valueProblem(point: CommandPoint, raw: unknown): string | undefined {
+  if (point.readOnly) return point.readOnly;
   if (point.dataTransType === REPORT_ONLY) return "is a report-only data point (dataTransType 1)";
   if (raw === null || raw === undefined) return "must have a value (null is none)";
   const decoded = jsonPointValue(point, raw);
@@ -75,8 +80,12 @@ export function commandTopic(
   const json = streams.filter((s) => s.streamDataType === STREAM_DATA_TYPE.json);
   if (json.length === 0) return topic;
   const object = jsonObject(payload);
+  if (!object && json.some((s) => s.objectsOnly))
+    throw fail.form({ payload: "must be a JSON object {dataPointID: value}" });
   if (!object) return topic;
-  const candidates = topic === undefined ? json : json.filter((s) => s.topic === topic);
+  // A Modbus slave's commands are checked whatever topic they name: the adapter writes every one.
+  const candidates =
+    topic === undefined || json.some((s) => s.objectsOnly) ? json : json.filter((s) => s.topic === topic);
   if (candidates.length === 0) return topic;
   const names = Object.keys(object);
   if (names.length === 0) throw fail.form({ payload: "must name at least one command data point" });

@@ -2,6 +2,21 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { STREAM_TYPE } from "../pipeline/decode/types.js";
 import type { CommandPoint, CommandStream } from "./command-payload.js";
+import { MODBUS_PROTOCOL, modbusCommandStream } from "../modbus/modbus-streams.js";
+
+/**
+ * The command streams a device of this product is checked against: a Modbus product's one implicit stream (its
+ * points with registers) for its slaves, else the product's stored streams of the device's kind.
+ */
+export async function commandStreamsOf(
+  db: Kysely<Database>,
+  product: { productIntId: number; cloudProtocol: number },
+  isGateway: boolean,
+): Promise<CommandStream[]> {
+  if (product.cloudProtocol === MODBUS_PROTOCOL && !isGateway)
+    return [await modbusCommandStream(db, product.productIntId)];
+  return loadCommandStreams(db, product.productIntId, commandStreamType(isGateway));
+}
 
 /**
  * The command streams a device's commands are checked against: 4 (gateway command) for a gateway, 2 (device

@@ -10,7 +10,7 @@ import { downlinkOf, InFlight, routeFor, type QueuedCommand } from "./command-de
 import { recordGroupCommand } from "./group-commands.js";
 import { GroupProgress } from "./group-progress.js";
 import { commandTopic } from "./command-payload.js";
-import { commandStreamType, loadCommandStreams } from "./command-streams.js";
+import { commandStreamsOf } from "./command-streams.js";
 
 /** publishStatus codes: 0 failed, 1 issued (queued or in flight), 2 delivered (device acked), 3 sent, no ack needed. */
 export const PUBLISH_STATUS = { failed: 0, issued: 1, delivered: 2, sent: 3 } as const;
@@ -93,13 +93,14 @@ export class CommandRouter {
   ): Promise<{ id: number; publishStatus: PublishStatus }> {
     const expiresAt = now + this.ttlMs;
     const device = await this.db
-      .selectFrom("devices")
-      .select(["deviceId", "gateway", "productIntId", "deviceType"])
-      .where("tenantId", "=", caller.tenantId)
-      .where("id", "=", cmd.deviceIntId)
+      .selectFrom("devices as d")
+      .innerJoin("products as p", "p.id", "d.productIntId")
+      .select(["d.deviceId", "d.gateway", "d.productIntId", "d.deviceType", "p.cloudProtocol"])
+      .where("d.tenantId", "=", caller.tenantId)
+      .where("d.id", "=", cmd.deviceIntId)
       .executeTakeFirst();
     if (!device) throw fail.notFound("device");
-    const streams = await loadCommandStreams(this.db, device.productIntId, commandStreamType(device.deviceType === 2));
+    const streams = await commandStreamsOf(this.db, device, device.deviceType === 2);
     const topic = commandTopic(streams, cmd.payload, cmd.topic) ?? DEFAULT_DOWNLINK_TOPIC;
     const row = await this.db
       .insertInto("controlLogs")
@@ -148,7 +149,12 @@ export class CommandRouter {
     cmd: GroupCommand,
     now = Date.now(),
   ): Promise<{ task: Task; controlLogId: number }> {
-    const streams = await loadCommandStreams(this.db, cmd.group.productIntId, commandStreamType(false));
+    const product = await this.db
+      .selectFrom("products")
+      .select(["id as productIntId", "cloudProtocol"])
+      .where("id", "=", cmd.group.productIntId)
+      .executeTakeFirstOrThrow();
+    const streams = await commandStreamsOf(this.db, product, false);
     const topic = commandTopic(streams, cmd.payload, undefined) ?? DEFAULT_DOWNLINK_TOPIC;
     const { task, groupLogId, commands } = await recordGroupCommand(
       this.db,
@@ -213,12 +219,15 @@ export class CommandRouter {
     return sent;
   }
 
-  /** An adapter's report on a downlink. Only a command still issued changes; its group task is recounted. */
-  async settle(downlinkId: number, status: PublishStatus, now = Date.now()): Promise<void> {
+  /**
+   * An adapter's report on a downlink, with what it said (kept as the log's `result` when not empty). Only a command
+   * still issued changes; its group task is recounted.
+   */
+  async settle(downlinkId: number, status: PublishStatus, message = "", now = Date.now()): Promise<void> {
     this.inFlight.release(downlinkId);
     const row = await this.db
       .updateTable("controlLogs")
-      .set({ publishStatus: status, updateAt: now })
+      .set({ publishStatus: status, updateAt: now, ...(message ? { result: message.slice(0, 500) } : {}) })
       .where("id", "=", downlinkId)
       .where("publishStatus", "=", PUBLISH_STATUS.issued)
       .returning("taskIntId")

@@ -150,6 +150,8 @@ export interface DevicesTable {
   upLinkNetwork: number | null;
   upLinkProtocol: number | null;
   mac: string | null;
+  /** Modbus gateways: channel settings (JSON text), see docs/devices/modbus.md. */
+  channel: string | null;
   /** Filled while connected. */
   clientIp: string | null;
   connectedAt: number | null;
@@ -218,6 +220,8 @@ export interface ControlLogsTable {
   updateAt: number | null;
   /** The task whose progress this command counts in (group commands), else null; may be left out on insert. */
   taskIntId: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What the adapter said when it settled the command (why it failed), else null; may be left out on insert. */
+  result: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

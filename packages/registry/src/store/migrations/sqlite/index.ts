@@ -6,6 +6,7 @@ import { tasks } from "./0004-tasks.js";
 import { uniqueImei } from "./0005-unique-imei.js";
 import { tokenGeneration } from "./0006-token-generation.js";
 import { series } from "./0007-series.js";
+import { modbus } from "./0008-modbus.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -20,4 +21,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0005-unique-imei": uniqueImei,
   "0006-token-generation": tokenGeneration,
   "0007-series": series,
+  "0008-modbus": modbus,
 };
