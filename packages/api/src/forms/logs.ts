@@ -65,8 +65,9 @@ export function controlLog(l: ControlLog, view: View) {
 
 /**
  * Gateway control log, the same in both forms: `{id, deviceIntID, createUser, createAt, payload}` with payload an
- * object, plus `publishStatus` and `publishResult` (whether the gateway applied it, and what it said). A command whose payload is a JSON object (as a gateway's channel configuration `{channel: [...]}` is)
- * shows that object; any other payload is shown as `{text: <payload>}`.
+ * object, plus `publishStatus` and `publishResult` (whether the gateway applied it, and what it said). A command
+ * whose payload is a JSON object (as a gateway's channel configuration `{channel: [...]}` is) shows that object;
+ * any other payload is shown as `{text: <payload>}`.
  */
 export function gatewayControlLog(l: ControlLog) {
   return {

@@ -196,7 +196,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       else kept.add(s.deviceIntId);
     }
     for (const id of kept) {
-      if (link.protocol === Protocol.MODBUS) await deps.modbusConfig.sessionOpened(id, "announced");
+      if (link.protocol === (Protocol.MODBUS as number)) await deps.modbusConfig.sessionOpened(id, "announced");
       deliverQueued(id);
       void deps.live
         .sessionOpened(id, new Set(["policies", "subscriptions"]))
@@ -287,7 +287,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
             .sessionOpened(s.deviceIntId, missed.stale)
             .catch((err: unknown) => log.error({ err }, "push to a new session failed"));
         // A Modbus gateway's configuration goes before its queued commands (its slaves' writes need it).
-        if (link.protocol === Protocol.MODBUS) await deps.modbusConfig.sessionOpened(s.deviceIntId, "opened");
+        if (link.protocol === (Protocol.MODBUS as number)) await deps.modbusConfig.sessionOpened(s.deviceIntId, "opened");
         return deliverQueued(s.deviceIntId);
       }
       case "sessionClosed": {
