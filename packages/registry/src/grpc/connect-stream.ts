@@ -287,7 +287,8 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
             .sessionOpened(s.deviceIntId, missed.stale)
             .catch((err: unknown) => log.error({ err }, "push to a new session failed"));
         // A Modbus gateway's configuration goes before its queued commands (its slaves' writes need it).
-        if (link.protocol === (Protocol.MODBUS as number)) await deps.modbusConfig.sessionOpened(s.deviceIntId, "opened");
+        if (link.protocol === (Protocol.MODBUS as number))
+          await deps.modbusConfig.sessionOpened(s.deviceIntId, "opened");
         return deliverQueued(s.deviceIntId);
       }
       case "sessionClosed": {

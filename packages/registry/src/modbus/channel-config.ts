@@ -25,10 +25,9 @@ export interface ChannelSettings {
   maxGap: number;
 }
 
-/** Settings of a Modbus gateway with none stored: Modbus TCP to a slave on the gateway's own host. */
-export const DEFAULT_CHANNEL: ChannelSettings = {
+/** What unset members of stored settings are (the API stores them with these defaults anyway). */
+const BASE_CHANNEL: ChannelSettings = {
   chntype: "tcp",
-  tcphost: "127.0.0.1",
   tcpport: 502,
   ttybaud: 9600,
   ttydata: 8,
@@ -40,6 +39,9 @@ export const DEFAULT_CHANNEL: ChannelSettings = {
   byteOrder: "ABCD",
   maxGap: 8,
 };
+
+/** Settings of a Modbus gateway with none stored: Modbus TCP to a slave on the gateway's own host. */
+export const DEFAULT_CHANNEL: ChannelSettings = { ...BASE_CHANNEL, tcphost: "127.0.0.1" };
 
 /** A data point of a slave's product that has a register. */
 export interface SlavePoint {
@@ -101,7 +103,7 @@ const ATTR: Readonly<Record<number, ChannelTag["tagattr"]>> = { 1: "R", 2: "W", 
 export function channelSettings(stored: string | null): ChannelSettings {
   if (!stored) return DEFAULT_CHANNEL;
   try {
-    return { ...DEFAULT_CHANNEL, ...(JSON.parse(stored) as Partial<ChannelSettings>) };
+    return { ...BASE_CHANNEL, ...(JSON.parse(stored) as Partial<ChannelSettings>) };
   } catch {
     return DEFAULT_CHANNEL;
   }
