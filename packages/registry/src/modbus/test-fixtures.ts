@@ -36,7 +36,7 @@ export async function modbusFleet(engine: EngineUnderTest) {
       dataTransType: 1,
       pointDataType: 25,
       ...fields,
-    } as Parameters<typeof createDataPoint>[2]);
+    });
   await point("temp", { registerAddr: "300001", upperLimit: 150, lowerLimit: -40 });
   await point("setpoint", { registerAddr: "400010", dataTransType: 3, upperLimit: 90, lowerLimit: 10 });
   await point("pump", { registerAddr: "000001", pointDataType: 23, binarySize: 0, dataTransType: 2 });
