@@ -7,12 +7,24 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The adapters `pnpm start` launches after the central node, each its own process. */
-export const ADAPTERS = [
+/**
+ * The adapters `pnpm start` launches after the central node, each its own process; one with `when` only when its
+ * settings are given (the Modbus adapter runs for one gateway: IOT_MODBUS_GATEWAY_ID and _TOKEN).
+ */
+export const ADAPTERS: ReadonlyArray<{
+  name: string;
+  entry: string;
+  when?: (env: Record<string, string | undefined>) => boolean;
+}> = [
   { name: "mqtt-adapter", entry: "packages/adapters/mqtt/src/main.ts" },
   { name: "http-adapter", entry: "packages/adapters/http/src/main.ts" },
   { name: "coap-adapter", entry: "packages/adapters/coap/src/main.ts" },
-] as const;
+  {
+    name: "modbus-adapter",
+    entry: "packages/adapters/modbus/src/main.ts",
+    when: (env) => !!env.IOT_MODBUS_GATEWAY_ID,
+  },
+];
 
 /** A child process of the fleet; `urls` come from its `READY <name> key=url …` line. */
 export interface FleetProcess {
@@ -130,7 +142,7 @@ export async function startFleet(
   };
   try {
     const registryUrl = reachable(central.urls.grpc!);
-    for (const a of ADAPTERS)
+    for (const a of ADAPTERS.filter((x) => x.when?.(env) ?? true))
       adapters.push(await startProcess(a.name, a.entry, { ...env, IOT_REGISTRY_URL: registryUrl }, opts));
   } catch (err) {
     await stop();
