@@ -3,61 +3,22 @@
  * authenticating as its gateway), a real third-party slave (Debian's python3-pymodbus over Modbus TCP), and mbpoll
  * reading back what a command wrote.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
-import { join } from "node:path";
+import { execFile, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
+import { reachable, stopProcess, type FleetProcess } from "../scripts/fleet.js";
 import { freePort, startTestFleet, type TestFleet } from "./helpers.js";
+import { modbusRecords, startModbusAdapter, startSlave, stopSlave, until, type ModbusRecords } from "./modbus-slave.js";
 
 const run = promisify(execFile);
-const PYTHON = "/usr/bin/python3"; // Debian's, which has python3-pymodbus (not a pyenv shim)
-
-/** Starts the pymodbus slave answering `units` on `port`; resolves once it listens. */
-async function startSlave(port: number, units: number[]): Promise<ChildProcess> {
-  const child = spawn(
-    PYTHON,
-    [join(import.meta.dirname, "fixtures", "modbus-tcp-slave.py"), String(port), units.join(",")],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  await new Promise<void>((resolve, reject) => {
-    lines.on("line", (l) => l === "READY" && resolve());
-    child.once("exit", (code) => reject(new Error(`pymodbus slave exited with ${code}`)));
-  });
-  return child;
-}
-
-async function stopSlave(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGKILL");
-  await exited;
-}
-
-/** Polls `probe` every 100 ms until it answers something other than undefined (fails after `ms`). */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("Modbus devices polled by the Modbus adapter for their gateway", () => {
   let t: TestFleet;
   let adapter: FleetProcess;
   let slave: ChildProcess;
   let slavePort: number;
-  let productID: string;
-  let gateway: { id: number; deviceID: string; deviceUsername: string; token: string };
-  const meters: Record<string, { id: number; deviceID: string }> = {};
+  let gateway: ModbusRecords["gateway"];
+  let meters: ModbusRecords["meters"];
 
   const deviceStatus = async (id: number) => (await t.api("GET", `/devices/${id}`)).body.deviceStatus as number;
   const configs = async () =>
@@ -76,47 +37,10 @@ describe("Modbus devices polled by the Modbus adapter for their gateway", () => 
     t = await startTestFleet();
     slavePort = await freePort();
     slave = await startSlave(slavePort, [1, 2]);
-    productID = (await t.api("POST", "/products", { productName: "Meters", cloudProtocol: 7 })).body.productID;
-    const point = async (dataPointID: string, extra: Record<string, unknown>) => {
-      const r = await t.api("POST", "/data_points", {
-        productID,
-        dataPointName: dataPointID,
-        dataPointID,
-        pointDataType: 25,
-        dataTransType: 3,
-        ...extra,
-      });
-      expect(r.status, JSON.stringify(r.body)).toBe(201);
-    };
-    await point("temp", { registerAddr: "300001", dataTransType: 1 });
-    await point("ref", { registerAddr: "300003", dataTransType: 1 });
-    await point("setpoint", { registerAddr: "400010", upperLimit: 90, lowerLimit: 10 });
-    await point("pump", { registerAddr: "000001", pointDataType: 23, binarySize: 0 });
-    await point("far", { registerAddr: "400200" }); // beyond the slave's registers: exception 2
-    const edge = (await t.api("POST", "/products", { productName: "Edge", cloudProtocol: 7 })).body.productID;
-    const gw = await t.api("POST", "/gateways", {
-      productID: edge,
-      gatewayName: "boiler room",
-      gatewayProtocol: 7,
-      authType: 1,
-      channel: { chntype: "tcp", tcphost: "127.0.0.1", tcpport: slavePort, pollInterval: 300, timeout: 300 },
-    });
-    expect(gw.status, JSON.stringify(gw.body)).toBe(201);
-    gateway = gw.body;
-    for (const unit of [1, 2])
-      meters[unit] = await t.newDevice(productID, `meter ${unit}`, {
-        upLinkSystem: 2,
-        gateway: gateway.id,
-        modBusIndex: unit,
-      });
-    adapter = await startProcess("modbus-adapter", "packages/adapters/modbus/src/main.ts", {
-      IOT_REGISTRY_URL: reachable(t.fleet.central.urls.grpc!),
+    ({ gateway, meters } = await modbusRecords(t.api, slavePort, [1, 2]));
+    adapter = await startModbusAdapter(gateway, reachable(t.fleet.central.urls.grpc!), {
       IOT_REGISTRY_TOKEN: t.fleet.registryToken,
-      IOT_MODBUS_GATEWAY_ID: gateway.deviceID,
-      IOT_MODBUS_GATEWAY_USERNAME: gateway.deviceUsername,
-      IOT_MODBUS_GATEWAY_TOKEN: gateway.token,
       IOT_MODBUS_REPORT_EVERY: "2",
-      IOT_LOG_LEVEL: "warn",
     });
   }, 60_000);
 
