@@ -44,8 +44,11 @@ export interface ContentEntry {
   readonly time?: number;
 }
 
+/** Smallest LwM2M Integer: the 8-byte TLV form is 64-bit two's complement. */
 export const INT64_MIN = -(2n ** 63n);
+/** Largest LwM2M Integer. */
 export const INT64_MAX = 2n ** 63n - 1n;
+/** Largest LwM2M 1.1 Unsigned Integer (8 bytes). */
 export const UINT64_MAX = 2n ** 64n - 1n;
 
 /** The uplink form of a typed value (see {@link ContentValue}). */
