@@ -154,6 +154,13 @@ describe("SenML JSON", () => {
     expect(reason(decodeSenmlJson(payload))).toMatch(why);
   });
 
+  test("fields named like Object.prototype members are ignored, never called", () => {
+    const payload = '[{"n":"/1/0/1","v":1,"valueOf":1,"toString":"x","constructor":{},"hasOwnProperty":2}]';
+    expect(value(decodeSenmlJson(payload))).toEqual([{ name: "/1/0/1", value: 1 }]);
+    // __proto__ ends in "_", so RFC 8428 §4.4 says it must be understood: refused, like any such field.
+    expect(reason(decodeSenmlJson('[{"n":"/1/0/1","v":1,"__proto__":[]}]'))).toMatch(/__proto__, which must be/);
+  });
+
   test("invalid UTF-8, oversized payloads and too many records are refused", () => {
     expect(reason(decodeSenmlJson(Uint8Array.from([0x5b, 0xff, 0x5d])))).toMatch(/does not parse/);
     expect(reason(decodeSenmlJson('[{"n":"/1","v":1}]', { maxBytes: 10 }))).toMatch(/above the limit of 10/);

@@ -169,22 +169,24 @@ function resolve(records: readonly Fields[], options: SenmlOptions): Result<Senm
   return ok(out);
 }
 
-const TYPES: Record<string, (v: unknown) => boolean> = {
-  bn: (v) => typeof v === "string",
-  n: (v) => typeof v === "string",
-  bt: (v) => typeof v === "number" && Number.isFinite(v),
-  t: (v) => typeof v === "number" && Number.isFinite(v),
-  bv: (v) => typeof v === "number" && Number.isFinite(v),
-  v: (v) => (typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint",
-  vs: (v) => typeof v === "string",
-  vb: (v) => typeof v === "boolean",
-  vd: (v) => v instanceof Uint8Array,
-  vlo: (v) => typeof v === "string",
-};
+const TYPES = new Map<string, (v: unknown) => boolean>(
+  Object.entries({
+    bn: (v) => typeof v === "string",
+    n: (v) => typeof v === "string",
+    bt: (v) => typeof v === "number" && Number.isFinite(v),
+    t: (v) => typeof v === "number" && Number.isFinite(v),
+    bv: (v) => typeof v === "number" && Number.isFinite(v),
+    v: (v) => (typeof v === "number" && Number.isFinite(v)) || typeof v === "bigint",
+    vs: (v) => typeof v === "string",
+    vb: (v) => typeof v === "boolean",
+    vd: (v) => v instanceof Uint8Array,
+    vlo: (v) => typeof v === "string",
+  } satisfies Record<string, (v: unknown) => boolean>),
+);
 
 function checkTypes(fields: Fields): string | undefined {
   for (const [key, v] of fields) {
-    const check = TYPES[key];
+    const check = TYPES.get(key);
     if (check !== undefined && !check(v)) return `field ${key} has the wrong type (${describe(v)})`;
   }
   return undefined;
