@@ -1,0 +1,4 @@
+export * from "./codec/result.js";
+export * from "./codec/hex.js";
+export * from "./codec/semtech-udp.js";
+export * from "./codec/region.js";
