@@ -2,3 +2,5 @@ export * from "./codec/result.js";
 export * from "./codec/hex.js";
 export * from "./codec/semtech-udp.js";
 export * from "./codec/region.js";
+export * from "./codec/join.js";
+export * from "./codec/uplink.js";
