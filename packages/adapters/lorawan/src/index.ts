@@ -6,3 +6,4 @@ export * from "./codec/join.js";
 export * from "./codec/uplink.js";
 export * from "./codec/dedup.js";
 export * from "./codec/dev-addr.js";
+export * from "./mac/mac-commands.js";
