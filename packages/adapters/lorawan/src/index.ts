@@ -1,5 +1,6 @@
 export * from "./codec/result.js";
 export * from "./codec/hex.js";
+export * from "./codec/radio-packet.js";
 export * from "./codec/semtech-udp.js";
 export * from "./codec/region.js";
 export * from "./codec/join.js";

@@ -1,7 +1,7 @@
 // One uplink reaches the network once per gateway that heard it. This window gathers the copies of the same
 // PHYPayload for a short time (200 ms by default), then hands over the uplink once, with every gateway that heard
 // it and the one best placed to answer. Pure: the caller passes the clock and runs the timer.
-import type { RxPacket } from "./semtech-udp.js";
+import type { RxPacket } from "./radio-packet.js";
 
 /** One gateway's copy of an uplink: who heard it and how (the rxpk). */
 export interface HeardCopy {

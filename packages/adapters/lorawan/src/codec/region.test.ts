@@ -11,7 +11,7 @@ import {
   regionByName,
   uplinkDataRate,
 } from "./region.js";
-import type { RxPacket } from "./semtech-udp.js";
+import type { RxPacket } from "./radio-packet.js";
 
 const value = <T>(r: { ok: true; value: T } | { ok: false; reason: string }): T => {
   if (!r.ok) throw new Error(`expected a value, got: ${r.reason}`);

@@ -2,7 +2,7 @@
 // RX1 frequency and data-rate rules, RX2 defaults, receive delays, CFList and maximum payload sizes, for EU868,
 // US915 and CN470 (the 1.0.x CN470-510 plan). Frequencies are whole Hz; the Semtech protocol's MHz only at the edge.
 import { ok, refuse, type Result } from "./result.js";
-import { hzToMhz, mhzToHz, parseLoraDatr, type RxPacket, type TxPacket } from "./semtech-udp.js";
+import { hzToMhz, mhzToHz, parseLoraDatr, type RxPacket, type TxPacket } from "./radio-packet.js";
 
 /** The regions supported, by the names `lora.region` uses. */
 export type RegionName = "EU868" | "US915" | "CN470";
