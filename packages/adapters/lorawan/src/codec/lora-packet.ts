@@ -1,0 +1,15 @@
+import loraPacketModule from "lora-packet";
+
+/**
+ * lora-packet's functions (`fromWire`, `fromFields`, `verifyMIC`, `decrypt`, `generateSessionKeys10`, …).
+ *
+ * lora-packet is CommonJS that sets `module.exports` to its function table while its typings declare an ES
+ * `export default`; Node's ESM loader hands us `module.exports` itself, TypeScript expects it under `.default`.
+ * This takes whichever holds the table, so the same code runs under tsx, vitest and plain Node.
+ */
+type LoraPacketLib = (typeof loraPacketModule)["default"];
+const imported = loraPacketModule as unknown as LoraPacketLib & { default?: LoraPacketLib };
+export const loraPacket: LoraPacketLib = imported.default ?? imported;
+
+/** A parsed or built frame as lora-packet models it (fields are big-endian Buffers). */
+export type LoraPacketFrame = ReturnType<LoraPacketLib["fromWire"]>;
