@@ -14,6 +14,7 @@ let poller: UnitPoller | undefined;
 let stats: PollStats;
 let events: (["online"] | ["offline", string] | ["report", Record<string, ModbusValue>])[];
 let logs: Record<string, unknown>[];
+let answeredCycles = 0;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const reports = () => events.filter((e) => e[0] === "report").map((e) => e[1]);
@@ -39,6 +40,7 @@ async function poll(device: unknown[], over: Record<string, unknown> = {}, repor
   stats = new PollStats();
   events = [];
   logs = [];
+  answeredCycles = 0;
   poller = new UnitPoller({
     unit: channel.units[0]!,
     settings: channel,
@@ -48,6 +50,7 @@ async function poll(device: unknown[], over: Record<string, unknown> = {}, repor
     logger: pino({ level: "debug" }, { write: (l: string) => logs.push(JSON.parse(l)) }),
     listener: {
       online: () => events.push(["online"]),
+      answered: () => answeredCycles++,
       offline: (_u: ModbusUnit, reason: string) => events.push(["offline", reason]),
       report: (_u: ModbusUnit, values) => events.push(["report", { ...values }]),
     },
@@ -127,11 +130,15 @@ describe("UnitPoller", () => {
     await until(() => events.some((e) => e[0] === "offline"));
     expect(events.find((e) => e[0] === "offline")).toEqual(["offline", "no answer within 50 ms"]);
     expect(poller!.online).toBe(false);
+    const answeredBefore = answeredCycles;
+    await sleep(100);
+    expect(answeredCycles).toBe(answeredBefore);
     slave.set(1, "holdingRegister", 0, [5]);
     slave.silent.delete(1);
     await until(() => events.filter((e) => e[0] === "online").length === 2);
     await until(() => reports().length === 2);
     expect(reports()[1]).toEqual({ a: 5 });
+    expect(answeredCycles).toBeGreaterThan(answeredBefore);
     expect(stats.errors).toBeGreaterThan(0);
   });
 

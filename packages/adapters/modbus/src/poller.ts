@@ -11,6 +11,8 @@ import type { ModbusLink } from "./transport/modbus-link.js";
 export interface PollerListener {
   /** The unit answered, for the first time or after being offline. */
   online(unit: ModbusUnit): void;
+  /** The unit answered in this cycle (after `online` when it just came online, before `report`). */
+  answered(unit: ModbusUnit): void;
   /** A whole cycle went unanswered (every request failed after its retries) while the unit was online. */
   offline(unit: ModbusUnit, reason: string): void;
   /** Values to send: those changed since the last report, or all of them when a full report is due. */
@@ -161,7 +163,10 @@ export class UnitPoller {
       this.isOnline = false;
       this.options.listener.offline(this.unitConfig, lastProblem);
     }
-    if (answered) this.report();
+    if (answered) {
+      this.options.listener.answered(this.unitConfig);
+      this.report();
+    }
   }
 
   private decode(tag: ModbusTag, data: ArrayLike<number | boolean>, at: number): void {
