@@ -175,6 +175,21 @@ describe("Modbus adapter: sessions follow the configuration and the registry", (
     expect(modbusAuth.map((a) => (a.credentials as { index: number }).index)).toEqual([2, 7]);
   });
 
+  it("opens the new device's session when another device takes over a unit id", async () => {
+    h = await AdapterHarness.start();
+    await h.push(tcpChannel(h.slave.port, pumpTags()));
+    await h.until(() => h.sessionEvents(2).length === 1);
+    h.registry.addDevice(modbusDevice(2, "pump", 9));
+    h.registry.addDevice(modbusDevice(3, "pump-b", 2));
+    await h.push(tcpChannel(h.slave.port, [tagEntry("pump-b", 2, "rpm", "400001", 16)]));
+    await h.until(() => h.sessionEvents(3).length === 1);
+    expect(h.sessionEvents(2)).toEqual([
+      ["opened", "127.0.0.1"],
+      ["closed", "unit left the configuration"],
+    ]);
+    await h.until(() => h.values(3).length > 0);
+  });
+
   it("closes the session of a unit that left the configuration and stops polling it", async () => {
     h = await AdapterHarness.start();
     await h.push(tcpChannel(h.slave.port, [...pumpTags(), ...boilerTags()]));

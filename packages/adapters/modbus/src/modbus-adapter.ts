@@ -110,6 +110,7 @@ export function createModbusAdapter(options: ModbusAdapterOptions): ModbusAdapte
       return runtime.write(entry, d.payload);
     },
     kick: (deviceIntId, reason) => {
+      if (stopping.signal.aborted) return;
       const session = gatewaySession;
       if (session && deviceIntId === session.device.deviceIntId) {
         log.warn({ reason }, "gateway kicked: ending slave sessions and logging in again");
