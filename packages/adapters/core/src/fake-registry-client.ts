@@ -35,6 +35,9 @@ export interface FakeDevice {
   readonly mountpoint?: string;
   /** Default "inbox". */
   readonly defaultDownlinkTopic?: string;
+  /** A Modbus slave's gateway (its deviceID) and unit id: modbus credentials of that gateway and index admit it. */
+  readonly gateway?: string;
+  readonly modBusIndex?: number;
 }
 
 /** An uplink as the fake received it, with the seq it was given. */
@@ -103,6 +106,7 @@ export class FakeRegistryClient implements RegistryClient {
     this.authAttempts.push({ protocol, credentials, clientIp });
     if (this.authJitterMs > 0) await new Promise((r) => setTimeout(r, Math.random() * this.authJitterMs));
     if (this.unavailable) return { ok: false, code: "UNAVAILABLE", message: "fake registry unavailable" };
+    if (credentials.kind === "modbus") return this.admitModbus(credentials);
     if (credentials.kind !== "token") return { ok: false, code: "BAD_CREDENTIALS", message: "fake knows tokens only" };
     const d = this.devices.get(credentials.username);
     if (!d || d.token !== credentials.token)
@@ -111,6 +115,24 @@ export class FakeRegistryClient implements RegistryClient {
     if (credentials.clientId && credentials.clientId !== d.deviceId) {
       return { ok: false, code: "NOT_ALLOWED", message: "client id is not the device's deviceID" };
     }
+    return this.admit(d);
+  }
+
+  /** A Modbus slave: its gateway's token credentials, then the device of that gateway with that modBusIndex. */
+  private admitModbus(credentials: Extract<DeviceCredentials, { kind: "modbus" }>): AuthOutcome {
+    const gw = this.devices.get(credentials.gatewayUsername);
+    if (!gw || gw.token !== credentials.gatewayToken || gw.deviceId !== credentials.gatewayDeviceId)
+      return { ok: false, code: "BAD_CREDENTIALS", message: "unknown gateway or wrong token" };
+    if (gw.blocked) return { ok: false, code: "BLOCKED", message: "gateway is blocked" };
+    const d = [...this.devices.values()].find(
+      (c) => c.gateway === gw.deviceId && c.modBusIndex === credentials.index && c.tenantId === gw.tenantId,
+    );
+    if (!d) return { ok: false, code: "BAD_CREDENTIALS", message: `no device with modBusIndex ${credentials.index}` };
+    if (d.blocked) return { ok: false, code: "BLOCKED", message: "device is blocked" };
+    return this.admit(d);
+  }
+
+  private admit(d: FakeDevice): AuthOutcome {
     const tenantId = d.tenantId ?? "tenant-1";
     const device = {
       tenantId,

@@ -1,0 +1,48 @@
+/**
+ * The Modbus adapter process, one per Modbus gateway: reads its settings once, connects to the registry, logs in
+ * as the gateway and prints one READY line on stdout once the gateway's session is open; the registry then pushes
+ * the gateway's channel configuration and the adapter polls its slaves. Logs go to stderr. SIGINT/SIGTERM (also
+ * while it still waits for the registry): stop polling, report every session closed, close the registry link,
+ * exit 0.
+ */
+import { createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { StartupError, readConfig, runMain, stopOnSignals } from "@iot/config";
+import { modbusAdapterSettings } from "./config.js";
+import { createModbusAdapter } from "./modbus-adapter.js";
+
+runMain("modbus-adapter", async () => {
+  const signals = stopOnSignals("modbus-adapter");
+  const config = readConfig(modbusAdapterSettings, process.env);
+  if (!config.gatewayId) throw new StartupError("IOT_MODBUS_GATEWAY_ID is required: the deviceID of the gateway");
+  if (!config.gatewayToken) throw new StartupError("IOT_MODBUS_GATEWAY_TOKEN is required: the gateway's token");
+  const logger = createAdapterLogger("modbus-adapter", config.logLevel);
+  const registry = createGrpcRegistryClient({
+    address: config.registryUrl,
+    protocol: "modbus",
+    logger,
+    bufferLimit: config.bufferLimit,
+    maxMessageSize: config.maxMessageSize,
+    token: config.registryToken,
+  });
+  const adapter = createModbusAdapter({
+    registry,
+    logger,
+    gateway: {
+      deviceId: config.gatewayId,
+      username: config.gatewayUsername ?? config.gatewayId,
+      token: config.gatewayToken,
+    },
+    reportEverySeconds: config.reportEvery,
+    policyDefault: config.policyDefault,
+  });
+  signals.onStop(async () => {
+    logger.info("shutting down");
+    await adapter.close();
+    await registry.close();
+  });
+  registry.start();
+  await adapter.start();
+  if (!adapter.gatewaySession) return;
+  logger.info({ registry: config.registryUrl, instance: registry.instanceId }, "modbus adapter running");
+  process.stdout.write(`READY modbus-adapter gateway=${config.gatewayId}\n`);
+});
