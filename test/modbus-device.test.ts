@@ -165,6 +165,7 @@ describe("Modbus devices polled by the Modbus adapter for their gateway", () => 
   });
 
   it("marks a slave offline when it stops answering and online again when it answers", async () => {
+    await until("meter 1 online", async () => ((await deviceStatus(meters[1]!.id)) === 1 ? true : undefined));
     await stopSlave(slave);
     await until("meter 1 offline", async () => ((await deviceStatus(meters[1]!.id)) === 0 ? true : undefined));
     slave = await startSlave(slavePort, [1, 2]);
@@ -177,5 +178,5 @@ describe("Modbus devices polled by the Modbus adapter for their gateway", () => 
       connectStatus: number;
     }>;
     expect(logs.map((l) => l.connectStatus).slice(0, 3)).toEqual([1, 0, 1]);
-  });
+  }, 60_000);
 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { startProcess, type FleetProcess } from "../scripts/fleet.js";
 const PYTHON = "/usr/bin/python3"; // Debian's, which has python3-pymodbus (not a pyenv shim)
 
-/** Starts the pymodbus slave answering `units` on `port`; resolves once it listens. */
+/** Starts the pymodbus slave answering `units` on `port`; resolves once it listens (rejects with its stderr). */
 export async function startSlave(port: number, units: number[]): Promise<ChildProcess> {
   const child = spawn(
     PYTHON,
@@ -16,9 +16,11 @@ export async function startSlave(port: number, units: number[]): Promise<ChildPr
     },
   );
   const lines = createInterface({ input: child.stdout });
+  let stderr = "";
+  child.stderr.on("data", (b: Buffer) => (stderr = (stderr + b.toString()).slice(-2000)));
   await new Promise<void>((resolve, reject) => {
     lines.on("line", (l) => l === "READY" && resolve());
-    child.once("exit", (code) => reject(new Error(`pymodbus slave exited with ${code}`)));
+    child.once("exit", (code) => reject(new Error(`pymodbus slave exited with ${code}: ${stderr}`)));
   });
   return child;
 }
