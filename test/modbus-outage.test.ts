@@ -24,7 +24,7 @@ it("stores the values polled while the central node was down once it is back", a
   f = await startRestartableFleet();
   const port = await freePort();
   slave = await startSlave(port, [4]);
-  const { gateway, meters } = await modbusRecords(f.api, port, [4]);
+  const { gateway, meters } = await modbusRecords((m, p, b) => f!.api(m, p, b), port, [4]);
   adapter = await startModbusAdapter(gateway, f.central.urls.grpc!.replace("0.0.0.0", "127.0.0.1"), {
     IOT_MODBUS_REPORT_EVERY: "1",
   });

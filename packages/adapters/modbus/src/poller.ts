@@ -208,7 +208,7 @@ export class UnitPoller {
     const key = requestKey(request);
     const details = { request: key, code: err.code, exception: err.exception, reason: err.message };
     // The same kind of failure again is logged at debug only: a dead link's message changes with each retry delay.
-    const kind = `${err.code}:${err.exception ?? ""}`;
+    const kind = `${err.code}:${err.exception?.code ?? ""}`;
     if (this.failing.get(key) === kind) return this.log.debug(details, "read failed again");
     this.failing.set(key, kind);
     this.log.warn(details, err.code === "EXCEPTION" ? "slave answered an exception" : "read failed");
