@@ -8,6 +8,7 @@ import { adapterSettings } from "@iot/adapter-core";
 import { mqttAdapterSettings } from "@iot/adapter-mqtt";
 import { httpAdapterSettings } from "@iot/adapter-http";
 import { coapAdapterSettings } from "@iot/adapter-coap";
+import { modbusAdapterSettings } from "@iot/adapter-modbus";
 
 const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "README.md"), "utf8");
 
@@ -26,6 +27,7 @@ describe("README", () => {
     ["MQTT adapter", mqttAdapterSettings],
     ["HTTP adapter", httpAdapterSettings],
     ["CoAP adapter", coapAdapterSettings],
+    ["Modbus adapter", modbusAdapterSettings],
   ])("documents every setting of the %s with its default", (_name, settings) => {
     for (const [env, fallback] of describeSettings(settings)) {
       const row = readme.split("\n").find((l) => l.startsWith(`| \`${env}\` |`));

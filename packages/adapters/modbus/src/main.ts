@@ -1,6 +1,7 @@
 /**
- * The Modbus adapter process, one per Modbus gateway: reads its settings once, connects to the registry, logs in
- * as the gateway and prints one READY line on stdout once the gateway's session is open; the registry then pushes
+ * The Modbus adapter process, one per Modbus gateway: reads its settings once, connects to the registry, prints one
+ * READY line on stdout, and logs in as the gateway (retrying, with the refusal logged, until it is let in: a gateway
+ * whose record is fixed meanwhile needs no restart, and `pnpm start` is not held up); the registry then pushes
  * the gateway's channel configuration and the adapter polls its slaves. Logs go to stderr. SIGINT/SIGTERM (also
  * while it still waits for the registry): stop polling, report every session closed, close the registry link,
  * exit 0.
@@ -41,8 +42,8 @@ runMain("modbus-adapter", async () => {
     await registry.close();
   });
   registry.start();
-  await adapter.start();
-  if (!adapter.gatewaySession) return;
+  const loggedIn = adapter.start();
   logger.info({ registry: config.registryUrl, instance: registry.instanceId }, "modbus adapter running");
   process.stdout.write(`READY modbus-adapter gateway=${config.gatewayId}\n`);
+  await loggedIn;
 });
