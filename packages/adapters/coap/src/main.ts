@@ -4,7 +4,7 @@
  * Logs go to stderr. SIGINT/SIGTERM: stop listening, end observations and
  * device sessions (reported closed), close the registry link, exit 0.
  */
-import { announcedHost, createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { createCoapAdapter } from "./coap-adapter.js";
 import { coapAdapterSettings } from "./config.js";
@@ -14,14 +14,7 @@ runMain("coap-adapter", async () => {
   const signals = stopOnSignals("coap-adapter");
   const config = readConfig(coapAdapterSettings, process.env);
   const logger = createAdapterLogger("coap-adapter", config.logLevel);
-  const registry = createGrpcRegistryClient({
-    address: config.registryUrl,
-    protocol: "coap",
-    logger,
-    bufferLimit: config.bufferLimit,
-    maxMessageSize: config.maxMessageSize,
-    token: config.registryToken,
-  });
+  const registry = registryClientFor(config, "coap", logger);
   const adapter = createCoapAdapter({
     registry,
     logger,

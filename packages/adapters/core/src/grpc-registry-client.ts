@@ -13,6 +13,7 @@ import {
 } from "@iot/proto";
 import type { Logger } from "pino";
 import { Backoff, type BackoffOptions } from "./backoff.js";
+import type { AdapterConfig } from "./config.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
@@ -408,4 +409,16 @@ export class GrpcRegistryClient implements RegistryClient {
 /** Creates the production registry client (call start() to connect). */
 export function createGrpcRegistryClient(options: GrpcRegistryClientOptions): RegistryClient {
   return new GrpcRegistryClient(options);
+}
+
+/** The registry client of an adapter process, from the settings every adapter shares (call start() to connect). */
+export function registryClientFor(config: AdapterConfig, protocol: ProtocolName, logger: Logger): RegistryClient {
+  return createGrpcRegistryClient({
+    address: config.registryUrl,
+    protocol,
+    logger,
+    bufferLimit: config.bufferLimit,
+    maxMessageSize: config.maxMessageSize,
+    token: config.registryToken,
+  });
 }

@@ -3,6 +3,7 @@ export { AdapterError, type AdapterErrorCode } from "./errors.js";
 export {
   GrpcRegistryClient,
   createGrpcRegistryClient,
+  registryClientFor,
   newInstanceId,
   type GrpcRegistryClientOptions,
 } from "./grpc-registry-client.js";

@@ -5,7 +5,7 @@
  * closed), close the registry link, exit 0.
  */
 import { createServer } from "node:http";
-import { announcedHost, createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
 import { StartupError, listenError, readConfig, runMain, stopOnSignals } from "@iot/config";
 import { httpAdapterSettings } from "./config.js";
 import { createHttpAdapter } from "./http-adapter.js";
@@ -18,14 +18,7 @@ runMain("http-adapter", async () => {
       "IOT_HTTP_MAX_BODY is gone: set IOT_MAX_MESSAGE_SIZE, the message size limit of every adapter",
     );
   const logger = createAdapterLogger("http-adapter", config.logLevel);
-  const registry = createGrpcRegistryClient({
-    address: config.registryUrl,
-    protocol: "http",
-    logger,
-    bufferLimit: config.bufferLimit,
-    maxMessageSize: config.maxMessageSize,
-    token: config.registryToken,
-  });
+  const registry = registryClientFor(config, "http", logger);
   const adapter = createHttpAdapter({
     registry,
     logger,

@@ -6,7 +6,7 @@
  * while it still waits for the registry): stop polling, report every session closed, close the registry link,
  * exit 0.
  */
-import { createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { createAdapterLogger, registryClientFor } from "@iot/adapter-core";
 import { StartupError, readConfig, runMain, stopOnSignals } from "@iot/config";
 import { modbusAdapterSettings } from "./config.js";
 import { createModbusAdapter } from "./modbus-adapter.js";
@@ -17,14 +17,7 @@ runMain("modbus-adapter", async () => {
   if (!config.gatewayId) throw new StartupError("IOT_MODBUS_GATEWAY_ID is required: the deviceID of the gateway");
   if (!config.gatewayToken) throw new StartupError("IOT_MODBUS_GATEWAY_TOKEN is required: the gateway's token");
   const logger = createAdapterLogger("modbus-adapter", config.logLevel);
-  const registry = createGrpcRegistryClient({
-    address: config.registryUrl,
-    protocol: "modbus",
-    logger,
-    bufferLimit: config.bufferLimit,
-    maxMessageSize: config.maxMessageSize,
-    token: config.registryToken,
-  });
+  const registry = registryClientFor(config, "modbus", logger);
   const adapter = createModbusAdapter({
     registry,
     logger,

@@ -6,7 +6,7 @@
  * stop accepting, disconnect devices (their sessions are reported closed),
  * close the registry link, exit 0.
  */
-import { announcedHost, createAdapterLogger, createGrpcRegistryClient } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
 import { StartupError, readConfig, runMain, stopOnSignals } from "@iot/config";
 import { mqttAdapterSettings } from "./config.js";
 import { createMqttAdapter } from "./mqtt-adapter.js";
@@ -28,14 +28,7 @@ runMain("mqtt-adapter", async () => {
     );
   }
   const logger = createAdapterLogger("mqtt-adapter", config.logLevel);
-  const registry = createGrpcRegistryClient({
-    address: config.registryUrl,
-    protocol: "mqtt",
-    logger,
-    bufferLimit: config.bufferLimit,
-    maxMessageSize: config.maxMessageSize,
-    token: config.registryToken,
-  });
+  const registry = registryClientFor(config, "mqtt", logger);
   const adapter = await createMqttAdapter({
     registry,
     logger,

@@ -1,7 +1,6 @@
 /**
  * Test support (not a test file): a Modbus gateway with two slaves of a Modbus product, each point kind once, on a
- * fresh store of an engine, plus a SessionTable and CommandRouter, and a fake Modbus adapter link that records what
- * the registry sends it.
+ * fresh store of an engine, plus a SessionTable and CommandRouter, and a fake Modbus adapter link.
  */
 import type { EngineUnderTest } from "../store/test-engines.js";
 import { twoTenants } from "../domain/test-tenants.js";
@@ -9,7 +8,8 @@ import { createProduct } from "../domain/products.js";
 import { createDevice } from "../domain/devices.js";
 import { createGateway } from "../domain/gateways.js";
 import { createDataPoint } from "../domain/data-points.js";
-import { SessionTable, type AdapterLink, type DownlinkCommand } from "../sessions/session-table.js";
+import { SessionTable } from "../sessions/session-table.js";
+import { fakeAdapterLink } from "../sessions/fake-adapter-link.js";
 import { CommandRouter } from "../router/commands.js";
 
 export async function modbusFleet(engine: EngineUnderTest) {
@@ -54,30 +54,6 @@ export async function modbusFleet(engine: EngineUnderTest) {
   return { db, caller, other, sessions, commands, product, gatewayProduct, gateway, point, slave };
 }
 
-/** A Modbus adapter stream that records the downlinks sent down it; `open` reports a device's session open. */
-export function fakeModbusAdapter(sessions: SessionTable, instanceId = "modbus-1") {
-  const sent: Array<Omit<DownlinkCommand, "payload"> & { payload: string }> = [];
-  const kicks: Array<{ deviceIntId: number; reason: string }> = [];
-  const link: AdapterLink = {
-    instanceId,
-    protocol: 7,
-    version: "t",
-    attachedAt: 0,
-    sendDownlink: (c) => sent.push({ ...c, payload: Buffer.from(c.payload).toString("utf8") }),
-    kick: (deviceIntId, reason) => kicks.push({ deviceIntId, reason }),
-    updatePolicies: () => {},
-    updateSubscriptions: () => {},
-  };
-  sessions.attach(link);
-  const open = (deviceIntId: number) =>
-    sessions.open(instanceId, {
-      sessionId: `s-${deviceIntId}-${sent.length}`,
-      credentialStamp: "",
-      deviceIntId,
-      tenantId: "t",
-      clientIp: "",
-      keepAlive: 0,
-      openedAt: 0,
-    });
-  return { link, sent, kicks, open };
-}
+/** A Modbus adapter stream that records the downlinks and kicks sent down it. */
+export const fakeModbusAdapter = (sessions: SessionTable, instanceId = "modbus-1") =>
+  fakeAdapterLink(sessions, instanceId, 7);

@@ -9,7 +9,8 @@ import { createDataPoint } from "../domain/data-points.js";
 import { createDataStream } from "../domain/data-streams.js";
 import { RegistryError } from "../errors.js";
 import { getTask, TASK_STATUS } from "../domain/tasks.js";
-import { SessionTable, type AdapterLink, type DownlinkCommand } from "../sessions/session-table.js";
+import { SessionTable } from "../sessions/session-table.js";
+import { fakeAdapterLink } from "../sessions/fake-adapter-link.js";
 import { CommandRouter, PUBLISH_STATUS } from "./commands.js";
 
 afterAll(async () => {
@@ -17,33 +18,6 @@ afterAll(async () => {
 });
 
 const TTL = 60_000;
-
-/** An adapter stream that records the downlinks the registry sends down it. */
-function fakeAdapter(sessions: SessionTable, instanceId = "mqtt-1") {
-  const sent: Array<Omit<DownlinkCommand, "payload"> & { payload: string }> = [];
-  const link: AdapterLink = {
-    instanceId,
-    protocol: 1,
-    version: "t",
-    attachedAt: 0,
-    sendDownlink: (c) => sent.push({ ...c, payload: Buffer.from(c.payload).toString("utf8") }),
-    kick: () => {},
-    updatePolicies: () => {},
-    updateSubscriptions: () => {},
-  };
-  sessions.attach(link);
-  const open = (deviceIntId: number) =>
-    sessions.open(instanceId, {
-      sessionId: `s-${deviceIntId}-${sent.length}`,
-      credentialStamp: "",
-      deviceIntId,
-      tenantId: "t",
-      clientIp: "",
-      keepAlive: 0,
-      openedAt: 0,
-    });
-  return { link, sent, open };
-}
 
 async function setup(engine: EngineUnderTest) {
   const { db, caller, other } = await twoTenants(engine);
@@ -72,7 +46,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     await router.publish(caller, { deviceIntId: b.id, payload: "b1", qos: 1 }, 1_000);
     await router.publish(caller, { deviceIntId: a.id, payload: "a2", qos: 1 }, 1_000);
     await router.publish(caller, { deviceIntId: idle.id, payload: "not yet", qos: 1 }, 1_000);
-    const adapter = fakeAdapter(sessions);
+    const adapter = fakeAdapterLink(sessions);
     adapter.open(a.id);
     adapter.open(b.id);
     expect(await router.deliverPending([a.id, b.id], 2_000)).toBe(3);
@@ -84,7 +58,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     const d = await device("v1");
     const r = await router.publish(caller, { deviceIntId: d.id, payload: "open", qos: 1 }, 1_000);
     expect(r.publishStatus).toBe(PUBLISH_STATUS.issued);
-    const adapter = fakeAdapter(sessions);
+    const adapter = fakeAdapterLink(sessions);
     adapter.open(d.id);
     expect(await router.deliverPending([d.id], 2_000)).toBe(1);
     expect(adapter.sent).toEqual([
@@ -102,7 +76,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     const d = await device("v2");
     const a = await router.publish(caller, { deviceIntId: d.id, payload: "one", qos: 1 });
     const b = await router.publish(caller, { deviceIntId: d.id, topic: "cfg/rate", payload: "two", qos: 0 });
-    const first = fakeAdapter(sessions);
+    const first = fakeAdapterLink(sessions);
     first.open(d.id);
     await router.deliverPending([d.id]);
     expect(first.sent.map((s) => [s.id, s.topic, s.qos])).toEqual([
@@ -110,7 +84,7 @@ describe.each(engines)("device commands on $name", (engine) => {
       [b.id, "cfg/rate", 0],
     ]);
     sessions.detach(first.link);
-    const second = fakeAdapter(sessions); // same instance, new stream: its answers of the old one may be lost
+    const second = fakeAdapterLink(sessions); // same instance, new stream: its answers of the old one may be lost
     second.open(d.id);
     expect(await router.deliverPending([d.id])).toBe(2);
     expect(second.sent.map((s) => s.id)).toEqual([a.id, b.id]);
@@ -119,7 +93,7 @@ describe.each(engines)("device commands on $name", (engine) => {
   it("sends at once to a connected device and does not send it again when the session is re-announced", async () => {
     const { caller, sessions, router, device } = await setup(engine);
     const d = await device("v3");
-    const adapter = fakeAdapter(sessions);
+    const adapter = fakeAdapterLink(sessions);
     adapter.open(d.id);
     const r = await router.publish(caller, { deviceIntId: d.id, payload: "now", qos: 1 });
     expect(adapter.sent.map((s) => s.id)).toEqual([r.id]);
@@ -152,7 +126,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     expect(await router.expire(1_000 + TTL - 1)).toBe(0);
     expect(await router.expire(1_000 + TTL)).toBe(1);
     expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.failed);
-    const adapter = fakeAdapter(sessions);
+    const adapter = fakeAdapterLink(sessions);
     adapter.open(d.id);
     expect(await router.deliverPending([d.id], 1_000 + TTL + 5)).toBe(0);
     expect(adapter.sent).toEqual([]);
@@ -162,7 +136,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     const { caller, sessions, router, device, statusOf } = await setup(engine);
     const d = await device("v6");
     const r = await router.publish(caller, { deviceIntId: d.id, payload: "stale", qos: 1 }, 1_000);
-    const adapter = fakeAdapter(sessions);
+    const adapter = fakeAdapterLink(sessions);
     adapter.open(d.id);
     expect(await router.deliverPending([d.id], 1_000 + TTL)).toBe(0);
     expect(adapter.sent).toEqual([]);
@@ -173,7 +147,7 @@ describe.each(engines)("device commands on $name", (engine) => {
     const { caller, sessions, router, device, statusOf } = await setup(engine);
     const d = await device("v7");
     const r = await router.publish(caller, { deviceIntId: d.id, payload: "slow", qos: 1 }, 1_000);
-    const adapter = fakeAdapter(sessions);
+    const adapter = fakeAdapterLink(sessions);
     adapter.open(d.id);
     const handedOver = 1_000 + TTL - 100;
     expect(await router.deliverPending([d.id], handedOver)).toBe(1);
@@ -200,7 +174,7 @@ describe.each(engines)("device commands on $name", (engine) => {
       authType: 1,
     });
     const r = await router.publish(caller, { deviceIntId: child.id, topic: "relay", payload: "on", qos: 1 });
-    const adapter = fakeAdapter(sessions);
+    const adapter = fakeAdapterLink(sessions);
     adapter.open(gw.id);
     expect(await router.deliverPending([gw.id])).toBe(1);
     expect(adapter.sent).toEqual([
@@ -241,7 +215,7 @@ describe.each(engines)("group commands on $name", (engine) => {
 
   it("needAck 0: sends once at QoS 0 to the connected members, fails the others at once, and sums up when the sends are reported", async () => {
     const { db, caller, sessions, router, group, devices, memberLogs, groupLog } = await groupSetup(3);
-    const adapter = fakeAdapter(sessions);
+    const adapter = fakeAdapterLink(sessions);
     adapter.open(devices[0]!.id);
     adapter.open(devices[2]!.id);
     const { task, controlLogId } = await router.publishToGroup(caller, { group, payload: "all-off", needAck: 0 });
@@ -276,7 +250,7 @@ describe.each(engines)("group commands on $name", (engine) => {
 
   it("needAck 1: tracks each member at QoS 1, queues the offline one, and succeeds once every member acknowledged", async () => {
     const { db, caller, sessions, router, group, devices, memberLogs, groupLog } = await groupSetup(2);
-    const adapter = fakeAdapter(sessions);
+    const adapter = fakeAdapterLink(sessions);
     adapter.open(devices[0]!.id);
     const { task } = await router.publishToGroup(caller, { group, payload: "reboot", needAck: 1 });
     expect(adapter.sent.map((s) => [s.deviceIntId, s.qos])).toEqual([[devices[0]!.id, 1]]);
