@@ -125,6 +125,12 @@ describe("CoAP client role: requests and responses (RFC 7252 §5.2)", () => {
     expect(link.sent("server")).toHaveLength(1);
   });
 
+  it("rejects reset at once when the device answers a NON request with RST", async () => {
+    const server = withScript((p, reply) => reply({ code: "0.00", messageId: p.messageId, reset: true }));
+    const request = server.request(peer(), { method: "GET", path: "/3/0/0", confirmable: false });
+    await expect(request).rejects.toMatchObject({ code: "reset" });
+  });
+
   it("stops retransmitting when the separate response comes although the empty ACK was lost", async () => {
     vi.useFakeTimers();
     const server = withScript((p, reply) => {

@@ -93,6 +93,8 @@ const samePeer = (a: Peer, b: Peer) => a.address === b.address && a.port === b.p
  */
 export class ClientExchange {
   private readonly pending = new Map<string, Pending>();
+  /** NON requests waiting for their response, by peer and message id: an RST rejects them (RFC 7252 §4.3). */
+  private readonly nonConfirmable = new Map<string, (result: CoapError) => void>();
   private readonly slots: RequestSlots;
 
   constructor(private readonly options: ClientExchangeOptions) {
@@ -191,6 +193,13 @@ export class ClientExchange {
     return true;
   }
 
+  /** An RST of message `key` (peer and message id): rejects the NON request it answers; false when none. */
+  reset(key: string): boolean {
+    const settle = this.nonConfirmable.get(key);
+    settle?.(new CoapError("reset", "the peer answered the request with RST"));
+    return settle !== undefined;
+  }
+
   /** Refuses every pending and waiting request with `closed`. */
   close(): void {
     const err = new CoapError("closed", "the CoAP message layer closed");
@@ -216,6 +225,7 @@ export class ClientExchange {
       const settle = (result: DecodedResponse | CoapError) => {
         clearTimeout(timer);
         retransmitter.stop(key);
+        this.nonConfirmable.delete(key);
         if (this.pending.get(tokenKey)?.settle === settle) this.pending.delete(tokenKey);
         if (result instanceof CoapError) reject(result);
         else resolve(result);
@@ -230,6 +240,7 @@ export class ClientExchange {
       this.pending.set(tokenKey, { peer, deregistering: fields.observe === 1, settle });
       const transmit = (d: Buffer) => send(d, peer);
       if (!fields.confirmable) {
+        this.nonConfirmable.set(key, settle);
         transmit(datagram);
         return awaitResponse();
       }

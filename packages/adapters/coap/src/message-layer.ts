@@ -215,9 +215,13 @@ export function createMessageLayer(handler: CoapHandler, options: MessageLayerOp
             if (m.reply) reply(m.reply);
             return;
           case "ack":
-          case "reset":
-            retransmitter.settle(messageKey(peer, m.messageId), { kind: m.kind });
+            retransmitter.settle(messageKey(peer, m.messageId), { kind: "ack" });
             return;
+          case "reset": {
+            const key = messageKey(peer, m.messageId);
+            if (!retransmitter.settle(key, { kind: "reset" })) client.reset(key);
+            return;
+          }
           case "ping":
             return reply(m.reply);
           case "request":
