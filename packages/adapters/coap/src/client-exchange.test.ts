@@ -36,6 +36,7 @@ const peer = () => link.devicePeer;
 const body = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => 97 + (i % 26)));
 const emptyAck = (p: ParsedPacket): Packet => ({ code: "0.00", messageId: p.messageId, ack: true });
 const isRequest = (p: ParsedPacket) => p.code.startsWith("0.") && p.code !== "0.00";
+const last = (num: number, szx: number) => ({ num, more: false, szx });
 
 afterEach(() => {
   link.close();
@@ -230,10 +231,49 @@ describe("CoAP client role: requests and responses (RFC 7252 §5.2)", () => {
     void elsewhere.catch(() => {});
   });
 
-  it("refuses a body larger than one block, an over-long path segment, and requests without a transport", async () => {
+  it("uploads a body larger than a block with Block1 and Size1; the device's handler gets it whole, once", async () => {
+    const firmware = body(3000);
+    const server = withDevice((r) => ({ code: "2.04", payload: r.payload.length === 3000 ? body(1500) : "" }));
+    const response = await server.request(peer(), { method: "PUT", path: "/5/0/0", payload: firmware });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.payload).toEqual(firmware);
+    expect(response.code).toBe("2.04");
+    expect(response.payload).toEqual(body(1500)); // its answer, larger than a block, fetched with Block2
+    const requests = link.sent("server").filter(isRequest);
+    expect(requests.map((p) => blockOption(p, "Block1"))).toEqual([
+      { num: 0, more: true, szx: 6 },
+      { num: 1, more: true, szx: 6 },
+      { num: 2, more: false, szx: 6 },
+      undefined,
+    ]);
+    expect(requests.map((p) => uintOption(p, "Size1"))).toEqual([3000, undefined, undefined, undefined]);
+    expect([blockOption(requests[3]!, "Block2"), requests[3]!.payload.length]).toEqual([last(1, 6), 0]);
+  });
+
+  it("sends the next blocks of an upload in the smaller size the device asks for in its 2.31", async () => {
+    seen = [];
+    const device = async (r: CoapRequest) => (seen.push(r), { code: "2.04" });
+    link = new MemoryLink(unused, device, timing, { maxSzx: 4 });
+    const firmware = body(1500);
+    expect((await link.server.request(peer(), { method: "PUT", path: "/5/0/0", payload: firmware })).code).toBe("2.04");
+    expect(seen[0]!.payload).toEqual(firmware);
+    const blocks = link
+      .sent("server")
+      .filter(isRequest)
+      .map((p) => blockOption(p, "Block1"));
+    expect(blocks).toEqual([{ num: 0, more: true, szx: 6 }, ...[4, 5].map((num) => ({ num, more: num < 5, szx: 4 }))]);
+  });
+
+  it("answers the device's refusal of an upload (4.13 with its limit) instead of sending more blocks", async () => {
+    seen = [];
+    link = new MemoryLink(unused, async () => ({ code: "2.04" }), timing, { maxBodyBytes: 1000 });
+    const response = await link.server.request(peer(), { method: "PUT", path: "/5/0/0", payload: body(5000) });
+    expect(response.code).toBe("4.13");
+    expect(link.sent("server").filter(isRequest)).toHaveLength(1);
+  });
+
+  it("refuses an over-long path segment, and requests without a transport", async () => {
     const server = withDevice(() => ({ code: "2.04" }));
-    const big = server.request(peer(), { method: "PUT", path: "/5/0/0", payload: body(1025) });
-    await expect(big).rejects.toMatchObject({ code: "too-large" });
     const long = server.request(peer(), { method: "GET", path: ["x".repeat(256)] });
     await expect(long).rejects.toMatchObject({ code: "invalid" });
     const alone = createMessageLayer(unused, { logger: pino({ level: "silent" }), maxBodyBytes: 100 });

@@ -15,7 +15,7 @@ export interface ClientRequest {
   readonly path: string | readonly string[];
   /** Uri-Query options, each as sent (`lt=60`, `Q`); each at most 255 bytes. */
   readonly query?: readonly string[];
-  /** At most one block (2^(maxSzx+4) bytes): larger request bodies (Block1) are refused `too-large`. */
+  /** A body larger than one block (2^(maxSzx+4) bytes) is sent block by block with Block1 (RFC 7959 §2.5). */
   readonly payload?: Uint8Array | string;
   readonly contentFormat?: number;
   readonly accept?: number;
@@ -48,7 +48,7 @@ export interface ClientExchangeOptions {
   readonly retransmitter: Retransmitter;
   /** Largest response body reassembled from blocks, bytes. */
   readonly maxBodyBytes: number;
-  /** Largest block exponent: request payloads up to one block; the block size asked for when below 6. */
+  /** Largest block exponent: of Block1 uploads, and the Block2 size asked for from the start when below 6. */
   readonly maxSzx: number;
   /** How long a response may take after the ACK of a CON request, or after sending a NON one, ms. */
   readonly responseTimeoutMs: number;
@@ -127,7 +127,10 @@ export class ClientExchange {
     const fields = this.fieldsOf(request);
     const release = await this.slots.acquire(peerKey(peer));
     try {
-      const first = await this.exchange(peer, fields, token ?? this.newToken());
+      const first =
+        fields.payload.length > blockSize(this.options.maxSzx)
+          ? await this.upload(peer, fields, token ?? this.newToken())
+          : await this.exchange(peer, fields, token ?? this.newToken());
       return await this.whole(peer, first, request);
     } finally {
       release();
@@ -160,7 +163,10 @@ export class ClientExchange {
     const chunks = [packet.payload];
     let received = packet.payload.length;
     let block: BlockOption = block2;
-    const fields = { ...this.fieldsOf(request), observe: undefined };
+    const asked = this.fieldsOf(request);
+    // After a Block1 upload, the later blocks of its response are asked for without the body (RFC 7959 §3.2).
+    const payload = asked.payload.length > blockSize(this.options.maxSzx) ? Buffer.alloc(0) : asked.payload;
+    const fields = { ...asked, payload, observe: undefined };
     while (block.more) {
       if (packet.payload.length === 0 || received % blockSize(block.szx) !== 0)
         throw new CoapError("incomplete", `block ${block.num} has ${received} bytes so far, not whole blocks`);
@@ -205,6 +211,30 @@ export class ClientExchange {
     const err = new CoapError("closed", "the CoAP message layer closed");
     this.slots.clear(err);
     for (const p of [...this.pending.values()]) p.settle(err);
+  }
+
+  /**
+   * Sends a body larger than a block as Block1 blocks (RFC 7959 §2.5), each its own exchange, the next once the
+   * peer answers 2.31 Continue, in the smaller block size it asks for if it does; the first block says the whole
+   * size in Size1. Answers the response to the last block, or the first response that is not 2.31 (such as 4.13).
+   */
+  private async upload(peer: Peer, fields: Omit<RequestFields, "token" | "messageId">, token: Buffer) {
+    const body = fields.payload;
+    let szx = this.options.maxSzx;
+    for (let offset = 0; ;) {
+      const size = blockSize(szx);
+      const num = offset / size;
+      const more = offset + size < body.length;
+      const block = { ...fields, payload: body.subarray(offset, offset + size), block1: { num, more, szx } };
+      const response = await this.exchange(peer, { ...block, size1: num === 0 ? body.length : undefined }, token);
+      const acked = response.block1;
+      if (!more || response.packet.code !== "2.31") return response;
+      if (!acked || acked.num !== num || !acked.more)
+        throw new CoapError("incomplete", `block ${num} of the request was answered 2.31 without its Block1`);
+      offset += size;
+      if (acked.szx < szx) szx = acked.szx; // the peer wants smaller blocks (RFC 7959 §2.5)
+      token = this.newToken();
+    }
   }
 
   /** One request message and its response: retransmitted while CON and unanswered. */
@@ -263,9 +293,9 @@ export class ClientExchange {
     if (long !== undefined)
       throw new CoapError("invalid", `Uri-Path or Uri-Query "${long.slice(0, 40)}…" over 255 bytes`);
     const payload = Buffer.from(r.payload ?? "");
-    const limit = blockSize(this.options.maxSzx);
+    const limit = 2 ** 20 * blockSize(this.options.maxSzx);
     if (payload.length > limit)
-      throw new CoapError("too-large", `a request body of ${payload.length} bytes is more than one block (${limit})`);
+      throw new CoapError("too-large", `a request body of ${payload.length} bytes is more than 2^20 blocks`);
     const block2 = this.options.maxSzx < 6 ? { num: 0, more: false, szx: this.options.maxSzx } : undefined;
     return {
       code,

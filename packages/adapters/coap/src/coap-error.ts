@@ -6,9 +6,15 @@ export type CoapErrorCode =
   | "timeout"
   /** Too many requests in flight or waiting, to that peer or in all, or too many observations. */
   | "busy"
-  /** The request does not fit one datagram, or the response (Size2, blocks) is larger than maxBodyBytes. */
+  /**
+   * The request does not fit one datagram (its options) or 2^20 blocks (its body), or the response (Size2, blocks)
+   * is larger than maxBodyBytes.
+   */
   | "too-large"
-  /** A block-wise response broke off: a block out of order, changed under the client (ETag), or an error code. */
+  /**
+   * A block-wise transfer broke off: a response block out of order, changed under the client (ETag), answered
+   * with an error code, or an upload block answered 2.31 without saying which block it took.
+   */
   | "incomplete"
   /** The request itself is not valid: an unknown method, an option too long, no transport to send with. */
   | "invalid"

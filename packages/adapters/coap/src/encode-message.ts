@@ -90,6 +90,10 @@ export interface RequestFields {
   readonly observe?: number;
   /** Block2 asking for one block of the response, or the block size wanted (RFC 7959 §2.4). */
   readonly block2?: BlockOption;
+  /** Block1: this payload is one block of a larger body (RFC 7959 §2.5). */
+  readonly block1?: BlockOption;
+  /** Size1: the whole body's size, bytes, announced with its first block (RFC 7959 §4). */
+  readonly size1?: number;
 }
 
 /** A request message. */
@@ -104,6 +108,8 @@ export function requestMessage(f: RequestFields): Buffer {
     ...text("Uri-Query", f.query),
     ...uint("Accept", f.accept),
     ...(f.block2 ? [{ name: "Block2", value: encodeBlock(f.block2) }] : []),
+    ...(f.block1 ? [{ name: "Block1", value: encodeBlock(f.block1) }] : []),
+    ...uint("Size1", f.size1),
   ];
   return generate({
     code: f.code,

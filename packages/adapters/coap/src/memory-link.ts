@@ -34,11 +34,19 @@ export class MemoryLink {
   readonly server: MessageLayer;
   device: DatagramTarget;
 
-  constructor(serverHandler: CoapHandler, device: CoapHandler | DatagramTarget, options: Partial<MessageLayerOptions>) {
+  /** `options` are both layers'; `deviceOptions` override them for the device's layer. */
+  constructor(
+    serverHandler: CoapHandler,
+    device: CoapHandler | DatagramTarget,
+    options: Partial<MessageLayerOptions>,
+    deviceOptions: Partial<MessageLayerOptions> = {},
+  ) {
     const base = { logger: pino({ level: "silent" }), maxBodyBytes: 64 * 1024, ...options };
     this.server = createMessageLayer(serverHandler, { ...base, send: (d, to) => this.carry("server", d, to) });
     this.device =
-      typeof device === "function" ? createMessageLayer(device, { ...base, send: (d) => this.toServer(d) }) : device;
+      typeof device === "function"
+        ? createMessageLayer(device, { ...base, ...deviceOptions, send: (d) => this.toServer(d) })
+        : device;
   }
 
   /** Sends `datagram` from the device to the server (as the device's current address). */

@@ -68,6 +68,8 @@ export interface DecodedResponse {
   readonly contentFormat: number | undefined;
   /** Block2 (RFC 7959 §2.4): which block of the representation the payload is. */
   readonly block2: BlockOption | undefined;
+  /** Block1 (RFC 7959 §2.5): which block of the client's upload this acknowledges, and the block size wanted. */
+  readonly block1: BlockOption | undefined;
   /** Size2 (RFC 7959 §4): the whole representation's size, bytes. */
   readonly size2: number | undefined;
   readonly etag: Buffer | undefined;
@@ -182,15 +184,20 @@ function decodeRequest(packet: ParsedPacket): Decoded {
 function decodeResponse(packet: ParsedPacket): Decoded {
   const observe = optionOf(packet, "Observe");
   if (observe && observe.length > 3) return malformed("Observe longer than 3 bytes");
-  const blockValue = optionOf(packet, "Block2");
-  const block2 = blockValue && decodeBlock(blockValue);
-  if (typeof block2 === "string") return malformed(`Block2 ${block2}`);
+  const blocks: (BlockOption | undefined)[] = [];
+  for (const name of ["Block1", "Block2"]) {
+    const value = optionOf(packet, name);
+    const block = value && decodeBlock(value);
+    if (typeof block === "string") return malformed(`${name} ${block}`);
+    blocks.push(block);
+  }
   return {
     kind: "response",
     packet,
     observe: observe && decodeUint(observe),
     contentFormat: uintOf(packet, "Content-Format", 2),
-    block2,
+    block1: blocks[0],
+    block2: blocks[1],
     size2: uintOf(packet, "Size2", 4),
     etag: optionOf(packet, "ETag"),
     locationPath: texts(packet, "Location-Path"),
