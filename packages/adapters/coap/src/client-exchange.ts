@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { blockSize, type BlockOption } from "./blockwise/block-option.js";
+import { blockSize } from "./blockwise/block-option.js";
+import { fetchBlocks, uploadBlocks, type Exchange, type ExchangeFields } from "./blockwise/client-blocks.js";
 import { CoapError } from "./coap-error.js";
-import { requestMessage, type RequestFields } from "./encode-message.js";
+import { requestMessage } from "./encode-message.js";
 import type { Peer } from "./message-layer.js";
 import type { DecodedResponse } from "./messages.js";
 import type { Retransmitter } from "./retransmitter.js";
@@ -129,7 +130,12 @@ export class ClientExchange {
     try {
       const first =
         fields.payload.length > blockSize(this.options.maxSzx)
-          ? await this.upload(peer, fields, token ?? this.newToken())
+          ? await uploadBlocks(
+              (f, t) => this.exchange(peer, f, t),
+              fields,
+              this.options.maxSzx,
+              token ?? this.newToken(),
+            )
           : await this.exchange(peer, fields, token ?? this.newToken());
       return await this.whole(peer, first, request);
     } finally {
@@ -153,38 +159,12 @@ export class ClientExchange {
 
   /** Fetches the blocks after `first` (a response or notification) by repeating `request` without Observe. */
   private async whole(peer: Peer, first: DecodedResponse, request: ClientRequest): Promise<ClientResponse> {
-    const { packet, block2 } = first;
-    const result = (payload: Buffer) => responseOf(first, payload, peer);
-    if (!block2 || (!block2.more && block2.num === 0)) return result(packet.payload);
-    if (block2.num !== 0) throw new CoapError("incomplete", `the response began with block ${block2.num}`);
-    const { maxBodyBytes } = this.options;
-    if ((first.size2 ?? 0) > maxBodyBytes)
-      throw new CoapError("too-large", `the response is ${first.size2} bytes, more than ${maxBodyBytes}`);
-    const chunks = [packet.payload];
-    let received = packet.payload.length;
-    let block: BlockOption = block2;
     const asked = this.fieldsOf(request);
     // After a Block1 upload, the later blocks of its response are asked for without the body (RFC 7959 §3.2).
     const payload = asked.payload.length > blockSize(this.options.maxSzx) ? Buffer.alloc(0) : asked.payload;
     const fields = { ...asked, payload, observe: undefined };
-    while (block.more) {
-      if (packet.payload.length === 0 || received % blockSize(block.szx) !== 0)
-        throw new CoapError("incomplete", `block ${block.num} has ${received} bytes so far, not whole blocks`);
-      const num = received / blockSize(block.szx);
-      const next = await this.exchange(peer, { ...fields, block2: { num, more: false, szx: block.szx } });
-      const b = next.block2;
-      if (!next.packet.code.startsWith("2.") || !b || b.num * blockSize(b.szx) !== received)
-        throw new CoapError("incomplete", `block ${num} of the response came back as ${next.packet.code}`);
-      if (first.etag && !next.etag?.equals(first.etag))
-        throw new CoapError("incomplete", `the representation changed while its blocks were fetched`);
-      if (b.more && next.packet.payload.length !== blockSize(b.szx))
-        throw new CoapError("incomplete", `block ${b.num} is ${next.packet.payload.length} bytes, not whole`);
-      received += next.packet.payload.length;
-      if (received > maxBodyBytes) throw new CoapError("too-large", `the response is more than ${maxBodyBytes} bytes`);
-      chunks.push(next.packet.payload);
-      block = b;
-    }
-    return result(Buffer.concat(chunks, received));
+    const exchange: Exchange = (f) => this.exchange(peer, f);
+    return responseOf(first, await fetchBlocks(exchange, first, fields, this.options.maxBodyBytes), peer);
   }
 
   /**
@@ -213,32 +193,8 @@ export class ClientExchange {
     for (const p of [...this.pending.values()]) p.settle(err);
   }
 
-  /**
-   * Sends a body larger than a block as Block1 blocks (RFC 7959 §2.5), each its own exchange, the next once the
-   * peer answers 2.31 Continue, in the smaller block size it asks for if it does; the first block says the whole
-   * size in Size1. Answers the response to the last block, or the first response that is not 2.31 (such as 4.13).
-   */
-  private async upload(peer: Peer, fields: Omit<RequestFields, "token" | "messageId">, token: Buffer) {
-    const body = fields.payload;
-    let szx = this.options.maxSzx;
-    for (let offset = 0; ;) {
-      const size = blockSize(szx);
-      const num = offset / size;
-      const more = offset + size < body.length;
-      const block = { ...fields, payload: body.subarray(offset, offset + size), block1: { num, more, szx } };
-      const response = await this.exchange(peer, { ...block, size1: num === 0 ? body.length : undefined }, token);
-      const acked = response.block1;
-      if (!more || response.packet.code !== "2.31") return response;
-      if (!acked || acked.num !== num || !acked.more)
-        throw new CoapError("incomplete", `block ${num} of the request was answered 2.31 without its Block1`);
-      offset += size;
-      if (acked.szx < szx) szx = acked.szx; // the peer wants smaller blocks (RFC 7959 §2.5)
-      token = this.newToken();
-    }
-  }
-
   /** One request message and its response: retransmitted while CON and unanswered. */
-  private exchange(peer: Peer, fields: Omit<RequestFields, "token" | "messageId">, token = this.newToken()) {
+  private exchange(peer: Peer, fields: ExchangeFields, token = this.newToken()) {
     return new Promise<DecodedResponse>((resolve, reject) => {
       const { send, retransmitter, responseTimeoutMs } = this.options;
       const messageId = this.options.messageId();
@@ -284,7 +240,7 @@ export class ClientExchange {
   }
 
   /** Checks a request and turns it into message fields; throws `invalid` or `too-large`. */
-  private fieldsOf(r: ClientRequest): Omit<RequestFields, "token" | "messageId"> {
+  private fieldsOf(r: ClientRequest): ExchangeFields {
     const code = METHOD_CODES[r.method];
     if (!code) throw new CoapError("invalid", `unknown method ${String(r.method)}`);
     const path = typeof r.path === "string" ? r.path.split("/").filter(Boolean) : [...r.path];
