@@ -15,6 +15,8 @@ export interface FakeRequestOptions {
   readonly block1?: BlockOption;
   readonly block2?: BlockOption;
   readonly size1?: number;
+  readonly contentFormat?: number;
+  readonly accept?: number;
 }
 
 /**
@@ -49,6 +51,8 @@ export class FakeCoapClient {
       ...(opts.block2 ? [{ name: "Block2", value: encodeBlock(opts.block2) }] : []),
       ...(opts.block1 ? [{ name: "Block1", value: encodeBlock(opts.block1) }] : []),
       ...(opts.size1 !== undefined ? [{ name: "Size1", value: encodeUint(opts.size1) }] : []),
+      ...(opts.contentFormat !== undefined ? [{ name: "Content-Format", value: encodeUint(opts.contentFormat) }] : []),
+      ...(opts.accept !== undefined ? [{ name: "Accept", value: encodeUint(opts.accept) }] : []),
     ];
     return generate({
       code,

@@ -1,6 +1,6 @@
 export { createCoapAdapter, type CoapAdapter, type CoapAdapterOptions, type Peer } from "./coap-adapter.js";
 export { coapAdapterSettings, type CoapAdapterConfig } from "./config.js";
-export { listenUdp, type UdpListener } from "./transport/udp.js";
+export { listenUdp, type DatagramTarget, type UdpListener } from "./transport/udp.js";
 export {
   createMessageLayer,
   type CoapHandler,
@@ -11,3 +11,7 @@ export {
   type MessageLayerOptions,
   type RequestHead,
 } from "./message-layer.js";
+export type { ClientRequest, ClientResponse } from "./client-exchange.js";
+export type { ClientObservation, NotificationListener } from "./client-observations.js";
+export { CoapError, type CoapErrorCode } from "./coap-error.js";
+export { CODES } from "./messages.js";

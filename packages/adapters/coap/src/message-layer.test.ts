@@ -1,7 +1,10 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
+import { generate } from "coap-packet";
 import { blockOption, FakeCoapClient, uintOption } from "./fake-coap-client.js";
+import { MemoryLink } from "./memory-link.js";
+import { encodeUint } from "./uint.js";
 import {
   createMessageLayer,
   type CoapReply,
@@ -263,5 +266,115 @@ describe("CoAP message layer, Block2 answers (RFC 7959 §2.4, §3.4)", () => {
       [true, false, ""],
       [false, true, "queued"],
     ]);
+  });
+});
+
+describe("CoAP message layer, request and reply options (RFC 7252 §5.10)", () => {
+  it("hands the handler the Uri-Query list as sent, with flags and repeats, beside the map", async () => {
+    start();
+    await client.request("0.02", "/rd", { query: ["ep=urn:imei:490154203237518", "lt=60", "Q", "b=U", "lt=90"] });
+    expect(seen[0]!.queryList).toEqual(["ep=urn:imei:490154203237518", "lt=60", "Q", "b=U", "lt=90"]);
+    expect(seen[0]!.query).toEqual(
+      new Map([
+        ["ep", "urn:imei:490154203237518"],
+        ["lt", "90"],
+        ["b", "U"],
+      ]),
+    );
+  });
+
+  it("hands the handler the request's Content-Format and Accept, undefined when absent", async () => {
+    start();
+    await client.request("0.02", "/rd", { payload: "</1/0>", contentFormat: 40, accept: 11542 });
+    await client.request("0.01", "/x");
+    expect(seen.map((r) => [r.contentFormat, r.accept])).toEqual([
+      [40, 11542],
+      [undefined, undefined],
+    ]);
+  });
+
+  it("answers with the handler's Location-Path, Content-Format and Max-Age", async () => {
+    start((r) =>
+      r.path[0] === "rd"
+        ? { code: "2.01", locationPath: "/rd/a1B2" }
+        : { code: "2.05", payload: "[]", contentFormat: 110, maxAge: 30 },
+    );
+    const created = await client.request("0.02", "/rd", { payload: "</1/0>" });
+    expect(created.code).toBe("2.01");
+    expect(created.options.filter((o) => o.name === "Location-Path").map((o) => o.value.toString())).toEqual([
+      "rd",
+      "a1B2",
+    ]);
+    const content = await client.request("0.01", "/3/0");
+    expect([uintOption(content, "Content-Format"), uintOption(content, "Max-Age")]).toEqual([110, 30]);
+  });
+
+  it("keeps saying 42 (octet-stream) on a 2.xx with a payload when the handler names no format", async () => {
+    start(() => ({ code: "2.05", payload: "raw" }));
+    expect(uintOption(await client.request("0.01", "/x"), "Content-Format")).toBe(42);
+  });
+
+  it("says the handler's Content-Format on every block of a large answer", async () => {
+    start(() => ({ code: "2.05", payload: body(2100), contentFormat: 11542 }));
+    const first = await client.request("0.01", "/3");
+    const second = await client.request("0.01", "/3", { block2: last(1, 6) });
+    expect([uintOption(first, "Content-Format"), uintOption(second, "Content-Format")]).toEqual([11542, 11542]);
+  });
+
+  it("answers a CoAP ping (an empty CON) with RST, and drops an empty NON", async () => {
+    start();
+    client.send(Buffer.from([0x40, 0x00, 0x01, 0x02]));
+    expect(await client.next((p) => p.messageId === 0x0102)).toMatchObject({ reset: true, code: "0.00" });
+    client.send(Buffer.from([0x50, 0x00, 0x01, 0x03]));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(client.inbox).toEqual([]);
+  });
+});
+
+describe("CoAP message layer, malformed datagrams", () => {
+  it("drops mutated and random datagrams one by one, never failing inside, and keeps serving both roles", async () => {
+    const errors: unknown[] = [];
+    const logger = pino({ level: "error" }, new Writable({ write: (c: Buffer, _e, done) => (errors.push(c), done()) }));
+    const link = new MemoryLink(
+      async () => ({ code: "2.04" }),
+      async (r) => ({ code: "2.05", observe: r.observe === 0 ? 1 : undefined, payload: "v" }),
+      { logger, ackTimeoutMs: 20, maxRetransmit: 1 },
+    );
+    const observation = await link.server.observe(link.devicePeer, { method: "GET", path: "/3/0/9" }, () => {});
+    const token = observation.token;
+    const observe = (n: number) => [{ name: "Observe" as const, value: encodeUint(n) }];
+    const samples = [
+      new FakeCoapClient(link.server).build("0.02", "/rd", { payload: "</1/0>", block1: more(0) }),
+      generate({
+        code: "2.05",
+        messageId: 1,
+        token,
+        confirmable: true,
+        options: observe(9),
+        payload: Buffer.from("1"),
+      }),
+      generate({ code: "2.05", messageId: 2, token, ack: true, payload: Buffer.from("x") }),
+      generate({ code: "0.00", messageId: 3, reset: true }),
+      generate({ code: "4.04", messageId: 4, token: Buffer.from("abc"), payload: Buffer.alloc(300, 1) }),
+    ];
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    for (let i = 0; i < 3000; i++) {
+      const d = Buffer.from(samples[i % samples.length]!);
+      const kind = random(3);
+      const mutated =
+        kind === 0
+          ? d.subarray(0, random(d.length))
+          : kind === 1
+            ? Buffer.from(Array.from({ length: random(40) }, () => random(256)))
+            : d.map((b) => (random(8) === 0 ? random(256) : b));
+      link.server.handle(Buffer.from(mutated), link.devicePeer, () => {});
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await link.server.request(link.devicePeer, { method: "GET", path: "/3/0/0" })).code).toBe("2.05");
+    const answer = await new FakeCoapClient(link.server).request("0.02", "/up", { payload: "1" });
+    expect(answer.code).toBe("2.04");
+    expect(errors.map(String)).toEqual([]);
+    link.close();
   });
 });

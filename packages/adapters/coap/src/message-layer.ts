@@ -1,8 +1,13 @@
 import type { Logger } from "pino";
-import { blockSize, fitBlock, MAX_SZX, sliceBlock, type BlockOption } from "./blockwise/block-option.js";
-import { Block1Assembler } from "./blockwise/block1-assembler.js";
-import { RepresentationCache } from "./blockwise/representation-cache.js";
-import { CODES, decode, notification, response, type AnswerOptions, type DecodedRequest } from "./messages.js";
+import { MAX_SZX } from "./blockwise/block-option.js";
+import { ClientExchange, type ClientRequest, type ClientResponse } from "./client-exchange.js";
+import { ClientObservations, type ClientObservation, type NotificationListener } from "./client-observations.js";
+import { CoapError } from "./coap-error.js";
+import { DuplicateCache } from "./duplicate-cache.js";
+import { emptyMessage } from "./encode-message.js";
+import { decode, type DecodedResponse } from "./messages.js";
+import { Retransmitter } from "./retransmitter.js";
+import { createServerExchange, messageKey } from "./server-exchange.js";
 
 /** Where a datagram came from; answers go back there. */
 export interface Peer {
@@ -18,7 +23,10 @@ export interface RequestHead {
   readonly peer: Peer;
   readonly method: string;
   readonly path: readonly string[];
+  /** Uri-Query options `name=value` as a map (a repeated name: the last wins; options without `=` left out). */
   readonly query: ReadonlyMap<string, string>;
+  /** Uri-Query options as sent, in order: repeated parameters and flags such as LwM2M 1.1's `Q` kept. */
+  readonly queryList: readonly string[];
 }
 
 /** A whole request as a handler sees it. */
@@ -27,6 +35,10 @@ export interface CoapRequest extends RequestHead {
   readonly confirmable: boolean;
   /** Observe option: 0 registers, 1 deregisters (RFC 7641 §2). */
   readonly observe: number | undefined;
+  /** Content-Format of the payload (RFC 7252 §5.10.3), e.g. 40 link-format; undefined when absent. */
+  readonly contentFormat: number | undefined;
+  /** Accept (RFC 7252 §5.10.4): the Content-Format the client wants back; undefined when absent. */
+  readonly accept: number | undefined;
   /** The whole body: a Block1 upload arrives reassembled, and never larger than maxBodyBytes. */
   readonly payload: Buffer;
   /**
@@ -41,6 +53,12 @@ export interface CoapReply {
   readonly code: string;
   readonly payload?: Uint8Array | string;
   readonly observe?: number;
+  /** Content-Format of the payload; when absent, a 2.xx with a payload says 42 (octet-stream). */
+  readonly contentFormat?: number;
+  /** Location-Path (RFC 7252 §5.10.7): `/rd/x1` or its segments, e.g. for the 2.01 Created of an LwM2M Register. */
+  readonly locationPath?: string | readonly string[];
+  /** Max-Age, seconds (RFC 7252 §5.10.5). */
+  readonly maxAge?: number;
 }
 
 /** The application on top of the message layer (the MQTT bridge; later LwM2M). */
@@ -51,8 +69,15 @@ export interface MessageLayerOptions {
   readonly logger: Logger;
   /** Largest request body, bytes (IOT_MAX_MESSAGE_SIZE): larger ones are answered 4.13 with Size1 = this. */
   readonly maxBodyBytes: number;
-  /** ACK_TIMEOUT for confirmable notifications, ms (default 2000; doubled per retransmission). */
+  /**
+   * Writes a datagram to any peer: how requests and observations the layer makes as a client go out (the transport's
+   * socket). Without it, the layer only serves, and `request`/`observe` reject `invalid`.
+   */
+  readonly send?: (datagram: Buffer, peer: Peer) => void;
+  /** ACK_TIMEOUT for confirmable notifications and requests, ms (default 2000; doubled per retransmission). */
   readonly ackTimeoutMs?: number;
+  /** ACK_RANDOM_FACTOR (default 1.5): the first timeout is random in [ACK_TIMEOUT, ACK_TIMEOUT × factor). */
+  readonly ackRandomFactor?: number;
   /** MAX_RETRANSMIT (default 4). */
   readonly maxRetransmit?: number;
   /** Most Block1 uploads reassembled at once (default 64); more are answered 5.03 with Max-Age. */
@@ -63,236 +88,162 @@ export interface MessageLayerOptions {
   readonly maxSzx?: number;
   /** Log fields naming who sent a refused request (the device it claims to be). */
   readonly describe?: (request: RequestHead) => Record<string, unknown>;
+  /**
+   * How long a client request waits for its response after the peer ACKed it (or after sending it NON), ms
+   * (default MAX_TRANSMIT_WAIT: 93 000 with the default timing).
+   */
+  readonly responseTimeoutMs?: number;
+  /** NSTART: client requests in flight to one peer at once (default 1, RFC 7252 §4.7); more wait in order. */
+  readonly nstart?: number;
+  /** Client requests to one peer in flight or waiting (default 32); more reject `busy`. */
+  readonly maxRequestsPerPeer?: number;
+  /** Client requests in flight or waiting, in all (default 10 000); more reject `busy`. */
+  readonly maxRequests?: number;
+  /** Observations the layer holds as a client per peer (default 64) and in all (default 100 000). */
+  readonly maxObservationsPerPeer?: number;
+  readonly maxObservations?: number;
 }
 
 /** The message layer: fed datagrams by a transport it does not own. */
 export interface MessageLayer {
   /** Handles one datagram from `peer`; `send` writes a datagram back to it. Never throws. */
   handle(datagram: Buffer, peer: Peer, send: (datagram: Buffer) => void): void;
-  /** Frees every transfer in progress and stops the timer that drops abandoned ones. */
+  /**
+   * Sends a request to `peer` as a client (through options.send) and answers its whole response; rejects with a
+   * CoapError: `reset`, `timeout`, `busy`, `too-large`, `incomplete`, `invalid` or `closed`.
+   */
+  request(peer: Peer, request: ClientRequest): Promise<ClientResponse>;
+  /** Observes a resource of `peer` (RFC 7641): `onNotification` gets every newer notification, whole. */
+  observe(peer: Peer, request: ClientRequest, onNotification: NotificationListener): Promise<ClientObservation>;
+  /** Frees every transfer, rejects client requests `closed`, forgets observations and stops every timer. */
   close(): void;
 }
 
-/**
- * How long an answered confirmable request is remembered for retransmissions, ms (RFC 7252 EXCHANGE_LIFETIME is
- * 247 s).
- */
+/** How long a received message is remembered for its duplicates, ms (RFC 7252 EXCHANGE_LIFETIME is 247 s). */
 const EXCHANGE_MS = 247_000;
-/** Most remembered exchanges (oldest go first). */
+/** Most remembered messages (oldest go first). */
 const MAX_EXCHANGES = 50_000;
-/** Most responses and notifications kept for their later blocks, and their total bytes. */
-const MAX_REPRESENTATIONS = 1_000;
-const MAX_REPRESENTATION_BYTES = 32 * 1024 * 1024;
 
 /**
- * The CoAP message layer (RFC 7252 §4, RFC 7959) under a handler: answers a retransmitted confirmable request with
- * the answer it already made, retransmits confirmable notifications until ACK or RST, reassembles Block1 uploads
- * (2.31 Continue, 4.08 for a missing or out-of-order block, 4.13 with Size1 past maxBodyBytes) and serves answers
- * and notifications larger than a block with Block2, later blocks from the same representation.
+ * The CoAP message layer (RFC 7252, RFC 7641, RFC 7959) over one transport, in both roles: requests from peers go
+ * to the handler (server-exchange.ts); requests the application sends to peers, their responses and notifications
+ * are matched here (client-exchange.ts, client-observations.ts). Duplicates are answered as the first time (§4.5),
+ * a CoAP ping gets its RST, a response nobody waits for is rejected with RST, and anything malformed is dropped.
  */
 export function createMessageLayer(handler: CoapHandler, options: MessageLayerOptions): MessageLayer {
   const log = options.logger;
-  const { maxBodyBytes } = options;
   const ackTimeoutMs = options.ackTimeoutMs ?? 2_000;
+  const ackRandomFactor = options.ackRandomFactor ?? 1.5;
   const maxRetransmit = options.maxRetransmit ?? 4;
   const transferTimeoutMs = options.transferTimeoutMs ?? 60_000;
   const maxSzx = Math.min(options.maxSzx ?? MAX_SZX, MAX_SZX);
-  const uploads = new Block1Assembler({
-    maxBodyBytes,
-    maxTransfers: options.maxTransfers ?? 64,
-    idleTimeoutMs: transferTimeoutMs,
-    maxSzx,
-  });
-  const representations = new RepresentationCache({
-    maxEntries: MAX_REPRESENTATIONS,
-    maxBytes: MAX_REPRESENTATION_BYTES,
-    ttlMs: transferTimeoutMs,
-  });
-  const sweeper = setInterval(
-    () => {
-      const dropped = uploads.sweep(Date.now());
-      if (dropped > 0) log.debug({ dropped }, "abandoned block-wise uploads dropped");
-      representations.sweep(Date.now());
-    },
-    Math.min(transferTimeoutMs, 10_000),
-  );
-  sweeper.unref();
-
   let nextMessageId = Math.floor(Math.random() * 0xffff);
   const messageId = () => (nextMessageId = (nextMessageId + 1) & 0xffff);
-  let nextEtag = Math.floor(Math.random() * 0xffffffff);
-  const etag = () => {
-    nextEtag = (nextEtag + 1) >>> 0;
-    const b = Buffer.alloc(4);
-    b.writeUInt32BE(nextEtag);
-    return b;
-  };
-  /** Confirmable requests already seen: their answer (or undefined while it is being made). */
-  const exchanges = new Map<string, { at: number; reply: Buffer | undefined }>();
-  /** Confirmable messages waiting for the device's ACK or RST, by message id. */
-  const awaiting = new Map<number, (answer: "ack" | "reset") => void>();
-
-  const remember = (key: string, reply: Buffer | undefined) => {
-    const now = Date.now();
-    for (const [k, e] of exchanges) {
-      if (now - e.at < EXCHANGE_MS && exchanges.size < MAX_EXCHANGES) break;
-      exchanges.delete(k);
-    }
-    exchanges.set(key, { at: now, reply });
-  };
-
-  /** Sends a confirmable message until it is ACKed or RST, retransmitting with exponential back-off. */
-  const confirm = (id: number, datagram: Buffer, send: (d: Buffer) => void): Promise<Confirmation> =>
-    new Promise((resolve) => {
-      let attempt = 0;
-      let timer: NodeJS.Timeout;
-      const transmit = () => {
-        send(datagram);
-        if (attempt > maxRetransmit) {
-          awaiting.delete(id);
-          return resolve("timeout");
-        }
-        timer = setTimeout(transmit, ackTimeoutMs * 2 ** attempt++);
-        timer.unref();
-      };
-      awaiting.set(id, (answer) => {
-        clearTimeout(timer);
-        awaiting.delete(id);
-        resolve(answer);
-      });
-      transmit();
-    });
-
-  /**
-   * A body too large for one block of 2^(szx+4) bytes: keeps it under `key` for the client's requests of the other
-   * blocks and answers its first block with the options that say so; undefined when it fits.
-   */
-  const firstBlock = (key: string, code: string, payload: Uint8Array, szx: number) => {
-    if (payload.length <= blockSize(szx)) return undefined;
-    const representation = { code, payload: Buffer.from(payload), etag: etag() };
-    representations.put(key, representation, Date.now());
-    const first = sliceBlock(representation.payload, 0, szx)!;
-    const extra = { block2: first.block, etag: representation.etag, size2: payload.length };
-    return { payload: first.payload, extra };
-  };
-
-  const serve = async (
-    m: DecodedRequest,
-    peer: Peer,
-    send: (d: Buffer) => void,
-    replied: Promise<void>,
-  ): Promise<Buffer> => {
-    const { packet } = m;
-    const answer = (code: string, payload: Uint8Array | string = "", extra: AnswerOptions = {}) =>
-      response(packet, code, payload, { messageId: messageId(), ...extra });
-    const head: RequestHead = { peer, method: m.method, path: m.path, query: m.query };
-    const tooLarge = (size: number) => {
-      log.warn(
-        { peer: peer.address, ...options.describe?.(head), size, limit: maxBodyBytes },
-        "request refused: body larger than IOT_MAX_MESSAGE_SIZE",
-      );
-      return answer(CODES.tooLarge, `the body is larger than ${maxBodyBytes} bytes`, { size1: maxBodyBytes });
-    };
-    /** A transfer is the sender's request on one resource; an upload also has its Request-Tag (RFC 9175 §3.2). */
-    const transfer = `${peer.address}:${peer.port} ${m.method} ${m.resource}`;
-    const now = Date.now();
-
-    if (m.block2 && m.block2.num > 0) {
-      const representation = representations.get(transfer, now);
-      if (!representation) return answer(CODES.incomplete, "the earlier blocks of this answer are gone: ask block 0");
-      const block = fitBlock(m.block2, maxSzx);
-      const slice = sliceBlock(representation.payload, block.num, block.szx);
-      if (!slice) return answer(CODES.badOption, `block ${m.block2.num} is past the end of the answer`);
-      return answer(representation.code, slice.payload, { block2: slice.block, etag: representation.etag });
-    }
-
-    let body = packet.payload;
-    let block1: BlockOption | undefined;
-    if (m.block1) {
-      const outcome = uploads.offer(`${transfer} ${m.requestTag}`, m.block1, packet.payload, m.size1, now);
-      switch (outcome.kind) {
-        case "continue":
-          return answer(CODES.continue, "", { block1: outcome.block });
-        case "incomplete":
-          return answer(CODES.incomplete, outcome.reason);
-        case "invalid":
-          return answer(CODES.badRequest, outcome.reason);
-        case "too-large":
-          return tooLarge(outcome.size);
-        case "busy":
-          log.warn({ peer: peer.address, ...options.describe?.(head) }, "block-wise upload refused: too many at once");
-          return answer(CODES.unavailable, "too many uploads at once; try again later", {
-            maxAge: Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
-          });
-        case "complete":
-          body = outcome.body;
-          block1 = outcome.block;
+  const retransmitter = new Retransmitter({ ackTimeoutMs, ackRandomFactor, maxRetransmit });
+  const duplicates = new DuplicateCache(EXCHANGE_MS, MAX_EXCHANGES);
+  const server = createServerExchange(handler, {
+    logger: log,
+    maxBodyBytes: options.maxBodyBytes,
+    maxTransfers: options.maxTransfers ?? 64,
+    transferTimeoutMs,
+    maxSzx,
+    describe: options.describe,
+    messageId,
+    retransmitter,
+    duplicates,
+  });
+  const transport = options.send;
+  const send =
+    transport &&
+    ((datagram: Buffer, peer: Peer) => {
+      try {
+        transport(datagram, peer);
+      } catch (err) {
+        log.warn({ err, peer: peer.address }, "datagram not sent");
       }
-    } else if (Math.max(packet.payload.length, m.size1 ?? 0) > maxBodyBytes) {
-      return tooLarge(Math.max(packet.payload.length, m.size1 ?? 0));
-    }
+    });
+  const client: ClientExchange = new ClientExchange({
+    send,
+    messageId,
+    retransmitter,
+    maxBodyBytes: options.maxBodyBytes,
+    maxSzx,
+    responseTimeoutMs: options.responseTimeoutMs ?? ackTimeoutMs * (2 ** (maxRetransmit + 1) - 1) * ackRandomFactor,
+    nstart: options.nstart ?? 1,
+    maxRequestsPerPeer: options.maxRequestsPerPeer ?? 32,
+    maxRequests: options.maxRequests ?? 10_000,
+    tokenTaken: (token) => observations.has(token),
+  });
+  const observations = new ClientObservations(client, {
+    maxPerPeer: options.maxObservationsPerPeer ?? 64,
+    maxTotal: options.maxObservations ?? 100_000,
+    logger: log,
+  });
+  let closed = false;
+  const refuseClosed = () => Promise.reject(new CoapError("closed", "the CoAP message layer is closed"));
+  const sweeper = setInterval(() => server.sweep(Date.now()), Math.min(transferTimeoutMs, 10_000));
+  sweeper.unref();
 
-    const szx = Math.min(m.block2?.szx ?? maxSzx, maxSzx);
-    const request: CoapRequest = {
-      ...head,
-      token: packet.token,
-      confirmable: packet.confirmable,
-      observe: m.observe,
-      payload: body,
-      notify: async (sequence, code, payload) => {
-        await replied;
-        const id = messageId();
-        const first = firstBlock(transfer, code, payload, szx);
-        const datagram = notification(packet.token, id, sequence, code, first?.payload ?? payload, first?.extra);
-        return confirm(id, datagram, send);
-      },
-    };
-    const reply = await handler(request);
-    const payload = reply.payload ?? "";
-    const first = firstBlock(transfer, reply.code, Buffer.from(payload), szx);
-    return answer(reply.code, first?.payload ?? payload, { ...first?.extra, observe: reply.observe, block1 });
+  /** A separate response (CON or NON): to its request, else its observation, else RST (RFC 7252 §4.2, §4.3). */
+  const takeResponse = (m: DecodedResponse, peer: Peer, reply: (d: Buffer) => void) => {
+    const { packet } = m;
+    const key = messageKey(peer, packet.messageId);
+    const seen = duplicates.get(key, Date.now());
+    if (seen) {
+      if (seen.reply && packet.confirmable) reply(seen.reply); // a retransmission: ACKed again, taken once
+      return;
+    }
+    const deliver = client.take(m, peer) ? () => {} : observations.take(m, peer);
+    const answer = !deliver
+      ? emptyMessage("reset", packet.messageId)
+      : packet.confirmable
+        ? emptyMessage("ack", packet.messageId)
+        : undefined;
+    duplicates.remember(key, answer, Date.now());
+    if (answer) reply(answer);
+    if (!deliver) log.debug({ peer: peer.address, code: packet.code }, "response for no request or observation: RST");
+    deliver?.();
   };
 
   return {
-    handle(datagram, peer, send) {
-      const m = decode(datagram);
-      if (m.kind === "malformed") {
-        log.debug({ peer: peer.address, reason: m.reason }, "malformed datagram");
-        if (m.reply) send(m.reply);
-        return;
-      }
-      if (m.kind !== "request") {
-        awaiting.get(m.messageId)?.(m.kind);
-        return;
-      }
-      const { packet } = m;
-      const exchange = `${peer.address}:${peer.port}:${packet.messageId}`;
-      if (packet.confirmable) {
-        const seen = exchanges.get(exchange);
-        if (seen) {
-          if (seen.reply) send(seen.reply); // a retransmission: same answer, not handled twice
-          return;
+    handle(datagram, peer, reply) {
+      try {
+        const m = decode(datagram);
+        switch (m.kind) {
+          case "malformed":
+            log.debug({ peer: peer.address, reason: m.reason }, "malformed datagram");
+            if (m.reply) reply(m.reply);
+            return;
+          case "ack":
+            retransmitter.settle(messageKey(peer, m.messageId), { kind: "ack" });
+            return;
+          case "reset": {
+            const key = messageKey(peer, m.messageId);
+            if (!retransmitter.settle(key, { kind: "reset" })) client.reset(key);
+            return;
+          }
+          case "ping":
+            return reply(m.reply);
+          case "request":
+            return server.handle(m, peer, reply);
+          case "response":
+            if (m.packet.ack) retransmitter.settle(messageKey(peer, m.packet.messageId), { kind: "ack", response: m });
+            else takeResponse(m, peer, reply);
         }
-        remember(exchange, undefined);
+      } catch (err) {
+        log.error({ err, peer: peer.address }, "datagram not handled");
       }
-      let markReplied = () => {};
-      const replied = new Promise<void>((resolve) => (markReplied = resolve));
-      serve(m, peer, send, replied)
-        .catch((err: unknown) => {
-          log.error({ err }, "request failed");
-          return response(packet, CODES.internal, "", { messageId: messageId() });
-        })
-        .then((reply) => {
-          if (packet.confirmable) remember(exchange, reply);
-          send(reply);
-          markReplied();
-        })
-        .catch((err: unknown) => log.error({ err }, "answer not sent"));
     },
+    request: (peer, request) => (closed ? refuseClosed() : client.request(peer, request)),
+    observe: (peer, request, onNotification) =>
+      closed ? refuseClosed() : observations.observe(peer, request, onNotification),
     close() {
+      closed = true;
       clearInterval(sweeper);
-      uploads.clear();
-      representations.clear();
+      server.clear();
+      client.close();
+      observations.clear();
+      retransmitter.clear();
     },
   };
 }

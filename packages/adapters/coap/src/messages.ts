@@ -1,15 +1,19 @@
-import { generate, parse, type ParsedPacket } from "coap-packet";
-import { decodeBlock, encodeBlock, type BlockOption } from "./blockwise/block-option.js";
-import { decodeUint, encodeUint } from "./uint.js";
+import { parse, type ParsedPacket } from "coap-packet";
+import { decodeBlock, type BlockOption } from "./blockwise/block-option.js";
+import { emptyMessage, errorAnswer } from "./encode-message.js";
+import { frameProblem } from "./frame-check.js";
+import { decodeUint } from "./uint.js";
 
 /**
- * The CoAP message layer's pure parts (RFC 7252): decoding a datagram into a
- * request, and encoding answers. Everything here is a function of its input.
+ * The CoAP message layer's pure decoding (RFC 7252 §3, §5.10): a datagram becomes a request, a response (piggybacked
+ * on an ACK, or a separate CON/NON one such as a notification), an empty ACK/RST/ping, or a refusal. Everything here
+ * is a function of its input.
  */
 
 /** Response codes the adapter answers with. */
 export const CODES = {
   created: "2.01",
+  deleted: "2.02",
   changed: "2.04",
   content: "2.05",
   continue: "2.31",
@@ -25,42 +29,69 @@ export const CODES = {
   unavailable: "5.03",
 } as const;
 
-/** Option number of Observe (RFC 7641). */
-const OBSERVE = "Observe";
-/** Content-Format application/octet-stream. */
-const OCTET_STREAM = 42;
 /** Request-Tag (RFC 9175 §3): tells apart two uploads to the same resource; coap-packet names it by number. */
 const REQUEST_TAG = "292";
 
+/** A datagram that is a request (code 0.01 to 0.31). */
+export interface DecodedRequest {
+  readonly kind: "request";
+  readonly packet: ParsedPacket;
+  readonly method: string;
+  readonly path: string[];
+  /** Uri-Query options of the form name=value; a later repeat wins, options without `=` are left out. */
+  readonly query: Map<string, string>;
+  /** Uri-Query options as sent, in order, repeats and flags (`Q`) included. */
+  readonly queryList: string[];
+  /** Uri-Path and Uri-Query as sent: with the sender, what identifies a block-wise transfer. */
+  readonly resource: string;
+  readonly observe: number | undefined;
+  /** Content-Format of the payload (RFC 7252 §5.10.3); undefined when absent or longer than 2 bytes. */
+  readonly contentFormat: number | undefined;
+  /** Accept (RFC 7252 §5.10.4): the Content-Format the client wants back. */
+  readonly accept: number | undefined;
+  /** Block1 (RFC 7959): this request's payload is one block of a larger body. */
+  readonly block1: BlockOption | undefined;
+  /** Block2 (RFC 7959): which block of the response the client asks for, or the block size it wants. */
+  readonly block2: BlockOption | undefined;
+  /** Size1 (RFC 7959 §4): the whole body's size the client announces. */
+  readonly size1: number | undefined;
+  /** Request-Tag (RFC 9175), hex; "" when absent. */
+  readonly requestTag: string;
+}
+
+/** A datagram that is a response (code 2.xx, 4.xx or 5.xx): piggybacked when `packet.ack`, else separate. */
+export interface DecodedResponse {
+  readonly kind: "response";
+  readonly packet: ParsedPacket;
+  /** Observe (RFC 7641 §2): the notification's 24-bit sequence number; undefined when absent. */
+  readonly observe: number | undefined;
+  readonly contentFormat: number | undefined;
+  /** Block2 (RFC 7959 §2.4): which block of the representation the payload is. */
+  readonly block2: BlockOption | undefined;
+  /** Block1 (RFC 7959 §2.5): which block of the client's upload this acknowledges, and the block size wanted. */
+  readonly block1: BlockOption | undefined;
+  /** Size2 (RFC 7959 §4): the whole representation's size, bytes. */
+  readonly size2: number | undefined;
+  readonly etag: Buffer | undefined;
+  /** Location-Path segments (RFC 7252 §5.10.7), e.g. the instance a Create made. */
+  readonly locationPath: string[];
+  /** Max-Age, seconds (RFC 7252 §5.10.5); undefined when absent (which means 60). */
+  readonly maxAge: number | undefined;
+}
+
 /** A datagram after decoding. */
 export type Decoded =
-  | {
-      kind: "request";
-      packet: ParsedPacket;
-      method: string;
-      path: string[];
-      query: Map<string, string>;
-      /** Uri-Path and Uri-Query as sent: with the sender, what identifies a block-wise transfer. */
-      resource: string;
-      observe: number | undefined;
-      /** Block1 (RFC 7959): this request's payload is one block of a larger body. */
-      block1: BlockOption | undefined;
-      /** Block2 (RFC 7959): which block of the response the client asks for, or the block size it wants. */
-      block2: BlockOption | undefined;
-      /** Size1 (RFC 7959 §4): the whole body's size the client announces. */
-      size1: number | undefined;
-      /** Request-Tag (RFC 9175), hex; "" when absent. */
-      requestTag: string;
-    }
-  | { kind: "ack" | "reset"; messageId: number }
+  | DecodedRequest
+  | DecodedResponse
+  /** An empty ACK or RST (RFC 7252 §4.2, §4.3): the answer to a confirmable message the layer sent. */
+  | { readonly kind: "ack" | "reset"; readonly messageId: number }
+  /** An empty CON, "CoAP ping" (RFC 7252 §4.3): answered with `reply`, an RST. */
+  | { readonly kind: "ping"; readonly reply: Buffer }
   /**
-   * Not a request we can take: `reply` is a 4.00 for a readable header (4.02 for a malformed Block option), undefined
-   * when even the header is broken.
+   * Not a message the layer takes: `reply` is a 4.00 to a request whose header can still be read (4.02 for a
+   * malformed critical option), undefined when it is dropped silently (RFC 7252 §4.2, §4.3).
    */
-  | { kind: "malformed"; reason: string; reply: Buffer | undefined };
-
-/** A datagram that is a request. */
-export type DecodedRequest = Extract<Decoded, { kind: "request" }>;
+  | { readonly kind: "malformed"; readonly reason: string; readonly reply: Buffer | undefined };
 
 const METHODS: Record<string, string> = {
   "0.01": "GET",
@@ -68,150 +99,119 @@ const METHODS: Record<string, string> = {
   "0.03": "PUT",
   "0.04": "DELETE",
   "0.05": "FETCH",
+  "0.06": "PATCH",
+  "0.07": "iPATCH",
 };
+
+const malformed = (reason: string, reply?: Buffer): Decoded => ({ kind: "malformed", reason, reply });
 
 /** Decodes one datagram; never throws. */
 export function decode(datagram: Buffer): Decoded {
+  const problem = frameProblem(datagram);
+  if (problem) return malformed(problem, badRequestFor(datagram));
   let packet: ParsedPacket;
   try {
     packet = parse(datagram);
   } catch (err) {
-    return { kind: "malformed", reason: (err as Error).message, reply: badRequestFor(datagram) };
+    return malformed((err as Error).message, badRequestFor(datagram));
   }
-  if (packet.ack) return { kind: "ack", messageId: packet.messageId };
-  if (packet.reset) return { kind: "reset", messageId: packet.messageId };
-  const method = METHODS[packet.code];
-  if (!packet.code.startsWith("0.") || packet.code === "0.00") {
-    return { kind: "malformed", reason: `code ${packet.code} is not a request`, reply: undefined };
+  const type = packet.confirmable ? "CON" : packet.ack ? "ACK" : packet.reset ? "RST" : "NON";
+  if (packet.code === "0.00") {
+    if (type === "ACK" || type === "RST")
+      return { kind: type === "ACK" ? "ack" : "reset", messageId: packet.messageId };
+    if (type === "CON") return { kind: "ping", reply: emptyMessage("reset", packet.messageId) };
+    return malformed("an empty NON message");
   }
-  const text = (name: string) => packet.options.filter((o) => o.name === name).map((o) => o.value.toString("utf8"));
-  const option = (name: string) => packet.options.find((o) => o.name === name)?.value;
-  const queries = text("Uri-Query");
+  const codeClass = packet.code[0];
+  if (codeClass === "0") {
+    if (type === "ACK" || type === "RST") return malformed(`request code ${packet.code} in an ${type}`);
+    return decodeRequest(packet);
+  }
+  if (codeClass !== "2" && codeClass !== "4" && codeClass !== "5") return malformed(`reserved code ${packet.code}`);
+  if (type === "RST") return malformed("an RST with a code");
+  return decodeResponse(packet);
+}
+
+const texts = (packet: ParsedPacket, name: string) =>
+  packet.options.filter((o) => o.name === name).map((o) => o.value.toString("utf8"));
+const optionOf = (packet: ParsedPacket, name: string) => packet.options.find((o) => o.name === name)?.value;
+/** A uint option of at most `maxBytes`; undefined when absent or longer. */
+const uintOf = (packet: ParsedPacket, name: string, maxBytes: number) => {
+  const value = optionOf(packet, name);
+  return value && value.length <= maxBytes ? decodeUint(value) : undefined;
+};
+
+function decodeRequest(packet: ParsedPacket): Decoded {
+  const queryList = texts(packet, "Uri-Query");
   const query = new Map<string, string>();
-  for (const q of queries) {
+  for (const q of queryList) {
     const eq = q.indexOf("=");
     if (eq > 0) query.set(q.slice(0, eq), q.slice(eq + 1));
   }
   const blocks: (BlockOption | undefined)[] = [];
   for (const name of ["Block1", "Block2"]) {
-    const value = option(name);
+    const value = optionOf(packet, name);
     const block = value && decodeBlock(value);
     if (typeof block === "string") {
       const reserved = block === "reserved-szx";
-      const reply = answerTo(
-        packet,
-        reserved ? CODES.badRequest : CODES.badOption,
-        `${name}: bad ${reserved ? "SZX 7" : "value"}`,
-      );
-      return { kind: "malformed", reason: `${name} ${block}`, reply };
+      const code = reserved ? CODES.badRequest : CODES.badOption;
+      return malformed(`${name} ${block}`, errorAnswer(packet, code, `${name}: bad ${reserved ? "SZX 7" : "value"}`));
     }
     blocks.push(block);
   }
-  const observeOption = option(OBSERVE);
-  const size1 = option("Size1");
+  const accept = optionOf(packet, "Accept");
+  if (accept && accept.length > 2)
+    return malformed("Accept longer than 2 bytes", errorAnswer(packet, "4.02", "Accept"));
+  const path = texts(packet, "Uri-Path");
   return {
     kind: "request",
     packet,
-    method: method ?? packet.code,
-    path: text("Uri-Path"),
+    method: METHODS[packet.code] ?? packet.code,
+    path,
     query,
-    resource: `${text("Uri-Path").join("/")}?${queries.join("&")}`,
-    observe: observeOption ? decodeUint(observeOption) : undefined,
+    queryList,
+    resource: `${path.join("/")}?${queryList.join("&")}`,
+    observe: uintOf(packet, "Observe", 3),
+    contentFormat: uintOf(packet, "Content-Format", 2),
+    accept: accept && decodeUint(accept),
     block1: blocks[0],
     block2: blocks[1],
-    size1: size1 && size1.length <= 4 ? decodeUint(size1) : undefined,
-    requestTag: option(REQUEST_TAG)?.toString("hex") ?? "",
+    size1: uintOf(packet, "Size1", 4),
+    requestTag: optionOf(packet, REQUEST_TAG)?.toString("hex") ?? "",
   };
 }
 
-/** An error answer to a request the layer cannot take, with its own message id (piggybacked or NON). */
-function answerTo(packet: ParsedPacket, code: string, text: string): Buffer {
-  return generate({
-    code,
-    messageId: packet.messageId,
-    token: packet.token,
-    confirmable: false,
-    ack: packet.confirmable,
-    payload: Buffer.from(text),
-  });
+function decodeResponse(packet: ParsedPacket): Decoded {
+  const observe = optionOf(packet, "Observe");
+  if (observe && observe.length > 3) return malformed("Observe longer than 3 bytes");
+  const blocks: (BlockOption | undefined)[] = [];
+  for (const name of ["Block1", "Block2"]) {
+    const value = optionOf(packet, name);
+    const block = value && decodeBlock(value);
+    if (typeof block === "string") return malformed(`${name} ${block}`);
+    blocks.push(block);
+  }
+  return {
+    kind: "response",
+    packet,
+    observe: observe && decodeUint(observe),
+    contentFormat: uintOf(packet, "Content-Format", 2),
+    block1: blocks[0],
+    block2: blocks[1],
+    size2: uintOf(packet, "Size2", 4),
+    etag: optionOf(packet, "ETag"),
+    locationPath: texts(packet, "Location-Path"),
+    maxAge: uintOf(packet, "Max-Age", 4),
+  };
 }
 
-/** A 4.00 answering a datagram whose fixed header (and token) can still be read (RFC 7252 §3). */
+/** A 4.00 answering a request whose fixed header (and token) can still be read (RFC 7252 §3). */
 function badRequestFor(d: Buffer): Buffer | undefined {
   if (d.length < 4 || d[0]! >> 6 !== 1) return undefined;
   const type = (d[0]! >> 4) & 0x3;
   const tokenLength = d[0]! & 0x0f;
-  if (tokenLength > 8 || d.length < 4 + tokenLength || type > 1) return undefined;
-  return generate({
-    code: CODES.badRequest,
-    messageId: d.readUInt16BE(2),
-    token: d.subarray(4, 4 + tokenLength),
-    confirmable: false,
-    ack: type === 0,
-    payload: Buffer.from("malformed CoAP message"),
-  });
-}
-
-/** Options of an answer beyond its code and payload. */
-export interface AnswerOptions {
-  /** Message id of a NON answer (a confirmable request's answer reuses the request's). */
-  readonly messageId?: number;
-  readonly observe?: number;
-  /** Block1 of an upload: which block is acknowledged, and the block size the server wants (RFC 7959 §2.3). */
-  readonly block1?: BlockOption;
-  /** Block2: which block of the representation this payload is (RFC 7959 §2.4). */
-  readonly block2?: BlockOption;
-  /** Size1 in a 4.13: the largest body the server takes, bytes (RFC 7959 §2.9.3). */
-  readonly size1?: number;
-  /** Size2: the whole representation's size, bytes (RFC 7959 §4). */
-  readonly size2?: number;
-  readonly etag?: Buffer;
-  /** Max-Age, seconds: in a 5.03, when to try again (RFC 7252 §5.9.3.4). */
-  readonly maxAge?: number;
-}
-
-/** The answer to a request: piggybacked on the ACK of a confirmable one, else a NON with a new message id. */
-export function response(
-  request: ParsedPacket,
-  code: string,
-  payload: Uint8Array | string = "",
-  extra: AnswerOptions = {},
-): Buffer {
-  return generate({
-    code,
-    token: request.token,
-    payload: Buffer.from(payload),
-    options: optionsOf(code, payload, extra),
-    ...(request.confirmable
-      ? { ack: true, messageId: request.messageId }
-      : { confirmable: false, messageId: extra.messageId ?? 0 }),
-  });
-}
-
-/** A confirmable notification of an observation (RFC 7641 §4.2); `extra` may make it the first of blocks. */
-export function notification(
-  token: Buffer,
-  messageId: number,
-  sequence: number,
-  code: string,
-  payload: Uint8Array,
-  extra: Omit<AnswerOptions, "messageId" | "observe"> = {},
-): Buffer {
-  const options = optionsOf(code, payload, { ...extra, observe: sequence });
-  return generate({ code, token, messageId, confirmable: true, options, payload: Buffer.from(payload) });
-}
-
-function optionsOf(code: string, payload: Uint8Array | string, extra: AnswerOptions) {
-  const options: { name: string; value: Buffer }[] = [];
-  if (extra.observe !== undefined) options.push({ name: OBSERVE, value: encodeUint(extra.observe) });
-  if (extra.etag) options.push({ name: "ETag", value: extra.etag });
-  if (payload.length > 0 && code.startsWith("2.")) {
-    options.push({ name: "Content-Format", value: encodeUint(OCTET_STREAM) });
-  }
-  if (extra.maxAge !== undefined) options.push({ name: "Max-Age", value: encodeUint(extra.maxAge) });
-  if (extra.block2) options.push({ name: "Block2", value: encodeBlock(extra.block2) });
-  if (extra.block1) options.push({ name: "Block1", value: encodeBlock(extra.block1) });
-  if (extra.size2 !== undefined) options.push({ name: "Size2", value: encodeUint(extra.size2) });
-  if (extra.size1 !== undefined) options.push({ name: "Size1", value: encodeUint(extra.size1) });
-  return options;
+  const isRequest = d[1]! >= 1 && d[1]! <= 31;
+  if (!isRequest || tokenLength > 8 || d.length < 4 + tokenLength || type > 1) return undefined;
+  const packet = { messageId: d.readUInt16BE(2), token: d.subarray(4, 4 + tokenLength), confirmable: type === 0 };
+  return errorAnswer(packet, CODES.badRequest, "malformed CoAP message");
 }

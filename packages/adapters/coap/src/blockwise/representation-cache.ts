@@ -2,6 +2,8 @@
 export interface Representation {
   /** The response code of every block. */
   readonly code: string;
+  /** The Content-Format every block says; undefined: the layer's default. */
+  readonly contentFormat?: number;
   /** The whole body. */
   readonly payload: Buffer;
   /** Tells the client that its blocks belong together; a new representation under the same key gets a new one. */

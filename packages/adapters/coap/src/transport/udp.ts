@@ -1,36 +1,48 @@
 import { createSocket } from "node:dgram";
 import { listenError } from "@iot/config";
-import type { CoapAdapter } from "../coap-adapter.js";
+import type { Peer } from "../message-layer.js";
 
-/** The bound UDP socket of the adapter. */
+/** The bound UDP socket of an adapter. */
 export interface UdpListener {
   readonly port: number;
+  /**
+   * Writes a datagram to any peer through the same socket: the message layer's `send` option, for the requests it
+   * makes as a client (a server's request reaches a device behind NAT only from the address the device talks to).
+   */
+  send(datagram: Buffer, peer: Peer): void;
   close(): Promise<void>;
 }
 
+/** What the socket feeds: an adapter or a message layer. */
+export interface DatagramTarget {
+  handle(datagram: Buffer, peer: Peer, send: (datagram: Buffer) => void): void;
+}
+
 /**
- * Binds a UDP socket and feeds every datagram to the adapter, answering to
- * its sender. A socket error is logged by the caller's `onError`, never
- * thrown: one bad peer must not stop the process. A taken port fails as a
- * one-line StartupError naming IOT_COAP_PORT.
+ * Binds a UDP socket and feeds every datagram to the target, answering to its sender. A socket error is logged by
+ * the caller's `onError`, never thrown: one bad peer must not stop the process. A taken port fails as a one-line
+ * StartupError naming `setting` (default IOT_COAP_PORT) and `name` (default coap).
  */
 export function listenUdp(
-  adapter: CoapAdapter,
-  options: { port: number; host: string; onError: (err: Error) => void },
+  target: DatagramTarget,
+  options: { port: number; host: string; onError: (err: Error) => void; setting?: string; name?: string },
 ): Promise<UdpListener> {
   const socket = createSocket({ type: options.host.includes(":") ? "udp6" : "udp4" });
+  const send = (datagram: Buffer, peer: Peer) =>
+    socket.send(datagram, peer.port, peer.address, (err) => err && options.onError(err));
   return new Promise((resolve, reject) => {
-    socket.once("error", (err) => reject(listenError(err, "coap", options.port, "IOT_COAP_PORT")));
+    socket.once("error", (err) =>
+      reject(listenError(err, options.name ?? "coap", options.port, options.setting ?? "IOT_COAP_PORT")),
+    );
     socket.bind(options.port, options.host, () => {
       socket.removeAllListeners("error");
       socket.on("error", options.onError);
       socket.on("message", (datagram, peer) => {
-        adapter.handle(datagram, peer, (answer) =>
-          socket.send(answer, peer.port, peer.address, (err) => err && options.onError(err)),
-        );
+        target.handle(datagram, peer, (answer) => send(answer, peer));
       });
       resolve({
         port: socket.address().port,
+        send,
         close: () => new Promise<void>((done) => socket.close(() => done())),
       });
     });

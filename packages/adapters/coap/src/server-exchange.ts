@@ -1,0 +1,205 @@
+import type { Logger } from "pino";
+import { blockSize, fitBlock, sliceBlock, type BlockOption } from "./blockwise/block-option.js";
+import { Block1Assembler } from "./blockwise/block1-assembler.js";
+import { RepresentationCache } from "./blockwise/representation-cache.js";
+import type { DuplicateCache } from "./duplicate-cache.js";
+import { notification, response, type AnswerOptions } from "./encode-message.js";
+import type { CoapHandler, CoapRequest, Confirmation, Peer, RequestHead } from "./message-layer.js";
+import { CODES, type DecodedRequest } from "./messages.js";
+import type { Retransmitter } from "./retransmitter.js";
+
+/** Most responses and notifications kept for their later blocks, and their total bytes. */
+const MAX_REPRESENTATIONS = 1_000;
+const MAX_REPRESENTATION_BYTES = 32 * 1024 * 1024;
+
+/** What the server side shares with the rest of the layer. */
+export interface ServerExchangeOptions {
+  readonly logger: Logger;
+  readonly maxBodyBytes: number;
+  readonly maxTransfers: number;
+  readonly transferTimeoutMs: number;
+  readonly maxSzx: number;
+  readonly describe: ((request: RequestHead) => Record<string, unknown>) | undefined;
+  /** The layer's message ids (shared with its client side, so no two messages to a peer reuse one). */
+  readonly messageId: () => number;
+  readonly retransmitter: Retransmitter;
+  readonly duplicates: DuplicateCache;
+}
+
+/** The server role: requests from peers, to the handler and back. */
+export interface ServerExchange {
+  /** Takes one decoded request from `peer`; `send` answers it. */
+  handle(m: DecodedRequest, peer: Peer, send: (d: Buffer) => void): void;
+  /** Drops abandoned block-wise transfers. */
+  sweep(now: number): void;
+  clear(): void;
+}
+
+/** The key of a message from (or to) a peer: its address, port and message id. */
+export const messageKey = (peer: Peer, messageId: number): string => `${peer.address}:${peer.port}:${messageId}`;
+
+/**
+ * The server role of the message layer (RFC 7252 §4-5, RFC 7959) under a handler: answers a retransmitted confirmable
+ * request with the answer it already made, retransmits confirmable notifications until ACK or RST, reassembles Block1
+ * uploads (2.31 Continue, 4.08 for a missing or out-of-order block, 4.13 with Size1 past maxBodyBytes) and serves
+ * answers and notifications larger than a block with Block2, later blocks from the same representation.
+ */
+export function createServerExchange(handler: CoapHandler, options: ServerExchangeOptions): ServerExchange {
+  const { logger: log, maxBodyBytes, maxSzx, messageId, retransmitter, duplicates } = options;
+  const uploads = new Block1Assembler({
+    maxBodyBytes,
+    maxTransfers: options.maxTransfers,
+    idleTimeoutMs: options.transferTimeoutMs,
+    maxSzx,
+  });
+  const representations = new RepresentationCache({
+    maxEntries: MAX_REPRESENTATIONS,
+    maxBytes: MAX_REPRESENTATION_BYTES,
+    ttlMs: options.transferTimeoutMs,
+  });
+  let nextEtag = Math.floor(Math.random() * 0xffffffff);
+  const etag = () => {
+    nextEtag = (nextEtag + 1) >>> 0;
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(nextEtag);
+    return b;
+  };
+
+  /** Sends a confirmable message to `peer` until it is ACKed or RST. */
+  const confirm = (peer: Peer, id: number, datagram: Buffer, send: (d: Buffer) => void): Promise<Confirmation> =>
+    new Promise((resolve) => retransmitter.start(messageKey(peer, id), datagram, send, (s) => resolve(s.kind)));
+
+  /**
+   * A body too large for one block of 2^(szx+4) bytes: keeps it under `key` for the client's requests of the other
+   * blocks and answers its first block with the options that say so; undefined when it fits.
+   */
+  const firstBlock = (key: string, code: string, payload: Uint8Array, szx: number, contentFormat?: number) => {
+    if (payload.length <= blockSize(szx)) return undefined;
+    const representation = { code, payload: Buffer.from(payload), etag: etag(), contentFormat };
+    representations.put(key, representation, Date.now());
+    const first = sliceBlock(representation.payload, 0, szx)!;
+    const extra = { block2: first.block, etag: representation.etag, size2: payload.length };
+    return { payload: first.payload, extra };
+  };
+
+  const serve = async (
+    m: DecodedRequest,
+    peer: Peer,
+    send: (d: Buffer) => void,
+    replied: Promise<void>,
+  ): Promise<Buffer> => {
+    const { packet } = m;
+    const answer = (code: string, payload: Uint8Array | string = "", extra: AnswerOptions = {}) =>
+      response(packet, code, payload, { messageId: messageId(), ...extra });
+    const head: RequestHead = { peer, method: m.method, path: m.path, query: m.query, queryList: m.queryList };
+    const tooLarge = (size: number) => {
+      log.warn(
+        { peer: peer.address, ...options.describe?.(head), size, limit: maxBodyBytes },
+        "request refused: body larger than IOT_MAX_MESSAGE_SIZE",
+      );
+      return answer(CODES.tooLarge, `the body is larger than ${maxBodyBytes} bytes`, { size1: maxBodyBytes });
+    };
+    /** A transfer is the sender's request on one resource; an upload also has its Request-Tag (RFC 9175 §3.2). */
+    const transfer = `${peer.address}:${peer.port} ${m.method} ${m.resource}`;
+    const now = Date.now();
+
+    if (m.block2 && m.block2.num > 0) {
+      const representation = representations.get(transfer, now);
+      if (!representation) return answer(CODES.incomplete, "the earlier blocks of this answer are gone: ask block 0");
+      const block = fitBlock(m.block2, maxSzx);
+      const slice = sliceBlock(representation.payload, block.num, block.szx);
+      if (!slice) return answer(CODES.badOption, `block ${m.block2.num} is past the end of the answer`);
+      const { code, etag: tag, contentFormat } = representation;
+      return answer(code, slice.payload, { block2: slice.block, etag: tag, contentFormat });
+    }
+
+    let body = packet.payload;
+    let block1: BlockOption | undefined;
+    if (m.block1) {
+      const outcome = uploads.offer(`${transfer} ${m.requestTag}`, m.block1, packet.payload, m.size1, now);
+      switch (outcome.kind) {
+        case "continue":
+          return answer(CODES.continue, "", { block1: outcome.block });
+        case "incomplete":
+          return answer(CODES.incomplete, outcome.reason);
+        case "invalid":
+          return answer(CODES.badRequest, outcome.reason);
+        case "too-large":
+          return tooLarge(outcome.size);
+        case "busy":
+          log.warn({ peer: peer.address, ...options.describe?.(head) }, "block-wise upload refused: too many at once");
+          return answer(CODES.unavailable, "too many uploads at once; try again later", {
+            maxAge: Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
+          });
+        case "complete":
+          body = outcome.body;
+          block1 = outcome.block;
+      }
+    } else if (Math.max(packet.payload.length, m.size1 ?? 0) > maxBodyBytes) {
+      return tooLarge(Math.max(packet.payload.length, m.size1 ?? 0));
+    }
+
+    const szx = Math.min(m.block2?.szx ?? maxSzx, maxSzx);
+    const request: CoapRequest = {
+      ...head,
+      token: packet.token,
+      confirmable: packet.confirmable,
+      observe: m.observe,
+      contentFormat: m.contentFormat,
+      accept: m.accept,
+      payload: body,
+      notify: async (sequence, code, payload) => {
+        await replied;
+        const id = messageId();
+        const first = firstBlock(transfer, code, payload, szx);
+        const datagram = notification(packet.token, id, sequence, code, first?.payload ?? payload, first?.extra);
+        return confirm(peer, id, datagram, send);
+      },
+    };
+    const reply = await handler(request);
+    const payload = Buffer.from(reply.payload ?? "");
+    const { contentFormat, maxAge } = reply;
+    const first = firstBlock(transfer, reply.code, payload, szx, contentFormat);
+    const locationPath =
+      typeof reply.locationPath === "string" ? reply.locationPath.split("/").filter(Boolean) : reply.locationPath;
+    const extra = { ...first?.extra, observe: reply.observe, block1, contentFormat, locationPath, maxAge };
+    return answer(reply.code, first?.payload ?? payload, extra);
+  };
+
+  return {
+    handle(m, peer, send) {
+      const { packet } = m;
+      const exchange = messageKey(peer, packet.messageId);
+      if (packet.confirmable) {
+        const seen = duplicates.get(exchange, Date.now());
+        if (seen) {
+          if (seen.reply) send(seen.reply); // a retransmission: same answer, not handled twice
+          return;
+        }
+        duplicates.remember(exchange, undefined, Date.now());
+      }
+      let markReplied = () => {};
+      const replied = new Promise<void>((resolve) => (markReplied = resolve));
+      serve(m, peer, send, replied)
+        .catch((err: unknown) => {
+          log.error({ err }, "request failed");
+          return response(packet, CODES.internal, "", { messageId: messageId() });
+        })
+        .then((reply) => {
+          if (packet.confirmable) duplicates.remember(exchange, reply, Date.now());
+          send(reply);
+          markReplied();
+        })
+        .catch((err: unknown) => log.error({ err }, "answer not sent"));
+    },
+    sweep(now) {
+      const dropped = uploads.sweep(now);
+      if (dropped > 0) log.debug({ dropped }, "abandoned block-wise uploads dropped");
+      representations.sweep(now);
+    },
+    clear() {
+      uploads.clear();
+      representations.clear();
+    },
+  };
+}
