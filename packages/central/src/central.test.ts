@@ -147,6 +147,7 @@ describe("central node over gRPC", () => {
         openedAtMs: BigInt(Date.now()),
         tenantId,
         credentialStamp: auth.credentialStamp,
+        sleeping: false,
       },
     });
     const uplink = (seq: number) => ({
@@ -251,6 +252,7 @@ describe("central node over gRPC", () => {
         openedAtMs: BigInt(Date.now()),
         tenantId: auth.device!.tenantId,
         credentialStamp: auth.credentialStamp,
+        sleeping: false,
       };
       s.send({
         case: "hello",
@@ -289,6 +291,29 @@ describe("central node over gRPC", () => {
       expect((await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
       expect(await statuses(d.id)).toEqual([1]);
       s.call.end();
+    });
+
+    it("stores a device sleeping while the adapter says so, also when it comes back listing the session asleep", async () => {
+      const { d, opened } = await deviceOnAdapter("lwm2m-q-1", "queue mode");
+      const s = hello("lwm2m-q-1", [opened]);
+      await s.next("helloAck");
+      const state = (sleeping: boolean) => ({
+        $typeName: "iot.registry.v1.SessionState" as const,
+        sessionId: opened.sessionId,
+        deviceIntId: opened.deviceIntId,
+        tenantId: opened.tenantId,
+        sleeping,
+      });
+      s.send({ case: "sessionState", value: state(true) });
+      await expect.poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(2);
+      s.send({ case: "sessionState", value: state(false) });
+      await expect.poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
+      s.call.cancel();
+      const back = hello("lwm2m-q-1", [{ ...opened, sleeping: true }]);
+      await back.next("helloAck");
+      await expect.poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(2);
+      expect(await statuses(d.id)).toEqual([1]);
+      back.call.end();
     });
 
     it("marks a device offline when the adapter comes back without its session", async () => {

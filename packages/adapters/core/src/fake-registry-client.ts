@@ -35,6 +35,10 @@ export interface FakeDevice {
   readonly mountpoint?: string;
   /** Default "inbox". */
   readonly defaultDownlinkTopic?: string;
+  /** LwM2M devices: the endpoint name they register with. */
+  readonly imei?: string;
+  /** LwM2M devices: observe every registered object instance (default false). */
+  readonly autoSub?: boolean;
   /** A Modbus slave's gateway (its deviceID) and unit id: modbus credentials of that gateway and index admit it. */
   readonly gateway?: string;
   readonly modBusIndex?: number;
@@ -48,7 +52,8 @@ export interface RecordedUplink extends Uplink {
 /** A session event the adapter reported. */
 export type FakeSessionEvent =
   | { readonly type: "opened"; readonly session: DeviceSession; readonly info: SessionInfo }
-  | { readonly type: "closed"; readonly session: DeviceSession; readonly reason: string };
+  | { readonly type: "closed"; readonly session: DeviceSession; readonly reason: string }
+  | { readonly type: "state"; readonly session: DeviceSession; readonly sleeping: boolean };
 
 /**
  * An in-process registry for adapter unit tests: a devices table in memory,
@@ -61,7 +66,7 @@ export class FakeRegistryClient implements RegistryClient {
   readonly instanceId = `fake-${Math.random().toString(16).slice(2, 10)}`;
   /** Every uplink received, in seq order. */
   readonly uplinks: RecordedUplink[] = [];
-  /** Every sessionOpened/sessionClosed call, in order. */
+  /** Every sessionOpened/sessionClosed/sessionState call, in order. */
   readonly events: FakeSessionEvent[] = [];
   /** Every authentication attempt. */
   readonly authAttempts: { protocol: ProtocolName; credentials: DeviceCredentials; clientIp: string }[] = [];
@@ -107,6 +112,7 @@ export class FakeRegistryClient implements RegistryClient {
     if (this.authJitterMs > 0) await new Promise((r) => setTimeout(r, Math.random() * this.authJitterMs));
     if (this.unavailable) return { ok: false, code: "UNAVAILABLE", message: "fake registry unavailable" };
     if (credentials.kind === "modbus") return this.admitModbus(credentials);
+    if (credentials.kind === "lwm2m") return this.admitLwm2m(credentials.endpoint);
     if (credentials.kind !== "token") return { ok: false, code: "BAD_CREDENTIALS", message: "fake knows tokens only" };
     const d = this.devices.get(credentials.username);
     if (!d || d.token !== credentials.token)
@@ -132,6 +138,14 @@ export class FakeRegistryClient implements RegistryClient {
     return this.admit(d);
   }
 
+  /** An LwM2M client: the device whose IMEI is the endpoint name (NoSec: nothing else is presented). */
+  private admitLwm2m(endpoint: string): AuthOutcome {
+    const d = [...this.devices.values()].find((c) => c.imei !== undefined && c.imei === endpoint);
+    if (!d) return { ok: false, code: "BAD_CREDENTIALS", message: `no device has the IMEI ${endpoint}` };
+    if (d.blocked) return { ok: false, code: "BLOCKED", message: "device is blocked" };
+    return this.admit(d);
+  }
+
   private admit(d: FakeDevice): AuthOutcome {
     const tenantId = d.tenantId ?? "tenant-1";
     const device = {
@@ -145,6 +159,7 @@ export class FakeRegistryClient implements RegistryClient {
       defaultDownlinkTopic: d.defaultDownlinkTopic ?? "inbox",
       deviceType: 1,
       isGateway: d.isGateway ?? false,
+      autoSub: d.autoSub ?? false,
     };
     return {
       ok: true,
@@ -165,6 +180,10 @@ export class FakeRegistryClient implements RegistryClient {
   sessionClosed(session: DeviceSession, reason: string): void {
     this.live.close(session.sessionId);
     this.events.push({ type: "closed", session, reason });
+  }
+
+  sessionState(session: DeviceSession, sleeping: boolean): void {
+    if (this.live.setSleeping(session.sessionId, sleeping)) this.events.push({ type: "state", session, sleeping });
   }
 
   publish(uplink: Uplink): Promise<void> {

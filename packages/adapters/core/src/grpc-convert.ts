@@ -144,6 +144,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
           defaultDownlinkTopic: d.defaultDownlinkTopic,
           deviceType: d.deviceType,
           isGateway: d.isGateway,
+          autoSub: d.autoSub,
         },
         policies: fromPolicies(res.policies),
         subscriptions: fromSubscriptions(res.subscriptions),
@@ -182,6 +183,7 @@ export function sessionOpenedValue(live: LiveSession) {
     openedAtMs: BigInt(live.openedAtMs),
     tenantId: session.device.tenantId,
     credentialStamp: session.credentialStamp ?? "",
+    sleeping: info.sleeping ?? false,
   });
 }
 
@@ -201,6 +203,19 @@ export function helloMessage(
 /** A SessionOpened stream message. */
 export function sessionOpenedMessage(live: LiveSession): AdapterMessage {
   return message({ case: "sessionOpened", value: sessionOpenedValue(live) });
+}
+
+/** A SessionState stream message: the session's device went to sleep or woke up. */
+export function sessionStateMessage(session: DeviceSession, sleeping: boolean): AdapterMessage {
+  return message({
+    case: "sessionState",
+    value: {
+      sessionId: session.sessionId,
+      deviceIntId: BigInt(session.device.deviceIntId),
+      tenantId: session.device.tenantId,
+      sleeping,
+    },
+  });
 }
 
 /** A SessionClosed stream message. */

@@ -43,6 +43,7 @@ const session: DeviceSession = {
     defaultDownlinkTopic: "inbox",
     deviceType: 1,
     isGateway: false,
+    autoSub: false,
   },
   policies: [],
   subscriptions: [],

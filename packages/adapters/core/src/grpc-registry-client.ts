@@ -26,6 +26,7 @@ import {
   helloMessage,
   sessionClosedMessage,
   sessionOpenedMessage,
+  sessionStateMessage,
   toAuthenticateRequest,
   toListenerCertificateRequest,
   uplinkMessage,
@@ -196,6 +197,10 @@ export class GrpcRegistryClient implements RegistryClient {
 
   sessionOpened(session: DeviceSession, info: SessionInfo): void {
     this.send(sessionOpenedMessage(this.live.open(session, info)));
+  }
+
+  sessionState(session: DeviceSession, sleeping: boolean): void {
+    if (this.live.setSleeping(session.sessionId, sleeping)) this.send(sessionStateMessage(session, sleeping));
   }
 
   sessionClosed(session: DeviceSession, reason: string): void {

@@ -26,6 +26,14 @@ export class LiveSessions {
     return this.byId.get(sessionId);
   }
 
+  /** Marks a live session's device asleep or awake; false when the session is not open. */
+  setSleeping(sessionId: string, sleeping: boolean): boolean {
+    const live = this.byId.get(sessionId);
+    if (!live) return false;
+    this.byId.set(sessionId, { ...live, info: { ...live.info, sleeping } });
+    return true;
+  }
+
   /** Forgets a session; false when it was not open. */
   close(sessionId: string): boolean {
     return this.byId.delete(sessionId);

@@ -49,6 +49,8 @@ export interface DeviceIdentity {
   readonly defaultDownlinkTopic: string;
   readonly deviceType: number;
   readonly isGateway: boolean;
+  /** autoSub 1: an LwM2M server observes every object instance the device registers. */
+  readonly autoSub: boolean;
 }
 
 /** A topic filter the adapter subscribes the device to on its behalf (relative to the mountpoint). */
@@ -85,6 +87,8 @@ export interface SessionInfo {
   readonly clientIp: string;
   /** Seconds; 0 when the protocol has none. */
   readonly keepAlive: number;
+  /** The device sleeps between check-ins (LwM2M queue mode): deviceStatus 2; see `sessionState`. */
+  readonly sleeping?: boolean;
 }
 
 /** A device message on its way to the registry; the client assigns the sequence number. */
@@ -172,6 +176,11 @@ export interface RegistryClient {
   sessionOpened(session: DeviceSession, info: SessionInfo): void;
   /** Reports a session's end; `reason` is for the connect log. */
   sessionClosed(session: DeviceSession, reason: string): void;
+  /**
+   * Reports that a live session's device went to sleep or woke up (LwM2M queue mode); later Hellos re-announce the
+   * session in that state. Ignored for a session that is not open.
+   */
+  sessionState(session: DeviceSession, sleeping: boolean): void;
   /**
    * Sends an uplink. Resolves only when the registry acked its sequence (after
    * the durable write); rejects with an AdapterError when the registry rejected

@@ -75,7 +75,9 @@ export class AdapterHarness {
   sessionEvents(deviceIntId: number): [string, string][] {
     return this.registry.events
       .filter((e) => e.session.device.deviceIntId === deviceIntId)
-      .map((e) => (e.type === "opened" ? ["opened", e.info.clientIp] : ["closed", e.reason]));
+      .flatMap((e): [string, string][] =>
+        e.type === "opened" ? [["opened", e.info.clientIp]] : e.type === "closed" ? [["closed", e.reason]] : [],
+      );
   }
 
   /** Waits until `check` holds (polling every 5 ms), failing after `ms`. */

@@ -90,7 +90,7 @@ function form1(d: Device, shape: Shape, view: View) {
 }
 
 function form2(d: Device, shape: Shape, view: View) {
-  const status = d.deviceStatus === 1 ? 1 : 0;
+  const status = d.deviceStatus === 0 ? 0 : 1; // a sleeping device (2) is registered: online
   const listed = {
     id: d.id,
     authType: d.authType,

@@ -9,7 +9,8 @@ import { subscriptionsOfDevice } from "./subscriptions.js";
 export type DeviceCredentials =
   | { kind: "token"; clientId: string; username: string; token: string }
   | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
-  | { kind: "modbus"; gatewayDeviceId: string; gatewayUsername: string; gatewayToken: string; index: number };
+  | { kind: "modbus"; gatewayDeviceId: string; gatewayUsername: string; gatewayToken: string; index: number }
+  | { kind: "lwm2m"; endpoint: string };
 
 /** Who an authenticated device is, as the adapter needs to know it. */
 export interface DeviceIdentity {
@@ -25,6 +26,8 @@ export interface DeviceIdentity {
   defaultDownlinkTopic: string;
   deviceType: number;
   isGateway: boolean;
+  /** autoSub 1: the LwM2M server observes every object instance the device registers. */
+  autoSub: boolean;
 }
 
 /** A topic rule of the device (a bound policy), as the adapters enforce it. */
@@ -90,6 +93,7 @@ function selectDevice(db: Kysely<Database>) {
       "d.gatewayProtocol",
       "d.gateway",
       "d.modBusIndex",
+      "d.autoSub",
       "p.productId",
       "p.cloudProtocol",
     ]);
@@ -114,7 +118,8 @@ function denier(
 ): Deny {
   return async (result, reason) => {
     const c = req.credentials;
-    const clientId = (c.kind === "modbus" ? `${c.gatewayDeviceId}!${c.index}` : c.clientId) || null;
+    const clientId =
+      (c.kind === "modbus" ? `${c.gatewayDeviceId}!${c.index}` : c.kind === "lwm2m" ? c.endpoint : c.clientId) || null;
     await recordAuthFailure(
       db,
       {
@@ -175,6 +180,7 @@ async function admit(
       defaultDownlinkTopic: DEFAULT_DOWNLINK_TOPIC,
       deviceType: row.deviceType,
       isGateway: row.deviceType === 2,
+      autoSub: row.autoSub === 1,
     },
   };
 }
@@ -268,6 +274,26 @@ async function byModbus(
   return admit(db, row, req.protocol, deny, modbusStamp(gateway.id, c.index));
 }
 
+/** The stamp of an LwM2M session: the endpoint name (IMEI) it registered with. */
+export const lwm2mStamp = (endpoint: string) => `l:${endpoint}`;
+
+/**
+ * An LwM2M client registering with its endpoint name, which is the device's IMEI (unique service-wide). LwM2M runs
+ * in NoSec mode here (no DTLS server exists for Node): the endpoint name is all a client presents, so only a
+ * registered, unblocked device of an LwM2M product is let in (docs/devices/lwm2m.md says what limits the risk).
+ */
+async function byLwm2m(
+  db: Kysely<Database>,
+  req: AuthRequest,
+  c: Extract<DeviceCredentials, { kind: "lwm2m" }>,
+  now: number,
+): Promise<AuthOutcome> {
+  const row = c.endpoint ? await selectDevice(db).where("d.imei", "=", c.endpoint).executeTakeFirst() : undefined;
+  const deny = denier(db, req, row, null, now);
+  if (!row) return deny("BAD_CREDENTIALS", "no device has this endpoint name as its IMEI");
+  return admit(db, row, req.protocol, deny, lwm2mStamp(c.endpoint));
+}
+
 /**
  * Checks a device's credentials for an adapter of `protocol`. Every failure
  * is written as a connect log with status 2 under the tenant of the device the
@@ -286,5 +312,7 @@ export async function authenticateDevice(
       return byCertificate(db, req, c, now);
     case "modbus":
       return byModbus(db, req, c, now);
+    case "lwm2m":
+      return byLwm2m(db, req, c, now);
   }
 }

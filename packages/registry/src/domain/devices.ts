@@ -231,8 +231,8 @@ export async function createDevice(
 export interface EditOutcome {
   device: Device;
   /**
-   * Set when blocked, token, deviceUsername, gateway or modBusIndex changed: the device must reconnect (a Modbus
-   * slave's session stands for its gateway and unit id).
+   * Set when blocked, token, deviceUsername, gateway, modBusIndex or IMEI changed: the device must reconnect (a
+   * Modbus slave's session stands for its gateway and unit id, an LwM2M client's for its endpoint name, the IMEI).
    */
   revoke?: string;
 }
@@ -301,7 +301,9 @@ export async function updateDevice(
           ? "username changed"
           : device.gateway !== cur.gateway || device.modBusIndex !== cur.modBusIndex
             ? "gateway or modBusIndex changed"
-            : undefined;
+            : device.imei !== cur.imei
+              ? "IMEI changed"
+              : undefined;
   return revoke ? { device, revoke } : { device };
 }
 

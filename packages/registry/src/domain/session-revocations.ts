@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
-import { certificateStamp, modbusStamp, tokenStamp } from "./device-auth.js";
+import { certificateStamp, lwm2mStamp, modbusStamp, tokenStamp } from "./device-auth.js";
 
 /** A session an adapter holds, as far as its admission is concerned. */
 export interface HeldSession {
@@ -22,7 +22,7 @@ function chunks<T>(items: readonly T[]): T[][] {
 /**
  * Which of these sessions must end because the records changed since they were admitted: the device was deleted
  * or blocked, its username or token changed, its certificate was disabled, unbound or deleted, or (a Modbus slave)
- * its gateway or modBusIndex changed. Answers
+ * its gateway or modBusIndex changed, or (an LwM2M client) its IMEI, the endpoint name it registered with, changed. Answers
  * sessionId → reason, for the sessions to kick; two queries per 500 sessions, so an adapter re-announcing its
  * sessions after an outage is checked in one pass.
  */
@@ -37,7 +37,7 @@ export async function sessionRevocations(
   for (const part of chunks(ids)) {
     const rows = await db
       .selectFrom("devices")
-      .select(["id", "blocked", "deviceUsername", "token", "authType", "gateway", "modBusIndex"])
+      .select(["id", "blocked", "deviceUsername", "token", "authType", "gateway", "modBusIndex", "imei"])
       .where("id", "in", part)
       .execute();
     for (const r of rows) devices.set(r.id, r);
@@ -63,6 +63,7 @@ type DeviceCredentialRow = {
   authType: number;
   gateway: number | null;
   modBusIndex: number | null;
+  imei: string | null;
 };
 
 function revocationReason(
@@ -79,6 +80,8 @@ function revocationReason(
     return d.gateway !== null && d.modBusIndex !== null && s.credentialStamp === modbusStamp(d.gateway, d.modBusIndex)
       ? undefined
       : "gateway or modBusIndex changed";
+  if (s.credentialStamp.startsWith("l:"))
+    return d.imei !== null && s.credentialStamp === lwm2mStamp(d.imei) ? undefined : "IMEI changed";
   if (d.authType !== 1 || s.credentialStamp !== tokenStamp(d.deviceUsername, d.token))
     return "device credentials changed";
   return undefined;

@@ -66,6 +66,7 @@ const toSession = (s: SessionOpened): LiveSession => ({
   keepAlive: s.keepAlive,
   openedAt: Number(s.openedAtMs) || Date.now(),
   credentialStamp: s.credentialStamp,
+  sleeping: s.sleeping,
 });
 
 /** A session ended: offline connect log; the device stays online only while it holds another session. */
@@ -304,6 +305,19 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
           credentialStamp: "",
         };
         return closeSession(deps, session, k.value.reason, Number(k.value.closedAtMs) || Date.now());
+      }
+      case "sessionState": {
+        const v = k.value;
+        const s = deps.sessions.setSleeping(link.instanceId, v.sessionId, v.sleeping);
+        if (!s) return;
+        return deps.connectivity.record({
+          kind: "state",
+          deviceIntId: s.deviceIntId,
+          sessionId: s.sessionId,
+          ip: s.clientIp || null,
+          keepAlive: s.keepAlive || null,
+          at: Date.now(),
+        });
       }
       case "downlinkResult": {
         const status = statusOf[k.value.status];

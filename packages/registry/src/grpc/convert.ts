@@ -33,6 +33,8 @@ export function credentialsFromProto(c: Credentials | undefined): DeviceCredenti
         gatewayToken: c.kind.value.gatewayToken,
         index: c.kind.value.index,
       };
+    case "lwm2m":
+      return { kind: "lwm2m", endpoint: c.kind.value.endpoint };
     default:
       return undefined;
   }

@@ -104,6 +104,26 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
     expect(await logs(ids[0]!)).toEqual([1, 0]);
   });
 
+  it("stores a device sleeping (2) while its session's device sleeps and online when it wakes, with no connect log", async () => {
+    const { ids, table, writer, session, event, state, logs } = await setup();
+    const s = session("q1", ids[0]!);
+    table.open("a", s);
+    writer.record(event("opened", s));
+    await writer.flush();
+    table.setSleeping("a", "q1", true);
+    writer.record(event("state", s));
+    await writer.flush();
+    expect(await state(ids[0]!)).toMatchObject({ deviceStatus: 2, clientIp: "1.2.3.4" });
+    // A sleeping device re-announced after an adapter outage is not logged again.
+    writer.record(event("announced", s));
+    await writer.flush();
+    table.setSleeping("a", "q1", false);
+    writer.record(event("state", s));
+    await writer.flush();
+    expect(await state(ids[0]!)).toMatchObject({ deviceStatus: 1 });
+    expect(await logs(ids[0]!)).toEqual([1]);
+  });
+
   it("logs a re-announced session only for a device stored offline", async () => {
     const { ids, table, writer, session, event, logs } = await setup(2);
     const [on, off] = [session("on", ids[0]!), session("off", ids[1]!)];

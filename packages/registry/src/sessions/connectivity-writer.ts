@@ -8,9 +8,10 @@ import type { LiveSession } from "./session-table.js";
 export interface SessionEvent {
   /**
    * opened/closed write connect log 1/0; `announced` (a session an adapter re-announced after its link came back)
-   * writes log 1 only when the device was stored offline.
+   * writes log 1 only when the device was stored offline; `state` (the device went to sleep or woke up) writes no
+   * log, only the device's status.
    */
-  readonly kind: "opened" | "closed" | "announced";
+  readonly kind: "opened" | "closed" | "announced" | "state";
   readonly deviceIntId: number;
   readonly sessionId: string;
   readonly ip: string | null;
@@ -30,7 +31,8 @@ const BATCH_MAX_DELAY_MS = 5;
  * Writes connect logs and the devices' online state in batches, one transaction per batch, so a reconnect storm of
  * thousands of devices costs a few fsyncs instead of one per device. A device's stored state is not taken from the
  * events but recomputed at each flush from the sessions adapters hold (`liveSession`): whatever order events came
- * in, a device is stored online exactly when a session of it is live, with that session's address and keepalive.
+ * in, a device is stored online exactly when a session of it is live, with that session's address and keepalive
+ * (and sleeping, 2, while that session's device sleeps).
  */
 export class ConnectivityWriter {
   private queue: SessionEvent[] = [];
@@ -93,7 +95,7 @@ export class ConnectivityWriter {
       );
       const logs = batch.flatMap((e) => {
         const d = devices.get(e.deviceIntId);
-        if (!d || (e.kind === "announced" && d.deviceStatus === 1)) return [];
+        if (!d || e.kind === "state" || (e.kind === "announced" && d.deviceStatus !== 0)) return [];
         return [
           {
             tenantId: d.tenantId,
@@ -125,7 +127,12 @@ export class ConnectivityWriter {
         }
         await tx
           .updateTable("devices")
-          .set({ deviceStatus: 1, clientIp: live.clientIp, keepAlive: live.keepAlive, connectedAt: live.openedAt })
+          .set({
+            deviceStatus: live.sleeping ? 2 : 1,
+            clientIp: live.clientIp,
+            keepAlive: live.keepAlive,
+            connectedAt: live.openedAt,
+          })
           .where("id", "=", id)
           .execute();
       }

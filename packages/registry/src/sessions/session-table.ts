@@ -48,6 +48,8 @@ export interface LiveSession {
   clientIp: string;
   keepAlive: number;
   openedAt: number;
+  /** The device sleeps between check-ins (LwM2M queue mode): stored as deviceStatus 2. Unset means awake. */
+  sleeping?: boolean;
 }
 
 /** What happened to a device between its authentication and its SessionOpened. */
@@ -176,6 +178,13 @@ export class SessionTable {
     if (!m) this.byDevice.set(session.deviceIntId, (m = new Map()));
     m.set(session.sessionId, instanceId);
     return true;
+  }
+
+  /** Marks a session's device asleep or awake; returns the session, or undefined when unknown. */
+  setSleeping(instanceId: string, sessionId: string, sleeping: boolean): LiveSession | undefined {
+    const s = this.adapters.get(instanceId)?.sessions.get(sessionId);
+    if (s) s.sleeping = sleeping;
+    return s;
   }
 
   /** Removes a session; returns it, or undefined when unknown. */

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file iot/registry/v1/registry.proto.
  */
 export const file_iot_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJiCh9Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXF1ZXN0Eg8KB2Nzcl9wZW0YASABKAkSEQoJaG9zdG5hbWVzGAIgAygJEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYAyABKAkiRAogSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USEAoIY2VydF9wZW0YASABKAkSDgoGY2FfcGVtGAIgASgJIqUCCgtDcmVkZW50aWFscxIyCgV0b2tlbhgBIAEoCzIhLmlvdC5yZWdpc3RyeS52MS5Ub2tlbkNyZWRlbnRpYWxzSAASPgoLY2VydGlmaWNhdGUYAiABKAsyJy5pb3QucmVnaXN0cnkudjEuQ2VydGlmaWNhdGVDcmVkZW50aWFsc0gAEjIKBWx3bTJtGAMgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLkx3bTJtQ3JlZGVudGlhbHNIABIwCgRsb3JhGAQgASgLMiAuaW90LnJlZ2lzdHJ5LnYxLkxvcmFDcmVkZW50aWFsc0gAEjQKBm1vZGJ1cxgFIAEoCzIiLmlvdC5yZWdpc3RyeS52MS5Nb2RidXNDcmVkZW50aWFsc0gAQgYKBGtpbmQiRgoQVG9rZW5DcmVkZW50aWFscxIRCgljbGllbnRfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDQoFdG9rZW4YAyABKAkiVQoWQ2VydGlmaWNhdGVDcmVkZW50aWFscxIRCgljbGllbnRfaWQYASABKAkSEwoLY29tbW9uX25hbWUYAiABKAkSEwoLZmluZ2VycHJpbnQYAyABKAkiJAoQTHdtMm1DcmVkZW50aWFscxIQCghlbmRwb2ludBgBIAEoCSI0Cg9Mb3JhQ3JlZGVudGlhbHMSDwoHZGV2X2V1aRgBIAEoCRIQCghkZXZfYWRkchgCIAEoCSJuChFNb2RidXNDcmVkZW50aWFscxIZChFnYXRld2F5X2RldmljZV9pZBgBIAEoCRINCgVpbmRleBgCIAEoDRIYChBnYXRld2F5X3VzZXJuYW1lGAMgASgJEhUKDWdhdGV3YXlfdG9rZW4YBCABKAkipQEKE0F1dGhlbnRpY2F0ZVJlcXVlc3QSKwoIcHJvdG9jb2wYASABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSMQoLY3JlZGVudGlhbHMYAiABKAsyHC5pb3QucmVnaXN0cnkudjEuQ3JlZGVudGlhbHMSEQoJY2xpZW50X2lwGAMgASgJEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkingIKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEisKBnJlc3VsdBgBIAEoDjIbLmlvdC5yZWdpc3RyeS52MS5BdXRoUmVzdWx0Eg8KB21lc3NhZ2UYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIvCgZkZXZpY2UYBCABKAsyHy5pb3QucmVnaXN0cnkudjEuRGV2aWNlSWRlbnRpdHkSLgoIcG9saWNpZXMYBSADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kSOQoNc3Vic2NyaXB0aW9ucxgGIAMoCzIiLmlvdC5yZWdpc3RyeS52MS5Qcm94eVN1YnNjcmlwdGlvbhIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKYAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCKcAgoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIAEIGCgRraW5kIowBCgVIZWxsbxITCgtpbnN0YW5jZV9pZBgBIAEoCRIrCghwcm90b2NvbBgCIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIPCgd2ZXJzaW9uGAMgASgJEjAKCHNlc3Npb25zGAQgAygLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWQipAEKDVNlc3Npb25PcGVuZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWNsaWVudF9pcBgDIAEoCRISCgprZWVwX2FsaXZlGAQgASgNEhQKDG9wZW5lZF9hdF9tcxgFIAEoAxIRCgl0ZW5hbnRfaWQYBiABKAkSGAoQY3JlZGVudGlhbF9zdGFtcBgHIAEoCSJzCg1TZXNzaW9uQ2xvc2VkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIOCgZyZWFzb24YAyABKAkSFAoMY2xvc2VkX2F0X21zGAQgASgDEhEKCXRlbmFudF9pZBgFIAEoCSLKAQoGVXBsaW5rEgsKA3NlcRgBIAEoBBISCgpzZXNzaW9uX2lkGAIgASgJEhUKDWRldmljZV9pbnRfaWQYAyABKAMSDQoFdG9waWMYBCABKAkSDwoHcGF5bG9hZBgFIAEoDBIRCgljbGllbnRfaXAYBiABKAkSFgoOcmVjZWl2ZWRfYXRfbXMYByABKAMSCwoDcW9zGAggASgNEhEKCXRlbmFudF9pZBgJIAEoCRIdChVnYXRld2F5X2RldmljZV9pbnRfaWQYCiABKAMiZwoORG93bmxpbmtSZXN1bHQSEwoLZG93bmxpbmtfaWQYASABKAMSLwoGc3RhdHVzGAIgASgOMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rU3RhdHVzEg8KB21lc3NhZ2UYAyABKAkizQIKD1JlZ2lzdHJ5TWVzc2FnZRIuCgloZWxsb19hY2sYASABKAsyGS5pb3QucmVnaXN0cnkudjEuSGVsbG9BY2tIABIwCgp1cGxpbmtfYWNrGAIgASgLMhouaW90LnJlZ2lzdHJ5LnYxLlVwbGlua0Fja0gAEi0KCGRvd25saW5rGAMgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rSAASJQoEa2ljaxgEIAEoCzIVLmlvdC5yZWdpc3RyeS52MS5LaWNrSAASNgoNcG9saWN5X3VwZGF0ZRgFIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5Qb2xpY3lVcGRhdGVIABJCChNzdWJzY3JpcHRpb25fdXBkYXRlGAYgASgLMiMuaW90LnJlZ2lzdHJ5LnYxLlN1YnNjcmlwdGlvblVwZGF0ZUgAQgYKBGtpbmQiGwoISGVsbG9BY2sSDwoHbm9kZV9pZBgBIAEoCSJMCglVcGxpbmtBY2sSDAoEc2VxcxgBIAMoBBIxCghyZWplY3RlZBgCIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtSZWplY3RlZCItCg5VcGxpbmtSZWplY3RlZBILCgNzZXEYASABKAQSDgoGcmVhc29uGAIgASgJInEKCERvd25saW5rEgoKAmlkGAEgASgDEhUKDWRldmljZV9pbnRfaWQYAiABKAMSDQoFdG9waWMYAyABKAkSDwoHcGF5bG9hZBgEIAEoDBILCgNxb3MYBSABKA0SFQoNZXhwaXJlc19hdF9tcxgGIAEoAyItCgRLaWNrEhUKDWRldmljZV9pbnRfaWQYASABKAMSDgoGcmVhc29uGAIgASgJIlUKDFBvbGljeVVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEi4KCHBvbGljaWVzGAIgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLlRvcGljUG9saWN5ImYKElN1YnNjcmlwdGlvblVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjkKDXN1YnNjcmlwdGlvbnMYAiADKAsyIi5pb3QucmVnaXN0cnkudjEuUHJveHlTdWJzY3JpcHRpb24qsQEKCFByb3RvY29sEhgKFFBST1RPQ09MX1VOU1BFQ0lGSUVEEAASEQoNUFJPVE9DT0xfTVFUVBABEhEKDVBST1RPQ09MX0NPQVAQAhISCg5QUk9UT0NPTF9MV00yTRADEhEKDVBST1RPQ09MX0xPUkEQBBIRCg1QUk9UT0NPTF9IVFRQEAUSFgoSUFJPVE9DT0xfV0VCU09DS0VUEAYSEwoPUFJPVE9DT0xfTU9EQlVTEAcqlAEKCkF1dGhSZXN1bHQSGwoXQVVUSF9SRVNVTFRfVU5TUEVDSUZJRUQQABISCg5BVVRIX1JFU1VMVF9PSxABEh8KG0FVVEhfUkVTVUxUX0JBRF9DUkVERU5USUFMUxACEhcKE0FVVEhfUkVTVUxUX0JMT0NLRUQQAxIbChdBVVRIX1JFU1VMVF9OT1RfQUxMT1dFRBAEKlsKBkFjY2VzcxIWChJBQ0NFU1NfVU5TUEVDSUZJRUQQABISCg5BQ0NFU1NfUFVCTElTSBABEhQKEEFDQ0VTU19TVUJTQ1JJQkUQAhIPCgtBQ0NFU1NfQk9USBADKoYBCg5Eb3dubGlua1N0YXR1cxIfChtET1dOTElOS19TVEFUVVNfVU5TUEVDSUZJRUQQABIdChlET1dOTElOS19TVEFUVVNfREVMSVZFUkVEEAESGAoURE9XTkxJTktfU1RBVFVTX1NFTlQQAhIaChZET1dOTElOS19TVEFUVVNfRkFJTEVEEAMywQIKD1JlZ2lzdHJ5U2VydmljZRJbCgxBdXRoZW50aWNhdGUSJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJQCgdDb25uZWN0Eh8uaW90LnJlZ2lzdHJ5LnYxLkFkYXB0ZXJNZXNzYWdlGiAuaW90LnJlZ2lzdHJ5LnYxLlJlZ2lzdHJ5TWVzc2FnZSgBMAESfwoYSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlEjAuaW90LnJlZ2lzdHJ5LnYxLklzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QaMS5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJiCh9Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXF1ZXN0Eg8KB2Nzcl9wZW0YASABKAkSEQoJaG9zdG5hbWVzGAIgAygJEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYAyABKAkiRAogSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USEAoIY2VydF9wZW0YASABKAkSDgoGY2FfcGVtGAIgASgJIqUCCgtDcmVkZW50aWFscxIyCgV0b2tlbhgBIAEoCzIhLmlvdC5yZWdpc3RyeS52MS5Ub2tlbkNyZWRlbnRpYWxzSAASPgoLY2VydGlmaWNhdGUYAiABKAsyJy5pb3QucmVnaXN0cnkudjEuQ2VydGlmaWNhdGVDcmVkZW50aWFsc0gAEjIKBWx3bTJtGAMgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLkx3bTJtQ3JlZGVudGlhbHNIABIwCgRsb3JhGAQgASgLMiAuaW90LnJlZ2lzdHJ5LnYxLkxvcmFDcmVkZW50aWFsc0gAEjQKBm1vZGJ1cxgFIAEoCzIiLmlvdC5yZWdpc3RyeS52MS5Nb2RidXNDcmVkZW50aWFsc0gAQgYKBGtpbmQiRgoQVG9rZW5DcmVkZW50aWFscxIRCgljbGllbnRfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDQoFdG9rZW4YAyABKAkiVQoWQ2VydGlmaWNhdGVDcmVkZW50aWFscxIRCgljbGllbnRfaWQYASABKAkSEwoLY29tbW9uX25hbWUYAiABKAkSEwoLZmluZ2VycHJpbnQYAyABKAkiJAoQTHdtMm1DcmVkZW50aWFscxIQCghlbmRwb2ludBgBIAEoCSI0Cg9Mb3JhQ3JlZGVudGlhbHMSDwoHZGV2X2V1aRgBIAEoCRIQCghkZXZfYWRkchgCIAEoCSJuChFNb2RidXNDcmVkZW50aWFscxIZChFnYXRld2F5X2RldmljZV9pZBgBIAEoCRINCgVpbmRleBgCIAEoDRIYChBnYXRld2F5X3VzZXJuYW1lGAMgASgJEhUKDWdhdGV3YXlfdG9rZW4YBCABKAkipQEKE0F1dGhlbnRpY2F0ZVJlcXVlc3QSKwoIcHJvdG9jb2wYASABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSMQoLY3JlZGVudGlhbHMYAiABKAsyHC5pb3QucmVnaXN0cnkudjEuQ3JlZGVudGlhbHMSEQoJY2xpZW50X2lwGAMgASgJEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkingIKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEisKBnJlc3VsdBgBIAEoDjIbLmlvdC5yZWdpc3RyeS52MS5BdXRoUmVzdWx0Eg8KB21lc3NhZ2UYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIvCgZkZXZpY2UYBCABKAsyHy5pb3QucmVnaXN0cnkudjEuRGV2aWNlSWRlbnRpdHkSLgoIcG9saWNpZXMYBSADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kSOQoNc3Vic2NyaXB0aW9ucxgGIAMoCzIiLmlvdC5yZWdpc3RyeS52MS5Qcm94eVN1YnNjcmlwdGlvbhIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKqAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgSEAoIYXV0b19zdWIYDCABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCLUAgoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIABI2Cg1zZXNzaW9uX3N0YXRlGAYgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25TdGF0ZUgAQgYKBGtpbmQijAEKBUhlbGxvEhMKC2luc3RhbmNlX2lkGAEgASgJEisKCHByb3RvY29sGAIgASgOMhkuaW90LnJlZ2lzdHJ5LnYxLlByb3RvY29sEg8KB3ZlcnNpb24YAyABKAkSMAoIc2Vzc2lvbnMYBCADKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZCK2AQoNU2Vzc2lvbk9wZW5lZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJY2xpZW50X2lwGAMgASgJEhIKCmtlZXBfYWxpdmUYBCABKA0SFAoMb3BlbmVkX2F0X21zGAUgASgDEhEKCXRlbmFudF9pZBgGIAEoCRIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJEhAKCHNsZWVwaW5nGAggASgIIl4KDFNlc3Npb25TdGF0ZRISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJdGVuYW50X2lkGAMgASgJEhAKCHNsZWVwaW5nGAQgASgIInMKDVNlc3Npb25DbG9zZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg4KBnJlYXNvbhgDIAEoCRIUCgxjbG9zZWRfYXRfbXMYBCABKAMSEQoJdGVuYW50X2lkGAUgASgJIsoBCgZVcGxpbmsSCwoDc2VxGAEgASgEEhIKCnNlc3Npb25faWQYAiABKAkSFQoNZGV2aWNlX2ludF9pZBgDIAEoAxINCgV0b3BpYxgEIAEoCRIPCgdwYXlsb2FkGAUgASgMEhEKCWNsaWVudF9pcBgGIAEoCRIWCg5yZWNlaXZlZF9hdF9tcxgHIAEoAxILCgNxb3MYCCABKA0SEQoJdGVuYW50X2lkGAkgASgJEh0KFWdhdGV3YXlfZGV2aWNlX2ludF9pZBgKIAEoAyJnCg5Eb3dubGlua1Jlc3VsdBITCgtkb3dubGlua19pZBgBIAEoAxIvCgZzdGF0dXMYAiABKA4yHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtTdGF0dXMSDwoHbWVzc2FnZRgDIAEoCSLNAgoPUmVnaXN0cnlNZXNzYWdlEi4KCWhlbGxvX2FjaxgBIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5IZWxsb0Fja0gAEjAKCnVwbGlua19hY2sYAiABKAsyGi5pb3QucmVnaXN0cnkudjEuVXBsaW5rQWNrSAASLQoIZG93bmxpbmsYAyABKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtIABIlCgRraWNrGAQgASgLMhUuaW90LnJlZ2lzdHJ5LnYxLktpY2tIABI2Cg1wb2xpY3lfdXBkYXRlGAUgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlBvbGljeVVwZGF0ZUgAEkIKE3N1YnNjcmlwdGlvbl91cGRhdGUYBiABKAsyIy5pb3QucmVnaXN0cnkudjEuU3Vic2NyaXB0aW9uVXBkYXRlSABCBgoEa2luZCIbCghIZWxsb0FjaxIPCgdub2RlX2lkGAEgASgJIkwKCVVwbGlua0FjaxIMCgRzZXFzGAEgAygEEjEKCHJlamVjdGVkGAIgAygLMh8uaW90LnJlZ2lzdHJ5LnYxLlVwbGlua1JlamVjdGVkIi0KDlVwbGlua1JlamVjdGVkEgsKA3NlcRgBIAEoBBIOCgZyZWFzb24YAiABKAkicQoIRG93bmxpbmsSCgoCaWQYASABKAMSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxINCgV0b3BpYxgDIAEoCRIPCgdwYXlsb2FkGAQgASgMEgsKA3FvcxgFIAEoDRIVCg1leHBpcmVzX2F0X21zGAYgASgDIi0KBEtpY2sSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIOCgZyZWFzb24YAiABKAkiVQoMUG9saWN5VXBkYXRlEhUKDWRldmljZV9pbnRfaWQYASABKAMSLgoIcG9saWNpZXMYAiADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kiZgoSU3Vic2NyaXB0aW9uVXBkYXRlEhUKDWRldmljZV9pbnRfaWQYASABKAMSOQoNc3Vic2NyaXB0aW9ucxgCIAMoCzIiLmlvdC5yZWdpc3RyeS52MS5Qcm94eVN1YnNjcmlwdGlvbiqxAQoIUHJvdG9jb2wSGAoUUFJPVE9DT0xfVU5TUEVDSUZJRUQQABIRCg1QUk9UT0NPTF9NUVRUEAESEQoNUFJPVE9DT0xfQ09BUBACEhIKDlBST1RPQ09MX0xXTTJNEAMSEQoNUFJPVE9DT0xfTE9SQRAEEhEKDVBST1RPQ09MX0hUVFAQBRIWChJQUk9UT0NPTF9XRUJTT0NLRVQQBhITCg9QUk9UT0NPTF9NT0RCVVMQByqUAQoKQXV0aFJlc3VsdBIbChdBVVRIX1JFU1VMVF9VTlNQRUNJRklFRBAAEhIKDkFVVEhfUkVTVUxUX09LEAESHwobQVVUSF9SRVNVTFRfQkFEX0NSRURFTlRJQUxTEAISFwoTQVVUSF9SRVNVTFRfQkxPQ0tFRBADEhsKF0FVVEhfUkVTVUxUX05PVF9BTExPV0VEEAQqWwoGQWNjZXNzEhYKEkFDQ0VTU19VTlNQRUNJRklFRBAAEhIKDkFDQ0VTU19QVUJMSVNIEAESFAoQQUNDRVNTX1NVQlNDUklCRRACEg8KC0FDQ0VTU19CT1RIEAMqhgEKDkRvd25saW5rU3RhdHVzEh8KG0RPV05MSU5LX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGURPV05MSU5LX1NUQVRVU19ERUxJVkVSRUQQARIYChRET1dOTElOS19TVEFUVVNfU0VOVBACEhoKFkRPV05MSU5LX1NUQVRVU19GQUlMRUQQAzLBAgoPUmVnaXN0cnlTZXJ2aWNlElsKDEF1dGhlbnRpY2F0ZRIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlElAKB0Nvbm5lY3QSHy5pb3QucmVnaXN0cnkudjEuQWRhcHRlck1lc3NhZ2UaIC5pb3QucmVnaXN0cnkudjEuUmVnaXN0cnlNZXNzYWdlKAEwARJ/ChhJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGUSMC5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVxdWVzdBoxLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * @generated from message iot.registry.v1.IssueListenerCertificateRequest
@@ -182,6 +182,9 @@ export const CertificateCredentialsSchema: GenMessage<CertificateCredentials> = 
   messageDesc(file_iot_registry_v1_registry, 4);
 
 /**
+ * An LwM2M client's endpoint name, which is the device's IMEI. LwM2M runs in NoSec mode (no DTLS):
+ * the endpoint name is all the device presents.
+ *
  * @generated from message iot.registry.v1.Lwm2mCredentials
  */
 export type Lwm2mCredentials = Message<"iot.registry.v1.Lwm2mCredentials"> & {
@@ -436,6 +439,13 @@ export type DeviceIdentity = Message<"iot.registry.v1.DeviceIdentity"> & {
    * @generated from field: bool is_gateway = 11;
    */
   isGateway: boolean;
+
+  /**
+   * autoSub 1: an LwM2M server observes every object instance the device registers.
+   *
+   * @generated from field: bool auto_sub = 12;
+   */
+  autoSub: boolean;
 };
 
 /**
@@ -518,6 +528,12 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
      */
     value: DownlinkResult;
     case: "downlinkResult";
+  } | {
+    /**
+     * @generated from field: iot.registry.v1.SessionState session_state = 6;
+     */
+    value: SessionState;
+    case: "sessionState";
   } | { case: undefined; value?: undefined };
 };
 
@@ -609,6 +625,13 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
    * @generated from field: string credential_stamp = 7;
    */
   credentialStamp: string;
+
+  /**
+   * The device sleeps between its check-ins (see SessionState); re-announced sessions keep their state.
+   *
+   * @generated from field: bool sleeping = 8;
+   */
+  sleeping: boolean;
 };
 
 /**
@@ -617,6 +640,41 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
   messageDesc(file_iot_registry_v1_registry, 15);
+
+/**
+ * A live session's device went to sleep or woke up (LwM2M queue mode: it is reachable only for a while
+ * after each update). A sleeping device is deviceStatus 2; commands for it wait on the adapter.
+ *
+ * @generated from message iot.registry.v1.SessionState
+ */
+export type SessionState = Message<"iot.registry.v1.SessionState"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * @generated from field: int64 device_int_id = 2;
+   */
+  deviceIntId: bigint;
+
+  /**
+   * @generated from field: string tenant_id = 3;
+   */
+  tenantId: string;
+
+  /**
+   * @generated from field: bool sleeping = 4;
+   */
+  sleeping: boolean;
+};
+
+/**
+ * Describes the message iot.registry.v1.SessionState.
+ * Use `create(SessionStateSchema)` to create a new message.
+ */
+export const SessionStateSchema: GenMessage<SessionState> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 16);
 
 /**
  * @generated from message iot.registry.v1.SessionClosed
@@ -653,7 +711,7 @@ export type SessionClosed = Message<"iot.registry.v1.SessionClosed"> & {
  * Use `create(SessionClosedSchema)` to create a new message.
  */
 export const SessionClosedSchema: GenMessage<SessionClosed> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 16);
+  messageDesc(file_iot_registry_v1_registry, 17);
 
 /**
  * A device message. seq increases by one per uplink within an adapter
@@ -728,7 +786,7 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
  * Use `create(UplinkSchema)` to create a new message.
  */
 export const UplinkSchema: GenMessage<Uplink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 17);
+  messageDesc(file_iot_registry_v1_registry, 18);
 
 /**
  * @generated from message iot.registry.v1.DownlinkResult
@@ -755,7 +813,7 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
  * Use `create(DownlinkResultSchema)` to create a new message.
  */
 export const DownlinkResultSchema: GenMessage<DownlinkResult> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 18);
+  messageDesc(file_iot_registry_v1_registry, 19);
 
 /**
  * @generated from message iot.registry.v1.RegistryMessage
@@ -808,7 +866,7 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
  * Use `create(RegistryMessageSchema)` to create a new message.
  */
 export const RegistryMessageSchema: GenMessage<RegistryMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 19);
+  messageDesc(file_iot_registry_v1_registry, 20);
 
 /**
  * @generated from message iot.registry.v1.HelloAck
@@ -825,7 +883,7 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
  * Use `create(HelloAckSchema)` to create a new message.
  */
 export const HelloAckSchema: GenMessage<HelloAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 20);
+  messageDesc(file_iot_registry_v1_registry, 21);
 
 /**
  * Sent only after the uplinks are durably stored (or found to be replays of
@@ -851,7 +909,7 @@ export type UplinkAck = Message<"iot.registry.v1.UplinkAck"> & {
  * Use `create(UplinkAckSchema)` to create a new message.
  */
 export const UplinkAckSchema: GenMessage<UplinkAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 21);
+  messageDesc(file_iot_registry_v1_registry, 22);
 
 /**
  * @generated from message iot.registry.v1.UplinkRejected
@@ -873,7 +931,7 @@ export type UplinkRejected = Message<"iot.registry.v1.UplinkRejected"> & {
  * Use `create(UplinkRejectedSchema)` to create a new message.
  */
 export const UplinkRejectedSchema: GenMessage<UplinkRejected> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 22);
+  messageDesc(file_iot_registry_v1_registry, 23);
 
 /**
  * A command for a device attached to this adapter. The adapter answers with a
@@ -922,7 +980,7 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
  * Use `create(DownlinkSchema)` to create a new message.
  */
 export const DownlinkSchema: GenMessage<Downlink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 23);
+  messageDesc(file_iot_registry_v1_registry, 24);
 
 /**
  * Close the device's sessions at once (blocked, deleted, credentials changed).
@@ -946,7 +1004,7 @@ export type Kick = Message<"iot.registry.v1.Kick"> & {
  * Use `create(KickSchema)` to create a new message.
  */
 export const KickSchema: GenMessage<Kick> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 24);
+  messageDesc(file_iot_registry_v1_registry, 25);
 
 /**
  * Replaces the policies of a live device's sessions.
@@ -970,7 +1028,7 @@ export type PolicyUpdate = Message<"iot.registry.v1.PolicyUpdate"> & {
  * Use `create(PolicyUpdateSchema)` to create a new message.
  */
 export const PolicyUpdateSchema: GenMessage<PolicyUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 25);
+  messageDesc(file_iot_registry_v1_registry, 26);
 
 /**
  * Replaces the proxy subscriptions of a live device's sessions: the adapter
@@ -995,7 +1053,7 @@ export type SubscriptionUpdate = Message<"iot.registry.v1.SubscriptionUpdate"> &
  * Use `create(SubscriptionUpdateSchema)` to create a new message.
  */
 export const SubscriptionUpdateSchema: GenMessage<SubscriptionUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 26);
+  messageDesc(file_iot_registry_v1_registry, 27);
 
 /**
  * Device protocols. The numbers equal the management API's cloudProtocol codes.
