@@ -22,9 +22,9 @@ function chunks<T>(items: readonly T[]): T[][] {
 /**
  * Which of these sessions must end because the records changed since they were admitted: the device was deleted
  * or blocked, its username or token changed, its certificate was disabled, unbound or deleted, or (a Modbus slave)
- * its gateway or modBusIndex changed, or (an LwM2M client) its IMEI, the endpoint name it registered with, changed. Answers
- * sessionId → reason, for the sessions to kick; two queries per 500 sessions, so an adapter re-announcing its
- * sessions after an outage is checked in one pass.
+ * its gateway or modBusIndex changed, or (an LwM2M client) its IMEI, the endpoint name it registered with, changed.
+ * Answers sessionId → reason, for the sessions to kick; two queries per 500 sessions, so an adapter re-announcing
+ * its sessions after an outage is checked in one pass.
  */
 export async function sessionRevocations(
   db: Kysely<Database>,
