@@ -65,7 +65,7 @@ const required = {
   dataPointName: text(50).min(1, "required"),
   dataPointID: text(50)
     .min(1, "required")
-    .regex(/^[\w.-]+$/, "letters, digits, _ . - only"),
+    .regex(/^[\w./-]+$/, "letters, digits, _ . / - only"),
   pointDataType: codeField(POINT_DATA_TYPES),
   dataTransType: codeField([1, 2, 3]),
 };

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { MODBUS_PROTOCOL, modbusReportStream } from "../modbus/modbus-streams.js";
+import { LWM2M_PROTOCOL, lwm2mReportStream } from "../lwm2m/lwm2m-streams.js";
 
 /** A data point as the pipeline decodes and checks it. */
 export interface PipelinePoint {
@@ -33,6 +34,21 @@ export interface ProductSpec {
   readonly streams: readonly PipelineStream[];
   /** Formula metrics (metricType 1) of the product's points. */
   readonly formulas: readonly { id: number; dataPointIntId: number; expressions: string }[];
+}
+
+/**
+ * The streams a product has without defining them: a Modbus product's points with registers on `up/modbus`, an
+ * LwM2M product's points on its answers and notifications (see modbus-streams.ts and lwm2m-streams.ts).
+ */
+function implicitStreams(
+  cloudProtocol: number | undefined,
+  points: readonly { id: number; registerAddr: string | null }[],
+  byId: ReadonlyMap<number, PipelinePoint>,
+): PipelineStream[] {
+  if (cloudProtocol === MODBUS_PROTOCOL)
+    return [modbusReportStream(points.filter((p) => p.registerAddr !== null).map((p) => byId.get(p.id)!))];
+  if (cloudProtocol === LWM2M_PROTOCOL) return [lwm2mReportStream([...byId.values()])];
+  return [];
 }
 
 /** How long a product's spec is reused before it is read again, ms: an edit applies within this. */
@@ -104,9 +120,8 @@ export class ProductSpecs {
       ...s,
       points: links.filter((l) => l.dataStreamIntId === s.id).flatMap((l) => byId.get(l.dataPointIntId) ?? []),
     }));
-    const registered = points.filter((p) => p.registerAddr !== null).map((p) => byId.get(p.id)!);
     return {
-      streams: product?.cloudProtocol === MODBUS_PROTOCOL ? [...stored, modbusReportStream(registered)] : stored,
+      streams: [...stored, ...implicitStreams(product?.cloudProtocol, points, byId)],
       formulas: formulas.map((f) => ({ id: f.id, dataPointIntId: f.dataPointIntId, expressions: f.expressions! })),
     };
   }

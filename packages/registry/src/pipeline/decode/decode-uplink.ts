@@ -1,5 +1,6 @@
 import { decodeBinary } from "./decode-binary.js";
 import { decodeJson } from "./decode-json.js";
+import { decodeLwm2m } from "./decode-lwm2m.js";
 import { matchStreams } from "./match-streams.js";
 import { STREAM_DATA_TYPE, type DecodedValue, type DecodeResult, type RefusedValue, type StreamSpec } from "./types.js";
 
@@ -21,6 +22,7 @@ export interface DecodedUplink {
 export function decodeStream(stream: StreamSpec, payload: Uint8Array): DecodeResult {
   if (stream.streamDataType === STREAM_DATA_TYPE.json) return decodeJson(stream, payload);
   if (stream.streamDataType === STREAM_DATA_TYPE.binary) return decodeBinary(stream, payload);
+  if (stream.streamDataType === STREAM_DATA_TYPE.lwm2m) return decodeLwm2m(stream, payload);
   return { error: `streamDataType ${stream.streamDataType} is unknown` };
 }
 

@@ -57,8 +57,11 @@ export const POINT_TYPE = {
 /** `streamType` codes (spec: Data stream). */
 export const STREAM_TYPE = { deviceReport: 1, deviceCommand: 2, gatewayReport: 3, gatewayCommand: 4 } as const;
 
-/** `streamDataType` codes (spec: Data stream). */
-export const STREAM_DATA_TYPE = { json: 1, binary: 2 } as const;
+/**
+ * `streamDataType` codes (spec: Data stream): 1 JSON, 2 binary. `lwm2m` is never stored: it is the registry's own
+ * implicit stream of an LwM2M product (answers and notifications with `data.content` `[{path, value}]`).
+ */
+export const STREAM_DATA_TYPE = { json: 1, binary: 2, lwm2m: 101 } as const;
 
 /** Largest payload decoded, bytes (4 MiB); a larger one is refused whole. */
 export const MAX_DECODE_PAYLOAD_BYTES = 4 * 1024 * 1024;

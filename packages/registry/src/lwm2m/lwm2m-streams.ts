@@ -1,0 +1,21 @@
+import { STREAM_DATA_TYPE, STREAM_TYPE } from "../pipeline/decode/types.js";
+
+/** cloudProtocol of LwM2M products. */
+export const LWM2M_PROTOCOL = 3;
+/** Topics of an LwM2M device's answers (`up/resp`) and notifications (`up/notify`): this filter matches both. */
+export const LWM2M_UPLINK_TOPICS = "up/+";
+
+/**
+ * An LwM2M product needs no data streams: its data points are named by object path (`3303/0/5700`), and the
+ * adapter's answers and notifications carry `data.content` `[{path, value}]`, so the registry decodes them against
+ * every point of the product (an implicit stream, id 0, never stored).
+ */
+export function lwm2mReportStream<P extends { id: number }>(points: readonly P[]) {
+  return {
+    id: 0,
+    streamType: STREAM_TYPE.deviceReport,
+    streamDataType: STREAM_DATA_TYPE.lwm2m,
+    topic: LWM2M_UPLINK_TOPICS,
+    points,
+  };
+}
