@@ -5,6 +5,8 @@ export interface OperationDoc {
   method: "get" | "post" | "put" | "delete";
   /** Hono-style path under /api/v1, e.g. `/devices/:id`. */
   path: string;
+  /** Unique across the document: the method name a generated client gives the operation. */
+  operationId: string;
   summary: string;
   tag: string;
   body?: z.ZodType | undefined;
@@ -62,6 +64,7 @@ export class ApiDocs {
         })),
       ];
       (paths[path] ??= {})[op.method] = {
+        operationId: op.operationId,
         summary: op.summary,
         tags: [op.tag],
         ...(op.open ? { security: [] } : {}),
@@ -83,6 +86,8 @@ export class ApiDocs {
     return {
       openapi: "3.1.0",
       info,
+      // Relative: the document is served by the API it describes, so clients resolve paths against where they got it.
+      servers: [{ url: "/" }],
       components: {
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", description: "Token from POST /api/v1/login" },

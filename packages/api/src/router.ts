@@ -4,6 +4,7 @@ import { RegistryError } from "@iot/registry";
 import type { ApiDocs, OperationDoc } from "./docs.js";
 import type { Env } from "./deps.js";
 import { bodyOf } from "./params.js";
+import { operationIdOf } from "./operation-id.js";
 
 /** A declared operation: its documentation doubles as its validation. */
 export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined> {
@@ -14,6 +15,8 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodObjec
   status?: 200 | 201 | 202 | 204;
   /** True for the few operations that need no caller (health, login). */
   open?: boolean;
+  /** OpenAPI operationId when the one derived from the method and path reads badly (see operationIdOf). */
+  operationId?: string;
 }
 
 type Input<B, Q> = {
@@ -54,6 +57,7 @@ export class ApiRouter {
     this.docs.add({
       method,
       path,
+      operationId: spec.operationId ?? operationIdOf(method, path),
       summary: spec.summary,
       tag: this.tag,
       body: spec.body,

@@ -8,7 +8,7 @@ import { ApiRouter } from "../router.js";
 export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Service").get(
     "/health",
-    { summary: "Central node state and attached adapters", open: true },
+    { summary: "Central node state and attached adapters", open: true, operationId: "getHealth" },
     () => ({
       status: "ok",
       nodeId: deps.nodeId,

@@ -24,7 +24,7 @@ export function loginRoutes(deps: AppDeps, docs: ApiDocs) {
   const limiter = new FailureLimiter({ maxFailures: deps.loginMaxFailures, windowMs: deps.loginWindowSeconds * 1000 });
   return new ApiRouter(docs, "Callers").post(
     "/login",
-    { summary: "Log in: a bearer token for the other endpoints", body: loginBody, open: true },
+    { summary: "Log in: a bearer token for the other endpoints", body: loginBody, open: true, operationId: "login" },
     async (c, { body }) => {
       const username = (body.username ?? body.email)!;
       const keys = [`ip:${clientAddress(c)}`, `user:${username}`];

@@ -43,24 +43,28 @@ const groupPublishBody = z.object({
  */
 export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Commands")
-    .post("/device_publish", { summary: "Send a command to a device", body: publishBody }, async (c, { body }) => {
-      const caller = c.get("caller");
-      const device =
-        body.deviceIntID !== undefined
-          ? await getDevice(deps.store.db, caller, body.deviceIntID)
-          : await getDeviceByDeviceId(deps.store.db, caller, body.deviceID);
-      if (device.deviceId !== body.deviceID) throw fail.form({ deviceIntID: "is not the device named by deviceID" });
-      const r = await deps.commands.publish(caller, {
-        deviceIntId: device.id,
-        topic: body.topic,
-        payload: body.payload,
-        qos: (body.qos ?? 1) as 0 | 1,
-      });
-      return { publishStatus: String(r.publishStatus), controlLogIntID: r.id };
-    })
+    .post(
+      "/device_publish",
+      { summary: "Send a command to a device", body: publishBody, operationId: "publishToDevice" },
+      async (c, { body }) => {
+        const caller = c.get("caller");
+        const device =
+          body.deviceIntID !== undefined
+            ? await getDevice(deps.store.db, caller, body.deviceIntID)
+            : await getDeviceByDeviceId(deps.store.db, caller, body.deviceID);
+        if (device.deviceId !== body.deviceID) throw fail.form({ deviceIntID: "is not the device named by deviceID" });
+        const r = await deps.commands.publish(caller, {
+          deviceIntId: device.id,
+          topic: body.topic,
+          payload: body.payload,
+          qos: (body.qos ?? 1) as 0 | 1,
+        });
+        return { publishStatus: String(r.publishStatus), controlLogIntID: r.id };
+      },
+    )
     .post(
       "/group_publish",
-      { summary: "Send a command to every device of a group", body: groupPublishBody },
+      { summary: "Send a command to every device of a group", body: groupPublishBody, operationId: "publishToGroup" },
       async (c, { body }) => {
         const caller = c.get("caller");
         const group = await groupOfCommand(deps.store.db, caller, body.groupID, body.groupIntID);
