@@ -89,3 +89,13 @@ export function createApp(deps: AppDeps) {
   app.onError(onError({ error: deps.logError, debug: deps.logDebug ?? (() => {}) }));
   return app;
 }
+
+/**
+ * The API's OpenAPI document without a running service, for client generators (the CLI's typed client): the routes
+ * are declared with inert dependencies, which declaring never calls, and the document is read back.
+ */
+export async function openApiDocument(form: "1" | "2" = "1"): Promise<unknown> {
+  const inert = { loginMaxFailures: 1, loginWindowSeconds: 1, form, store: { db: {} } } as unknown as AppDeps;
+  const res = await createApp(inert).request("/api/v1/openapi.json");
+  return res.json();
+}

@@ -1,2 +1,2 @@
-export { createApp, MAX_BODY_BYTES } from "./app.js";
+export { createApp, MAX_BODY_BYTES, openApiDocument } from "./app.js";
 export type { AppDeps } from "./deps.js";

@@ -1,0 +1,20 @@
+import { apiClient, CliError, type ApiClient } from "./client.js";
+import { credentialsPath, loadCredentials } from "./credentials.js";
+import type { Io } from "./output.js";
+
+/** What every command gets: where to write, the environment, and the global options. */
+export interface CommandContext {
+  readonly io: Io;
+  readonly env: NodeJS.ProcessEnv;
+  /** --json: machine-readable output. */
+  readonly json: boolean;
+  /** --url: the API, overriding the saved one. */
+  readonly url?: string | undefined;
+}
+
+/** The logged-in client: the saved credentials (their URL unless --url names another). */
+export function loggedIn(ctx: CommandContext): ApiClient {
+  const c = loadCredentials(credentialsPath(ctx.env));
+  if (!c) throw new CliError("not logged in: run `iot login` first");
+  return apiClient(ctx.url ?? c.url, c.token);
+}
