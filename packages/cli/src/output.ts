@@ -12,8 +12,9 @@ export const processIo: Io = {
 
 const cell = (v: unknown): string => {
   if (v === null || v === undefined) return "";
-  if (typeof v === "string") return v;
-  return typeof v === "object" ? JSON.stringify(v) : String(v);
+  if (typeof v === "object") return JSON.stringify(v);
+  if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") return String(v);
+  return JSON.stringify(v) ?? "";
 };
 
 /**
