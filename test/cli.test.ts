@@ -113,6 +113,39 @@ describe("the iot CLI", () => {
     ).toEqual(['{"n":1}', '{"n":2}']);
   });
 
+  it.each([
+    ["http", () => t.httpUrl],
+    ["mqtt", () => t.mqttUrl],
+    ["coap", () => t.coapUrl],
+  ])("simulates %s devices sending at a rate, every message acknowledged and stored", async (protocol, target) => {
+    const r = await json(
+      "simulate",
+      "--protocol",
+      protocol,
+      "--devices",
+      "3",
+      "--rate",
+      "30",
+      "--seconds",
+      "2",
+      "--target",
+      target(),
+    );
+    expect(r).toMatchObject({ protocol, devices: 3, failed: 0 });
+    expect(r.ok).toBeGreaterThanOrEqual(50);
+    expect(r.p99).toBeGreaterThan(0);
+    // The devices are reused by the next run, and each one's messages were stored as its events.
+    const devices = (await json("devices", "list", "--like", `sim-${protocol}-`)).items as Array<{ id: number }>;
+    expect(devices).toHaveLength(3);
+    const events = await iot("--json", "events", "--device", String(devices[0]!.id), "--limit", "5");
+    const lines = events.out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { topic: string });
+    expect(lines).toHaveLength(5);
+    expect(lines.every((e) => e.topic === "sim")).toBe(true);
+  });
+
   it("runs as `pnpm iot` in its own process, exiting non-zero with the message on failure", async () => {
     const root = join(import.meta.dirname, "..");
     const ok = await run(

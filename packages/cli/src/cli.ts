@@ -4,6 +4,8 @@ import type { CommandContext } from "./context.js";
 import { events } from "./commands/events.js";
 import { login } from "./commands/login.js";
 import { publish } from "./commands/publish.js";
+import { simulate } from "./commands/simulate.js";
+import type { SimProtocol } from "./simulate/senders.js";
 import {
   createResource,
   deleteResource,
@@ -66,6 +68,18 @@ export async function runCli(
     .action((target: string, payload: string, o: { group?: boolean; topic?: string }) =>
       publish(ctx(), o.group ? { groupID: target } : { deviceID: target }, payload, { topic: o.topic }),
     );
+  program
+    .command("simulate")
+    .description("load the service like a fleet: N devices sending R messages a second through an adapter")
+    .requiredOption("--protocol <p>", "mqtt, coap or http")
+    .option("--devices <n>", "devices (created as sim-<protocol>-<i>, or reused)", int, 10)
+    .option("--rate <r>", "messages a second, all devices together", int, 10)
+    .option("--seconds <s>", "how long (default: until Ctrl-C)", int)
+    .option("--target <url>", "the adapter, e.g. mqtt://host:1883 (default: the API's host, default port)")
+    .action(async (o: { protocol: SimProtocol; devices: number; rate: number; seconds?: number; target?: string }) => {
+      const ok = await simulate(ctx(), { ...o, ...(opts.signal ? { signal: opts.signal } : {}) });
+      if (!ok) throw new CliError("some messages failed");
+    });
   program
     .command("events")
     .description("the latest uplinks; --follow prints new ones as they arrive")

@@ -12,9 +12,19 @@ export interface CommandContext {
   readonly url?: string | undefined;
 }
 
-/** The logged-in client: the saved credentials (their URL unless --url names another). */
-export function loggedIn(ctx: CommandContext): ApiClient {
+function saved(ctx: CommandContext) {
   const c = loadCredentials(credentialsPath(ctx.env));
   if (!c) throw new CliError("not logged in: run `iot login` first");
+  return c;
+}
+
+/** The logged-in client: the saved credentials (their URL unless --url names another). */
+export function loggedIn(ctx: CommandContext): ApiClient {
+  const c = saved(ctx);
   return apiClient(ctx.url ?? c.url, c.token);
+}
+
+/** The API's address the logged-in client uses. */
+export function apiUrl(ctx: CommandContext): string {
+  return ctx.url ?? saved(ctx).url;
 }
