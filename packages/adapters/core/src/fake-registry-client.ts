@@ -8,6 +8,10 @@ import type {
   Downlink,
   DownlinkOutcome,
   ListenerCertificate,
+  LoraActivateResult,
+  LoraCounterReport,
+  LoraDeviceInfo,
+  LoraSessionInfo,
   ProtocolName,
   RegistryClient,
   ProxySubscription,
@@ -39,6 +43,8 @@ export interface FakeDevice {
   readonly imei?: string;
   /** LwM2M devices: observe every registered object instance (default false). */
   readonly autoSub?: boolean;
+  /** LoRa devices: found by `lora.devEui` or `lora.session.devAddr` (any case); answered with the session. */
+  readonly lora?: LoraDeviceInfo;
   /** A Modbus slave's gateway (its deviceID) and unit id: modbus credentials of that gateway and index admit it. */
   readonly gateway?: string;
   readonly modBusIndex?: number;
@@ -113,6 +119,7 @@ export class FakeRegistryClient implements RegistryClient {
     if (this.unavailable) return { ok: false, code: "UNAVAILABLE", message: "fake registry unavailable" };
     if (credentials.kind === "modbus") return this.admitModbus(credentials);
     if (credentials.kind === "lwm2m") return this.admitLwm2m(credentials.endpoint);
+    if (credentials.kind === "lora") return this.admitLora(credentials.devEui, credentials.devAddr);
     if (credentials.kind !== "token") return { ok: false, code: "BAD_CREDENTIALS", message: "fake knows tokens only" };
     const d = this.devices.get(credentials.username);
     if (!d || d.token !== credentials.token)
@@ -146,6 +153,53 @@ export class FakeRegistryClient implements RegistryClient {
     return this.admit(d);
   }
 
+  /** A LoRa device heard by the network server: by DevEUI (a join) or by its session's DevAddr (a data frame). */
+  private admitLora(devEui: string, devAddr: string): AuthOutcome {
+    const same = (a: string | undefined, b: string) => !!a && !!b && a.toUpperCase() === b.toUpperCase();
+    const d = [...this.devices.values()].find(
+      (c) => same(c.lora?.devEui, devEui) || same(c.lora?.session?.devAddr, devAddr),
+    );
+    if (!d) return { ok: false, code: "BAD_CREDENTIALS", message: devEui ? "unknown DevEUI" : "unknown DevAddr" };
+    if (d.blocked) return { ok: false, code: "BLOCKED", message: "device is blocked" };
+    return this.admit(d);
+  }
+
+  /** Every loraActivate call, in order. */
+  readonly loraActivations: Array<{ deviceIntId: number; devNonce: number; devAddr: string }> = [];
+  /** Every counter report, in order. */
+  readonly loraCounterReports: LoraCounterReport[][] = [];
+
+  loraActivate(
+    deviceIntId: number,
+    devNonce: number,
+    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey">,
+  ): Promise<{ result: LoraActivateResult; message: string }> {
+    this.loraActivations.push({ deviceIntId, devNonce, devAddr: session.devAddr });
+    if (this.unavailable) return Promise.resolve({ result: "UNAVAILABLE", message: "fake registry unavailable" });
+    const d = [...this.devices.values()].find((c) => c.deviceIntId === deviceIntId);
+    if (!d?.lora || d.lora.activation !== "otaa" || !d.lora.canJoin)
+      return Promise.resolve({ result: "NOT_ALLOWED", message: "not an OTAA device that may join" });
+    if (d.lora.usedDevNonces.includes(devNonce))
+      return Promise.resolve({ result: "DEV_NONCE_REUSED", message: `DevNonce ${devNonce} was used before` });
+    const taken = [...this.devices.values()].some(
+      (c) => c !== d && c.lora?.session?.devAddr.toUpperCase() === session.devAddr.toUpperCase(),
+    );
+    if (taken) return Promise.resolve({ result: "DEV_ADDR_TAKEN", message: `DevAddr ${session.devAddr} is taken` });
+    this.devices.set(d.username, {
+      ...d,
+      lora: {
+        ...d.lora,
+        session: { ...session, fcntUp: 0, fcntDown: 0 },
+        usedDevNonces: [...d.lora.usedDevNonces, devNonce],
+      },
+    });
+    return Promise.resolve({ result: "OK", message: "" });
+  }
+
+  reportLoraCounters(counters: readonly LoraCounterReport[]): void {
+    if (counters.length > 0) this.loraCounterReports.push([...counters]);
+  }
+
   private admit(d: FakeDevice): AuthOutcome {
     const tenantId = d.tenantId ?? "tenant-1";
     const device = {
@@ -168,6 +222,7 @@ export class FakeRegistryClient implements RegistryClient {
         device,
         policies: d.policies ?? [],
         subscriptions: d.subscriptions ?? [],
+        ...(d.lora ? { lora: d.lora } : {}),
       },
     };
   }

@@ -19,10 +19,13 @@ import {
   type Downlink as PbDownlink,
   type TopicPolicy as PbTopicPolicy,
   type ProxySubscription as PbProxySubscription,
+  type LoraDevice as PbLoraDevice,
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { LiveSession } from "./live-sessions.js";
 import type {
+  LoraCounterReport,
+  LoraDeviceInfo,
   AuthFailureCode,
   AuthOutcome,
   DeviceCredentials,
@@ -125,6 +128,39 @@ export function fromSubscriptions(subscriptions: readonly PbProxySubscription[])
   return subscriptions.map((s) => ({ topic: s.topic, qos: Math.min(s.qos, 1) }));
 }
 
+/** A LoRa device's keys, settings and session, with plain numbers. */
+function fromLoraDevice(l: PbLoraDevice): LoraDeviceInfo {
+  const s = l.session;
+  return {
+    activation: l.activation === "abp" ? "abp" : "otaa",
+    devEui: l.devEui,
+    appEui: l.appEui,
+    appKey: l.appKey,
+    canJoin: l.canJoin,
+    fcntCheck: l.fcntCheck,
+    region: l.region,
+    classC: l.classC,
+    session: s
+      ? { devAddr: s.devAddr, nwkSKey: s.nwkSKey, appSKey: s.appSKey, fcntUp: s.fcntUp, fcntDown: s.fcntDown }
+      : null,
+    usedDevNonces: [...l.usedDevNonces],
+  };
+}
+
+/** A LoraCounters stream message. */
+export function loraCountersMessage(counters: readonly LoraCounterReport[]): AdapterMessage {
+  return message({
+    case: "loraCounters",
+    value: {
+      counters: counters.map((c) => ({
+        deviceIntId: BigInt(c.deviceIntId),
+        fcntUp: c.fcntUp,
+        fcntDown: c.fcntDown,
+      })),
+    },
+  });
+}
+
 /** The outcome of Authenticate; an OK without a device or a result code we do not know counts as UNAVAILABLE. */
 export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome {
   if (res.result === AuthResult.OK && res.device) {
@@ -149,6 +185,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         policies: fromPolicies(res.policies),
         subscriptions: fromSubscriptions(res.subscriptions),
         credentialStamp: res.credentialStamp,
+        ...(res.lora ? { lora: fromLoraDevice(res.lora) } : {}),
       },
     };
   }

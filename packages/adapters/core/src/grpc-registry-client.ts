@@ -9,7 +9,12 @@ import {
   type AuthenticateResponse,
   type IssueListenerCertificateRequest,
   type IssueListenerCertificateResponse,
+  type LoraActivateRequest,
+  type LoraActivateResponse,
   type RegistryMessage,
+  create,
+  LoraActivateRequestSchema,
+  LoraActivateResult as LoraActivateCode,
 } from "@iot/proto";
 import type { Logger } from "pino";
 import { Backoff, type BackoffOptions } from "./backoff.js";
@@ -27,6 +32,7 @@ import {
   sessionClosedMessage,
   sessionOpenedMessage,
   sessionStateMessage,
+  loraCountersMessage,
   toAuthenticateRequest,
   toListenerCertificateRequest,
   uplinkMessage,
@@ -37,6 +43,9 @@ import type {
   DeviceCredentials,
   DeviceSession,
   ListenerCertificate,
+  LoraActivateResult,
+  LoraCounterReport,
+  LoraSessionInfo,
   ProtocolName,
   RegistryClient,
   RegistryHandlers,
@@ -61,6 +70,12 @@ interface RawRegistryClient {
     md: grpc.Metadata,
     options: grpc.CallOptions,
     cb: (err: grpc.ServiceError | null, res?: IssueListenerCertificateResponse) => void,
+  ): grpc.ClientUnaryCall;
+  loraActivate(
+    req: LoraActivateRequest,
+    md: grpc.Metadata,
+    options: grpc.CallOptions,
+    cb: (err: grpc.ServiceError | null, res?: LoraActivateResponse) => void,
   ): grpc.ClientUnaryCall;
   connect(): ConnectCall;
   close(): void;
@@ -118,6 +133,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.RESOURCE_EXHAUSTED]);
 /** Deadline of one IssueListenerCertificate call, ms (the first one may create the service CA). */
 const ISSUE_TIMEOUT_MS = 10_000;
+
+const LORA_ACTIVATE_RESULTS: Partial<Record<LoraActivateCode, LoraActivateResult>> = {
+  [LoraActivateCode.OK]: "OK",
+  [LoraActivateCode.DEV_NONCE_REUSED]: "DEV_NONCE_REUSED",
+  [LoraActivateCode.DEV_ADDR_TAKEN]: "DEV_ADDR_TAKEN",
+  [LoraActivateCode.NOT_ALLOWED]: "NOT_ALLOWED",
+};
 
 /**
  * The registry over gRPC: unary Authenticate plus one Connect stream that
@@ -197,6 +219,36 @@ export class GrpcRegistryClient implements RegistryClient {
 
   sessionOpened(session: DeviceSession, info: SessionInfo): void {
     this.send(sessionOpenedMessage(this.live.open(session, info)));
+  }
+
+  loraActivate(
+    deviceIntId: number,
+    devNonce: number,
+    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey">,
+  ): Promise<{ result: LoraActivateResult; message: string }> {
+    const req = create(LoraActivateRequestSchema, {
+      deviceIntId: BigInt(deviceIntId),
+      devNonce,
+      session: { ...session, fcntUp: 0, fcntDown: 0 },
+      adapterInstanceId: this.instanceId,
+    });
+    return new Promise((resolve) => {
+      try {
+        this.raw.loraActivate(req, new grpc.Metadata(), { deadline: Date.now() + ISSUE_TIMEOUT_MS }, (err, res) =>
+          resolve(
+            err || !res
+              ? { result: "UNAVAILABLE", message: err?.details ?? "no answer" }
+              : { result: LORA_ACTIVATE_RESULTS[res.result] ?? "UNAVAILABLE", message: res.message },
+          ),
+        );
+      } catch (err) {
+        resolve({ result: "UNAVAILABLE", message: (err as Error).message });
+      }
+    });
+  }
+
+  reportLoraCounters(counters: readonly LoraCounterReport[]): void {
+    if (counters.length > 0) this.send(loraCountersMessage(counters));
   }
 
   sessionState(session: DeviceSession, sleeping: boolean): void {

@@ -59,6 +59,42 @@ export interface ProxySubscription {
   readonly qos: number;
 }
 
+/** A LoRaWAN network session: address, keys (hex) and frame counters (next expected up, next to use down). */
+export interface LoraSessionInfo {
+  readonly devAddr: string;
+  readonly nwkSKey: string;
+  readonly appSKey: string;
+  readonly fcntUp: number;
+  readonly fcntDown: number;
+}
+
+/** What a LoRaWAN network server needs of a device: join keys (OTAA), settings and its current session. */
+export interface LoraDeviceInfo {
+  readonly activation: "otaa" | "abp";
+  readonly devEui: string;
+  readonly appEui: string;
+  readonly appKey: string;
+  readonly canJoin: boolean;
+  /** 0 strict 16-bit, 1 strict 32-bit, 2 reset on zero, 3 disabled. */
+  readonly fcntCheck: number;
+  readonly region: string;
+  readonly classC: boolean;
+  /** Always for ABP; for OTAA once it joined. */
+  readonly session: LoraSessionInfo | null;
+  /** DevNonces of its past joins (OTAA): a JoinRequest reusing one is a replay. */
+  readonly usedDevNonces: readonly number[];
+}
+
+/** The registry's answer to a join's new session: OK, or why it was refused (UNAVAILABLE: not asked). */
+export type LoraActivateResult = "OK" | "DEV_NONCE_REUSED" | "DEV_ADDR_TAKEN" | "NOT_ALLOWED" | "UNAVAILABLE";
+
+/** Frame counters of a LoRa device as the network server holds them now. */
+export interface LoraCounterReport {
+  readonly deviceIntId: number;
+  readonly fcntUp: number;
+  readonly fcntDown: number;
+}
+
 /**
  * One authenticated device connection; `policies` and `subscriptions` are
  * replaced in place when the registry pushes an update.
@@ -71,6 +107,8 @@ export interface DeviceSession {
    */
   readonly credentialStamp?: string;
   readonly device: DeviceIdentity;
+  /** LoRa devices: keys, settings and session for the network server. */
+  readonly lora?: LoraDeviceInfo;
   policies: readonly TopicPolicy[];
   subscriptions: readonly ProxySubscription[];
 }
@@ -187,6 +225,17 @@ export interface RegistryClient {
    * it, the buffer is full, or the client closed first.
    */
   publish(uplink: Uplink): Promise<void>;
+  /**
+   * LoRaWAN: records the session an OTAA join created before the JoinAccept is sent; refused when the DevNonce was
+   * used before or the DevAddr is taken. Never rejects (UNAVAILABLE when the registry could not be asked).
+   */
+  loraActivate(
+    deviceIntId: number,
+    devNonce: number,
+    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey">,
+  ): Promise<{ result: LoraActivateResult; message: string }>;
+  /** LoRaWAN: reports frame counters (batch them, e.g. once a second); the registry keeps the highest. */
+  reportLoraCounters(counters: readonly LoraCounterReport[]): void;
   /** Replaces the handlers for registry-pushed messages. */
   setHandlers(handlers: RegistryHandlers): void;
   /**

@@ -4,13 +4,15 @@ import type { Database } from "../store/schema.js";
 import { recordAuthFailure } from "./connectivity.js";
 import { policiesOfDevice } from "./policies.js";
 import { subscriptionsOfDevice } from "./subscriptions.js";
+import { sessionState, text, type LoraSessionState } from "../lora/lora-session-state.js";
 
 /** Credentials as adapters present them, in plain types. */
 export type DeviceCredentials =
   | { kind: "token"; clientId: string; username: string; token: string }
   | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
   | { kind: "modbus"; gatewayDeviceId: string; gatewayUsername: string; gatewayToken: string; index: number }
-  | { kind: "lwm2m"; endpoint: string };
+  | { kind: "lwm2m"; endpoint: string }
+  | { kind: "lora"; devEui: string; devAddr: string };
 
 /** Who an authenticated device is, as the adapter needs to know it. */
 export interface DeviceIdentity {
@@ -52,8 +54,24 @@ export type AuthOutcome =
       subscriptions: ProxyFilter[];
       /** Digest of the credentials admitted (see credentialStamp). */
       credentialStamp: string;
+      /** LoRa devices: what the network server needs (keys, counters, settings). */
+      lora?: LoraDevice;
     }
   | { ok: false; result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED"; message: string };
+
+/** What a LoRaWAN network server needs of a device (proto LoraDevice). */
+export interface LoraDevice {
+  activation: "otaa" | "abp";
+  devEui: string;
+  appEui: string;
+  appKey: string;
+  canJoin: boolean;
+  fcntCheck: number;
+  region: string;
+  classC: boolean;
+  session: Omit<LoraSessionState, "devNonces"> | null;
+  usedDevNonces: number[];
+}
 
 /** Devices speak relative topics; commands with no topic go here. */
 export const DEFAULT_DOWNLINK_TOPIC = "inbox";
@@ -94,6 +112,8 @@ function selectDevice(db: Kysely<Database>) {
       "d.gateway",
       "d.modBusIndex",
       "d.autoSub",
+      "d.lora",
+      "d.loraSession",
       "p.productId",
       "p.cloudProtocol",
     ]);
@@ -104,6 +124,20 @@ type DeviceRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectDevice>[
 type AuthRequest = { protocol: number; credentials: DeviceCredentials; clientIp: string };
 
 type Deny = (result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED", reason: string) => Promise<AuthOutcome>;
+
+/** What the credentials claim the device is called, for the connect log of a refusal. */
+function claimedId(c: DeviceCredentials): string {
+  switch (c.kind) {
+    case "modbus":
+      return `${c.gatewayDeviceId}!${c.index}`;
+    case "lwm2m":
+      return c.endpoint;
+    case "lora":
+      return c.devEui || c.devAddr;
+    default:
+      return c.clientId;
+  }
+}
 
 /**
  * A refusal recorder: writes a connect log with status 2 under the device's
@@ -118,8 +152,7 @@ function denier(
 ): Deny {
   return async (result, reason) => {
     const c = req.credentials;
-    const clientId =
-      (c.kind === "modbus" ? `${c.gatewayDeviceId}!${c.index}` : c.kind === "lwm2m" ? c.endpoint : c.clientId) || null;
+    const clientId = claimedId(c) || null;
     await recordAuthFailure(
       db,
       {
@@ -294,6 +327,54 @@ async function byLwm2m(
   return admit(db, row, req.protocol, deny, lwm2mStamp(c.endpoint));
 }
 
+/** The LoRa settings and network state of a device row, as the network server needs them. */
+function loraDevice(row: DeviceRow): LoraDevice {
+  const l = (row.lora ? JSON.parse(row.lora) : {}) as Record<string, unknown>;
+  const state = sessionState(row.loraSession, l, row.deviceId);
+  const flag = (v: unknown) => v === true || v === 1;
+  return {
+    activation: l.type === "abp" ? "abp" : "otaa",
+    devEui: l.type === "otaa" ? row.deviceId.toUpperCase() : "",
+    appEui: text(l.appEUI),
+    appKey: text(l.appKey),
+    canJoin: flag(l.canJoin),
+    fcntCheck: Number(l.fcntCheck ?? 0),
+    region: text(l.region) || "EU868",
+    classC: flag(l.classC),
+    session: state && {
+      devAddr: state.devAddr,
+      nwkSKey: state.nwkSKey,
+      appSKey: state.appSKey,
+      fcntUp: state.fcntUp,
+      fcntDown: state.fcntDown,
+    },
+    usedDevNonces: state?.devNonces ?? [],
+  };
+}
+
+/**
+ * A LoRa device heard by the network server: by DevEUI (a JoinRequest) or DevAddr (a data frame), both unique
+ * service-wide. LoRaWAN authenticates each frame by its MIC, which the network server checks with the keys this
+ * answers; the registry only names the device. Stamp: the DevEUI or DevAddr it was found by.
+ */
+async function byLora(
+  db: Kysely<Database>,
+  req: AuthRequest,
+  c: Extract<DeviceCredentials, { kind: "lora" }>,
+  now: number,
+): Promise<AuthOutcome> {
+  const q = selectDevice(db);
+  const row = c.devEui
+    ? await q.where("d.loraDevEui", "=", c.devEui.toUpperCase()).executeTakeFirst()
+    : c.devAddr
+      ? await q.where("d.loraDevAddr", "=", c.devAddr.toUpperCase()).executeTakeFirst()
+      : undefined;
+  const deny = denier(db, req, row, null, now);
+  if (!row) return deny("BAD_CREDENTIALS", c.devEui ? "unknown DevEUI" : "unknown DevAddr");
+  const outcome = await admit(db, row, req.protocol, deny, `r:${(c.devEui || c.devAddr).toUpperCase()}`);
+  return outcome.ok ? { ...outcome, lora: loraDevice(row) } : outcome;
+}
+
 /**
  * Checks a device's credentials for an adapter of `protocol`. Every failure
  * is written as a connect log with status 2 under the tenant of the device the
@@ -314,5 +395,7 @@ export async function authenticateDevice(
       return byModbus(db, req, c, now);
     case "lwm2m":
       return byLwm2m(db, req, c, now);
+    case "lora":
+      return byLora(db, req, c, now);
   }
 }

@@ -6,6 +6,7 @@ import { assertCertsOfTenant } from "./certs.js";
 import { lockTenant } from "./locks.js";
 import { assertImeiFree, checkDeviceRules, type DeviceDraft } from "./device-rules.js";
 import { randomToken, uuid } from "./ids.js";
+import { loraKeys } from "../lora/lora-keys.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
 import { getProductByProductId } from "./products.js";
 
@@ -119,6 +120,20 @@ const existedField = (err: unknown) => {
 const parseLora = (text: string | null): Record<string, unknown> | null =>
   text ? (JSON.parse(text) as Record<string, unknown>) : null;
 
+/** The `lora` members a network session is made from: a change to any of them (or to the deviceID) ends it. */
+const LORA_IDENTITY = ["type", "appEUI", "appKey", "nwkSKey", "appSKey", "fcntUp", "fcntDown"] as const;
+
+function loraIdentityChanged(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+  idBefore: string,
+  idAfter: string,
+): boolean {
+  if (!before && !after) return false;
+  if (!before || !after || idBefore !== idAfter) return true;
+  return LORA_IDENTITY.some((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
+
 /** The rule checker's view of a device row plus changes. */
 function draftOf(tenantId: string, protocol: number, v: Omit<DeviceDraft, "tenantId" | "protocol">): DeviceDraft {
   return { ...v, tenantId, protocol };
@@ -204,6 +219,7 @@ export async function createDevice(
           authType: values.authType ?? 1,
           deviceId: values.deviceId!,
           lora: values.lora ? JSON.stringify(values.lora) : null,
+          ...loraKeys(product.cloudProtocol, deviceType, values.deviceId!, values.lora),
           tenantId: caller.tenantId,
           userIntId: caller.userIntId,
           productIntId: product.id,
@@ -269,10 +285,20 @@ export async function updateDevice(
   const descriptive = Object.fromEntries(
     DESCRIPTIVE_FIELDS.flatMap((k) => (edit[k] !== undefined ? [[k, edit[k]]] : [])),
   );
+  // New LoRa keys or identity end the network session: an OTAA device joins again, an ABP one starts over.
+  const loraRekeyed = loraIdentityChanged(parseLora(cur.lora), merged.lora, cur.deviceId, merged.deviceId);
   const set = {
     ...descriptive,
     ...merged,
     lora: merged.lora ? JSON.stringify(merged.lora) : null,
+    ...loraKeys(
+      cur.cloudProtocol,
+      merged.deviceType,
+      merged.deviceId,
+      merged.lora,
+      loraRekeyed ? null : cur.loraDevAddr,
+    ),
+    ...(loraRekeyed ? { loraSession: null } : {}),
     ...(edit.deviceName !== undefined ? { deviceName: edit.deviceName } : {}),
     ...(edit.deviceUsername !== undefined ? { deviceUsername: edit.deviceUsername } : {}),
     ...(edit.token !== undefined ? { token: edit.token } : {}),
@@ -303,7 +329,9 @@ export async function updateDevice(
             ? "gateway or modBusIndex changed"
             : device.imei !== cur.imei
               ? "IMEI changed"
-              : undefined;
+              : loraRekeyed
+                ? "LoRa keys changed"
+                : undefined;
   return revoke ? { device, revoke } : { device };
 }
 

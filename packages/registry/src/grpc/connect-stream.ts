@@ -27,6 +27,7 @@ import { PUBLISH_STATUS, type CommandRouter, type PublishStatus } from "../route
 import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "../sessions/session-table.js";
 import type { LiveUpdates } from "../sessions/live-updates.js";
 import type { ModbusConfigPush } from "../modbus/config-push.js";
+import { recordLoraCounters } from "../lora/lora-sessions.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -319,6 +320,15 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
           at: Date.now(),
         });
       }
+      case "loraCounters":
+        return recordLoraCounters(
+          deps.db,
+          k.value.counters.map((c) => ({
+            deviceIntId: Number(c.deviceIntId),
+            fcntUp: c.fcntUp,
+            fcntDown: c.fcntDown,
+          })),
+        );
       case "downlinkResult": {
         const status = statusOf[k.value.status];
         if (status !== undefined) return deps.commands.settle(Number(k.value.downlinkId), status, k.value.message);

@@ -2,6 +2,7 @@ import {
   AuthResult,
   create,
   DeviceIdentitySchema,
+  LoraDeviceSchema,
   ProxySubscriptionSchema,
   TopicPolicySchema,
   type Credentials,
@@ -35,6 +36,8 @@ export function credentialsFromProto(c: Credentials | undefined): DeviceCredenti
       };
     case "lwm2m":
       return { kind: "lwm2m", endpoint: c.kind.value.endpoint };
+    case "lora":
+      return { kind: "lora", devEui: c.kind.value.devEui, devAddr: c.kind.value.devAddr };
     default:
       return undefined;
   }
@@ -62,6 +65,14 @@ export function authOutcomeToProto(o: AuthOutcome) {
     policies: policiesToProto(o.policies),
     subscriptions: subscriptionsToProto(o.subscriptions),
     credentialStamp: o.credentialStamp,
+    ...(o.lora
+      ? {
+          lora: create(LoraDeviceSchema, {
+            ...o.lora,
+            session: o.lora.session ?? undefined,
+          }),
+        }
+      : {}),
   };
 }
 

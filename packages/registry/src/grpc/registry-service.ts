@@ -3,6 +3,8 @@ import {
   AuthResult,
   AuthenticateResponseSchema,
   IssueListenerCertificateResponseSchema,
+  LoraActivateResponseSchema,
+  LoraActivateResult,
   create,
   grpc,
   registryServiceDefinition,
@@ -11,12 +13,15 @@ import {
   type AuthenticateResponse,
   type IssueListenerCertificateRequest,
   type IssueListenerCertificateResponse,
+  type LoraActivateRequest,
+  type LoraActivateResponse,
   type AdapterMessage,
   type RegistryMessage,
 } from "@iot/proto";
 import { serviceCa, signListenerCsr } from "../certs/ca.js";
 import { checkListenerHosts } from "../certs/listener-hosts.js";
 import { authenticateDevice } from "../domain/device-auth.js";
+import { activateLoraSession } from "../lora/lora-sessions.js";
 import { RegistryError } from "../errors.js";
 import { authOutcomeToProto, credentialsFromProto } from "./convert.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
@@ -61,6 +66,25 @@ async function issueListenerCertificate(
   return create(IssueListenerCertificateResponseSchema, { certPem, caPem: ca.certPem });
 }
 
+const activateResults = {
+  OK: LoraActivateResult.OK,
+  DEV_NONCE_REUSED: LoraActivateResult.DEV_NONCE_REUSED,
+  DEV_ADDR_TAKEN: LoraActivateResult.DEV_ADDR_TAKEN,
+  NOT_ALLOWED: LoraActivateResult.NOT_ALLOWED,
+} as const;
+
+/** Handles LoraActivate: records a joined OTAA device's new session (see activateLoraSession). */
+async function loraActivate(req: LoraActivateRequest, deps: ConnectDeps): Promise<LoraActivateResponse> {
+  const s = req.session;
+  const key = /^[0-9A-Fa-f]{32}$/;
+  if (!s || !/^[0-9A-Fa-f]{8}$/.test(s.devAddr) || !key.test(s.nwkSKey) || !key.test(s.appSKey))
+    return create(LoraActivateResponseSchema, { result: LoraActivateResult.NOT_ALLOWED, message: "malformed session" });
+  const r = await activateLoraSession(deps.db, Number(req.deviceIntId), req.devNonce, s);
+  if (r.result === "OK")
+    deps.logger.info({ device: Number(req.deviceIntId), devAddr: s.devAddr }, "LoRa device joined");
+  return create(LoraActivateResponseSchema, { result: activateResults[r.result], message: r.message });
+}
+
 /** A refused request is INVALID_ARGUMENT or PERMISSION_DENIED with its reason; anything else means the store failed. */
 function grpcError(err: unknown): Partial<grpc.StatusObject> {
   if (err instanceof RegistryError && err.code === "FORM_INVALID")
@@ -100,6 +124,18 @@ export function registryHandlers(deps: RegistryServiceDeps): grpc.UntypedService
             );
           else deps.logger.error({ err }, "listener certificate failed");
           callback(status);
+        },
+      );
+    },
+    loraActivate(
+      call: grpc.ServerUnaryCall<LoraActivateRequest, LoraActivateResponse>,
+      callback: grpc.sendUnaryData<LoraActivateResponse>,
+    ) {
+      loraActivate(call.request, deps).then(
+        (res) => callback(null, res),
+        (err: unknown) => {
+          deps.logger.error({ err }, "LoRa activation failed");
+          callback({ code: grpc.status.UNAVAILABLE, details: "registry store unavailable" });
         },
       );
     },

@@ -152,6 +152,12 @@ export interface DevicesTable {
   mac: string | null;
   /** Modbus gateways: channel settings (JSON text), see docs/devices/modbus.md. */
   channel: string | null;
+  /** LoRa: an OTAA device's DevEUI (upper case), unique service-wide; may be left out on insert. */
+  loraDevEui: ColumnType<string | null, string | null | undefined, string | null>;
+  /** LoRa: an ABP device's DevAddr, or an OTAA device's once joined (upper case), unique service-wide. */
+  loraDevAddr: ColumnType<string | null, string | null | undefined, string | null>;
+  /** LoRa network state (JSON text: LoraSessionState), apart from the `lora` settings users edit. */
+  loraSession: ColumnType<string | null, string | null | undefined, string | null>;
   /** Filled while connected. */
   clientIp: string | null;
   connectedAt: number | null;

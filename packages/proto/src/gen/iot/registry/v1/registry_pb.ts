@@ -17,7 +17,175 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file iot/registry/v1/registry.proto.
  */
 export const file_iot_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJiCh9Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXF1ZXN0Eg8KB2Nzcl9wZW0YASABKAkSEQoJaG9zdG5hbWVzGAIgAygJEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYAyABKAkiRAogSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USEAoIY2VydF9wZW0YASABKAkSDgoGY2FfcGVtGAIgASgJIqUCCgtDcmVkZW50aWFscxIyCgV0b2tlbhgBIAEoCzIhLmlvdC5yZWdpc3RyeS52MS5Ub2tlbkNyZWRlbnRpYWxzSAASPgoLY2VydGlmaWNhdGUYAiABKAsyJy5pb3QucmVnaXN0cnkudjEuQ2VydGlmaWNhdGVDcmVkZW50aWFsc0gAEjIKBWx3bTJtGAMgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLkx3bTJtQ3JlZGVudGlhbHNIABIwCgRsb3JhGAQgASgLMiAuaW90LnJlZ2lzdHJ5LnYxLkxvcmFDcmVkZW50aWFsc0gAEjQKBm1vZGJ1cxgFIAEoCzIiLmlvdC5yZWdpc3RyeS52MS5Nb2RidXNDcmVkZW50aWFsc0gAQgYKBGtpbmQiRgoQVG9rZW5DcmVkZW50aWFscxIRCgljbGllbnRfaWQYASABKAkSEAoIdXNlcm5hbWUYAiABKAkSDQoFdG9rZW4YAyABKAkiVQoWQ2VydGlmaWNhdGVDcmVkZW50aWFscxIRCgljbGllbnRfaWQYASABKAkSEwoLY29tbW9uX25hbWUYAiABKAkSEwoLZmluZ2VycHJpbnQYAyABKAkiJAoQTHdtMm1DcmVkZW50aWFscxIQCghlbmRwb2ludBgBIAEoCSI0Cg9Mb3JhQ3JlZGVudGlhbHMSDwoHZGV2X2V1aRgBIAEoCRIQCghkZXZfYWRkchgCIAEoCSJuChFNb2RidXNDcmVkZW50aWFscxIZChFnYXRld2F5X2RldmljZV9pZBgBIAEoCRINCgVpbmRleBgCIAEoDRIYChBnYXRld2F5X3VzZXJuYW1lGAMgASgJEhUKDWdhdGV3YXlfdG9rZW4YBCABKAkipQEKE0F1dGhlbnRpY2F0ZVJlcXVlc3QSKwoIcHJvdG9jb2wYASABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSMQoLY3JlZGVudGlhbHMYAiABKAsyHC5pb3QucmVnaXN0cnkudjEuQ3JlZGVudGlhbHMSEQoJY2xpZW50X2lwGAMgASgJEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkingIKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEisKBnJlc3VsdBgBIAEoDjIbLmlvdC5yZWdpc3RyeS52MS5BdXRoUmVzdWx0Eg8KB21lc3NhZ2UYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIvCgZkZXZpY2UYBCABKAsyHy5pb3QucmVnaXN0cnkudjEuRGV2aWNlSWRlbnRpdHkSLgoIcG9saWNpZXMYBSADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kSOQoNc3Vic2NyaXB0aW9ucxgGIAMoCzIiLmlvdC5yZWdpc3RyeS52MS5Qcm94eVN1YnNjcmlwdGlvbhIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKqAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgSEAoIYXV0b19zdWIYDCABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCLUAgoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIABI2Cg1zZXNzaW9uX3N0YXRlGAYgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25TdGF0ZUgAQgYKBGtpbmQijAEKBUhlbGxvEhMKC2luc3RhbmNlX2lkGAEgASgJEisKCHByb3RvY29sGAIgASgOMhkuaW90LnJlZ2lzdHJ5LnYxLlByb3RvY29sEg8KB3ZlcnNpb24YAyABKAkSMAoIc2Vzc2lvbnMYBCADKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZCK2AQoNU2Vzc2lvbk9wZW5lZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJY2xpZW50X2lwGAMgASgJEhIKCmtlZXBfYWxpdmUYBCABKA0SFAoMb3BlbmVkX2F0X21zGAUgASgDEhEKCXRlbmFudF9pZBgGIAEoCRIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJEhAKCHNsZWVwaW5nGAggASgIIl4KDFNlc3Npb25TdGF0ZRISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJdGVuYW50X2lkGAMgASgJEhAKCHNsZWVwaW5nGAQgASgIInMKDVNlc3Npb25DbG9zZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg4KBnJlYXNvbhgDIAEoCRIUCgxjbG9zZWRfYXRfbXMYBCABKAMSEQoJdGVuYW50X2lkGAUgASgJIsoBCgZVcGxpbmsSCwoDc2VxGAEgASgEEhIKCnNlc3Npb25faWQYAiABKAkSFQoNZGV2aWNlX2ludF9pZBgDIAEoAxINCgV0b3BpYxgEIAEoCRIPCgdwYXlsb2FkGAUgASgMEhEKCWNsaWVudF9pcBgGIAEoCRIWCg5yZWNlaXZlZF9hdF9tcxgHIAEoAxILCgNxb3MYCCABKA0SEQoJdGVuYW50X2lkGAkgASgJEh0KFWdhdGV3YXlfZGV2aWNlX2ludF9pZBgKIAEoAyJnCg5Eb3dubGlua1Jlc3VsdBITCgtkb3dubGlua19pZBgBIAEoAxIvCgZzdGF0dXMYAiABKA4yHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtTdGF0dXMSDwoHbWVzc2FnZRgDIAEoCSLNAgoPUmVnaXN0cnlNZXNzYWdlEi4KCWhlbGxvX2FjaxgBIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5IZWxsb0Fja0gAEjAKCnVwbGlua19hY2sYAiABKAsyGi5pb3QucmVnaXN0cnkudjEuVXBsaW5rQWNrSAASLQoIZG93bmxpbmsYAyABKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtIABIlCgRraWNrGAQgASgLMhUuaW90LnJlZ2lzdHJ5LnYxLktpY2tIABI2Cg1wb2xpY3lfdXBkYXRlGAUgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlBvbGljeVVwZGF0ZUgAEkIKE3N1YnNjcmlwdGlvbl91cGRhdGUYBiABKAsyIy5pb3QucmVnaXN0cnkudjEuU3Vic2NyaXB0aW9uVXBkYXRlSABCBgoEa2luZCIbCghIZWxsb0FjaxIPCgdub2RlX2lkGAEgASgJIkwKCVVwbGlua0FjaxIMCgRzZXFzGAEgAygEEjEKCHJlamVjdGVkGAIgAygLMh8uaW90LnJlZ2lzdHJ5LnYxLlVwbGlua1JlamVjdGVkIi0KDlVwbGlua1JlamVjdGVkEgsKA3NlcRgBIAEoBBIOCgZyZWFzb24YAiABKAkicQoIRG93bmxpbmsSCgoCaWQYASABKAMSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxINCgV0b3BpYxgDIAEoCRIPCgdwYXlsb2FkGAQgASgMEgsKA3FvcxgFIAEoDRIVCg1leHBpcmVzX2F0X21zGAYgASgDIi0KBEtpY2sSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIOCgZyZWFzb24YAiABKAkiVQoMUG9saWN5VXBkYXRlEhUKDWRldmljZV9pbnRfaWQYASABKAMSLgoIcG9saWNpZXMYAiADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kiZgoSU3Vic2NyaXB0aW9uVXBkYXRlEhUKDWRldmljZV9pbnRfaWQYASABKAMSOQoNc3Vic2NyaXB0aW9ucxgCIAMoCzIiLmlvdC5yZWdpc3RyeS52MS5Qcm94eVN1YnNjcmlwdGlvbiqxAQoIUHJvdG9jb2wSGAoUUFJPVE9DT0xfVU5TUEVDSUZJRUQQABIRCg1QUk9UT0NPTF9NUVRUEAESEQoNUFJPVE9DT0xfQ09BUBACEhIKDlBST1RPQ09MX0xXTTJNEAMSEQoNUFJPVE9DT0xfTE9SQRAEEhEKDVBST1RPQ09MX0hUVFAQBRIWChJQUk9UT0NPTF9XRUJTT0NLRVQQBhITCg9QUk9UT0NPTF9NT0RCVVMQByqUAQoKQXV0aFJlc3VsdBIbChdBVVRIX1JFU1VMVF9VTlNQRUNJRklFRBAAEhIKDkFVVEhfUkVTVUxUX09LEAESHwobQVVUSF9SRVNVTFRfQkFEX0NSRURFTlRJQUxTEAISFwoTQVVUSF9SRVNVTFRfQkxPQ0tFRBADEhsKF0FVVEhfUkVTVUxUX05PVF9BTExPV0VEEAQqWwoGQWNjZXNzEhYKEkFDQ0VTU19VTlNQRUNJRklFRBAAEhIKDkFDQ0VTU19QVUJMSVNIEAESFAoQQUNDRVNTX1NVQlNDUklCRRACEg8KC0FDQ0VTU19CT1RIEAMqhgEKDkRvd25saW5rU3RhdHVzEh8KG0RPV05MSU5LX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGURPV05MSU5LX1NUQVRVU19ERUxJVkVSRUQQARIYChRET1dOTElOS19TVEFUVVNfU0VOVBACEhoKFkRPV05MSU5LX1NUQVRVU19GQUlMRUQQAzLBAgoPUmVnaXN0cnlTZXJ2aWNlElsKDEF1dGhlbnRpY2F0ZRIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlElAKB0Nvbm5lY3QSHy5pb3QucmVnaXN0cnkudjEuQWRhcHRlck1lc3NhZ2UaIC5pb3QucmVnaXN0cnkudjEuUmVnaXN0cnlNZXNzYWdlKAEwARJ/ChhJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGUSMC5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVxdWVzdBoxLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIjQKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSLJAgoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKqAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgSEAoIYXV0b19zdWIYDCABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCKMAwoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIABI2Cg1zZXNzaW9uX3N0YXRlGAYgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25TdGF0ZUgAEjYKDWxvcmFfY291bnRlcnMYByABKAsyHS5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXJzSABCBgoEa2luZCI+CgxMb3JhQ291bnRlcnMSLgoIY291bnRlcnMYASADKAsyHC5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXIiSAoLTG9yYUNvdW50ZXISFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIPCgdmY250X3VwGAIgASgNEhEKCWZjbnRfZG93bhgDIAEoDSKMAQoFSGVsbG8SEwoLaW5zdGFuY2VfaWQYASABKAkSKwoIcHJvdG9jb2wYAiABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSDwoHdmVyc2lvbhgDIAEoCRIwCghzZXNzaW9ucxgEIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkIrYBCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgljbGllbnRfaXAYAyABKAkSEgoKa2VlcF9hbGl2ZRgEIAEoDRIUCgxvcGVuZWRfYXRfbXMYBSABKAMSEQoJdGVuYW50X2lkGAYgASgJEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSEAoIc2xlZXBpbmcYCCABKAgiXgoMU2Vzc2lvblN0YXRlEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgl0ZW5hbnRfaWQYAyABKAkSEAoIc2xlZXBpbmcYBCABKAgicwoNU2Vzc2lvbkNsb3NlZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSDgoGcmVhc29uGAMgASgJEhQKDGNsb3NlZF9hdF9tcxgEIAEoAxIRCgl0ZW5hbnRfaWQYBSABKAkiygEKBlVwbGluaxILCgNzZXEYASABKAQSEgoKc2Vzc2lvbl9pZBgCIAEoCRIVCg1kZXZpY2VfaW50X2lkGAMgASgDEg0KBXRvcGljGAQgASgJEg8KB3BheWxvYWQYBSABKAwSEQoJY2xpZW50X2lwGAYgASgJEhYKDnJlY2VpdmVkX2F0X21zGAcgASgDEgsKA3FvcxgIIAEoDRIRCgl0ZW5hbnRfaWQYCSABKAkSHQoVZ2F0ZXdheV9kZXZpY2VfaW50X2lkGAogASgDImcKDkRvd25saW5rUmVzdWx0EhMKC2Rvd25saW5rX2lkGAEgASgDEi8KBnN0YXR1cxgCIAEoDjIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1N0YXR1cxIPCgdtZXNzYWdlGAMgASgJIs0CCg9SZWdpc3RyeU1lc3NhZ2USLgoJaGVsbG9fYWNrGAEgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvQWNrSAASMAoKdXBsaW5rX2FjaxgCIAEoCzIaLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtBY2tIABItCghkb3dubGluaxgDIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0gAEiUKBGtpY2sYBCABKAsyFS5pb3QucmVnaXN0cnkudjEuS2lja0gAEjYKDXBvbGljeV91cGRhdGUYBSABKAsyHS5pb3QucmVnaXN0cnkudjEuUG9saWN5VXBkYXRlSAASQgoTc3Vic2NyaXB0aW9uX3VwZGF0ZRgGIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TdWJzY3JpcHRpb25VcGRhdGVIAEIGCgRraW5kIhsKCEhlbGxvQWNrEg8KB25vZGVfaWQYASABKAkiTAoJVXBsaW5rQWNrEgwKBHNlcXMYASADKAQSMQoIcmVqZWN0ZWQYAiADKAsyHy5pb3QucmVnaXN0cnkudjEuVXBsaW5rUmVqZWN0ZWQiLQoOVXBsaW5rUmVqZWN0ZWQSCwoDc2VxGAEgASgEEg4KBnJlYXNvbhgCIAEoCSJxCghEb3dubGluaxIKCgJpZBgBIAEoAxIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg0KBXRvcGljGAMgASgJEg8KB3BheWxvYWQYBCABKAwSCwoDcW9zGAUgASgNEhUKDWV4cGlyZXNfYXRfbXMYBiABKAMiLQoES2ljaxIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg4KBnJlYXNvbhgCIAEoCSJVCgxQb2xpY3lVcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIuCghwb2xpY2llcxgCIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeSJmChJTdWJzY3JpcHRpb25VcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxI5Cg1zdWJzY3JpcHRpb25zGAIgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uKrEBCghQcm90b2NvbBIYChRQUk9UT0NPTF9VTlNQRUNJRklFRBAAEhEKDVBST1RPQ09MX01RVFQQARIRCg1QUk9UT0NPTF9DT0FQEAISEgoOUFJPVE9DT0xfTFdNMk0QAxIRCg1QUk9UT0NPTF9MT1JBEAQSEQoNUFJPVE9DT0xfSFRUUBAFEhYKElBST1RPQ09MX1dFQlNPQ0tFVBAGEhMKD1BST1RPQ09MX01PREJVUxAHKtEBChJMb3JhQWN0aXZhdGVSZXN1bHQSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfVU5TUEVDSUZJRUQQABIbChdMT1JBX0FDVElWQVRFX1JFU1VMVF9PSxABEikKJUxPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9OT05DRV9SRVVTRUQQAhInCiNMT1JBX0FDVElWQVRFX1JFU1VMVF9ERVZfQUREUl9UQUtFThADEiQKIExPUkFfQUNUSVZBVEVfUkVTVUxUX05PVF9BTExPV0VEEAQqlAEKCkF1dGhSZXN1bHQSGwoXQVVUSF9SRVNVTFRfVU5TUEVDSUZJRUQQABISCg5BVVRIX1JFU1VMVF9PSxABEh8KG0FVVEhfUkVTVUxUX0JBRF9DUkVERU5USUFMUxACEhcKE0FVVEhfUkVTVUxUX0JMT0NLRUQQAxIbChdBVVRIX1JFU1VMVF9OT1RfQUxMT1dFRBAEKlsKBkFjY2VzcxIWChJBQ0NFU1NfVU5TUEVDSUZJRUQQABISCg5BQ0NFU1NfUFVCTElTSBABEhQKEEFDQ0VTU19TVUJTQ1JJQkUQAhIPCgtBQ0NFU1NfQk9USBADKoYBCg5Eb3dubGlua1N0YXR1cxIfChtET1dOTElOS19TVEFUVVNfVU5TUEVDSUZJRUQQABIdChlET1dOTElOS19TVEFUVVNfREVMSVZFUkVEEAESGAoURE9XTkxJTktfU1RBVFVTX1NFTlQQAhIaChZET1dOTElOS19TVEFUVVNfRkFJTEVEEAMyngMKD1JlZ2lzdHJ5U2VydmljZRJbCgxBdXRoZW50aWNhdGUSJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJQCgdDb25uZWN0Eh8uaW90LnJlZ2lzdHJ5LnYxLkFkYXB0ZXJNZXNzYWdlGiAuaW90LnJlZ2lzdHJ5LnYxLlJlZ2lzdHJ5TWVzc2FnZSgBMAESfwoYSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlEjAuaW90LnJlZ2lzdHJ5LnYxLklzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QaMS5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USWwoMTG9yYUFjdGl2YXRlEiQuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlcXVlc3QaJS5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVzcG9uc2ViBnByb3RvMw");
+
+/**
+ * A LoRaWAN device's network session: its address, keys and frame counters (fcnt_up the next uplink
+ * counter expected, fcnt_down the next downlink counter to use).
+ *
+ * @generated from message iot.registry.v1.LoraSession
+ */
+export type LoraSession = Message<"iot.registry.v1.LoraSession"> & {
+  /**
+   * @generated from field: string dev_addr = 1;
+   */
+  devAddr: string;
+
+  /**
+   * @generated from field: string nwk_s_key = 2;
+   */
+  nwkSKey: string;
+
+  /**
+   * @generated from field: string app_s_key = 3;
+   */
+  appSKey: string;
+
+  /**
+   * @generated from field: uint32 fcnt_up = 4;
+   */
+  fcntUp: number;
+
+  /**
+   * @generated from field: uint32 fcnt_down = 5;
+   */
+  fcntDown: number;
+};
+
+/**
+ * Describes the message iot.registry.v1.LoraSession.
+ * Use `create(LoraSessionSchema)` to create a new message.
+ */
+export const LoraSessionSchema: GenMessage<LoraSession> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 0);
+
+/**
+ * What the LoRaWAN network server needs of a device (AuthenticateResponse.lora).
+ *
+ * @generated from message iot.registry.v1.LoraDevice
+ */
+export type LoraDevice = Message<"iot.registry.v1.LoraDevice"> & {
+  /**
+   * "otaa" or "abp".
+   *
+   * @generated from field: string activation = 1;
+   */
+  activation: string;
+
+  /**
+   * OTAA: the DevEUI, AppEUI (JoinEUI) and AppKey, and whether it may join.
+   *
+   * @generated from field: string dev_eui = 2;
+   */
+  devEui: string;
+
+  /**
+   * @generated from field: string app_eui = 3;
+   */
+  appEui: string;
+
+  /**
+   * @generated from field: string app_key = 4;
+   */
+  appKey: string;
+
+  /**
+   * @generated from field: bool can_join = 5;
+   */
+  canJoin: boolean;
+
+  /**
+   * fcntCheck: 0 strict 16-bit, 1 strict 32-bit, 2 reset on zero, 3 disabled.
+   *
+   * @generated from field: uint32 fcnt_check = 6;
+   */
+  fcntCheck: number;
+
+  /**
+   * @generated from field: string region = 7;
+   */
+  region: string;
+
+  /**
+   * @generated from field: bool class_c = 8;
+   */
+  classC: boolean;
+
+  /**
+   * The current session: always for ABP, once joined for OTAA.
+   *
+   * @generated from field: iot.registry.v1.LoraSession session = 9;
+   */
+  session?: LoraSession | undefined;
+
+  /**
+   * DevNonces of its past joins (OTAA), most recent last: a JoinRequest reusing one is a replay.
+   *
+   * @generated from field: repeated uint32 used_dev_nonces = 10;
+   */
+  usedDevNonces: number[];
+};
+
+/**
+ * Describes the message iot.registry.v1.LoraDevice.
+ * Use `create(LoraDeviceSchema)` to create a new message.
+ */
+export const LoraDeviceSchema: GenMessage<LoraDevice> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 1);
+
+/**
+ * @generated from message iot.registry.v1.LoraActivateRequest
+ */
+export type LoraActivateRequest = Message<"iot.registry.v1.LoraActivateRequest"> & {
+  /**
+   * @generated from field: int64 device_int_id = 1;
+   */
+  deviceIntId: bigint;
+
+  /**
+   * @generated from field: uint32 dev_nonce = 2;
+   */
+  devNonce: number;
+
+  /**
+   * @generated from field: iot.registry.v1.LoraSession session = 3;
+   */
+  session?: LoraSession | undefined;
+
+  /**
+   * @generated from field: string adapter_instance_id = 4;
+   */
+  adapterInstanceId: string;
+};
+
+/**
+ * Describes the message iot.registry.v1.LoraActivateRequest.
+ * Use `create(LoraActivateRequestSchema)` to create a new message.
+ */
+export const LoraActivateRequestSchema: GenMessage<LoraActivateRequest> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 2);
+
+/**
+ * @generated from message iot.registry.v1.LoraActivateResponse
+ */
+export type LoraActivateResponse = Message<"iot.registry.v1.LoraActivateResponse"> & {
+  /**
+   * @generated from field: iot.registry.v1.LoraActivateResult result = 1;
+   */
+  result: LoraActivateResult;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message iot.registry.v1.LoraActivateResponse.
+ * Use `create(LoraActivateResponseSchema)` to create a new message.
+ */
+export const LoraActivateResponseSchema: GenMessage<LoraActivateResponse> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 3);
 
 /**
  * @generated from message iot.registry.v1.IssueListenerCertificateRequest
@@ -48,7 +216,7 @@ export type IssueListenerCertificateRequest = Message<"iot.registry.v1.IssueList
  * Use `create(IssueListenerCertificateRequestSchema)` to create a new message.
  */
 export const IssueListenerCertificateRequestSchema: GenMessage<IssueListenerCertificateRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 0);
+  messageDesc(file_iot_registry_v1_registry, 4);
 
 /**
  * @generated from message iot.registry.v1.IssueListenerCertificateResponse
@@ -70,7 +238,7 @@ export type IssueListenerCertificateResponse = Message<"iot.registry.v1.IssueLis
  * Use `create(IssueListenerCertificateResponseSchema)` to create a new message.
  */
 export const IssueListenerCertificateResponseSchema: GenMessage<IssueListenerCertificateResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 1);
+  messageDesc(file_iot_registry_v1_registry, 5);
 
 /**
  * A device presents one kind of credential.
@@ -119,7 +287,7 @@ export type Credentials = Message<"iot.registry.v1.Credentials"> & {
  * Use `create(CredentialsSchema)` to create a new message.
  */
 export const CredentialsSchema: GenMessage<Credentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 2);
+  messageDesc(file_iot_registry_v1_registry, 6);
 
 /**
  * authType 1: username + token. client_id is the deviceID the device claims
@@ -149,7 +317,7 @@ export type TokenCredentials = Message<"iot.registry.v1.TokenCredentials"> & {
  * Use `create(TokenCredentialsSchema)` to create a new message.
  */
 export const TokenCredentialsSchema: GenMessage<TokenCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 3);
+  messageDesc(file_iot_registry_v1_registry, 7);
 
 /**
  * authType 2: the verified client certificate's common name and SHA-256
@@ -179,7 +347,7 @@ export type CertificateCredentials = Message<"iot.registry.v1.CertificateCredent
  * Use `create(CertificateCredentialsSchema)` to create a new message.
  */
 export const CertificateCredentialsSchema: GenMessage<CertificateCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 4);
+  messageDesc(file_iot_registry_v1_registry, 8);
 
 /**
  * An LwM2M client's endpoint name, which is the device's IMEI. LwM2M runs in NoSec mode (no DTLS):
@@ -199,7 +367,7 @@ export type Lwm2mCredentials = Message<"iot.registry.v1.Lwm2mCredentials"> & {
  * Use `create(Lwm2mCredentialsSchema)` to create a new message.
  */
 export const Lwm2mCredentialsSchema: GenMessage<Lwm2mCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 5);
+  messageDesc(file_iot_registry_v1_registry, 9);
 
 /**
  * @generated from message iot.registry.v1.LoraCredentials
@@ -221,7 +389,7 @@ export type LoraCredentials = Message<"iot.registry.v1.LoraCredentials"> & {
  * Use `create(LoraCredentialsSchema)` to create a new message.
  */
 export const LoraCredentialsSchema: GenMessage<LoraCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 6);
+  messageDesc(file_iot_registry_v1_registry, 10);
 
 /**
  * A Modbus slave, polled by the Modbus adapter that runs for its gateway: the gateway's
@@ -257,7 +425,7 @@ export type ModbusCredentials = Message<"iot.registry.v1.ModbusCredentials"> & {
  * Use `create(ModbusCredentialsSchema)` to create a new message.
  */
 export const ModbusCredentialsSchema: GenMessage<ModbusCredentials> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 7);
+  messageDesc(file_iot_registry_v1_registry, 11);
 
 /**
  * @generated from message iot.registry.v1.AuthenticateRequest
@@ -291,7 +459,7 @@ export type AuthenticateRequest = Message<"iot.registry.v1.AuthenticateRequest">
  * Use `create(AuthenticateRequestSchema)` to create a new message.
  */
 export const AuthenticateRequestSchema: GenMessage<AuthenticateRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 8);
+  messageDesc(file_iot_registry_v1_registry, 12);
 
 /**
  * @generated from message iot.registry.v1.AuthenticateResponse
@@ -341,6 +509,13 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
    * @generated from field: string credential_stamp = 7;
    */
   credentialStamp: string;
+
+  /**
+   * LoRa devices: keys, counters and settings the network server needs.
+   *
+   * @generated from field: iot.registry.v1.LoraDevice lora = 8;
+   */
+  lora?: LoraDevice | undefined;
 };
 
 /**
@@ -348,7 +523,7 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
  * Use `create(AuthenticateResponseSchema)` to create a new message.
  */
 export const AuthenticateResponseSchema: GenMessage<AuthenticateResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 9);
+  messageDesc(file_iot_registry_v1_registry, 13);
 
 /**
  * A subscription the registry keeps for a device (relative topic filter).
@@ -372,7 +547,7 @@ export type ProxySubscription = Message<"iot.registry.v1.ProxySubscription"> & {
  * Use `create(ProxySubscriptionSchema)` to create a new message.
  */
 export const ProxySubscriptionSchema: GenMessage<ProxySubscription> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 10);
+  messageDesc(file_iot_registry_v1_registry, 14);
 
 /**
  * @generated from message iot.registry.v1.DeviceIdentity
@@ -453,7 +628,7 @@ export type DeviceIdentity = Message<"iot.registry.v1.DeviceIdentity"> & {
  * Use `create(DeviceIdentitySchema)` to create a new message.
  */
 export const DeviceIdentitySchema: GenMessage<DeviceIdentity> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 11);
+  messageDesc(file_iot_registry_v1_registry, 15);
 
 /**
  * One publish/subscribe rule, topic relative to the device's mountpoint,
@@ -489,7 +664,7 @@ export type TopicPolicy = Message<"iot.registry.v1.TopicPolicy"> & {
  * Use `create(TopicPolicySchema)` to create a new message.
  */
 export const TopicPolicySchema: GenMessage<TopicPolicy> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 12);
+  messageDesc(file_iot_registry_v1_registry, 16);
 
 /**
  * @generated from message iot.registry.v1.AdapterMessage
@@ -534,6 +709,12 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
      */
     value: SessionState;
     case: "sessionState";
+  } | {
+    /**
+     * @generated from field: iot.registry.v1.LoraCounters lora_counters = 7;
+     */
+    value: LoraCounters;
+    case: "loraCounters";
   } | { case: undefined; value?: undefined };
 };
 
@@ -542,7 +723,54 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
  * Use `create(AdapterMessageSchema)` to create a new message.
  */
 export const AdapterMessageSchema: GenMessage<AdapterMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 13);
+  messageDesc(file_iot_registry_v1_registry, 17);
+
+/**
+ * LoRaWAN frame counters, sent every so often (batched): the registry keeps the highest seen, so a
+ * restarted network server neither accepts replays below them nor reuses a downlink counter.
+ *
+ * @generated from message iot.registry.v1.LoraCounters
+ */
+export type LoraCounters = Message<"iot.registry.v1.LoraCounters"> & {
+  /**
+   * @generated from field: repeated iot.registry.v1.LoraCounter counters = 1;
+   */
+  counters: LoraCounter[];
+};
+
+/**
+ * Describes the message iot.registry.v1.LoraCounters.
+ * Use `create(LoraCountersSchema)` to create a new message.
+ */
+export const LoraCountersSchema: GenMessage<LoraCounters> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 18);
+
+/**
+ * @generated from message iot.registry.v1.LoraCounter
+ */
+export type LoraCounter = Message<"iot.registry.v1.LoraCounter"> & {
+  /**
+   * @generated from field: int64 device_int_id = 1;
+   */
+  deviceIntId: bigint;
+
+  /**
+   * @generated from field: uint32 fcnt_up = 2;
+   */
+  fcntUp: number;
+
+  /**
+   * @generated from field: uint32 fcnt_down = 3;
+   */
+  fcntDown: number;
+};
+
+/**
+ * Describes the message iot.registry.v1.LoraCounter.
+ * Use `create(LoraCounterSchema)` to create a new message.
+ */
+export const LoraCounterSchema: GenMessage<LoraCounter> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 19);
 
 /**
  * First message on every Connect stream, also after a reconnect. It lists the
@@ -581,7 +809,7 @@ export type Hello = Message<"iot.registry.v1.Hello"> & {
  * Use `create(HelloSchema)` to create a new message.
  */
 export const HelloSchema: GenMessage<Hello> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 14);
+  messageDesc(file_iot_registry_v1_registry, 20);
 
 /**
  * @generated from message iot.registry.v1.SessionOpened
@@ -639,7 +867,7 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 15);
+  messageDesc(file_iot_registry_v1_registry, 21);
 
 /**
  * A live session's device went to sleep or woke up (LwM2M queue mode: it is reachable only for a while
@@ -674,7 +902,7 @@ export type SessionState = Message<"iot.registry.v1.SessionState"> & {
  * Use `create(SessionStateSchema)` to create a new message.
  */
 export const SessionStateSchema: GenMessage<SessionState> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 16);
+  messageDesc(file_iot_registry_v1_registry, 22);
 
 /**
  * @generated from message iot.registry.v1.SessionClosed
@@ -711,7 +939,7 @@ export type SessionClosed = Message<"iot.registry.v1.SessionClosed"> & {
  * Use `create(SessionClosedSchema)` to create a new message.
  */
 export const SessionClosedSchema: GenMessage<SessionClosed> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 17);
+  messageDesc(file_iot_registry_v1_registry, 23);
 
 /**
  * A device message. seq increases by one per uplink within an adapter
@@ -786,7 +1014,7 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
  * Use `create(UplinkSchema)` to create a new message.
  */
 export const UplinkSchema: GenMessage<Uplink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 18);
+  messageDesc(file_iot_registry_v1_registry, 24);
 
 /**
  * @generated from message iot.registry.v1.DownlinkResult
@@ -813,7 +1041,7 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
  * Use `create(DownlinkResultSchema)` to create a new message.
  */
 export const DownlinkResultSchema: GenMessage<DownlinkResult> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 19);
+  messageDesc(file_iot_registry_v1_registry, 25);
 
 /**
  * @generated from message iot.registry.v1.RegistryMessage
@@ -866,7 +1094,7 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
  * Use `create(RegistryMessageSchema)` to create a new message.
  */
 export const RegistryMessageSchema: GenMessage<RegistryMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 20);
+  messageDesc(file_iot_registry_v1_registry, 26);
 
 /**
  * @generated from message iot.registry.v1.HelloAck
@@ -883,7 +1111,7 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
  * Use `create(HelloAckSchema)` to create a new message.
  */
 export const HelloAckSchema: GenMessage<HelloAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 21);
+  messageDesc(file_iot_registry_v1_registry, 27);
 
 /**
  * Sent only after the uplinks are durably stored (or found to be replays of
@@ -909,7 +1137,7 @@ export type UplinkAck = Message<"iot.registry.v1.UplinkAck"> & {
  * Use `create(UplinkAckSchema)` to create a new message.
  */
 export const UplinkAckSchema: GenMessage<UplinkAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 22);
+  messageDesc(file_iot_registry_v1_registry, 28);
 
 /**
  * @generated from message iot.registry.v1.UplinkRejected
@@ -931,7 +1159,7 @@ export type UplinkRejected = Message<"iot.registry.v1.UplinkRejected"> & {
  * Use `create(UplinkRejectedSchema)` to create a new message.
  */
 export const UplinkRejectedSchema: GenMessage<UplinkRejected> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 23);
+  messageDesc(file_iot_registry_v1_registry, 29);
 
 /**
  * A command for a device attached to this adapter. The adapter answers with a
@@ -980,7 +1208,7 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
  * Use `create(DownlinkSchema)` to create a new message.
  */
 export const DownlinkSchema: GenMessage<Downlink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 24);
+  messageDesc(file_iot_registry_v1_registry, 30);
 
 /**
  * Close the device's sessions at once (blocked, deleted, credentials changed).
@@ -1004,7 +1232,7 @@ export type Kick = Message<"iot.registry.v1.Kick"> & {
  * Use `create(KickSchema)` to create a new message.
  */
 export const KickSchema: GenMessage<Kick> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 25);
+  messageDesc(file_iot_registry_v1_registry, 31);
 
 /**
  * Replaces the policies of a live device's sessions.
@@ -1028,7 +1256,7 @@ export type PolicyUpdate = Message<"iot.registry.v1.PolicyUpdate"> & {
  * Use `create(PolicyUpdateSchema)` to create a new message.
  */
 export const PolicyUpdateSchema: GenMessage<PolicyUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 26);
+  messageDesc(file_iot_registry_v1_registry, 32);
 
 /**
  * Replaces the proxy subscriptions of a live device's sessions: the adapter
@@ -1053,7 +1281,7 @@ export type SubscriptionUpdate = Message<"iot.registry.v1.SubscriptionUpdate"> &
  * Use `create(SubscriptionUpdateSchema)` to create a new message.
  */
 export const SubscriptionUpdateSchema: GenMessage<SubscriptionUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 27);
+  messageDesc(file_iot_registry_v1_registry, 33);
 
 /**
  * Device protocols. The numbers equal the management API's cloudProtocol codes.
@@ -1109,6 +1337,44 @@ export const ProtocolSchema: GenEnum<Protocol> = /*@__PURE__*/
   enumDesc(file_iot_registry_v1_registry, 0);
 
 /**
+ * @generated from enum iot.registry.v1.LoraActivateResult
+ */
+export enum LoraActivateResult {
+  /**
+   * @generated from enum value: LORA_ACTIVATE_RESULT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: LORA_ACTIVATE_RESULT_OK = 1;
+   */
+  OK = 1,
+
+  /**
+   * @generated from enum value: LORA_ACTIVATE_RESULT_DEV_NONCE_REUSED = 2;
+   */
+  DEV_NONCE_REUSED = 2,
+
+  /**
+   * @generated from enum value: LORA_ACTIVATE_RESULT_DEV_ADDR_TAKEN = 3;
+   */
+  DEV_ADDR_TAKEN = 3,
+
+  /**
+   * Not an OTAA device that may join (unknown, blocked, canJoin false, another protocol).
+   *
+   * @generated from enum value: LORA_ACTIVATE_RESULT_NOT_ALLOWED = 4;
+   */
+  NOT_ALLOWED = 4,
+}
+
+/**
+ * Describes the enum iot.registry.v1.LoraActivateResult.
+ */
+export const LoraActivateResultSchema: GenEnum<LoraActivateResult> = /*@__PURE__*/
+  enumDesc(file_iot_registry_v1_registry, 1);
+
+/**
  * @generated from enum iot.registry.v1.AuthResult
  */
 export enum AuthResult {
@@ -1149,7 +1415,7 @@ export enum AuthResult {
  * Describes the enum iot.registry.v1.AuthResult.
  */
 export const AuthResultSchema: GenEnum<AuthResult> = /*@__PURE__*/
-  enumDesc(file_iot_registry_v1_registry, 1);
+  enumDesc(file_iot_registry_v1_registry, 2);
 
 /**
  * @generated from enum iot.registry.v1.Access
@@ -1180,7 +1446,7 @@ export enum Access {
  * Describes the enum iot.registry.v1.Access.
  */
 export const AccessSchema: GenEnum<Access> = /*@__PURE__*/
-  enumDesc(file_iot_registry_v1_registry, 2);
+  enumDesc(file_iot_registry_v1_registry, 3);
 
 /**
  * @generated from enum iot.registry.v1.DownlinkStatus
@@ -1217,7 +1483,7 @@ export enum DownlinkStatus {
  * Describes the enum iot.registry.v1.DownlinkStatus.
  */
 export const DownlinkStatusSchema: GenEnum<DownlinkStatus> = /*@__PURE__*/
-  enumDesc(file_iot_registry_v1_registry, 3);
+  enumDesc(file_iot_registry_v1_registry, 4);
 
 /**
  * @generated from service iot.registry.v1.RegistryService
@@ -1258,6 +1524,18 @@ export const RegistryService: GenService<{
     methodKind: "unary";
     input: typeof IssueListenerCertificateRequestSchema;
     output: typeof IssueListenerCertificateResponseSchema;
+  },
+  /**
+   * LoRaWAN: records the session an OTAA join creates (the adapter checked the JoinRequest with the
+   * device's AppKey from Authenticate and derived the keys) before the adapter sends the JoinAccept:
+   * refused when the DevNonce was used before or the DevAddr is another device's.
+   *
+   * @generated from rpc iot.registry.v1.RegistryService.LoraActivate
+   */
+  loraActivate: {
+    methodKind: "unary";
+    input: typeof LoraActivateRequestSchema;
+    output: typeof LoraActivateResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_iot_registry_v1_registry, 0);
