@@ -1,4 +1,5 @@
-import { STREAM_DATA_TYPE, STREAM_TYPE } from "../pipeline/decode/types.js";
+import { STREAM_DATA_TYPE } from "../pipeline/decode/types.js";
+import { implicitReportStream } from "../pipeline/implicit-stream.js";
 
 /** cloudProtocol of LwM2M products. */
 export const LWM2M_PROTOCOL = 3;
@@ -10,12 +11,6 @@ export const LWM2M_UPLINK_TOPICS = "up/+";
  * adapter's answers and notifications carry `data.content` `[{path, value}]`, so the registry decodes them against
  * every point of the product (an implicit stream, id 0, never stored).
  */
-export function lwm2mReportStream<P extends { id: number }>(points: readonly P[]) {
-  return {
-    id: 0,
-    streamType: STREAM_TYPE.deviceReport,
-    streamDataType: STREAM_DATA_TYPE.lwm2m,
-    topic: LWM2M_UPLINK_TOPICS,
-    points,
-  };
+export function lwm2mReportStream<P>(points: readonly P[]) {
+  return implicitReportStream(STREAM_DATA_TYPE.lwm2m, LWM2M_UPLINK_TOPICS, points);
 }

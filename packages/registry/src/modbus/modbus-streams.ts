@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
-import { STREAM_DATA_TYPE, STREAM_TYPE } from "../pipeline/decode/types.js";
+import { STREAM_DATA_TYPE } from "../pipeline/decode/types.js";
+import { implicitReportStream } from "../pipeline/implicit-stream.js";
 import type { CommandStream } from "../router/command-payload.js";
 import { isWritableArea, registerArea } from "./register-area.js";
 
@@ -17,14 +18,8 @@ export const MODBUS_COMMAND_TOPIC = "down/modbus";
  * stream's id is 0: it is no stored stream); commands are checked against the same points, those in read-only
  * areas (discrete inputs, input registers) refused by name.
  */
-export function modbusReportStream<P extends { id: number }>(points: readonly P[]) {
-  return {
-    id: 0,
-    streamType: STREAM_TYPE.deviceReport,
-    streamDataType: STREAM_DATA_TYPE.json,
-    topic: MODBUS_UPLINK_TOPIC,
-    points,
-  };
+export function modbusReportStream<P>(points: readonly P[]) {
+  return implicitReportStream(STREAM_DATA_TYPE.json, MODBUS_UPLINK_TOPIC, points);
 }
 
 /** The command side of a Modbus product (see modbusReportStream): one JSON stream whose payloads must be objects. */
