@@ -25,7 +25,10 @@ export interface Lwm2mServerOptions {
    * 93 is CoAP's MAX_TRANSMIT_WAIT, the awake time OMA-TS-LightweightM2M-V1_0 §5.3.1 recommends).
    */
   readonly queueAwakeSeconds: number;
-  /** Seconds a registration outlives its lifetime before it expires: for an Update that is late on the wire. */
+  /**
+   * Seconds a registration outlives its lifetime before it expires, for an Update that is late on the wire (default
+   * 15; never more than the lifetime itself, so a 2 s test lifetime expires after 4 s).
+   */
   readonly lifetimeGraceSeconds?: number;
   /** Most commands kept waiting per sleeping device (default 100; the oldest fails when full). */
   readonly queueLimit?: number;
@@ -57,6 +60,7 @@ const refusalCode = (code: string) => (code === "UNAVAILABLE" ? CODES.unavailabl
 export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
   const log = options.logger.child({ component: "lwm2m-server" });
   const graceS = options.lifetimeGraceSeconds ?? DEFAULT_LIFETIME_GRACE_S;
+  const keepAlive = (lifetime: number) => lifetime + Math.min(graceS, lifetime);
   const leases = new DeviceLeases({
     registry: options.registry,
     protocol: "lwm2m",
@@ -137,7 +141,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
   const register = async (request: CoapRequest, reg: RegisterRequest): Promise<CoapReply> => {
     byEndpoint.get(reg.endpoint)?.lease.close("replaced by a new registration");
     const credentials = { kind: "lwm2m" as const, endpoint: endpointImei(reg.endpoint) ?? reg.endpoint };
-    const lease = await leases.acquire(credentials, request.peer.address, reg.lifetime + graceS);
+    const lease = await leases.acquire(credentials, request.peer.address, keepAlive(reg.lifetime));
     if (!(lease instanceof Lease)) {
       log.info({ endpoint: reg.endpoint, reason: lease.message }, "registration refused");
       return { code: lease.kind === "auth" ? refusalCode(lease.code) : CODES.forbidden };
@@ -164,7 +168,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     if (u.queueMode !== undefined) r.queueMode = u.queueMode;
     if (u.objects !== undefined) r.objects = u.objects;
     if (u.lifetime !== undefined) r.lifetime = u.lifetime;
-    r.lease.setKeepAlive(r.lifetime + graceS);
+    r.lease.setKeepAlive(keepAlive(r.lifetime));
     setTimeout(() => {
       if (r.ended) return;
       wake(r);
