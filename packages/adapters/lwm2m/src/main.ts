@@ -10,6 +10,9 @@ import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { lwm2mAdapterSettings } from "./config.js";
 import { createLwm2mServer } from "./lwm2m-server.js";
 
+/** UDP receive buffer, bytes: devices register in bursts (after an outage, a cell coming back). */
+const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
+
 runMain("lwm2m-adapter", async () => {
   const signals = stopOnSignals("lwm2m-adapter");
   const config = readConfig(lwm2mAdapterSettings, process.env);
@@ -36,6 +39,7 @@ runMain("lwm2m-adapter", async () => {
     onError: (err) => logger.warn({ err: err.message }, "udp socket error"),
     setting: "IOT_LWM2M_PORT",
     name: "lwm2m",
+    receiveBufferBytes: RECEIVE_BUFFER_BYTES,
   });
   signals.onStop(async () => {
     logger.info("shutting down");
