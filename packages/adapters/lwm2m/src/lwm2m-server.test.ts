@@ -99,6 +99,14 @@ describe("LwM2M registration interface", () => {
     expect((await h.client.update()).code).toBe("4.04");
   });
 
+  it("keeps one registration when an endpoint sends two Registers at once", async () => {
+    h = memoryHarness({ deviceLayer: { nstart: 2 } });
+    const answers = await Promise.all([h.client.register(), h.client.register()]);
+    expect(answers.map((a) => a.code)).toEqual(["2.01", "2.01"]);
+    expect(h.server.registrations.size).toBe(1);
+    expect(h.registry.authAttempts.length).toBe(1);
+  });
+
   it("drops the registration when the registry kicks the device", async () => {
     h = memoryHarness();
     await h.client.register();

@@ -120,6 +120,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
 
   /** Forgets a registration once its session closed, for whatever reason. */
   const ended = (r: ClientRegistration, reason: string) => {
+    if (r.ended) return;
     r.ended = true;
     clearTimeout(r.awakeTimer);
     r.stopCommands?.();
@@ -146,6 +147,9 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
       log.info({ endpoint: reg.endpoint, reason: lease.message }, "registration refused");
       return { code: lease.kind === "auth" ? refusalCode(lease.code) : CODES.forbidden };
     }
+    // Two Registers of one endpoint at once share the session being opened: the later one replaces the earlier.
+    const twin = byEndpoint.get(reg.endpoint);
+    if (twin?.lease === lease) ended(twin, "replaced by a new registration");
     let id = randomBytes(6).toString("base64url");
     while (byId.has(id)) id = randomBytes(6).toString("base64url");
     const r = new ClientRegistration(id, reg.endpoint, lease, request.peer, reg);

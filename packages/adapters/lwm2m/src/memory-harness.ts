@@ -1,4 +1,4 @@
-import { MemoryLink, type MessageLayer } from "@iot/adapter-coap";
+import { MemoryLink, type MessageLayer, type MessageLayerOptions } from "@iot/adapter-coap";
 import { FakeRegistryClient, type FakeDevice } from "@iot/adapter-core";
 import pino from "pino";
 import { Lwm2mClientSimulator, type SimulatorOptions } from "./lwm2m-client-simulator.js";
@@ -34,6 +34,8 @@ export function memoryHarness(
     device?: Partial<FakeDevice>;
     client?: Partial<SimulatorOptions>;
     server?: Partial<Lwm2mServerOptions>;
+    /** The device layer's own options (e.g. `nstart: 2` to send two requests at once). */
+    deviceLayer?: Partial<MessageLayerOptions>;
   } = {},
 ): Harness {
   const registry = new FakeRegistryClient({ devices: [lwm2mDevice(options.device)] });
@@ -46,12 +48,17 @@ export function memoryHarness(
     ...options.server,
   });
   const client = new Lwm2mClientSimulator({ endpoint: IMEI, ...options.client });
-  const link = new MemoryLink(server.handler, client.handler, {
-    ackTimeoutMs: 100,
-    ackRandomFactor: 1,
-    maxRetransmit: 1,
-    responseTimeoutMs: 500,
-  });
+  const link = new MemoryLink(
+    server.handler,
+    client.handler,
+    {
+      ackTimeoutMs: 100,
+      ackRandomFactor: 1,
+      maxRetransmit: 1,
+      responseTimeoutMs: 500,
+    },
+    options.deviceLayer,
+  );
   server.attach(link.server);
   client.attach(link.device as MessageLayer, link.serverPeer);
   return {
