@@ -19,6 +19,7 @@ export const ADAPTERS: ReadonlyArray<{
   { name: "mqtt-adapter", entry: "packages/adapters/mqtt/src/main.ts" },
   { name: "http-adapter", entry: "packages/adapters/http/src/main.ts" },
   { name: "coap-adapter", entry: "packages/adapters/coap/src/main.ts" },
+  { name: "lwm2m-adapter", entry: "packages/adapters/lwm2m/src/main.ts" },
   {
     name: "modbus-adapter",
     entry: "packages/adapters/modbus/src/main.ts",

@@ -27,6 +27,8 @@ export interface TestFleet {
   httpUrl: string;
   /** The CoAP adapter, `coap://host:port`. */
   coapUrl: string;
+  /** The LwM2M adapter (LwM2M server, CoAP over UDP), `coap://host:port`. */
+  lwm2mUrl: string;
   api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
   /**
    * Creates a terminal device connected to the cloud with token credentials (`extra` overrides), failing the test
@@ -51,6 +53,7 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     IOT_MQTT_WS_PORT: "0",
     IOT_HTTP_DEVICE_PORT: "0",
     IOT_COAP_PORT: "0",
+    IOT_LWM2M_PORT: "0",
     IOT_ADMIN_USERNAME: "admin",
     IOT_ADMIN_PASSWORD: "e2e-admin-pass",
     IOT_LOG_LEVEL: "warn",
@@ -81,6 +84,7 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     wsUrl: reachable(mqttUrls.ws ?? ""),
     httpUrl: reachable(fleet.adapters.find((a) => a.name === "http-adapter")?.urls.http ?? ""),
     coapUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coap ?? ""),
+    lwm2mUrl: reachable(fleet.adapters.find((a) => a.name === "lwm2m-adapter")?.urls.lwm2m ?? ""),
     api,
     async newDevice(productID, deviceName, extra = {}) {
       const r = await api("POST", "/devices", {

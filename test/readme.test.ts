@@ -9,6 +9,7 @@ import { mqttAdapterSettings } from "@iot/adapter-mqtt";
 import { httpAdapterSettings } from "@iot/adapter-http";
 import { coapAdapterSettings } from "@iot/adapter-coap";
 import { modbusAdapterSettings } from "@iot/adapter-modbus";
+import { lwm2mAdapterSettings } from "@iot/adapter-lwm2m";
 
 const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "README.md"), "utf8");
 
@@ -28,6 +29,7 @@ describe("README", () => {
     ["HTTP adapter", httpAdapterSettings],
     ["CoAP adapter", coapAdapterSettings],
     ["Modbus adapter", modbusAdapterSettings],
+    ["LwM2M adapter", lwm2mAdapterSettings],
   ])("documents every setting of the %s with its default", (_name, settings) => {
     for (const [env, fallback] of describeSettings(settings)) {
       const row = readme.split("\n").find((l) => l.startsWith(`| \`${env}\` |`));

@@ -62,6 +62,15 @@ describe("CoAP client role: observe (RFC 7641)", () => {
     expect(got[0]).toMatchObject({ code: "2.05", observe: 2, peer: link.devicePeer });
   });
 
+  it("sends a notification with the Content-Format its sender names, and 42 for a payload without one", async () => {
+    const server = start();
+    await server.observe(link.devicePeer, temperature, listener);
+    expect(await seen[0]!.notify(2, "2.05", Buffer.from("21"), 11542)).toBe("ack");
+    expect(await seen[0]!.notify(3, "2.05", Buffer.from("22"))).toBe("ack");
+    await settle();
+    expect(got.map((n) => n.contentFormat)).toEqual([11542, 42]);
+  });
+
   it("delivers NON notifications without ACKing them", async () => {
     const server = start();
     const { token } = await server.observe(link.devicePeer, temperature, listener);

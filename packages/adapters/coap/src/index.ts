@@ -15,3 +15,4 @@ export type { ClientRequest, ClientResponse } from "./client-exchange.js";
 export type { ClientObservation, NotificationListener } from "./client-observations.js";
 export { CoapError, type CoapErrorCode } from "./coap-error.js";
 export { CODES } from "./messages.js";
+export { MemoryLink, type Crossing, type Fate } from "./memory-link.js";

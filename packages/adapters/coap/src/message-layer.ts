@@ -44,8 +44,9 @@ export interface CoapRequest extends RequestHead {
   /**
    * Sends a confirmable notification (RFC 7641 §4.2) to this request's sender and token, after this request's own
    * answer; one larger than a block goes as its first block, and the client asks for the rest (RFC 7959 §3.4).
+   * `contentFormat` is said in it when given (an LwM2M client's TLV or SenML); else a 2.xx payload says 42.
    */
-  notify(sequence: number, code: string, payload: Uint8Array): Promise<Confirmation>;
+  notify(sequence: number, code: string, payload: Uint8Array, contentFormat?: number): Promise<Confirmation>;
 }
 
 /** A handler's answer; the layer encodes it, in blocks when it is larger than one. */

@@ -148,11 +148,12 @@ export function createServerExchange(handler: CoapHandler, options: ServerExchan
       contentFormat: m.contentFormat,
       accept: m.accept,
       payload: body,
-      notify: async (sequence, code, payload) => {
+      notify: async (sequence, code, payload, contentFormat) => {
         await replied;
         const id = messageId();
-        const first = firstBlock(transfer, code, payload, szx);
-        const datagram = notification(packet.token, id, sequence, code, first?.payload ?? payload, first?.extra);
+        const first = firstBlock(transfer, code, payload, szx, contentFormat);
+        const extra = { ...first?.extra, contentFormat };
+        const datagram = notification(packet.token, id, sequence, code, first?.payload ?? payload, extra);
         return confirm(peer, id, datagram, send);
       },
     };

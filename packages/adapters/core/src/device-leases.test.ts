@@ -119,6 +119,35 @@ describe("DeviceLeases", () => {
     expect(got).toEqual(["a", "b"]);
   });
 
+  it("gives a lease its own keepAlive, reports it, and closes it with the adapter's reason and listeners", async () => {
+    vi.useFakeTimers();
+    const registry = new FakeRegistryClient({ devices: [device] });
+    const leases = new DeviceLeases({
+      registry,
+      protocol: "lwm2m",
+      logger: pino({ level: "silent" }),
+      keepAliveSeconds: 60,
+      policyDefault: "allow",
+      idleReason: "lifetime expired",
+      expiredMessage: "expired while the device slept",
+    });
+    registry.setHandlers(leases.handlers());
+    const l = await leases.acquire(creds, "10.0.0.9", 300);
+    if (!(l instanceof Lease)) throw new Error("refused");
+    expect(registry.events[0]).toMatchObject({ type: "opened", info: { keepAlive: 300 } });
+    const reasons: string[] = [];
+    l.onClose((r) => reasons.push(r));
+    const expiring = registry.pushDownlink(cmd({ expiresAtMs: Date.now() + 1_000 }));
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(await expiring).toEqual({ status: "FAILED", message: "expired while the device slept" });
+    l.setKeepAlive(10);
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(l.closed).toBe(false);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(reasons).toEqual(["lifetime expired"]);
+    expect(registry.events.at(-1)).toMatchObject({ type: "closed", reason: "lifetime expired" });
+  });
+
   it("fails a waiting command when it expires", async () => {
     const { registry, leases } = setup();
     await lease(leases);

@@ -36,6 +36,10 @@ export interface DeviceLeasesOptions {
   readonly policyDefault: "allow" | "deny";
   /** Most commands kept waiting per device (the oldest fails when full). Default 100. */
   readonly inboxLimit?: number;
+  /** Why a lease that outlived its keepAlive closes, for the connect log (default "keepalive expired"). */
+  readonly idleReason?: string;
+  /** Why a waiting command that expired failed (default "expired before the device asked for it"). */
+  readonly expiredMessage?: string;
 }
 
 /** Why a request was refused, as every protocol maps it to its own status. */
@@ -68,6 +72,9 @@ export class Lease {
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly consumers = new Set<Consumer>();
   private closedReason: string | undefined;
+  private readonly closeListeners: ((reason: string) => void)[] = [];
+  /** This lease's own keepAlive, ms (an LwM2M registration's lifetime); undefined: the owner's. */
+  private ownKeepAliveMs: number | undefined;
 
   private readonly inbox: Waiting[];
 
@@ -89,6 +96,23 @@ export class Lease {
     clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     if (this.holds === 0) this.idleTimer = this.owner.idleTimer(this);
+  }
+
+  /** The keepAlive of this lease alone, ms: an LwM2M registration lives for its lifetime, not the adapter's default. */
+  get keepAliveMs(): number {
+    return this.ownKeepAliveMs ?? this.owner.keepAliveMs;
+  }
+
+  /** Sets this lease's keepAlive (seconds, > 0) and restarts its countdown from now. */
+  setKeepAlive(seconds: number): void {
+    this.ownKeepAliveMs = seconds * 1000;
+    this.touch();
+  }
+
+  /** Calls `listener` once when the lease closes, whatever the reason (kick, expiry, the protocol's own close). */
+  onClose(listener: (reason: string) => void): void {
+    if (this.closed) listener(this.closedReason!);
+    else this.closeListeners.push(listener);
   }
 
   /** Keeps the lease open until the returned release is called (then the keepAlive countdown starts). */
@@ -190,6 +214,7 @@ export class Lease {
     for (const c of [...this.consumers]) c.onClose(reason);
     this.consumers.clear();
     this.owner.closed(this, reason);
+    for (const listener of this.closeListeners.splice(0)) listener(reason);
   }
 
   private handTo(consumer: Consumer, waiting: Waiting): void {
@@ -204,7 +229,7 @@ export class Lease {
     if (i < 0) return;
     this.inbox.splice(i, 1);
     this.owner.forgetEmptyInbox(this.session.device.deviceIntId);
-    waiting.settle({ status: "FAILED", message: "expired before the device asked for it" });
+    waiting.settle({ status: "FAILED", message: this.owner.expiredMessage });
   }
 }
 
@@ -214,7 +239,11 @@ export class DeviceLeases {
   readonly log: Logger;
   readonly defaultAllow: boolean;
   readonly inboxLimit: number;
-  private readonly keepAliveMs: number;
+  /** @internal The keepAlive of leases without their own, ms. */
+  readonly keepAliveMs: number;
+  /** @internal */
+  readonly expiredMessage: string;
+  private readonly idleReason: string;
   private readonly protocol: ProtocolName;
   private readonly byCredentials = new Map<string, Lease>();
   private readonly byDevice = new Map<number, Set<Lease>>();
@@ -230,6 +259,8 @@ export class DeviceLeases {
     this.defaultAllow = options.policyDefault === "allow";
     this.inboxLimit = options.inboxLimit ?? 100;
     this.keepAliveMs = options.keepAliveSeconds * 1000;
+    this.idleReason = options.idleReason ?? "keepalive expired";
+    this.expiredMessage = options.expiredMessage ?? "expired before the device asked for it";
   }
 
   /** The handlers to give the registry client (the adapter may add its own around them). */
@@ -245,9 +276,14 @@ export class DeviceLeases {
 
   /**
    * The lease for these credentials: the open one, or a new session when the
-   * registry accepts them. Every failure is a refusal (the registry logs it).
+   * registry accepts them. Every failure is a refusal (the registry logs it). A new lease gets `keepAliveSeconds`
+   * as its own keepAlive when given (reported to the registry as the session's).
    */
-  async acquire(credentials: DeviceCredentials, clientIp: string): Promise<Lease | LeaseRefusal> {
+  async acquire(
+    credentials: DeviceCredentials,
+    clientIp: string,
+    keepAliveSeconds?: number,
+  ): Promise<Lease | LeaseRefusal> {
     const key = JSON.stringify(credentials);
     const open = this.byCredentials.get(key);
     if (open && !open.closed) {
@@ -256,7 +292,7 @@ export class DeviceLeases {
     }
     const pending = this.opening.get(key);
     if (pending) return pending;
-    const opening = this.open(key, credentials, clientIp).finally(() => this.opening.delete(key));
+    const opening = this.open(key, credentials, clientIp, keepAliveSeconds).finally(() => this.opening.delete(key));
     this.opening.set(key, opening);
     return opening;
   }
@@ -286,7 +322,7 @@ export class DeviceLeases {
 
   /** @internal A lease's keepAlive countdown. */
   idleTimer(lease: Lease): NodeJS.Timeout {
-    const timer = setTimeout(() => lease.close("keepalive expired"), this.keepAliveMs);
+    const timer = setTimeout(() => lease.close(this.idleReason), lease.keepAliveMs);
     timer.unref();
     return timer;
   }
@@ -301,14 +337,20 @@ export class DeviceLeases {
     this.registry.sessionClosed(lease.session, reason);
   }
 
-  private async open(key: string, credentials: DeviceCredentials, clientIp: string): Promise<Lease | LeaseRefusal> {
+  private async open(
+    key: string,
+    credentials: DeviceCredentials,
+    clientIp: string,
+    keepAliveSeconds: number | undefined,
+  ): Promise<Lease | LeaseRefusal> {
     const outcome = await this.registry.authenticate(this.protocol, credentials, clientIp);
     if (!outcome.ok) return { kind: "auth", code: outcome.code, message: outcome.message };
     const lease = new Lease(outcome.session, clientIp, this);
+    if (keepAliveSeconds !== undefined) lease.setKeepAlive(keepAliveSeconds);
     this.byCredentials.set(key, lease);
     const id = outcome.session.device.deviceIntId;
     this.byDevice.set(id, (this.byDevice.get(id) ?? new Set()).add(lease));
-    this.registry.sessionOpened(outcome.session, { clientIp, keepAlive: Math.round(this.keepAliveMs / 1000) });
+    this.registry.sessionOpened(outcome.session, { clientIp, keepAlive: Math.round(lease.keepAliveMs / 1000) });
     lease.touch();
     return lease;
   }

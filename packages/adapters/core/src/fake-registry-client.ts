@@ -89,6 +89,8 @@ export class FakeRegistryClient implements RegistryClient {
   listenerCertificates: ((csrPem: string, hostnames: readonly string[]) => Promise<ListenerCertificate>) | undefined;
   private linkState: RegistryLinkState = "idle";
   private readonly devices = new Map<string, FakeDevice>();
+  /** LwM2M devices by IMEI, so a bench's thousands of Registers are not each a scan. */
+  private readonly byImei = new Map<string, FakeDevice>();
   private readonly buffer: UplinkBuffer;
   private readonly live = new LiveSessions();
   private handlers: RegistryHandlers = {};
@@ -110,7 +112,10 @@ export class FakeRegistryClient implements RegistryClient {
 
   /** Adds or replaces a device (keyed by username). */
   addDevice(device: FakeDevice): void {
+    const old = this.devices.get(device.username);
+    if (old?.imei !== undefined && this.byImei.get(old.imei) === old) this.byImei.delete(old.imei);
     this.devices.set(device.username, device);
+    if (device.imei !== undefined) this.byImei.set(device.imei, device);
   }
 
   async authenticate(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string): Promise<AuthOutcome> {
@@ -147,7 +152,7 @@ export class FakeRegistryClient implements RegistryClient {
 
   /** An LwM2M client: the device whose IMEI is the endpoint name (NoSec: nothing else is presented). */
   private admitLwm2m(endpoint: string): AuthOutcome {
-    const d = [...this.devices.values()].find((c) => c.imei !== undefined && c.imei === endpoint);
+    const d = this.byImei.get(endpoint);
     if (!d) return { ok: false, code: "BAD_CREDENTIALS", message: `no device has the IMEI ${endpoint}` };
     if (d.blocked) return { ok: false, code: "BLOCKED", message: "device is blocked" };
     return this.admit(d);

@@ -11,3 +11,8 @@ export * from "./codec/single-value.js";
 export * from "./codec/content-format.js";
 export * from "./codec/content.js";
 export * from "./codec/objects.js";
+export { lwm2mAdapterSettings, type Lwm2mAdapterConfig } from "./config.js";
+export { createLwm2mServer, type Lwm2mServer, type Lwm2mServerOptions } from "./lwm2m-server.js";
+export { Lwm2mClientSimulator, defaultResources, type SimulatorOptions } from "./lwm2m-client-simulator.js";
+export { parseCommand, MSG_TYPES, type Lwm2mCommand, type MsgType } from "./command.js";
+export { RESP_TOPIC, NOTIFY_TOPIC, type AnswerUplink, type AnswerData } from "./response-uplink.js";

@@ -25,9 +25,23 @@ export interface DatagramTarget {
  */
 export function listenUdp(
   target: DatagramTarget,
-  options: { port: number; host: string; onError: (err: Error) => void; setting?: string; name?: string },
+  options: {
+    port: number;
+    host: string;
+    onError: (err: Error) => void;
+    setting?: string;
+    name?: string;
+    /**
+     * The socket's receive buffer, bytes (SO_RCVBUF; Linux caps it at net.core.rmem_max): room for a burst of
+     * datagrams while the event loop is busy, such as a fleet registering at once. Default: the system's.
+     */
+    receiveBufferBytes?: number;
+  },
 ): Promise<UdpListener> {
-  const socket = createSocket({ type: options.host.includes(":") ? "udp6" : "udp4" });
+  const socket = createSocket({
+    type: options.host.includes(":") ? "udp6" : "udp4",
+    ...(options.receiveBufferBytes === undefined ? {} : { recvBufferSize: options.receiveBufferBytes }),
+  });
   const send = (datagram: Buffer, peer: Peer) =>
     socket.send(datagram, peer.port, peer.address, (err) => err && options.onError(err));
   return new Promise((resolve, reject) => {

@@ -1,0 +1,19 @@
+import { integer, port, text, type ConfigOf } from "@iot/config";
+import { adapterSettings } from "@iot/adapter-core";
+
+/** Settings of the LwM2M adapter process: the shared adapter settings plus its listener and queue mode. */
+export const lwm2mAdapterSettings = {
+  ...adapterSettings,
+  lwm2mPort: port("IOT_LWM2M_PORT", 5783, "LwM2M server (CoAP over UDP) port for devices; 0 picks a free one"),
+  lwm2mHost: text("IOT_LWM2M_HOST", "0.0.0.0", "address the LwM2M listener binds to"),
+  queueAwake: integer(
+    "IOT_LWM2M_QUEUE_AWAKE",
+    93,
+    "seconds a queue-mode device counts as awake after each Register or Update (CoAP MAX_TRANSMIT_WAIT)",
+    1,
+    86_400,
+  ),
+};
+
+/** The typed values of lwm2mAdapterSettings. */
+export type Lwm2mAdapterConfig = ConfigOf<typeof lwm2mAdapterSettings>;

@@ -1,0 +1,213 @@
+import { randomBytes } from "node:crypto";
+import { CODES, type CoapReply, type CoapRequest, type MessageLayer } from "@iot/adapter-coap";
+import { DeviceLeases, Lease, type RegistryClient } from "@iot/adapter-core";
+import type { Logger } from "pino";
+import { ClientRegistration } from "./client-registration.js";
+import {
+  RD,
+  endpointImei,
+  parseRegistrationRequest,
+  type RegisterRequest,
+  type UpdateRequest,
+} from "./codec/registration.js";
+import { autoSubscribe } from "./observe-path.js";
+import { preferredFormat } from "./preferred-format.js";
+import { runCommand } from "./run-command.js";
+import { serverContext, type ServerContext } from "./server-context.js";
+
+/** What the LwM2M server needs from outside. */
+export interface Lwm2mServerOptions {
+  readonly registry: RegistryClient;
+  readonly logger: Logger;
+  readonly policyDefault: "allow" | "deny";
+  /**
+   * Seconds a queue-mode client stays awake after each Register or Update (IOT_LWM2M_QUEUE_AWAKE; the default
+   * 93 is CoAP's MAX_TRANSMIT_WAIT, the awake time OMA-TS-LightweightM2M-V1_0 §5.3.1 recommends).
+   */
+  readonly queueAwakeSeconds: number;
+  /**
+   * Seconds a registration outlives its lifetime before it expires, for an Update that is late on the wire (default
+   * 15; never more than the lifetime itself, so a 2 s test lifetime expires after 4 s).
+   */
+  readonly lifetimeGraceSeconds?: number;
+  /** Most commands kept waiting per sleeping device (default 100; the oldest fails when full). */
+  readonly queueLimit?: number;
+}
+
+/** The LwM2M server: a handler for the CoAP message layer, which it then uses as a client to reach devices. */
+export interface Lwm2mServer {
+  /** Serves the Client Registration Interface (`/rd`); give it to createMessageLayer. */
+  readonly handler: (request: CoapRequest) => Promise<CoapReply>;
+  /** Gives the server the layer its handler serves, through which it sends requests; before any datagram. */
+  attach(layer: MessageLayer): void;
+  /** Registrations held now, by location id. */
+  readonly registrations: ReadonlyMap<string, ClientRegistration>;
+  /** Ends every registration (sessions reported closed) and observation. */
+  close(): void;
+}
+
+/** Default grace after a lifetime, seconds. */
+export const DEFAULT_LIFETIME_GRACE_S = 15;
+
+/** How a registry refusal reads to the client: 5.03 while the registry cannot be asked, else 4.03 Forbidden. */
+const refusalCode = (code: string) => (code === "UNAVAILABLE" ? CODES.unavailable : CODES.forbidden);
+
+/**
+ * Builds the LwM2M server (OMA-TS-LightweightM2M-V1_0 §5.3, Core V1_1 §6.2): Register authenticates the endpoint
+ * name (the device's IMEI) with the registry and opens the session; Update refreshes it; De-register and lifetime
+ * expiry close it. Registry downlinks are commands (run-command.ts); a queue-mode client gets them only while awake.
+ */
+export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
+  const log = options.logger.child({ component: "lwm2m-server" });
+  const graceS = options.lifetimeGraceSeconds ?? DEFAULT_LIFETIME_GRACE_S;
+  const keepAlive = (lifetime: number) => lifetime + Math.min(graceS, lifetime);
+  const leases = new DeviceLeases({
+    registry: options.registry,
+    protocol: "lwm2m",
+    logger: log,
+    keepAliveSeconds: 86_400,
+    policyDefault: options.policyDefault,
+    inboxLimit: options.queueLimit ?? 100,
+    idleReason: "lifetime expired",
+    expiredMessage: "expired while the device slept",
+  });
+  options.registry.setHandlers(leases.handlers());
+  const byId = new Map<string, ClientRegistration>();
+  const byEndpoint = new Map<string, ClientRegistration>();
+  let ctx: ServerContext | undefined;
+
+  const format = (r: ClientRegistration) => preferredFormat(r.version, r.objects.contentFormats);
+
+  /** Lets commands through to the client: it is awake (always, outside queue mode). */
+  const takeCommands = (r: ClientRegistration) => {
+    if (r.stopCommands || r.ended || !ctx) return;
+    const context = ctx;
+    const take = (filter: string) =>
+      r.lease.consume(
+        filter,
+        (downlink) => runCommand(context, r, downlink),
+        () => {},
+      );
+    let consumer = take("#");
+    if (typeof consumer !== "function") consumer = take(r.lease.session.device.defaultDownlinkTopic);
+    if (typeof consumer === "function") r.stopCommands = consumer;
+    else log.warn({ deviceId: r.deviceId, reason: consumer.message }, "commands cannot reach the device");
+  };
+
+  /** The client spoke (Register or Update): awake now; in queue mode, asleep again after the awake time. */
+  const wake = (r: ClientRegistration) => {
+    clearTimeout(r.awakeTimer);
+    r.awakeTimer = undefined;
+    if (r.sleeping) {
+      r.sleeping = false;
+      options.registry.sessionState(r.lease.session, false);
+    }
+    if (r.queueMode) {
+      r.awakeTimer = setTimeout(() => sleep(r), options.queueAwakeSeconds * 1000);
+      r.awakeTimer.unref();
+    }
+    takeCommands(r);
+  };
+
+  const sleep = (r: ClientRegistration) => {
+    if (r.ended) return;
+    r.stopCommands?.();
+    r.stopCommands = undefined;
+    r.sleeping = true;
+    options.registry.sessionState(r.lease.session, true);
+    log.debug({ deviceId: r.deviceId }, "queue-mode client asleep");
+  };
+
+  /** Forgets a registration once its session closed, for whatever reason. */
+  const ended = (r: ClientRegistration, reason: string) => {
+    if (r.ended) return;
+    r.ended = true;
+    clearTimeout(r.awakeTimer);
+    r.stopCommands?.();
+    r.stopCommands = undefined;
+    r.forgetObservations();
+    if (byId.get(r.id) === r) byId.delete(r.id);
+    if (byEndpoint.get(r.endpoint) === r) byEndpoint.delete(r.endpoint);
+    log.info({ deviceId: r.deviceId, endpoint: r.endpoint, reason }, "registration ended");
+  };
+
+  /** After the client has its answer: commands flow, autoSub observes. */
+  const afterRegister = (r: ClientRegistration) =>
+    setTimeout(() => {
+      if (r.ended) return;
+      wake(r);
+      if (r.lease.session.device.autoSub && ctx) void autoSubscribe(ctx, r, format(r));
+    }, 0);
+
+  const register = async (request: CoapRequest, reg: RegisterRequest): Promise<CoapReply> => {
+    byEndpoint.get(reg.endpoint)?.lease.close("replaced by a new registration");
+    const credentials = { kind: "lwm2m" as const, endpoint: endpointImei(reg.endpoint) ?? reg.endpoint };
+    const lease = await leases.acquire(credentials, request.peer.address, keepAlive(reg.lifetime));
+    if (!(lease instanceof Lease)) {
+      log.info({ endpoint: reg.endpoint, reason: lease.message }, "registration refused");
+      return { code: lease.kind === "auth" ? refusalCode(lease.code) : CODES.forbidden };
+    }
+    // Two Registers of one endpoint at once share the session being opened: the later one replaces the earlier.
+    const twin = byEndpoint.get(reg.endpoint);
+    if (twin?.lease === lease) ended(twin, "replaced by a new registration");
+    let id = randomBytes(6).toString("base64url");
+    while (byId.has(id)) id = randomBytes(6).toString("base64url");
+    const r = new ClientRegistration(id, reg.endpoint, lease, request.peer, reg);
+    byId.set(id, r);
+    byEndpoint.set(reg.endpoint, r);
+    lease.onClose((reason) => ended(r, reason));
+    log.info(
+      { deviceId: r.deviceId, endpoint: reg.endpoint, lifetime: reg.lifetime, binding: reg.binding, id },
+      "client registered",
+    );
+    afterRegister(r);
+    return { code: CODES.created, locationPath: [RD, id] };
+  };
+
+  const update = (request: CoapRequest, u: UpdateRequest): CoapReply => {
+    const r = byId.get(u.location);
+    if (!r) return { code: CODES.notFound };
+    r.peer = request.peer;
+    if (u.binding !== undefined) r.binding = u.binding;
+    if (u.queueMode !== undefined) r.queueMode = u.queueMode;
+    if (u.objects !== undefined) r.objects = u.objects;
+    if (u.lifetime !== undefined) r.lifetime = u.lifetime;
+    r.lease.setKeepAlive(keepAlive(r.lifetime));
+    setTimeout(() => {
+      if (r.ended) return;
+      wake(r);
+      if (u.objects && r.lease.session.device.autoSub && ctx) void autoSubscribe(ctx, r, format(r));
+    }, 0);
+    return { code: CODES.changed };
+  };
+
+  const handler = async (request: CoapRequest): Promise<CoapReply> => {
+    if (request.path[0] !== RD) return { code: CODES.notFound };
+    const parsed = parseRegistrationRequest(
+      { method: request.method, path: request.path, query: request.queryList, payload: request.payload },
+      (location) => byId.get(location)?.version,
+    );
+    if (!parsed.ok) {
+      log.info({ peer: request.peer.address, reason: parsed.reason }, "registration request refused");
+      return { code: CODES.badRequest, payload: parsed.reason };
+    }
+    const req = parsed.value;
+    if (req.kind === "register") return register(request, req);
+    if (req.kind === "update") return update(request, req);
+    const r = byId.get(req.location);
+    if (!r) return { code: CODES.notFound };
+    r.lease.close("de-registered");
+    return { code: CODES.deleted };
+  };
+
+  return {
+    handler,
+    attach(layer) {
+      ctx = serverContext(layer, log);
+    },
+    registrations: byId,
+    close() {
+      leases.closeAll("adapter stopping");
+    },
+  };
+}

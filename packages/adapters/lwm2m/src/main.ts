@@ -1,0 +1,57 @@
+/**
+ * The LwM2M adapter process: reads its settings once, connects to the registry, serves the LwM2M registration
+ * interface on UDP (NoSec; see docs/devices/lwm2m.md, Security) and prints one READY line on stdout. Logs go to
+ * stderr. SIGINT/SIGTERM: stop listening, end every registration (sessions reported closed), close the registry
+ * link, exit 0.
+ */
+import { createMessageLayer, listenUdp, type UdpListener } from "@iot/adapter-coap";
+import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
+import { readConfig, runMain, stopOnSignals } from "@iot/config";
+import { lwm2mAdapterSettings } from "./config.js";
+import { createLwm2mServer } from "./lwm2m-server.js";
+
+/** UDP receive buffer, bytes: devices register in bursts (after an outage, a cell coming back). */
+const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
+
+runMain("lwm2m-adapter", async () => {
+  const signals = stopOnSignals("lwm2m-adapter");
+  const config = readConfig(lwm2mAdapterSettings, process.env);
+  const logger = createAdapterLogger("lwm2m-adapter", config.logLevel);
+  const registry = registryClientFor(config, "lwm2m", logger);
+  const server = createLwm2mServer({
+    registry,
+    logger,
+    policyDefault: config.policyDefault,
+    queueAwakeSeconds: config.queueAwake,
+  });
+  let udp: UdpListener | undefined;
+  // DTLS-PSK (LwM2M Security mode 0) would wrap this transport: a DTLS server feeding the same layer decrypted
+  // datagrams. None maintained exists for Node, so the server runs NoSec (docs/devices/lwm2m.md, Security).
+  const layer = createMessageLayer(server.handler, {
+    logger,
+    maxBodyBytes: config.maxMessageSize,
+    send: (datagram, peer) => udp?.send(datagram, peer),
+  });
+  server.attach(layer);
+  udp = await listenUdp(layer, {
+    port: config.lwm2mPort,
+    host: config.lwm2mHost,
+    onError: (err) => logger.warn({ err: err.message }, "udp socket error"),
+    setting: "IOT_LWM2M_PORT",
+    name: "lwm2m",
+    receiveBufferBytes: RECEIVE_BUFFER_BYTES,
+  });
+  signals.onStop(async () => {
+    logger.info("shutting down");
+    await udp?.close();
+    server.close();
+    layer.close();
+    await registry.close();
+  });
+  registry.start();
+  logger.info(
+    { port: udp.port, registry: config.registryUrl, instance: registry.instanceId },
+    "lwm2m adapter listening",
+  );
+  process.stdout.write(`READY lwm2m-adapter lwm2m=coap://${announcedHost(config.lwm2mHost)}:${udp.port}\n`);
+});

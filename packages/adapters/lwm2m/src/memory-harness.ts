@@ -1,0 +1,78 @@
+import { MemoryLink, type MessageLayer, type MessageLayerOptions } from "@iot/adapter-coap";
+import { FakeRegistryClient, type FakeDevice } from "@iot/adapter-core";
+import pino from "pino";
+import { Lwm2mClientSimulator, type SimulatorOptions } from "./lwm2m-client-simulator.js";
+import { createLwm2mServer, type Lwm2mServer, type Lwm2mServerOptions } from "./lwm2m-server.js";
+
+/** The IMEI the harness's device registers with. */
+export const IMEI = "490154203237518";
+
+/** A device of an LwM2M product as the fake registry holds it. */
+export const lwm2mDevice = (over: Partial<FakeDevice> = {}): FakeDevice => ({
+  deviceIntId: 7,
+  deviceId: "meter-7",
+  username: "meter-7",
+  token: "unused",
+  imei: IMEI,
+  ...over,
+});
+
+/** A server, a fake registry and one simulated client joined in memory (tests only). */
+export interface Harness {
+  readonly registry: FakeRegistryClient;
+  readonly server: Lwm2mServer;
+  readonly client: Lwm2mClientSimulator;
+  readonly link: MemoryLink;
+  /** The uplinks on a topic, parsed. */
+  uplinks(topic: string): Record<string, unknown>[];
+  close(): void;
+}
+
+/** Builds a {@link Harness}; CoAP timing is shortened so a silent client times out within a second. */
+export function memoryHarness(
+  options: {
+    device?: Partial<FakeDevice>;
+    client?: Partial<SimulatorOptions>;
+    server?: Partial<Lwm2mServerOptions>;
+    /** The device layer's own options (e.g. `nstart: 2` to send two requests at once). */
+    deviceLayer?: Partial<MessageLayerOptions>;
+  } = {},
+): Harness {
+  const registry = new FakeRegistryClient({ devices: [lwm2mDevice(options.device)] });
+  registry.start();
+  const server = createLwm2mServer({
+    registry,
+    logger: pino({ level: "silent" }),
+    policyDefault: "allow",
+    queueAwakeSeconds: 93,
+    ...options.server,
+  });
+  const client = new Lwm2mClientSimulator({ endpoint: IMEI, ...options.client });
+  const link = new MemoryLink(
+    server.handler,
+    client.handler,
+    {
+      ackTimeoutMs: 100,
+      ackRandomFactor: 1,
+      maxRetransmit: 1,
+      responseTimeoutMs: 500,
+    },
+    options.deviceLayer,
+  );
+  server.attach(link.server);
+  client.attach(link.device as MessageLayer, link.serverPeer);
+  return {
+    registry,
+    server,
+    client,
+    link,
+    uplinks: (topic) =>
+      registry.uplinks
+        .filter((u) => u.topic === topic)
+        .map((u) => JSON.parse(Buffer.from(u.payload).toString("utf8")) as Record<string, unknown>),
+    close() {
+      server.close();
+      link.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import type { MessageLayer } from "@iot/adapter-coap";
+import type { DownlinkOutcome } from "@iot/adapter-core";
+import { CoapError } from "@iot/adapter-coap";
+import type { Logger } from "pino";
+import type { ClientRegistration } from "./client-registration.js";
+import { uplinkBytes, type AnswerUplink } from "./response-uplink.js";
+
+/** What the operations (commands, observations) share: the CoAP layer to reach clients and the uplink path back. */
+export interface ServerContext {
+  readonly layer: MessageLayer;
+  readonly log: Logger;
+  /** Sends an answer or notification as an uplink of the registration's session; never rejects (failures logged). */
+  publish(registration: ClientRegistration, topic: string, uplink: AnswerUplink): Promise<void>;
+}
+
+/** Builds the context around a layer. */
+export function serverContext(layer: MessageLayer, log: Logger): ServerContext {
+  return {
+    layer,
+    log,
+    async publish(registration, topic, uplink) {
+      try {
+        const refused = await registration.lease.publish(topic, uplinkBytes(uplink), 1);
+        if (refused) log.warn({ deviceId: registration.deviceId, topic, reason: refused.message }, "uplink refused");
+      } catch (err) {
+        log.warn({ deviceId: registration.deviceId, topic, err: (err as Error).message }, "uplink not sent");
+      }
+    },
+  };
+}
+
+/** A request that got no answer as a FAILED outcome: `timeout` when the client never answered. */
+export function failureOf(err: unknown): DownlinkOutcome {
+  if (err instanceof CoapError)
+    return { status: "FAILED", message: err.code === "timeout" ? "timeout" : `${err.code}: ${err.message}` };
+  return { status: "FAILED", message: (err as Error).message };
+}
