@@ -19,6 +19,15 @@ const running: { udp: UdpListener; layer: MessageLayer }[] = [];
 beforeAll(async () => {
   t = await startTestFleet({ IOT_LWM2M_QUEUE_AWAKE: "2" });
   productID = (await t.api("POST", "/products", { productName: "lwm2m", cloudProtocol: 3 })).body.productID;
+  // A data point named by its object path gets the values of answers and notifications (no data stream needed).
+  const point = await t.api("POST", "/data_points", {
+    productID,
+    dataPointName: "Temperature",
+    dataPointID: "3303/0/5700",
+    pointDataType: 1,
+    dataTransType: 1,
+  });
+  if (point.status !== 201) throw new Error(JSON.stringify(point.body));
   const url = new URL(t.lwm2mUrl);
   server = { address: url.hostname, port: Number(url.port) };
 }, 90_000);
@@ -102,6 +111,17 @@ describe("an LwM2M device", () => {
         { path: "/3303/0/5700", value: 24.5 },
         { path: "/3303/0/5701", value: "Cel" },
       ]);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await t.api("GET", `/original_data?deviceID=${d.deviceID}`)).body as Array<{
+              originalData: { value: number[] };
+            }>
+          )[0]?.originalData.value.at(-1),
+        { timeout: 5000 },
+      )
+      .toBe(24.5);
 
     expect((await publish(d, { reqID: 1, msgType: "read", data: { path: "/3/0/0" } })).publishStatus).toBe("1");
     await expect.poll(() => controlStatus(d), { timeout: 5000 }).toBe(2);
