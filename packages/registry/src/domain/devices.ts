@@ -310,7 +310,7 @@ export async function updateDevice(
 /**
  * Deletes devices of the caller's tenant (foreign and unknown ids are
  * ignored) with their group memberships, certificate and policy bindings and
- * proxy subscriptions; gateways too, unless `only` is "gateways" (then other
+ * proxy subscriptions and schedules; gateways too, unless `only` is "gateways" (then other
  * devices are ignored). A device that still has child devices, or a gateway
  * that still has devices, is not deleted: REFERENCED_ERROR names `device`.
  * Answers the ids deleted.
@@ -346,6 +346,8 @@ export async function deleteDevices(
     await tx.deleteFrom("deviceCerts").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("devicePolicies").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("proxySubscriptions").where("deviceIntId", "in", mine).execute();
+    // A deleted device's schedules end with it.
+    await tx.deleteFrom("schedules").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("devices").where("id", "in", mine).execute();
     return mine;
   });
