@@ -30,6 +30,7 @@ import { productResourceRoutes } from "./routes/product-resources.js";
 import { appTemplateRoutes } from "./routes/app-templates.js";
 import { deviceDataRoutes } from "./routes/device-data.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { scheduleRoutes } from "./routes/schedules.js";
 import { viewMiddleware } from "./view.js";
 
 /** Largest request body accepted, bytes. */
@@ -60,6 +61,7 @@ const securedRoutes = [
   appTemplateRoutes,
   deviceDataRoutes,
   taskRoutes,
+  scheduleRoutes,
 ];
 
 /**

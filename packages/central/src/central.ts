@@ -22,6 +22,7 @@ import {
   tokenSecret,
   SQLITE_FILE_NAME,
   RetentionSweeper,
+  ScheduleRunner,
   type BootstrapResult,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
@@ -169,6 +170,12 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     onError: (err) => logger.error({ err }, "retention sweep failed"),
   });
   retention.start();
+  // Scheduled commands: runs missed while down fire once now when less than one interval late, else are skipped.
+  const schedules = new ScheduleRunner(store.db, commands, {
+    onSkipped: (s) => logger.warn(s, "skipped a scheduled run missed by one interval or more"),
+    onError: (err) => logger.error({ err }, "schedule run failed"),
+  });
+  schedules.start();
 
   return {
     apiPort: (http.address() as AddressInfo).port,
@@ -186,6 +193,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       await retention.stop();
       await pipeline.close();
       await modbusConfig.stop();
+      await schedules.stop();
       await commands.stop();
       await store.close();
     },
