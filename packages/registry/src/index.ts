@@ -80,3 +80,4 @@ export {
   type RunPlan,
 } from "./domain/schedule-times.js";
 export { ScheduleRunner, DEFAULT_SCHEDULE_TICK_MS, type ScheduleRunnerOptions } from "./router/schedule-runner.js";
+export * from "./domain/export-files.js";
