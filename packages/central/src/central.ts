@@ -23,6 +23,7 @@ import {
   SQLITE_FILE_NAME,
   RetentionSweeper,
   ScheduleRunner,
+  failInterruptedTasks,
   type BootstrapResult,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
@@ -90,6 +91,9 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   const secret = await tokenSecret(store.db, config.tokenSecret);
   // The service CA exists from the first start on: it signs device and listener certificates.
   await serviceCa(store.db);
+  // Import and export tasks run in the node that took them: those a previous run left unfinished never will be.
+  const interrupted = await failInterruptedTasks(store.db, ["devices_import", "devices_export"]);
+  if (interrupted > 0) logger.warn({ tasks: interrupted }, "marked import/export tasks of a previous run failed");
   const sessions = new SessionTable();
   const live = new LiveUpdates(store.db, sessions);
   const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000, {
@@ -140,6 +144,8 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     form: config.apiForm,
     brokers: brokerAddresses(config),
     startedAt: Date.now(),
+    exportTtlSeconds: config.exportTtl,
+    importMaxBytes: config.importMaxBytes,
     logError: (err) => logger.error({ err }, "request failed"),
     logDebug: (message, err) => logger.debug({ err }, message),
   });
