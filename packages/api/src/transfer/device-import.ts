@@ -1,11 +1,11 @@
-import { createDevice, RegistryError, TASK_STATUS, updateTask, type Caller, type Store } from "@iot/registry";
+import { createDevices, TASK_STATUS, updateTask, type Caller, type DeviceInput, type Store } from "@iot/registry";
 import { deviceImportRow } from "../routes/device-bodies.js";
 import type { CsvRow } from "./device-csv.js";
 
 /** Bad rows listed in an import's result at most (`failed` counts them all). */
 export const MAX_REPORTED_ROWS = 1000;
-/** Rows between two progress updates at most. */
-const PROGRESS_EVERY = 500;
+/** Rows created in one transaction at most (other writers of the tenant wait for one batch at most). */
+const BATCH = 500;
 
 /** A bad row: its line in the file and what is wrong, by column (FORM_INVALID style). */
 export interface RowError {
@@ -124,67 +124,83 @@ export interface ImportJob {
 
 /**
  * Imports rows in file order, each through the same shape checks as `POST /devices` (Form 1, deviceType 2 allowed)
- * and the registry's `createDevice` with every creation rule: good rows are created, bad rows collected as
- * `{line, errors}`. Earlier rows are in the store when a later one is checked, so a row may name a gateway or upper
- * device created above it, and modBusIndex stays unique within the file and against the store. Progress advances as
- * it goes; the task ends with `{created, failed, errors}` (success even with bad rows; failed only when the import
- * itself broke).
+ * and the registry's creation rules (`createDevices`, the code of `createDevice`, in batches of BATCH rows, one
+ * transaction each): good rows are created, bad rows collected as `{line, errors}`. Earlier rows are in the store
+ * (or in the same batch) when a later one is checked, so a row may name a gateway or upper device created above it,
+ * and modBusIndex stays unique within the file and against the store. Progress advances after each batch; the task
+ * ends with `{created, failed, errors}` (success even with bad rows; failed only when the import itself broke).
  */
 export async function runDeviceImport(job: ImportJob, now = () => Date.now()): Promise<ImportResult> {
   const db = job.store.db;
   const refs = new References(db, job.caller);
-  const result: ImportResult = { created: 0, failed: 0, errors: [] };
-  const bad = (line: number, errors: Record<string, string>) => {
-    result.failed++;
-    if (result.errors.length < MAX_REPORTED_ROWS) result.errors.push({ line, errors: columnsOf(errors) });
+  let created = 0;
+  const failures: RowError[] = [];
+  const bad = (line: number, errors: Record<string, string>) => failures.push({ line, errors: columnsOf(errors) });
+  const result = (): ImportResult => ({
+    created,
+    failed: failures.length,
+    errors: failures.sort((a, b) => a.line - b.line).slice(0, MAX_REPORTED_ROWS),
+  });
+  let pending: Array<{ line: number; input: DeviceInput }> = [];
+  /** deviceIDs of the pending batch: a row naming one as its gateway or upper device waits for the batch. */
+  const pendingIds = new Set<string>();
+  let done = 0;
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    pendingIds.clear();
+    const outcomes = await createDevices(
+      db,
+      job.caller,
+      batch.map((p) => p.input),
+      now(),
+    );
+    outcomes.forEach((o, i) => {
+      if ("id" in o) created++;
+      else bad(batch[i]!.line, o.error.errors ?? { row: o.error.message });
+    });
+    if (done < job.rows.length)
+      await updateTask(
+        db,
+        job.taskIntId,
+        { progress: (done * 100) / job.rows.length, message: `${done} of ${job.rows.length} rows` },
+        now(),
+      );
   };
   try {
     await updateTask(db, job.taskIntId, { status: TASK_STATUS.running, progress: 0 }, now());
-    const step = Math.max(1, Math.min(PROGRESS_EVERY, Math.floor(job.rows.length / 100)));
-    for (let i = 0; i < job.rows.length; i++) {
-      const row = job.rows[i]!;
+    for (const row of job.rows) {
+      const { gateway, parentDevice } = row.cells;
+      if ((gateway && pendingIds.has(gateway)) || (parentDevice && pendingIds.has(parentDevice))) await flush();
       const built = await bodyOf(refs, row);
       if ("errors" in built) bad(row.line, built.errors);
       else {
         const parsed = deviceImportRow.safeParse(built.body);
-        if (!parsed.success) {
+        if (parsed.success) {
+          pending.push({ line: row.line, input: parsed.data });
+          if (parsed.data.deviceId) pendingIds.add(parsed.data.deviceId);
+        } else {
           const errors: Record<string, string> = {};
           for (const issue of parsed.error.issues) errors[issue.path.join(".") || "row"] ??= issue.message;
           bad(row.line, errors);
-        } else {
-          try {
-            await createDevice(db, job.caller, parsed.data, now());
-            result.created++;
-          } catch (err) {
-            if (!(err instanceof RegistryError)) throw err;
-            bad(row.line, err.errors ?? { row: err.message });
-          }
         }
       }
-      if ((i + 1) % step === 0 && i + 1 < job.rows.length)
-        await updateTask(
-          db,
-          job.taskIntId,
-          { progress: ((i + 1) * 100) / job.rows.length, message: `${i + 1} of ${job.rows.length} rows` },
-          now(),
-        );
+      done++;
+      if (pending.length >= BATCH) await flush();
     }
+    await flush();
+    const r = result();
+    const message = `${r.created} devices created, ${r.failed} rows failed`;
+    await updateTask(db, job.taskIntId, { status: TASK_STATUS.success, progress: 100, message, result: r }, now());
+    return r;
+  } catch (err) {
     await updateTask(
       db,
       job.taskIntId,
-      {
-        status: TASK_STATUS.success,
-        progress: 100,
-        message: `${result.created} devices created, ${result.failed} rows failed`,
-        result,
-      },
+      { status: TASK_STATUS.failed, message: "import failed", result: result() },
       now(),
-    );
-    return result;
-  } catch (err) {
-    await updateTask(db, job.taskIntId, { status: TASK_STATUS.failed, message: "import failed", result }, now()).catch(
-      () => {},
-    );
+    ).catch(() => {});
     throw err;
   }
 }

@@ -158,20 +158,25 @@ async function writing<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What the creation rules need of a device's product. */
+interface ProductRef {
+  id: number;
+  cloudProtocol: number;
+}
+
 /**
- * Creates a device (or, with deviceType 2, a gateway) under one of the
- * caller's products, after every creation rule. deviceID, deviceUsername and
- * token are generated when omitted (not for LoRa, whose deviceID is the
- * DevEUI or DevAddr).
+ * Checks one new device against every creation rule and inserts it, inside the caller's transaction (which holds
+ * the tenant lock): rules, certificates, a free IMEI, deviceID and deviceUsername, then the row and its certificate
+ * bindings. Every check that can fail comes before the first write, so a RegistryError leaves nothing behind.
  */
-export async function createDevice(
-  db: Kysely<Database>,
+async function insertDevice(
+  tx: Transaction<Database>,
   caller: Caller,
+  product: ProductRef,
   input: DeviceInput,
-  now = Date.now(),
-): Promise<Device> {
-  const product = await getProductByProductId(db, caller, input.productId);
-  if (!product) throw fail.form({ productID: "no such product" });
+  now: number,
+  known?: TakenKeys,
+): Promise<number> {
   const deviceType = input.deviceType ?? 1;
   const values = {
     ...Object.fromEntries(DESCRIPTIVE_FIELDS.map((k) => [k, input[k] ?? null])),
@@ -186,45 +191,159 @@ export async function createDevice(
     deviceId: input.deviceId ?? (product.cloudProtocol === 4 && deviceType !== 2 ? null : uuid()),
     lora: input.lora ?? null,
   };
+  await checkDeviceRules(
+    tx,
+    draftOf(caller.tenantId, product.cloudProtocol, { ...values, productIntId: product.id } as Omit<
+      DeviceDraft,
+      "tenantId" | "protocol"
+    >),
+  );
+  if (input.certs?.length) await assertCertsOfTenant(tx, caller.tenantId, input.certs);
+  await assertImeiFree(tx, values.imei);
+  const deviceUsername = input.deviceUsername ?? uuid();
+  // Checked before the insert so that a taken key fails this device only (PostgreSQL would abort the transaction):
+  // against the keys a batch looked up at once, else with two lookups, each on its unique index.
+  const isTaken = async (column: "deviceUsername" | "deviceId", value: string, tenantId?: string) => {
+    if (known) return (column === "deviceUsername" ? known.usernames : known.deviceIds).has(value);
+    let q = tx.selectFrom("devices").select("id").where(column, "=", value);
+    if (tenantId !== undefined) q = q.where("tenantId", "=", tenantId);
+    return (await q.limit(1).executeTakeFirst()) !== undefined;
+  };
+  if (await isTaken("deviceUsername", deviceUsername)) throw fail.exists("deviceUsername");
+  if (values.deviceId !== null && (await isTaken("deviceId", values.deviceId, caller.tenantId)))
+    throw fail.exists("deviceID");
+  const row = await tx
+    .insertInto("devices")
+    .values({
+      ...values,
+      authType: values.authType ?? 1,
+      deviceId: values.deviceId!,
+      lora: values.lora ? JSON.stringify(values.lora) : null,
+      tenantId: caller.tenantId,
+      userIntId: caller.userIntId,
+      productIntId: product.id,
+      deviceName: input.deviceName,
+      deviceUsername,
+      token: input.token ?? randomToken(),
+      blocked: input.blocked ?? 0,
+      deviceStatus: 0,
+      clientIp: null,
+      connectedAt: null,
+      keepAlive: null,
+      createAt: now,
+      updateAt: null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await replaceCerts(tx, row.id, input.certs, now);
+  known?.usernames.add(deviceUsername);
+  known?.deviceIds.add(values.deviceId!);
+  return row.id;
+}
+
+/** deviceUsernames (service-wide) and deviceIDs (in the tenant) already taken: a batch looks them up at once. */
+interface TakenKeys {
+  usernames: Set<string>;
+  deviceIds: Set<string>;
+}
+
+/** The keys among `inputs` that the store already holds (chunked `in` lookups on the unique indexes). */
+async function takenKeys(tx: Transaction<Database>, tenantId: string, inputs: DeviceInput[]): Promise<TakenKeys> {
+  const keys: TakenKeys = { usernames: new Set(), deviceIds: new Set() };
+  const usernames = inputs.flatMap((i) => (i.deviceUsername ? [i.deviceUsername] : []));
+  const deviceIds = inputs.flatMap((i) => (i.deviceId ? [i.deviceId] : []));
+  for (let i = 0; i < usernames.length; i += CHUNK) {
+    const rows = await tx
+      .selectFrom("devices")
+      .select("deviceUsername")
+      .where("deviceUsername", "in", usernames.slice(i, i + CHUNK))
+      .execute();
+    for (const r of rows) keys.usernames.add(r.deviceUsername);
+  }
+  for (let i = 0; i < deviceIds.length; i += CHUNK) {
+    const rows = await tx
+      .selectFrom("devices")
+      .select("deviceId")
+      .where("tenantId", "=", tenantId)
+      .where("deviceId", "in", deviceIds.slice(i, i + CHUNK))
+      .execute();
+    for (const r of rows) keys.deviceIds.add(r.deviceId);
+  }
+  return keys;
+}
+
+/** Values per `in` lookup: well under SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 500;
+
+/**
+ * Creates a device (or, with deviceType 2, a gateway) under one of the
+ * caller's products, after every creation rule. deviceID, deviceUsername and
+ * token are generated when omitted (not for LoRa, whose deviceID is the
+ * DevEUI or DevAddr).
+ */
+export async function createDevice(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: DeviceInput,
+  now = Date.now(),
+): Promise<Device> {
+  const product = await getProductByProductId(db, caller, input.productId);
+  if (!product) throw fail.form({ productID: "no such product" });
   const id = await writing(() =>
     db.transaction().execute(async (tx) => {
       await lockTenant(tx, caller.tenantId);
-      await checkDeviceRules(
-        tx,
-        draftOf(caller.tenantId, product.cloudProtocol, { ...values, productIntId: product.id } as Omit<
-          DeviceDraft,
-          "tenantId" | "protocol"
-        >),
-      );
-      await assertImeiFree(tx, values.imei);
-      const row = await tx
-        .insertInto("devices")
-        .values({
-          ...values,
-          authType: values.authType ?? 1,
-          deviceId: values.deviceId!,
-          lora: values.lora ? JSON.stringify(values.lora) : null,
-          tenantId: caller.tenantId,
-          userIntId: caller.userIntId,
-          productIntId: product.id,
-          deviceName: input.deviceName,
-          deviceUsername: input.deviceUsername ?? uuid(),
-          token: input.token ?? randomToken(),
-          blocked: input.blocked ?? 0,
-          deviceStatus: 0,
-          clientIp: null,
-          connectedAt: null,
-          keepAlive: null,
-          createAt: now,
-          updateAt: null,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await replaceCerts(tx, row.id, input.certs, now);
-      return row.id;
+      return insertDevice(tx, caller, product, input, now);
     }),
   );
   return getDevice(db, caller, id);
+}
+
+/** One device of a batch: its new id, or why it was not created. */
+export type BatchOutcome = { id: number } | { error: RegistryError };
+
+/**
+ * Creates many devices of the caller's tenant in one transaction, each after exactly the rules of `createDevice`
+ * (the same code); a device that breaks a rule is left out with its RegistryError and the others are created, in
+ * order, each checked against the store and the devices before it in the batch (modBusIndex, deviceID,
+ * deviceUsername and IMEI stay unique). The deviceIDs and deviceUsernames given are looked up once for the batch.
+ * Should a concurrent writer take a unique key between a check and its insert, the batch is redone one device at a
+ * time. For bulk imports: about 500 devices a batch keep other writers' waits short.
+ */
+export async function createDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  inputs: DeviceInput[],
+  now = Date.now(),
+): Promise<BatchOutcome[]> {
+  const products = new Map<string, ProductRef | undefined>();
+  for (const productId of new Set(inputs.map((i) => i.productId)))
+    products.set(productId, await getProductByProductId(db, caller, productId));
+  const one = async (run: () => Promise<number>): Promise<BatchOutcome> => {
+    try {
+      return { id: await run() };
+    } catch (err) {
+      if (err instanceof RegistryError) return { error: err };
+      throw err;
+    }
+  };
+  const noProduct = () => Promise.reject(fail.form({ productID: "no such product" }));
+  try {
+    return await db.transaction().execute(async (tx) => {
+      await lockTenant(tx, caller.tenantId);
+      const known = await takenKeys(tx, caller.tenantId, inputs);
+      const out: BatchOutcome[] = [];
+      for (const input of inputs) {
+        const product = products.get(input.productId);
+        out.push(await one(() => (product ? insertDevice(tx, caller, product, input, now, known) : noProduct())));
+      }
+      return out;
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const out: BatchOutcome[] = [];
+    for (const input of inputs) out.push(await one(async () => (await createDevice(db, caller, input, now)).id));
+    return out;
+  }
 }
 
 /** What an edit changed that must end live sessions (credentials or access). */
