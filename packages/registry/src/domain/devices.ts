@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
 import type { Database, DevicesTable } from "../store/schema.js";
 import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
@@ -165,18 +165,18 @@ interface ProductRef {
 }
 
 /**
- * Checks one new device against every creation rule and inserts it, inside the caller's transaction (which holds
- * the tenant lock): rules, certificates, a free IMEI, deviceID and deviceUsername, then the row and its certificate
- * bindings. Every check that can fail comes before the first write, so a RegistryError leaves nothing behind.
+ * Checks one new device against every creation rule, inside the caller's transaction (which holds the tenant lock):
+ * rules, certificates, a free IMEI, deviceID and deviceUsername. Answers the row to insert; writes nothing, so a
+ * RegistryError leaves nothing behind.
  */
-async function insertDevice(
+async function checkNewDevice(
   tx: Transaction<Database>,
   caller: Caller,
   product: ProductRef,
   input: DeviceInput,
   now: number,
   known?: TakenKeys,
-): Promise<number> {
+): Promise<Insertable<DevicesTable>> {
   const deviceType = input.deviceType ?? 1;
   const values = {
     ...Object.fromEntries(DESCRIPTIVE_FIELDS.map((k) => [k, input[k] ?? null])),
@@ -212,33 +212,43 @@ async function insertDevice(
   if (await isTaken("deviceUsername", deviceUsername)) throw fail.exists("deviceUsername");
   if (values.deviceId !== null && (await isTaken("deviceId", values.deviceId, caller.tenantId)))
     throw fail.exists("deviceID");
-  const row = await tx
-    .insertInto("devices")
-    .values({
-      ...values,
-      authType: values.authType ?? 1,
-      deviceId: values.deviceId!,
-      lora: values.lora ? JSON.stringify(values.lora) : null,
-      tenantId: caller.tenantId,
-      userIntId: caller.userIntId,
-      productIntId: product.id,
-      deviceName: input.deviceName,
-      deviceUsername,
-      token: input.token ?? randomToken(),
-      blocked: input.blocked ?? 0,
-      deviceStatus: 0,
-      clientIp: null,
-      connectedAt: null,
-      keepAlive: null,
-      createAt: now,
-      updateAt: null,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await replaceCerts(tx, row.id, input.certs, now);
+  const row = {
+    ...values,
+    authType: values.authType ?? 1,
+    deviceId: values.deviceId!,
+    lora: values.lora ? JSON.stringify(values.lora) : null,
+    tenantId: caller.tenantId,
+    userIntId: caller.userIntId,
+    productIntId: product.id,
+    deviceName: input.deviceName,
+    deviceUsername,
+    token: input.token ?? randomToken(),
+    blocked: input.blocked ?? 0,
+    deviceStatus: 0,
+    clientIp: null,
+    connectedAt: null,
+    keepAlive: null,
+    createAt: now,
+    updateAt: null,
+  };
   known?.usernames.add(deviceUsername);
   known?.deviceIds.add(values.deviceId!);
-  return row.id;
+  return row;
+}
+
+/** Checks one new device (`checkNewDevice`) and inserts it with its certificate bindings; answers its id. */
+async function insertDevice(
+  tx: Transaction<Database>,
+  caller: Caller,
+  product: ProductRef,
+  input: DeviceInput,
+  now: number,
+  known?: TakenKeys,
+): Promise<number> {
+  const row = await checkNewDevice(tx, caller, product, input, now, known);
+  const { id } = await tx.insertInto("devices").values(row).returning("id").executeTakeFirstOrThrow();
+  await replaceCerts(tx, id, input.certs, now);
+  return id;
 }
 
 /** deviceUsernames (service-wide) and deviceIDs (in the tenant) already taken: a batch looks them up at once. */
@@ -274,6 +284,8 @@ async function takenKeys(tx: Transaction<Database>, tenantId: string, inputs: De
 
 /** Values per `in` lookup: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const CHUNK = 500;
+/** Devices per multi-row insert: some 45 columns each, well under both engines' bound-parameter limits. */
+const INSERT_ROWS = 200;
 
 /**
  * Creates a device (or, with deviceType 2, a gateway) under one of the
@@ -332,10 +344,38 @@ export async function createDevices(
       await lockTenant(tx, caller.tenantId);
       const known = await takenKeys(tx, caller.tenantId, inputs);
       const out: BatchOutcome[] = [];
-      for (const input of inputs) {
+      // Devices whose checks read no other device go in multi-row inserts; one whose checks do (a gateway, an upper
+      // device, a modBusIndex, an IMEI) or that binds certificates is inserted alone, after the buffer.
+      const buffer: Array<{ at: number; row: Insertable<DevicesTable> }> = [];
+      const flush = async () => {
+        if (buffer.length === 0) return;
+        const rows = await tx
+          .insertInto("devices")
+          .values(buffer.map((b) => b.row))
+          .returning(["id", "deviceUsername"])
+          .execute();
+        const idOf = new Map(rows.map((r) => [r.deviceUsername, r.id]));
+        for (const b of buffer) out[b.at] = { id: idOf.get(b.row.deviceUsername)! };
+        buffer.length = 0;
+      };
+      for (const [at, input] of inputs.entries()) {
         const product = products.get(input.productId);
-        out.push(await one(() => (product ? insertDevice(tx, caller, product, input, now, known) : noProduct())));
+        const readsDevices =
+          input.gateway != null || input.parentDevice != null || input.modBusIndex != null || !!input.imei;
+        if (!product) out[at] = await one(noProduct);
+        else if (readsDevices || input.certs?.length) {
+          await flush();
+          out[at] = await one(() => insertDevice(tx, caller, product, input, now, known));
+        } else {
+          const checked = await one(async () => {
+            buffer.push({ at, row: await checkNewDevice(tx, caller, product, input, now, known) });
+            return 0;
+          });
+          if ("error" in checked) out[at] = checked;
+          if (buffer.length >= INSERT_ROWS) await flush();
+        }
       }
+      await flush();
       return out;
     });
   } catch (err) {
