@@ -115,6 +115,24 @@ describe.each(engines)("device import and export on $name", (engine) => {
     await t.close();
   });
 
+  it("advances progress while a large file is imported, and the API keeps answering meanwhile", async () => {
+    const { t, token, product } = await setup();
+    const lamps = await product(token, "Lamps", 1);
+    const rows = Array.from({ length: 3000 }, (_, i) => `d${i},${lamps},1,1`);
+    const res = await upload(t, token, ["deviceName,product,authType,upLinkSystem", ...rows].join("\n"));
+    const seen: number[] = [];
+    let task: Record<string, any> = {};
+    for (let i = 0; i < 2000 && !(task.status >= 3); i++) {
+      task = (await t.call("GET", res.body.statusUrl, undefined, token)).body;
+      seen.push(task.progress);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(seen.some((p) => p > 0 && p < 100)).toBe(true);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(task.result).toEqual({ created: 3000, failed: 0, errors: [] });
+    await t.close();
+  });
+
   it("answers 400 at once for a file that is not CSV, has unknown columns or is too large", async () => {
     const { t, token } = await setup({ importMaxBytes: 2_000 });
     const unknown = await upload(t, token, "deviceName,product,colour,size\na,b,c,d\n");

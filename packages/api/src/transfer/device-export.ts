@@ -110,6 +110,8 @@ export async function runDeviceExport(job: ExportJob, now = () => Date.now()): P
     for (let page = 1; ; page++) {
       const r = await listDevices(db, job.caller, { page, limit: PAGE, sort: "id", order: "asc" }, job.filter);
       devices.push(...r.items);
+      // better-sqlite3 answers synchronously: let requests in between pages.
+      await new Promise((resolve) => setImmediate(resolve));
       // Reading is the first half of the work.
       await updateTask(db, job.taskIntId, { progress: r.count ? (devices.length * 50) / r.count : 50 }, now());
       if (r.items.length < PAGE) break;

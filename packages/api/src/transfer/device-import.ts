@@ -160,6 +160,8 @@ export async function runDeviceImport(job: ImportJob, now = () => Date.now()): P
       if ("id" in o) created++;
       else bad(batch[i]!.line, o.error.errors ?? { row: o.error.message });
     });
+    // better-sqlite3 answers synchronously: let requests in between batches, or the API would stall until the end.
+    await new Promise((resolve) => setImmediate(resolve));
     if (done < job.rows.length)
       await updateTask(
         db,
