@@ -30,10 +30,15 @@ import { productResourceRoutes } from "./routes/product-resources.js";
 import { appTemplateRoutes } from "./routes/app-templates.js";
 import { deviceDataRoutes } from "./routes/device-data.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { scheduleRoutes } from "./routes/schedules.js";
+import { deviceTransferRoutes } from "./routes/device-transfer.js";
 import { viewMiddleware } from "./view.js";
 
 /** Largest request body accepted, bytes. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The one route with a larger body limit of its own (an import file). */
+const IMPORT_PATH = "/api/v1/devices_import";
 
 /** Routes that need no caller. */
 const openRoutes = [healthRoutes, loginRoutes];
@@ -60,6 +65,8 @@ const securedRoutes = [
   appTemplateRoutes,
   deviceDataRoutes,
   taskRoutes,
+  scheduleRoutes,
+  deviceTransferRoutes,
 ];
 
 /**
@@ -68,20 +75,18 @@ const securedRoutes = [
  * OpenAPI document as it is registered.
  */
 export function createApp(deps: AppDeps) {
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) =>
+      errorResponse(c, new RegistryError("PAYLOAD_TOO_LARGE", { body: `at most ${MAX_BODY_BYTES} bytes` })),
+  });
   const docs = new ApiDocs();
   const open = new Hono<Env>().route("/", openapiRoutes(docs));
   for (const routes of openRoutes) open.route("/", routes(deps, docs));
   const secured = new Hono<Env>().use("*", requireCaller(deps)).use("*", configChanges(deps));
   for (const routes of securedRoutes) secured.route("/", routes(deps, docs));
   const app = new Hono<Env>()
-    .use(
-      "*",
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: (c) =>
-          errorResponse(c, new RegistryError("PAYLOAD_TOO_LARGE", { body: `at most ${MAX_BODY_BYTES} bytes` })),
-      }),
-    )
+    .use("*", (c, next) => (c.req.path === IMPORT_PATH ? next() : limit(c, next)))
     .use("*", viewMiddleware(deps))
     .route("/api/v1", open)
     .route("/api/v1", secured);

@@ -24,6 +24,10 @@ export interface AppDeps {
   /** Device listener addresses shown in Form 2 device details (mqttBroker, mqttsBroker, …). */
   brokers: Record<string, string>;
   startedAt: number;
+  /** How long a device export file stays downloadable, seconds (default 86400: 24 hours). */
+  exportTtlSeconds?: number;
+  /** Largest device import file, bytes (default IMPORT_MAX_BYTES, 32 MiB). */
+  importMaxBytes?: number;
   /** Called with unexpected errors (the answer is a bare INTERNAL_ERROR). */
   logError: (err: unknown) => void;
   /** Called with what is no fault of the service, e.g. a client that aborted its request. */

@@ -13,11 +13,19 @@ import {
   type Store,
 } from "@iot/registry";
 import { createApp } from "./app.js";
+import type { AppDeps } from "./deps.js";
 
-/** An API over a fresh SQLite file with an admin, plus helpers to call it (tests only). */
-export async function testApp(form: "1" | "2" = "1") {
-  const dir = mkdtempSync(join(tmpdir(), "api-test-"));
-  const store: Store = await openStore({ dataDir: dir });
+/** What a test may change: the store (default a fresh SQLite file, removed on close) and settings of the app. */
+export interface TestAppOptions {
+  /** Opens the store instead (its opener removes it); `close()` then only closes it. */
+  open?: () => Promise<Store>;
+  deps?: Partial<AppDeps>;
+}
+
+/** An API over a fresh store (SQLite unless `options.open`) with an admin, plus helpers to call it (tests only). */
+export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {}) {
+  const dir = options.open ? undefined : mkdtempSync(join(tmpdir(), "api-test-"));
+  const store: Store = options.open ? await options.open() : await openStore({ dataDir: dir! });
   await bootstrapAdmin(store.db, { username: "admin", password: "admin-pass-1", tenantName: "T1" });
   const sessions = new SessionTable();
   const live = new LiveUpdates(store.db, sessions);
@@ -42,6 +50,7 @@ export async function testApp(form: "1" | "2" = "1") {
     startedAt: Date.now(),
     logError: (e) => errors.push(e),
     logDebug: (message, e) => debugs.push([message, e]),
+    ...options.deps,
   });
   const call = async (
     method: string,
@@ -134,7 +143,7 @@ export async function testApp(form: "1" | "2" = "1") {
     attachDevice,
     close: async () => {
       await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -22,6 +22,8 @@ import {
   tokenSecret,
   SQLITE_FILE_NAME,
   RetentionSweeper,
+  ScheduleRunner,
+  failInterruptedTasks,
   type BootstrapResult,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
@@ -89,6 +91,9 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   const secret = await tokenSecret(store.db, config.tokenSecret);
   // The service CA exists from the first start on: it signs device and listener certificates.
   await serviceCa(store.db);
+  // Import and export tasks run in the node that took them: those a previous run left unfinished never will be.
+  const interrupted = await failInterruptedTasks(store.db, ["devices_import", "devices_export"]);
+  if (interrupted > 0) logger.warn({ tasks: interrupted }, "marked import/export tasks of a previous run failed");
   const sessions = new SessionTable();
   const live = new LiveUpdates(store.db, sessions);
   const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000, {
@@ -139,6 +144,8 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     form: config.apiForm,
     brokers: brokerAddresses(config),
     startedAt: Date.now(),
+    exportTtlSeconds: config.exportTtl,
+    importMaxBytes: config.importMaxBytes,
     logError: (err) => logger.error({ err }, "request failed"),
     logDebug: (message, err) => logger.debug({ err }, message),
   });
@@ -169,6 +176,12 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     onError: (err) => logger.error({ err }, "retention sweep failed"),
   });
   retention.start();
+  // Scheduled commands: runs missed while down fire once now when less than one interval late, else are skipped.
+  const schedules = new ScheduleRunner(store.db, commands, {
+    onSkipped: (s) => logger.warn(s, "skipped a scheduled run missed by one interval or more"),
+    onError: (err) => logger.error({ err }, "schedule run failed"),
+  });
+  schedules.start();
 
   return {
     apiPort: (http.address() as AddressInfo).port,
@@ -186,6 +199,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       await retention.stop();
       await pipeline.close();
       await modbusConfig.stop();
+      await schedules.stop();
       await commands.stop();
       await store.close();
     },

@@ -68,6 +68,20 @@ export const centralSettings = {
     0,
     36_500,
   ),
+  exportTtl: integer(
+    "IOT_EXPORT_TTL",
+    86_400,
+    "How long a device export file stays downloadable, seconds (then it answers 404 and is deleted).",
+    60,
+    2_592_000,
+  ),
+  importMaxBytes: integer(
+    "IOT_IMPORT_MAX_BYTES",
+    33_554_432,
+    "Largest device import file, bytes (a larger one answers 400 at once).",
+    1_024,
+    1_073_741_824,
+  ),
   publicHost: text(
     "IOT_PUBLIC_HOST",
     "localhost",

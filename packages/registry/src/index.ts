@@ -69,3 +69,15 @@ export * from "./domain/app-templates.js";
 export * from "./domain/device-data.js";
 export { GatewayRelay, type RelayTarget } from "./router/gateway-relay.js";
 export * from "./pipeline/decode/index.js";
+export * from "./domain/schedules.js";
+export {
+  SCHEDULE_TYPE,
+  MINUTE_MS,
+  ONCE_GRACE_MS,
+  MAX_INTERVAL_MINUTES,
+  cronProblem,
+  planRun,
+  type RunPlan,
+} from "./domain/schedule-times.js";
+export { ScheduleRunner, DEFAULT_SCHEDULE_TICK_MS, type ScheduleRunnerOptions } from "./router/schedule-runner.js";
+export * from "./domain/export-files.js";

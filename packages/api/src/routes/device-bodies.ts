@@ -9,7 +9,7 @@ const text = (max: number) => z.string().max(max, `at most ${max} characters`).n
 const json = z.unknown().transform((v) => (v === undefined || v === null ? null : JSON.stringify(v)));
 
 /** Every member a Form 1 device body may carry; the creation rules are checked by the registry. */
-const form1Fields = {
+export const form1Fields = {
   productID: z.string().min(1, "required"),
   deviceName: z.string().trim().min(1, "required").max(50, "at most 50 characters"),
   deviceType: codeField([1, 3]).optional(),
@@ -64,6 +64,14 @@ function toInput<
     deviceConsoleIp: deviceConsoleIP,
   };
 }
+
+/**
+ * One row of a device import, with ids already resolved: a Form 1 device body in which deviceType may also be 2 (a
+ * gateway), mapped to the registry's input like `POST /devices`.
+ */
+export const deviceImportRow = z
+  .object({ ...form1Fields, deviceType: codeField([1, 2, 3]).optional() })
+  .transform((b) => ({ ...toInput(b), productId: b.productID }));
 
 /** Form 2 create body: deviceType 0 terminal, 1 gateway, 2 smartphone; authType required. */
 const form2Create = z.object({

@@ -8,6 +8,7 @@ import {
   listDeviceEvents,
   listDevices,
   updateDevice,
+  type DeviceFilter,
 } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
@@ -25,34 +26,39 @@ const form2Type = z
   .transform((t) => Number(t) + 1)
   .optional();
 
+/** Query of the device list (and of the device export): paging plus the filters of both forms. */
+export const deviceListQuery = listQuery({
+  gateway: intFilter,
+  parentDevice: intFilter,
+  deviceName_like: like,
+  deviceID_like: like,
+  deviceType_like: form2Type,
+  groupID: like,
+  productID: like,
+});
+
+/** The registry filter a validated device list query asks for. */
+export const deviceFilterOf = (q: z.infer<typeof deviceListQuery>, includeGateways: boolean): DeviceFilter => ({
+  gateway: q.gateway,
+  parentDevice: q.parentDevice,
+  deviceNameLike: q.deviceName_like,
+  deviceIdLike: q.deviceID_like,
+  deviceType: q.deviceType_like,
+  groupId: q.groupID,
+  productId: q.productID,
+  includeGateways,
+});
+
 /** Devices: list (with filters), detail, create, edit, delete, and each device's logs. */
 export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   const logsQuery = listQuery({});
-  const filters = listQuery({
-    gateway: intFilter,
-    parentDevice: intFilter,
-    deviceName_like: like,
-    deviceID_like: like,
-    deviceType_like: form2Type,
-    groupID: like,
-    productID: like,
-  });
   return new ApiRouter(docs, "Devices")
     .get(
       "/devices",
-      { summary: "List devices (Form 2 lists gateways too, as deviceType 1)", query: filters },
+      { summary: "List devices (Form 2 lists gateways too, as deviceType 1)", query: deviceListQuery },
       async (c, { query: q }) => {
-        const r = await listDevices(db, c.get("caller"), pageFrom(q), {
-          gateway: q.gateway,
-          parentDevice: q.parentDevice,
-          deviceNameLike: q.deviceName_like,
-          deviceIdLike: q.deviceID_like,
-          deviceType: q.deviceType_like,
-          groupId: q.groupID,
-          productId: q.productID,
-          includeGateways: deps.form === "2",
-        });
+        const r = await listDevices(db, c.get("caller"), pageFrom(q), deviceFilterOf(q, deps.form === "2"));
         return list(r, (d) => device(d, "list", c.get("view")));
       },
     )

@@ -9,7 +9,8 @@ import { ApiRouter } from "../router.js";
 // eslint-disable-next-line no-control-regex -- NUL is exactly what a topic must not contain
 const topic = z.string().regex(/^[^/#+\u0000][^#+\u0000]{0,199}$/, "a relative topic without wildcards");
 
-const publishBody = z.object({
+/** Body of `POST /device_publish` (scheduled device commands share its members). */
+export const publishBody = z.object({
   deviceID: z.string().min(1, "required"),
   deviceIntID: intField.optional(),
   /**

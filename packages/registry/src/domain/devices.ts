@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
 import type { Database, DevicesTable } from "../store/schema.js";
 import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
@@ -173,20 +173,25 @@ async function writing<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What the creation rules need of a device's product. */
+interface ProductRef {
+  id: number;
+  cloudProtocol: number;
+}
+
 /**
- * Creates a device (or, with deviceType 2, a gateway) under one of the
- * caller's products, after every creation rule. deviceID, deviceUsername and
- * token are generated when omitted (not for LoRa, whose deviceID is the
- * DevEUI or DevAddr).
+ * Checks one new device against every creation rule, inside the caller's transaction (which holds the tenant lock):
+ * rules, certificates, a free IMEI, deviceID and deviceUsername. Answers the row to insert; writes nothing, so a
+ * RegistryError leaves nothing behind.
  */
-export async function createDevice(
-  db: Kysely<Database>,
+async function checkNewDevice(
+  tx: Transaction<Database>,
   caller: Caller,
+  product: ProductRef,
   input: DeviceInput,
-  now = Date.now(),
-): Promise<Device> {
-  const product = await getProductByProductId(db, caller, input.productId);
-  if (!product) throw fail.form({ productID: "no such product" });
+  now: number,
+  known?: TakenKeys,
+): Promise<Insertable<DevicesTable>> {
   const deviceType = input.deviceType ?? 1;
   const values = {
     ...Object.fromEntries(DESCRIPTIVE_FIELDS.map((k) => [k, input[k] ?? null])),
@@ -201,46 +206,206 @@ export async function createDevice(
     deviceId: input.deviceId ?? (product.cloudProtocol === 4 && deviceType !== 2 ? null : uuid()),
     lora: input.lora ?? null,
   };
+  await checkDeviceRules(
+    tx,
+    draftOf(caller.tenantId, product.cloudProtocol, { ...values, productIntId: product.id } as Omit<
+      DeviceDraft,
+      "tenantId" | "protocol"
+    >),
+  );
+  if (input.certs?.length) await assertCertsOfTenant(tx, caller.tenantId, input.certs);
+  await assertImeiFree(tx, values.imei);
+  const deviceUsername = input.deviceUsername ?? uuid();
+  // Checked before the insert so that a taken key fails this device only (PostgreSQL would abort the transaction):
+  // against the keys a batch looked up at once, else with two lookups, each on its unique index.
+  const isTaken = async (column: "deviceUsername" | "deviceId", value: string, tenantId?: string) => {
+    if (known) return (column === "deviceUsername" ? known.usernames : known.deviceIds).has(value);
+    let q = tx.selectFrom("devices").select("id").where(column, "=", value);
+    if (tenantId !== undefined) q = q.where("tenantId", "=", tenantId);
+    return (await q.limit(1).executeTakeFirst()) !== undefined;
+  };
+  if (await isTaken("deviceUsername", deviceUsername)) throw fail.exists("deviceUsername");
+  if (values.deviceId !== null && (await isTaken("deviceId", values.deviceId, caller.tenantId)))
+    throw fail.exists("deviceID");
+  // A LoRa device's DevEUI or DevAddr is unique across tenants (frames name none): checked the same way.
+  const lora = loraKeys(product.cloudProtocol, deviceType, values.deviceId!, values.lora);
+  const loraTaken = async (column: "loraDevEui" | "loraDevAddr", value: string | null) =>
+    value !== null && (await tx.selectFrom("devices").select("id").where(column, "=", value).executeTakeFirst());
+  if ((await loraTaken("loraDevEui", lora.loraDevEui)) || (await loraTaken("loraDevAddr", lora.loraDevAddr)))
+    throw fail.exists("deviceID");
+  const row = {
+    ...values,
+    authType: values.authType ?? 1,
+    deviceId: values.deviceId!,
+    lora: values.lora ? JSON.stringify(values.lora) : null,
+    ...lora,
+    tenantId: caller.tenantId,
+    userIntId: caller.userIntId,
+    productIntId: product.id,
+    deviceName: input.deviceName,
+    deviceUsername,
+    token: input.token ?? randomToken(),
+    blocked: input.blocked ?? 0,
+    deviceStatus: 0,
+    clientIp: null,
+    connectedAt: null,
+    keepAlive: null,
+    createAt: now,
+    updateAt: null,
+  };
+  known?.usernames.add(deviceUsername);
+  known?.deviceIds.add(values.deviceId!);
+  return row;
+}
+
+/** Checks one new device (`checkNewDevice`) and inserts it with its certificate bindings; answers its id. */
+async function insertDevice(
+  tx: Transaction<Database>,
+  caller: Caller,
+  product: ProductRef,
+  input: DeviceInput,
+  now: number,
+  known?: TakenKeys,
+): Promise<number> {
+  const row = await checkNewDevice(tx, caller, product, input, now, known);
+  const { id } = await tx.insertInto("devices").values(row).returning("id").executeTakeFirstOrThrow();
+  await replaceCerts(tx, id, input.certs, now);
+  return id;
+}
+
+/** deviceUsernames (service-wide) and deviceIDs (in the tenant) already taken: a batch looks them up at once. */
+interface TakenKeys {
+  usernames: Set<string>;
+  deviceIds: Set<string>;
+}
+
+/** The keys among `inputs` that the store already holds (chunked `in` lookups on the unique indexes). */
+async function takenKeys(tx: Transaction<Database>, tenantId: string, inputs: DeviceInput[]): Promise<TakenKeys> {
+  const keys: TakenKeys = { usernames: new Set(), deviceIds: new Set() };
+  const usernames = inputs.flatMap((i) => (i.deviceUsername ? [i.deviceUsername] : []));
+  const deviceIds = inputs.flatMap((i) => (i.deviceId ? [i.deviceId] : []));
+  for (let i = 0; i < usernames.length; i += CHUNK) {
+    const rows = await tx
+      .selectFrom("devices")
+      .select("deviceUsername")
+      .where("deviceUsername", "in", usernames.slice(i, i + CHUNK))
+      .execute();
+    for (const r of rows) keys.usernames.add(r.deviceUsername);
+  }
+  for (let i = 0; i < deviceIds.length; i += CHUNK) {
+    const rows = await tx
+      .selectFrom("devices")
+      .select("deviceId")
+      .where("tenantId", "=", tenantId)
+      .where("deviceId", "in", deviceIds.slice(i, i + CHUNK))
+      .execute();
+    for (const r of rows) keys.deviceIds.add(r.deviceId);
+  }
+  return keys;
+}
+
+/** Values per `in` lookup: well under SQLite's and PostgreSQL's bound-parameter limits. */
+const CHUNK = 500;
+/** Devices per multi-row insert: some 45 columns each, well under both engines' bound-parameter limits. */
+const INSERT_ROWS = 200;
+
+/**
+ * Creates a device (or, with deviceType 2, a gateway) under one of the
+ * caller's products, after every creation rule. deviceID, deviceUsername and
+ * token are generated when omitted (not for LoRa, whose deviceID is the
+ * DevEUI or DevAddr).
+ */
+export async function createDevice(
+  db: Kysely<Database>,
+  caller: Caller,
+  input: DeviceInput,
+  now = Date.now(),
+): Promise<Device> {
+  const product = await getProductByProductId(db, caller, input.productId);
+  if (!product) throw fail.form({ productID: "no such product" });
   const id = await writing(() =>
     db.transaction().execute(async (tx) => {
       await lockTenant(tx, caller.tenantId);
-      await checkDeviceRules(
-        tx,
-        draftOf(caller.tenantId, product.cloudProtocol, { ...values, productIntId: product.id } as Omit<
-          DeviceDraft,
-          "tenantId" | "protocol"
-        >),
-      );
-      await assertImeiFree(tx, values.imei);
-      const row = await tx
-        .insertInto("devices")
-        .values({
-          ...values,
-          authType: values.authType ?? 1,
-          deviceId: values.deviceId!,
-          lora: values.lora ? JSON.stringify(values.lora) : null,
-          ...loraKeys(product.cloudProtocol, deviceType, values.deviceId!, values.lora),
-          tenantId: caller.tenantId,
-          userIntId: caller.userIntId,
-          productIntId: product.id,
-          deviceName: input.deviceName,
-          deviceUsername: input.deviceUsername ?? uuid(),
-          token: input.token ?? randomToken(),
-          blocked: input.blocked ?? 0,
-          deviceStatus: 0,
-          clientIp: null,
-          connectedAt: null,
-          keepAlive: null,
-          createAt: now,
-          updateAt: null,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await replaceCerts(tx, row.id, input.certs, now);
-      return row.id;
+      return insertDevice(tx, caller, product, input, now);
     }),
   );
   return getDevice(db, caller, id);
+}
+
+/** One device of a batch: its new id, or why it was not created. */
+export type BatchOutcome = { id: number } | { error: RegistryError };
+
+/**
+ * Creates many devices of the caller's tenant in one transaction, each after exactly the rules of `createDevice`
+ * (the same code); a device that breaks a rule is left out with its RegistryError and the others are created, in
+ * order, each checked against the store and the devices before it in the batch (modBusIndex, deviceID,
+ * deviceUsername and IMEI stay unique). The deviceIDs and deviceUsernames given are looked up once for the batch.
+ * Should a concurrent writer take a unique key between a check and its insert, the batch is redone one device at a
+ * time. For bulk imports: about 500 devices a batch keep other writers' waits short.
+ */
+export async function createDevices(
+  db: Kysely<Database>,
+  caller: Caller,
+  inputs: DeviceInput[],
+  now = Date.now(),
+): Promise<BatchOutcome[]> {
+  const products = new Map<string, ProductRef | undefined>();
+  for (const productId of new Set(inputs.map((i) => i.productId)))
+    products.set(productId, await getProductByProductId(db, caller, productId));
+  const one = async (run: () => Promise<number>): Promise<BatchOutcome> => {
+    try {
+      return { id: await run() };
+    } catch (err) {
+      if (err instanceof RegistryError) return { error: err };
+      throw err;
+    }
+  };
+  const noProduct = () => Promise.reject(fail.form({ productID: "no such product" }));
+  try {
+    return await db.transaction().execute(async (tx) => {
+      await lockTenant(tx, caller.tenantId);
+      const known = await takenKeys(tx, caller.tenantId, inputs);
+      const out: BatchOutcome[] = [];
+      // Devices whose checks read no other device go in multi-row inserts; one whose checks do (a gateway, an upper
+      // device, a modBusIndex, an IMEI) or that binds certificates is inserted alone, after the buffer.
+      const buffer: Array<{ at: number; row: Insertable<DevicesTable> }> = [];
+      const flush = async () => {
+        if (buffer.length === 0) return;
+        const rows = await tx
+          .insertInto("devices")
+          .values(buffer.map((b) => b.row))
+          .returning(["id", "deviceUsername"])
+          .execute();
+        const idOf = new Map(rows.map((r) => [r.deviceUsername, r.id]));
+        for (const b of buffer) out[b.at] = { id: idOf.get(b.row.deviceUsername)! };
+        buffer.length = 0;
+      };
+      for (const [at, input] of inputs.entries()) {
+        const product = products.get(input.productId);
+        const readsDevices =
+          input.gateway != null || input.parentDevice != null || input.modBusIndex != null || !!input.imei;
+        if (!product) out[at] = await one(noProduct);
+        else if (readsDevices || input.certs?.length) {
+          await flush();
+          out[at] = await one(() => insertDevice(tx, caller, product, input, now, known));
+        } else {
+          const checked = await one(async () => {
+            buffer.push({ at, row: await checkNewDevice(tx, caller, product, input, now, known) });
+            return 0;
+          });
+          if ("error" in checked) out[at] = checked;
+          if (buffer.length >= INSERT_ROWS) await flush();
+        }
+      }
+      await flush();
+      return out;
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const out: BatchOutcome[] = [];
+    for (const input of inputs) out.push(await one(async () => (await createDevice(db, caller, input, now)).id));
+    return out;
+  }
 }
 
 /** What an edit changed that must end live sessions (credentials or access). */
@@ -338,7 +503,7 @@ export async function updateDevice(
 /**
  * Deletes devices of the caller's tenant (foreign and unknown ids are
  * ignored) with their group memberships, certificate and policy bindings and
- * proxy subscriptions; gateways too, unless `only` is "gateways" (then other
+ * proxy subscriptions and schedules; gateways too, unless `only` is "gateways" (then other
  * devices are ignored). A device that still has child devices, or a gateway
  * that still has devices, is not deleted: REFERENCED_ERROR names `device`.
  * Answers the ids deleted.
@@ -374,6 +539,8 @@ export async function deleteDevices(
     await tx.deleteFrom("deviceCerts").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("devicePolicies").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("proxySubscriptions").where("deviceIntId", "in", mine).execute();
+    // A deleted device's schedules end with it.
+    await tx.deleteFrom("schedules").where("deviceIntId", "in", mine).execute();
     await tx.deleteFrom("devices").where("id", "in", mine).execute();
     return mine;
   });

@@ -137,7 +137,7 @@ export async function updateGroup(
 
 /**
  * Deletes groups of the caller's tenant; foreign and unknown ids are ignored.
- * A group that still has member devices is not deleted: REFERENCED_ERROR names `device`.
+ * A group that still has member devices is not deleted: REFERENCED_ERROR names `device`. Its schedules go with it.
  */
 export async function deleteGroups(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
@@ -159,6 +159,8 @@ export async function deleteGroups(db: Kysely<Database>, caller: Caller, ids: nu
       .limit(1)
       .executeTakeFirst();
     if (member) throw new RegistryError("REFERENCED_ERROR", { device: "the group still has devices" });
+    // A deleted group's schedules end with it.
+    await tx.deleteFrom("schedules").where("groupIntId", "in", mine).execute();
     await tx.deleteFrom("groups").where("id", "in", mine).execute();
   });
 }

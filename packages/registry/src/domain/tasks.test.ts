@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { twoTenants } from "./test-tenants.js";
-import { createTask, getTask, TASK_STATUS, updateTask } from "./tasks.js";
+import { createTask, failInterruptedTasks, getTask, TASK_STATUS, updateTask } from "./tasks.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
@@ -76,5 +76,20 @@ describe.each(engines)("tasks on $name", (engine) => {
       progress: 100,
       message: "1 of 2 devices failed",
     });
+  });
+
+  it("fails the import and export tasks a stopped node left unfinished, not busy ones nor group publishes", async () => {
+    const { db, caller, other } = await twoTenants(engine);
+    const stale = await createTask(db, caller, { kind: "devices_import", status: TASK_STATUS.running }, 1_000);
+    const waiting = await createTask(db, other, { kind: "devices_export" }, 1_000);
+    const busy = await createTask(db, caller, { kind: "devices_import", status: TASK_STATUS.running }, 1_000);
+    await updateTask(db, busy.id, { progress: 40 }, 95_000);
+    const group = await createTask(db, caller, { kind: "group_publish", status: TASK_STATUS.running }, 1_000);
+    const done = await createTask(db, caller, { kind: "devices_export", status: TASK_STATUS.success }, 1_000);
+    expect(await failInterruptedTasks(db, ["devices_import", "devices_export"], 60_000, 100_000)).toBe(2);
+    const statusOf = async (t: { taskId: string; tenantId: string }) =>
+      (await getTask(db, t.tenantId === caller.tenantId ? caller : other, t.taskId)).status;
+    expect(await Promise.all([stale, waiting, busy, group, done].map(statusOf))).toEqual([4, 4, 2, 2, 3]);
+    expect((await getTask(db, caller, stale.taskId)).message).toBe("interrupted by a restart of the service");
   });
 });

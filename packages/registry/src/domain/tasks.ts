@@ -88,3 +88,24 @@ export async function updateTask(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
+
+/**
+ * Marks failed the unfinished tasks of these kinds, of every tenant, that have not moved for `idleMs` (default 60 s):
+ * work that ran inside a node that stopped (an import or export) and that nothing will resume. Such work records its
+ * progress at least every few seconds, so a task another live node is running is left alone. Answers how many.
+ */
+export async function failInterruptedTasks(
+  db: Kysely<Database>,
+  kinds: TaskKind[],
+  idleMs = 60_000,
+  now = Date.now(),
+): Promise<number> {
+  const r = await db
+    .updateTable("tasks")
+    .set({ status: TASK_STATUS.failed, message: "interrupted by a restart of the service", updateAt: now })
+    .where("kind", "in", kinds)
+    .where("status", "not in", FINAL)
+    .where((eb) => eb(eb.fn.coalesce("updateAt", "createAt"), "<", now - idleMs))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

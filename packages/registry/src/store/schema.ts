@@ -52,6 +52,8 @@ export interface Database {
   pointValues: PointValuesTable;
   metricValues: MetricValuesTable;
   tasks: TasksTable;
+  schedules: SchedulesTable;
+  exportFiles: ExportFilesTable;
 }
 
 /** Service-wide key/value state (token signing secret, CA material, ...). */
@@ -251,6 +253,49 @@ export interface TasksTable {
   userIntId: number | null;
   createAt: number;
   updateAt: number | null;
+}
+
+/**
+ * A command sent on a schedule to one device (`deviceIntId`) or to every member of a group (`groupIntId`), as the
+ * user who created it. scheduleType 0 once at `crontabTime`, 1 every `intervalMinute` minutes, 2 by
+ * `cronExpression` (UTC). `nextRunAt` (epoch ms) is null once the schedule has ended.
+ */
+export interface SchedulesTable {
+  id: Generated<number>;
+  tenantId: string;
+  scheduleName: string;
+  deviceIntId: number | null;
+  groupIntId: number | null;
+  scheduleType: number;
+  intervalMinute: number | null;
+  /** Epoch ms of a scheduleType 0 run. */
+  crontabTime: number | null;
+  cronExpression: string | null;
+  topic: string | null;
+  payload: string;
+  /** Device commands: 1 the device acknowledges, 0 not. Group commands: needAck. */
+  qos: number;
+  userIntId: number | null;
+  publishUser: string | null;
+  nextRunAt: number | null;
+  lastRunAt: number | null;
+  /** The device command the last run recorded. */
+  lastControlLogId: number | null;
+  /** The group command task the last run started. */
+  lastTaskIntId: number | null;
+  /** Why the last run could not issue its command, else null. */
+  lastError: string | null;
+  createAt: number;
+  updateAt: number | null;
+}
+
+/** The CSV a device export task wrote (UTF-8 text), downloadable by its tenant until `expiresAt` (epoch ms). */
+export interface ExportFilesTable {
+  taskIntId: number;
+  tenantId: string;
+  content: string;
+  expiresAt: number;
+  createAt: number;
 }
 
 /** A named set of devices of one product, for group commands. */

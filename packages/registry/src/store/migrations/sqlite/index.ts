@@ -7,6 +7,7 @@ import { uniqueImei } from "./0005-unique-imei.js";
 import { tokenGeneration } from "./0006-token-generation.js";
 import { series } from "./0007-series.js";
 import { modbus } from "./0008-modbus.js";
+import { schedules } from "./0009-schedules.js";
 import { lora } from "./0010-lora.js";
 
 /**
@@ -23,5 +24,6 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0006-token-generation": tokenGeneration,
   "0007-series": series,
   "0008-modbus": modbus,
+  "0009-schedules": schedules,
   "0010-lora": lora,
 };
