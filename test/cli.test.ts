@@ -3,7 +3,7 @@
  * the `pnpm iot` entry point in its own process.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -111,6 +111,29 @@ describe("the iot CLI", () => {
         .split("\n")
         .map((l) => JSON.parse(l).payload),
     ).toEqual(['{"n":1}', '{"n":2}']);
+  });
+
+  it("exports the devices as CSV to a file only the user can read, and imports a CSV, reporting its bad rows", async () => {
+    const product = await json("products", "create", "productName=Imported", "cloudProtocol=1");
+    const file = join(mkdtempSync(join(tmpdir(), "cli-csv-")), "devices.csv");
+    const exported = await iot("export", "-o", file);
+    expect(exported.code, exported.err).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const header = readFileSync(file, "utf8").split(/\r?\n/)[0]!;
+    const columns = header.split(",");
+    expect(columns).toEqual(expect.arrayContaining(["deviceName", "product", "deviceID", "token"]));
+    const row = (values: Record<string, string>) => columns.map((c) => values[c] ?? "").join(",");
+    const csv = [
+      header,
+      row({ deviceName: "imported-1", product: product.productID, upLinkSystem: "1", authType: "1", deviceType: "1" }),
+      row({ deviceName: "", product: product.productID, upLinkSystem: "1", authType: "1", deviceType: "1" }),
+    ].join("\n");
+    writeFileSync(file, `${csv}\n`);
+    const imported = await iot("import", file);
+    expect(imported.code).toBe(1);
+    expect(imported.out).toMatch(/^created 1, failed 1/);
+    expect(imported.out).toMatch(/line 3: deviceName: /);
+    expect((await json("devices", "list", "--like", "imported-")).items).toHaveLength(1);
   });
 
   it.each([

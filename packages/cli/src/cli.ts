@@ -5,6 +5,7 @@ import { events } from "./commands/events.js";
 import { login } from "./commands/login.js";
 import { publish } from "./commands/publish.js";
 import { simulate } from "./commands/simulate.js";
+import { exportDevices, importDevices } from "./commands/transfer.js";
 import type { SimProtocol } from "./simulate/senders.js";
 import {
   createResource,
@@ -68,6 +69,17 @@ export async function runCli(
     .action((target: string, payload: string, o: { group?: boolean; topic?: string }) =>
       publish(ctx(), o.group ? { groupID: target } : { deviceID: target }, payload, { topic: o.topic }),
     );
+  program
+    .command("import <file>")
+    .description("import devices from a CSV file (the export's columns); exits 1 when a row failed")
+    .action(async (file: string) => {
+      if (!(await importDevices(ctx(), file))) throw new CliError("some rows were not imported");
+    });
+  program
+    .command("export")
+    .description("export the devices as CSV")
+    .option("-o, --output <file>", "write to this file (only you can read it: it holds tokens) instead of stdout")
+    .action((o: { output?: string }) => exportDevices(ctx(), o.output));
   program
     .command("simulate")
     .description("load the service like a fleet: N devices sending R messages a second through an adapter")

@@ -28,3 +28,15 @@ export function loggedIn(ctx: CommandContext): ApiClient {
 export function apiUrl(ctx: CommandContext): string {
   return ctx.url ?? saved(ctx).url;
 }
+
+/** A raw request to the API with the saved token (for bodies and answers the typed client does not model: CSV). */
+export async function authedFetch(ctx: CommandContext, path: string, init: RequestInit = {}): Promise<Response> {
+  const c = saved(ctx);
+  const headers = new Headers(init.headers);
+  headers.set("authorization", `Bearer ${c.token}`);
+  try {
+    return await fetch(`${(ctx.url ?? c.url).replace(/\/+$/, "")}${path}`, { ...init, headers });
+  } catch (err) {
+    throw new CliError(`cannot reach the API: ${(err as Error).message}`);
+  }
+}
