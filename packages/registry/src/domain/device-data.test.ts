@@ -61,6 +61,34 @@ describe.each(engines)("device data on $name", (engine) => {
     expect((await deviceConsole(db, caller, twin.id, page)).items.map((t) => t.value)).toEqual([null, "42", null]);
   });
 
+  it("gives an LwM2M template naming objectID/instanceID/itemID the value of the point named by that path", async () => {
+    const { db, caller, product, point, device, storeValue } = await dataModelFixture(engine);
+    const temp = await point(product, "3303/0/5700");
+    const d = await device("meter");
+    const t = await createAppTemplate(db, caller, {
+      productId: product.productId,
+      templateName: "temperature",
+      templateType: 1,
+      objectId: "3303",
+      instanceId: "0",
+      itemId: "5700",
+    });
+    const unknown = await createAppTemplate(db, caller, {
+      productId: product.productId,
+      templateName: "humidity",
+      templateType: 1,
+      objectId: "3304",
+      instanceId: "0",
+      itemId: "5700",
+    });
+    await storeValue(d.id, temp.id, "21.5", NOW);
+    const r = await deviceConsole(db, caller, d.id, page);
+    expect(r.items.map((x) => [x.id, x.value])).toEqual([
+      [unknown.id, null],
+      [t.id, "21.5"],
+    ]);
+  });
+
   it("answers DATA_NOT_FOUND for another tenant's or unknown device on every view", async () => {
     const { db, caller, other, device } = await dataModelFixture(engine);
     const d = await device("d");

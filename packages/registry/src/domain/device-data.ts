@@ -69,15 +69,37 @@ export async function deviceConsole(
 ): Promise<ListResult<ConsoleTemplate>> {
   const device = await getDevice(db, caller, deviceIntId);
   const r = await listAppTemplates(db, caller, page, { productIntId: device.productIntId });
-  const ids = r.items.flatMap((t) => (t.dataPointIntId === null ? [] : [t.dataPointIntId]));
+  // An LwM2M template names its resource by objectID/instanceID/itemID: its value is that of the product's data
+  // point named by the same object path (`3303/0/5700`), when the template names no data point itself.
+  const paths = r.items.flatMap((t) => (t.dataPointIntId === null && objectPath(t) ? [objectPath(t)!] : []));
+  const byPath =
+    paths.length === 0
+      ? new Map<string, number>()
+      : new Map(
+          (
+            await db
+              .selectFrom("dataPoints")
+              .select(["id", "dataPointId"])
+              .where("productIntId", "=", device.productIntId)
+              .where("dataPointId", "in", [...paths, ...paths.map((p) => `/${p}`)])
+              .execute()
+          ).map((p) => [p.dataPointId.replace(/^\//, ""), p.id]),
+        );
+  const pointOf = (t: (typeof r.items)[number]) => t.dataPointIntId ?? byPath.get(objectPath(t) ?? "") ?? null;
+  const ids = r.items.flatMap((t) => pointOf(t) ?? []);
   const values = await latestValues(db, device.id, [...new Set(ids)]);
   return {
     ...r,
-    items: r.items.map((t) => ({
-      ...t,
-      value: t.dataPointIntId === null ? null : (values.get(t.dataPointIntId)?.value ?? null),
-    })),
+    items: r.items.map((t) => {
+      const point = pointOf(t);
+      return { ...t, value: point === null ? null : (values.get(point)?.value ?? null) };
+    }),
   };
+}
+
+/** An LwM2M template's resource as an object path without the leading slash, or undefined when it names none. */
+function objectPath(t: { objectId: string | null; instanceId: string | null; itemId: string | null }) {
+  return t.objectId && t.itemId ? `${t.objectId}/${t.instanceId || "0"}/${t.itemId}` : undefined;
 }
 
 /** Most samples one series answers: the newest ones of the window, oldest first. */
