@@ -88,11 +88,14 @@ describe.each(engines)("device import and export on $name", (engine) => {
       `"multi`,
       `line",${lamps},1,1,,m-2,,`, // 11-12: a quoted name over two lines, good
     ].join("\n");
+    const changesBefore = t.configChanges.length;
     const res = await upload(t, token, csv, "multipart");
     expect(res.status).toBe(202);
     expect(res.body.statusUrl).toMatch(/^\/task_status\/[0-9a-f-]{36}$/);
     const task = await finished(t, token, res.body.statusUrl);
     expect(task).toMatchObject({ status: 3, progress: 100 });
+    // The imported slaves count for their gateways' pushed Modbus configurations: the registry is told once done.
+    await expect.poll(() => t.configChanges.length).toBe(changesBefore + 1);
     expect(task.result).toEqual({
       created: 4,
       failed: 6,

@@ -91,7 +91,10 @@ export function deviceTransferRoutes(deps: AppDeps, docs: ApiDocs) {
         const caller = c.get("caller");
         const { rows } = parseDeviceCsv(await uploadOf(c));
         const task = await createTask(db, caller, { kind: "devices_import", message: `${rows.length} rows` });
-        void runDeviceImport({ store: deps.store, caller, taskIntId: task.id, rows }).catch(deps.logError);
+        // Imported devices count for the gateways' pushed configurations too, once they are all in the store.
+        void runDeviceImport({ store: deps.store, caller, taskIntId: task.id, rows })
+          .then(() => deps.configChanges.tenantChanged(caller.tenantId))
+          .catch(deps.logError);
         return accepted(c, task);
       },
     ).app;
