@@ -68,16 +68,18 @@ export interface LoraCounterReport {
  * transaction, so a network server that restarts resumes from them. Devices without a session are skipped.
  */
 export async function recordLoraCounters(db: Kysely<Database>, reports: readonly LoraCounterReport[]): Promise<void> {
-  if (reports.length === 0) return;
+  // Devices per query: far below either engine's bound-parameter limit, however large a report.
+  const CHUNK = 500;
+  const ids = [...new Set(reports.map((r) => r.deviceIntId))];
+  for (let i = 0; i < ids.length; i += CHUNK) await recordChunk(db, ids.slice(i, i + CHUNK), reports);
+}
+
+async function recordChunk(db: Kysely<Database>, ids: number[], reports: readonly LoraCounterReport[]): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const rows = await tx
       .selectFrom("devices")
       .select(["id", "deviceId", "lora", "loraSession"])
-      .where(
-        "id",
-        "in",
-        reports.map((r) => r.deviceIntId),
-      )
+      .where("id", "in", ids)
       .execute();
     for (const row of rows) {
       const state = sessionState(row.loraSession, parse(row.lora), row.deviceId);
