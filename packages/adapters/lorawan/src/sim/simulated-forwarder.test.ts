@@ -159,6 +159,39 @@ describe("SimulatedForwarder against a UDP server on 127.0.0.1", () => {
     expect(value(parseDataFrame(next.value!.data)).fPort).toBe(2);
   });
 
+  test("version 1 takes a PULL_RESP without answering TX_ACK", async () => {
+    const gw = forwarder({ version: 1 });
+    await gw.start();
+    const phy = value(buildDownlink({ ...keys, fcntDown: 0, ack: true })).phy;
+    server.sendTo({ type: "PULL_RESP", version: 1, token: 0, txpk: txpkOf(phy, 5) }, gw.localPort);
+    const d = await gw.nextDownlink(2_000);
+    expect(d).toMatchObject({ token: 0, tmst: 5, frame: { ack: true } });
+    expect(d.txAck).toBeUndefined();
+    await gw.pull();
+    expect(server.received.filter((r) => r.packet.type === "TX_ACK")).toHaveLength(0);
+  });
+
+  test("with checkTiming, a txpk whose tmst has passed is answered TOO_LATE; a future one NONE", async () => {
+    const gw = forwarder({ checkTiming: true, tmstStart: 10_000_000 });
+    await gw.start();
+    const phy = value(buildDownlink({ ...keys, fcntDown: 0, ack: true })).phy;
+    server.sendTo({ type: "PULL_RESP", version: 2, token: 1, txpk: txpkOf(phy, 9_000_000) }, gw.localPort);
+    expect((await gw.nextDownlink(2_000)).txAck).toEqual({ error: "TOO_LATE" });
+    server.sendTo({ type: "PULL_RESP", version: 2, token: 2, txpk: txpkOf(phy, gw.tmst + 1_000_000) }, gw.localPort);
+    expect((await gw.nextDownlink(2_000)).txAck).toEqual({ error: "NONE" });
+  });
+
+  test("a datagram the codec refuses is reported as unexpected, and close ends a pending wait", async () => {
+    const gw = forwarder();
+    await gw.start();
+    const unexpected = new Promise<string>((r) => gw.once("unexpected", (u) => r(u.reason)));
+    server.socket.send(Buffer.from([2, 0, 1, 9]), gw.localPort, "127.0.0.1");
+    expect(await unexpected).toMatch(/identifier 0x09/);
+    const waiting = gw.nextDownlink(5_000);
+    await gw.close();
+    await expect(waiting).rejects.toThrow(/closed/);
+  });
+
   test("three gateways hear one frame with their own signal", async () => {
     const gws = ["aa555a0000000001", "aa555a0000000002", "aa555a0000000003"].map((eui) =>
       forwarder({ gatewayEui: eui }),

@@ -16,6 +16,8 @@ export interface SimulatedForwarderOptions {
   /** The network server's UDP port and host (default 127.0.0.1). */
   port: number;
   host?: string;
+  /** Local address to bind (default 127.0.0.1 when `host` is loopback, else all interfaces); the port is ephemeral. */
+  localAddress?: string;
   /** Protocol version (default 2; 1 sends no TX_ACK). */
   version?: 1 | 2;
   /** PULL_DATA interval in ms once started (default 10,000; 0: only explicit {@link SimulatedForwarder.pull}). */
@@ -273,7 +275,10 @@ export class SimulatedForwarder extends EventEmitter<SimulatedForwarderEvents> {
   }
 
   private bind(): Promise<void> {
-    this.bound ??= new Promise<void>((resolve) => this.socket.bind(0, () => resolve()));
+    const host = this.options.host ?? "127.0.0.1";
+    const loopback = host === "localhost" || host.startsWith("127.");
+    const address = this.options.localAddress ?? (loopback ? "127.0.0.1" : undefined);
+    this.bound ??= new Promise<void>((resolve) => this.socket.bind(0, address, () => resolve()));
     return this.bound;
   }
 
