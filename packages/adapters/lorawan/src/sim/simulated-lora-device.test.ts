@@ -64,6 +64,7 @@ describe("OTAA join", () => {
     });
     expect(device.settings).toMatchObject({ rx1DrOffset: 2, rx2DataRate: 3, rxDelay: 5 });
     expect(device.rx1DelayMs).toBe(5000);
+    expect(device.joinAcceptDelaysMs).toEqual({ rx1: 5000, rx2: 6000 });
     const network = value(deriveSessionKeys(hex(APP_KEY), { ...fields, devNonce: 258 }));
     expect(session.nwkSKey).toEqual(network.nwkSKey);
     const radios = Array.from({ length: 8 }, () => device.nextRadio().freq);

@@ -189,6 +189,11 @@ export class SimulatedLoraDevice {
     return Math.max(1, this.settings.rxDelay) * 1000;
   }
 
+  /** When the device listens for a JoinAccept after its JoinRequest: RX1 and RX2, ms (the region's delays). */
+  get joinAcceptDelaysMs(): { rx1: number; rx2: number } {
+    return { rx1: this.region.joinAcceptDelay1 * 1000, rx2: this.region.joinAcceptDelay2 * 1000 };
+  }
+
   /**
    * A JoinRequest with a fresh DevNonce (never one this device used), or `devNonce` to reuse one on purpose.
    * The device waits for the JoinAccept of this request; a session it had stays until the accept arrives.
