@@ -1,16 +1,22 @@
-import { createSocket } from "node:dgram";
-import mqtt from "mqtt";
-import { createMessageLayer, CODES } from "@iot/adapter-coap";
-import pino from "pino";
+import type { ApiClient } from "../client.js";
 
-/** A simulated device's credentials, as the API lists them. */
+/** A simulated device as the API lists it (the members the protocols use). */
 export interface SimDevice {
+  readonly id: number;
   readonly deviceID: string;
+  readonly deviceName: string;
   readonly deviceUsername: string;
   readonly token: string;
+  /** LwM2M devices: their endpoint name. */
+  readonly IMEI?: string | null;
+  /** Modbus devices: their unit id. */
+  readonly modBusIndex?: number | null;
 }
 
-/** Sends one message for a device; resolves when the adapter acknowledged it (QoS 1, CON, HTTP 2xx). */
+/**
+ * Sends one message for a device; resolves when it counts as arrived (acknowledged by the adapter: QoS 1, CON, HTTP
+ * 2xx answered once stored; or seen stored through the API), rejects with the reason otherwise.
+ */
 export type Send = (device: SimDevice, index: number, payload: string) => Promise<void>;
 
 /** A protocol's sender, opened for a set of devices and closed at the end. */
@@ -19,91 +25,41 @@ export interface Sender {
   close(): Promise<void>;
 }
 
-/** Where the device adapters listen, e.g. `http://127.0.0.1:8081`, `mqtt://127.0.0.1:1883`, `coap://127.0.0.1:5683`. */
-export type SimProtocol = "http" | "mqtt" | "coap";
+/** What a protocol's hooks get. */
+export interface SimContext {
+  readonly client: ApiClient;
+  /** The product `sim-<protocol>`. */
+  readonly productID: string;
+  /** Where the protocol's adapter (or, for Modbus, the registry) is: --target or the protocol's default. */
+  readonly target: string;
+  /** --registry-token (else IOT_REGISTRY_TOKEN): for protocols that run an adapter in the CLI (Modbus). */
+  readonly registryToken?: string | undefined;
+}
 
-/** The topic simulated messages go to (relative to each device). */
+/**
+ * One simulated protocol: adding a protocol to `iot simulate` is one file exporting such an object, listed in
+ * protocols.ts. The command finds or creates the product `sim-<name>` and the devices `sim-<name>-<i>`; the protocol
+ * adds what its devices need and how messages are sent.
+ */
+export interface SimProtocol<P = unknown> {
+  /** The --protocol value. */
+  readonly name: string;
+  /** cloudProtocol of the product. */
+  readonly cloudProtocol: number;
+  /** --target's default; `{host}` is the API's host. */
+  readonly defaultTarget: string;
+  /** Most devices one run can simulate (Modbus: unit ids), default unlimited. */
+  readonly maxDevices?: number;
+  /** Finds or creates what the devices need before they are created (data points, a gateway). */
+  prepare?(ctx: SimContext): Promise<P>;
+  /** Members of device `i`'s creation body beyond productID and deviceName (protocol rules: IMEI, modBusIndex…). */
+  deviceBody(i: number, prepared: P): Record<string, unknown>;
+  /** Opens the sender for the devices (connections, registrations, simulated slaves). */
+  open(ctx: SimContext, devices: readonly SimDevice[], prepared: P): Promise<Sender>;
+}
+
+/** The topic simulated messages go to on MQTT, CoAP and HTTP (relative to each device). */
 export const SIM_TOPIC = "sim";
 
-/** HTTP: `POST /topics/sim` with Basic auth, answered once stored. */
-function httpSender(target: string): Sender {
-  return {
-    async send(d, _i, payload) {
-      const res = await fetch(`${target}/topics/${SIM_TOPIC}`, {
-        method: "POST",
-        headers: {
-          authorization: `Basic ${Buffer.from(`${d.deviceUsername}:${d.token}`).toString("base64")}`,
-          "content-type": "application/json",
-        },
-        body: payload,
-      });
-      await res.arrayBuffer();
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    },
-    close: async () => {},
-  };
-}
-
-/** MQTT: one connection per device (client id = deviceID), QoS 1 publishes acknowledged by PUBACK. */
-async function mqttSender(target: string, devices: readonly SimDevice[]): Promise<Sender> {
-  const clients = await Promise.all(
-    devices.map((d) =>
-      mqtt.connectAsync(target, {
-        clientId: d.deviceID,
-        username: d.deviceUsername,
-        password: d.token,
-        reconnectPeriod: 0,
-      }),
-    ),
-  );
-  return {
-    async send(_d, i, payload) {
-      await clients[i]!.publishAsync(SIM_TOPIC, payload, { qos: 1 });
-    },
-    async close() {
-      await Promise.all(clients.map((c) => c.endAsync()));
-    },
-  };
-}
-
-/** CoAP: confirmable `POST /mqtt/sim?c=&u=&p=` through the project's CoAP message layer as a client. */
-async function coapSender(target: string): Promise<Sender> {
-  const url = new URL(target);
-  const peer = { address: url.hostname, port: Number(url.port || 5683) };
-  const socket = createSocket(peer.address.includes(":") ? "udp6" : "udp4");
-  const layer = createMessageLayer(async () => ({ code: CODES.notFound }), {
-    logger: pino({ level: "silent" }),
-    maxBodyBytes: 1 << 20,
-    nstart: 64,
-    maxRequestsPerPeer: 100_000,
-    send: (datagram, to) => socket.send(datagram, to.port, to.address),
-  });
-  socket.on("message", (datagram, rinfo) =>
-    layer.handle(datagram, { address: rinfo.address, port: rinfo.port }, (d) =>
-      socket.send(d, rinfo.port, rinfo.address),
-    ),
-  );
-  await new Promise<void>((resolve) => socket.bind(0, resolve));
-  return {
-    async send(d, _i, payload) {
-      const r = await layer.request(peer, {
-        method: "POST",
-        path: ["mqtt", SIM_TOPIC],
-        query: [`c=${d.deviceID}`, `u=${d.deviceUsername}`, `p=${d.token}`],
-        payload,
-      });
-      if (!r.code.startsWith("2.")) throw new Error(`CoAP ${r.code}`);
-    },
-    async close() {
-      layer.close();
-      await new Promise<void>((resolve) => socket.close(() => resolve()));
-    },
-  };
-}
-
-/** Opens the sender of `protocol` towards `target` for `devices`. */
-export function openSender(protocol: SimProtocol, target: string, devices: readonly SimDevice[]): Promise<Sender> {
-  if (protocol === "http") return Promise.resolve(httpSender(target));
-  if (protocol === "mqtt") return mqttSender(target, devices);
-  return coapSender(target);
-}
+/** Creation body members of a device connected to the cloud with a token. */
+export const DIRECT_DEVICE = { upLinkSystem: 1, authType: 1 } as const;
