@@ -8,6 +8,8 @@ import { StoredWatch } from "../stored-watch.js";
 
 /** The resource each simulated client changes: Temperature's Sensor Value (a float), also a data point. */
 const PATH = "/3303/0/5700";
+/** Registration lifetime, s; each client sends an Update every half of it, so a long run stays registered. */
+const LIFETIME_S = 300;
 /** Clients registering at once. */
 const REGISTER_CONCURRENCY = 50;
 
@@ -72,7 +74,7 @@ export const lwm2mProtocol: SimProtocol<{ imeiBase: string }> = {
         if (!d.IMEI) throw new Error(`${d.deviceName} has no IMEI`);
         const resources = defaultResources();
         resources.set(PATH, { type: "float", value: -1 });
-        const sim = new Lwm2mClientSimulator({ endpoint: d.IMEI, lifetime: 300, resources });
+        const sim = new Lwm2mClientSimulator({ endpoint: d.IMEI, lifetime: LIFETIME_S, resources });
         let udp: UdpListener | undefined;
         const layer = createMessageLayer(sim.handler, {
           logger,
@@ -101,6 +103,12 @@ export const lwm2mProtocol: SimProtocol<{ imeiBase: string }> = {
       throw err;
     }
     const watch = await StoredWatch.start(client, { topic: "up/notify", value: (e) => notifiedValue(e.payload) });
+    const updates = setInterval(
+      () => {
+        for (const { sim } of running) void sim.update().catch(() => undefined);
+      },
+      (LIFETIME_S / 2) * 1000,
+    );
     let seq = 0;
     return {
       async send(d, i) {
@@ -109,6 +117,7 @@ export const lwm2mProtocol: SimProtocol<{ imeiBase: string }> = {
         await watch.stored(d.deviceID, value);
       },
       async close() {
+        clearInterval(updates);
         await watch.close();
         await closeAll();
       },

@@ -12,6 +12,8 @@ const GATEWAY = "sim-modbus-gateway";
 const POINT = "counter";
 /** How often the adapter polls each slave, ms (the registry's lower bound). */
 const POLL_MS = 100;
+/** The highest unit id a simulated slave gets (serial-line units are 1…247). */
+const MAX_UNIT = 247;
 
 type Gateway = { id: number; deviceID: string; deviceUsername: string; token: string };
 
@@ -36,7 +38,7 @@ export const modbusProtocol: SimProtocol<{ gateway: Gateway }> = {
   name: "modbus",
   cloudProtocol: 7,
   defaultTarget: "{host}:50051",
-  maxDevices: 247,
+  maxDevices: MAX_UNIT,
   async prepare({ client, productID }) {
     await simDataPoint(client, productID, {
       dataPointName: "Counter",
@@ -59,7 +61,10 @@ export const modbusProtocol: SimProtocol<{ gateway: Gateway }> = {
   async open({ client, target, registryToken }, devices, { gateway }) {
     if (!registryToken)
       throw new Error("--protocol modbus runs a Modbus adapter: give the registry token (--registry-token)");
-    const slave = await MemorySlave.start(devices.map((d) => d.modBusIndex!));
+    // Every unit id answers: the gateway may also hold slaves of an earlier, larger run, which would otherwise time
+    // out on the shared link at each poll and delay the others.
+    const slave = await MemorySlave.start(Array.from({ length: MAX_UNIT }, (_, i) => i + 1));
+    slave.recordReads = false;
     const logger = pino({ level: "silent" });
     const registry = createGrpcRegistryClient({ address: target, protocol: "modbus", logger, token: registryToken });
     const adapter = createModbusAdapter({
