@@ -66,7 +66,8 @@ export const modbusProtocol: SimProtocol<{ gateway: Gateway }> = {
     const slave = await MemorySlave.start(Array.from({ length: MAX_UNIT }, (_, i) => i + 1));
     slave.recordReads = false;
     const logger = pino({ level: "silent" });
-    const registry = createGrpcRegistryClient({ address: target, protocol: "modbus", logger, token: registryToken });
+    const address = target.replace(/^grpc:\/\//, "");
+    const registry = createGrpcRegistryClient({ address, protocol: "modbus", logger, token: registryToken });
     const adapter = createModbusAdapter({
       registry,
       logger,
