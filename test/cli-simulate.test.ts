@@ -100,46 +100,75 @@ describe("iot simulate for LwM2M and Modbus", () => {
     expect((await iot("devices", "list", "--like", "sim-lwm2m-")).body.items).toHaveLength(3);
   });
 
-  it("polls Modbus slaves under one gateway and counts each register change once its value is stored", async () => {
-    const grpc = reachable(t.fleet.central.urls.grpc!).replace(/^[a-z]+:\/\//, "");
-    const noToken = await iot("simulate", "--protocol", "modbus", "--devices", "2", "--seconds", "1", "--target", grpc);
-    expect(noToken.code).toBe(1);
-    expect(noToken.err).toMatch(/registry token/);
+  it(
+    "polls Modbus slaves under one gateway and counts each register change once its value is stored",
+    { timeout: 40_000 },
+    async () => {
+      const grpc = reachable(t.fleet.central.urls.grpc!).replace(/^[a-z]+:\/\//, "");
+      const noToken = await iot(
+        "simulate",
+        "--protocol",
+        "modbus",
+        "--devices",
+        "2",
+        "--seconds",
+        "1",
+        "--target",
+        grpc,
+      );
+      expect(noToken.code).toBe(1);
+      expect(noToken.err).toMatch(/registry token/);
+      const wrongToken = await iot(
+        "simulate",
+        "--protocol",
+        "modbus",
+        "--devices",
+        "2",
+        "--seconds",
+        "1",
+        "--target",
+        grpc,
+        "--registry-token",
+        "not-the-token",
+      );
+      expect(wrongToken.code).toBe(1);
+      expect(wrongToken.err).toMatch(/could not log in to the registry/);
 
-    const r = await iot(
-      "simulate",
-      "--protocol",
-      "modbus",
-      "--devices",
-      "4",
-      "--rate",
-      "20",
-      "--seconds",
-      "2",
-      "--target",
-      grpc,
-      "--registry-token",
-      t.fleet.registryToken,
-    );
-    expect(r.code, r.err).toBe(0);
-    expect(r.body).toMatchObject({ protocol: "modbus", devices: 4, failed: 0 });
-    expect(r.body.ok).toBe(r.body.sent);
-    expect(r.body.ok).toBeGreaterThanOrEqual(30);
-    expect(r.body.p50).toBeGreaterThan(0);
+      const r = await iot(
+        "simulate",
+        "--protocol",
+        "modbus",
+        "--devices",
+        "4",
+        "--rate",
+        "20",
+        "--seconds",
+        "2",
+        "--target",
+        grpc,
+        "--registry-token",
+        t.fleet.registryToken,
+      );
+      expect(r.code, r.err).toBe(0);
+      expect(r.body).toMatchObject({ protocol: "modbus", devices: 4, failed: 0 });
+      expect(r.body.ok).toBe(r.body.sent);
+      expect(r.body.ok).toBeGreaterThanOrEqual(30);
+      expect(r.body.p50).toBeGreaterThan(0);
 
-    const gateways = (await t.api("GET", "/gateways?gatewayName_like=sim-modbus")).body.items;
-    expect(gateways).toHaveLength(1);
-    const devices = (await iot("devices", "list", "--like", "sim-modbus-")).body.items as Array<{
-      id: number;
-      deviceID: string;
-      modBusIndex: number;
-    }>;
-    expect(devices.map((d) => d.modBusIndex).sort()).toEqual([1, 2, 3, 4]);
-    // Unit 1 took the values 1, 5, 9, …: the last one it took is stored, as an uplink and as a data point value.
-    const unit1 = devices.find((d) => d.modBusIndex === 1)!;
-    const last = Math.floor((r.body.sent - 1) / 4) * 4 + 1;
-    const counters = (await uplinks(unit1.id, "up/modbus")).map((u) => u.counter);
-    expect(counters).toContain(last);
-    await expect.poll(() => pointValues(unit1.deviceID, "Counter"), { timeout: 5000 }).toContain(last);
-  });
+      const gateways = (await t.api("GET", "/gateways?gatewayName_like=sim-modbus")).body.items;
+      expect(gateways).toHaveLength(1);
+      const devices = (await iot("devices", "list", "--like", "sim-modbus-")).body.items as Array<{
+        id: number;
+        deviceID: string;
+        modBusIndex: number;
+      }>;
+      expect(devices.map((d) => d.modBusIndex).sort()).toEqual([1, 2, 3, 4]);
+      // Unit 1 took the values 1, 5, 9, …: the last one it took is stored, as an uplink and as a data point value.
+      const unit1 = devices.find((d) => d.modBusIndex === 1)!;
+      const last = Math.floor((r.body.sent - 1) / 4) * 4 + 1;
+      const counters = (await uplinks(unit1.id, "up/modbus")).map((u) => u.counter);
+      expect(counters).toContain(last);
+      await expect.poll(() => pointValues(unit1.deviceID, "Counter"), { timeout: 5000 }).toContain(last);
+    },
+  );
 });

@@ -12,6 +12,8 @@ const GATEWAY = "sim-modbus-gateway";
 const POINT = "counter";
 /** How often the adapter polls each slave, ms (the registry's lower bound). */
 const POLL_MS = 100;
+/** How long the adapter may take to log in and get its configuration, ms. */
+const SETUP_TIMEOUT_MS = 10_000;
 /** The highest unit id a simulated slave gets (serial-line units are 1…247). */
 const MAX_UNIT = 247;
 
@@ -85,13 +87,18 @@ export const modbusProtocol: SimProtocol<{ gateway: Gateway }> = {
         body: { channel: { chntype: "tcp", tcphost: "127.0.0.1", tcpport: slave.port, pollInterval: POLL_MS } },
       });
       registry.start();
-      await adapter.start();
-      // The registry pushes the channel configuration once the gateway's session is open.
-      const deadline = Date.now() + 10_000;
+      // The adapter asks again until the gateway is let in, and the registry then pushes the channel configuration.
+      void adapter.start().catch(() => undefined);
+      const deadline = Date.now() + SETUP_TIMEOUT_MS;
       const polled = () =>
         adapter.units().filter((u) => u.channel.link.kind === "tcp" && u.channel.link.port === slave.port).length;
       while (polled() < devices.length) {
-        if (Date.now() > deadline) throw new Error("the gateway's configuration did not reach the Modbus adapter");
+        if (Date.now() > deadline)
+          throw new Error(
+            adapter.gatewaySession
+              ? "the gateway's configuration did not reach the Modbus adapter"
+              : `the Modbus adapter could not log in to the registry at ${address} as the gateway (registry token?)`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     } catch (err) {
