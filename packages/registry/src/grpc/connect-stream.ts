@@ -7,6 +7,7 @@ import {
   PolicyUpdateSchema,
   RegistryMessageSchema,
   SubscriptionUpdateSchema,
+  TenantLimitsSchema,
   grpc,
   type AdapterMessage,
   type RegistryMessage,
@@ -175,6 +176,8 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
             subscriptions: subscriptionsToProto(subscriptions),
           }),
         }),
+      updateTenantLimits: (tenantId, maxUplinkRate) =>
+        send({ case: "tenantLimits", value: create(TenantLimitsSchema, { tenantId, maxUplinkRate }) }),
     };
     const previous = [...deps.sessions.attach(link), ...deps.sessions.unpark(m.instanceId)];
     send({ case: "helloAck", value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId } });
