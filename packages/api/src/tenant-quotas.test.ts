@@ -88,6 +88,19 @@ describe("tenant resource limits", () => {
     expect((await t.call("GET", "/devices", undefined, user)).body.meta.count).toBe(3);
   });
 
+  it("are documented in the OpenAPI document of POST /tenants and PUT /tenants/{id}", async () => {
+    const res = await t.app.request("/api/v1/openapi.json", { headers: { authorization: `Bearer ${admin}` } });
+    const doc = (await res.json()) as { paths: Record<string, Record<string, any>> };
+    const schemaOf = (path: string, method: string) =>
+      doc.paths[`/api/v1${path}`]![method].requestBody.content["application/json"].schema.properties;
+    for (const [path, method] of [
+      ["/tenants", "post"],
+      ["/tenants/{id}", "put"],
+    ] as const)
+      for (const field of ["maxDevices", "maxConnections", "maxUplinkRate"])
+        expect(schemaOf(path, method)[field].description).toMatch(/0 or null: unlimited/);
+  });
+
   it("push a changed uplink rate to every attached adapter, and nothing when it is unchanged", async () => {
     const tenant = (await t.call("POST", "/tenants", { tenantName: "Q6" }, admin)).body;
     const adapter = t.attachDevice(424242, tenant.tenantID);

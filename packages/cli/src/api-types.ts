@@ -3732,8 +3732,11 @@ export interface operations {
             content: {
                 "application/json": {
                     tenantName: string;
+                    /** @description Most devices (gateways included) the tenant may hold; 0 or null: unlimited (the default), at most 100000000 */
                     maxDevices?: (number | string) | null;
+                    /** @description Most devices of the tenant connected at once; 0 or null: unlimited (the default), at most 100000000 */
                     maxConnections?: (number | string) | null;
+                    /** @description Uplink messages per second of the tenant, per adapter process; 0 or null: unlimited (the default), at most 1000000 */
                     maxUplinkRate?: (number | string) | null;
                 };
             };
@@ -3853,8 +3856,11 @@ export interface operations {
             content: {
                 "application/json": {
                     tenantName?: string;
+                    /** @description Most devices (gateways included) the tenant may hold; 0 or null: unlimited (the default), at most 100000000 */
                     maxDevices?: (number | string) | null;
+                    /** @description Most devices of the tenant connected at once; 0 or null: unlimited (the default), at most 100000000 */
                     maxConnections?: (number | string) | null;
+                    /** @description Uplink messages per second of the tenant, per adapter process; 0 or null: unlimited (the default), at most 1000000 */
                     maxUplinkRate?: (number | string) | null;
                 } & {
                     [key: string]: unknown;

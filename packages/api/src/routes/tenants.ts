@@ -11,17 +11,18 @@ import { ApiRouter } from "../router.js";
 const tenantName = z.string().trim().min(1, "required").max(50, "at most 50 characters");
 
 /** A resource limit: a whole number from 0 to `max`; 0 or null means unlimited. */
-const limit = (max: number) =>
+const limit = (max: number, what: string) =>
   intField
     .refine((v) => v >= 0 && v <= max, { message: `must be 0 (unlimited) to ${max}` })
     .nullish()
-    .transform((v) => (v === null ? 0 : v));
+    .transform((v) => (v === null ? 0 : v))
+    .describe(`${what}; 0 or null: unlimited (the default), at most ${max}`);
 
 /** The limits the service administrator sets on a tenant (docs/quotas.md). */
 const limits = {
-  maxDevices: limit(100_000_000),
-  maxConnections: limit(100_000_000),
-  maxUplinkRate: limit(1_000_000),
+  maxDevices: limit(100_000_000, "Most devices (gateways included) the tenant may hold"),
+  maxConnections: limit(100_000_000, "Most devices of the tenant connected at once"),
+  maxUplinkRate: limit(1_000_000, "Uplink messages per second of the tenant, per adapter process"),
 };
 
 const createBody = z.object({ tenantName, ...limits });
