@@ -225,9 +225,10 @@ describe("tenant quotas", () => {
         floodSeconds,
       };
       console.log("quiet tenant publish→PUBACK latency, ms [without flood, with flood]:", JSON.stringify(figures));
-      // Generous bounds (2 shared cores): within 3× and 20 ms (p50), 3× and 50 ms (p95) of the quiet run.
+      // Generous bounds (2 cores shared with other work): within 3× + 20 ms (p50) and 4× + 100 ms (p95) of the
+      // same measurement without the flood.
       expect(figures.p50[1]!).toBeLessThanOrEqual(figures.p50[0]! * 3 + 20);
-      expect(figures.p95[1]!).toBeLessThanOrEqual(figures.p95[0]! * 3 + 50);
+      expect(figures.p95[1]!).toBeLessThanOrEqual(figures.p95[0]! * 4 + 100);
 
       // The QoS 0 excess was refused, not stored: at most a second's burst plus the rate over the flood's length.
       const allowed = RATE + RATE * (floodSeconds + 1);
@@ -246,7 +247,9 @@ describe("tenant quotas", () => {
         password: qos1Sender.token,
       });
       expect(burster.code).toBe(0);
+      const burstStart = performance.now();
       const burst = await qos1Waves(burster.socket, [50, 450]);
+      const burstSeconds = (performance.now() - burstStart) / 1000;
       burster.socket.destroy();
       await new Promise((r) => setTimeout(r, 500));
       const stored1 = await storedEvents(floodToken, qos1Sender);
@@ -255,7 +258,8 @@ describe("tenant quotas", () => {
       expect(burst.acked).toBeGreaterThanOrEqual(50);
       expect(burst.acked).toBeLessThan(500);
       expect(stored1).toBeGreaterThanOrEqual(burst.acked);
-      expect(stored1).toBeLessThanOrEqual(RATE + 10);
+      // A full bucket (one second's worth) plus what flowed in while the waves were sent.
+      expect(stored1).toBeLessThanOrEqual(RATE + Math.ceil(RATE * burstSeconds) + 2);
 
       // The service administrator lifts the limit: pushed to the adapter, the same burst is acked in full.
       expect((await t.api("PUT", `/tenants/${flood.id}`, { maxUplinkRate: 0 })).status).toBe(200);
