@@ -186,17 +186,15 @@ describe("tenant quotas", () => {
     });
     try {
       await latencies(quiet, 30); // warm up
-      const before = await latencies(quiet, 200);
 
-      // The flood: QoS 0 at 1,000 messages/s, ten times the tenant's rate, for the whole measurement.
+      // The flood: QoS 0 at up to 1,000 messages/s, ten times the tenant's rate. The quiet device is measured in
+      // alternating windows without and with the flood, so other load on the machine weighs on both alike.
       const sender = await rawConnect(mqttPort(), {
         clientId: qos0Sender.deviceID,
         username: qos0Sender.deviceUsername,
         password: qos0Sender.token,
       });
       expect(sender.code).toBe(0);
-      let sent = 0;
-      const startedAt = performance.now();
       const packet = mqttPacket.generate({
         cmd: "publish",
         topic: "telemetry/flood",
@@ -205,17 +203,29 @@ describe("tenant quotas", () => {
         retain: false,
         dup: false,
       });
+      let flooding = false;
+      let sent = 0;
       const pump = setInterval(() => {
+        if (!flooding) return;
         for (let i = 0; i < 10; i++) sender.socket.write(packet);
         sent += 10;
       }, 10);
-      let during: number[];
+      const before: number[] = [];
+      const during: number[] = [];
+      const ROUNDS = 4;
+      let floodSeconds = 0;
       try {
-        during = await latencies(quiet, 200);
+        for (let round = 0; round < ROUNDS; round++) {
+          before.push(...(await latencies(quiet, 50)));
+          flooding = true;
+          const started = performance.now();
+          during.push(...(await latencies(quiet, 50)));
+          flooding = false;
+          floodSeconds += (performance.now() - started) / 1000;
+        }
       } finally {
         clearInterval(pump);
       }
-      const floodSeconds = (performance.now() - startedAt) / 1000;
       sender.socket.end();
 
       const figures = {
@@ -230,11 +240,12 @@ describe("tenant quotas", () => {
       expect(figures.p50[1]!).toBeLessThanOrEqual(figures.p50[0]! * 3 + 20);
       expect(figures.p95[1]!).toBeLessThanOrEqual(figures.p95[0]! * 4 + 100);
 
-      // The QoS 0 excess was refused, not stored: at most a second's burst plus the rate over the flood's length.
-      const allowed = RATE + RATE * (floodSeconds + 1);
+      // The QoS 0 excess was refused, not stored: at most a full bucket per flood window plus the rate over the
+      // flood's length (and a second's worth in flight).
+      const allowed = RATE * ROUNDS + RATE * (floodSeconds + 1);
       await new Promise((r) => setTimeout(r, 500));
       const stored0 = await storedEvents(floodToken, qos0Sender);
-      expect(sent).toBeGreaterThan(allowed * 2);
+      expect(sent).toBeGreaterThan(allowed * 1.5);
       expect(stored0).toBeGreaterThan(0);
       expect(stored0).toBeLessThanOrEqual(allowed);
 
