@@ -435,8 +435,26 @@ export interface paths {
         /** List tenants (service administrator) */
         get: operations["listTenants"];
         put?: never;
-        /** Create a tenant (service administrator); add its users with POST /users and its tenantID */
+        /** Create a tenant (service administrator), optionally with resource limits (0 or omitted: unlimited); add its users with POST /users and its tenantID */
         post: operations["createTenants"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tenants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tenant detail with its resource limits (service administrator) */
+        get: operations["getTenants"];
+        /** Edit a tenant (service administrator): its name and resource limits maxDevices, maxConnections, maxUplinkRate (0 or null: unlimited); a new uplink rate reaches the adapters at once */
+        put: operations["updateTenants"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3714,12 +3732,144 @@ export interface operations {
             content: {
                 "application/json": {
                     tenantName: string;
+                    /** @description Most devices (gateways included) the tenant may hold; 0 or null: unlimited (the default), at most 100000000 */
+                    maxDevices?: (number | string) | null;
+                    /** @description Most devices of the tenant connected at once; 0 or null: unlimited (the default), at most 100000000 */
+                    maxConnections?: (number | string) | null;
+                    /** @description Uplink messages per second of the tenant, per adapter process; 0 or null: unlimited (the default), at most 1000000 */
+                    maxUplinkRate?: (number | string) | null;
                 };
             };
         };
         responses: {
             /** @description Success */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_FAILED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description DATA_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getTenants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_FAILED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description DATA_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    updateTenants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tenantName?: string;
+                    /** @description Most devices (gateways included) the tenant may hold; 0 or null: unlimited (the default), at most 100000000 */
+                    maxDevices?: (number | string) | null;
+                    /** @description Most devices of the tenant connected at once; 0 or null: unlimited (the default), at most 100000000 */
+                    maxConnections?: (number | string) | null;
+                    /** @description Uplink messages per second of the tenant, per adapter process; 0 or null: unlimited (the default), at most 1000000 */
+                    maxUplinkRate?: (number | string) | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };

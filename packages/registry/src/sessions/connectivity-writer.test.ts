@@ -20,6 +20,7 @@ const link: AdapterLink = {
   kick: () => {},
   updatePolicies: () => {},
   updateSubscriptions: () => {},
+  updateTenantLimits: () => {},
 };
 
 describe.each(engines)("ConnectivityWriter on $name", (engine) => {

@@ -69,6 +69,12 @@ export interface TenantsTable {
   enable: number;
   createAt: number;
   updateAt: number | null;
+  /** Most devices (gateways included) the tenant may hold; 0 = unlimited. */
+  maxDevices: Generated<number>;
+  /** Most device sessions open at once on this node; 0 = unlimited. */
+  maxConnections: Generated<number>;
+  /** Uplink messages per second, per adapter process (token bucket); 0 = unlimited. */
+  maxUplinkRate: Generated<number>;
 }
 
 export interface UsersTable {
