@@ -81,3 +81,4 @@ export {
 } from "./domain/schedule-times.js";
 export { ScheduleRunner, DEFAULT_SCHEDULE_TICK_MS, type ScheduleRunnerOptions } from "./router/schedule-runner.js";
 export * from "./domain/export-files.js";
+export * from "./northbound/index.js";
