@@ -28,6 +28,10 @@ const natsProblem = await natsReachable();
 if (natsProblem !== undefined)
   console.warn(`northbound.test.ts: NATS tests skipped: no NATS server with JetStream at ${NATS_URL} (${natsProblem})`);
 
+/** The `n` an uplink event's payload (base64 of `{"n": …}`) carries. */
+const nOf = (event: { data: { payload?: string } }): number =>
+  (JSON.parse(Buffer.from(event.data.payload ?? "", "base64").toString("utf8")) as { n: number }).n;
+
 interface Received {
   headers: IncomingHttpHeaders;
   body: { deliveryID: string; timestamp: number; event: { id: number; type: string; deviceID: string; data: any } };
@@ -67,7 +71,7 @@ class Receiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
   }
   uplinks(): number[] {
-    return this.delivered.filter((r) => r.body.event.type === "uplink").map((r) => JSON.parse(r.body.event.data.n));
+    return this.delivered.filter((r) => r.body.event.type === "uplink").map((r) => nOf(r.body.event));
   }
 }
 
@@ -222,7 +226,7 @@ describe("northbound: webhooks, live stream and NATS from a real central node", 
     await new Promise((r) => setTimeout(r, 300));
     await publish(3);
     const got = await reading;
-    expect(got.map((e) => JSON.parse(e.data.data.n))).toEqual([sent - 2, sent - 1, sent]);
+    expect(got.map((e) => nOf(e.data))).toEqual([sent - 2, sent - 1, sent]);
     const resumed = await sseEvents(await stream({ "last-event-id": got[0]!.id }), 2);
     expect(resumed.map((e) => e.id)).toEqual([got[1]!.id, got[2]!.id]);
   }, 30_000);
@@ -236,14 +240,19 @@ describe("northbound: webhooks, live stream and NATS from a real central node", 
         const sub = nc.subscribe(subject);
         const seen: number[] = [];
         void (async () => {
-          for await (const m of sub) seen.push(JSON.parse(JSON.parse(m.string()).data.n));
+          for await (const m of sub) seen.push(nOf(JSON.parse(m.string())));
         })();
         await new Promise((r) => setTimeout(r, 200));
         await publish(2);
         await expect.poll(() => seen, { timeout: 10_000 }).toEqual([sent - 1, sent]);
         const jsm = await nc.jetstreamManager();
-        const stored = await jsm.streams.getMessage("IOT", { last_by_subj: subject });
-        expect(JSON.parse(JSON.parse(stored.string()).data.n)).toBe(sent);
+        // The stream stores what core subscribers see at about the same time: ask until it is there.
+        const lastStored = () =>
+          jsm.streams.getMessage("IOT", { last_by_subj: subject }).then(
+            (m) => nOf(JSON.parse(m.string())),
+            () => undefined,
+          );
+        await expect.poll(lastStored, { timeout: 5_000 }).toBe(sent);
 
         const key = (await f.api("POST", "/applications", { appName: "bus", role: "operator" })).body;
         const inbox: string[] = [];

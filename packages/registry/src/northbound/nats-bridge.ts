@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import {
   connect,
   headers as natsHeaders,
@@ -19,6 +20,11 @@ import { EVENT_TYPES, feedSignal, newestEventId, readEvents, type FeedEvent } fr
 
 /** Settings key of the id of the last event published to JetStream. */
 export const NATS_CURSOR_KEY = "nats.cursor";
+/**
+ * Settings key of this database's random feed id, the prefix of every Nats-Msg-Id: event ids restart in another
+ * database (a new installation, a test), and JetStream would drop its events as duplicates of the other's.
+ */
+export const NATS_FEED_ID_KEY = "nats.feed_id";
 /** Queue group of the command subscription: one central node handles each command. */
 const COMMAND_QUEUE = "iot-central";
 /** Most events published in one pass. */
@@ -83,7 +89,7 @@ function parseCommand(data: Uint8Array): CommandBody {
  * The NATS JetStream side of the northbound feed (docs/northbound.md). On start it creates (or updates) the stream
  * holding `iot.*.<type>.>` for every event type, with the configured age and size limits; then it publishes every
  * outbox event after its stored cursor, awaiting the server's acknowledgements before moving the cursor (at least
- * once; the event id as Nats-Msg-Id lets the server drop a replay within 2 minutes). It also serves commands:
+ * once; `<feed id>-<event id>` as Nats-Msg-Id lets the server drop a replay within 2 minutes). It also serves commands:
  * `iot.<tenantID>.commands.<deviceID>` with an `Authorization: Basic base64(appID:appToken)` header of that tenant.
  */
 export class NatsBridge {
@@ -161,6 +167,7 @@ export class NatsBridge {
   /** Publishes the events after the cursor, page by page, moving the stored cursor after each acknowledged page. */
   async #publishAll(): Promise<void> {
     let cursor = await this.#readCursor();
+    const feedId = await this.#feedId();
     for (;;) {
       if (this.#stopped) return;
       const newest = await newestEventId(this.db);
@@ -168,7 +175,7 @@ export class NatsBridge {
       const events = await readEvents(this.db, { afterId: cursor, upToId: newest, limit: PAGE });
       await Promise.all(
         events.map((e) =>
-          this.#js!.publish(eventSubject(e), JSON.stringify(e), { msgID: `event-${e.id}`, timeout: 10_000 }),
+          this.#js!.publish(eventSubject(e), JSON.stringify(e), { msgID: `${feedId}-${e.id}`, timeout: 10_000 }),
         ),
       );
       cursor = events.length < PAGE ? newest : events.at(-1)!.id;
@@ -195,6 +202,21 @@ export class NatsBridge {
       .onConflict((oc) => oc.column("key").doNothing())
       .execute();
     return start;
+  }
+
+  /** This database's feed id (made once, kept in settings). */
+  async #feedId(): Promise<string> {
+    await this.db
+      .insertInto("settings")
+      .values({ key: NATS_FEED_ID_KEY, value: randomBytes(8).toString("hex") })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom("settings")
+      .select("value")
+      .where("key", "=", NATS_FEED_ID_KEY)
+      .executeTakeFirstOrThrow();
+    return row.value;
   }
 
   async #serveCommands(sub: Subscription): Promise<void> {
