@@ -209,13 +209,24 @@ describe("northbound: webhooks, live stream and NATS from a real central node", 
     expect(order.every((n, i) => i === 0 || n >= order[i - 1]! || order.indexOf(n) < i)).toBe(true);
   }, 60_000);
 
-  it("streams uplinks over SSE and resumes after Last-Event-ID", async () => {
-    const login = await fetch(`${reachable(f.central.urls.api!)}/api/v1/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ username: "admin", password: "restart-pass-1" }),
+  it("streams uplinks over SSE to their tenant only and resumes after Last-Event-ID", async () => {
+    const login = async (username: string, password: string) => {
+      const res = await fetch(`${reachable(f.central.urls.api!)}/api/v1/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username, password }),
+      });
+      return ((await res.json()) as { token: string }).token;
+    };
+    const token = await login("admin", "restart-pass-1");
+    const tenant2 = (await f.api("POST", "/tenants", { tenantName: "second" })).body;
+    const user2 = { username: "second-admin", password: "second-pass-1", role: "admin", tenantID: tenant2.tenantID };
+    expect((await f.api("POST", "/users", user2)).status).toBe(201);
+    const other = await fetch(`${reachable(f.central.urls.api!)}/api/v1/stream`, {
+      headers: { authorization: `Bearer ${await login(user2.username, user2.password)}` },
     });
-    const token = ((await login.json()) as { token: string }).token;
+    expect(other.status).toBe(200);
+    const otherReading = sseEvents(other, 1, 3_000);
     const stream = (headers: Record<string, string> = {}) =>
       fetch(`${reachable(f.central.urls.api!)}/api/v1/stream?eventTypes=uplink&deviceID=${device.deviceID}`, {
         headers: { authorization: `Bearer ${token}`, ...headers },
@@ -227,6 +238,8 @@ describe("northbound: webhooks, live stream and NATS from a real central node", 
     await publish(3);
     const got = await reading;
     expect(got.map((e) => nOf(e.data))).toEqual([sent - 2, sent - 1, sent]);
+    expect(got.every((e) => e.data.tenantID === device.tenantID)).toBe(true);
+    expect(await otherReading).toEqual([]);
     const resumed = await sseEvents(await stream({ "last-event-id": got[0]!.id }), 2);
     expect(resumed.map((e) => e.id)).toEqual([got[1]!.id, got[2]!.id]);
   }, 30_000);
