@@ -230,10 +230,35 @@ export class WebhookDispatcher {
   ): Promise<void> {
     const now = Date.now();
     await this.db.transaction().execute(async (tx) => {
-      for (const d of delivered) {
-        const ok = { ok: true, httpStatus: d.httpStatus, error: null };
-        await upsertDelivery(tx, row, d.event, `${Number(row.id)}-${d.event.id}`, "delivered", d.attempts, ok, now);
-      }
+      const rows = delivered.map((d) => ({
+        tenantId: row.tenantId,
+        webhookIntId: Number(row.id),
+        deliveryId: `${Number(row.id)}-${d.event.id}`,
+        eventId: d.event.id,
+        eventType: d.event.type,
+        deviceId: d.event.deviceID,
+        status: "delivered",
+        attempts: d.attempts,
+        httpStatus: d.httpStatus,
+        error: null,
+        createAt: now,
+        updateAt: now,
+      }));
+      // 12 columns a row: 500 rows stay below either engine's bound-parameter limit.
+      for (let i = 0; i < rows.length; i += 500)
+        await tx
+          .insertInto("webhookDeliveries")
+          .values(rows.slice(i, i + 500))
+          .onConflict((oc) =>
+            oc.column("deliveryId").doUpdateSet((eb) => ({
+              status: eb.ref("excluded.status"),
+              attempts: eb.ref("excluded.attempts"),
+              httpStatus: eb.ref("excluded.httpStatus"),
+              error: eb.ref("excluded.error"),
+              updateAt: eb.ref("excluded.updateAt"),
+            })),
+          )
+          .execute();
       await tx
         .updateTable("webhooks")
         .set({ cursor, ...(delivered.length > 0 ? { failingSince: null } : {}) })

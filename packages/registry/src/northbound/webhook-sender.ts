@@ -31,6 +31,12 @@ export interface Delivery {
   event: FeedEvent;
 }
 
+/** Connections kept open between deliveries (per host), so a busy webhook does not open one per event. */
+const agents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
+
 /** `sha256=` + hex HMAC-SHA256 of `body` keyed with `secret`: what SIGNATURE_HEADER carries. */
 export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
@@ -73,8 +79,10 @@ export function sendDelivery(d: Delivery, timeoutMs: number, allowPrivate: boole
     const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
     if (!allowPrivate && /^[\d.]+$|:/.test(host) && isPrivateAddress(host))
       return resolve({ ok: false, httpStatus: null, error: `${host} is a private address` });
-    const request = (url.protocol === "https:" ? https : http).request(url, {
+    const secure = url.protocol === "https:";
+    const request = (secure ? https : http).request(url, {
       method: "POST",
+      agent: secure ? agents.https : agents.http,
       timeout: timeoutMs,
       ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
       headers: {
