@@ -7,6 +7,8 @@ import { ApiRouter } from "../router.js";
 
 /** Defaults of AppDeps.stream: a keepalive comment every 15 s, resume at most 10,000 events back, poll every 500 ms. */
 export const STREAM_DEFAULTS = { keepaliveMs: 15_000, resumeMax: 10_000, pollMs: 500 };
+/** Shortest time between two reads of one stream, ms. */
+const MIN_READ_MS = 25;
 /** Most events read and written in one go. */
 const PAGE = 500;
 
@@ -66,7 +68,11 @@ export function streamRoutes(deps: AppDeps, docs: ApiDocs) {
       const filter = { types: query.eventTypes, productIds: query.productID, deviceIds: query.deviceID };
       return streamSSE(c, async (stream) => {
         let wake: (() => void) | undefined;
-        const onCommit = () => wake?.();
+        let committed = false;
+        const onCommit = () => {
+          committed = true;
+          wake?.();
+        };
         feedSignal.on("committed", onCommit);
         stream.onAbort(() => {
           feedSignal.off("committed", onCommit);
@@ -80,6 +86,7 @@ export function streamRoutes(deps: AppDeps, docs: ApiDocs) {
         let lastWrite = Date.now();
         try {
           while (!stream.aborted && !stream.closed) {
+            committed = false;
             const upTo = await newestEventId(db);
             const events = await readEvents(db, {
               ...filter,
@@ -96,6 +103,9 @@ export function streamRoutes(deps: AppDeps, docs: ApiDocs) {
               await stream.write(": keepalive\n\n");
               lastWrite = Date.now();
             }
+            // At most one read per MIN_READ_MS however often events commit.
+            await new Promise((resolve) => setTimeout(resolve, MIN_READ_MS));
+            if (committed) continue;
             await new Promise<void>((resolve) => {
               const timer = setTimeout(done, Math.min(o.pollMs, o.keepaliveMs));
               wake = done;

@@ -36,6 +36,9 @@ export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
   leaseMs: 30_000,
 };
 
+/** Shortest time between two looks for new events, ms. */
+const MIN_TICK_MS = 20;
+
 type Sender = (d: Delivery, timeoutMs: number, allowPrivate: boolean) => Promise<AttemptResult>;
 
 /** The delay before retry number `attempt` (1 = the first retry): base · 2^(attempt-1), at most max. */
@@ -58,6 +61,8 @@ export class WebhookDispatcher {
   readonly #stop = new AbortController();
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
+  #lastTick = 0;
+  #deferred: NodeJS.Timeout | undefined;
   readonly #wake = () => this.#tick();
 
   constructor(
@@ -82,6 +87,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     feedSignal.off("committed", this.#wake);
     clearInterval(this.#timer);
+    clearTimeout(this.#deferred);
     this.#stop.abort();
     await Promise.allSettled([...this.#running.values()]);
     await this.db
@@ -94,6 +100,16 @@ export class WebhookDispatcher {
 
   #tick(): void {
     if (this.#ticking || this.#stop.signal.aborted) return;
+    // Commits come hundreds of times a second under load: look at most every MIN_TICK_MS.
+    const wait = this.#lastTick + MIN_TICK_MS - Date.now();
+    if (wait > 0) {
+      this.#deferred ??= setTimeout(() => {
+        this.#deferred = undefined;
+        this.#tick();
+      }, wait);
+      return;
+    }
+    this.#lastTick = Date.now();
     this.#ticking = true;
     void this.#startPasses()
       .catch((err: unknown) => this.logger.error({ err }, "webhook poll failed"))
