@@ -68,9 +68,9 @@ export function streamRoutes(deps: AppDeps, docs: ApiDocs) {
       const filter = { types: query.eventTypes, productIds: query.productID, deviceIds: query.deviceID };
       return streamSSE(c, async (stream) => {
         let wake: (() => void) | undefined;
-        let committed = false;
+        const state = { committed: false };
         const onCommit = () => {
-          committed = true;
+          state.committed = true;
           wake?.();
         };
         feedSignal.on("committed", onCommit);
@@ -86,7 +86,7 @@ export function streamRoutes(deps: AppDeps, docs: ApiDocs) {
         let lastWrite = Date.now();
         try {
           while (!stream.aborted && !stream.closed) {
-            committed = false;
+            state.committed = false;
             const upTo = await newestEventId(db);
             const events = await readEvents(db, {
               ...filter,
@@ -105,7 +105,7 @@ export function streamRoutes(deps: AppDeps, docs: ApiDocs) {
             }
             // At most one read per MIN_READ_MS however often events commit.
             await new Promise((resolve) => setTimeout(resolve, MIN_READ_MS));
-            if (committed) continue;
+            if (state.committed) continue;
             await new Promise<void>((resolve) => {
               const timer = setTimeout(done, Math.min(o.pollMs, o.keepaliveMs));
               wake = done;
