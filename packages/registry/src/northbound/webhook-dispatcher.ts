@@ -218,6 +218,7 @@ export class WebhookDispatcher {
     now: number,
   ): Promise<true | undefined> {
     const id = Number(row.id);
+    const o = this.#options;
     const current = await this.db.selectFrom("webhooks").selectAll().where("id", "=", id).executeTakeFirst();
     if (!current || current.enabled !== 1 || current.updateAt !== row.updateAt) return undefined;
     const since = current.failingSince === null ? now : Number(current.failingSince);
@@ -227,7 +228,12 @@ export class WebhookDispatcher {
       await upsertDelivery(tx, row, event, deliveryId, disable ? "failed" : "retrying", attempts, r, now);
       await tx
         .updateTable("webhooks")
-        .set({ failingSince: since, ...(disable ? { enabled: 0, disabledReason: reason } : {}) })
+        .set({
+          failingSince: since,
+          // The lease must outlast the wait before the next attempt, or another node would take the webhook over.
+          leaseUntil: now + backoffMs(attempts, o.retryBaseMs, o.retryMaxMs) + o.timeoutMs + o.leaseMs,
+          ...(disable ? { enabled: 0, disabledReason: reason } : {}),
+        })
         .where("id", "=", id)
         .execute();
     });
