@@ -82,3 +82,4 @@ export {
 export { ScheduleRunner, DEFAULT_SCHEDULE_TICK_MS, type ScheduleRunnerOptions } from "./router/schedule-runner.js";
 export { checkCommand, type CommandTarget } from "./router/command-check.js";
 export * from "./domain/export-files.js";
+export * from "./northbound/index.js";
