@@ -77,7 +77,9 @@ export async function fuzz<T>(target: FuzzTarget<T>, options: FuzzOptions): Prom
       }
     });
     const result = await fc.check(property, { numRuns: options.numRuns, seed: options.seed ?? Date.now() });
-    let failure = result.failed ? fc.defaultReportMessage(result) : undefined;
+    let failure = result.failed
+      ? `${fc.defaultReportMessage(result)}\nError: ${String(result.errorInstance)}`
+      : undefined;
     if (!failure) {
       try {
         await session.alive?.();
@@ -216,4 +218,54 @@ export function expectResult(what: string, call: () => unknown): void {
   if (ok === true && "value" in (r as object)) return;
   if (ok === false && typeof (r as { reason?: unknown }).reason === "string") return;
   throw new Error(`${what} answered something that is not a result: ${String(r)}`);
+}
+
+/** One change to a JSON object's fields: values swapped between two fields, a field dropped, replaced or added. */
+type FieldMutation =
+  | { readonly op: "swap"; readonly a: number; readonly b: number }
+  | { readonly op: "drop"; readonly at: number }
+  | { readonly op: "replace"; readonly at: number; readonly value: unknown }
+  | { readonly op: "add"; readonly name: string; readonly value: unknown };
+
+/** Awkward JSON values: wrong types, huge and tiny numbers, long and odd strings. */
+export const oddJson: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(null, true, false, 0, -1, 1e308, -1e308, 2 ** 53 + 1, 0.5, "", "0", "-1", "null", [], {}),
+  fc.string({ maxLength: 300 }),
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.integer(),
+);
+
+const fieldMutation: fc.Arbitrary<FieldMutation> = fc.oneof(
+  fc.record({ op: fc.constant("swap" as const), a: fc.nat(), b: fc.nat() }),
+  fc.record({ op: fc.constant("drop" as const), at: fc.nat() }),
+  fc.record({ op: fc.constant("replace" as const), at: fc.nat(), value: oddJson }),
+  fc.record({ op: fc.constant("add" as const), name: fc.string({ maxLength: 12 }), value: oddJson }),
+);
+
+/** Objects built from `valid`: as they are, or with 1 to 3 field mutations (swaps, drops, odd values, extras). */
+export function mutatedFields<T extends Record<string, unknown>>(
+  valid: fc.Arbitrary<T>,
+): fc.Arbitrary<Record<string, unknown>> {
+  return fc.oneof(
+    { weight: 1, arbitrary: valid },
+    {
+      weight: 4,
+      arbitrary: fc.tuple(valid, fc.array(fieldMutation, { minLength: 1, maxLength: 3 })).map(([v, ms]) => {
+        const o: Record<string, unknown> = { ...v };
+        for (const m of ms) {
+          const keys = Object.keys(o);
+          if (m.op === "add") o[m.name] = m.value;
+          else if (!keys.length) continue;
+          else if (m.op === "drop") delete o[keys[m.at % keys.length]!];
+          else if (m.op === "replace") o[keys[m.at % keys.length]!] = m.value;
+          else {
+            const a = keys[m.a % keys.length]!;
+            const b = keys[m.b % keys.length]!;
+            [o[a], o[b]] = [o[b], o[a]];
+          }
+        }
+        return o;
+      }),
+    },
+  );
 }
