@@ -65,12 +65,21 @@ export async function fuzz<T>(target: FuzzTarget<T>, options: FuzzOptions): Prom
   const session = await target.start();
   const aliveEvery = options.aliveEvery ?? 1000;
   let cases = 0;
+  // Errors thrown from callbacks or rejected without a handler would crash a process: each fails the case it follows.
+  const escapes: unknown[] = [];
+  const escaped = (e: unknown) => escapes.push(e);
+  process.on("uncaughtException", escaped);
+  process.on("unhandledRejection", escaped);
   try {
     await session.alive?.();
     const heapBeforeMiB = heapMiB();
     const started = performance.now();
     const property = fc.asyncProperty(session.arbitrary, async (input) => {
       await session.run(input);
+      const thrown = escapes.shift();
+      escapes.length = 0;
+      if (thrown !== undefined)
+        throw new Error(`an error escaped the system (a process crash): ${describe(thrown)}`, { cause: thrown });
       if (++cases % aliveEvery === 0) {
         session.forget?.();
         await session.alive?.();
@@ -101,6 +110,8 @@ export async function fuzz<T>(target: FuzzTarget<T>, options: FuzzOptions): Prom
     };
   } finally {
     await session.stop();
+    process.off("uncaughtException", escaped);
+    process.off("unhandledRejection", escaped);
   }
 }
 
@@ -268,4 +279,9 @@ export function mutatedFields<T extends Record<string, unknown>>(
       }),
     },
   );
+}
+
+/** An error's stack, or any other thrown value as JSON. */
+function describe(e: unknown): string {
+  return e instanceof Error ? (e.stack ?? e.message) : JSON.stringify(e);
 }

@@ -2,4 +2,4 @@ import { describe } from "vitest";
 import { modbusReplies } from "./targets/modbus-replies.js";
 import { seededFuzz } from "./seeded.js";
 
-describe("fuzzing Modbus TCP replies to the adapter's link", () => seededFuzz(modbusReplies, 1000));
+describe("fuzzing Modbus TCP replies to the adapter's link", () => seededFuzz(modbusReplies, 600));

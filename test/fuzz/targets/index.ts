@@ -1,8 +1,16 @@
 /** Every fuzz target, in the order `pnpm fuzz` runs them. */
 import type { FuzzTarget } from "../harness.js";
+import { coapMessages } from "./coap-messages.js";
 import { lorawanFrames } from "./lorawan-frames.js";
 import { lwm2mCodecs } from "./lwm2m-codecs.js";
 import { modbusReplies } from "./modbus-replies.js";
+import { mqttPackets } from "./mqtt-packets.js";
 
 /** The targets by name. */
-export const TARGETS: readonly FuzzTarget<never>[] = [lwm2mCodecs, lorawanFrames, modbusReplies] as FuzzTarget<never>[];
+export const TARGETS: readonly FuzzTarget<never>[] = [
+  mqttPackets,
+  coapMessages,
+  lwm2mCodecs,
+  lorawanFrames,
+  modbusReplies,
+] as FuzzTarget<never>[];
