@@ -85,7 +85,14 @@ export async function fuzz<T>(target: FuzzTarget<T>, options: FuzzOptions): Prom
         await session.alive?.();
       }
     });
-    const result = await fc.check(property, { numRuns: options.numRuns, seed: options.seed ?? Date.now() });
+    const seed = options.seed ?? Date.now();
+    let result: fc.RunDetails<[T]>;
+    try {
+      result = await fc.check(property, { numRuns: options.numRuns, seed });
+    } catch (e) {
+      // A generator that throws is the target's own bug; reported like a failure so a long run still ends with figures.
+      throw new Error(`target ${target.name} could not generate a case (seed ${seed}): ${describe(e)}`, { cause: e });
+    }
     let failure = result.failed
       ? `${fc.defaultReportMessage(result)}\nError: ${String(result.errorInstance)}`
       : undefined;

@@ -19,7 +19,14 @@ if (unknown.length) {
 console.log(`fuzzing ${chosen.length} target(s), ${count} cases each, seed ${seed}`);
 let failed = 0;
 for (const target of chosen) {
-  const r = await fuzz(target, { numRuns: count, seed, aliveEvery: Math.min(1000, Math.ceil(count / 4)) });
+  let r;
+  try {
+    r = await fuzz(target, { numRuns: count, seed, aliveEvery: Math.min(1000, Math.ceil(count / 4)) });
+  } catch (e) {
+    failed++;
+    console.log(`${target.name.padEnd(16)} stopped: ${e instanceof Error ? e.message : String(e)}`);
+    continue;
+  }
   console.log(
     `${r.target.padEnd(16)} ${String(r.cases).padStart(9)} cases ${r.seconds.toFixed(1).padStart(7)} s ` +
       `${String(r.casesPerSecond).padStart(7)} cases/s  failures ${r.failure ? 1 : 0}  ` +

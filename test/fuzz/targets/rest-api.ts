@@ -37,6 +37,9 @@ const ODD_TEXT = [
 ];
 const odd = fc.oneof(fc.constantFrom(...ODD_TEXT), fc.string({ maxLength: 30 }));
 
+/** A generated value as query text: strings as they are, anything else as JSON. */
+const asText = (v: unknown) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""));
+
 function caseOf(op: Operation, ids: readonly string[]): fc.Arbitrary<Case> {
   const pathValues = fc.array(
     fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: odd }),
@@ -53,7 +56,7 @@ function caseOf(op: Operation, ids: readonly string[]): fc.Arbitrary<Case> {
           .chain((p) =>
             fc.tuple(
               fc.constant(p.name),
-              fc.oneof({ weight: 3, arbitrary: valueOf(p.schema).map(String) }, { weight: 1, arbitrary: odd }),
+              fc.oneof({ weight: 3, arbitrary: valueOf(p.schema).map(asText) }, { weight: 1, arbitrary: odd }),
             ),
           ),
         { maxLength: 4 },

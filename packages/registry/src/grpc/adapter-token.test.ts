@@ -88,9 +88,11 @@ function callMethod(port: number, name: string, authorization?: string, openMs =
     else if (!def.requestStream) call = client.makeServerStreamRequest(def.path, id, id, empty, md);
     else call = client.makeBidiStreamRequest(def.path, id, id, md);
     const timer = setTimeout(() => call.cancel(), openMs);
-    call.on("error", () => {});
-    call.on("data", () => {});
-    call.on("status", (status: grpc.StatusObject) => {
+    // Streams emit "error" and "data" too (grpc-js types only a unary call's events).
+    const events = call as unknown as NodeJS.EventEmitter;
+    events.on("error", () => {});
+    events.on("data", () => {});
+    events.on("status", (status: grpc.StatusObject) => {
       clearTimeout(timer);
       client.close();
       resolve(status);
