@@ -41,6 +41,8 @@ export interface FuzzReport {
   readonly heapBeforeMiB: number;
   /** Heap used after a forced GC, MiB, after the last case (session records dropped). */
   readonly heapAfterMiB: number;
+  /** Heap used after a forced GC, MiB, at each live check: flat when bounded, rising with a leak. */
+  readonly heapTraceMiB: readonly number[];
 }
 
 /** Options of one run: `numRuns` cases from `seed`; a live check every `aliveEvery` cases and at the end. */
@@ -48,6 +50,8 @@ export interface FuzzOptions {
   readonly numRuns: number;
   readonly seed?: number;
   readonly aliveEvery?: number;
+  /** Measure the heap (a forced GC) at every live check too. */
+  readonly traceHeap?: boolean;
 }
 
 v8.setFlagsFromString("--expose-gc");
@@ -73,6 +77,7 @@ export async function fuzz<T>(target: FuzzTarget<T>, options: FuzzOptions): Prom
   try {
     await session.alive?.();
     const heapBeforeMiB = heapMiB();
+    const heapTraceMiB: number[] = [];
     const started = performance.now();
     const property = fc.asyncProperty(session.arbitrary, async (input) => {
       await session.run(input);
@@ -83,6 +88,7 @@ export async function fuzz<T>(target: FuzzTarget<T>, options: FuzzOptions): Prom
       if (++cases % aliveEvery === 0) {
         session.forget?.();
         await session.alive?.();
+        if (options.traceHeap) heapTraceMiB.push(heapMiB());
       }
     });
     const seed = options.seed ?? Date.now();
@@ -114,6 +120,7 @@ export async function fuzz<T>(target: FuzzTarget<T>, options: FuzzOptions): Prom
       ...(failure ? { failure } : {}),
       heapBeforeMiB,
       heapAfterMiB,
+      heapTraceMiB,
     };
   } finally {
     await session.stop();

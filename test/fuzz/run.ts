@@ -21,7 +21,13 @@ let failed = 0;
 for (const target of chosen) {
   let r;
   try {
-    r = await fuzz(target, { numRuns: count, seed, aliveEvery: Math.min(1000, Math.ceil(count / 4)) });
+    const aliveEvery = Math.max(1000, Math.ceil(count / 20));
+    r = await fuzz(target, {
+      numRuns: count,
+      seed,
+      aliveEvery: Math.min(aliveEvery, Math.ceil(count / 4)),
+      traceHeap: true,
+    });
   } catch (e) {
     failed++;
     console.log(`${target.name.padEnd(16)} stopped: ${e instanceof Error ? e.message : String(e)}`);
@@ -32,6 +38,7 @@ for (const target of chosen) {
       `${String(r.casesPerSecond).padStart(7)} cases/s  failures ${r.failure ? 1 : 0}  ` +
       `heap ${r.heapBeforeMiB} MiB -> ${r.heapAfterMiB} MiB`,
   );
+  console.log(`${"".padEnd(16)} heap at each live check (MiB): ${r.heapTraceMiB.join(" ")}`);
   if (r.failure) {
     failed++;
     console.log(r.failure);
