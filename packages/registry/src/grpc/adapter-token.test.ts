@@ -6,6 +6,7 @@ import {
   create,
   grpc,
   RegistryGrpcClient,
+  registryServiceDefinition,
   type AuthenticateResponse,
 } from "@iot/proto";
 import { engines } from "../store/test-engines.js";
@@ -65,5 +66,58 @@ describe("the adapter token on the gRPC endpoint", () => {
   it("serves every call when none is configured", async () => {
     const port = await server();
     expect((await authenticate(port)).res?.result).toBe(AuthResult.BAD_CREDENTIALS);
+  });
+});
+
+/**
+ * Calls method `name` of the service with an empty message (a valid protobuf of every request type) and resolves
+ * with the status it ended with; a stream still open after `openMs` is cancelled (CANCELLED).
+ */
+function callMethod(port: number, name: string, authorization?: string, openMs = 300): Promise<grpc.StatusObject> {
+  const def = registryServiceDefinition[name]!;
+  const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const md = new grpc.Metadata();
+  if (authorization) md.set("authorization", authorization);
+  const id = (b: Buffer) => b;
+  const empty = Buffer.alloc(0);
+  return new Promise((resolve) => {
+    const cb = () => {};
+    let call: grpc.Call;
+    if (!def.requestStream && !def.responseStream) call = client.makeUnaryRequest(def.path, id, id, empty, md, cb);
+    else if (def.requestStream && !def.responseStream) call = client.makeClientStreamRequest(def.path, id, id, md, cb);
+    else if (!def.requestStream) call = client.makeServerStreamRequest(def.path, id, id, empty, md);
+    else call = client.makeBidiStreamRequest(def.path, id, id, md);
+    const timer = setTimeout(() => call.cancel(), openMs);
+    // Streams emit "error" and "data" too (grpc-js types only a unary call's events).
+    const events = call as unknown as NodeJS.EventEmitter;
+    events.on("error", () => {});
+    events.on("data", () => {});
+    events.on("status", (status: grpc.StatusObject) => {
+      clearTimeout(timer);
+      client.close();
+      resolve(status);
+    });
+    if (def.requestStream) (call as grpc.ClientWritableStream<Buffer>).write(empty);
+  });
+}
+
+describe("every method of the gRPC endpoint", () => {
+  const methods = Object.keys(registryServiceDefinition);
+
+  it("is refused UNAUTHENTICATED without the adapter token or with a wrong one, and served with it", async () => {
+    expect(methods.length).toBeGreaterThanOrEqual(2);
+    const port = await server("s3cret-token");
+    for (const name of methods) {
+      for (const authorization of [undefined, "Bearer wrong", "s3cret-token", "Bearer s3cret-token "]) {
+        const status = await callMethod(port, name, authorization);
+        expect({ name, authorization, code: status.code }).toEqual({
+          name,
+          authorization,
+          code: grpc.status.UNAUTHENTICATED,
+        });
+      }
+      const served = await callMethod(port, name, "Bearer s3cret-token");
+      expect({ name, code: served.code }).not.toEqual({ name, code: grpc.status.UNAUTHENTICATED });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemorySlave } from "../memory-slave.js";
@@ -139,6 +140,38 @@ describe("ModbusSerialLink over Modbus TCP", () => {
     await link.close();
     expect((await inFlight).code).toBe("CLOSED");
     expect((await queued).code).toBe("CLOSED");
+  });
+});
+
+describe("ModbusSerialLink over a Modbus TCP stream that carried stray bytes", () => {
+  it("reads again after an answer followed by stray bytes, which had every later answer time out", async () => {
+    // A raw slave: answers each 12-byte FC 3 request with registers [7, 8]; the first answer has 3 bytes too many.
+    let answers = 0;
+    const sockets: Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      socket.on("data", (req) => {
+        const pdu = Buffer.from([3, 4, 0, 7, 0, 8]);
+        const head = Buffer.from([req[0]!, req[1]!, 0, 0, 0, pdu.length + 1, req[6]!]);
+        socket.write(Buffer.concat([head, pdu, answers++ === 0 ? Buffer.from([0xaf, 0x40, 0x09]) : Buffer.alloc(0)]));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    link = new ModbusSerialLink({
+      settings: { kind: "tcp", host: "127.0.0.1", port: (server.address() as AddressInfo).port },
+      timeoutMs: 100,
+      retries: 1,
+      logger,
+      backoff: { initialMs: 10, maxMs: 10 },
+    });
+    try {
+      expect(await link.read(1, "holdingRegister", 0, 2)).toEqual([7, 8]);
+      expect(await link.read(1, "holdingRegister", 0, 2)).toEqual([7, 8]);
+    } finally {
+      await link.close();
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 

@@ -130,8 +130,10 @@ export class ModbusSerialLink implements ModbusLink {
         settled = true;
         if (this.abortInFlight === abort) this.abortInFlight = undefined;
         clearTimeout(timer);
-        if (err) reject(toModbusError(err));
-        else resolve(result as T);
+        if (!err) return resolve(result as T);
+        const e = toModbusError(err);
+        if (e.code === "TIMEOUT" || e.code === "BAD_RESPONSE") this.resync(client, e.message);
+        reject(e);
       };
       const abort = (err: ModbusError) => finish(err);
       this.abortInFlight = abort;
@@ -204,6 +206,18 @@ export class ModbusSerialLink implements ModbusLink {
     this.dispose(client);
     this.log.warn({ reason: why }, "link dropped");
     this.abortInFlight?.(new ModbusError("LINK_DOWN", why));
+  }
+
+  /**
+   * A TCP stream that carried a garbled or missing answer may hold stray bytes: modbus-serial would take the next
+   * answer's frame length from them, and every later answer on the connection would be misread or time out. The next
+   * request opens a fresh connection instead (serial lines resynchronise in modbus-serial's RTU buffer).
+   */
+  private resync(client: ModbusClient, why: string): void {
+    if (this.options.settings.kind !== "tcp" || this.client !== client) return;
+    this.client = undefined;
+    this.dispose(client);
+    this.log.debug({ reason: why }, "connection reset after a failed answer");
   }
 
   private down(problem: string): void {
