@@ -141,7 +141,9 @@ export const restApi: FuzzTarget<Case> = {
           headers,
           ...(hasBody ? { body: c.body } : {}),
         });
-        const text = await res.text();
+        // A live stream (GET /stream) never ends: a 200 opening one is all it can answer.
+        const live = res.headers.get("content-type")?.startsWith("text/event-stream");
+        const text = live ? (await res.body?.cancel(), "") : await res.text();
         if (res.status >= 500) throw new Error(`${c.op.method} ${c.path}?${c.query} answered ${res.status}: ${text}`);
       },
       async alive() {
