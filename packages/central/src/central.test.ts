@@ -164,6 +164,7 @@ describe("central node over gRPC", () => {
         qos: 1,
         tenantId,
         gatewayDeviceIntId: 0n,
+        metadata: "",
       },
     });
     s.send(uplink(1));
@@ -340,6 +341,7 @@ describe("central node over gRPC", () => {
         qos: 1,
         tenantId: opened.tenantId,
         gatewayDeviceIntId: 0n,
+        metadata: "",
       },
     });
 

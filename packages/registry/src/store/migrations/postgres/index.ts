@@ -9,6 +9,7 @@ import { series } from "./0007-series.js";
 import { modbus } from "./0008-modbus.js";
 import { schedules } from "./0009-schedules.js";
 import { lora } from "./0010-lora.js";
+import { eventMetadata } from "./0011-event-metadata.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
@@ -26,4 +27,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0008-modbus": modbus,
   "0009-schedules": schedules,
   "0010-lora": lora,
+  "0011-event-metadata": eventMetadata,
 };
