@@ -157,6 +157,20 @@ describe("uplinks", () => {
     h.server.close();
   });
 
+  test("a confirmed uplink sent again after its window is ACKed again and not stored twice", async () => {
+    const h = new Harness([...gateways, abp()]);
+    h.pull(GW1);
+    const frame = dataUp(ABP_ADDR, 0, { confirmed: true });
+    h.push(GW1, frame);
+    await h.until(() => h.pullResps().length === 1);
+    await new Promise((r) => setTimeout(r, 150));
+    h.push(GW1, frame);
+    await h.until(() => h.pullResps().length === 2);
+    expect(readDownlink(h.pullResps()[1]!.txpk.data)).toMatchObject({ micOk: true, ack: true, fCnt: 1 });
+    expect(h.registry.uplinks.length).toBe(1);
+    h.server.close();
+  });
+
   test.each([
     [0, 100, 101, true, "strict 16-bit: the next counter is accepted"],
     [0, 100, 50, false, "strict 16-bit: an older counter is a replay"],

@@ -27,6 +27,11 @@ export interface NetworkServerOptions {
   readonly devStatusEvery?: number;
   /** Copies of one frame gathered for this long, ms (default 200). */
   readonly dedupWindowMs?: number;
+  /**
+   * A frame's bytes are remembered this long after its window closed, so late copies are dropped, ms (default 1,500:
+   * less than a device's retransmission of an unacknowledged confirmed uplink, which must be ACKed again).
+   */
+  readonly dedupRememberMs?: number;
   /** A downlink is sent at least this long before its window opens, else the next window is used, ms (default 150). */
   readonly scheduleMarginMs?: number;
   /** A v2 gateway's TX_ACK is awaited this long, ms (default 1,000). */
@@ -98,7 +103,10 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
       else log.warn({ deviceId: state.deviceId, reason: stop.message }, "commands cannot reach the device");
     },
   };
-  const dedup = new UplinkDeduplicator<Copy>({ windowMs: options.dedupWindowMs ?? 200 });
+  const dedup = new UplinkDeduplicator<Copy>({
+    windowMs: options.dedupWindowMs ?? 200,
+    rememberMs: options.dedupRememberMs ?? 1_500,
+  });
   let dedupTimer: NodeJS.Timeout | undefined;
   let lastMalformedLog = 0;
 

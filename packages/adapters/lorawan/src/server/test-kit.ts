@@ -76,6 +76,7 @@ export class Harness {
       deviceTimeoutSeconds: 600,
       devStatusEvery: 0,
       dedupWindowMs: 20,
+      dedupRememberMs: 100,
       counterReportMs: 50,
       txAckTimeoutMs: 100,
       ...options,
