@@ -118,9 +118,22 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
     if (!handled) stats.badFrames++;
     handled?.catch((err: Error) => log.error({ err: err.message }, "uplink handling failed"));
   };
+  // Uplinks whose window closed are handled a few per event-loop turn, so datagrams waiting on the socket (and
+  // their PUSH_ACKs) are not held up behind a burst of MIC checks and decryptions.
+  const ready: Heard[] = [];
+  let draining = false;
+  const drain = () => {
+    for (let n = 0; n < 8 && ready.length > 0; n++) process(ready.shift()!);
+    draining = ready.length > 0;
+    if (draining) setImmediate(drain);
+  };
   const closeWindows = () => {
     dedupTimer = undefined;
-    for (const heard of dedup.due(Date.now())) process(heard);
+    ready.push(...dedup.due(Date.now()));
+    if (!draining && ready.length > 0) {
+      draining = true;
+      setImmediate(drain);
+    }
     schedule();
   };
   const schedule = () => {
