@@ -76,6 +76,8 @@ export async function sendInWindows(
     const tx = planDownlink(region, copy.rx, phy, { window, kind });
     if (!tx.ok) {
       reason = tx.reason;
+      // RX2 cannot take it (too long for its data rate): waiting for another uplink would not help.
+      if (window === "rx2") tried = true;
       continue;
     }
     const sent = await ctx.transmitter.transmit(copy.gatewayEui, path, tx.value);
