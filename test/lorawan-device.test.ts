@@ -179,6 +179,44 @@ describe("LoRaWAN adapter", () => {
     await expect.poll(() => controlStatus(id), { timeout: 10_000 }).toBe("3");
   });
 
+  it("hands a decrypted payload to the data pipeline: a JSON uplink becomes a data point's original data", async () => {
+    const product = await ok(t.api, "POST", "/products", { productName: "Metered LoRa", cloudProtocol: 4 });
+    const temp = await ok(t.api, "POST", "/data_points", {
+      productIntID: product.id,
+      dataPointName: "temp",
+      dataPointID: "temp",
+      pointDataType: 1,
+      dataTransType: 1,
+    });
+    await ok(t.api, "POST", "/data_streams", {
+      productIntID: product.id,
+      streamName: "lora",
+      streamType: 1,
+      streamDataType: 1,
+      topic: "up/#",
+      dataPoints: [temp.id],
+    });
+    const d = await ok(t.api, "POST", "/devices", {
+      productID: product.productID,
+      deviceName: "metered",
+      deviceID: "26011B05",
+      upLinkSystem: 2,
+      gateway: gatewayIds[0],
+      lora: { type: "abp", region: "EU868", nwkSKey: NWK, appSKey: APP, fcntUp: 0, fcntDown: 0, fcntCheck: 1 },
+    });
+    const sim = new SimulatedLoraDevice({ abp: { devAddr: "26011B05", nwkSKey: NWK, appSKey: APP } });
+    await forwarders[1]!.push({ data: sim.uplink({ fPort: 3, payload: JSON.stringify({ temp: 21.5 }) }) });
+    const values = async () =>
+      (
+        (await t.api("GET", `/original_data?deviceID=26011B05`)).body as {
+          dataPointIntID: number;
+          originalData: { value: number[] };
+        }[]
+      ).find((o) => o.dataPointIntID === temp.id)?.originalData.value ?? [];
+    await expect.poll(values, { timeout: 15_000 }).toEqual([21.5]);
+    expect(d.id).toBeGreaterThan(0);
+  });
+
   it("sends a class C device's downlink at once on RX2", async () => {
     const { id, sim } = await abpDevice("26011B04", { classC: true });
     await forwarders[2]!.push({ data: sim.uplink({ payload: "hello" }) });
