@@ -9,7 +9,9 @@ import { series } from "./0007-series.js";
 import { modbus } from "./0008-modbus.js";
 import { schedules } from "./0009-schedules.js";
 import { lora } from "./0010-lora.js";
-import { eventMetadata } from "./0011-event-metadata.js";
+import { northbound } from "./0011-northbound.js";
+import { tenantQuotas } from "./0012-tenant-quotas.js";
+import { eventMetadata } from "./0013-event-metadata.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
@@ -27,5 +29,7 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0008-modbus": modbus,
   "0009-schedules": schedules,
   "0010-lora": lora,
-  "0011-event-metadata": eventMetadata,
+  "0011-northbound": northbound,
+  "0012-tenant-quotas": tenantQuotas,
+  "0013-event-metadata": eventMetadata,
 };

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from "kysely";
 
 /**
- * 0011: `device_events.metadata`, a JSON object text saying how an uplink reached the service (LoRaWAN: the
+ * 0013: `device_events.metadata`, a JSON object text saying how an uplink reached the service (LoRaWAN: the
  * gateways that heard the frame with RSSI, SNR, frequency and data rate), listed with the event; null for the
  * protocols that have nothing to add. Nullable, so existing rows need no rewrite.
  */
