@@ -9,7 +9,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /**
  * The adapters `pnpm start` launches after the central node, each its own process; one with `when` only when its
- * settings are given (the Modbus adapter runs for one gateway: IOT_MODBUS_GATEWAY_ID and _TOKEN).
+ * settings are given (the Modbus adapter runs for one gateway: IOT_MODBUS_GATEWAY_ID and _TOKEN; the LoRaWAN
+ * network server when IOT_LORA_UDP_PORT is set, 1700 being the packet forwarder's usual port).
  */
 export const ADAPTERS: ReadonlyArray<{
   name: string;
@@ -20,6 +21,11 @@ export const ADAPTERS: ReadonlyArray<{
   { name: "http-adapter", entry: "packages/adapters/http/src/main.ts" },
   { name: "coap-adapter", entry: "packages/adapters/coap/src/main.ts" },
   { name: "lwm2m-adapter", entry: "packages/adapters/lwm2m/src/main.ts" },
+  {
+    name: "lorawan-adapter",
+    entry: "packages/adapters/lorawan/src/main.ts",
+    when: (env) => !!env.IOT_LORA_UDP_PORT,
+  },
   {
     name: "modbus-adapter",
     entry: "packages/adapters/modbus/src/main.ts",

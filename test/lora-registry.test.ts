@@ -68,3 +68,27 @@ it("keeps the frame counters the network server reports on its stream", async ()
     })
     .toBe(17);
 });
+
+it("names a LoRa gateway by its EUI: a gateway record with gatewayProtocol 4 and that deviceID", async () => {
+  const product = (await t.api("POST", "/products", { productName: "LoRa gateways", cloudProtocol: 4 })).body;
+  const g = await t.api("POST", "/gateways", {
+    productID: product.productID,
+    gatewayName: "roof",
+    gatewayProtocol: 4,
+    authType: 1,
+    deviceID: "AA555A0000000001",
+  });
+  expect(g.status, JSON.stringify(g.body)).toBe(201);
+  const known = await registry.authenticate(
+    "lora",
+    { kind: "lora", devEui: "", devAddr: "", gatewayEui: "aa555a0000000001" },
+    "",
+  );
+  expect(known).toMatchObject({ ok: true, session: { device: { deviceIntId: g.body.id, isGateway: true } } });
+  const unknown = await registry.authenticate(
+    "lora",
+    { kind: "lora", devEui: "", devAddr: "", gatewayEui: "aa555a0000000009" },
+    "",
+  );
+  expect(unknown).toMatchObject({ ok: false, code: "BAD_CREDENTIALS" });
+});

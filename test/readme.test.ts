@@ -10,6 +10,7 @@ import { httpAdapterSettings } from "@iot/adapter-http";
 import { coapAdapterSettings } from "@iot/adapter-coap";
 import { modbusAdapterSettings } from "@iot/adapter-modbus";
 import { lwm2mAdapterSettings } from "@iot/adapter-lwm2m";
+import { lorawanAdapterSettings } from "@iot/adapter-lorawan";
 
 const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "README.md"), "utf8");
 
@@ -30,6 +31,7 @@ describe("README", () => {
     ["CoAP adapter", coapAdapterSettings],
     ["Modbus adapter", modbusAdapterSettings],
     ["LwM2M adapter", lwm2mAdapterSettings],
+    ["LoRaWAN adapter", lorawanAdapterSettings],
   ])("documents every setting of the %s with its default", (_name, settings) => {
     for (const [env, fallback] of describeSettings(settings)) {
       const row = readme.split("\n").find((l) => l.startsWith(`| \`${env}\` |`));

@@ -164,6 +164,7 @@ describe("central node over gRPC", () => {
         qos: 1,
         tenantId,
         gatewayDeviceIntId: 0n,
+        metadata: "",
       },
     });
     s.send(uplink(1));
@@ -355,6 +356,7 @@ describe("central node over gRPC", () => {
         qos: 1,
         tenantId: opened.tenantId,
         gatewayDeviceIntId: 0n,
+        metadata: "",
       },
     });
 

@@ -133,7 +133,7 @@ export class Lease {
    * Checks and sends an uplink; resolves after the registry's durable write.
    * Refusals resolve with the reason instead (nothing is sent).
    */
-  async publish(topic: string, payload: Uint8Array, qos: number): Promise<LeaseRefusal | undefined> {
+  async publish(topic: string, payload: Uint8Array, qos: number, metadata?: string): Promise<LeaseRefusal | undefined> {
     this.touch();
     const problem = publishTopicProblem(topic);
     if (problem) return { kind: "topic", message: problem };
@@ -151,6 +151,7 @@ export class Lease {
       qos,
       clientIp: this.clientIp,
       receivedAtMs: Date.now(),
+      ...(metadata !== undefined ? { metadata } : {}),
     });
     return undefined;
   }

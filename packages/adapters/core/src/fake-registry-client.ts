@@ -127,7 +127,10 @@ export class FakeRegistryClient implements RegistryClient {
     if (this.unavailable) return { ok: false, code: "UNAVAILABLE", message: "fake registry unavailable" };
     if (credentials.kind === "modbus") return this.admitModbus(credentials);
     if (credentials.kind === "lwm2m") return this.admitLwm2m(credentials.endpoint);
-    if (credentials.kind === "lora") return this.admitLora(credentials.devEui, credentials.devAddr);
+    if (credentials.kind === "lora")
+      return credentials.gatewayEui
+        ? this.admitLoraGateway(credentials.gatewayEui)
+        : this.admitLora(credentials.devEui, credentials.devAddr);
     if (credentials.kind !== "token") return { ok: false, code: "BAD_CREDENTIALS", message: "fake knows tokens only" };
     const d = this.devices.get(credentials.username);
     if (!d || d.token !== credentials.token)
@@ -169,6 +172,14 @@ export class FakeRegistryClient implements RegistryClient {
     );
     if (!d) return { ok: false, code: "BAD_CREDENTIALS", message: devEui ? "unknown DevEUI" : "unknown DevAddr" };
     if (d.blocked) return { ok: false, code: "BLOCKED", message: "device is blocked" };
+    return this.admit(d);
+  }
+
+  /** A LoRa gateway by its EUI: a gateway device whose deviceID is that EUI (any case). */
+  private admitLoraGateway(eui: string): AuthOutcome {
+    const d = [...this.devices.values()].find((c) => c.isGateway && c.deviceId.toLowerCase() === eui.toLowerCase());
+    if (!d) return { ok: false, code: "BAD_CREDENTIALS", message: "unknown gateway EUI" };
+    if (d.blocked) return { ok: false, code: "BLOCKED", message: "gateway is blocked" };
     return this.admit(d);
   }
 

@@ -103,7 +103,7 @@ function credentialsKind(c: DeviceCredentials): MessageInitShape<typeof Credenti
     case "lwm2m":
       return { case: "lwm2m", value: { endpoint: c.endpoint } };
     case "lora":
-      return { case: "lora", value: { devEui: c.devEui, devAddr: c.devAddr } };
+      return { case: "lora", value: { devEui: c.devEui, devAddr: c.devAddr, gatewayEui: c.gatewayEui ?? "" } };
     case "modbus":
       return {
         case: "modbus",
@@ -286,6 +286,7 @@ export function uplinkMessage(seq: number, u: Uplink): AdapterMessage {
       qos: u.qos,
       tenantId: u.tenantId,
       gatewayDeviceIntId: BigInt(u.gatewayDeviceIntId ?? 0),
+      metadata: u.metadata ?? "",
     },
   });
 }

@@ -12,7 +12,11 @@ export type DeviceCredentials =
   | { kind: "token"; clientId: string; username: string; token: string }
   | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
   | { kind: "lwm2m"; endpoint: string }
-  | { kind: "lora"; devEui: string; devAddr: string }
+  /**
+   * LoRaWAN: a device by DevEUI (a JoinRequest) or DevAddr (a data frame), or a LoRa gateway (gatewayProtocol 4)
+   * by its EUI, 16 hex digits, as the packet forwarder names itself.
+   */
+  | { kind: "lora"; devEui: string; devAddr: string; gatewayEui?: string }
   | {
       kind: "modbus";
       /** The gateway polling the slave: its deviceID and token credentials. */
@@ -150,6 +154,11 @@ export interface Uplink {
   readonly receivedAtMs: number;
   /** Set when a gateway relayed the message for a child device. */
   readonly gatewayDeviceIntId?: number;
+  /**
+   * How the message reached the service, as a JSON object text kept with the event (LoRaWAN: the gateways that
+   * heard the frame, RSSI, SNR, frequency, data rate, FCnt). Absent for protocols with nothing to add.
+   */
+  readonly metadata?: string;
 }
 
 /** A command for a device attached to this adapter. */

@@ -24,7 +24,18 @@ export function event(e: DeviceEvent, view: View) {
     payload: payloadText(e.payload),
     topic: e.topic,
     updateAt: null,
+    // How the message arrived (LoRaWAN: gateways, RSSI, SNR, frequency, data rate); only on events that have it.
+    ...(e.metadata ? { metadata: metadataObject(e.metadata) } : {}),
   };
+}
+
+/** An event's stored metadata as an object; text that is not a JSON object is shown as it is. */
+function metadataObject(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /** Connect log: Form 1 `connectStatus`, Form 2 `deviceStatus` as a string; both with a label. */

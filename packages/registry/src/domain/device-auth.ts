@@ -12,7 +12,7 @@ export type DeviceCredentials =
   | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
   | { kind: "modbus"; gatewayDeviceId: string; gatewayUsername: string; gatewayToken: string; index: number }
   | { kind: "lwm2m"; endpoint: string }
-  | { kind: "lora"; devEui: string; devAddr: string };
+  | { kind: "lora"; devEui: string; devAddr: string; gatewayEui?: string };
 
 /** Who an authenticated device is, as the adapter needs to know it. */
 export interface DeviceIdentity {
@@ -133,7 +133,7 @@ function claimedId(c: DeviceCredentials): string {
     case "lwm2m":
       return c.endpoint;
     case "lora":
-      return c.devEui || c.devAddr;
+      return c.gatewayEui || c.devEui || c.devAddr;
     default:
       return c.clientId;
   }
@@ -363,6 +363,7 @@ async function byLora(
   c: Extract<DeviceCredentials, { kind: "lora" }>,
   now: number,
 ): Promise<AuthOutcome> {
+  if (c.gatewayEui) return byLoraGateway(db, req, c.gatewayEui, now);
   const q = selectDevice(db);
   const row = c.devEui
     ? await q.where("d.loraDevEui", "=", c.devEui.toUpperCase()).executeTakeFirst()
@@ -373,6 +374,25 @@ async function byLora(
   if (!row) return deny("BAD_CREDENTIALS", c.devEui ? "unknown DevEUI" : "unknown DevAddr");
   const outcome = await admit(db, row, req.protocol, deny, `r:${(c.devEui || c.devAddr).toUpperCase()}`);
   return outcome.ok ? { ...outcome, lora: loraDevice(row) } : outcome;
+}
+
+/**
+ * A LoRa gateway heard by the network server: a gateway record (deviceType 2) with gatewayProtocol 4 whose deviceID
+ * is the EUI its packet forwarder sends (16 hex digits, either case). The packet forwarder protocol carries no
+ * secret, so the EUI is all there is (docs/devices/lorawan.md). An EUI held by gateways of two tenants is refused
+ * rather than guessed. Stamp: `g:` and the EUI.
+ */
+async function byLoraGateway(db: Kysely<Database>, req: AuthRequest, eui: string, now: number): Promise<AuthOutcome> {
+  const rows = await selectDevice(db)
+    .where("d.deviceId", "in", [eui.toLowerCase(), eui.toUpperCase()])
+    .where("d.deviceType", "=", 2)
+    .where("d.gatewayProtocol", "=", 4)
+    .limit(2)
+    .execute();
+  const deny = denier(db, req, rows.length === 1 ? rows[0] : undefined, null, now);
+  if (rows.length === 0) return deny("BAD_CREDENTIALS", "no LoRa gateway has this EUI as its deviceID");
+  if (rows.length > 1) return deny("NOT_ALLOWED", "gateways of several tenants have this EUI as their deviceID");
+  return admit(db, rows[0]!, req.protocol, deny, `g:${eui.toUpperCase()}`);
 }
 
 /**

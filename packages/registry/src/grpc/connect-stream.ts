@@ -235,6 +235,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         ip: u.clientIp || null,
         qos: u.qos,
         msgTime: Number(u.receivedAtMs) || Date.now(),
+        metadata: u.metadata || null,
       })
       .then(() => {
         ack(u.seq);

@@ -37,7 +37,12 @@ export function credentialsFromProto(c: Credentials | undefined): DeviceCredenti
     case "lwm2m":
       return { kind: "lwm2m", endpoint: c.kind.value.endpoint };
     case "lora":
-      return { kind: "lora", devEui: c.kind.value.devEui, devAddr: c.kind.value.devAddr };
+      return {
+        kind: "lora",
+        devEui: c.kind.value.devEui,
+        devAddr: c.kind.value.devAddr,
+        ...(c.kind.value.gatewayEui ? { gatewayEui: c.kind.value.gatewayEui } : {}),
+      };
     default:
       return undefined;
   }

@@ -195,6 +195,8 @@ export interface DeviceEventsTable {
   createAt: number;
   /** `<adapter instance>:<seq>`, unique: replays are stored once. */
   msgKey: string;
+  /** How it reached the service (JSON object text; LoRaWAN radio metadata), null when the adapter gave none. */
+  metadata: string | null;
 }
 
 export interface ConnectLogsTable {

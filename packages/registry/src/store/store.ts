@@ -31,6 +31,8 @@ export interface UplinkRecord {
   qos: number;
   /** Epoch ms when the adapter received it. */
   msgTime: number;
+  /** JSON object text of how it reached the service (LoRaWAN radio metadata); absent or null when none. */
+  metadata?: string | null;
 }
 
 /** What became of one uplink: stored now, or already stored before (a replay). */

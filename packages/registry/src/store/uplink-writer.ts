@@ -9,7 +9,7 @@ export const DEFAULT_BATCH_MAX_ROWS = 500;
 export const DEFAULT_BATCH_MAX_DELAY_MS = 5;
 
 /** Columns bound per inserted row (see `toRow`). */
-const COLUMNS_PER_ROW = 10;
+const COLUMNS_PER_ROW = 11;
 /**
  * Most bound parameters in one statement: SQLite's default
  * SQLITE_MAX_VARIABLE_NUMBER (32766 since 3.32) and PostgreSQL's protocol
@@ -182,5 +182,6 @@ function toRow(r: UplinkRecord, now: number): Insertable<DeviceEventsTable> {
     qos: r.qos,
     msgTime: r.msgTime,
     createAt: now,
+    metadata: r.metadata ?? null,
   };
 }

@@ -11,6 +11,7 @@ import { schedules } from "./0009-schedules.js";
 import { lora } from "./0010-lora.js";
 import { northbound } from "./0011-northbound.js";
 import { tenantQuotas } from "./0012-tenant-quotas.js";
+import { eventMetadata } from "./0013-event-metadata.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -30,4 +31,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0010-lora": lora,
   "0011-northbound": northbound,
   "0012-tenant-quotas": tenantQuotas,
+  "0013-event-metadata": eventMetadata,
 };

@@ -1,0 +1,34 @@
+import { integer, port, text, type ConfigOf } from "@iot/config";
+import { adapterSettings } from "@iot/adapter-core";
+
+/** Settings of the LoRaWAN adapter process: the shared adapter settings plus the network server's own. */
+export const lorawanAdapterSettings = {
+  ...adapterSettings,
+  udpPort: port("IOT_LORA_UDP_PORT", 1700, "Semtech UDP packet-forwarder port for LoRa gateways; 0 picks a free one"),
+  udpHost: text("IOT_LORA_UDP_HOST", "0.0.0.0", "address the packet-forwarder listener binds to"),
+  netId: text("IOT_LORA_NET_ID", "000000", "the network's NetID (6 hex digits): sent in JoinAccepts, DevAddr prefix"),
+  gatewayTimeout: integer(
+    "IOT_LORA_GATEWAY_TIMEOUT",
+    90,
+    "seconds without a PULL_DATA keepalive after which a gateway goes offline (forwarders send one every 10 s)",
+    5,
+    86_400,
+  ),
+  deviceTimeout: integer(
+    "IOT_LORA_DEVICE_TIMEOUT",
+    7_200,
+    "seconds without an uplink after which a LoRa device goes offline",
+    10,
+    2_592_000,
+  ),
+  devStatusEvery: integer(
+    "IOT_LORA_DEV_STATUS_EVERY",
+    100,
+    "ask a device for its battery and margin (DevStatusReq) on its first uplink and every this many; 0 never",
+    0,
+    1_000_000,
+  ),
+};
+
+/** The typed values of lorawanAdapterSettings. */
+export type LorawanAdapterConfig = ConfigOf<typeof lorawanAdapterSettings>;

@@ -1,0 +1,43 @@
+/**
+ * The LoRaWAN adapter process: a LoRaWAN 1.0.x network server for Semtech UDP packet-forwarder gateways. Reads its
+ * settings once, connects to the registry, listens on IOT_LORA_UDP_PORT and prints one READY line on stdout; logs go
+ * to stderr. SIGINT/SIGTERM: stop listening, report counters, end every device and gateway session, close the
+ * registry link, exit 0.
+ */
+import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
+import { readConfig, runMain, StartupError, stopOnSignals } from "@iot/config";
+import { lorawanAdapterSettings } from "./config.js";
+import { parseHex } from "./codec/hex.js";
+import { createNetworkServer } from "./server/network-server.js";
+import { createLorawanSocket, listenLorawanUdp, socketSender } from "./server/udp-listener.js";
+
+runMain("lorawan-adapter", async () => {
+  const signals = stopOnSignals("lorawan-adapter");
+  const config = readConfig(lorawanAdapterSettings, process.env);
+  if (!parseHex(config.netId, 3, "IOT_LORA_NET_ID").ok)
+    throw new StartupError(`IOT_LORA_NET_ID "${config.netId}" must be 6 hex digits`);
+  const logger = createAdapterLogger("lorawan-adapter", config.logLevel);
+  const registry = registryClientFor(config, "lora", logger);
+  const socket = createLorawanSocket();
+  const onError = (err: Error) => logger.warn({ err: err.message }, "udp socket error");
+  const server = createNetworkServer({
+    registry,
+    logger,
+    send: socketSender(socket, onError),
+    netId: config.netId,
+    policyDefault: config.policyDefault,
+    gatewayTimeoutSeconds: config.gatewayTimeout,
+    deviceTimeoutSeconds: config.deviceTimeout,
+    devStatusEvery: config.devStatusEvery,
+  });
+  const udp = await listenLorawanUdp(socket, server, { port: config.udpPort, host: config.udpHost, onError });
+  signals.onStop(async () => {
+    logger.info({ stats: server.stats }, "shutting down");
+    await udp.close();
+    server.close();
+    await registry.close();
+  });
+  registry.start();
+  logger.info({ port: udp.port, registry: config.registryUrl, instance: registry.instanceId }, "lorawan adapter up");
+  process.stdout.write(`READY lorawan-adapter lorawan=udp://${announcedHost(config.udpHost)}:${udp.port}\n`);
+});

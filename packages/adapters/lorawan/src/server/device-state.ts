@@ -1,0 +1,85 @@
+import type { DownlinkOutcome, Lease, LoraDeviceInfo } from "@iot/adapter-core";
+import type { DownlinkMacCommand } from "../mac/mac-commands.js";
+import type { RxPacket } from "../codec/radio-packet.js";
+import type { Region } from "../codec/region.js";
+import type { FCntCheck, UplinkSession } from "../codec/uplink.js";
+
+/** An application downlink waiting for the device's next receive window. */
+export interface QueuedDownlink {
+  readonly id: number;
+  readonly fPort: number;
+  readonly payload: Buffer;
+  /** Confirmed Data Down: DELIVERED only once the device ACKs it. */
+  readonly confirmed: boolean;
+  readonly settle: (outcome: DownlinkOutcome) => void;
+}
+
+/** The session the network server checks a device's frames with, plus the downlink counter. */
+export interface NetworkSession extends UplinkSession {
+  /** Next FCntDown to use (32 bits). */
+  fcntDown: number;
+}
+
+/** Where the device was last heard: the gateway to answer class C downlinks through, and its rxpk. */
+export interface LastHeard {
+  readonly gatewayEui: string;
+  readonly rx: RxPacket;
+}
+
+/**
+ * What the network server keeps of one LoRa device while its session is open: settings from the registry, the
+ * network session, downlinks waiting for a receive window, a sent confirmed downlink waiting for its ACK, MAC
+ * commands to piggyback, and the SNR of recent uplinks for ADR.
+ */
+export class DeviceState {
+  session: NetworkSession | null;
+  usedDevNonces: number[];
+  readonly queue: QueuedDownlink[] = [];
+  /** A confirmed downlink sent, waiting for the ACK bit of the device's next uplink. */
+  awaitingAck: QueuedDownlink | undefined;
+  /** MAC commands for the next downlink (answers and requests). */
+  macOut: DownlinkMacCommand[] = [];
+  /** SNR (dB) of the best copy of recent uplinks, newest last (ADR). */
+  snrHistory: number[] = [];
+  /** A LinkADRReq was sent and its LinkADRAns has not come yet. */
+  adrPending = false;
+  /** Uplinks accepted in this session (DevStatusReq pacing). */
+  uplinks = 0;
+  lastHeard: LastHeard | undefined;
+  /** Counters changed since they were last reported to the registry. */
+  dirty = false;
+  /** Removes the downlink consumer from the lease. */
+  stopConsuming: (() => void) | undefined;
+
+  constructor(
+    readonly lease: Lease,
+    readonly lora: LoraDeviceInfo,
+    readonly region: Region,
+  ) {
+    this.usedDevNonces = [...lora.usedDevNonces];
+    const s = lora.session;
+    this.session = s && {
+      devAddr: s.devAddr.toLowerCase(),
+      nwkSKey: Buffer.from(s.nwkSKey, "hex"),
+      appSKey: Buffer.from(s.appSKey, "hex"),
+      fcntUp: s.fcntUp,
+      fcntDown: s.fcntDown,
+      fcntCheck: ([0, 1, 2, 3].includes(lora.fcntCheck) ? lora.fcntCheck : 0) as FCntCheck,
+    };
+  }
+
+  get deviceIntId(): number {
+    return this.lease.session.device.deviceIntId;
+  }
+
+  get deviceId(): string {
+    return this.lease.session.device.deviceId;
+  }
+
+  /** Fails every downlink held here (the session ended). */
+  failAll(message: string): void {
+    for (const q of this.queue.splice(0)) q.settle({ status: "FAILED", message });
+    this.awaitingAck?.settle({ status: "FAILED", message });
+    this.awaitingAck = undefined;
+  }
+}

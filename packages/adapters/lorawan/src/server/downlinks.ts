@@ -1,0 +1,181 @@
+import type { Downlink, DownlinkOutcome } from "@iot/adapter-core";
+import { planDownlink, type Region } from "../codec/region.js";
+import { buildDownlink } from "../codec/uplink.js";
+import { encodeDownlinkMacCommands } from "../mac/mac-commands.js";
+import { ok, refuse, type Result } from "../codec/result.js";
+import type { DeviceState, QueuedDownlink } from "./device-state.js";
+import type { Copy, ServerContext } from "./server-context.js";
+
+/** Largest application payload of a downlink at any data rate, bytes. */
+export const MAX_DOWNLINK_PAYLOAD = 242;
+
+/**
+ * The FPort and confirmation a command's topic asks for: `dn/<FPort>` (1..223) unconfirmed, `dn/<FPort>/confirmed`
+ * confirmed; the device's default downlink topic (no topic given) is FPort 1 unconfirmed.
+ */
+export function downlinkTopic(topic: string, defaultTopic: string): Result<{ fPort: number; confirmed: boolean }> {
+  if (topic === "" || topic === defaultTopic) return ok({ fPort: 1, confirmed: false });
+  const m = /^dn\/(\d{1,3})(\/confirmed)?$/.exec(topic);
+  const fPort = m ? Number(m[1]) : NaN;
+  if (!m || fPort < 1 || fPort > 223)
+    return refuse(`topic "${topic}" must be dn/<FPort> or dn/<FPort>/confirmed with FPort 1..223`);
+  return ok({ fPort, confirmed: m[2] !== undefined });
+}
+
+/** A command's payload bytes: as sent, or decoded from hex when written `hex:<digits>`. */
+export function downlinkPayload(payload: Uint8Array): Result<Buffer> {
+  const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (bytes.subarray(0, 4).toString("latin1") !== "hex:") return ok(Buffer.from(bytes));
+  const hex = bytes.subarray(4).toString("latin1").trim();
+  if (!/^([0-9a-fA-F]{2})*$/.test(hex)) return refuse("a hex: payload must be an even number of hex digits");
+  return ok(Buffer.from(hex, "hex"));
+}
+
+/** The consumer given to the device's lease: queues each command for the next receive window (class C: sends it). */
+export function downlinkConsumer(ctx: ServerContext, state: DeviceState) {
+  return (downlink: Downlink, topic: string): Promise<DownlinkOutcome> =>
+    new Promise((settle) => {
+      const t = downlinkTopic(topic, state.lease.session.device.defaultDownlinkTopic);
+      if (!t.ok) return settle({ status: "FAILED", message: t.reason });
+      const payload = downlinkPayload(downlink.payload);
+      if (!payload.ok) return settle({ status: "FAILED", message: payload.reason });
+      if (payload.value.length > MAX_DOWNLINK_PAYLOAD)
+        return settle({ status: "FAILED", message: `payload over ${MAX_DOWNLINK_PAYLOAD} bytes` });
+      state.queue.push({ id: downlink.id, ...t.value, payload: payload.value, settle });
+      if (state.lora.classC) void sendClassC(ctx, state);
+    });
+}
+
+/** Outcome of trying the receive windows: sent in one, or why not (`tried`: a gateway refused it). */
+type WindowOutcome = { ok: true; window: "rx1" | "rx2" } | { ok: false; tried: boolean; reason: string };
+
+/**
+ * Sends a PHYPayload answering an uplink in RX1, or in RX2 when RX1 can no longer be met (less than the schedule
+ * margin before it opens), does not fit RX1's data rate, or the gateway's TX_ACK refused it; through the copy best
+ * placed that has a downlink path.
+ */
+export async function sendInWindows(
+  ctx: ServerContext,
+  region: Region,
+  copies: readonly Copy[],
+  firstHeardAt: number,
+  phy: Buffer,
+  kind: "join" | "data",
+): Promise<WindowOutcome> {
+  const delayS = kind === "join" ? region.joinAcceptDelay1 : region.receiveDelay1;
+  const copy = copies.find((c) => ctx.gateways.pullPath(c.gatewayEui));
+  if (!copy) return { ok: false, tried: false, reason: "no gateway that heard it has a downlink path (PULL_DATA)" };
+  const path = ctx.gateways.pullPath(copy.gatewayEui)!;
+  let reason = "too late for RX1 and RX2";
+  let tried = false;
+  for (const [window, opensS] of [
+    ["rx1", delayS],
+    ["rx2", delayS + 1],
+  ] as const) {
+    if (Date.now() - firstHeardAt + ctx.scheduleMarginMs >= opensS * 1000) continue;
+    const tx = planDownlink(region, copy.rx, phy, { window, kind });
+    if (!tx.ok) {
+      reason = tx.reason;
+      // RX2 cannot take it (too long for its data rate): waiting for another uplink would not help.
+      if (window === "rx2") tried = true;
+      continue;
+    }
+    const sent = await ctx.transmitter.transmit(copy.gatewayEui, path, tx.value);
+    if (sent.ok) {
+      ctx.stats.downlinks++;
+      return { ok: true, window };
+    }
+    tried = true;
+    reason = `gateway refused the ${window.toUpperCase()} downlink: ${sent.error}`;
+    ctx.log.info({ gatewayEui: copy.gatewayEui, error: sent.error, window }, "downlink refused by the gateway");
+  }
+  return { ok: false, tried, reason };
+}
+
+interface BuiltFrame {
+  phy: Buffer;
+  item: QueuedDownlink | undefined;
+}
+
+/** Builds the next downlink frame of the device (queued command, MAC commands, ACK), using up one FCntDown. */
+function nextFrame(state: DeviceState, ack: boolean): Result<BuiltFrame> {
+  const s = state.session!;
+  const item = state.awaitingAck ? undefined : state.queue[0];
+  let macs = state.macOut;
+  let fOpts = encodeDownlinkMacCommands(macs);
+  while (fOpts.ok && fOpts.value.length > 15) {
+    macs = macs.slice(0, -1);
+    fOpts = encodeDownlinkMacCommands(macs);
+  }
+  state.macOut = [];
+  const built = buildDownlink({
+    devAddr: s.devAddr,
+    nwkSKey: s.nwkSKey,
+    appSKey: s.appSKey,
+    fcntDown: s.fcntDown,
+    ack,
+    confirmed: item?.confirmed ?? false,
+    fPending: state.queue.length > 1,
+    fOpts: fOpts.ok ? fOpts.value : Buffer.alloc(0),
+    ...(item ? { fPort: item.fPort, payload: item.payload } : {}),
+  });
+  if (!built.ok) return built;
+  s.fcntDown = built.value.nextFCntDown;
+  state.dirty = true;
+  if (item) state.queue.shift();
+  return ok({ phy: built.value.phy, item });
+}
+
+/** A command left the network: unconfirmed ones are SENT, confirmed ones wait for the device's ACK. */
+function sent(state: DeviceState, item: QueuedDownlink | undefined): void {
+  if (!item) return;
+  if (item.confirmed) state.awaitingAck = item;
+  else item.settle({ status: "SENT" });
+}
+
+/**
+ * Answers an accepted uplink in its receive windows when there is something to say: an ACK of a confirmed uplink,
+ * MAC commands, the first queued command, or an answer the device asked for (ADRACKReq). A command that no window
+ * could take stays queued; one a gateway refused in both windows fails.
+ */
+export async function answerUplink(
+  ctx: ServerContext,
+  state: DeviceState,
+  copies: readonly Copy[],
+  firstHeardAt: number,
+  ack: boolean,
+  force: boolean,
+): Promise<void> {
+  const hasItem = !state.awaitingAck && state.queue.length > 0;
+  if (!state.session || (!ack && !force && !hasItem && state.macOut.length === 0)) return;
+  const frame = nextFrame(state, ack);
+  if (!frame.ok) {
+    ctx.log.warn({ deviceId: state.deviceId, reason: frame.reason }, "downlink not built");
+    return;
+  }
+  const { phy, item } = frame.value;
+  const outcome = await sendInWindows(ctx, state.region, copies, firstHeardAt, phy, "data");
+  if (outcome.ok) return sent(state, item);
+  ctx.log.info({ deviceId: state.deviceId, reason: outcome.reason }, "downlink not sent");
+  if (!item) return;
+  if (outcome.tried) item.settle({ status: "FAILED", message: outcome.reason });
+  else state.queue.unshift(item);
+}
+
+/** Class C: sends the first queued command at once on RX2 through the gateway that heard the device last. */
+export async function sendClassC(ctx: ServerContext, state: DeviceState): Promise<void> {
+  const heard = state.lastHeard;
+  const path = heard && ctx.gateways.pullPath(heard.gatewayEui);
+  if (!state.session || !heard || !path || state.awaitingAck || state.queue.length === 0) return;
+  const frame = nextFrame(state, false);
+  if (!frame.ok) return void ctx.log.warn({ deviceId: state.deviceId, reason: frame.reason }, "downlink not built");
+  const { phy, item } = frame.value;
+  const tx = planDownlink(state.region, heard.rx, phy, { window: "rx2", kind: "data" });
+  if (!tx.ok) return item?.settle({ status: "FAILED", message: tx.reason });
+  const { tmst: _tmst, ...rest } = tx.value;
+  const out = await ctx.transmitter.transmit(heard.gatewayEui, path, { ...rest, imme: true });
+  if (!out.ok) return item?.settle({ status: "FAILED", message: `gateway refused the class C downlink: ${out.error}` });
+  ctx.stats.downlinks++;
+  sent(state, item);
+  if (state.queue.length > 0 && !state.awaitingAck) void sendClassC(ctx, state);
+}
