@@ -7,8 +7,18 @@ export function apiTimeToSeconds(s: string): number {
   return Date.parse(`${s.replace(" ", "T")}Z`) / 1000;
 }
 
-/** A line chart of one series (`{time, value}` as the API answers it, non-numeric values skipped). */
-export function SeriesChart(props: { name: string; time: string[]; value: unknown[]; height?: number }) {
+/**
+ * A line chart of one series (`{time, value}` as the API answers it, non-numeric values skipped) over the window
+ * `from`..`to` (Unix seconds), so a single value sits where it belongs in the window.
+ */
+export function SeriesChart(props: {
+  name: string;
+  time: string[];
+  value: unknown[];
+  from: number;
+  to: number;
+  height?: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -27,6 +37,7 @@ export function SeriesChart(props: { name: string; time: string[]; value: unknow
         width: Math.max(300, el.clientWidth),
         height: props.height ?? 220,
         series: [{}, { label: props.name, stroke: "#2563eb", width: 2, points: { show: xs.length < 60 } }],
+        scales: { x: { time: true, range: () => [props.from, props.to] } },
         axes: [{}, {}],
       },
       [xs, ys],
@@ -38,6 +49,6 @@ export function SeriesChart(props: { name: string; time: string[]; value: unknow
       window.removeEventListener("resize", resize);
       plot.destroy();
     };
-  }, [props.name, props.time, props.value, props.height]);
+  }, [props.name, props.time, props.value, props.from, props.to, props.height]);
   return <div class="chart" ref={box} data-testid={`chart-${props.name}`} data-points={props.time.length} />;
 }

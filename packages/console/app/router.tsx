@@ -29,8 +29,9 @@ export function useLocation(): { path: string; query: URLSearchParams } {
 
 /** Matches `path` against a pattern such as `/devices/:id`; the named parts, or null. */
 export function match(pattern: string, path: string): Record<string, string> | null {
-  const p = pattern.split("/");
-  const s = path.replace(/\/$/, "").split("/");
+  const norm = (x: string) => (x.replace(/\/+$/, "") || "/").split("/");
+  const p = norm(pattern);
+  const s = norm(path);
   if (p.length !== s.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < p.length; i++) {

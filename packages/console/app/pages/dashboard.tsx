@@ -58,7 +58,7 @@ export function Dashboard() {
           <b>{data ? Math.max(0, totals.total - totals.online) : "…"}</b>
           <span>{t("offline")}</span>
         </div>
-        <div class="tile">
+        <div class="tile" data-testid="tile-total">
           <b>{data ? totals.total : "…"}</b>
           <span>{t("total")}</span>
         </div>

@@ -134,6 +134,9 @@ function CommandBox({ device }: { device: Rec }) {
   );
 }
 
+/** Seconds in each range the API's `time_unit` names. */
+const SPAN = { hour: 3600, day: 86_400, week: 604_800 };
+
 const RANGES = [
   ["hour", "lastHour"],
   ["day", "lastDay"],
@@ -149,6 +152,7 @@ function DeviceData({ deviceID }: { deviceID: string }) {
   );
   useInterval(reload, 5000);
   const series = (data ?? []).filter((s) => s.originalData?.time?.length > 0);
+  const to = Math.ceil(Date.now() / 1000);
   return (
     <Section
       title={t("latestValues")}
@@ -179,7 +183,13 @@ function DeviceData({ deviceID }: { deviceID: string }) {
         {series.map((s) => (
           <div key={s.dataPointIntID}>
             <h3>{s.dataPointName}</h3>
-            <SeriesChart name={s.dataPointName} time={s.originalData.time} value={s.originalData.value} />
+            <SeriesChart
+              name={s.dataPointName}
+              time={s.originalData.time}
+              value={s.originalData.value}
+              from={to - SPAN[unit]}
+              to={to}
+            />
           </div>
         ))}
       </div>

@@ -1,0 +1,236 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureConsoleBuilt } from "../packages/console/src/console-build.js";
+import { startTestFleet, type TestFleet } from "./helpers.js";
+
+/**
+ * The web console in a real browser (Debian's chromium, driven by playwright-core) against a real fleet: log in,
+ * create a product and a device through the forms, watch the device go online when mosquitto connects with the
+ * credentials the page shows, see a published value on its chart, send a command and see it delivered, import a CSV
+ * with a bad row. Screenshots of the main pages go to test/artifacts/console/ (gitignored).
+ */
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACTS = join(import.meta.dirname, "artifacts", "console");
+
+let t: TestFleet;
+let context: BrowserContext;
+let page: Page;
+let base: string;
+let profile: string;
+const children: ChildProcess[] = [];
+const browserLog: string[] = [];
+
+beforeAll(async () => {
+  await ensureConsoleBuilt();
+  t = await startTestFleet();
+  base = t.apiUrl.replace(/\/api\/v1$/, "");
+  profile = mkdtempSync(join(tmpdir(), "console-chromium-"));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    locale: "en-US",
+    viewport: { width: 1280, height: 900 },
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(10_000);
+  // What the page logs and throws ends up in the artifacts, to read when a step fails.
+  page.on("console", (m) => browserLog.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => browserLog.push(`pageerror: ${e.message}`));
+}, 120_000);
+
+afterAll(async () => {
+  await page?.screenshot({ path: join(ARTIFACTS, "last.png"), fullPage: true }).catch(() => {});
+  if (browserLog.length > 0) writeFileSync(join(ARTIFACTS, "browser.log"), `${browserLog.join("\n")}\n`);
+  for (const c of children) c.kill("SIGKILL");
+  await context?.close();
+  await t?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+/** mosquitto_sub as the device: subscribed to its inbox, printing each command; its output collected. */
+function subscribeAsDevice(creds: Record<string, string>) {
+  const { hostname, port } = new URL(t.mqttUrl);
+  const args = ["-h", hostname, "-p", port, "-i", creds.deviceID!, "-u", creds.deviceUsername!, "-P", creds.token!];
+  const child = spawn("mosquitto_sub", [...args, "-t", "inbox", "-q", "1", "-v"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let out = "";
+  child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+  return { output: () => out, args, stop: () => child.kill("SIGTERM") };
+}
+
+function run(cmd: string, args: string[]): Promise<number | null> {
+  return new Promise((resolve) => spawn(cmd, args, { stdio: "ignore" }).on("exit", resolve));
+}
+
+/** Logs in through the form unless this tab is logged in already. */
+async function loggedIn() {
+  await page.goto(`${base}/console/`);
+  await page.locator("input[name=password], h1").first().waitFor();
+  if (await page.locator("input[name=password]").isVisible()) {
+    await page.fill("input[name=username]", "admin");
+    await page.fill("input[name=password]", "e2e-admin-pass");
+    await page.click("button[type=submit]");
+  }
+  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+}
+
+describe("the web console", () => {
+  it("is available in the test environment (chromium and mosquitto clients installed)", () => {
+    expect(existsSync(CHROMIUM)).toBe(true);
+  });
+
+  it("logs in, creates a product and a device, sees it go online, charts its value and delivers a command", async () => {
+    await page.goto(`${base}/console/`);
+    await page.fill("input[name=username]", "admin");
+    await page.fill("input[name=password]", "wrong-password");
+    await page.click("button[type=submit]");
+    await page.getByRole("alert").waitFor();
+    await page.fill("input[name=password]", "e2e-admin-pass");
+    await page.click("button[type=submit]");
+    await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+    // The token is kept for this tab only, never in localStorage.
+    expect(await page.evaluate("Object.keys(localStorage)")).toEqual([]);
+    expect(await page.evaluate("sessionStorage.getItem('iot-console-token')")).toMatch(/\S{20,}/);
+
+    // Product through the form: an empty name shows the API's error beside the field.
+    await page.goto(`${base}/console/products/new`);
+    await page.click("[data-testid=product-form] button[type=submit]");
+    await expect.poll(() => page.locator("[data-field-error=productName]").textContent()).toMatch(/required/);
+    await page.fill("input[name=productName]", "Console meters");
+    await page.selectOption("select[name=cloudProtocol]", "1");
+    await page.click("[data-testid=product-form] button[type=submit]");
+    const productID = (await page.locator("[data-testid=productID]").textContent())!;
+    expect(productID).toMatch(/\S+/);
+    const productIntID = Number(page.url().split("/").pop());
+    // A data point and a JSON stream so that published values are charted (the console has no form for them yet).
+    const point = await t.api("POST", "/data_points", {
+      productIntID,
+      dataPointName: "temp",
+      dataPointID: "temp",
+      pointDataType: 1,
+      dataTransType: 1,
+    });
+    expect(point.status).toBe(201);
+    const stream = await t.api("POST", "/data_streams", {
+      productIntID,
+      streamName: "telemetry",
+      streamType: 1,
+      streamDataType: 1,
+      topic: "telemetry/#",
+      dataPoints: [point.body.id],
+    });
+    expect(stream.status).toBe(201);
+
+    // Device through the form.
+    await page.goto(`${base}/console/devices/new`);
+    await page.fill("input[name=deviceName]", "console-meter-1");
+    await page.selectOption("select[name=productID]", productID);
+    await page.click("[data-testid=device-form] button[type=submit]");
+    await page.getByRole("heading", { name: /console-meter-1/ }).waitFor();
+    expect(await page.getByTestId("device-status").textContent()).toMatch(/offline/i);
+    const creds: Record<string, string> = {};
+    for (const k of ["deviceID", "deviceUsername", "token"]) {
+      creds[k] = (await page.locator(`[data-cred=${k}]`).textContent())!;
+    }
+    expect(await page.getByTestId("connect-command").textContent()).toContain(`-u '${creds.deviceUsername}'`);
+
+    // A real MQTT client connects with the credentials shown: the page turns online without a reload.
+    const sub = subscribeAsDevice(creds);
+    await expect
+      .poll(() => page.getByTestId("device-status").textContent(), { timeout: 15_000, interval: 250 })
+      .toMatch(/online/i);
+
+    // A command from the command box reaches the device and its status becomes delivered (2).
+    await page.fill("[data-testid=command-form] input[name=payload]", "hello-console");
+    await page.click("[data-testid=command-form] button[type=submit]");
+    await expect
+      .poll(() => page.getByTestId("publish-status").getAttribute("data-code"), { timeout: 15_000, interval: 250 })
+      .toBe("2");
+    await expect.poll(sub.output, { timeout: 5000 }).toContain("inbox hello-console");
+    await shot("device-command");
+    // The device hangs up: the page shows it offline.
+    sub.stop();
+    await expect
+      .poll(() => page.getByTestId("device-status").textContent(), { timeout: 15_000, interval: 250 })
+      .toMatch(/offline/i);
+
+    // A value published (mosquitto_pub, connecting on its own) appears in the latest values and on the chart.
+    expect(await run("mosquitto_pub", [...sub.args, "-t", "telemetry/room", "-q", "1", "-m", '{"temp": 21.5}'])).toBe(
+      0,
+    );
+    await expect
+      .poll(
+        () =>
+          page
+            .locator("[data-latest=temp]")
+            .textContent()
+            .catch(() => ""),
+        { timeout: 15_000, interval: 250 },
+      )
+      .toBe("21.5");
+    await page.getByTestId("chart-temp").locator("canvas").waitFor();
+    await shot("device-online");
+
+    // The dashboard and lists show it.
+    await page.goto(`${base}/console/`);
+    await expect.poll(() => page.locator("[data-testid=tile-total] b").textContent(), { timeout: 10_000 }).toBe("1");
+    await shot("dashboard");
+    await page.goto(`${base}/console/devices`);
+    await page.fill("input[name=deviceName_like]", "console-meter");
+    await expect.poll(() => page.locator("[data-testid=device-table] tbody tr").count()).toBe(1);
+    await shot("devices");
+    await page.goto(`${base}/console/products/${productIntID}`);
+    await page.getByRole("cell", { name: "telemetry/#" }).waitFor();
+    await shot("product");
+  }, 60_000);
+
+  it("imports a CSV with a bad row, showing progress and the row's error", async () => {
+    const product = await t.api("POST", "/products", { productName: "Import target", cloudProtocol: 1 });
+    const productID = product.body.productID as string;
+    await loggedIn();
+    const csv = join(profile, "devices.csv");
+    writeFileSync(
+      csv,
+      `deviceName,product,authType,deviceType,upLinkSystem\nimported-1,${productID},1,1,1\nimported-2,nope,1,1,1\n`,
+    );
+    await page.goto(`${base}/console/transfer`);
+    await page.setInputFiles("input[name=file]", csv);
+    await page.click("[data-testid=import-start]");
+    await page.getByTestId("import-result").waitFor();
+    const summary = (await page.getByTestId("import-result").textContent())!;
+    expect(await page.getByTestId("import-created").textContent(), summary).toBe("1");
+    expect(await page.getByTestId("import-failed").textContent()).toBe("1");
+    const row = page.locator("[data-testid=import-errors] tbody tr");
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.locator("td").first().textContent()).toBe("3");
+    expect(await row.textContent()).toContain("product");
+    expect(await page.getByTestId("progress").getAttribute("data-status")).toBe("3");
+    await shot("import");
+  }, 30_000);
+
+  it("logs out: the token is gone and the login form is back", async () => {
+    await page.click("[data-testid=logout]");
+    await page.locator("input[name=password]").waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('iot-console-token')")).toBeNull();
+  });
+});
