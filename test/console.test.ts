@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureConsoleBuilt } from "../packages/console/src/console-build.js";
-import { startTestFleet, type TestFleet } from "./helpers.js";
+import { openConsole, type ConsoleSession } from "./console-browser.js";
+import type { TestFleet } from "./helpers.js";
 
 /**
  * The web console in a real browser (Debian's chromium, driven by playwright-core) against a real fleet: log in,
@@ -13,92 +12,27 @@ import { startTestFleet, type TestFleet } from "./helpers.js";
  * credentials the page shows, see a published value on its chart, send a command and see it delivered, import a CSV
  * with a bad row. Screenshots of the main pages go to test/artifacts/console/ (gitignored).
  */
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = join(import.meta.dirname, "artifacts", "console");
-
+let c: ConsoleSession;
 let t: TestFleet;
-let context: BrowserContext;
 let page: Page;
 let base: string;
-let profile: string;
-const children: ChildProcess[] = [];
-const browserLog: string[] = [];
 
 beforeAll(async () => {
-  await ensureConsoleBuilt();
-  t = await startTestFleet();
-  base = t.apiUrl.replace(/\/api\/v1$/, "");
-  profile = mkdtempSync(join(tmpdir(), "console-chromium-"));
-  mkdirSync(ARTIFACTS, { recursive: true });
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    locale: "en-US",
-    viewport: { width: 1280, height: 900 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(10_000);
-  // What the page logs and throws ends up in the artifacts, to read when a step fails.
-  page.on("console", (m) => browserLog.push(`${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => browserLog.push(`pageerror: ${e.message}`));
+  c = await openConsole("console");
+  ({ t, page, base } = c);
 }, 120_000);
 
 afterAll(async () => {
-  await page?.screenshot({ path: join(ARTIFACTS, "last.png"), fullPage: true }).catch(() => {});
-  if (browserLog.length > 0) writeFileSync(join(ARTIFACTS, "browser.log"), `${browserLog.join("\n")}\n`);
-  for (const c of children) c.kill("SIGKILL");
-  await context?.close();
-  await t?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await c?.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
-
-/** mosquitto_sub as the device: subscribed to its inbox, printing each command; its output collected. */
-function subscribeAsDevice(creds: Record<string, string>) {
-  const { hostname, port } = new URL(t.mqttUrl);
-  const args = ["-h", hostname, "-p", port, "-i", creds.deviceID!, "-u", creds.deviceUsername!, "-P", creds.token!];
-  const child = spawn("mosquitto_sub", [...args, "-t", "inbox", "-q", "1", "-v"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let out = "";
-  child.stdout.on("data", (b: Buffer) => (out += b.toString()));
-  child.stderr.on("data", (b: Buffer) => (out += b.toString()));
-  return { output: () => out, args, stop: () => child.kill("SIGTERM") };
-}
+const shot = (name: string) => c.shot(name);
 
 function run(cmd: string, args: string[]): Promise<number | null> {
   return new Promise((resolve) => spawn(cmd, args, { stdio: "ignore" }).on("exit", resolve));
 }
 
-/** Logs in through the form unless this tab is logged in already. */
-async function loggedIn() {
-  await page.goto(`${base}/console/`);
-  await page.locator("input[name=password], h1").first().waitFor();
-  if (await page.locator("input[name=password]").isVisible()) {
-    await page.fill("input[name=username]", "admin");
-    await page.fill("input[name=password]", "e2e-admin-pass");
-    await page.click("button[type=submit]");
-  }
-  await page.getByRole("heading", { name: "Dashboard" }).waitFor();
-}
-
 describe("the web console", () => {
-  it("is available in the test environment (chromium and mosquitto clients installed)", () => {
-    expect(existsSync(CHROMIUM)).toBe(true);
-  });
-
   it("logs in, creates a product and a device, sees it go online, charts its value and delivers a command", async () => {
     await page.goto(`${base}/console/`);
     await page.fill("input[name=username]", "admin");
@@ -155,7 +89,7 @@ describe("the web console", () => {
     expect(await page.getByTestId("connect-command").textContent()).toContain(`-u '${creds.deviceUsername}'`);
 
     // A real MQTT client connects with the credentials shown: the page turns online without a reload.
-    const sub = subscribeAsDevice(creds);
+    const sub = c.subscribeAsDevice(creds);
     await expect
       .poll(() => page.getByTestId("device-status").textContent(), { timeout: 15_000, interval: 250 })
       .toMatch(/online/i);
@@ -207,8 +141,8 @@ describe("the web console", () => {
   it("imports a CSV with a bad row, showing progress and the row's error", async () => {
     const product = await t.api("POST", "/products", { productName: "Import target", cloudProtocol: 1 });
     const productID = product.body.productID as string;
-    await loggedIn();
-    const csv = join(profile, "devices.csv");
+    await c.login();
+    const csv = join(c.dir, "devices.csv");
     writeFileSync(
       csv,
       `deviceName,product,authType,deviceType,upLinkSystem\nimported-1,${productID},1,1,1\nimported-2,nope,1,1,1\n`,
