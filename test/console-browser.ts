@@ -9,6 +9,13 @@ import { startTestFleet, type TestFleet } from "./helpers.js";
 /** Debian's chromium package: the browser the console tests drive. */
 export const CHROMIUM = "/usr/bin/chromium";
 
+/** A running mosquitto_sub: what it printed, the connection arguments it used (for mosquitto_pub), and stop. */
+export interface DeviceClient {
+  output: () => string;
+  args: string[];
+  stop: () => void;
+}
+
 /** A fleet, a headless chromium with a fresh profile on one page, and the console's address. */
 export interface ConsoleSession {
   t: TestFleet;
@@ -22,7 +29,7 @@ export interface ConsoleSession {
   /** Logs in through the form unless the page is logged in already; ends on the dashboard (any language). */
   login(): Promise<void>;
   /** mosquitto_sub as the device (its inbox, QoS 1), output collected; killed on close at the latest. */
-  subscribeAsDevice(creds: Record<string, string>): { output: () => string; args: string[]; stop: () => void };
+  subscribeAsDevice(creds: Record<string, string>): DeviceClient;
   close(): Promise<void>;
 }
 
