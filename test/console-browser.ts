@@ -35,7 +35,8 @@ export interface ConsoleSession {
 
 /**
  * Builds the console if its sources changed, starts a fleet (`env` on top of the test defaults) and chromium with the
- * flags of a quiet headless run, in `locale` (navigator.language). What the page logs and throws, and a last screenshot, go to test/artifacts/<folder>.
+ * flags of a quiet headless run, in `locale` (navigator.language). What the page logs and throws, and a last
+ * screenshot, go to test/artifacts/<folder>.
  */
 export async function openConsole(
   folder: string,
