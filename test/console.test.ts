@@ -56,24 +56,24 @@ describe("the web console", () => {
     const productID = (await page.locator("[data-testid=productID]").textContent())!;
     expect(productID).toMatch(/\S+/);
     const productIntID = Number(page.url().split("/").pop());
-    // A data point and a JSON stream so that published values are charted (the console has no form for them yet).
-    const point = await t.api("POST", "/data_points", {
-      productIntID,
-      dataPointName: "temp",
-      dataPointID: "temp",
-      pointDataType: 1,
-      dataTransType: 1,
-    });
-    expect(point.status).toBe(201);
-    const stream = await t.api("POST", "/data_streams", {
-      productIntID,
-      streamName: "telemetry",
-      streamType: 1,
-      streamDataType: 1,
-      topic: "telemetry/#",
-      dataPoints: [point.body.id],
-    });
-    expect(stream.status).toBe(201);
+    expect(productIntID).toBeGreaterThan(0);
+    // A data point and a JSON stream on telemetry/# through the product page's forms, so published values are charted.
+    const pointForm = page.getByTestId("data-point-form");
+    await pointForm.locator("input[name=dataPointName]").fill("temp");
+    await pointForm.locator("input[name=dataPointID]").fill("temp");
+    await pointForm.locator("select[name=pointDataType]").selectOption("1");
+    await pointForm.locator("button[type=submit]").click();
+    await page.getByRole("cell", { name: "temp", exact: true }).first().waitFor();
+    const streamForm = page.getByTestId("data-stream-form");
+    await streamForm.locator("input[name=streamName]").fill("telemetry");
+    await streamForm.locator("input[name=topic]").fill("telemetry/#");
+    await streamForm.locator("select[name=dataPoints]").selectOption({ label: "temp" });
+    await streamForm.locator("button[type=submit]").click();
+    await page.getByRole("cell", { name: "telemetry/#" }).waitFor();
+    const streams = await t.api("GET", `/data_streams?productID=${productID}`);
+    expect(streams.body.items).toHaveLength(1);
+    const created = await t.api("GET", `/data_streams/${streams.body.items[0].id}`);
+    expect([created.body.topic, created.body.dataPointNames]).toEqual(["telemetry/#", ["temp"]]);
 
     // Device through the form.
     await page.goto(`${base}/console/devices/new`);

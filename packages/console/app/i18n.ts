@@ -118,6 +118,12 @@ const en = {
   sessionExpired: "Your session ended; log in again.",
   failedLoad: "Could not load",
   sortBy: "Sort by",
+  newDataPoint: "New data point",
+  newDataStream: "New data stream",
+  direction: "Direction",
+  report: "Report",
+  block: "Block",
+  unblock: "Unblock",
 } as const;
 
 /** A label key. */
@@ -242,6 +248,12 @@ const zh: Record<LabelKey, string> = {
   sessionExpired: "会话已结束，请重新登录。",
   failedLoad: "加载失败",
   sortBy: "排序",
+  newDataPoint: "新建功能点",
+  newDataStream: "新建数据流",
+  direction: "传输方向",
+  report: "上报",
+  block: "禁止访问",
+  unblock: "允许访问",
 };
 
 /** The browser's language decides: any `zh…` gets Chinese, everything else English. */

@@ -4,11 +4,11 @@ import { t } from "./i18n.ts";
 import { Link } from "./router.tsx";
 import { ErrorBox, Field, errorsOf } from "./ui.tsx";
 
-/** One field of a SimpleForm: a text input, a textarea, or a select of numeric or string options. */
+/** One field of a SimpleForm: a text input, a textarea, a select of numeric or string options, or a multi-select. */
 export interface FormField {
   name: string;
   label: string;
-  kind?: "text" | "textarea" | "select";
+  kind?: "text" | "textarea" | "select" | "multiselect";
   options?: [string | number, string][];
 }
 
@@ -17,8 +17,11 @@ export function SimpleForm(props: {
   title: string;
   fields: FormField[];
   initial: Rec;
-  cancel: string;
+  /** Where Cancel goes; no Cancel link when absent. */
+  cancel?: string;
   testId?: string;
+  /** Shown as a section inside a page (smaller title) rather than as the page. */
+  inline?: boolean;
   submit: (body: Rec) => Promise<void>;
 }) {
   const [body, setBody] = useState<Rec>(props.initial);
@@ -28,16 +31,35 @@ export function SimpleForm(props: {
     e.preventDefault();
     try {
       await props.submit(body);
+      setErrors({});
+      if (props.inline) setBody(props.initial);
     } catch (err) {
       setErrors(errorsOf(err));
     }
   };
   return (
-    <form class="card form" onSubmit={(e) => void onSubmit(e)} data-testid={props.testId}>
-      <h1>{props.title}</h1>
+    <form class={props.inline ? "form" : "card form"} onSubmit={(e) => void onSubmit(e)} data-testid={props.testId}>
+      {props.inline ? <h3>{props.title}</h3> : <h1>{props.title}</h1>}
       {props.fields.map((f) => (
         <Field key={f.name} label={f.label} name={f.name} errors={errors}>
-          {f.kind === "select" ? (
+          {f.kind === "multiselect" ? (
+            <select
+              multiple
+              name={f.name}
+              onChange={(e) =>
+                set(
+                  f.name,
+                  [...e.currentTarget.selectedOptions].map((o) => Number(o.value)),
+                )
+              }
+            >
+              {(f.options ?? []).map(([v, label]) => (
+                <option key={v} value={String(v)} selected={((body[f.name] as unknown[]) ?? []).includes(v)}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          ) : f.kind === "select" ? (
             <select
               name={f.name}
               value={String(body[f.name] ?? "")}
@@ -64,9 +86,11 @@ export function SimpleForm(props: {
         <button type="submit" class="primary">
           {t("create")}
         </button>
-        <Link href={props.cancel} class="button">
-          {t("cancel")}
-        </Link>
+        {props.cancel ? (
+          <Link href={props.cancel} class="button">
+            {t("cancel")}
+          </Link>
+        ) : null}
       </div>
     </form>
   );

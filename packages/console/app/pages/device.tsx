@@ -4,13 +4,14 @@ import { api, qs, type Page, type Rec } from "../api.ts";
 import { SeriesChart } from "../chart.tsx";
 import { BROKERS, FORM, connectStatus, deviceStatus } from "../deployment.ts";
 import { t } from "../i18n.ts";
-import { Link } from "../router.tsx";
+import { Link, navigate } from "../router.tsx";
 import { CopyButton, ErrorBox, Field, Section, StatusBadge, Table, errorsOf, useInterval, useLoad } from "../ui.tsx";
 import { connectionCommand } from "./connect-command.ts";
 
 /** A device: status, credentials and how to connect, latest values and charts, a command box and its logs. */
 export function DevicePage({ id }: Record<string, string>) {
   const { data: d, error, reload } = useLoad(() => api<Rec>("GET", `/devices/${id}`), [id]);
+  const [actionError, setActionError] = useState<Error>();
   useInterval(reload, 3000);
   if (!d) return error ? <ErrorBox error={error} /> : <p>{t("loading")}</p>;
   const status = deviceStatus(d);
@@ -20,6 +21,26 @@ export function DevicePage({ id }: Record<string, string>) {
       <h1>
         {d.deviceName} <StatusBadge {...status} />
       </h1>
+      <div class="toolbar">
+        <button
+          data-testid="block"
+          onClick={() =>
+            void api("PUT", `/devices/${d.id}`, { blocked: d.blocked ? 0 : 1 }).then(reload, setActionError)
+          }
+        >
+          {d.blocked ? t("unblock") : t("block")}
+        </button>
+        <button
+          data-testid="delete"
+          onClick={() => {
+            if (!confirm(t("confirmDelete"))) return;
+            void api("DELETE", `/devices?ids=${d.id}`).then(() => navigate("/devices"), setActionError);
+          }}
+        >
+          {t("delete")}
+        </button>
+      </div>
+      <ErrorBox error={actionError} />
       <ErrorBox error={error} />
       <div class="grid2">
         <Section title={t("details")}>

@@ -4,6 +4,7 @@ import { FORM } from "../deployment.ts";
 import { t } from "../i18n.ts";
 import { useListState } from "../list-state.ts";
 import { Link, navigate } from "../router.tsx";
+import { SimpleForm } from "../simple-form.tsx";
 import { ErrorBox, Field, Pager, Section, Table, errorsOf, useLoad } from "../ui.tsx";
 
 /** cloudProtocol codes a Form 1 product may take. */
@@ -15,6 +16,26 @@ export const PROTOCOL_OPTIONS: [number, string][] = [
   [5, "HTTP"],
   [6, "WebSocket"],
   [7, "Modbus"],
+];
+
+/** Data point types offered by the form (the common ones; the API takes every code of the spec). */
+const POINT_TYPES: [number, string][] = [
+  [1, "number"],
+  [3, "string"],
+  [5, "boolean"],
+  [4, "fault"],
+  [6, "geolocation"],
+];
+/** dataTransType: 1 report, 2 command, 3 both. */
+const TRANS_TYPES = (): [number, string][] => [
+  [1, t("report")],
+  [2, t("command")],
+  [3, `${t("report")} + ${t("command")}`],
+];
+/** streamType: 1 device report, 2 device command (gateway streams are not offered). */
+const STREAM_TYPES = (): [number, string][] => [
+  [1, t("report")],
+  [2, t("command")],
 ];
 
 /** Products, searchable by name (`productName_like`), paged and sortable. */
@@ -113,7 +134,7 @@ export function ProductNew() {
 
 /** A product: its record, data points, data streams and metrics. */
 export function ProductPage({ id }: Record<string, string>) {
-  const { data, error } = useLoad(async () => {
+  const { data, error, reload } = useLoad(async () => {
     const p = await api<Rec>("GET", `/products/${id}`);
     const q = `?productID=${encodeURIComponent(p.productID)}&_limit=100`;
     const [points, streams, metrics] = await Promise.all([
@@ -164,6 +185,27 @@ export function ProductPage({ id }: Record<string, string>) {
             { label: "", cell: (d) => d.dataTransTypeLabel ?? d.dataTransType },
           ]}
         />
+        {p ? (
+          <SimpleForm
+            inline
+            title={t("newDataPoint")}
+            testId="data-point-form"
+            initial={{ dataPointName: "", dataPointID: "", pointDataType: 1, dataTransType: 3, unitSymbol: "" }}
+            fields={[
+              { name: "dataPointName", label: t("name") },
+              { name: "dataPointID", label: "dataPointID" },
+              { name: "pointDataType", label: t("type"), kind: "select", options: POINT_TYPES },
+              { name: "dataTransType", label: t("direction"), kind: "select", options: TRANS_TYPES() },
+              { name: "unitSymbol", label: t("unit") },
+            ]}
+            submit={async (body) => {
+              const sent: Rec = { ...body, productIntID: p.id };
+              if (!sent.unitSymbol) delete sent.unitSymbol;
+              await api("POST", "/data_points", sent);
+              reload();
+            }}
+          />
+        ) : null}
       </Section>
       <Section title={t("dataStreams")}>
         <Table
@@ -175,6 +217,39 @@ export function ProductPage({ id }: Record<string, string>) {
             { label: "", cell: (s) => s.streamDataTypeLabel ?? s.streamDataType },
           ]}
         />
+        {p && data ? (
+          <SimpleForm
+            inline
+            key={data.points.length}
+            title={t("newDataStream")}
+            testId="data-stream-form"
+            initial={{ streamName: "", topic: "", streamType: 1, streamDataType: 1, dataPoints: [] }}
+            fields={[
+              { name: "streamName", label: t("name") },
+              { name: "topic", label: t("topic") },
+              { name: "streamType", label: t("type"), kind: "select", options: STREAM_TYPES() },
+              {
+                name: "streamDataType",
+                label: "",
+                kind: "select",
+                options: [
+                  [1, "JSON"],
+                  [2, "binary"],
+                ],
+              },
+              {
+                name: "dataPoints",
+                label: t("dataPoints"),
+                kind: "multiselect",
+                options: data.points.map((d) => [Number(d.id), String(d.dataPointName)]),
+              },
+            ]}
+            submit={async (body) => {
+              await api("POST", "/data_streams", { ...body, productIntID: p.id });
+              reload();
+            }}
+          />
+        ) : null}
       </Section>
       <Section title={t("metrics")}>
         <Table
