@@ -162,6 +162,46 @@ describe("the web console", () => {
     await shot("import");
   }, 30_000);
 
+  it("creates a group, a policy and a certificate through their forms and lists them", async () => {
+    const product = await t.api("POST", "/products", { productName: "Grouped meters", cloudProtocol: 1 });
+    await t.newDevice(product.body.productID, "group-member-1");
+    await c.login();
+    await page.goto(`${base}/console/groups/new`);
+    await page.fill("[data-testid=group-form] input[name=groupName]", "Console group");
+    await page.selectOption("[data-testid=group-form] select[name=productID]", product.body.productID);
+    await page.fill("[data-testid=group-form] textarea[name=description]", "made in the browser");
+    await page.click("[data-testid=group-form] button[type=submit]");
+    await page.getByRole("heading", { name: /Console group/ }).waitFor();
+    // A device of the product can join it, and the group page lists it as a member.
+    const candidate = page.locator("select[name=member] option", { hasText: "group-member-1" });
+    await expect.poll(() => candidate.count()).toBe(1);
+    await page.selectOption("select[name=member]", { label: "group-member-1" });
+    await page.getByRole("button", { name: "Add devices" }).click();
+    await page.getByRole("link", { name: "group-member-1" }).waitFor();
+    await c.shot("group");
+
+    await page.goto(`${base}/console/policies/new`);
+    await page.fill("[data-testid=policy-form] input[name=name]", "no-admin-topics");
+    await page.click("[data-testid=policy-form] button[type=submit]");
+    await expect.poll(() => page.locator("[data-field-error=topic]").count()).toBe(1);
+    await page.fill("[data-testid=policy-form] input[name=topic]", "admin/#");
+    await page.selectOption("[data-testid=policy-form] select[name=allow]", "0");
+    await page.click("[data-testid=policy-form] button[type=submit]");
+    await page.getByRole("cell", { name: "admin/#" }).waitFor();
+    await c.shot("policies");
+
+    await page.goto(`${base}/console/certs`);
+    await page.getByRole("link", { name: "New certificate" }).click();
+    await page.fill("[data-testid=cert-form] input[name=name]", "console-cert");
+    const download = page.waitForEvent("download");
+    await page.click("[data-testid=cert-form] button[type=submit]");
+    expect((await download).suggestedFilename()).toMatch(/\.crt$/);
+    await page.getByRole("cell", { name: "console-cert" }).waitFor();
+    await c.shot("certs");
+    const certs = await t.api("GET", "/certs?name_like=console-cert");
+    expect(certs.body.meta.count).toBe(1);
+  }, 30_000);
+
   it("logs out: the token is gone and the login form is back", async () => {
     await page.click("[data-testid=logout]");
     await page.locator("input[name=password]").waitFor();

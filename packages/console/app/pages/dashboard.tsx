@@ -1,6 +1,7 @@
 import { api, type Page, type Rec } from "../api.ts";
 import { FORM } from "../deployment.ts";
 import { t } from "../i18n.ts";
+import { useLive } from "../live.ts";
 import { ErrorBox, Section, Table, useInterval, useLoad } from "../ui.tsx";
 
 /** Protocol names by cloudProtocol code, for protocols no label came with. */
@@ -41,6 +42,7 @@ async function loadDashboard() {
 export function Dashboard() {
   const { data, error, reload } = useLoad(loadDashboard, []);
   useInterval(reload, 5000);
+  useLive(reload);
   const totals = (data?.protocols ?? []).reduce((s, r) => ({ total: s.total + r.total, online: s.online + r.online }), {
     total: 0,
     online: 0,

@@ -4,6 +4,7 @@ import { api, qs, type Page, type Rec } from "../api.ts";
 import { SeriesChart } from "../chart.tsx";
 import { BROKERS, FORM, connectStatus, deviceStatus } from "../deployment.ts";
 import { t } from "../i18n.ts";
+import { useLive } from "../live.ts";
 import { Link, navigate } from "../router.tsx";
 import { CopyButton, ErrorBox, Field, Section, StatusBadge, Table, errorsOf, useInterval, useLoad } from "../ui.tsx";
 import { connectionCommand } from "./connect-command.ts";
@@ -13,6 +14,7 @@ export function DevicePage({ id }: Record<string, string>) {
   const { data: d, error, reload } = useLoad(() => api<Rec>("GET", `/devices/${id}`), [id]);
   const [actionError, setActionError] = useState<Error>();
   useInterval(reload, 3000);
+  useLive(reload);
   if (!d) return error ? <ErrorBox error={error} /> : <p>{t("loading")}</p>;
   const status = deviceStatus(d);
   const command = connectionCommand(d, FORM === "2" ? d : BROKERS);
@@ -172,6 +174,7 @@ function DeviceData({ deviceID }: { deviceID: string }) {
     [deviceID, unit],
   );
   useInterval(reload, 5000);
+  useLive(reload);
   const series = (data ?? []).filter((s) => s.originalData?.time?.length > 0);
   const to = Math.ceil(Date.now() / 1000);
   return (
@@ -227,6 +230,7 @@ function DeviceLogs({ id }: { id: string }) {
     return { events: events!.items, connects: connects!.items, controls: controls!.items };
   }, [id]);
   useInterval(reload, 5000);
+  useLive(reload);
   return (
     <>
       <ErrorBox error={error} />

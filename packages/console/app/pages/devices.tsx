@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { api, type Page, type Rec } from "../api.ts";
 import { FORM, deviceStatus } from "../deployment.ts";
 import { t } from "../i18n.ts";
+import { useLive } from "../live.ts";
 import { useListState } from "../list-state.ts";
 import { Link, navigate } from "../router.tsx";
 import { ErrorBox, Field, Pager, StatusBadge, Table, errorsOf, useInterval, useLoad } from "../ui.tsx";
@@ -18,6 +19,7 @@ export function DeviceList() {
   const products = useProducts();
   const { data, error, reload } = useLoad(() => api<Page<Rec>>("GET", `/devices${list.query}`), [list.query]);
   useInterval(reload, 5000);
+  useLive(reload);
   return (
     <div>
       <h1>{t("devices")}</h1>
