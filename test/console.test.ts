@@ -128,6 +128,8 @@ describe("the web console", () => {
     // The dashboard and lists show it.
     await page.goto(`${base}/console/`);
     await expect.poll(() => page.locator("[data-testid=tile-total] b").textContent(), { timeout: 10_000 }).toBe("1");
+    // The one uplink sent above, seconds ago.
+    expect(await page.locator("[data-testid=tile-uplinks] b").textContent()).toBe("1");
     await shot("dashboard");
     await page.goto(`${base}/console/devices`);
     await page.fill("input[name=deviceName_like]", "console-meter");

@@ -15,13 +15,23 @@ const PROTOCOLS: Record<number, string> = {
   7: "Modbus",
 };
 
+/** Most events read to count the uplinks of the last minute (the tile shows "≥ 1000" beyond). */
+const UPLINK_WINDOW_MAX = 1000;
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC) → epoch ms. */
+const apiTimeToMs = (s: string) => Date.parse(`${s.replace(" ", "T")}Z`);
+
 /** Per protocol: devices from the products' device counts, online ones from the adapters' connected devices. */
 async function loadDashboard() {
-  const [health, products, alerts] = await Promise.all([
+  const [health, products, alerts, events] = await Promise.all([
     api<Rec>("GET", "/health"),
     api<Page<Rec>>("GET", "/products?_limit=1000"),
     api<Page<Rec>>("GET", "/history_alerts?status=open&_limit=1"),
+    api<Page<Rec>>("GET", `/device_events?_limit=${UPLINK_WINDOW_MAX}`),
   ]);
+  // Uplinks of the last minute: the newest events (the list is newest first) received less than 60 s ago.
+  const since = Date.now() - 60_000;
+  const uplinks = events.items.filter((e) => apiTimeToMs(String(e.createAt ?? e.msgTime)) >= since).length;
   const rows = new Map<number, { protocol: number; label: string; total: number; online: number }>();
   const row = (p: number, label?: string) => {
     let r = rows.get(p);
@@ -35,7 +45,12 @@ async function loadDashboard() {
     row(protocol, p.cloudProtocolLabel).total += count;
   }
   for (const a of health.adapters ?? []) row(Number(a.protocol), a.protocolLabel).online += Number(a.connectedDevices);
-  return { health, alerts: alerts.meta.count, protocols: [...rows.values()].sort((a, b) => a.protocol - b.protocol) };
+  return {
+    health,
+    uplinks,
+    alerts: alerts.meta.count,
+    protocols: [...rows.values()].sort((a, b) => a.protocol - b.protocol),
+  };
 }
 
 /** The fleet at a glance, refreshed every 5 seconds. */
@@ -63,6 +78,10 @@ export function Dashboard() {
         <div class="tile" data-testid="tile-total">
           <b>{data ? totals.total : "…"}</b>
           <span>{t("total")}</span>
+        </div>
+        <div class="tile" data-testid="tile-uplinks">
+          <b>{data ? (data.uplinks >= UPLINK_WINDOW_MAX ? `≥ ${UPLINK_WINDOW_MAX}` : data.uplinks) : "…"}</b>
+          <span>{t("uplinksPerMinute")}</span>
         </div>
         <div class="tile" data-testid="tile-alerts">
           <b>{data ? data.alerts : "…"}</b>

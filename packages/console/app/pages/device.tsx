@@ -224,10 +224,11 @@ function DeviceData({ deviceID }: { deviceID: string }) {
 /** The device's events, connect logs and control logs (first 10 of each, newest first), every 5 s. */
 function DeviceLogs({ id }: { id: string }) {
   const { data, error, reload } = useLoad(async () => {
-    const [events, connects, controls] = await Promise.all(
-      ["events", "connect_logs", "control_logs"].map((k) => api<Page<Rec>>("GET", `/devices/${id}/${k}?_limit=10`)),
-    );
-    return { events: events!.items, connects: connects!.items, controls: controls!.items };
+    const [events, connects, controls, alerts] = await Promise.all([
+      ...["events", "connect_logs", "control_logs"].map((k) => api<Page<Rec>>("GET", `/devices/${id}/${k}?_limit=10`)),
+      api<Page<Rec>>("GET", `/history_alerts?deviceIntID=${id}&_limit=10`),
+    ]);
+    return { events: events!.items, connects: connects!.items, controls: controls!.items, alerts: alerts!.items };
   }, [id]);
   useInterval(reload, 5000);
   useLive(reload);
@@ -270,6 +271,19 @@ function DeviceLogs({ id }: { id: string }) {
           />
         </Section>
       </div>
+      <Section title={t("alerts")}>
+        <Table
+          testId="device-alerts"
+          rows={data?.alerts}
+          columns={[
+            { label: t("name"), cell: (a) => a.alertName },
+            { label: t("severity"), cell: (a) => a.alertSeverityLabel ?? a.alertSeverity },
+            { label: "", cell: (a) => a.alertContent },
+            { label: t("startTime"), cell: (a) => a.startTime },
+            { label: t("endTime"), cell: (a) => a.endTime ?? "—" },
+          ]}
+        />
+      </Section>
       <p>
         <Link href="/devices">← {t("devices")}</Link>
       </p>
