@@ -228,7 +228,7 @@ function DeviceLogs({ id }: { id: string }) {
       ...["events", "connect_logs", "control_logs"].map((k) => api<Page<Rec>>("GET", `/devices/${id}/${k}?_limit=10`)),
       api<Page<Rec>>("GET", `/history_alerts?deviceIntID=${id}&_limit=10`),
     ]);
-    return { events: events!.items, connects: connects!.items, controls: controls!.items, alerts: alerts!.items };
+    return { events: events!.items, connects: connects!.items, controls: controls!.items, alerts: alerts.items };
   }, [id]);
   useInterval(reload, 5000);
   useLive(reload);
