@@ -224,11 +224,14 @@ function DeviceData({ deviceID }: { deviceID: string }) {
 /** The device's events, connect logs and control logs (first 10 of each, newest first), every 5 s. */
 function DeviceLogs({ id }: { id: string }) {
   const { data, error, reload } = useLoad(async () => {
+    const logs = (kind: string) => api<Page<Rec>>("GET", `/devices/${id}/${kind}?_limit=10`);
     const [events, connects, controls, alerts] = await Promise.all([
-      ...["events", "connect_logs", "control_logs"].map((k) => api<Page<Rec>>("GET", `/devices/${id}/${k}?_limit=10`)),
+      logs("events"),
+      logs("connect_logs"),
+      logs("control_logs"),
       api<Page<Rec>>("GET", `/history_alerts?deviceIntID=${id}&_limit=10`),
     ]);
-    return { events: events!.items, connects: connects!.items, controls: controls!.items, alerts: alerts.items };
+    return { events: events.items, connects: connects.items, controls: controls.items, alerts: alerts.items };
   }, [id]);
   useInterval(reload, 5000);
   useLive(reload);
