@@ -26,6 +26,7 @@ describe("the web console on Form 2", () => {
     // navigator.language is zh-CN: the labels are Chinese.
     await page.getByRole("heading", { name: "概览" }).waitFor();
     expect(await page.locator("nav.side").textContent()).toContain("设备");
+    await expect.poll(() => page.locator("[data-testid=tile-total] b").textContent()).toBe("0");
     await c.shot("dashboard-zh");
     await page.goto(`${base}/console/products/new`);
     // Form 2 products have no protocol to choose, and a description is required: the API's error shows beside it.
