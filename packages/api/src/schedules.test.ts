@@ -90,6 +90,85 @@ describe("scheduled commands over the API", () => {
     expect((await bad({ scheduleType: 3 })).body.errors).toHaveProperty("scheduleType");
   });
 
+  it("refuses a schedule whose payload the device's or group's command rules refuse, naming payload", async () => {
+    const pumps = (await t.call("POST", "/products", { productName: "Pumps", cloudProtocol: 1 }, token)).body as {
+      id: number;
+      productID: string;
+    };
+    const speed = await t.call(
+      "POST",
+      "/data_points",
+      {
+        productIntID: pumps.id,
+        dataPointName: "speed",
+        dataPointID: "speed",
+        dataTransType: 2,
+        pointDataType: 1,
+        lowerLimit: 0,
+        upperLimit: 100,
+      },
+      token,
+    );
+    expect(speed.status, JSON.stringify(speed.body)).toBe(201);
+    const stream = await t.call(
+      "POST",
+      "/data_streams",
+      {
+        productID: pumps.productID,
+        streamName: "Pump",
+        streamType: 2,
+        streamDataType: 1,
+        topic: "cmd/pump",
+        dataPoints: [speed.body.id],
+      },
+      token,
+    );
+    expect(stream.status, JSON.stringify(stream.body)).toBe(201);
+    const pump = await createDevice(t.store.db, admin, {
+      productId: pumps.productID,
+      deviceName: "pump",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    const pumpGroup = (await t.call("POST", "/groups", { productID: pumps.productID, groupName: "pumps" }, token)).body;
+    const timing = { scheduleName: "pump", scheduleType: 1, IntervalMinute: 5 };
+    const count = async () =>
+      (await t.call("GET", "/device_schedule_publish", undefined, token)).body.meta.count +
+      (await t.call("GET", "/group_schedule_publish", undefined, token)).body.meta.count;
+    const before = await count();
+
+    const tooFast = { deviceID: pump.deviceId, payload: '{"speed": 250}', ...timing };
+    const bad = await t.call("POST", "/device_schedule_publish", tooFast, token);
+    expect([bad.status, bad.body.errorCode]).toEqual([400, "FORM_INVALID"]);
+    expect(bad.body.errors).toEqual({ "payload.speed": "must be at most 100 (upperLimit)" });
+    const badGroup = await t.call(
+      "POST",
+      "/group_schedule_publish",
+      { groupID: pumpGroup.groupID, payload: '{"speed": "fast"}', ...timing },
+      token,
+    );
+    expect([badGroup.status, Object.keys(badGroup.body.errors)]).toEqual([400, ["payload.speed"]]);
+    expect(await count()).toBe(before);
+
+    const ok = await t.call("POST", "/device_schedule_publish", { ...tooFast, payload: '{"speed": 50}' }, token);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    const okGroup = await t.call(
+      "POST",
+      "/group_schedule_publish",
+      { groupID: pumpGroup.groupID, payload: '{"speed": 10}', ...timing },
+      token,
+    );
+    expect(okGroup.status, JSON.stringify(okGroup.body)).toBe(201);
+    expect(await count()).toBe(before + 2);
+    for (const path of ["/device_schedule_publish", "/group_schedule_publish"]) {
+      const mine = (await t.call("GET", path, undefined, token)).body.items.filter(
+        (x: { scheduleName: string }) => x.scheduleName === "pump",
+      );
+      expect(mine).toHaveLength(1);
+      expect((await t.call("DELETE", `${path}?ids=${mine[0].id}`, undefined, token)).status).toBe(204);
+    }
+  });
+
   it("fires a group schedule as a group command whose task the detail links to", async () => {
     const res = await t.call(
       "POST",

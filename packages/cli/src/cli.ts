@@ -4,9 +4,9 @@ import type { CommandContext } from "./context.js";
 import { events } from "./commands/events.js";
 import { login } from "./commands/login.js";
 import { publish } from "./commands/publish.js";
-import { simulate } from "./commands/simulate.js";
+import { simulate, type SimulateOptions } from "./commands/simulate.js";
 import { exportDevices, importDevices } from "./commands/transfer.js";
-import type { SimProtocol } from "./simulate/senders.js";
+import { SIM_PROTOCOLS } from "./simulate/protocols.js";
 import {
   createResource,
   deleteResource,
@@ -83,13 +83,22 @@ export async function runCli(
   program
     .command("simulate")
     .description("load the service like a fleet: N devices sending R messages a second through an adapter")
-    .requiredOption("--protocol <p>", "mqtt, coap or http")
+    .requiredOption("--protocol <p>", [...SIM_PROTOCOLS.keys()].join(", "))
     .option("--devices <n>", "devices (created as sim-<protocol>-<i>, or reused)", int, 10)
-    .option("--rate <r>", "messages a second, all devices together", int, 10)
+    .option("--rate <r>", "messages a second, all devices together (Modbus: register changes)", int, 10)
     .option("--seconds <s>", "how long (default: until Ctrl-C)", int)
-    .option("--target <url>", "the adapter, e.g. mqtt://host:1883 (default: the API's host, default port)")
-    .action(async (o: { protocol: SimProtocol; devices: number; rate: number; seconds?: number; target?: string }) => {
-      const ok = await simulate(ctx(), { ...o, ...(opts.signal ? { signal: opts.signal } : {}) });
+    .option(
+      "--target <url>",
+      "the adapter, e.g. mqtt://host:1883 (Modbus: the registry's gRPC host:port); default: the API's host",
+    )
+    .option("--registry-token <token>", "Modbus: the central node's registry token (default: IOT_REGISTRY_TOKEN)")
+    .action(async (o: Omit<SimulateOptions, "signal">) => {
+      const env = opts.env ?? process.env;
+      const ok = await simulate(ctx(), {
+        ...o,
+        registryToken: o.registryToken ?? env.IOT_REGISTRY_TOKEN,
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
       if (!ok) throw new CliError("some messages failed");
     });
   program

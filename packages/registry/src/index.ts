@@ -80,4 +80,6 @@ export {
   type RunPlan,
 } from "./domain/schedule-times.js";
 export { ScheduleRunner, DEFAULT_SCHEDULE_TICK_MS, type ScheduleRunnerOptions } from "./router/schedule-runner.js";
+export { checkCommand, type CommandTarget } from "./router/command-check.js";
 export * from "./domain/export-files.js";
+export * from "./northbound/index.js";

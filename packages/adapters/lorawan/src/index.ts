@@ -8,3 +8,7 @@ export * from "./codec/uplink.js";
 export * from "./codec/dedup.js";
 export * from "./codec/dev-addr.js";
 export * from "./mac/mac-commands.js";
+export * from "./codec/device-frames.js";
+export * from "./sim/device-mac-answers.js";
+export * from "./sim/simulated-lora-device.js";
+export * from "./sim/simulated-forwarder.js";

@@ -28,12 +28,15 @@ function freePort(): Promise<number> {
  * Modbus TCP slaves in memory for tests and benchmarks: a modbus-serial ServerTCP on 127.0.0.1 answering any unit id
  * listed in `units`, with coils, discrete inputs, input and holding registers per unit (unset ones read 0/false).
  * Units not listed, and those in `silent`, never answer (a dead slave); `failReads`/`failWrites` make an address
- * answer an exception. Register reads are recorded in `reads`.
+ * answer an exception. Register reads are recorded in `reads` (unless `recordReads` is false: a long-running
+ * simulation, such as `iot simulate --protocol modbus`, would keep every poll).
  */
 export class MemorySlave {
   readonly units = new Map<number, Record<ModbusArea, Map<number, number>>>();
   readonly silent = new Set<number>();
   readonly reads: SlaveRead[] = [];
+  /** Whether register reads are kept in `reads` (default true). */
+  recordReads = true;
   /** ms each answer is held back (a slow slave); requests held at once are counted in `maxConcurrent`. */
   delayMs = 0;
   maxConcurrent = 0;
@@ -139,7 +142,7 @@ export class MemorySlave {
 
   private registers(unit: number, area: "inputRegister" | "holdingRegister", offset: number, count: number) {
     return (cb: Callback<number[] | number>, single: boolean) => {
-      this.reads.push({ unit, area, offset, count });
+      if (this.recordReads) this.reads.push({ unit, area, offset, count });
       const offsets = Array.from({ length: count }, (_, i) => offset + i);
       this.answer(unit, area, offsets, false, cb, () => {
         const values = this.get(unit, area, offset, count);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  checkCommand,
   createSchedule,
   deleteSchedules,
   fail,
@@ -65,8 +66,9 @@ const created = (c: Context<Env>, path: string, id: number) => {
 
 /**
  * Scheduled commands: `POST /device_schedule_publish` and `POST /group_schedule_publish` store a schedule (201
- * empty); `GET` lists them and `GET …/{id}` shows one with its next run and last result (our addition); `DELETE
- * ?ids=` removes them. Each run is a normal device or group command (docs/schedules.md).
+ * empty) once its payload passes the checks device_publish and group_publish apply; `GET` lists them and `GET
+ * …/{id}` shows one with its next run and last result (our addition); `DELETE ?ids=` removes them. Each run is a
+ * normal device or group command (docs/schedules.md).
  */
 export function scheduleRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
@@ -81,6 +83,7 @@ export function scheduleRoutes(deps: AppDeps, docs: ApiDocs) {
             ? await getDevice(db, caller, body.deviceIntID)
             : await getDeviceByDeviceId(db, caller, body.deviceID);
         if (device.deviceId !== body.deviceID) throw fail.form({ deviceIntID: "is not the device named by deviceID" });
+        await checkCommand(db, { deviceIntId: device.id }, body.payload, body.topic);
         const s = await createSchedule(db, caller, {
           target: { deviceIntId: device.id },
           ...timingOf(body),
@@ -97,6 +100,7 @@ export function scheduleRoutes(deps: AppDeps, docs: ApiDocs) {
       async (c, { body }) => {
         const caller = c.get("caller");
         const group = await groupOfCommand(db, caller, body.groupID, body.groupIntID);
+        await checkCommand(db, { groupIntId: group.id }, body.payload, undefined);
         const s = await createSchedule(db, caller, {
           target: { groupIntId: group.id },
           ...timingOf(body),

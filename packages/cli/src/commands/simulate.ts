@@ -1,70 +1,45 @@
-import { dynamicCall, type ApiClient } from "../client.js";
+import { CliError } from "../client.js";
 import { apiUrl, loggedIn, type CommandContext } from "../context.js";
 import { runLoad, type LoadStats } from "../simulate/load.js";
-import { openSender, type SimDevice, type SimProtocol } from "../simulate/senders.js";
-
-/** cloudProtocol of each simulated protocol's product. */
-const CLOUD_PROTOCOL: Readonly<Record<SimProtocol, number>> = { mqtt: 1, coap: 2, http: 5 };
-/** Where each adapter listens by default, on the API's host. */
-const DEFAULT_PORT: Readonly<Record<SimProtocol, string>> = {
-  mqtt: "mqtt://{host}:1883",
-  coap: "coap://{host}:5683",
-  http: "http://{host}:8081",
-};
-
-type Page<T> = { items: T[] };
-
-/** The product `sim-<protocol>` and devices `sim-<protocol>-<i>`, i < n: reused when they exist, else created. */
-async function simDevices(client: ApiClient, protocol: SimProtocol, n: number): Promise<SimDevice[]> {
-  const name = `sim-${protocol}`;
-  const products = (await dynamicCall(client, "GET", "/api/v1/products", {
-    params: { query: { productName_like: name, _limit: 1000 } },
-  })) as Page<{ productID: string; productName: string }>;
-  const product =
-    products.items.find((p) => p.productName === name) ??
-    ((await dynamicCall(client, "POST", "/api/v1/products", {
-      body: { productName: name, cloudProtocol: CLOUD_PROTOCOL[protocol] },
-    })) as { productID: string });
-  const existing = new Map<string, SimDevice & { deviceName: string }>();
-  for (let page = 1; existing.size < n; page++) {
-    const r = (await dynamicCall(client, "GET", "/api/v1/devices", {
-      params: { query: { productID: product.productID, deviceName_like: `${name}-`, _limit: 1000, _page: page } },
-    })) as Page<SimDevice & { deviceName: string }>;
-    for (const d of r.items) existing.set(d.deviceName, d);
-    if (r.items.length < 1000) break;
-  }
-  const devices: SimDevice[] = [];
-  for (let i = 0; i < n; i++) {
-    const deviceName = `${name}-${i}`;
-    devices.push(
-      existing.get(deviceName) ??
-        ((await dynamicCall(client, "POST", "/api/v1/devices", {
-          body: { productID: product.productID, deviceName, upLinkSystem: 1, authType: 1 },
-        })) as SimDevice),
-    );
-  }
-  return devices;
-}
+import { SIM_PROTOCOLS } from "../simulate/protocols.js";
+import type { SimContext } from "../simulate/sim-protocol.js";
+import { simDevices, simProduct } from "../simulate/sim-records.js";
 
 const line = (s: LoadStats) =>
   `sent ${s.sent}  ok ${s.ok}  failed ${s.failed}  latency p50 ${s.p50.toFixed(1)} ms  p95 ${s.p95.toFixed(1)} ms  p99 ${s.p99.toFixed(1)} ms`;
 
+/** What `iot simulate` takes. */
+export interface SimulateOptions {
+  protocol: string;
+  devices: number;
+  rate: number;
+  seconds?: number | undefined;
+  target?: string | undefined;
+  registryToken?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
 /**
- * `iot simulate --protocol <mqtt|coap|http> --devices N --rate R [--seconds S] [--target URL]`: creates or reuses N
- * devices and sends R messages a second through the protocol's adapter, printing counts and latency percentiles
- * every second and a summary at the end (JSON with --json). Exits 1 when any message failed.
+ * `iot simulate --protocol <p> --devices N --rate R [--seconds S] [--target URL]`: finds or creates the product
+ * `sim-<p>` and N devices `sim-<p>-<i>` (with what the protocol's rules need), then sends R messages a second through
+ * the protocol's adapter, printing counts and latency percentiles every second and a summary at the end (JSON with
+ * --json). Answers false when any message failed (the CLI exits 1).
  */
-export async function simulate(
-  ctx: CommandContext,
-  o: { protocol: SimProtocol; devices: number; rate: number; seconds?: number; target?: string; signal?: AbortSignal },
-): Promise<boolean> {
-  if (!(o.protocol in CLOUD_PROTOCOL))
-    throw new Error(`--protocol must be one of ${Object.keys(CLOUD_PROTOCOL).join(", ")}`);
+export async function simulate(ctx: CommandContext, o: SimulateOptions): Promise<boolean> {
+  const protocol = SIM_PROTOCOLS.get(o.protocol);
+  if (!protocol) throw new CliError(`--protocol must be one of ${[...SIM_PROTOCOLS.keys()].join(", ")}`);
+  if (o.devices < 1 || o.devices > (protocol.maxDevices ?? Infinity))
+    throw new CliError(`--devices must be 1 to ${protocol.maxDevices ?? "any number"} for ${protocol.name}`);
+  if (o.rate < 1) throw new CliError("--rate must be at least 1");
   const client = loggedIn(ctx);
-  const devices = await simDevices(client, o.protocol, o.devices);
+  const name = `sim-${protocol.name}`;
   const apiHost = new URL(apiUrl(ctx)).hostname;
-  const target = o.target ?? DEFAULT_PORT[o.protocol].replace("{host}", apiHost);
-  const sender = await openSender(o.protocol, target, devices);
+  const target = o.target ?? protocol.defaultTarget.replace("{host}", apiHost);
+  const productID = await simProduct(client, name, protocol.cloudProtocol);
+  const sim: SimContext = { client, productID, target, registryToken: o.registryToken };
+  const prepared = await protocol.prepare?.(sim);
+  const devices = await simDevices(client, productID, `${name}-`, o.devices, (i) => protocol.deviceBody(i, prepared));
+  const sender = await protocol.open(sim, devices, prepared);
   try {
     const stats = await runLoad({
       devices,
@@ -75,10 +50,10 @@ export async function simulate(
       tick: (s) => ctx.json || ctx.io.err(`${line(s)}\n`),
     });
     if (ctx.json)
-      ctx.io.out(`${JSON.stringify({ protocol: o.protocol, target, devices: devices.length, ...stats })}\n`);
+      ctx.io.out(`${JSON.stringify({ protocol: protocol.name, target, devices: devices.length, ...stats })}\n`);
     else
       ctx.io.out(
-        `${o.protocol} → ${target}, ${devices.length} devices: ${line(stats)}${stats.firstError ? ` (first failure: ${stats.firstError})` : ""}\n`,
+        `${protocol.name} → ${target}, ${devices.length} devices: ${line(stats)}${stats.firstError ? ` (first failure: ${stats.firstError})` : ""}\n`,
       );
     return stats.failed === 0;
   } finally {

@@ -1,4 +1,4 @@
-import type { SimDevice, Send } from "./senders.js";
+import type { SimDevice, Send } from "./sim-protocol.js";
 
 /** Counts and latencies of a run so far. */
 export interface LoadStats {

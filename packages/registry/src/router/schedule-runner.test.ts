@@ -173,6 +173,39 @@ describe.each(engines)("scheduled commands on $name", (engine) => {
     expect(await runnerOn().tick(T0 + MINUTE_MS)).toBe(0);
   });
 
+  it("ends the schedules of a deleted tenant without sending anything", async () => {
+    const { db, other, runnerOn } = await setup(engine);
+    const theirs = await createProduct(db, other, { productName: "Pumps", cloudProtocol: 1 });
+    const pump = await createDevice(db, other, {
+      productId: theirs.productId,
+      deviceName: "p1",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    const s = await createSchedule(
+      db,
+      other,
+      {
+        target: { deviceIntId: pump.id },
+        scheduleName: "pump",
+        scheduleType: SCHEDULE_TYPE.interval,
+        intervalMinute: 1,
+        payload: "on",
+        qos: 1,
+      },
+      T0,
+    );
+    const runner = runnerOn();
+    expect(await runner.tick(T0 + MINUTE_MS)).toBe(1);
+    await db.deleteFrom("tenants").where("tenantId", "=", other.tenantId).execute();
+    expect(await runner.tick(T0 + 2 * MINUTE_MS)).toBe(0);
+    const row = await db.selectFrom("schedules").selectAll().where("id", "=", s.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ nextRunAt: null, lastError: "the tenant was deleted" });
+    const logs = await db.selectFrom("controlLogs").select("id").where("deviceIntId", "=", pump.id).execute();
+    expect(logs).toHaveLength(1);
+    expect(await runner.tick(T0 + 10 * MINUTE_MS)).toBe(0);
+  });
+
   it("keeps schedules to their tenant: another tenant neither sees them nor targets its devices", async () => {
     const { db, caller, other, device, everyMinutes } = await setup(engine);
     const s = await everyMinutes(3);

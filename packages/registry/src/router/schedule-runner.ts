@@ -56,6 +56,16 @@ export class ScheduleRunner {
 
   private async runOne(row: Row, now: number): Promise<boolean> {
     const dueAt = row.nextRunAt!;
+    if (!(await this.tenantExists(row.tenantId))) {
+      // The schedules of a deleted tenant end with it (its devices and users are gone: nothing to send as).
+      await this.db
+        .updateTable("schedules")
+        .set({ nextRunAt: null, lastError: "the tenant was deleted", updateAt: now })
+        .where("id", "=", row.id)
+        .where("nextRunAt", "=", dueAt)
+        .execute();
+      return false;
+    }
     const plan = planRun(row, dueAt, now);
     const claimed = await this.db
       .updateTable("schedules")
@@ -107,6 +117,11 @@ export class ScheduleRunner {
     const group = await getGroup(this.db, caller, row.groupIntId!);
     const r = await this.commands.publishToGroup(caller, { group, payload: row.payload, needAck: bit(row) }, now);
     return { lastControlLogId: r.controlLogId, lastTaskIntId: r.task.id };
+  }
+
+  private async tenantExists(tenantId: string): Promise<boolean> {
+    const t = await this.db.selectFrom("tenants").select("id").where("tenantId", "=", tenantId).executeTakeFirst();
+    return t !== undefined;
   }
 
   private async record(id: number, set: Partial<Omit<Row, "id">>): Promise<void> {

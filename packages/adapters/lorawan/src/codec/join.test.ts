@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import {
   buildJoinAccept,
+  buildJoinRequest,
   decodeJoinAccept,
   deriveSessionKeys,
   parseJoinRequest,
@@ -293,5 +294,26 @@ describe("a whole OTAA join, device and network each doing their part", () => {
     );
     expect(network.nwkSKey).toEqual(device.NwkSKey);
     expect(network.appSKey).toEqual(device.AppSKey);
+  });
+});
+
+describe("buildJoinRequest", () => {
+  test("writes the brocaar/lorawan vector byte for byte (DevNonce 4141, AppKey 01…01)", () => {
+    const request = { appEui: "0102030401020304", devEui: "0203040502030405", devNonce: 4141 };
+    expect(value(buildJoinRequest(request, ones))).toEqual(b64("AAQDAgEEAwIBBQQDAgUEAwItEGqZDhI="));
+  });
+
+  test("writes the brocaar/lorawan example (DevNonce 771, AppKey 0102…10) that verifyJoinRequest accepts", () => {
+    const request = { appEui: "0101010101010101", devEui: "0202020202020202", devNonce: 771 };
+    const phy = value(buildJoinRequest(request, oneToSixteen));
+    expect(phy).toEqual(bytes(0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 9, 185, 123, 50));
+    expect(value(verifyJoinRequest(phy, oneToSixteen))).toEqual(request);
+  });
+
+  test("refuses a short key, a DevNonce beyond 16 bits and an EUI of the wrong length", () => {
+    const request = { appEui: "0101010101010101", devEui: "0202020202020202", devNonce: 1 };
+    expect(reason(buildJoinRequest(request, Buffer.alloc(8)))).toMatch(/AppKey must be 16 bytes/);
+    expect(reason(buildJoinRequest({ ...request, devNonce: 65536 }, ones))).toMatch(/devNonce/);
+    expect(reason(buildJoinRequest({ ...request, devEui: "02" }, ones))).toMatch(/devEui/);
   });
 });

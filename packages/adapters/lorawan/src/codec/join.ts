@@ -199,3 +199,36 @@ export function deriveSessionKeys(
     return refuse(`session keys could not be derived: ${(e as Error).message}`);
   }
 }
+
+/**
+ * A JoinRequest PHYPayload as a device sends it (§6.2.4): AppEUI, DevEUI and DevNonce least significant byte first,
+ * MIC under the AppKey. For simulated devices and tests; the network server only reads JoinRequests. 23 bytes.
+ */
+export function buildJoinRequest(request: JoinRequest, appKey: Buffer): Result<Buffer> {
+  const keyProblem = checkKey(appKey, "AppKey");
+  if (keyProblem) return refuse(keyProblem);
+  if (!Number.isInteger(request.devNonce) || request.devNonce < 0 || request.devNonce > 0xffff)
+    return refuse("devNonce must be 0..65535");
+  const appEui = parseHex(request.appEui, 8, "appEui");
+  if (!appEui.ok) return appEui;
+  const devEui = parseHex(request.devEui, 8, "devEui");
+  if (!devEui.ok) return devEui;
+  try {
+    const packet = loraPacket.fromFields(
+      {
+        MType: "Join Request",
+        AppEUI: appEui.value,
+        DevEUI: devEui.value,
+        DevNonce: Buffer.from([request.devNonce >> 8, request.devNonce & 0xff]),
+      },
+      undefined,
+      undefined,
+      appKey,
+    );
+    const phy = packet.getPHYPayload();
+    if (phy?.length !== JOIN_REQUEST_BYTES) return refuse("lora-packet built no JoinRequest");
+    return ok(Buffer.from(phy));
+  } catch (e) {
+    return refuse(`JoinRequest could not be built: ${(e as Error).message}`);
+  }
+}

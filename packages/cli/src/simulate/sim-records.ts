@@ -1,0 +1,62 @@
+import { dynamicCall, type ApiClient } from "../client.js";
+import type { SimDevice } from "./sim-protocol.js";
+
+type Page<T> = { items: T[] };
+
+/** The tenant's product named `name`, created with `cloudProtocol` when there is none. */
+export async function simProduct(client: ApiClient, name: string, cloudProtocol: number): Promise<string> {
+  const products = (await dynamicCall(client, "GET", "/api/v1/products", {
+    params: { query: { productName_like: name, _limit: 1000 } },
+  })) as Page<{ productID: string; productName: string }>;
+  const found = products.items.find((p) => p.productName === name);
+  if (found) return found.productID;
+  const created = (await dynamicCall(client, "POST", "/api/v1/products", {
+    body: { productName: name, cloudProtocol },
+  })) as { productID: string };
+  return created.productID;
+}
+
+/** The product's data point `dataPointID`, created from `body` when the product has none by that id. */
+export async function simDataPoint(
+  client: ApiClient,
+  productID: string,
+  body: { dataPointID: string } & Record<string, unknown>,
+): Promise<void> {
+  const points = (await dynamicCall(client, "GET", "/api/v1/data_points", {
+    params: { query: { productID, _limit: 1000 } },
+  })) as Page<{ dataPointID: string }>;
+  if (points.items.some((p) => p.dataPointID === body.dataPointID)) return;
+  await dynamicCall(client, "POST", "/api/v1/data_points", { body: { productID, ...body } });
+}
+
+/**
+ * Devices `<prefix><i>` of the product, i < n: the ones that exist are reused, the others created with `body(i)`
+ * added to their creation body.
+ */
+export async function simDevices(
+  client: ApiClient,
+  productID: string,
+  prefix: string,
+  n: number,
+  body: (i: number) => Record<string, unknown>,
+): Promise<SimDevice[]> {
+  const existing = new Map<string, SimDevice>();
+  for (let page = 1; existing.size < n; page++) {
+    const r = (await dynamicCall(client, "GET", "/api/v1/devices", {
+      params: { query: { productID, deviceName_like: prefix, _limit: 1000, _page: page } },
+    })) as Page<SimDevice>;
+    for (const d of r.items) existing.set(d.deviceName, d);
+    if (r.items.length < 1000) break;
+  }
+  const devices: SimDevice[] = [];
+  for (let i = 0; i < n; i++) {
+    const deviceName = `${prefix}${i}`;
+    devices.push(
+      existing.get(deviceName) ??
+        ((await dynamicCall(client, "POST", "/api/v1/devices", {
+          body: { productID, deviceName, ...body(i) },
+        })) as SimDevice),
+    );
+  }
+  return devices;
+}
