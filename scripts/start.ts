@@ -4,6 +4,7 @@
  * stops them all; if one dies, the rest are stopped and the exit code is 1.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { ensureConsoleBuilt } from "../packages/console/src/console-build.js";
 import { startFleet, type Fleet } from "./fleet.js";
 
 let fleet: Fleet | undefined;
@@ -54,6 +55,13 @@ function alive(pid: number): boolean {
   }
 }
 
+// `pnpm install` built the web console; sources changed since (a pull, an edit) are built again here.
+try {
+  if (await ensureConsoleBuilt()) process.stdout.write("Built the web console (packages/console).\n");
+} catch (err) {
+  process.stderr.write(`The web console could not be built, /console will say so: ${(err as Error).message}\n`);
+}
+
 try {
   fleet = await startFleet(process.env, { echo: true });
 } catch (err) {
@@ -75,6 +83,7 @@ process.stdout.write(
   [
     "Fleet is up:",
     `  REST API   ${fleet.central.urls.api}/api/v1   (health: ${fleet.central.urls.api}/api/v1/health)`,
+    `  Console    ${fleet.central.urls.api}/console/   (the same users as the API)`,
     `  gRPC       ${fleet.central.urls.grpc}   (adapters; ${grpcToken})`,
     ...fleet.adapters.flatMap((a) => Object.entries(a.urls).map(([k, v]) => `  ${k.padEnd(10)} ${v}   (${a.name})`)),
     "Press Ctrl-C to stop.",

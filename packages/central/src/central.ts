@@ -5,6 +5,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import type { Logger } from "pino";
 import { StartupError, listenError } from "@iot/config";
 import { createApp } from "@iot/api";
+import { consoleRoutes } from "@iot/console";
 import {
   LiveUpdates,
   CommandRouter,
@@ -154,6 +155,8 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     logError: (err) => logger.error({ err }, "request failed"),
     logDebug: (message, err) => logger.debug({ err }, message),
   });
+  // The web console (static files, outside /api/v1) calls the same API with a bearer token like any client.
+  app.route("/", consoleRoutes({ form: config.apiForm, brokers: brokerAddresses(config) }));
   const http = createAdaptorServer({ fetch: app.fetch });
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);

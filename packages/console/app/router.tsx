@@ -1,0 +1,59 @@
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+
+/** Every console address starts with this (the central node serves the console there). */
+export const BASE = "/console";
+
+const listeners = new Set<() => void>();
+window.addEventListener("popstate", () => listeners.forEach((l) => l()));
+
+/** Goes to a console path (`/devices/3`), keeping history. */
+export function navigate(path: string, replace = false): void {
+  const url = `${BASE}${path}`;
+  if (replace) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  listeners.forEach((l) => l());
+}
+
+/** The current console path without BASE, and its query. */
+export function useLocation(): { path: string; query: URLSearchParams } {
+  const [, set] = useState(0);
+  useEffect(() => {
+    const l = () => set((n) => n + 1);
+    listeners.add(l);
+    return () => void listeners.delete(l);
+  }, []);
+  const path = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) || "/" : "/";
+  return { path, query: new URLSearchParams(location.search) };
+}
+
+/** Matches `path` against a pattern such as `/devices/:id`; the named parts, or null. */
+export function match(pattern: string, path: string): Record<string, string> | null {
+  const norm = (x: string) => (x.replace(/\/+$/, "") || "/").split("/");
+  const p = norm(pattern);
+  const s = norm(path);
+  if (p.length !== s.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < p.length; i++) {
+    if (p[i]!.startsWith(":")) params[p[i]!.slice(1)] = decodeURIComponent(s[i]!);
+    else if (p[i] !== s[i]) return null;
+  }
+  return params;
+}
+
+/** A link inside the console: a real anchor (open in a new tab works) that navigates without reloading. */
+export function Link(props: { href: string; children: ComponentChildren; class?: string }) {
+  return (
+    <a
+      href={`${BASE}${props.href}`}
+      class={props.class}
+      onClick={(e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+        e.preventDefault();
+        navigate(props.href);
+      }}
+    >
+      {props.children}
+    </a>
+  );
+}
