@@ -1,4 +1,4 @@
-import { integer, oneOf, port, readConfig, text, type ConfigOf } from "@iot/config";
+import { integer, metricsTokenSetting, oneOf, port, readConfig, text, type ConfigOf } from "@iot/config";
 
 /** Every setting of the central node (registry + gRPC + REST API), read once at start. */
 export const centralSettings = {
@@ -125,6 +125,7 @@ export const centralSettings = {
     -1,
     65535,
   ),
+  metricsToken: metricsTokenSetting,
   logLevel: oneOf("IOT_LOG_LEVEL", "info", "Log level: fatal, error, warn, info, debug, trace.", [
     "fatal",
     "error",

@@ -17,6 +17,7 @@ import {
   LoraActivateResult as LoraActivateCode,
 } from "@iot/proto";
 import type { Logger } from "pino";
+import { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
 import type { AdapterConfig } from "./config.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
@@ -160,9 +161,11 @@ export class GrpcRegistryClient implements RegistryClient {
   private retryTimer: NodeJS.Timeout | undefined;
   private unsentResults: AdapterMessage[] = [];
   private readonly authSlots: ConcurrencyLimit;
+  private readonly metrics: AdapterMetrics;
 
   constructor(private readonly opts: GrpcRegistryClientOptions) {
     this.instanceId = newInstanceId(opts.protocol);
+    this.metrics = adapterMetrics(opts.protocol);
     this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000, opts.maxMessageSize);
     this.authSlots = new ConcurrencyLimit(opts.authConcurrency ?? 32);
     this.backoff = new Backoff(opts.backoff);
@@ -200,7 +203,11 @@ export class GrpcRegistryClient implements RegistryClient {
     const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId);
     return this.authSlots
       .run(() => this.callAuthenticate(req, unavailable), signal)
-      .catch((err: unknown) => unavailable((err as Error).message));
+      .catch((err: unknown) => unavailable((err as Error).message))
+      .then((outcome) => {
+        this.metrics.authentication(outcome.ok ? "ok" : outcome.code.toLowerCase());
+        return outcome;
+      });
   }
 
   private callAuthenticate(req: AuthenticateRequest, unavailable: (why: string) => AuthOutcome): Promise<AuthOutcome> {
@@ -219,6 +226,7 @@ export class GrpcRegistryClient implements RegistryClient {
 
   sessionOpened(session: DeviceSession, info: SessionInfo): void {
     this.send(sessionOpenedMessage(this.live.open(session, info)));
+    this.metrics.sessions(this.live.size);
   }
 
   loraActivate(
@@ -257,18 +265,31 @@ export class GrpcRegistryClient implements RegistryClient {
 
   sessionClosed(session: DeviceSession, reason: string): void {
     this.live.close(session.sessionId);
+    this.metrics.sessions(this.live.size);
     this.send(sessionClosedMessage(session, reason, Date.now()));
   }
 
   publish(uplink: Uplink): Promise<void> {
-    if (this.linkState === "closed")
+    if (this.linkState === "closed") {
+      this.metrics.uplink("closed");
       return Promise.reject(new AdapterError("CLIENT_CLOSED", "registry client is closed"));
+    }
     let added: ReturnType<UplinkBuffer["add"]>;
     try {
       added = this.buffer.add(uplink);
     } catch (err) {
+      this.metrics.uplink(uplinkOutcome(err));
       return Promise.reject(err);
     }
+    this.metrics.bufferDepth(this.buffer.size);
+    const sentAt = performance.now();
+    added.acked.then(
+      () => {
+        this.metrics.uplink("acked");
+        this.metrics.ackLatency((performance.now() - sentAt) / 1000);
+      },
+      (err: unknown) => this.metrics.uplink(uplinkOutcome(err)),
+    );
     this.send(uplinkMessage(added.seq, uplink));
     return added.acked;
   }
@@ -346,6 +367,8 @@ export class GrpcRegistryClient implements RegistryClient {
     this.buffer.failAll(
       new AdapterError("CLIENT_CLOSED", "registry client closed before the registry acknowledged the uplink"),
     );
+    this.metrics.bufferDepth(0);
+    this.metrics.registryConnected(false);
     this.raw.close();
   }
 
@@ -363,6 +386,7 @@ export class GrpcRegistryClient implements RegistryClient {
 
   private openStream(): void {
     this.linkState = "connecting";
+    this.metrics.registryReconnect();
     const call = this.raw.connect();
     this.call = call;
     let over = false;
@@ -390,6 +414,7 @@ export class GrpcRegistryClient implements RegistryClient {
     if (this.linkState === "closed") return;
     const wasConnected = this.linkState === "connected";
     this.linkState = "connecting";
+    this.metrics.registryConnected(false);
     const delay = this.backoff.next();
     const details = { reason: why, retryInMs: delay, pendingUplinks: this.buffer.size };
     if (wasConnected) this.log.warn(details, "registry stream lost; reconnecting");
@@ -405,6 +430,7 @@ export class GrpcRegistryClient implements RegistryClient {
     switch (k.case) {
       case "helloAck":
         this.linkState = "connected";
+        this.metrics.registryConnected(true);
         this.backoff.reset();
         this.log.info(
           { node: k.value.nodeId, sessions: this.live.size, replayed: this.buffer.size },
@@ -417,6 +443,7 @@ export class GrpcRegistryClient implements RegistryClient {
           this.log.warn({ seq: Number(r.seq), reason: r.reason }, "registry rejected uplink");
           this.buffer.reject(Number(r.seq), r.reason);
         }
+        this.metrics.bufferDepth(this.buffer.size);
         return;
       case "downlink":
         void this.runDownlink(k.value);
@@ -448,6 +475,7 @@ export class GrpcRegistryClient implements RegistryClient {
   private async runDownlink(pb: Parameters<typeof fromDownlink>[0]): Promise<void> {
     const downlink = fromDownlink(pb);
     const outcome = await dispatchDownlink(this.handlers, downlink);
+    this.metrics.command(outcome.status.toLowerCase());
     const message = downlinkResultMessage(downlink.id, outcome.status, outcome.message ?? "");
     if (this.send(message)) return;
     this.unsentResults.push(message);
@@ -461,6 +489,15 @@ export class GrpcRegistryClient implements RegistryClient {
       this.log.error({ err }, `${what} handler failed`);
     }
   }
+}
+
+/** The `iot_adapter_uplinks_total` outcome of a refused or failed uplink. */
+function uplinkOutcome(err: unknown): string {
+  const code = err instanceof AdapterError ? err.code : undefined;
+  if (code === "BUFFER_FULL") return "buffer_full";
+  if (code === "MESSAGE_TOO_LARGE") return "too_large";
+  if (code === "UPLINK_REJECTED") return "rejected";
+  return "closed";
 }
 
 /** Creates the production registry client (call start() to connect). */

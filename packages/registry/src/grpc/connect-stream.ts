@@ -28,6 +28,7 @@ import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "..
 import type { LiveUpdates } from "../sessions/live-updates.js";
 import type { ModbusConfigPush } from "../modbus/config-push.js";
 import { recordLoraCounters } from "../lora/lora-sessions.js";
+import { protocolLabel, uplinksTotal } from "../ops/registry-metrics.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -207,9 +208,14 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     if (revoked.size > 0) log.info({ instance: m.instanceId, revoked: revoked.size }, "re-announced sessions revoked");
   };
 
+  const countUplink = (outcome: string) =>
+    uplinksTotal().inc({ protocol: protocolLabel(link?.protocol ?? 0), outcome });
   const ack = (seq: bigint, rejected?: string) => {
     if (rejected === undefined) pendingAcks.push(seq);
-    else pendingRejects.push({ $typeName: "iot.registry.v1.UplinkRejected", seq, reason: rejected });
+    else {
+      countUplink("rejected");
+      pendingRejects.push({ $typeName: "iot.registry.v1.UplinkRejected", seq, reason: rejected });
+    }
     if (!ackScheduled) {
       ackScheduled = true;
       setImmediate(flushAcks);
@@ -229,12 +235,16 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         qos: u.qos,
         msgTime: Number(u.receivedAtMs) || Date.now(),
       })
-      .then(() => {
+      .then((outcome) => {
+        countUplink(outcome);
         ack(u.seq);
         deps.pipeline.wake();
       })
       // The write failed: nothing was acked. Ending the stream makes the adapter reconnect and replay.
-      .catch((err: unknown) => fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(err as Error).message}`));
+      .catch((err: unknown) => {
+        countUplink("failed");
+        fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(err as Error).message}`);
+      });
   };
 
   /**

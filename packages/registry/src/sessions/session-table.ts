@@ -1,3 +1,5 @@
+import { trackSessions } from "../ops/registry-metrics.js";
+
 /** A command on its way to a device, in plain types (the gRPC edge converts). */
 export interface DownlinkCommand {
   id: number;
@@ -89,6 +91,10 @@ export class SessionTable {
   private readonly pending = new Map<string, PendingSession>();
   /** Sessions kicked on this node, with the reason: nothing more of theirs is stored. */
   private readonly revoked = new Map<string, string>();
+
+  constructor() {
+    trackSessions(this);
+  }
 
   /** Records a session id handed out by Authenticate (and forgets pending ones older than a minute). */
   issued(sessionId: string, deviceIntId: number, now = Date.now()): void {
@@ -256,13 +262,14 @@ export class SessionTable {
       }
   }
 
-  /** Snapshot for the health endpoint. */
+  /** Snapshot for the health endpoint and the metrics: `sessions` counts sessions, `connectedDevices` devices. */
   snapshot(): Array<{
     instanceId: string;
     protocol: number;
     version: string;
     attachedAt: number;
     connectedDevices: number;
+    sessions: number;
   }> {
     return [...this.adapters.values()].map(({ link, sessions }) => ({
       instanceId: link.instanceId,
@@ -270,6 +277,7 @@ export class SessionTable {
       version: link.version,
       attachedAt: link.attachedAt,
       connectedDevices: new Set([...sessions.values()].map((s) => s.deviceIntId)).size,
+      sessions: sessions.size,
     }));
   }
 
