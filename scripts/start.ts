@@ -4,7 +4,7 @@
  * stops them all; if one dies, the rest are stopped and the exit code is 1.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { startFleet, type Fleet } from "./fleet.js";
+import { DEFAULT_METRICS_PORTS, startFleet, type Fleet } from "./fleet.js";
 
 let fleet: Fleet | undefined;
 let stopping = false;
@@ -55,7 +55,8 @@ function alive(pid: number): boolean {
 }
 
 try {
-  fleet = await startFleet(process.env, { echo: true });
+  // Each adapter serves its metrics on a port of its own unless the environment chooses (-1 turns one off).
+  fleet = await startFleet({ ...DEFAULT_METRICS_PORTS, ...process.env }, { echo: true });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exit(1);
@@ -76,6 +77,7 @@ process.stdout.write(
     "Fleet is up:",
     `  REST API   ${fleet.central.urls.api}/api/v1   (health: ${fleet.central.urls.api}/api/v1/health)`,
     `  gRPC       ${fleet.central.urls.grpc}   (adapters; ${grpcToken})`,
+    `  metrics    ${fleet.central.urls.api}/metrics   (central node; Prometheus)`,
     ...fleet.adapters.flatMap((a) => Object.entries(a.urls).map(([k, v]) => `  ${k.padEnd(10)} ${v}   (${a.name})`)),
     "Press Ctrl-C to stop.",
     "",

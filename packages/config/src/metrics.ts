@@ -97,3 +97,19 @@ export async function scrapeMetrics(
   }
   return { status: 200, contentType: register.contentType, body: await register.metrics() };
 }
+
+/**
+ * The current value of a metric summed over the series whose labels include `labels` (0 when the metric does not
+ * exist); for a histogram pass `le` ("+Inf" counts observations). For tests and diagnostics.
+ */
+export async function metricValue(name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = register.getSingleMetric(name);
+  if (!metric) return 0;
+  const { values } = await metric.get();
+  return values
+    .filter((v) =>
+      Object.entries(labels).every(([k, want]) => String((v.labels as Record<string, unknown>)[k]) === want),
+    )
+    .filter((v) => labels.le !== undefined || !("le" in v.labels))
+    .reduce((sum, v) => sum + v.value, 0);
+}
