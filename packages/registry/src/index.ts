@@ -83,4 +83,4 @@ export { ScheduleRunner, DEFAULT_SCHEDULE_TICK_MS, type ScheduleRunnerOptions } 
 export { checkCommand, type CommandTarget } from "./router/command-check.js";
 export * from "./domain/export-files.js";
 export { pingDatabase, PING_TIMEOUT_MS, type DatabaseHealth } from "./ops/database-ping.js";
-export { protocolLabel } from "./ops/registry-metrics.js";
+export { defineRegistryMetrics, protocolLabel } from "./ops/registry-metrics.js";

@@ -80,6 +80,26 @@ export const commandsTotal = () =>
     ["outcome"],
   );
 
+/**
+ * Creates every central metric now, so a scrape shows each family (with its HELP and TYPE) before its first event.
+ * Idempotent.
+ */
+export function defineRegistryMetrics(): void {
+  for (const make of [
+    uplinksTotal,
+    uplinkBatchRows,
+    uplinkBatchSeconds,
+    uplinkWriterQueue,
+    databaseErrors,
+    pipelineLag,
+    pipelineUplinks,
+    pipelineValues,
+    pipelineFailures,
+    commandsTotal,
+  ])
+    make();
+}
+
 /** Counts one failed statement from kysely's query log. */
 export function countDatabaseError(engine: Engine, error: unknown): void {
   databaseErrors().inc({ engine, kind: isConstraintError(error) ? "constraint" : "other" });
