@@ -71,8 +71,8 @@ const securedRoutes = [
 ];
 
 /**
- * The management REST API under /api/v1. Health, login and the docs are
- * open; every other route needs a caller. Each route declares itself in the
+ * The management REST API under /api/v1, and Prometheus' `/metrics` beside it (open unless IOT_METRICS_TOKEN is
+ * set). Health, login and the docs are open; every other route needs a caller. Each route declares itself in the
  * OpenAPI document as it is registered.
  */
 export function createApp(deps: AppDeps) {
