@@ -156,6 +156,27 @@ describe("GET /api/v1/health", () => {
     }
   });
 
+  it("lists a detached adapter whose sessions wait out the grace as reconnecting, until it comes back", async () => {
+    const t = await testApp("1");
+    try {
+      const link = { instanceId: "coap-gone", protocol: 2, version: "v", attachedAt: Date.now() - 1000 };
+      const attached = t.attachDevice(6, "T1", link.instanceId);
+      const sessions = attached.detach();
+      t.sessions.park(link.instanceId, sessions, 60_000, () => {}, link);
+      const h = (await t.call("GET", "/health")).body;
+      expect(h.adapters).toEqual([]);
+      expect(h.reconnectingAdapters).toEqual([
+        expect.objectContaining({ protocol: 2, instance: "coap-gone", state: "reconnecting", sessions: 1 }),
+      ]);
+      expect(h.reconnectingAdapters[0].detachedAt).toEqual(expect.any(String));
+      t.sessions.unpark(link.instanceId);
+      expect((await t.call("GET", "/health")).body.reconnectingAdapters).toEqual([]);
+    } finally {
+      t.sessions.clearParked();
+      await t.close();
+    }
+  });
+
   it("reports degraded with the reason when the database does not answer", async () => {
     const t = await testApp("1");
     await t.store.close();

@@ -31,6 +31,17 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
           sessions: a.sessions,
           connectedDevices: a.connectedDevices,
         })),
+        // Detached instances whose devices count as online until IOT_SESSION_GRACE runs out or they come back.
+        reconnectingAdapters: deps.sessions.parkedSnapshot().map((a) => ({
+          protocol: a.protocol,
+          protocolLabel: label("cloudProtocol", a.protocol),
+          instance: a.instanceId,
+          version: a.version,
+          state: "reconnecting",
+          attachedAt: formatDate(a.attachedAt),
+          detachedAt: formatDate(a.detachedAt),
+          sessions: a.sessions,
+        })),
       };
     },
   ).app;

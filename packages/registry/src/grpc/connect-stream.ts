@@ -360,9 +360,15 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     if (!link) return;
     // The devices may still be connected to the adapter: wait for it to come back before calling them offline.
     const sessions = deps.sessions.detach(link);
-    deps.sessions.park(link.instanceId, sessions, deps.sessionGraceMs, (expired) => {
-      for (const s of expired) closeSession(deps, s, "adapter did not come back");
-    });
+    deps.sessions.park(
+      link.instanceId,
+      sessions,
+      deps.sessionGraceMs,
+      (expired) => {
+        for (const s of expired) closeSession(deps, s, "adapter did not come back");
+      },
+      link,
+    );
     log.info({ instance: link.instanceId, sessions: sessions.length }, "adapter detached");
   };
   call.on("end", () => {

@@ -69,6 +69,14 @@ const PENDING_TTL_MS = 60_000;
 /** Revoked session ids remembered (their late or replayed uplinks are refused); the oldest are forgotten first. */
 const REVOKED_LIMIT = 100_000;
 
+/** A detached adapter's sessions kept through the grace, with what health shows of the adapter. */
+interface Parked {
+  sessions: LiveSession[];
+  timer: NodeJS.Timeout;
+  link?: Pick<AdapterLink, "protocol" | "version" | "attachedAt"> | undefined;
+  detachedAt: number;
+}
+
 interface Attached {
   link: AdapterLink;
   sessions: Map<string, LiveSession>;
@@ -81,7 +89,7 @@ interface Attached {
  */
 export class SessionTable {
   private readonly adapters = new Map<string, Attached>();
-  private readonly parked = new Map<string, { sessions: LiveSession[]; timer: NodeJS.Timeout }>();
+  private readonly parked = new Map<string, Parked>();
   private readonly byDevice = new Map<number, Map<string, string>>(); // deviceIntId → sessionId → instanceId
   /**
    * Sessions authenticated but not reported open yet, oldest first. A kick or
@@ -142,13 +150,14 @@ export class SessionTable {
   /**
    * Keeps a detached adapter's sessions for `graceMs`: if the same instance
    * reconnects, its Hello says which are still alive (see `unpark`); if not,
-   * `onExpire` gets them all so the devices can be marked offline.
+   * `onExpire` gets them all so the devices can be marked offline. With `link`, health lists the instance meanwhile.
    */
   park(
     instanceId: string,
     sessions: LiveSession[],
     graceMs: number,
     onExpire: (sessions: LiveSession[]) => void,
+    link?: Pick<AdapterLink, "protocol" | "version" | "attachedAt">,
   ): void {
     this.unpark(instanceId); // a newer detach replaces an older one
     if (sessions.length === 0) return;
@@ -157,7 +166,7 @@ export class SessionTable {
       onExpire(sessions);
     }, graceMs);
     timer.unref();
-    this.parked.set(instanceId, { sessions, timer });
+    this.parked.set(instanceId, { sessions, timer, link, detachedAt: Date.now() });
   }
 
   /** Takes back the parked sessions of a reconnecting instance (empty when none). */
@@ -279,6 +288,20 @@ export class SessionTable {
       connectedDevices: new Set([...sessions.values()].map((s) => s.deviceIntId)).size,
       sessions: sessions.size,
     }));
+  }
+
+  /** Detached adapters whose sessions wait out the grace (those parked with their link), for the health endpoint. */
+  parkedSnapshot(): Array<{
+    instanceId: string;
+    protocol: number;
+    version: string;
+    attachedAt: number;
+    detachedAt: number;
+    sessions: number;
+  }> {
+    return [...this.parked].flatMap(([instanceId, p]) =>
+      p.link ? [{ instanceId, ...p.link, detachedAt: p.detachedAt, sessions: p.sessions.length }] : [],
+    );
   }
 
   private unindex(s: LiveSession): void {
