@@ -33,6 +33,8 @@ import { deviceDataRoutes } from "./routes/device-data.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { scheduleRoutes } from "./routes/schedules.js";
 import { deviceTransferRoutes } from "./routes/device-transfer.js";
+import { webhookRoutes } from "./routes/webhooks.js";
+import { streamRoutes } from "./routes/stream.js";
 import { viewMiddleware } from "./view.js";
 
 /** Largest request body accepted, bytes. */
@@ -68,6 +70,8 @@ const securedRoutes = [
   taskRoutes,
   scheduleRoutes,
   deviceTransferRoutes,
+  webhookRoutes,
+  streamRoutes,
 ];
 
 /**

@@ -215,8 +215,18 @@ describe("tenants", () => {
   it("are created by the service administrator with a generated tenantID, and listed", async () => {
     const r = await t.call("POST", "/tenants", { tenantName: "Globex" }, admin);
     expect(r.status).toBe(201);
-    expect(Object.keys(r.body).sort()).toEqual(["createAt", "enable", "id", "tenantID", "tenantName", "updateAt"]);
-    expect(r.body).toMatchObject({ tenantName: "Globex", enable: 1, updateAt: null });
+    expect(Object.keys(r.body).sort()).toEqual([
+      "createAt",
+      "enable",
+      "id",
+      "maxConnections",
+      "maxDevices",
+      "maxUplinkRate",
+      "tenantID",
+      "tenantName",
+      "updateAt",
+    ]);
+    expect(r.body).toMatchObject({ tenantName: "Globex", enable: 1, updateAt: null, maxDevices: 0 });
     expect(r.body.tenantID).toMatch(/^[A-Za-z0-9]{10}$/);
     const list = await t.call("GET", "/tenants?_limit=1000", undefined, admin);
     expect(list.body.items.map((x: { tenantName: string }) => x.tenantName)).toEqual(

@@ -1,4 +1,4 @@
-import type { Caller, CommandRouter, LiveUpdates, SessionTable, Store } from "@iot/registry";
+import type { Caller, CommandRouter, LiveUpdates, Resolver, SessionTable, Store } from "@iot/registry";
 import type { View } from "./view.js";
 
 /** Everything the REST API needs, handed in by the composition root. */
@@ -30,6 +30,15 @@ export interface AppDeps {
   exportTtlSeconds?: number;
   /** Largest device import file, bytes (default IMPORT_MAX_BYTES, 32 MiB). */
   importMaxBytes?: number;
+  /** Webhook settings of the service admin (IOT_WEBHOOK_*); defaults: private targets refused, 10 s timeout. */
+  webhooks?: {
+    allowPrivate: boolean;
+    timeoutMs: number;
+    /** Resolves webhook hosts (tests pass their own); default the system resolver. */
+    resolve?: Resolver | undefined;
+  };
+  /** The live stream: keepalive comment period and how many events `Last-Event-ID` may replay at most. */
+  stream?: { keepaliveMs: number; resumeMax: number; pollMs: number };
   /** Called with unexpected errors (the answer is a bare INTERNAL_ERROR). */
   logError: (err: unknown) => void;
   /** Called with what is no fault of the service, e.g. a client that aborted its request. */

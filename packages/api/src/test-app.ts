@@ -105,7 +105,8 @@ export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {
       kicks: Array<[number, string]>;
       policies: Array<[number, unknown[]]>;
       subscriptions: Array<[number, unknown[]]>;
-    } = { kicks: [], policies: [], subscriptions: [] };
+      tenantLimits: Array<[string, number]>;
+    } = { kicks: [], policies: [], subscriptions: [], tenantLimits: [] };
     const link: AdapterLink = {
       instanceId,
       protocol: 1,
@@ -115,6 +116,7 @@ export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {
       kick: (id, reason) => sent.kicks.push([id, reason]),
       updatePolicies: (id, rules) => sent.policies.push([id, [...rules]]),
       updateSubscriptions: (id, subs) => sent.subscriptions.push([id, [...subs]]),
+      updateTenantLimits: (tenantId, rate) => sent.tenantLimits.push([tenantId, rate]),
     };
     sessions.attach(link);
     sessions.open(instanceId, {

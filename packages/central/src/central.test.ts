@@ -293,6 +293,21 @@ describe("central node over gRPC", () => {
       s.call.end();
     });
 
+    it("sends the tenant's uplink rate again to an adapter that comes back, as it may have changed meanwhile", async () => {
+      const { opened } = await deviceOnAdapter("mqtt-rate-1", "rated");
+      const tenant = (await api("GET", "/tenants")).body.items.find(
+        (x: { tenantID: string }) => x.tenantID === opened.tenantId,
+      );
+      expect((await api("PUT", `/tenants/${tenant.id}`, { maxUplinkRate: 25 })).status).toBe(200);
+      const s = hello("mqtt-rate-1", [opened]);
+      await s.next("helloAck");
+      expect(await s.next("tenantLimits")).toMatchObject({ tenantId: opened.tenantId, maxUplinkRate: 25 });
+      // A live adapter gets a change pushed at once.
+      expect((await api("PUT", `/tenants/${tenant.id}`, { maxUplinkRate: 0 })).status).toBe(200);
+      expect(await s.next("tenantLimits")).toMatchObject({ tenantId: opened.tenantId, maxUplinkRate: 0 });
+      s.call.end();
+    });
+
     it("stores a device sleeping while the adapter says so, also when it comes back listing the session asleep", async () => {
       const { d, opened } = await deviceOnAdapter("lwm2m-q-1", "queue mode");
       const s = hello("lwm2m-q-1", [opened]);

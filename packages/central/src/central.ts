@@ -24,6 +24,9 @@ import {
   RetentionSweeper,
   ScheduleRunner,
   failInterruptedTasks,
+  NatsBridge,
+  OutboxPruner,
+  WebhookDispatcher,
   type BootstrapResult,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
@@ -149,6 +152,8 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     startedAt: Date.now(),
     exportTtlSeconds: config.exportTtl,
     importMaxBytes: config.importMaxBytes,
+    webhooks: { allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs },
+    stream: { keepaliveMs: config.streamKeepaliveMs, resumeMax: config.streamResumeMax, pollMs: 500 },
     logError: (err) => logger.error({ err }, "request failed"),
     logDebug: (message, err) => logger.debug({ err }, message),
   });
@@ -185,6 +190,41 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     onError: (err) => logger.error({ err }, "schedule run failed"),
   });
   schedules.start();
+  // Northbound: webhook deliveries from the outbox, which is pruned past IOT_OUTBOX_RETENTION_HOURS.
+  const webhooks = new WebhookDispatcher(store.db, nodeId, logger, {
+    allowPrivate: config.webhookAllowPrivate,
+    timeoutMs: config.webhookTimeoutMs,
+    retryBaseMs: config.webhookRetryBaseMs,
+    retryMaxMs: config.webhookRetryMaxMs,
+    disableAfterMs: config.webhookDisableAfter * 1000,
+  });
+  webhooks.start();
+  const outbox = new OutboxPruner(store.db, config.outboxRetentionHours * 3_600_000, (err) =>
+    logger.error({ err }, "outbox prune failed"),
+  );
+  outbox.start();
+  // With IOT_NATS_URL: every event also goes to JetStream, and commands come from NATS.
+  let nats: NatsBridge | undefined;
+  if (config.natsUrl) {
+    nats = new NatsBridge(
+      store.db,
+      commands,
+      {
+        url: config.natsUrl,
+        stream: config.natsStream,
+        maxAgeMs: config.natsMaxAgeHours * 3_600_000,
+        maxBytes: config.natsMaxBytes,
+      },
+      logger,
+    );
+    try {
+      await nats.start();
+    } catch (err) {
+      await nats.stop().catch(() => undefined);
+      nats = undefined;
+      logger.error({ err }, `cannot use NATS at ${config.natsUrl}: events are not published there`);
+    }
+  }
 
   return {
     apiPort: (http.address() as AddressInfo).port,
@@ -199,6 +239,9 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       });
       await stopGrpcServer(grpc.server);
       await connectivity.flush();
+      await webhooks.stop();
+      await nats?.stop();
+      await outbox.stop();
       await retention.stop();
       await pipeline.close();
       await modbusConfig.stop();

@@ -1,4 +1,4 @@
-import { integer, metricsTokenSetting, oneOf, port, readConfig, text, type ConfigOf } from "@iot/config";
+import { flag, integer, metricsTokenSetting, oneOf, port, readConfig, text, type ConfigOf } from "@iot/config";
 
 /** Every setting of the central node (registry + gRPC + REST API), read once at start. */
 export const centralSettings = {
@@ -124,6 +124,71 @@ export const centralSettings = {
     "CoAP over DTLS with client certificates port, as advertised; -1 (default): no such listener, advertised as empty.",
     -1,
     65535,
+  ),
+  // Northbound (docs/northbound.md): the outbox, webhooks, the live stream and NATS JetStream.
+  outboxRetentionHours: integer(
+    "IOT_OUTBOX_RETENTION_HOURS",
+    24,
+    "How long northbound events stay in the outbox, hours: how far a webhook, NATS or Last-Event-ID can catch up.",
+    1,
+    8_760,
+  ),
+  webhookAllowPrivate: flag(
+    "IOT_WEBHOOK_ALLOW_PRIVATE",
+    false,
+    "Service admin: let webhooks target loopback, private and link-local addresses (refused by default).",
+  ),
+  webhookTimeoutMs: integer("IOT_WEBHOOK_TIMEOUT_MS", 10_000, "Longest wait for a webhook's answer, ms.", 100, 120_000),
+  webhookRetryBaseMs: integer(
+    "IOT_WEBHOOK_RETRY_BASE_MS",
+    1_000,
+    "First retry delay of a failed delivery, ms; doubled per retry.",
+    10,
+    3_600_000,
+  ),
+  webhookRetryMaxMs: integer(
+    "IOT_WEBHOOK_RETRY_MAX_MS",
+    300_000,
+    "Longest retry delay of a failed delivery, ms.",
+    10,
+    86_400_000,
+  ),
+  webhookDisableAfter: integer(
+    "IOT_WEBHOOK_DISABLE_AFTER",
+    86_400,
+    "A webhook failing with no success for this long is disabled (disabledReason says why), seconds.",
+    1,
+    2_592_000,
+  ),
+  streamKeepaliveMs: integer(
+    "IOT_STREAM_KEEPALIVE_MS",
+    15_000,
+    "Period of the keepalive comments of GET /stream, ms.",
+    100,
+    300_000,
+  ),
+  streamResumeMax: integer(
+    "IOT_STREAM_RESUME_MAX",
+    10_000,
+    "Most events Last-Event-ID may replay on GET /stream (older ids resume at the window's start).",
+    0,
+    1_000_000,
+  ),
+  natsUrl: text("IOT_NATS_URL", undefined, "nats://host:port of a NATS server with JetStream; unset: no NATS."),
+  natsStream: text("IOT_NATS_STREAM", "IOT", "Name of the JetStream stream holding subjects iot.>."),
+  natsMaxAgeHours: integer(
+    "IOT_NATS_MAX_AGE_HOURS",
+    24,
+    "Retention of the JetStream stream: messages older than this are removed, hours.",
+    1,
+    8_760,
+  ),
+  natsMaxBytes: integer(
+    "IOT_NATS_MAX_BYTES",
+    1_073_741_824,
+    "Retention of the JetStream stream: at most this many bytes (oldest removed first).",
+    1_048_576,
+    1_099_511_627_776,
   ),
   metricsToken: metricsTokenSetting,
   logLevel: oneOf("IOT_LOG_LEVEL", "info", "Log level: fatal, error, warn, info, debug, trace.", [

@@ -90,6 +90,15 @@ describe("CoAP adapter", () => {
     expect(registry.uplinks).toEqual([]);
   });
 
+  it("answers 4.29 to a publish over the tenant's uplink rate and stores only those within it", async () => {
+    start();
+    registry.setTenantUplinkRate("tenant-1", 2);
+    const codes = [];
+    for (let i = 0; i < 3; i++) codes.push((await request("0.02", "/mqtt/t", { payload: `${i}` })).code);
+    expect(codes).toEqual(["2.04", "2.04", "4.29"]);
+    expect(registry.uplinks).toHaveLength(2);
+  });
+
   it("answers 4.00 to a datagram with a readable header and bad options, ignores garbage, and keeps serving", async () => {
     start();
     send(Buffer.from([0x41, 0x02, 0x12, 0x34, 0x07, 0xf1, 0x00])); // option delta 15 is reserved

@@ -47,7 +47,7 @@ function codeOf(r: LeaseRefusal): string {
   if (r.kind === "topic") return CODES.badRequest;
   if (r.kind === "policy") return CODES.forbidden;
   if (r.code === "BAD_CREDENTIALS") return CODES.unauthorized;
-  if (r.code === "UNAVAILABLE") return CODES.unavailable;
+  if (r.code === "UNAVAILABLE" || r.code === "QUOTA_EXCEEDED") return CODES.unavailable;
   return CODES.forbidden;
 }
 
@@ -181,6 +181,8 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
       return refused ? answer(codeOf(refused), refused.message) : answer(CODES.changed);
     } catch (err) {
       if (!(err instanceof AdapterError)) throw err;
+      // Over the tenant's uplink rate: 4.29 (RFC 8516), logged by the registry client once per tenant every 10 s.
+      if (err.code === "RATE_LIMITED") return answer(CODES.tooManyRequests, "tenant over its uplink rate");
       log.warn({ deviceId: lease.session.device.deviceId, topic, err: err.message }, "uplink not stored");
       return answer(err.code === "UPLINK_REJECTED" ? CODES.badRequest : CODES.unavailable, "not stored; try again");
     }

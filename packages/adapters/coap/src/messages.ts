@@ -25,6 +25,8 @@ export const CODES = {
   methodNotAllowed: "4.05",
   incomplete: "4.08",
   tooLarge: "4.13",
+  /** RFC 8516: the tenant is over its uplink rate. */
+  tooManyRequests: "4.29",
   internal: "5.00",
   unavailable: "5.03",
 } as const;

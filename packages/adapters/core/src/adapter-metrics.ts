@@ -15,7 +15,7 @@ export interface AdapterMetrics {
   registryReconnect(): void;
   /** One Authenticate answer: ok, a refusal code (lowercase), or unavailable. */
   authentication(outcome: string): void;
-  /** One uplink's fate: acked, rejected, buffer_full, too_large or closed. */
+  /** One uplink's fate: acked, rejected, rate_limited, buffer_full, too_large or closed. */
   uplink(outcome: string): void;
   /** Seconds from an uplink's sending to the registry's ack (stored durably). */
   ackLatency(seconds: number): void;
@@ -40,7 +40,7 @@ export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
   );
   const uplinks = counter(
     "iot_adapter_uplinks_total",
-    "Device uplinks, by outcome (acked, rejected, buffer_full, too_large, closed)",
+    "Device uplinks, by outcome (acked, rejected, rate_limited, buffer_full, too_large, closed)",
     ["protocol", "outcome"],
   );
   const ack = histogram(

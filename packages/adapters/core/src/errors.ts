@@ -11,7 +11,9 @@ export type AdapterErrorCode =
   /** The caller gave the request up (its device hung up) before it was sent. */
   | "ABORTED"
   /** The uplink's payload is over IOT_MAX_MESSAGE_SIZE (or its topic too long); never buffered nor sent. */
-  | "MESSAGE_TOO_LARGE";
+  | "MESSAGE_TOO_LARGE"
+  /** The device's tenant is over its uplink rate (maxUplinkRate) on this adapter: refused, never buffered nor sent. */
+  | "RATE_LIMITED";
 
 /** The one error class of the adapter core, so adapters can tell registry refusals from bugs. */
 export class AdapterError extends Error {

@@ -1,6 +1,7 @@
 import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import { LiveSessions, type LiveSession } from "./live-sessions.js";
+import { TenantRateLimiter } from "./tenant-rate-limiter.js";
 import type {
   AuthOutcome,
   DeviceCredentials,
@@ -95,6 +96,8 @@ export class FakeRegistryClient implements RegistryClient {
   private readonly live = new LiveSessions();
   private handlers: RegistryHandlers = {};
   private nextSession = 1;
+  /** maxUplinkRate per tenant, as the registry would answer it with each session and enforce on this client. */
+  private readonly rates = new TenantRateLimiter();
 
   /** `maxMessageSize`: payloads over it are refused as the gRPC client refuses them (default 262144 bytes). */
   constructor(options: { devices?: readonly FakeDevice[]; bufferLimit?: number; maxMessageSize?: number } = {}) {
@@ -227,9 +230,18 @@ export class FakeRegistryClient implements RegistryClient {
         device,
         policies: d.policies ?? [],
         subscriptions: d.subscriptions ?? [],
+        tenantUplinkRate: this.rates.rateOf(tenantId),
         ...(d.lora ? { lora: d.lora } : {}),
       },
     };
+  }
+
+  /**
+   * Sets a tenant's uplink rate limit (messages per second, 0 = unlimited) as the registry's TenantLimits push does:
+   * applied at once to the tenant's uplinks on this client and answered with its later sessions.
+   */
+  setTenantUplinkRate(tenantId: string, maxUplinkRate: number): void {
+    this.rates.setRate(tenantId, maxUplinkRate);
   }
 
   sessionOpened(session: DeviceSession, info: SessionInfo): void {
@@ -248,6 +260,8 @@ export class FakeRegistryClient implements RegistryClient {
 
   publish(uplink: Uplink): Promise<void> {
     if (this.linkState === "closed") return Promise.reject(new AdapterError("CLIENT_CLOSED", "fake registry closed"));
+    if (!this.rates.take(uplink.tenantId))
+      return Promise.reject(new AdapterError("RATE_LIMITED", "tenant over its uplink rate (maxUplinkRate)"));
     let added: ReturnType<UplinkBuffer["add"]>;
     try {
       added = this.buffer.add(uplink);

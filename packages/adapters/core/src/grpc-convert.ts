@@ -54,6 +54,7 @@ const failureCodes: Partial<Record<AuthResult, AuthFailureCode>> = {
   [AuthResult.BAD_CREDENTIALS]: "BAD_CREDENTIALS",
   [AuthResult.BLOCKED]: "BLOCKED",
   [AuthResult.NOT_ALLOWED]: "NOT_ALLOWED",
+  [AuthResult.QUOTA_EXCEEDED]: "QUOTA_EXCEEDED",
 };
 
 const downlinkStatusCodes: Record<DownlinkStatus, PbDownlinkStatus> = {
@@ -185,6 +186,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         policies: fromPolicies(res.policies),
         subscriptions: fromSubscriptions(res.subscriptions),
         credentialStamp: res.credentialStamp,
+        tenantUplinkRate: res.tenantLimits?.maxUplinkRate ?? 0,
         ...(res.lora ? { lora: fromLoraDevice(res.lora) } : {}),
       },
     };

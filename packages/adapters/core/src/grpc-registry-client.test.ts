@@ -187,6 +187,33 @@ describe("GrpcRegistryClient", () => {
     expect(blocked).toMatchObject({ ok: false, code: "BLOCKED" });
   });
 
+  it("answers QUOTA_EXCEEDED for a tenant at its connection limit", async () => {
+    const s = await registry();
+    const out = await client(s.port).authenticate(
+      "mqtt",
+      { kind: "token", clientId: "", username: "u", token: "quota" },
+      "",
+    );
+    expect(out).toMatchObject({ ok: false, code: "QUOTA_EXCEEDED" });
+  });
+
+  it("refuses uplinks over the tenant's rate from Authenticate without sending them, until a push lifts it", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    const ok = await c.authenticate("mqtt", { kind: "token", clientId: "", username: "u", token: "limited" }, "");
+    expect(ok.ok && ok.session.tenantUplinkRate).toBe(2);
+    await c.publish(uplink("a"));
+    await c.publish(uplink("b"));
+    await expect(c.publish(uplink("c"))).rejects.toMatchObject({ code: "RATE_LIMITED" });
+    await expect(c.publish({ ...uplink("other tenant"), tenantId: "t2" })).resolves.toBeUndefined();
+    expect(seqs(s, 0)).toHaveLength(3);
+    s.push({ case: "tenantLimits", value: { tenantId: "t1", maxUplinkRate: 0 } });
+    await vi.waitFor(() => c.publish(uplink("d")));
+    expect(seqs(s, 0)).toHaveLength(4);
+  });
+
   it("fails authentication fast with UNAVAILABLE when nothing listens", async () => {
     const c = client(await freePort());
     const started = Date.now();

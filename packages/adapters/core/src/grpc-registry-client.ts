@@ -39,6 +39,7 @@ import {
   uplinkMessage,
 } from "./grpc-convert.js";
 import { LiveSessions } from "./live-sessions.js";
+import { TenantRateLimiter } from "./tenant-rate-limiter.js";
 import type {
   AuthOutcome,
   DeviceCredentials,
@@ -162,6 +163,8 @@ export class GrpcRegistryClient implements RegistryClient {
   private unsentResults: AdapterMessage[] = [];
   private readonly authSlots: ConcurrencyLimit;
   private readonly metrics: AdapterMetrics;
+  /** Per-tenant uplink rate limits (maxUplinkRate), from Authenticate answers and TenantLimits pushes. */
+  private readonly rates: TenantRateLimiter;
 
   constructor(private readonly opts: GrpcRegistryClientOptions) {
     this.instanceId = newInstanceId(opts.protocol);
@@ -170,6 +173,9 @@ export class GrpcRegistryClient implements RegistryClient {
     this.authSlots = new ConcurrencyLimit(opts.authConcurrency ?? 32);
     this.backoff = new Backoff(opts.backoff);
     this.log = opts.logger.child({ component: "registry-client", instance: this.instanceId });
+    this.rates = new TenantRateLimiter((tenantId, refused, rate) =>
+      this.log.warn({ tenantId, refused, maxUplinkRate: rate }, "tenant over its uplink rate; uplinks refused"),
+    );
     const { target, credentials } = channel(opts.address);
     const maxMs = opts.backoff?.maxMs ?? 5000;
     this.raw = new RegistryGrpcClient(target, credentials, {
@@ -203,6 +209,10 @@ export class GrpcRegistryClient implements RegistryClient {
     const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId);
     return this.authSlots
       .run(() => this.callAuthenticate(req, unavailable), signal)
+      .then((outcome) => {
+        if (outcome.ok) this.rates.setRate(outcome.session.device.tenantId, outcome.session.tenantUplinkRate ?? 0);
+        return outcome;
+      })
       .catch((err: unknown) => unavailable((err as Error).message))
       .then((outcome) => {
         this.metrics.authentication(outcome.ok ? "ok" : outcome.code.toLowerCase());
@@ -273,6 +283,10 @@ export class GrpcRegistryClient implements RegistryClient {
     if (this.linkState === "closed") {
       this.metrics.uplink("closed");
       return Promise.reject(new AdapterError("CLIENT_CLOSED", "registry client is closed"));
+    }
+    if (!this.rates.take(uplink.tenantId)) {
+      this.metrics.uplink("rate_limited");
+      return Promise.reject(new AdapterError("RATE_LIMITED", "tenant over its uplink rate (maxUplinkRate)"));
     }
     let added: ReturnType<UplinkBuffer["add"]>;
     try {
@@ -467,6 +481,10 @@ export class GrpcRegistryClient implements RegistryClient {
         );
         return;
       }
+      case "tenantLimits":
+        this.rates.setRate(k.value.tenantId, k.value.maxUplinkRate);
+        this.log.info({ tenantId: k.value.tenantId, maxUplinkRate: k.value.maxUplinkRate }, "tenant uplink rate set");
+        return;
       default:
         return;
     }

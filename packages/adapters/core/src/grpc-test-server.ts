@@ -52,7 +52,9 @@ function answer(req: AuthenticateRequest): AuthenticateResponse {
   const token = req.credentials?.kind.case === "token" ? req.credentials.kind.value.token : "";
   if (token === "blocked")
     return create(AuthenticateResponseSchema, { result: AuthResult.BLOCKED, message: "blocked" });
-  if (token !== "good")
+  if (token === "quota")
+    return create(AuthenticateResponseSchema, { result: AuthResult.QUOTA_EXCEEDED, message: "limit reached" });
+  if (token !== "good" && token !== "limited")
     return create(AuthenticateResponseSchema, { result: AuthResult.BAD_CREDENTIALS, message: "bad" });
   return create(AuthenticateResponseSchema, {
     result: AuthResult.OK,
@@ -66,6 +68,8 @@ function answer(req: AuthenticateRequest): AuthenticateResponse {
     },
     policies: [{ id: 7n, topic: "secret/#", access: 3, allow: false }],
     subscriptions: [{ topic: "config/#", qos: 1 }],
+    // token "limited": tenant t1 may send 2 uplinks per second.
+    tenantLimits: { tenantId: "t1", maxUplinkRate: token === "limited" ? 2 : 0 },
   });
 }
 

@@ -111,10 +111,18 @@ export interface DeviceSession {
   readonly lora?: LoraDeviceInfo;
   policies: readonly TopicPolicy[];
   subscriptions: readonly ProxySubscription[];
+  /**
+   * The tenant's uplink rate limit when the session was admitted, messages per second per adapter process (0 or
+   * unset: unlimited). The client enforces it on publish; later changes arrive as registry pushes.
+   */
+  readonly tenantUplinkRate?: number;
 }
 
-/** Why authentication failed; UNAVAILABLE means the registry could not be asked. */
-export type AuthFailureCode = "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED" | "UNAVAILABLE";
+/**
+ * Why authentication failed; UNAVAILABLE means the registry could not be asked, QUOTA_EXCEEDED that the tenant holds
+ * its maximum of connections (answer the protocol's "server unavailable": the device may retry later).
+ */
+export type AuthFailureCode = "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED" | "UNAVAILABLE" | "QUOTA_EXCEEDED";
 
 /** The answer to an authentication attempt. `message` is for logs only, never for the device. */
 export type AuthOutcome = { ok: true; session: DeviceSession } | { ok: false; code: AuthFailureCode; message: string };
@@ -222,7 +230,8 @@ export interface RegistryClient {
   /**
    * Sends an uplink. Resolves only when the registry acked its sequence (after
    * the durable write); rejects with an AdapterError when the registry rejected
-   * it, the buffer is full, or the client closed first.
+   * it, the buffer is full, the client closed first, or at once (RATE_LIMITED,
+   * nothing sent) when the tenant is over its uplink rate on this adapter.
    */
   publish(uplink: Uplink): Promise<void>;
   /**

@@ -145,6 +145,17 @@ describe("HTTP device adapter", () => {
     expect(registry.uplinks).toEqual([]);
   });
 
+  it("answers 429 with Retry-After to a publish over the tenant's uplink rate, and stores only those within it", async () => {
+    await start();
+    registry.setTenantUplinkRate("tenant-1", 2);
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await post("/topics/t", `${i}`));
+    expect(answers.map((r) => r.status)).toEqual([204, 204, 429]);
+    expect(answers[2]!.headers.get("retry-after")).toBe("1");
+    expect(await answers[2]!.json()).toMatchObject({ error: "RATE_LIMITED" });
+    expect(registry.uplinks).toHaveLength(2);
+  });
+
   it("answers 404 elsewhere, 405 for other methods and 400 for a bad wait", async () => {
     await start();
     expect((await get("/other")).status).toBe(404);

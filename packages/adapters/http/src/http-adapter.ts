@@ -48,6 +48,7 @@ function refusalOf(r: LeaseRefusal): Refusal {
   if (r.kind === "policy") return new Refusal(403, "DENIED_BY_POLICY", r.message);
   if (r.code === "BAD_CREDENTIALS") return new Refusal(401, "AUTH_FAILED", "unknown username or wrong token");
   if (r.code === "UNAVAILABLE") return new Refusal(503, "UNAVAILABLE", "the registry cannot be reached; try again");
+  if (r.code === "QUOTA_EXCEEDED") return new Refusal(503, r.code, "the tenant's connection limit is reached");
   return new Refusal(403, r.code, r.message);
 }
 
@@ -55,6 +56,7 @@ function send(res: ServerResponse, r: Refusal): void {
   if (res.headersSent) return;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (r.status === 401) headers["www-authenticate"] = 'Basic realm="iot-devices"';
+  if (r.status === 429) headers["retry-after"] = "1"; // a token bucket refills within a second
   res.writeHead(r.status, headers).end(JSON.stringify({ error: r.code, message: r.message }));
 }
 
@@ -166,6 +168,8 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
       res.writeHead(204).end();
     } catch (err) {
       if (!(err instanceof AdapterError)) throw err;
+      // Over the tenant's uplink rate: 429, logged by the registry client once per tenant every 10 s.
+      if (err.code === "RATE_LIMITED") return send(res, new Refusal(429, err.code, "tenant over its uplink rate"));
       log.warn({ deviceId: lease.session.device.deviceId, topic, err: err.message }, "uplink not stored");
       send(
         res,

@@ -50,7 +50,8 @@ export interface Lwm2mServer {
 export const DEFAULT_LIFETIME_GRACE_S = 15;
 
 /** How a registry refusal reads to the client: 5.03 while the registry cannot be asked, else 4.03 Forbidden. */
-const refusalCode = (code: string) => (code === "UNAVAILABLE" ? CODES.unavailable : CODES.forbidden);
+const refusalCode = (code: string) =>
+  code === "UNAVAILABLE" || code === "QUOTA_EXCEEDED" ? CODES.unavailable : CODES.forbidden;
 
 /**
  * Builds the LwM2M server (OMA-TS-LightweightM2M-V1_0 §5.3, Core V1_1 §6.2): Register authenticates the endpoint

@@ -148,6 +148,8 @@ export class SlaveSession {
 
   private notStored(err: unknown): void {
     const code = err instanceof AdapterError ? err.code : undefined;
+    // Over the tenant's uplink rate (maxUplinkRate): the registry client logs it once per tenant every 10 s.
+    if (code === "RATE_LIMITED") return;
     if (code === "BUFFER_FULL" && this.dropping) return;
     this.dropping = code === "BUFFER_FULL";
     this.options.logger.warn({ code, reason: (err as Error).message }, "values not stored");

@@ -74,6 +74,34 @@ describe("MQTT adapter: publishing and subscribing", () => {
     expect(h.adapter.stats.uplinkFailures).toBe(1);
   });
 
+  it("disconnects a QoS 1 publisher over its tenant's uplink rate without PUBACK, other tenants unaffected", async () => {
+    h.registry.setTenantUplinkRate("t1", 2);
+    const client = await h.connect(DEVICES.a);
+    const other = await h.connect(DEVICES.otherTenantA);
+    const gone = closed(client);
+    await client.publishAsync("data", "1", { qos: 1 });
+    await client.publishAsync("data", "2", { qos: 1 });
+    let acked = false;
+    void client.publishAsync("data", "3", { qos: 1 }).then(
+      () => (acked = true),
+      () => undefined,
+    );
+    await gone;
+    expect(acked).toBe(false);
+    for (let i = 0; i < 5; i++) await other.publishAsync("data", `${i}`, { qos: 1 });
+    expect(h.registry.uplinks.filter((u) => u.tenantId === "t1").map((u) => text(u.payload))).toEqual(["1", "2"]);
+    expect(h.registry.uplinks.filter((u) => u.tenantId !== "t1")).toHaveLength(5);
+  });
+
+  it("does not store QoS 0 publishes over the tenant's uplink rate, and keeps the connection", async () => {
+    h.registry.setTenantUplinkRate("t1", 2);
+    const client = await h.connect(DEVICES.a);
+    for (let i = 0; i < 5; i++) await client.publishAsync("data", `${i}`, { qos: 0 });
+    await sleep(50);
+    expect(client.connected).toBe(true);
+    expect(h.registry.uplinks.map((u) => text(u.payload))).toEqual(["0", "1"]);
+  });
+
   it("drops a publish the device's policies deny, acks it, and keeps the connection", async () => {
     const client = await h.connect(DEVICES.restricted);
     const spy = await h.connect(DEVICES.a);

@@ -4,6 +4,7 @@ import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { assertCertsOfTenant } from "./certs.js";
 import { lockTenant } from "./locks.js";
+import { deviceLimitError, deviceRoom } from "./tenant-quotas.js";
 import { assertImeiFree, checkDeviceRules, type DeviceDraft } from "./device-rules.js";
 import { randomToken, uuid } from "./ids.js";
 import { loraKeys } from "../lora/lora-keys.js";
@@ -326,6 +327,7 @@ export async function createDevice(
   const id = await writing(() =>
     db.transaction().execute(async (tx) => {
       await lockTenant(tx, caller.tenantId);
+      if ((await deviceRoom(tx, caller.tenantId)) < 1) throw await deviceLimitError(tx, caller.tenantId);
       return insertDevice(tx, caller, product, input, now);
     }),
   );
@@ -365,6 +367,9 @@ export async function createDevices(
     return await db.transaction().execute(async (tx) => {
       await lockTenant(tx, caller.tenantId);
       const known = await takenKeys(tx, caller.tenantId, inputs);
+      // The tenant's maxDevices: devices past it are refused, each with the same error.
+      let room = await deviceRoom(tx, caller.tenantId);
+      const full = room < inputs.length ? await deviceLimitError(tx, caller.tenantId) : undefined;
       const out: BatchOutcome[] = [];
       // Devices whose checks read no other device go in multi-row inserts; one whose checks do (a gateway, an upper
       // device, a modBusIndex, an IMEI) or that binds certificates is inserted alone, after the buffer.
@@ -385,15 +390,18 @@ export async function createDevices(
         const readsDevices =
           input.gateway != null || input.parentDevice != null || input.modBusIndex != null || !!input.imei;
         if (!product) out[at] = await one(noProduct);
+        else if (room < 1) out[at] = { error: full! };
         else if (readsDevices || input.certs?.length) {
           await flush();
           out[at] = await one(() => insertDevice(tx, caller, product, input, now, known));
+          if (!("error" in out[at])) room--;
         } else {
           const checked = await one(async () => {
             buffer.push({ at, row: await checkNewDevice(tx, caller, product, input, now, known) });
             return 0;
           });
           if ("error" in checked) out[at] = checked;
+          else room--;
           if (buffer.length >= INSERT_ROWS) await flush();
         }
       }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, TenantsTable } from "../store/schema.js";
-import { isUniqueViolation } from "../errors.js";
+import { fail, isUniqueViolation } from "../errors.js";
 import { randomCode } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
 
@@ -8,19 +8,44 @@ import { ilike, paginate, type ListResult, type Page } from "./list.js";
 export type Tenant = Selectable<TenantsTable>;
 
 /**
+ * A tenant's resource limits (docs/quotas.md); 0 means unlimited. Only the service administrator sets them.
+ * `maxUplinkRate` is messages per second per adapter process.
+ */
+export interface TenantLimits {
+  maxDevices: number;
+  maxConnections: number;
+  maxUplinkRate: number;
+}
+
+/** What the service administrator may set on a tenant; omitted fields keep their value. */
+export type TenantEdit = { [K in keyof TenantLimits]?: number | undefined } & { tenantName?: string | undefined };
+
+/**
  * Creates a tenant with a fresh tenantID (10 letters/digits, unique across
- * the service). Only the service administrator may call this; the API checks.
+ * the service), unlimited unless `input` sets limits. Only the service administrator may call this; the API checks.
  */
 export async function createTenant(
   db: Kysely<Database>,
-  input: { tenantName: string },
+  input: { tenantName: string } & Partial<TenantLimits>,
   now = Date.now(),
 ): Promise<Tenant> {
+  const limits = {
+    maxDevices: input.maxDevices ?? 0,
+    maxConnections: input.maxConnections ?? 0,
+    maxUplinkRate: input.maxUplinkRate ?? 0,
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       return await db
         .insertInto("tenants")
-        .values({ tenantId: randomCode(10), tenantName: input.tenantName, enable: 1, createAt: now, updateAt: null })
+        .values({
+          tenantId: randomCode(10),
+          tenantName: input.tenantName,
+          enable: 1,
+          createAt: now,
+          updateAt: null,
+          ...limits,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
     } catch (err) {
@@ -43,4 +68,37 @@ export async function listTenants(
 /** The tenant with this tenantID, or undefined. */
 export async function findTenant(db: Kysely<Database>, tenantId: string): Promise<Tenant | undefined> {
   return db.selectFrom("tenants").selectAll().where("tenantId", "=", tenantId).executeTakeFirst();
+}
+
+/** The tenant with this row id, or DATA_NOT_FOUND. */
+export async function getTenant(db: Kysely<Database>, id: number): Promise<Tenant> {
+  const t = await db.selectFrom("tenants").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!t) throw fail.notFound("id");
+  return t;
+}
+
+/**
+ * Edits a tenant (service administrator): its name and resource limits. Lowering a limit below
+ * what the tenant already uses removes nothing: it only refuses what would go further over it.
+ */
+export async function updateTenant(db: Kysely<Database>, id: number, edit: TenantEdit, now = Date.now()) {
+  const set = Object.fromEntries(Object.entries(edit).filter(([, v]) => v !== undefined));
+  const t = await db
+    .updateTable("tenants")
+    .set({ ...set, updateAt: now })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  if (!t) throw fail.notFound("id");
+  return t;
+}
+
+/** The tenant's limits (all 0, unlimited, for an unknown tenant). */
+export async function tenantLimits(db: Kysely<Database>, tenantId: string): Promise<TenantLimits> {
+  const t = await db
+    .selectFrom("tenants")
+    .select(["maxDevices", "maxConnections", "maxUplinkRate"])
+    .where("tenantId", "=", tenantId)
+    .executeTakeFirst();
+  return t ?? { maxDevices: 0, maxConnections: 0, maxUplinkRate: 0 };
 }

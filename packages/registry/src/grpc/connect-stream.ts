@@ -7,6 +7,7 @@ import {
   PolicyUpdateSchema,
   RegistryMessageSchema,
   SubscriptionUpdateSchema,
+  TenantLimitsSchema,
   grpc,
   type AdapterMessage,
   type RegistryMessage,
@@ -21,6 +22,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { UplinkWriter } from "../store/store.js";
 import { sessionRevocations } from "../domain/session-revocations.js";
+import { tenantLimits } from "../domain/tenants.js";
 import type { ConnectivityWriter } from "../sessions/connectivity-writer.js";
 import type { DataPipeline } from "../pipeline/data-pipeline.js";
 import { PUBLISH_STATUS, type CommandRouter, type PublishStatus } from "../router/commands.js";
@@ -176,6 +178,8 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
             subscriptions: subscriptionsToProto(subscriptions),
           }),
         }),
+      updateTenantLimits: (tenantId, maxUplinkRate) =>
+        send({ case: "tenantLimits", value: create(TenantLimitsSchema, { tenantId, maxUplinkRate }) }),
     };
     const previous = [...deps.sessions.attach(link), ...deps.sessions.unpark(m.instanceId)];
     send({ case: "helloAck", value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId } });
@@ -206,6 +210,9 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         .catch((err: unknown) => log.error({ err }, "push to a re-announced session failed"));
     }
     if (revoked.size > 0) log.info({ instance: m.instanceId, revoked: revoked.size }, "re-announced sessions revoked");
+    // A tenant's uplink rate may have changed while the link was down: its push was missed, so it is sent again.
+    for (const tenantId of new Set(announced.map((s) => s.tenantId)))
+      link.updateTenantLimits(tenantId, (await tenantLimits(deps.db, tenantId)).maxUplinkRate);
   };
 
   const countUplink = (outcome: string) =>

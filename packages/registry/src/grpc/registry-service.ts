@@ -5,6 +5,7 @@ import {
   IssueListenerCertificateResponseSchema,
   LoraActivateResponseSchema,
   LoraActivateResult,
+  TenantLimitsSchema,
   create,
   grpc,
   registryServiceDefinition,
@@ -21,6 +22,7 @@ import {
 import { serviceCa, signListenerCsr } from "../certs/ca.js";
 import { checkListenerHosts } from "../certs/listener-hosts.js";
 import { authenticateDevice } from "../domain/device-auth.js";
+import { tenantLimits } from "../domain/tenants.js";
 import { activateLoraSession } from "../lora/lora-sessions.js";
 import { RegistryError } from "../errors.js";
 import { authOutcomeToProto, credentialsFromProto } from "./convert.js";
@@ -44,9 +46,27 @@ async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promis
   }
   const outcome = await authenticateDevice(deps.db, { protocol: req.protocol, credentials, clientIp: req.clientIp });
   if (!outcome.ok) return create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" });
+  const { tenantId, deviceIntId } = outcome.device;
+  const limits = await tenantLimits(deps.db, tenantId);
+  // Checked and recorded in one synchronous step: concurrent authentications cannot both take the last place.
+  if (!deps.sessions.admits(tenantId, deviceIntId, limits.maxConnections)) {
+    deps.logger.warn(
+      { tenantId, device: deviceIntId, maxConnections: limits.maxConnections },
+      "connection refused: tenant connection limit reached",
+    );
+    return create(AuthenticateResponseSchema, {
+      result: AuthResult.QUOTA_EXCEEDED,
+      message: `tenant connection limit (${limits.maxConnections}) reached`,
+      sessionId: "",
+    });
+  }
   const sessionId = randomUUID();
-  deps.sessions.issued(sessionId, outcome.device.deviceIntId);
-  return create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId });
+  deps.sessions.issued(sessionId, deviceIntId, tenantId);
+  return create(AuthenticateResponseSchema, {
+    ...authOutcomeToProto(outcome),
+    sessionId,
+    tenantLimits: create(TenantLimitsSchema, { tenantId, maxUplinkRate: limits.maxUplinkRate }),
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { planAlerts } from "./rules/plan-alerts.js";
 import type { CheckedValue, OpenAlert } from "./rules/types.js";
+import type { NewEvent } from "../northbound/events.js";
 
 /**
  * The open history alerts of a batch's devices, read once per batch and kept current as the batch's uplinks are
@@ -31,16 +32,17 @@ export class OpenAlerts {
     return new OpenAlerts(open);
   }
 
-  /** Applies one uplink's checked values of a device. */
+  /** Applies one uplink's checked values of a device; answers the feed's alert_opened/alert_closed events. */
   async apply(
     tx: Kysely<Database>,
     tenantId: string,
     deviceIntId: number,
     checked: readonly CheckedValue[],
     at: number,
-  ): Promise<void> {
+  ): Promise<NewEvent[]> {
+    const events: NewEvent[] = [];
     const open = this.open.get(deviceIntId) ?? [];
-    if (open.length === 0 && checked.every((c) => c.breaches.length === 0)) return;
+    if (open.length === 0 && checked.every((c) => c.breaches.length === 0)) return events;
     const plan = planAlerts(open, deviceIntId, checked, at);
     const closed = new Set(plan.close.map((c) => c.alertId));
     const stillOpen = open.filter((a) => !closed.has(a.id));
@@ -64,6 +66,10 @@ export class OpenAlerts {
         })
         .returning("id")
         .executeTakeFirstOrThrow();
+      const fields = { alertId: id, alertName: a.alertName, alertSeverity: a.alertSeverity, rule: a.rule };
+      events.push({ tenantId, deviceIntId, type: "alert_opened", time: a.startTime, data: fields });
+      if (a.endTime !== null)
+        events.push({ tenantId, deviceIntId, type: "alert_closed", time: a.endTime, data: { alertId: id } });
       if (a.endTime === null) stillOpen.push({ id, deviceIntId, dataPointIntId: a.dataPointIntId, rule: a.rule });
     }
     for (const r of plan.repeat)
@@ -72,12 +78,15 @@ export class OpenAlerts {
         .set((eb) => ({ alertTimes: eb("alertTimes", "+", r.count), updateAt: at }))
         .where("id", "=", r.alertId)
         .execute();
-    for (const c of plan.close)
+    for (const c of plan.close) {
       await tx
         .updateTable("historyAlerts")
         .set({ endTime: c.endTime, updateAt: at })
         .where("id", "=", c.alertId)
         .execute();
+      events.push({ tenantId, deviceIntId, type: "alert_closed", time: c.endTime, data: { alertId: c.alertId } });
+    }
     this.open.set(deviceIntId, stillOpen);
+    return events;
   }
 }

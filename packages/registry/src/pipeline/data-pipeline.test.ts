@@ -8,6 +8,7 @@ import { createProduct } from "../domain/products.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { engines, type EngineUnderTest } from "../store/test-engines.js";
 import { DataPipeline } from "./data-pipeline.js";
+import { readEvents } from "../northbound/events.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
@@ -168,6 +169,29 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     open = await alerts();
     expect(open).toHaveLength(1);
     expect(Number(open[0]!.endTime)).toBe(T0 + 2000);
+  });
+
+  it("reports decoded values and alerts opened and closed as events, after their uplink's event", async () => {
+    const { db, pipeline, uplink, alerts } = await setup(engine);
+    await uplink("telemetry", JSON.stringify({ temp: 35, hum: 50 }), T0);
+    await uplink("telemetry", JSON.stringify({ temp: 25 }), T0 + 1000);
+    await pipeline.flush();
+    const [alert] = await alerts();
+    const events = await readEvents(db, { afterId: 0, limit: 20 });
+    expect(events.map((e) => e.type)).toEqual([
+      "uplink",
+      "uplink",
+      "decoded",
+      "alert_opened",
+      "decoded",
+      "alert_closed",
+    ]);
+    expect(events[2]!.data.values).toEqual([
+      { dataPointID: "temp", value: 35 },
+      { dataPointID: "hum", value: 50 },
+    ]);
+    expect(events[3]).toMatchObject({ time: T0, data: { alertId: alert!.id, rule: "upperLimit" } });
+    expect(events[5]).toMatchObject({ time: T0 + 1000, data: { alertId: alert!.id } });
   });
 
   it("goes on after a restart from the last uplink it went through, missing none", async () => {

@@ -9,6 +9,7 @@ import { checkValue, isFaultValue } from "./rules/check-value.js";
 import { discards } from "./rules/discards.js";
 import { computeFormulaMetrics, FormulaCache } from "./rules/formula-metrics.js";
 import { OpenAlerts } from "./alerts-store.js";
+import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
 import {
   storeMetricValues,
   storePointValues,
@@ -165,6 +166,7 @@ export class DataPipeline {
     pipelineUplinks().inc(events.length);
     pipelineValues().inc(decoded.values.length);
     pipelineLag().set(Math.max(0, Date.now() - Number(events.at(-1)!.msgTime)) / 1000);
+    if (decoded.values.length > 0) eventsCommitted();
     return events.length === BATCH_MAX;
   }
 
@@ -238,6 +240,7 @@ export class DataPipeline {
     const alerts = await OpenAlerts.load(tx, [...new Set(stored.map((r) => r.deviceIntId))]);
     await this.moveDevices(tx, stored, pointsOf);
     const metrics: MetricValueRow[] = [];
+    const events: NewEvent[] = [];
     const byUplink = groupBy(stored, (r) => r.eventId);
     for (const rows of byUplink.values()) {
       const first = rows[0]!;
@@ -260,9 +263,21 @@ export class DataPipeline {
         const point = pointsOf.get(`${first.eventId}\n${value.dataPointIntId}`)!;
         return { point, value, breaches: checkValue(point, value) };
       });
-      await alerts.apply(tx, first.tenantId, first.deviceIntId, checked, first.valueTime);
+      events.push({
+        tenantId: first.tenantId,
+        deviceIntId: first.deviceIntId,
+        type: "decoded",
+        time: first.valueTime,
+        data: {
+          receivedAt: first.receivedAt,
+          values: decodedValues.map((v) => ({ dataPointID: v.dataPointId, value: v.number ?? v.text })),
+        },
+      });
+      events.push(...(await alerts.apply(tx, first.tenantId, first.deviceIntId, checked, first.valueTime)));
     }
     await storeMetricValues(tx, metrics);
+    // The feed's decoded and alert events, in the transaction of the values they report.
+    await appendEvents(tx, events);
   }
 
   /**

@@ -12,6 +12,7 @@ import { getTask, TASK_STATUS } from "../domain/tasks.js";
 import { SessionTable } from "../sessions/session-table.js";
 import { fakeAdapterLink } from "../sessions/fake-adapter-link.js";
 import { CommandRouter, PUBLISH_STATUS } from "./commands.js";
+import { readEvents } from "../northbound/events.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
@@ -117,6 +118,22 @@ describe.each(engines)("device commands on $name", (engine) => {
     await router.settle(r.id, PUBLISH_STATUS.sent);
     await router.settle(r.id, PUBLISH_STATUS.failed);
     expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.sent);
+  });
+
+  it("reports each settled or expired command once as a command_result event of its tenant and device", async () => {
+    const { db, caller, router, device } = await setup(engine);
+    const d = await device("v4e");
+    const sent = await router.publish(caller, { deviceIntId: d.id, payload: "x", qos: 0 }, 1_000);
+    const late = await router.publish(caller, { deviceIntId: d.id, payload: "y", qos: 1 }, 1_000);
+    await router.settle(sent.id, PUBLISH_STATUS.sent, "ok");
+    await router.settle(sent.id, PUBLISH_STATUS.failed);
+    await router.expire(1_000 + TTL);
+    const events = await readEvents(db, { afterId: 0, limit: 10, types: ["command_result"] });
+    expect(events.map((e) => [e.tenantID, e.deviceID, e.data.controlLogID, e.data.status])).toEqual([
+      [caller.tenantId, "v4e", sent.id, "sent"],
+      [caller.tenantId, "v4e", late.id, "failed"],
+    ]);
+    expect(events[0]!.data.result).toBe("ok");
   });
 
   it("fails a command whose TTL ran out while the device was away, and never sends it later", async () => {

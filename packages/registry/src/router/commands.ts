@@ -1,3 +1,4 @@
+import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Caller } from "../domain/caller.js";
@@ -232,13 +233,18 @@ export class CommandRouter {
    */
   async settle(downlinkId: number, status: PublishStatus, message = "", now = Date.now()): Promise<void> {
     this.inFlight.release(downlinkId);
-    const row = await this.db
-      .updateTable("controlLogs")
-      .set({ publishStatus: status, updateAt: now, ...(message ? { result: message.slice(0, 500) } : {}) })
-      .where("id", "=", downlinkId)
-      .where("publishStatus", "=", PUBLISH_STATUS.issued)
-      .returning("taskIntId")
-      .executeTakeFirst();
+    const row = await this.db.transaction().execute(async (tx) => {
+      const settled = await tx
+        .updateTable("controlLogs")
+        .set({ publishStatus: status, updateAt: now, ...(message ? { result: message.slice(0, 500) } : {}) })
+        .where("id", "=", downlinkId)
+        .where("publishStatus", "=", PUBLISH_STATUS.issued)
+        .returning(["id", "taskIntId", "tenantId", "deviceIntId", "topic"])
+        .executeTakeFirst();
+      if (settled) await appendEvents(tx, [commandResult(settled, status, message, now)], now);
+      return settled;
+    });
+    if (row) eventsCommitted();
     if (row) commandsTotal().inc({ outcome: SETTLED[status] });
     if (row?.taskIntId != null) await this.progress.refresh(row.taskIntId);
   }
@@ -259,13 +265,23 @@ export class CommandRouter {
       .execute();
     const ids = due.map((r) => r.id).filter((id) => !this.inFlight.awaiting(id, now, this.graceMs));
     if (ids.length === 0) return 0;
-    const expired = await this.db
-      .updateTable("controlLogs")
-      .set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
-      .where("id", "in", ids)
-      .where("publishStatus", "=", PUBLISH_STATUS.issued)
-      .returning(["id", "taskIntId"])
-      .execute();
+    const expired = await this.db.transaction().execute(async (tx) => {
+      const rows = await tx
+        .updateTable("controlLogs")
+        .set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
+        .where("id", "in", ids)
+        .where("publishStatus", "=", PUBLISH_STATUS.issued)
+        .returning(["id", "taskIntId", "tenantId", "deviceIntId", "topic"])
+        .execute();
+      const failed = PUBLISH_STATUS.failed;
+      await appendEvents(
+        tx,
+        rows.map((r) => commandResult(r, failed, "expired", now)),
+        now,
+      );
+      return rows;
+    });
+    if (expired.length > 0) eventsCommitted();
     for (const r of expired) this.inFlight.release(r.id);
     commandsTotal().inc({ outcome: "expired" }, expired.length);
     const tasks = new Set(expired.flatMap((r) => (r.taskIntId == null ? [] : [r.taskIntId])));
@@ -305,3 +321,27 @@ export class CommandRouter {
     return "sent";
   }
 }
+
+/** The feed's command_result event of a control log whose status changed (see PUBLISH_STATUS). */
+function commandResult(
+  log: { id: number; tenantId: string; deviceIntId: number | null; topic: string | null },
+  status: PublishStatus,
+  message: string,
+  now: number,
+): NewEvent {
+  return {
+    tenantId: log.tenantId,
+    deviceIntId: log.deviceIntId,
+    type: "command_result",
+    time: now,
+    data: {
+      controlLogID: Number(log.id),
+      publishStatus: status,
+      status: STATUS_NAMES[status],
+      topic: log.topic,
+      ...(message ? { result: message } : {}),
+    },
+  };
+}
+
+const STATUS_NAMES: Record<PublishStatus, string> = { 0: "failed", 1: "issued", 2: "delivered", 3: "sent" };

@@ -5,6 +5,7 @@ import { createProduct } from "../domain/products.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { engines } from "../store/test-engines.js";
 import { ConnectivityWriter, type SessionEvent } from "./connectivity-writer.js";
+import { readEvents } from "../northbound/events.js";
 import { SessionTable, type AdapterLink, type LiveSession } from "./session-table.js";
 
 afterAll(async () => {
@@ -20,6 +21,7 @@ const link: AdapterLink = {
   kick: () => {},
   updatePolicies: () => {},
   updateSubscriptions: () => {},
+  updateTenantLimits: () => {},
 };
 
 describe.each(engines)("ConnectivityWriter on $name", (engine) => {
@@ -87,6 +89,23 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
     await writer.flush();
     expect(await state(ids[0]!)).toMatchObject({ deviceStatus: 0, clientIp: null });
     expect(await logs(ids[0]!)).toEqual([1, 0]);
+  });
+
+  it("reports each connect log as an online or offline event in the same write", async () => {
+    const { db, ids, table, writer, session, event } = await setup();
+    const s = session("s1", ids[0]!);
+    table.open("a", s);
+    writer.record(event("opened", s));
+    await writer.flush();
+    table.close("a", "s1");
+    writer.record({ ...event("closed", s), reason: "keepalive timeout" });
+    await writer.flush();
+    const events = await readEvents(db, { afterId: 0, limit: 10 });
+    expect(events.map((e) => [e.type, e.data.sessionId, e.data.ip])).toEqual([
+      ["online", "s1", "1.2.3.4"],
+      ["offline", "s1", "1.2.3.4"],
+    ]);
+    expect(events[1]!.data.reason).toBe("keepalive timeout");
   });
 
   it("keeps a device online when one of its two sessions closes, whatever order the events came in", async () => {

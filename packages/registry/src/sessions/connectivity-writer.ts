@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { CONNECT_STATUS } from "../domain/connectivity.js";
 import type { Database } from "../store/schema.js";
 import type { LiveSession } from "./session-table.js";
+import { appendEvents, eventsCommitted } from "../northbound/events.js";
 
 /** What happened to a session: a connect log to write (unless `announced` finds the device online already). */
 export interface SessionEvent {
@@ -118,6 +119,17 @@ export class ConnectivityWriter {
           .insertInto("connectLogs")
           .values(logs.slice(i, i + 200))
           .execute();
+      // Each connect log is the feed's online or offline event, in the same transaction.
+      await appendEvents(
+        tx,
+        logs.map((l) => ({
+          tenantId: l.tenantId,
+          deviceIntId: l.deviceIntId,
+          type: l.connectStatus === CONNECT_STATUS.offline ? "offline" : "online",
+          time: l.createAt,
+          data: { sessionId: l.sessionId, ip: l.ip, keepAlive: l.keepAlive, ...(l.reason ? { reason: l.reason } : {}) },
+        })),
+      );
       const offline: number[] = [];
       for (const id of devices.keys()) {
         const live = this.liveSession(id);
@@ -144,5 +156,6 @@ export class ConnectivityWriter {
           .where("deviceStatus", "!=", 0)
           .execute();
     });
+    eventsCommitted();
   }
 }

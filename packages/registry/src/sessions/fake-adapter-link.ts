@@ -7,6 +7,7 @@ import type { AdapterLink, DownlinkCommand, SessionTable } from "./session-table
 export function fakeAdapterLink(sessions: SessionTable, instanceId = "mqtt-1", protocol = 1) {
   const sent: Array<Omit<DownlinkCommand, "payload"> & { payload: string }> = [];
   const kicks: Array<{ deviceIntId: number; reason: string }> = [];
+  const limits: Array<{ tenantId: string; maxUplinkRate: number }> = [];
   const link: AdapterLink = {
     instanceId,
     protocol,
@@ -16,6 +17,7 @@ export function fakeAdapterLink(sessions: SessionTable, instanceId = "mqtt-1", p
     kick: (deviceIntId, reason) => kicks.push({ deviceIntId, reason }),
     updatePolicies: () => {},
     updateSubscriptions: () => {},
+    updateTenantLimits: (tenantId, maxUplinkRate) => limits.push({ tenantId, maxUplinkRate }),
   };
   sessions.attach(link);
   const open = (deviceIntId: number) =>
@@ -28,5 +30,5 @@ export function fakeAdapterLink(sessions: SessionTable, instanceId = "mqtt-1", p
       keepAlive: 0,
       openedAt: 0,
     });
-  return { link, sent, kicks, open };
+  return { link, sent, kicks, limits, open };
 }

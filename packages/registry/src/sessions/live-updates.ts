@@ -50,6 +50,11 @@ export class LiveUpdates {
     });
   }
 
+  /** The tenant's uplink rate limit changed: every attached adapter applies it to the tenant's traffic at once. */
+  tenantLimitsChanged(tenantId: string, maxUplinkRate: number): void {
+    for (const link of this.sessions.links()) link.updateTenantLimits(tenantId, maxUplinkRate);
+  }
+
   /** A session just opened: sends what it missed while it was pending. */
   async sessionOpened(deviceIntId: number, missed: ReadonlySet<"policies" | "subscriptions">): Promise<void> {
     if (missed.has("policies")) await this.policiesChanged([deviceIntId]);

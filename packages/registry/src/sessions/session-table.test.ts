@@ -12,6 +12,7 @@ function recordingLink(instanceId: string) {
     kick: (id, reason) => kicks.push([id, reason]),
     updatePolicies: () => {},
     updateSubscriptions: () => {},
+    updateTenantLimits: () => {},
   };
   return { link, kicks };
 }
@@ -60,9 +61,55 @@ describe("SessionTable", () => {
 
   it("forgets sessions that were never reported open after a minute", () => {
     const table = new SessionTable();
-    table.issued("old", 7, 0);
-    table.issued("new", 7, 61_000);
+    table.issued("old", 7, "", 0);
+    table.issued("new", 7, "", 61_000);
     expect(table.takePending("old")).toBeUndefined();
     expect(table.takePending("new")).toBeDefined();
+  });
+
+  describe("tenant connection limit", () => {
+    const other = (sessionId: string, deviceIntId: number) => ({ ...session(sessionId, deviceIntId), tenantId: "u" });
+
+    it("counts each tenant's connected devices, not other tenants' or a device's second session", () => {
+      const table = new SessionTable();
+      table.attach(recordingLink("a").link);
+      table.open("a", session("s1", 1));
+      table.open("a", session("s1b", 1));
+      table.open("a", session("s2", 2));
+      table.open("a", other("s3", 3));
+      expect([...table.tenantConnections("t")].sort()).toEqual([1, 2]);
+      expect([...table.tenantConnections("u")]).toEqual([3]);
+      expect(table.admits("t", 9, 2)).toBe(false);
+      expect(table.admits("t", 9, 3)).toBe(true);
+      expect(table.admits("u", 9, 2)).toBe(true);
+    });
+
+    it("lets a connected device reconnect at the limit, and always admits with limit 0 (unlimited)", () => {
+      const table = new SessionTable();
+      table.attach(recordingLink("a").link);
+      table.open("a", session("s1", 1));
+      expect(table.admits("t", 1, 1)).toBe(true);
+      expect(table.admits("t", 2, 1)).toBe(false);
+      expect(table.admits("t", 2, 0)).toBe(true);
+    });
+
+    it("counts sessions authenticated but not open yet for ten seconds, then frees their place", () => {
+      const table = new SessionTable();
+      table.issued("p1", 5, "t", 1_000);
+      expect(table.admits("t", 6, 1, 2_000)).toBe(false);
+      expect(table.admits("t", 6, 1, 11_001)).toBe(true);
+    });
+
+    it("frees a place when the session closes or its adapter detaches", () => {
+      const table = new SessionTable();
+      const a = recordingLink("a");
+      table.attach(a.link);
+      table.open("a", session("s1", 1));
+      table.open("a", session("s2", 2));
+      table.close("a", "s1");
+      expect([...table.tenantConnections("t")]).toEqual([2]);
+      table.detach(a.link);
+      expect(table.tenantConnections("t").size).toBe(0);
+    });
   });
 });

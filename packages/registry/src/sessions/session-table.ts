@@ -38,6 +38,8 @@ export interface AdapterLink {
   updatePolicies(deviceIntId: number, policies: readonly PushedPolicy[]): void;
   /** Replaces the proxy subscriptions of the device's sessions on this adapter. */
   updateSubscriptions(deviceIntId: number, subscriptions: readonly PushedSubscription[]): void;
+  /** Tells the adapter a tenant's uplink rate limit (messages per second, 0 = unlimited) changed. */
+  updateTenantLimits(tenantId: string, maxUplinkRate: number): void;
 }
 
 /** A device session as the adapter reported it. */
@@ -57,6 +59,8 @@ export interface LiveSession {
 /** What happened to a device between its authentication and its SessionOpened. */
 export interface PendingSession {
   deviceIntId: number;
+  /** The device's tenant ("" when not told): pending sessions count toward its maxConnections. */
+  tenantId: string;
   issuedAt: number;
   /** Set when the device was revoked meanwhile: the session must be closed as soon as it opens. */
   revoked?: string;
@@ -66,6 +70,12 @@ export interface PendingSession {
 
 /** How long an authenticated session may take to be reported open, ms. */
 const PENDING_TTL_MS = 60_000;
+/**
+ * How long an authenticated session not yet reported open counts toward its tenant's maxConnections, ms: adapters
+ * report the opening right after the answer, so one that never does (the device hung up first) frees its place
+ * soon.
+ */
+const PENDING_COUNT_MS = 10_000;
 /** Revoked session ids remembered (their late or replayed uplinks are refused); the oldest are forgotten first. */
 const REVOKED_LIMIT = 100_000;
 
@@ -91,6 +101,8 @@ export class SessionTable {
   private readonly adapters = new Map<string, Attached>();
   private readonly parked = new Map<string, Parked>();
   private readonly byDevice = new Map<number, Map<string, string>>(); // deviceIntId → sessionId → instanceId
+  /** Devices holding a live session, per tenant: what maxConnections counts (with recent pending sessions). */
+  private readonly byTenant = new Map<string, Set<number>>();
   /**
    * Sessions authenticated but not reported open yet, oldest first. A kick or
    * push in that window would find no session; it is remembered here and
@@ -105,12 +117,40 @@ export class SessionTable {
   }
 
   /** Records a session id handed out by Authenticate (and forgets pending ones older than a minute). */
-  issued(sessionId: string, deviceIntId: number, now = Date.now()): void {
+  issued(sessionId: string, deviceIntId: number, tenantId = "", now = Date.now()): void {
     for (const [id, p] of this.pending) {
       if (now - p.issuedAt < PENDING_TTL_MS) break;
       this.pending.delete(id);
     }
-    this.pending.set(sessionId, { deviceIntId, issuedAt: now, stale: new Set() });
+    this.pending.set(sessionId, { deviceIntId, tenantId, issuedAt: now, stale: new Set() });
+  }
+
+  /**
+   * The tenant's connections on this node: its devices with a live session or one authenticated within the last
+   * ten seconds and not reported open yet. A device counts once however many sessions it holds.
+   * Single node only: with several central nodes each would count its own adapters' sessions (see docs/quotas.md).
+   */
+  tenantConnections(tenantId: string, now = Date.now()): Set<number> {
+    const devices = new Set(this.byTenant.get(tenantId));
+    for (const p of this.pending.values())
+      if (p.tenantId === tenantId && now - p.issuedAt < PENDING_COUNT_MS) devices.add(p.deviceIntId);
+    return devices;
+  }
+
+  /**
+   * True when the device may open one more session under its tenant's `maxConnections` (0 = unlimited): a device
+   * already connected may always reconnect (its new session takes over the old one). Check and `issued` in the same
+   * synchronous step, so concurrent authentications cannot both take the last place.
+   */
+  admits(tenantId: string, deviceIntId: number, maxConnections: number, now = Date.now()): boolean {
+    if (maxConnections <= 0) return true;
+    const devices = this.tenantConnections(tenantId, now);
+    return devices.has(deviceIntId) || devices.size < maxConnections;
+  }
+
+  /** Every attached adapter's link (tenant-wide pushes). */
+  links(): AdapterLink[] {
+    return [...this.adapters.values()].map((a) => a.link);
   }
 
   /** Takes what a just-opened session missed while pending (undefined when nothing is known of it). */
@@ -192,6 +232,9 @@ export class SessionTable {
     let m = this.byDevice.get(session.deviceIntId);
     if (!m) this.byDevice.set(session.deviceIntId, (m = new Map()));
     m.set(session.sessionId, instanceId);
+    let t = this.byTenant.get(session.tenantId);
+    if (!t) this.byTenant.set(session.tenantId, (t = new Set()));
+    t.add(session.deviceIntId);
     return true;
   }
 
@@ -307,6 +350,10 @@ export class SessionTable {
   private unindex(s: LiveSession): void {
     const m = this.byDevice.get(s.deviceIntId);
     m?.delete(s.sessionId);
-    if (m && m.size === 0) this.byDevice.delete(s.deviceIntId);
+    if (m && m.size > 0) return;
+    this.byDevice.delete(s.deviceIntId);
+    const t = this.byTenant.get(s.tenantId);
+    t?.delete(s.deviceIntId);
+    if (t && t.size === 0) this.byTenant.delete(s.tenantId);
   }
 }

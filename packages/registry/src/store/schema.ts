@@ -15,8 +15,10 @@ import type {
   ProductResourcesTable,
   ProxySubscriptionsTable,
 } from "./schema-data-model.js";
+import type { NorthboundEventsTable, WebhookDeliveriesTable, WebhooksTable } from "./schema-northbound.js";
 
 export type * from "./schema-data-model.js";
+export type * from "./schema-northbound.js";
 
 /**
  * Table types as the domain code sees them. Columns are snake_case in the
@@ -54,6 +56,9 @@ export interface Database {
   tasks: TasksTable;
   schedules: SchedulesTable;
   exportFiles: ExportFilesTable;
+  northboundEvents: NorthboundEventsTable;
+  webhooks: WebhooksTable;
+  webhookDeliveries: WebhookDeliveriesTable;
 }
 
 /** Service-wide key/value state (token signing secret, CA material, ...). */
@@ -69,6 +74,12 @@ export interface TenantsTable {
   enable: number;
   createAt: number;
   updateAt: number | null;
+  /** Most devices (gateways included) the tenant may hold; 0 = unlimited. */
+  maxDevices: Generated<number>;
+  /** Most device sessions open at once on this node; 0 = unlimited. */
+  maxConnections: Generated<number>;
+  /** Uplink messages per second, per adapter process (token bucket); 0 = unlimited. */
+  maxUplinkRate: Generated<number>;
 }
 
 export interface UsersTable {

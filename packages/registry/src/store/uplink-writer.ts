@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from "kysely";
 import type { DeviceEventsTable, Database } from "./schema.js";
 import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
 import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
+import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
 
 /** Default most rows in one uplink transaction. */
 export const DEFAULT_BATCH_MAX_ROWS = 500;
@@ -33,8 +34,9 @@ export interface BatchOptions {
 /**
  * The UplinkWriter of `store.ts`: queues uplinks and writes each batch as
  * multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING msg_key` in
- * ONE transaction. A batch is flushed when `batchMaxRows` are queued or
- * `batchMaxDelayMs` after its first row. One flush runs at a time; rows that
+ * ONE transaction, with the northbound `uplink` event of each newly stored
+ * row (same transaction). A batch is flushed when `batchMaxRows` are queued
+ * or `batchMaxDelayMs` after its first row. One flush runs at a time; rows that
  * arrive meanwhile form the next batch (so batches grow under load). When a
  * transaction fails, every write of that batch rejects with its error and
  * nothing of it is stored; later batches are unaffected.
@@ -140,7 +142,10 @@ export class BatchedUplinkWriter implements UplinkWriter {
             .execute();
           for (const row of inserted) stored.add(row.msgKey);
         }
+        // The feed's uplink events, in this transaction: only what was stored now (a replay is no new event).
+        await appendEvents(trx, rows.filter((r) => stored.has(r.msgKey)).map(uplinkEvent), now);
       });
+      if (stored.size > 0) eventsCommitted();
     } catch (error) {
       timer();
       for (const waiter of batch) waiter.reject(error);
@@ -152,6 +157,22 @@ export class BatchedUplinkWriter implements UplinkWriter {
       waiters.forEach((w, i) => w.resolve(i === 0 && stored.has(key) ? "stored" : "duplicate"));
     }
   }
+}
+
+/** The northbound event of a stored uplink: its topic, QoS, payload (base64) and receive time. */
+function uplinkEvent(r: Insertable<DeviceEventsTable>): NewEvent {
+  return {
+    tenantId: r.tenantId,
+    deviceIntId: r.deviceIntId,
+    type: "uplink",
+    time: r.msgTime,
+    data: {
+      topic: r.topic,
+      qos: r.qos,
+      payload: Buffer.from(r.payload).toString("base64"),
+      ...(r.gatewayIntId !== null && r.gatewayIntId !== undefined ? { viaGateway: true } : {}),
+    },
+  };
 }
 
 function toRow(r: UplinkRecord, now: number): Insertable<DeviceEventsTable> {

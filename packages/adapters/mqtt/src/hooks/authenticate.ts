@@ -5,8 +5,17 @@ import type { AuthFailureCode, DeviceCredentials, DeviceIdentity } from "@iot/ad
 import type { ConnectInfo } from "../client-table.js";
 import type { AdapterContext } from "../context.js";
 
-/** CONNACK return codes (MQTT 3.1.1 table 3.1): 3 server unavailable, 5 not authorized. */
-const returnCodes: Record<AuthFailureCode, number> = { BAD_CREDENTIALS: 5, BLOCKED: 5, NOT_ALLOWED: 5, UNAVAILABLE: 3 };
+/**
+ * CONNACK return codes (MQTT 3.1.1 table 3.1): 3 server unavailable, 5 not authorized. A tenant at its connection
+ * limit gets 3 too: MQTT 3.1.1 has no quota code, and "unavailable" tells the device to retry later.
+ */
+const returnCodes: Record<AuthFailureCode, number> = {
+  BAD_CREDENTIALS: 5,
+  BLOCKED: 5,
+  NOT_ALLOWED: 5,
+  UNAVAILABLE: 3,
+  QUOTA_EXCEEDED: 3,
+};
 
 function refusal(code: AuthFailureCode, message: string): AuthenticateError {
   return Object.assign(new Error(message), { returnCode: returnCodes[code] });

@@ -1,5 +1,5 @@
 import type { AedesOptions } from "aedes";
-import { isAllowed, mountTopic, publishTopicProblem } from "@iot/adapter-core";
+import { AdapterError, isAllowed, mountTopic, publishTopicProblem } from "@iot/adapter-core";
 import type { AdapterContext } from "../context.js";
 
 /**
@@ -11,6 +11,9 @@ import type { AdapterContext } from "../context.js";
  *   calls back only once the registry acked the uplink after its durable
  *   write. If the registry rejects it or the buffer is full the connection is
  *   closed: MQTT 3.1.1 has no negative PUBACK, and the device will resend.
+ * - Over the tenant's uplink rate (maxUplinkRate, the core's token bucket) an
+ *   uplink is refused before it is sent: QoS 1/2 take the rejection path
+ *   above (no PUBACK, connection closed), QoS 0 is not stored.
  * - QoS 0: sent on without waiting; a failure is only logged.
  * - An invalid topic closes the connection (MQTT-3.3.5-2 allows closing
  *   instead of a silent ack; it is a bug in the device), and so does a
@@ -77,6 +80,8 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
     packet.retain = false;
     const failed = (err: Error) => {
       ctx.stats.uplinkFailures++;
+      // Over the tenant's uplink rate: the registry client logs that once per tenant every 10 s, not per message.
+      if (err instanceof AdapterError && err.code === "RATE_LIMITED" && packet.qos === 0) return;
       ctx.log.warn(
         { deviceId: device.deviceId, tenantId: device.tenantId, topic, qos: packet.qos, err: err.message },
         "uplink not stored",

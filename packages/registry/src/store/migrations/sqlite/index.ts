@@ -9,6 +9,8 @@ import { series } from "./0007-series.js";
 import { modbus } from "./0008-modbus.js";
 import { schedules } from "./0009-schedules.js";
 import { lora } from "./0010-lora.js";
+import { northbound } from "./0011-northbound.js";
+import { tenantQuotas } from "./0012-tenant-quotas.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -26,4 +28,6 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0008-modbus": modbus,
   "0009-schedules": schedules,
   "0010-lora": lora,
+  "0011-northbound": northbound,
+  "0012-tenant-quotas": tenantQuotas,
 };

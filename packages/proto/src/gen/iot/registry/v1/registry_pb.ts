@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file iot/registry/v1/registry.proto.
  */
 export const file_iot_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIjQKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSLJAgoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKqAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgSEAoIYXV0b19zdWIYDCABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCKMAwoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIABI2Cg1zZXNzaW9uX3N0YXRlGAYgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25TdGF0ZUgAEjYKDWxvcmFfY291bnRlcnMYByABKAsyHS5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXJzSABCBgoEa2luZCI+CgxMb3JhQ291bnRlcnMSLgoIY291bnRlcnMYASADKAsyHC5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXIiSAoLTG9yYUNvdW50ZXISFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIPCgdmY250X3VwGAIgASgNEhEKCWZjbnRfZG93bhgDIAEoDSKMAQoFSGVsbG8SEwoLaW5zdGFuY2VfaWQYASABKAkSKwoIcHJvdG9jb2wYAiABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSDwoHdmVyc2lvbhgDIAEoCRIwCghzZXNzaW9ucxgEIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkIrYBCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgljbGllbnRfaXAYAyABKAkSEgoKa2VlcF9hbGl2ZRgEIAEoDRIUCgxvcGVuZWRfYXRfbXMYBSABKAMSEQoJdGVuYW50X2lkGAYgASgJEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSEAoIc2xlZXBpbmcYCCABKAgiXgoMU2Vzc2lvblN0YXRlEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgl0ZW5hbnRfaWQYAyABKAkSEAoIc2xlZXBpbmcYBCABKAgicwoNU2Vzc2lvbkNsb3NlZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSDgoGcmVhc29uGAMgASgJEhQKDGNsb3NlZF9hdF9tcxgEIAEoAxIRCgl0ZW5hbnRfaWQYBSABKAkiygEKBlVwbGluaxILCgNzZXEYASABKAQSEgoKc2Vzc2lvbl9pZBgCIAEoCRIVCg1kZXZpY2VfaW50X2lkGAMgASgDEg0KBXRvcGljGAQgASgJEg8KB3BheWxvYWQYBSABKAwSEQoJY2xpZW50X2lwGAYgASgJEhYKDnJlY2VpdmVkX2F0X21zGAcgASgDEgsKA3FvcxgIIAEoDRIRCgl0ZW5hbnRfaWQYCSABKAkSHQoVZ2F0ZXdheV9kZXZpY2VfaW50X2lkGAogASgDImcKDkRvd25saW5rUmVzdWx0EhMKC2Rvd25saW5rX2lkGAEgASgDEi8KBnN0YXR1cxgCIAEoDjIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1N0YXR1cxIPCgdtZXNzYWdlGAMgASgJIs0CCg9SZWdpc3RyeU1lc3NhZ2USLgoJaGVsbG9fYWNrGAEgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvQWNrSAASMAoKdXBsaW5rX2FjaxgCIAEoCzIaLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtBY2tIABItCghkb3dubGluaxgDIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0gAEiUKBGtpY2sYBCABKAsyFS5pb3QucmVnaXN0cnkudjEuS2lja0gAEjYKDXBvbGljeV91cGRhdGUYBSABKAsyHS5pb3QucmVnaXN0cnkudjEuUG9saWN5VXBkYXRlSAASQgoTc3Vic2NyaXB0aW9uX3VwZGF0ZRgGIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TdWJzY3JpcHRpb25VcGRhdGVIAEIGCgRraW5kIhsKCEhlbGxvQWNrEg8KB25vZGVfaWQYASABKAkiTAoJVXBsaW5rQWNrEgwKBHNlcXMYASADKAQSMQoIcmVqZWN0ZWQYAiADKAsyHy5pb3QucmVnaXN0cnkudjEuVXBsaW5rUmVqZWN0ZWQiLQoOVXBsaW5rUmVqZWN0ZWQSCwoDc2VxGAEgASgEEg4KBnJlYXNvbhgCIAEoCSJxCghEb3dubGluaxIKCgJpZBgBIAEoAxIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg0KBXRvcGljGAMgASgJEg8KB3BheWxvYWQYBCABKAwSCwoDcW9zGAUgASgNEhUKDWV4cGlyZXNfYXRfbXMYBiABKAMiLQoES2ljaxIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg4KBnJlYXNvbhgCIAEoCSJVCgxQb2xpY3lVcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIuCghwb2xpY2llcxgCIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeSJmChJTdWJzY3JpcHRpb25VcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxI5Cg1zdWJzY3JpcHRpb25zGAIgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uKrEBCghQcm90b2NvbBIYChRQUk9UT0NPTF9VTlNQRUNJRklFRBAAEhEKDVBST1RPQ09MX01RVFQQARIRCg1QUk9UT0NPTF9DT0FQEAISEgoOUFJPVE9DT0xfTFdNMk0QAxIRCg1QUk9UT0NPTF9MT1JBEAQSEQoNUFJPVE9DT0xfSFRUUBAFEhYKElBST1RPQ09MX1dFQlNPQ0tFVBAGEhMKD1BST1RPQ09MX01PREJVUxAHKtEBChJMb3JhQWN0aXZhdGVSZXN1bHQSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfVU5TUEVDSUZJRUQQABIbChdMT1JBX0FDVElWQVRFX1JFU1VMVF9PSxABEikKJUxPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9OT05DRV9SRVVTRUQQAhInCiNMT1JBX0FDVElWQVRFX1JFU1VMVF9ERVZfQUREUl9UQUtFThADEiQKIExPUkFfQUNUSVZBVEVfUkVTVUxUX05PVF9BTExPV0VEEAQqlAEKCkF1dGhSZXN1bHQSGwoXQVVUSF9SRVNVTFRfVU5TUEVDSUZJRUQQABISCg5BVVRIX1JFU1VMVF9PSxABEh8KG0FVVEhfUkVTVUxUX0JBRF9DUkVERU5USUFMUxACEhcKE0FVVEhfUkVTVUxUX0JMT0NLRUQQAxIbChdBVVRIX1JFU1VMVF9OT1RfQUxMT1dFRBAEKlsKBkFjY2VzcxIWChJBQ0NFU1NfVU5TUEVDSUZJRUQQABISCg5BQ0NFU1NfUFVCTElTSBABEhQKEEFDQ0VTU19TVUJTQ1JJQkUQAhIPCgtBQ0NFU1NfQk9USBADKoYBCg5Eb3dubGlua1N0YXR1cxIfChtET1dOTElOS19TVEFUVVNfVU5TUEVDSUZJRUQQABIdChlET1dOTElOS19TVEFUVVNfREVMSVZFUkVEEAESGAoURE9XTkxJTktfU1RBVFVTX1NFTlQQAhIaChZET1dOTElOS19TVEFUVVNfRkFJTEVEEAMyngMKD1JlZ2lzdHJ5U2VydmljZRJbCgxBdXRoZW50aWNhdGUSJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJQCgdDb25uZWN0Eh8uaW90LnJlZ2lzdHJ5LnYxLkFkYXB0ZXJNZXNzYWdlGiAuaW90LnJlZ2lzdHJ5LnYxLlJlZ2lzdHJ5TWVzc2FnZSgBMAESfwoYSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlEjAuaW90LnJlZ2lzdHJ5LnYxLklzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QaMS5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USWwoMTG9yYUFjdGl2YXRlEiQuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlcXVlc3QaJS5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIjQKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSI6CgxUZW5hbnRMaW1pdHMSEQoJdGVuYW50X2lkGAEgASgJEhcKD21heF91cGxpbmtfcmF0ZRgCIAEoDSL/AgoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlEjQKDXRlbmFudF9saW1pdHMYCSABKAsyHS5pb3QucmVnaXN0cnkudjEuVGVuYW50TGltaXRzIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKqAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgSEAoIYXV0b19zdWIYDCABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCKMAwoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIABI2Cg1zZXNzaW9uX3N0YXRlGAYgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25TdGF0ZUgAEjYKDWxvcmFfY291bnRlcnMYByABKAsyHS5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXJzSABCBgoEa2luZCI+CgxMb3JhQ291bnRlcnMSLgoIY291bnRlcnMYASADKAsyHC5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXIiSAoLTG9yYUNvdW50ZXISFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIPCgdmY250X3VwGAIgASgNEhEKCWZjbnRfZG93bhgDIAEoDSKMAQoFSGVsbG8SEwoLaW5zdGFuY2VfaWQYASABKAkSKwoIcHJvdG9jb2wYAiABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSDwoHdmVyc2lvbhgDIAEoCRIwCghzZXNzaW9ucxgEIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkIrYBCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgljbGllbnRfaXAYAyABKAkSEgoKa2VlcF9hbGl2ZRgEIAEoDRIUCgxvcGVuZWRfYXRfbXMYBSABKAMSEQoJdGVuYW50X2lkGAYgASgJEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSEAoIc2xlZXBpbmcYCCABKAgiXgoMU2Vzc2lvblN0YXRlEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgl0ZW5hbnRfaWQYAyABKAkSEAoIc2xlZXBpbmcYBCABKAgicwoNU2Vzc2lvbkNsb3NlZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSDgoGcmVhc29uGAMgASgJEhQKDGNsb3NlZF9hdF9tcxgEIAEoAxIRCgl0ZW5hbnRfaWQYBSABKAkiygEKBlVwbGluaxILCgNzZXEYASABKAQSEgoKc2Vzc2lvbl9pZBgCIAEoCRIVCg1kZXZpY2VfaW50X2lkGAMgASgDEg0KBXRvcGljGAQgASgJEg8KB3BheWxvYWQYBSABKAwSEQoJY2xpZW50X2lwGAYgASgJEhYKDnJlY2VpdmVkX2F0X21zGAcgASgDEgsKA3FvcxgIIAEoDRIRCgl0ZW5hbnRfaWQYCSABKAkSHQoVZ2F0ZXdheV9kZXZpY2VfaW50X2lkGAogASgDImcKDkRvd25saW5rUmVzdWx0EhMKC2Rvd25saW5rX2lkGAEgASgDEi8KBnN0YXR1cxgCIAEoDjIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1N0YXR1cxIPCgdtZXNzYWdlGAMgASgJIoUDCg9SZWdpc3RyeU1lc3NhZ2USLgoJaGVsbG9fYWNrGAEgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvQWNrSAASMAoKdXBsaW5rX2FjaxgCIAEoCzIaLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtBY2tIABItCghkb3dubGluaxgDIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0gAEiUKBGtpY2sYBCABKAsyFS5pb3QucmVnaXN0cnkudjEuS2lja0gAEjYKDXBvbGljeV91cGRhdGUYBSABKAsyHS5pb3QucmVnaXN0cnkudjEuUG9saWN5VXBkYXRlSAASQgoTc3Vic2NyaXB0aW9uX3VwZGF0ZRgGIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TdWJzY3JpcHRpb25VcGRhdGVIABI2Cg10ZW5hbnRfbGltaXRzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlRlbmFudExpbWl0c0gAQgYKBGtpbmQiGwoISGVsbG9BY2sSDwoHbm9kZV9pZBgBIAEoCSJMCglVcGxpbmtBY2sSDAoEc2VxcxgBIAMoBBIxCghyZWplY3RlZBgCIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtSZWplY3RlZCItCg5VcGxpbmtSZWplY3RlZBILCgNzZXEYASABKAQSDgoGcmVhc29uGAIgASgJInEKCERvd25saW5rEgoKAmlkGAEgASgDEhUKDWRldmljZV9pbnRfaWQYAiABKAMSDQoFdG9waWMYAyABKAkSDwoHcGF5bG9hZBgEIAEoDBILCgNxb3MYBSABKA0SFQoNZXhwaXJlc19hdF9tcxgGIAEoAyItCgRLaWNrEhUKDWRldmljZV9pbnRfaWQYASABKAMSDgoGcmVhc29uGAIgASgJIlUKDFBvbGljeVVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEi4KCHBvbGljaWVzGAIgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLlRvcGljUG9saWN5ImYKElN1YnNjcmlwdGlvblVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjkKDXN1YnNjcmlwdGlvbnMYAiADKAsyIi5pb3QucmVnaXN0cnkudjEuUHJveHlTdWJzY3JpcHRpb24qsQEKCFByb3RvY29sEhgKFFBST1RPQ09MX1VOU1BFQ0lGSUVEEAASEQoNUFJPVE9DT0xfTVFUVBABEhEKDVBST1RPQ09MX0NPQVAQAhISCg5QUk9UT0NPTF9MV00yTRADEhEKDVBST1RPQ09MX0xPUkEQBBIRCg1QUk9UT0NPTF9IVFRQEAUSFgoSUFJPVE9DT0xfV0VCU09DS0VUEAYSEwoPUFJPVE9DT0xfTU9EQlVTEAcq0QEKEkxvcmFBY3RpdmF0ZVJlc3VsdBIkCiBMT1JBX0FDVElWQVRFX1JFU1VMVF9VTlNQRUNJRklFRBAAEhsKF0xPUkFfQUNUSVZBVEVfUkVTVUxUX09LEAESKQolTE9SQV9BQ1RJVkFURV9SRVNVTFRfREVWX05PTkNFX1JFVVNFRBACEicKI0xPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9BRERSX1RBS0VOEAMSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfTk9UX0FMTE9XRUQQBCq0AQoKQXV0aFJlc3VsdBIbChdBVVRIX1JFU1VMVF9VTlNQRUNJRklFRBAAEhIKDkFVVEhfUkVTVUxUX09LEAESHwobQVVUSF9SRVNVTFRfQkFEX0NSRURFTlRJQUxTEAISFwoTQVVUSF9SRVNVTFRfQkxPQ0tFRBADEhsKF0FVVEhfUkVTVUxUX05PVF9BTExPV0VEEAQSHgoaQVVUSF9SRVNVTFRfUVVPVEFfRVhDRUVERUQQBSpbCgZBY2Nlc3MSFgoSQUNDRVNTX1VOU1BFQ0lGSUVEEAASEgoOQUNDRVNTX1BVQkxJU0gQARIUChBBQ0NFU1NfU1VCU0NSSUJFEAISDwoLQUNDRVNTX0JPVEgQAyqGAQoORG93bmxpbmtTdGF0dXMSHwobRE9XTkxJTktfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZRE9XTkxJTktfU1RBVFVTX0RFTElWRVJFRBABEhgKFERPV05MSU5LX1NUQVRVU19TRU5UEAISGgoWRE9XTkxJTktfU1RBVFVTX0ZBSUxFRBADMp4DCg9SZWdpc3RyeVNlcnZpY2USWwoMQXV0aGVudGljYXRlEiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QaJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USUAoHQ29ubmVjdBIfLmlvdC5yZWdpc3RyeS52MS5BZGFwdGVyTWVzc2FnZRogLmlvdC5yZWdpc3RyeS52MS5SZWdpc3RyeU1lc3NhZ2UoATABEn8KGElzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZRIwLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXF1ZXN0GjEuaW90LnJlZ2lzdHJ5LnYxLklzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlc3BvbnNlElsKDExvcmFBY3RpdmF0ZRIkLmlvdC5yZWdpc3RyeS52MS5Mb3JhQWN0aXZhdGVSZXF1ZXN0GiUuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3BvbnNlYgZwcm90bzM");
 
 /**
  * A LoRaWAN device's network session: its address, keys and frame counters (fcnt_up the next uplink
@@ -462,6 +462,33 @@ export const AuthenticateRequestSchema: GenMessage<AuthenticateRequest> = /*@__P
   messageDesc(file_iot_registry_v1_registry, 12);
 
 /**
+ * A tenant's limits that adapters enforce themselves, with no registry call per message (0 = unlimited).
+ *
+ * @generated from message iot.registry.v1.TenantLimits
+ */
+export type TenantLimits = Message<"iot.registry.v1.TenantLimits"> & {
+  /**
+   * @generated from field: string tenant_id = 1;
+   */
+  tenantId: string;
+
+  /**
+   * Uplink messages per second of the whole tenant on one adapter process (a token bucket holding one
+   * second's worth); the excess is refused with the protocol's error, never acknowledged.
+   *
+   * @generated from field: uint32 max_uplink_rate = 2;
+   */
+  maxUplinkRate: number;
+};
+
+/**
+ * Describes the message iot.registry.v1.TenantLimits.
+ * Use `create(TenantLimitsSchema)` to create a new message.
+ */
+export const TenantLimitsSchema: GenMessage<TenantLimits> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 13);
+
+/**
  * @generated from message iot.registry.v1.AuthenticateResponse
  */
 export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse"> & {
@@ -516,6 +543,13 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
    * @generated from field: iot.registry.v1.LoraDevice lora = 8;
    */
   lora?: LoraDevice | undefined;
+
+  /**
+   * The limits of the device's tenant (set when result is OK); later changes come as TenantLimits pushes.
+   *
+   * @generated from field: iot.registry.v1.TenantLimits tenant_limits = 9;
+   */
+  tenantLimits?: TenantLimits | undefined;
 };
 
 /**
@@ -523,7 +557,7 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
  * Use `create(AuthenticateResponseSchema)` to create a new message.
  */
 export const AuthenticateResponseSchema: GenMessage<AuthenticateResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 13);
+  messageDesc(file_iot_registry_v1_registry, 14);
 
 /**
  * A subscription the registry keeps for a device (relative topic filter).
@@ -547,7 +581,7 @@ export type ProxySubscription = Message<"iot.registry.v1.ProxySubscription"> & {
  * Use `create(ProxySubscriptionSchema)` to create a new message.
  */
 export const ProxySubscriptionSchema: GenMessage<ProxySubscription> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 14);
+  messageDesc(file_iot_registry_v1_registry, 15);
 
 /**
  * @generated from message iot.registry.v1.DeviceIdentity
@@ -628,7 +662,7 @@ export type DeviceIdentity = Message<"iot.registry.v1.DeviceIdentity"> & {
  * Use `create(DeviceIdentitySchema)` to create a new message.
  */
 export const DeviceIdentitySchema: GenMessage<DeviceIdentity> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 15);
+  messageDesc(file_iot_registry_v1_registry, 16);
 
 /**
  * One publish/subscribe rule, topic relative to the device's mountpoint,
@@ -664,7 +698,7 @@ export type TopicPolicy = Message<"iot.registry.v1.TopicPolicy"> & {
  * Use `create(TopicPolicySchema)` to create a new message.
  */
 export const TopicPolicySchema: GenMessage<TopicPolicy> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 16);
+  messageDesc(file_iot_registry_v1_registry, 17);
 
 /**
  * @generated from message iot.registry.v1.AdapterMessage
@@ -723,7 +757,7 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
  * Use `create(AdapterMessageSchema)` to create a new message.
  */
 export const AdapterMessageSchema: GenMessage<AdapterMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 17);
+  messageDesc(file_iot_registry_v1_registry, 18);
 
 /**
  * LoRaWAN frame counters, sent every so often (batched): the registry keeps the highest seen, so a
@@ -743,7 +777,7 @@ export type LoraCounters = Message<"iot.registry.v1.LoraCounters"> & {
  * Use `create(LoraCountersSchema)` to create a new message.
  */
 export const LoraCountersSchema: GenMessage<LoraCounters> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 18);
+  messageDesc(file_iot_registry_v1_registry, 19);
 
 /**
  * @generated from message iot.registry.v1.LoraCounter
@@ -770,7 +804,7 @@ export type LoraCounter = Message<"iot.registry.v1.LoraCounter"> & {
  * Use `create(LoraCounterSchema)` to create a new message.
  */
 export const LoraCounterSchema: GenMessage<LoraCounter> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 19);
+  messageDesc(file_iot_registry_v1_registry, 20);
 
 /**
  * First message on every Connect stream, also after a reconnect. It lists the
@@ -809,7 +843,7 @@ export type Hello = Message<"iot.registry.v1.Hello"> & {
  * Use `create(HelloSchema)` to create a new message.
  */
 export const HelloSchema: GenMessage<Hello> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 20);
+  messageDesc(file_iot_registry_v1_registry, 21);
 
 /**
  * @generated from message iot.registry.v1.SessionOpened
@@ -867,7 +901,7 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 21);
+  messageDesc(file_iot_registry_v1_registry, 22);
 
 /**
  * A live session's device went to sleep or woke up (LwM2M queue mode: it is reachable only for a while
@@ -902,7 +936,7 @@ export type SessionState = Message<"iot.registry.v1.SessionState"> & {
  * Use `create(SessionStateSchema)` to create a new message.
  */
 export const SessionStateSchema: GenMessage<SessionState> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 22);
+  messageDesc(file_iot_registry_v1_registry, 23);
 
 /**
  * @generated from message iot.registry.v1.SessionClosed
@@ -939,7 +973,7 @@ export type SessionClosed = Message<"iot.registry.v1.SessionClosed"> & {
  * Use `create(SessionClosedSchema)` to create a new message.
  */
 export const SessionClosedSchema: GenMessage<SessionClosed> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 23);
+  messageDesc(file_iot_registry_v1_registry, 24);
 
 /**
  * A device message. seq increases by one per uplink within an adapter
@@ -1014,7 +1048,7 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
  * Use `create(UplinkSchema)` to create a new message.
  */
 export const UplinkSchema: GenMessage<Uplink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 24);
+  messageDesc(file_iot_registry_v1_registry, 25);
 
 /**
  * @generated from message iot.registry.v1.DownlinkResult
@@ -1041,7 +1075,7 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
  * Use `create(DownlinkResultSchema)` to create a new message.
  */
 export const DownlinkResultSchema: GenMessage<DownlinkResult> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 25);
+  messageDesc(file_iot_registry_v1_registry, 26);
 
 /**
  * @generated from message iot.registry.v1.RegistryMessage
@@ -1086,6 +1120,14 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
      */
     value: SubscriptionUpdate;
     case: "subscriptionUpdate";
+  } | {
+    /**
+     * A tenant's limits changed: sent to every attached adapter, which applies them to the tenant's traffic.
+     *
+     * @generated from field: iot.registry.v1.TenantLimits tenant_limits = 7;
+     */
+    value: TenantLimits;
+    case: "tenantLimits";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1094,7 +1136,7 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
  * Use `create(RegistryMessageSchema)` to create a new message.
  */
 export const RegistryMessageSchema: GenMessage<RegistryMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 26);
+  messageDesc(file_iot_registry_v1_registry, 27);
 
 /**
  * @generated from message iot.registry.v1.HelloAck
@@ -1111,7 +1153,7 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
  * Use `create(HelloAckSchema)` to create a new message.
  */
 export const HelloAckSchema: GenMessage<HelloAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 27);
+  messageDesc(file_iot_registry_v1_registry, 28);
 
 /**
  * Sent only after the uplinks are durably stored (or found to be replays of
@@ -1137,7 +1179,7 @@ export type UplinkAck = Message<"iot.registry.v1.UplinkAck"> & {
  * Use `create(UplinkAckSchema)` to create a new message.
  */
 export const UplinkAckSchema: GenMessage<UplinkAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 28);
+  messageDesc(file_iot_registry_v1_registry, 29);
 
 /**
  * @generated from message iot.registry.v1.UplinkRejected
@@ -1159,7 +1201,7 @@ export type UplinkRejected = Message<"iot.registry.v1.UplinkRejected"> & {
  * Use `create(UplinkRejectedSchema)` to create a new message.
  */
 export const UplinkRejectedSchema: GenMessage<UplinkRejected> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 29);
+  messageDesc(file_iot_registry_v1_registry, 30);
 
 /**
  * A command for a device attached to this adapter. The adapter answers with a
@@ -1208,7 +1250,7 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
  * Use `create(DownlinkSchema)` to create a new message.
  */
 export const DownlinkSchema: GenMessage<Downlink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 30);
+  messageDesc(file_iot_registry_v1_registry, 31);
 
 /**
  * Close the device's sessions at once (blocked, deleted, credentials changed).
@@ -1232,7 +1274,7 @@ export type Kick = Message<"iot.registry.v1.Kick"> & {
  * Use `create(KickSchema)` to create a new message.
  */
 export const KickSchema: GenMessage<Kick> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 31);
+  messageDesc(file_iot_registry_v1_registry, 32);
 
 /**
  * Replaces the policies of a live device's sessions.
@@ -1256,7 +1298,7 @@ export type PolicyUpdate = Message<"iot.registry.v1.PolicyUpdate"> & {
  * Use `create(PolicyUpdateSchema)` to create a new message.
  */
 export const PolicyUpdateSchema: GenMessage<PolicyUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 32);
+  messageDesc(file_iot_registry_v1_registry, 33);
 
 /**
  * Replaces the proxy subscriptions of a live device's sessions: the adapter
@@ -1281,7 +1323,7 @@ export type SubscriptionUpdate = Message<"iot.registry.v1.SubscriptionUpdate"> &
  * Use `create(SubscriptionUpdateSchema)` to create a new message.
  */
 export const SubscriptionUpdateSchema: GenMessage<SubscriptionUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 33);
+  messageDesc(file_iot_registry_v1_registry, 34);
 
 /**
  * Device protocols. The numbers equal the management API's cloudProtocol codes.
@@ -1409,6 +1451,14 @@ export enum AuthResult {
    * @generated from enum value: AUTH_RESULT_NOT_ALLOWED = 4;
    */
   NOT_ALLOWED = 4,
+
+  /**
+   * The credentials are right, but the device's tenant already holds its maximum of connections (its
+   * maxConnections limit): the adapter answers the protocol's "server unavailable" code; the device may retry.
+   *
+   * @generated from enum value: AUTH_RESULT_QUOTA_EXCEEDED = 5;
+   */
+  QUOTA_EXCEEDED = 5,
 }
 
 /**

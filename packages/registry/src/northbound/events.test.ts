@@ -1,0 +1,136 @@
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { Store } from "../store/store.js";
+import { engines } from "../store/test-engines.js";
+import { appendEvents, feedSignal, newestEventId, pruneEvents, readEvents, type NewEvent } from "./events.js";
+
+/** A tenant with a product and two devices; answers their int ids. */
+async function seed(store: Store, tenantId: string, prefix: string): Promise<number[]> {
+  const now = Date.now();
+  await store.db
+    .insertInto("tenants")
+    .values({ tenantId, tenantName: tenantId, enable: 1, createAt: now, updateAt: null })
+    .execute();
+  const product = await store.db
+    .insertInto("products")
+    .values({
+      tenantId,
+      userIntId: 1,
+      productId: `${prefix}-p`,
+      productName: "p",
+      description: null,
+      cloudProtocol: 1,
+      createAt: now,
+      updateAt: null,
+    } as never)
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const ids: number[] = [];
+  for (const d of ["a", "b"]) {
+    const row = await store.db
+      .insertInto("devices")
+      .values({
+        tenantId,
+        productIntId: product.id,
+        deviceId: `${prefix}-${d}`,
+        deviceName: d,
+        deviceType: 1,
+        deviceStatus: 0,
+        userIntId: 1,
+        deviceUsername: `${prefix}-${d}`,
+        token: "t",
+        authType: 1,
+        createAt: now,
+      } as never)
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    ids.push(Number(row.id));
+  }
+  return ids;
+}
+
+const event = (tenantId: string, deviceIntId: number, type: NewEvent["type"], n: number): NewEvent => ({
+  tenantId,
+  deviceIntId,
+  type,
+  time: 1_700_000_000_000 + n,
+  data: { n },
+});
+
+describe.each(engines)("northbound outbox on $name", (engine) => {
+  afterEach(() => engine.closeAll());
+  afterAll(() => engine.cleanup());
+
+  it("answers appended events in id order with the device's deviceID and productID, filtered by tenant", async () => {
+    const { store } = await engine.open();
+    const [a1, b1] = await seed(store, "t1", "one");
+    const [a2] = await seed(store, "t2", "two");
+    await store.db
+      .transaction()
+      .execute((tx) =>
+        appendEvents(tx, [event("t1", a1!, "uplink", 1), event("t2", a2!, "uplink", 2), event("t1", b1!, "online", 3)]),
+      );
+    const t1 = await readEvents(store.db, { tenantId: "t1", afterId: 0, limit: 10 });
+    expect(t1.map((e) => [e.type, e.deviceID, e.productID, e.data.n])).toEqual([
+      ["uplink", "one-a", "one-p", 1],
+      ["online", "one-b", "one-p", 3],
+    ]);
+    expect(t1[0]!.id).toBeLessThan(t1[1]!.id);
+    const all = await readEvents(store.db, { afterId: 0, limit: 10 });
+    expect(all.map((e) => e.tenantID)).toEqual(["t1", "t2", "t1"]);
+    expect(await newestEventId(store.db)).toBe(all.at(-1)!.id);
+  });
+
+  it("filters by event type, product and device, and reads after an id up to another", async () => {
+    const { store } = await engine.open();
+    const [a, b] = await seed(store, "t1", "one");
+    await store.db
+      .transaction()
+      .execute((tx) =>
+        appendEvents(tx, [event("t1", a!, "uplink", 1), event("t1", b!, "uplink", 2), event("t1", a!, "offline", 3)]),
+      );
+    const q = { tenantId: "t1", afterId: 0, limit: 10 };
+    expect((await readEvents(store.db, { ...q, types: ["offline"] })).map((e) => e.data.n)).toEqual([3]);
+    expect((await readEvents(store.db, { ...q, deviceIds: ["one-b"] })).map((e) => e.data.n)).toEqual([2]);
+    expect((await readEvents(store.db, { ...q, productIds: ["nope"] })).length).toBe(0);
+    const [first, second] = await readEvents(store.db, q);
+    expect((await readEvents(store.db, { ...q, afterId: first!.id, upToId: second!.id })).map((e) => e.data.n)).toEqual(
+      [2],
+    );
+  });
+
+  it("stores an uplink event in the uplink's own transaction, once even when the uplink is replayed", async () => {
+    const { store } = await engine.open();
+    const [a] = await seed(store, "t1", "one");
+    const woke: number[] = [];
+    const onCommit = () => woke.push(1);
+    feedSignal.on("committed", onCommit);
+    const up = {
+      msgKey: "i:1",
+      tenantId: "t1",
+      deviceIntId: a!,
+      gatewayIntId: null,
+      topic: "data",
+      payload: new TextEncoder().encode("hello"),
+      ip: null,
+      qos: 1,
+      msgTime: 5,
+    };
+    expect(await store.uplinks.write(up)).toBe("stored");
+    expect(await store.uplinks.write(up)).toBe("duplicate");
+    feedSignal.off("committed", onCommit);
+    const events = await readEvents(store.db, { afterId: 0, limit: 10 });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: "uplink", deviceID: "one-a", time: 5, data: { topic: "data", qos: 1 } });
+    expect(Buffer.from(events[0]!.data.payload as string, "base64").toString()).toBe("hello");
+    expect(woke.length).toBeGreaterThan(0);
+  });
+
+  it("prunes events created before a time and keeps the newer ones", async () => {
+    const { store } = await engine.open();
+    const [a] = await seed(store, "t1", "one");
+    await store.db.transaction().execute((tx) => appendEvents(tx, [event("t1", a!, "uplink", 1)], 1_000));
+    await store.db.transaction().execute((tx) => appendEvents(tx, [event("t1", a!, "uplink", 2)], 5_000));
+    expect(await pruneEvents(store.db, 2_000)).toBe(1);
+    expect((await readEvents(store.db, { afterId: 0, limit: 10 })).map((e) => e.data.n)).toEqual([2]);
+  });
+});

@@ -1,0 +1,151 @@
+import { EventEmitter } from "node:events";
+import { PostgresAdapter, sql, type Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
+
+/** Every event type of the northbound feed, as named on the wire (webhooks, stream, NATS subjects). */
+export const EVENT_TYPES = [
+  "uplink",
+  "decoded",
+  "online",
+  "offline",
+  "command_result",
+  "alert_opened",
+  "alert_closed",
+] as const;
+
+/** One of EVENT_TYPES. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** An event to append: what happened to which device of which tenant, and when (epoch ms). */
+export interface NewEvent {
+  tenantId: string;
+  deviceIntId: number | null;
+  type: EventType;
+  time: number;
+  /** The event's own fields; stored as JSON. */
+  data: Record<string, unknown>;
+}
+
+/** An event as consumers get it: ids resolved, `id` increasing with commit order. */
+export interface FeedEvent {
+  id: number;
+  type: EventType;
+  tenantID: string;
+  productID: string | null;
+  deviceID: string | null;
+  /** Epoch ms when it happened. */
+  time: number;
+  data: Record<string, unknown>;
+}
+
+/** Any PostgreSQL advisory lock key only the outbox uses ("nbevents" in ASCII, fits a bigint). */
+const OUTBOX_LOCK = 0x6e626576656e7473n;
+/** Rows per INSERT: 6 columns each stays far below either engine's bound-parameter limit. */
+const ROWS_PER_INSERT = 500;
+
+/**
+ * Wakes consumers (webhooks, stream, NATS) when events may have been committed. A spurious wake costs one query;
+ * consumers also poll, so a missed wake only delays. Process-wide on purpose: every writer in the process signals
+ * it without being handed anything.
+ */
+export const feedSignal = new EventEmitter().setMaxListeners(0);
+
+/** Tells consumers that events were committed (call after the transaction that appended them). */
+export function eventsCommitted(): void {
+  feedSignal.emit("committed");
+}
+
+/**
+ * Appends events to the outbox inside the caller's transaction `tx`, so an event exists exactly when the write it
+ * reports committed. On PostgreSQL the transaction first takes an advisory lock held until it ends: ids are taken
+ * and committed in one order, so a reader that saw id N never later finds a smaller id appear (SQLite has one
+ * writer at a time anyway).
+ */
+export async function appendEvents(tx: Kysely<Database>, events: readonly NewEvent[], now = Date.now()): Promise<void> {
+  if (events.length === 0) return;
+  if (tx.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK.toString()}::bigint)`.execute(tx);
+  const rows = events.map((e) => ({
+    tenantId: e.tenantId,
+    deviceIntId: e.deviceIntId,
+    type: e.type,
+    eventTime: e.time,
+    data: JSON.stringify(e.data),
+    createAt: now,
+  }));
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
+    await tx
+      .insertInto("northboundEvents")
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+}
+
+/** Which events to read: after `afterId`, at most `limit`, optionally of one tenant and matching filters. */
+export interface EventQuery {
+  afterId: number;
+  /** Read no event above this id (a page taken up to the newest id seen before reading). */
+  upToId?: number | undefined;
+  limit: number;
+  tenantId?: string | undefined;
+  types?: readonly string[] | undefined;
+  productIds?: readonly string[] | undefined;
+  deviceIds?: readonly string[] | undefined;
+}
+
+/** Events in id order, with the device's deviceID and its product's productID (null once the device is deleted). */
+export async function readEvents(db: Kysely<Database>, q: EventQuery): Promise<FeedEvent[]> {
+  let query = db
+    .selectFrom("northboundEvents as e")
+    .leftJoin("devices as d", "d.id", "e.deviceIntId")
+    .leftJoin("products as p", "p.id", "d.productIntId")
+    .select(["e.id", "e.tenantId", "e.type", "e.eventTime", "e.data", "d.deviceId", "p.productId"])
+    .where("e.id", ">", q.afterId);
+  if (q.upToId !== undefined) query = query.where("e.id", "<=", q.upToId);
+  if (q.tenantId !== undefined) query = query.where("e.tenantId", "=", q.tenantId);
+  if (q.types && q.types.length > 0) query = query.where("e.type", "in", [...q.types]);
+  if (q.productIds && q.productIds.length > 0) query = query.where("p.productId", "in", [...q.productIds]);
+  if (q.deviceIds && q.deviceIds.length > 0) query = query.where("d.deviceId", "in", [...q.deviceIds]);
+  const rows = await query.orderBy("e.id").limit(q.limit).execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    type: r.type as EventType,
+    tenantID: r.tenantId,
+    productID: r.productId ?? null,
+    deviceID: r.deviceId ?? null,
+    time: Number(r.eventTime),
+    data: JSON.parse(r.data) as Record<string, unknown>,
+  }));
+}
+
+/** The newest event id (0 when the outbox is empty). */
+export async function newestEventId(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("northboundEvents")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/**
+ * Deletes outbox rows created before `before` (epoch ms), at most `limit` at a time; answers how many went.
+ * Webhooks or a NATS publisher still behind them skip what was deleted (documented in docs/northbound.md).
+ */
+export async function pruneEvents(db: Kysely<Database>, before: number, limit = 5_000): Promise<number> {
+  const ids = await db
+    .selectFrom("northboundEvents")
+    .select("id")
+    .where("createAt", "<", before)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  if (ids.length === 0) return 0;
+  const r = await db
+    .deleteFrom("northboundEvents")
+    .where(
+      "id",
+      "<=",
+      ids.map((i) => Number(i.id)).reduce((a, b) => Math.max(a, b), 0),
+    )
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

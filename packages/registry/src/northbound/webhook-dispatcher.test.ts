@@ -1,0 +1,144 @@
+import { createHmac } from "node:crypto";
+import { pino } from "pino";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { Caller } from "../domain/caller.js";
+import type { Store } from "../store/store.js";
+import { engines } from "../store/test-engines.js";
+import { appendEvents, eventsCommitted } from "./events.js";
+import { backoffMs, WebhookDispatcher } from "./webhook-dispatcher.js";
+import { deliveryBody, signBody, type AttemptResult, type Delivery } from "./webhook-sender.js";
+import { createWebhook, getWebhook, listDeliveries } from "./webhooks.js";
+
+const silent = pino({ level: "silent" });
+const admin = (tenantId: string): Caller => ({
+  userIntId: 1,
+  username: "a",
+  tenantId,
+  role: "admin",
+  serviceAdmin: false,
+});
+const policy = { allowPrivate: true };
+
+async function device(store: Store, tenantId: string, deviceId: string): Promise<number> {
+  const now = Date.now();
+  const row = await store.db
+    .insertInto("devices")
+    .values({
+      tenantId,
+      productIntId: 1,
+      deviceId,
+      deviceName: deviceId,
+      deviceType: 1,
+      deviceStatus: 0,
+      createAt: now,
+      userIntId: 1,
+      deviceUsername: deviceId,
+      token: "t",
+      authType: 1,
+    } as never)
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+async function emit(store: Store, tenantId: string, deviceIntId: number, n: number): Promise<void> {
+  await store.db
+    .transaction()
+    .execute((tx) => appendEvents(tx, [{ tenantId, deviceIntId, type: "uplink", time: n, data: { n } }]));
+  eventsCommitted();
+}
+
+async function until(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("webhook signature and backoff", () => {
+  it("signs the exact body with HMAC-SHA256 of the secret", () => {
+    const body = '{"a":1}';
+    expect(signBody("s3cret", body)).toBe(`sha256=${createHmac("sha256", "s3cret").update(body).digest("hex")}`);
+  });
+
+  it("doubles the retry delay from the base up to the maximum", () => {
+    expect([1, 2, 3, 4, 10].map((a) => backoffMs(a, 100, 500))).toEqual([100, 200, 400, 500, 500]);
+  });
+});
+
+describe.each(engines)("webhook dispatcher on $name", (engine) => {
+  afterEach(() => engine.closeAll());
+  afterAll(() => engine.cleanup());
+
+  it("keeps each device's order, retries a failure before the device's next event, and lists deliveries", async () => {
+    const { store } = await engine.open();
+    const [a, b] = [await device(store, "t1", "dev-a"), await device(store, "t1", "dev-b")];
+    const other = await device(store, "t2", "dev-x");
+    const hook = await createWebhook(
+      store.db,
+      admin("t1"),
+      { webhookName: "h", url: "http://receiver.test/x", eventTypes: ["uplink"], secret: "0123456789abcdef" },
+      policy,
+    );
+    const seen: Array<[string, number, boolean]> = [];
+    let failFirstA = true;
+    const send = async (d: Delivery): Promise<AttemptResult> => {
+      expect(JSON.parse(deliveryBody(d, 1)).event.tenantID).toBe("t1");
+      const fail = d.event.deviceID === "dev-a" && failFirstA;
+      failFirstA = false;
+      seen.push([d.event.deviceID!, d.event.data.n as number, !fail]);
+      return fail ? { ok: false, httpStatus: 503, error: "answered 503" } : { ok: true, httpStatus: 200, error: null };
+    };
+    for (let n = 1; n <= 3; n++) {
+      await emit(store, "t1", a, n);
+      await emit(store, "t1", b, 10 + n);
+      await emit(store, "t2", other, 100 + n);
+    }
+    const dispatcher = new WebhookDispatcher(store.db, "n1", silent, { retryBaseMs: 30, pollMs: 20 }, send);
+    dispatcher.start();
+    await until(async () => (await getWebhook(store.db, admin("t1"), hook.id)).cursor > hook.cursor + 8);
+    await dispatcher.stop();
+    expect(seen.filter(([d]) => d === "dev-a")).toEqual([
+      ["dev-a", 1, false],
+      ["dev-a", 1, true],
+      ["dev-a", 2, true],
+      ["dev-a", 3, true],
+    ]);
+    expect(seen.filter(([d]) => d === "dev-b").map(([, n]) => n)).toEqual([11, 12, 13]);
+    expect(seen.some(([d]) => d === "dev-x")).toBe(false);
+    const deliveries = await listDeliveries(store.db, admin("t1"), hook.id, { page: 1, limit: 100 });
+    expect(deliveries.count).toBe(6);
+    expect(deliveries.items.every((d) => d.status === "delivered")).toBe(true);
+    expect(deliveries.items.find((d) => d.deviceId === "dev-a" && d.attempts === 2)).toBeDefined();
+    expect((await getWebhook(store.db, admin("t1"), hook.id)).failingSince).toBeNull();
+  });
+
+  it("disables a webhook that kept failing past the configured time and says why", async () => {
+    const { store } = await engine.open();
+    const a = await device(store, "t1", "dev-a");
+    const hook = await createWebhook(
+      store.db,
+      admin("t1"),
+      { webhookName: "h", url: "http://down.test/x", eventTypes: ["uplink"], secret: "0123456789abcdef" },
+      policy,
+    );
+    await emit(store, "t1", a, 1);
+    let attempts = 0;
+    const send = async (): Promise<AttemptResult> => {
+      attempts++;
+      return { ok: false, httpStatus: null, error: "connect ECONNREFUSED" };
+    };
+    const options = { retryBaseMs: 20, retryMaxMs: 40, disableAfterMs: 150, pollMs: 20 };
+    const dispatcher = new WebhookDispatcher(store.db, "n1", silent, options, send);
+    dispatcher.start();
+    await until(async () => (await getWebhook(store.db, admin("t1"), hook.id)).enabled === 0);
+    await dispatcher.stop();
+    const after = await getWebhook(store.db, admin("t1"), hook.id);
+    expect(after.disabledReason).toMatch(/ECONNREFUSED/);
+    expect(after.cursor).toBe(hook.cursor);
+    expect(attempts).toBeGreaterThan(2);
+    const [last] = (await listDeliveries(store.db, admin("t1"), hook.id, { page: 1, limit: 10 })).items;
+    expect(last).toMatchObject({ status: "failed", error: "connect ECONNREFUSED" });
+  });
+});
