@@ -37,6 +37,8 @@ export const DEFAULT_METRICS_PORTS: Readonly<Record<string, string>> = {
   IOT_COAP_METRICS_PORT: "9103",
   IOT_LWM2M_METRICS_PORT: "9104",
   IOT_MODBUS_METRICS_PORT: "9105",
+  // The LoRaWAN network server's, once it joins ADAPTERS (unread until then).
+  IOT_LORAWAN_METRICS_PORT: "9106",
 };
 
 /** A child process of the fleet; `urls` come from its `READY <name> key=url …` line. */
