@@ -33,6 +33,19 @@ export const ADAPTERS: ReadonlyArray<{
   },
 ];
 
+/**
+ * The metrics port `pnpm start` gives each adapter when its IOT_<ADAPTER>_METRICS_PORT is not set: one each, so the
+ * adapters of one host never collide (an adapter started on its own serves no metrics unless its variable is set).
+ */
+export const DEFAULT_METRICS_PORTS: Readonly<Record<string, string>> = {
+  IOT_MQTT_METRICS_PORT: "9101",
+  IOT_HTTP_METRICS_PORT: "9102",
+  IOT_COAP_METRICS_PORT: "9103",
+  IOT_LWM2M_METRICS_PORT: "9104",
+  IOT_MODBUS_METRICS_PORT: "9105",
+  IOT_LORAWAN_METRICS_PORT: "9106",
+};
+
 /** A child process of the fleet; `urls` come from its `READY <name> key=url …` line. */
 export interface FleetProcess {
   name: string;

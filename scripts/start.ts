@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { ensureConsoleBuilt } from "../packages/console/src/console-build.js";
-import { startFleet, type Fleet } from "./fleet.js";
+import { DEFAULT_METRICS_PORTS, startFleet, type Fleet } from "./fleet.js";
 
 let fleet: Fleet | undefined;
 let stopping = false;
@@ -63,7 +63,8 @@ try {
 }
 
 try {
-  fleet = await startFleet(process.env, { echo: true });
+  // Each adapter serves its metrics on a port of its own unless the environment chooses (-1 turns one off).
+  fleet = await startFleet({ ...DEFAULT_METRICS_PORTS, ...process.env }, { echo: true });
 } catch (err) {
   process.stderr.write(`${(err as Error).message}\n`);
   process.exit(1);
@@ -85,6 +86,7 @@ process.stdout.write(
     `  REST API   ${fleet.central.urls.api}/api/v1   (health: ${fleet.central.urls.api}/api/v1/health)`,
     `  Console    ${fleet.central.urls.api}/console/   (the same users as the API)`,
     `  gRPC       ${fleet.central.urls.grpc}   (adapters; ${grpcToken})`,
+    `  metrics    ${fleet.central.urls.api}/metrics   (central node; Prometheus)`,
     ...fleet.adapters.flatMap((a) => Object.entries(a.urls).map(([k, v]) => `  ${k.padEnd(10)} ${v}   (${a.name})`)),
     "Press Ctrl-C to stop.",
     "",

@@ -12,6 +12,7 @@ import { deviceRoutes } from "./routes/devices.js";
 import { gatewayRoutes } from "./routes/gateways.js";
 import { groupRoutes } from "./routes/groups.js";
 import { healthRoutes } from "./routes/health.js";
+import { prometheusRoute } from "./routes/prometheus.js";
 import { loginRoutes } from "./routes/login.js";
 import { logRoutes } from "./routes/logs.js";
 import { openapiRoutes } from "./routes/openapi.js";
@@ -74,8 +75,8 @@ const securedRoutes = [
 ];
 
 /**
- * The management REST API under /api/v1. Health, login and the docs are
- * open; every other route needs a caller. Each route declares itself in the
+ * The management REST API under /api/v1, and Prometheus' `/metrics` beside it (open unless IOT_METRICS_TOKEN is
+ * set). Health, login and the docs are open; every other route needs a caller. Each route declares itself in the
  * OpenAPI document as it is registered.
  */
 export function createApp(deps: AppDeps) {
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<Env>()
     .use("*", (c, next) => (c.req.path === IMPORT_PATH ? next() : limit(c, next)))
     .use("*", viewMiddleware(deps))
+    .route("/", prometheusRoute(deps))
     .route("/api/v1", open)
     .route("/api/v1", secured);
   app.notFound(notFound);

@@ -24,6 +24,8 @@ export interface AppDeps {
   /** Device listener addresses shown in Form 2 device details (mqttBroker, mqttsBroker, …). */
   brokers: Record<string, string>;
   startedAt: number;
+  /** IOT_METRICS_TOKEN: when set, `GET /metrics` needs `Authorization: Bearer <it>`; unset, it is open. */
+  metricsToken?: string | undefined;
   /** How long a device export file stays downloadable, seconds (default 86400: 24 hours). */
   exportTtlSeconds?: number;
   /** Largest device import file, bytes (default IMPORT_MAX_BYTES, 32 MiB). */

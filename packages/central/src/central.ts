@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Logger } from "pino";
-import { StartupError, listenError } from "@iot/config";
+import { StartupError, enableDefaultMetrics, listenError } from "@iot/config";
 import { createApp } from "@iot/api";
 import { consoleRoutes } from "@iot/console";
 import {
@@ -134,8 +134,11 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     throw listenError(grpcBindError(err), "central gRPC", config.grpcPort, "IOT_GRPC_PORT");
   });
 
+  // Process metrics (memory, event-loop lag, CPU) join the registry's at /metrics.
+  enableDefaultMetrics();
   const app = createApp({
     store,
+    metricsToken: config.metricsToken,
     tokenSecret: secret,
     tokenTtlSeconds: config.tokenTtl,
     loginMaxFailures: config.loginMaxFailures,

@@ -1,4 +1,4 @@
-import { flag, integer, oneOf, port, readConfig, text, type ConfigOf } from "@iot/config";
+import { flag, integer, metricsTokenSetting, oneOf, port, readConfig, text, type ConfigOf } from "@iot/config";
 
 /** Every setting of the central node (registry + gRPC + REST API), read once at start. */
 export const centralSettings = {
@@ -190,6 +190,7 @@ export const centralSettings = {
     1_048_576,
     1_099_511_627_776,
   ),
+  metricsToken: metricsTokenSetting,
   logLevel: oneOf("IOT_LOG_LEVEL", "info", "Log level: fatal, error, warn, info, debug, trace.", [
     "fatal",
     "error",

@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Central node state and attached adapters */
+        /** Central node state, database state and attached adapters */
         get: operations["getHealth"];
         put?: never;
         post?: never;

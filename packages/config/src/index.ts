@@ -1,2 +1,3 @@
 export * from "./settings.js";
 export * from "./startup.js";
+export * from "./metrics.js";

@@ -82,4 +82,6 @@ export {
 export { ScheduleRunner, DEFAULT_SCHEDULE_TICK_MS, type ScheduleRunnerOptions } from "./router/schedule-runner.js";
 export { checkCommand, type CommandTarget } from "./router/command-check.js";
 export * from "./domain/export-files.js";
+export { pingDatabase, PING_TIMEOUT_MS, type DatabaseHealth } from "./ops/database-ping.js";
+export { defineRegistryMetrics, protocolLabel } from "./ops/registry-metrics.js";
 export * from "./northbound/index.js";

@@ -1,9 +1,10 @@
 import { integer, port, text, type ConfigOf } from "@iot/config";
-import { adapterSettings } from "@iot/adapter-core";
+import { adapterMetricsSettings, adapterSettings } from "@iot/adapter-core";
 
 /** Settings of the CoAP adapter process: the shared adapter settings plus its listener. */
 export const coapAdapterSettings = {
   ...adapterSettings,
+  ...adapterMetricsSettings("IOT_COAP_METRICS_PORT"),
   coapPort: port("IOT_COAP_PORT", 5683, "CoAP (UDP) port for devices; 0 picks a free one"),
   coapHost: text("IOT_COAP_HOST", "0.0.0.0", "address the CoAP listener binds to"),
   keepAlive: integer(

@@ -4,7 +4,7 @@
  * Logs go to stderr. SIGINT/SIGTERM: stop listening, end observations and
  * device sessions (reported closed), close the registry link, exit 0.
  */
-import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { createCoapAdapter } from "./coap-adapter.js";
 import { coapAdapterSettings } from "./config.js";
@@ -14,6 +14,7 @@ runMain("coap-adapter", async () => {
   const signals = stopOnSignals("coap-adapter");
   const config = readConfig(coapAdapterSettings, process.env);
   const logger = createAdapterLogger("coap-adapter", config.logLevel);
+  const metrics = await serveAdapterMetrics(config, coapAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "coap", logger);
   const adapter = createCoapAdapter({
     registry,
@@ -31,6 +32,7 @@ runMain("coap-adapter", async () => {
     logger.info("shutting down");
     await udp.close();
     adapter.close();
+    await metrics?.close();
     await registry.close();
   });
   registry.start();
@@ -38,5 +40,7 @@ runMain("coap-adapter", async () => {
     { port: udp.port, registry: config.registryUrl, instance: registry.instanceId },
     "coap adapter listening",
   );
-  process.stdout.write(`READY coap-adapter coap=coap://${announcedHost(config.coapHost)}:${udp.port}\n`);
+  process.stdout.write(
+    `READY coap-adapter coap=coap://${announcedHost(config.coapHost)}:${udp.port}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
+  );
 });

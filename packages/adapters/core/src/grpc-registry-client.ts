@@ -17,6 +17,7 @@ import {
   LoraActivateResult as LoraActivateCode,
 } from "@iot/proto";
 import type { Logger } from "pino";
+import { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
 import type { AdapterConfig } from "./config.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
@@ -161,11 +162,13 @@ export class GrpcRegistryClient implements RegistryClient {
   private retryTimer: NodeJS.Timeout | undefined;
   private unsentResults: AdapterMessage[] = [];
   private readonly authSlots: ConcurrencyLimit;
+  private readonly metrics: AdapterMetrics;
   /** Per-tenant uplink rate limits (maxUplinkRate), from Authenticate answers and TenantLimits pushes. */
   private readonly rates: TenantRateLimiter;
 
   constructor(private readonly opts: GrpcRegistryClientOptions) {
     this.instanceId = newInstanceId(opts.protocol);
+    this.metrics = adapterMetrics(opts.protocol);
     this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000, opts.maxMessageSize);
     this.authSlots = new ConcurrencyLimit(opts.authConcurrency ?? 32);
     this.backoff = new Backoff(opts.backoff);
@@ -210,7 +213,11 @@ export class GrpcRegistryClient implements RegistryClient {
         if (outcome.ok) this.rates.setRate(outcome.session.device.tenantId, outcome.session.tenantUplinkRate ?? 0);
         return outcome;
       })
-      .catch((err: unknown) => unavailable((err as Error).message));
+      .catch((err: unknown) => unavailable((err as Error).message))
+      .then((outcome) => {
+        this.metrics.authentication(outcome.ok ? "ok" : outcome.code.toLowerCase());
+        return outcome;
+      });
   }
 
   private callAuthenticate(req: AuthenticateRequest, unavailable: (why: string) => AuthOutcome): Promise<AuthOutcome> {
@@ -229,6 +236,7 @@ export class GrpcRegistryClient implements RegistryClient {
 
   sessionOpened(session: DeviceSession, info: SessionInfo): void {
     this.send(sessionOpenedMessage(this.live.open(session, info)));
+    this.metrics.sessions(this.live.size);
   }
 
   loraActivate(
@@ -267,20 +275,35 @@ export class GrpcRegistryClient implements RegistryClient {
 
   sessionClosed(session: DeviceSession, reason: string): void {
     this.live.close(session.sessionId);
+    this.metrics.sessions(this.live.size);
     this.send(sessionClosedMessage(session, reason, Date.now()));
   }
 
   publish(uplink: Uplink): Promise<void> {
-    if (this.linkState === "closed")
+    if (this.linkState === "closed") {
+      this.metrics.uplink("closed");
       return Promise.reject(new AdapterError("CLIENT_CLOSED", "registry client is closed"));
-    if (!this.rates.take(uplink.tenantId))
+    }
+    if (!this.rates.take(uplink.tenantId)) {
+      this.metrics.uplink("rate_limited");
       return Promise.reject(new AdapterError("RATE_LIMITED", "tenant over its uplink rate (maxUplinkRate)"));
+    }
     let added: ReturnType<UplinkBuffer["add"]>;
     try {
       added = this.buffer.add(uplink);
     } catch (err) {
+      this.metrics.uplink(uplinkOutcome(err));
       return Promise.reject(err);
     }
+    this.metrics.bufferDepth(this.buffer.size);
+    const sentAt = performance.now();
+    added.acked.then(
+      () => {
+        this.metrics.uplink("acked");
+        this.metrics.ackLatency((performance.now() - sentAt) / 1000);
+      },
+      (err: unknown) => this.metrics.uplink(uplinkOutcome(err)),
+    );
     this.send(uplinkMessage(added.seq, uplink));
     return added.acked;
   }
@@ -358,6 +381,8 @@ export class GrpcRegistryClient implements RegistryClient {
     this.buffer.failAll(
       new AdapterError("CLIENT_CLOSED", "registry client closed before the registry acknowledged the uplink"),
     );
+    this.metrics.bufferDepth(0);
+    this.metrics.registryConnected(false);
     this.raw.close();
   }
 
@@ -375,6 +400,7 @@ export class GrpcRegistryClient implements RegistryClient {
 
   private openStream(): void {
     this.linkState = "connecting";
+    this.metrics.registryReconnect();
     const call = this.raw.connect();
     this.call = call;
     let over = false;
@@ -402,6 +428,7 @@ export class GrpcRegistryClient implements RegistryClient {
     if (this.linkState === "closed") return;
     const wasConnected = this.linkState === "connected";
     this.linkState = "connecting";
+    this.metrics.registryConnected(false);
     const delay = this.backoff.next();
     const details = { reason: why, retryInMs: delay, pendingUplinks: this.buffer.size };
     if (wasConnected) this.log.warn(details, "registry stream lost; reconnecting");
@@ -417,6 +444,7 @@ export class GrpcRegistryClient implements RegistryClient {
     switch (k.case) {
       case "helloAck":
         this.linkState = "connected";
+        this.metrics.registryConnected(true);
         this.backoff.reset();
         this.log.info(
           { node: k.value.nodeId, sessions: this.live.size, replayed: this.buffer.size },
@@ -429,6 +457,7 @@ export class GrpcRegistryClient implements RegistryClient {
           this.log.warn({ seq: Number(r.seq), reason: r.reason }, "registry rejected uplink");
           this.buffer.reject(Number(r.seq), r.reason);
         }
+        this.metrics.bufferDepth(this.buffer.size);
         return;
       case "downlink":
         void this.runDownlink(k.value);
@@ -464,6 +493,7 @@ export class GrpcRegistryClient implements RegistryClient {
   private async runDownlink(pb: Parameters<typeof fromDownlink>[0]): Promise<void> {
     const downlink = fromDownlink(pb);
     const outcome = await dispatchDownlink(this.handlers, downlink);
+    this.metrics.command(outcome.status.toLowerCase());
     const message = downlinkResultMessage(downlink.id, outcome.status, outcome.message ?? "");
     if (this.send(message)) return;
     this.unsentResults.push(message);
@@ -477,6 +507,15 @@ export class GrpcRegistryClient implements RegistryClient {
       this.log.error({ err }, `${what} handler failed`);
     }
   }
+}
+
+/** The `iot_adapter_uplinks_total` outcome of a refused or failed uplink. */
+function uplinkOutcome(err: unknown): string {
+  const code = err instanceof AdapterError ? err.code : undefined;
+  if (code === "BUFFER_FULL") return "buffer_full";
+  if (code === "MESSAGE_TOO_LARGE") return "too_large";
+  if (code === "UPLINK_REJECTED") return "rejected";
+  return "closed";
 }
 
 /** Creates the production registry client (call start() to connect). */

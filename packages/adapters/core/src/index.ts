@@ -44,3 +44,11 @@ export {
   type LeaseRefusal,
 } from "./device-leases.js";
 export { announcedHost } from "./announce.js";
+export { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
+export {
+  adapterMetricsSettings,
+  serveAdapterMetrics,
+  METRICS_PATH,
+  type AdapterMetricsConfig,
+  type MetricsListener,
+} from "./metrics-server.js";

@@ -1,9 +1,10 @@
 import { integer, port, text, type ConfigOf } from "@iot/config";
-import { adapterSettings } from "@iot/adapter-core";
+import { adapterMetricsSettings, adapterSettings } from "@iot/adapter-core";
 
 /** Settings of the HTTP device adapter process: the shared adapter settings plus its listener. */
 export const httpAdapterSettings = {
   ...adapterSettings,
+  ...adapterMetricsSettings("IOT_HTTP_METRICS_PORT"),
   httpPort: port(
     "IOT_HTTP_DEVICE_PORT",
     8081,

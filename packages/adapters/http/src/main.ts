@@ -5,7 +5,7 @@
  * closed), close the registry link, exit 0.
  */
 import { createServer } from "node:http";
-import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { StartupError, listenError, readConfig, runMain, stopOnSignals } from "@iot/config";
 import { httpAdapterSettings } from "./config.js";
 import { createHttpAdapter } from "./http-adapter.js";
@@ -18,6 +18,7 @@ runMain("http-adapter", async () => {
       "IOT_HTTP_MAX_BODY is gone: set IOT_MAX_MESSAGE_SIZE, the message size limit of every adapter",
     );
   const logger = createAdapterLogger("http-adapter", config.logLevel);
+  const metrics = await serveAdapterMetrics(config, httpAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "http", logger);
   const adapter = createHttpAdapter({
     registry,
@@ -34,6 +35,7 @@ runMain("http-adapter", async () => {
     adapter.close();
     server.closeAllConnections();
     await closed;
+    await metrics?.close();
     await registry.close();
   });
   registry.start();
@@ -43,5 +45,7 @@ runMain("http-adapter", async () => {
   });
   const { port } = server.address() as { port: number };
   logger.info({ port, registry: config.registryUrl, instance: registry.instanceId }, "http adapter listening");
-  process.stdout.write(`READY http-adapter http=http://${announcedHost(config.httpHost)}:${port}\n`);
+  process.stdout.write(
+    `READY http-adapter http=http://${announcedHost(config.httpHost)}:${port}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
+  );
 });

@@ -1,9 +1,10 @@
 import { integer, port, text, type ConfigOf } from "@iot/config";
-import { adapterSettings } from "@iot/adapter-core";
+import { adapterMetricsSettings, adapterSettings } from "@iot/adapter-core";
 
 /** Settings of the LoRaWAN adapter process: the shared adapter settings plus the network server's own. */
 export const lorawanAdapterSettings = {
   ...adapterSettings,
+  ...adapterMetricsSettings("IOT_LORAWAN_METRICS_PORT"),
   udpPort: port("IOT_LORA_UDP_PORT", 1700, "Semtech UDP packet-forwarder port for LoRa gateways; 0 picks a free one"),
   udpHost: text("IOT_LORA_UDP_HOST", "0.0.0.0", "address the packet-forwarder listener binds to"),
   netId: text("IOT_LORA_NET_ID", "000000", "the network's NetID (6 hex digits): sent in JoinAccepts, DevAddr prefix"),

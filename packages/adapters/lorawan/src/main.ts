@@ -4,7 +4,7 @@
  * to stderr. SIGINT/SIGTERM: stop listening, report counters, end every device and gateway session, close the
  * registry link, exit 0.
  */
-import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { readConfig, runMain, StartupError, stopOnSignals } from "@iot/config";
 import { lorawanAdapterSettings } from "./config.js";
 import { parseHex } from "./codec/hex.js";
@@ -17,6 +17,7 @@ runMain("lorawan-adapter", async () => {
   if (!parseHex(config.netId, 3, "IOT_LORA_NET_ID").ok)
     throw new StartupError(`IOT_LORA_NET_ID "${config.netId}" must be 6 hex digits`);
   const logger = createAdapterLogger("lorawan-adapter", config.logLevel);
+  const metrics = await serveAdapterMetrics(config, lorawanAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "lora", logger);
   const socket = createLorawanSocket();
   const onError = (err: Error) => logger.warn({ err: err.message }, "udp socket error");
@@ -36,8 +37,11 @@ runMain("lorawan-adapter", async () => {
     await udp.close();
     server.close();
     await registry.close();
+    await metrics?.close();
   });
   registry.start();
   logger.info({ port: udp.port, registry: config.registryUrl, instance: registry.instanceId }, "lorawan adapter up");
-  process.stdout.write(`READY lorawan-adapter lorawan=udp://${announcedHost(config.udpHost)}:${udp.port}\n`);
+  process.stdout.write(
+    `READY lorawan-adapter lorawan=udp://${announcedHost(config.udpHost)}:${udp.port}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
+  );
 });

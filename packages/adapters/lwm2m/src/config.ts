@@ -1,9 +1,10 @@
 import { integer, port, text, type ConfigOf } from "@iot/config";
-import { adapterSettings } from "@iot/adapter-core";
+import { adapterMetricsSettings, adapterSettings } from "@iot/adapter-core";
 
 /** Settings of the LwM2M adapter process: the shared adapter settings plus its listener and queue mode. */
 export const lwm2mAdapterSettings = {
   ...adapterSettings,
+  ...adapterMetricsSettings("IOT_LWM2M_METRICS_PORT"),
   lwm2mPort: port("IOT_LWM2M_PORT", 5783, "LwM2M server (CoAP over UDP) port for devices; 0 picks a free one"),
   lwm2mHost: text("IOT_LWM2M_HOST", "0.0.0.0", "address the LwM2M listener binds to"),
   queueAwake: integer(

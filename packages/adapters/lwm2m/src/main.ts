@@ -5,7 +5,7 @@
  * link, exit 0.
  */
 import { createMessageLayer, listenUdp, type UdpListener } from "@iot/adapter-coap";
-import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { lwm2mAdapterSettings } from "./config.js";
 import { createLwm2mServer } from "./lwm2m-server.js";
@@ -17,6 +17,7 @@ runMain("lwm2m-adapter", async () => {
   const signals = stopOnSignals("lwm2m-adapter");
   const config = readConfig(lwm2mAdapterSettings, process.env);
   const logger = createAdapterLogger("lwm2m-adapter", config.logLevel);
+  const metrics = await serveAdapterMetrics(config, lwm2mAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "lwm2m", logger);
   const server = createLwm2mServer({
     registry,
@@ -46,6 +47,7 @@ runMain("lwm2m-adapter", async () => {
     await udp?.close();
     server.close();
     layer.close();
+    await metrics?.close();
     await registry.close();
   });
   registry.start();
@@ -53,5 +55,7 @@ runMain("lwm2m-adapter", async () => {
     { port: udp.port, registry: config.registryUrl, instance: registry.instanceId },
     "lwm2m adapter listening",
   );
-  process.stdout.write(`READY lwm2m-adapter lwm2m=coap://${announcedHost(config.lwm2mHost)}:${udp.port}\n`);
+  process.stdout.write(
+    `READY lwm2m-adapter lwm2m=coap://${announcedHost(config.lwm2mHost)}:${udp.port}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
+  );
 });

@@ -1,9 +1,10 @@
 import { integer, text, type ConfigOf } from "@iot/config";
-import { adapterSettings } from "@iot/adapter-core";
+import { adapterMetricsSettings, adapterSettings } from "@iot/adapter-core";
 
 /** Settings of the Modbus adapter process: the shared adapter settings plus the gateway it polls for. */
 export const modbusAdapterSettings = {
   ...adapterSettings,
+  ...adapterMetricsSettings("IOT_MODBUS_METRICS_PORT"),
   gatewayId: text(
     "IOT_MODBUS_GATEWAY_ID",
     undefined,

@@ -6,7 +6,7 @@
  * while it still waits for the registry): stop polling, report every session closed, close the registry link,
  * exit 0.
  */
-import { createAdapterLogger, registryClientFor } from "@iot/adapter-core";
+import { createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { StartupError, readConfig, runMain, stopOnSignals } from "@iot/config";
 import { modbusAdapterSettings } from "./config.js";
 import { createModbusAdapter } from "./modbus-adapter.js";
@@ -17,6 +17,7 @@ runMain("modbus-adapter", async () => {
   if (!config.gatewayId) throw new StartupError("IOT_MODBUS_GATEWAY_ID is required: the deviceID of the gateway");
   if (!config.gatewayToken) throw new StartupError("IOT_MODBUS_GATEWAY_TOKEN is required: the gateway's token");
   const logger = createAdapterLogger("modbus-adapter", config.logLevel);
+  const metrics = await serveAdapterMetrics(config, modbusAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "modbus", logger);
   const adapter = createModbusAdapter({
     registry,
@@ -32,11 +33,12 @@ runMain("modbus-adapter", async () => {
   signals.onStop(async () => {
     logger.info("shutting down");
     await adapter.close();
+    await metrics?.close();
     await registry.close();
   });
   registry.start();
   const loggedIn = adapter.start();
   logger.info({ registry: config.registryUrl, instance: registry.instanceId }, "modbus adapter running");
-  process.stdout.write(`READY modbus-adapter gateway=${config.gatewayId}\n`);
+  process.stdout.write(`READY modbus-adapter gateway=${config.gatewayId}${metrics ? ` metrics=${metrics.url}` : ""}\n`);
   await loggedIn;
 });

@@ -1,5 +1,5 @@
 import { integer, text, type ConfigOf } from "@iot/config";
-import { adapterSettings } from "@iot/adapter-core";
+import { adapterMetricsSettings, adapterSettings } from "@iot/adapter-core";
 
 /** A listener's port: 0 picks a free one, -1 turns the listener off. */
 const listenerPort = (env: string, fallback: number, doc: string) =>
@@ -8,6 +8,7 @@ const listenerPort = (env: string, fallback: number, doc: string) =>
 /** Settings of the MQTT adapter process: the shared adapter settings plus its listeners. */
 export const mqttAdapterSettings = {
   ...adapterSettings,
+  ...adapterMetricsSettings("IOT_MQTT_METRICS_PORT"),
   mqttPort: listenerPort("IOT_MQTT_PORT", 1883, "MQTT over TCP (token devices)"),
   mqttsPort: listenerPort("IOT_MQTTS_PORT", 8883, "MQTT over TLS (token devices; no client certificate asked)"),
   mqttssPort: listenerPort(

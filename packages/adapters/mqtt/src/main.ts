@@ -6,7 +6,7 @@
  * stop accepting, disconnect devices (their sessions are reported closed),
  * close the registry link, exit 0.
  */
-import { announcedHost, createAdapterLogger, registryClientFor } from "@iot/adapter-core";
+import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { StartupError, readConfig, runMain, stopOnSignals } from "@iot/config";
 import { mqttAdapterSettings } from "./config.js";
 import { createMqttAdapter } from "./mqtt-adapter.js";
@@ -28,6 +28,7 @@ runMain("mqtt-adapter", async () => {
     );
   }
   const logger = createAdapterLogger("mqtt-adapter", config.logLevel);
+  const metrics = await serveAdapterMetrics(config, mqttAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "mqtt", logger);
   const adapter = await createMqttAdapter({
     registry,
@@ -43,6 +44,7 @@ runMain("mqtt-adapter", async () => {
     const stopped = Promise.all(listeners.map((l) => l.close()));
     await adapter.close();
     await stopped;
+    await metrics?.close();
     await registry.close();
   });
   registry.start();
@@ -89,5 +91,5 @@ runMain("mqtt-adapter", async () => {
     { listeners: urls, registry: config.registryUrl, instance: registry.instanceId },
     "mqtt adapter listening",
   );
-  process.stdout.write(`READY mqtt-adapter ${urls.join(" ")}\n`);
+  process.stdout.write(`READY mqtt-adapter ${urls.join(" ")}${metrics ? ` metrics=${metrics.url}` : ""}\n`);
 });

@@ -30,6 +30,7 @@ import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "..
 import type { LiveUpdates } from "../sessions/live-updates.js";
 import type { ModbusConfigPush } from "../modbus/config-push.js";
 import { recordLoraCounters } from "../lora/lora-sessions.js";
+import { protocolLabel, uplinksTotal } from "../ops/registry-metrics.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -214,9 +215,14 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       link.updateTenantLimits(tenantId, (await tenantLimits(deps.db, tenantId)).maxUplinkRate);
   };
 
+  const countUplink = (outcome: string) =>
+    uplinksTotal().inc({ protocol: protocolLabel(link?.protocol ?? 0), outcome });
   const ack = (seq: bigint, rejected?: string) => {
     if (rejected === undefined) pendingAcks.push(seq);
-    else pendingRejects.push({ $typeName: "iot.registry.v1.UplinkRejected", seq, reason: rejected });
+    else {
+      countUplink("rejected");
+      pendingRejects.push({ $typeName: "iot.registry.v1.UplinkRejected", seq, reason: rejected });
+    }
     if (!ackScheduled) {
       ackScheduled = true;
       setImmediate(flushAcks);
@@ -237,12 +243,16 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         msgTime: Number(u.receivedAtMs) || Date.now(),
         metadata: u.metadata || null,
       })
-      .then(() => {
+      .then((outcome) => {
+        countUplink(outcome);
         ack(u.seq);
         deps.pipeline.wake();
       })
       // The write failed: nothing was acked. Ending the stream makes the adapter reconnect and replay.
-      .catch((err: unknown) => fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(err as Error).message}`));
+      .catch((err: unknown) => {
+        countUplink("failed");
+        fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(err as Error).message}`);
+      });
   };
 
   /**
@@ -358,9 +368,15 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     if (!link) return;
     // The devices may still be connected to the adapter: wait for it to come back before calling them offline.
     const sessions = deps.sessions.detach(link);
-    deps.sessions.park(link.instanceId, sessions, deps.sessionGraceMs, (expired) => {
-      for (const s of expired) closeSession(deps, s, "adapter did not come back");
-    });
+    deps.sessions.park(
+      link.instanceId,
+      sessions,
+      deps.sessionGraceMs,
+      (expired) => {
+        for (const s of expired) closeSession(deps, s, "adapter did not come back");
+      },
+      link,
+    );
     log.info({ instance: link.instanceId, sessions: sessions.length }, "adapter detached");
   };
   call.on("end", () => {

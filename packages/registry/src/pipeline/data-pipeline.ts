@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
+import { pipelineFailures, pipelineLag, pipelineUplinks, pipelineValues } from "../ops/registry-metrics.js";
 import type { Database } from "../store/schema.js";
 import type { UplinkRecord } from "../store/store.js";
 import { decodeUplink } from "./decode/decode-uplink.js";
@@ -125,6 +126,7 @@ export class DataPipeline {
     this.again = false;
     this.active = this.batch()
       .catch((err: unknown) => {
+        pipelineFailures().inc();
         this.logger.error({ err }, "data pipeline batch failed; retrying");
         this.timer ??= setTimeout(() => this.run(), RETRY_DELAY_MS);
         return false;
@@ -146,7 +148,10 @@ export class DataPipeline {
       .orderBy("id")
       .limit(BATCH_MAX)
       .execute();
-    if (events.length === 0) return false;
+    if (events.length === 0) {
+      pipelineLag().set(0);
+      return false;
+    }
     const decoded = await this.decode(events.map((e) => ({ ...e, id: Number(e.id), msgTime: Number(e.msgTime) })));
     const last = Number(events.at(-1)!.id);
     await this.db.transaction().execute(async (tx) => {
@@ -158,6 +163,9 @@ export class DataPipeline {
         .execute();
     });
     this.cursor = last;
+    pipelineUplinks().inc(events.length);
+    pipelineValues().inc(decoded.values.length);
+    pipelineLag().set(Math.max(0, Date.now() - Number(events.at(-1)!.msgTime)) / 1000);
     if (decoded.values.length > 0) eventsCommitted();
     return events.length === BATCH_MAX;
   }

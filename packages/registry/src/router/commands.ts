@@ -12,6 +12,7 @@ import { recordGroupCommand } from "./group-commands.js";
 import { GroupProgress } from "./group-progress.js";
 import { commandTopic } from "./command-payload.js";
 import { commandStreamsOf } from "./command-streams.js";
+import { commandsTotal } from "../ops/registry-metrics.js";
 
 /** publishStatus codes: 0 failed, 1 issued (queued or in flight), 2 delivered (device acked), 3 sent, no ack needed. */
 export const PUBLISH_STATUS = { failed: 0, issued: 1, delivered: 2, sent: 3 } as const;
@@ -51,6 +52,9 @@ export interface CommandRouterOptions {
   /** Told of a sweep that failed (the next one tries again). */
   onError?: (err: unknown) => void;
 }
+
+/** The `iot_commands_total` outcome of an adapter's report. */
+const SETTLED: Record<PublishStatus, string> = { 0: "failed", 1: "issued", 2: "delivered", 3: "sent" };
 
 /** Most expired commands marked failed by one sweep. */
 const SWEEP_BATCH = 1000;
@@ -121,6 +125,7 @@ export class CommandRouter {
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    commandsTotal().inc({ outcome: "issued" });
     this.send(
       {
         id: row.id,
@@ -169,6 +174,7 @@ export class CommandRouter {
       },
       now,
     );
+    commandsTotal().inc({ outcome: "issued" }, commands.length);
     const unreachable = commands.filter((c) => this.send(c, now) === "no route").map((c) => c.id);
     if (cmd.needAck === 0) {
       for (let i = 0; i < unreachable.length; i += SWEEP_BATCH) {
@@ -179,6 +185,7 @@ export class CommandRouter {
           .where("publishStatus", "=", PUBLISH_STATUS.issued)
           .execute();
       }
+      commandsTotal().inc({ outcome: "failed" }, unreachable.length);
     }
     await this.progress.refresh(task.id);
     return { task: await getTask(this.db, caller, task.taskId), controlLogId: groupLogId };
@@ -238,6 +245,7 @@ export class CommandRouter {
       return settled;
     });
     if (row) eventsCommitted();
+    if (row) commandsTotal().inc({ outcome: SETTLED[status] });
     if (row?.taskIntId != null) await this.progress.refresh(row.taskIntId);
   }
 
@@ -275,6 +283,7 @@ export class CommandRouter {
     });
     if (expired.length > 0) eventsCommitted();
     for (const r of expired) this.inFlight.release(r.id);
+    commandsTotal().inc({ outcome: "expired" }, expired.length);
     const tasks = new Set(expired.flatMap((r) => (r.taskIntId == null ? [] : [r.taskIntId])));
     for (const t of tasks) await this.progress.refresh(t);
     return expired.length;
@@ -308,6 +317,7 @@ export class CommandRouter {
     if (!route) return "no route";
     if (!this.inFlight.claim(cmd.id, route.link, now)) return "in flight";
     route.link.sendDownlink(downlinkOf(cmd, route));
+    commandsTotal().inc({ outcome: "downlinked" });
     return "sent";
   }
 }

@@ -1,3 +1,5 @@
+import { trackSessions } from "../ops/registry-metrics.js";
+
 /** A command on its way to a device, in plain types (the gRPC edge converts). */
 export interface DownlinkCommand {
   id: number;
@@ -77,6 +79,14 @@ const PENDING_COUNT_MS = 10_000;
 /** Revoked session ids remembered (their late or replayed uplinks are refused); the oldest are forgotten first. */
 const REVOKED_LIMIT = 100_000;
 
+/** A detached adapter's sessions kept through the grace, with what health shows of the adapter. */
+interface Parked {
+  sessions: LiveSession[];
+  timer: NodeJS.Timeout;
+  link?: Pick<AdapterLink, "protocol" | "version" | "attachedAt"> | undefined;
+  detachedAt: number;
+}
+
 interface Attached {
   link: AdapterLink;
   sessions: Map<string, LiveSession>;
@@ -89,7 +99,7 @@ interface Attached {
  */
 export class SessionTable {
   private readonly adapters = new Map<string, Attached>();
-  private readonly parked = new Map<string, { sessions: LiveSession[]; timer: NodeJS.Timeout }>();
+  private readonly parked = new Map<string, Parked>();
   private readonly byDevice = new Map<number, Map<string, string>>(); // deviceIntId → sessionId → instanceId
   /** Devices holding a live session, per tenant: what maxConnections counts (with recent pending sessions). */
   private readonly byTenant = new Map<string, Set<number>>();
@@ -101,6 +111,10 @@ export class SessionTable {
   private readonly pending = new Map<string, PendingSession>();
   /** Sessions kicked on this node, with the reason: nothing more of theirs is stored. */
   private readonly revoked = new Map<string, string>();
+
+  constructor() {
+    trackSessions(this);
+  }
 
   /** Records a session id handed out by Authenticate (and forgets pending ones older than a minute). */
   issued(sessionId: string, deviceIntId: number, tenantId = "", now = Date.now()): void {
@@ -176,13 +190,14 @@ export class SessionTable {
   /**
    * Keeps a detached adapter's sessions for `graceMs`: if the same instance
    * reconnects, its Hello says which are still alive (see `unpark`); if not,
-   * `onExpire` gets them all so the devices can be marked offline.
+   * `onExpire` gets them all so the devices can be marked offline. With `link`, health lists the instance meanwhile.
    */
   park(
     instanceId: string,
     sessions: LiveSession[],
     graceMs: number,
     onExpire: (sessions: LiveSession[]) => void,
+    link?: Pick<AdapterLink, "protocol" | "version" | "attachedAt">,
   ): void {
     this.unpark(instanceId); // a newer detach replaces an older one
     if (sessions.length === 0) return;
@@ -191,7 +206,7 @@ export class SessionTable {
       onExpire(sessions);
     }, graceMs);
     timer.unref();
-    this.parked.set(instanceId, { sessions, timer });
+    this.parked.set(instanceId, { sessions, timer, link, detachedAt: Date.now() });
   }
 
   /** Takes back the parked sessions of a reconnecting instance (empty when none). */
@@ -299,13 +314,14 @@ export class SessionTable {
       }
   }
 
-  /** Snapshot for the health endpoint. */
+  /** Snapshot for the health endpoint and the metrics: `sessions` counts sessions, `connectedDevices` devices. */
   snapshot(): Array<{
     instanceId: string;
     protocol: number;
     version: string;
     attachedAt: number;
     connectedDevices: number;
+    sessions: number;
   }> {
     return [...this.adapters.values()].map(({ link, sessions }) => ({
       instanceId: link.instanceId,
@@ -313,7 +329,22 @@ export class SessionTable {
       version: link.version,
       attachedAt: link.attachedAt,
       connectedDevices: new Set([...sessions.values()].map((s) => s.deviceIntId)).size,
+      sessions: sessions.size,
     }));
+  }
+
+  /** Detached adapters whose sessions wait out the grace (those parked with their link), for the health endpoint. */
+  parkedSnapshot(): Array<{
+    instanceId: string;
+    protocol: number;
+    version: string;
+    attachedAt: number;
+    detachedAt: number;
+    sessions: number;
+  }> {
+    return [...this.parked].flatMap(([instanceId, p]) =>
+      p.link ? [{ instanceId, ...p.link, detachedAt: p.detachedAt, sessions: p.sessions.length }] : [],
+    );
   }
 
   private unindex(s: LiveSession): void {

@@ -2,6 +2,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { OneSchemaPostgresDialect } from "./one-schema-dialect.js";
 import type { Database } from "./schema.js";
+import { databaseErrorLog } from "../ops/registry-metrics.js";
 
 /** PostgreSQL type OID of int8/bigint (ids, epoch-ms times, `count(*)`). */
 const INT8_OID = 20;
@@ -62,7 +63,11 @@ export async function openPostgres(url: string, schema?: string): Promise<Postgr
       if (current == null) throw new Error("no schema in search_path exists");
       const dialect =
         schema === undefined ? new PostgresDialect({ pool }) : new OneSchemaPostgresDialect({ pool }, schema);
-      const db = new Kysely<Database>({ dialect, plugins: [new CamelCasePlugin()] });
+      const db = new Kysely<Database>({
+        dialect,
+        plugins: [new CamelCasePlugin()],
+        log: databaseErrorLog("postgres"),
+      });
       return { db, schema: current };
     } finally {
       client.release();

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from "kysely";
 import type { Database } from "./schema.js";
+import { databaseErrorLog } from "../ops/registry-metrics.js";
 
 /** File name of the SQLite database inside the data directory. */
 export const SQLITE_FILE_NAME = "iot.db";
@@ -59,5 +60,6 @@ export function openSqlite(dataDir: string): Kysely<Database> {
   return new Kysely<Database>({
     dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
     plugins: [new CamelCasePlugin()],
+    log: databaseErrorLog("sqlite"),
   });
 }

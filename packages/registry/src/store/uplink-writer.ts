@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from "kysely";
 import type { DeviceEventsTable, Database } from "./schema.js";
+import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
 import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
 
@@ -63,6 +64,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
     if (this.#closed) return Promise.reject(new Error("uplink writer is closed"));
     return new Promise<UplinkOutcome>((resolve, reject) => {
       this.#pending.push({ record, resolve, reject });
+      uplinkWriterQueue().inc();
       if (this.#pending.length >= this.#maxRows) this.#kick();
       else this.#timer ??= setTimeout(() => this.#kick(), this.#maxDelayMs);
     });
@@ -102,6 +104,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
       do {
         this.#again = false;
         const batch = this.#pending.splice(0, this.#maxRows);
+        uplinkWriterQueue().dec(batch.length);
         // More than one batch was waiting: the rest goes right after this one.
         if (this.#pending.length > 0) this.#again = true;
         if (batch.length > 0) await this.#commit(batch);
@@ -115,6 +118,8 @@ export class BatchedUplinkWriter implements UplinkWriter {
   async #commit(batch: Waiter[]): Promise<void> {
     const byKey = new Map<string, Waiter[]>();
     const stored = new Set<string>();
+    const timer = uplinkBatchSeconds().startTimer();
+    uplinkBatchRows().observe(batch.length);
     try {
       const now = Date.now();
       const rows: Insertable<DeviceEventsTable>[] = [];
@@ -142,9 +147,11 @@ export class BatchedUplinkWriter implements UplinkWriter {
       });
       if (stored.size > 0) eventsCommitted();
     } catch (error) {
+      timer();
       for (const waiter of batch) waiter.reject(error);
       return;
     }
+    timer();
     // A key repeated inside the batch is stored once: its first write gets the outcome.
     for (const [key, waiters] of byKey) {
       waiters.forEach((w, i) => w.resolve(i === 0 && stored.has(key) ? "stored" : "duplicate"));

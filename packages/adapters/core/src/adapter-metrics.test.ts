@@ -1,0 +1,109 @@
+import pino from "pino";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { metricValue } from "@iot/config";
+import { adapterMetrics } from "./adapter-metrics.js";
+import { AdapterError } from "./errors.js";
+import { GrpcRegistryClient } from "./grpc-registry-client.js";
+import { startTestRegistry } from "./grpc-test-server.js";
+import type { DeviceSession, Uplink } from "./registry-client.js";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const value = metricValue;
+
+const session: DeviceSession = {
+  sessionId: "s1",
+  device: {
+    tenantId: "t1",
+    deviceIntId: 7,
+    deviceId: "dev-7",
+    deviceName: "d",
+    productIntId: 1,
+    productId: "p",
+    mountpoint: "t1/7/",
+    defaultDownlinkTopic: "inbox",
+    deviceType: 1,
+    isGateway: false,
+    autoSub: false,
+  },
+  policies: [],
+  subscriptions: [],
+};
+const uplink = (payload = "x"): Uplink => ({
+  sessionId: "s1",
+  tenantId: "t1",
+  deviceIntId: 7,
+  topic: "data",
+  payload: Buffer.from(payload),
+  qos: 1,
+  clientIp: "10.0.0.1",
+  receivedAtMs: 1,
+});
+
+async function connectedClient(opts: { bufferLimit?: number; maxMessageSize?: number } = {}) {
+  const s = await startTestRegistry(0);
+  cleanups.push(() => s.stop());
+  const c = new GrpcRegistryClient({
+    address: `127.0.0.1:${s.port}`,
+    protocol: "lwm2m",
+    logger: pino({ level: "silent" }),
+    backoff: { initialMs: 50, maxMs: 200 },
+    ...opts,
+  });
+  cleanups.push(() => c.close());
+  c.start();
+  await vi.waitFor(() => expect(c.state).toBe("connected"));
+  return { s, c };
+}
+
+describe("adapter metrics", () => {
+  it("exist with zero values for a protocol as soon as its metrics are made", async () => {
+    adapterMetrics("websocket");
+    expect(await value("iot_adapter_sessions", { protocol: "websocket" })).toBe(0);
+    expect(await value("iot_adapter_registry_connected", { protocol: "websocket" })).toBe(0);
+    expect(await value("iot_adapter_uplink_buffer", { protocol: "websocket" })).toBe(0);
+  });
+
+  it("count the registry link, sessions, acked uplinks and their ack latency in the registry client", async () => {
+    const before = {
+      acked: await value("iot_adapter_uplinks_total", { protocol: "lwm2m", outcome: "acked" }),
+      acks: await value("iot_adapter_registry_ack_seconds", { protocol: "lwm2m", le: "+Inf" }),
+    };
+    const { c } = await connectedClient();
+    expect(await value("iot_adapter_registry_connected", { protocol: "lwm2m" })).toBe(1);
+    c.sessionOpened(session, { clientIp: "10.0.0.1", keepAlive: 60 });
+    expect(await value("iot_adapter_sessions", { protocol: "lwm2m" })).toBe(1);
+    await Promise.all([c.publish(uplink()), c.publish(uplink())]);
+    expect(await value("iot_adapter_uplinks_total", { protocol: "lwm2m", outcome: "acked" })).toBe(before.acked + 2);
+    expect(await value("iot_adapter_registry_ack_seconds", { protocol: "lwm2m", le: "+Inf" })).toBe(before.acks + 2);
+    expect(await value("iot_adapter_uplink_buffer", { protocol: "lwm2m" })).toBe(0);
+    c.sessionClosed(session, "bye");
+    expect(await value("iot_adapter_sessions", { protocol: "lwm2m" })).toBe(0);
+    await c.close();
+    expect(await value("iot_adapter_registry_connected", { protocol: "lwm2m" })).toBe(0);
+  });
+
+  it("show unacked uplinks as buffer depth and count refusals by outcome", async () => {
+    const { s, c } = await connectedClient({ bufferLimit: 2, maxMessageSize: 4 });
+    s.autoAck = false;
+    const tooLarge = await value("iot_adapter_uplinks_total", { protocol: "lwm2m", outcome: "too_large" });
+    const full = await value("iot_adapter_uplinks_total", { protocol: "lwm2m", outcome: "buffer_full" });
+    const rejected = await value("iot_adapter_uplinks_total", { protocol: "lwm2m", outcome: "rejected" });
+    const pending = [c.publish(uplink("a")), c.publish(uplink("b"))];
+    for (const p of pending) p.catch(() => undefined);
+    expect(await value("iot_adapter_uplink_buffer", { protocol: "lwm2m" })).toBe(2);
+    await expect(c.publish(uplink("c"))).rejects.toBeInstanceOf(AdapterError);
+    await expect(c.publish(uplink("too large"))).rejects.toThrow(/refused/);
+    expect(await value("iot_adapter_uplinks_total", { protocol: "lwm2m", outcome: "buffer_full" })).toBe(full + 1);
+    expect(await value("iot_adapter_uplinks_total", { protocol: "lwm2m", outcome: "too_large" })).toBe(tooLarge + 1);
+    s.push({ case: "uplinkAck", value: { seqs: [1n], rejected: [{ seq: 2n, reason: "unknown device" }] } });
+    await expect(pending[1]).rejects.toThrow(/unknown device/);
+    await vi.waitFor(async () =>
+      expect(await value("iot_adapter_uplinks_total", { protocol: "lwm2m", outcome: "rejected" })).toBe(rejected + 1),
+    );
+    expect(await value("iot_adapter_uplink_buffer", { protocol: "lwm2m" })).toBe(0);
+  });
+});

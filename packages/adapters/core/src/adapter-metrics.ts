@@ -1,0 +1,76 @@
+import { counter, gauge, histogram, LATENCY_BUCKETS } from "@iot/config";
+import type { ProtocolName } from "./registry-client.js";
+
+/**
+ * An adapter's Prometheus metrics, all labelled with its protocol. They are counted where every adapter's traffic
+ * passes, the registry client (sessions, uplinks, acks, the uplink buffer, commands), so a new protocol gets them
+ * without code of its own; `serveAdapterMetrics` (metrics-server.ts) serves them with the process metrics.
+ */
+export interface AdapterMetrics {
+  /** Device sessions open on this adapter, from the live session list. */
+  sessions(count: number): void;
+  /** 1 while the registry link is up (Hello acknowledged), else 0. */
+  registryConnected(up: boolean): void;
+  /** One more (re)connection of the registry stream. */
+  registryReconnect(): void;
+  /** One Authenticate answer: ok, a refusal code (lowercase), or unavailable. */
+  authentication(outcome: string): void;
+  /** One uplink's fate: acked, rejected, rate_limited, buffer_full, too_large or closed. */
+  uplink(outcome: string): void;
+  /** Seconds from an uplink's sending to the registry's ack (stored durably). */
+  ackLatency(seconds: number): void;
+  /** Uplinks waiting for the registry's ack. */
+  bufferDepth(count: number): void;
+  /** One command's delivery result as reported to the registry: delivered, sent or failed. */
+  command(outcome: string): void;
+}
+
+/** The metrics of one protocol's adapter (created on first use, shared by every client of that protocol). */
+export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
+  const p = { protocol };
+  const sessions = gauge("iot_adapter_sessions", "Device sessions open on this adapter", ["protocol"]);
+  const connected = gauge("iot_adapter_registry_connected", "1 while the link to the central node is up", ["protocol"]);
+  const reconnects = counter("iot_adapter_registry_connects_total", "Registry stream (re)connections attempted", [
+    "protocol",
+  ]);
+  const auths = counter(
+    "iot_adapter_authentications_total",
+    "Device authentications, by outcome (ok, a refusal code, unavailable)",
+    ["protocol", "outcome"],
+  );
+  const uplinks = counter(
+    "iot_adapter_uplinks_total",
+    "Device uplinks, by outcome (acked, rejected, rate_limited, buffer_full, too_large, closed)",
+    ["protocol", "outcome"],
+  );
+  const ack = histogram(
+    "iot_adapter_registry_ack_seconds",
+    "Seconds from an uplink's sending to the central node's ack (after its durable write)",
+    ["protocol"],
+    LATENCY_BUCKETS,
+  );
+  const buffer = gauge(
+    "iot_adapter_uplink_buffer",
+    "Uplinks awaiting the central node's ack (IOT_ADAPTER_BUFFER_LIMIT)",
+    ["protocol"],
+  );
+  const commands = counter(
+    "iot_adapter_commands_total",
+    "Commands (downlinks) handled, by outcome reported to the registry (delivered, sent, failed)",
+    ["protocol", "outcome"],
+  );
+  // Present from the start (0), so a dashboard sees the series before the first event.
+  sessions.set(p, 0);
+  connected.set(p, 0);
+  buffer.set(p, 0);
+  return {
+    sessions: (n) => sessions.set(p, n),
+    registryConnected: (up) => connected.set(p, up ? 1 : 0),
+    registryReconnect: () => reconnects.inc(p),
+    authentication: (outcome) => auths.inc({ protocol, outcome }),
+    uplink: (outcome) => uplinks.inc({ protocol, outcome }),
+    ackLatency: (s) => ack.observe(p, s),
+    bufferDepth: (n) => buffer.set(p, n),
+    command: (outcome) => commands.inc({ protocol, outcome }),
+  };
+}
