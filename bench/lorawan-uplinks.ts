@@ -18,7 +18,8 @@
  * kept 2,191–2,397 uplinks/s with all 20,000 stored (echo 2,369–2,442/s), its event loop 77–97 % busy (320–445 µs
  * per uplink); PUSH_ACK p50 8–550 ms, p99 400–820 ms (echo p99 14–37 ms): the rate is met, the 5 ms p99 is not
  * (the echo alone misses it). At 1,000/s: p50 0.8–0.9 ms, p99 82–91 ms, with stalls of about 100 ms not explained
- * by GC (--trace-gc pauses ≤ 45 ms).
+ * by GC (--trace-gc pauses ≤ 45 ms). On the same machine idle (02:50 UTC, four runs): 2,409–2,415 uplinks/s kept
+ * (echo 2,452–2,469/s), PUSH_ACK p50 1.3–1.5 ms, p99 14–43 ms against the echo's 3.0–3.5 ms: the p99 goal is not met.
  */
 import { createSocket } from "node:dgram";
 import { Worker } from "node:worker_threads";

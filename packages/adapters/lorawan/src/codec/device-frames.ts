@@ -1,10 +1,9 @@
 // The device's side of LoRaWAN 1.0.x data frames (LoRaWAN 1.0.2 §4): the uplinks a device builds and the checks it
 // makes on a downlink (address, MIC over the 32-bit FCntDown, counter ahead of the last one, decryption). The network
 // server never calls these; simulated devices and tests do, so the server's codec is checked against a second side.
-import { parseHex } from "./hex.js";
 import { loraPacket } from "./lora-packet.js";
 import { ok, refuse, type Result } from "./result.js";
-import { MAX_FCNT_GAP, parseDataFrame, type DataFrame } from "./uplink.js";
+import { MAX_FCNT_GAP, buildDataFrame, parseDataFrame, type DataFrame } from "./uplink.js";
 
 /** An uplink data frame to build, as a device would. */
 export interface UplinkFrame {
@@ -28,52 +27,18 @@ export interface UplinkFrame {
 
 const msbBytes = (fcnt: number) => Buffer.from([(fcnt >>> 16) & 0xff, (fcnt >>> 24) & 0xff]);
 
-function uplinkProblem(u: UplinkFrame): string | undefined {
-  if (u.nwkSKey?.length !== 16 || u.appSKey?.length !== 16) return "the session keys must be 16 bytes";
-  if (!Number.isInteger(u.fcnt) || u.fcnt < 0 || u.fcnt > 0xffffffff) return `fcnt ${u.fcnt} must be 0..4294967295`;
-  const fOpts = u.fOpts ?? Buffer.alloc(0);
-  if (fOpts.length > 15) return `FOpts of ${fOpts.length} bytes exceed the 15 the header holds`;
-  const payload = u.payload ?? Buffer.alloc(0);
-  if (u.fPort === undefined) return payload.length > 0 ? "a payload needs an FPort" : undefined;
-  if (!Number.isInteger(u.fPort) || u.fPort < 0 || u.fPort > 255) return `FPort ${u.fPort} must be 0..255`;
-  if (u.fPort === 0 && fOpts.length > 0) return "FPort 0 with FOpts: MAC commands in both places are forbidden";
-  if (payload.length > 242) return `a payload of ${payload.length} bytes exceeds any data rate's 242`;
-  return undefined;
-}
-
 /**
  * An uplink data frame PHYPayload: FRMPayload encrypted (NwkSKey for FPort 0, AppSKey otherwise), MIC under the
  * NwkSKey over the 32-bit FCnt. Refused when the fields do not make a LoRaWAN frame.
  */
 export function buildUplink(u: UplinkFrame): Result<Buffer> {
-  const problem = uplinkProblem(u);
-  if (problem) return refuse(problem);
-  const devAddr = parseHex(u.devAddr, 4, "devAddr");
-  if (!devAddr.ok) return devAddr;
-  const msb = msbBytes(u.fcnt);
-  try {
-    const packet = loraPacket.fromFields(
-      {
-        MType: u.confirmed ? "Confirmed Data Up" : "Unconfirmed Data Up",
-        DevAddr: devAddr.value,
-        FCtrl: { ACK: u.ack ?? false, ADR: u.adr ?? false, ADRACKReq: u.adrAckReq ?? false },
-        FCnt: Buffer.from([(u.fcnt >> 8) & 0xff, u.fcnt & 0xff]),
-        FOpts: u.fOpts ?? Buffer.alloc(0),
-        FPort: u.fPort,
-        payload: u.payload ?? Buffer.alloc(0),
-      },
-      u.appSKey,
-      u.nwkSKey,
-      undefined,
-      msb,
-    );
-    // lora-packet computes the MIC only for frames with an FPort; set it for all (an empty ACK has none).
-    loraPacket.recalculateMIC(packet, u.nwkSKey, undefined, msb);
-    const phy = packet.getPHYPayload();
-    return phy ? ok(Buffer.from(phy)) : refuse("lora-packet built no frame");
-  } catch (e) {
-    return refuse(`uplink could not be built: ${(e as Error).message}`);
-  }
+  return buildDataFrame({
+    ...u,
+    mType: u.confirmed ? "Confirmed Data Up" : "Unconfirmed Data Up",
+    maxFcnt: 0xffffffff,
+    fcntName: "fcnt",
+    fCtrl: { ACK: u.ack ?? false, ADR: u.adr ?? false, ADRACKReq: u.adrAckReq ?? false },
+  });
 }
 
 /** What a device keeps to check downlinks. */

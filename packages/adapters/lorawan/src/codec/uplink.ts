@@ -291,18 +291,72 @@ export interface BuiltDownlink {
   nextFCntDown: number;
 }
 
-function downlinkProblem(d: DownlinkFrame): string | undefined {
-  if (d.nwkSKey?.length !== 16 || d.appSKey?.length !== 16) return "the session keys must be 16 bytes";
-  if (!Number.isInteger(d.fcntDown) || d.fcntDown < 0 || d.fcntDown >= 0xffffffff)
-    return `fcntDown ${d.fcntDown} must be 0..4294967294`;
-  const fOpts = d.fOpts ?? Buffer.alloc(0);
+/** The members of a data frame in either direction, as the builders below take them. */
+interface DataFrameFields {
+  mType: "Unconfirmed Data Up" | "Confirmed Data Up" | "Unconfirmed Data Down" | "Confirmed Data Down";
+  devAddr: string;
+  nwkSKey: Buffer;
+  appSKey: Buffer;
+  /** The 32-bit frame counter; the frame carries its low 16 bits, the MIC covers all 32. */
+  fcnt: number;
+  /** Highest counter this direction may use (a downlink never uses 2^32 − 1, so the next one exists). */
+  maxFcnt: number;
+  /** The caller's name of the counter, for the refusal. */
+  fcntName: "fcnt" | "fcntDown";
+  fCtrl: { ACK: boolean; ADR: boolean; ADRACKReq?: boolean; FPending?: boolean };
+  fOpts?: Buffer;
+  fPort?: number;
+  payload?: Buffer;
+}
+
+function dataFrameProblem(f: DataFrameFields): string | undefined {
+  if (f.nwkSKey?.length !== 16 || f.appSKey?.length !== 16) return "the session keys must be 16 bytes";
+  if (!Number.isInteger(f.fcnt) || f.fcnt < 0 || f.fcnt > f.maxFcnt)
+    return `${f.fcntName} ${f.fcnt} must be 0..${f.maxFcnt}`;
+  const fOpts = f.fOpts ?? Buffer.alloc(0);
   if (fOpts.length > 15) return `FOpts of ${fOpts.length} bytes exceed the 15 the header holds`;
-  const payload = d.payload ?? Buffer.alloc(0);
-  if (d.fPort === undefined) return payload.length > 0 ? "a payload needs an FPort" : undefined;
-  if (!Number.isInteger(d.fPort) || d.fPort < 0 || d.fPort > 255) return `FPort ${d.fPort} must be 0..255`;
-  if (d.fPort === 0 && fOpts.length > 0) return "FPort 0 with FOpts: MAC commands in both places are forbidden";
+  const payload = f.payload ?? Buffer.alloc(0);
+  if (f.fPort === undefined) return payload.length > 0 ? "a payload needs an FPort" : undefined;
+  if (!Number.isInteger(f.fPort) || f.fPort < 0 || f.fPort > 255) return `FPort ${f.fPort} must be 0..255`;
+  if (f.fPort === 0 && fOpts.length > 0) return "FPort 0 with FOpts: MAC commands in both places are forbidden";
   if (payload.length > 242) return `a payload of ${payload.length} bytes exceeds any data rate's 242`;
   return undefined;
+}
+
+/**
+ * A data frame PHYPayload in either direction (§4): FRMPayload encrypted (NwkSKey for FPort 0, AppSKey otherwise),
+ * the MIC under the NwkSKey over the full 32-bit counter. Shared by the network's downlinks and the device side's
+ * uplinks (device-frames.ts), so both directions are built by one piece of code.
+ */
+export function buildDataFrame(f: DataFrameFields): Result<Buffer> {
+  const problem = dataFrameProblem(f);
+  if (problem) return refuse(problem);
+  const devAddr = parseHex(f.devAddr, 4, "devAddr");
+  if (!devAddr.ok) return devAddr;
+  const msb = msbBytes(f.fcnt);
+  try {
+    const packet = loraPacket.fromFields(
+      {
+        MType: f.mType,
+        DevAddr: devAddr.value,
+        FCtrl: f.fCtrl,
+        FCnt: Buffer.from([(f.fcnt >> 8) & 0xff, f.fcnt & 0xff]),
+        FOpts: f.fOpts ?? Buffer.alloc(0),
+        FPort: f.fPort,
+        payload: f.payload ?? Buffer.alloc(0),
+      },
+      f.appSKey,
+      f.nwkSKey,
+      undefined,
+      msb,
+    );
+    // lora-packet computes the MIC only for frames with an FPort; set it for all (an empty ACK has none).
+    loraPacket.recalculateMIC(packet, f.nwkSKey, undefined, msb);
+    const phy = packet.getPHYPayload();
+    return phy ? ok(Buffer.from(phy)) : refuse("lora-packet built no frame");
+  } catch (e) {
+    return refuse(`${f.mType} frame could not be built: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -311,33 +365,13 @@ function downlinkProblem(d: DownlinkFrame): string | undefined {
  * do not make a LoRaWAN frame; whether it fits the data rate is the region's `planDownlink` check.
  */
 export function buildDownlink(d: DownlinkFrame): Result<BuiltDownlink> {
-  const problem = downlinkProblem(d);
-  if (problem) return refuse(problem);
-  const devAddr = parseHex(d.devAddr, 4, "devAddr");
-  if (!devAddr.ok) return devAddr;
-  const msb = msbBytes(d.fcntDown);
-  try {
-    const packet = loraPacket.fromFields(
-      {
-        MType: d.confirmed ? "Confirmed Data Down" : "Unconfirmed Data Down",
-        DevAddr: devAddr.value,
-        FCtrl: { ACK: d.ack ?? false, ADR: d.adr ?? false, FPending: d.fPending ?? false },
-        FCnt: Buffer.from([(d.fcntDown >> 8) & 0xff, d.fcntDown & 0xff]),
-        FOpts: d.fOpts ?? Buffer.alloc(0),
-        FPort: d.fPort,
-        payload: d.payload ?? Buffer.alloc(0),
-      },
-      d.appSKey,
-      d.nwkSKey,
-      undefined,
-      msb,
-    );
-    // lora-packet computes the MIC only for frames with an FPort; set it for all (an empty ACK has none).
-    loraPacket.recalculateMIC(packet, d.nwkSKey, undefined, msb);
-    const phy = packet.getPHYPayload();
-    if (!phy) return refuse("lora-packet built no frame");
-    return ok({ phy: Buffer.from(phy), fcntDown: d.fcntDown, nextFCntDown: d.fcntDown + 1 });
-  } catch (e) {
-    return refuse(`downlink could not be built: ${(e as Error).message}`);
-  }
+  const phy = buildDataFrame({
+    ...d,
+    mType: d.confirmed ? "Confirmed Data Down" : "Unconfirmed Data Down",
+    fcnt: d.fcntDown,
+    maxFcnt: 0xfffffffe,
+    fcntName: "fcntDown",
+    fCtrl: { ACK: d.ack ?? false, ADR: d.adr ?? false, FPending: d.fPending ?? false },
+  });
+  return phy.ok ? ok({ phy: phy.value, fcntDown: d.fcntDown, nextFCntDown: d.fcntDown + 1 }) : phy;
 }
