@@ -1,4 +1,4 @@
-import type { ConnectLog, ControlLog, DeviceEvent } from "@iot/registry";
+import { uplinkMetadata, type ConnectLog, type ControlLog, type DeviceEvent } from "@iot/registry";
 import type { View } from "../view.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
@@ -25,17 +25,8 @@ export function event(e: DeviceEvent, view: View) {
     topic: e.topic,
     updateAt: null,
     // How the message arrived (LoRaWAN: gateways, RSSI, SNR, frequency, data rate); only on events that have it.
-    ...(e.metadata ? { metadata: metadataObject(e.metadata) } : {}),
+    ...(e.metadata ? { metadata: uplinkMetadata(e.metadata) } : {}),
   };
-}
-
-/** An event's stored metadata as an object; text that is not a JSON object is shown as it is. */
-function metadataObject(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return text;
-  }
 }
 
 /** Connect log: Form 1 `connectStatus`, Form 2 `deviceStatus` as a string; both with a label. */

@@ -125,6 +125,29 @@ describe.each(engines)("northbound outbox on $name", (engine) => {
     expect(woke.length).toBeGreaterThan(0);
   });
 
+  it("carries an uplink's metadata (how it arrived) in its event, as an object", async () => {
+    const { store } = await engine.open();
+    const [a] = await seed(store, "t1", "one");
+    const gateways = [{ gatewayEui: "aa555a0000000001", rssi: -60, snr: 7 }];
+    const up = (msgKey: string, metadata: string) => ({
+      msgKey,
+      tenantId: "t1",
+      deviceIntId: a!,
+      gatewayIntId: null,
+      topic: "up/1",
+      payload: new TextEncoder().encode("hi"),
+      ip: null,
+      qos: 0,
+      msgTime: 5,
+      metadata,
+    });
+    expect(await store.uplinks.write(up("l:1", JSON.stringify({ fCnt: 1, gateways })))).toBe("stored");
+    expect(await store.uplinks.write(up("l:2", "not json"))).toBe("stored");
+    const [first, second] = await readEvents(store.db, { afterId: 0, limit: 10 });
+    expect(first!.data.metadata).toEqual({ fCnt: 1, gateways });
+    expect(second!.data.metadata).toBe("not json");
+  });
+
   it("prunes events created before a time and keeps the newer ones", async () => {
     const { store } = await engine.open();
     const [a] = await seed(store, "t1", "one");

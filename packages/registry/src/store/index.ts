@@ -3,6 +3,7 @@ export { openStore } from "./open-store.js";
 export type { Engine, Store, StoreOptions, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
 export type * from "./schema.js";
 export { DEFAULT_BATCH_MAX_DELAY_MS, DEFAULT_BATCH_MAX_ROWS } from "./uplink-writer.js";
+export { uplinkMetadata } from "./uplink-metadata.js";
 export { SQLITE_FILE_NAME } from "./sqlite.js";
 export {
   RetentionSweeper,

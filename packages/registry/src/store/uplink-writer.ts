@@ -3,6 +3,7 @@ import type { DeviceEventsTable, Database } from "./schema.js";
 import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
 import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
+import { uplinkMetadata } from "./uplink-metadata.js";
 
 /** Default most rows in one uplink transaction. */
 export const DEFAULT_BATCH_MAX_ROWS = 500;
@@ -159,7 +160,10 @@ export class BatchedUplinkWriter implements UplinkWriter {
   }
 }
 
-/** The northbound event of a stored uplink: its topic, QoS, payload (base64) and receive time. */
+/**
+ * The northbound event of a stored uplink: its topic, QoS, payload (base64), receive time, and how it arrived
+ * (`metadata`, e.g. a LoRaWAN uplink's gateways) when its adapter told.
+ */
 function uplinkEvent(r: Insertable<DeviceEventsTable>): NewEvent {
   return {
     tenantId: r.tenantId,
@@ -171,6 +175,7 @@ function uplinkEvent(r: Insertable<DeviceEventsTable>): NewEvent {
       qos: r.qos,
       payload: Buffer.from(r.payload).toString("base64"),
       ...(r.gatewayIntId !== null && r.gatewayIntId !== undefined ? { viaGateway: true } : {}),
+      ...(r.metadata ? { metadata: uplinkMetadata(r.metadata) } : {}),
     },
   };
 }

@@ -1,0 +1,11 @@
+/**
+ * An uplink's stored metadata (JSON text from its adapter: LoRaWAN gateways, RSSI, SNR, frequency, data rate) as an
+ * object. Text that is not JSON is kept as it is, so a bad value from an adapter never fails a write or a listing.
+ */
+export function uplinkMetadata(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
