@@ -100,8 +100,10 @@ export class DataPipeline {
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
+    // A batch under way may have read before the latest uplinks were stored: let it end, then read again.
+    if (this.active) await this.active;
     while (!this.closed) {
-      const more = await (this.active ?? this.runOnce());
+      const more = await this.runOnce();
       if (!more) return;
     }
   }
