@@ -1,0 +1,54 @@
+/**
+ * A load-generator process for bench/connections.ts: opens its share of MQTT connections at a paced rate, records
+ * each CONNACK's latency, holds the connections until told to close, and reports over IPC. Several run at once
+ * because one process may hold only as many sockets as its open-files limit allows.
+ */
+import type { Socket } from "node:net";
+import { rawConnect, type RawCredentials } from "../test/raw-mqtt.js";
+
+/** What the parent sends: connect these devices to these ports (round robin) at `rate` per second. */
+export interface LoadOrder {
+  ports: number[];
+  credentials: RawCredentials[];
+  rate: number;
+}
+
+/** What a generator answers once every device has its CONNACK (or failed). */
+export interface LoadReport {
+  latenciesMs: number[];
+  codes: Record<string, number>;
+  seconds: number;
+}
+
+const sockets: Socket[] = [];
+
+async function run(order: LoadOrder): Promise<LoadReport> {
+  const latenciesMs: number[] = [];
+  const codes: Record<string, number> = {};
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < order.credentials.length; i++) {
+    // Pace by the clock, not by timers: device i starts at i / rate seconds, so timer drift never lowers the rate.
+    const due = started + (i * 1000) / order.rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const sent = performance.now();
+    pending.push(
+      rawConnect(order.ports[i % order.ports.length]!, order.credentials[i]!).then(({ code, socket }) => {
+        latenciesMs.push(performance.now() - sent);
+        codes[code] = (codes[code] ?? 0) + 1;
+        sockets.push(socket);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  return { latenciesMs, codes, seconds: (performance.now() - started) / 1000 };
+}
+
+process.on("message", (m: { order?: LoadOrder; close?: true }) => {
+  if (m.order) void run(m.order).then((report) => process.send!({ report }));
+  if (m.close) {
+    for (const s of sockets) s.destroy();
+    process.send!({ closed: true }, undefined, undefined, () => process.exit(0));
+  }
+});

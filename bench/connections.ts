@@ -1,0 +1,184 @@
+/**
+ * MQTT connections at fleet size: a paced connect storm of authenticated devices against the running fleet (each
+ * CONNECT authenticated by the registry, marked online and logged), its CONNACK latency, and the memory the held
+ * connections cost (RSS growth of the MQTT adapter processes plus the central node, per connection); beside the same
+ * storm against a plain broker (the machine's Mosquitto, else bare aedes in process) in the same run.
+ *
+ *   pnpm bench:connections [devices=20000] [connects per second=2000] [baseline=mqtt://127.0.0.1:1883]
+ *
+ * One process may hold only as many sockets as its open-files limit (`ulimit -n`, 20,000 on the reference machine,
+ * and it cannot be raised there), so the load comes from several generator processes and, when the devices exceed
+ * what one adapter may hold, several MQTT adapter instances share them, as a deployment would run them.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { Aedes } from "aedes";
+import { startProcess, stopProcess, reachable, type FleetProcess } from "../scripts/fleet.js";
+import { startTestFleet } from "../test/helpers.js";
+import { rawConnect, type RawCredentials } from "../test/raw-mqtt.js";
+import type { LoadOrder, LoadReport } from "./connections-load.js";
+
+const devices = positiveInt(process.argv[2], 20_000);
+const rate = positiveInt(process.argv[3], 2_000);
+const baselineUrl = new URL(process.argv[4] ?? "mqtt://127.0.0.1:1883");
+/** Sockets one process may hold, leaving room for its other files. */
+const PER_PROCESS = 9_000;
+
+function positiveInt(arg: string | undefined, fallback: number): number {
+  if (arg === undefined) return fallback;
+  const n = Number(arg);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
+  return n;
+}
+
+/** Resident memory of a process in bytes, from /proc (Linux). */
+function rss(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!m) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(m[1]) * 1024;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** A paced storm from several generator processes; resolves when every device has its answer, sockets held. */
+async function storm(ports: number[], credentials: RawCredentials[]) {
+  const shares = Math.ceil(credentials.length / PER_PROCESS);
+  const generators: ChildProcess[] = [];
+  const reports: Promise<LoadReport>[] = [];
+  for (let g = 0; g < shares; g++) {
+    const child = fork(new URL("./connections-load.ts", import.meta.url).pathname, [], {
+      execArgv: ["--import", "tsx"],
+    });
+    generators.push(child);
+    const mine = credentials.filter((_, i) => i % shares === g);
+    reports.push(
+      new Promise((resolve) => child.on("message", (m: { report?: LoadReport }) => m.report && resolve(m.report))),
+    );
+    child.send({ order: { ports, credentials: mine, rate: rate / shares } satisfies LoadOrder });
+  }
+  const done = await Promise.all(reports);
+  const latencies = done.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
+  const codes: Record<string, number> = {};
+  for (const r of done) for (const [c, n] of Object.entries(r.codes)) codes[c] = (codes[c] ?? 0) + n;
+  const seconds = Math.max(...done.map((r) => r.seconds));
+  return {
+    codes,
+    rate: credentials.length / seconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    async close() {
+      await Promise.all(
+        generators.map(async (c) => {
+          const exited = once(c, "exit");
+          c.send({ close: true });
+          await exited;
+        }),
+      );
+    },
+  };
+}
+
+/** The baseline broker: the given address when it answers CONNACK 0, else bare aedes in this process. */
+async function baselineBroker(): Promise<{ port: number; label: string; pid: number; close: () => Promise<void> }> {
+  const port = Number(baselineUrl.port || 1883);
+  const probe = await rawConnect(port, { clientId: "bench-probe" });
+  probe.socket.destroy();
+  if (probe.code === 0) {
+    const pid = Number(readFileSync("/run/mosquitto/mosquitto.pid", "utf8").trim());
+    return { port, label: `broker at ${baselineUrl.href}`, pid, close: async () => {} };
+  }
+  const broker = await Aedes.createBroker();
+  const server: Server = createServer(broker.handle);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as { port: number }).port,
+    label: "bare aedes (in process)",
+    pid: process.pid,
+    close: () => new Promise<void>((resolve) => server.close(() => broker.close(() => resolve()))),
+  };
+}
+
+const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
+const extraAdapters: FleetProcess[] = [];
+try {
+  const firstAdapter = t.fleet.adapters.find((a) => a.name === "mqtt-adapter")!;
+  const adapterCount = Math.ceil(devices / (PER_PROCESS * 2));
+  for (let i = 1; i < adapterCount; i++)
+    extraAdapters.push(
+      await startProcess(`mqtt-adapter-${i + 1}`, "packages/adapters/mqtt/src/main.ts", {
+        IOT_REGISTRY_URL: reachable(t.fleet.central.urls.grpc!),
+        IOT_REGISTRY_TOKEN: t.fleet.registryToken,
+        IOT_MQTT_PORT: "0",
+        IOT_MQTTS_PORT: "0",
+        IOT_MQTTSS_PORT: "0",
+        IOT_MQTT_WS_PORT: "0",
+        IOT_MQTT_METRICS_PORT: "0",
+        IOT_LOG_LEVEL: "error",
+      }),
+    );
+  const adapters = [firstAdapter, ...extraAdapters];
+  const ports = adapters.map((a) => Number(new URL(reachable(a.urls.mqtt!)).port));
+
+  const productID = (await t.api("POST", "/products", { productName: "connections", cloudProtocol: 1 })).body.productID;
+  const credentials: RawCredentials[] = [];
+  const names = Array.from({ length: devices }, (_, i) => `conn-${i}`);
+  const creating = performance.now();
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      for (let name = names.pop(); name; name = names.pop()) {
+        const d = await t.newDevice(productID, name);
+        credentials.push({ clientId: d.deviceID, username: d.deviceUsername, password: d.token });
+      }
+    }),
+  );
+  console.log(`created ${devices} devices in ${((performance.now() - creating) / 1000).toFixed(1)} s`);
+  await new Promise((r) => setTimeout(r, 2_000));
+  const pids = [t.fleet.central.child.pid!, ...adapters.map((a) => a.child.pid!)];
+  const before = pids.map(rss);
+
+  const fleet = await storm(ports, credentials);
+  await new Promise((r) => setTimeout(r, 3_000));
+  const after = pids.map(rss);
+  await fleet.close();
+  const growth = after.map((a, i) => a - before[i]!);
+  const perConnection = growth.reduce((a, b) => a + b, 0) / devices;
+
+  const baseline = await baselineBroker();
+  const baseBefore = rss(baseline.pid);
+  const base = await storm(
+    [baseline.port],
+    credentials.map((_, i) => ({ clientId: `conn-baseline-${i}` })),
+  );
+  await new Promise((r) => setTimeout(r, 3_000));
+  const basePerConnection = (rss(baseline.pid) - baseBefore) / devices;
+  await base.close();
+  await baseline.close();
+
+  const kb = (b: number) => (b / 1024).toFixed(1);
+  console.log(
+    `${devices} devices connecting at ${rate}/s offered, held open; ${adapters.length} MQTT adapter process(es)`,
+  );
+  console.log(
+    `fleet: CONNACK ${JSON.stringify(fleet.codes)}, ${fleet.rate.toFixed(0)} connects/s, ` +
+      `CONNACK p50 ${fleet.p50.toFixed(1)} ms p99 ${fleet.p99.toFixed(1)} ms`,
+  );
+  console.log(
+    `fleet memory per connection: ${kb(perConnection)} KB ` +
+      `(central ${kb(growth[0]! / devices)} KB, adapters ${kb(growth.slice(1).reduce((a, b) => a + b, 0) / devices)} KB)`,
+  );
+  console.log(
+    `baseline (${baseline.label}): CONNACK ${JSON.stringify(base.codes)}, ${base.rate.toFixed(0)} connects/s, ` +
+      `CONNACK p50 ${base.p50.toFixed(1)} ms p99 ${base.p99.toFixed(1)} ms, ${kb(basePerConnection)} KB per connection`,
+  );
+  console.log(`ratio fleet/baseline connects/s: ${(fleet.rate / base.rate).toFixed(2)}`);
+  console.log(`goal CONNACK p99 <= 100 ms at 2,000/s: ${fleet.p99 <= 100 && rate >= 2000 ? "met" : "NOT met"}`);
+  console.log(`goal <= 20 KB per connection: ${perConnection <= 20 * 1024 ? "met" : "NOT met"}`);
+  if (fleet.codes["0"] !== devices) process.exitCode = 1;
+} finally {
+  await Promise.all(extraAdapters.map((a) => stopProcess(a)));
+  await t.close();
+}
