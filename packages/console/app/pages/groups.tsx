@@ -2,78 +2,9 @@ import { useState } from "preact/hooks";
 import { api, type Page, type Rec } from "../api.ts";
 import { FORM, deviceStatus } from "../deployment.ts";
 import { t } from "../i18n.ts";
-import { useListState } from "../list-state.ts";
-import { Link, navigate } from "../router.tsx";
-import { SimpleForm } from "../simple-form.tsx";
+import { Link } from "../router.tsx";
 import { followTask } from "../task.ts";
-import { ErrorBox, Field, Pager, Section, StatusBadge, Table, errorsOf, useInterval, useLoad } from "../ui.tsx";
-import { useProducts } from "./devices.tsx";
-
-/** Groups, searchable by name. */
-export function GroupList() {
-  const list = useListState();
-  const { data, error } = useLoad(() => api<Page<Rec>>("GET", `/groups${list.query}`), [list.query]);
-  return (
-    <div>
-      <h1>{t("groups")}</h1>
-      <div class="toolbar">
-        <input
-          type="search"
-          name="groupName_like"
-          placeholder={t("searchByName")}
-          value={list.filters.groupName_like ?? ""}
-          onInput={(e) => list.setFilter("groupName_like", e.currentTarget.value)}
-        />
-        <Link href="/groups/new" class="button primary">
-          {t("newGroup")}
-        </Link>
-      </div>
-      <ErrorBox error={error} />
-      <Table
-        testId="group-table"
-        rows={data?.items}
-        sort={list.sort}
-        onSort={list.toggleSort}
-        columns={[
-          { label: t("name"), cell: (g) => <Link href={`/groups/${g.id}`}>{g.groupName}</Link> },
-          { label: "groupID", cell: (g) => <code>{g.groupID}</code> },
-          { label: t("product"), cell: (g) => g.productName },
-          { label: t("deviceCount"), cell: (g) => g.deviceCount ?? g.devices?.length ?? "" },
-          { label: t("createAt"), cell: (g) => g.createAt, sort: "createAt" },
-        ]}
-      />
-      <Pager meta={data?.meta} onPage={list.setPage} />
-    </div>
-  );
-}
-
-/** Creates a group of one product's devices. */
-export function GroupNew() {
-  const products = useProducts();
-  if (!products.data) return <ErrorBox error={products.error} />;
-  return (
-    <SimpleForm
-      title={t("newGroup")}
-      testId="group-form"
-      cancel="/groups"
-      initial={{ groupName: "", productID: products.data[0]?.productID ?? "", description: "" }}
-      fields={[
-        { name: "groupName", label: t("name") },
-        {
-          name: "productID",
-          label: t("product"),
-          kind: "select",
-          options: products.data.map((p) => [String(p.productID), String(p.productName)]),
-        },
-        { name: "description", label: t("description"), kind: "textarea" },
-      ]}
-      submit={async (body) => {
-        const g = await api<Rec>("POST", "/groups", body);
-        navigate(`/groups/${g.id}`);
-      }}
-    />
-  );
-}
+import { ErrorBox, Field, Section, StatusBadge, Table, errorsOf, useInterval, useLoad } from "../ui.tsx";
 
 /** A group: its members (add more), a group command followed as a task, and its control logs. */
 export function GroupPage({ id }: Record<string, string>) {
@@ -92,6 +23,11 @@ export function GroupPage({ id }: Record<string, string>) {
     if (!pick) return;
     await api("POST", `/groups/${id}/devices`, { ids: [Number(pick)] });
     setPick("");
+    members.reload();
+    candidates.reload();
+  };
+  const removeMember = async (deviceIntID: number) => {
+    await api("DELETE", `/groups/${id}/devices?ids=${deviceIntID}`);
     members.reload();
     candidates.reload();
   };
@@ -115,6 +51,25 @@ export function GroupPage({ id }: Record<string, string>) {
         {t("groups")}: {g?.groupName ?? "…"}
       </h1>
       <ErrorBox error={group.error} />
+      <div class="toolbar">
+        <Link href={`/groups/${id}/edit`} class="button">
+          {t("edit")}
+        </Link>
+      </div>
+      {g ? (
+        <Section title={t("details")}>
+          <dl class="props">
+            <dt>groupID</dt>
+            <dd>
+              <code>{g.groupID}</code>
+            </dd>
+            <dt>{t("product")}</dt>
+            <dd>{g.productName ?? g.productID}</dd>
+            <dt>{t("description")}</dt>
+            <dd data-testid="group-description">{g.description}</dd>
+          </dl>
+        </Section>
+      ) : null}
       <Section title={t("members")}>
         <div class="toolbar">
           <select name="member" value={pick} onChange={(e) => setPick(e.currentTarget.value)}>
@@ -135,6 +90,14 @@ export function GroupPage({ id }: Record<string, string>) {
             { label: t("name"), cell: (d) => <Link href={`/devices/${d.id}`}>{d.deviceName}</Link> },
             { label: "deviceID", cell: (d) => <code>{d.deviceID}</code> },
             { label: t("status"), cell: (d) => <StatusBadge {...deviceStatus(d)} /> },
+            {
+              label: "",
+              cell: (d) => (
+                <button class="small" onClick={() => void removeMember(Number(d.id))}>
+                  {t("remove")}
+                </button>
+              ),
+            },
           ]}
         />
       </Section>
