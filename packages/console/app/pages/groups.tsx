@@ -3,6 +3,7 @@ import { api, type Page, type Rec } from "../api.ts";
 import { FORM, deviceStatus } from "../deployment.ts";
 import { t } from "../i18n.ts";
 import { Link } from "../router.tsx";
+import { useLive } from "../live.ts";
 import { followTask } from "../task.ts";
 import { ErrorBox, Field, Section, StatusBadge, Table, errorsOf, useInterval, useLoad } from "../ui.tsx";
 
@@ -13,6 +14,8 @@ export function GroupPage({ id }: Record<string, string>) {
   const candidates = useLoad(() => api<Rec[]>("GET", `/broker_select/groups/${id}/not_joined_devices`), [id]);
   const logs = useLoad(() => api<Page<Rec>>("GET", `/groups/${id}/control_logs?_limit=10`), [id]);
   useInterval(members.reload, 5000);
+  // A member's command result changes a control log's status: read them again (at most every 300 ms).
+  useLive(logs.reload);
   const [pick, setPick] = useState("");
   const [payload, setPayload] = useState("");
   const [needAck, setNeedAck] = useState(0);
