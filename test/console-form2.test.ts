@@ -73,6 +73,16 @@ describe("the web console on Form 2", () => {
     await expect
       .poll(() => page.locator("[data-testid=device-table] tbody [data-status]").first().getAttribute("data-status"))
       .toBe("1");
+    await c.shot("devices");
+    // On the dashboard the device counts online; when it hangs up the count falls from the live stream's event,
+    // without the adapters' health being read again.
+    await c.go("/");
+    await expect.poll(() => page.locator("[data-testid=tile-online] b").textContent()).toBe("1");
+    c.requests();
     sub.stop();
+    await expect
+      .poll(() => page.locator("[data-testid=tile-online] b").textContent(), { timeout: 15_000, interval: 250 })
+      .toBe("0");
+    expect(c.requests().filter((r) => r.startsWith("GET /api/v1/health"))).toEqual([]);
   }, 45_000);
 });

@@ -56,11 +56,15 @@ const nav: [string, LabelKey][] = [
   ["/applications", "applications"],
 ];
 
+/** Pages the API answers only to a tenant's admins. */
+const ADMIN_ONLY = new Set(["/users", "/applications"]);
+
 function App() {
   const [token, setToken] = useState(session.token);
   useEffect(() => session.onChange(() => setToken(session.token)), []);
   const { path } = useLocation();
   if (!token) return <Login />;
+  const isAdmin = session.user?.role === "admin";
   let page: preact.JSX.Element = <p>404</p>;
   for (const [pattern, Component] of routes) {
     const params = match(pattern, path);
@@ -74,11 +78,13 @@ function App() {
     <div class="layout">
       <nav class="side">
         <div class="brand">{t("appName")}</div>
-        {nav.map(([href, key]) => (
-          <Link key={href} href={href} class={section === href ? "active" : ""}>
-            {t(key)}
-          </Link>
-        ))}
+        {nav
+          .filter(([href]) => isAdmin || !ADMIN_ONLY.has(href))
+          .map(([href, key]) => (
+            <Link key={href} href={href} class={section === href ? "active" : ""}>
+              {t(key)}
+            </Link>
+          ))}
         <div class="user">
           <span>{session.user?.username ?? ""}</span>
           <button
