@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import { api, type Page, type Rec } from "./api.ts";
 import type { Option, OptionsFrom } from "./form.tsx";
 import { t } from "./i18n.ts";
-import { useLive } from "./live.ts";
+import { useLive, useLiveState, type LiveEvent } from "./live.ts";
 import { useListState } from "./list-state.ts";
 import { Link } from "./router.tsx";
 import { ErrorBox, Pager, Table, useInterval, useLoad, type Column } from "./ui.tsx";
@@ -35,8 +35,10 @@ export interface ListSpec {
   deletable?: boolean;
   /** More buttons of a row. */
   actions?: (r: Rec, reload: () => void) => ComponentChildren;
-  /** Reload every `refreshMs` and on every live event (lists whose rows change by themselves). */
+  /** Reload every `refreshMs` (lists whose rows change by themselves; only without a stream when `liveTypes`)… */
   refreshMs?: number;
+  /** …and on the live events of these types. */
+  liveTypes?: LiveEvent["type"][];
   testId: string;
   /** Shown as a section of another page: a smaller title and no search boxes. */
   embedded?: boolean;
@@ -85,8 +87,11 @@ export function ListPage({ spec }: { spec: ListSpec }) {
     () => api<Page<Rec>>("GET", `${spec.api}${list.query}`),
     [list.query, spec.version],
   );
-  useInterval(reload, spec.refreshMs ?? 0);
-  useLive(spec.refreshMs ? reload : undefined);
+  // Lists that follow live events poll only while the stream is not open.
+  const live = useLiveState();
+  useInterval(reload, spec.liveTypes && live === "open" ? 0 : (spec.refreshMs ?? 0));
+  const types = spec.liveTypes;
+  useLive(types ? reload : undefined, (e) => types?.includes(e.type) ?? false);
   const remove = (r: Rec) => {
     if (!confirm(t("confirmDelete"))) return;
     setActionError(undefined);

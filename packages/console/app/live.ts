@@ -114,13 +114,14 @@ export function useLiveState(): LiveState {
 }
 
 /**
- * Calls `refresh` (at most every 300 ms: a burst of uplinks refreshes once) on every live event, for lists whose rows
- * any event may change; nothing when `refresh` is undefined.
+ * Calls `refresh` (at most every 300 ms: a burst of uplinks refreshes once) on the live events `which` accepts (every
+ * one by default, and always when the stream opens), for lists whose rows such events change; nothing when
+ * `refresh` is undefined.
  */
-export function useLive(refresh: (() => void) | undefined): void {
+export function useLive(refresh: (() => void) | undefined, which?: (e: LiveEvent) => boolean): void {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useLiveEvents(() => {
-    if (!refresh || timer.current) return;
+  useLiveEvents((e) => {
+    if (!refresh || timer.current || (which && e.type !== "open" && !which(e))) return;
     timer.current = setTimeout(() => {
       timer.current = undefined;
       refresh();

@@ -21,7 +21,7 @@ export interface Resource {
   title: () => string;
   newLabel: () => string;
   editLabel: () => string;
-  list: () => Pick<ListSpec, "columns" | "filters" | "initialFilters" | "refreshMs" | "actions">;
+  list: () => Pick<ListSpec, "columns" | "filters" | "initialFilters" | "refreshMs" | "liveTypes" | "actions">;
   fields: () => FormField[];
   /** Defaults of the create form. */
   initial: () => Rec;

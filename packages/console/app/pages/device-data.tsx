@@ -78,7 +78,7 @@ export function DeviceData({ device }: { device: Rec }) {
     series.set((s) => appendValues(s ?? [], points.data ?? [], (e.data.values as Rec[]) ?? [], at));
   });
   // Metrics are computed by the service from the values: read again after a burst of new ones.
-  useLive(metrics.reload);
+  useLive(metrics.reload, (e) => e.type === "decoded" && e.deviceID === deviceID);
   const shown = (series.data ?? []).filter((s) => s.originalData?.time?.length > 0);
   const charted = (metrics.data ?? []).filter((m) => m.metricData?.time?.length > 0);
   return (

@@ -15,7 +15,7 @@ export function GroupPage({ id }: Record<string, string>) {
   const logs = useLoad(() => api<Page<Rec>>("GET", `/groups/${id}/control_logs?_limit=10`), [id]);
   useInterval(members.reload, 5000);
   // A member's command result changes a control log's status: read them again (at most every 300 ms).
-  useLive(logs.reload);
+  useLive(logs.reload, (e) => e.type === "command_result");
   const [pick, setPick] = useState("");
   const [payload, setPayload] = useState("");
   const [needAck, setNeedAck] = useState(0);

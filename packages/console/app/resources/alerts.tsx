@@ -14,6 +14,7 @@ export const alerts: Resource = {
   editable: false,
   list: () => ({
     refreshMs: 10_000,
+    liveTypes: ["alert_opened", "alert_closed"],
     initialFilters: { status: "open" },
     filters: [
       {

@@ -47,6 +47,7 @@ export const devices: Resource = {
   detail: true,
   list: () => ({
     refreshMs: 5000,
+    liveTypes: ["online", "offline"],
     filters: [
       { name: "deviceName_like", label: t("searchByName") },
       { name: "deviceID_like", label: t("searchByDeviceID") },

@@ -24,6 +24,7 @@ export const gateways: Resource = {
   editLabel: () => t("editGateway"),
   list: () => ({
     refreshMs: 10_000,
+    liveTypes: ["online", "offline"],
     filters: [{ name: "gatewayName_like", label: t("searchByName") }],
     columns: [
       { label: t("name"), cell: (g) => g.gatewayName },

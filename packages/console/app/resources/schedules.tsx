@@ -68,7 +68,11 @@ export const deviceSchedules: Resource = {
   newLabel: () => t("newSchedule"),
   editLabel: () => t("newSchedule"),
   editable: false,
-  list: () => ({ refreshMs: 10_000, columns: columns((s) => s.deviceName ?? s.deviceID) }),
+  list: () => ({
+    refreshMs: 10_000,
+    liveTypes: ["command_result"],
+    columns: columns((s) => s.deviceName ?? s.deviceID),
+  }),
   fields: () => [
     {
       name: "deviceID",
@@ -93,7 +97,7 @@ export const groupSchedules: Resource = {
   newLabel: () => t("newSchedule"),
   editLabel: () => t("newSchedule"),
   editable: false,
-  list: () => ({ refreshMs: 10_000, columns: columns((s) => s.groupName ?? s.groupID) }),
+  list: () => ({ refreshMs: 10_000, liveTypes: ["command_result"], columns: columns((s) => s.groupName ?? s.groupID) }),
   fields: () => [
     {
       name: "groupID",
