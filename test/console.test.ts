@@ -222,7 +222,7 @@ describe("the web console", () => {
 
   it("creates a group, a policy and a certificate through their forms, edits them and lists them", async () => {
     const product = await t.api("POST", "/products", { productName: "Grouped meters", cloudProtocol: 1 });
-    await t.newDevice(product.body.productID, "group-member-1");
+    const member = await t.newDevice(product.body.productID, "group-member-1");
     await c.go("/groups/new");
     await page.fill("[data-testid=group-form] input[name=groupName]", "Console group");
     await page.selectOption("[data-testid=group-form] select[name=productID]", product.body.productID);
@@ -255,6 +255,16 @@ describe("the web console", () => {
     await page.click("[data-testid=policy-form] button[type=submit]");
     await page.getByRole("cell", { name: "admin/secret/#" }).waitFor();
     await c.shot("policies");
+    // Bound to a device on its page, beside a proxy subscription added there.
+    await c.go(`/devices/${member.id}`);
+    await page.selectOption("[data-testid=device-policy-form] select[name=ids]", { label: "no-admin-topics" });
+    await page.click("[data-testid=device-policy-form] button[type=submit]");
+    await page.getByTestId("device-policy-table").getByRole("cell", { name: "admin/secret/#" }).waitFor();
+    await page.fill("[data-testid=subscription-form] input[name=topic]", "cmd/extra");
+    await page.click("[data-testid=subscription-form] button[type=submit]");
+    await page.getByTestId("subscription-table").getByRole("cell", { name: "cmd/extra" }).waitFor();
+    const bound = await t.api("GET", `/devices/${member.id}/policies`);
+    expect(bound.body.items.map((p: { name: string }) => p.name)).toEqual(["no-admin-topics"]);
 
     await c.go("/certs");
     await page.getByRole("link", { name: "New certificate" }).click();

@@ -189,6 +189,8 @@ const en = {
   upperLimit: "Upper limit",
   users: "Users",
   yes: "Yes",
+  add: "Add",
+  subscriptions: "Subscriptions on its behalf",
 } as const;
 
 /** A label key. */
@@ -384,6 +386,8 @@ const zh: Record<LabelKey, string> = {
   upperLimit: "上限",
   users: "用户",
   yes: "是",
+  add: "添加",
+  subscriptions: "代理订阅",
 };
 
 /** The browser's language decides: any `zh…` gets Chinese, everything else English. */

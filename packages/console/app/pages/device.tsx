@@ -9,6 +9,7 @@ import { Link, navigate } from "../router.tsx";
 import { CopyButton, ErrorBox, Section, StatusBadge, useInterval, useLoad } from "../ui.tsx";
 import { CommandBox } from "./command-box.tsx";
 import { connectionCommand } from "./connect-command.ts";
+import { DeviceAccess } from "./device-access.tsx";
 import { DeviceData } from "./device-data.tsx";
 import { DeviceLogs } from "./device-logs.tsx";
 
@@ -115,6 +116,7 @@ export function DevicePage({ id }: Record<string, string>) {
       <CommandBox device={d} sent={() => setSentCount((n) => n + 1)} />
       <DeviceData device={d} />
       <DeviceLogs id={id!} deviceID={String(d.deviceID)} version={sentCount} />
+      <DeviceAccess id={id!} />
       <p>
         <Link href="/devices">← {t("devices")}</Link>
       </p>
