@@ -74,6 +74,9 @@ describe("the web console on Form 2", () => {
       .poll(() => page.locator("[data-testid=device-table] tbody [data-status]").first().getAttribute("data-status"))
       .toBe("1");
     await c.shot("devices");
+    await c.go("/schedules/new");
+    await page.getByRole("heading", { name: "新建定时任务" }).waitFor();
+    await c.shot("schedule-form");
     // On the dashboard the device counts online; when it hangs up the count falls from the live stream's event,
     // without the adapters' health being read again.
     await c.go("/");
