@@ -230,11 +230,19 @@ describe("the web console", () => {
     await page.click("[data-testid=group-form] button[type=submit]");
     await page.getByRole("heading", { name: /Console group/ }).waitFor();
     // A device of the product can join it, and the group page lists it as a member.
-    const candidate = page.locator("select[name=member] option", { hasText: "group-member-1" });
+    const candidate = page.locator("[data-testid=member-form] select[name=ids] option", { hasText: "group-member-1" });
     await expect.poll(() => candidate.count()).toBe(1);
-    await page.selectOption("select[name=member]", { label: "group-member-1" });
-    await page.getByRole("button", { name: "Add devices" }).click();
-    await page.getByRole("link", { name: "group-member-1" }).waitFor();
+    await page.selectOption("[data-testid=member-form] select[name=ids]", { label: "group-member-1" });
+    await page.click("[data-testid=member-form] button[type=submit]");
+    await page.getByTestId("member-table").getByRole("link", { name: "group-member-1" }).waitFor();
+    // Once a member, it is no longer offered; a group command to it runs as a task to its end.
+    await expect.poll(() => candidate.count()).toBe(0);
+    await page.fill("[data-testid=group-publish-form] input[name=payload]", "to-the-group");
+    await page.click("[data-testid=group-publish-form] button[type=submit]");
+    await expect
+      .poll(() => page.getByTestId("group-task").getAttribute("data-status"), { timeout: 10_000 })
+      .toMatch(/^[34]$/);
+    await page.getByTestId("group-control-logs").getByRole("cell", { name: "to-the-group" }).waitFor();
     await page.getByRole("link", { name: "Edit", exact: true }).click();
     await page.fill("[data-testid=group-form] textarea[name=description]", "edited");
     await page.click("[data-testid=group-form] button[type=submit]");

@@ -97,6 +97,8 @@ export function RecordForm(props: {
   testId?: string;
   /** Shown as a block inside a page (smaller title), reset after each create. */
   inline?: boolean;
+  /** The submit button's label (Create or Save by default). */
+  submitLabel?: string;
   submit: (s: FormSubmit) => Promise<void>;
 }) {
   const [body, setBody] = useState<Rec>(props.initial);
@@ -154,7 +156,7 @@ export function RecordForm(props: {
       ) : null}
       <div class="row">
         <button type="submit" class="primary" disabled={busy}>
-          {props.mode === "create" ? t("create") : t("save")}
+          {props.submitLabel ?? (props.mode === "create" ? t("create") : t("save"))}
         </button>
         {props.cancel ? (
           <Link href={props.cancel} class="button">

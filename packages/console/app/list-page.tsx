@@ -44,6 +44,8 @@ export interface ListSpec {
   embedded?: boolean;
   /** Changes when the page holding an embedded list wants it loaded again (a record added beside it). */
   version?: number;
+  /** Told after a row is deleted (the page may read other things again). */
+  onChange?: () => void;
 }
 
 /** Loads the records behind a select filter's options. */
@@ -95,7 +97,7 @@ export function ListPage({ spec }: { spec: ListSpec }) {
   const remove = (r: Rec) => {
     if (!confirm(t("confirmDelete"))) return;
     setActionError(undefined);
-    void api("DELETE", `${spec.api}?ids=${r.id}`).then(reload, setActionError);
+    void api("DELETE", `${spec.api}?ids=${r.id}`).then(() => (spec.onChange ?? reload)(), setActionError);
   };
   const rowButtons = spec.editHref || spec.deletable || spec.actions;
   const columns: Column[] = rowButtons
