@@ -132,7 +132,7 @@ export function RecordForm(props: {
       setBusy(false);
     }
   };
-  const heading = props.inline ? <h3>{props.title}</h3> : <h1>{props.title}</h1>;
+  const heading = !props.title ? null : props.inline ? <h3>{props.title}</h3> : <h1>{props.title}</h1>;
   return (
     <form class={props.inline ? "form" : "card form"} onSubmit={(e) => void onSubmit(e)} data-testid={props.testId}>
       {heading}

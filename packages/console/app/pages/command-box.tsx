@@ -4,16 +4,14 @@ import { FORM } from "../deployment.ts";
 import { t } from "../i18n.ts";
 import { publishStatusLabel } from "../live-apply.ts";
 import { useLiveEvents, useLiveState } from "../live.ts";
-import { ErrorBox, Field, Section, errorsOf } from "../ui.tsx";
+import { RecordForm } from "../form.tsx";
+import { Section } from "../ui.tsx";
 
 /**
  * Sends a command (`POST /device_publish`) and shows its publishStatus as it changes: from the stream's
  * `command_result` event naming its control log; only without a stream does it read the control logs every second.
  */
 export function CommandBox({ device, sent: onSent }: { device: Rec; sent: () => void }) {
-  const [topic, setTopic] = useState("");
-  const [payload, setPayload] = useState("");
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [sent, setSent] = useState<{ logId: number; status: string; label: string } | null>(null);
   // Results that arrive before the POST's answer (a quick device) are kept until it comes.
   const early = useRef(new Map<number, string>());
@@ -38,36 +36,30 @@ export function CommandBox({ device, sent: onSent }: { device: Rec; sent: () => 
     }, 1000);
     return () => clearInterval(timer);
   }, [polling, sent?.logId]);
-  const send = async (e: Event) => {
-    e.preventDefault();
-    setErrors({});
-    try {
-      const body: Rec = { deviceID: device.deviceID, payload };
-      if (FORM === "1") body.deviceIntID = device.id;
-      if (topic) body.topic = topic;
-      const r = await api<Rec>("POST", "/device_publish", body);
-      const logId = Number(r.controlLogIntID);
-      const status = early.current.get(logId) ?? String(r.publishStatus);
-      setSent({ logId, status, label: publishStatusLabel(status) });
-      onSent();
-    } catch (err) {
-      setErrors(errorsOf(err));
-    }
-  };
   return (
     <Section title={t("command")}>
-      <form class="inline" onSubmit={(e) => void send(e)} data-testid="command-form">
-        <Field label={`${t("topic")} (inbox)`} name="topic" errors={errors}>
-          <input name="topic" value={topic} placeholder="inbox" onInput={(e) => setTopic(e.currentTarget.value)} />
-        </Field>
-        <Field label={t("payload")} name="payload" errors={errors}>
-          <input name="payload" value={payload} onInput={(e) => setPayload(e.currentTarget.value)} />
-        </Field>
-        <button type="submit" class="primary">
-          {t("send")}
-        </button>
-      </form>
-      {errors._form ? <ErrorBox error={new Error(errors._form)} /> : null}
+      <RecordForm
+        inline
+        mode="create"
+        title=""
+        submitLabel={t("send")}
+        testId="command-form"
+        fields={[
+          { name: "topic", label: `${t("topic")} (inbox)`, placeholder: "inbox" },
+          { name: "payload", label: t("payload") },
+        ]}
+        initial={{ payload: "" }}
+        extra={FORM === "1" ? { deviceID: device.deviceID, deviceIntID: device.id } : { deviceID: device.deviceID }}
+        submit={async ({ body }) => {
+          // An empty topic means the device's own (inbox): left out.
+          if (!body.topic) delete body.topic;
+          const r = await api<Rec>("POST", "/device_publish", body);
+          const logId = Number(r.controlLogIntID);
+          const status = early.current.get(logId) ?? String(r.publishStatus);
+          setSent({ logId, status, label: publishStatusLabel(status) });
+          onSent();
+        }}
+      />
       {sent ? (
         <p>
           {t("publishStatus")}:{" "}
