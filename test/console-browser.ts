@@ -26,8 +26,12 @@ export interface ConsoleSession {
   dir: string;
   /** Saves a full-page screenshot as test/artifacts/<folder>/<name>.png. */
   shot(name: string): Promise<void>;
-  /** Logs in through the form unless the page is logged in already; ends on the dashboard (any language). */
+  /** Logs in through the form unless the page is logged in already (the token lives in the page's memory). */
   login(): Promise<void>;
+  /** Opens a console path (`/devices/3`) inside the page, as its links do: a page load would forget the token. */
+  go(path: string): Promise<void>;
+  /** The API paths (`/api/v1/…`, with query) the page requested since the last call. */
+  requests(): string[];
   /** mosquitto_sub as the device (its inbox, QoS 1), output collected; killed on close at the latest. */
   subscribeAsDevice(creds: Record<string, string>): DeviceClient;
   close(): Promise<void>;
@@ -77,13 +81,19 @@ export async function openConsole(
   page.on("console", (m) => log.push(`${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => log.push(`pageerror: ${e.message}`));
   const children: ChildProcess[] = [];
-  return {
+  let requested: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith("/api/v1/")) requested.push(`${r.method()} ${url.pathname}${url.search}`);
+  });
+  const session: ConsoleSession = {
     t,
     page,
     base,
     dir,
     shot: async (name) => void (await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true })),
     async login() {
+      if (await page.locator("nav.side").isVisible()) return;
       await page.goto(`${base}/console/`);
       await page.locator("input[name=password], h1").first().waitFor();
       if (await page.locator("input[name=password]").isVisible()) {
@@ -92,6 +102,18 @@ export async function openConsole(
         await page.click("button[type=submit]");
       }
       await page.locator("nav.side").waitFor();
+    },
+    async go(path) {
+      await session.login();
+      // Run in the page (a string: the test's tsconfig has no DOM types).
+      await page.evaluate(
+        `history.pushState(null, "", ${JSON.stringify(`/console${path}`)}); dispatchEvent(new PopStateEvent("popstate"))`,
+      );
+    },
+    requests() {
+      const r = requested;
+      requested = [];
+      return r;
     },
     subscribeAsDevice(creds) {
       const { hostname, port } = new URL(t.mqttUrl);
@@ -115,4 +137,5 @@ export async function openConsole(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return session;
 }

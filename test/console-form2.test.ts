@@ -21,14 +21,14 @@ afterAll(async () => {
 
 describe("the web console on Form 2", () => {
   it("creates a product and a device with Form 2 bodies and shows the device online while mosquitto holds it", async () => {
-    const { base } = c;
     await c.login();
     // navigator.language is zh-CN: the labels are Chinese.
     await page.getByRole("heading", { name: "概览" }).waitFor();
-    expect(await page.locator("nav.side").textContent()).toContain("设备");
+    const nav = (await page.locator("nav.side").textContent())!;
+    for (const label of ["设备", "网关", "指标", "设备定时任务", "用户", "应用"]) expect(nav).toContain(label);
     await expect.poll(() => page.locator("[data-testid=tile-total] b").textContent()).toBe("0");
     await c.shot("dashboard-zh");
-    await page.goto(`${base}/console/products/new`);
+    await c.go("/products/new");
     // Form 2 products have no protocol to choose, and a description is required: the API's error shows beside it.
     expect(await page.locator("select[name=cloudProtocol]").count()).toBe(0);
     await page.fill("input[name=productName]", "Form 2 meters");
@@ -38,12 +38,18 @@ describe("the web console on Form 2", () => {
     await page.click("[data-testid=product-form] button[type=submit]");
     const productID = (await page.locator("[data-testid=productID]").textContent())!;
 
-    await page.goto(`${base}/console/devices/new`);
+    await c.go("/devices/new");
     await page.fill("input[name=deviceName]", "form2-meter");
     await page.selectOption("select[name=productID]", productID);
     await page.selectOption("select[name=deviceType]", "0");
     await page.click("[data-testid=device-form] button[type=submit]");
     await page.getByRole("heading", { name: /form2-meter/ }).waitFor();
+    // Edited with the Form 2 edit body (a changed description only), in Chinese.
+    await page.getByRole("link", { name: "编辑", exact: true }).click();
+    await page.getByRole("heading", { name: "编辑设备" }).waitFor();
+    await page.fill("[data-testid=device-form] textarea[name=description]", "二号表");
+    await page.click("[data-testid=device-form] button[type=submit]");
+    await expect.poll(() => page.getByTestId("device-description").textContent()).toBe("二号表");
     const creds: Record<string, string> = {};
     for (const k of ["deviceID", "deviceUsername", "token"]) {
       creds[k] = (await page.locator(`[data-cred=${k}]`).textContent())!;
@@ -57,13 +63,29 @@ describe("the web console on Form 2", () => {
     await page.fill("[data-testid=command-form] input[name=payload]", "form2-command");
     await page.click("[data-testid=command-form] button[type=submit]");
     await expect.poll(sub.output, { timeout: 15_000 }).toContain("inbox form2-command");
+    await expect
+      .poll(() => page.getByTestId("publish-status").textContent(), { timeout: 15_000, interval: 250 })
+      .toBe("下发成功");
     await c.shot("device");
 
     // The device list reads Form 2's status field too.
-    await page.goto(`${base}/console/devices`);
+    await c.go("/devices");
     await expect
       .poll(() => page.locator("[data-testid=device-table] tbody [data-status]").first().getAttribute("data-status"))
       .toBe("1");
+    await c.shot("devices");
+    await c.go("/schedules/new");
+    await page.getByRole("heading", { name: "新建定时任务" }).waitFor();
+    await c.shot("schedule-form");
+    // On the dashboard the device counts online; when it hangs up the count falls from the live stream's event,
+    // without the adapters' health being read again.
+    await c.go("/");
+    await expect.poll(() => page.locator("[data-testid=tile-online] b").textContent()).toBe("1");
+    c.requests();
     sub.stop();
+    await expect
+      .poll(() => page.locator("[data-testid=tile-online] b").textContent(), { timeout: 15_000, interval: 250 })
+      .toBe("0");
+    expect(c.requests().filter((r) => r.startsWith("GET /api/v1/health"))).toEqual([]);
   }, 45_000);
 });

@@ -32,8 +32,11 @@ function run(cmd: string, args: string[]): Promise<number | null> {
   return new Promise((resolve) => spawn(cmd, args, { stdio: "ignore" }).on("exit", resolve));
 }
 
+/** Requests of the page that read `path` again (its polling), among those since the last `c.requests()`. */
+const reads = (path: string) => c.requests().filter((r) => r.startsWith(`GET /api/v1${path}`));
+
 describe("the web console", () => {
-  it("logs in, creates a product and a device, sees it go online, charts its value and delivers a command", async () => {
+  it("logs in, creates and edits a product and a device, sees it go online, charts its value and delivers a command", async () => {
     await page.goto(`${base}/console/`);
     await page.fill("input[name=username]", "admin");
     await page.fill("input[name=password]", "wrong-password");
@@ -42,12 +45,15 @@ describe("the web console", () => {
     await page.fill("input[name=password]", "e2e-admin-pass");
     await page.click("button[type=submit]");
     await page.getByRole("heading", { name: "Dashboard" }).waitFor();
-    // The token is kept for this tab only, never in localStorage.
-    expect(await page.evaluate("Object.keys(localStorage)")).toEqual([]);
-    expect(await page.evaluate("sessionStorage.getItem('iot-console-token')")).toMatch(/\S{20,}/);
+    // The token lives in the page's memory only: no storage, no cookie.
+    expect(await page.evaluate("[Object.keys(localStorage), Object.keys(sessionStorage), document.cookie]")).toEqual([
+      [],
+      [],
+      "",
+    ]);
 
     // Product through the form: an empty name shows the API's error beside the field.
-    await page.goto(`${base}/console/products/new`);
+    await c.go("/products/new");
     await page.click("[data-testid=product-form] button[type=submit]");
     await expect.poll(() => page.locator("[data-field-error=productName]").textContent()).toMatch(/required/);
     await page.fill("input[name=productName]", "Console meters");
@@ -57,13 +63,24 @@ describe("the web console", () => {
     expect(productID).toMatch(/\S+/);
     const productIntID = Number(page.url().split("/").pop());
     expect(productIntID).toBeGreaterThan(0);
+    // Edit it: a name cleared is the API's error beside the field; a new description is saved.
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    await page.fill("[data-testid=product-form] input[name=productName]", "");
+    await page.click("[data-testid=product-form] button[type=submit]");
+    await expect.poll(() => page.locator("[data-field-error=productName]").textContent()).toMatch(/required/);
+    await page.fill("[data-testid=product-form] input[name=productName]", "Console meters");
+    await page.fill("[data-testid=product-form] textarea[name=description]", "edited in the browser");
+    await page.click("[data-testid=product-form] button[type=submit]");
+    await expect.poll(() => page.getByTestId("product-description").textContent()).toBe("edited in the browser");
+    expect((await t.api("GET", `/products/${productIntID}`)).body.description).toBe("edited in the browser");
+
     // A data point and a JSON stream on telemetry/# through the product page's forms, so published values are charted.
     const pointForm = page.getByTestId("data-point-form");
     await pointForm.locator("input[name=dataPointName]").fill("temp");
     await pointForm.locator("input[name=dataPointID]").fill("temp");
     await pointForm.locator("select[name=pointDataType]").selectOption("1");
     await pointForm.locator("button[type=submit]").click();
-    await page.getByRole("cell", { name: "temp", exact: true }).first().waitFor();
+    await page.getByTestId("data-point-table").getByRole("cell", { name: "temp", exact: true }).first().waitFor();
     const streamForm = page.getByTestId("data-stream-form");
     await streamForm.locator("input[name=streamName]").fill("telemetry");
     await streamForm.locator("input[name=topic]").fill("telemetry/#");
@@ -74,13 +91,31 @@ describe("the web console", () => {
     expect(streams.body.items).toHaveLength(1);
     const created = await t.api("GET", `/data_streams/${streams.body.items[0].id}`);
     expect([created.body.topic, created.body.dataPointNames]).toEqual(["telemetry/#", ["temp"]]);
+    // A formula metric on that data point, through the same page.
+    const metricForm = page.getByTestId("metric-form");
+    await metricForm.locator("input[name=metricName]").fill("double temp");
+    await metricForm.locator("select[name=dataPointIntID]").selectOption({ label: "temp" });
+    await metricForm.locator("input[name=expressions]").fill("x * 2");
+    await metricForm.locator("button[type=submit]").click();
+    await page.getByTestId("metric-table").getByRole("cell", { name: "double temp" }).waitFor();
+    await shot("product");
 
-    // Device through the form.
-    await page.goto(`${base}/console/devices/new`);
-    await page.fill("input[name=deviceName]", "console-meter-1");
+    // Device through the form, then edited: an empty name is refused beside the field.
+    await c.go("/devices/new");
+    await page.fill("input[name=deviceName]", "console-meter-0");
     await page.selectOption("select[name=productID]", productID);
     await page.click("[data-testid=device-form] button[type=submit]");
+    await page.getByRole("heading", { name: /console-meter-0/ }).waitFor();
+    const deviceIntID = Number(page.url().split("/").pop());
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    await page.fill("[data-testid=device-form] input[name=deviceName]", "");
+    await page.click("[data-testid=device-form] button[type=submit]");
+    await expect.poll(() => page.locator("[data-field-error=deviceName]").textContent()).toMatch(/\S/);
+    await shot("device-edit-error");
+    await page.fill("[data-testid=device-form] input[name=deviceName]", "console-meter-1");
+    await page.click("[data-testid=device-form] button[type=submit]");
     await page.getByRole("heading", { name: /console-meter-1/ }).waitFor();
+    expect((await t.api("GET", `/devices/${deviceIntID}`)).body.deviceName).toBe("console-meter-1");
     expect(await page.getByTestId("device-status").textContent()).toMatch(/offline/i);
     const creds: Record<string, string> = {};
     for (const k of ["deviceID", "deviceUsername", "token"]) {
@@ -88,19 +123,25 @@ describe("the web console", () => {
     }
     expect(await page.getByTestId("connect-command").textContent()).toContain(`-u '${creds.deviceUsername}'`);
 
-    // A real MQTT client connects with the credentials shown: the page turns online without a reload.
+    // A real MQTT client connects with the credentials shown: the page turns online from the live stream, without
+    // reading the device again.
+    c.requests();
     const sub = c.subscribeAsDevice(creds);
     await expect
       .poll(() => page.getByTestId("device-status").textContent(), { timeout: 15_000, interval: 250 })
       .toMatch(/online/i);
+    expect(reads(`/devices/${deviceIntID}`)).toEqual([]);
 
-    // A command from the command box reaches the device and its status becomes delivered (2).
+    // A command from the command box reaches the device; its status becomes delivered (2) from the stream's
+    // command_result, the control logs not polled.
     await page.fill("[data-testid=command-form] input[name=payload]", "hello-console");
     await page.click("[data-testid=command-form] button[type=submit]");
     await expect
       .poll(() => page.getByTestId("publish-status").getAttribute("data-code"), { timeout: 15_000, interval: 250 })
       .toBe("2");
     await expect.poll(sub.output, { timeout: 5000 }).toContain("inbox hello-console");
+    // The control log read once, after the send, to list the new command; no polling for its status.
+    expect(reads(`/devices/${deviceIntID}/control_logs`).length).toBeLessThanOrEqual(1);
     await shot("device-command");
     // The device hangs up: the page shows it offline.
     sub.stop();
@@ -108,7 +149,9 @@ describe("the web console", () => {
       .poll(() => page.getByTestId("device-status").textContent(), { timeout: 15_000, interval: 250 })
       .toMatch(/offline/i);
 
-    // A value published (mosquitto_pub, connecting on its own) appears in the latest values and on the chart.
+    // A value published (mosquitto_pub, connecting on its own) appears in the latest values and on the chart, from
+    // the stream's decoded event: original_data is not read again.
+    c.requests();
     expect(await run("mosquitto_pub", [...sub.args, "-t", "telemetry/room", "-q", "1", "-m", '{"temp": 21.5}'])).toBe(
       0,
     );
@@ -123,33 +166,42 @@ describe("the web console", () => {
       )
       .toBe("21.5");
     await page.getByTestId("chart-temp").locator("canvas").waitFor();
+    expect(await page.getByTestId("chart-temp").getAttribute("data-points")).toBe("1");
+    await expect.poll(() => page.locator("[data-testid=events] tbody tr").first().textContent()).toContain("21.5");
+    expect(reads("/original_data")).toEqual([]);
+    expect(reads(`/devices/${deviceIntID}/events`)).toEqual([]);
     await shot("device-online");
 
     // The dashboard and lists show it.
-    await page.goto(`${base}/console/`);
+    await c.go("/");
     await expect.poll(() => page.locator("[data-testid=tile-total] b").textContent(), { timeout: 10_000 }).toBe("1");
     // The one uplink sent above, seconds ago.
     expect(await page.locator("[data-testid=tile-uplinks] b").textContent()).toBe("1");
+    // Another uplink reaches the dashboard through the stream, without reading the events again.
+    c.requests();
+    expect(await run("mosquitto_pub", [...sub.args, "-t", "telemetry/room", "-q", "1", "-m", '{"temp": 22}'])).toBe(0);
+    await expect.poll(() => page.locator("[data-testid=tile-uplinks] b").textContent(), { timeout: 10_000 }).toBe("2");
+    expect(reads("/device_events")).toEqual([]);
     await shot("dashboard");
-    await page.goto(`${base}/console/devices`);
+    await c.go("/devices");
     await page.fill("input[name=deviceName_like]", "console-meter");
     await expect.poll(() => page.locator("[data-testid=device-table] tbody tr").count()).toBe(1);
+    await page.selectOption("select[name=productID]", productID);
+    await expect.poll(() => page.locator("[data-testid=device-table] tbody tr").count()).toBe(1);
     await shot("devices");
-    await page.goto(`${base}/console/products/${productIntID}`);
+    await c.go(`/products/${productIntID}`);
     await page.getByRole("cell", { name: "telemetry/#" }).waitFor();
-    await shot("product");
-  }, 60_000);
+  }, 90_000);
 
   it("imports a CSV with a bad row, showing progress and the row's error", async () => {
     const product = await t.api("POST", "/products", { productName: "Import target", cloudProtocol: 1 });
     const productID = product.body.productID as string;
-    await c.login();
     const csv = join(c.dir, "devices.csv");
     writeFileSync(
       csv,
       `deviceName,product,authType,deviceType,upLinkSystem\nimported-1,${productID},1,1,1\nimported-2,nope,1,1,1\n`,
     );
-    await page.goto(`${base}/console/transfer`);
+    await c.go("/transfer");
     await page.setInputFiles("input[name=file]", csv);
     await page.click("[data-testid=import-start]");
     await page.getByTestId("import-result").waitFor();
@@ -162,27 +214,42 @@ describe("the web console", () => {
     expect(await row.textContent()).toContain("product");
     expect(await page.getByTestId("progress").getAttribute("data-status")).toBe("3");
     await shot("import");
+    // Export: the task runs and its file is downloaded.
+    const download = page.waitForEvent("download");
+    await page.click("[data-testid=export-start]");
+    expect((await download).suggestedFilename()).toMatch(/\.csv$/);
   }, 30_000);
 
-  it("creates a group, a policy and a certificate through their forms and lists them", async () => {
+  it("creates a group, a policy and a certificate through their forms, edits them and lists them", async () => {
     const product = await t.api("POST", "/products", { productName: "Grouped meters", cloudProtocol: 1 });
-    await t.newDevice(product.body.productID, "group-member-1");
-    await c.login();
-    await page.goto(`${base}/console/groups/new`);
+    const member = await t.newDevice(product.body.productID, "group-member-1");
+    await c.go("/groups/new");
     await page.fill("[data-testid=group-form] input[name=groupName]", "Console group");
     await page.selectOption("[data-testid=group-form] select[name=productID]", product.body.productID);
     await page.fill("[data-testid=group-form] textarea[name=description]", "made in the browser");
     await page.click("[data-testid=group-form] button[type=submit]");
     await page.getByRole("heading", { name: /Console group/ }).waitFor();
     // A device of the product can join it, and the group page lists it as a member.
-    const candidate = page.locator("select[name=member] option", { hasText: "group-member-1" });
+    const candidate = page.locator("[data-testid=member-form] select[name=ids] option", { hasText: "group-member-1" });
     await expect.poll(() => candidate.count()).toBe(1);
-    await page.selectOption("select[name=member]", { label: "group-member-1" });
-    await page.getByRole("button", { name: "Add devices" }).click();
-    await page.getByRole("link", { name: "group-member-1" }).waitFor();
+    await page.selectOption("[data-testid=member-form] select[name=ids]", { label: "group-member-1" });
+    await page.click("[data-testid=member-form] button[type=submit]");
+    await page.getByTestId("member-table").getByRole("link", { name: "group-member-1" }).waitFor();
+    // Once a member, it is no longer offered; a group command to it runs as a task to its end.
+    await expect.poll(() => candidate.count()).toBe(0);
+    await page.fill("[data-testid=group-publish-form] input[name=payload]", "to-the-group");
+    await page.click("[data-testid=group-publish-form] button[type=submit]");
+    await expect
+      .poll(() => page.getByTestId("group-task").getAttribute("data-status"), { timeout: 10_000 })
+      .toMatch(/^[34]$/);
+    await page.getByTestId("group-control-logs").getByRole("cell", { name: "to-the-group" }).waitFor();
+    await page.getByRole("link", { name: "Edit", exact: true }).click();
+    await page.fill("[data-testid=group-form] textarea[name=description]", "edited");
+    await page.click("[data-testid=group-form] button[type=submit]");
+    await expect.poll(() => page.getByTestId("group-description").textContent()).toBe("edited");
     await c.shot("group");
 
-    await page.goto(`${base}/console/policies/new`);
+    await c.go("/policies/new");
     await page.fill("[data-testid=policy-form] input[name=name]", "no-admin-topics");
     await page.click("[data-testid=policy-form] button[type=submit]");
     await expect.poll(() => page.locator("[data-field-error=topic]").count()).toBe(1);
@@ -190,23 +257,86 @@ describe("the web console", () => {
     await page.selectOption("[data-testid=policy-form] select[name=allow]", "0");
     await page.click("[data-testid=policy-form] button[type=submit]");
     await page.getByRole("cell", { name: "admin/#" }).waitFor();
+    // Edit from the list: the new topic is listed.
+    await page.locator("[data-testid=policy-table] tbody tr").first().getByRole("link", { name: "Edit" }).click();
+    await page.fill("[data-testid=policy-form] input[name=topic]", "admin/secret/#");
+    await page.click("[data-testid=policy-form] button[type=submit]");
+    await page.getByRole("cell", { name: "admin/secret/#" }).waitFor();
     await c.shot("policies");
+    // Bound to a device on its page, beside a proxy subscription added there.
+    await c.go(`/devices/${member.id}`);
+    await page.selectOption("[data-testid=device-policy-form] select[name=ids]", { label: "no-admin-topics" });
+    await page.click("[data-testid=device-policy-form] button[type=submit]");
+    await page.getByTestId("device-policy-table").getByRole("cell", { name: "admin/secret/#" }).waitFor();
+    await page.fill("[data-testid=subscription-form] input[name=topic]", "cmd/extra");
+    await page.click("[data-testid=subscription-form] button[type=submit]");
+    await page.getByTestId("subscription-table").getByRole("cell", { name: "cmd/extra" }).waitFor();
+    const bound = await t.api("GET", `/devices/${member.id}/policies`);
+    expect(bound.body.items.map((p: { name: string }) => p.name)).toEqual(["no-admin-topics"]);
 
-    await page.goto(`${base}/console/certs`);
+    await c.go("/certs");
     await page.getByRole("link", { name: "New certificate" }).click();
     await page.fill("[data-testid=cert-form] input[name=name]", "console-cert");
     const download = page.waitForEvent("download");
     await page.click("[data-testid=cert-form] button[type=submit]");
     expect((await download).suggestedFilename()).toMatch(/\.crt$/);
     await page.getByRole("cell", { name: "console-cert" }).waitFor();
+    const again = page.waitForEvent("download");
+    await page.locator("[data-testid=cert-table] [data-download]").first().click();
+    expect((await again).suggestedFilename()).toMatch(/\.(crt|key)$/);
     await c.shot("certs");
     const certs = await t.api("GET", "/certs?name_like=console-cert");
     expect(certs.body.meta.count).toBe(1);
   }, 30_000);
 
-  it("logs out: the token is gone and the login form is back", async () => {
+  it("creates a gateway, a device schedule, a user and an application key through the shared form", async () => {
+    const product = await t.api("POST", "/products", { productName: "Gateway products", cloudProtocol: 1 });
+    await t.newDevice(product.body.productID, "scheduled-1");
+
+    await c.go("/gateways/new");
+    await page.fill("[data-testid=gateway-form] input[name=gatewayName]", "console-gateway");
+    await page.selectOption("[data-testid=gateway-form] select[name=productID]", product.body.productID);
+    await page.fill("[data-testid=gateway-form] input[name=mac]", "not-a-mac");
+    await page.click("[data-testid=gateway-form] button[type=submit]");
+    await expect.poll(() => page.locator("[data-field-error=mac]").count()).toBe(1);
+    await page.fill("[data-testid=gateway-form] input[name=mac]", "00:1A:2B:3C:4D:5E");
+    await page.click("[data-testid=gateway-form] button[type=submit]");
+    await page.getByRole("cell", { name: "console-gateway" }).waitFor();
+    await c.shot("gateways");
+
+    await c.go("/schedules/new");
+    await page.selectOption("[data-testid=schedule-form] select[name=deviceID]", { label: "scheduled-1" });
+    await page.fill("[data-testid=schedule-form] input[name=payload]", "tick");
+    await page.fill("[data-testid=schedule-form] input[name=scheduleName]", "hourly tick");
+    await page.fill("[data-testid=schedule-form] input[name=IntervalMinute]", "60");
+    await page.click("[data-testid=schedule-form] button[type=submit]");
+    await page.getByRole("cell", { name: "hourly tick" }).waitFor();
+    await c.shot("schedules");
+
+    await c.go("/users/new");
+    await page.fill("[data-testid=user-form] input[name=username]", "console-operator");
+    await page.fill("[data-testid=user-form] input[name=password]", "short");
+    await page.click("[data-testid=user-form] button[type=submit]");
+    await expect.poll(() => page.locator("[data-field-error=password]").textContent()).toMatch(/8/);
+    await page.fill("[data-testid=user-form] input[name=password]", "long-enough-password");
+    await page.click("[data-testid=user-form] button[type=submit]");
+    await page.getByRole("cell", { name: "console-operator" }).waitFor();
+    await c.shot("users");
+
+    await c.go("/applications/new");
+    await page.fill("[data-testid=application-form] input[name=appName]", "console-app");
+    await page.click("[data-testid=application-form] button[type=submit]");
+    const appToken = (await page.locator("[data-cred=appToken]").textContent())!;
+    expect(appToken.length).toBeGreaterThan(10);
+    await c.go("/applications");
+    await page.getByRole("cell", { name: "console-app" }).waitFor();
+    await c.shot("applications");
+  }, 30_000);
+
+  it("logs out: the login form is back and a reload does not bring the session back", async () => {
     await page.click("[data-testid=logout]");
     await page.locator("input[name=password]").waitFor();
-    expect(await page.evaluate("sessionStorage.getItem('iot-console-token')")).toBeNull();
+    await page.reload();
+    await page.locator("input[name=password]").waitFor();
   });
 });

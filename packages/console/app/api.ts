@@ -20,29 +20,25 @@ export interface Page<T> {
 /** Any record of the API: the console reads fields by name and shows what it gets. */
 export type Rec = Record<string, any>;
 
-const TOKEN_KEY = "iot-console-token";
-let token: string | null = sessionStorage.getItem(TOKEN_KEY);
+let token: string | null = null;
+let user: Rec | null = null;
 const listeners = new Set<() => void>();
 
 /**
- * The bearer token lives in this tab's sessionStorage: gone when the tab closes, never shared with other tabs or
- * sent by the browser on its own (no cookie, so no CSRF).
+ * The bearer token lives in this module's memory only: no storage, no cookie, so no other tab, script-readable
+ * storage or cross-site request carries it (nothing for CSRF to ride on); a reload or a new tab asks to log in again.
  */
 export const session = {
   get token() {
     return token;
   },
-  set(value: string | null, user?: Rec) {
+  set(value: string | null, who?: Rec) {
     token = value;
-    if (value) sessionStorage.setItem(TOKEN_KEY, value);
-    else sessionStorage.removeItem(TOKEN_KEY);
-    if (user) sessionStorage.setItem(`${TOKEN_KEY}-user`, JSON.stringify(user));
-    if (!value) sessionStorage.removeItem(`${TOKEN_KEY}-user`);
+    user = value ? (who ?? user) : null;
     for (const l of listeners) l();
   },
   get user(): Rec | null {
-    const raw = sessionStorage.getItem(`${TOKEN_KEY}-user`);
-    return raw ? (JSON.parse(raw) as Rec) : null;
+    return user;
   },
   onChange(l: () => void) {
     listeners.add(l);

@@ -1,30 +1,58 @@
-import { useEffect } from "preact/hooks";
-import { session } from "./api.ts";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { session, type Rec } from "./api.ts";
 
-/** Pages to refresh when the live stream says something happened. */
-const listeners = new Set<() => void>();
-/** idle: not connected; open: reading; off: the service has no stream (the pages poll). */
-let state: "idle" | "open" | "off" = "idle";
+/** One event of the tenant's live stream (docs/northbound.md); `open` is the console's own: the stream (re)opened. */
+export interface LiveEvent {
+  id: number;
+  type: "uplink" | "decoded" | "online" | "offline" | "command_result" | "alert_opened" | "alert_closed" | "open";
+  productID: string | null;
+  deviceID: string | null;
+  /** Epoch ms of when it happened. */
+  time: number;
+  data: Rec;
+}
+
+/** idle: not connected; open: reading; off: the service has no stream (pages poll instead). */
+export type LiveState = "idle" | "open" | "off";
+
+const handlers = new Set<(e: LiveEvent) => void>();
+const stateListeners = new Set<() => void>();
+let state: LiveState = "idle";
 let abort: AbortController | undefined;
-let timer: ReturnType<typeof setTimeout> | undefined;
 
-/** Tells every listener, at most every 300 ms (a burst of uplinks refreshes once). */
-function notify(): void {
-  if (timer) return;
-  timer = setTimeout(() => {
-    timer = undefined;
-    for (const l of listeners) l();
-  }, 300);
+function setState(s: LiveState): void {
+  state = s;
+  for (const l of stateListeners) l();
+}
+
+function dispatch(e: LiveEvent): void {
+  for (const h of handlers) h(e);
+}
+
+/** The event of one Server-Sent Events frame, or undefined for comments (keepalives) and frames without JSON. */
+export function parseFrame(frame: string): LiveEvent | undefined {
+  const data = frame
+    .split(/\r?\n/)
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(5).replace(/^ /, ""))
+    .join("\n");
+  if (!data) return undefined;
+  try {
+    return JSON.parse(data) as LiveEvent;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Reads the tenant's live event stream (`GET /api/v1/stream`, Server-Sent Events) with fetch, since an EventSource
- * cannot send the bearer token; any event refreshes the pages listening. A service without the stream (404, 405,
- * 501) is left alone for this session and the pages keep polling; a dropped stream is opened again after 5 s.
+ * cannot send the bearer token, and hands each event to the pages listening. When it opens, pages are told (`open`)
+ * so they load once what happened before. A service without the stream (404, 405, 501) is left alone for this
+ * session and the pages poll; a dropped stream is opened again after 5 s.
  */
 async function open(): Promise<void> {
   if (state !== "idle" || !session.token) return;
-  state = "open";
+  setState("open");
   abort = new AbortController();
   try {
     const res = await fetch("/api/v1/stream", {
@@ -32,10 +60,11 @@ async function open(): Promise<void> {
       signal: abort.signal,
     });
     if ([404, 405, 501].includes(res.status)) {
-      state = "off";
+      setState("off");
       return;
     }
     if (res.ok && res.body) {
+      dispatch({ id: 0, type: "open", productID: null, deviceID: null, time: Date.now(), data: {} });
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
       for (;;) {
@@ -44,27 +73,59 @@ async function open(): Promise<void> {
         buffer += value;
         let end: number;
         while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
-          if (/^data:/m.test(buffer.slice(0, end))) notify();
+          const event = parseFrame(buffer.slice(0, end));
           buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, "");
+          if (event) dispatch(event);
         }
       }
     }
   } catch {
     // Dropped or aborted: tried again below unless logged out.
   }
-  state = "idle";
-  if (session.token && listeners.size > 0) setTimeout(() => void open(), 5000);
+  setState("idle");
+  if (session.token && handlers.size > 0) setTimeout(() => void open(), 5000);
 }
 
 session.onChange(() => {
   if (!session.token) abort?.abort();
 });
 
-/** Calls `refresh` whenever the live stream reports an event (uplinks, status changes, command results, alerts). */
-export function useLive(refresh: () => void): void {
+/** Calls `handle` with every live event while the component is shown (the latest `handle`, no re-subscribing). */
+export function useLiveEvents(handle: (e: LiveEvent) => void): void {
+  const ref = useRef(handle);
+  ref.current = handle;
   useEffect(() => {
-    listeners.add(refresh);
+    const h = (e: LiveEvent) => ref.current(e);
+    handlers.add(h);
     void open();
-    return () => void listeners.delete(refresh);
-  }, [refresh]);
+    return () => void handlers.delete(h);
+  }, []);
+}
+
+/** The stream's state, re-rendering on change: pages poll only while it is not open. */
+export function useLiveState(): LiveState {
+  const [, set] = useState(0);
+  useEffect(() => {
+    const l = () => set((n) => n + 1);
+    stateListeners.add(l);
+    return () => void stateListeners.delete(l);
+  }, []);
+  return state;
+}
+
+/**
+ * Calls `refresh` (at most every 300 ms: a burst of uplinks refreshes once) on the live events `which` accepts (every
+ * one by default, and always when the stream opens), for lists whose rows such events change; nothing when
+ * `refresh` is undefined.
+ */
+export function useLive(refresh: (() => void) | undefined, which?: (e: LiveEvent) => boolean): void {
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useLiveEvents((e) => {
+    if (!refresh || timer.current || (which && e.type !== "open" && !which(e))) return;
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      refresh();
+    }, 300);
+  });
+  useEffect(() => () => clearTimeout(timer.current), []);
 }

@@ -5,37 +5,37 @@ import { LANG, t, type LabelKey } from "./i18n.ts";
 import { Link, match, navigate, useLocation } from "./router.tsx";
 import { Login } from "./pages/login.tsx";
 import { Dashboard } from "./pages/dashboard.tsx";
-import { ProductList, ProductNew, ProductPage } from "./pages/products.tsx";
-import { DeviceList, DeviceNew } from "./pages/devices.tsx";
+import { ProductPage } from "./pages/products.tsx";
 import { DevicePage } from "./pages/device.tsx";
-import { GroupList, GroupNew, GroupPage } from "./pages/groups.tsx";
-import { AlertList } from "./pages/alerts.tsx";
-import { CertList, CertNew } from "./pages/certs.tsx";
-import { PolicyList, PolicyNew } from "./pages/policies.tsx";
+import { GroupPage } from "./pages/groups.tsx";
 import { Transfer } from "./pages/transfer.tsx";
+import { resourceRoutes } from "./resource.tsx";
+import { alerts } from "./resources/alerts.tsx";
+import { certs } from "./resources/certs.tsx";
+import { dataPoints, dataStreams, metrics } from "./resources/data-model.tsx";
+import { devices } from "./resources/devices.tsx";
+import { gateways } from "./resources/gateways.tsx";
+import { groups } from "./resources/groups.tsx";
+import { policies } from "./resources/policies.tsx";
+import { products } from "./resources/products.tsx";
+import { deviceSchedules, groupSchedules } from "./resources/schedules.tsx";
+import { applications, users } from "./resources/users.tsx";
 import "./style.css";
 
 document.documentElement.lang = LANG === "zh" ? "zh-CN" : "en";
 document.title = t("appName");
 
 type Page = (p: Record<string, string>) => preact.JSX.Element;
-/** Client routes, first match wins. */
+/** Client routes, first match wins: every resource's list, create and edit, then the pages of one record. */
 const routes: [string, Page][] = [
   ["/", Dashboard],
-  ["/products", ProductList],
-  ["/products/new", ProductNew],
+  ...[products, devices, groups, gateways, metrics, dataPoints, dataStreams, certs, policies, alerts].flatMap(
+    resourceRoutes,
+  ),
+  ...[deviceSchedules, groupSchedules, users, applications].flatMap(resourceRoutes),
   ["/products/:id", ProductPage],
-  ["/devices", DeviceList],
-  ["/devices/new", DeviceNew],
   ["/devices/:id", DevicePage],
-  ["/groups", GroupList],
-  ["/groups/new", GroupNew],
   ["/groups/:id", GroupPage],
-  ["/alerts", AlertList],
-  ["/certs", CertList],
-  ["/certs/new", CertNew],
-  ["/policies", PolicyList],
-  ["/policies/new", PolicyNew],
   ["/transfer", Transfer],
 ];
 
@@ -43,18 +43,28 @@ const nav: [string, LabelKey][] = [
   ["/", "dashboard"],
   ["/products", "products"],
   ["/devices", "devices"],
+  ["/gateways", "gateways"],
   ["/groups", "groups"],
+  ["/metrics", "metrics"],
   ["/alerts", "alerts"],
+  ["/schedules", "deviceSchedules"],
+  ["/group_schedules", "groupSchedules"],
   ["/certs", "certificates"],
   ["/policies", "policies"],
   ["/transfer", "importExport"],
+  ["/users", "users"],
+  ["/applications", "applications"],
 ];
+
+/** Pages the API answers only to a tenant's admins. */
+const ADMIN_ONLY = new Set(["/users", "/applications"]);
 
 function App() {
   const [token, setToken] = useState(session.token);
   useEffect(() => session.onChange(() => setToken(session.token)), []);
   const { path } = useLocation();
   if (!token) return <Login />;
+  const isAdmin = session.user?.role === "admin";
   let page: preact.JSX.Element = <p>404</p>;
   for (const [pattern, Component] of routes) {
     const params = match(pattern, path);
@@ -68,11 +78,13 @@ function App() {
     <div class="layout">
       <nav class="side">
         <div class="brand">{t("appName")}</div>
-        {nav.map(([href, key]) => (
-          <Link key={href} href={href} class={section === href ? "active" : ""}>
-            {t(key)}
-          </Link>
-        ))}
+        {nav
+          .filter(([href]) => isAdmin || !ADMIN_ONLY.has(href))
+          .map(([href, key]) => (
+            <Link key={href} href={href} class={section === href ? "active" : ""}>
+              {t(key)}
+            </Link>
+          ))}
         <div class="user">
           <span>{session.user?.username ?? ""}</span>
           <button

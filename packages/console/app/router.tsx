@@ -7,11 +7,25 @@ export const BASE = "/console";
 const listeners = new Set<() => void>();
 window.addEventListener("popstate", () => listeners.forEach((l) => l()));
 
+/** This page load: history entries it pushed carry it with their depth, so Back can tell they are its own. */
+const LOAD = Math.random();
+const depth = () => {
+  const st = history.state as { load?: number; depth?: number } | null;
+  return st?.load === LOAD ? (st.depth ?? 0) : 0;
+};
+
+/** Goes back when the previous entry is a console page of this load (no reload: the session is kept), else to
+ * `fallback`. */
+export function back(fallback: string): void {
+  if (depth() > 0) history.back();
+  else navigate(fallback, true);
+}
+
 /** Goes to a console path (`/devices/3`), keeping history. */
 export function navigate(path: string, replace = false): void {
   const url = `${BASE}${path}`;
-  if (replace) history.replaceState(null, "", url);
-  else history.pushState(null, "", url);
+  if (replace) history.replaceState({ load: LOAD, depth: depth() }, "", url);
+  else history.pushState({ load: LOAD, depth: depth() + 1 }, "", url);
   listeners.forEach((l) => l());
 }
 

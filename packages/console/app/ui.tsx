@@ -8,6 +8,8 @@ export interface Loaded<T> {
   data: T | undefined;
   error: ApiError | Error | undefined;
   reload: () => void;
+  /** Changes the data in place (a live event applied without loading again). */
+  set: (update: (d: T | undefined) => T | undefined) => void;
 }
 
 /** Runs `load` now and whenever `deps` change; `reload` runs it again (polling pages call it on a timer). */
@@ -23,12 +25,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     );
     return () => void (live = false);
   }, [...deps, n]);
-  return { data, error, reload: useCallback(() => setN((x) => x + 1), []) };
+  return { data, error, reload: useCallback(() => setN((x) => x + 1), []), set: setData };
 }
 
-/** Calls `fn` every `ms` milliseconds while the component is shown. */
+/** Calls `fn` every `ms` milliseconds while the component is shown; never when `ms` is 0. */
 export function useInterval(fn: () => void, ms: number): void {
   useEffect(() => {
+    if (ms <= 0) return;
     const id = setInterval(fn, ms);
     return () => clearInterval(id);
   }, [fn, ms]);
