@@ -28,7 +28,6 @@ import {
   NatsBridge,
   OutboxPruner,
   WebhookDispatcher,
-  WebhookSenderThread,
   type BootstrapResult,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
@@ -195,21 +194,13 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   });
   schedules.start();
   // Northbound: webhook deliveries from the outbox, which is pruned past IOT_OUTBOX_RETENTION_HOURS.
-  // Its HTTP requests go out of a thread of their own, off the event loop ingest runs on.
-  const webhookSender = new WebhookSenderThread();
-  const webhooks = new WebhookDispatcher(
-    store.db,
-    nodeId,
-    logger,
-    {
-      allowPrivate: config.webhookAllowPrivate,
-      timeoutMs: config.webhookTimeoutMs,
-      retryBaseMs: config.webhookRetryBaseMs,
-      retryMaxMs: config.webhookRetryMaxMs,
-      disableAfterMs: config.webhookDisableAfter * 1000,
-    },
-    webhookSender.send,
-  );
+  const webhooks = new WebhookDispatcher(store.db, nodeId, logger, {
+    allowPrivate: config.webhookAllowPrivate,
+    timeoutMs: config.webhookTimeoutMs,
+    retryBaseMs: config.webhookRetryBaseMs,
+    retryMaxMs: config.webhookRetryMaxMs,
+    disableAfterMs: config.webhookDisableAfter * 1000,
+  });
   webhooks.start();
   const outbox = new OutboxPruner(store.db, config.outboxRetentionHours * 3_600_000, (err) =>
     logger.error({ err }, "outbox prune failed"),
@@ -252,7 +243,6 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       await stopGrpcServer(grpc.server);
       await connectivity.flush();
       await webhooks.stop();
-      await webhookSender.close();
       await nats?.stop();
       await outbox.stop();
       await retention.stop();
