@@ -24,8 +24,10 @@
  * does. On this 2-core machine shared with other work (load average 13–16), 2026-11-23 04:17 UTC, three runs:
  * echo p99 25 / 14 / 130 ms; in-loop 942–1,000 uplinks/s kept with 3,000–5,000 ACKs missing, p99 1.6–2.0 s; lorawan
  * 2,395 / 1,095 / 2,377 uplinks/s, PUSH_ACK p50 1.4 / 85 / 1.9 ms, p99 200 / 1,233 / 94 ms (ratio to the echo's
- * p99 8.0 / 86 / 0.7, median 8.0; in-loop's median 80). The 5 ms p99 is not shown on the loaded machine; it needs
- * the idle-machine re-measure.
+ * p99 8.0 / 86 / 0.7, median 8.0; in-loop's median 80). Again at 04:42 UTC (load 16–18, with the reused AES
+ * ciphers): echo p99 483 / 146 / 520 ms; lorawan 2,319 / 2,357 / 1,001 uplinks/s, p50 4.6 / 2.0 / 290 ms, p99
+ * ratio to the echo 1.58 / 1.34 / 1.81 (in-loop 3.1 / 36 / 7.2). The 5 ms p99 is not shown on the loaded machine;
+ * it needs the idle-machine re-measure.
  */
 import { createSocket } from "node:dgram";
 import { Worker } from "node:worker_threads";
