@@ -14,4 +14,5 @@ export * from "./sim/simulated-lora-device.js";
 export * from "./sim/simulated-forwarder.js";
 export * from "./server/network-server.js";
 export * from "./server/udp-listener.js";
+export * from "./server/udp-thread.js";
 export { lorawanAdapterSettings, type LorawanAdapterConfig } from "./config.js";

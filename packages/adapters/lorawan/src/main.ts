@@ -9,7 +9,7 @@ import { readConfig, runMain, StartupError, stopOnSignals } from "@iot/config";
 import { lorawanAdapterSettings } from "./config.js";
 import { parseHex } from "./codec/hex.js";
 import { createNetworkServer } from "./server/network-server.js";
-import { createLorawanSocket, listenLorawanUdp, socketSender } from "./server/udp-listener.js";
+import { LorawanUdpThread } from "./server/udp-thread.js";
 
 runMain("lorawan-adapter", async () => {
   const signals = stopOnSignals("lorawan-adapter");
@@ -19,19 +19,20 @@ runMain("lorawan-adapter", async () => {
   const logger = createAdapterLogger("lorawan-adapter", config.logLevel);
   const metrics = await serveAdapterMetrics(config, lorawanAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "lora", logger);
-  const socket = createLorawanSocket();
   const onError = (err: Error) => logger.warn({ err: err.message }, "udp socket error");
+  // The socket lives in its own thread, so gateways' PUSH_ACKs never wait behind this event loop.
+  const thread = new LorawanUdpThread(onError);
   const server = createNetworkServer({
     registry,
     logger,
-    send: socketSender(socket, onError),
+    send: thread.send,
     netId: config.netId,
     policyDefault: config.policyDefault,
     gatewayTimeoutSeconds: config.gatewayTimeout,
     deviceTimeoutSeconds: config.deviceTimeout,
     devStatusEvery: config.devStatusEvery,
   });
-  const udp = await listenLorawanUdp(socket, server, { port: config.udpPort, host: config.udpHost, onError });
+  const udp = await thread.listen(server, { port: config.udpPort, host: config.udpHost });
   signals.onStop(async () => {
     logger.info({ stats: server.stats }, "shutting down");
     await udp.close();

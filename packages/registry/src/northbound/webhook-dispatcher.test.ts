@@ -114,6 +114,41 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
     expect((await getWebhook(store.db, admin("t1"), hook.id)).failingSince).toBeNull();
   });
 
+  it("takes its lease once and does not write it again on each pass while more than half of it is left", async () => {
+    const { store } = await engine.open();
+    const a = await device(store, "t1", "dev-a");
+    const hook = await createWebhook(
+      store.db,
+      admin("t1"),
+      { webhookName: "h", url: "http://receiver.test/x", eventTypes: ["uplink"], secret: "0123456789abcdef" },
+      policy,
+    );
+    const send = async (): Promise<AttemptResult> => ({ ok: true, httpStatus: 200, error: null });
+    const lease = () =>
+      store.db
+        .selectFrom("webhooks")
+        .select(["leaseOwner", "leaseUntil", "cursor"])
+        .where("id", "=", hook.id)
+        .executeTakeFirstOrThrow();
+    const dispatcher = new WebhookDispatcher(store.db, "n1", silent, { pollMs: 20, gatherMs: 10 }, send);
+    await emit(store, "t1", a, 1);
+    dispatcher.start();
+    await until(async () => Number((await lease()).cursor) > hook.cursor);
+    const first = await lease();
+    for (let n = 2; n <= 4; n++) {
+      await new Promise((r) => setTimeout(r, 30));
+      await emit(store, "t1", a, n);
+      await until(async () => Number((await lease()).cursor) >= Number(first.cursor) + n - 1);
+    }
+    const later = await lease();
+    await dispatcher.stop();
+    expect([first.leaseOwner, later.leaseOwner]).toEqual(["n1", "n1"]);
+    expect(Number(later.leaseUntil)).toBe(Number(first.leaseUntil));
+    expect((await lease()).leaseOwner).toBeNull(); // let go on stop
+    const deliveries = await listDeliveries(store.db, admin("t1"), hook.id, { page: 1, limit: 10 });
+    expect(deliveries.count).toBe(4);
+  });
+
   it("disables a webhook that kept failing past the configured time and says why", async () => {
     const { store } = await engine.open();
     const a = await device(store, "t1", "dev-a");

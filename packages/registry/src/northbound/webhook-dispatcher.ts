@@ -22,6 +22,12 @@ export interface WebhookOptions {
   pageSize: number;
   /** How long a node's claim on a webhook lasts unless renewed (another node takes over after it). */
   leaseMs: number;
+  /**
+   * Shortest time between two looks for new events. Each pass of a webhook commits a transaction (an fsync on
+   * SQLite, blocking the event loop ingest shares), so under load a pass should carry many events, not a few:
+   * this bounds passes to 1000/gatherMs a second and adds at most this much to a delivery's latency.
+   */
+  gatherMs: number;
 }
 
 /** Defaults: 10 s timeout, retries 1 s doubling to 5 min, disabled after 24 h of failures. */
@@ -34,10 +40,8 @@ export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
   pollMs: 250,
   pageSize: 500,
   leaseMs: 30_000,
+  gatherMs: 100,
 };
-
-/** Shortest time between two looks for new events, ms. */
-const MIN_TICK_MS = 20;
 
 type Sender = (d: Delivery, timeoutMs: number, allowPrivate: boolean) => Promise<AttemptResult>;
 
@@ -100,8 +104,8 @@ export class WebhookDispatcher {
 
   #tick(): void {
     if (this.#ticking || this.#stop.signal.aborted) return;
-    // Commits come hundreds of times a second under load: look at most every MIN_TICK_MS.
-    const wait = this.#lastTick + MIN_TICK_MS - Date.now();
+    // Commits come hundreds of times a second under load: look at most every gatherMs.
+    const wait = this.#lastTick + this.#options.gatherMs - Date.now();
     if (wait > 0) {
       this.#deferred ??= setTimeout(() => {
         this.#deferred = undefined;
@@ -131,8 +135,13 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Claims the webhook's lease for this node; false when another node holds it. */
-  async #claim(id: number, now: number): Promise<boolean> {
+  /**
+   * Claims the webhook's lease for this node; false when another node holds it. A lease of this node with more than
+   * half its time left is kept as it is: renewing it on every pass would cost a write (and an fsync) per pass.
+   */
+  async #claim(row: Selectable<WebhooksTable>, now: number): Promise<boolean> {
+    const id = Number(row.id);
+    if (row.leaseOwner === this.nodeId && Number(row.leaseUntil) - now > this.#options.leaseMs / 2) return true;
     const r = await this.db
       .updateTable("webhooks")
       .set({ leaseOwner: this.nodeId, leaseUntil: now + this.#options.leaseMs })
@@ -147,7 +156,7 @@ export class WebhookDispatcher {
   /** One page of one webhook's events, delivered; then its cursor moves on. */
   async #pass(row: Selectable<WebhooksTable>): Promise<void> {
     const hook = asWebhook(row);
-    if (!(await this.#claim(hook.id, Date.now()))) return;
+    if (!(await this.#claim(row, Date.now()))) return;
     const newest = await newestEventId(this.db);
     if (newest <= hook.cursor) return;
     const events = await readEvents(this.db, {

@@ -265,6 +265,18 @@ describe.each(engines)("group commands on $name", (engine) => {
     expect((await groupLog(task.id)).publishStatus).toBe(PUBLISH_STATUS.failed);
   });
 
+  it("needAck 0: reports each member failed at once as a command_result event of its device", async () => {
+    const { db, caller, sessions, router, group, devices } = await groupSetup(3);
+    const adapter = fakeAdapterLink(sessions);
+    adapter.open(devices[1]!.id);
+    await router.publishToGroup(caller, { group, payload: "all-off", needAck: 0 });
+    const events = await readEvents(db, { afterId: 0, limit: 10, types: ["command_result"] });
+    expect(events.map((e) => [e.tenantID, e.deviceID, e.data.status, e.data.result])).toEqual([
+      [caller.tenantId, devices[0]!.deviceId, "failed", "device not connected"],
+      [caller.tenantId, devices[2]!.deviceId, "failed", "device not connected"],
+    ]);
+  });
+
   it("needAck 1: tracks each member at QoS 1, queues the offline one, and succeeds once every member acknowledged", async () => {
     const { db, caller, sessions, router, group, devices, memberLogs, groupLog } = await groupSetup(2);
     const adapter = fakeAdapterLink(sessions);

@@ -177,15 +177,10 @@ export class CommandRouter {
     commandsTotal().inc({ outcome: "issued" }, commands.length);
     const unreachable = commands.filter((c) => this.send(c, now) === "no route").map((c) => c.id);
     if (cmd.needAck === 0) {
-      for (let i = 0; i < unreachable.length; i += SWEEP_BATCH) {
-        await this.db
-          .updateTable("controlLogs")
-          .set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
-          .where("id", "in", unreachable.slice(i, i + SWEEP_BATCH))
-          .where("publishStatus", "=", PUBLISH_STATUS.issued)
-          .execute();
-      }
-      commandsTotal().inc({ outcome: "failed" }, unreachable.length);
+      let failed = 0;
+      for (let i = 0; i < unreachable.length; i += SWEEP_BATCH)
+        failed += (await this.fail(unreachable.slice(i, i + SWEEP_BATCH), "device not connected", now)).length;
+      commandsTotal().inc({ outcome: "failed" }, failed);
     }
     await this.progress.refresh(task.id);
     return { task: await getTask(this.db, caller, task.taskId), controlLogId: groupLogId };
@@ -265,28 +260,37 @@ export class CommandRouter {
       .execute();
     const ids = due.map((r) => r.id).filter((id) => !this.inFlight.awaiting(id, now, this.graceMs));
     if (ids.length === 0) return 0;
-    const expired = await this.db.transaction().execute(async (tx) => {
-      const rows = await tx
+    const expired = await this.fail(ids, "expired", now);
+    for (const r of expired) this.inFlight.release(r.id);
+    commandsTotal().inc({ outcome: "expired" }, expired.length);
+    const tasks = new Set(expired.flatMap((r) => (r.taskIntId == null ? [] : [r.taskIntId])));
+    for (const t of tasks) await this.progress.refresh(t);
+    return expired.length;
+  }
+
+  /**
+   * Marks these still-issued commands failed with their command_result events, in one transaction (the feed says so
+   * for every failure, whichever path failed it). Answers the rows that changed.
+   */
+  private async fail(ids: readonly number[], message: string, now: number) {
+    if (ids.length === 0) return [];
+    const rows = await this.db.transaction().execute(async (tx) => {
+      const changed = await tx
         .updateTable("controlLogs")
         .set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
         .where("id", "in", ids)
         .where("publishStatus", "=", PUBLISH_STATUS.issued)
         .returning(["id", "taskIntId", "tenantId", "deviceIntId", "topic"])
         .execute();
-      const failed = PUBLISH_STATUS.failed;
       await appendEvents(
         tx,
-        rows.map((r) => commandResult(r, failed, "expired", now)),
+        changed.map((r) => commandResult(r, PUBLISH_STATUS.failed, message, now)),
         now,
       );
-      return rows;
+      return changed;
     });
-    if (expired.length > 0) eventsCommitted();
-    for (const r of expired) this.inFlight.release(r.id);
-    commandsTotal().inc({ outcome: "expired" }, expired.length);
-    const tasks = new Set(expired.flatMap((r) => (r.taskIntId == null ? [] : [r.taskIntId])));
-    for (const t of tasks) await this.progress.refresh(t);
-    return expired.length;
+    if (rows.length > 0) eventsCommitted();
+    return rows;
   }
 
   /** Starts the expiry sweep (unref'd: it never keeps the process alive). */

@@ -42,7 +42,8 @@ export interface NetworkServerOptions {
 
 /** The LoRaWAN network server: feed it every datagram the packet-forwarder socket receives. */
 export interface NetworkServer {
-  receive(datagram: Buffer, peer: Peer): void;
+  /** `acknowledged`: the listener sent its PUSH_ACK / PULL_ACK already (see LorawanUdpThread). */
+  receive(datagram: Buffer, peer: Peer, acknowledged?: boolean): void;
   readonly stats: ServerStats;
   readonly gateways: GatewayTable;
   /** Device states held now, by deviceIntId. */
@@ -170,7 +171,7 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
       );
   };
 
-  const receive = (datagram: Buffer, peer: Peer) => {
+  const receive = (datagram: Buffer, peer: Peer, acknowledged = false) => {
     stats.datagrams++;
     const decoded = decodeSemtechPacket(datagram);
     if (!decoded.ok) {
@@ -185,7 +186,7 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
       return;
     }
     const p = decoded.value;
-    const ack = acknowledgementOf(p);
+    const ack = acknowledged ? undefined : acknowledgementOf(p);
     if (ack) options.send(ack, peer.port, peer.address);
     switch (p.type) {
       case "PUSH_DATA":
