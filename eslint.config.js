@@ -21,7 +21,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["*.js", ".ci/*.mjs"] },
+        projectService: {
+          allowDefaultProject: ["*.js", ".ci/*.mjs", "packages/adapters/lorawan/src/server/udp-thread-worker.mjs"],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
