@@ -301,6 +301,29 @@ describeOnPostgres("three central nodes on one PostgreSQL database", () => {
     }
   });
 
+  it("subscribes a live MQTT device on node A's adapter to a proxy subscription added on node C", async () => {
+    const d = await newDevice(mqttProduct);
+    const client = await mqtt.connectAsync(mqttUrl, {
+      protocolVersion: 4,
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      clientId: d.deviceID,
+      username: d.deviceUsername,
+      password: d.token,
+    });
+    try {
+      const got: string[] = [];
+      client.on("message", (topic, payload) => got.push(`${topic} ${payload.toString()}`));
+      await expect.poll(async () => (await c.api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
+      expect((await c.api("POST", `/devices/${d.id}/subscriptions`, { topic: "ota/+", qos: 1 })).status).toBe(201);
+      await withinOneSecond();
+      await b.api("POST", "/device_publish", { deviceID: d.deviceID, topic: "ota/fw", payload: "v2" });
+      await expect.poll(() => got, { timeout: 5_000 }).toEqual(["ota/fw v2"]);
+    } finally {
+      await client.endAsync();
+    }
+  });
+
   it("fires a schedule made on node C once, not once per node", async () => {
     const d = await newDevice(mqttProduct);
     const dev = await mqttDevice(d);
