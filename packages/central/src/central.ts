@@ -22,25 +22,19 @@ import {
   stopGrpcServer,
   tokenSecret,
   SQLITE_FILE_NAME,
-  RetentionSweeper,
-  ScheduleRunner,
   failInterruptedTasks,
-  NatsBridge,
-  OutboxPruner,
-  WebhookDispatcher,
   Cluster,
   JobLeases,
   databaseLoginLimiter,
   describeCluster,
   lockSqliteDataDir,
-  nodeReaper,
   SQLITE_LOCK_FILE_NAME,
   withStartupLock,
   type BootstrapResult,
-  type RunningJob,
   type SqliteNodeLock,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
+import { addSingletonJobs } from "./central-jobs.js";
 import { createPrivateFile, secureDataDir, type Tightened } from "./secure-data-dir.js";
 
 /** A running central node. */
@@ -49,12 +43,6 @@ export interface Central {
   grpcPort: number;
   bootstrap: BootstrapResult;
   stop(): Promise<void>;
-}
-
-/** A job object started at once (they all start with `start()` and end with `stop()`). */
-function started<T extends { start(): void; stop(): Promise<void> }>(job: T): RunningJob {
-  job.start();
-  return job;
 }
 
 /** Addresses only this host can reach. */
@@ -150,7 +138,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       });
   const connectivity = new ConnectivityWriter(store.db, (id) => sessions.latestSession(id), logger, cluster?.rows);
   // The data pipeline reads stored uplinks in id order: one node at a time (a singleton job, below).
-  let pipeline: DataPipeline | undefined;
+  const pipelineRef: { current?: DataPipeline | undefined } = {};
   const modbusConfig = new ModbusConfigPush(store.db, sessions, commands, logger);
 
   const graceMs = config.sessionGrace * 1000;
@@ -166,7 +154,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       relay: new GatewayRelay(store.db),
       live,
       connectivity,
-      pipeline: { wake: (delayMs?: number) => pipeline?.wake(delayMs) },
+      pipeline: { wake: (delayMs?: number) => pipelineRef.current?.wake(delayMs) },
       modbusConfig,
       adapterRows: cluster?.rows,
       publicHost: config.publicHost,
@@ -248,88 +236,16 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   }, graceMs);
   sweep.unref();
   // Singleton jobs: on one node at a time (leases move when their node dies); on SQLite simply here.
-  // Commands whose TTL ran out while nobody was connected are marked failed without waiting for a connection.
-  leases.add("command-expiry", () => {
-    commands.start();
-    return { stop: () => commands.stop() };
+  addSingletonJobs(leases, {
+    store,
+    commands,
+    config,
+    logger,
+    nodeId,
+    shared: !sqlite,
+    graceMs,
+    pipeline: pipelineRef,
   });
-  // Events, values and logs past IOT_RETENTION_DAYS are deleted in small batches, from a minute after start on.
-  leases.add("retention", () =>
-    started(
-      new RetentionSweeper(store.db, {
-        retentionDays: config.retentionDays,
-        onSwept: (deleted) => logger.info({ deleted }, "deleted rows past IOT_RETENTION_DAYS"),
-        onError: (err) => logger.error({ err }, "retention sweep failed"),
-      }),
-    ),
-  );
-  // Scheduled commands: runs missed while down fire once now when less than one interval late, else are skipped.
-  leases.add("schedules", () =>
-    started(
-      new ScheduleRunner(store.db, commands, {
-        onSkipped: (s) => logger.warn(s, "skipped a scheduled run missed by one interval or more"),
-        onError: (err) => logger.error({ err }, "schedule run failed"),
-      }),
-    ),
-  );
-  leases.add("data-pipeline", async () => {
-    const p = new DataPipeline(store.db, logger);
-    await p.start();
-    pipeline = p;
-    // Uplinks stored by the other nodes wake nobody here: look for them twice a second.
-    const poll = cluster ? setInterval(() => p.wake(), 500) : undefined;
-    poll?.unref();
-    return {
-      async stop() {
-        clearInterval(poll);
-        if (pipeline === p) pipeline = undefined;
-        await p.close();
-      },
-    };
-  });
-  // Northbound: webhook deliveries from the outbox, which is pruned past IOT_OUTBOX_RETENTION_HOURS.
-  leases.add("webhooks", () =>
-    started(
-      new WebhookDispatcher(store.db, nodeId, logger, {
-        allowPrivate: config.webhookAllowPrivate,
-        timeoutMs: config.webhookTimeoutMs,
-        retryBaseMs: config.webhookRetryBaseMs,
-        retryMaxMs: config.webhookRetryMaxMs,
-        disableAfterMs: config.webhookDisableAfter * 1000,
-      }),
-    ),
-  );
-  leases.add("outbox-pruner", () =>
-    started(
-      new OutboxPruner(store.db, config.outboxRetentionHours * 3_600_000, (err) =>
-        logger.error({ err }, "outbox prune failed"),
-      ),
-    ),
-  );
-  // With IOT_NATS_URL: every event also goes to JetStream, and commands come from NATS.
-  const natsUrl = config.natsUrl;
-  if (natsUrl)
-    leases.add("nats", async () => {
-      const nats = new NatsBridge(
-        store.db,
-        commands,
-        {
-          url: natsUrl,
-          stream: config.natsStream,
-          maxAgeMs: config.natsMaxAgeHours * 3_600_000,
-          maxBytes: config.natsMaxBytes,
-        },
-        logger,
-      );
-      try {
-        await nats.start();
-      } catch (err) {
-        await nats.stop().catch(() => undefined);
-        logger.error({ err }, `cannot use NATS at ${natsUrl}: events are not published there`);
-      }
-      return nats;
-    });
-  if (cluster) leases.add("node-reaper", () => nodeReaper(store.db, graceMs, logger));
   await leases.start();
 
   return {
