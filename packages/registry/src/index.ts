@@ -50,7 +50,7 @@ export { Cluster, type ClusterDeps } from "./cluster/cluster.js";
 export { JobLeases, type JobFactory, type RunningJob } from "./cluster/job-leases.js";
 export { listNodes, HEARTBEAT_MS, NODE_EXPIRY_MS, type ClusterNode } from "./cluster/node-heartbeat.js";
 export { nodeReaper, reapGoneNodes } from "./cluster/node-reaper.js";
-export { withStartupLock } from "./cluster/startup-lock.js";
+export { withStartupLock } from "./store/startup-lock.js";
 export { describeCluster, type ClusterAdapterView, type ClusterNodeView } from "./cluster/cluster-view.js";
 export * from "./domain/policies.js";
 export * from "./domain/policy-bindings.js";

@@ -5,7 +5,7 @@ import type { Database } from "./schema.js";
 import { openSqlite } from "./sqlite.js";
 import type { Engine, Store, StoreOptions } from "./store.js";
 import { BatchedUplinkWriter } from "./uplink-writer.js";
-import { withPostgresStartupLock } from "../cluster/startup-lock.js";
+import { withPostgresStartupLock } from "./startup-lock.js";
 
 /** URL schemes that select PostgreSQL. */
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;

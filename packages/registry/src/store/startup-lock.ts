@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "../store/schema.js";
-import type { Store } from "../store/store.js";
+import type { Database } from "./schema.js";
+import type { Store } from "./store.js";
 
 /** The PostgreSQL advisory lock key of node start-up ("iotstart" in ASCII, fits a bigint). */
 const STARTUP_LOCK = 0x696f747374617274n;
