@@ -112,6 +112,22 @@ describe("central node startup", () => {
     }
   });
 
+  it("refuses a second node on the same SQLite folder with one line, and starts again once the first is killed", async () => {
+    const env = { ...base(), IOT_ADMIN_PASSWORD: "single-node-pass" };
+    const first = await central(env);
+    try {
+      await expect(central({ ...env })).rejects.toThrow(
+        /exited with code 1: central: another central node is running on .*: SQLite serves one node \(set IOT_DATABASE_URL to a PostgreSQL database to run several\)$/,
+      );
+    } finally {
+      first.child.kill("SIGKILL");
+      await stopProcess(first);
+    }
+    // The lock died with the killed process: nothing stale to clean up.
+    const again = await central(env);
+    expect(await stopProcess(again), again.errors.join("\n")).toBe(0);
+  }, 90_000);
+
   it("keeps the data folder and the database files private, tightening loose ones at start with a warning", async () => {
     const env = { ...base(), IOT_LOG_LEVEL: "warn", IOT_ADMIN_PASSWORD: "private-files-pass" };
     const dir = join(env.IOT_DATA_DIR, "data");

@@ -1,4 +1,13 @@
-import type { Caller, CommandRouter, LiveUpdates, Resolver, SessionTable, Store } from "@iot/registry";
+import type {
+  Caller,
+  ClusterNodeView,
+  CommandRouter,
+  LiveUpdates,
+  LoginLimiter,
+  Resolver,
+  SessionTable,
+  Store,
+} from "@iot/registry";
 import type { View } from "./view.js";
 
 /** Everything the REST API needs, handed in by the composition root. */
@@ -12,6 +21,12 @@ export interface AppDeps {
   loginMaxFailures: number;
   /** The failed-login window, seconds: also how long a refusal lasts at most. */
   loginWindowSeconds: number;
+  /** Where failed logins are counted; default this process's memory (several nodes pass the database's). */
+  loginLimiter?: LoginLimiter | undefined;
+  /** Several nodes: the nodes and the adapters each holds, for the health report. Unset on a single node. */
+  cluster?: { nodes(): Promise<ClusterNodeView[]> } | undefined;
+  /** The singleton jobs (schedules, sweeps, outbox…) this node runs now, for the health report. */
+  jobs?: (() => string[]) | undefined;
   sessions: SessionTable;
   /** Pushes policy and proxy-subscription changes to live sessions. */
   live: LiveUpdates;

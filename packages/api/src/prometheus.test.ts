@@ -150,6 +150,15 @@ describe("GET /api/v1/health", () => {
           connectedDevices: 1,
         }),
       ]);
+      // One node on SQLite: this one, with its adapters.
+      expect(h.body.nodes).toEqual([
+        {
+          nodeId: expect.any(String),
+          state: "up",
+          startedAt: expect.any(String),
+          adapters: [expect.objectContaining({ protocol: 1, instance: "mqtt-test-1", sessions: 1 })],
+        },
+      ]);
       attached.detach();
     } finally {
       await t.close();

@@ -22,15 +22,19 @@ import {
   stopGrpcServer,
   tokenSecret,
   SQLITE_FILE_NAME,
-  RetentionSweeper,
-  ScheduleRunner,
   failInterruptedTasks,
-  NatsBridge,
-  OutboxPruner,
-  WebhookDispatcher,
+  Cluster,
+  JobLeases,
+  databaseLoginLimiter,
+  describeCluster,
+  lockSqliteDataDir,
+  SQLITE_LOCK_FILE_NAME,
+  withStartupLock,
   type BootstrapResult,
+  type SqliteNodeLock,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
+import { addSingletonJobs } from "./central-jobs.js";
 import { createPrivateFile, secureDataDir, type Tightened } from "./secure-data-dir.js";
 
 /** A running central node. */
@@ -66,9 +70,17 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   const warnTightened = (list: Tightened[]) => {
     for (const t of list) logger.warn(t, `${t.path} was open to other users (mode ${t.was}): tightened to ${t.now}`);
   };
+  let lock: SqliteNodeLock | undefined;
   if (sqlite) {
     warnTightened(secureDataDir(config.dataDir));
     createPrivateFile(join(config.dataDir, SQLITE_FILE_NAME));
+    // SQLite is single-node: a second node on the same folder refuses to start (the lock dies with its process).
+    createPrivateFile(join(config.dataDir, SQLITE_LOCK_FILE_NAME));
+    try {
+      lock = lockSqliteDataDir(config.dataDir);
+    } catch (err) {
+      throw new StartupError((err as Error).message);
+    }
   }
   const store = await openStore({
     databaseUrl: config.databaseUrl,
@@ -76,6 +88,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     batchMaxRows: config.uplinkBatchRows,
     batchMaxDelayMs: config.uplinkBatchDelayMs,
   }).catch((err: unknown) => {
+    lock?.release();
     throw new StartupError(`cannot open the database: ${(err as Error).message}`);
   });
   // Files SQLite made while opening (-wal, -shm) take the database file's mode; check, in case they did not.
@@ -84,29 +97,48 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       warnTightened(secureDataDir(config.dataDir));
     } catch (err) {
       await store.close();
+      lock?.release();
       throw err;
     }
   }
-  const bootstrap = await bootstrapAdmin(store.db, {
-    username: config.adminUsername,
-    password: config.adminPassword,
-    tenantName: config.adminTenantName,
+  // Nodes starting together on PostgreSQL take turns: the first creates the secret, the CA and the administrator.
+  const { bootstrap, secret } = await withStartupLock(store, async () => {
+    const bootstrap = await bootstrapAdmin(store.db, {
+      username: config.adminUsername,
+      password: config.adminPassword,
+      tenantName: config.adminTenantName,
+    });
+    const secret = await tokenSecret(store.db, config.tokenSecret);
+    // The service CA exists from the first start on: it signs device and listener certificates.
+    await serviceCa(store.db);
+    // Import and export tasks run in the node that took them: those a previous run left unfinished never will be
+    // (one idle for a minute: a task another node runs now keeps moving).
+    const interrupted = await failInterruptedTasks(store.db, ["devices_import", "devices_export"]);
+    if (interrupted > 0) logger.warn({ tasks: interrupted }, "marked import/export tasks of a previous run failed");
+    return { bootstrap, secret };
   });
-  const secret = await tokenSecret(store.db, config.tokenSecret);
-  // The service CA exists from the first start on: it signs device and listener certificates.
-  await serviceCa(store.db);
-  // Import and export tasks run in the node that took them: those a previous run left unfinished never will be.
-  const interrupted = await failInterruptedTasks(store.db, ["devices_import", "devices_export"]);
-  if (interrupted > 0) logger.warn({ tasks: interrupted }, "marked import/export tasks of a previous run failed");
   const sessions = new SessionTable();
   const live = new LiveUpdates(store.db, sessions);
   const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000, {
     onError: (err) => logger.error({ err }, "command expiry sweep failed"),
   });
-  const nodeId = `central-${randomBytes(4).toString("hex")}`;
-  const connectivity = new ConnectivityWriter(store.db, (id) => sessions.latestSession(id), logger);
-  const pipeline = new DataPipeline(store.db, logger);
-  await pipeline.start();
+  const nodeId = config.nodeId ?? `central-${randomBytes(4).toString("hex")}`;
+  // PostgreSQL: this node is one of any number on the database (docs/scale-out.md).
+  const cluster = sqlite
+    ? undefined
+    : new Cluster({
+        db: store.db,
+        databaseUrl: config.databaseUrl,
+        nodeId,
+        addresses: { apiAddress: "", grpcAddress: "" },
+        sessions,
+        live,
+        commands,
+        logger,
+      });
+  const connectivity = new ConnectivityWriter(store.db, (id) => sessions.latestSession(id), logger, cluster?.rows);
+  // The data pipeline reads stored uplinks in id order: one node at a time (a singleton job, below).
+  const pipelineRef: { current?: DataPipeline | undefined } = {};
   const modbusConfig = new ModbusConfigPush(store.db, sessions, commands, logger);
 
   const graceMs = config.sessionGrace * 1000;
@@ -122,8 +154,9 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       relay: new GatewayRelay(store.db),
       live,
       connectivity,
-      pipeline,
+      pipeline: { wake: (delayMs?: number) => pipelineRef.current?.wake(delayMs) },
       modbusConfig,
+      adapterRows: cluster?.rows,
       publicHost: config.publicHost,
     },
     config.grpcHost,
@@ -131,8 +164,10 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     config.adapterToken,
   ).catch(async (err: unknown) => {
     await store.close();
+    lock?.release();
     throw listenError(grpcBindError(err), "central gRPC", config.grpcPort, "IOT_GRPC_PORT");
   });
+  const leases = new JobLeases(store.db, nodeId, !sqlite, logger);
 
   // Process metrics (memory, event-loop lag, CPU) join the registry's at /metrics.
   enableDefaultMetrics();
@@ -143,6 +178,12 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     tokenTtlSeconds: config.tokenTtl,
     loginMaxFailures: config.loginMaxFailures,
     loginWindowSeconds: config.loginWindow,
+    // Several nodes count failed logins together, in the database.
+    loginLimiter: sqlite
+      ? undefined
+      : databaseLoginLimiter(store.db, { maxFailures: config.loginMaxFailures, windowMs: config.loginWindow * 1000 }),
+    cluster: cluster && { nodes: () => describeCluster(store.db) },
+    jobs: () => leases.held(),
     sessions,
     live,
     commands,
@@ -167,70 +208,48 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   }).catch(async (err: unknown) => {
     await stopGrpcServer(grpc.server, 0);
     await store.close();
+    lock?.release();
     throw listenError(err, "central API", config.apiPort, "IOT_API_PORT");
   });
+  const apiPort = (http.address() as AddressInfo).port;
+  if (cluster) {
+    cluster.heartbeat.setAddresses({
+      apiAddress: `${config.apiHost}:${apiPort}`,
+      grpcAddress: `${config.grpcHost}:${grpc.port}`,
+    });
+    await cluster.start().catch(async (err: unknown) => {
+      await new Promise((resolve) => http.close(resolve));
+      await stopGrpcServer(grpc.server, 0);
+      await store.close();
+      throw new StartupError(`cannot join the other central nodes: ${(err as Error).message}`);
+    });
+  }
 
   // Devices left "online" by a previous run whose adapters do not re-announce them within the grace go offline.
+  // Several nodes: another node's devices are not this node's to judge; the reaper job handles gone nodes' sessions.
   const sweep = setTimeout(() => {
+    if (cluster && cluster.heartbeat.otherLiveNodes().length > 0) return;
     markStaleOffline(store.db, (id) => sessions.isOnline(id), "no adapter reported the session after a restart").then(
       (n) => n > 0 && logger.info({ devices: n }, "marked devices offline after restart"),
       (err: unknown) => logger.error({ err }, "offline sweep failed"),
     );
   }, graceMs);
   sweep.unref();
-  // Commands whose TTL ran out while nobody was connected are marked failed without waiting for a connection.
-  commands.start();
-  // Events, values and logs past IOT_RETENTION_DAYS are deleted in small batches, from a minute after start on.
-  const retention = new RetentionSweeper(store.db, {
-    retentionDays: config.retentionDays,
-    onSwept: (deleted) => logger.info({ deleted }, "deleted rows past IOT_RETENTION_DAYS"),
-    onError: (err) => logger.error({ err }, "retention sweep failed"),
+  // Singleton jobs: on one node at a time (leases move when their node dies); on SQLite simply here.
+  addSingletonJobs(leases, {
+    store,
+    commands,
+    config,
+    logger,
+    nodeId,
+    shared: !sqlite,
+    graceMs,
+    pipeline: pipelineRef,
   });
-  retention.start();
-  // Scheduled commands: runs missed while down fire once now when less than one interval late, else are skipped.
-  const schedules = new ScheduleRunner(store.db, commands, {
-    onSkipped: (s) => logger.warn(s, "skipped a scheduled run missed by one interval or more"),
-    onError: (err) => logger.error({ err }, "schedule run failed"),
-  });
-  schedules.start();
-  // Northbound: webhook deliveries from the outbox, which is pruned past IOT_OUTBOX_RETENTION_HOURS.
-  const webhooks = new WebhookDispatcher(store.db, nodeId, logger, {
-    allowPrivate: config.webhookAllowPrivate,
-    timeoutMs: config.webhookTimeoutMs,
-    retryBaseMs: config.webhookRetryBaseMs,
-    retryMaxMs: config.webhookRetryMaxMs,
-    disableAfterMs: config.webhookDisableAfter * 1000,
-  });
-  webhooks.start();
-  const outbox = new OutboxPruner(store.db, config.outboxRetentionHours * 3_600_000, (err) =>
-    logger.error({ err }, "outbox prune failed"),
-  );
-  outbox.start();
-  // With IOT_NATS_URL: every event also goes to JetStream, and commands come from NATS.
-  let nats: NatsBridge | undefined;
-  if (config.natsUrl) {
-    nats = new NatsBridge(
-      store.db,
-      commands,
-      {
-        url: config.natsUrl,
-        stream: config.natsStream,
-        maxAgeMs: config.natsMaxAgeHours * 3_600_000,
-        maxBytes: config.natsMaxBytes,
-      },
-      logger,
-    );
-    try {
-      await nats.start();
-    } catch (err) {
-      await nats.stop().catch(() => undefined);
-      nats = undefined;
-      logger.error({ err }, `cannot use NATS at ${config.natsUrl}: events are not published there`);
-    }
-  }
+  await leases.start();
 
   return {
-    apiPort: (http.address() as AddressInfo).port,
+    apiPort,
     grpcPort: grpc.port,
     bootstrap,
     async stop() {
@@ -242,15 +261,12 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       });
       await stopGrpcServer(grpc.server);
       await connectivity.flush();
-      await webhooks.stop();
-      await nats?.stop();
-      await outbox.stop();
-      await retention.stop();
-      await pipeline.close();
+      await leases.stop();
       await modbusConfig.stop();
-      await schedules.stop();
       await commands.stop();
+      await cluster?.stop();
       await store.close();
+      lock?.release();
     },
   };
 }

@@ -38,3 +38,17 @@ describe("IOT_RETENTION_DAYS", () => {
       );
   });
 });
+
+describe("IOT_NODE_ID", () => {
+  it("is unset by default (the node generates one) and takes letters, digits, _ and -", () => {
+    expect(readCentralConfig({}).nodeId).toBeUndefined();
+    expect(readCentralConfig({ IOT_NODE_ID: "central-2_eu" }).nodeId).toBe("central-2_eu");
+  });
+
+  it("refuses an id that cannot name a NOTIFY channel with one line naming the variable", () => {
+    for (const raw of ["has space", "a;drop", "x".repeat(41)])
+      expect(() => readCentralConfig({ IOT_NODE_ID: raw })).toThrow(
+        `IOT_NODE_ID="${raw}": must be 1 to 40 letters, digits, _ or -`,
+      );
+  });
+});

@@ -1,4 +1,26 @@
-import { flag, integer, metricsTokenSetting, oneOf, port, readConfig, text, type ConfigOf } from "@iot/config";
+import {
+  flag,
+  integer,
+  metricsTokenSetting,
+  oneOf,
+  port,
+  readConfig,
+  text,
+  type ConfigOf,
+  type Setting,
+} from "@iot/config";
+
+/** A node id: it names the node's NOTIFY channel, so PostgreSQL's identifier limits apply. */
+const nodeIdSetting: Setting<string | undefined> = {
+  env: "IOT_NODE_ID",
+  fallback: undefined,
+  doc: "This central node's id among several on one PostgreSQL database (1–40 of A-Z a-z 0-9 _ -); unset: generated.",
+  parse(raw) {
+    const v = raw.trim();
+    if (!/^[A-Za-z0-9_-]{1,40}$/.test(v)) throw new Error("must be 1 to 40 letters, digits, _ or -");
+    return v;
+  },
+};
 
 /** Every setting of the central node (registry + gRPC + REST API), read once at start. */
 export const centralSettings = {
@@ -8,6 +30,7 @@ export const centralSettings = {
     undefined,
     "A postgres:// URL selects PostgreSQL; unset uses SQLite in IOT_DATA_DIR.",
   ),
+  nodeId: nodeIdSetting,
   apiHost: text("IOT_API_HOST", "0.0.0.0", "Address the REST API listens on."),
   apiPort: port("IOT_API_PORT", 8080, "REST API port (HTTP)."),
   grpcHost: text(

@@ -7,7 +7,9 @@ import { ApiRouter } from "../router.js";
 
 /**
  * `GET /health`: the central node's state, its database's (engine, a `select 1` round trip) and every adapter
- * instance attached to it (no auth). `status` is "degraded" while the database does not answer.
+ * instance attached to it (no auth). `status` is "degraded" while the database does not answer. `nodes` lists the
+ * central nodes sharing the database (only this one on SQLite) with the adapters each holds, `jobs` the singleton
+ * jobs this node runs.
  */
 export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Service").get(
@@ -15,6 +17,36 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
     { summary: "Central node state, database state and attached adapters", open: true, operationId: "getHealth" },
     async () => {
       const databaseHealth = await pingDatabase(deps.store);
+      const adapter = (a: { protocol: number; instanceId: string; version: string; attachedAt: number }) => ({
+        protocol: a.protocol,
+        protocolLabel: label("cloudProtocol", a.protocol),
+        instance: a.instanceId,
+        version: a.version,
+        attachedAt: formatDate(a.attachedAt),
+      });
+      const nodes = deps.cluster
+        ? await deps.cluster.nodes().then(
+            (list) =>
+              list.map((n) => ({
+                nodeId: n.nodeId,
+                state: n.alive ? "up" : "gone",
+                apiAddress: n.apiAddress,
+                grpcAddress: n.grpcAddress,
+                startedAt: formatDate(n.startedAt),
+                heartbeatAt: formatDate(n.heartbeatAt),
+                ...(n.stoppedAt !== null ? { stoppedAt: formatDate(n.stoppedAt) } : {}),
+                adapters: n.adapters.map((a) => ({ ...adapter(a), sessions: a.sessions })),
+              })),
+            () => [], // the database does not answer: databaseHealth says so
+          )
+        : [
+            {
+              nodeId: deps.nodeId,
+              state: "up",
+              startedAt: formatDate(deps.startedAt),
+              adapters: deps.sessions.snapshot().map((a) => ({ ...adapter(a), sessions: a.sessions })),
+            },
+          ];
       return {
         status: databaseHealth.ok ? "ok" : "degraded",
         nodeId: deps.nodeId,
@@ -31,6 +63,8 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
           sessions: a.sessions,
           connectedDevices: a.connectedDevices,
         })),
+        nodes,
+        jobs: deps.jobs?.() ?? [],
         // Detached instances whose devices count as online until IOT_SESSION_GRACE runs out or they come back.
         reconnectingAdapters: deps.sessions.parkedSnapshot().map((a) => ({
           protocol: a.protocol,

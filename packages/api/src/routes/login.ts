@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FailureLimiter, login, RegistryError } from "@iot/registry";
+import { login, memoryLoginLimiter, RegistryError } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { clientAddress } from "../middleware/client-address.js";
@@ -18,35 +18,37 @@ const loginBody = z
  * `loginMaxFailures` failures within `loginWindowSeconds` from one client
  * address or for one username, further attempts from it or for it answer
  * 429 TOO_MANY_REQUESTS with Retry-After (seconds), even with the right
- * password; a success clears the username's failures.
+ * password; a success clears the username's failures. Several nodes count together (`deps.loginLimiter`).
  */
 export function loginRoutes(deps: AppDeps, docs: ApiDocs) {
-  const limiter = new FailureLimiter({ maxFailures: deps.loginMaxFailures, windowMs: deps.loginWindowSeconds * 1000 });
+  const limiter =
+    deps.loginLimiter ??
+    memoryLoginLimiter({ maxFailures: deps.loginMaxFailures, windowMs: deps.loginWindowSeconds * 1000 });
   return new ApiRouter(docs, "Callers").post(
     "/login",
     { summary: "Log in: a bearer token for the other endpoints", body: loginBody, open: true, operationId: "login" },
     async (c, { body }) => {
       const username = (body.username ?? body.email)!;
       const keys = [`ip:${clientAddress(c)}`, `user:${username}`];
-      const waitMs = limiter.blockedFor(keys);
+      const waitMs = await limiter.blockedFor(keys);
       if (waitMs > 0) {
         const seconds = Math.max(1, Math.ceil(waitMs / 1000));
         c.header("Retry-After", String(seconds));
         throw new RegistryError("TOO_MANY_REQUESTS", undefined, `Too many failed logins; retry in ${seconds} seconds`);
       }
       // Counted as a failure before checking, so concurrent guesses cannot slip past the limit.
-      const at = limiter.fail(keys);
+      const at = await limiter.fail(keys);
       const r = await login(
         deps.store.db,
         deps.tokenSecret,
         { username, password: body.password },
         deps.tokenTtlSeconds,
-      ).catch((err: unknown) => {
-        if (!(err instanceof RegistryError && err.code === "AUTH_FAILED")) limiter.forgive(keys, at);
+      ).catch(async (err: unknown) => {
+        if (!(err instanceof RegistryError && err.code === "AUTH_FAILED")) await limiter.forgive(keys, at);
         throw err;
       });
-      limiter.forgive(keys, at);
-      limiter.reset(keys[1]!);
+      await limiter.forgive(keys, at);
+      await limiter.reset(keys[1]!);
       return {
         token: r.token,
         userIntID: r.userIntId,

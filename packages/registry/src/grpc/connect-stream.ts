@@ -30,6 +30,7 @@ import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "..
 import type { LiveUpdates } from "../sessions/live-updates.js";
 import type { ModbusConfigPush } from "../modbus/config-push.js";
 import { recordLoraCounters } from "../lora/lora-sessions.js";
+import type { SessionRows } from "../cluster/session-rows.js";
 import { protocolLabel, uplinksTotal } from "../ops/registry-metrics.js";
 
 /** What one Connect stream needs from the registry. */
@@ -49,9 +50,11 @@ export interface ConnectDeps {
   /** Writes connect logs and the devices' online state in batches. */
   connectivity: ConnectivityWriter;
   /** Turns stored uplinks into data point values, metrics and alerts (behind ingest). */
-  pipeline: DataPipeline;
+  pipeline: Pick<DataPipeline, "wake">;
   /** Configures a Modbus gateway's adapter when the gateway's session opens. */
   modbusConfig: ModbusConfigPush;
+  /** Several nodes: records which adapter streams this node holds. */
+  adapterRows?: Pick<SessionRows, "adapterAttached" | "adapterDetached"> | undefined;
 }
 
 type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -87,9 +90,10 @@ function closeSession(deps: ConnectDeps, s: LiveSession, reason: string, at = Da
 }
 
 /** A session came up (or was re-announced): online connect log and state. */
-function openSession(deps: ConnectDeps, s: LiveSession, kind: "opened" | "announced"): void {
+function openSession(deps: ConnectDeps, s: LiveSession, kind: "opened" | "announced", instanceId: string): void {
   deps.connectivity.record({
     kind,
+    instanceId,
     deviceIntId: s.deviceIntId,
     sessionId: s.sessionId,
     ip: s.clientIp,
@@ -182,6 +186,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         send({ case: "tenantLimits", value: create(TenantLimitsSchema, { tenantId, maxUplinkRate }) }),
     };
     const previous = [...deps.sessions.attach(link), ...deps.sessions.unpark(m.instanceId)];
+    deps.adapterRows?.adapterAttached(link);
     send({ case: "helloAck", value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId } });
     log.info({ instance: m.instanceId, protocol: m.protocol, sessions: m.sessions.length }, "adapter attached");
     // Sessions this instance held before its stream dropped but no longer lists ended meanwhile.
@@ -194,7 +199,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     const revoked = await sessionRevocations(deps.db, announced);
     for (const s of announced) {
       deps.sessions.open(link.instanceId, s);
-      openSession(deps, s, "announced");
+      openSession(deps, s, "announced", link.instanceId);
     }
     const kept = new Set<number>();
     for (const s of announced) {
@@ -296,7 +301,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       case "sessionOpened": {
         const s = toSession(k.value);
         deps.sessions.open(link.instanceId, s);
-        openSession(deps, s, "opened");
+        openSession(deps, s, "opened", link.instanceId);
         // A revocation or change made between its authentication and now must not be missed; a session this node
         // did not admit (it restarted meanwhile) is checked against the records first.
         const missed = deps.sessions.takePending(s.sessionId);
@@ -368,6 +373,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     if (!link) return;
     // The devices may still be connected to the adapter: wait for it to come back before calling them offline.
     const sessions = deps.sessions.detach(link);
+    deps.adapterRows?.adapterDetached(link.instanceId);
     deps.sessions.park(
       link.instanceId,
       sessions,

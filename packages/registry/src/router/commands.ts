@@ -53,6 +53,14 @@ export interface CommandRouterOptions {
   onError?: (err: unknown) => void;
 }
 
+/** The other nodes, for commands whose device is not connected here (see cluster/cluster.ts). */
+export interface RemoteCommands {
+  /** Asks the nodes holding these devices (or gateways) to send their queued commands. */
+  deliver(deviceIntIds: number[]): void;
+  /** Of these devices, those holding a session on another node. */
+  heldElsewhere(deviceIntIds: readonly number[]): Promise<Set<number>>;
+}
+
 /** The `iot_commands_total` outcome of an adapter's report. */
 const SETTLED: Record<PublishStatus, string> = { 0: "failed", 1: "issued", 2: "delivered", 3: "sent" };
 
@@ -68,6 +76,11 @@ const SWEEP_BATCH = 1000;
  * command's task.
  */
 export class CommandRouter {
+  /**
+   * Several nodes: where a command goes when no session of its device (or gateway) is on this node, and which
+   * devices hold a session on another node.
+   */
+  remote: RemoteCommands | undefined;
   private readonly inFlight = new InFlight();
   private readonly progress: GroupProgress;
   private readonly sweepIntervalMs: number;
@@ -175,7 +188,14 @@ export class CommandRouter {
       now,
     );
     commandsTotal().inc({ outcome: "issued" }, commands.length);
-    const unreachable = commands.filter((c) => this.send(c, now) === "no route").map((c) => c.id);
+    const away = commands.filter((c) => this.send(c, now, false) === "no route");
+    let unreachable = away.map((c) => c.id);
+    if (this.remote && away.length > 0) {
+      const targets = [...new Set(away.flatMap(routingIds))];
+      this.remote.deliver(targets);
+      const elsewhere = await this.remote.heldElsewhere(targets);
+      unreachable = away.filter((c) => !routingIds(c).some((id) => elsewhere.has(id))).map((c) => c.id);
+    }
     if (cmd.needAck === 0) {
       let failed = 0;
       for (let i = 0; i < unreachable.length; i += SWEEP_BATCH)
@@ -217,7 +237,7 @@ export class CommandRouter {
         topic: r.topic ?? DEFAULT_DOWNLINK_TOPIC,
         expiresAt: r.expiresAt ?? 0,
       };
-      if (this.send(cmd, now) === "sent") sent++;
+      if (this.send(cmd, now, false) === "sent") sent++;
     }
     return sent;
   }
@@ -315,16 +335,37 @@ export class CommandRouter {
     await this.progress.idle();
   }
 
-  /** Sends the command down its route now, unless it went down that stream already. */
-  private send(cmd: QueuedCommand, now: number): "sent" | "in flight" | "no route" {
+  /**
+   * A routed message from another node: these devices' (or gateways') queued commands are due; those of devices
+   * connected here go now.
+   */
+  async deliverHere(deviceIntIds: readonly number[], now = Date.now()): Promise<number> {
+    return this.deliverPending(
+      deviceIntIds.filter((id) => this.sessions.isOnline(id)),
+      now,
+    );
+  }
+
+  /**
+   * Sends the command down its route now, unless it went down that stream already. With no route here and
+   * `forward`, the other nodes are asked to send it (several nodes).
+   */
+  private send(cmd: QueuedCommand, now: number, forward = true): "sent" | "in flight" | "no route" {
     const route = routeFor((id) => this.sessions.route(id), cmd);
-    if (!route) return "no route";
+    if (!route) {
+      if (forward) this.remote?.deliver(routingIds(cmd));
+      return "no route";
+    }
     if (!this.inFlight.claim(cmd.id, route.link, now)) return "in flight";
     route.link.sendDownlink(downlinkOf(cmd, route));
     commandsTotal().inc({ outcome: "downlinked" });
     return "sent";
   }
 }
+
+/** The devices whose session can carry the command: its own, and its gateway's. */
+const routingIds = (cmd: QueuedCommand): number[] =>
+  cmd.gateway == null ? [cmd.deviceIntId] : [cmd.deviceIntId, cmd.gateway];
 
 /** The feed's command_result event of a control log whose status changed (see PUBLISH_STATUS). */
 function commandResult(

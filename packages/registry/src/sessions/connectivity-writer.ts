@@ -4,6 +4,7 @@ import { CONNECT_STATUS } from "../domain/connectivity.js";
 import type { Database } from "../store/schema.js";
 import type { LiveSession } from "./session-table.js";
 import { appendEvents, eventsCommitted } from "../northbound/events.js";
+import type { SharedSessions } from "../cluster/session-rows.js";
 
 /** What happened to a session: a connect log to write (unless `announced` finds the device online already). */
 export interface SessionEvent {
@@ -21,6 +22,8 @@ export interface SessionEvent {
   readonly at: number;
   /** Why a session closed, for the connect log. */
   readonly reason?: string;
+  /** The adapter instance holding an opened or announced session (several nodes: recorded in cluster_sessions). */
+  readonly instanceId?: string;
 }
 
 /** Most events written in one transaction. */
@@ -45,6 +48,8 @@ export class ConnectivityWriter {
     /** The device's most recent live session on this node, undefined when it has none. */
     private readonly liveSession: (deviceIntId: number) => LiveSession | undefined,
     private readonly logger: Logger,
+    /** Several nodes: session rows are written in the same transaction, and a device held elsewhere stays online. */
+    private readonly shared?: SharedSessions,
   ) {}
 
   /** Queues an event; the write happens within a few ms (see flush()). Never throws: failures are logged. */
@@ -130,6 +135,7 @@ export class ConnectivityWriter {
           data: { sessionId: l.sessionId, ip: l.ip, keepAlive: l.keepAlive, ...(l.reason ? { reason: l.reason } : {}) },
         })),
       );
+      await this.shared?.write(tx, batch);
       const offline: number[] = [];
       for (const id of devices.keys()) {
         const live = this.liveSession(id);
@@ -148,6 +154,9 @@ export class ConnectivityWriter {
           .where("id", "=", id)
           .execute();
       }
+      const elsewhere = this.shared && offline.length > 0 ? await this.shared.heldElsewhere(tx, offline) : undefined;
+      if (elsewhere && elsewhere.size > 0)
+        offline.splice(0, offline.length, ...offline.filter((id) => !elsewhere.has(id)));
       if (offline.length > 0)
         await tx
           .updateTable("devices")

@@ -4,6 +4,13 @@ import { deviceIdsByPolicy, policiesOfDevice } from "../domain/policies.js";
 import { subscriptionsOfDevice } from "../domain/subscriptions.js";
 import type { SessionTable } from "./session-table.js";
 
+/** Where changes go for the sessions other nodes hold (several nodes; see cluster/cluster.ts). */
+export interface RemoteUpdates {
+  policiesChanged(deviceIntIds: number[]): void;
+  subscriptionsChanged(deviceIntIds: number[]): void;
+  tenantLimitsChanged(tenantId: string, maxUplinkRate: number): void;
+}
+
 /**
  * Pushes a device's current policies or proxy subscriptions to the adapters
  * holding its live sessions, so a change made through the API applies at
@@ -13,6 +20,8 @@ import type { SessionTable } from "./session-table.js";
  */
 export class LiveUpdates {
   private queue: Promise<void> = Promise.resolve();
+  /** Several nodes: told of every change pushed here, so the nodes holding other sessions push it too. */
+  remote: RemoteUpdates | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -22,8 +31,14 @@ export class LiveUpdates {
   /** The policies bound to these devices changed (bind, unbind). */
   policiesChanged(deviceIntIds: Iterable<number>): Promise<void> {
     const ids = [...new Set(deviceIntIds)];
+    if (ids.length > 0) this.remote?.policiesChanged(ids);
+    return this.policiesChangedHere(ids);
+  }
+
+  /** `policiesChanged` for the sessions of this node only. */
+  policiesChangedHere(deviceIntIds: readonly number[]): Promise<void> {
     return this.run(async () => {
-      for (const id of ids) {
+      for (const id of deviceIntIds) {
         this.sessions.markStale(id, "policies");
         const links = this.sessions.linksOf(id);
         if (links.length === 0) continue;
@@ -41,6 +56,12 @@ export class LiveUpdates {
 
   /** The device's proxy subscriptions changed (added, removed). */
   subscriptionsChanged(deviceIntId: number): Promise<void> {
+    this.remote?.subscriptionsChanged([deviceIntId]);
+    return this.subscriptionsChangedHere(deviceIntId);
+  }
+
+  /** `subscriptionsChanged` for the sessions of this node only. */
+  subscriptionsChangedHere(deviceIntId: number): Promise<void> {
     return this.run(async () => {
       this.sessions.markStale(deviceIntId, "subscriptions");
       const links = this.sessions.linksOf(deviceIntId);
@@ -52,13 +73,19 @@ export class LiveUpdates {
 
   /** The tenant's uplink rate limit changed: every attached adapter applies it to the tenant's traffic at once. */
   tenantLimitsChanged(tenantId: string, maxUplinkRate: number): void {
+    this.remote?.tenantLimitsChanged(tenantId, maxUplinkRate);
+    this.tenantLimitsChangedHere(tenantId, maxUplinkRate);
+  }
+
+  /** `tenantLimitsChanged` for the adapters of this node only. */
+  tenantLimitsChangedHere(tenantId: string, maxUplinkRate: number): void {
     for (const link of this.sessions.links()) link.updateTenantLimits(tenantId, maxUplinkRate);
   }
 
   /** A session just opened: sends what it missed while it was pending. */
   async sessionOpened(deviceIntId: number, missed: ReadonlySet<"policies" | "subscriptions">): Promise<void> {
-    if (missed.has("policies")) await this.policiesChanged([deviceIntId]);
-    if (missed.has("subscriptions")) await this.subscriptionsChanged(deviceIntId);
+    if (missed.has("policies")) await this.policiesChangedHere([deviceIntId]);
+    if (missed.has("subscriptions")) await this.subscriptionsChangedHere(deviceIntId);
   }
 
   private run(task: () => Promise<void>): Promise<void> {

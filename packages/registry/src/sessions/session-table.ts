@@ -300,11 +300,20 @@ export class SessionTable {
     return [...ids].flatMap((id) => this.adapters.get(id)?.link ?? []);
   }
 
+  /** Several nodes: told of every kick made here, so the nodes holding the device's other sessions kick them too. */
+  remote: { kicked(deviceIntId: number, reason: string): void } | undefined;
+
   /**
    * Closes every session of the device at once (blocked, deleted, credentials
-   * changed), including those authenticated but not reported open yet.
+   * changed), including those authenticated but not reported open yet, here and on the other nodes.
    */
   kick(deviceIntId: number, reason: string): void {
+    this.kickHere(deviceIntId, reason);
+    this.remote?.kicked(deviceIntId, reason);
+  }
+
+  /** `kick` on this node only (a kick routed from another node). */
+  kickHere(deviceIntId: number, reason: string): void {
     for (const sessionId of this.byDevice.get(deviceIntId)?.keys() ?? []) this.revoke(sessionId, reason);
     for (const link of this.linksOf(deviceIntId)) link.kick(deviceIntId, reason);
     for (const [sessionId, p] of this.pending)

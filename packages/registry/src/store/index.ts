@@ -12,3 +12,4 @@ export {
   type RetentionCounts,
   type RetentionOptions,
 } from "./retention.js";
+export { lockSqliteDataDir, SQLITE_LOCK_FILE_NAME, type SqliteNodeLock } from "./sqlite-lock.js";

@@ -5,6 +5,7 @@ import type { Database } from "./schema.js";
 import { openSqlite } from "./sqlite.js";
 import type { Engine, Store, StoreOptions } from "./store.js";
 import { BatchedUplinkWriter } from "./uplink-writer.js";
+import { withPostgresStartupLock } from "./startup-lock.js";
 
 /** URL schemes that select PostgreSQL. */
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
@@ -31,7 +32,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw new Error("unsupported database URL: only postgres:// or postgresql:// (or none, for SQLite)");
   }
   try {
-    await migrateToLatest(db, engine, migrationSchema);
+    // Several nodes starting at once on PostgreSQL migrate one after another.
+    if (engine === "postgres") await withPostgresStartupLock(db, () => migrateToLatest(db, engine, migrationSchema));
+    else await migrateToLatest(db, engine, migrationSchema);
   } catch (error) {
     await db.destroy();
     throw error;

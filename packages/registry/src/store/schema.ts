@@ -16,9 +16,18 @@ import type {
   ProxySubscriptionsTable,
 } from "./schema-data-model.js";
 import type { NorthboundEventsTable, WebhookDeliveriesTable, WebhooksTable } from "./schema-northbound.js";
+import type {
+  ClusterAdaptersTable,
+  ClusterLeasesTable,
+  ClusterMessagesTable,
+  ClusterNodesTable,
+  ClusterSessionsTable,
+  LoginFailuresTable,
+} from "./schema-cluster.js";
 
 export type * from "./schema-data-model.js";
 export type * from "./schema-northbound.js";
+export type * from "./schema-cluster.js";
 
 /**
  * Table types as the domain code sees them. Columns are snake_case in the
@@ -59,6 +68,12 @@ export interface Database {
   northboundEvents: NorthboundEventsTable;
   webhooks: WebhooksTable;
   webhookDeliveries: WebhookDeliveriesTable;
+  clusterNodes: ClusterNodesTable;
+  clusterAdapters: ClusterAdaptersTable;
+  clusterSessions: ClusterSessionsTable;
+  clusterMessages: ClusterMessagesTable;
+  clusterLeases: ClusterLeasesTable;
+  loginFailures: LoginFailuresTable;
 }
 
 /** Service-wide key/value state (token signing secret, CA material, ...). */
