@@ -17,8 +17,14 @@ async function registry(): Promise<TestRegistryServer> {
   return s;
 }
 
-function client(addresses: string[]): GrpcRegistryClient {
-  const c = new GrpcRegistryClient({ address: addresses, protocol: "mqtt", logger, backoff: { maxMs: 1000 } });
+function client(addresses: string[], helloTimeoutMs?: number): GrpcRegistryClient {
+  const c = new GrpcRegistryClient({
+    address: addresses,
+    protocol: "mqtt",
+    logger,
+    backoff: { maxMs: 1000 },
+    helloTimeoutMs,
+  });
   cleanups.push(() => c.close());
   return c;
 }
@@ -101,6 +107,16 @@ describe("GrpcRegistryClient with several registry addresses", () => {
     await vi.waitFor(() => expect(c.state).toBe("connected"), { timeout: 2000 });
     expect(c.registryAddress).toBe(`127.0.0.1:${b.port}`);
     expect(b.streams).toHaveLength(1);
+  });
+
+  it("gives up on a node that accepts the stream but never answers Hello, and uses the next one", async () => {
+    const [stuck, b] = [await registry(), await registry()];
+    stuck.answerHello = false;
+    const c = client([`127.0.0.1:${stuck.port}`, `127.0.0.1:${b.port}`], 300);
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"), { timeout: 2000 });
+    expect(c.registryAddress).toBe(`127.0.0.1:${b.port}`);
+    expect(stuck.streams).toHaveLength(1);
   });
 
   it("stays on the node that answers when another stream of it fails, rather than going back to the first", async () => {

@@ -105,6 +105,11 @@ export interface GrpcRegistryClientOptions {
   readonly closeDrainMs?: number;
   /** Reconnect delays (default 100 ms doubling to 5 s, with jitter; with several nodes, per round of them). */
   readonly backoff?: BackoffOptions;
+  /**
+   * With several addresses: how long a new stream may wait for the node's HelloAck before the client gives up on that
+   * node and tries the next (a node that accepts connections but is stuck), ms (default 3000).
+   */
+  readonly helloTimeoutMs?: number;
   /** Adapter version reported in Hello. */
   readonly version?: string;
   /** IOT_REGISTRY_TOKEN: sent with every call when set. */
@@ -165,6 +170,7 @@ export class GrpcRegistryClient implements RegistryClient {
   private handlers: RegistryHandlers = {};
   private call: ConnectCall | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  private helloTimer: NodeJS.Timeout | undefined;
   private unsentResults: AdapterMessage[] = [];
   private readonly authSlots: ConcurrencyLimit;
   private readonly metrics: AdapterMetrics;
@@ -386,6 +392,7 @@ export class GrpcRegistryClient implements RegistryClient {
     const wasConnected = this.linkState === "connected";
     this.linkState = "closed";
     clearTimeout(this.retryTimer);
+    clearTimeout(this.helloTimer);
     const until = Date.now() + (this.opts.closeDrainMs ?? 2000);
     while (wasConnected && this.call && this.buffer.size > 0 && Date.now() < until) await sleep(20);
     const call = this.call;
@@ -427,6 +434,7 @@ export class GrpcRegistryClient implements RegistryClient {
     const down = (why: string) => {
       if (over) return;
       over = true;
+      clearTimeout(this.helloTimer);
       if (this.call === call) this.call = undefined;
       this.streamDown(why);
     };
@@ -437,6 +445,14 @@ export class GrpcRegistryClient implements RegistryClient {
       down("registry ended the stream");
     });
     call.on("status", (s: grpc.StatusObject) => down(`stream closed (${s.code}) ${s.details}`));
+    if (this.endpoints.addresses.length > 1) {
+      clearTimeout(this.helloTimer);
+      this.helloTimer = setTimeout(() => {
+        if (this.call !== call || this.linkState !== "connecting") return;
+        down(`no HelloAck within ${this.opts.helloTimeoutMs ?? 3000} ms`);
+        call.cancel();
+      }, this.opts.helloTimeoutMs ?? 3000);
+    }
     this.send(helloMessage(this.instanceId, this.opts.protocol, this.opts.version ?? "0.0.0", this.live.all()));
     for (const p of this.buffer.pending()) this.send(uplinkMessage(p.seq, p.uplink));
     const results = this.unsentResults;
@@ -470,6 +486,7 @@ export class GrpcRegistryClient implements RegistryClient {
     const k = m.kind;
     switch (k.case) {
       case "helloAck":
+        clearTimeout(this.helloTimer);
         this.linkState = "connected";
         this.metrics.registryConnected(true);
         this.endpoints.connected();
