@@ -12,47 +12,18 @@
  */
 import { createServer, type Server } from "node:net";
 import { Aedes } from "aedes";
-import mqtt, { type MqttClient } from "mqtt";
+import type { MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
+import { connect, measure as measureAll, positiveInt, TELEMETRY as payload, WINDOW } from "./mqtt-load.js";
 
 const devices = positiveInt(process.argv[2], 20);
 const perDevice = positiveInt(process.argv[3], 500);
 const baselineUrl = process.argv[4] ?? "mqtt://127.0.0.1:1883";
-const payload = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
 
-function positiveInt(arg: string | undefined, fallback: number): number {
-  if (arg === undefined) return fallback;
-  const n = Number(arg);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
-  return n;
-}
-
-/** How many unacknowledged publishes each device keeps in flight, like a device with a send window. */
-const WINDOW = 32;
-
-/** One device publishing `perDevice` QoS 1 messages, at most WINDOW unacknowledged at a time. */
-async function publishAll(client: MqttClient): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < perDevice) {
-      const i = next++;
-      await client.publishAsync(`telemetry/${i % 10}`, payload, { qos: 1 });
-    }
-  };
-  await Promise.all(Array.from({ length: WINDOW }, lane));
-}
-
-/** Messages per second for every client publishing at once. */
-async function measure(clients: MqttClient[]): Promise<number> {
-  const started = performance.now();
-  await Promise.all(clients.map(publishAll));
-  return (clients.length * perDevice) / ((performance.now() - started) / 1000);
-}
+/** Messages per second for every client publishing `perDevice` at once. */
+const measure = (clients: MqttClient[]) => measureAll(clients, perDevice);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const connect = (url: string, opts: mqtt.IClientOptions = {}) =>
-  mqtt.connectAsync(url, { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000, ...opts });
 
 /** A broker for the baseline: the given address when something answers there, else bare aedes on a free port. */
 async function baselineBroker(): Promise<{ url: string; label: string; close: () => Promise<void> }> {

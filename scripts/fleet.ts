@@ -125,9 +125,12 @@ export function reachable(hostPort: string): string {
   return hostPort.replace(/^(\w+:\/\/)?0\.0\.0\.0/, (_m, scheme: string | undefined) => `${scheme ?? ""}127.0.0.1`);
 }
 
-/** The central node and every adapter, started in order. */
+/** The central node(s) and every adapter, started in order. */
 export interface Fleet {
+  /** The first central node (the only one unless `nodes` was more than 1). */
   central: FleetProcess;
+  /** Every central node, in start order: with several, they share one PostgreSQL database (IOT_DATABASE_URL). */
+  centrals: FleetProcess[];
   adapters: FleetProcess[];
   /** The IOT_REGISTRY_TOKEN every process of the fleet shares: the one given, else the one made for this run. */
   registryToken: string;
@@ -141,32 +144,58 @@ export function newRegistryToken(): string {
   return randomBytes(32).toString("base64url");
 }
 
+/** How a fleet is started: echo the children's output, several central nodes, only some adapters. */
+export interface FleetOptions {
+  echo?: boolean;
+  /**
+   * Central nodes to start (default 1), one after the other on the same database; node i (from 0) listens on the
+   * given IOT_API_PORT and IOT_GRPC_PORT plus i (0 stays 0: the OS picks). Every adapter is given all their gRPC
+   * addresses (IOT_REGISTRY_URL, comma-separated) and fails over between them.
+   */
+  nodes?: number;
+  /** Names of the adapters to start (see ADAPTERS); default every one whose settings are given. */
+  adapters?: readonly string[];
+}
+
+/** `port` + `offset` for node `offset`'s listener, keeping 0 (any free port) as it is. */
+function nodePort(port: string | undefined, fallback: number, offset: number): string {
+  const base = port === undefined || port === "" ? fallback : Number(port);
+  return String(base === 0 ? 0 : base + offset);
+}
+
 /**
- * Starts the central node, then every adapter pointed at its gRPC address.
+ * Starts the central node(s), then every adapter pointed at their gRPC addresses.
  * Stopping ends the adapters first so they can report their sessions closed.
  * Without an `IOT_REGISTRY_TOKEN` in `env`, the processes share one made for
  * this run, so no other local user can call the gRPC endpoint as an adapter.
  */
-export async function startFleet(
-  given: Record<string, string | undefined>,
-  opts: { echo?: boolean } = {},
-): Promise<Fleet> {
+export async function startFleet(given: Record<string, string | undefined>, opts: FleetOptions = {}): Promise<Fleet> {
   const registryTokenGenerated = !given.IOT_REGISTRY_TOKEN;
   const registryToken = given.IOT_REGISTRY_TOKEN || newRegistryToken();
-  const env = { ...given, IOT_REGISTRY_TOKEN: registryToken };
-  const central = await startProcess("central", "packages/central/src/main.ts", env, opts);
+  const env: Record<string, string | undefined> = { ...given, IOT_REGISTRY_TOKEN: registryToken };
+  const nodes = opts.nodes ?? 1;
+  const centrals: FleetProcess[] = [];
   const adapters: FleetProcess[] = [];
   const stop = async () => {
     await Promise.all(adapters.map((a) => stopProcess(a)));
-    await stopProcess(central);
+    await Promise.all(centrals.map((c) => stopProcess(c)));
   };
   try {
-    const registryUrl = reachable(central.urls.grpc!);
-    for (const a of ADAPTERS.filter((x) => x.when?.(env) ?? true))
+    for (let i = 0; i < nodes; i++) {
+      const ports =
+        nodes === 1
+          ? {}
+          : { IOT_API_PORT: nodePort(env.IOT_API_PORT, 8080, i), IOT_GRPC_PORT: nodePort(env.IOT_GRPC_PORT, 50051, i) };
+      const name = nodes === 1 ? "central" : `central-${i + 1}`;
+      centrals.push(await startProcess(name, "packages/central/src/main.ts", { ...env, ...ports }, opts));
+    }
+    const registryUrl = centrals.map((c) => reachable(c.urls.grpc!)).join(",");
+    const wanted = ADAPTERS.filter((x) => (opts.adapters ? opts.adapters.includes(x.name) : (x.when?.(env) ?? true)));
+    for (const a of wanted)
       adapters.push(await startProcess(a.name, a.entry, { ...env, IOT_REGISTRY_URL: registryUrl }, opts));
   } catch (err) {
     await stop();
     throw err;
   }
-  return { central, adapters, registryToken, registryTokenGenerated, stop };
+  return { central: centrals[0]!, centrals, adapters, registryToken, registryTokenGenerated, stop };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, flag, oneOf, port, readConfig, text } from "./settings.js";
+import { ConfigError, describeSettings, flag, list, oneOf, port, readConfig, text } from "./settings.js";
 import { listenError } from "./startup.js";
 
 const settings = {
@@ -34,6 +34,25 @@ describe("readConfig", () => {
 
   it("rejects a value outside a closed list", () => {
     expect(() => readConfig(settings, { IOT_API_FORM: "3" })).toThrow(/IOT_API_FORM="3": must be one of 1, 2/);
+  });
+});
+
+describe("list settings", () => {
+  const urls = { urls: list("IOT_REGISTRY_URL", ["127.0.0.1:50051"], "registries") };
+
+  it("splits a comma-separated value into its trimmed items, in order", () => {
+    expect(readConfig(urls, { IOT_REGISTRY_URL: "a:1, b:2 ,c:3" }).urls).toEqual(["a:1", "b:2", "c:3"]);
+    expect(readConfig(urls, {}).urls).toEqual(["127.0.0.1:50051"]);
+  });
+
+  it("refuses an empty item with one line naming the variable", () => {
+    expect(() => readConfig(urls, { IOT_REGISTRY_URL: "a:1,,b:2" })).toThrow(
+      /^IOT_REGISTRY_URL="a:1,,b:2": must be a comma-separated list without empty items$/,
+    );
+  });
+
+  it("documents its default as the comma-separated text a user would write", () => {
+    expect(describeSettings(urls)[0]![1]).toBe("127.0.0.1:50051");
   });
 });
 

@@ -22,6 +22,23 @@ export function text(env: string, fallback: string | undefined, doc: string): Se
   return { env, fallback, doc, parse: (raw) => raw };
 }
 
+/**
+ * A comma-separated list of non-empty items (spaces around items are dropped), e.g. several addresses to try in
+ * order; an empty item (`a,,b`) is refused so a typo is not silently ignored.
+ */
+export function list(env: string, fallback: readonly string[], doc: string): Setting<readonly string[]> {
+  return {
+    env,
+    fallback,
+    doc,
+    parse(raw) {
+      const items = raw.split(",").map((x) => x.trim());
+      if (items.some((x) => x === "")) throw new Error("must be a comma-separated list without empty items");
+      return Object.freeze(items);
+    },
+  };
+}
+
 /** An integer within [min, max]. */
 export function integer(env: string, fallback: number, doc: string, min: number, max: number): Setting<number> {
   return {
@@ -108,7 +125,13 @@ export function readConfig<S extends Record<string, Setting<unknown>>>(
 export function describeSettings(settings: Record<string, Setting<unknown>>): Array<[string, string, string]> {
   return Object.values(settings).map((s) => [
     s.env,
-    s.fallback === undefined ? "(unset)" : typeof s.fallback === "string" ? s.fallback : JSON.stringify(s.fallback),
+    s.fallback === undefined
+      ? "(unset)"
+      : typeof s.fallback === "string"
+        ? s.fallback
+        : Array.isArray(s.fallback)
+          ? s.fallback.join(",")
+          : JSON.stringify(s.fallback),
     s.doc,
   ]);
 }

@@ -37,7 +37,7 @@ runMain("coap-adapter", async () => {
   });
   registry.start();
   logger.info(
-    { port: udp.port, registry: config.registryUrl, instance: registry.instanceId },
+    { port: udp.port, registry: config.registryUrls, instance: registry.instanceId },
     "coap adapter listening",
   );
   process.stdout.write(

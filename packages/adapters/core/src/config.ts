@@ -1,4 +1,4 @@
-import { integer, oneOf, text, type ConfigOf } from "@iot/config";
+import { integer, list, oneOf, text, type ConfigOf } from "@iot/config";
 
 /** Log levels accepted by IOT_LOG_LEVEL (pino's). */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -17,7 +17,11 @@ export const DEFAULT_MAX_MESSAGE_SIZE = 262_144;
  * own settings object so one readConfig call covers both.
  */
 export const adapterSettings = {
-  registryUrl: text("IOT_REGISTRY_URL", "127.0.0.1:50051", "gRPC address (host:port) of the central node's registry"),
+  registryUrls: list(
+    "IOT_REGISTRY_URL",
+    ["127.0.0.1:50051"],
+    "gRPC address (host:port) of the central node's registry; several nodes over one PostgreSQL, comma-separated, are used one at a time, moving to the next when one fails",
+  ),
   registryToken: text(
     "IOT_REGISTRY_TOKEN",
     undefined,

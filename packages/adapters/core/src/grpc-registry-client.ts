@@ -19,6 +19,7 @@ import {
 import type { Logger } from "pino";
 import { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
+import { RegistryEndpoints } from "./registry-endpoints.js";
 import type { AdapterConfig } from "./config.js";
 import { ConcurrencyLimit } from "./concurrency-limit.js";
 import { dispatchDownlink } from "./downlink-dispatch.js";
@@ -85,8 +86,11 @@ interface RawRegistryClient {
 
 /** Settings of the gRPC registry client; times in ms. */
 export interface GrpcRegistryClientOptions {
-  /** The central node's gRPC address, `host:port` (an `https://` prefix selects TLS). */
-  readonly address: string;
+  /**
+   * The central node's gRPC address, `host:port` (an `https://` prefix selects TLS), or several nodes over one
+   * database: the client uses one at a time and moves to the next when its stream fails (see RegistryEndpoints).
+   */
+  readonly address: string | readonly string[];
   readonly protocol: ProtocolName;
   readonly logger: Logger;
   /** Most unacknowledged uplinks kept (default 10000). */
@@ -99,8 +103,13 @@ export interface GrpcRegistryClientOptions {
   readonly authConcurrency?: number;
   /** How long close() waits for pending acks (default 2000). */
   readonly closeDrainMs?: number;
-  /** Reconnect delays (default 100 ms doubling to 5 s, with jitter). */
+  /** Reconnect delays (default 100 ms doubling to 5 s, with jitter; with several nodes, per round of them). */
   readonly backoff?: BackoffOptions;
+  /**
+   * With several addresses: how long a new stream may wait for the node's HelloAck before the client gives up on that
+   * node and tries the next (a node that accepts connections but is stuck), ms (default 3000).
+   */
+  readonly helloTimeoutMs?: number;
   /** Adapter version reported in Hello. */
   readonly version?: string;
   /** IOT_REGISTRY_TOKEN: sent with every call when set. */
@@ -152,14 +161,16 @@ const LORA_ACTIVATE_RESULTS: Partial<Record<LoraActivateCode, LoraActivateResult
 export class GrpcRegistryClient implements RegistryClient {
   readonly instanceId: string;
   private linkState: RegistryLinkState = "idle";
-  private readonly raw: RawRegistryClient;
+  /** One gRPC client per node address, in the order of `endpoints.addresses`. */
+  private readonly raws: RawRegistryClient[];
   private readonly buffer: UplinkBuffer;
   private readonly live = new LiveSessions();
-  private readonly backoff: Backoff;
+  private readonly endpoints: RegistryEndpoints;
   private readonly log: Logger;
   private handlers: RegistryHandlers = {};
   private call: ConnectCall | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  private helloTimer: NodeJS.Timeout | undefined;
   private unsentResults: AdapterMessage[] = [];
   private readonly authSlots: ConcurrencyLimit;
   private readonly metrics: AdapterMetrics;
@@ -171,19 +182,34 @@ export class GrpcRegistryClient implements RegistryClient {
     this.metrics = adapterMetrics(opts.protocol);
     this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000, opts.maxMessageSize);
     this.authSlots = new ConcurrencyLimit(opts.authConcurrency ?? 32);
-    this.backoff = new Backoff(opts.backoff);
+    this.endpoints = new RegistryEndpoints(
+      typeof opts.address === "string" ? [opts.address] : opts.address,
+      opts.backoff,
+    );
     this.log = opts.logger.child({ component: "registry-client", instance: this.instanceId });
     this.rates = new TenantRateLimiter((tenantId, refused, rate) =>
       this.log.warn({ tenantId, refused, maxUplinkRate: rate }, "tenant over its uplink rate; uplinks refused"),
     );
-    const { target, credentials } = channel(opts.address);
     const maxMs = opts.backoff?.maxMs ?? 5000;
-    this.raw = new RegistryGrpcClient(target, credentials, {
-      ...channelOptions,
-      "grpc.initial_reconnect_backoff_ms": opts.backoff?.initialMs ?? 100,
-      "grpc.max_reconnect_backoff_ms": maxMs,
-      ...(opts.token ? { interceptors: [withToken(opts.token)] } : {}),
-    }) as unknown as RawRegistryClient;
+    this.raws = this.endpoints.addresses.map((address) => {
+      const { target, credentials } = channel(address);
+      return new RegistryGrpcClient(target, credentials, {
+        ...channelOptions,
+        "grpc.initial_reconnect_backoff_ms": opts.backoff?.initialMs ?? 100,
+        "grpc.max_reconnect_backoff_ms": maxMs,
+        ...(opts.token ? { interceptors: [withToken(opts.token)] } : {}),
+      }) as unknown as RawRegistryClient;
+    });
+  }
+
+  /** The gRPC client of the node in use: unary calls go where the stream goes. */
+  private get raw(): RawRegistryClient {
+    return this.raws[this.endpoints.currentIndex]!;
+  }
+
+  /** The node address in use now (`host:port` as configured). */
+  get registryAddress(): string {
+    return this.endpoints.current;
   }
 
   get state(): RegistryLinkState {
@@ -366,6 +392,7 @@ export class GrpcRegistryClient implements RegistryClient {
     const wasConnected = this.linkState === "connected";
     this.linkState = "closed";
     clearTimeout(this.retryTimer);
+    clearTimeout(this.helloTimer);
     const until = Date.now() + (this.opts.closeDrainMs ?? 2000);
     while (wasConnected && this.call && this.buffer.size > 0 && Date.now() < until) await sleep(20);
     const call = this.call;
@@ -383,7 +410,7 @@ export class GrpcRegistryClient implements RegistryClient {
     );
     this.metrics.bufferDepth(0);
     this.metrics.registryConnected(false);
-    this.raw.close();
+    for (const raw of this.raws) raw.close();
   }
 
   /** Writes to the current stream; false when there is none (the next Hello/replay covers it). */
@@ -407,6 +434,7 @@ export class GrpcRegistryClient implements RegistryClient {
     const down = (why: string) => {
       if (over) return;
       over = true;
+      clearTimeout(this.helloTimer);
       if (this.call === call) this.call = undefined;
       this.streamDown(why);
     };
@@ -417,6 +445,14 @@ export class GrpcRegistryClient implements RegistryClient {
       down("registry ended the stream");
     });
     call.on("status", (s: grpc.StatusObject) => down(`stream closed (${s.code}) ${s.details}`));
+    if (this.endpoints.addresses.length > 1) {
+      clearTimeout(this.helloTimer);
+      this.helloTimer = setTimeout(() => {
+        if (this.call !== call || this.linkState !== "connecting") return;
+        down(`no HelloAck within ${this.opts.helloTimeoutMs ?? 3000} ms`);
+        call.cancel();
+      }, this.opts.helloTimeoutMs ?? 3000);
+    }
     this.send(helloMessage(this.instanceId, this.opts.protocol, this.opts.version ?? "0.0.0", this.live.all()));
     for (const p of this.buffer.pending()) this.send(uplinkMessage(p.seq, p.uplink));
     const results = this.unsentResults;
@@ -429,8 +465,15 @@ export class GrpcRegistryClient implements RegistryClient {
     const wasConnected = this.linkState === "connected";
     this.linkState = "connecting";
     this.metrics.registryConnected(false);
-    const delay = this.backoff.next();
-    const details = { reason: why, retryInMs: delay, pendingUplinks: this.buffer.size };
+    const from = this.endpoints.current;
+    const delay = this.endpoints.failed();
+    const details = {
+      reason: why,
+      node: from,
+      next: this.endpoints.current,
+      retryInMs: delay,
+      pendingUplinks: this.buffer.size,
+    };
     if (wasConnected) this.log.warn(details, "registry stream lost; reconnecting");
     else this.log.debug(details, "registry not reachable; retrying");
     this.retryTimer = setTimeout(() => {
@@ -443,11 +486,17 @@ export class GrpcRegistryClient implements RegistryClient {
     const k = m.kind;
     switch (k.case) {
       case "helloAck":
+        clearTimeout(this.helloTimer);
         this.linkState = "connected";
         this.metrics.registryConnected(true);
-        this.backoff.reset();
+        this.endpoints.connected();
         this.log.info(
-          { node: k.value.nodeId, sessions: this.live.size, replayed: this.buffer.size },
+          {
+            node: k.value.nodeId,
+            address: this.endpoints.current,
+            sessions: this.live.size,
+            replayed: this.buffer.size,
+          },
           "registry link up",
         );
         return;
@@ -526,7 +575,7 @@ export function createGrpcRegistryClient(options: GrpcRegistryClientOptions): Re
 /** The registry client of an adapter process, from the settings every adapter shares (call start() to connect). */
 export function registryClientFor(config: AdapterConfig, protocol: ProtocolName, logger: Logger): RegistryClient {
   return createGrpcRegistryClient({
-    address: config.registryUrl,
+    address: config.registryUrls,
     protocol,
     logger,
     bufferLimit: config.bufferLimit,

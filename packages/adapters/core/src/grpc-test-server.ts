@@ -36,6 +36,8 @@ export interface TestRegistryServer {
   readonly streams: TestStream[];
   /** When true (default), every uplink is acked as soon as it arrives. */
   autoAck: boolean;
+  /** When false, Hello is never answered (a stuck node); default true. */
+  answerHello: boolean;
   /** Answers IssueListenerCertificate: PEMs, or a gRPC status error (default: UNIMPLEMENTED). */
   issueListenerCertificate: (
     req: IssueListenerCertificateRequest,
@@ -81,6 +83,7 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     port: 0,
     streams,
     autoAck: true,
+    answerHello: true,
     issueListenerCertificate: (
       _req: IssueListenerCertificateRequest,
     ): { certPem: string; caPem: string } | Partial<grpc.StatusObject> => ({
@@ -115,7 +118,7 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
       streams.push(stream);
       call.on("data", (m: AdapterMessage) => {
         stream.received.push(m);
-        if (m.kind.case === "hello")
+        if (m.kind.case === "hello" && state.answerHello)
           call.write(create(RegistryMessageSchema, { kind: { case: "helloAck", value: { nodeId: "test-node" } } }));
         if (m.kind.case === "uplink" && state.autoAck) {
           call.write(

@@ -44,7 +44,7 @@ runMain("http-adapter", async () => {
     server.listen(config.httpPort, config.httpHost, resolve);
   });
   const { port } = server.address() as { port: number };
-  logger.info({ port, registry: config.registryUrl, instance: registry.instanceId }, "http adapter listening");
+  logger.info({ port, registry: config.registryUrls, instance: registry.instanceId }, "http adapter listening");
   process.stdout.write(
     `READY http-adapter http=http://${announcedHost(config.httpHost)}:${port}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
   );

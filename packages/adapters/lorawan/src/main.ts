@@ -41,7 +41,7 @@ runMain("lorawan-adapter", async () => {
     await metrics?.close();
   });
   registry.start();
-  logger.info({ port: udp.port, registry: config.registryUrl, instance: registry.instanceId }, "lorawan adapter up");
+  logger.info({ port: udp.port, registry: config.registryUrls, instance: registry.instanceId }, "lorawan adapter up");
   process.stdout.write(
     `READY lorawan-adapter lorawan=udp://${announcedHost(config.udpHost)}:${udp.port}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
   );

@@ -52,7 +52,7 @@ runMain("lwm2m-adapter", async () => {
   });
   registry.start();
   logger.info(
-    { port: udp.port, registry: config.registryUrl, instance: registry.instanceId },
+    { port: udp.port, registry: config.registryUrls, instance: registry.instanceId },
     "lwm2m adapter listening",
   );
   process.stdout.write(

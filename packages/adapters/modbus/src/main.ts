@@ -38,7 +38,7 @@ runMain("modbus-adapter", async () => {
   });
   registry.start();
   const loggedIn = adapter.start();
-  logger.info({ registry: config.registryUrl, instance: registry.instanceId }, "modbus adapter running");
+  logger.info({ registry: config.registryUrls, instance: registry.instanceId }, "modbus adapter running");
   process.stdout.write(`READY modbus-adapter gateway=${config.gatewayId}${metrics ? ` metrics=${metrics.url}` : ""}\n`);
   await loggedIn;
 });

@@ -88,7 +88,7 @@ runMain("mqtt-adapter", async () => {
       WS_PATH,
     );
   logger.info(
-    { listeners: urls, registry: config.registryUrl, instance: registry.instanceId },
+    { listeners: urls, registry: config.registryUrls, instance: registry.instanceId },
     "mqtt adapter listening",
   );
   process.stdout.write(`READY mqtt-adapter ${urls.join(" ")}${metrics ? ` metrics=${metrics.url}` : ""}\n`);

@@ -115,3 +115,35 @@ export const engines: EngineUnderTest[] = [
 
 /** The PostgreSQL harness when its tests run here, else undefined. */
 export const postgresEngine: EngineUnderTest | undefined = engines.find((e) => e.name === "postgres");
+
+/** A PostgreSQL database made for one test run, for central nodes started as processes (which take a URL). */
+export interface TestDatabase {
+  /** `postgres://…/<fresh database>`. */
+  readonly url: string;
+  /** Drops the database, ending whatever connections are left to it. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates an empty database on the test server, so several central nodes can share it without seeing any other
+ * run's tables, LISTEN channels or advisory locks (schemas, as `open` makes, would share the last two).
+ * @throws Error when no PostgreSQL server answers.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = postgresEngine?.url;
+  if (url === undefined) throw new Error(`no PostgreSQL server answers: ${probe.error ?? "not probed"}`);
+  const name = `iot_run_${randomBytes(5).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return { url: own.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}

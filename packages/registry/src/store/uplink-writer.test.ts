@@ -56,6 +56,20 @@ describe.each(engines)("uplink writer on $name", (engine) => {
     expect(await countEvents(store)).toBe(2);
   });
 
+  it("stores once an uplink an adapter replays to a second node after the first stored it, or while it stores it", async () => {
+    // Two stores on one database stand for two central nodes: the adapter's msgKey (instance id and seq) is the same
+    // wherever it replays, so the unique key decides, whichever transaction commits first.
+    const { store: first, place } = await engine.open({ batchMaxDelayMs: 1 });
+    const { store: second } = await engine.open({ batchMaxDelayMs: 1 }, place);
+    await expect(first.uplinks.write(uplink(1))).resolves.toBe("stored");
+    await expect(second.uplinks.write(uplink(1))).resolves.toBe("duplicate");
+    const racing = await Promise.all(
+      range(200, 2).flatMap((i) => [first.uplinks.write(uplink(i)), second.uplinks.write(uplink(i))]),
+    );
+    expect(racing.filter((o) => o === "stored")).toHaveLength(200);
+    expect(await countEvents(first)).toBe(201);
+  });
+
   it("resolves a write only once its row is committed and readable", async () => {
     const { store } = await engine.open({ batchMaxDelayMs: 20 });
     const outcomes = await Promise.all(

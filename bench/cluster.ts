@@ -1,0 +1,186 @@
+/**
+ * Scale-out over PostgreSQL: MQTT QoS 1 ingest (PUBACK after the durable write) and command round trips (REST
+ * `device_publish` until the device received it), first with one central node, then with two nodes on one database,
+ * in the same run on the same machine; each case on a fresh database.
+ *
+ *   pnpm bench:cluster [devices=10] [messages per device=300] [commands=200]
+ *
+ * One node: one MQTT adapter. Two nodes: one MQTT adapter per node (each given both addresses, its own first), the
+ * devices split between them, so both nodes ingest. Commands go through the node whose adapter holds the device;
+ * a command issued on the other node (cross-node routing) is tried too and reported separately.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { MqttClient } from "mqtt";
+import { createTestDatabase } from "@iot/registry/test-engines";
+import { ADAPTERS, reachable, startFleet, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
+import { connect, measure, positiveInt, WINDOW } from "./mqtt-load.js";
+
+const devices = positiveInt(process.argv[2], 10);
+const perDevice = positiveInt(process.argv[3], 300);
+const commands = positiveInt(process.argv[4], 200);
+const PASSWORD = "bench-cluster-pass";
+/** Longest wait for one command to reach its device, ms. */
+const COMMAND_TIMEOUT_MS = 3_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The members of REST answers this benchmark reads (each present where it reads it). */
+interface Answer {
+  token: string;
+  productID: string;
+  deviceID: string;
+  deviceUsername: string;
+  adapters: unknown[];
+}
+
+type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: Answer }>;
+
+/** A logged-in REST client of one central node. */
+async function apiOf(central: FleetProcess): Promise<Api> {
+  const base = `${reachable(central.urls.api!)}/api/v1`;
+  let token = "";
+  const call: Api = async (method, path, body) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json().catch(() => ({}))) as Answer };
+  };
+  token = (await call("POST", "/login", { username: "admin", password: PASSWORD })).body.token;
+  return call;
+}
+
+/** Milliseconds from each `device_publish` call to the device receiving it, one command at a time. */
+async function roundTrips(api: Api, deviceID: string, client: MqttClient, n: number): Promise<number[] | string> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const payload = `cmd-${i}-${Math.random()}`;
+    let arrived!: () => void;
+    const got = new Promise<void>((resolve) => (arrived = resolve));
+    const onMessage = (_topic: string, body: Buffer) => body.toString() === payload && arrived();
+    client.on("message", onMessage);
+    const started = performance.now();
+    const r = await api("POST", "/device_publish", { deviceID, payload });
+    const timer = sleep(COMMAND_TIMEOUT_MS).then(() => "timeout" as const);
+    const outcome = r.status === 201 ? await Promise.race([got.then(() => "ok" as const), timer]) : "refused";
+    client.off("message", onMessage);
+    if (outcome !== "ok")
+      return outcome === "timeout" ? `not delivered within ${COMMAND_TIMEOUT_MS} ms` : `${r.status}`;
+    out.push(performance.now() - started);
+  }
+  return out;
+}
+
+const percentile = (xs: number[], q: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+
+interface CaseResult {
+  ingest: number;
+  commands: number[];
+  crossNode?: number[] | string;
+}
+
+/** Starts `nodes` central nodes and one MQTT adapter per node on a fresh database, and measures. */
+async function runCase(nodes: 1 | 2): Promise<CaseResult> {
+  const db = await createTestDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-cluster-"));
+  const env: Record<string, string> = {
+    IOT_DATABASE_URL: db.url,
+    IOT_DATA_DIR: dataDir,
+    IOT_API_HOST: "127.0.0.1",
+    IOT_API_PORT: "0",
+    IOT_GRPC_PORT: "0",
+    IOT_MQTT_PORT: "0",
+    IOT_MQTTS_PORT: "-1",
+    IOT_MQTTSS_PORT: "-1",
+    IOT_MQTT_WS_PORT: "-1",
+    IOT_ADMIN_PASSWORD: PASSWORD,
+    IOT_LOG_LEVEL: "error",
+  };
+  const fleet = await startFleet(env, { nodes, adapters: ["mqtt-adapter"] });
+  const adapters = [fleet.adapters[0]!];
+  const clients: MqttClient[] = [];
+  try {
+    if (nodes === 2) {
+      // The second node's own adapter: its address first, the first node's as the fallback.
+      const [a, b] = fleet.centrals.map((c) => reachable(c.urls.grpc!));
+      const entry = ADAPTERS.find((x) => x.name === "mqtt-adapter")!.entry;
+      adapters.push(
+        await startProcess("mqtt-adapter-2", entry, {
+          ...env,
+          IOT_REGISTRY_TOKEN: fleet.registryToken,
+          IOT_REGISTRY_URL: `${b},${a}`,
+        }),
+      );
+    }
+    const apis = await Promise.all(fleet.centrals.map(apiOf));
+    for (const api of apis) while ((await api("GET", "/health")).body.adapters.length < 1) await sleep(100);
+    const productID = (await apis[0]!("POST", "/products", { productName: "bench", cloudProtocol: 1 })).body.productID;
+    const made: { deviceID: string; node: number; client: MqttClient }[] = [];
+    for (let i = 0; i < devices; i++) {
+      const node = i % nodes;
+      const d = (
+        await apis[node]!("POST", "/devices", {
+          productID,
+          deviceName: `bench-${i}`,
+          deviceType: 1,
+          upLinkSystem: 1,
+          authType: 1,
+        })
+      ).body;
+      const client = await connect(reachable(adapters[node]!.urls.mqtt!), {
+        clientId: d.deviceID,
+        username: d.deviceUsername,
+        password: d.token,
+      });
+      await client.subscribeAsync("inbox", { qos: 1 });
+      clients.push(client);
+      made.push({ deviceID: d.deviceID, node, client });
+    }
+    const ingest = await measure(clients, perDevice);
+    // Commands on the node holding the device (each node its share), then one node's REST for the other's device.
+    const latencies: number[] = [];
+    for (let node = 0; node < nodes; node++) {
+      const d = made.find((m) => m.node === node)!;
+      const r = await roundTrips(apis[node]!, d.deviceID, d.client, Math.ceil(commands / nodes));
+      if (typeof r === "string") throw new Error(`commands on node ${node + 1}: ${r}`);
+      latencies.push(...r);
+    }
+    if (nodes === 1) return { ingest, commands: latencies };
+    const remote = made.find((m) => m.node === 1)!;
+    const crossNode = await roundTrips(apis[0]!, remote.deviceID, remote.client, Math.ceil(commands / nodes));
+    return { ingest, commands: latencies, crossNode };
+  } finally {
+    await Promise.all(clients.map((c) => c.endAsync()));
+    if (adapters[1]) await stopProcess(adapters[1]);
+    await fleet.stop();
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const one = await runCase(1);
+const two = await runCase(2);
+const ms = (x: number) => x.toFixed(1).padStart(8);
+const rate = (x: number) => Math.round(x).toLocaleString("en-US").padStart(9);
+const row = (label: string, r: CaseResult) =>
+  `${label.padEnd(34)}${rate(r.ingest)} msg/s   commands p50 ${ms(percentile(r.commands, 0.5))} ms   p99 ${ms(percentile(r.commands, 0.99))} ms`;
+console.log(
+  `${devices} devices x ${perDevice} QoS 1 publishes (${WINDOW} in flight per device), ${commands} commands one at a time; PostgreSQL`,
+);
+console.log(row("one central node (baseline)", one));
+console.log(row("two central nodes, one database", two));
+console.log(
+  `ratio two/one: ingest ${(two.ingest / one.ingest).toFixed(2)}, command p50 ${(percentile(two.commands, 0.5) / percentile(one.commands, 0.5)).toFixed(2)}, p99 ${(percentile(two.commands, 0.99) / percentile(one.commands, 0.99)).toFixed(2)}`,
+);
+const cross = two.crossNode!;
+console.log(
+  typeof cross === "string"
+    ? `cross-node commands (REST on node 1, device on node 2's adapter): ${cross} (without cross-node routing a command waits for its device on the node it was issued on)`
+    : `cross-node commands (REST on node 1, device on node 2's adapter): p50 ${ms(percentile(cross, 0.5))} ms   p99 ${ms(percentile(cross, 0.99))} ms`,
+);

@@ -1,0 +1,42 @@
+/**
+ * The QoS 1 publish load the MQTT benchmarks share (bench:mqtt, bench:cluster): devices with a send window, the
+ * rate of them all publishing at once, and the client settings they connect with.
+ */
+import mqtt, { type MqttClient } from "mqtt";
+
+/** How many unacknowledged publishes each device keeps in flight, like a device with a send window. */
+export const WINDOW = 32;
+
+/** The telemetry every benchmark device sends: a small JSON object (4 numbers). */
+export const TELEMETRY = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
+
+/** One device publishing `count` QoS 1 messages of `payload`, at most WINDOW unacknowledged at a time. */
+export async function publishAll(client: MqttClient, count: number, payload: Buffer = TELEMETRY): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      await client.publishAsync(`telemetry/${i % 10}`, payload, { qos: 1 });
+    }
+  };
+  await Promise.all(Array.from({ length: WINDOW }, lane));
+}
+
+/** Messages per second (PUBACKed) for every client publishing `perDevice` messages at once. */
+export async function measure(clients: MqttClient[], perDevice: number): Promise<number> {
+  const started = performance.now();
+  await Promise.all(clients.map((c) => publishAll(c, perDevice)));
+  return (clients.length * perDevice) / ((performance.now() - started) / 1000);
+}
+
+/** An MQTT 3.1.1 client that never reconnects by itself (a lost connection shows), connected. */
+export const connect = (url: string, opts: mqtt.IClientOptions = {}) =>
+  mqtt.connectAsync(url, { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000, ...opts });
+
+/** A positive whole number from the command line, or `fallback` when not given. */
+export function positiveInt(arg: string | undefined, fallback: number): number {
+  if (arg === undefined) return fallback;
+  const n = Number(arg);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
+  return n;
+}
