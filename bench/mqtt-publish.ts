@@ -9,6 +9,10 @@
  * The baseline is the machine's Mosquitto when one answers at the given
  * address, else a bare aedes broker in this process. The ratio says what
  * authentication, policies, the registry hop and durable storage cost.
+ *
+ * Then, on the fleet: PUBACK latency (p50/p99) with the devices paced to 80% of the rate just measured (an open
+ * loop, 5 s), and one device publishing in sequence (p50). Goals (issue 19): ratio at least 0.5, at least
+ * 25,000 msg/s, p99 at 80% at most 50 ms, sequential p50 at most 2 ms.
  */
 import { createServer, type Server } from "node:net";
 import { Aedes } from "aedes";
@@ -24,6 +28,46 @@ const baselineUrl = process.argv[4] ?? "mqtt://127.0.0.1:1883";
 const measure = (clients: MqttClient[]) => measureAll(clients, perDevice);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The p-th percentile (0–100) of the values, nearest rank. */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+/** PUBACK latencies (ms) of every client publishing at `rate` msg/s in all, paced every 10 ms, for `seconds`. */
+async function paced(clients: MqttClient[], rate: number, seconds: number): Promise<number[]> {
+  const latencies: number[] = [];
+  const inFlight: Promise<void>[] = [];
+  const started = performance.now();
+  let sent = 0;
+  while (performance.now() - started < seconds * 1000) {
+    const due = Math.floor(((performance.now() - started) / 1000) * rate);
+    for (; sent < due; sent++) {
+      const at = performance.now();
+      const c = clients[sent % clients.length]!;
+      inFlight.push(
+        c
+          .publishAsync(`telemetry/${sent % 10}`, payload, { qos: 1 })
+          .then(() => void latencies.push(performance.now() - at)),
+      );
+    }
+    await sleep(10);
+  }
+  await Promise.all(inFlight);
+  return latencies;
+}
+
+/** PUBACK latencies (ms) of one client publishing `n` messages one after the other. */
+async function sequential(client: MqttClient, n: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const at = performance.now();
+    await client.publishAsync(`telemetry/${i % 10}`, payload, { qos: 1 });
+    latencies.push(performance.now() - at);
+  }
+  return latencies;
+}
 
 /** A broker for the baseline: the given address when something answers there, else bare aedes on a free port. */
 async function baselineBroker(): Promise<{ url: string; label: string; close: () => Promise<void> }> {
@@ -102,6 +146,12 @@ try {
   const plainID = (await t.api("POST", "/products", { productName: "bench", cloudProtocol: 1 })).body.productID;
   const plain = await fleetDevices(plainID, "bench");
   const fleetRate = await measure(plain.map((d) => d.client));
+  const at80 = await paced(
+    plain.map((d) => d.client),
+    fleetRate * 0.8,
+    5,
+  );
+  const oneByOne = await sequential(plain[0]!.client, 500);
   await Promise.all(plain.map((d) => d.client.endAsync()));
   const stored = (await t.api("GET", "/device_events?_limit=1")).body.meta?.count;
 
@@ -133,7 +183,18 @@ try {
     `fleet with the data pipeline (4 values, a formula metric and a limit check per message, until stored): ${fmt(pipelineRate)} msg/s`,
   );
   console.log(`baseline, ${base.label}: ${fmt(baseRate)} msg/s (stores nothing)`);
-  console.log(`ratio fleet/baseline: ${(fleetRate / baseRate).toFixed(2)}`);
+  const met = (ok: boolean) => (ok ? "met" : "NOT met");
+  const ratio = fleetRate / baseRate;
+  console.log(
+    `ratio fleet/baseline: ${ratio.toFixed(2)} (goal >= 0.5: ${met(ratio >= 0.5)}; >= 25,000 msg/s: ${met(fleetRate >= 25_000)})`,
+  );
+  const p99 = percentile(at80, 99);
+  console.log(
+    `fleet PUBACK at 80% of its rate (${fmt(fleetRate * 0.8).trim()} msg/s, 5 s): p50 ${percentile(at80, 50).toFixed(2)} ms, ` +
+      `p99 ${p99.toFixed(2)} ms (goal <= 50 ms: ${met(p99 <= 50)})`,
+  );
+  const seqP50 = percentile(oneByOne, 50);
+  console.log(`fleet, one device in sequence: PUBACK p50 ${seqP50.toFixed(2)} ms (goal <= 2 ms: ${met(seqP50 <= 2)})`);
   console.log(
     `ratio with/without pipeline: ${(pipelineRate / fleetRate).toFixed(2)} (the pipeline costs ${Math.round((1 - pipelineRate / fleetRate) * 100)}% of throughput)`,
   );

@@ -4,6 +4,7 @@
  */
 import {
   AdapterMessageSchema,
+  type UplinkSchema,
   AuthResult,
   AuthenticateRequestSchema,
   IssueListenerCertificateRequestSchema,
@@ -273,22 +274,36 @@ export function sessionClosedMessage(session: DeviceSession, reason: string, clo
 
 /** An Uplink stream message with its sequence number. */
 export function uplinkMessage(seq: number, u: Uplink): AdapterMessage {
-  return message({
-    case: "uplink",
-    value: {
-      seq: BigInt(seq),
-      sessionId: u.sessionId,
-      deviceIntId: BigInt(u.deviceIntId),
-      topic: u.topic,
-      payload: u.payload,
-      clientIp: u.clientIp,
-      receivedAtMs: BigInt(u.receivedAtMs),
-      qos: u.qos,
-      tenantId: u.tenantId,
-      gatewayDeviceIntId: BigInt(u.gatewayDeviceIntId ?? 0),
-      metadata: u.metadata ?? "",
-    },
-  });
+  return message({ case: "uplink", value: uplinkValue(seq, u) });
+}
+
+/**
+ * An UplinkBatch stream message: the uplinks in seq order, for a registry whose HelloAck accepts batches. A lone
+ * uplink goes as a plain Uplink: one of the largest size fits a stream message only without the batch's envelope.
+ */
+export function uplinkBatchMessage(uplinks: UplinkInit[]): AdapterMessage {
+  if (uplinks.length === 1) return message({ case: "uplink", value: uplinks[0]! });
+  return message({ case: "uplinkBatch", value: { uplinks } });
+}
+
+/** An Uplink as it goes into a stream message, alone or in a batch. */
+export type UplinkInit = MessageInitShape<typeof UplinkSchema>;
+
+/** The Uplink fields of a buffered uplink. */
+export function uplinkValue(seq: number, u: Uplink): UplinkInit {
+  return {
+    seq: BigInt(seq),
+    sessionId: u.sessionId,
+    deviceIntId: BigInt(u.deviceIntId),
+    topic: u.topic,
+    payload: u.payload,
+    clientIp: u.clientIp,
+    receivedAtMs: BigInt(u.receivedAtMs),
+    qos: u.qos,
+    tenantId: u.tenantId,
+    gatewayDeviceIntId: BigInt(u.gatewayDeviceIntId ?? 0),
+    metadata: u.metadata ?? "",
+  };
 }
 
 /** A DownlinkResult stream message. */

@@ -104,6 +104,38 @@ describe("GrpcRegistryClient", () => {
     expect(c.pendingUplinks).toBe(0);
   });
 
+  it("sends the uplinks of one turn of the event loop as one UplinkBatch in seq order to a registry that takes them", async () => {
+    const s = await registry();
+    s.uplinkBatches = true;
+    const c = client(s.port);
+    c.sessionOpened(session, { clientIp: "10.0.0.1", keepAlive: 60 });
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    const published = ["a", "b", "c"].map((t) => c.publish(uplink(t)));
+    c.sessionClosed(session, "gone"); // goes after the uplinks queued before it
+    await Promise.all(published);
+    await c.publish(uplink("alone"));
+    const sent = s.streams[0]!.received.slice(1);
+    expect(sent.map((m) => m.kind.case)).toEqual(["uplinkBatch", "sessionClosed", "uplink"]);
+    const batch = sent[0]!.kind.case === "uplinkBatch" ? sent[0]!.kind.value.uplinks : [];
+    expect(batch.map((u) => [Number(u.seq), u.topic])).toEqual([
+      [1, "a"],
+      [2, "b"],
+      [3, "c"],
+    ]);
+    expect(c.pendingUplinks).toBe(0);
+  });
+
+  it("sends each uplink alone to a registry that does not say it takes batches", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    await Promise.all(["a", "b"].map((t) => c.publish(uplink(t))));
+    expect(kinds(s, 0)).toEqual(["hello", "uplink", "uplink"]);
+    expect(seqs(s, 0)).toEqual([1, 2]);
+  });
+
   it("replays unacked uplinks with their original seqs after the registry drops the stream", async () => {
     const s = await registry();
     s.autoAck = false;

@@ -37,7 +37,10 @@ import {
   loraCountersMessage,
   toAuthenticateRequest,
   toListenerCertificateRequest,
+  uplinkBatchMessage,
   uplinkMessage,
+  uplinkValue,
+  type UplinkInit,
 } from "./grpc-convert.js";
 import { LiveSessions } from "./live-sessions.js";
 import { TenantRateLimiter } from "./tenant-rate-limiter.js";
@@ -140,6 +143,11 @@ function channel(address: string): { target: string; credentials: grpc.ChannelCr
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Most uplinks in one UplinkBatch. */
+const BATCH_MAX_UPLINKS = 500;
+/** Bytes of payload, topic and metadata above which a batch goes out at once (far below the 4 MiB gRPC limit). */
+const BATCH_MAX_BYTES = 1024 * 1024;
+
 /** gRPC codes that mean "the registry could not answer now": asking again later may work. */
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.RESOURCE_EXHAUSTED]);
 /** Deadline of one IssueListenerCertificate call, ms (the first one may create the service CA). */
@@ -172,6 +180,12 @@ export class GrpcRegistryClient implements RegistryClient {
   private retryTimer: NodeJS.Timeout | undefined;
   private helloTimer: NodeJS.Timeout | undefined;
   private unsentResults: AdapterMessage[] = [];
+  /** The registry of this stream said (HelloAck) that it takes UplinkBatch messages. */
+  private registryBatches = false;
+  /** Uplinks of this turn of the event loop, sent together as one UplinkBatch when it ends. */
+  private outgoing: UplinkInit[] = [];
+  private outgoingBytes = 0;
+  private outgoingFlush: NodeJS.Immediate | undefined;
   private readonly authSlots: ConcurrencyLimit;
   private readonly metrics: AdapterMetrics;
   /** Per-tenant uplink rate limits (maxUplinkRate), from Authenticate answers and TenantLimits pushes. */
@@ -330,7 +344,7 @@ export class GrpcRegistryClient implements RegistryClient {
       },
       (err: unknown) => this.metrics.uplink(uplinkOutcome(err)),
     );
-    this.send(uplinkMessage(added.seq, uplink));
+    this.queueUplink(added.seq, uplink);
     return added.acked;
   }
 
@@ -413,8 +427,40 @@ export class GrpcRegistryClient implements RegistryClient {
     for (const raw of this.raws) raw.close();
   }
 
-  /** Writes to the current stream; false when there is none (the next Hello/replay covers it). */
+  /**
+   * Sends an uplink with the others of this turn of the event loop, in one UplinkBatch when the registry takes them.
+   * Without a stream it is only buffered: the replay after the next Hello sends it.
+   */
+  private queueUplink(seq: number, uplink: Uplink): void {
+    if (!this.call) return;
+    if (!this.registryBatches) {
+      this.send(uplinkMessage(seq, uplink));
+      return;
+    }
+    this.outgoing.push(uplinkValue(seq, uplink));
+    this.outgoingBytes += uplink.payload.byteLength + uplink.topic.length + (uplink.metadata?.length ?? 0);
+    if (this.outgoing.length >= BATCH_MAX_UPLINKS || this.outgoingBytes >= BATCH_MAX_BYTES) this.flushUplinks();
+    else this.outgoingFlush ??= setImmediate(() => this.flushUplinks());
+  }
+
+  private flushUplinks(): void {
+    clearImmediate(this.outgoingFlush);
+    this.outgoingFlush = undefined;
+    const uplinks = this.outgoing;
+    if (uplinks.length === 0) return;
+    this.outgoing = [];
+    this.outgoingBytes = 0;
+    this.write(uplinkBatchMessage(uplinks));
+  }
+
+  /** Writes to the stream after the uplinks queued before it (order matters: an uplink, then its session's close). */
   private send(message: AdapterMessage): boolean {
+    if (this.outgoing.length > 0) this.flushUplinks();
+    return this.write(message);
+  }
+
+  /** Writes to the current stream; false when there is none (the next Hello/replay covers it). */
+  private write(message: AdapterMessage): boolean {
     if (!this.call) return false;
     try {
       this.call.write(message);
@@ -430,6 +476,10 @@ export class GrpcRegistryClient implements RegistryClient {
     this.metrics.registryReconnect();
     const call = this.raw.connect();
     this.call = call;
+    // Uplinks queued for the old stream are in the buffer: the replay below sends them, singly until HelloAck.
+    this.registryBatches = false;
+    this.outgoing = [];
+    this.outgoingBytes = 0;
     let over = false;
     const down = (why: string) => {
       if (over) return;
@@ -488,6 +538,7 @@ export class GrpcRegistryClient implements RegistryClient {
       case "helloAck":
         clearTimeout(this.helloTimer);
         this.linkState = "connected";
+        this.registryBatches = k.value.uplinkBatches;
         this.metrics.registryConnected(true);
         this.endpoints.connected();
         this.log.info(

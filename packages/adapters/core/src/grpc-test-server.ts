@@ -38,6 +38,8 @@ export interface TestRegistryServer {
   autoAck: boolean;
   /** When false, Hello is never answered (a stuck node); default true. */
   answerHello: boolean;
+  /** Whether HelloAck says this registry takes UplinkBatch messages (default false, as an older registry). */
+  uplinkBatches: boolean;
   /** Answers IssueListenerCertificate: PEMs, or a gRPC status error (default: UNIMPLEMENTED). */
   issueListenerCertificate: (
     req: IssueListenerCertificateRequest,
@@ -84,6 +86,7 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     streams,
     autoAck: true,
     answerHello: true,
+    uplinkBatches: false,
     issueListenerCertificate: (
       _req: IssueListenerCertificateRequest,
     ): { certPem: string; caPem: string } | Partial<grpc.StatusObject> => ({
@@ -119,10 +122,16 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
       call.on("data", (m: AdapterMessage) => {
         stream.received.push(m);
         if (m.kind.case === "hello" && state.answerHello)
-          call.write(create(RegistryMessageSchema, { kind: { case: "helloAck", value: { nodeId: "test-node" } } }));
-        if (m.kind.case === "uplink" && state.autoAck) {
           call.write(
-            create(RegistryMessageSchema, { kind: { case: "uplinkAck", value: { seqs: [m.kind.value.seq] } } }),
+            create(RegistryMessageSchema, {
+              kind: { case: "helloAck", value: { nodeId: "test-node", uplinkBatches: state.uplinkBatches } },
+            }),
+          );
+        const uplinks =
+          m.kind.case === "uplink" ? [m.kind.value] : m.kind.case === "uplinkBatch" ? m.kind.value.uplinks : [];
+        if (uplinks.length > 0 && state.autoAck) {
+          call.write(
+            create(RegistryMessageSchema, { kind: { case: "uplinkAck", value: { seqs: uplinks.map((u) => u.seq) } } }),
           );
         }
       });

@@ -187,7 +187,10 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     };
     const previous = [...deps.sessions.attach(link), ...deps.sessions.unpark(m.instanceId)];
     deps.adapterRows?.adapterAttached(link);
-    send({ case: "helloAck", value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId } });
+    send({
+      case: "helloAck",
+      value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId, uplinkBatches: true },
+    });
     log.info({ instance: m.instanceId, protocol: m.protocol, sessions: m.sessions.length }, "adapter attached");
     // Sessions this instance held before its stream dropped but no longer lists ended meanwhile.
     const announced = m.sessions.map(toSession);
@@ -280,15 +283,27 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     return verdict;
   };
 
-  const onUplink = async (u: Uplink) => {
-    const refused = await refusal(u);
+  /** Handles one uplink; a promise only when it had to look something up (the common case stays synchronous). */
+  const onUplink = (u: Uplink): void | Promise<void> => {
+    const refused = refusal(u);
+    if (refused instanceof Promise) return refused.then((r) => admitted(u, r));
+    return admitted(u, refused);
+  };
+  const admitted = (u: Uplink, refused: string | undefined): void | Promise<void> => {
     if (refused) return ack(u.seq, `session revoked: ${refused}`);
     const own = { deviceIntId: Number(u.deviceIntId), gatewayIntId: null, topic: u.topic };
     // Only relay-shaped topics need a lookup; everything else is written at once.
     if (!GatewayRelay.isRelayTopic(u.topic)) return store(u, own);
-    const target = await deps.relay.resolve(own.deviceIntId, u.topic);
-    if ("rejected" in target) return ack(u.seq, target.rejected);
-    return store(u, target);
+    return deps.relay
+      .resolve(own.deviceIntId, u.topic)
+      .then((target) => ("rejected" in target ? ack(u.seq, target.rejected) : store(u, target)));
+  };
+  /** A batch's uplinks in order, each as if it came alone. */
+  const onUplinkBatch = async (uplinks: Uplink[]) => {
+    for (const u of uplinks) {
+      const pending = onUplink(u);
+      if (pending) await pending;
+    }
   };
 
   const handle = async (msg: AdapterMessage) => {
@@ -298,6 +313,8 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     switch (k.case) {
       case "uplink":
         return onUplink(k.value);
+      case "uplinkBatch":
+        return onUplinkBatch(k.value.uplinks);
       case "sessionOpened": {
         const s = toSession(k.value);
         deps.sessions.open(link.instanceId, s);

@@ -2,7 +2,9 @@ import type { Kysely } from "kysely";
 import { migrateToLatest } from "./migrations/migrate.js";
 import { openPostgres } from "./postgres.js";
 import type { Database } from "./schema.js";
-import { openSqlite } from "./sqlite.js";
+import { join } from "node:path";
+import { SQLITE_FILE_NAME, openSqlite } from "./sqlite.js";
+import { WalSync, commitIsDurable } from "./batch-durability.js";
 import type { Engine, Store, StoreOptions } from "./store.js";
 import { BatchedUplinkWriter } from "./uplink-writer.js";
 import { withPostgresStartupLock } from "./startup-lock.js";
@@ -39,7 +41,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  const uplinks = new BatchedUplinkWriter(db, engine, options);
+  const durability =
+    engine === "sqlite" ? new WalSync(join(options.dataDir, `${SQLITE_FILE_NAME}-wal`)) : commitIsDurable;
+  const uplinks = new BatchedUplinkWriter(db, engine, options, durability);
   let closing: Promise<void> | undefined;
   return {
     engine,

@@ -33,6 +33,28 @@ describe("SQLite store", () => {
     }
   });
 
+  it("keeps synchronous FULL for every other transaction after an uplink batch committed with a WAL sync", async () => {
+    const store = await openStore({ dataDir: join(root, "wal-sync") });
+    try {
+      const outcome = await store.uplinks.write({
+        msgKey: "a:1",
+        tenantId: "t1",
+        deviceIntId: 1,
+        gatewayIntId: null,
+        topic: "up",
+        payload: new Uint8Array([1]),
+        ip: null,
+        qos: 1,
+        msgTime: 1,
+      });
+      expect(outcome).toBe("stored");
+      const rows = (await sql.raw("pragma synchronous").execute(store.db)).rows;
+      expect(Object.values(rows[0] as object)[0]).toBe(2); // FULL
+    } finally {
+      await store.close();
+    }
+  });
+
   it("treats an empty database URL as SQLite", async () => {
     const store = await openStore({ dataDir: join(root, "empty-url"), databaseUrl: "" });
     await store.close();

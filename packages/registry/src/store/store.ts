@@ -57,7 +57,7 @@ export interface StoreOptions {
   dataDir: string;
   /** Most rows in one uplink transaction. Default 500. */
   batchMaxRows?: number;
-  /** Longest wait, in ms, between an uplink's arrival and its batch's commit. Default 5. */
+  /** Longest wait, in ms, between an uplink's arrival and its batch's commit. Default 0 (group commit, no timer). */
   batchMaxDelayMs?: number;
   /**
    * PostgreSQL only, for tests and benchmarks: the schema to work in (first

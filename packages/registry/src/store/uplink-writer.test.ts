@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import type { Store, UplinkRecord } from "./store.js";
 import { engines } from "./test-engines.js";
+import { uplinkBatchRows } from "../ops/registry-metrics.js";
 
 function uplink(seq: number, over: Partial<UplinkRecord> = {}): UplinkRecord {
   return {
@@ -33,11 +34,24 @@ describe.each(engines)("uplink writer on $name", (engine) => {
 
   it("stores 1000 concurrent writes in one transaction and answers stored to each", async () => {
     const { store } = await engine.open({ batchMaxRows: 1000, batchMaxDelayMs: 1000 });
-    const transactions = vi.spyOn(store.db, "transaction");
+    const batches = vi.spyOn(uplinkBatchRows(), "observe");
+    batches.mockClear(); // one histogram for every test: count this one's batches only
     const outcomes = await Promise.all(range(1000).map((i) => store.uplinks.write(uplink(i))));
     expect(outcomes.every((o) => o === "stored")).toBe(true);
-    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(batches).toHaveBeenCalledTimes(1);
     expect(await countEvents(store)).toBe(1000);
+  });
+
+  it("commits a lone write in a batch of its own with no delay set, and the writes of one burst together", async () => {
+    const { store } = await engine.open();
+    const batches = vi.spyOn(uplinkBatchRows(), "observe");
+    batches.mockClear();
+    await expect(store.uplinks.write(uplink(1))).resolves.toBe("stored");
+    expect(batches.mock.calls).toEqual([[1]]);
+    const burst = await Promise.all(range(200, 2).map((i) => store.uplinks.write(uplink(i))));
+    expect(burst.every((o) => o === "stored")).toBe(true);
+    expect(batches.mock.calls).toEqual([[1], [200]]);
+    expect(await countEvents(store)).toBe(201);
   });
 
   it("answers duplicate to a replayed msgKey and keeps the first row only", async () => {
@@ -147,11 +161,12 @@ describe.each(engines)("uplink writer on $name", (engine) => {
 
   it("splits a batch beyond the engine's bound-parameter limit into several inserts of one transaction", async () => {
     const { store } = await engine.open({ batchMaxRows: 7000, batchMaxDelayMs: 5000 });
-    const transactions = vi.spyOn(store.db, "transaction");
+    const batches = vi.spyOn(uplinkBatchRows(), "observe");
+    batches.mockClear(); // one histogram for every test: count this one's batches only
     const writes = range(7000).map((i) => store.uplinks.write(uplink(i)));
     await store.uplinks.flush();
     expect(new Set(await Promise.all(writes))).toEqual(new Set(["stored"]));
-    expect(transactions).toHaveBeenCalledTimes(1);
+    expect(batches).toHaveBeenCalledTimes(1);
     expect(await countEvents(store)).toBe(7000);
   });
 

@@ -4,11 +4,15 @@ import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/r
 import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
 import { uplinkMetadata } from "./uplink-metadata.js";
+import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
 
 /** Default most rows in one uplink transaction. */
 export const DEFAULT_BATCH_MAX_ROWS = 500;
-/** Default longest wait, in ms, from a batch's first row to its flush. */
-export const DEFAULT_BATCH_MAX_DELAY_MS = 5;
+/**
+ * Default longest wait, in ms, from a batch's first row to its flush: none. A lone uplink commits at once; under load
+ * batches still grow, because the rows that arrive while one batch commits form the next (group commit).
+ */
+export const DEFAULT_BATCH_MAX_DELAY_MS = 0;
 
 /** Columns bound per inserted row (see `toRow`). */
 const COLUMNS_PER_ROW = 11;
@@ -37,24 +41,35 @@ export interface BatchOptions {
  * multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING msg_key` in
  * ONE transaction, with the northbound `uplink` event of each newly stored
  * row (same transaction). A batch is flushed when `batchMaxRows` are queued
- * or `batchMaxDelayMs` after its first row. One flush runs at a time; rows that
- * arrive meanwhile form the next batch (so batches grow under load). When a
- * transaction fails, every write of that batch rejects with its error and
- * nothing of it is stored; later batches are unaffected.
+ * or `batchMaxDelayMs` after its first row (0: in the next turn of the event loop, so the rows of one burst share
+ * it). One flush runs at a time; rows that arrive meanwhile form the next batch (so batches grow under load). A write
+ * resolves once its batch is committed and synced (`BatchDurability`); the next batch may commit during that sync.
+ * When a transaction or its sync fails, every write of that batch rejects with its error; later batches are
+ * unaffected.
  */
 export class BatchedUplinkWriter implements UplinkWriter {
   readonly #db: Kysely<Database>;
   readonly #maxRows: number;
   readonly #maxDelayMs: number;
   readonly #rowsPerStatement: number;
+  readonly #durability: BatchDurability;
+  /** Batches committed whose sync has not settled yet (flush waits for them). */
+  readonly #syncing = new Set<Promise<void>>();
   #pending: Waiter[] = [];
   #timer: NodeJS.Timeout | undefined;
+  #immediate: NodeJS.Immediate | undefined;
   #active: Promise<void> | undefined;
   #again = false;
   #closed = false;
 
-  constructor(db: Kysely<Database>, engine: Engine, options: BatchOptions = {}) {
+  constructor(
+    db: Kysely<Database>,
+    engine: Engine,
+    options: BatchOptions = {},
+    durability: BatchDurability = commitIsDurable,
+  ) {
     this.#db = db;
+    this.#durability = durability;
     this.#maxRows = Math.max(1, options.batchMaxRows ?? DEFAULT_BATCH_MAX_ROWS);
     this.#maxDelayMs = Math.max(0, options.batchMaxDelayMs ?? DEFAULT_BATCH_MAX_DELAY_MS);
     this.#rowsPerStatement = Math.floor(MAX_PARAMETERS[engine] / COLUMNS_PER_ROW);
@@ -67,15 +82,19 @@ export class BatchedUplinkWriter implements UplinkWriter {
       this.#pending.push({ record, resolve, reject });
       uplinkWriterQueue().inc();
       if (this.#pending.length >= this.#maxRows) this.#kick();
-      else this.#timer ??= setTimeout(() => this.#kick(), this.#maxDelayMs);
+      else if (this.#active !== undefined) this.#again = true;
+      else if (this.#timer === undefined && this.#immediate === undefined) {
+        if (this.#maxDelayMs === 0) this.#immediate = setImmediate(() => this.#kick());
+        else this.#timer = setTimeout(() => this.#kick(), this.#maxDelayMs);
+      }
     });
   }
 
-  /** Commits everything queued so far (and waits for a flush under way). */
+  /** Commits everything queued so far (and waits for a flush or a sync under way). */
   async flush(): Promise<void> {
-    while (this.#pending.length > 0 || this.#active !== undefined) {
-      if (this.#active === undefined) this.#kick();
-      await this.#active;
+    while (this.#pending.length > 0 || this.#active !== undefined || this.#syncing.size > 0) {
+      if (this.#active === undefined && this.#pending.length > 0) this.#kick();
+      await (this.#active ?? Promise.allSettled(this.#syncing));
     }
   }
 
@@ -83,11 +102,14 @@ export class BatchedUplinkWriter implements UplinkWriter {
   async close(): Promise<void> {
     this.#closed = true;
     await this.flush();
+    await this.#durability.close();
   }
 
   #kick(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearImmediate(this.#immediate);
+    this.#immediate = undefined;
     if (this.#active !== undefined) {
       this.#again = true;
       return;
@@ -115,7 +137,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
     }
   }
 
-  /** Writes one batch; settles every waiter of it, never throws. */
+  /** Writes one batch; settles every waiter of it once synced (without waiting for that here), never throws. */
   async #commit(batch: Waiter[]): Promise<void> {
     const byKey = new Map<string, Waiter[]>();
     const stored = new Set<string>();
@@ -133,7 +155,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
           rows.push(toRow(waiter.record, now));
         }
       }
-      await this.#db.transaction().execute(async (trx) => {
+      await this.#durability.transaction(this.#db, async (trx) => {
         for (let at = 0; at < rows.length; at += this.#rowsPerStatement) {
           const inserted = await trx
             .insertInto("deviceEvents")
@@ -152,11 +174,21 @@ export class BatchedUplinkWriter implements UplinkWriter {
       for (const waiter of batch) waiter.reject(error);
       return;
     }
-    timer();
-    // A key repeated inside the batch is stored once: its first write gets the outcome.
-    for (const [key, waiters] of byKey) {
-      waiters.forEach((w, i) => w.resolve(i === 0 && stored.has(key) ? "stored" : "duplicate"));
-    }
+    const synced = this.#durability.sync().then(
+      () => {
+        timer();
+        // A key repeated inside the batch is stored once: its first write gets the outcome.
+        for (const [key, waiters] of byKey) {
+          waiters.forEach((w, i) => w.resolve(i === 0 && stored.has(key) ? "stored" : "duplicate"));
+        }
+      },
+      (error: unknown) => {
+        timer();
+        for (const waiter of batch) waiter.reject(error);
+      },
+    );
+    this.#syncing.add(synced);
+    void synced.finally(() => this.#syncing.delete(synced));
   }
 }
 

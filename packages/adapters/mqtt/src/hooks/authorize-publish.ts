@@ -32,6 +32,47 @@ import type { AdapterContext } from "../context.js";
 /** Dropped publishes go here: `$` topics match no device filter, and none is under a mountpoint. */
 const DROPPED_PREFIX = "$dropped/";
 
+type Done = Parameters<NonNullable<AedesOptions["authorizePublish"]>>[2];
+type Packet = Parameters<NonNullable<AedesOptions["authorizePublish"]>>[1];
+type ClientState = NonNullable<ReturnType<AdapterContext["clients"]["state"]>>;
+
+/** Acks a publish the policies deny without storing it, routed where no subscriber sees it. */
+function deny(ctx: AdapterContext, state: ClientState, packet: Packet, topic: string, reason: string, done: Done) {
+  const { device } = state.session;
+  ctx.stats.denied++;
+  ctx.log.warn({ deviceId: device.deviceId, tenantId: device.tenantId, topic, reason }, "publish dropped");
+  packet.topic = `${DROPPED_PREFIX}${device.mountpoint}${topic}`;
+  packet.retain = false;
+  done(null);
+}
+
+/** Refuses a publish: the connection is closed. */
+function refuse(ctx: AdapterContext, state: ClientState, topic: string, reason: string, done: Done) {
+  const { device } = state.session;
+  ctx.stats.denied++;
+  state.closeReason = `publish refused: ${reason}`;
+  ctx.log.warn(
+    { deviceId: device.deviceId, tenantId: device.tenantId, topic, reason },
+    "publish refused; closing connection",
+  );
+  done(new Error(reason));
+}
+
+/** Counts and logs an uplink the registry did not store (not a QoS 0 one over the tenant's rate: logged elsewhere). */
+function failed(ctx: AdapterContext, state: ClientState, topic: string, qos: number, err: Error) {
+  ctx.stats.uplinkFailures++;
+  if (err instanceof AdapterError && err.code === "RATE_LIMITED" && qos === 0) return;
+  const { device } = state.session;
+  ctx.log.warn(
+    { deviceId: device.deviceId, tenantId: device.tenantId, topic, qos, err: err.message },
+    "uplink not stored",
+  );
+}
+
+/**
+ * The hook. Its helpers are module functions and not closures made per publish: at tens of thousands of publishes
+ * a second those closures were a measurable share of the adapter's CPU profile.
+ */
 export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOptions["authorizePublish"]> {
   return (client, packet, done) => {
     const state = ctx.clients.state(client);
@@ -40,61 +81,43 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
     const { session, connect } = state;
     const { device } = session;
     const topic = packet.topic;
-    const deny = (reason: string) => {
-      ctx.stats.denied++;
-      ctx.log.warn({ deviceId: device.deviceId, tenantId: device.tenantId, topic, reason }, "publish dropped");
-      packet.topic = `${DROPPED_PREFIX}${device.mountpoint}${topic}`;
-      packet.retain = false;
-      done(null);
-    };
-    const refuse = (reason: string) => {
-      ctx.stats.denied++;
-      state.closeReason = `publish refused: ${reason}`;
-      ctx.log.warn(
-        { deviceId: device.deviceId, tenantId: device.tenantId, topic, reason },
-        "publish refused; closing connection",
-      );
-      done(new Error(reason));
-    };
     const size = typeof packet.payload === "string" ? Buffer.byteLength(packet.payload) : packet.payload.length;
     if (size > ctx.maxMessageSize)
-      return refuse(`message of ${size} bytes is larger than IOT_MAX_MESSAGE_SIZE (${ctx.maxMessageSize} bytes)`);
+      return refuse(
+        ctx,
+        state,
+        topic,
+        `message of ${size} bytes is larger than IOT_MAX_MESSAGE_SIZE (${ctx.maxMessageSize} bytes)`,
+        done,
+      );
     const problem = publishTopicProblem(topic);
-    if (problem) return refuse(`invalid topic: ${problem}`);
+    if (problem) return refuse(ctx, state, topic, `invalid topic: ${problem}`, done);
     if (!isAllowed(session.policies, "publish", topic, ctx.defaultAllow))
-      return deny(`publish to "${topic}" denied by policy`);
+      return deny(ctx, state, packet, topic, `publish to "${topic}" denied by policy`, done);
 
     const payload = typeof packet.payload === "string" ? Buffer.from(packet.payload) : packet.payload;
+    const qos = packet.qos;
     const stored = ctx.registry.publish({
       sessionId: session.sessionId,
       tenantId: device.tenantId,
       deviceIntId: device.deviceIntId,
       topic,
       payload,
-      qos: packet.qos,
+      qos,
       clientIp: connect.clientIp,
       receivedAtMs: Date.now(),
     });
     ctx.stats.uplinks++;
     packet.topic = mountTopic(device.mountpoint, topic);
     packet.retain = false;
-    const failed = (err: Error) => {
-      ctx.stats.uplinkFailures++;
-      // Over the tenant's uplink rate: the registry client logs that once per tenant every 10 s, not per message.
-      if (err instanceof AdapterError && err.code === "RATE_LIMITED" && packet.qos === 0) return;
-      ctx.log.warn(
-        { deviceId: device.deviceId, tenantId: device.tenantId, topic, qos: packet.qos, err: err.message },
-        "uplink not stored",
-      );
-    };
-    if (packet.qos === 0) {
-      stored.catch(failed);
+    if (qos === 0) {
+      stored.catch((err: Error) => failed(ctx, state, topic, qos, err));
       return done(null);
     }
     stored.then(
       () => done(null),
       (err: Error) => {
-        failed(err);
+        failed(ctx, state, topic, qos, err);
         state.closeReason = `uplink not stored: ${err.message}`;
         done(err);
       },

@@ -1,0 +1,83 @@
+/**
+ * Shared by the device publish benchmarks (bench:http, bench:coap): a closed loop of clients, each sending its next
+ * request when the previous one is answered, with the rate and latency percentiles of the run, and the report lines
+ * that put a figure beside its baseline measured in the same run.
+ */
+
+/** Requests per second and each request's latency (ms) of one run. */
+export interface LoopResult {
+  readonly rate: number;
+  readonly latencies: number[];
+}
+
+/**
+ * Runs `clients` loops until `total` requests were answered; `send(client, i)` resolves when request `i` of that
+ * client is answered (and rejects when it failed, which fails the run: a benchmark of errors says nothing).
+ */
+export async function closedLoop(
+  clients: number,
+  total: number,
+  send: (client: number, i: number) => Promise<void>,
+): Promise<LoopResult> {
+  const latencies: number[] = [];
+  let next = 0;
+  const loop = async (client: number) => {
+    while (next < total) {
+      const i = next++;
+      const at = performance.now();
+      await send(client, i);
+      latencies.push(performance.now() - at);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, (_, c) => loop(c)));
+  return { rate: total / ((performance.now() - started) / 1000), latencies };
+}
+
+/** The p-th percentile (0–100) of the values, nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+/** A positive integer argument, or the fallback when absent. */
+export function positiveInt(arg: string | undefined, fallback: number): number {
+  if (arg === undefined) return fallback;
+  const n = Number(arg);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
+  return n;
+}
+
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+const rate = (x: number) => `${Math.round(x).toLocaleString("en-US")}/s`;
+
+/**
+ * Prints the figures of the fleet beside the baseline's: load (rate, p50/p95/p99) and one client in sequence (p50),
+ * the ratio of the rates, and whether the goals are met (rate ratio at least `minRatio`, p95 at most `maxP95Ms`,
+ * sequential p50 at most `maxSequentialP50Ms`).
+ */
+export function report(
+  what: string,
+  fleet: { load: LoopResult; sequential: LoopResult },
+  baseline: { label: string; load: LoopResult; sequential: LoopResult },
+  goals: { minRatio: number; maxP95Ms: number; maxSequentialP50Ms: number },
+): void {
+  const line = (label: string, r: { load: LoopResult; sequential: LoopResult }) =>
+    console.log(
+      `${label.padEnd(34)} ${rate(r.load.rate).padStart(9)}  p50 ${ms(percentile(r.load.latencies, 50))}  ` +
+        `p95 ${ms(percentile(r.load.latencies, 95))}  p99 ${ms(percentile(r.load.latencies, 99))}  ` +
+        `one in sequence p50 ${ms(percentile(r.sequential.latencies, 50))}`,
+    );
+  console.log(what);
+  line("fleet (durable before the answer)", fleet);
+  line(`baseline, ${baseline.label}`, baseline);
+  const ratio = fleet.load.rate / baseline.load.rate;
+  const p95 = percentile(fleet.load.latencies, 95);
+  const seq = percentile(fleet.sequential.latencies, 50);
+  const met = (ok: boolean) => (ok ? "met" : "NOT met");
+  console.log(`ratio fleet/baseline: ${ratio.toFixed(2)} (goal >= ${goals.minRatio}: ${met(ratio >= goals.minRatio)})`);
+  console.log(`fleet p95 under load: ${ms(p95)} (goal <= ${goals.maxP95Ms} ms: ${met(p95 <= goals.maxP95Ms)})`);
+  console.log(
+    `fleet one in sequence p50: ${ms(seq)} (goal <= ${goals.maxSequentialP50Ms} ms: ${met(seq <= goals.maxSequentialP50Ms)})`,
+  );
+}

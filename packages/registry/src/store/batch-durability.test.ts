@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { WalSync } from "./batch-durability.js";
+
+const dir = mkdtempSync(join(tmpdir(), "wal-sync-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("WalSync", () => {
+  it("makes every caller during a running sync share the single next one", async () => {
+    const file = join(dir, "grouped-wal");
+    writeFileSync(file, "frames");
+    const wal = new WalSync(file);
+    const first = wal.sync();
+    const second = wal.sync();
+    const third = wal.sync();
+    expect(second).toBe(third);
+    expect(second).not.toBe(first);
+    await expect(Promise.all([first, second, third])).resolves.toEqual([undefined, undefined, undefined]);
+    // Idle again: the next caller starts a sync of its own at once.
+    const fourth = wal.sync();
+    expect(fourth).not.toBe(second);
+    await fourth;
+    await wal.close();
+  });
+
+  it("rejects with the file's name when the WAL file cannot be opened, and tries again on the next sync", async () => {
+    const file = join(dir, "missing-wal");
+    const wal = new WalSync(file);
+    await expect(wal.sync()).rejects.toThrow(/missing-wal/);
+    writeFileSync(file, "frames");
+    await expect(wal.sync()).resolves.toBeUndefined();
+    await wal.close();
+  });
+});
