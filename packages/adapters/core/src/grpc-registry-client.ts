@@ -152,6 +152,8 @@ const LORA_ACTIVATE_RESULTS: Partial<Record<LoraActivateCode, LoraActivateResult
 export class GrpcRegistryClient implements RegistryClient {
   readonly instanceId: string;
   private linkState: RegistryLinkState = "idle";
+  /** The link was up and broke, and is not up again yet. */
+  private wasLost = false;
   private readonly raw: RawRegistryClient;
   private readonly buffer: UplinkBuffer;
   private readonly live = new LiveSessions();
@@ -431,6 +433,7 @@ export class GrpcRegistryClient implements RegistryClient {
     this.metrics.registryConnected(false);
     const delay = this.backoff.next();
     const details = { reason: why, retryInMs: delay, pendingUplinks: this.buffer.size };
+    this.wasLost ||= wasConnected;
     if (wasConnected) this.log.warn(details, "registry stream lost; reconnecting");
     else this.log.debug(details, "registry not reachable; retrying");
     this.retryTimer = setTimeout(() => {
@@ -446,10 +449,12 @@ export class GrpcRegistryClient implements RegistryClient {
         this.linkState = "connected";
         this.metrics.registryConnected(true);
         this.backoff.reset();
-        this.log.info(
+        // Back after a loss: as loud as the loss was, so an operator watching warnings sees the fault end.
+        this.log[this.wasLost ? "warn" : "info"](
           { node: k.value.nodeId, sessions: this.live.size, replayed: this.buffer.size },
-          "registry link up",
+          this.wasLost ? "registry link up again" : "registry link up",
         );
+        this.wasLost = false;
         return;
       case "uplinkAck":
         for (const seq of k.value.seqs) this.buffer.ack(Number(seq));

@@ -362,7 +362,8 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   call.on("data", (msg: AdapterMessage) => {
     chain = chain.then(() => handle(msg)).catch((err: unknown) => log.error({ err }, "adapter message failed"));
   });
-  const finish = () => {
+  /** `lost`: the stream broke (the adapter crashed or its host went away) rather than ended; logged as a warning. */
+  const finish = (lost: boolean) => {
     if (closed) return;
     closed = true;
     if (!link) return;
@@ -377,12 +378,14 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       },
       link,
     );
-    log.info({ instance: link.instanceId, sessions: sessions.length }, "adapter detached");
+    const details = { instance: link.instanceId, sessions: sessions.length };
+    if (lost) log.warn(details, "adapter stream lost; its sessions wait for it to come back");
+    else log.info(details, "adapter detached");
   };
   call.on("end", () => {
-    finish();
+    finish(false);
     call.end();
   });
-  call.on("error", finish);
-  call.on("cancelled", finish);
+  call.on("error", () => finish(true));
+  call.on("cancelled", () => finish(true));
 }
