@@ -27,6 +27,7 @@ import {
   failInterruptedTasks,
   NatsBridge,
   OutboxPruner,
+  onDatabaseState,
   WebhookDispatcher,
   type BootstrapResult,
 } from "@iot/registry";
@@ -70,6 +71,12 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     warnTightened(secureDataDir(config.dataDir));
     createPrivateFile(join(config.dataDir, SQLITE_FILE_NAME));
   }
+  // One line when the database stops answering (disk full, connection lost) and one when it answers again.
+  const unwatchDatabase = onDatabaseState((c) =>
+    c.state === "down"
+      ? logger.error({ engine: c.engine, err: c.error }, `database ${c.fault}: writes fail until it recovers`)
+      : logger.warn({ engine: c.engine, downForMs: c.downForMs }, "database available again"),
+  );
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -251,6 +258,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       await schedules.stop();
       await commands.stop();
       await store.close();
+      unwatchDatabase();
     },
   };
 }
