@@ -360,7 +360,14 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   // Messages are handled in arrival order; an uplink only starts its (batched) write here.
   let chain = Promise.resolve();
   call.on("data", (msg: AdapterMessage) => {
-    chain = chain.then(() => handle(msg)).catch((err: unknown) => log.error({ err }, "adapter message failed"));
+    chain = chain
+      .then(() => handle(msg))
+      .catch((err: unknown) => {
+        // A message that failed (a hello whose session lookups met a database outage) left the link half set up:
+        // ending the stream makes the adapter connect again and replay, instead of waiting forever for its ack.
+        log.error({ err }, "adapter message failed");
+        fatal(grpc.status.UNAVAILABLE, `adapter message failed: ${(err as Error).message}`);
+      });
   });
   /** `lost`: the stream broke (the adapter crashed or its host went away) rather than ended; logged as a warning. */
   const finish = (lost: boolean) => {
