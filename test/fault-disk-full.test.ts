@@ -10,8 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { reachable } from "../scripts/fleet.js";
-import { checkStored, httpLoad, mqttLoad, type DeviceLoad } from "./device-load.js";
-import type { TestDevice } from "./helpers.js";
+import { expectStoredOnce, httpLoad, mqttLoad, type DeviceRun } from "./device-load.js";
 import { startRestartableFleet, type RestartableFleet } from "./restartable-fleet.js";
 
 const mountPoint = mkdtempSync(join(tmpdir(), "disk-full-"));
@@ -54,29 +53,19 @@ function fillUp(path: string): void {
   }
 }
 
-const newDevice = async (cloudProtocol: number, name: string): Promise<TestDevice> => {
-  const product = (await f.api("POST", "/products", { productName: name, cloudProtocol })).body;
-  const d = await f.api("POST", "/devices", {
-    productID: product.productID,
-    deviceName: name,
-    deviceType: 1,
-    upLinkSystem: 1,
-    authType: 1,
-  });
-  expect(d.status).toBe(201);
-  return d.body;
-};
-
 it.runIf(mounted)(
   "refuses to acknowledge what it cannot store while the disk is full, says so once, and recovers without a restart",
   async () => {
-    const mqttDevice = await newDevice(1, "disk-mqtt");
-    const httpDevice = await newDevice(5, "disk-http");
-    const loads: Array<[TestDevice, DeviceLoad]> = [
-      [mqttDevice, await mqttLoad(reachable(f.adapters.get("mqtt-adapter")!.urls.mqtt!), mqttDevice, "full")],
-      [httpDevice, httpLoad(reachable(f.adapters.get("http-adapter")!.urls.http!), httpDevice, "full")],
+    const mqttDevice = await f.newDevice(1, "disk-mqtt");
+    const httpDevice = await f.newDevice(5, "disk-http");
+    const runs: DeviceRun[] = [
+      {
+        device: mqttDevice,
+        load: await mqttLoad(reachable(f.adapters.get("mqtt-adapter")!.urls.mqtt!), mqttDevice, "full"),
+      },
+      { device: httpDevice, load: httpLoad(reachable(f.adapters.get("http-adapter")!.urls.http!), httpDevice, "full") },
     ];
-    const acked = () => loads.reduce((n, [, l]) => n + l.acked.size, 0);
+    const acked = () => runs.reduce((n, r) => n + r.load.acked.size, 0);
     await expect.poll(acked, { timeout: 10_000 }).toBeGreaterThan(40);
 
     fillUp(filler);
@@ -93,15 +82,11 @@ it.runIf(mounted)(
     rmSync(filler);
     await expect.poll(acked, { timeout: 20_000 }).toBeGreaterThan(whileFull + 40);
     await expect.poll(() => f.central.errors.join("\n"), { timeout: 10_000 }).toMatch(/database available again/);
-    for (const [, l] of loads) await l.stop();
+    await expectStoredOnce((m, p) => f.api(m, p), runs);
     const log = f.central.errors.join("\n");
     expect(log.match(/database disk full/g)).toHaveLength(1);
     // The adapters were told why: the full disk, not a follow-on error.
     expect(log).toMatch(/uplink store failed: database or disk is full/);
-    for (const [d, l] of loads) {
-      const check = await checkStored((m, p) => f.api(m, p), d.id, l);
-      expect({ lost: check.lost, duplicates: check.duplicates }).toEqual({ lost: [], duplicates: [] });
-    }
     for (const p of [f.central, ...f.adapters.values()]) expect(p.child.exitCode, p.name).toBeNull();
   },
   60_000,

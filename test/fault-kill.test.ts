@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable } from "../scripts/fleet.js";
-import { checkStored, coapLoad, httpLoad, mqttLoad, type DeviceLoad } from "./device-load.js";
+import { coapLoad, expectStoredOnce, httpLoad, moreAcks, mqttLoad, type DeviceLoad } from "./device-load.js";
 import type { TestDevice } from "./helpers.js";
 import { killHard, startRestartableFleet, type RestartableFleet } from "./restartable-fleet.js";
 
@@ -19,18 +19,7 @@ let n = 0;
 
 beforeAll(async () => {
   f = await startRestartableFleet({ IOT_LOG_LEVEL: "warn" }, ADAPTERS);
-  for (const a of ADAPTERS) {
-    const product = (await f.api("POST", "/products", { productName: a, cloudProtocol: PROTOCOL[a] })).body;
-    const r = await f.api("POST", "/devices", {
-      productID: product.productID,
-      deviceName: `${a}-device`,
-      deviceType: 1,
-      upLinkSystem: 1,
-      authType: 1,
-    });
-    expect(r.status).toBe(201);
-    devices.set(a, r.body);
-  }
+  for (const a of ADAPTERS) devices.set(a, await f.newDevice(PROTOCOL[a], `${a}-device`));
 }, 60_000);
 afterAll(async () => {
   await f?.close();
@@ -46,37 +35,15 @@ async function load(adapter: (typeof ADAPTERS)[number]): Promise<DeviceLoad> {
   return httpLoad(reachable(urls.http!), d, topic);
 }
 
-/** Waits until every load has `more` acknowledged messages than now. */
-async function progress(loads: DeviceLoad[], more = 20, timeout = 20_000): Promise<void> {
-  const from = loads.map((l) => l.acked.size);
-  await expect.poll(() => loads.every((l, i) => l.acked.size >= from[i]! + more), { timeout, interval: 50 }).toBe(true);
-}
-
-/**
- * Stops the loads and checks the store holds every acknowledged message of each, once; `inFlightAgain` allows the
- * messages under way at a crash (one per lane) to be stored twice.
- */
-async function settle(loads: Map<string, DeviceLoad>, inFlightAgain = false): Promise<void> {
-  for (const l of loads.values()) await l.stop();
-  for (const [adapter, l] of loads) {
-    const check = await checkStored((m, p) => f.api(m, p), devices.get(adapter)!.id, l);
-    const summary = { adapter, acked: l.acked.size, stored: check.stored, refusals: l.refusals };
-    expect({ ...summary, lost: check.lost }).toEqual({ ...summary, lost: [] });
-    if (inFlightAgain) expect(check.duplicates.length, check.duplicates.join()).toBeLessThanOrEqual(l.lanes);
-    else expect(check.duplicates).toEqual([]);
-    expect(l.acked.size).toBeGreaterThan(0);
-  }
-}
-
 describe("kill -9 under load", () => {
   it("of the central node loses no acknowledged MQTT, CoAP or HTTP message and stores none twice", async () => {
-    const loads = new Map(await Promise.all(ADAPTERS.map(async (a) => [a, await load(a)] as const)));
-    await progress([...loads.values()]);
+    const runs = await Promise.all(ADAPTERS.map(async (a) => ({ device: devices.get(a)!, load: await load(a) })));
+    await moreAcks(runs.map((r) => r.load));
     await killHard(f.central);
     await new Promise((r) => setTimeout(r, 1_000));
     await f.startCentral();
-    await progress([...loads.values()]);
-    await settle(loads);
+    await moreAcks(runs.map((r) => r.load));
+    await expectStoredOnce((m, p) => f.api(m, p), runs);
     for (const a of ADAPTERS) {
       const p = f.adapters.get(a)!;
       expect(p.child.exitCode, `${a} still running`).toBeNull();
@@ -87,13 +54,12 @@ describe("kill -9 under load", () => {
 
   for (const adapter of ADAPTERS) {
     it(`of the ${adapter} loses no message its devices saw acknowledged; they resend and it serves again`, async () => {
-      const loads = new Map([[adapter, await load(adapter)]]);
-      const l = loads.get(adapter)!;
-      await progress([l]);
+      const run = { device: devices.get(adapter)!, load: await load(adapter) };
+      await moreAcks([run.load]);
       await killHard(f.adapters.get(adapter)!);
       await f.startAdapter(adapter);
-      await progress([l]);
-      await settle(loads, true);
+      await moreAcks([run.load]);
+      await expectStoredOnce((m, p) => f.api(m, p), [run], true);
       expect(f.central.errors.join("\n")).toMatch(/adapter stream lost; its sessions wait/);
     }, 60_000);
   }

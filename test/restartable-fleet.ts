@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTERS, reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
-import { freePort } from "./helpers.js";
+import { freePort, type TestDevice } from "./helpers.js";
 
 /** The admin password of a restartable fleet. */
 const PASSWORD = "restart-pass-1";
@@ -25,6 +25,8 @@ export interface RestartableFleet {
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Starts the central node again (after it was stopped or killed) on the same data and ports. */
   startCentral(): Promise<void>;
+  /** A product of `cloudProtocol` (1 MQTT, 2 CoAP, 5 HTTP, …) with one token device named `name` in it. */
+  newDevice(cloudProtocol: number, name: string): Promise<TestDevice>;
   /** Starts (again, after it was stopped or killed) one adapter of `scripts/fleet.ts` ADAPTERS by name. */
   startAdapter(name: string): Promise<FleetProcess>;
   close(): Promise<void>;
@@ -89,6 +91,18 @@ export async function startRestartableFleet(
     running.set(name, p);
     return p;
   };
+  const newDevice = async (cloudProtocol: number, name: string) => {
+    const product = (await api("POST", "/products", { productName: name, cloudProtocol })).body;
+    const d = await api("POST", "/devices", {
+      productID: product.productID,
+      deviceName: name,
+      deviceType: 1,
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    if (d.status !== 201) throw new Error(`device ${name} not created: ${d.status} ${JSON.stringify(d.body)}`);
+    return d.body as TestDevice;
+  };
   await startCentral();
   for (const name of adapters) await startAdapter(name);
   return {
@@ -103,6 +117,7 @@ export async function startRestartableFleet(
     api,
     startCentral,
     startAdapter,
+    newDevice,
     async close() {
       await Promise.all([...running.values()].map((p) => stopProcess(p)));
       await stopProcess(central);
