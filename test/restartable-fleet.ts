@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ADAPTERS, reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
-import { freePort, type TestDevice } from "./helpers.js";
+import { freePorts, type TestDevice } from "./helpers.js";
 
 /** The admin password of a restartable fleet. */
 const PASSWORD = "restart-pass-1";
@@ -41,6 +41,16 @@ export async function killHard(p: FleetProcess): Promise<void> {
 }
 
 /**
+ * Everything `p` logs (stderr) from now on, for asserting on the lines a fault causes: `errors` keeps only the last
+ * 200 lines, which a noisy outage can push an early line out of.
+ */
+export function watchLog(p: FleetProcess): () => string {
+  let text = "";
+  p.child.stderr!.on("data", (b: Buffer) => (text += b.toString()));
+  return () => text;
+}
+
+/**
  * Starts the central node and the adapters named in `adapters` (default the MQTT adapter) on a fresh SQLite file;
  * `env` adds or overrides settings (IOT_DATABASE_URL for PostgreSQL).
  */
@@ -49,19 +59,20 @@ export async function startRestartableFleet(
   adapters: readonly string[] = ["mqtt-adapter"],
 ): Promise<RestartableFleet> {
   const dataDir = mkdtempSync(join(tmpdir(), "restartable-"));
+  const [grpc, mqtt, http, coap, lwm2m] = (await freePorts(5)).map(String);
   const settings: Record<string, string> = {
     IOT_DATA_DIR: dataDir,
     IOT_DATABASE_URL: "",
     IOT_API_HOST: "127.0.0.1",
     IOT_API_PORT: "0",
-    IOT_GRPC_PORT: String(await freePort()),
-    IOT_MQTT_PORT: String(await freePort()),
+    IOT_GRPC_PORT: grpc!,
+    IOT_MQTT_PORT: mqtt!,
     IOT_MQTTS_PORT: "0",
     IOT_MQTTSS_PORT: "0",
     IOT_MQTT_WS_PORT: "0",
-    IOT_HTTP_DEVICE_PORT: String(await freePort()),
-    IOT_COAP_PORT: String(await freePort()),
-    IOT_LWM2M_PORT: String(await freePort()),
+    IOT_HTTP_DEVICE_PORT: http!,
+    IOT_COAP_PORT: coap!,
+    IOT_LWM2M_PORT: lwm2m!,
     IOT_ADMIN_PASSWORD: PASSWORD,
     IOT_LOG_LEVEL: "warn",
     ...env,
