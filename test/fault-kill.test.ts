@@ -3,6 +3,7 @@
  * confirmable CoAP, HTTP POSTs), and the killed process started again. Afterwards every message a device had
  * acknowledged is stored, none is stored twice, every process serves again, and the logs say what happened.
  */
+import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable } from "../scripts/fleet.js";
 import { coapLoad, expectStoredOnce, httpLoad, moreAcks, mqttLoad, type DeviceLoad } from "./device-load.js";
@@ -63,4 +64,31 @@ describe("kill -9 under load", () => {
       expect(f.central.errors.join("\n")).toMatch(/adapter stream lost; its sessions wait/);
     }, 60_000);
   }
+
+  it("of the lwm2m-adapter: its devices register again (2.01) and come online through the new process", async () => {
+    const IMEI = "350000000009901";
+    const d = await f.newDevice(3, "lwm2m-device", { IMEI, autoSub: 0 });
+    const lwm2m = await f.startAdapter("lwm2m-adapter");
+    // libcoap's client as the device: a Register answered 2.01 prints nothing on stderr.
+    const register = () =>
+      spawnSync(
+        "coap-client-notls",
+        ["-m", "post", "-t", "40", "-e", "</3/0>", `${reachable(lwm2m.urls.lwm2m!)}/rd?ep=${IMEI}&lt=60&b=U`],
+        { encoding: "utf8", timeout: 20_000 },
+      ).stderr;
+    const status = async () => (await f.api("GET", `/devices/${d.id}`)).body.deviceStatus as number;
+    expect(register()).toBe("");
+    await expect.poll(status, { timeout: 10_000 }).toBe(1);
+    const onlines = async () =>
+      ((await f.api("GET", `/devices/${d.id}/connect_logs`)).body.items as Array<{ connectStatus: number }>).filter(
+        (l) => l.connectStatus === 1,
+      ).length;
+    const before = await onlines();
+    await killHard(lwm2m);
+    await f.startAdapter("lwm2m-adapter");
+    expect(register()).toBe("");
+    // The new process opened a session of its own for the device.
+    await expect.poll(onlines, { timeout: 10_000 }).toBeGreaterThan(before);
+    expect(await status()).toBe(1);
+  }, 60_000);
 });

@@ -25,8 +25,11 @@ export interface RestartableFleet {
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Starts the central node again (after it was stopped or killed) on the same data and ports. */
   startCentral(): Promise<void>;
-  /** A product of `cloudProtocol` (1 MQTT, 2 CoAP, 5 HTTP, …) with one token device named `name` in it. */
-  newDevice(cloudProtocol: number, name: string): Promise<TestDevice>;
+  /**
+   * A product of `cloudProtocol` (1 MQTT, 2 CoAP, 3 LwM2M, 5 HTTP, …) with one token device named `name` in it;
+   * `extra` adds to the device's creation body (an LwM2M device's IMEI).
+   */
+  newDevice(cloudProtocol: number, name: string, extra?: Record<string, unknown>): Promise<TestDevice>;
   /** Starts (again, after it was stopped or killed) one adapter of `scripts/fleet.ts` ADAPTERS by name. */
   startAdapter(name: string): Promise<FleetProcess>;
   close(): Promise<void>;
@@ -102,7 +105,7 @@ export async function startRestartableFleet(
     running.set(name, p);
     return p;
   };
-  const newDevice = async (cloudProtocol: number, name: string) => {
+  const newDevice = async (cloudProtocol: number, name: string, extra: Record<string, unknown> = {}) => {
     const product = (await api("POST", "/products", { productName: name, cloudProtocol })).body;
     const d = await api("POST", "/devices", {
       productID: product.productID,
@@ -110,6 +113,7 @@ export async function startRestartableFleet(
       deviceType: 1,
       upLinkSystem: 1,
       authType: 1,
+      ...extra,
     });
     if (d.status !== 201) throw new Error(`device ${name} not created: ${d.status} ${JSON.stringify(d.body)}`);
     return d.body as TestDevice;
