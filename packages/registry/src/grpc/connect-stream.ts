@@ -390,8 +390,12 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     else log.info(details, "adapter detached");
   };
   call.on("end", () => {
-    finish(false);
-    call.end();
+    // A broken connection ends the stream too, and grpc-js may say so ('cancelled') just after: wait one turn to tell
+    // a crashed adapter from one that closed its stream.
+    setImmediate(() => {
+      finish(call.cancelled);
+      call.end();
+    });
   });
   call.on("error", () => finish(true));
   call.on("cancelled", () => finish(true));
