@@ -61,7 +61,9 @@ describe("kill -9 under load", () => {
       await f.startAdapter(adapter);
       await moreAcks([run.load]);
       await expectStoredOnce((m, p) => f.api(m, p), [run], true);
-      expect(f.central.errors.join("\n")).toMatch(/adapter stream lost; its sessions wait/);
+      await expect
+        .poll(() => f.central.errors.join("\n"), { timeout: 10_000 })
+        .toMatch(/adapter stream lost; its sessions wait/);
     }, 60_000);
   }
 
