@@ -113,3 +113,17 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((r) => s.close(() => r()));
   return port;
 }
+
+/** `n` different ports free right now: all are held until the last is found, so none is answered twice. */
+export async function freePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from({ length: n }, async () => {
+      const s = createServer();
+      await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+      return s;
+    }),
+  );
+  const ports = servers.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+  return ports;
+}

@@ -1,8 +1,7 @@
-import { once } from "node:events";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable } from "../scripts/fleet.js";
-import { startRestartableFleet, type RestartableFleet } from "./restartable-fleet.js";
+import { killHard, startRestartableFleet, type RestartableFleet } from "./restartable-fleet.js";
 
 /** Messages the device sends while the central node is killed and started again. */
 const MESSAGES = 300;
@@ -64,9 +63,7 @@ describe("a central node crash under a publishing device", () => {
     const publishing = Promise.all(Array.from({ length: WINDOW }, lane));
     // Kill the central node (no graceful stop) once a third has gone out, then start it again.
     while (next < MESSAGES / 3) await new Promise((r) => setTimeout(r, 5));
-    const exited = once(f.central.child, "exit");
-    f.central.child.kill("SIGKILL");
-    await exited;
+    await killHard(f.central);
     await f.startCentral();
     await publishing;
     const window = "start_time=2026-01-01 00:00:00&end_time=2026-01-02 00:00:00";

@@ -1,44 +1,87 @@
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
-import { freePort } from "./helpers.js";
+import { ADAPTERS, reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
+import { freePorts, type TestDevice } from "./helpers.js";
 
 /** The admin password of a restartable fleet. */
 const PASSWORD = "restart-pass-1";
 
 /**
- * A central node and an MQTT adapter as separate processes, for tests that stop, kill or restart the central node
- * under connected devices: the gRPC port is fixed up front, so the adapter finds the restarted node again.
+ * A central node and adapters as separate processes, for tests that stop, kill or restart any of them under
+ * connected devices: the gRPC and device ports are fixed up front, so a restarted adapter finds the central node
+ * again and devices find the restarted adapter on the address they had.
  */
 export interface RestartableFleet {
   readonly central: FleetProcess;
+  /** The MQTT adapter. */
   readonly adapter: FleetProcess;
+  /** Every running adapter by name (`mqtt-adapter`, `http-adapter`, …), the latest process of each. */
+  readonly adapters: ReadonlyMap<string, FleetProcess>;
+  /** The settings every process of the fleet got (ports, data directory, database). */
+  readonly settings: Readonly<Record<string, string>>;
   /** The REST API of the current central node, logged in as admin. */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Starts the central node again (after it was stopped or killed) on the same data and ports. */
   startCentral(): Promise<void>;
+  /**
+   * A product of `cloudProtocol` (1 MQTT, 2 CoAP, 3 LwM2M, 5 HTTP, …) with one token device named `name` in it;
+   * `extra` adds to the device's creation body (an LwM2M device's IMEI).
+   */
+  newDevice(cloudProtocol: number, name: string, extra?: Record<string, unknown>): Promise<TestDevice>;
+  /** Starts (again, after it was stopped or killed) one adapter of `scripts/fleet.ts` ADAPTERS by name. */
+  startAdapter(name: string): Promise<FleetProcess>;
   close(): Promise<void>;
 }
 
-/** Starts the central node and the MQTT adapter on a fresh SQLite file; `env` adds or overrides settings. */
-export async function startRestartableFleet(env: Record<string, string> = {}): Promise<RestartableFleet> {
+/** kill -9: ends a process with no chance to clean up, and waits until it is gone. */
+export async function killHard(p: FleetProcess): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = once(p.child, "exit");
+  p.child.kill("SIGKILL");
+  await exited;
+}
+
+/**
+ * Everything `p` logs (stderr) from now on, for asserting on the lines a fault causes: `errors` keeps only the last
+ * 200 lines, which a noisy outage can push an early line out of.
+ */
+export function watchLog(p: FleetProcess): () => string {
+  let text = "";
+  p.child.stderr!.on("data", (b: Buffer) => (text += b.toString()));
+  return () => text;
+}
+
+/**
+ * Starts the central node and the adapters named in `adapters` (default the MQTT adapter) on a fresh SQLite file;
+ * `env` adds or overrides settings (IOT_DATABASE_URL for PostgreSQL).
+ */
+export async function startRestartableFleet(
+  env: Record<string, string> = {},
+  adapters: readonly string[] = ["mqtt-adapter"],
+): Promise<RestartableFleet> {
   const dataDir = mkdtempSync(join(tmpdir(), "restartable-"));
+  const [grpc, mqtt, http, coap, lwm2m] = (await freePorts(5)).map(String);
   const settings: Record<string, string> = {
     IOT_DATA_DIR: dataDir,
     IOT_DATABASE_URL: "",
     IOT_API_HOST: "127.0.0.1",
     IOT_API_PORT: "0",
-    IOT_GRPC_PORT: String(await freePort()),
-    IOT_MQTT_PORT: "0",
+    IOT_GRPC_PORT: grpc!,
+    IOT_MQTT_PORT: mqtt!,
     IOT_MQTTS_PORT: "0",
     IOT_MQTTSS_PORT: "0",
     IOT_MQTT_WS_PORT: "0",
+    IOT_HTTP_DEVICE_PORT: http!,
+    IOT_COAP_PORT: coap!,
+    IOT_LWM2M_PORT: lwm2m!,
     IOT_ADMIN_PASSWORD: PASSWORD,
     IOT_LOG_LEVEL: "warn",
     ...env,
   };
   let central!: FleetProcess;
+  const running = new Map<string, FleetProcess>();
   let token = "";
   let apiUrl = "";
   const api: RestartableFleet["api"] = async (method, path, body) => {
@@ -55,20 +98,43 @@ export async function startRestartableFleet(env: Record<string, string> = {}): P
     token = "";
     token = (await api("POST", "/login", { username: "admin", password: PASSWORD })).body.token;
   };
+  const startAdapter = async (name: string) => {
+    const entry = ADAPTERS.find((a) => a.name === name)?.entry;
+    if (!entry) throw new Error(`no adapter named ${name}`);
+    const p = await startProcess(name, entry, { ...settings, IOT_REGISTRY_URL: `127.0.0.1:${settings.IOT_GRPC_PORT}` });
+    running.set(name, p);
+    return p;
+  };
+  const newDevice = async (cloudProtocol: number, name: string, extra: Record<string, unknown> = {}) => {
+    const product = (await api("POST", "/products", { productName: name, cloudProtocol })).body;
+    const d = await api("POST", "/devices", {
+      productID: product.productID,
+      deviceName: name,
+      deviceType: 1,
+      upLinkSystem: 1,
+      authType: 1,
+      ...extra,
+    });
+    if (d.status !== 201) throw new Error(`device ${name} not created: ${d.status} ${JSON.stringify(d.body)}`);
+    return d.body as TestDevice;
+  };
   await startCentral();
-  const adapter = await startProcess("mqtt-adapter", "packages/adapters/mqtt/src/main.ts", {
-    ...settings,
-    IOT_REGISTRY_URL: `127.0.0.1:${settings.IOT_GRPC_PORT}`,
-  });
+  for (const name of adapters) await startAdapter(name);
   return {
     get central() {
       return central;
     },
-    adapter,
+    get adapter() {
+      return running.get("mqtt-adapter")!;
+    },
+    adapters: running,
+    settings,
     api,
     startCentral,
+    startAdapter,
+    newDevice,
     async close() {
-      await stopProcess(adapter);
+      await Promise.all([...running.values()].map((p) => stopProcess(p)));
       await stopProcess(central);
       rmSync(dataDir, { recursive: true, force: true });
     },

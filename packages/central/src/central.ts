@@ -30,6 +30,7 @@ import {
   lockSqliteDataDir,
   SQLITE_LOCK_FILE_NAME,
   withStartupLock,
+  onDatabaseState,
   type BootstrapResult,
   type SqliteNodeLock,
 } from "@iot/registry";
@@ -82,6 +83,12 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       throw new StartupError((err as Error).message);
     }
   }
+  // One line when the database stops answering (disk full, connection lost) and one when it answers again.
+  const unwatchDatabase = onDatabaseState((c) =>
+    c.state === "down"
+      ? logger.error({ engine: c.engine, err: c.error }, `database ${c.fault}: writes fail until it recovers`)
+      : logger.warn({ engine: c.engine, downForMs: c.downForMs }, "database available again"),
+  );
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -267,6 +274,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
       await cluster?.stop();
       await store.close();
       lock?.release();
+      unwatchDatabase();
     },
   };
 }

@@ -169,6 +169,8 @@ const LORA_ACTIVATE_RESULTS: Partial<Record<LoraActivateCode, LoraActivateResult
 export class GrpcRegistryClient implements RegistryClient {
   readonly instanceId: string;
   private linkState: RegistryLinkState = "idle";
+  /** The link was up and broke, and is not up again yet. */
+  private wasLost = false;
   /** One gRPC client per node address, in the order of `endpoints.addresses`. */
   private readonly raws: RawRegistryClient[];
   private readonly buffer: UplinkBuffer;
@@ -524,6 +526,7 @@ export class GrpcRegistryClient implements RegistryClient {
       retryInMs: delay,
       pendingUplinks: this.buffer.size,
     };
+    this.wasLost ||= wasConnected;
     if (wasConnected) this.log.warn(details, "registry stream lost; reconnecting");
     else this.log.debug(details, "registry not reachable; retrying");
     this.retryTimer = setTimeout(() => {
@@ -541,15 +544,17 @@ export class GrpcRegistryClient implements RegistryClient {
         this.registryBatches = k.value.uplinkBatches;
         this.metrics.registryConnected(true);
         this.endpoints.connected();
-        this.log.info(
+        // Back after a loss: as loud as the loss was, so an operator watching warnings sees the fault end.
+        this.log[this.wasLost ? "warn" : "info"](
           {
             node: k.value.nodeId,
             address: this.endpoints.current,
             sessions: this.live.size,
             replayed: this.buffer.size,
           },
-          "registry link up",
+          this.wasLost ? "registry link up again" : "registry link up",
         );
+        this.wasLost = false;
         return;
       case "uplinkAck":
         for (const seq of k.value.seqs) this.buffer.ack(Number(seq));

@@ -382,9 +382,17 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   // Messages are handled in arrival order; an uplink only starts its (batched) write here.
   let chain = Promise.resolve();
   call.on("data", (msg: AdapterMessage) => {
-    chain = chain.then(() => handle(msg)).catch((err: unknown) => log.error({ err }, "adapter message failed"));
+    chain = chain
+      .then(() => handle(msg))
+      .catch((err: unknown) => {
+        // A message that failed (a hello whose session lookups met a database outage) left the link half set up:
+        // ending the stream makes the adapter connect again and replay, instead of waiting forever for its ack.
+        log.error({ err }, "adapter message failed");
+        fatal(grpc.status.UNAVAILABLE, `adapter message failed: ${(err as Error).message}`);
+      });
   });
-  const finish = () => {
+  /** `lost`: the stream broke (the adapter crashed or its host went away) rather than ended; logged as a warning. */
+  const finish = (lost: boolean) => {
     if (closed) return;
     closed = true;
     if (!link) return;
@@ -400,12 +408,18 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       },
       link,
     );
-    log.info({ instance: link.instanceId, sessions: sessions.length }, "adapter detached");
+    const details = { instance: link.instanceId, sessions: sessions.length };
+    if (lost) log.warn(details, "adapter stream lost; its sessions wait for it to come back");
+    else log.info(details, "adapter detached");
   };
   call.on("end", () => {
-    finish();
-    call.end();
+    // A broken connection ends the stream too, and grpc-js may say so ('cancelled') just after: wait one turn to tell
+    // a crashed adapter from one that closed its stream.
+    setImmediate(() => {
+      finish(call.cancelled);
+      call.end();
+    });
   });
-  call.on("error", finish);
-  call.on("cancelled", finish);
+  call.on("error", () => finish(true));
+  call.on("cancelled", () => finish(true));
 }

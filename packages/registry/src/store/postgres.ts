@@ -10,6 +10,9 @@ const INT8_OID = 20;
 /** Most connections one central node keeps open to PostgreSQL. */
 const POOL_MAX = 10;
 
+/** `application_name` of the central node's connections, as pg_stat_activity shows them. */
+export const APPLICATION_NAME = "iot-central";
+
 /** How long, in ms, opening a connection may take before it fails. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -49,11 +52,17 @@ export async function openPostgres(url: string, schema?: string): Promise<Postgr
     types: typeParsers,
     max: POOL_MAX,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // Names our connections in pg_stat_activity, so an operator can tell (and a fault test terminate) them.
+    application_name: APPLICATION_NAME,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   // An idle connection the server dropped: the pool discards it and opens a
   // new one on demand; without a listener the 'error' event would end the process.
   pool.on("error", () => {});
+  // A checked-out connection is the holder's to watch, and kysely does not: a server that terminates it between two
+  // statements (a restart, pg_terminate_backend) made it emit an unhandled 'error' that ended the process. Its next
+  // statement fails instead, and the pool discards it when it comes back.
+  pool.on("connect", (client) => client.on("error", () => {}));
   try {
     const client = await pool.connect();
     try {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "kysely";
+import { Kysely, SqliteDialect, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import BetterSqlite3 from "better-sqlite3";
 import { openStore } from "./open-store.js";
@@ -17,6 +17,25 @@ describe("SQLite store", () => {
     await store.close();
     expect(store.engine).toBe("sqlite");
     expect(existsSync(join(dataDir, "iot.db"))).toBe(true);
+  });
+
+  it("reports a full database as SQLITE_FULL from a transaction, not as the failed rollback after it", async () => {
+    const db = new Kysely<any>({
+      dialect: new SqliteDialect({ database: cachingStatements(new BetterSqlite3(join(root, "full.db"))) }),
+    });
+    try {
+      await sql`create table t (v blob)`.execute(db);
+      const pages = Object.values((await sql.raw("pragma page_count").execute(db)).rows[0] as object)[0] as number;
+      // The file may not grow: the insert of a large value fails as on a full disk.
+      await sql.raw(`pragma max_page_count = ${pages}`).execute(db);
+      const big = Buffer.alloc(1_000_000);
+      const failed = db.transaction().execute((trx) => sql`insert into t values (${big})`.execute(trx));
+      await expect(failed).rejects.toMatchObject({ code: "SQLITE_FULL" });
+      // And the connection works afterwards.
+      expect((await sql`select count(*) as n from t`.execute(db)).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it("runs in WAL mode with synchronous FULL, a busy timeout and foreign keys on", async () => {

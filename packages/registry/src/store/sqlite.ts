@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase } from "kysely";
+import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
 import type { Database } from "./schema.js";
 import { databaseErrorLog } from "../ops/registry-metrics.js";
 
@@ -21,6 +21,9 @@ export function cachingStatements(sqlite: BetterSqlite3.Database, size = STATEME
   return {
     close: () => sqlite.close(),
     prepare(sql) {
+      // SQLite itself rolls a transaction back on some errors (SQLITE_FULL, SQLITE_IOERR, …): kysely's rollback then
+      // failed with "no transaction is active" and that error replaced the real one (a full disk went unreported).
+      if (sql === "rollback" && !sqlite.inTransaction) return ROLLED_BACK;
       let statement = cache.get(sql);
       if (statement) {
         cache.delete(sql); // most recently used goes last
@@ -33,6 +36,14 @@ export function cachingStatements(sqlite: BetterSqlite3.Database, size = STATEME
     },
   };
 }
+
+/** Stands in for `rollback` when SQLite has already rolled the transaction back: nothing left to undo. */
+const ROLLED_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
 
 /** How long, in ms, a statement waits for another connection's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5_000;

@@ -1,0 +1,215 @@
+/**
+ * Devices that keep publishing while the fault tests kill and restart processes, each remembering what the service
+ * acknowledged: an MQTT client with QoS 1 (mqtt.js, which resends unacknowledged publishes after it reconnects), a
+ * CoAP device sending confirmable POSTs over UDP with retransmission, an HTTP device POSTing until it gets a 2xx.
+ * Every payload is unique (`<label>-<n>`), so a test can check each acknowledged one is stored, and stored once.
+ */
+import { createSocket } from "node:dgram";
+import mqtt from "mqtt";
+import { expect } from "vitest";
+import { FakeCoapClient } from "../packages/adapters/coap/src/fake-coap-client.js";
+import type { TestDevice } from "./helpers.js";
+
+/** A device under load. */
+export interface DeviceLoad {
+  readonly label: string;
+  /** Payloads the service acknowledged: PUBACK, CoAP 2.04, HTTP 2xx. */
+  readonly acked: Set<string>;
+  /** Refusals and failed attempts seen (each is retried, as a device would). */
+  readonly refusals: number;
+  /** Messages sent at once: the most that can be under way when a process dies. */
+  readonly lanes: number;
+  /** Stops sending new messages and waits until every message under way is acknowledged. */
+  stop(): Promise<void>;
+}
+
+/** How a load runs: messages in flight at once, and the pause between messages of one lane, ms. */
+export interface LoadShape {
+  lanes?: number;
+  pauseMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs `lanes` loops that each send `<label>-<n>` with `send` until acked (retrying after 100 ms on a refusal), and
+ * answers the DeviceLoad over them.
+ */
+function lanes(label: string, shape: LoadShape, send: (payload: string) => Promise<boolean>, end = async () => {}) {
+  const acked = new Set<string>();
+  let next = 0;
+  let stopping = false;
+  let refusals = 0;
+  const lane = async () => {
+    while (!stopping) {
+      const payload = `${label}-${next++}`;
+      while (!(await send(payload).catch(() => false))) {
+        refusals++;
+        await sleep(100);
+      }
+      acked.add(payload);
+      await sleep(shape.pauseMs ?? 5);
+    }
+  };
+  const running = Promise.all(Array.from({ length: shape.lanes ?? 4 }, lane));
+  return {
+    label,
+    acked,
+    lanes: shape.lanes ?? 4,
+    get refusals() {
+      return refusals;
+    },
+    async stop() {
+      stopping = true;
+      await running;
+      await end();
+    },
+  } satisfies DeviceLoad;
+}
+
+/** An MQTT device publishing QoS 1 on `topic`, reconnecting every 200 ms after its connection drops. */
+export async function mqttLoad(url: string, d: TestDevice, topic: string, shape: LoadShape = {}): Promise<DeviceLoad> {
+  const client = await mqtt.connectAsync(url, {
+    clientId: d.deviceID,
+    username: d.deviceUsername,
+    password: d.token,
+    protocolVersion: 4,
+    reconnectPeriod: 200,
+    connectTimeout: 2_000,
+    keepalive: 30,
+  });
+  client.on("error", () => {}); // refused reconnects while the adapter is down: mqtt.js tries again
+  return lanes(
+    `mqtt-${d.deviceID}-${topic}`,
+    shape,
+    async (p) => {
+      await client.publishAsync(topic, p, { qos: 1 });
+      return true;
+    },
+    () => client.endAsync(),
+  );
+}
+
+/** An HTTP device POSTing to `/topics/<topic>` with Basic credentials, a message acknowledged by a 2xx. */
+export function httpLoad(baseUrl: string, d: TestDevice, topic: string, shape: LoadShape = {}): DeviceLoad {
+  const authorization = `Basic ${Buffer.from(`${d.deviceUsername}:${d.token}`).toString("base64")}`;
+  return lanes(`http-${d.deviceID}-${topic}`, shape, async (p) => {
+    const res = await fetch(`${baseUrl}/topics/${topic}`, {
+      method: "POST",
+      headers: { authorization },
+      body: p,
+      signal: AbortSignal.timeout(30_000), // a device's patience: longer than a central node restart
+    });
+    await res.arrayBuffer();
+    return res.ok;
+  });
+}
+
+/** RFC 7252 message types. */
+const CON = 0;
+const ACK = 2;
+
+/**
+ * A CoAP device on its own UDP socket sending confirmable POSTs to `/mqtt/<topic>`: a request is retransmitted (same
+ * message id) every `retransmitMs` until answered, as RFC 7252 §4.2 asks (faster than its 2 s, to keep tests short);
+ * 2.04 acknowledges it, any other code counts as a refusal (retried as a new request). A separate response (empty
+ * ACK first) is waited for and acknowledged.
+ */
+export async function coapLoad(
+  url: string,
+  d: TestDevice,
+  topic: string,
+  shape: LoadShape = {},
+  retransmitMs = 300,
+): Promise<DeviceLoad> {
+  const { hostname, port } = new URL(url);
+  const socket = createSocket("udp4");
+  await new Promise<void>((r) => socket.bind(0, "127.0.0.1", r));
+  const waiting = new Map<string, (code: number) => void>();
+  socket.on("message", (m) => {
+    if (m.length < 4) return;
+    const type = (m[0]! >> 4) & 3;
+    const token = m.subarray(4, 4 + (m[0]! & 0x0f)).toString("hex");
+    // A separate response comes as CON: acknowledge it (empty ACK, same message id).
+    if (type === CON) socket.send(Buffer.from([0x40 | (ACK << 4), 0, m[2]!, m[3]!]), Number(port), hostname);
+    if (m[1] === 0) return; // the empty ACK of a separate response
+    waiting.get(token)?.(m[1]!);
+  });
+  const builder = new FakeCoapClient({ handle: () => {} });
+  const query = [`c=${d.deviceID}`, `u=${d.deviceUsername}`, `p=${d.token}`];
+  let n = 0;
+  const send = (payload: string) =>
+    new Promise<boolean>((resolve) => {
+      const token = `${d.id}-${n++}`;
+      const datagram = builder.build("0.02", `/mqtt/${topic}`, { query, payload, token });
+      const tokenHex = Buffer.from(token).toString("hex");
+      const again = setInterval(() => socket.send(datagram, Number(port), hostname), retransmitMs);
+      waiting.set(tokenHex, (code) => {
+        clearInterval(again);
+        waiting.delete(tokenHex);
+        resolve(code === 0x44); // 2.04 Changed
+      });
+      socket.send(datagram, Number(port), hostname);
+    });
+  return lanes(`coap-${d.deviceID}-${topic}`, shape, send, async () => {
+    socket.close();
+  });
+}
+
+/** What the store holds of a load: acknowledged payloads missing from it, and payloads stored more than once. */
+export interface StoreCheck {
+  stored: number;
+  lost: string[];
+  duplicates: string[];
+}
+
+/** Reads every stored event of device `id` (pages of 1000) and compares the payloads with what `load` had acked. */
+export async function checkStored(
+  api: (method: string, path: string) => Promise<{ status: number; body: any }>,
+  id: number,
+  load: DeviceLoad,
+): Promise<StoreCheck> {
+  const payloads: string[] = [];
+  for (let page = 1; ; page++) {
+    const r = await api("GET", `/devices/${id}/events?_limit=1000&_page=${page}`);
+    if (r.status !== 200) throw new Error(`events of device ${id}: ${r.status} ${JSON.stringify(r.body)}`);
+    const items = r.body.items as Array<{ payload: string }>;
+    payloads.push(...items.map((e) => e.payload));
+    if (items.length < 1000) break;
+  }
+  const seen = new Set<string>();
+  const duplicates = payloads.filter((p) => seen.has(p) || !seen.add(p));
+  return { stored: payloads.length, lost: [...load.acked].filter((p) => !seen.has(p)), duplicates };
+}
+
+/** Waits until every load has `more` acknowledged messages than when called. */
+export async function moreAcks(loads: readonly DeviceLoad[], more = 20, timeout = 20_000): Promise<void> {
+  const from = loads.map((l) => l.acked.size);
+  await expect.poll(() => loads.every((l, i) => l.acked.size >= from[i]! + more), { timeout, interval: 50 }).toBe(true);
+}
+
+/** A device and the load it ran. */
+export interface DeviceRun {
+  device: TestDevice;
+  load: DeviceLoad;
+}
+
+/**
+ * Stops the loads and checks the store holds every acknowledged message of each, once; `inFlightAgain` allows the
+ * messages under way when an adapter died (one per lane: stored, but their ack died with it) to be stored twice.
+ */
+export async function expectStoredOnce(
+  api: (method: string, path: string) => Promise<{ status: number; body: any }>,
+  runs: readonly DeviceRun[],
+  inFlightAgain = false,
+): Promise<void> {
+  for (const { load } of runs) await load.stop();
+  for (const { device, load } of runs) {
+    const check = await checkStored(api, device.id, load);
+    const summary = { load: load.label, acked: load.acked.size, stored: check.stored, refusals: load.refusals };
+    expect({ ...summary, lost: check.lost }).toEqual({ ...summary, lost: [] });
+    if (inFlightAgain) expect(check.duplicates.length, check.duplicates.join()).toBeLessThanOrEqual(load.lanes);
+    else expect(check.duplicates).toEqual([]);
+    expect(load.acked.size).toBeGreaterThan(0);
+  }
+}
