@@ -12,6 +12,7 @@ import { lora } from "./0010-lora.js";
 import { northbound } from "./0011-northbound.js";
 import { tenantQuotas } from "./0012-tenant-quotas.js";
 import { eventMetadata } from "./0013-event-metadata.js";
+import { listIndexes } from "./0016-list-indexes.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -32,4 +33,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0011-northbound": northbound,
   "0012-tenant-quotas": tenantQuotas,
   "0013-event-metadata": eventMetadata,
+  "0016-list-indexes": listIndexes,
 };
