@@ -174,7 +174,8 @@ const ms = (n: number) => `${n.toFixed(2)} ms`;
 console.log(
   `device_publish at ${rate}/s for ${seconds} s to ${devices} MQTT devices: ${fleet.one.received} of ${fleet.total} ` +
     `received; REST call to receipt p50 ${ms(fleet.one.p50)}, p95 ${ms(fleet.one.p95)}, p99 ${ms(fleet.one.p99)}; ` +
-    `REST answer p95 ${ms(fleet.restP95)}; failed calls ${fleet.failures.length}`,
+    `REST answer p95 ${ms(fleet.restP95)}; failed calls ${fleet.failures.length}` +
+    (fleet.failures.length > 0 ? ` (first: ${fleet.failures[0]})` : ""),
 );
 console.log(
   `baseline (bare aedes, a client publishing QoS 1 to each device's topic): ${base.one.received} received; ` +

@@ -14,6 +14,7 @@ import { createServer, type Server } from "node:net";
 import { Aedes } from "aedes";
 import mqtt, { type MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
+import { printResult } from "./result.js";
 
 const devices = positiveInt(process.argv[2], 20);
 const perDevice = positiveInt(process.argv[3], 500);
@@ -163,6 +164,22 @@ try {
   );
   console.log(`baseline, ${base.label}: ${fmt(baseRate)} msg/s (stores nothing)`);
   console.log(`ratio fleet/baseline: ${(fleetRate / baseRate).toFixed(2)}`);
+  printResult({
+    measure: `MQTT QoS 1 ingest, ${devices} devices (durable before PUBACK)`,
+    figure: `${Math.round(fleetRate)} msg/s`,
+    baseline: `${base.label} ${Math.round(baseRate)} msg/s`,
+    ratio: fleetRate / baseRate,
+    goal: "≥ 50% of bare aedes and ≥ 25,000 msg/s",
+    met: fleetRate / baseRate >= 0.5 && fleetRate >= 25_000,
+  });
+  printResult({
+    measure: `MQTT ingest with the data pipeline, ${devices} devices`,
+    figure: `${Math.round(pipelineRate)} msg/s`,
+    baseline: `without the pipeline ${Math.round(fleetRate)} msg/s`,
+    ratio: pipelineRate / fleetRate,
+    goal: "",
+    met: null,
+  });
   console.log(
     `ratio with/without pipeline: ${(pipelineRate / fleetRate).toFixed(2)} (the pipeline costs ${Math.round((1 - pipelineRate / fleetRate) * 100)}% of throughput)`,
   );
