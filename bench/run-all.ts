@@ -129,7 +129,10 @@ for (const b of benchmarks()) {
 const table = tableOf(rows);
 console.log(table);
 if (options.out) {
-  const note = options.smoke ? "Smoke run (tiny sizes): the figures mean nothing." : "";
+  const note = [
+    options.smoke ? "Smoke run (tiny sizes): the figures mean nothing." : "",
+    options.only ? `Only ${options.only.join(", ")}.` : "",
+  ].join(" ");
   writeFileSync(
     options.out,
     `# Benchmark results\n\nWritten by \`pnpm bench\` (bench/run-all.ts). ${note}\n\n${machine()}\n\n${table}\n`,
