@@ -132,10 +132,12 @@ if (options.out) {
   const note = [
     options.smoke ? "Smoke run (tiny sizes): the figures mean nothing." : "",
     options.only ? `Only ${options.only.join(", ")}.` : "",
-  ].join(" ");
+  ]
+    .filter(Boolean)
+    .join(" ");
   writeFileSync(
     options.out,
-    `# Benchmark results\n\nWritten by \`pnpm bench\` (bench/run-all.ts). ${note}\n\n${machine()}\n\n${table}\n`,
+    `# Benchmark results\n\nWritten by \`pnpm bench\` (bench/run-all.ts).${note ? ` ${note}` : ""}\n\n${machine()}\n\n${table}\n`,
   );
   console.error(`written to ${options.out}`);
 }
