@@ -1,6 +1,6 @@
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
-import type { Insertable, Kysely } from "kysely";
-import type { ControlLogsTable, Database } from "../store/schema.js";
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
 import type { Caller } from "../domain/caller.js";
 import { DEFAULT_DOWNLINK_TOPIC } from "../domain/device-auth.js";
 import { fail } from "../errors.js";
@@ -78,8 +78,6 @@ export class CommandRouter {
   private sweeping: Promise<unknown> = Promise.resolve();
   /** Adapters' reports, written in batches (group commit). */
   private readonly settling: GroupCommit<SettleReport, SettledLog | undefined>;
-  /** New control logs, written in batches (group commit): answers each one's id. */
-  private readonly issuing: GroupCommit<Insertable<ControlLogsTable>, number>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -110,13 +108,6 @@ export class CommandRouter {
         await Promise.all([...tasks].map((t) => this.progress.refresh(t)));
       },
     );
-    this.issuing = new GroupCommit(db, async (tx, rows) => {
-      const ids: number[] = [];
-      // One statement per row: the order of a multi-row INSERT's RETURNING is not promised by either engine.
-      for (const row of rows)
-        ids.push(Number((await tx.insertInto("controlLogs").values(row).returning("id").executeTakeFirstOrThrow()).id));
-      return ids;
-    });
   }
 
   /**
@@ -139,20 +130,28 @@ export class CommandRouter {
     if (!device) throw fail.notFound("device");
     const streams = await commandStreamsOf(this.db, device, device.deviceType === 2);
     const topic = commandTopic(streams, cmd.payload, cmd.topic) ?? DEFAULT_DOWNLINK_TOPIC;
-    const id = await this.issuing.add({
-      tenantId: caller.tenantId,
-      deviceIntId: cmd.deviceIntId,
-      groupIntId: null,
-      topic,
-      payload: cmd.payload,
-      qos: cmd.qos,
-      publishStatus: PUBLISH_STATUS.issued,
-      userIntId: caller.userIntId,
-      publishUser: caller.username,
-      expiresAt,
-      createAt: now,
-      updateAt: null,
-    });
+    const id = Number(
+      (
+        await this.db
+          .insertInto("controlLogs")
+          .values({
+            tenantId: caller.tenantId,
+            deviceIntId: cmd.deviceIntId,
+            groupIntId: null,
+            topic,
+            payload: cmd.payload,
+            qos: cmd.qos,
+            publishStatus: PUBLISH_STATUS.issued,
+            userIntId: caller.userIntId,
+            publishUser: caller.username,
+            expiresAt,
+            createAt: now,
+            updateAt: null,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
     commandsTotal().inc({ outcome: "issued" });
     this.send(
       {
@@ -323,7 +322,6 @@ export class CommandRouter {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.sweeping;
-    await this.issuing.idle();
     await this.settling.idle();
     await this.progress.idle();
   }
