@@ -13,9 +13,9 @@ interface Waiter<I, O> {
 /**
  * Writes items with group commit: those that arrive while a transaction runs form the next one, so a group's 10,000
  * acknowledgements cost a few commits, each with its fsync, instead of one per item; a lone item is committed at
- * once. (Tried for new control logs too, it made device_publish far slower in bench:commands; not understood yet.) `commit(tx, items)` writes a batch inside its transaction and answers one result
- * per item, in order; `after(results)` runs once it committed. An item's promise settles after both, with the
- * batch's error if any.
+ * once. `commit(tx, items)` writes a batch inside its transaction and answers one result per item, in order;
+ * `after(results)` runs once it committed. An item's promise settles after both, with the batch's error if any.
+ * (Tried for new control logs too, it made device_publish far slower in bench:commands; not understood yet.)
  */
 export class GroupCommit<I, O> {
   #pending: Array<Waiter<I, O>> = [];
