@@ -22,6 +22,7 @@ import {
   type Store,
   type StoreOptions,
 } from "@iot/registry";
+import { printResult } from "./result.js";
 
 const total = Number(process.argv[2] ?? 100_000);
 if (!Number.isSafeInteger(total) || total <= 0) throw new Error(`expected a positive integer, got ${process.argv[2]}`);
@@ -101,6 +102,14 @@ async function bench(engine: string, options: () => StoreOptions, cleanup: () =>
       `${engine}: import of ${total.toLocaleString("en")} devices ${importS.toFixed(1)} s (${rate(importS)} rows/s); ` +
         `plain bulk insert ${bulkS.toFixed(1)} s (${rate(bulkS)} rows/s); import/bulk ${(importS / bulkS).toFixed(1)}x`,
     );
+    printResult({
+      measure: `device import, ${total} devices (${engine})`,
+      figure: `${importS.toFixed(1)} s`,
+      baseline: `plain bulk insert ${bulkS.toFixed(1)} s`,
+      ratio: importS / bulkS,
+      goal: engine === "SQLite" && total === 100_000 ? "≤ 30 s" : "",
+      met: engine === "SQLite" && total === 100_000 ? importS <= 30 : null,
+    });
   } finally {
     await cleanup();
   }

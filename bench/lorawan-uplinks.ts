@@ -42,6 +42,7 @@ import {
   LorawanUdpThread,
   socketSender,
 } from "@iot/adapter-lorawan";
+import { printResult } from "./result.js";
 
 const total = positiveInt(process.argv[2], 20_000);
 const rate = positiveInt(process.argv[3], 2_500);
@@ -310,6 +311,14 @@ async function main() {
   if (ns.stored < total) failures.push(`${total - ns.stored} uplinks lost`);
   if (ns.perSecond < MIN_RATE) failures.push(`kept ${ns.perSecond.toFixed(0)} uplinks/s, below ${MIN_RATE}`);
   if (!(ns.p99 <= MAX_P99_MS)) failures.push(`PUSH_ACK p99 ${ns.p99.toFixed(2)} ms above ${MAX_P99_MS} ms`);
+  printResult({
+    measure: `LoRaWAN uplinks, ${total} of ${deviceCount} devices at ${rate}/s`,
+    figure: `${ns.perSecond.toFixed(0)} uplinks/s, PUSH_ACK p99 ${ns.p99.toFixed(2)} ms`,
+    baseline: `UDP echo ${base.perSecond.toFixed(0)}/s, p99 ${base.p99.toFixed(2)} ms`,
+    ratio: ns.perSecond / base.perSecond,
+    goal: `≥ ${MIN_RATE}/s, p99 ≤ ${MAX_P99_MS} ms, none lost`,
+    met: failures.length === 0,
+  });
   if (failures.length > 0) {
     process.stdout.write(`FAIL: ${failures.join("; ")}\n`);
     process.exit(1);

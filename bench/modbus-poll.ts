@@ -39,6 +39,7 @@ import {
   tcpChannel,
   type ModbusLink,
 } from "@iot/adapter-modbus";
+import { printResult } from "./result.js";
 
 const slaves = positiveInt(process.argv[2], 200);
 const registers = positiveInt(process.argv[3], 20);
@@ -301,6 +302,14 @@ try {
     `ratio adapter/baseline: CPU per 1,000 registers ${(cpuPer1000(a) / cpuPer1000(b)).toFixed(2)}, ` +
       `polls/s ${(a.polls / a.seconds / (b.polls / b.seconds)).toFixed(2)}`,
   );
+  printResult({
+    measure: `Modbus polling CPU per 1,000 registers, ${slaves} slaves x ${registers} registers`,
+    figure: `${cpuPer1000(a).toFixed(3)} ms`,
+    baseline: `bare modbus-serial ${cpuPer1000(b).toFixed(3)} ms`,
+    ratio: cpuPer1000(a) / cpuPer1000(b),
+    goal: "every slave polled each second, no errors",
+    met: a.polls / a.seconds >= 0.95 * slaves && a.errors === 0,
+  });
   if (a.polls / a.seconds < 0.95 * slaves || a.errors > 0) process.exitCode = 1;
 } finally {
   ending = true;

@@ -12,6 +12,7 @@ import { createServer, type Server } from "node:net";
 import { Aedes } from "aedes";
 import { startTestFleet, type TestDevice } from "../test/helpers.js";
 import { countCodes, rawConnect, type RawCredentials } from "../test/raw-mqtt.js";
+import { printResult } from "./result.js";
 
 const devices = Number(process.argv[2] ?? 10_000);
 const baselineUrl = new URL(process.argv[3] ?? "mqtt://127.0.0.1:1883");
@@ -86,6 +87,14 @@ try {
       `${rate(base).toFixed(0)} connects/s`,
   );
   console.log(`ratio fleet/baseline: ${(rate(fleet) / rate(base)).toFixed(2)}`);
+  printResult({
+    measure: `MQTT connect storm, ${devices} devices at once (authenticated)`,
+    figure: `${rate(fleet).toFixed(0)} connects/s`,
+    baseline: `${baseline.label} ${rate(base).toFixed(0)} connects/s`,
+    ratio: rate(fleet) / rate(base),
+    goal: "every CONNACK 0, registry stream kept",
+    met: fleet.codes["0"] === devices && linkKept,
+  });
   if (fleet.codes["0"] !== devices || !linkKept) process.exitCode = 1;
 } finally {
   await t.close();

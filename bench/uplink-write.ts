@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store, type StoreOptions, type UplinkRecord } from "@iot/registry";
+import { printResult } from "./result.js";
 
 const total = positiveInt(process.argv[2], 20_000);
 const naiveTotal = positiveInt(process.argv[3], Math.min(total, 2_000));
@@ -75,6 +76,14 @@ async function bench(label: string, open: () => Promise<Store>): Promise<void> {
       `${label.padEnd(10)} naive:   ${fmt(naive)} uplinks/s (${naiveTotal} uplinks, one INSERT per transaction)`,
     );
     console.log(`${label.padEnd(10)} ratio:   ${(batched / naive).toFixed(1)}x`);
+    printResult({
+      measure: `batched uplink writes (${label}, ${total})`,
+      figure: `${Math.round(batched)} uplinks/s`,
+      baseline: `one INSERT per transaction ${Math.round(naive)} uplinks/s`,
+      ratio: batched / naive,
+      goal: "",
+      met: null,
+    });
   } finally {
     await store.close();
   }

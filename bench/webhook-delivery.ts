@@ -14,6 +14,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import mqtt, { type MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
+import { printResult } from "./result.js";
 
 const devices = positiveInt(process.argv[2], 20);
 const rate = positiveInt(process.argv[3], 1000);
@@ -144,6 +145,22 @@ try {
     `webhook delivery after the uplink's PUBACK (its durable write): p50 ${pct(50).toFixed(0)} ms, ` +
       `p99 ${pct(99).toFixed(0)} ms, max ${pct(100).toFixed(0)} ms${missing > 0 ? `, ${missing} not delivered in 30 s` : ""}`,
   );
+  printResult({
+    measure: `MQTT ingest with a webhook taking every uplink, ${devices} devices`,
+    figure: `${Math.round(withHook)} msg/s`,
+    baseline: `without webhooks ${Math.round(without)} msg/s`,
+    ratio: withHook / without,
+    goal: "",
+    met: null,
+  });
+  printResult({
+    measure: `webhook delivery after PUBACK p99 at ${Math.round(offered)} uplinks/s`,
+    figure: `${pct(99).toFixed(0)} ms`,
+    baseline: "",
+    ratio: null,
+    goal: "all delivered",
+    met: missing === 0,
+  });
 } finally {
   await t.close();
   receiver.close();

@@ -8,7 +8,7 @@ import { deviceLimitError, deviceRoom } from "./tenant-quotas.js";
 import { assertImeiFree, checkDeviceRules, type DeviceDraft } from "./device-rules.js";
 import { randomToken, uuid } from "./ids.js";
 import { loraKeys } from "../lora/lora-keys.js";
-import { ilike, paginate, type ListResult, type Page } from "./list.js";
+import { ilike, paginateIds, type ListResult, type Page } from "./list.js";
 import { getProductByProductId } from "./products.js";
 
 /** A device row with the names the API shows beside the ids, and its certificate bindings. */
@@ -570,6 +570,33 @@ export interface DeviceFilter {
   includeGateways?: boolean | undefined;
 }
 
+/** The caller's devices matching `f`, from the devices table alone (the joins come with the page's records). */
+function filteredDevices(db: Kysely<Database>, tenantId: string, f: DeviceFilter) {
+  let q = db.selectFrom("devices as d").where("d.tenantId", "=", tenantId);
+  if (!f.includeGateways) q = q.where("d.deviceType", "!=", 2);
+  if (f.gateway !== undefined) q = q.where("d.gateway", "=", f.gateway);
+  if (f.parentDevice !== undefined) q = q.where("d.parentDevice", "=", f.parentDevice);
+  if (f.deviceNameLike) q = q.where(ilike("d.deviceName", f.deviceNameLike));
+  if (f.deviceIdLike) q = q.where(ilike("d.deviceId", f.deviceIdLike));
+  if (f.deviceType !== undefined) q = q.where("d.deviceType", "=", f.deviceType);
+  const productId = f.productId;
+  if (productId !== undefined)
+    q = q.where("d.productIntId", "in", (eb) =>
+      eb.selectFrom("products").select("id").where("tenantId", "=", tenantId).where("productId", "=", productId),
+    );
+  const groupId = f.groupId;
+  if (groupId !== undefined)
+    q = q.where("d.id", "in", (eb) =>
+      eb
+        .selectFrom("groupDevices as gd")
+        .innerJoin("groups as gr", "gr.id", "gd.groupIntId")
+        .select("gd.deviceIntId")
+        .where("gr.tenantId", "=", tenantId)
+        .where("gr.groupId", "=", groupId),
+    );
+  return q;
+}
+
 /** Lists the caller's devices, newest first. */
 export async function listDevices(
   db: Kysely<Database>,
@@ -577,27 +604,10 @@ export async function listDevices(
   page: Page,
   f: DeviceFilter = {},
 ): Promise<ListResult<Device>> {
-  let q = selectDevices(db, caller.tenantId);
-  if (!f.includeGateways) q = q.where("d.deviceType", "!=", 2);
-  if (f.gateway !== undefined) q = q.where("d.gateway", "=", f.gateway);
-  if (f.parentDevice !== undefined) q = q.where("d.parentDevice", "=", f.parentDevice);
-  if (f.deviceNameLike) q = q.where(ilike("d.deviceName", f.deviceNameLike));
-  if (f.deviceIdLike) q = q.where(ilike("d.deviceId", f.deviceIdLike));
-  if (f.deviceType !== undefined) q = q.where("d.deviceType", "=", f.deviceType);
-  if (f.productId !== undefined) q = q.where("p.productId", "=", f.productId);
-  if (f.groupId !== undefined) {
-    const groupId = f.groupId;
-    q = q.where("d.id", "in", (eb) =>
-      eb
-        .selectFrom("groupDevices as gd")
-        .innerJoin("groups as gr", "gr.id", "gd.groupIntId")
-        .select("gd.deviceIntId")
-        .where("gr.tenantId", "=", caller.tenantId)
-        .where("gr.groupId", "=", groupId),
-    );
-  }
-  const r = await paginate(q, page, "d.id", ["deviceName", "deviceStatus", "updateAt"]);
-  return { ...r, items: await withCerts(db, r.items) };
+  const filtered = filteredDevices(db, caller.tenantId, f);
+  return paginateIds(filtered, page, "d.id", ["deviceName", "deviceStatus", "updateAt"], async (ids) =>
+    withCerts(db, await selectDevices(db, caller.tenantId).where("d.id", "in", ids).execute()),
+  );
 }
 
 /** One device (or gateway) of the caller's tenant; DATA_NOT_FOUND for unknown and foreign ids alike. */

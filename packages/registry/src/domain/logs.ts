@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { ConnectLogsTable, ControlLogsTable, Database, DeviceEventsTable } from "../store/schema.js";
 import type { Caller } from "./caller.js";
-import { ilike, paginate, type ListResult, type Page } from "./list.js";
+import { ilike, paginate, paginateIds, type ListResult, type Page } from "./list.js";
 import { getGroup } from "./groups.js";
 
 /** An uplink message with its device's names. */
@@ -24,12 +24,10 @@ export function listDeviceEvents(
     topicLike?: string | undefined;
   } = {},
 ): Promise<ListResult<DeviceEvent>> {
+  // The join keeps out uplinks of deleted devices, as the records need their device; the product is always there.
   let q = db
     .selectFrom("deviceEvents as e")
     .innerJoin("devices as d", "d.id", "e.deviceIntId")
-    .innerJoin("products as p", "p.id", "d.productIntId")
-    .selectAll("e")
-    .select(["d.deviceId as deviceId", "d.deviceName as deviceName", "p.productName as productName"])
     .where("e.tenantId", "=", caller.tenantId);
   if (filter.deviceIntId !== undefined) q = q.where("e.deviceIntId", "=", filter.deviceIntId);
   // A gateway's messages: its own, and those it relayed for its devices.
@@ -38,7 +36,16 @@ export function listDeviceEvents(
   if (filter.deviceNameLike) q = q.where(ilike("d.deviceName", filter.deviceNameLike));
   if (filter.deviceIdLike) q = q.where(ilike("d.deviceId", filter.deviceIdLike));
   if (filter.topicLike) q = q.where(ilike("e.topic", filter.topicLike));
-  return paginate(q, page, "e.id", ["msgTime"]);
+  return paginateIds(q, page, "e.id", ["msgTime"], (ids) =>
+    db
+      .selectFrom("deviceEvents as e")
+      .innerJoin("devices as d", "d.id", "e.deviceIntId")
+      .innerJoin("products as p", "p.id", "d.productIntId")
+      .selectAll("e")
+      .select(["d.deviceId as deviceId", "d.deviceName as deviceName", "p.productName as productName"])
+      .where("e.id", "in", ids)
+      .execute(),
+  );
 }
 
 /** Connect logs of the caller's tenant, newest first; optionally one device's. */

@@ -371,7 +371,11 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         );
       case "downlinkResult": {
         const status = statusOf[k.value.status];
-        if (status !== undefined) return deps.commands.settle(Number(k.value.downlinkId), status, k.value.message);
+        // Not awaited, like an uplink's write: reports are committed in batches, which a wait here would defeat.
+        if (status !== undefined)
+          deps.commands
+            .settle(Number(k.value.downlinkId), status, k.value.message)
+            .catch((err: unknown) => log.error({ err }, "downlink result not recorded"));
         return;
       }
       default:

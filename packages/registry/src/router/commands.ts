@@ -10,6 +10,8 @@ import type { SessionTable } from "../sessions/session-table.js";
 import { downlinkOf, InFlight, routeFor, type QueuedCommand } from "./command-delivery.js";
 import { recordGroupCommand } from "./group-commands.js";
 import { GroupProgress } from "./group-progress.js";
+import { GroupCommit } from "./group-commit.js";
+import { settleReports, type SettledLog, type SettleReport } from "./settle-batch.js";
 import { commandTopic } from "./command-payload.js";
 import { commandStreamsOf } from "./command-streams.js";
 import { commandsTotal } from "../ops/registry-metrics.js";
@@ -87,6 +89,8 @@ export class CommandRouter {
   private readonly graceMs: number;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> = Promise.resolve();
+  /** Adapters' reports, written in batches (group commit). */
+  private readonly settling: GroupCommit<SettleReport, SettledLog | undefined>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -98,6 +102,25 @@ export class CommandRouter {
     this.progress = new GroupProgress(db);
     this.sweepIntervalMs = options.sweepIntervalMs ?? Math.min(5_000, Math.max(500, Math.floor(ttlMs / 4)));
     this.graceMs = options.inFlightGraceMs ?? 60_000;
+    this.settling = new GroupCommit(
+      db,
+      async (tx, reports) => {
+        const changed = await settleReports(tx, reports);
+        const logs = changed.filter((l) => l !== undefined);
+        const events = logs.map((l) =>
+          commandResult(l, l.report.status as PublishStatus, l.report.message, l.report.now),
+        );
+        await appendEvents(tx, events, reports[0]!.now);
+        return changed;
+      },
+      async (changed) => {
+        const logs = changed.filter((l) => l !== undefined);
+        if (logs.length > 0) eventsCommitted();
+        for (const l of logs) commandsTotal().inc({ outcome: SETTLED[l.report.status as PublishStatus] });
+        const tasks = new Set(logs.flatMap((l) => (l.taskIntId == null ? [] : [l.taskIntId])));
+        await Promise.all([...tasks].map((t) => this.progress.refresh(t)));
+      },
+    );
   }
 
   /**
@@ -120,28 +143,32 @@ export class CommandRouter {
     if (!device) throw fail.notFound("device");
     const streams = await commandStreamsOf(this.db, device, device.deviceType === 2);
     const topic = commandTopic(streams, cmd.payload, cmd.topic) ?? DEFAULT_DOWNLINK_TOPIC;
-    const row = await this.db
-      .insertInto("controlLogs")
-      .values({
-        tenantId: caller.tenantId,
-        deviceIntId: cmd.deviceIntId,
-        groupIntId: null,
-        topic,
-        payload: cmd.payload,
-        qos: cmd.qos,
-        publishStatus: PUBLISH_STATUS.issued,
-        userIntId: caller.userIntId,
-        publishUser: caller.username,
-        expiresAt,
-        createAt: now,
-        updateAt: null,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const id = Number(
+      (
+        await this.db
+          .insertInto("controlLogs")
+          .values({
+            tenantId: caller.tenantId,
+            deviceIntId: cmd.deviceIntId,
+            groupIntId: null,
+            topic,
+            payload: cmd.payload,
+            qos: cmd.qos,
+            publishStatus: PUBLISH_STATUS.issued,
+            userIntId: caller.userIntId,
+            publishUser: caller.username,
+            expiresAt,
+            createAt: now,
+            updateAt: null,
+          })
+          .returning("id")
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
     commandsTotal().inc({ outcome: "issued" });
     this.send(
       {
-        id: row.id,
+        id,
         deviceIntId: cmd.deviceIntId,
         deviceId: device.deviceId,
         gateway: device.gateway,
@@ -152,7 +179,7 @@ export class CommandRouter {
       },
       now,
     );
-    return { id: row.id, publishStatus: PUBLISH_STATUS.issued };
+    return { id, publishStatus: PUBLISH_STATUS.issued };
   }
 
   /**
@@ -248,20 +275,7 @@ export class CommandRouter {
    */
   async settle(downlinkId: number, status: PublishStatus, message = "", now = Date.now()): Promise<void> {
     this.inFlight.release(downlinkId);
-    const row = await this.db.transaction().execute(async (tx) => {
-      const settled = await tx
-        .updateTable("controlLogs")
-        .set({ publishStatus: status, updateAt: now, ...(message ? { result: message.slice(0, 500) } : {}) })
-        .where("id", "=", downlinkId)
-        .where("publishStatus", "=", PUBLISH_STATUS.issued)
-        .returning(["id", "taskIntId", "tenantId", "deviceIntId", "topic"])
-        .executeTakeFirst();
-      if (settled) await appendEvents(tx, [commandResult(settled, status, message, now)], now);
-      return settled;
-    });
-    if (row) eventsCommitted();
-    if (row) commandsTotal().inc({ outcome: SETTLED[status] });
-    if (row?.taskIntId != null) await this.progress.refresh(row.taskIntId);
+    await this.settling.add({ downlinkId, status, message, now });
   }
 
   /**
@@ -332,6 +346,7 @@ export class CommandRouter {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.sweeping;
+    await this.settling.idle();
     await this.progress.idle();
   }
 

@@ -31,13 +31,26 @@ export function groupTaskState(c: GroupCounts): { status: TaskStatus; progress: 
  */
 export class GroupProgress {
   private readonly running = new Map<number, Promise<void>>();
+  /** Per task, the recount queued but not started yet. */
+  private readonly waiting = new Map<number, Promise<void>>();
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Recounts the task's members after the ones before it finished; rejects when the recount fails. */
+  /**
+   * Recounts the task's members after the ones before it finished; rejects when the recount fails. Asks made while
+   * a recount waits to start share it (it reads after all of them), so 10,000 acknowledgements cost a few recounts.
+   */
   refresh(taskIntId: number): Promise<void> {
+    const waiting = this.waiting.get(taskIntId);
+    if (waiting) return waiting;
     const before = this.running.get(taskIntId) ?? Promise.resolve();
-    const next = before.catch(() => {}).then(() => this.recount(taskIntId));
+    const next = before
+      .catch(() => {})
+      .then(() => {
+        this.waiting.delete(taskIntId);
+        return this.recount(taskIntId);
+      });
+    this.waiting.set(taskIntId, next);
     const tail = next.catch(() => {});
     this.running.set(taskIntId, tail);
     void tail.then(() => {

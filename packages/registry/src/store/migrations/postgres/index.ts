@@ -13,6 +13,7 @@ import { northbound } from "./0011-northbound.js";
 import { tenantQuotas } from "./0012-tenant-quotas.js";
 import { eventMetadata } from "./0013-event-metadata.js";
 import { cluster } from "./0014-cluster.js";
+import { listIndexes } from "./0016-list-indexes.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
@@ -34,4 +35,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0012-tenant-quotas": tenantQuotas,
   "0013-event-metadata": eventMetadata,
   "0014-cluster": cluster,
+  "0016-list-indexes": listIndexes,
 };

@@ -1,0 +1,208 @@
+/**
+ * Command delivery through the running fleet: `POST /device_publish` at a steady rate to MQTT devices connected to
+ * the MQTT adapter, timed from the REST call to the device's receipt; then one `POST /group_publish` (needAck 1) to
+ * every device, timed until the task reports success (status 3: every member acknowledged). Beside the same traffic
+ * through a bare aedes broker in this process (a client publishing to each device's topic, and one publish fanned
+ * out to all), measured in the same run on the same machine.
+ *
+ *   pnpm bench:commands [devices=10000] [rate=1000] [seconds=5]
+ *
+ * The goals (issue 19): device_publish to receipt p95 ≤ 10 ms at 1,000 commands/s; a group publish to 10,000
+ * connected devices delivered within 2 s.
+ */
+import { createServer, type Server } from "node:net";
+import { Aedes } from "aedes";
+import { startTestFleet, type TestDevice, type TestFleet } from "../test/helpers.js";
+import { publishPacket, rawConnect, rawDevice, type RawDevice } from "../test/raw-mqtt.js";
+import { printResult, quantile } from "./result.js";
+
+const devices = Number(process.argv[2] ?? 10_000);
+const rate = Number(process.argv[3] ?? 1_000);
+const seconds = Number(process.argv[4] ?? 5);
+for (const n of [devices, rate, seconds])
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`expected positive numbers, got ${process.argv.slice(2).join(" ")}`);
+const [P95_GOAL_MS, GROUP_GOAL_S] = [10, 2];
+
+/** Runs `work` over `items` with at most `width` at a time. */
+async function inParallel<T, R>(items: readonly T[], width: number, work: (item: T, i: number) => Promise<R>) {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) out[i] = await work(items[i]!, i);
+    }),
+  );
+  return out;
+}
+
+/** Calls `send(seq)` `rate` times a second for `seconds` (catching up on late ticks); resolves when all were sent. */
+async function steady(send: (seq: number) => void) {
+  const total = Math.round(rate * seconds);
+  const started = performance.now();
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate) + 1);
+    for (; sent < due; sent++) send(sent);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** Latencies of numbered messages: the sender notes when each left, the receiver when it arrived. */
+class Latencies {
+  readonly sentAt: number[] = [];
+  readonly took: number[] = [];
+  arrived(payload: Buffer) {
+    const seq = Number(payload.toString());
+    const at = this.sentAt[seq];
+    if (at !== undefined) this.took.push(performance.now() - at);
+  }
+  async all(total: number, timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (this.took.length < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const [p50, p95, p99] = [0.5, 0.95, 0.99].map((q) => quantile(this.took, q)) as [number, number, number];
+    return { received: this.took.length, p50, p95, p99 };
+  }
+}
+
+/** Creates the devices and a group of all of them through the API. */
+async function provision(t: TestFleet) {
+  const productID = (await t.api("POST", "/products", { productName: "cmd-bench", cloudProtocol: 1 })).body.productID;
+  const names = Array.from({ length: devices }, (_, i) => `cmd-${i}`);
+  const created = await inParallel(names, 32, (name) => t.newDevice(productID, name));
+  const group = (await t.api("POST", "/groups", { productID, groupName: "all", description: "bench" })).body as {
+    id: number;
+    groupID: string;
+  };
+  for (let i = 0; i < created.length; i += 1000) {
+    const r = await t.api("POST", `/groups/${group.id}/devices`, { ids: created.slice(i, i + 1000).map((d) => d.id) });
+    if (r.status >= 300) throw new Error(`group members not added: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  return { created, group };
+}
+
+/** The fleet's side: device_publish at the rate, then one group publish. */
+async function fleetRun(t: TestFleet, created: TestDevice[], group: { groupID: string }) {
+  const port = Number(new URL(t.mqttUrl).port);
+  const single = new Latencies();
+  let groupReceived = 0;
+  let groupPhase = false;
+  const connected: RawDevice[] = await inParallel(created, 200, (d) =>
+    rawDevice(port, { clientId: d.deviceID, username: d.deviceUsername, password: d.token }, ["inbox"], (payload) => {
+      if (groupPhase) groupReceived++;
+      else single.arrived(payload);
+    }),
+  );
+  const restMs: number[] = [];
+  const failures: string[] = [];
+  await steady((seq) => {
+    const d = created[seq % created.length]!;
+    single.sentAt[seq] = performance.now();
+    t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: String(seq) }).then(
+      (r) =>
+        r.status === 201 ? restMs.push(performance.now() - single.sentAt[seq]!) : failures.push(String(r.status)),
+      (e: Error) => failures.push(e.message),
+    );
+  });
+  const total = Math.round(rate * seconds);
+  const one = await single.all(total);
+  groupPhase = true;
+  const started = performance.now();
+  const r = await t.api("POST", "/group_publish", { groupID: group.groupID, payload: "all", needAck: 1 });
+  if (r.status !== 201) throw new Error(`group_publish: ${r.status} ${JSON.stringify(r.body)}`);
+  let status = 0;
+  let task: unknown;
+  while (status !== 3 && performance.now() - started < 60_000) {
+    task = (await t.api("GET", r.body.statusUrl as string)).body;
+    status = (task as { status: number }).status;
+    if (status !== 3) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const groupS = (performance.now() - started) / 1000;
+  for (const c of connected) c.close();
+  return { one, total, restP95: quantile(restMs, 0.95), failures, groupS, groupReceived, status, task };
+}
+
+/** The baseline: a client publishing (QoS 1) to each device's topic on bare aedes, then one publish to all. */
+async function baselineRun() {
+  const broker = await Aedes.createBroker();
+  const server: Server = createServer(broker.handle);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  const single = new Latencies();
+  let fanout = 0;
+  let groupPhase = false;
+  const clients = await inParallel(Array.from({ length: devices }), 200, (_, i) =>
+    rawDevice(port, { clientId: `base-${i}` }, [`cmd/${i}`, "all"], (payload) => {
+      if (groupPhase) fanout++;
+      else single.arrived(payload);
+    }),
+  );
+  const publisher = (await rawConnect(port, { clientId: "base-publisher" })).socket;
+  let messageId = 0;
+  const publish = (topic: string, payload: string) =>
+    publisher.write(publishPacket(topic, payload, (messageId = (messageId % 65535) + 1)));
+  await steady((seq) => {
+    single.sentAt[seq] = performance.now();
+    publish(`cmd/${seq % devices}`, String(seq));
+  });
+  const one = await single.all(Math.round(rate * seconds));
+  groupPhase = true;
+  const started = performance.now();
+  publish("all", "all");
+  while (fanout < devices && performance.now() - started < 60_000) await new Promise((r) => setTimeout(r, 5));
+  const fanoutS = (performance.now() - started) / 1000;
+  for (const c of clients) c.close();
+  publisher.destroy();
+  await new Promise<void>((resolve) => server.close(() => broker.close(() => resolve())));
+  return { one, fanoutS };
+}
+
+const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
+let fleet: Awaited<ReturnType<typeof fleetRun>>;
+try {
+  const provisioning = performance.now();
+  const { created, group } = await provision(t);
+  console.log(
+    `created ${devices} devices and their group in ${((performance.now() - provisioning) / 1000).toFixed(1)} s`,
+  );
+  fleet = await fleetRun(t, created, group);
+} finally {
+  await t.close();
+}
+const base = await baselineRun();
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+console.log(
+  `device_publish at ${rate}/s for ${seconds} s to ${devices} MQTT devices: ${fleet.one.received} of ${fleet.total} ` +
+    `received; REST call to receipt p50 ${ms(fleet.one.p50)}, p95 ${ms(fleet.one.p95)}, p99 ${ms(fleet.one.p99)}; ` +
+    `REST answer p95 ${ms(fleet.restP95)}; failed calls ${fleet.failures.length}` +
+    (fleet.failures.length > 0 ? ` (first: ${fleet.failures[0]})` : ""),
+);
+console.log(
+  `baseline (bare aedes, a client publishing QoS 1 to each device's topic): ${base.one.received} received; ` +
+    `p50 ${ms(base.one.p50)}, p95 ${ms(base.one.p95)}, p99 ${ms(base.one.p99)}`,
+);
+console.log(
+  `group_publish (needAck 1) to ${devices} devices: task status ${fleet.status} after ${fleet.groupS.toFixed(2)} s, ` +
+    `${fleet.groupReceived} received; ${JSON.stringify(fleet.task)}`,
+);
+console.log(
+  `baseline (bare aedes, one publish to ${devices} subscribers): all received in ${base.fanoutS.toFixed(2)} s`,
+);
+const allReceived = fleet.one.received === fleet.total && fleet.failures.length === 0;
+printResult({
+  measure: `device_publish → device receipt p95 at ${rate}/s (${devices} MQTT devices)`,
+  figure: ms(fleet.one.p95),
+  baseline: `bare aedes p95 ${ms(base.one.p95)}`,
+  ratio: fleet.one.p95 / base.one.p95,
+  goal: `p95 ≤ ${P95_GOAL_MS} ms, all delivered`,
+  met: allReceived && fleet.one.p95 <= P95_GOAL_MS,
+});
+printResult({
+  measure: `group_publish to ${devices} devices until task success`,
+  figure: `${fleet.groupS.toFixed(2)} s`,
+  baseline: `bare aedes fan-out ${base.fanoutS.toFixed(2)} s`,
+  ratio: fleet.groupS / base.fanoutS,
+  goal: `≤ ${GROUP_GOAL_S} s`,
+  met: fleet.status === 3 && fleet.groupS <= GROUP_GOAL_S,
+});
+if (!allReceived || fleet.status !== 3) process.exitCode = 1;

@@ -1,0 +1,49 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { engines } from "../store/test-engines.js";
+import { GroupCommit } from "./group-commit.js";
+
+afterAll(async () => {
+  for (const e of engines) await e.cleanup();
+});
+
+describe.each(engines)("group commit on $name", (engine) => {
+  it("writes what arrives together in one transaction, what arrives during a commit in the next, each answered in order", async () => {
+    const { store } = await engine.open();
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number, string>(store.db, async (tx, items) => {
+      batches.push(items);
+      for (const n of items)
+        await tx
+          .insertInto("settings")
+          .values({ key: `k${n}`, value: String(n * 2) })
+          .execute();
+      return items.map((n) => `done ${n}`);
+    });
+    const first = [1, 2, 3].map((n) => writer.add(n));
+    await Promise.resolve();
+    await Promise.resolve();
+    const second = [4, 5].map((n) => writer.add(n)); // the first batch's transaction is under way
+    expect(await Promise.all([...first, ...second])).toEqual([1, 2, 3, 4, 5].map((n) => `done ${n}`));
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    const stored = await store.db.selectFrom("settings").select(["key", "value"]).where("key", "like", "k%").execute();
+    expect(stored.map((r) => r.value).sort()).toEqual(["10", "2", "4", "6", "8"]);
+  });
+
+  it("rejects every item of a failed batch and stores none of it, while the next batch goes on", async () => {
+    const { store } = await engine.open();
+    const writer = new GroupCommit<string, number>(store.db, async (tx, keys) => {
+      for (const key of keys) await tx.insertInto("settings").values({ key, value: "v" }).execute();
+      if (keys.includes("bad")) throw new Error("refused");
+      return keys.map((k) => k.length);
+    });
+    const failed = Promise.allSettled([writer.add("a"), writer.add("bad")]);
+    expect((await failed).map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(await writer.add("ok")).toBe(2);
+    await writer.idle();
+    const keys = await store.db.selectFrom("settings").select("key").where("key", "in", ["a", "bad", "ok"]).execute();
+    expect(keys.map((k) => k.key)).toEqual(["ok"]);
+  });
+});
