@@ -3,6 +3,8 @@
  * request when the previous one is answered, with the rate and latency percentiles of the run, and the report lines
  * that put a figure beside its baseline measured in the same run.
  */
+import { percentile } from "./figures.js";
+import { printResult } from "./result.js";
 
 /** Requests per second and each request's latency (ms) of one run. */
 export interface LoopResult {
@@ -32,20 +34,6 @@ export async function closedLoop(
   const started = performance.now();
   await Promise.all(Array.from({ length: clients }, (_, c) => loop(c)));
   return { rate: total / ((performance.now() - started) / 1000), latencies };
-}
-
-/** The p-th percentile (0–100) of the values, nearest rank. */
-export function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-}
-
-/** A positive integer argument, or the fallback when absent. */
-export function positiveInt(arg: string | undefined, fallback: number): number {
-  if (arg === undefined) return fallback;
-  const n = Number(arg);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
-  return n;
 }
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
@@ -80,4 +68,28 @@ export function report(
   console.log(
     `fleet one in sequence p50: ${ms(seq)} (goal <= ${goals.maxSequentialP50Ms} ms: ${met(seq <= goals.maxSequentialP50Ms)})`,
   );
+  printResult({
+    measure: `${what}: rate`,
+    figure: rate(fleet.load.rate),
+    baseline: `${baseline.label} ${rate(baseline.load.rate)}`,
+    ratio,
+    goal: `ratio ≥ ${goals.minRatio}`,
+    met: ratio >= goals.minRatio,
+  });
+  printResult({
+    measure: `${what}: p95 under load`,
+    figure: ms(p95),
+    baseline: "",
+    ratio: null,
+    goal: `≤ ${goals.maxP95Ms} ms`,
+    met: p95 <= goals.maxP95Ms,
+  });
+  printResult({
+    measure: `${what}: one in sequence p50`,
+    figure: ms(seq),
+    baseline: "",
+    ratio: null,
+    goal: `≤ ${goals.maxSequentialP50Ms} ms`,
+    met: seq <= goals.maxSequentialP50Ms,
+  });
 }

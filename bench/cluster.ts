@@ -15,7 +15,9 @@ import { join } from "node:path";
 import type { MqttClient } from "mqtt";
 import { createTestDatabase } from "@iot/registry/test-engines";
 import { ADAPTERS, reachable, startFleet, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
-import { connect, measure, positiveInt, WINDOW } from "./mqtt-load.js";
+import { connect, measure, WINDOW } from "./mqtt-load.js";
+import { percentile, positiveInt } from "./figures.js";
+import { printResult } from "./result.js";
 
 const devices = positiveInt(process.argv[2], 10);
 const perDevice = positiveInt(process.argv[3], 300);
@@ -73,11 +75,6 @@ async function roundTrips(api: Api, deviceID: string, client: MqttClient, n: num
   }
   return out;
 }
-
-const percentile = (xs: number[], q: number) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-};
 
 interface CaseResult {
   ingest: number;
@@ -169,18 +166,43 @@ const two = await runCase(2);
 const ms = (x: number) => x.toFixed(1).padStart(8);
 const rate = (x: number) => Math.round(x).toLocaleString("en-US").padStart(9);
 const row = (label: string, r: CaseResult) =>
-  `${label.padEnd(34)}${rate(r.ingest)} msg/s   commands p50 ${ms(percentile(r.commands, 0.5))} ms   p99 ${ms(percentile(r.commands, 0.99))} ms`;
+  `${label.padEnd(34)}${rate(r.ingest)} msg/s   commands p50 ${ms(percentile(r.commands, 50))} ms   p99 ${ms(percentile(r.commands, 99))} ms`;
 console.log(
   `${devices} devices x ${perDevice} QoS 1 publishes (${WINDOW} in flight per device), ${commands} commands one at a time; PostgreSQL`,
 );
 console.log(row("one central node (baseline)", one));
 console.log(row("two central nodes, one database", two));
 console.log(
-  `ratio two/one: ingest ${(two.ingest / one.ingest).toFixed(2)}, command p50 ${(percentile(two.commands, 0.5) / percentile(one.commands, 0.5)).toFixed(2)}, p99 ${(percentile(two.commands, 0.99) / percentile(one.commands, 0.99)).toFixed(2)}`,
+  `ratio two/one: ingest ${(two.ingest / one.ingest).toFixed(2)}, command p50 ${(percentile(two.commands, 50) / percentile(one.commands, 50)).toFixed(2)}, p99 ${(percentile(two.commands, 99) / percentile(one.commands, 99)).toFixed(2)}`,
 );
 const cross = two.crossNode!;
 console.log(
   typeof cross === "string"
     ? `cross-node commands (REST on node 1, device on node 2's adapter): ${cross} (without cross-node routing a command waits for its device on the node it was issued on)`
-    : `cross-node commands (REST on node 1, device on node 2's adapter): p50 ${ms(percentile(cross, 0.5))} ms   p99 ${ms(percentile(cross, 0.99))} ms`,
+    : `cross-node commands (REST on node 1, device on node 2's adapter): p50 ${ms(percentile(cross, 50))} ms   p99 ${ms(percentile(cross, 99))} ms`,
 );
+printResult({
+  measure: "MQTT QoS 1 ingest, two central nodes on one PostgreSQL",
+  figure: `${Math.round(two.ingest)} msg/s`,
+  baseline: `one node ${Math.round(one.ingest)} msg/s`,
+  ratio: two.ingest / one.ingest,
+  goal: "",
+  met: null,
+});
+printResult({
+  measure: "command round trip p99, two central nodes",
+  figure: `${percentile(two.commands, 99).toFixed(1)} ms`,
+  baseline: `one node ${percentile(one.commands, 99).toFixed(1)} ms`,
+  ratio: percentile(two.commands, 99) / percentile(one.commands, 99),
+  goal: "",
+  met: null,
+});
+if (typeof cross !== "string")
+  printResult({
+    measure: "cross-node command round trip p99 (REST on node 1, device on node 2)",
+    figure: `${percentile(cross, 99).toFixed(1)} ms`,
+    baseline: `same node ${percentile(two.commands, 99).toFixed(1)} ms`,
+    ratio: percentile(cross, 99) / percentile(two.commands, 99),
+    goal: "",
+    met: null,
+  });

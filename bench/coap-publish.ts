@@ -12,7 +12,8 @@
  */
 import { createSocket, type Socket } from "node:dgram";
 import { generate, parse } from "coap-packet";
-import { closedLoop, positiveInt, report, type LoopResult } from "./closed-loop.js";
+import { closedLoop, report, type LoopResult } from "./closed-loop.js";
+import { positiveInt } from "./figures.js";
 import { startTestFleet, type TestDevice } from "../test/helpers.js";
 
 const devices = positiveInt(process.argv[2], 32);

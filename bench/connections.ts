@@ -19,6 +19,8 @@ import { startProcess, stopProcess, reachable, type FleetProcess } from "../scri
 import { startTestFleet } from "../test/helpers.js";
 import { rawConnect, type RawCredentials } from "../test/raw-mqtt.js";
 import type { LoadOrder, LoadReport } from "./connections-load.js";
+import { printResult } from "./result.js";
+import { percentile, positiveInt } from "./figures.js";
 
 const devices = positiveInt(process.argv[2], 20_000);
 const rate = positiveInt(process.argv[3], 2_000);
@@ -26,22 +28,11 @@ const baselineUrl = new URL(process.argv[4] ?? "mqtt://127.0.0.1:1883");
 /** Sockets one process may hold, leaving room for its other files. */
 const PER_PROCESS = 9_000;
 
-function positiveInt(arg: string | undefined, fallback: number): number {
-  if (arg === undefined) return fallback;
-  const n = Number(arg);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
-  return n;
-}
-
 /** Resident memory of a process in bytes, from /proc (Linux). */
 function rss(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   if (!m) throw new Error(`no VmRSS for process ${pid}`);
   return Number(m[1]) * 1024;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 /** A paced storm from several generator processes; resolves when every device has its answer, sockets held. */
@@ -177,6 +168,22 @@ try {
   console.log(`ratio fleet/baseline connects/s: ${(fleet.rate / base.rate).toFixed(2)}`);
   console.log(`goal CONNACK p99 <= 100 ms at 2,000/s: ${fleet.p99 <= 100 && rate >= 2000 ? "met" : "NOT met"}`);
   console.log(`goal <= 20 KB per connection: ${perConnection <= 20 * 1024 ? "met" : "NOT met"}`);
+  printResult({
+    measure: `MQTT connect storm, ${devices} devices at ${rate}/s offered: CONNACK p99`,
+    figure: `${fleet.p99.toFixed(1)} ms`,
+    baseline: `${baseline.label} ${base.p99.toFixed(1)} ms`,
+    ratio: fleet.p99 / base.p99,
+    goal: "≤ 100 ms at 2,000/s",
+    met: fleet.p99 <= 100 && rate >= 2000,
+  });
+  printResult({
+    measure: `memory per held MQTT connection (adapter + central RSS), ${devices} devices`,
+    figure: `${kb(perConnection)} KB`,
+    baseline: `${baseline.label} ${kb(basePerConnection)} KB`,
+    ratio: perConnection / basePerConnection,
+    goal: "≤ 20 KB",
+    met: perConnection <= 20 * 1024,
+  });
   if (fleet.codes["0"] !== devices) process.exitCode = 1;
 } finally {
   await Promise.all(extraAdapters.map((a) => stopProcess(a)));

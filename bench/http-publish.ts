@@ -11,7 +11,8 @@
  */
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { closedLoop, positiveInt, report, type LoopResult } from "./closed-loop.js";
+import { closedLoop, report, type LoopResult } from "./closed-loop.js";
+import { positiveInt } from "./figures.js";
 import { startTestFleet } from "../test/helpers.js";
 
 const devices = positiveInt(process.argv[2], 32);

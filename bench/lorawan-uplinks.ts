@@ -43,6 +43,7 @@ import {
   socketSender,
 } from "@iot/adapter-lorawan";
 import { printResult } from "./result.js";
+import { positiveInt } from "./figures.js";
 
 const total = positiveInt(process.argv[2], 20_000);
 const rate = positiveInt(process.argv[3], 2_500);
@@ -53,13 +54,6 @@ const APP = Buffer.from("ec925802ae430ca77fd3dd73cb2cc588", "hex");
 const BUFFER_BYTES = 4 * 1024 * 1024;
 const MIN_RATE = 2_000;
 const MAX_P99_MS = 5;
-
-function positiveInt(arg: string | undefined, fallback: number): number {
-  if (arg === undefined) return fallback;
-  const n = Number(arg);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
-  return n;
-}
 
 const devAddr = (i: number) => (0x26000000 + i).toString(16).padStart(8, "0");
 

@@ -29,6 +29,7 @@ import { createMessageLayer, listenUdp, type CoapHandler, type UdpListener } fro
 import { FakeRegistryClient, type FakeDevice } from "@iot/adapter-core";
 import { createLwm2mServer } from "@iot/adapter-lwm2m";
 import { printResult } from "./result.js";
+import { percentile, positiveInt } from "./figures.js";
 
 const devices = positiveInt(process.argv[2], 10_000);
 const rate = positiveInt(process.argv[3], 1000);
@@ -40,13 +41,6 @@ const BUFFER_BYTES = 4 * 1024 * 1024;
 const ACK_TIMEOUT_MS = 2000;
 const OBJECTS = "</1/0>,</3/0>,</3303/0>,</3303/1>,</3311/0>";
 const imei = (i: number) => String(350_000_000_000_000 + i);
-
-function positiveInt(arg: string | undefined, fallback: number): number {
-  if (arg === undefined) return fallback;
-  const n = Number(arg);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
-  return n;
-}
 
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const heap = () => {
@@ -136,10 +130,6 @@ async function registerAll(port: number): Promise<Run> {
       if (next >= devices) clearInterval(pace);
     }, 5);
   });
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 function report(name: string, run: Run) {

@@ -40,6 +40,7 @@ import {
   type ModbusLink,
 } from "@iot/adapter-modbus";
 import { printResult } from "./result.js";
+import { percentile, positiveInt } from "./figures.js";
 
 const slaves = positiveInt(process.argv[2], 200);
 const registers = positiveInt(process.argv[3], 20);
@@ -52,21 +53,7 @@ const WARM_UP_S = 3;
 const INTERVAL_MS = 1000;
 const GATEWAY: FakeDevice = { deviceIntId: 100_000, deviceId: "bench-gw", username: "bench-gw", token: "t" };
 
-function positiveInt(arg: string | undefined, fallback: number): number {
-  if (arg === undefined) return fallback;
-  const n = Number(arg);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
-  return n;
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The `p`-th percentile (0..100) of `samples`, ms; 0 without samples. */
-function percentile(samples: readonly number[], p: number): number {
-  if (samples.length === 0) return 0;
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 /**
  * The tags of unit `unit` in the slaves' layout (bench/modbus-slaves.ts): a uint16 counter at offset 0, a float32

@@ -32,11 +32,3 @@ export async function measure(clients: MqttClient[], perDevice: number): Promise
 /** An MQTT 3.1.1 client that never reconnects by itself (a lost connection shows), connected. */
 export const connect = (url: string, opts: mqtt.IClientOptions = {}) =>
   mqtt.connectAsync(url, { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000, ...opts });
-
-/** A positive whole number from the command line, or `fallback` when not given. */
-export function positiveInt(arg: string | undefined, fallback: number): number {
-  if (arg === undefined) return fallback;
-  const n = Number(arg);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
-  return n;
-}

@@ -18,8 +18,9 @@ import { createServer, type Server } from "node:net";
 import { Aedes } from "aedes";
 import type { MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
-import { connect, measure as measureAll, positiveInt, TELEMETRY as payload, WINDOW } from "./mqtt-load.js";
+import { connect, measure as measureAll, TELEMETRY as payload, WINDOW } from "./mqtt-load.js";
 import { printResult } from "./result.js";
+import { percentile, positiveInt } from "./figures.js";
 
 const devices = positiveInt(process.argv[2], 20);
 const perDevice = positiveInt(process.argv[3], 500);
@@ -29,12 +30,6 @@ const baselineUrl = process.argv[4] ?? "mqtt://127.0.0.1:1883";
 const measure = (clients: MqttClient[]) => measureAll(clients, perDevice);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The p-th percentile (0–100) of the values, nearest rank. */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-}
 
 /** PUBACK latencies (ms) of every client publishing at `rate` msg/s in all, paced every 10 ms, for `seconds`. */
 async function paced(clients: MqttClient[], rate: number, seconds: number): Promise<number[]> {

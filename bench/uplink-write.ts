@@ -16,17 +16,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store, type StoreOptions, type UplinkRecord } from "@iot/registry";
 import { printResult } from "./result.js";
+import { positiveInt } from "./figures.js";
 
 const total = positiveInt(process.argv[2], 20_000);
 const naiveTotal = positiveInt(process.argv[3], Math.min(total, 2_000));
 const payload = randomBytes(64);
-
-function positiveInt(arg: string | undefined, fallback: number): number {
-  if (arg === undefined) return fallback;
-  const n = Number(arg);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
-  return n;
-}
 
 function uplink(run: string, seq: number): UplinkRecord {
   return {

@@ -15,6 +15,7 @@ import type { AddressInfo } from "node:net";
 import mqtt, { type MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
 import { printResult } from "./result.js";
+import { positiveInt } from "./figures.js";
 
 const devices = positiveInt(process.argv[2], 20);
 const rate = positiveInt(process.argv[3], 1000);
@@ -23,13 +24,6 @@ const seconds = positiveInt(process.argv[4], 10);
 const BURST = 500;
 /** Unacknowledged publishes per device in the bursts. */
 const WINDOW = 32;
-
-function positiveInt(arg: string | undefined, fallback: number): number {
-  if (arg === undefined) return fallback;
-  const n = Number(arg);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`expected a positive integer, got ${arg}`);
-  return n;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
