@@ -2,8 +2,12 @@ import { createServer } from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
-import { startTestRegistry, type TestRegistryServer } from "./grpc-test-server.js";
-import type { DeviceSession, Uplink } from "./registry-client.js";
+import {
+  TEST_SESSION as session,
+  startTestRegistry,
+  testUplink as uplink,
+  type TestRegistryServer,
+} from "./grpc-test-server.js";
 
 const logger = pino({ level: "silent" });
 const cleanups: (() => Promise<void>)[] = [];
@@ -36,36 +40,6 @@ async function deadAddress(): Promise<string> {
   await new Promise((r) => srv.close(r));
   return `127.0.0.1:${port}`;
 }
-
-const session: DeviceSession = {
-  sessionId: "s1",
-  device: {
-    tenantId: "t1",
-    deviceIntId: 42,
-    deviceId: "dev-42",
-    deviceName: "d",
-    productIntId: 1,
-    productId: "p",
-    mountpoint: "t1/42/",
-    defaultDownlinkTopic: "inbox",
-    deviceType: 1,
-    isGateway: false,
-    autoSub: false,
-  },
-  policies: [],
-  subscriptions: [],
-};
-
-const uplink = (topic: string): Uplink => ({
-  sessionId: "s1",
-  tenantId: "t1",
-  deviceIntId: 42,
-  topic,
-  payload: Buffer.from(topic),
-  qos: 1,
-  clientIp: "10.0.0.1",
-  receivedAtMs: 1,
-});
 
 /** The Hello of a server's stream `i`, and the uplink seqs that followed it. */
 function streamOf(s: TestRegistryServer, i: number) {

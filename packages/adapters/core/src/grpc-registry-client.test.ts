@@ -3,8 +3,13 @@ import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { grpc } from "@iot/proto";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
-import { startTestRegistry, type TestRegistryServer } from "./grpc-test-server.js";
-import type { DeviceSession, Uplink } from "./registry-client.js";
+import type { DeviceSession } from "./registry-client.js";
+import {
+  TEST_SESSION as session,
+  startTestRegistry,
+  testUplink as uplink,
+  type TestRegistryServer,
+} from "./grpc-test-server.js";
 
 const logger = pino({ level: "silent" });
 const cleanups: (() => Promise<void>)[] = [];
@@ -29,36 +34,6 @@ function client(port: number, bufferLimit?: number): GrpcRegistryClient {
   cleanups.push(() => c.close());
   return c;
 }
-
-const session: DeviceSession = {
-  sessionId: "s1",
-  device: {
-    tenantId: "t1",
-    deviceIntId: 42,
-    deviceId: "dev-42",
-    deviceName: "d",
-    productIntId: 1,
-    productId: "p",
-    mountpoint: "t1/42/",
-    defaultDownlinkTopic: "inbox",
-    deviceType: 1,
-    isGateway: false,
-    autoSub: false,
-  },
-  policies: [],
-  subscriptions: [],
-};
-
-const uplink = (topic: string): Uplink => ({
-  sessionId: "s1",
-  tenantId: "t1",
-  deviceIntId: 42,
-  topic,
-  payload: Buffer.from(topic),
-  qos: 1,
-  clientIp: "10.0.0.1",
-  receivedAtMs: 1,
-});
 
 const kinds = (s: TestRegistryServer, i: number) => s.streams[i]!.received.map((m) => m.kind.case);
 const seqs = (s: TestRegistryServer, i: number) =>

@@ -21,6 +21,7 @@ import {
   type RegistryMessage,
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { DeviceSession, Uplink } from "./registry-client.js";
 
 type ServerCall = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
 
@@ -146,3 +147,35 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
   );
   return state;
 }
+
+/** A device session the registry client tests announce. */
+export const TEST_SESSION: DeviceSession = {
+  sessionId: "s1",
+  device: {
+    tenantId: "t1",
+    deviceIntId: 42,
+    deviceId: "dev-42",
+    deviceName: "d",
+    productIntId: 1,
+    productId: "p",
+    mountpoint: "t1/42/",
+    defaultDownlinkTopic: "inbox",
+    deviceType: 1,
+    isGateway: false,
+    autoSub: false,
+  },
+  policies: [],
+  subscriptions: [],
+};
+
+/** An uplink of TEST_SESSION's device on `topic` (the topic is its payload too). */
+export const testUplink = (topic: string): Uplink => ({
+  sessionId: "s1",
+  tenantId: "t1",
+  deviceIntId: 42,
+  topic,
+  payload: Buffer.from(topic),
+  qos: 1,
+  clientIp: "10.0.0.1",
+  receivedAtMs: 1,
+});
