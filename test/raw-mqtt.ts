@@ -27,20 +27,7 @@ export function rawConnect(port: number, c: RawCredentials): Promise<{ code: num
     socket.on("data", (b) => parser.parse(b));
     socket.on("error", () => settle(-1));
     socket.on("close", () => settle(-1));
-    socket.on("connect", () =>
-      socket.write(
-        mqttPacket.generate({
-          cmd: "connect",
-          protocolId: "MQTT",
-          protocolVersion: 4,
-          clean: true,
-          keepalive: 300,
-          clientId: c.clientId,
-          ...(c.username !== undefined ? { username: c.username } : {}),
-          ...(c.password !== undefined ? { password: Buffer.from(c.password) } : {}),
-        }),
-      ),
-    );
+    socket.on("connect", () => socket.write(connectPacket(c)));
   });
 }
 
@@ -93,24 +80,25 @@ export function rawDevice(
     socket.on("data", (b) => parser.parse(b));
     socket.on("error", (e) => fail(e.message));
     socket.on("close", () => fail("connection closed"));
-    socket.on("connect", () =>
-      socket.write(
-        mqttPacket.generate({
-          cmd: "connect",
-          protocolId: "MQTT",
-          protocolVersion: 4,
-          clean: true,
-          keepalive: 300,
-          clientId: c.clientId,
-          ...(c.username !== undefined ? { username: c.username } : {}),
-          ...(c.password !== undefined ? { password: Buffer.from(c.password) } : {}),
-        }),
-      ),
-    );
+    socket.on("connect", () => socket.write(connectPacket(c)));
   });
 }
 
 /** A QoS 1 PUBLISH packet (a raw publisher's acknowledgements are not awaited). */
 export function publishPacket(topic: string, payload: string, messageId: number): Buffer {
   return mqttPacket.generate({ cmd: "publish", topic, payload, qos: 1, dup: false, retain: false, messageId });
+}
+
+/** An MQTT 3.1.1 CONNECT with a clean session and a 300 s keepalive. */
+function connectPacket(c: RawCredentials): Buffer {
+  return mqttPacket.generate({
+    cmd: "connect",
+    protocolId: "MQTT",
+    protocolVersion: 4,
+    clean: true,
+    keepalive: 300,
+    clientId: c.clientId,
+    ...(c.username !== undefined ? { username: c.username } : {}),
+    ...(c.password !== undefined ? { password: Buffer.from(c.password) } : {}),
+  });
 }
