@@ -10,11 +10,11 @@
  * The goals (issue 19): device_publish to receipt p95 ≤ 10 ms at 1,000 commands/s; a group publish to 10,000
  * connected devices delivered within 2 s.
  */
-import { createServer, type Server } from "node:net";
-import { Aedes } from "aedes";
 import { startTestFleet, type TestDevice, type TestFleet } from "../test/helpers.js";
 import { publishPacket, rawConnect, rawDevice, type RawDevice } from "../test/raw-mqtt.js";
-import { printResult, quantile } from "./result.js";
+import { forkAedes } from "./aedes-broker.js";
+import { percentile } from "./figures.js";
+import { printResult } from "./result.js";
 
 const devices = Number(process.argv[2] ?? 10_000);
 const rate = Number(process.argv[3] ?? 1_000);
@@ -60,7 +60,7 @@ class Latencies {
   async all(total: number, timeoutMs = 30_000) {
     const deadline = Date.now() + timeoutMs;
     while (this.took.length < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const [p50, p95, p99] = [0.5, 0.95, 0.99].map((q) => quantile(this.took, q)) as [number, number, number];
+    const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(this.took, p)) as [number, number, number];
     return { received: this.took.length, p50, p95, p99 };
   }
 }
@@ -119,15 +119,13 @@ async function fleetRun(t: TestFleet, created: TestDevice[], group: { groupID: s
   }
   const groupS = (performance.now() - started) / 1000;
   for (const c of connected) c.close();
-  return { one, total, restP95: quantile(restMs, 0.95), failures, groupS, groupReceived, status, task };
+  return { one, total, restP95: percentile(restMs, 95), failures, groupS, groupReceived, status, task };
 }
 
-/** The baseline: a client publishing (QoS 1) to each device's topic on bare aedes, then one publish to all. */
+/** The baseline: a client publishing (QoS 1) to each device's topic on bare aedes (own process), then one to all. */
 async function baselineRun() {
-  const broker = await Aedes.createBroker();
-  const server: Server = createServer(broker.handle);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
+  const broker = await forkAedes();
+  const port = broker.port;
   const single = new Latencies();
   let fanout = 0;
   let groupPhase = false;
@@ -153,7 +151,7 @@ async function baselineRun() {
   const fanoutS = (performance.now() - started) / 1000;
   for (const c of clients) c.close();
   publisher.destroy();
-  await new Promise<void>((resolve) => server.close(() => broker.close(() => resolve())));
+  await broker.close();
   return { one, fanoutS };
 }
 

@@ -29,7 +29,8 @@ import {
   type Store,
   type StoreOptions,
 } from "@iot/registry";
-import { printResult, quantile } from "./result.js";
+import { percentile } from "./figures.js";
+import { printResult } from "./result.js";
 
 const devices = Number(process.argv[2] ?? 100_000);
 const events = Number(process.argv[3] ?? 1_000_000);
@@ -149,11 +150,11 @@ async function bench(engine: string, options: StoreOptions, cleanup: () => Promi
     let baselineP95 = NaN;
     for (const [name, path] of requestsOf) {
       const { wall, cpu } = await timeCalls(call, path);
-      const [p50, p95, p99] = [0.5, 0.95, 0.99].map((q) => quantile(wall, q)) as [number, number, number];
+      const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(wall, p)) as [number, number, number];
       if (Number.isNaN(baselineP95)) baselineP95 = p95;
       console.log(
         `${engine} ${name.padEnd(22)} p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms ` +
-          `(${(p95 / baselineP95).toFixed(1)}x the detail's p95); CPU p50 ${quantile(cpu, 0.5).toFixed(2)} ms`,
+          `(${(p95 / baselineP95).toFixed(1)}x the detail's p95); CPU p50 ${percentile(cpu, 50).toFixed(2)} ms`,
       );
       printResult({
         measure: `REST ${name} p95 (${engine}, ${size})`,

@@ -50,10 +50,3 @@ export function parseResults(output: string): BenchResult[] {
   }
   return results;
 }
-
-/** The q-quantile (0..1) of some numbers, nearest rank; NaN for none. */
-export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
