@@ -5,6 +5,7 @@ import { FORM, deviceStatus } from "../deployment.ts";
 import { RecordForm } from "../form.tsx";
 import { t } from "../i18n.ts";
 import { useLive } from "../live.ts";
+import { GROUP_COMMAND } from "../resources/schedules.tsx";
 import { Link } from "../router.tsx";
 import { followTask } from "../task.ts";
 import { ErrorBox, Section, StatusBadge, Table, useLoad } from "../ui.tsx";
@@ -77,18 +78,7 @@ export function GroupPage({ id }: Record<string, string>) {
             title={t("groupPublish")}
             submitLabel={t("send")}
             testId="group-publish-form"
-            fields={[
-              { name: "payload", label: t("payload") },
-              {
-                name: "needAck",
-                label: t("needAck"),
-                kind: "select",
-                options: [
-                  [0, t("no")],
-                  [1, t("yes")],
-                ],
-              },
-            ]}
+            fields={GROUP_COMMAND()}
             initial={{ payload: "", needAck: 0 }}
             extra={FORM === "1" ? { groupID: g.groupID, groupIntID: g.id } : { groupID: g.groupID }}
             submit={async ({ body }) => {

@@ -4,6 +4,20 @@ import type { FormField, FormSubmit } from "../form.tsx";
 import { t } from "../i18n.ts";
 import type { Resource } from "../resource.tsx";
 
+/** What a group command sends: its payload and whether each member must acknowledge it (group publish, schedules). */
+export const GROUP_COMMAND = (): FormField[] => [
+  { name: "payload", label: t("payload") },
+  {
+    name: "needAck",
+    label: t("needAck"),
+    kind: "select",
+    options: [
+      [0, t("no")],
+      [1, t("yes")],
+    ],
+  },
+];
+
 /** When a schedule runs: 0 once at crontabTime, 1 every IntervalMinute minutes, 2 by a cron expression (UTC). */
 const TIMING = (): FormField[] => [
   { name: "scheduleName", label: t("name") },
@@ -105,16 +119,7 @@ export const groupSchedules: Resource = {
       kind: "select",
       optionsFrom: { path: "/groups?_limit=1000", value: "groupID", label: "groupName" },
     },
-    { name: "payload", label: t("payload") },
-    {
-      name: "needAck",
-      label: t("needAck"),
-      kind: "select",
-      options: [
-        [0, t("no")],
-        [1, t("yes")],
-      ],
-    },
+    ...GROUP_COMMAND(),
     ...TIMING(),
   ],
   initial: () => ({ groupID: "", scheduleName: "", scheduleType: 1, IntervalMinute: 60, payload: "", needAck: 0 }),
