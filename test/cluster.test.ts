@@ -4,12 +4,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMessageLayer, listenUdp, type MessageLayer, type UdpListener } from "@iot/adapter-coap";
 import { createAdapterLogger } from "@iot/adapter-core";
 import { reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
-import { postgresEngine } from "../packages/registry/src/store/test-engines.js";
+import { createTestDatabase, postgresEngine, type TestDatabase } from "../packages/registry/src/store/test-engines.js";
 
 /**
  * Three central nodes as real processes on one PostgreSQL database (a fresh one per run), with the MQTT adapter
@@ -20,7 +19,6 @@ import { postgresEngine } from "../packages/registry/src/store/test-engines.js";
  */
 const PASSWORD = "cluster-admin-pass";
 const run = randomBytes(4).toString("hex");
-const database = `iot_cluster_${run}`;
 const dirs: string[] = [];
 const processes: FleetProcess[] = [];
 
@@ -78,6 +76,7 @@ async function startAdapter(name: string, entry: string, node: Node, env: Record
   return p;
 }
 
+let db: TestDatabase | undefined;
 let a: Node;
 let b: Node;
 let c: Node;
@@ -90,25 +89,14 @@ let n = 0;
 const describeOnPostgres = postgresEngine ? describe : describe.skip;
 if (!postgresEngine) console.warn("cluster tests SKIPPED: no PostgreSQL server answers (set CI=true to require one)");
 
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: postgresEngine!.url });
-  await db.connect();
-  try {
-    return await fn(db);
-  } finally {
-    await db.end();
-  }
-}
-
 beforeAll(async () => {
   if (!postgresEngine) return;
-  await admin((db) => db.query(`create database ${database}`));
-  const url = new URL(postgresEngine.url!);
-  url.pathname = `/${database}`;
+  db = await createTestDatabase();
+  const url = db.url;
   // Started one after another: the first creates the administrator, the others find it.
-  a = await startNode("a", url.toString());
-  b = await startNode("b", url.toString());
-  c = await startNode("c", url.toString());
+  a = await startNode("a", url);
+  b = await startNode("b", url);
+  c = await startNode("c", url);
   const mqttAdapter = await startAdapter("mqtt-adapter", "packages/adapters/mqtt/src/main.ts", a, {
     IOT_MQTT_PORT: "0",
     IOT_MQTTS_PORT: "-1",
@@ -130,7 +118,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const p of processes.reverse()) await stopProcess(p).catch(() => undefined);
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-  if (postgresEngine) await admin((db) => db.query(`drop database if exists ${database} with (force)`));
+  await db?.drop();
 }, 60_000);
 
 type Device = { id: number; deviceID: string; deviceUsername: string; token: string };
