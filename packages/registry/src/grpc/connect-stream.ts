@@ -250,6 +250,8 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         qos: u.qos,
         msgTime: Number(u.receivedAtMs) || Date.now(),
         metadata: u.metadata || null,
+        resendId: u.resendId || null,
+        maybeResend: u.maybeResend,
       })
       .then((outcome) => {
         countUplink(outcome);

@@ -212,6 +212,8 @@ export interface DeviceEventsTable {
   msgKey: string;
   /** How it reached the service (JSON object text; LoRaWAN radio metadata), null when the adapter gave none. */
   metadata: string | null;
+  /** The device's own identity of the message (MQTT packet id, …; see UplinkRecord.resendId), null when none. */
+  resendId: string | null;
 }
 
 export interface ConnectLogsTable {
