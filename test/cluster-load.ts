@@ -70,3 +70,21 @@ export async function storedOnce(databaseUrl: string, dataDir: string, acked: re
     await store.close();
   }
 }
+
+/** A REST call to one node's API with a bearer token ("" for none). */
+export async function callApi(apiUrl: string, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${apiUrl}/api/v1${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Logs in on one node's API: the token, or an error naming the answer. */
+export async function loginOn(apiUrl: string, username: string, password: string): Promise<string> {
+  const r = await callApi(apiUrl, "", "POST", "/login", { username, password });
+  if (r.status !== 201) throw new Error(`login of ${username} failed: ${JSON.stringify(r.body)}`);
+  return r.body.token as string;
+}
