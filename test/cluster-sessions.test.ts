@@ -72,8 +72,8 @@ describe.skipIf(!postgresEngine)("device sessions across two central nodes", () 
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    a = await startSide("a");
-    b = await startSide("b");
+    // Started together: nodes starting at once take turns on the database under an advisory lock.
+    [a, b] = await Promise.all([startSide("a"), startSide("b")]);
     token = await loginOn(a.api, "admin", CLUSTER_PASSWORD);
     productID = (await call(a, "POST", "/products", { productName: "sessions", cloudProtocol: 1 })).body.productID;
     store = await openStore({ databaseUrl: db.url, dataDir: dirs[0]! });
@@ -81,7 +81,10 @@ describe.skipIf(!postgresEngine)("device sessions across two central nodes", () 
 
   afterAll(async () => {
     await store?.close();
-    for (const p of processes.reverse()) await stopProcess(p).catch(() => undefined);
+    // Adapters first (they report their sessions closed), then the nodes.
+    const adapters = processes.filter((p) => p.name.startsWith("mqtt-"));
+    await Promise.all(adapters.map((p) => stopProcess(p).catch(() => undefined)));
+    await Promise.all(processes.filter((p) => !adapters.includes(p)).map((p) => stopProcess(p).catch(() => undefined)));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
     await db?.drop();
   }, 60_000);
