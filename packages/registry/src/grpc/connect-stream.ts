@@ -54,7 +54,7 @@ export interface ConnectDeps {
   /** Configures a Modbus gateway's adapter when the gateway's session opens. */
   modbusConfig: ModbusConfigPush;
   /** Several nodes: records which adapter streams this node holds. */
-  adapterRows?: Pick<SessionRows, "adapterAttached" | "adapterDetached"> | undefined;
+  adapterRows?: Pick<SessionRows, "adapterAttached" | "adapterDetached" | "tenantConnectionsElsewhere"> | undefined;
 }
 
 type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
