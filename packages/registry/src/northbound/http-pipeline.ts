@@ -61,11 +61,6 @@ export class OriginPipeline {
     this.#depth = Math.max(1, this.#options.depth);
   }
 
-  /** Connections open or opening, and requests waiting for one: 0 when the pipeline may be dropped. */
-  get load(): number {
-    return this.#connections.size + this.#waiting.length;
-  }
-
   /** POSTs `body` (UTF-8) to `path` with `headers` (lower-case names); never rejects. */
   post(path: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PipelineResult> {
     let head = `POST ${path} HTTP/1.1\r\nhost: ${this.origin.host}\r\n`;
