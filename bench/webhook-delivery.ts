@@ -259,7 +259,9 @@ try {
   console.log(
     `MQTT ingest with a webhook taking every uplink: ${fmt(withHook)} msg/s; ${cpuWithHook} (until delivered)`,
   );
-  console.log(`ingest change: ${(((withHook - without) / without) * 100).toFixed(1)}%`);
+  console.log(
+    `ingest change with a webhook taking every uplink: ${(((withHook - without) / without) * 100).toFixed(1)}%`,
+  );
   console.log(`paced: ${fmt(offered)} uplinks/s for ${seconds} s (${total} uplinks, from #${first})`);
   console.log(
     `webhook delivery after the uplink's PUBACK (its durable write): p50 ${pct(sorted, 50).toFixed(0)} ms, ` +
