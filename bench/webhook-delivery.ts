@@ -6,9 +6,10 @@
  *
  * 1. Ingest without webhooks: every device publishes QoS 1 as fast as its send window allows (msg/s).
  * 2. The issue's case, "at 1,000 uplinks/s … with the MQTT ingest rate unchanged": the same full-rate burst while
- *    two more devices publish `rate` uplinks/s between them (a side load, paced), first with no webhook, then with
- *    a webhook (filtered to those two devices) carrying their `rate` uplinks/s. Each is run twice, alternating, and
- *    the burst's msg/s of the two runs averaged; the side load's delivery latency in the webhook runs is printed too.
+ *    SIDE_DEVICES more devices publish `rate` uplinks/s between them (a side load, paced), first with no webhook,
+ *    then with a webhook (filtered to those devices) carrying their `rate` uplinks/s. Each is run twice, alternating,
+ *    and the burst's msg/s of the two runs averaged; the side load's delivery latency in the webhook runs is printed
+ *    too.
  * 3. The same burst with one webhook taking every uplink (so carrying the full ingest rate, far above `rate`).
  * 4. Paced load at `rate` uplinks/s for `seconds`: each delivery's latency is its arrival at the receiver minus the
  *    PUBACK of its uplink (sent only after the uplink's durable write, so this bounds the latency from the write).
@@ -30,6 +31,11 @@ const seconds = positiveInt(process.argv[4], 10);
 const BURST = 500;
 /** Unacknowledged publishes per device in the bursts. */
 const WINDOW = 32;
+/**
+ * Devices of the side load (phase 2), `rate / SIDE_DEVICES` uplinks/s each. A device's deliveries go one after
+ * another (order), so one device's rate is bounded by the receiver's round trip: 10 keep it at 100/s each.
+ */
+const SIDE_DEVICES = 10;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -165,7 +171,7 @@ try {
   const productID = (await t.api("POST", "/products", { productName: "bench webhooks", cloudProtocol: 1 })).body
     .productID as string;
   const clients = await connectDevices(productID, "wh");
-  const side = await connectDevices(productID, "side", 2);
+  const side = await connectDevices(productID, "side", SIDE_DEVICES);
   await burst(clients); // warm-up: connections, prepared statements, JIT
   let cpu = cpuNow();
   const without = await burst(clients);
@@ -246,7 +252,7 @@ try {
   console.log(`${devices} devices; bursts of ${BURST} QoS 1 publishes per device (${WINDOW} in flight)`);
   console.log(`MQTT ingest without webhooks: ${fmt(without)} msg/s; ${cpuWithout}`);
   console.log(
-    `MQTT ingest while 2 more devices publish ${rate} uplinks/s: without a webhook ${fmt(sideWithout)} msg/s, ` +
+    `MQTT ingest while ${SIDE_DEVICES} more devices publish ${rate} uplinks/s: without a webhook ${fmt(sideWithout)} msg/s, ` +
       `with a webhook carrying those ${rate} uplinks/s ${fmt(sideWith)} msg/s (mean of 2 runs each; ` +
       `${sideRates.without.map(fmt).join(", ")} / ${sideRates.with.map(fmt).join(", ")})`,
   );
@@ -268,7 +274,7 @@ try {
       `p99 ${pct(sorted, 99).toFixed(0)} ms, max ${pct(sorted, 100).toFixed(0)} ms${missing > 0 ? `, ${missing} not delivered in 30 s` : ""}`,
   );
   printResult({
-    measure: `MQTT ingest (${devices} devices at full rate) with a webhook carrying ${rate} uplinks/s of 2 more devices`,
+    measure: `MQTT ingest (${devices} devices at full rate) with a webhook carrying ${rate} uplinks/s of ${SIDE_DEVICES} more devices`,
     figure: `${Math.round(sideWith)} msg/s`,
     baseline: `same load, no webhook ${Math.round(sideWithout)} msg/s`,
     ratio: sideWith / sideWithout,

@@ -15,9 +15,10 @@ export interface PipelineOptions {
   /** A connection idle this long (ms) is closed. */
   idleMs: number;
   /**
-   * How long (ms) a request may wait for others to share its write, unless `depth` of them are waiting already:
-   * answers trickle in one by one from a busy receiver, and each would otherwise send its lane's next request in a
-   * write (a system call, and a wake-up of the receiver) of its own.
+   * How long (ms) a request may wait for others to share its write while answers are still awaited on its
+   * connection (unless `depth` requests are waiting already): answers trickle in one by one from a busy receiver,
+   * and each would otherwise send its lane's next request in a write (a system call, and a wake-up of the receiver)
+   * of its own. With no answer awaited, requests go out at the end of the current turn of the event loop.
    */
   gatherMs: number;
   /** Resolves host names (a check of the addresses it answers goes here); the system's by default. */
@@ -127,6 +128,7 @@ class Connection {
   readonly #reader = new ResponseReader();
   #lastActive = performance.now();
   #flushTimer: NodeJS.Timeout | undefined;
+  #flushSoon: NodeJS.Immediate | undefined;
   #connected = false;
   #closing = false;
   #gone = false;
@@ -174,7 +176,9 @@ class Connection {
     if (!this.#connected) return;
     // A whole pipeline's worth is waiting: no reason to wait for more.
     if (this.#unwritten.length >= this.#depth()) this.#flush();
-    else this.#flushTimer ??= setTimeout(() => this.#flush(), this.#gatherMs);
+    // Answers still to come would bring more requests (their lanes' next): wait a little for them.
+    else if (this.#inFlight.length > 0) this.#flushTimer ??= setTimeout(() => this.#flush(), this.#gatherMs);
+    else this.#flushSoon ??= setImmediate(() => this.#flush());
   }
 
   /**
@@ -186,6 +190,7 @@ class Connection {
     this.#gone = true;
     clearTimeout(this.#timer);
     clearTimeout(this.#flushTimer);
+    clearImmediate(this.#flushSoon);
     this.#socket.destroy();
     const requeue: Request[] = [];
     if (!this.#connected) {
@@ -206,6 +211,8 @@ class Connection {
   #flush(): void {
     clearTimeout(this.#flushTimer);
     this.#flushTimer = undefined;
+    clearImmediate(this.#flushSoon);
+    this.#flushSoon = undefined;
     if (this.#gone || this.#closing || this.#unwritten.length === 0) return;
     const now = performance.now();
     let bytes = "";
@@ -263,5 +270,11 @@ class Connection {
     r.done({ status: head.status });
     this.#events.answered(head.keepAlive);
     if (this.#closing && this.#inFlight.length === 0) this.destroy("closed by the server", false);
+    // The last answer awaited: what it brings (its lane's next request, queued in this turn) need not wait longer.
+    else if (this.#inFlight.length === 0 && this.#flushTimer !== undefined) {
+      clearTimeout(this.#flushTimer);
+      this.#flushTimer = undefined;
+      this.#flushSoon ??= setImmediate(() => this.#flush());
+    }
   }
 }
