@@ -1,6 +1,8 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { FeedEvent } from "./events.js";
-import { deliveryBody, sendDelivery, signBody } from "./webhook-sender.js";
+import { DELIVERY_HEADER, deliveryBody, sendDelivery, SIGNATURE_HEADER, signBody } from "./webhook-sender.js";
 
 const event: FeedEvent = {
   id: 9,
@@ -29,5 +31,40 @@ describe("webhook sender", () => {
     const r = await sendDelivery(delivery("http://localhost:9/hook"), 1_000, false);
     expect(r.ok).toBe(false);
     expect(r.error).toMatch(/localhost resolves to private address/);
+  });
+
+  it("delivers many at once to one receiver, each signed with its own id, and tells each its own answer", async () => {
+    const seen: Array<{ id: string; signed: boolean; auth: string | undefined }> = [];
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        const id = String(req.headers[DELIVERY_HEADER]);
+        const signed = req.headers[SIGNATURE_HEADER] === signBody("0123456789abcdef", body);
+        seen.push({ id, signed, auth: req.headers.authorization });
+        res.writeHead(Number(id.split("-")[1]) % 5 === 0 ? 503 : 200).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://app:p%40ss@127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          sendDelivery({ ...delivery(url), deliveryId: `1-${i}`, event: { ...event, id: i } }, 5_000, true),
+        ),
+      );
+      results.forEach((r, i) =>
+        expect(r).toEqual(
+          i % 5 === 0
+            ? { ok: false, httpStatus: 503, error: "answered 503" }
+            : { ok: true, httpStatus: 200, error: null },
+        ),
+      );
+      expect(seen.map((s) => s.id).sort()).toEqual(Array.from({ length: 30 }, (_, i) => `1-${i}`).sort());
+      expect(seen.every((s) => s.signed)).toBe(true);
+      expect(seen[0]!.auth).toBe(`Basic ${Buffer.from("app:p@ss").toString("base64")}`);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

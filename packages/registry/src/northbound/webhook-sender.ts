@@ -1,9 +1,8 @@
 import { createHmac } from "node:crypto";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import http from "node:http";
-import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { FeedEvent } from "./events.js";
+import { OriginPipeline } from "./http-pipeline.js";
 import { isPrivateAddress } from "./url-guard.js";
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body, keyed with the webhook's secret>`. */
@@ -31,12 +30,6 @@ export interface Delivery {
   event: FeedEvent;
 }
 
-/** Connections kept open between deliveries (per host), so a busy webhook does not open one per event. */
-const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
-};
-
 /** `sha256=` + hex HMAC-SHA256 of `body` keyed with `secret`: what SIGNATURE_HEADER carries. */
 export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
@@ -62,60 +55,63 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
   });
 };
 
+/** One pipeline per origin and private-address policy, shared by every webhook delivering there. */
+const pipelines = new Map<string, OriginPipeline>();
+
+function pipelineFor(url: URL, allowPrivate: boolean): OriginPipeline {
+  const key = `${allowPrivate ? "any" : "public"} ${url.origin}`;
+  let p = pipelines.get(key);
+  if (p === undefined) {
+    p = new OriginPipeline(url, allowPrivate ? {} : { lookup: publicOnlyLookup });
+    pipelines.set(key, p);
+  }
+  return p;
+}
+
 /**
  * POSTs one delivery and waits at most `timeoutMs` for the status. Never throws: failures come back as results.
  * Unless `allowPrivate`, the connection resolves the host with publicOnlyLookup (an IP literal host is checked as is).
+ * Deliveries to one origin share its kept-alive, pipelined connections (OriginPipeline).
  */
-export function sendDelivery(d: Delivery, timeoutMs: number, allowPrivate: boolean): Promise<AttemptResult> {
+export async function sendDelivery(d: Delivery, timeoutMs: number, allowPrivate: boolean): Promise<AttemptResult> {
+  let url: URL;
+  try {
+    url = new URL(d.url);
+  } catch {
+    return { ok: false, httpStatus: null, error: "invalid url" };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return { ok: false, httpStatus: null, error: `unsupported protocol ${url.protocol}` };
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (!allowPrivate && /^[\d.]+$|:/.test(host) && isPrivateAddress(host))
+    return { ok: false, httpStatus: null, error: `${host} is a private address` };
   const timestamp = Date.now();
   const body = deliveryBody(d, timestamp);
-  return new Promise((resolve) => {
-    let url: URL;
-    try {
-      url = new URL(d.url);
-    } catch {
-      return resolve({ ok: false, httpStatus: null, error: "invalid url" });
-    }
-    const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-    if (!allowPrivate && /^[\d.]+$|:/.test(host) && isPrivateAddress(host))
-      return resolve({ ok: false, httpStatus: null, error: `${host} is a private address` });
-    const secure = url.protocol === "https:";
-    const request = (secure ? https : http).request(url, {
-      method: "POST",
-      agent: secure ? agents.https : agents.http,
-      timeout: timeoutMs,
-      ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
-      headers: {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(body),
-        "user-agent": "iot-webhooks/1",
-        [SIGNATURE_HEADER]: signBody(d.secret, body),
-        [DELIVERY_HEADER]: d.deliveryId,
-        [TIMESTAMP_HEADER]: String(timestamp),
-        [EVENT_HEADER]: d.event.type,
-      },
-    });
-    let settled = false;
-    const done = (r: AttemptResult) => {
-      if (settled) return;
-      settled = true;
-      resolve(r);
-    };
-    const timer = setTimeout(() => {
-      request.destroy(new Error(`no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    request.on("timeout", () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    request.on("error", (err) => {
-      clearTimeout(timer);
-      done({ ok: false, httpStatus: null, error: err.message.slice(0, 300) });
-    });
-    request.on("response", (res) => {
-      clearTimeout(timer);
-      res.resume(); // the answer's body is not read: only its status counts
-      const status = res.statusCode ?? 0;
-      const ok = status >= 200 && status < 300;
-      done({ ok, httpStatus: status, error: ok ? null : `answered ${status}` });
-    });
-    request.end(body);
-  });
+  const r = await pipelineFor(url, allowPrivate).post(
+    `${url.pathname}${url.search}`,
+    {
+      "content-type": "application/json",
+      "user-agent": "iot-webhooks/1",
+      [SIGNATURE_HEADER]: signBody(d.secret, body),
+      [DELIVERY_HEADER]: headerValue(d.deliveryId),
+      [TIMESTAMP_HEADER]: String(timestamp),
+      [EVENT_HEADER]: headerValue(d.event.type),
+      // Credentials in the URL (https://user:pass@host/…) are sent as Basic authentication, as node:http does.
+      ...(url.username || url.password
+        ? {
+            authorization: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`,
+          }
+        : {}),
+    },
+    body,
+    timeoutMs,
+  );
+  if (r.error !== undefined) return { ok: false, httpStatus: null, error: r.error };
+  const ok = r.status >= 200 && r.status < 300;
+  return { ok, httpStatus: r.status, error: ok ? null : `answered ${r.status}` };
+}
+
+/** A value safe in a header line: no CR or LF (ids and types never have them). */
+function headerValue(v: string): string {
+  return v.replace(/[\r\n]/g, "");
 }
