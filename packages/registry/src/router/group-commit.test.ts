@@ -20,9 +20,8 @@ describe.each(engines)("group commit on $name", (engine) => {
       return items.map((n) => `done ${n}`);
     });
     const first = [1, 2, 3].map((n) => writer.add(n));
-    await Promise.resolve();
-    await Promise.resolve();
-    const second = [4, 5].map((n) => writer.add(n)); // the first batch's transaction is under way
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = [4, 5].map((n) => writer.add(n)); // the first batch's transaction started
     expect(await Promise.all([...first, ...second])).toEqual([1, 2, 3, 4, 5].map((n) => `done ${n}`));
     expect(batches).toEqual([
       [1, 2, 3],
