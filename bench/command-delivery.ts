@@ -100,8 +100,11 @@ async function fleetRun(t: TestFleet, created: TestDevice[], group: { groupID: s
     single.sentAt[seq] = performance.now();
     t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: String(seq) }).then(
       (r) =>
-        r.status === 201 ? restMs.push(performance.now() - single.sentAt[seq]!) : failures.push(String(r.status)),
-      (e: Error) => failures.push(e.message),
+        r.status === 201
+          ? restMs.push(performance.now() - single.sentAt[seq]!)
+          : failures.push(`${r.status} ${JSON.stringify(r.body)}`),
+      (e: Error) =>
+        failures.push(`${e.message}${e.cause ? ` (${String((e.cause as Error).message ?? e.cause)})` : ""}`),
     );
   });
   const total = Math.round(rate * seconds);

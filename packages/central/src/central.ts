@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
+import type { Server as HttpServer } from "node:http";
 import type { Logger } from "pino";
 import { StartupError, enableDefaultMetrics, listenError } from "@iot/config";
 import { createApp } from "@iot/api";
@@ -45,6 +46,9 @@ export interface Central {
   bootstrap: BootstrapResult;
   stop(): Promise<void>;
 }
+
+/** How long the REST API keeps an idle keep-alive connection, ms: past any client's own idle timeout. */
+const API_KEEP_ALIVE_MS = 65_000;
 
 /** Addresses only this host can reach. */
 const LOOPBACK = ["127.0.0.1", "::1", "localhost"];
@@ -127,6 +131,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   const sessions = new SessionTable();
   const live = new LiveUpdates(store.db, sessions);
   const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000, {
+    durability: store.durability,
     onError: (err) => logger.error({ err }, "command expiry sweep failed"),
   });
   const modbusConfig = new ModbusConfigPush(store.db, sessions, commands, logger);
@@ -210,6 +215,10 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   // The web console (static files, outside /api/v1) calls the same API with a bearer token like any client.
   app.route("/", consoleRoutes({ form: config.apiForm, brokers: brokerAddresses(config) }));
   const http = createAdaptorServer({ fetch: app.fetch });
+  // Idle keep-alive sockets stay open longer than clients keep them (undici 4 s, proxies and load balancers about
+  // 60 s): with Node's 5 s a client reusing a socket just as the server closed it got ECONNRESET.
+  (http as HttpServer).keepAliveTimeout = API_KEEP_ALIVE_MS;
+  (http as HttpServer).headersTimeout = API_KEEP_ALIVE_MS + 1_000;
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(config.apiPort, config.apiHost, () => resolve());

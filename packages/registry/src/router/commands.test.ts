@@ -102,6 +102,43 @@ describe.each(engines)("device commands on $name", (engine) => {
     expect(adapter.sent).toHaveLength(1);
   });
 
+  it("records commands issued together in one batch, each under its own id, and sends each device its own in order", async () => {
+    const { db, caller, sessions, router, device } = await setup(engine);
+    const [a, b] = [await device("b1"), await device("b2")];
+    const adapter = fakeAdapterLink(sessions);
+    adapter.open(a.id);
+    adapter.open(b.id);
+    const payloads = ["a1", "b1", "a2", "a3", "b2"];
+    const issued = await Promise.all(
+      payloads.map((payload) =>
+        router.publish(caller, { deviceIntId: payload.startsWith("a") ? a.id : b.id, payload, qos: 1 }),
+      ),
+    );
+    expect(new Set(issued.map((r) => r.id)).size).toBe(5);
+    const stored = await db.selectFrom("controlLogs").select(["id", "deviceIntId", "payload"]).execute();
+    for (const [i, r] of issued.entries())
+      expect(stored.find((l) => l.id === r.id)).toMatchObject({
+        payload: payloads[i],
+        deviceIntId: payloads[i]!.startsWith("a") ? a.id : b.id,
+      });
+    expect(adapter.sent.map((c) => [c.id, c.payload])).toEqual(issued.map((r, i) => [r.id, payloads[i]]));
+  });
+
+  it("finds the device by its deviceID alone, and refuses a deviceIntId that is another device", async () => {
+    const { caller, sessions, router, device } = await setup(engine);
+    const [d, other] = [await device("n1"), await device("n2")];
+    const adapter = fakeAdapterLink(sessions);
+    adapter.open(d.id);
+    await router.publish(caller, { deviceId: "n1", payload: "by name", qos: 1 });
+    expect(adapter.sent.map((c) => [c.deviceIntId, c.payload])).toEqual([[d.id, "by name"]]);
+    await expect(
+      router.publish(caller, { deviceIntId: other.id, deviceId: "n1", payload: "x", qos: 1 }),
+    ).rejects.toMatchObject({ code: "FORM_INVALID" });
+    await expect(router.publish(caller, { deviceId: "nobody", payload: "x", qos: 1 })).rejects.toMatchObject({
+      code: "DATA_NOT_FOUND",
+    });
+  });
+
   it("refuses a command for another tenant's device and records nothing", async () => {
     const { db, other, router, device } = await setup(engine);
     const d = await device("v8");

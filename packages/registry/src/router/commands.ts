@@ -11,6 +11,8 @@ import { downlinkOf, InFlight, routeFor, type QueuedCommand } from "./command-de
 import { recordGroupCommand } from "./group-commands.js";
 import { GroupProgress } from "./group-progress.js";
 import { GroupCommit } from "./group-commit.js";
+import { insertControlLogs, type NewDeviceCommand, type RecordedCommand } from "./record-commands.js";
+import type { BatchDurability } from "../store/batch-durability.js";
 import { settleReports, type SettledLog, type SettleReport } from "./settle-batch.js";
 import { commandTopic } from "./command-payload.js";
 import { commandStreamsOf } from "./command-streams.js";
@@ -22,7 +24,13 @@ export type PublishStatus = (typeof PUBLISH_STATUS)[keyof typeof PUBLISH_STATUS]
 
 /** A command for one device, already checked to belong to the caller's tenant. */
 export interface DeviceCommand {
-  deviceIntId: number;
+  /** The device; may be left out when `deviceId` names it. */
+  deviceIntId?: number | undefined;
+  /**
+   * The device's deviceID, when the caller named it: alone it finds the device (no second lookup needed), beside
+   * `deviceIntId` it must name the same device (FORM_INVALID otherwise).
+   */
+  deviceId?: string | undefined;
   /** Relative topic; when omitted, the command stream's of a data point payload, else the default downlink topic. */
   topic?: string | undefined;
   /** Opaque, or `{dataPointID: value}` checked against the product's command streams (see `commandTopic`). */
@@ -53,6 +61,8 @@ export interface CommandRouterOptions {
   inFlightGraceMs?: number;
   /** Told of a sweep that failed (the next one tries again). */
   onError?: (err: unknown) => void;
+  /** How control logs and delivery reports become durable (the store's; default: at COMMIT). */
+  durability?: BatchDurability;
 }
 
 /** The other nodes, for commands whose device is not connected here (see cluster/cluster.ts). */
@@ -93,6 +103,8 @@ export class CommandRouter {
   private sweeping: Promise<unknown> = Promise.resolve();
   /** Adapters' reports, written in batches (group commit). */
   private readonly settling: GroupCommit<SettleReport, SettledLog | undefined>;
+  /** New device commands, recorded in batches (group commit) and sent on once committed. */
+  private readonly recording: GroupCommit<NewDeviceCommand, RecordedCommand>;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -104,6 +116,7 @@ export class CommandRouter {
     this.progress = new GroupProgress(db);
     this.sweepIntervalMs = options.sweepIntervalMs ?? Math.min(5_000, Math.max(500, Math.floor(ttlMs / 4)));
     this.graceMs = options.inFlightGraceMs ?? 60_000;
+    const durability = options.durability;
     this.settling = new GroupCommit(
       db,
       async (tx, reports) => {
@@ -115,14 +128,28 @@ export class CommandRouter {
         await appendEvents(tx, events, reports[0]!.now);
         return changed;
       },
-      async (changed) => {
-        const logs = changed.filter((l) => l !== undefined);
-        if (logs.length > 0) eventsCommitted();
-        for (const l of logs) commandsTotal().inc({ outcome: SETTLED[l.report.status as PublishStatus] });
-        const tasks = new Set(logs.flatMap((l) => (l.taskIntId == null ? [] : [l.taskIntId])));
-        await Promise.all([...tasks].map((t) => this.progress.refresh(t)));
+      {
+        durability,
+        // Nobody waits for a report's commit: a few ms of gathering make a group's acknowledgements a few batches.
+        gatherMs: 5,
+        after: async (changed) => {
+          const logs = changed.filter((l) => l !== undefined);
+          if (logs.length > 0) eventsCommitted();
+          for (const l of logs) commandsTotal().inc({ outcome: SETTLED[l.report.status as PublishStatus] });
+          const tasks = new Set(logs.flatMap((l) => (l.taskIntId == null ? [] : [l.taskIntId])));
+          await Promise.all([...tasks].map((t) => this.progress.refresh(t)));
+        },
       },
     );
+    // Sent once committed, before the sync: a crash of this process keeps the log; only a power cut within the
+    // sync (a few ms) could lose the log of a command a device got. The caller's 201 waits for the sync.
+    this.recording = new GroupCommit(db, insertControlLogs, {
+      durability,
+      committed: (recorded) => {
+        commandsTotal().inc({ outcome: "issued" }, recorded.length);
+        for (const r of recorded) this.send(r.cmd, r.now);
+      },
+    });
   }
 
   /**
@@ -138,50 +165,36 @@ export class CommandRouter {
     const device = await this.db
       .selectFrom("devices as d")
       .innerJoin("products as p", "p.id", "d.productIntId")
-      .select(["d.deviceId", "d.gateway", "d.productIntId", "d.deviceType", "p.cloudProtocol"])
+      .select(["d.id", "d.deviceId", "d.gateway", "d.productIntId", "d.deviceType", "p.cloudProtocol"])
       .where("d.tenantId", "=", caller.tenantId)
-      .where("d.id", "=", cmd.deviceIntId)
+      .$if(cmd.deviceIntId !== undefined, (q) => q.where("d.id", "=", cmd.deviceIntId!))
+      .$if(cmd.deviceIntId === undefined, (q) => q.where("d.deviceId", "=", cmd.deviceId ?? ""))
       .executeTakeFirst();
     if (!device) throw fail.notFound("device");
+    if (cmd.deviceId !== undefined && device.deviceId !== cmd.deviceId)
+      throw fail.form({ deviceIntID: "is not the device named by deviceID" });
     const streams = await commandStreamsOf(this.db, device, device.deviceType === 2);
     const topic = commandTopic(streams, cmd.payload, cmd.topic) ?? DEFAULT_DOWNLINK_TOPIC;
-    const id = Number(
-      (
-        await this.db
-          .insertInto("controlLogs")
-          .values({
-            tenantId: caller.tenantId,
-            deviceIntId: cmd.deviceIntId,
-            groupIntId: null,
-            topic,
-            payload: cmd.payload,
-            qos: cmd.qos,
-            publishStatus: PUBLISH_STATUS.issued,
-            userIntId: caller.userIntId,
-            publishUser: caller.username,
-            expiresAt,
-            createAt: now,
-            updateAt: null,
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
-    commandsTotal().inc({ outcome: "issued" });
-    this.send(
-      {
-        id,
-        deviceIntId: cmd.deviceIntId,
-        deviceId: device.deviceId,
-        gateway: device.gateway,
+    const { cmd: recorded } = await this.recording.add({
+      log: {
+        tenantId: caller.tenantId,
+        deviceIntId: device.id,
+        groupIntId: null,
         topic,
         payload: cmd.payload,
         qos: cmd.qos,
+        publishStatus: PUBLISH_STATUS.issued,
+        userIntId: caller.userIntId,
+        publishUser: caller.username,
         expiresAt,
+        createAt: now,
+        updateAt: null,
       },
+      deviceId: device.deviceId,
+      gateway: device.gateway,
       now,
-    );
-    return { id, publishStatus: PUBLISH_STATUS.issued };
+    });
+    return { id: recorded.id, publishStatus: PUBLISH_STATUS.issued };
   }
 
   /**
@@ -353,6 +366,7 @@ export class CommandRouter {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.sweeping;
+    await this.recording.idle();
     await this.settling.idle();
     await this.progress.idle();
   }

@@ -20,9 +20,8 @@ describe.each(engines)("group commit on $name", (engine) => {
       return items.map((n) => `done ${n}`);
     });
     const first = [1, 2, 3].map((n) => writer.add(n));
-    await Promise.resolve();
-    await Promise.resolve();
-    const second = [4, 5].map((n) => writer.add(n)); // the first batch's transaction is under way
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = [4, 5].map((n) => writer.add(n)); // the first batch's transaction started
     expect(await Promise.all([...first, ...second])).toEqual([1, 2, 3, 4, 5].map((n) => `done ${n}`));
     expect(batches).toEqual([
       [1, 2, 3],
@@ -30,6 +29,45 @@ describe.each(engines)("group commit on $name", (engine) => {
     ]);
     const stored = await store.db.selectFrom("settings").select(["key", "value"]).where("key", "like", "k%").execute();
     expect(stored.map((r) => r.value).sort()).toEqual(["10", "2", "4", "6", "8"]);
+  });
+
+  it("tells `committed` of a batch before it is synced and `after` ran, and answers the items after both", async () => {
+    const { store } = await engine.open();
+    const steps: string[] = [];
+    const writer = new GroupCommit<number, number>(
+      store.db,
+      async (_tx, items) => {
+        steps.push(`commit ${items.join(",")}`);
+        return items.map((n) => n * 10);
+      },
+      {
+        durability: store.durability,
+        committed: (results) => steps.push(`committed ${results.join(",")}`),
+        after: async (results) => {
+          steps.push(`after ${results.join(",")}`);
+        },
+      },
+    );
+    const answers = await Promise.all([1, 2].map((n) => writer.add(n).then((r) => steps.push(`answered ${r}`))));
+    expect(answers).toHaveLength(2);
+    expect(steps).toEqual(["commit 1,2", "committed 10,20", "after 10,20", "answered 10", "answered 20"]);
+  });
+
+  it("gathers the items of a few milliseconds into one batch when asked to", async () => {
+    const { store } = await engine.open();
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number, number>(
+      store.db,
+      async (_tx, items) => {
+        batches.push(items);
+        return items;
+      },
+      { gatherMs: 50 },
+    );
+    const first = writer.add(1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await Promise.all([first, writer.add(2)]);
+    expect(batches).toEqual([[1, 2]]);
   });
 
   it("rejects every item of a failed batch and stores none of it, while the next batch goes on", async () => {

@@ -34,11 +34,22 @@ export class GroupProgress {
   /** Per task, the recount queued but not started yet. */
   private readonly waiting = new Map<number, Promise<void>>();
 
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Per task still running, when its last recount started (epoch ms). */
+  private readonly started = new Map<number, number>();
 
   /**
-   * Recounts the task's members after the ones before it finished; rejects when the recount fails. Asks made while
-   * a recount waits to start share it (it reads after all of them), so 10,000 acknowledgements cost a few recounts.
+   * @param minIntervalMs least time between two recounts of one task, ms: a recount reads every member's log, and
+   *   acknowledgements trickling in one by one would otherwise cost one each.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly minIntervalMs = 25,
+  ) {}
+
+  /**
+   * Recounts the task's members after the ones before it finished, and at least `minIntervalMs` after the last one
+   * started; rejects when the recount fails. Asks made while a recount waits to start share it (it reads after all of
+   * them), so 10,000 acknowledgements cost a few recounts.
    */
   refresh(taskIntId: number): Promise<void> {
     const waiting = this.waiting.get(taskIntId);
@@ -46,8 +57,11 @@ export class GroupProgress {
     const before = this.running.get(taskIntId) ?? Promise.resolve();
     const next = before
       .catch(() => {})
-      .then(() => {
+      .then(async () => {
+        const wait = (this.started.get(taskIntId) ?? 0) + this.minIntervalMs - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         this.waiting.delete(taskIntId);
+        this.started.set(taskIntId, Date.now());
         return this.recount(taskIntId);
       });
     this.waiting.set(taskIntId, next);
@@ -83,6 +97,7 @@ export class GroupProgress {
     const state = groupTaskState(c);
     await updateTask(this.db, taskIntId, { ...state, result: c }, now);
     if (c.pending > 0) return;
+    this.started.delete(taskIntId);
     // The group's own log: 2 (or 3 without acknowledgement) when every member got it, else 0.
     await this.db
       .updateTable("controlLogs")

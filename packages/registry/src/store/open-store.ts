@@ -49,6 +49,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     engine,
     db,
     uplinks,
+    durability,
     close() {
       closing ??= (async () => {
         try {

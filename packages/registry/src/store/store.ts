@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./schema.js";
+import type { BatchDurability } from "./batch-durability.js";
 
 /** Which database engine a Store runs on. */
 export type Engine = "sqlite" | "postgres";
@@ -14,6 +15,11 @@ export interface Store {
   readonly engine: Engine;
   readonly db: Kysely<Database>;
   readonly uplinks: UplinkWriter;
+  /**
+   * How a batch written with group commit becomes durable (uplinks, control logs, delivery reports): one shared, so
+   * SQLite syncs its WAL once for all the batches committed meanwhile.
+   */
+  readonly durability: BatchDurability;
   /** Flushes pending uplinks and closes connections. */
   close(): Promise<void>;
 }
