@@ -1,10 +1,11 @@
-import type { Insertable, Kysely } from "kysely";
-import type { DeviceEventsTable, Database } from "./schema.js";
+import type { Kysely } from "kysely";
+import type { Database } from "./schema.js";
 import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
 import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
 import { uplinkMetadata } from "./uplink-metadata.js";
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
+import { MultiRowInsert } from "./multi-row-insert.js";
 
 /** Default most rows in one uplink transaction. */
 export const DEFAULT_BATCH_MAX_ROWS = 500;
@@ -13,16 +14,6 @@ export const DEFAULT_BATCH_MAX_ROWS = 500;
  * batches still grow, because the rows that arrive while one batch commits form the next (group commit).
  */
 export const DEFAULT_BATCH_MAX_DELAY_MS = 0;
-
-/** Columns bound per inserted row (see `toRow`). */
-const COLUMNS_PER_ROW = 11;
-/**
- * Most bound parameters in one statement: SQLite's default
- * SQLITE_MAX_VARIABLE_NUMBER (32766 since 3.32) and PostgreSQL's protocol
- * limit (65535). Batches larger than this are split into several INSERTs
- * inside the same transaction.
- */
-const MAX_PARAMETERS: Record<Engine, number> = { sqlite: 32_766, postgres: 65_535 };
 
 interface Waiter {
   record: UplinkRecord;
@@ -38,7 +29,7 @@ export interface BatchOptions {
 
 /**
  * The UplinkWriter of `store.ts`: queues uplinks and writes each batch as
- * multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING msg_key` in
+ * multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING msg_key` (MultiRowInsert) in
  * ONE transaction, with the northbound `uplink` event of each newly stored
  * row (same transaction). A batch is flushed when `batchMaxRows` are queued
  * or `batchMaxDelayMs` after its first row (0: in the next turn of the event loop, so the rows of one burst share
@@ -51,7 +42,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
   readonly #db: Kysely<Database>;
   readonly #maxRows: number;
   readonly #maxDelayMs: number;
-  readonly #rowsPerStatement: number;
+  readonly #insert: MultiRowInsert;
   readonly #durability: BatchDurability;
   /** Batches committed whose sync has not settled yet (flush waits for them). */
   readonly #syncing = new Set<Promise<void>>();
@@ -72,7 +63,12 @@ export class BatchedUplinkWriter implements UplinkWriter {
     this.#durability = durability;
     this.#maxRows = Math.max(1, options.batchMaxRows ?? DEFAULT_BATCH_MAX_ROWS);
     this.#maxDelayMs = Math.max(0, options.batchMaxDelayMs ?? DEFAULT_BATCH_MAX_DELAY_MS);
-    this.#rowsPerStatement = Math.floor(MAX_PARAMETERS[engine] / COLUMNS_PER_ROW);
+    this.#insert = new MultiRowInsert(
+      engine,
+      "device_events",
+      COLUMNS,
+      "on conflict (msg_key) do nothing returning msg_key as k",
+    );
   }
 
   /** Queues one uplink; resolves after its batch committed. Rejects after `close()`. */
@@ -145,28 +141,24 @@ export class BatchedUplinkWriter implements UplinkWriter {
     uplinkBatchRows().observe(batch.length);
     try {
       const now = Date.now();
-      const rows: Insertable<DeviceEventsTable>[] = [];
+      const values: unknown[] = [];
+      const firsts: UplinkRecord[] = [];
       for (const waiter of batch) {
         const same = byKey.get(waiter.record.msgKey);
         if (same !== undefined) {
           same.push(waiter);
         } else {
           byKey.set(waiter.record.msgKey, [waiter]);
-          rows.push(toRow(waiter.record, now));
+          firsts.push(waiter.record);
+          pushRow(values, waiter.record, now);
         }
       }
       await this.#durability.transaction(this.#db, async (trx) => {
-        for (let at = 0; at < rows.length; at += this.#rowsPerStatement) {
-          const inserted = await trx
-            .insertInto("deviceEvents")
-            .values(rows.slice(at, at + this.#rowsPerStatement))
-            .onConflict((oc) => oc.column("msgKey").doNothing())
-            .returning("msgKey")
-            .execute();
-          for (const row of inserted) stored.add(row.msgKey);
-        }
+        for (const row of await this.#insert.run(trx, values)) stored.add(row.k as string);
         // The feed's uplink events, in this transaction: only what was stored now (a replay is no new event).
-        await appendEvents(trx, rows.filter((r) => stored.has(r.msgKey)).map(uplinkEvent), now);
+        const events: NewEvent[] = [];
+        for (const r of firsts) if (stored.has(r.msgKey)) events.push(uplinkEvent(r));
+        await appendEvents(trx, events, now);
       });
       if (stored.size > 0) eventsCommitted();
     } catch (error) {
@@ -196,7 +188,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
  * The northbound event of a stored uplink: its topic, QoS, payload (base64), receive time, and how it arrived
  * (`metadata`, e.g. a LoRaWAN uplink's gateways) when its adapter told.
  */
-function uplinkEvent(r: Insertable<DeviceEventsTable>): NewEvent {
+function uplinkEvent(r: UplinkRecord): NewEvent {
   return {
     tenantId: r.tenantId,
     deviceIntId: r.deviceIntId,
@@ -205,27 +197,43 @@ function uplinkEvent(r: Insertable<DeviceEventsTable>): NewEvent {
     data: {
       topic: r.topic,
       qos: r.qos,
-      payload: Buffer.from(r.payload).toString("base64"),
+      payload: Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength).toString("base64"),
       ...(r.gatewayIntId !== null && r.gatewayIntId !== undefined ? { viaGateway: true } : {}),
       ...(r.metadata ? { metadata: uplinkMetadata(r.metadata) } : {}),
     },
   };
 }
 
-function toRow(r: UplinkRecord, now: number): Insertable<DeviceEventsTable> {
+/** The columns of a stored uplink, in the order `pushRow` gives their values. */
+const COLUMNS = [
+  "msg_key",
+  "tenant_id",
+  "device_int_id",
+  "gateway_int_id",
+  "topic",
+  "payload",
+  "ip",
+  "qos",
+  "msg_time",
+  "create_at",
+  "metadata",
+] as const;
+
+/** Appends one uplink's row to `values`, in COLUMNS order. */
+function pushRow(values: unknown[], r: UplinkRecord, now: number): void {
   // A Buffer view (no copy): pg sends Buffers as bytea; better-sqlite3 binds them as blobs.
   const payload = Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength);
-  return {
-    msgKey: r.msgKey,
-    tenantId: r.tenantId,
-    deviceIntId: r.deviceIntId,
-    gatewayIntId: r.gatewayIntId,
-    topic: r.topic,
+  values.push(
+    r.msgKey,
+    r.tenantId,
+    r.deviceIntId,
+    r.gatewayIntId ?? null,
+    r.topic,
     payload,
-    ip: r.ip,
-    qos: r.qos,
-    msgTime: r.msgTime,
-    createAt: now,
-    metadata: r.metadata ?? null,
-  };
+    r.ip ?? null,
+    r.qos,
+    r.msgTime,
+    now,
+    r.metadata ?? null,
+  );
 }
