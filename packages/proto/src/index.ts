@@ -1,4 +1,11 @@
 export * from "./gen/iot/registry/v1/registry_pb.js";
 export { registryServiceDefinition, RegistryGrpcClient, channelOptions, MAX_MESSAGE_BYTES } from "./grpc.js";
+export {
+  encodeUplinksMessage,
+  decodeUplinksMessage,
+  fastUplinkCodec,
+  type EncodedAdapterMessage,
+  type UplinkInit,
+} from "./uplink-codec.js";
 export { create, toBinary, fromBinary } from "@bufbuild/protobuf";
 export * as grpc from "@grpc/grpc-js";

@@ -5,6 +5,7 @@ import {
   channelOptions,
   grpc,
   type AdapterMessage,
+  type EncodedAdapterMessage,
   type AuthenticateRequest,
   type AuthenticateResponse,
   type IssueListenerCertificateRequest,
@@ -61,7 +62,8 @@ import type {
 } from "./registry-client.js";
 import { UplinkBuffer } from "./uplink-buffer.js";
 
-type ConnectCall = grpc.ClientDuplexStream<AdapterMessage, RegistryMessage>;
+/** The Connect stream; uplinks go as bytes encoded beforehand (the proto package's serializer passes them on). */
+type ConnectCall = grpc.ClientDuplexStream<AdapterMessage | EncodedAdapterMessage, RegistryMessage>;
 
 /** The RPCs of the generic grpc-js client, typed. */
 interface RawRegistryClient {
@@ -462,7 +464,7 @@ export class GrpcRegistryClient implements RegistryClient {
   }
 
   /** Writes to the current stream; false when there is none (the next Hello/replay covers it). */
-  private write(message: AdapterMessage): boolean {
+  private write(message: AdapterMessage | EncodedAdapterMessage): boolean {
     if (!this.call) return false;
     try {
       this.call.write(message);
