@@ -34,7 +34,7 @@ interface Field {
   readonly name: string;
   readonly kind: Kind;
   /** The field's tag byte(s) on the wire, precomputed. */
-  readonly tag: Buffer;
+  readonly tag: readonly number[];
 }
 
 const KINDS: Partial<Record<ScalarType, Kind>> = {
@@ -46,6 +46,8 @@ const KINDS: Partial<Record<ScalarType, Kind>> = {
   [ScalarType.STRING]: "string",
   [ScalarType.BYTES]: "bytes",
 };
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Wire type of a length-delimited field (strings, bytes, messages). */
 const LEN = 2;
@@ -64,7 +66,7 @@ function fieldTable(schema: DescMessage): Field[] | undefined {
     const kind = KINDS[f.scalar];
     if (kind === undefined) return;
     const wire = kind === "string" || kind === "bytes" ? LEN : 0;
-    fields.push({ no: f.number, name: f.localName, kind, tag: varintBytes((f.number << 3) | wire) });
+    fields.push({ no: f.number, name: f.localName, kind, tag: [...varintBytes((f.number << 3) | wire)] });
   }
   return fields;
 }
@@ -178,7 +180,7 @@ function writeUplink(out: Buffer, at: number, u: UplinkInit): number {
     switch (f.kind) {
       case "string": {
         if (typeof v !== "string" || v.length === 0) break;
-        at += f.tag.copy(out, at);
+        for (const b of f.tag) out[at++] = b;
         const n = Buffer.byteLength(v);
         at = writeVarint(out, at, n);
         at += out.write(v, at, n, "utf8");
@@ -186,7 +188,7 @@ function writeUplink(out: Buffer, at: number, u: UplinkInit): number {
       }
       case "bytes": {
         if (!(v instanceof Uint8Array) || v.byteLength === 0) break;
-        at += f.tag.copy(out, at);
+        for (const b of f.tag) out[at++] = b;
         at = writeVarint(out, at, v.byteLength);
         out.set(v, at);
         at += v.byteLength;
@@ -194,13 +196,13 @@ function writeUplink(out: Buffer, at: number, u: UplinkInit): number {
       }
       case "bool":
         if (v !== true) break;
-        at += f.tag.copy(out, at);
+        for (const b of f.tag) out[at++] = b;
         out[at++] = 1;
         break;
       default: {
         const n = integer(v);
         if (n === 0 || n === 0n) break;
-        at += f.tag.copy(out, at);
+        for (const b of f.tag) out[at++] = b;
         at = writeInteger(out, at, f.kind, n);
       }
     }
@@ -246,9 +248,11 @@ function zero(kind: Kind): unknown {
   }
 }
 
-/** An integer field's value as given (bigint, number or numeric string), 0 when absent. */
+/** An integer field's value as given (bigint, number or numeric string), 0 when absent; a number when it fits one. */
 function integer(v: unknown): number | bigint {
-  if (typeof v === "number" || typeof v === "bigint") return v;
+  if (typeof v === "number") return v;
+  // The common case, an id or a time: plain arithmetic is far cheaper than BigInt shifts.
+  if (typeof v === "bigint") return v >= 0n && v <= MAX_SAFE ? Number(v) : v;
   if (typeof v === "string" && v !== "") return BigInt(v);
   return 0;
 }
