@@ -340,14 +340,7 @@ export class GrpcRegistryClient implements RegistryClient {
       return Promise.reject(err);
     }
     this.metrics.bufferDepth(this.buffer.size);
-    const sentAt = performance.now();
-    added.acked.then(
-      () => {
-        this.metrics.uplink("acked");
-        this.metrics.ackLatency((performance.now() - sentAt) / 1000);
-      },
-      (err: unknown) => this.metrics.uplink(uplinkOutcome(err)),
-    );
+    // Its outcome is counted where it settles (uplinkAck, close): no closures per uplink on this path.
     this.queueUplink(added.seq, uplink);
     return added.acked;
   }
@@ -423,9 +416,10 @@ export class GrpcRegistryClient implements RegistryClient {
     }
     if (this.buffer.size > 0)
       this.log.warn({ pendingUplinks: this.buffer.size }, "closing with unacknowledged uplinks");
-    this.buffer.failAll(
+    const failed = this.buffer.failAll(
       new AdapterError("CLIENT_CLOSED", "registry client closed before the registry acknowledged the uplink"),
     );
+    if (failed > 0) this.metrics.uplink("closed", failed);
     this.metrics.bufferDepth(0);
     this.metrics.registryConnected(false);
     for (const raw of this.raws) raw.close();
@@ -558,14 +552,23 @@ export class GrpcRegistryClient implements RegistryClient {
         );
         this.wasLost = false;
         return;
-      case "uplinkAck":
-        for (const seq of k.value.seqs) this.buffer.ack(Number(seq));
+      case "uplinkAck": {
+        const now = performance.now();
+        let acked = 0;
+        for (const seq of k.value.seqs) {
+          const addedAt = this.buffer.ack(Number(seq));
+          if (addedAt === undefined) continue;
+          acked++;
+          this.metrics.ackLatency((now - addedAt) / 1000);
+        }
+        if (acked > 0) this.metrics.uplink("acked", acked);
         for (const r of k.value.rejected) {
           this.log.warn({ seq: Number(r.seq), reason: r.reason }, "registry rejected uplink");
-          this.buffer.reject(Number(r.seq), r.reason);
+          if (this.buffer.reject(Number(r.seq), r.reason)) this.metrics.uplink("rejected");
         }
         this.metrics.bufferDepth(this.buffer.size);
         return;
+      }
       case "downlink":
         void this.runDownlink(k.value);
         return;
