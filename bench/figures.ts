@@ -1,4 +1,5 @@
 /** What every benchmark needs to read its arguments and summarise its samples. */
+import { readFileSync } from "node:fs";
 
 /** A positive whole number from the command line, or `fallback` when not given. */
 export function positiveInt(arg: string | undefined, fallback: number): number {
@@ -13,3 +14,23 @@ export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
+
+/**
+ * CPU seconds (user + system) a process has used so far, from Linux's /proc; undefined elsewhere. Differences of it
+ * say what a phase cost each process, which a shared, busy machine distorts far less than rates and wall-clock
+ * profiles.
+ */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times (100 on every mainstream build). */
+const CLOCK_TICKS_PER_SECOND = 100;

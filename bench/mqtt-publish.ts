@@ -13,6 +13,10 @@
  * Then, on the fleet: PUBACK latency (p50/p99) with the devices paced to 80% of the rate just measured (an open
  * loop, 5 s), and one device publishing in sequence (p50). Goals (issue 19): ratio at least 0.5, at least
  * 25,000 msg/s, p99 at 80% at most 50 ms, sequential p50 at most 2 ms.
+ *
+ * With BENCH_CPU_PROF_DIR set, the central node and the adapters run under `node --cpu-prof` writing their profiles
+ * there, and only the rate is measured (no paced, sequential or pipeline phase), so the profiles show the ingest
+ * path alone; `tsx scripts/cpu-profile-top.ts <dir>/*.cpuprofile` prints their top self-time functions.
  */
 import { createServer, type Server } from "node:net";
 import { Aedes } from "aedes";
@@ -20,7 +24,7 @@ import type { MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
 import { connect, measure as measureAll, TELEMETRY as payload, WINDOW } from "./mqtt-load.js";
 import { printResult } from "./result.js";
-import { percentile, positiveInt } from "./figures.js";
+import { cpuSeconds, percentile, positiveInt } from "./figures.js";
 
 const devices = positiveInt(process.argv[2], 20);
 const perDevice = positiveInt(process.argv[3], 500);
@@ -83,7 +87,11 @@ async function baselineBroker(): Promise<{ url: string; label: string; close: ()
   };
 }
 
-const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
+const profileDir = process.env.BENCH_CPU_PROF_DIR;
+const t = await startTestFleet(
+  { IOT_LOG_LEVEL: "error" },
+  profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {},
+);
 
 /** Connects `devices` new devices of the product to the fleet. */
 async function fleetDevices(productID: string, prefix: string) {
@@ -138,10 +146,45 @@ async function pipelineProduct(): Promise<string> {
 const storedValues = async (deviceID: string) =>
   ((await t.api("GET", `/original_data?deviceID=${deviceID}`)).body[0]?.originalData.value.length ?? 0) as number;
 
-try {
+/**
+ * Runs `phase` (all devices publishing) and says the CPU seconds it cost the central node, the MQTT adapter and this
+ * process (the load generator), per 100,000 messages: what each hop costs, whatever else the machine runs.
+ */
+function cpuPer100k(phase: () => Promise<number>): { rate: Promise<number>; note: Promise<string> } {
+  const pids = {
+    central: t.fleet.central.child.pid,
+    adapter: t.fleet.adapters.find((a) => a.name === "mqtt-adapter")?.child.pid,
+  };
+  const before = { central: cpuSeconds(pids.central), adapter: cpuSeconds(pids.adapter), self: process.cpuUsage() };
+  const rate = phase();
+  const note = rate.then(() => {
+    const per = 100_000 / (devices * perDevice);
+    const used = (pid: number | undefined, from: number | undefined) => {
+      const now = cpuSeconds(pid);
+      return now === undefined || from === undefined ? "?" : ((now - from) * per).toFixed(2);
+    };
+    const self = process.cpuUsage(before.self);
+    return (
+      `CPU s per 100k messages: central ${used(pids.central, before.central)}, ` +
+      `adapter ${used(pids.adapter, before.adapter)}, load generator ${(((self.user + self.system) / 1e6) * per).toFixed(2)}`
+    );
+  });
+  return { rate, note };
+}
+
+/** The whole run (only the rate when profiling). */
+async function run(): Promise<void> {
   const plainID = (await t.api("POST", "/products", { productName: "bench", cloudProtocol: 1 })).body.productID;
   const plain = await fleetDevices(plainID, "bench");
-  const fleetRate = await measure(plain.map((d) => d.client));
+  const cpu = cpuPer100k(() => measure(plain.map((d) => d.client)));
+  const fleetRate = await cpu.rate;
+  const cpuNote = await cpu.note;
+  if (profileDir) {
+    await Promise.all(plain.map((d) => d.client.endAsync()));
+    console.log(`fleet (SQLite, durable before PUBACK): ${Math.round(fleetRate)} msg/s; CPU profiles in ${profileDir}`);
+    console.log(cpuNote);
+    return;
+  }
   const at80 = await paced(
     plain.map((d) => d.client),
     fleetRate * 0.8,
@@ -178,6 +221,7 @@ try {
   console.log(
     `fleet with the data pipeline (4 values, a formula metric and a limit check per message, until stored): ${fmt(pipelineRate)} msg/s`,
   );
+  console.log(cpuNote);
   console.log(`baseline, ${base.label}: ${fmt(baseRate)} msg/s (stores nothing)`);
   const met = (ok: boolean) => (ok ? "met" : "NOT met");
   const ratio = fleetRate / baseRate;
@@ -226,6 +270,10 @@ try {
   console.log(
     `ratio with/without pipeline: ${(pipelineRate / fleetRate).toFixed(2)} (the pipeline costs ${Math.round((1 - pipelineRate / fleetRate) * 100)}% of throughput)`,
   );
+}
+
+try {
+  await run();
 } finally {
   await t.close();
 }

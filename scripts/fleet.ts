@@ -65,9 +65,9 @@ export async function startProcess(
   name: string,
   entry: string,
   env: Record<string, string | undefined>,
-  opts: { echo?: boolean; timeoutMs?: number } = {},
+  opts: { echo?: boolean; timeoutMs?: number; nodeArgs?: readonly string[] } = {},
 ): Promise<FleetProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, entry)], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", join(root, entry)], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -155,6 +155,8 @@ export interface FleetOptions {
   nodes?: number;
   /** Names of the adapters to start (see ADAPTERS); default every one whose settings are given. */
   adapters?: readonly string[];
+  /** Extra Node options for every process, e.g. `--cpu-prof` (a benchmark profiling the fleet). */
+  nodeArgs?: readonly string[];
 }
 
 /** `port` + `offset` for node `offset`'s listener, keeping 0 (any free port) as it is. */

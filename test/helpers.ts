@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startFleet, reachable, type Fleet } from "../scripts/fleet.js";
+import { startFleet, reachable, type Fleet, type FleetOptions } from "../scripts/fleet.js";
 
 /** A device as the API answers its creation (the members the tests use). */
 export interface TestDevice {
@@ -39,26 +39,32 @@ export interface TestFleet {
 }
 
 /** Starts `pnpm start`'s fleet as separate processes for an end-to-end test. */
-export async function startTestFleet(extraEnv: Record<string, string> = {}): Promise<TestFleet> {
+export async function startTestFleet(
+  extraEnv: Record<string, string> = {},
+  opts: Pick<FleetOptions, "nodeArgs"> = {},
+): Promise<TestFleet> {
   const dataDir = mkdtempSync(join(tmpdir(), "e2e-"));
-  const fleet = await startFleet({
-    IOT_DATA_DIR: dataDir,
-    IOT_DATABASE_URL: "",
-    IOT_API_HOST: "127.0.0.1",
-    IOT_API_PORT: "0",
-    IOT_GRPC_PORT: "0",
-    IOT_MQTT_PORT: "0",
-    IOT_MQTTS_PORT: "0",
-    IOT_MQTTSS_PORT: "0",
-    IOT_MQTT_WS_PORT: "0",
-    IOT_HTTP_DEVICE_PORT: "0",
-    IOT_COAP_PORT: "0",
-    IOT_LWM2M_PORT: "0",
-    IOT_ADMIN_USERNAME: "admin",
-    IOT_ADMIN_PASSWORD: "e2e-admin-pass",
-    IOT_LOG_LEVEL: "warn",
-    ...extraEnv,
-  });
+  const fleet = await startFleet(
+    {
+      IOT_DATA_DIR: dataDir,
+      IOT_DATABASE_URL: "",
+      IOT_API_HOST: "127.0.0.1",
+      IOT_API_PORT: "0",
+      IOT_GRPC_PORT: "0",
+      IOT_MQTT_PORT: "0",
+      IOT_MQTTS_PORT: "0",
+      IOT_MQTTSS_PORT: "0",
+      IOT_MQTT_WS_PORT: "0",
+      IOT_HTTP_DEVICE_PORT: "0",
+      IOT_COAP_PORT: "0",
+      IOT_LWM2M_PORT: "0",
+      IOT_ADMIN_USERNAME: "admin",
+      IOT_ADMIN_PASSWORD: "e2e-admin-pass",
+      IOT_LOG_LEVEL: "warn",
+      ...extraEnv,
+    },
+    opts,
+  );
   const apiUrl = `${reachable(fleet.central.urls.api!)}/api/v1`;
   const mqttUrls = fleet.adapters.find((a) => a.name === "mqtt-adapter")!.urls;
   const mqttUrl = reachable(mqttUrls.mqtt!);

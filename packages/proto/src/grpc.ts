@@ -1,7 +1,8 @@
 import * as grpc from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { RegistryService } from "./gen/iot/registry/v1/registry_pb.js";
+import { AdapterMessageSchema, RegistryService } from "./gen/iot/registry/v1/registry_pb.js";
+import { decodeUplinksMessage } from "./uplink-codec.js";
 
 /**
  * Largest message either side sends or accepts, bytes (both ends are built with channelOptions). An uplink's payload
@@ -10,11 +11,21 @@ import { RegistryService } from "./gen/iot/registry/v1/registry_pb.js";
  */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
+/** A view of the bytes, not a copy. */
+const asBuffer = (b: Uint8Array): Buffer =>
+  Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+/** Messages as protobuf-es encodes them; bytes already encoded (`encodeUplinksMessage`) go as they are. */
 function serializer<D extends DescMessage>(schema: D) {
-  return (message: MessageShape<D>): Buffer => Buffer.from(toBinary(schema, message));
+  return (message: MessageShape<D> | Uint8Array): Buffer =>
+    asBuffer(message instanceof Uint8Array ? message : toBinary(schema, message));
 }
 
+/** Messages as protobuf-es decodes them; an adapter's uplinks through the hand-made codec when it can. */
 function deserializer<D extends DescMessage>(schema: D) {
+  if (schema.typeName === AdapterMessageSchema.typeName)
+    return (bytes: Buffer): MessageShape<D> =>
+      (decodeUplinksMessage(bytes) as MessageShape<D> | undefined) ?? fromBinary(schema, bytes);
   return (bytes: Buffer): MessageShape<D> => fromBinary(schema, bytes);
 }
 

@@ -6,5 +6,12 @@ export {
   failoverKeepalive,
   MAX_MESSAGE_BYTES,
 } from "./grpc.js";
+export {
+  encodeUplinksMessage,
+  decodeUplinksMessage,
+  fastUplinkCodec,
+  type EncodedAdapterMessage,
+  type UplinkInit,
+} from "./uplink-codec.js";
 export { create, toBinary, fromBinary } from "@bufbuild/protobuf";
 export * as grpc from "@grpc/grpc-js";

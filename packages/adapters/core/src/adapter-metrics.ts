@@ -15,8 +15,8 @@ export interface AdapterMetrics {
   registryReconnect(): void;
   /** One Authenticate answer: ok, a refusal code (lowercase), or unavailable. */
   authentication(outcome: string): void;
-  /** One uplink's fate: acked, rejected, rate_limited, buffer_full, too_large or closed. */
-  uplink(outcome: string): void;
+  /** The fate of one uplink (or `count` of them): acked, rejected, rate_limited, buffer_full, too_large or closed. */
+  uplink(outcome: string, count?: number): void;
   /** Seconds from an uplink's sending to the registry's ack (stored durably). */
   ackLatency(seconds: number): void;
   /** Uplinks waiting for the registry's ack. */
@@ -68,7 +68,7 @@ export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
     registryConnected: (up) => connected.set(p, up ? 1 : 0),
     registryReconnect: () => reconnects.inc(p),
     authentication: (outcome) => auths.inc({ protocol, outcome }),
-    uplink: (outcome) => uplinks.inc({ protocol, outcome }),
+    uplink: (outcome, count = 1) => uplinks.inc({ protocol, outcome }, count),
     ackLatency: (s) => ack.observe(p, s),
     bufferDepth: (n) => buffer.set(p, n),
     command: (outcome) => commands.inc({ protocol, outcome }),

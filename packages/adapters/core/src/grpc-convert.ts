@@ -13,6 +13,8 @@ import {
   SessionOpenedSchema,
   CredentialsSchema,
   create,
+  encodeUplinksMessage,
+  type EncodedAdapterMessage,
   type AdapterMessage,
   type AuthenticateRequest,
   type AuthenticateResponse,
@@ -280,8 +282,11 @@ export function uplinkMessage(seq: number, u: Uplink): AdapterMessage {
 /**
  * An UplinkBatch stream message: the uplinks in seq order, for a registry whose HelloAck accepts batches. A lone
  * uplink goes as a plain Uplink: one of the largest size fits a stream message only without the batch's envelope.
+ * Encoded by hand (`encodeUplinksMessage`) unless Uplink has a field that codec cannot carry.
  */
-export function uplinkBatchMessage(uplinks: UplinkInit[]): AdapterMessage {
+export function uplinkBatchMessage(uplinks: UplinkInit[]): AdapterMessage | EncodedAdapterMessage {
+  const encoded = encodeUplinksMessage(uplinks);
+  if (encoded) return encoded;
   if (uplinks.length === 1) return message({ case: "uplink", value: uplinks[0]! });
   return message({ case: "uplinkBatch", value: { uplinks } });
 }

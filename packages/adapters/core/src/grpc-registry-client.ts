@@ -6,6 +6,7 @@ import {
   failoverKeepalive,
   grpc,
   type AdapterMessage,
+  type EncodedAdapterMessage,
   type AuthenticateRequest,
   type AuthenticateResponse,
   type IssueListenerCertificateRequest,
@@ -62,7 +63,8 @@ import type {
 } from "./registry-client.js";
 import { UplinkBuffer } from "./uplink-buffer.js";
 
-type ConnectCall = grpc.ClientDuplexStream<AdapterMessage, RegistryMessage>;
+/** The Connect stream; uplinks go as bytes encoded beforehand (the proto package's serializer passes them on). */
+type ConnectCall = grpc.ClientDuplexStream<AdapterMessage | EncodedAdapterMessage, RegistryMessage>;
 
 /** The RPCs of the generic grpc-js client, typed. */
 interface RawRegistryClient {
@@ -341,14 +343,7 @@ export class GrpcRegistryClient implements RegistryClient {
       return Promise.reject(err);
     }
     this.metrics.bufferDepth(this.buffer.size);
-    const sentAt = performance.now();
-    added.acked.then(
-      () => {
-        this.metrics.uplink("acked");
-        this.metrics.ackLatency((performance.now() - sentAt) / 1000);
-      },
-      (err: unknown) => this.metrics.uplink(uplinkOutcome(err)),
-    );
+    // Its outcome is counted where it settles (uplinkAck, close): no closures per uplink on this path.
     this.queueUplink(added.seq, uplink);
     return added.acked;
   }
@@ -424,9 +419,10 @@ export class GrpcRegistryClient implements RegistryClient {
     }
     if (this.buffer.size > 0)
       this.log.warn({ pendingUplinks: this.buffer.size }, "closing with unacknowledged uplinks");
-    this.buffer.failAll(
+    const failed = this.buffer.failAll(
       new AdapterError("CLIENT_CLOSED", "registry client closed before the registry acknowledged the uplink"),
     );
+    if (failed > 0) this.metrics.uplink("closed", failed);
     this.metrics.bufferDepth(0);
     this.metrics.registryConnected(false);
     for (const raw of this.raws) raw.close();
@@ -465,7 +461,7 @@ export class GrpcRegistryClient implements RegistryClient {
   }
 
   /** Writes to the current stream; false when there is none (the next Hello/replay covers it). */
-  private write(message: AdapterMessage): boolean {
+  private write(message: AdapterMessage | EncodedAdapterMessage): boolean {
     if (!this.call) return false;
     try {
       this.call.write(message);
@@ -559,14 +555,23 @@ export class GrpcRegistryClient implements RegistryClient {
         );
         this.wasLost = false;
         return;
-      case "uplinkAck":
-        for (const seq of k.value.seqs) this.buffer.ack(Number(seq));
+      case "uplinkAck": {
+        const now = performance.now();
+        let acked = 0;
+        for (const seq of k.value.seqs) {
+          const addedAt = this.buffer.ack(Number(seq));
+          if (addedAt === undefined) continue;
+          acked++;
+          this.metrics.ackLatency((now - addedAt) / 1000);
+        }
+        if (acked > 0) this.metrics.uplink("acked", acked);
         for (const r of k.value.rejected) {
           this.log.warn({ seq: Number(r.seq), reason: r.reason }, "registry rejected uplink");
-          this.buffer.reject(Number(r.seq), r.reason);
+          if (this.buffer.reject(Number(r.seq), r.reason)) this.metrics.uplink("rejected");
         }
         this.metrics.bufferDepth(this.buffer.size);
         return;
+      }
       case "downlink":
         void this.runDownlink(k.value);
         return;

@@ -23,9 +23,18 @@ function commonProblem(topic: string): string | undefined {
   if (topic.length === 0) return "topic is empty";
   if (topic.includes("\u0000")) return "topic contains U+0000";
   if (topic.startsWith("$")) return "topics starting with $ are reserved";
-  if (Buffer.byteLength(topic, "utf8") > MAX_TOPIC_BYTES) return `topic is longer than ${MAX_TOPIC_BYTES} bytes`;
-  if (topic.split("/").length > MAX_TOPIC_LEVELS) return `topic has more than ${MAX_TOPIC_LEVELS} levels`;
+  // A UTF-16 unit is at most 3 UTF-8 bytes: only a long topic needs counting (every publish passes here).
+  if (topic.length * 3 > MAX_TOPIC_BYTES && Buffer.byteLength(topic, "utf8") > MAX_TOPIC_BYTES)
+    return `topic is longer than ${MAX_TOPIC_BYTES} bytes`;
+  if (levels(topic) > MAX_TOPIC_LEVELS) return `topic has more than ${MAX_TOPIC_LEVELS} levels`;
   return undefined;
+}
+
+/** The topic's levels (separators + 1), counted without splitting it. */
+function levels(topic: string): number {
+  let n = 1;
+  for (let at = topic.indexOf("/"); at !== -1; at = topic.indexOf("/", at + 1)) n++;
+  return n;
 }
 
 /** Why a relative publish topic is unacceptable, or undefined when it is fine. */

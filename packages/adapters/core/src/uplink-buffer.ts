@@ -10,6 +10,8 @@ export interface PendingUplink {
 }
 
 interface Entry extends PendingUplink {
+  /** `performance.now()` when it was added, for the ack latency. */
+  readonly addedAt: number;
   resolve(): void;
   reject(err: Error): void;
 }
@@ -57,24 +59,29 @@ export class UplinkBuffer {
       resolve = res;
       reject = rej;
     });
-    this.entries.set(seq, { seq, uplink, resolve, reject });
+    this.entries.set(seq, { seq, uplink, addedAt: performance.now(), resolve, reject });
     return { seq, acked };
   }
 
-  /** The registry stored it: resolve and forget. Unknown seqs (already settled) are ignored. */
-  ack(seq: number): void {
+  /**
+   * The registry stored it: resolve and forget. Answers `performance.now()` of its `add` (for the ack latency), or
+   * undefined for an unknown seq (already settled), which is ignored.
+   */
+  ack(seq: number): number | undefined {
     const e = this.entries.get(seq);
-    if (!e) return;
+    if (!e) return undefined;
     this.entries.delete(seq);
     e.resolve();
+    return e.addedAt;
   }
 
-  /** The registry will never store it: reject and drop it instead of replaying. */
-  reject(seq: number, reason: string): void {
+  /** The registry will never store it: reject and drop it instead of replaying. False for an unknown seq. */
+  reject(seq: number, reason: string): boolean {
     const e = this.entries.get(seq);
-    if (!e) return;
+    if (!e) return false;
     this.entries.delete(seq);
     e.reject(new AdapterError("UPLINK_REJECTED", `registry rejected uplink ${seq}: ${reason}`));
+    return true;
   }
 
   /** Unacknowledged uplinks in ascending seq order, for (re)sending. */
@@ -82,11 +89,12 @@ export class UplinkBuffer {
     return [...this.entries.values()].map(({ seq, uplink }) => ({ seq, uplink }));
   }
 
-  /** Rejects everything still pending (the client is closing). */
-  failAll(err: Error): void {
+  /** Rejects everything still pending (the client is closing); answers how many. */
+  failAll(err: Error): number {
     const all = [...this.entries.values()];
     this.entries.clear();
     for (const e of all) e.reject(err);
+    return all.length;
   }
 
   get size(): number {

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { PostgresAdapter, sql, type Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
+import { MultiRowInsert } from "../store/multi-row-insert.js";
 
 /** Every event type of the northbound feed, as named on the wire (webhooks, stream, NATS subjects). */
 export const EVENT_TYPES = [
@@ -40,8 +41,6 @@ export interface FeedEvent {
 
 /** Any PostgreSQL advisory lock key only the outbox uses ("nbevents" in ASCII, fits a bigint). */
 const OUTBOX_LOCK = 0x6e626576656e7473n;
-/** Rows per INSERT: 6 columns each stays far below either engine's bound-parameter limit. */
-const ROWS_PER_INSERT = 500;
 
 /**
  * Wakes consumers (webhooks, stream, NATS) when events may have been committed. A spurious wake costs one query;
@@ -63,21 +62,28 @@ export function eventsCommitted(): void {
  */
 export async function appendEvents(tx: Kysely<Database>, events: readonly NewEvent[], now = Date.now()): Promise<void> {
   if (events.length === 0) return;
-  if (tx.getExecutor().adapter instanceof PostgresAdapter)
-    await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK.toString()}::bigint)`.execute(tx);
-  const rows = events.map((e) => ({
-    tenantId: e.tenantId,
-    deviceIntId: e.deviceIntId,
-    type: e.type,
-    eventTime: e.time,
-    data: JSON.stringify(e.data),
-    createAt: now,
-  }));
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT)
-    await tx
-      .insertInto("northboundEvents")
-      .values(rows.slice(i, i + ROWS_PER_INSERT))
-      .execute();
+  const postgres = tx.getExecutor().adapter instanceof PostgresAdapter;
+  if (postgres) await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK.toString()}::bigint)`.execute(tx);
+  const values: unknown[] = [];
+  for (const e of events) values.push(e.tenantId, e.deviceIntId, e.type, e.time, JSON.stringify(e.data), now);
+  await INSERTS[postgres ? "postgres" : "sqlite"].run(tx, values);
+}
+
+/** The outbox INSERT of each engine (every uplink appends its event: the SQL text is made once per row count). */
+const INSERTS = {
+  sqlite: outboxInsert("sqlite"),
+  postgres: outboxInsert("postgres"),
+};
+
+function outboxInsert(engine: "sqlite" | "postgres"): MultiRowInsert {
+  return new MultiRowInsert(engine, "northbound_events", [
+    "tenant_id",
+    "device_int_id",
+    "type",
+    "event_time",
+    "data",
+    "create_at",
+  ]);
 }
 
 /** Which events to read: after `afterId`, at most `limit`, optionally of one tenant and matching filters. */

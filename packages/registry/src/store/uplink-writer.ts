@@ -1,11 +1,12 @@
-import type { Insertable, Kysely, Transaction } from "kysely";
-import type { DeviceEventsTable, Database } from "./schema.js";
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "./schema.js";
 import { latestStoredCopy, repeats, type ResendCopy } from "./resend-match.js";
 import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
 import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
 import { uplinkMetadata } from "./uplink-metadata.js";
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
+import { MultiRowInsert } from "./multi-row-insert.js";
 
 /** Default most rows in one uplink transaction. */
 export const DEFAULT_BATCH_MAX_ROWS = 500;
@@ -14,16 +15,6 @@ export const DEFAULT_BATCH_MAX_ROWS = 500;
  * batches still grow, because the rows that arrive while one batch commits form the next (group commit).
  */
 export const DEFAULT_BATCH_MAX_DELAY_MS = 0;
-
-/** Columns bound per inserted row (see `toRow`). */
-const COLUMNS_PER_ROW = 12;
-/**
- * Most bound parameters in one statement: SQLite's default
- * SQLITE_MAX_VARIABLE_NUMBER (32766 since 3.32) and PostgreSQL's protocol
- * limit (65535). Batches larger than this are split into several INSERTs
- * inside the same transaction.
- */
-const MAX_PARAMETERS: Record<Engine, number> = { sqlite: 32_766, postgres: 65_535 };
 
 interface Waiter {
   record: UplinkRecord;
@@ -39,7 +30,7 @@ export interface BatchOptions {
 
 /**
  * The UplinkWriter of `store.ts`: queues uplinks and writes each batch as
- * multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING msg_key` in
+ * multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING msg_key` (MultiRowInsert) in
  * ONE transaction, with the northbound `uplink` event of each newly stored
  * row (same transaction). A batch is flushed when `batchMaxRows` are queued
  * or `batchMaxDelayMs` after its first row (0: in the next turn of the event loop, so the rows of one burst share
@@ -52,7 +43,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
   readonly #db: Kysely<Database>;
   readonly #maxRows: number;
   readonly #maxDelayMs: number;
-  readonly #rowsPerStatement: number;
+  readonly #insert: MultiRowInsert;
   readonly #durability: BatchDurability;
   /** Batches committed whose sync has not settled yet (flush waits for them). */
   readonly #syncing = new Set<Promise<void>>();
@@ -73,7 +64,12 @@ export class BatchedUplinkWriter implements UplinkWriter {
     this.#durability = durability;
     this.#maxRows = Math.max(1, options.batchMaxRows ?? DEFAULT_BATCH_MAX_ROWS);
     this.#maxDelayMs = Math.max(0, options.batchMaxDelayMs ?? DEFAULT_BATCH_MAX_DELAY_MS);
-    this.#rowsPerStatement = Math.floor(MAX_PARAMETERS[engine] / COLUMNS_PER_ROW);
+    this.#insert = new MultiRowInsert(
+      engine,
+      "device_events",
+      COLUMNS,
+      "on conflict (msg_key) do nothing returning msg_key as k",
+    );
   }
 
   /** Queues one uplink; resolves after its batch committed. Rejects after `close()`. */
@@ -146,7 +142,8 @@ export class BatchedUplinkWriter implements UplinkWriter {
     uplinkBatchRows().observe(batch.length);
     try {
       const now = Date.now();
-      const rows: Insertable<DeviceEventsTable>[] = [];
+      const values: unknown[] = [];
+      const firsts: UplinkRecord[] = [];
       await this.#durability.transaction(this.#db, async (trx) => {
         // Possible resends (rare) are looked up first; a batch without one pays for nothing more.
         const resent = batch.some((w) => w.record.maybeResend) ? await resendsOf(trx, batch) : undefined;
@@ -157,20 +154,16 @@ export class BatchedUplinkWriter implements UplinkWriter {
           } else {
             byKey.set(waiter.record.msgKey, [waiter]);
             // A resend of a stored uplink is acked as a duplicate: its key gets no row.
-            if (!resent?.has(waiter)) rows.push(toRow(waiter.record, now));
+            if (resent?.has(waiter)) continue;
+            firsts.push(waiter.record);
+            pushRow(values, waiter.record, now);
           }
         }
-        for (let at = 0; at < rows.length; at += this.#rowsPerStatement) {
-          const inserted = await trx
-            .insertInto("deviceEvents")
-            .values(rows.slice(at, at + this.#rowsPerStatement))
-            .onConflict((oc) => oc.column("msgKey").doNothing())
-            .returning("msgKey")
-            .execute();
-          for (const row of inserted) stored.add(row.msgKey);
-        }
+        for (const row of await this.#insert.run(trx, values)) stored.add(row.k as string);
         // The feed's uplink events, in this transaction: only what was stored now (a replay is no new event).
-        await appendEvents(trx, rows.filter((r) => stored.has(r.msgKey)).map(uplinkEvent), now);
+        const events: NewEvent[] = [];
+        for (const r of firsts) if (stored.has(r.msgKey)) events.push(uplinkEvent(r));
+        await appendEvents(trx, events, now);
       });
       if (stored.size > 0) eventsCommitted();
     } catch (error) {
@@ -223,7 +216,7 @@ async function resendsOf(trx: Transaction<Database>, batch: readonly Waiter[]): 
  * The northbound event of a stored uplink: its topic, QoS, payload (base64), receive time, and how it arrived
  * (`metadata`, e.g. a LoRaWAN uplink's gateways) when its adapter told.
  */
-function uplinkEvent(r: Insertable<DeviceEventsTable>): NewEvent {
+function uplinkEvent(r: UplinkRecord): NewEvent {
   return {
     tenantId: r.tenantId,
     deviceIntId: r.deviceIntId,
@@ -232,28 +225,45 @@ function uplinkEvent(r: Insertable<DeviceEventsTable>): NewEvent {
     data: {
       topic: r.topic,
       qos: r.qos,
-      payload: Buffer.from(r.payload).toString("base64"),
+      payload: Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength).toString("base64"),
       ...(r.gatewayIntId !== null && r.gatewayIntId !== undefined ? { viaGateway: true } : {}),
       ...(r.metadata ? { metadata: uplinkMetadata(r.metadata) } : {}),
     },
   };
 }
 
-function toRow(r: UplinkRecord, now: number): Insertable<DeviceEventsTable> {
+/** The columns of a stored uplink, in the order `pushRow` gives their values. */
+const COLUMNS = [
+  "msg_key",
+  "tenant_id",
+  "device_int_id",
+  "gateway_int_id",
+  "topic",
+  "payload",
+  "ip",
+  "qos",
+  "msg_time",
+  "create_at",
+  "metadata",
+  "resend_id",
+] as const;
+
+/** Appends one uplink's row to `values`, in COLUMNS order. */
+function pushRow(values: unknown[], r: UplinkRecord, now: number): void {
   // A Buffer view (no copy): pg sends Buffers as bytea; better-sqlite3 binds them as blobs.
   const payload = Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength);
-  return {
-    msgKey: r.msgKey,
-    tenantId: r.tenantId,
-    deviceIntId: r.deviceIntId,
-    gatewayIntId: r.gatewayIntId,
-    topic: r.topic,
+  values.push(
+    r.msgKey,
+    r.tenantId,
+    r.deviceIntId,
+    r.gatewayIntId ?? null,
+    r.topic,
     payload,
-    ip: r.ip,
-    qos: r.qos,
-    msgTime: r.msgTime,
-    createAt: now,
-    metadata: r.metadata ?? null,
-    resendId: r.resendId ?? null,
-  };
+    r.ip ?? null,
+    r.qos,
+    r.msgTime,
+    now,
+    r.metadata ?? null,
+    r.resendId ?? null,
+  );
 }
