@@ -35,6 +35,12 @@ function rss(pid: number): number {
   return Number(m[1]) * 1024;
 }
 
+/** CPU time a process has used so far (user + system), ms, from /proc (Linux; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** A paced storm from several generator processes; resolves when every device has its answer, sockets held. */
 async function storm(ports: number[], credentials: RawCredentials[]) {
   const shares = Math.ceil(credentials.length / PER_PROCESS);
@@ -130,22 +136,26 @@ try {
   await new Promise((r) => setTimeout(r, 2_000));
   const pids = [t.fleet.central.child.pid!, ...adapters.map((a) => a.child.pid!)];
   const before = pids.map(rss);
+  const cpuBefore = pids.map(cpuMs);
 
   const fleet = await storm(ports, credentials);
   await new Promise((r) => setTimeout(r, 3_000));
   const after = pids.map(rss);
+  const cpu = pids.map((pid, i) => cpuMs(pid) - cpuBefore[i]!);
   await fleet.close();
   const growth = after.map((a, i) => a - before[i]!);
   const perConnection = growth.reduce((a, b) => a + b, 0) / devices;
 
   const baseline = await baselineBroker();
   const baseBefore = rss(baseline.pid);
+  const baseCpuBefore = cpuMs(baseline.pid);
   const base = await storm(
     [baseline.port],
     credentials.map((_, i) => ({ clientId: `conn-baseline-${i}` })),
   );
   await new Promise((r) => setTimeout(r, 3_000));
   const basePerConnection = (rss(baseline.pid) - baseBefore) / devices;
+  const baseCpu = cpuMs(baseline.pid) - baseCpuBefore;
   await base.close();
   await baseline.close();
 
@@ -164,6 +174,11 @@ try {
   console.log(
     `baseline (${baseline.label}): CONNACK ${JSON.stringify(base.codes)}, ${base.rate.toFixed(0)} connects/s, ` +
       `CONNACK p50 ${base.p50.toFixed(1)} ms p99 ${base.p99.toFixed(1)} ms, ${kb(basePerConnection)} KB per connection`,
+  );
+  // CPU per connect does not depend on how busy the machine is, unlike the rates and latencies above.
+  console.log(
+    `CPU per connect: central ${(cpu[0]! / devices).toFixed(2)} ms, adapters ` +
+      `${(cpu.slice(1).reduce((a, b) => a + b, 0) / devices).toFixed(2)} ms; baseline ${(baseCpu / devices).toFixed(2)} ms`,
   );
   console.log(`ratio fleet/baseline connects/s: ${(fleet.rate / base.rate).toFixed(2)}`);
   console.log(`goal CONNACK p99 <= 100 ms at 2,000/s: ${fleet.p99 <= 100 && rate >= 2000 ? "met" : "NOT met"}`);

@@ -194,6 +194,33 @@ describe("GrpcRegistryClient", () => {
     expect(blocked).toMatchObject({ ok: false, code: "BLOCKED" });
   });
 
+  it("checks the devices that connect at once in one AuthenticateBatch call, each answered its own outcome", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    const tokens = ["good", "blocked", "good", "bad", "quota"];
+    const outcomes = await Promise.all(
+      tokens.map((token) => c.authenticate("mqtt", { kind: "token", clientId: "", username: "u", token }, "")),
+    );
+    expect(outcomes.map((o) => (o.ok ? "ok" : o.code))).toEqual([
+      "ok",
+      "BLOCKED",
+      "ok",
+      "BAD_CREDENTIALS",
+      "QUOTA_EXCEEDED",
+    ]);
+    expect(s.authCalls).toEqual({ single: 0, batches: 1, requests: 5 });
+  });
+
+  it("authenticates one device per Authenticate call with a registry that does not know AuthenticateBatch", async () => {
+    const s = await registry();
+    s.authenticateBatches = false;
+    const c = client(s.port);
+    const ask = (token: string) => c.authenticate("mqtt", { kind: "token", clientId: "", username: "u", token }, "");
+    expect((await Promise.all([ask("good"), ask("blocked")])).map((o) => o.ok)).toEqual([true, false]);
+    expect(await ask("good")).toMatchObject({ ok: true });
+    expect(s.authCalls).toEqual({ single: 3, batches: 0, requests: 3 });
+  });
+
   it("answers QUOTA_EXCEEDED for a tenant at its connection limit", async () => {
     const s = await registry();
     const out = await client(s.port).authenticate(

@@ -7,6 +7,8 @@ import {
   grpc,
   type AdapterMessage,
   type EncodedAdapterMessage,
+  type AuthenticateBatchRequest,
+  type AuthenticateBatchResponse,
   type AuthenticateRequest,
   type AuthenticateResponse,
   type IssueListenerCertificateRequest,
@@ -15,6 +17,7 @@ import {
   type LoraActivateResponse,
   type RegistryMessage,
   create,
+  AuthenticateBatchRequestSchema,
   LoraActivateRequestSchema,
   LoraActivateResult as LoraActivateCode,
 } from "@iot/proto";
@@ -23,7 +26,7 @@ import { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
 import { RegistryEndpoints } from "./registry-endpoints.js";
 import type { AdapterConfig } from "./config.js";
-import { ConcurrencyLimit } from "./concurrency-limit.js";
+import { CallBatcher } from "./call-batcher.js";
 import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import {
@@ -74,6 +77,12 @@ interface RawRegistryClient {
     options: grpc.CallOptions,
     cb: (err: grpc.ServiceError | null, res?: AuthenticateResponse) => void,
   ): grpc.ClientUnaryCall;
+  authenticateBatch(
+    req: AuthenticateBatchRequest,
+    md: grpc.Metadata,
+    options: grpc.CallOptions,
+    cb: (err: grpc.ServiceError | null, res?: AuthenticateBatchResponse) => void,
+  ): grpc.ClientUnaryCall;
   issueListenerCertificate(
     req: IssueListenerCertificateRequest,
     md: grpc.Metadata,
@@ -103,10 +112,15 @@ export interface GrpcRegistryClientOptions {
   readonly bufferLimit?: number;
   /** IOT_MAX_MESSAGE_SIZE: larger uplink payloads are refused (MESSAGE_TOO_LARGE) before being buffered, bytes. */
   readonly maxMessageSize?: number;
-  /** Deadline of one Authenticate call once sent, ms (default 10000); waiting for a slot does not count. */
+  /** Deadline of one Authenticate(Batch) call once sent, ms (default 10000); waiting for a slot does not count. */
   readonly authTimeoutMs?: number;
-  /** Most Authenticate calls in flight at once (default 32); more wait in arrival order. */
+  /**
+   * Most AuthenticateBatch calls in flight at once (default 4): devices that arrive meanwhile wait in arrival order
+   * and go out together in the next call (see CallBatcher).
+   */
   readonly authConcurrency?: number;
+  /** Most devices checked in one AuthenticateBatch call (default 200, at most the registry's 1000). */
+  readonly authBatchMax?: number;
   /** How long close() waits for pending acks (default 2000). */
   readonly closeDrainMs?: number;
   /** Reconnect delays (default 100 ms doubling to 5 s, with jitter; with several nodes, per round of them). */
@@ -191,7 +205,9 @@ export class GrpcRegistryClient implements RegistryClient {
   private outgoing: UplinkInit[] = [];
   private outgoingBytes = 0;
   private outgoingFlush: NodeJS.Immediate | undefined;
-  private readonly authSlots: ConcurrencyLimit;
+  private readonly auths: CallBatcher<AuthenticateRequest, AuthOutcome>;
+  /** The node answered AuthenticateBatch UNIMPLEMENTED (an older registry): one Authenticate call per device. */
+  private batchUnsupported = false;
   private readonly metrics: AdapterMetrics;
   /** Per-tenant uplink rate limits (maxUplinkRate), from Authenticate answers and TenantLimits pushes. */
   private readonly rates: TenantRateLimiter;
@@ -200,7 +216,11 @@ export class GrpcRegistryClient implements RegistryClient {
     this.instanceId = newInstanceId(opts.protocol);
     this.metrics = adapterMetrics(opts.protocol);
     this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000, opts.maxMessageSize);
-    this.authSlots = new ConcurrencyLimit(opts.authConcurrency ?? 32);
+    this.auths = new CallBatcher(
+      (reqs) => this.callAuthenticate(reqs),
+      opts.authConcurrency ?? 4,
+      opts.authBatchMax ?? 200,
+    );
     this.endpoints = new RegistryEndpoints(
       typeof opts.address === "string" ? [opts.address] : opts.address,
       opts.backoff,
@@ -254,8 +274,8 @@ export class GrpcRegistryClient implements RegistryClient {
     });
     if (this.linkState === "closed") return Promise.resolve(unavailable("client closed"));
     const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId);
-    return this.authSlots
-      .run(() => this.callAuthenticate(req, unavailable), signal)
+    return this.auths
+      .run(req, signal)
       .then((outcome) => {
         if (outcome.ok) this.rates.setRate(outcome.session.device.tenantId, outcome.session.tenantUplinkRate ?? 0);
         return outcome;
@@ -267,18 +287,50 @@ export class GrpcRegistryClient implements RegistryClient {
       });
   }
 
-  private callAuthenticate(req: AuthenticateRequest, unavailable: (why: string) => AuthOutcome): Promise<AuthOutcome> {
-    const deadline = Date.now() + (this.opts.authTimeoutMs ?? 10_000);
-    return new Promise((resolve) => {
+  /**
+   * Checks the devices of one batch: one AuthenticateBatch call, or one Authenticate call each when the node does not
+   * know AuthenticateBatch (it is then not asked again). Rejects when the registry could not answer.
+   */
+  private async callAuthenticate(reqs: AuthenticateRequest[]): Promise<AuthOutcome[]> {
+    if (!this.batchUnsupported) {
       try {
-        this.raw.authenticate(req, new grpc.Metadata(), { deadline }, (err, res) => {
-          if (err || !res) resolve(unavailable(err?.details || err?.message || "no answer"));
-          else resolve(fromAuthenticateResponse(res));
-        });
+        const res = await this.unary<AuthenticateBatchResponse>((md, options, cb) =>
+          this.raw.authenticateBatch(create(AuthenticateBatchRequestSchema, { requests: reqs }), md, options, cb),
+        );
+        if (res.responses.length !== reqs.length)
+          throw new Error(`registry answered ${res.responses.length} of ${reqs.length} authentications`);
+        return res.responses.map(fromAuthenticateResponse);
       } catch (err) {
-        resolve(unavailable((err as Error).message));
+        if ((err as Partial<grpc.ServiceError>).code !== grpc.status.UNIMPLEMENTED) throw err;
+        this.batchUnsupported = true;
+        this.log.info("registry does not take AuthenticateBatch; authenticating one device per call");
       }
-    });
+    }
+    return Promise.all(
+      reqs.map((req) =>
+        this.unary<AuthenticateResponse>((md, options, cb) => this.raw.authenticate(req, md, options, cb)).then(
+          fromAuthenticateResponse,
+        ),
+      ),
+    );
+  }
+
+  /** One unary call with the authentication deadline; rejects with the gRPC error (its details as message). */
+  private unary<Res>(
+    start: (
+      md: grpc.Metadata,
+      options: grpc.CallOptions,
+      cb: (err: grpc.ServiceError | null, res?: Res) => void,
+    ) => void,
+  ): Promise<Res> {
+    const deadline = Date.now() + (this.opts.authTimeoutMs ?? 10_000);
+    return new Promise((resolve, reject) =>
+      start(new grpc.Metadata(), { deadline }, (err, res) => {
+        if (err) reject(Object.assign(new Error(err.details || err.message), { code: err.code }));
+        else if (!res) reject(new Error("no answer"));
+        else resolve(res);
+      }),
+    );
   }
 
   sessionOpened(session: DeviceSession, info: SessionInfo): void {

@@ -6,6 +6,7 @@
  */
 import {
   AuthResult,
+  AuthenticateBatchResponseSchema,
   AuthenticateResponseSchema,
   IssueListenerCertificateResponseSchema,
   RegistryMessageSchema,
@@ -14,6 +15,8 @@ import {
   grpc,
   registryServiceDefinition,
   type AdapterMessage,
+  type AuthenticateBatchRequest,
+  type AuthenticateBatchResponse,
   type AuthenticateRequest,
   type AuthenticateResponse,
   type IssueListenerCertificateRequest,
@@ -41,6 +44,10 @@ export interface TestRegistryServer {
   answerHello: boolean;
   /** Whether HelloAck says this registry takes UplinkBatch messages (default false, as an older registry). */
   uplinkBatches: boolean;
+  /** When false, AuthenticateBatch answers UNIMPLEMENTED, as an older registry (default true). */
+  authenticateBatches: boolean;
+  /** Calls received: Authenticate, AuthenticateBatch, and the requests all of them carried. */
+  readonly authCalls: { single: number; batches: number; requests: number };
   /** Answers IssueListenerCertificate: PEMs, or a gRPC status error (default: UNIMPLEMENTED). */
   issueListenerCertificate: (
     req: IssueListenerCertificateRequest,
@@ -88,6 +95,8 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     autoAck: true,
     answerHello: true,
     uplinkBatches: false,
+    authenticateBatches: true,
+    authCalls: { single: 0, batches: 0, requests: 0 },
     issueListenerCertificate: (
       _req: IssueListenerCertificateRequest,
     ): { certPem: string; caPem: string } | Partial<grpc.StatusObject> => ({
@@ -108,7 +117,20 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     authenticate: (
       call: grpc.ServerUnaryCall<AuthenticateRequest, AuthenticateResponse>,
       cb: grpc.sendUnaryData<AuthenticateResponse>,
-    ) => cb(null, answer(call.request)),
+    ) => {
+      state.authCalls.single++;
+      state.authCalls.requests++;
+      cb(null, answer(call.request));
+    },
+    authenticateBatch: (
+      call: grpc.ServerUnaryCall<AuthenticateBatchRequest, AuthenticateBatchResponse>,
+      cb: grpc.sendUnaryData<AuthenticateBatchResponse>,
+    ) => {
+      if (!state.authenticateBatches) return cb({ code: grpc.status.UNIMPLEMENTED, details: "unknown method" });
+      state.authCalls.batches++;
+      state.authCalls.requests += call.request.requests.length;
+      cb(null, create(AuthenticateBatchResponseSchema, { responses: call.request.requests.map(answer) }));
+    },
     issueListenerCertificate: (
       call: grpc.ServerUnaryCall<IssueListenerCertificateRequest, IssueListenerCertificateResponse>,
       cb: grpc.sendUnaryData<IssueListenerCertificateResponse>,

@@ -35,6 +35,39 @@ export interface ClientState {
   readonly subscribeWaiters: Set<() => void>;
 }
 
+type Settle = (outcome: DownlinkOutcome) => void;
+type Mark = (packet: { qos: number; messageId?: number }) => void;
+
+/**
+ * A connection's ClientState. Its collections are made on first use: most devices never get a downlink, and three
+ * empty collections were about half a kilobyte of every held connection.
+ */
+class SessionState implements ClientState {
+  phase: SessionPhase = "authenticated";
+  closeReason: string | undefined = undefined;
+  kicked = false;
+  private acks: Map<number, Settle> | undefined;
+  private marks: Map<Buffer, Mark> | undefined;
+  private waiters: Set<() => void> | undefined;
+
+  constructor(
+    readonly session: DeviceSession,
+    readonly connect: ConnectInfo,
+  ) {}
+
+  get awaitingAck(): Map<number, Settle> {
+    return (this.acks ??= new Map());
+  }
+
+  get downlinkMarks(): Map<Buffer, Mark> {
+    return (this.marks ??= new Map());
+  }
+
+  get subscribeWaiters(): Set<() => void> {
+    return (this.waiters ??= new Set());
+  }
+}
+
 /** The device's address without port or IPv4-mapped prefix; "" for in-memory streams. */
 export function clientIpOf(client: Client): string {
   const details = (client as { connDetails?: { ipAddress?: string } | null }).connDetails;
@@ -65,16 +98,7 @@ export class ClientTable {
 
   /** Binds an authenticated session to its connection. */
   attach(client: Client, session: DeviceSession, connect: ConnectInfo): ClientState {
-    const state: ClientState = {
-      session,
-      connect,
-      phase: "authenticated",
-      closeReason: undefined,
-      kicked: false,
-      awaitingAck: new Map(),
-      downlinkMarks: new Map(),
-      subscribeWaiters: new Set(),
-    };
+    const state = new SessionState(session, connect);
     this.states.set(client, state);
     return state;
   }

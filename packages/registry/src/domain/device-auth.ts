@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
+import { reusableQuery } from "../store/reusable-query.js";
 import { recordAuthFailure } from "./connectivity.js";
 import { policiesOfDevice } from "./policies.js";
 import { subscriptionsOfDevice } from "./subscriptions.js";
@@ -121,6 +122,11 @@ function selectDevice(db: Kysely<Database>) {
 
 type DeviceRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectDevice>["executeTakeFirst"]>>>;
 
+/** The device of a deviceUsername (unique service-wide): the lookup of every token CONNECT, compiled once. */
+const deviceByUsername = reusableQuery((db: Kysely<Database>, username: string) =>
+  selectDevice(db).where("d.deviceUsername", "=", username),
+);
+
 type AuthRequest = { protocol: number; credentials: DeviceCredentials; clientIp: string };
 
 type Deny = (result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED", reason: string) => Promise<AuthOutcome>;
@@ -225,7 +231,7 @@ async function byToken(
   c: Extract<DeviceCredentials, { kind: "token" }>,
   now: number,
 ): Promise<AuthOutcome> {
-  const row = await selectDevice(db).where("d.deviceUsername", "=", c.username).executeTakeFirst();
+  const [row] = await deviceByUsername(db, c.username);
   const deny = denier(db, req, row, null, now);
   if (!row || !sameSecret(c.token, row.token)) return deny("BAD_CREDENTIALS", "unknown username or wrong token");
   if (row.authType !== 1) return deny("NOT_ALLOWED", "device authenticates with a certificate");

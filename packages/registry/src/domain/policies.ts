@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, PoliciesTable } from "../store/schema.js";
+import { reusableQuery } from "../store/reusable-query.js";
 import { fail, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
@@ -178,13 +179,17 @@ export async function deviceIdsByPolicy(
  * is the registry acting for an authenticated device.
  */
 export async function policiesOfDevice(db: Kysely<Database>, deviceIntId: number): Promise<DevicePolicyRule[]> {
-  const rows = await db
+  const rows = await policyRowsOfDevice(db, deviceIntId);
+  return rows.map((r) => ({ id: r.id, topic: r.topic, access: r.access, allow: r.allow === 1 }));
+}
+
+/** Read at every device connect, so compiled once (see reusableQuery). */
+const policyRowsOfDevice = reusableQuery((db: Kysely<Database>, deviceIntId: number) =>
+  db
     .selectFrom("devicePolicies as dp")
     .innerJoin("policies as p", "p.id", "dp.policyIntId")
     .innerJoin("devices as d", (j) => j.onRef("d.id", "=", "dp.deviceIntId").onRef("d.tenantId", "=", "p.tenantId"))
     .select(["p.id", "p.topic", "p.access", "p.allow"])
     .where("dp.deviceIntId", "=", deviceIntId)
-    .orderBy("p.id")
-    .execute();
-  return rows.map((r) => ({ id: r.id, topic: r.topic, access: r.access, allow: r.allow === 1 }));
-}
+    .orderBy("p.id"),
+);

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, ProxySubscriptionsTable } from "../store/schema.js";
+import { reusableQuery } from "../store/reusable-query.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { getDevice } from "./devices.js";
@@ -97,10 +98,14 @@ export async function subscriptionsOfDevice(
   db: Kysely<Database>,
   deviceIntId: number,
 ): Promise<Array<{ id: number; topic: string; qos: number }>> {
-  return db
+  return subscriptionRowsOfDevice(db, deviceIntId);
+}
+
+/** Read at every device connect, so compiled once (see reusableQuery). */
+const subscriptionRowsOfDevice = reusableQuery((db: Kysely<Database>, deviceIntId: number) =>
+  db
     .selectFrom("proxySubscriptions")
     .select(["id", "topic", "qos"])
     .where("deviceIntId", "=", deviceIntId)
-    .orderBy("id")
-    .execute();
-}
+    .orderBy("id"),
+);

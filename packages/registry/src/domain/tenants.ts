@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, TenantsTable } from "../store/schema.js";
+import { reusableQuery } from "../store/reusable-query.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import { randomCode } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
@@ -95,10 +96,11 @@ export async function updateTenant(db: Kysely<Database>, id: number, edit: Tenan
 
 /** The tenant's limits (all 0, unlimited, for an unknown tenant). */
 export async function tenantLimits(db: Kysely<Database>, tenantId: string): Promise<TenantLimits> {
-  const t = await db
-    .selectFrom("tenants")
-    .select(["maxDevices", "maxConnections", "maxUplinkRate"])
-    .where("tenantId", "=", tenantId)
-    .executeTakeFirst();
+  const [t] = await limitsOfTenant(db, tenantId);
   return t ?? { maxDevices: 0, maxConnections: 0, maxUplinkRate: 0 };
 }
+
+/** Read at every device connect, so compiled once (see reusableQuery). */
+const limitsOfTenant = reusableQuery((db: Kysely<Database>, tenantId: string) =>
+  db.selectFrom("tenants").select(["maxDevices", "maxConnections", "maxUplinkRate"]).where("tenantId", "=", tenantId),
+);

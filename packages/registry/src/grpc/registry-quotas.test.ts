@@ -2,9 +2,11 @@ import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   AuthResult,
+  AuthenticateBatchRequestSchema,
   AuthenticateRequestSchema,
   Protocol,
   create,
+  type AuthenticateBatchResponse,
   type AuthenticateResponse,
   type grpc,
 } from "@iot/proto";
@@ -85,5 +87,53 @@ describe.each(engines)("Authenticate under a tenant's connection limit on $name"
     // Lifting the limit (0) admits at once.
     await updateTenant(db, tenant.id, { maxConnections: 0 });
     expect((await authenticate(c)).result).toBe(AuthResult.OK);
+  });
+
+  it("answers an AuthenticateBatch in request order, admitting no more devices of a tenant than it has places", async () => {
+    const { db, caller } = await twoTenants(engine);
+    const deps = {
+      db,
+      sessions: new SessionTable(),
+      logger: pino({ level: "silent" }),
+      publicHost: "x",
+    } as unknown as RegistryServiceDeps;
+    const handler = registryHandlers(deps).authenticateBatch as grpc.handleUnaryCall<
+      unknown,
+      AuthenticateBatchResponse
+    >;
+    const lamps = await createProduct(db, caller, { productName: "Lamps", cloudProtocol: 1 });
+    const devices = [];
+    for (const name of ["a", "b", "c"])
+      devices.push(
+        await createDevice(db, caller, { productId: lamps.productId, deviceName: name, upLinkSystem: 1, authType: 1 }),
+      );
+    await updateTenant(db, (await findTenant(db, caller.tenantId))!.id, { maxConnections: 2 });
+    const credentials = [...devices, { deviceUsername: devices[0]!.deviceUsername, token: "wrong" }];
+    const request = create(AuthenticateBatchRequestSchema, {
+      requests: credentials.map((d) => ({
+        protocol: Protocol.MQTT,
+        credentials: {
+          kind: { case: "token" as const, value: { clientId: "", username: d.deviceUsername, token: d.token } },
+        },
+        clientIp: "127.0.0.1",
+      })),
+    });
+    const res = await new Promise<AuthenticateBatchResponse>((resolve, reject) =>
+      handler({ request } as grpc.ServerUnaryCall<unknown, AuthenticateBatchResponse>, (err, r) =>
+        err ? reject(new Error(String(err.details))) : resolve(r!),
+      ),
+    );
+    expect(res.responses.map((r) => r.result)).toEqual([
+      AuthResult.OK,
+      AuthResult.OK,
+      AuthResult.QUOTA_EXCEEDED,
+      AuthResult.BAD_CREDENTIALS,
+    ]);
+    expect(res.responses.map((r) => Number(r.device?.deviceIntId ?? 0))).toEqual([
+      devices[0]!.id,
+      devices[1]!.id,
+      0,
+      0,
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   AuthResult,
+  AuthenticateBatchResponseSchema,
   AuthenticateResponseSchema,
   IssueListenerCertificateResponseSchema,
   LoraActivateResponseSchema,
@@ -10,6 +11,8 @@ import {
   grpc,
   registryServiceDefinition,
   channelOptions,
+  type AuthenticateBatchRequest,
+  type AuthenticateBatchResponse,
   type AuthenticateRequest,
   type AuthenticateResponse,
   type IssueListenerCertificateRequest,
@@ -72,6 +75,21 @@ async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promis
   });
 }
 
+/** Most requests one AuthenticateBatch may carry (registry.proto): a bound on the work one call asks for. */
+export const AUTHENTICATE_BATCH_MAX = 1000;
+
+/** Handles AuthenticateBatch: each request answered as Authenticate would, in order; a broken store fails the call. */
+async function authenticateBatch(req: AuthenticateBatchRequest, deps: ConnectDeps): Promise<AuthenticateBatchResponse> {
+  if (req.requests.length > AUTHENTICATE_BATCH_MAX)
+    throw new RegistryError(
+      "FORM_INVALID",
+      undefined,
+      `at most ${AUTHENTICATE_BATCH_MAX} requests per AuthenticateBatch`,
+    );
+  const responses = await Promise.all(req.requests.map((r) => authenticate(r, deps)));
+  return create(AuthenticateBatchResponseSchema, { responses });
+}
+
 /**
  * Handles IssueListenerCertificate: signs an adapter's TLS listener CSR with
  * the service CA and answers the CA too, which the adapter needs to verify
@@ -129,6 +147,19 @@ export function registryHandlers(deps: RegistryServiceDeps): grpc.UntypedService
         (err: unknown) => {
           deps.logger.error({ err }, "authenticate failed");
           callback({ code: grpc.status.UNAVAILABLE, details: "registry store unavailable" });
+        },
+      );
+    },
+    authenticateBatch(
+      call: grpc.ServerUnaryCall<AuthenticateBatchRequest, AuthenticateBatchResponse>,
+      callback: grpc.sendUnaryData<AuthenticateBatchResponse>,
+    ) {
+      authenticateBatch(call.request, deps).then(
+        (res) => callback(null, res),
+        (err: unknown) => {
+          const status = grpcError(err);
+          if (status.code === grpc.status.UNAVAILABLE) deps.logger.error({ err }, "authenticate batch failed");
+          callback(status);
         },
       );
     },

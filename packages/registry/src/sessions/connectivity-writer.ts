@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { CONNECT_STATUS } from "../domain/connectivity.js";
 import type { Database } from "../store/schema.js";
+import { reusableQuery } from "../store/reusable-query.js";
 import type { LiveSession } from "./session-table.js";
 import { appendEvents, eventsCommitted } from "../northbound/events.js";
 import type { SharedSessions } from "../cluster/session-rows.js";
@@ -25,6 +26,18 @@ export interface SessionEvent {
   /** The adapter instance holding an opened or announced session (several nodes: recorded in cluster_sessions). */
   readonly instanceId?: string;
 }
+
+/** A live device's stored state; one UPDATE per device of a batch, so compiled once per batch (see reusableQuery). */
+const storeOnline = reusableQuery(
+  (
+    db: Kysely<Database>,
+    id: number,
+    deviceStatus: number,
+    clientIp: string | null,
+    keepAlive: number | null,
+    connectedAt: number,
+  ) => db.updateTable("devices").set({ deviceStatus, clientIp, keepAlive, connectedAt }).where("id", "=", id),
+);
 
 /** Most events written in one transaction. */
 const BATCH_MAX_EVENTS = 500;
@@ -143,16 +156,7 @@ export class ConnectivityWriter {
           offline.push(id);
           continue;
         }
-        await tx
-          .updateTable("devices")
-          .set({
-            deviceStatus: live.sleeping ? 2 : 1,
-            clientIp: live.clientIp,
-            keepAlive: live.keepAlive,
-            connectedAt: live.openedAt,
-          })
-          .where("id", "=", id)
-          .execute();
+        await storeOnline(tx, id, live.sleeping ? 2 : 1, live.clientIp, live.keepAlive, live.openedAt);
       }
       const elsewhere = this.shared && offline.length > 0 ? await this.shared.heldElsewhere(tx, offline) : undefined;
       if (elsewhere && elsewhere.size > 0)

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { CallBatcher } from "./call-batcher.js";
+
+/** A batch call that answers when told to, recording each batch it was given. */
+function gatedCall() {
+  const batches: string[][] = [];
+  const gates: (() => void)[] = [];
+  const call = (requests: string[]) => {
+    batches.push(requests);
+    return new Promise<string[]>((resolve) => gates.push(() => resolve(requests.map((r) => r.toUpperCase()))));
+  };
+  return { call, batches, open: (i: number) => gates[i]!() };
+}
+
+const turn = () => new Promise((r) => setImmediate(r));
+
+describe("CallBatcher", () => {
+  it("sends the requests of one turn of the event loop together and answers each its own response", async () => {
+    const g = gatedCall();
+    const batcher = new CallBatcher(g.call, 2, 10);
+    const answers = ["a", "b", "c"].map((r) => batcher.run(r));
+    await turn();
+    expect(g.batches).toEqual([["a", "b", "c"]]);
+    g.open(0);
+    expect(await Promise.all(answers)).toEqual(["A", "B", "C"]);
+  });
+
+  it("keeps at most `maxCalls` calls in flight; what arrives meanwhile leaves in arrival order in the next call", async () => {
+    const g = gatedCall();
+    const batcher = new CallBatcher(g.call, 1, 2);
+    const first = batcher.run("a");
+    await turn();
+    const later = ["b", "c", "d"].map((r) => batcher.run(r));
+    await turn();
+    expect(g.batches).toEqual([["a"]]);
+    expect(batcher.waiting).toBe(3);
+    g.open(0);
+    expect(await first).toBe("A");
+    await turn();
+    expect(g.batches).toEqual([["a"], ["b", "c"]]);
+    g.open(1);
+    expect(await later[1]).toBe("C");
+    await turn();
+    expect(g.batches).toEqual([["a"], ["b", "c"], ["d"]]);
+    g.open(2);
+    expect(await Promise.all(later)).toEqual(["B", "C", "D"]);
+  });
+
+  it("drops a waiting request whose signal aborted before its call, without sending it", async () => {
+    const g = gatedCall();
+    const batcher = new CallBatcher(g.call, 1, 10);
+    const running = batcher.run("first");
+    await turn();
+    const gaveUp = new AbortController();
+    const dropped = batcher.run("second", gaveUp.signal);
+    const kept = batcher.run("third");
+    gaveUp.abort();
+    g.open(0);
+    await expect(dropped).rejects.toMatchObject({ code: "ABORTED" });
+    await running;
+    await turn();
+    expect(g.batches).toEqual([["first"], ["third"]]);
+    g.open(1);
+    expect(await kept).toBe("THIRD");
+    await expect(batcher.run("late", gaveUp.signal)).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  it("rejects every request of a failed call and goes on with the next", async () => {
+    let fail = true;
+    const batcher = new CallBatcher(
+      (rs: string[]) => (fail ? Promise.reject(new Error("registry away")) : Promise.resolve(rs)),
+      1,
+      10,
+    );
+    const failed = [batcher.run("a"), batcher.run("b")];
+    await expect(Promise.all(failed)).rejects.toThrow("registry away");
+    await expect(failed[1]).rejects.toThrow("registry away");
+    fail = false;
+    expect(await batcher.run("c")).toBe("c");
+  });
+});

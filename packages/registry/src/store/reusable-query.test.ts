@@ -1,0 +1,48 @@
+import type { Kysely } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import { engines } from "./test-engines.js";
+import { reusableQuery } from "./reusable-query.js";
+import type { Database } from "./schema.js";
+
+afterAll(async () => {
+  for (const e of engines) await e.cleanup();
+});
+
+describe.each(engines)("a reusable query on $name", (engine) => {
+  it("answers each run for its own arguments, beside constants of the query, with camelCase columns", async () => {
+    const { store } = await engine.open();
+    const db = store.db;
+    await db
+      .insertInto("tenants")
+      .values(
+        ["t-a", "t-b"].map((tenantId, i) => ({
+          tenantId,
+          tenantName: tenantId,
+          maxDevices: 10 + i,
+          maxConnections: 0,
+          maxUplinkRate: 0,
+          enable: 1,
+          createAt: 1,
+          updateAt: null,
+        })),
+      )
+      .execute();
+    const tenantNamed = reusableQuery((d: Kysely<Database>, name: string, id: string) =>
+      d
+        .selectFrom("tenants")
+        .select(["tenantId", "maxDevices"])
+        .where("tenantName", "=", name)
+        .where("tenantId", "=", id)
+        .where("maxConnections", "=", 0),
+    );
+    expect(await tenantNamed(db, "t-a", "t-a")).toEqual([{ tenantId: "t-a", maxDevices: 10 }]);
+    expect(await tenantNamed(db, "t-b", "t-b")).toEqual([{ tenantId: "t-b", maxDevices: 11 }]);
+    expect(await tenantNamed(db, "t-a", "t-b")).toEqual([]);
+  });
+
+  it("refuses a query that does not bind every argument", async () => {
+    const { store } = await engine.open();
+    const unbound = reusableQuery((d: Kysely<Database>, _id: string) => d.selectFrom("tenants").select("tenantId"));
+    await expect(unbound(store.db, "x")).rejects.toThrow(/does not bind argument 0/);
+  });
+});
