@@ -31,6 +31,7 @@ import { RegistryError } from "../errors.js";
 import { authOutcomeToProto, credentialsFromProto } from "./convert.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
 import { requireAdapterToken } from "./adapter-token.js";
+import type { TenantConnectionsElsewhere } from "../sessions/session-table.js";
 
 /** What the registry service needs: the Connect stream's dependencies and the host listener certificates may name. */
 export interface RegistryServiceDeps extends ConnectDeps {
@@ -38,23 +39,45 @@ export interface RegistryServiceDeps extends ConnectDeps {
   publicHost: string;
 }
 
-/** Handles Authenticate: every answer is a response; only a broken store is a gRPC error. */
-async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promise<AuthenticateResponse> {
+/** A device whose credentials passed, with what admitting it needs; or the final answer when they did not. */
+type Verified =
+  | { answer: AuthenticateResponse }
+  | {
+      outcome: Extract<Awaited<ReturnType<typeof authenticateDevice>>, { ok: true }>;
+      limits: Awaited<ReturnType<typeof tenantLimits>>;
+      elsewhere: TenantConnectionsElsewhere | undefined;
+    };
+
+/** The asynchronous part of Authenticate: credentials, the tenant's limits and its connections on other nodes. */
+async function verify(req: AuthenticateRequest, deps: ConnectDeps): Promise<Verified> {
   const credentials = credentialsFromProto(req.credentials);
   if (!credentials) {
-    return create(AuthenticateResponseSchema, {
-      result: AuthResult.NOT_ALLOWED,
-      message: "credential kind not supported",
-    });
+    return {
+      answer: create(AuthenticateResponseSchema, {
+        result: AuthResult.NOT_ALLOWED,
+        message: "credential kind not supported",
+      }),
+    };
   }
   const outcome = await authenticateDevice(deps.db, { protocol: req.protocol, credentials, clientIp: req.clientIp });
-  if (!outcome.ok) return create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" });
+  if (!outcome.ok)
+    return { answer: create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" }) };
   const { tenantId, deviceIntId } = outcome.device;
   const limits = await tenantLimits(deps.db, tenantId);
   // Several nodes: the tenant's connections on the others count too (looked up only for a tenant with a limit).
   const elsewhere =
     limits.maxConnections > 0 ? await deps.adapterRows?.tenantConnectionsElsewhere(tenantId, deviceIntId) : undefined;
-  // Checked and recorded in one synchronous step: concurrent authentications cannot both take the last place.
+  return { outcome, limits, elsewhere };
+}
+
+/**
+ * The synchronous part: checks the tenant's connection limit and records the session in one step, so concurrent
+ * authentications cannot both take the last place, and a batch admits its devices in request order.
+ */
+function admit(verified: Verified, deps: ConnectDeps): AuthenticateResponse {
+  if ("answer" in verified) return verified.answer;
+  const { outcome, limits, elsewhere } = verified;
+  const { tenantId, deviceIntId } = outcome.device;
   if (!deps.sessions.admits(tenantId, deviceIntId, limits.maxConnections, Date.now(), elsewhere)) {
     deps.logger.warn(
       { tenantId, device: deviceIntId, maxConnections: limits.maxConnections },
@@ -75,6 +98,11 @@ async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promis
   });
 }
 
+/** Handles Authenticate: every answer is a response; only a broken store is a gRPC error. */
+async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promise<AuthenticateResponse> {
+  return admit(await verify(req, deps), deps);
+}
+
 /** Most requests one AuthenticateBatch may carry (registry.proto): a bound on the work one call asks for. */
 export const AUTHENTICATE_BATCH_MAX = 1000;
 
@@ -86,7 +114,8 @@ async function authenticateBatch(req: AuthenticateBatchRequest, deps: ConnectDep
       undefined,
       `at most ${AUTHENTICATE_BATCH_MAX} requests per AuthenticateBatch`,
     );
-  const responses = await Promise.all(req.requests.map((r) => authenticate(r, deps)));
+  const verified = await Promise.all(req.requests.map((r) => verify(r, deps)));
+  const responses = verified.map((v) => admit(v, deps));
   return create(AuthenticateBatchResponseSchema, { responses });
 }
 
