@@ -14,7 +14,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MqttClient } from "mqtt";
 import { createTestDatabase } from "@iot/registry/test-engines";
-import { ADAPTERS, reachable, startFleet, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
+import {
+  ADAPTERS,
+  reachable,
+  startFleet,
+  startProcess,
+  stopProcess,
+  type FleetProcess,
+  clusterMqttEnv,
+} from "../scripts/fleet.js";
 import { connect, measure, WINDOW } from "./mqtt-load.js";
 import { percentile, positiveInt } from "./figures.js";
 import { printResult } from "./result.js";
@@ -86,19 +94,7 @@ interface CaseResult {
 async function runCase(nodes: 1 | 2): Promise<CaseResult> {
   const db = await createTestDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), "bench-cluster-"));
-  const env: Record<string, string> = {
-    IOT_DATABASE_URL: db.url,
-    IOT_DATA_DIR: dataDir,
-    IOT_API_HOST: "127.0.0.1",
-    IOT_API_PORT: "0",
-    IOT_GRPC_PORT: "0",
-    IOT_MQTT_PORT: "0",
-    IOT_MQTTS_PORT: "-1",
-    IOT_MQTTSS_PORT: "-1",
-    IOT_MQTT_WS_PORT: "-1",
-    IOT_ADMIN_PASSWORD: PASSWORD,
-    IOT_LOG_LEVEL: "error",
-  };
+  const env = clusterMqttEnv(db.url, dataDir, PASSWORD, "error");
   const fleet = await startFleet(env, { nodes, adapters: ["mqtt-adapter"] });
   const adapters = [fleet.adapters[0]!];
   const clients: MqttClient[] = [];

@@ -139,6 +139,31 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
+/**
+ * Settings for a fleet of central nodes on one PostgreSQL database with plain-TCP MQTT only, every listener on a
+ * port the OS picks: what the cluster tests and bench:cluster start.
+ */
+export function clusterMqttEnv(
+  databaseUrl: string,
+  dataDir: string,
+  adminPassword: string,
+  logLevel = "warn",
+): Record<string, string> {
+  return {
+    IOT_DATABASE_URL: databaseUrl,
+    IOT_DATA_DIR: dataDir,
+    IOT_API_HOST: "127.0.0.1",
+    IOT_API_PORT: "0",
+    IOT_GRPC_PORT: "0",
+    IOT_MQTT_PORT: "0",
+    IOT_MQTTS_PORT: "-1",
+    IOT_MQTTSS_PORT: "-1",
+    IOT_MQTT_WS_PORT: "-1",
+    IOT_ADMIN_PASSWORD: adminPassword,
+    IOT_LOG_LEVEL: logLevel,
+  };
+}
+
 /** A fresh adapter token: 32 random bytes (256 bits), base64url. */
 export function newRegistryToken(): string {
   return randomBytes(32).toString("base64url");

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, postgresEngine, type TestDatabase } from "@iot/registry/test-engines";
-import { reachable, startFleet, type Fleet } from "../scripts/fleet.js";
+import { reachable, startFleet, type Fleet, clusterMqttEnv } from "../scripts/fleet.js";
 import { apiOf, CLUSTER_PASSWORD, loadOn, sleep, storedOnce } from "./cluster-load.js";
 
 /**
@@ -22,22 +22,10 @@ describe.skipIf(!postgresEngine)("a frozen central node (SIGSTOP)", () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     dataDir = mkdtempSync(join(tmpdir(), "cluster-"));
-    fleet = await startFleet(
-      {
-        IOT_DATABASE_URL: db.url,
-        IOT_DATA_DIR: dataDir,
-        IOT_API_HOST: "127.0.0.1",
-        IOT_API_PORT: "0",
-        IOT_GRPC_PORT: "0",
-        IOT_MQTT_PORT: "0",
-        IOT_MQTTS_PORT: "-1",
-        IOT_MQTTSS_PORT: "-1",
-        IOT_MQTT_WS_PORT: "-1",
-        IOT_ADMIN_PASSWORD: CLUSTER_PASSWORD,
-        IOT_LOG_LEVEL: "warn",
-      },
-      { nodes: 2, adapters: ["mqtt-adapter"] },
-    );
+    fleet = await startFleet(clusterMqttEnv(db.url, dataDir, CLUSTER_PASSWORD), {
+      nodes: 2,
+      adapters: ["mqtt-adapter"],
+    });
   }, 120_000);
   afterAll(async () => {
     fleet?.centrals[0]?.child.kill("SIGCONT");

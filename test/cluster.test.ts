@@ -9,6 +9,7 @@ import { createMessageLayer, listenUdp, type MessageLayer, type UdpListener } fr
 import { createAdapterLogger } from "@iot/adapter-core";
 import { reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
 import { createTestDatabase, postgresEngine, type TestDatabase } from "../packages/registry/src/store/test-engines.js";
+import { callApi, CLUSTER_PASSWORD, loginOn } from "./cluster-load.js";
 
 /**
  * Three central nodes as real processes on one PostgreSQL database (a fresh one per run), with the MQTT adapter
@@ -17,7 +18,6 @@ import { createTestDatabase, postgresEngine, type TestDatabase } from "../packag
  * nodes, and a node killed with SIGKILL shows as gone in every node's health within 10 s while its singleton jobs
  * move to a live node. Skipped (visibly) when no PostgreSQL server answers and CI is not set.
  */
-const PASSWORD = "cluster-admin-pass";
 const run = randomBytes(4).toString("hex");
 const dirs: string[] = [];
 const processes: FleetProcess[] = [];
@@ -29,21 +29,10 @@ interface Node {
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 
+/** A REST client of one node, logged in as the administrator. */
 async function client(apiUrl: string): Promise<Node["api"]> {
-  let token = "";
-  const api: Node["api"] = async (method, path, body) => {
-    const res = await fetch(`${apiUrl}/api/v1${path}`, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
-  const login = await api("POST", "/login", { username: "admin", password: PASSWORD });
-  if (login.status !== 201) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
-  token = login.body.token;
-  return api;
+  const token = await loginOn(apiUrl, "admin", CLUSTER_PASSWORD);
+  return (method, path, body) => callApi(apiUrl, token, method, path, body);
 }
 
 async function startNode(id: string, databaseUrl: string): Promise<Node> {
@@ -57,7 +46,7 @@ async function startNode(id: string, databaseUrl: string): Promise<Node> {
     IOT_API_PORT: "0",
     IOT_GRPC_PORT: "0",
     IOT_ADMIN_USERNAME: "admin",
-    IOT_ADMIN_PASSWORD: PASSWORD,
+    IOT_ADMIN_PASSWORD: CLUSTER_PASSWORD,
     IOT_LOGIN_MAX_FAILURES: "3",
     IOT_SESSION_GRACE: "5",
     IOT_LOG_LEVEL: "warn",
