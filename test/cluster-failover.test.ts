@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, postgresEngine, type TestDatabase } from "@iot/registry/test-engines";
 import { reachable, startFleet, type Fleet, clusterMqttEnv } from "../scripts/fleet.js";
-import { apiOf, CLUSTER_PASSWORD, loadOn, sleep, storedOnce } from "./cluster-load.js";
+import { apiOf, CLUSTER_PASSWORD, connectDevices, loadOn, sleep, storedOnce } from "./cluster-load.js";
 
 const DEVICES = 8;
 /** Unacknowledged QoS 1 publishes each device keeps in flight. */
@@ -33,28 +32,7 @@ describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT
     const [first, second] = [await apiOf(fleet, 0), await apiOf(fleet, 1)];
     const productID = (await second("POST", "/products", { productName: "failover", cloudProtocol: 1 })).body.productID;
     const mqttUrl = reachable(fleet.adapters[0]!.urls.mqtt!);
-    const clients: MqttClient[] = [];
-    let closed = 0;
-    for (let i = 0; i < DEVICES; i++) {
-      const d = (
-        await second("POST", "/devices", {
-          productID,
-          deviceName: `d${i}`,
-          deviceType: 1,
-          upLinkSystem: 1,
-          authType: 1,
-        })
-      ).body;
-      const c = await mqtt.connectAsync(mqttUrl, {
-        clientId: d.deviceID,
-        username: d.deviceUsername,
-        password: d.token,
-        protocolVersion: 4,
-        reconnectPeriod: 0,
-      });
-      c.on("close", () => closed++);
-      clients.push(c);
-    }
+    const { clients, closed } = await connectDevices(second, mqttUrl, productID, "d", DEVICES);
     const mqttAdapters = (health: any) => (health.adapters as Array<{ protocolLabel: string; sessions: number }>) ?? [];
     // The adapter starts on the first address it was given: the first node.
     expect(mqttAdapters((await first("GET", "/health")).body)).toMatchObject([{ sessions: DEVICES }]);
@@ -91,7 +69,7 @@ describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT
       await load.stop();
     }
     expect(load.failed).toEqual([]);
-    expect(closed).toBe(0);
+    expect(closed()).toBe(0);
     for (const c of clients) expect(c.connected).toBe(true);
 
     try {

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, postgresEngine, type TestDatabase } from "@iot/registry/test-engines";
 import { reachable, startFleet, type Fleet, clusterMqttEnv } from "../scripts/fleet.js";
-import { apiOf, CLUSTER_PASSWORD, loadOn, sleep, storedOnce } from "./cluster-load.js";
+import { apiOf, CLUSTER_PASSWORD, connectDevices, loadOn, sleep, storedOnce } from "./cluster-load.js";
 
 /**
  * A central node that vanishes without closing its connections — its process frozen with SIGSTOP, as a hung host
@@ -39,28 +38,7 @@ describe.skipIf(!postgresEngine)("a frozen central node (SIGSTOP)", () => {
     const frozenId = (await first("GET", "/health")).body.nodeId as string;
     const productID = (await second("POST", "/products", { productName: "frozen", cloudProtocol: 1 })).body.productID;
     const mqttUrl = reachable(fleet.adapters[0]!.urls.mqtt!);
-    const clients: MqttClient[] = [];
-    let closed = 0;
-    for (let i = 0; i < DEVICES; i++) {
-      const d = (
-        await second("POST", "/devices", {
-          productID,
-          deviceName: `f${i}`,
-          deviceType: 1,
-          upLinkSystem: 1,
-          authType: 1,
-        })
-      ).body;
-      const c = await mqtt.connectAsync(mqttUrl, {
-        clientId: d.deviceID,
-        username: d.deviceUsername,
-        password: d.token,
-        protocolVersion: 4,
-        reconnectPeriod: 0,
-      });
-      c.on("close", () => closed++);
-      clients.push(c);
-    }
+    const { clients, closed } = await connectDevices(second, mqttUrl, productID, "f", DEVICES);
     const mqttAdapters = (health: any) => (health.adapters as Array<{ sessions: number }>) ?? [];
     expect(mqttAdapters((await first("GET", "/health")).body)).toMatchObject([{ sessions: DEVICES }]);
 
@@ -93,7 +71,7 @@ describe.skipIf(!postgresEngine)("a frozen central node (SIGSTOP)", () => {
     } finally {
       await load.stop();
     }
-    expect({ failed: load.failed, closed }).toEqual({ failed: [], closed: 0 });
+    expect({ failed: load.failed, closed: closed() }).toEqual({ failed: [], closed: 0 });
     try {
       const { lost } = await storedOnce(db.url, dataDir, load.acked);
       expect(lost).toEqual([]);

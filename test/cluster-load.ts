@@ -1,4 +1,4 @@
-import type { MqttClient } from "mqtt";
+import mqtt, { type MqttClient } from "mqtt";
 import { openStore } from "@iot/registry";
 import { reachable, type Fleet } from "../scripts/fleet.js";
 
@@ -9,18 +9,42 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A logged-in REST client of one central node. */
 export async function apiOf(fleet: Fleet, node: number) {
-  const base = `${reachable(fleet.centrals[node]!.urls.api!)}/api/v1`;
-  let token = "";
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  const apiUrl = reachable(fleet.centrals[node]!.urls.api!);
+  const token = await loginOn(apiUrl, "admin", CLUSTER_PASSWORD);
+  return (method: string, path: string, body?: unknown) => callApi(apiUrl, token, method, path, body);
+}
+
+/** Creates `count` MQTT devices of a product through `api` and connects each (no reconnect); counts their closes. */
+export async function connectDevices(
+  api: Awaited<ReturnType<typeof apiOf>>,
+  mqttUrl: string,
+  productID: string,
+  prefix: string,
+  count: number,
+) {
+  const clients: MqttClient[] = [];
+  let closed = 0;
+  for (let i = 0; i < count; i++) {
+    const d = (
+      await api("POST", "/devices", {
+        productID,
+        deviceName: `${prefix}${i}`,
+        deviceType: 1,
+        upLinkSystem: 1,
+        authType: 1,
+      })
+    ).body;
+    const c = await mqtt.connectAsync(mqttUrl, {
+      clientId: d.deviceID,
+      username: d.deviceUsername,
+      password: d.token,
+      protocolVersion: 4,
+      reconnectPeriod: 0,
     });
-    return { status: res.status, body: (await res.json().catch(() => null)) as any };
-  };
-  token = (await call("POST", "/login", { username: "admin", password: CLUSTER_PASSWORD })).body.token;
-  return call;
+    c.on("close", () => closed++);
+    clients.push(c);
+  }
+  return { clients, closed: () => closed };
 }
 
 /** QoS 1 publishes with unique payloads, `window` in flight per client, until stopped; counts acked and failed. */
