@@ -39,6 +39,8 @@ export interface TestRegistryServer {
   autoAck: boolean;
   /** When false, Hello is never answered (a stuck node); default true. */
   answerHello: boolean;
+  /** When true, a stream is ended right after its HelloAck (a node whose database is down); default false. */
+  endAfterHello: boolean;
   /** Whether HelloAck says this registry takes UplinkBatch messages (default false, as an older registry). */
   uplinkBatches: boolean;
   /** Answers IssueListenerCertificate: PEMs, or a gRPC status error (default: UNIMPLEMENTED). */
@@ -87,6 +89,7 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     streams,
     autoAck: true,
     answerHello: true,
+    endAfterHello: false,
     uplinkBatches: false,
     issueListenerCertificate: (
       _req: IssueListenerCertificateRequest,
@@ -128,6 +131,8 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
               kind: { case: "helloAck", value: { nodeId: "test-node", uplinkBatches: state.uplinkBatches } },
             }),
           );
+        if (m.kind.case === "hello" && state.endAfterHello)
+          call.emit("error", { code: grpc.status.UNAVAILABLE, details: "database unavailable" });
         const uplinks =
           m.kind.case === "uplink" ? [m.kind.value] : m.kind.case === "uplinkBatch" ? m.kind.value.uplinks : [];
         if (uplinks.length > 0 && state.autoAck) {
