@@ -78,13 +78,18 @@ function store(ctx: ServerContext, state: DeviceState, fcnt: number, stored: Pro
   });
 }
 
+/** Time kept for building and sending the answer after waiting for the registry, ms. */
+const ANSWER_SLACK_MS = 50;
+
 /**
  * Whether `stored` says yes before the device's last receive window must be answered (RX2, `receiveDelay1` + 1 s
  * after the uplink, less the scheduling margin): the ACK of a confirmed uplink is the device's only proof of
  * delivery, so it is sent only for what the registry stored. No ACK: the device retransmits the frame.
  */
 async function storedInTime(ctx: ServerContext, state: DeviceState, stored: Promise<boolean>, firstHeardAt: number) {
-  const leftMs = firstHeardAt + (state.region.receiveDelay1 + 1) * 1000 - ctx.scheduleMarginMs - Date.now();
+  // ANSWER_SLACK_MS short of the cut-off, so a downlink without the ACK (MAC answers, queued commands) still makes RX2.
+  const leftMs =
+    firstHeardAt + (state.region.receiveDelay1 + 1) * 1000 - ctx.scheduleMarginMs - ANSWER_SLACK_MS - Date.now();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), Math.max(0, leftMs))));
   try {
