@@ -3,60 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "@iot/registry";
 import { createTestDatabase, postgresEngine, type TestDatabase } from "@iot/registry/test-engines";
 import { reachable, startFleet, type Fleet } from "../scripts/fleet.js";
+import { apiOf, CLUSTER_PASSWORD, loadOn, sleep, storedOnce } from "./cluster-load.js";
 
-const PASSWORD = "cluster-admin-pass";
 const DEVICES = 8;
 /** Unacknowledged QoS 1 publishes each device keeps in flight. */
 const WINDOW = 8;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A logged-in REST client of one central node. */
-async function apiOf(fleet: Fleet, node: number) {
-  const base = `${reachable(fleet.centrals[node]!.urls.api!)}/api/v1`;
-  let token = "";
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    return { status: res.status, body: (await res.json().catch(() => null)) as any };
-  };
-  token = (await call("POST", "/login", { username: "admin", password: PASSWORD })).body.token;
-  return call;
-}
-
-/** QoS 1 publishes with unique payloads until stopped; counts what was PUBACKed and what failed. */
-function loadOn(clients: MqttClient[]) {
-  const acked: string[] = [];
-  const failed: string[] = [];
-  let running = true;
-  const lanes = clients.flatMap((client, d) => {
-    let next = 0;
-    return Array.from({ length: WINDOW }, async () => {
-      while (running) {
-        const payload = `d${d}-${next++}`;
-        await client.publishAsync("telemetry", payload, { qos: 1 }).then(
-          () => acked.push(payload),
-          (err: Error) => failed.push(`${payload}: ${err.message}`),
-        );
-      }
-    });
-  });
-  return {
-    acked,
-    failed,
-    /** Stops publishing and waits for every publish in flight to be answered. */
-    async stop() {
-      running = false;
-      await Promise.all(lanes);
-    },
-  };
-}
 
 describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT adapter given both", () => {
   let db: TestDatabase;
@@ -76,7 +29,7 @@ describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT
         IOT_MQTTS_PORT: "-1",
         IOT_MQTTSS_PORT: "-1",
         IOT_MQTT_WS_PORT: "-1",
-        IOT_ADMIN_PASSWORD: PASSWORD,
+        IOT_ADMIN_PASSWORD: CLUSTER_PASSWORD,
         IOT_LOG_LEVEL: "warn",
       },
       { nodes: 2, adapters: ["mqtt-adapter"] },
@@ -119,7 +72,7 @@ describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT
     expect(mqttAdapters((await first("GET", "/health")).body)).toMatchObject([{ sessions: DEVICES }]);
     expect(mqttAdapters((await second("GET", "/health")).body)).toEqual([]);
 
-    const load = loadOn(clients);
+    const load = loadOn(clients, WINDOW);
     try {
       await sleep(1500);
       const beforeKill = load.acked.length;
@@ -153,22 +106,14 @@ describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT
     expect(closed).toBe(0);
     for (const c of clients) expect(c.connected).toBe(true);
 
-    let store: Store | undefined;
     try {
-      store = await openStore({ databaseUrl: db.url, dataDir });
-      const rows = await store.db.selectFrom("deviceEvents").select(["payload"]).execute();
-      const stored = rows.map((r) => Buffer.from(r.payload).toString());
-      const copies = new Map<string, number>();
-      for (const p of stored) copies.set(p, (copies.get(p) ?? 0) + 1);
-      const duplicated = [...copies].filter(([, n]) => n > 1).map(([p]) => p);
-      const lost = load.acked.filter((p) => !copies.has(p));
+      const { duplicated, lost, stored } = await storedOnce(db.url, dataDir, load.acked);
       expect({ duplicated, lost }).toEqual({ duplicated: [], lost: [] });
-      expect(new Set(stored)).toEqual(new Set(load.acked));
+      expect(stored).toEqual(new Set(load.acked));
       // The devices stay online: the other node took their sessions over.
       const devices = (await second("GET", `/devices?productID=${productID}&_limit=100`)).body;
       expect(devices.items.map((d: { deviceStatus: number }) => d.deviceStatus)).toEqual(Array(DEVICES).fill(1));
     } finally {
-      await store?.close();
       await Promise.all(clients.map((c) => c.endAsync()));
     }
   }, 90_000);

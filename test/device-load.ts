@@ -1,11 +1,12 @@
 /**
  * Devices that keep publishing while the fault tests kill and restart processes, each remembering what the service
  * acknowledged: an MQTT client with QoS 1 (mqtt.js, which resends unacknowledged publishes after it reconnects), a
- * CoAP device sending confirmable POSTs over UDP with retransmission, an HTTP device POSTing until it gets a 2xx.
+ * CoAP device sending confirmable POSTs over UDP with retransmission, an HTTP device POSTing until it gets a 2xx
+ * (with an Idempotency-Key unless told not to).
  * Every payload is unique (`<label>-<n>`), so a test can check each acknowledged one is stored, and stored once.
  */
 import { createSocket } from "node:dgram";
-import mqtt from "mqtt";
+import mqtt, { Store, type Packet } from "mqtt";
 import { expect } from "vitest";
 import { SimulatedForwarder, type SimulatedLoraDevice } from "@iot/adapter-lorawan";
 import { FakeCoapClient } from "../packages/adapters/coap/src/fake-coap-client.js";
@@ -68,9 +69,33 @@ function lanes(label: string, shape: LoadShape, send: (payload: string) => Promi
   } satisfies DeviceLoad;
 }
 
-/** An MQTT device publishing QoS 1 on `topic`, reconnecting every 200 ms after its connection drops. */
-export async function mqttLoad(url: string, d: TestDevice, topic: string, shape: LoadShape = {}): Promise<DeviceLoad> {
+/**
+ * mqtt.js's outgoing store with every publish kept as DUP=1. mqtt.js (5.14.1) resends an unacknowledged publish after
+ * it reconnects as it was first sent, DUP=0, against MQTT-3.3.1-1 (checked against a broker that drops the connection
+ * before PUBACK, with clean session true and false; mosquitto_pub does not resend at all: it exits). What the store
+ * holds is only ever sent again, so with it the client resends as the specification asks.
+ */
+class ResendWithDup extends Store {
+  override put(packet: Packet, cb: (error?: Error) => void): this {
+    if (packet.cmd === "publish") packet.dup = true; // mqtt.js stores a copy: the first send keeps DUP=0
+    return super.put(packet, cb);
+  }
+}
+
+/**
+ * An MQTT device publishing QoS 1 on `topic`, reconnecting every 200 ms after its connection drops and then resending
+ * what was not acknowledged: with DUP=1 as MQTT-3.3.1-1 asks, or with `dupOnResend` false as plain mqtt.js does (DUP=0,
+ * which the service must take for a new message).
+ */
+export async function mqttLoad(
+  url: string,
+  d: TestDevice,
+  topic: string,
+  shape: LoadShape = {},
+  dupOnResend = true,
+): Promise<DeviceLoad> {
   const client = await mqtt.connectAsync(url, {
+    ...(dupOnResend && { outgoingStore: new ResendWithDup() }),
     clientId: d.deviceID,
     username: d.deviceUsername,
     password: d.token,
@@ -91,13 +116,22 @@ export async function mqttLoad(url: string, d: TestDevice, topic: string, shape:
   );
 }
 
-/** An HTTP device POSTing to `/topics/<topic>` with Basic credentials, a message acknowledged by a 2xx. */
-export function httpLoad(baseUrl: string, d: TestDevice, topic: string, shape: LoadShape = {}): DeviceLoad {
+/**
+ * An HTTP device POSTing to `/topics/<topic>` with Basic credentials, a message acknowledged by a 2xx, retried until
+ * then; each retry of a message repeats its Idempotency-Key (the payload, unique) unless `idempotencyKeys` is false.
+ */
+export function httpLoad(
+  baseUrl: string,
+  d: TestDevice,
+  topic: string,
+  shape: LoadShape = {},
+  idempotencyKeys = true,
+): DeviceLoad {
   const authorization = `Basic ${Buffer.from(`${d.deviceUsername}:${d.token}`).toString("base64")}`;
   return lanes(`http-${d.deviceID}-${topic}`, shape, async (p) => {
     const res = await fetch(`${baseUrl}/topics/${topic}`, {
       method: "POST",
-      headers: { authorization },
+      headers: { authorization, ...(idempotencyKeys && { "idempotency-key": p }) },
       body: p,
       signal: AbortSignal.timeout(30_000), // a device's patience: longer than a central node restart
     });

@@ -55,6 +55,8 @@ export function rawDevice(
   c: RawCredentials,
   topics: readonly string[],
   onMessage: (payload: Buffer) => void,
+  /** Holds each PUBACK this long (a device slow to answer a command). */
+  pubackDelayMs = 0,
 ): Promise<RawDevice> {
   return new Promise((resolve, reject) => {
     const socket = netConnect(port, "127.0.0.1");
@@ -73,7 +75,9 @@ export function rawDevice(
         if (p.granted.some((g) => g !== 0 && g !== 1)) return fail(`SUBACK ${JSON.stringify(p.granted)}`);
         resolve(device);
       } else if (p.cmd === "publish") {
-        if (p.qos === 1) socket.write(mqttPacket.generate({ cmd: "puback", messageId: p.messageId! }));
+        const puback = () => socket.write(mqttPacket.generate({ cmd: "puback", messageId: p.messageId! }));
+        if (p.qos === 1 && pubackDelayMs > 0) setTimeout(puback, pubackDelayMs);
+        else if (p.qos === 1) puback();
         onMessage(Buffer.isBuffer(p.payload) ? p.payload : Buffer.from(p.payload));
       }
     });

@@ -165,6 +165,8 @@ describe("central node over gRPC", () => {
         tenantId,
         gatewayDeviceIntId: 0n,
         metadata: "",
+        resendId: "",
+        maybeResend: false,
       },
     });
     s.send(uplink(1));
@@ -357,6 +359,8 @@ describe("central node over gRPC", () => {
         tenantId: opened.tenantId,
         gatewayDeviceIntId: 0n,
         metadata: "",
+        resendId: "",
+        maybeResend: false,
       },
     });
 

@@ -129,6 +129,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
   const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000, {
     onError: (err) => logger.error({ err }, "command expiry sweep failed"),
   });
+  const modbusConfig = new ModbusConfigPush(store.db, sessions, commands, logger);
   const nodeId = config.nodeId ?? `central-${randomBytes(4).toString("hex")}`;
   // PostgreSQL: this node is one of any number on the database (docs/scale-out.md).
   const cluster = sqlite
@@ -141,12 +142,12 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
         sessions,
         live,
         commands,
+        modbusConfig,
         logger,
       });
   const connectivity = new ConnectivityWriter(store.db, (id) => sessions.latestSession(id), logger, cluster?.rows);
   // The data pipeline reads stored uplinks in id order: one node at a time (a singleton job, below).
   const pipelineRef: { current?: DataPipeline | undefined } = {};
-  const modbusConfig = new ModbusConfigPush(store.db, sessions, commands, logger);
 
   const graceMs = config.sessionGrace * 1000;
   const grpc = await startGrpcServer(

@@ -1,4 +1,10 @@
 export * from "./gen/iot/registry/v1/registry_pb.js";
-export { registryServiceDefinition, RegistryGrpcClient, channelOptions, MAX_MESSAGE_BYTES } from "./grpc.js";
+export {
+  registryServiceDefinition,
+  RegistryGrpcClient,
+  channelOptions,
+  failoverKeepalive,
+  MAX_MESSAGE_BYTES,
+} from "./grpc.js";
 export { create, toBinary, fromBinary } from "@bufbuild/protobuf";
 export * as grpc from "@grpc/grpc-js";

@@ -1,9 +1,10 @@
 import { generate } from "coap-packet";
 import pino from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeRegistryClient } from "@iot/adapter-core";
 import { createCoapAdapter, type CoapAdapter } from "./coap-adapter.js";
 import { blockOption, FakeCoapClient, uintOption } from "./fake-coap-client.js";
+import { EXCHANGE_MS } from "./message-layer.js";
 
 const device = {
   deviceIntId: 1,
@@ -40,6 +41,25 @@ const request: FakeCoapClient["request"] = (...args) => client.request(...args);
 const next: FakeCoapClient["next"] = (...args) => client.next(...args);
 
 describe("CoAP adapter", () => {
+  it("gives a confirmable publish its Message ID and token as resend identity, a possible resend while the device is new to the process", async () => {
+    start();
+    const opened = Date.now();
+    await request("0.02", "/mqtt/up", { payload: "1", messageId: 100, token: "tok" });
+    await request("0.02", "/mqtt/up", { payload: "2", confirmable: false });
+    const clock = vi.spyOn(Date, "now").mockReturnValue(opened + EXCHANGE_MS + 1_000);
+    try {
+      await request("0.02", "/mqtt/up", { payload: "3", messageId: 101, token: "tok2" });
+    } finally {
+      clock.mockRestore();
+    }
+    await vi.waitFor(() => expect(registry.uplinks).toHaveLength(3));
+    expect(registry.uplinks.map((u) => u.resend)).toEqual([
+      { id: `coap:100:${Buffer.from("tok").toString("hex")}`, maybe: true },
+      undefined,
+      { id: `coap:101:${Buffer.from("tok2").toString("hex")}`, maybe: false },
+    ]);
+  });
+
   it("answers a confirmable publish 2.04 on its ACK only after the registry acked the uplink", async () => {
     start();
     registry.autoAck = false;

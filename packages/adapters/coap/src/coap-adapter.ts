@@ -6,11 +6,26 @@ import {
   type DownlinkOutcome,
   type LeaseRefusal,
   type RegistryClient,
+  type UplinkResend,
 } from "@iot/adapter-core";
-import { createMessageLayer, type CoapReply, type CoapRequest, type Peer } from "./message-layer.js";
+import { createMessageLayer, EXCHANGE_MS, type CoapReply, type CoapRequest, type Peer } from "./message-layer.js";
 import { CODES } from "./messages.js";
 
 export type { Peer } from "./message-layer.js";
+
+/**
+ * A confirmable request's resend identity: its Message ID and token, which a retransmission repeats (RFC 7252 §4.5).
+ * This process's duplicate cache catches retransmissions of what it received itself; one of a request sent to an
+ * earlier process (which died before its ACK reached the device) can come while the device is new to this process,
+ * so until this process has known the device for EXCHANGE_LIFETIME the registry is asked to look for a first copy.
+ */
+function resendOf(request: CoapRequest, lease: Lease): UplinkResend | undefined {
+  if (!request.confirmable || request.messageId === undefined) return undefined;
+  return {
+    id: `coap:${request.messageId}:${request.token.toString("hex")}`,
+    maybe: Date.now() - lease.openedAt < EXCHANGE_MS,
+  };
+}
 
 /** What the CoAP adapter needs from outside. */
 export interface CoapAdapterOptions {
@@ -177,7 +192,8 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     }
     if (!topic) return answer(CODES.badRequest, "a topic is required: /mqtt/<topic>");
     try {
-      const refused = await lease.publish(topic, request.payload, request.confirmable ? 1 : 0);
+      const qos = request.confirmable ? 1 : 0;
+      const refused = await lease.publish(topic, request.payload, qos, undefined, resendOf(request, lease));
       return refused ? answer(codeOf(refused), refused.message) : answer(CODES.changed);
     } catch (err) {
       if (!(err instanceof AdapterError)) throw err;

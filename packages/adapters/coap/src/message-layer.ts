@@ -33,6 +33,8 @@ export interface RequestHead {
 export interface CoapRequest extends RequestHead {
   readonly token: Buffer;
   readonly confirmable: boolean;
+  /** The request's Message ID; undefined for a block-wise upload, which arrives in several messages. */
+  readonly messageId: number | undefined;
   /** Observe option: 0 registers, 1 deregisters (RFC 7641 §2). */
   readonly observe: number | undefined;
   /** Content-Format of the payload (RFC 7252 §5.10.3), e.g. 40 link-format; undefined when absent. */
@@ -121,7 +123,7 @@ export interface MessageLayer {
 }
 
 /** How long a received message is remembered for its duplicates, ms (RFC 7252 EXCHANGE_LIFETIME is 247 s). */
-const EXCHANGE_MS = 247_000;
+export const EXCHANGE_MS = 247_000;
 /** Most remembered messages (oldest go first). */
 const MAX_EXCHANGES = 50_000;
 

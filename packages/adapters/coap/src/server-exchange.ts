@@ -144,6 +144,7 @@ export function createServerExchange(handler: CoapHandler, options: ServerExchan
       ...head,
       token: packet.token,
       confirmable: packet.confirmable,
+      messageId: block1 === undefined ? packet.messageId : undefined,
       observe: m.observe,
       contentFormat: m.contentFormat,
       accept: m.accept,

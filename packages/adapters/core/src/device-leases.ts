@@ -9,6 +9,7 @@ import type {
   ProtocolName,
   RegistryClient,
   RegistryHandlers,
+  UplinkResend,
 } from "./registry-client.js";
 import { filterProblem, publishTopicProblem } from "./topics.js";
 
@@ -78,6 +79,9 @@ export class Lease {
 
   private readonly inbox: Waiting[];
 
+  /** When this process opened the lease (epoch ms): it has known the device since then. */
+  readonly openedAt = Date.now();
+
   constructor(
     readonly session: DeviceSession,
     readonly clientIp: string,
@@ -133,7 +137,13 @@ export class Lease {
    * Checks and sends an uplink; resolves after the registry's durable write.
    * Refusals resolve with the reason instead (nothing is sent).
    */
-  async publish(topic: string, payload: Uint8Array, qos: number, metadata?: string): Promise<LeaseRefusal | undefined> {
+  async publish(
+    topic: string,
+    payload: Uint8Array,
+    qos: number,
+    metadata?: string,
+    resend?: UplinkResend,
+  ): Promise<LeaseRefusal | undefined> {
     this.touch();
     const problem = publishTopicProblem(topic);
     if (problem) return { kind: "topic", message: problem };
@@ -152,6 +162,7 @@ export class Lease {
       clientIp: this.clientIp,
       receivedAtMs: Date.now(),
       ...(metadata !== undefined ? { metadata } : {}),
+      ...(resend !== undefined ? { resend } : {}),
     });
     return undefined;
   }

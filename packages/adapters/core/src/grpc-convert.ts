@@ -303,6 +303,8 @@ export function uplinkValue(seq: number, u: Uplink): UplinkInit {
     tenantId: u.tenantId,
     gatewayDeviceIntId: BigInt(u.gatewayDeviceIntId ?? 0),
     metadata: u.metadata ?? "",
+    resendId: u.resend?.id ?? "",
+    maybeResend: u.resend?.maybe ?? false,
   };
 }
 

@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import {
   RegistryGrpcClient,
   channelOptions,
+  failoverKeepalive,
   grpc,
   type AdapterMessage,
   type AuthenticateRequest,
@@ -217,6 +218,8 @@ export class GrpcRegistryClient implements RegistryClient {
       const { target, credentials } = channel(address);
       return new RegistryGrpcClient(target, credentials, {
         ...channelOptions,
+        // With several nodes, one that vanished silently must be left within the failover bound.
+        ...(this.endpoints.addresses.length > 1 ? failoverKeepalive : {}),
         "grpc.initial_reconnect_backoff_ms": opts.backoff?.initialMs ?? 100,
         "grpc.max_reconnect_backoff_ms": maxMs,
         ...(opts.token ? { interceptors: [withToken(opts.token)] } : {}),

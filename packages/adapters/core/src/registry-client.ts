@@ -159,6 +159,25 @@ export interface Uplink {
    * heard the frame, RSSI, SNR, frequency, data rate, FCnt). Absent for protocols with nothing to add.
    */
   readonly metadata?: string;
+  /** The protocol's identity of the message, for recognising a device's resend of it (see `UplinkResend`). */
+  readonly resend?: UplinkResend;
+}
+
+/**
+ * What lets the registry recognise a device's resend of a message it already stored when the resend reaches another
+ * adapter process (the one that took the first copy died before the device got its ack).
+ */
+export interface UplinkResend {
+  /**
+   * The device's own identity of the message, which a resend repeats: "mqtt:<packet id>", "coap:<message id>:<token
+   * hex>", "http:<Idempotency-Key>". Stored with the uplink.
+   */
+  readonly id: string;
+  /**
+   * The message may be a resend (MQTT DUP=1, CoAP from a device this process met less than EXCHANGE_LIFETIME ago, an
+   * HTTP Idempotency-Key): the registry then looks for a recent copy, so keep it false for ordinary messages.
+   */
+  readonly maybe: boolean;
 }
 
 /** A command for a device attached to this adapter. */

@@ -70,6 +70,27 @@ describe("HTTP device adapter", () => {
     expect(Buffer.from(registry.uplinks[0]!.payload).toString()).toBe('{"t":21}');
   });
 
+  it("gives a POST with an Idempotency-Key that key as resend identity, always a possible resend, and none without", async () => {
+    await start();
+    const withKey = (key: string) =>
+      fetch(`${base}/topics/t`, {
+        method: "POST",
+        headers: { authorization: auth(), "idempotency-key": key },
+        body: "1",
+      });
+    expect((await withKey("8e03978e-40d5-43e8-bc93-6894a57f9324")).status).toBe(204);
+    expect((await withKey('"quoted-1"')).status).toBe(204);
+    expect((await post("/topics/t", "1")).status).toBe(204);
+    expect(registry.uplinks.map((u) => u.resend)).toEqual([
+      { id: "http:8e03978e-40d5-43e8-bc93-6894a57f9324", maybe: true },
+      { id: "http:quoted-1", maybe: true },
+      undefined,
+    ]);
+    for (const bad of ['""', "k".repeat(129), "with space"])
+      expect(await json(await withKey(bad))).toMatchObject({ status: 400, body: { error: "BAD_IDEMPOTENCY_KEY" } });
+    expect(registry.uplinks).toHaveLength(3);
+  });
+
   it("answers 401 with a Basic challenge for missing or wrong credentials, and opens no session", async () => {
     await start();
     const none = await fetch(`${base}/topics/x`, { method: "POST", body: "1" });

@@ -7,6 +7,7 @@ import {
   type DownlinkOutcome,
   type LeaseRefusal,
   type RegistryClient,
+  type UplinkResend,
 } from "@iot/adapter-core";
 import { basicCredentials } from "./basic-auth.js";
 
@@ -50,6 +51,27 @@ function refusalOf(r: LeaseRefusal): Refusal {
   if (r.code === "UNAVAILABLE") return new Refusal(503, "UNAVAILABLE", "the registry cannot be reached; try again");
   if (r.code === "QUOTA_EXCEEDED") return new Refusal(503, r.code, "the tenant's connection limit is reached");
   return new Refusal(403, r.code, r.message);
+}
+
+/** Longest Idempotency-Key accepted, characters. */
+const MAX_IDEMPOTENCY_KEY = 128;
+
+/**
+ * An `Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header: a string, quoted or not) as the message's
+ * resend identity: a POST with a key the device used for the same topic and body less than 247 s before is answered
+ * 204 without being stored again, so a device may retry a POST whose answer it never got (the adapter died). Without
+ * the header nothing tells a retry from a new message.
+ */
+function resendOf(header: string | string[] | undefined): UplinkResend | Refusal | undefined {
+  if (header === undefined) return undefined;
+  const key = (Array.isArray(header) ? header.join(",") : header).replace(/^"(.*)"$/, "$1");
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY || !/^[\x21-\x7e]+$/.test(key))
+    return new Refusal(
+      400,
+      "BAD_IDEMPOTENCY_KEY",
+      `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY} visible ASCII characters`,
+    );
+  return { id: `http:${key}`, maybe: true };
 }
 
 function send(res: ServerResponse, r: Refusal): void {
@@ -144,6 +166,8 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
   };
 
   const publish = async (lease: Lease, topic: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const resend = resendOf(req.headers["idempotency-key"]);
+    if (resend instanceof Refusal) return send(res, resend);
     const limit = options.maxMessageSize;
     const body = await readBody(req, limit);
     if (!(body instanceof Buffer)) {
@@ -163,7 +187,7 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
       return send(res, new Refusal(413, "TOO_LARGE", `the body is larger than ${limit} bytes (IOT_MAX_MESSAGE_SIZE)`));
     }
     try {
-      const refused = await lease.publish(topic, body, 1);
+      const refused = await lease.publish(topic, body, 1, undefined, resend);
       if (refused) return send(res, refusalOf(refused));
       res.writeHead(204).end();
     } catch (err) {

@@ -36,6 +36,23 @@ describe("MQTT adapter: publishing and subscribing", () => {
     expect(text(h.registry.uplinks[0]!.payload)).toBe("21.5");
   });
 
+  it("carries a QoS 1 publish's packet id as its resend identity, flagged as a possible resend only with DUP=1", async () => {
+    const client = await h.connect(DEVICES.a);
+    const sent: number[] = [];
+    client.on("packetsend", (p) => {
+      if (p.cmd === "publish" && p.qos > 0) sent.push(p.messageId!);
+    });
+    await client.publishAsync("data", "first", { qos: 1 });
+    await client.publishAsync("data", "again", { qos: 1, dup: true });
+    await client.publishAsync("data", "no ack asked", { qos: 0 });
+    await vi.waitFor(() => expect(h.registry.uplinks).toHaveLength(3));
+    expect(h.registry.uplinks.map((u) => u.resend)).toEqual([
+      { id: `mqtt:${sent[0]}`, maybe: false },
+      { id: `mqtt:${sent[1]}`, maybe: true },
+      undefined,
+    ]);
+  });
+
   it("sends PUBACK for a QoS 1 publish only after the registry acked the uplink", async () => {
     h.registry.autoAck = false;
     const client = await h.connect(DEVICES.a);

@@ -12,6 +12,10 @@ export type ClusterMessage =
   | { kind: "policies"; deviceIntIds: number[] }
   | { kind: "subscriptions"; deviceIntIds: number[] }
   | { kind: "tenantLimits"; tenantId: string; maxUplinkRate: number }
+  /** Something the tenant's Modbus gateway configurations are built from changed: push to those held here. */
+  | { kind: "modbusConfig"; tenantId: string }
+  /** Sessions a newer session of their device on another adapter replaced: closed where they are held. */
+  | { kind: "replaced"; sessions: Array<{ deviceIntId: number; sessionId: string }>; reason: string }
   /** Queued commands of these devices (or of the devices behind these gateways) are due: send them if held here. */
   | { kind: "deliver"; deviceIntIds: number[] };
 

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Logger } from "pino";
 import type { Database } from "../store/schema.js";
 import type { SessionEvent } from "../sessions/connectivity-writer.js";
-import type { AdapterLink } from "../sessions/session-table.js";
+import type { AdapterLink, TenantConnectionsElsewhere } from "../sessions/session-table.js";
 
 /** What the connectivity writer asks of the cluster inside its transaction. */
 export interface SharedSessions {
@@ -10,6 +10,8 @@ export interface SharedSessions {
   write(tx: Transaction<Database>, batch: readonly SessionEvent[]): Promise<void>;
   /** Of these devices, those holding a session on another node: they stay online. */
   heldElsewhere(db: Kysely<Database> | Transaction<Database>, deviceIntIds: readonly number[]): Promise<Set<number>>;
+  /** The batch's transaction committed (its session rows are visible to every node). */
+  committed(batch: readonly SessionEvent[]): void;
 }
 
 /** Rows of one statement: 5 columns each, far below PostgreSQL's bound-parameter limit. */
@@ -25,6 +27,8 @@ export class SessionRows implements SharedSessions {
     private readonly db: Kysely<Database>,
     private readonly nodeId: string,
     private readonly logger: Logger,
+    /** Told of the sessions opened or re-announced here once their rows are committed. */
+    private readonly opened?: (events: readonly SessionEvent[]) => void,
   ) {}
 
   /** An adapter stream attached here (replacing its row wherever it was). */
@@ -80,6 +84,29 @@ export class SessionRows implements SharedSessions {
         .where("sessionId", "in", closed.slice(i, i + CHUNK))
         .where("nodeId", "=", this.nodeId)
         .execute();
+  }
+
+  committed(batch: readonly SessionEvent[]): void {
+    const open = batch.filter((e) => (e.kind === "opened" || e.kind === "announced") && e.instanceId);
+    if (open.length > 0) this.opened?.(open);
+  }
+
+  /**
+   * The tenant's devices holding a session on another node, for its `maxConnections`: one query at an
+   * authentication of a tenant with a limit, never per message.
+   */
+  async tenantConnectionsElsewhere(tenantId: string, deviceIntId: number): Promise<TenantConnectionsElsewhere> {
+    const row = await this.db
+      .selectFrom("clusterSessions as s")
+      .innerJoin("devices as d", "d.id", "s.deviceIntId")
+      .select((eb) => [
+        eb.fn.count<string>("s.deviceIntId").distinct().as("devices"),
+        eb.fn.max(eb.case().when("s.deviceIntId", "=", deviceIntId).then(1).else(0).end()).as("holds"),
+      ])
+      .where("d.tenantId", "=", tenantId)
+      .where("s.nodeId", "!=", this.nodeId)
+      .executeTakeFirst();
+    return { devices: Number(row?.devices ?? 0), holdsDevice: Number(row?.holds ?? 0) === 1 };
   }
 
   async heldElsewhere(

@@ -55,7 +55,7 @@ export interface ConnectDeps {
   /** Configures a Modbus gateway's adapter when the gateway's session opens. */
   modbusConfig: ModbusConfigPush;
   /** Several nodes: records which adapter streams this node holds. */
-  adapterRows?: Pick<SessionRows, "adapterAttached" | "adapterDetached"> | undefined;
+  adapterRows?: Pick<SessionRows, "adapterAttached" | "adapterDetached" | "tenantConnectionsElsewhere"> | undefined;
 }
 
 type Call = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -251,6 +251,8 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         qos: u.qos,
         msgTime: Number(u.receivedAtMs) || Date.now(),
         metadata: u.metadata || null,
+        resendId: u.resendId || null,
+        maybeResend: u.maybeResend,
       })
       .then((outcome) => {
         countUplink(outcome);

@@ -48,8 +48,11 @@ async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promis
   if (!outcome.ok) return create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" });
   const { tenantId, deviceIntId } = outcome.device;
   const limits = await tenantLimits(deps.db, tenantId);
+  // Several nodes: the tenant's connections on the others count too (looked up only for a tenant with a limit).
+  const elsewhere =
+    limits.maxConnections > 0 ? await deps.adapterRows?.tenantConnectionsElsewhere(tenantId, deviceIntId) : undefined;
   // Checked and recorded in one synchronous step: concurrent authentications cannot both take the last place.
-  if (!deps.sessions.admits(tenantId, deviceIntId, limits.maxConnections)) {
+  if (!deps.sessions.admits(tenantId, deviceIntId, limits.maxConnections, Date.now(), elsewhere)) {
     deps.logger.warn(
       { tenantId, device: deviceIntId, maxConnections: limits.maxConnections },
       "connection refused: tenant connection limit reached",

@@ -49,8 +49,17 @@ export class ModbusConfigPush {
     return work.catch(() => {}); // logged by track
   }
 
+  /** Several nodes: told of every change, so the nodes holding the tenant's other gateways push to them too. */
+  remote: { tenantChanged(tenantId: string): void } | undefined;
+
   /** Something a tenant's Modbus configurations are built from changed (devices, data points, gateways). */
   tenantChanged(tenantId: string): void {
+    this.tenantChangedHere(tenantId);
+    this.remote?.tenantChanged(tenantId);
+  }
+
+  /** `tenantChanged` for the gateways connected to this node only (a change routed from another node). */
+  tenantChangedHere(tenantId: string): void {
     this.dueTenants.add(tenantId);
     if (this.timer) return;
     this.timer = setTimeout(() => {

@@ -61,6 +61,8 @@ export interface RemoteCommands {
   deliver(deviceIntIds: number[]): void;
   /** Of these devices, those holding a session on another node. */
   heldElsewhere(deviceIntIds: readonly number[]): Promise<Set<number>>;
+  /** This node handed the command to an adapter: recorded (batched) for the TTL sweep, whichever node runs it. */
+  handedOver(controlLogId: number, at: number): void;
 }
 
 /** The `iot_commands_total` outcome of an adapter's report. */
@@ -280,7 +282,8 @@ export class CommandRouter {
 
   /**
    * Marks failed the issued commands whose TTL ran out, except those an
-   * adapter may still answer (handed over less than the in-flight grace ago).
+   * adapter may still answer (handed over less than the in-flight grace ago, by this node or — several nodes, as
+   * `handed_at` says — by another).
    * Answers how many failed.
    */
   async expire(now = Date.now()): Promise<number> {
@@ -289,6 +292,10 @@ export class CommandRouter {
       .select("id")
       .where("publishStatus", "=", PUBLISH_STATUS.issued)
       .where("expiresAt", "<=", now)
+      // Several nodes: one another node handed to its adapter waits for its answer too.
+      .$if(this.remote !== undefined, (q) =>
+        q.where((eb) => eb.or([eb("handedAt", "is", null), eb("handedAt", "<=", now - this.graceMs)])),
+      )
       .orderBy("id")
       .limit(SWEEP_BATCH)
       .execute();
@@ -373,6 +380,7 @@ export class CommandRouter {
     }
     if (!this.inFlight.claim(cmd.id, route.link, now)) return "in flight";
     route.link.sendDownlink(downlinkOf(cmd, route));
+    this.remote?.handedOver(cmd.id, now);
     commandsTotal().inc({ outcome: "downlinked" });
     return "sent";
   }

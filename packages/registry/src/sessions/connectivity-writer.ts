@@ -166,5 +166,6 @@ export class ConnectivityWriter {
           .execute();
     });
     eventsCommitted();
+    this.shared?.committed(batch);
   }
 }

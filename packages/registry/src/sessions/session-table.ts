@@ -68,6 +68,14 @@ export interface PendingSession {
   stale: Set<"policies" | "subscriptions">;
 }
 
+/** A tenant's connections held on the other nodes (several nodes), for `maxConnections`. */
+export interface TenantConnectionsElsewhere {
+  /** Its devices holding a session on another node. */
+  devices: number;
+  /** Whether the device authenticating is one of them (it may always reconnect). */
+  holdsDevice: boolean;
+}
+
 /** How long an authenticated session may take to be reported open, ms. */
 const PENDING_TTL_MS = 60_000;
 /**
@@ -128,7 +136,7 @@ export class SessionTable {
   /**
    * The tenant's connections on this node: its devices with a live session or one authenticated within the last
    * ten seconds and not reported open yet. A device counts once however many sessions it holds.
-   * Single node only: with several central nodes each would count its own adapters' sessions (see docs/quotas.md).
+   * Several nodes: `admits` adds the other nodes' count.
    */
   tenantConnections(tenantId: string, now = Date.now()): Set<number> {
     const devices = new Set(this.byTenant.get(tenantId));
@@ -140,12 +148,20 @@ export class SessionTable {
   /**
    * True when the device may open one more session under its tenant's `maxConnections` (0 = unlimited): a device
    * already connected may always reconnect (its new session takes over the old one). Check and `issued` in the same
-   * synchronous step, so concurrent authentications cannot both take the last place.
+   * synchronous step, so concurrent authentications cannot both take the last place. Several nodes: `elsewhere` is
+   * what the other nodes hold of the tenant (its devices with a session there, and whether this device is one).
    */
-  admits(tenantId: string, deviceIntId: number, maxConnections: number, now = Date.now()): boolean {
+  admits(
+    tenantId: string,
+    deviceIntId: number,
+    maxConnections: number,
+    now = Date.now(),
+    elsewhere: TenantConnectionsElsewhere = { devices: 0, holdsDevice: false },
+  ): boolean {
     if (maxConnections <= 0) return true;
     const devices = this.tenantConnections(tenantId, now);
-    return devices.has(deviceIntId) || devices.size < maxConnections;
+    if (devices.has(deviceIntId) || elsewhere.holdsDevice) return true;
+    return devices.size + elsewhere.devices < maxConnections;
   }
 
   /** Every attached adapter's link (tenant-wide pushes). */
@@ -321,6 +337,17 @@ export class SessionTable {
         p.revoked = reason;
         this.revoke(sessionId, reason);
       }
+  }
+
+  /**
+   * Closes one session held here, replaced by a newer session of its device on another adapter (several nodes): its
+   * adapter kicks the device's connections there. False when this node does not hold it.
+   */
+  replaceHere(deviceIntId: number, sessionId: string, reason: string): boolean {
+    const instanceId = this.byDevice.get(deviceIntId)?.get(sessionId);
+    const link = instanceId === undefined ? undefined : this.adapters.get(instanceId)?.link;
+    link?.kick(deviceIntId, reason);
+    return link !== undefined;
   }
 
   /** Snapshot for the health endpoint and the metrics: `sessions` counts sessions, `connectedDevices` devices. */

@@ -15,6 +15,13 @@ export const APPLICATION_NAME = "iot-central";
 
 /** How long, in ms, opening a connection may take before it fails. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * How long the server lets one of our connections sit inside a transaction without a statement, ms. A node frozen
+ * mid-transaction (a stopped process, a host cut off without a reset) would otherwise hold its row locks as long as
+ * its TCP connection looks alive, and every other node writing the same rows would wait with it: the server ends
+ * such a transaction after 5 s and its locks go. Our transactions never wait that long between statements.
+ */
+const IDLE_IN_TRANSACTION_MS = 5_000;
 
 /**
  * Parses int8 as a JS number instead of pg's default string: ids and epoch-ms
@@ -52,6 +59,7 @@ export async function openPostgres(url: string, schema?: string): Promise<Postgr
     types: typeParsers,
     max: POOL_MAX,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
     // Names our connections in pg_stat_activity, so an operator can tell (and a fault test terminate) them.
     application_name: APPLICATION_NAME,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),

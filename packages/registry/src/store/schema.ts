@@ -212,6 +212,8 @@ export interface DeviceEventsTable {
   msgKey: string;
   /** How it reached the service (JSON object text; LoRaWAN radio metadata), null when the adapter gave none. */
   metadata: string | null;
+  /** The device's own identity of the message (MQTT packet id, …; see UplinkRecord.resendId), null when none. */
+  resendId: string | null;
 }
 
 export interface ConnectLogsTable {
@@ -258,6 +260,11 @@ export interface ControlLogsTable {
   taskIntId: ColumnType<number | null, number | null | undefined, number | null>;
   /** What the adapter said when it settled the command (why it failed), else null; may be left out on insert. */
   result: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * Several nodes: when a node last handed the still-issued command to an adapter (epoch ms), so the TTL sweep on
+   * any node waits for its answer; null otherwise. May be left out on insert.
+   */
+  handedAt: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /**

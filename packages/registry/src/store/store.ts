@@ -33,6 +33,16 @@ export interface UplinkRecord {
   msgTime: number;
   /** JSON object text of how it reached the service (LoRaWAN radio metadata); absent or null when none. */
   metadata?: string | null;
+  /**
+   * The device's own identity of the message, which a resend repeats ("mqtt:<packet id>", "coap:<message id>:<token>",
+   * "http:<Idempotency-Key>"); absent or null when the protocol has none.
+   */
+  resendId?: string | null;
+  /**
+   * It may be a resend of an uplink stored through an adapter process that died before acking it: stored only when
+   * the device has no recent uplink with the same resendId, topic and payload (see `resend-match.ts`).
+   */
+  maybeResend?: boolean;
 }
 
 /** What became of one uplink: stored now, or already stored before (a replay). */

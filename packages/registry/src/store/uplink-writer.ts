@@ -1,5 +1,6 @@
-import type { Insertable, Kysely } from "kysely";
+import type { Insertable, Kysely, Transaction } from "kysely";
 import type { DeviceEventsTable, Database } from "./schema.js";
+import { latestStoredCopy, repeats, type ResendCopy } from "./resend-match.js";
 import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
 import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
@@ -15,7 +16,7 @@ export const DEFAULT_BATCH_MAX_ROWS = 500;
 export const DEFAULT_BATCH_MAX_DELAY_MS = 0;
 
 /** Columns bound per inserted row (see `toRow`). */
-const COLUMNS_PER_ROW = 11;
+const COLUMNS_PER_ROW = 12;
 /**
  * Most bound parameters in one statement: SQLite's default
  * SQLITE_MAX_VARIABLE_NUMBER (32766 since 3.32) and PostgreSQL's protocol
@@ -146,16 +147,19 @@ export class BatchedUplinkWriter implements UplinkWriter {
     try {
       const now = Date.now();
       const rows: Insertable<DeviceEventsTable>[] = [];
-      for (const waiter of batch) {
-        const same = byKey.get(waiter.record.msgKey);
-        if (same !== undefined) {
-          same.push(waiter);
-        } else {
-          byKey.set(waiter.record.msgKey, [waiter]);
-          rows.push(toRow(waiter.record, now));
-        }
-      }
       await this.#durability.transaction(this.#db, async (trx) => {
+        // Possible resends (rare) are looked up first; a batch without one pays for nothing more.
+        const resent = batch.some((w) => w.record.maybeResend) ? await resendsOf(trx, batch) : undefined;
+        for (const waiter of batch) {
+          const same = byKey.get(waiter.record.msgKey);
+          if (same !== undefined) {
+            same.push(waiter);
+          } else {
+            byKey.set(waiter.record.msgKey, [waiter]);
+            // A resend of a stored uplink is acked as a duplicate: its key gets no row.
+            if (!resent?.has(waiter)) rows.push(toRow(waiter.record, now));
+          }
+        }
         for (let at = 0; at < rows.length; at += this.#rowsPerStatement) {
           const inserted = await trx
             .insertInto("deviceEvents")
@@ -193,6 +197,29 @@ export class BatchedUplinkWriter implements UplinkWriter {
 }
 
 /**
+ * The waiters of `batch` flagged `maybeResend` whose message is already stored (`latestStoredCopy`) or is earlier in
+ * the same batch: the latest copy with the same device and resend id decides (`repeats`).
+ */
+async function resendsOf(trx: Transaction<Database>, batch: readonly Waiter[]): Promise<Set<Waiter>> {
+  const resent = new Set<Waiter>();
+  const latest = new Map<string, ResendCopy>();
+  for (const waiter of batch) {
+    const r = waiter.record;
+    if (!r.resendId) continue;
+    const id = `${r.tenantId}\0${r.deviceIntId}\0${r.resendId}`;
+    if (r.maybeResend) {
+      const copy = latest.get(id) ?? (await latestStoredCopy(trx, r));
+      if (copy !== undefined && repeats(copy, r)) {
+        resent.add(waiter);
+        continue;
+      }
+    }
+    latest.set(id, r);
+  }
+  return resent;
+}
+
+/**
  * The northbound event of a stored uplink: its topic, QoS, payload (base64), receive time, and how it arrived
  * (`metadata`, e.g. a LoRaWAN uplink's gateways) when its adapter told.
  */
@@ -227,5 +254,6 @@ function toRow(r: UplinkRecord, now: number): Insertable<DeviceEventsTable> {
     msgTime: r.msgTime,
     createAt: now,
     metadata: r.metadata ?? null,
+    resendId: r.resendId ?? null,
   };
 }

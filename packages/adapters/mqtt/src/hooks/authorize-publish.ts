@@ -1,5 +1,5 @@
 import type { AedesOptions } from "aedes";
-import { AdapterError, isAllowed, mountTopic, publishTopicProblem } from "@iot/adapter-core";
+import { AdapterError, isAllowed, mountTopic, publishTopicProblem, type UplinkResend } from "@iot/adapter-core";
 import type { AdapterContext } from "../context.js";
 
 /**
@@ -70,6 +70,15 @@ function failed(ctx: AdapterContext, state: ClientState, topic: string, qos: num
 }
 
 /**
+ * A QoS 1/2 publish's resend identity: its packet identifier, which a resend repeats with DUP=1 (MQTT-3.3.1-1). A DUP=0
+ * publish is a new message even when it reuses an identifier, so only DUP=1 asks the registry to look for a first copy
+ * (one stored through an adapter process that died before the PUBACK reached the device).
+ */
+function resendOf(packet: Packet): UplinkResend {
+  return { id: `mqtt:${packet.messageId}`, maybe: packet.dup };
+}
+
+/**
  * The hook. Its helpers are module functions and not closures made per publish: at tens of thousands of publishes
  * a second those closures were a measurable share of the adapter's CPU profile.
  */
@@ -106,6 +115,7 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
       qos,
       clientIp: connect.clientIp,
       receivedAtMs: Date.now(),
+      ...(qos > 0 && { resend: resendOf(packet) }),
     });
     ctx.stats.uplinks++;
     packet.topic = mountTopic(device.mountpoint, topic);

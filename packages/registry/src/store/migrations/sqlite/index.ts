@@ -14,6 +14,8 @@ import { tenantQuotas } from "./0012-tenant-quotas.js";
 import { eventMetadata } from "./0013-event-metadata.js";
 import { cluster } from "./0014-cluster.js";
 import { listIndexes } from "./0016-list-indexes.js";
+import { resendId } from "./0017-resend-id.js";
+import { commandHandover } from "./0018-command-handover.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -36,4 +38,6 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0013-event-metadata": eventMetadata,
   "0014-cluster": cluster,
   "0016-list-indexes": listIndexes,
+  "0017-resend-id": resendId,
+  "0018-command-handover": commandHandover,
 };

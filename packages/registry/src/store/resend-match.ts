@@ -1,0 +1,70 @@
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "./schema.js";
+import type { UplinkRecord } from "./store.js";
+
+/**
+ * How far back a possible resend looks for its first copy, ms: CoAP's EXCHANGE_LIFETIME (RFC 7252 §4.8.2, 247 s),
+ * the longest a confirmable message is retransmitted and remembered. A device's resend that comes later (an MQTT
+ * client offline for minutes) is stored again: a duplicate, never a loss.
+ */
+export const RESEND_WINDOW_MS = 247_000;
+
+/**
+ * Most of a device's latest uplinks searched for a resend's first copy. It bounds the lookup (read through the
+ * device's (device, tenant, id) index, newest first) for a device that publishes fast: one whose first copy is older
+ * than its last 1000 uplinks is stored again.
+ */
+export const RESEND_SCAN_ROWS = 1_000;
+
+/** What a possible resend is compared with: an uplink of the same device with the same resend id. */
+export interface ResendCopy {
+  readonly topic: string;
+  readonly payload: Uint8Array;
+  readonly msgTime: number;
+}
+
+/**
+ * Whether `resend` repeats `copy`, the device's latest uplink with the same resend id: same topic and payload, and
+ * received within RESEND_WINDOW_MS before it. A reused id with another message is a new message, never dropped.
+ */
+export function repeats(copy: ResendCopy, resend: Pick<UplinkRecord, "topic" | "payload" | "msgTime">): boolean {
+  return (
+    copy.topic === resend.topic &&
+    resend.msgTime - copy.msgTime <= RESEND_WINDOW_MS &&
+    Buffer.from(copy.payload.buffer, copy.payload.byteOffset, copy.payload.byteLength).equals(resend.payload)
+  );
+}
+
+/**
+ * The device's latest stored uplink with `record.resendId` among its last RESEND_SCAN_ROWS uplinks received within
+ * RESEND_WINDOW_MS before `record`, or undefined. One indexed query, made only for uplinks flagged `maybeResend`.
+ */
+export async function latestStoredCopy(
+  db: Kysely<Database> | Transaction<Database>,
+  record: UplinkRecord,
+): Promise<ResendCopy | undefined> {
+  const recent = db
+    .selectFrom("deviceEvents")
+    .select(["id", "resendId", "msgTime"])
+    .where("deviceIntId", "=", record.deviceIntId)
+    .where("tenantId", "=", record.tenantId)
+    .orderBy("id", "desc")
+    .limit(RESEND_SCAN_ROWS)
+    .as("recent");
+  const row = await db
+    .selectFrom("deviceEvents")
+    .select(["topic", "payload", "msgTime"])
+    .where(
+      "id",
+      "=",
+      db
+        .selectFrom(recent)
+        .select("recent.id")
+        .where("recent.resendId", "=", record.resendId ?? "")
+        .where("recent.msgTime", ">=", record.msgTime - RESEND_WINDOW_MS)
+        .orderBy("recent.id", "desc")
+        .limit(1),
+    )
+    .executeTakeFirst();
+  return row && { topic: row.topic, payload: row.payload, msgTime: Number(row.msgTime) };
+}

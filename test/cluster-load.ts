@@ -1,0 +1,90 @@
+import type { MqttClient } from "mqtt";
+import { openStore } from "@iot/registry";
+import { reachable, type Fleet } from "../scripts/fleet.js";
+
+/** The administrator password the cluster tests give their nodes. */
+export const CLUSTER_PASSWORD = "cluster-admin-pass";
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A logged-in REST client of one central node. */
+export async function apiOf(fleet: Fleet, node: number) {
+  const base = `${reachable(fleet.centrals[node]!.urls.api!)}/api/v1`;
+  let token = "";
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: res.status, body: (await res.json().catch(() => null)) as any };
+  };
+  token = (await call("POST", "/login", { username: "admin", password: CLUSTER_PASSWORD })).body.token;
+  return call;
+}
+
+/** QoS 1 publishes with unique payloads, `window` in flight per client, until stopped; counts acked and failed. */
+export function loadOn(clients: MqttClient[], window: number) {
+  const acked: string[] = [];
+  const failed: string[] = [];
+  let running = true;
+  const lanes = clients.flatMap((client, d) => {
+    let next = 0;
+    return Array.from({ length: window }, async () => {
+      while (running) {
+        const payload = `d${d}-${next++}`;
+        await client.publishAsync("telemetry", payload, { qos: 1 }).then(
+          () => acked.push(payload),
+          (err: Error) => failed.push(`${payload}: ${err.message}`),
+        );
+      }
+    });
+  });
+  return {
+    acked,
+    failed,
+    /** Stops publishing and waits for every publish in flight to be answered. */
+    async stop() {
+      running = false;
+      await Promise.all(lanes);
+    },
+  };
+}
+
+/** Every stored uplink payload, read from the database: which acked ones are missing, which are stored twice. */
+export async function storedOnce(databaseUrl: string, dataDir: string, acked: readonly string[]) {
+  const store = await openStore({ databaseUrl, dataDir });
+  try {
+    const rows = await store.db.selectFrom("deviceEvents").select(["payload"]).execute();
+    const copies = new Map<string, number>();
+    for (const r of rows) {
+      const p = Buffer.from(r.payload).toString();
+      copies.set(p, (copies.get(p) ?? 0) + 1);
+    }
+    return {
+      duplicated: [...copies].filter(([, n]) => n > 1).map(([p]) => p),
+      lost: acked.filter((p) => !copies.has(p)),
+      stored: new Set(copies.keys()),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/** A REST call to one node's API with a bearer token ("" for none). */
+export async function callApi(apiUrl: string, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${apiUrl}/api/v1${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+/** Logs in on one node's API: the token, or an error naming the answer. */
+export async function loginOn(apiUrl: string, username: string, password: string): Promise<string> {
+  const r = await callApi(apiUrl, "", "POST", "/login", { username, password });
+  if (r.status !== 201) throw new Error(`login of ${username} failed: ${JSON.stringify(r.body)}`);
+  return r.body.token as string;
+}
