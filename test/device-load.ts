@@ -8,6 +8,7 @@
 import { createSocket } from "node:dgram";
 import mqtt, { Store, type Packet } from "mqtt";
 import { expect } from "vitest";
+import { SimulatedForwarder, type SimulatedLoraDevice } from "@iot/adapter-lorawan";
 import { FakeCoapClient } from "../packages/adapters/coap/src/fake-coap-client.js";
 import type { TestDevice } from "./helpers.js";
 
@@ -246,4 +247,42 @@ export async function expectStoredOnce(
     else expect(check.duplicates).toEqual([]);
     expect(load.acked.size).toBeGreaterThan(0);
   }
+}
+
+/**
+ * A LoRaWAN device sending confirmed uplinks through its own simulated packet forwarder (keeping its PULL_DATA
+ * going, so a restarted network server has a downlink path at once). What acknowledges an uplink here is not the
+ * gateway's PUSH_ACK (receipt of the datagram only) but a downlink with the ACK bit in the device's receive windows;
+ * without one the device retransmits the same frame (same FCnt, byte for byte) after its windows closed, as
+ * LoRaWAN 1.0.x §18.4 has it.
+ */
+export async function loraLoad(
+  port: number,
+  gatewayEui: string,
+  device: SimulatedLoraDevice,
+  label: string,
+  shape: LoadShape = {},
+): Promise<DeviceLoad> {
+  const forwarder = new SimulatedForwarder({ gatewayEui, port, keepaliveMs: 300 });
+  await forwarder.start();
+  forwarder.startKeepalive();
+  const frames = new Map<string, Buffer>();
+  const sendFrame = async (payload: string) => {
+    const frame = frames.get(payload) ?? device.uplink({ confirmed: true, payload });
+    frames.set(payload, frame);
+    await forwarder.push({ data: frame });
+    // RX2 closes 2 s after the uplink: a network server never answers later than that.
+    const deadline = Date.now() + 3_000;
+    while (Date.now() < deadline) {
+      const d = await forwarder.nextDownlink(deadline - Date.now()).catch(() => undefined);
+      const got = d && device.handleDownlink(d.data);
+      if (got?.ok && got.value.ack) {
+        frames.delete(payload);
+        return true;
+      }
+    }
+    return false;
+  };
+  // One lane: a LoRaWAN device has one confirmed uplink under way at a time.
+  return lanes(`lora-${label}`, { ...shape, lanes: 1 }, sendFrame, () => forwarder.close());
 }

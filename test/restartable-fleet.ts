@@ -30,8 +30,11 @@ export interface RestartableFleet {
    * `extra` adds to the device's creation body (an LwM2M device's IMEI).
    */
   newDevice(cloudProtocol: number, name: string, extra?: Record<string, unknown>): Promise<TestDevice>;
-  /** Starts (again, after it was stopped or killed) one adapter of `scripts/fleet.ts` ADAPTERS by name. */
-  startAdapter(name: string): Promise<FleetProcess>;
+  /**
+   * Starts (again, after it was stopped or killed) one adapter of `scripts/fleet.ts` ADAPTERS by name; `env` adds
+   * settings of its own (the Modbus adapter's gateway credentials).
+   */
+  startAdapter(name: string, env?: Record<string, string>): Promise<FleetProcess>;
   close(): Promise<void>;
 }
 
@@ -98,10 +101,14 @@ export async function startRestartableFleet(
     token = "";
     token = (await api("POST", "/login", { username: "admin", password: PASSWORD })).body.token;
   };
-  const startAdapter = async (name: string) => {
+  const startAdapter = async (name: string, env: Record<string, string> = {}) => {
     const entry = ADAPTERS.find((a) => a.name === name)?.entry;
     if (!entry) throw new Error(`no adapter named ${name}`);
-    const p = await startProcess(name, entry, { ...settings, IOT_REGISTRY_URL: `127.0.0.1:${settings.IOT_GRPC_PORT}` });
+    const p = await startProcess(name, entry, {
+      ...settings,
+      IOT_REGISTRY_URL: `127.0.0.1:${settings.IOT_GRPC_PORT}`,
+      ...env,
+    });
     running.set(name, p);
     return p;
   };

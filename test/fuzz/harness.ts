@@ -52,6 +52,21 @@ export interface FuzzOptions {
   readonly aliveEvery?: number;
   /** Measure the heap (a forced GC) at every live check too. */
   readonly traceHeap?: boolean;
+  /**
+   * Called about every `progressEveryMs` (default: never) with the figures so far, the heap measured after a forced
+   * GC: a long run that is stopped before its end still leaves them.
+   */
+  readonly onProgress?: (progress: FuzzProgress) => void;
+  readonly progressEveryMs?: number;
+}
+
+/** Figures of a run under way. */
+export interface FuzzProgress {
+  readonly target: string;
+  readonly cases: number;
+  readonly seconds: number;
+  readonly casesPerSecond: number;
+  readonly heapMiB: number;
 }
 
 v8.setFlagsFromString("--expose-gc");
@@ -79,6 +94,15 @@ export async function fuzz<T>(target: FuzzTarget<T>, options: FuzzOptions): Prom
     const heapBeforeMiB = heapMiB();
     const heapTraceMiB: number[] = [];
     const started = performance.now();
+    let lastProgress = started;
+    const progress = () => {
+      const now = performance.now();
+      if (!options.onProgress || now - lastProgress < (options.progressEveryMs ?? Infinity)) return;
+      lastProgress = now;
+      const seconds = (now - started) / 1000;
+      const casesPerSecond = Math.round(cases / seconds);
+      options.onProgress({ target: target.name, cases, seconds, casesPerSecond, heapMiB: heapMiB() });
+    };
     const property = fc.asyncProperty(session.arbitrary, async (input) => {
       await session.run(input);
       const thrown = escapes.shift();
@@ -90,6 +114,7 @@ export async function fuzz<T>(target: FuzzTarget<T>, options: FuzzOptions): Prom
         await session.alive?.();
         if (options.traceHeap) heapTraceMiB.push(heapMiB());
       }
+      progress();
     });
     const seed = options.seed ?? Date.now();
     let result: fc.RunDetails<[T]>;

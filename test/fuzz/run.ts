@@ -1,13 +1,15 @@
 /**
  * `pnpm fuzz [cases] [target…]`: runs every target (or the named ones) for `cases` cases each (default 1,000,000)
  * from a random seed, printing per target cases/s, the failure if any (with the seed that reproduces it) and the
- * heap after a forced GC before and after. Exits 1 when any target failed.
+ * heap after a forced GC before and after, and a progress line per target every minute (FUZZ_PROGRESS_SECONDS) with
+ * the figures so far, so a run stopped early still reports. Exits 1 when any target failed.
  */
 import { fuzz } from "./harness.js";
 import { TARGETS } from "./targets/index.js";
 
 const args = process.argv.slice(2).filter((a) => a !== "--");
 const count = args[0] && /^\d+$/.test(args[0]) ? Number(args.shift()) : 1_000_000;
+const progressEveryMs = Number(process.env.FUZZ_PROGRESS_SECONDS ?? 60) * 1000;
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2 ** 31;
 const chosen = args.length ? TARGETS.filter((t) => args.includes(t.name)) : TARGETS;
 const unknown = args.filter((a) => !TARGETS.some((t) => t.name === a));
@@ -27,6 +29,12 @@ for (const target of chosen) {
       seed,
       aliveEvery: Math.min(aliveEvery, Math.ceil(count / 4)),
       traceHeap: true,
+      progressEveryMs,
+      onProgress: (p) =>
+        console.log(
+          `${p.target.padEnd(16)} ${String(p.cases).padStart(9)} cases ${p.seconds.toFixed(1).padStart(7)} s ` +
+            `${String(p.casesPerSecond).padStart(7)} cases/s  (under way)  heap ${p.heapMiB} MiB`,
+        ),
     });
   } catch (e) {
     failed++;

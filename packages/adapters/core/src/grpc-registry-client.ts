@@ -24,6 +24,7 @@ import {
 import type { Logger } from "pino";
 import { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
+import { RegistryOutage } from "./registry-outage.js";
 import { RegistryEndpoints } from "./registry-endpoints.js";
 import type { AdapterConfig } from "./config.js";
 import { CallBatcher } from "./call-batcher.js";
@@ -123,7 +124,10 @@ export interface GrpcRegistryClientOptions {
   readonly authBatchMax?: number;
   /** How long close() waits for pending acks (default 2000). */
   readonly closeDrainMs?: number;
-  /** Reconnect delays (default 100 ms doubling to 5 s, with jitter; with several nodes, per round of them). */
+  /**
+   * Reconnect delays (default 100 ms doubling to 2 s, with jitter; with several nodes, per round of them). The
+   * steps start over once a link has stayed up 2 s (see RegistryOutage).
+   */
   readonly backoff?: BackoffOptions;
   /**
    * With several addresses: how long a new stream may wait for the node's HelloAck before the client gives up on that
@@ -167,6 +171,8 @@ const BATCH_MAX_BYTES = 1024 * 1024;
 
 /** gRPC codes that mean "the registry could not answer now": asking again later may work. */
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.RESOURCE_EXHAUSTED]);
+/** Longest reconnect delay by default, ms: an outage costs at most this much after the registry is back. */
+const DEFAULT_MAX_BACKOFF_MS = 2_000;
 /** Deadline of one IssueListenerCertificate call, ms (the first one may create the service CA). */
 const ISSUE_TIMEOUT_MS = 10_000;
 
@@ -186,8 +192,8 @@ const LORA_ACTIVATE_RESULTS: Partial<Record<LoraActivateCode, LoraActivateResult
 export class GrpcRegistryClient implements RegistryClient {
   readonly instanceId: string;
   private linkState: RegistryLinkState = "idle";
-  /** The link was up and broke, and is not up again yet. */
-  private wasLost = false;
+  /** What is logged of outages of the link: their start, a summary every 30 s, their end. */
+  private readonly outage: RegistryOutage;
   /** One gRPC client per node address, in the order of `endpoints.addresses`. */
   private readonly raws: RawRegistryClient[];
   private readonly buffer: UplinkBuffer;
@@ -221,15 +227,15 @@ export class GrpcRegistryClient implements RegistryClient {
       opts.authConcurrency ?? 4,
       opts.authBatchMax ?? 200,
     );
-    this.endpoints = new RegistryEndpoints(
-      typeof opts.address === "string" ? [opts.address] : opts.address,
-      opts.backoff,
-    );
+    const backoff = { maxMs: DEFAULT_MAX_BACKOFF_MS, ...opts.backoff };
+    this.endpoints = new RegistryEndpoints(typeof opts.address === "string" ? [opts.address] : opts.address, backoff);
     this.log = opts.logger.child({ component: "registry-client", instance: this.instanceId });
+    // A link that stayed up is the success that resets the backoff: one that drops right after Hello is not.
+    this.outage = new RegistryOutage(this.log, { onStable: () => this.endpoints.connected() });
     this.rates = new TenantRateLimiter((tenantId, refused, rate) =>
       this.log.warn({ tenantId, refused, maxUplinkRate: rate }, "tenant over its uplink rate; uplinks refused"),
     );
-    const maxMs = opts.backoff?.maxMs ?? 5000;
+    const maxMs = backoff.maxMs;
     this.raws = this.endpoints.addresses.map((address) => {
       const { target, credentials } = channel(address);
       return new RegistryGrpcClient(target, credentials, {
@@ -406,7 +412,7 @@ export class GrpcRegistryClient implements RegistryClient {
 
   async issueListenerCertificate(csrPem: string, hostnames: readonly string[]): Promise<ListenerCertificate> {
     const req = toListenerCertificateRequest(csrPem, hostnames, this.instanceId);
-    const backoff = new Backoff(this.opts.backoff);
+    const backoff = new Backoff({ maxMs: DEFAULT_MAX_BACKOFF_MS, ...this.opts.backoff });
     for (;;) {
       if (this.linkState === "closed")
         throw new AdapterError("CLIENT_CLOSED", "registry client closed before the listener certificate was issued");
@@ -457,6 +463,7 @@ export class GrpcRegistryClient implements RegistryClient {
     if (this.linkState === "closed") return;
     const wasConnected = this.linkState === "connected";
     this.linkState = "closed";
+    this.outage.close();
     clearTimeout(this.retryTimer);
     clearTimeout(this.helloTimer);
     const until = Date.now() + (this.opts.closeDrainMs ?? 2000);
@@ -565,7 +572,6 @@ export class GrpcRegistryClient implements RegistryClient {
 
   private streamDown(why: string): void {
     if (this.linkState === "closed") return;
-    const wasConnected = this.linkState === "connected";
     this.linkState = "connecting";
     this.metrics.registryConnected(false);
     const from = this.endpoints.current;
@@ -577,9 +583,7 @@ export class GrpcRegistryClient implements RegistryClient {
       retryInMs: delay,
       pendingUplinks: this.buffer.size,
     };
-    this.wasLost ||= wasConnected;
-    if (wasConnected) this.log.warn(details, "registry stream lost; reconnecting");
-    else this.log.debug(details, "registry not reachable; retrying");
+    this.outage.failed(details);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (this.linkState !== "closed") this.openStream();
@@ -594,18 +598,12 @@ export class GrpcRegistryClient implements RegistryClient {
         this.linkState = "connected";
         this.registryBatches = k.value.uplinkBatches;
         this.metrics.registryConnected(true);
-        this.endpoints.connected();
-        // Back after a loss: as loud as the loss was, so an operator watching warnings sees the fault end.
-        this.log[this.wasLost ? "warn" : "info"](
-          {
-            node: k.value.nodeId,
-            address: this.endpoints.current,
-            sessions: this.live.size,
-            replayed: this.buffer.size,
-          },
-          this.wasLost ? "registry link up again" : "registry link up",
-        );
-        this.wasLost = false;
+        this.outage.up({
+          node: k.value.nodeId,
+          address: this.endpoints.current,
+          sessions: this.live.size,
+          replayed: this.buffer.size,
+        });
         return;
       case "uplinkAck": {
         const now = performance.now();

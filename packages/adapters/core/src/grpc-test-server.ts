@@ -42,6 +42,8 @@ export interface TestRegistryServer {
   autoAck: boolean;
   /** When false, Hello is never answered (a stuck node); default true. */
   answerHello: boolean;
+  /** When true, a stream is ended right after its HelloAck (a node whose database is down); default false. */
+  endAfterHello: boolean;
   /** Whether HelloAck says this registry takes UplinkBatch messages (default false, as an older registry). */
   uplinkBatches: boolean;
   /** When false, AuthenticateBatch answers UNIMPLEMENTED, as an older registry (default true). */
@@ -94,6 +96,7 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     streams,
     autoAck: true,
     answerHello: true,
+    endAfterHello: false,
     uplinkBatches: false,
     authenticateBatches: true,
     authCalls: { single: 0, batches: 0, requests: 0 },
@@ -150,6 +153,8 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
               kind: { case: "helloAck", value: { nodeId: "test-node", uplinkBatches: state.uplinkBatches } },
             }),
           );
+        if (m.kind.case === "hello" && state.endAfterHello)
+          call.emit("error", { code: grpc.status.UNAVAILABLE, details: "database unavailable" });
         const uplinks =
           m.kind.case === "uplink" ? [m.kind.value] : m.kind.case === "uplinkBatch" ? m.kind.value.uplinks : [];
         if (uplinks.length > 0 && state.autoAck) {

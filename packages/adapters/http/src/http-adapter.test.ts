@@ -91,6 +91,18 @@ describe("HTTP device adapter", () => {
     expect(registry.uplinks).toHaveLength(3);
   });
 
+  // Found by `pnpm fuzz` (http-device, seed 20261123, path 338246:6:7:8:9:28:53): "//%zz" made new URL() throw.
+  it("answers 400, not 500, to a request target that is no valid path", async () => {
+    await start();
+    const { createConnection } = await import("node:net");
+    const socket = createConnection(Number(new URL(base).port), "127.0.0.1");
+    socket.end("OPTIONS //%zz?wtopics/%t=1 HTTP/1.1\r\nHost: fuzz\r\nConnection: close\r\n\r\n");
+    let answer = "";
+    for await (const chunk of socket) answer += String(chunk);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain("BAD_PATH");
+  });
+
   it("answers 401 with a Basic challenge for missing or wrong credentials, and opens no session", async () => {
     await start();
     const none = await fetch(`${base}/topics/x`, { method: "POST", body: "1" });

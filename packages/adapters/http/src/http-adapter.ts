@@ -138,7 +138,13 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
   options.registry.setHandlers(leases.handlers());
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? "/", "http://device");
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://device");
+    } catch {
+      // A target such as "//%zz": a host that cannot be parsed, which is the client's error, not the adapter's.
+      return send(res, new Refusal(400, "BAD_PATH", "the request target is not a valid path"));
+    }
     if (!url.pathname.startsWith(PREFIX))
       return send(res, new Refusal(404, "NOT_FOUND", `no such path; use ${PREFIX}<topic>`));
     if (req.method !== "POST" && req.method !== "GET") {

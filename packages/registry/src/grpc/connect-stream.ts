@@ -32,6 +32,7 @@ import type { ModbusConfigPush } from "../modbus/config-push.js";
 import { recordLoraCounters } from "../lora/lora-sessions.js";
 import type { SessionRows } from "../cluster/session-rows.js";
 import { protocolLabel, uplinksTotal } from "../ops/registry-metrics.js";
+import { uplinkMsgKey } from "./uplink-key.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -240,7 +241,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   const store = (u: Uplink, target: { deviceIntId: number; gatewayIntId: number | null; topic: string }) => {
     deps.uplinks
       .write({
-        msgKey: `${link!.instanceId}:${u.seq}`,
+        msgKey: uplinkMsgKey(link!.instanceId, u.seq, target.deviceIntId, u.metadata),
         tenantId: u.tenantId,
         deviceIntId: target.deviceIntId,
         gatewayIntId: target.gatewayIntId ?? (u.gatewayDeviceIntId ? Number(u.gatewayDeviceIntId) : null),

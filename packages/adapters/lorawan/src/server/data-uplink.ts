@@ -9,12 +9,25 @@ import { loadDevice, type Heard, type ServerContext } from "./server-context.js"
 /** Topic of the device status (battery, margin) a DevStatusAns reports, kept as an event of the device. */
 export const DEVICE_STATUS_TOPIC = "lora/status";
 
+/**
+ * What identifies a frame for good under the strict counter policies (fcntCheck 0 and 1, where a counter is never
+ * accepted twice): DevAddr, FCnt and MIC. A retransmission or a replay carries the same, so the store keeps one
+ * (`frameId` in the metadata; see the registry's uplinkMsgKey), even when a network server restarted after a crash
+ * resumed from a counter reported before its last frames. None for policies that accept a counter again.
+ */
+function frameId(accepted: AcceptedUplink<NetworkSession>): string | undefined {
+  if (accepted.session.fcntCheck !== 0 && accepted.session.fcntCheck !== 1) return undefined;
+  return `${accepted.frame.devAddr}:${accepted.fcnt}:${accepted.frame.mic.toString("hex")}`;
+}
+
 /** The radio metadata kept with an uplink event (JSON): the frame's counters and every gateway that heard it. */
 export function uplinkMetadata(heard: Heard, accepted: AcceptedUplink<NetworkSession>, dr: number | undefined) {
   const rx = heard.best.rx;
+  const id = frameId(accepted);
   return {
     devAddr: accepted.frame.devAddr,
     fCnt: accepted.fcnt,
+    ...(id ? { frameId: id } : {}),
     fPort: accepted.frame.fPort,
     confirmed: accepted.frame.confirmed,
     frequency: rx.freq,
@@ -32,12 +45,57 @@ export function uplinkMetadata(heard: Heard, accepted: AcceptedUplink<NetworkSes
   };
 }
 
-async function publish(ctx: ServerContext, state: DeviceState, topic: string, payload: Buffer, metadata?: object) {
+/** Hands an uplink to the registry; true once the registry acknowledged it, false when refused or not stored. */
+async function publish(
+  ctx: ServerContext,
+  state: DeviceState,
+  topic: string,
+  payload: Buffer,
+  metadata?: object,
+): Promise<boolean> {
   try {
     const refusal = await state.lease.publish(topic, payload, 0, metadata ? JSON.stringify(metadata) : undefined);
-    if (refusal) ctx.log.warn({ deviceId: state.deviceId, topic, reason: refusal.message }, "uplink dropped");
+    if (!refusal) return true;
+    ctx.log.warn({ deviceId: state.deviceId, topic, reason: refusal.message }, "uplink dropped");
   } catch (err) {
     ctx.log.warn({ deviceId: state.deviceId, topic, err: (err as Error).message }, "uplink not stored");
+  }
+  return false;
+}
+
+/**
+ * Stores the application payload of an accepted frame. Its FCnt counts as unstored until the registry answers;
+ * once stored, the counters go to the registry at once (not at the next periodic report), so a server restarted
+ * after a crash refuses this frame again as a replay instead of storing it twice.
+ */
+function store(ctx: ServerContext, state: DeviceState, fcnt: number, stored: Promise<boolean>): Promise<boolean> {
+  state.unstored.add(fcnt);
+  return stored.then((ok) => {
+    state.unstored.delete(fcnt);
+    const counters = state.reportedCounters;
+    if (ok && counters) ctx.registry.reportLoraCounters([counters]);
+    return ok;
+  });
+}
+
+/** Time kept for building and sending the answer after waiting for the registry, ms. */
+const ANSWER_SLACK_MS = 50;
+
+/**
+ * Whether `stored` says yes before the device's last receive window must be answered (RX2, `receiveDelay1` + 1 s
+ * after the uplink, less the scheduling margin): the ACK of a confirmed uplink is the device's only proof of
+ * delivery, so it is sent only for what the registry stored. No ACK: the device retransmits the frame.
+ */
+async function storedInTime(ctx: ServerContext, state: DeviceState, stored: Promise<boolean>, firstHeardAt: number) {
+  // ANSWER_SLACK_MS short of the cut-off, so a downlink without the ACK (MAC answers, queued commands) still makes RX2.
+  const leftMs =
+    firstHeardAt + (state.region.receiveDelay1 + 1) * 1000 - ctx.scheduleMarginMs - ANSWER_SLACK_MS - Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), Math.max(0, leftMs))));
+  try {
+    return await Promise.race([stored, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -74,7 +132,11 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
   }
   state.lease.touch();
   if (v.kind === "retransmission") {
-    if (v.frame.confirmed) await answerUplink(ctx, state, heard.copies, heard.firstHeardAt, true, false);
+    // Stored by this process, or by one before it (the registry's counter is reported only for stored frames).
+    const ack =
+      v.frame.confirmed &&
+      (await storedInTime(ctx, state, state.lastStored ?? Promise.resolve(true), heard.firstHeardAt));
+    if (ack) await answerUplink(ctx, state, heard.copies, heard.firstHeardAt, true, false);
     return;
   }
   session.fcntUp = v.nextFCntUp;
@@ -108,8 +170,17 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
   if (ctx.devStatusEvery > 0 && state.uplinks % ctx.devStatusEvery === 1 % ctx.devStatusEvery)
     state.macOut.push({ type: "DevStatusReq" });
 
-  if (v.frame.fPort !== null && v.frame.fPort > 0)
-    void publish(ctx, state, `up/${v.frame.fPort}`, v.payload, uplinkMetadata(heard, v, dr.ok ? dr.value : undefined));
+  const stored =
+    v.frame.fPort !== null && v.frame.fPort > 0
+      ? store(
+          ctx,
+          state,
+          v.fcnt,
+          publish(ctx, state, `up/${v.frame.fPort}`, v.payload, uplinkMetadata(heard, v, dr.ok ? dr.value : undefined)),
+        )
+      : Promise.resolve(true);
+  state.lastStored = stored;
   if (status) void publish(ctx, state, DEVICE_STATUS_TOPIC, Buffer.from(JSON.stringify(status)));
-  await answerUplink(ctx, state, heard.copies, heard.firstHeardAt, v.frame.confirmed, v.frame.adrAckReq);
+  const ack = v.frame.confirmed && (await storedInTime(ctx, state, stored, heard.firstHeardAt));
+  await answerUplink(ctx, state, heard.copies, heard.firstHeardAt, ack, v.frame.adrAckReq);
 }

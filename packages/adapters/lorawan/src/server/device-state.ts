@@ -48,6 +48,13 @@ export class DeviceState {
   lastHeard: LastHeard | undefined;
   /** Counters changed since they were last reported to the registry. */
   dirty = false;
+  /**
+   * FCnts of uplinks handed to the registry and not acknowledged yet. The counter reported stays below them, so a
+   * server restarted after a crash takes the device's retransmission of such a frame as new and stores it.
+   */
+  readonly unstored = new Set<number>();
+  /** Whether the last accepted uplink was stored (once the registry answered): gates a retransmission's ACK. */
+  lastStored: Promise<boolean> | undefined;
   /** Removes the downlink consumer from the lease. */
   stopConsuming: (() => void) | undefined;
 
@@ -74,6 +81,16 @@ export class DeviceState {
 
   get deviceId(): string {
     return this.lease.session.device.deviceId;
+  }
+
+  /**
+   * The counters the registry may keep: the next FCntUp, but never past an uplink it has not stored (a restarted
+   * server that resumed past it would take the device's retransmission for a replay and lose the frame).
+   */
+  get reportedCounters(): { deviceIntId: number; fcntUp: number; fcntDown: number } | undefined {
+    if (!this.session) return undefined;
+    const fcntUp = Math.min(this.session.fcntUp, ...this.unstored);
+    return { deviceIntId: this.deviceIntId, fcntUp, fcntDown: this.session.fcntDown };
   }
 
   /** Fails every downlink held here (the session ended). */

@@ -171,6 +171,41 @@ describe("uplinks", () => {
     h.server.close();
   });
 
+  test("a confirmed uplink the registry has not stored gets no ACK; its retransmission is ACKed once stored", async () => {
+    const h = new Harness([...gateways, abp()]);
+    h.registry.autoAck = false;
+    h.pull(GW1);
+    const frame = dataUp(ABP_ADDR, 0, { confirmed: true });
+    h.push(GW1, frame);
+    await h.until(() => h.registry.uplinks.length === 1);
+    await new Promise((r) => setTimeout(r, 2_100)); // past RX2: nothing to say but the ACK, so nothing is sent
+    expect(h.pullResps()).toEqual([]);
+    expect(h.registry.loraCounterReports.flat().every((c) => c.fcntUp === 0)).toBe(true); // not past the unstored
+    h.registry.ackAll();
+    await h.until(() => h.registry.loraCounterReports.flat().some((c) => c.fcntUp === 1)); // reported at once
+    h.push(GW1, frame); // the device retransmits
+    await h.until(() => h.pullResps().length === 1);
+    expect(readDownlink(h.pullResps()[0]!.txpk.data)).toMatchObject({ micOk: true, ack: true });
+    expect(h.registry.uplinks.length).toBe(1);
+    h.server.close();
+  });
+
+  test("an uplink frame is named by DevAddr, FCnt and MIC under the strict counter policies only", async () => {
+    const ids: Array<string | undefined> = [];
+    for (const fcntCheck of [0, 1, 2, 3]) {
+      const h = new Harness([...gateways, abp(fcntCheck)]);
+      h.pull(GW1);
+      const frame = dataUp(ABP_ADDR, 0, { payload: Buffer.from("x") });
+      h.push(GW1, frame);
+      await h.until(() => h.registry.uplinks.length === 1);
+      ids.push((JSON.parse(h.registry.uplinks[0]!.metadata!) as { frameId?: string }).frameId);
+      h.server.close();
+    }
+    expect(ids.slice(2)).toEqual([undefined, undefined]);
+    expect(ids[0]).toMatch(new RegExp(`^${ABP_ADDR}:0:[0-9a-f]{8}$`));
+    expect(ids[1]).toBe(ids[0]);
+  });
+
   test.each([
     [0, 100, 101, true, "strict 16-bit: the next counter is accepted"],
     [0, 100, 50, false, "strict 16-bit: an older counter is a replay"],

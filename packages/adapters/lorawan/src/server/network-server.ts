@@ -165,10 +165,7 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
   const reportCounters = () => {
     const dirty = [...ctx.states.values()].filter((s) => s.dirty && s.session);
     for (const s of dirty) s.dirty = false;
-    if (dirty.length > 0)
-      options.registry.reportLoraCounters(
-        dirty.map((s) => ({ deviceIntId: s.deviceIntId, fcntUp: s.session!.fcntUp, fcntDown: s.session!.fcntDown })),
-      );
+    if (dirty.length > 0) options.registry.reportLoraCounters(dirty.map((s) => s.reportedCounters!));
   };
 
   const receive = (datagram: Buffer, peer: Peer, acknowledged = false) => {

@@ -132,10 +132,8 @@ async function open(
     if (ctx.byDevEui.get(lora.devEui.toLowerCase()) === state) ctx.byDevEui.delete(lora.devEui.toLowerCase());
     state.stopConsuming?.();
     state.failAll(`device session ended: ${reason}`);
-    if (state.dirty && state.session) {
-      const { fcntUp, fcntDown } = state.session;
-      ctx.registry.reportLoraCounters([{ deviceIntId: state.deviceIntId, fcntUp, fcntDown }]);
-    }
+    const counters = state.reportedCounters;
+    if (state.dirty && counters) ctx.registry.reportLoraCounters([counters]);
   });
   ctx.onState(state);
   return state;
