@@ -121,7 +121,16 @@ describe.each(engines)("device commands on $name", (engine) => {
         payload: payloads[i],
         deviceIntId: payloads[i]!.startsWith("a") ? a.id : b.id,
       });
-    expect(adapter.sent.map((c) => [c.id, c.payload])).toEqual(issued.map((r, i) => [r.id, payloads[i]]));
+    // Concurrent calls may be recorded in any order (their device lookups race on a pool); each device's commands
+    // go out in the order of their logs, each with its own payload.
+    const sent = adapter.sent.map((c) => [c.id, c.payload]);
+    expect([...sent].sort((x, y) => Number(x[0]) - Number(y[0]))).toEqual(
+      issued.map((r, i) => [r.id, payloads[i]]).sort((x, y) => Number(x[0]) - Number(y[0])),
+    );
+    for (const prefix of ["a", "b"]) {
+      const ids = sent.filter(([, p]) => String(p).startsWith(prefix)).map(([id]) => Number(id));
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    }
   });
 
   it("finds the device by its deviceID alone, and refuses a deviceIntId that is another device", async () => {
