@@ -1,41 +1,21 @@
 import pino from "pino";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { metricValue } from "@iot/config";
 import { adapterMetrics } from "./adapter-metrics.js";
 import { AdapterError } from "./errors.js";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
-import { startTestRegistry } from "./grpc-test-server.js";
-import type { DeviceSession, Uplink } from "./registry-client.js";
+import { startTestRegistry, TEST_SESSION, useTestRegistries } from "./grpc-test-server.js";
+import type { Uplink } from "./registry-client.js";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { cleanups } = useTestRegistries();
 
 const value = metricValue;
 
-const session: DeviceSession = {
-  sessionId: "s1",
-  device: {
-    tenantId: "t1",
-    deviceIntId: 7,
-    deviceId: "dev-7",
-    deviceName: "d",
-    productIntId: 1,
-    productId: "p",
-    mountpoint: "t1/7/",
-    defaultDownlinkTopic: "inbox",
-    deviceType: 1,
-    isGateway: false,
-    autoSub: false,
-  },
-  policies: [],
-  subscriptions: [],
-};
+const session = TEST_SESSION;
 const uplink = (payload = "x"): Uplink => ({
   sessionId: "s1",
   tenantId: "t1",
-  deviceIntId: 7,
+  deviceIntId: session.device.deviceIntId,
   topic: "data",
   payload: Buffer.from(payload),
   qos: 1,

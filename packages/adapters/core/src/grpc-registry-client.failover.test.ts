@@ -1,25 +1,16 @@
 import { createServer } from "node:net";
 import pino from "pino";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
 import {
   TEST_SESSION as session,
-  startTestRegistry,
   testUplink as uplink,
   type TestRegistryServer,
+  useTestRegistries,
 } from "./grpc-test-server.js";
 
 const logger = pino({ level: "silent" });
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function registry(): Promise<TestRegistryServer> {
-  const s = await startTestRegistry();
-  cleanups.push(() => s.stop());
-  return s;
-}
+const { cleanups, registry } = useTestRegistries();
 
 function client(addresses: string[], helloTimeoutMs?: number): GrpcRegistryClient {
   const c = new GrpcRegistryClient({

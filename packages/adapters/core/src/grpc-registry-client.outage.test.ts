@@ -1,18 +1,9 @@
 import pino from "pino";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
-import { startTestRegistry, type TestRegistryServer } from "./grpc-test-server.js";
+import { useTestRegistries } from "./grpc-test-server.js";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function registry(): Promise<TestRegistryServer> {
-  const s = await startTestRegistry();
-  cleanups.push(() => s.stop());
-  return s;
-}
+const { cleanups, registry } = useTestRegistries();
 
 /** A client with the default backoff whose log lines at warn and above land in `warnings`. */
 function client(addresses: string[]) {

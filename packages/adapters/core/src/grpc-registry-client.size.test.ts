@@ -1,15 +1,12 @@
 import pino from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_MESSAGE_SIZE_LIMIT } from "./config.js";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
-import { startTestRegistry } from "./grpc-test-server.js";
+import { startTestRegistry, useTestRegistries } from "./grpc-test-server.js";
 import type { Uplink } from "./registry-client.js";
 import { MAX_TOPIC_BYTES } from "./topics.js";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const { cleanups } = useTestRegistries();
 
 const uplink = (payloadBytes: number, topic = "t"): Uplink => ({
   sessionId: "s1",

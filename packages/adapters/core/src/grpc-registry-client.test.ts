@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
 import pino from "pino";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { grpc } from "@iot/proto";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
 import type { DeviceSession } from "./registry-client.js";
@@ -9,19 +9,11 @@ import {
   startTestRegistry,
   testUplink as uplink,
   type TestRegistryServer,
+  useTestRegistries,
 } from "./grpc-test-server.js";
 
 const logger = pino({ level: "silent" });
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function registry(port = 0): Promise<TestRegistryServer> {
-  const s = await startTestRegistry(port);
-  cleanups.push(() => s.stop());
-  return s;
-}
+const { cleanups, registry } = useTestRegistries();
 
 function client(port: number, bufferLimit?: number): GrpcRegistryClient {
   const c = new GrpcRegistryClient({

@@ -24,6 +24,7 @@ import {
   type RegistryMessage,
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { afterEach } from "vitest";
 import type { DeviceSession, Uplink } from "./registry-client.js";
 
 type ServerCall = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -206,3 +207,20 @@ export const testUplink = (topic: string): Uplink => ({
   clientIp: "10.0.0.1",
   receivedAtMs: 1,
 });
+
+/**
+ * A registry client test file's cleanups, run newest first after each test, and `registry()`, a test registry that
+ * is stopped among them.
+ */
+export function useTestRegistries() {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  const registry = async (port = 0): Promise<TestRegistryServer> => {
+    const s = await startTestRegistry(port);
+    cleanups.push(() => s.stop());
+    return s;
+  };
+  return { cleanups, registry };
+}
