@@ -1,37 +1,19 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, postgresEngine, type TestDatabase } from "@iot/registry/test-engines";
-import { reachable, startFleet, type Fleet, clusterMqttEnv } from "../scripts/fleet.js";
-import { apiOf, CLUSTER_PASSWORD, connectDevices, loadOn, sleep, storedOnce } from "./cluster-load.js";
+import { describe, expect, it } from "vitest";
+import { postgresEngine } from "@iot/registry/test-engines";
+import { reachable } from "../scripts/fleet.js";
+import { apiOf, connectDevices, loadOn, sleep, storedOnce, useTwoNodeMqttFleet } from "./cluster-load.js";
 
 const DEVICES = 8;
 /** Unacknowledged QoS 1 publishes each device keeps in flight. */
 const WINDOW = 8;
 
 describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT adapter given both", () => {
-  let db: TestDatabase;
-  let fleet: Fleet;
-  let dataDir: string;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), "cluster-"));
-    fleet = await startFleet(clusterMqttEnv(db.url, dataDir, CLUSTER_PASSWORD), {
-      nodes: 2,
-      adapters: ["mqtt-adapter"],
-    });
-  }, 120_000);
-  afterAll(async () => {
-    await fleet?.stop();
-    await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  const started = useTwoNodeMqttFleet();
 
   it("moves the adapter to the other node within 5 s of a kill -9 under QoS 1 load, keeps the devices connected, and stores every PUBACKed message exactly once", async () => {
-    const [first, second] = [await apiOf(fleet, 0), await apiOf(fleet, 1)];
+    const [first, second] = [await apiOf(started.fleet, 0), await apiOf(started.fleet, 1)];
     const productID = (await second("POST", "/products", { productName: "failover", cloudProtocol: 1 })).body.productID;
-    const mqttUrl = reachable(fleet.adapters[0]!.urls.mqtt!);
+    const mqttUrl = reachable(started.fleet.adapters[0]!.urls.mqtt!);
     const { clients, closed } = await connectDevices(second, mqttUrl, productID, "d", DEVICES);
     const mqttAdapters = (health: any) => (health.adapters as Array<{ protocolLabel: string; sessions: number }>) ?? [];
     // The adapter starts on the first address it was given: the first node.
@@ -43,7 +25,7 @@ describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT
       await sleep(1500);
       const beforeKill = load.acked.length;
       expect(beforeKill).toBeGreaterThan(0);
-      fleet.centrals[0]!.child.kill("SIGKILL");
+      started.fleet.centrals[0]!.child.kill("SIGKILL");
       const killedAt = performance.now();
       let movedAfterMs = Infinity;
       while (performance.now() - killedAt < 10_000) {
@@ -57,7 +39,9 @@ describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT
       expect(movedAfterMs).toBeLessThan(5_000);
       console.info(`adapter re-attached to the other node ${Math.round(movedAfterMs)} ms after the kill -9`);
       // Uplinks were in flight when the node died: the adapter replayed them to the other node.
-      const logs = fleet.adapters[0]!.errors.flatMap((l) => (l.startsWith("{") ? [JSON.parse(l)] : [])) as Array<{
+      const logs = started.fleet.adapters[0]!.errors.flatMap((l) =>
+        l.startsWith("{") ? [JSON.parse(l)] : [],
+      ) as Array<{
         msg?: string;
         pendingUplinks?: number;
       }>;
@@ -73,7 +57,7 @@ describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT
     for (const c of clients) expect(c.connected).toBe(true);
 
     try {
-      const { duplicated, lost, stored } = await storedOnce(db.url, dataDir, load.acked);
+      const { duplicated, lost, stored } = await storedOnce(started.db.url, started.dataDir, load.acked);
       expect({ duplicated, lost }).toEqual({ duplicated: [], lost: [] });
       expect(stored).toEqual(new Set(load.acked));
       // The devices stay online: the other node took their sessions over.

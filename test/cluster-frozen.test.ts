@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, postgresEngine, type TestDatabase } from "@iot/registry/test-engines";
-import { reachable, startFleet, type Fleet, clusterMqttEnv } from "../scripts/fleet.js";
-import { apiOf, CLUSTER_PASSWORD, connectDevices, loadOn, sleep, storedOnce } from "./cluster-load.js";
+import { describe, expect, it } from "vitest";
+import { postgresEngine } from "@iot/registry/test-engines";
+import { reachable } from "../scripts/fleet.js";
+import { apiOf, connectDevices, loadOn, sleep, storedOnce, useTwoNodeMqttFleet } from "./cluster-load.js";
 
 /**
  * A central node that vanishes without closing its connections — its process frozen with SIGSTOP, as a hung host
@@ -15,29 +12,13 @@ const DEVICES = 4;
 const WINDOW = 4;
 
 describe.skipIf(!postgresEngine)("a frozen central node (SIGSTOP)", () => {
-  let db: TestDatabase;
-  let fleet: Fleet;
-  let dataDir: string;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), "cluster-"));
-    fleet = await startFleet(clusterMqttEnv(db.url, dataDir, CLUSTER_PASSWORD), {
-      nodes: 2,
-      adapters: ["mqtt-adapter"],
-    });
-  }, 120_000);
-  afterAll(async () => {
-    fleet?.centrals[0]?.child.kill("SIGCONT");
-    await fleet?.stop();
-    await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  const started = useTwoNodeMqttFleet((fleet) => fleet.centrals[0]?.child.kill("SIGCONT"));
 
   it("moves its adapter to the other node within 5 s under QoS 1 load, loses no acked uplink, and is seen gone within 10 s", async () => {
-    const [first, second] = [await apiOf(fleet, 0), await apiOf(fleet, 1)];
+    const [first, second] = [await apiOf(started.fleet, 0), await apiOf(started.fleet, 1)];
     const frozenId = (await first("GET", "/health")).body.nodeId as string;
     const productID = (await second("POST", "/products", { productName: "frozen", cloudProtocol: 1 })).body.productID;
-    const mqttUrl = reachable(fleet.adapters[0]!.urls.mqtt!);
+    const mqttUrl = reachable(started.fleet.adapters[0]!.urls.mqtt!);
     const { clients, closed } = await connectDevices(second, mqttUrl, productID, "f", DEVICES);
     const mqttAdapters = (health: any) => (health.adapters as Array<{ sessions: number }>) ?? [];
     expect(mqttAdapters((await first("GET", "/health")).body)).toMatchObject([{ sessions: DEVICES }]);
@@ -46,7 +27,7 @@ describe.skipIf(!postgresEngine)("a frozen central node (SIGSTOP)", () => {
     try {
       await sleep(1000);
       expect(load.acked.length).toBeGreaterThan(0);
-      fleet.centrals[0]!.child.kill("SIGSTOP");
+      started.fleet.centrals[0]!.child.kill("SIGSTOP");
       const frozenAt = performance.now();
       let movedAfterMs = Infinity;
       let goneAfterMs = Infinity;
@@ -73,7 +54,7 @@ describe.skipIf(!postgresEngine)("a frozen central node (SIGSTOP)", () => {
     }
     expect({ failed: load.failed, closed: closed() }).toEqual({ failed: [], closed: 0 });
     try {
-      const { lost } = await storedOnce(db.url, dataDir, load.acked);
+      const { lost } = await storedOnce(started.db.url, started.dataDir, load.acked);
       expect(lost).toEqual([]);
     } finally {
       await Promise.all(clients.map((c) => c.endAsync()));

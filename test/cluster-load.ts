@@ -1,9 +1,44 @@
 import mqtt, { type MqttClient } from "mqtt";
 import { openStore } from "@iot/registry";
-import { reachable, type Fleet } from "../scripts/fleet.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
+import { createTestDatabase, type TestDatabase } from "@iot/registry/test-engines";
+import { clusterMqttEnv, reachable, startFleet, type Fleet } from "../scripts/fleet.js";
 
 /** The administrator password the cluster tests give their nodes. */
 export const CLUSTER_PASSWORD = "cluster-admin-pass";
+
+/** What `useTwoNodeMqttFleet` started: read it inside the tests (it is filled before they run). */
+export interface TwoNodeMqttFleet {
+  db: TestDatabase;
+  fleet: Fleet;
+  dataDir: string;
+}
+
+/**
+ * Before the file's tests, two central nodes on a fresh PostgreSQL database and one MQTT adapter given both; after
+ * them, `beforeStop` (e.g. thawing a frozen node), then everything stopped and removed.
+ */
+export function useTwoNodeMqttFleet(beforeStop?: (fleet: Fleet) => void): TwoNodeMqttFleet {
+  const started = {} as TwoNodeMqttFleet;
+  beforeAll(async () => {
+    started.db = await createTestDatabase();
+    started.dataDir = mkdtempSync(join(tmpdir(), "cluster-"));
+    started.fleet = await startFleet(clusterMqttEnv(started.db.url, started.dataDir, CLUSTER_PASSWORD), {
+      nodes: 2,
+      adapters: ["mqtt-adapter"],
+    });
+  }, 120_000);
+  afterAll(async () => {
+    if (started.fleet) beforeStop?.(started.fleet);
+    await started.fleet?.stop();
+    await started.db?.drop();
+    if (started.dataDir) rmSync(started.dataDir, { recursive: true, force: true });
+  });
+  return started;
+}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
