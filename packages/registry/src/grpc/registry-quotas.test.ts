@@ -8,7 +8,7 @@ import {
   create,
   type AuthenticateBatchResponse,
   type AuthenticateResponse,
-  type grpc,
+  grpc,
 } from "@iot/proto";
 import { createDevice } from "../domain/devices.js";
 import { createProduct } from "../domain/products.js";
@@ -16,7 +16,7 @@ import { findTenant, updateTenant } from "../domain/tenants.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { SessionTable } from "../sessions/session-table.js";
 import { engines } from "../store/test-engines.js";
-import { registryHandlers, type RegistryServiceDeps } from "./registry-service.js";
+import { AUTHENTICATE_BATCH_MAX, registryHandlers, type RegistryServiceDeps } from "./registry-service.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
@@ -135,5 +135,26 @@ describe.each(engines)("Authenticate under a tenant's connection limit on $name"
       0,
       0,
     ]);
+  });
+
+  it("refuses an AuthenticateBatch of more requests than its bound with INVALID_ARGUMENT naming the bound", async () => {
+    const { db } = await twoTenants(engine);
+    const deps = { db, sessions: new SessionTable(), logger: pino({ level: "silent" }), publicHost: "x" };
+    const handler = registryHandlers(deps as unknown as RegistryServiceDeps).authenticateBatch as grpc.handleUnaryCall<
+      unknown,
+      AuthenticateBatchResponse
+    >;
+    const one = {
+      protocol: Protocol.MQTT,
+      credentials: { kind: { case: "token" as const, value: { username: "u" } } },
+    };
+    const request = create(AuthenticateBatchRequestSchema, {
+      requests: Array.from({ length: AUTHENTICATE_BATCH_MAX + 1 }, () => one),
+    });
+    const err = await new Promise<Partial<grpc.StatusObject>>((resolve) =>
+      handler({ request } as grpc.ServerUnaryCall<unknown, AuthenticateBatchResponse>, (e) => resolve(e ?? {})),
+    );
+    expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(err.details).toContain(`at most ${AUTHENTICATE_BATCH_MAX}`);
   });
 });
