@@ -3,8 +3,9 @@
  * request when the previous one is answered, with the rate and latency percentiles of the run, and the report lines
  * that put a figure beside its baseline measured in the same run.
  */
-import { percentile } from "./figures.js";
+import { cpuSeconds, percentile } from "./figures.js";
 import { printResult } from "./result.js";
+import { startTestFleet, type TestFleet } from "../test/helpers.js";
 
 /** Requests per second and each request's latency (ms) of one run. */
 export interface LoopResult {
@@ -34,6 +35,47 @@ export async function closedLoop(
   const started = performance.now();
   await Promise.all(Array.from({ length: clients }, (_, c) => loop(c)));
   return { rate: total / ((performance.now() - started) / 1000), latencies };
+}
+
+/**
+ * Starts counting the CPU seconds (from /proc) of the named processes and this one (the load generator); the returned
+ * function ends the count and says what it cost each per 10,000 of `requests`: what each hop costs per request,
+ * which the other work on a shared machine changes far less than rates.
+ */
+export function cpuMeter(pids: Record<string, number | undefined>): (requests: number) => string {
+  const before = Object.entries(pids).map(([name, pid]) => ({ name, pid, from: cpuSeconds(pid) }));
+  const self = process.cpuUsage();
+  return (requests) => {
+    const per = 10_000 / requests;
+    const parts = before.map(({ name, pid, from }) => {
+      const now = cpuSeconds(pid);
+      return `${name} ${now === undefined || from === undefined ? "?" : ((now - from) * per).toFixed(2)}`;
+    });
+    const used = process.cpuUsage(self);
+    parts.push(`load generator ${(((used.user + used.system) / 1e6) * per).toFixed(2)}`);
+    return `CPU s per 10k requests under load: ${parts.join(", ")}`;
+  };
+}
+
+/**
+ * The fleet for a device publish benchmark: with BENCH_CPU_PROF_DIR set, the central node and every adapter run
+ * under `node --cpu-prof`, each writing its profile to that folder when it stops (the pids printed say which is
+ * which); and the meter of the central node's and `adapter`'s CPU.
+ */
+export async function benchFleet(
+  adapter: string,
+): Promise<{ t: TestFleet; meter: () => (requests: number) => string }> {
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const t = await startTestFleet(
+    { IOT_LOG_LEVEL: "error" },
+    profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {},
+  );
+  const pids = {
+    central: t.fleet.central.child.pid,
+    adapter: t.fleet.adapters.find((a) => a.name === adapter)?.child.pid,
+  };
+  if (profileDir) console.log(`profiles to ${profileDir}: central pid ${pids.central}, ${adapter} pid ${pids.adapter}`);
+  return { t, meter: () => cpuMeter(pids) };
 }
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;

@@ -7,14 +7,16 @@
  *
  *   pnpm bench:coap [devices=32] [requests=5000] [sequential=300]
  *
+ * With BENCH_CPU_PROF_DIR set, the central node and the adapters write CPU profiles there (docs/performance.md).
+ *
  * Goals (issue 19): at least 25% of the baseline's rate, p95 at most 20 ms, one device in sequence p50 at most 2 ms.
  * A request unanswered for 2 s is sent again (RFC 7252 ACK_TIMEOUT); the retransmissions are counted.
  */
 import { createSocket, type Socket } from "node:dgram";
 import { generate, parse } from "coap-packet";
-import { closedLoop, report, type LoopResult } from "./closed-loop.js";
+import { benchFleet, closedLoop, report, type LoopResult } from "./closed-loop.js";
 import { positiveInt } from "./figures.js";
-import { startTestFleet, type TestDevice } from "../test/helpers.js";
+import type { TestDevice } from "../test/helpers.js";
 
 const devices = positiveInt(process.argv[2], 32);
 const total = positiveInt(process.argv[3], 5000);
@@ -75,12 +77,21 @@ async function deviceSocket(
   return { post, socket };
 }
 
-/** The load (every device at once) and one device in sequence, against the CoAP endpoint at `port`. */
-async function run(port: number, ds: TestDevice[]): Promise<{ load: LoopResult; sequential: LoopResult }> {
+/**
+ * The load (every device at once) and one device in sequence, against the CoAP endpoint at `port`; with `cpu`, what
+ * the load cost the fleet's processes is printed.
+ */
+async function run(
+  port: number,
+  ds: TestDevice[],
+  cpu?: () => (requests: number) => string,
+): Promise<{ load: LoopResult; sequential: LoopResult }> {
   const clients = await Promise.all(ds.map((d) => deviceSocket(port, d)));
   try {
     await closedLoop(devices, devices * 5, (c, i) => clients[c]!.post(i)); // warm-up (and each device's session)
+    const used = cpu?.();
     const load = await closedLoop(devices, total, (c, i) => clients[c]!.post(i));
+    if (used) console.log(used(total));
     const seq = await closedLoop(1, sequential, (_, i) => clients[0]!.post(i));
     return { load, sequential: seq };
   } finally {
@@ -99,12 +110,12 @@ async function udpEcho(): Promise<{ port: number; close: () => void }> {
   return { port: socket.address().port, close: () => socket.close() };
 }
 
-const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
+const { t, meter } = await benchFleet("coap-adapter");
 try {
   const productID = (await t.api("POST", "/products", { productName: "bench coap", cloudProtocol: 2 })).body.productID;
   const ds: TestDevice[] = [];
   for (let i = 0; i < devices; i++) ds.push(await t.newDevice(productID, `bench-coap-${i}`));
-  const fleet = await run(Number(new URL(t.coapUrl).port), ds);
+  const fleet = await run(Number(new URL(t.coapUrl).port), ds, meter);
   const fleetRetransmissions = retransmissions;
   retransmissions = 0;
   const echo = await udpEcho();

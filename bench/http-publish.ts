@@ -7,13 +7,14 @@
  *
  *   pnpm bench:http [devices=32] [requests=5000] [sequential=300]
  *
+ * With BENCH_CPU_PROF_DIR set, the central node and the adapters write CPU profiles there (docs/performance.md).
+ *
  * Goals (issue 19): at least 25% of the baseline's rate, p95 at most 20 ms, one device in sequence p50 at most 2 ms.
  */
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { closedLoop, report, type LoopResult } from "./closed-loop.js";
+import { benchFleet, closedLoop, report, type LoopResult } from "./closed-loop.js";
 import { positiveInt } from "./figures.js";
-import { startTestFleet } from "../test/helpers.js";
 
 const devices = positiveInt(process.argv[2], 32);
 const total = positiveInt(process.argv[3], 5000);
@@ -45,16 +46,25 @@ function devicePost(base: string, authorization: string): (path: string) => Prom
     });
 }
 
-/** The load (every device at once) and one device in sequence, against the server at `base`. */
-async function run(base: string, auth: string[]): Promise<{ load: LoopResult; sequential: LoopResult }> {
+/**
+ * The load (every device at once) and one device in sequence, against the server at `base`; with `cpu`, what the
+ * load cost the fleet's processes is printed.
+ */
+async function run(
+  base: string,
+  auth: string[],
+  cpu?: () => (requests: number) => string,
+): Promise<{ load: LoopResult; sequential: LoopResult }> {
   const posts = auth.map((a) => devicePost(base, a));
   await closedLoop(devices, devices * 5, (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`)); // warm-up
+  const used = cpu?.();
   const load = await closedLoop(devices, total, (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`));
+  if (used) console.log(used(total));
   const seq = await closedLoop(1, sequential, (_, i) => posts[0]!(`/topics/telemetry/${i % 10}`));
   return { load, sequential: seq };
 }
 
-const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
+const { t, meter } = await benchFleet("http-adapter");
 try {
   const productID = (await t.api("POST", "/products", { productName: "bench http", cloudProtocol: 5 })).body.productID;
   const auth: string[] = [];
@@ -62,7 +72,7 @@ try {
     const d = await t.newDevice(productID, `bench-http-${i}`);
     auth.push(`Basic ${Buffer.from(`${d.deviceUsername}:${d.token}`).toString("base64")}`);
   }
-  const fleet = await run(t.httpUrl, auth);
+  const fleet = await run(t.httpUrl, auth, meter);
 
   const bare = createServer((req, res) => {
     req.resume();
