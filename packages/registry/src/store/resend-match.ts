@@ -37,8 +37,8 @@ export function repeats(copy: ResendCopy, resend: Pick<UplinkRecord, "topic" | "
 }
 
 /**
- * The lookup of `latestStoredCopy`, compiled once per database handle (a write batch's transaction: once per batch)
- * instead of built, transformed and compiled by kysely for every flagged uplink: that was over a third of the
+ * The lookup of `latestStoredCopy`, compiled once (see reusableQuery: write batches' transactions share it) instead of
+ * built, transformed and compiled by kysely for every flagged uplink: that was over a third of the
  * lookup's cost, and the lookup a third of the central node's CPU under confirmable CoAP load (every publish of a
  * young CoAP session is flagged).
  */

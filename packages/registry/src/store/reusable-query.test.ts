@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, KyselyPlugin } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "./test-engines.js";
 import { reusableQuery } from "./reusable-query.js";
@@ -38,6 +38,22 @@ describe.each(engines)("a reusable query on $name", (engine) => {
     expect(await tenantNamed(db, "t-a", "t-a")).toEqual([{ tenantId: "t-a", maxDevices: 10 }]);
     expect(await tenantNamed(db, "t-b", "t-b")).toEqual([{ tenantId: "t-b", maxDevices: 11 }]);
     expect(await tenantNamed(db, "t-a", "t-b")).toEqual([]);
+  });
+
+  it("compiles once for a database and its transactions, and again for a handle with other plugins", async () => {
+    const { store } = await engine.open();
+    let builds = 0;
+    const tenantIds = reusableQuery((d: Kysely<Database>, name: string) => {
+      builds++;
+      return d.selectFrom("tenants").select("tenantId").where("tenantName", "=", name);
+    });
+    await tenantIds(store.db, "a");
+    await store.db.transaction().execute((trx) => tenantIds(trx, "b"));
+    await store.db.transaction().execute((trx) => tenantIds(trx, "c"));
+    expect(builds).toBe(1);
+    const passThrough: KyselyPlugin = { transformQuery: (a) => a.node, transformResult: async (a) => a.result };
+    await tenantIds(store.db.withPlugin(passThrough), "d");
+    expect(builds).toBe(2);
   });
 
   it("refuses a query that does not bind every argument", async () => {

@@ -1,16 +1,22 @@
-import type { Compilable, CompiledQuery, Kysely } from "kysely";
+import type { Compilable, CompiledQuery, Kysely, KyselyPlugin } from "kysely";
 
 /** A placeholder of a reusable query: a value no real argument or constant of the query takes. */
 export const placeholder = (n: number) => `\u0000placeholder ${n}\u0000`;
 
 interface Compiled<R> {
+  /** The plugins of the handle it was compiled on (camelCase, …), which shape the SQL and the rows. */
+  readonly plugins: readonly KyselyPlugin[];
   readonly query: CompiledQuery<R>;
   /** For each bound parameter of the SQL: the index of the argument it takes, or -1 for a constant of the query. */
   readonly slots: readonly number[];
 }
 
+const samePlugins = (a: readonly KyselyPlugin[], b: readonly KyselyPlugin[]) =>
+  a.length === b.length && a.every((p, i) => p === b[i]);
+
 /**
- * A query whose SQL is built and compiled once per database handle instead of at every run. kysely builds,
+ * A query whose SQL is built and compiled once per database (its dialect and plugins: a handle and its transactions
+ * share one) instead of at every run. kysely builds,
  * transforms and compiles each query from scratch, which cost more than SQLite's own work for the small lookups of
  * a device connect (thousands per second in a connect storm); these differ from run to run only in their
  * arguments. `build` declares its arguments after the database (no defaults, no rest); it is called once with
@@ -21,17 +27,21 @@ interface Compiled<R> {
 export function reusableQuery<Db, A extends unknown[], R>(
   build: (db: Kysely<Db>, ...args: A) => Compilable<R>,
 ): (db: Kysely<Db>, ...args: A) => Promise<R[]> {
-  const compiled = new WeakMap<Kysely<Db>, Compiled<R>>();
+  /** By the database's dialect adapter, which a Kysely handle shares with its transactions (a new one per run). */
+  const compiled = new WeakMap<object, Compiled<R>[]>();
   const arity = build.length - 1;
   const placeholders = Array.from({ length: arity }, (_, i) => placeholder(i));
   return async (db, ...args) => {
-    let c = compiled.get(db);
+    const { adapter, plugins } = db.getExecutor();
+    let forAdapter = compiled.get(adapter);
+    if (!forAdapter) compiled.set(adapter, (forAdapter = []));
+    let c = forAdapter.find((x) => samePlugins(x.plugins, plugins));
     if (!c) {
       const query = build(db, ...(placeholders as A)).compile();
       const slots = query.parameters.map((p) => placeholders.indexOf(p as string));
       for (let i = 0; i < arity; i++)
         if (!slots.includes(i)) throw new Error(`reusable query does not bind argument ${i}: ${query.sql}`);
-      compiled.set(db, (c = { query, slots }));
+      forAdapter.push((c = { plugins: [...plugins], query, slots }));
     }
     const { query, slots } = c;
     const parameters = slots.map((slot, i) => (slot < 0 ? query.parameters[i] : args[slot]));
