@@ -27,7 +27,7 @@ export interface SessionEvent {
   readonly instanceId?: string;
 }
 
-/** A live device's stored state; one UPDATE per device of a batch, so compiled once per batch (see reusableQuery). */
+/** A live device's stored state; one UPDATE per device of a batch, so compiled once (see reusableQuery). */
 const storeOnline = reusableQuery(
   (
     db: Kysely<Database>,
