@@ -41,6 +41,18 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** Times the kernel found a listening socket's accept queue full and dropped a SYN (the client retries after 1 s, 3 s…). */
+function listenOverflows(): number {
+  const [names, values] = readFileSync("/proc/net/netstat", "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("TcpExt:"))
+    .map((l) => l.split(/\s+/));
+  return Number(values?.[names?.indexOf("ListenOverflows") ?? -1] ?? NaN);
+}
+
+/** The monotonic clock in µs, as CPU profiles stamp their samples (for `cpu-profile-top.ts --window`). */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
 /** A paced storm from several generator processes; resolves when every device has its answer, sockets held. */
 async function storm(ports: number[], credentials: RawCredentials[]) {
   const shares = Math.ceil(credentials.length / PER_PROCESS);
@@ -57,13 +69,19 @@ async function storm(ports: number[], credentials: RawCredentials[]) {
     );
     child.send({ order: { ports, credentials: mine, rate: rate / shares } satisfies LoadOrder });
   }
+  const overflowsBefore = listenOverflows();
+  const startedUs = monotonicUs();
   const done = await Promise.all(reports);
+  const window = `${startedUs}-${monotonicUs()}`;
+  const overflows = listenOverflows() - overflowsBefore;
   const latencies = done.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
   const codes: Record<string, number> = {};
   for (const r of done) for (const [c, n] of Object.entries(r.codes)) codes[c] = (codes[c] ?? 0) + n;
   const seconds = Math.max(...done.map((r) => r.seconds));
   return {
     codes,
+    window,
+    overflows,
     rate: credentials.length / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
@@ -99,23 +117,30 @@ async function baselineBroker(): Promise<{ port: number; label: string; pid: num
   };
 }
 
-const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
+const profileDir = process.env.BENCH_CPU_PROF_DIR;
+const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+const t = await startTestFleet({ IOT_LOG_LEVEL: "error" }, { nodeArgs });
 const extraAdapters: FleetProcess[] = [];
 try {
   const firstAdapter = t.fleet.adapters.find((a) => a.name === "mqtt-adapter")!;
   const adapterCount = Math.ceil(devices / (PER_PROCESS * 2));
   for (let i = 1; i < adapterCount; i++)
     extraAdapters.push(
-      await startProcess(`mqtt-adapter-${i + 1}`, "packages/adapters/mqtt/src/main.ts", {
-        IOT_REGISTRY_URL: reachable(t.fleet.central.urls.grpc!),
-        IOT_REGISTRY_TOKEN: t.fleet.registryToken,
-        IOT_MQTT_PORT: "0",
-        IOT_MQTTS_PORT: "0",
-        IOT_MQTTSS_PORT: "0",
-        IOT_MQTT_WS_PORT: "0",
-        IOT_MQTT_METRICS_PORT: "0",
-        IOT_LOG_LEVEL: "error",
-      }),
+      await startProcess(
+        `mqtt-adapter-${i + 1}`,
+        "packages/adapters/mqtt/src/main.ts",
+        {
+          IOT_REGISTRY_URL: reachable(t.fleet.central.urls.grpc!),
+          IOT_REGISTRY_TOKEN: t.fleet.registryToken,
+          IOT_MQTT_PORT: "0",
+          IOT_MQTTS_PORT: "0",
+          IOT_MQTTSS_PORT: "0",
+          IOT_MQTT_WS_PORT: "0",
+          IOT_MQTT_METRICS_PORT: "0",
+          IOT_LOG_LEVEL: "error",
+        },
+        { nodeArgs },
+      ),
     );
   const adapters = [firstAdapter, ...extraAdapters];
   const ports = adapters.map((a) => Number(new URL(reachable(a.urls.mqtt!)).port));
@@ -165,7 +190,8 @@ try {
   );
   console.log(
     `fleet: CONNACK ${JSON.stringify(fleet.codes)}, ${fleet.rate.toFixed(0)} connects/s, ` +
-      `CONNACK p50 ${fleet.p50.toFixed(1)} ms p99 ${fleet.p99.toFixed(1)} ms`,
+      `CONNACK p50 ${fleet.p50.toFixed(1)} ms p99 ${fleet.p99.toFixed(1)} ms, ` +
+      `SYNs dropped on full accept queues ${fleet.overflows} (storm window ${fleet.window} µs)`,
   );
   console.log(
     `fleet memory per connection: ${kb(perConnection)} KB ` +
@@ -173,7 +199,8 @@ try {
   );
   console.log(
     `baseline (${baseline.label}): CONNACK ${JSON.stringify(base.codes)}, ${base.rate.toFixed(0)} connects/s, ` +
-      `CONNACK p50 ${base.p50.toFixed(1)} ms p99 ${base.p99.toFixed(1)} ms, ${kb(basePerConnection)} KB per connection`,
+      `CONNACK p50 ${base.p50.toFixed(1)} ms p99 ${base.p99.toFixed(1)} ms, ${kb(basePerConnection)} KB per connection, ` +
+      `SYNs dropped ${base.overflows}`,
   );
   // CPU per connect does not depend on how busy the machine is, unlike the rates and latencies above.
   console.log(

@@ -11,9 +11,9 @@ export interface RawCredentials {
 /**
  * Opens a raw TCP connection, sends one MQTT 3.1.1 CONNECT and resolves with the CONNACK return code (-1 when the
  * connection ended without one) and the socket, left open. Cheaper than a client library, so storms of thousands of
- * devices fit in one process.
+ * devices fit in one process; a load generator passes CONNECT packets built beforehand (`connectPacket`).
  */
-export function rawConnect(port: number, c: RawCredentials): Promise<{ code: number; socket: Socket }> {
+export function rawConnect(port: number, c: RawCredentials | Buffer): Promise<{ code: number; socket: Socket }> {
   return new Promise((resolve) => {
     const socket = netConnect(port, "127.0.0.1");
     const parser = mqttPacket.parser({ protocolVersion: 4 });
@@ -27,7 +27,7 @@ export function rawConnect(port: number, c: RawCredentials): Promise<{ code: num
     socket.on("data", (b) => parser.parse(b));
     socket.on("error", () => settle(-1));
     socket.on("close", () => settle(-1));
-    socket.on("connect", () => socket.write(connectPacket(c)));
+    socket.on("connect", () => socket.write(Buffer.isBuffer(c) ? c : connectPacket(c)));
   });
 }
 
@@ -94,7 +94,7 @@ export function publishPacket(topic: string, payload: string, messageId: number)
 }
 
 /** An MQTT 3.1.1 CONNECT with a clean session and a 300 s keepalive. */
-function connectPacket(c: RawCredentials): Buffer {
+export function connectPacket(c: RawCredentials): Buffer {
   return mqttPacket.generate({
     cmd: "connect",
     protocolId: "MQTT",
