@@ -148,6 +148,25 @@ describe("MQTT adapter: concurrent connections of one client id", () => {
     return open;
   };
 
+  it("tells the registry client when a device waiting for its authentication has hung up", async () => {
+    const signals: { readonly aborted: boolean }[] = [];
+    let answer = () => {};
+    const authenticate = h.registry.authenticate.bind(h.registry);
+    vi.spyOn(h.registry, "authenticate").mockImplementation((protocol, credentials, clientIp, signal) => {
+      signals.push(signal!);
+      return new Promise((resolve) => (answer = () => resolve(authenticate(protocol, credentials, clientIp))));
+    });
+    const socket = netConnect(h.tcp.port, "127.0.0.1", () => socket.write(connectAndSubscribe(DEVICES.a)));
+    socket.on("error", () => undefined);
+    await vi.waitFor(() => expect(signals).toHaveLength(1));
+    expect(signals[0]!.aborted).toBe(false);
+    socket.destroy();
+    await vi.waitFor(() => expect(signals[0]!.aborted).toBe(true));
+    answer();
+    await vi.waitFor(() => expect(h.adapter.stats.clients).toBe(0));
+    expect(h.registry.events.filter((e) => e.type === "opened")).toHaveLength(0);
+  });
+
   it("reports every session it opened as closed when racing connects of one client id all hang up", async () => {
     h.registry.authJitterMs = 15;
     for (let round = 0; round < 20; round++) {
