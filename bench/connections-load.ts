@@ -36,9 +36,11 @@ async function run(order: LoadOrder): Promise<LoadReport> {
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const sent = performance.now();
     pending.push(
-      rawConnect(order.ports[i % order.ports.length]!, packets[i]!).then(({ code, socket }) => {
+      rawConnect(order.ports[i % order.ports.length]!, packets[i]!).then(({ code, socket, error }) => {
         latenciesMs.push(performance.now() - sent);
-        codes[code] = (codes[code] ?? 0) + 1;
+        // A connection that ended without CONNACK counts under its socket error ("-1 ECONNRESET") when it had one.
+        const key = error ? `${code} ${error}` : String(code);
+        codes[key] = (codes[key] ?? 0) + 1;
         sockets.push(socket);
       }),
     );

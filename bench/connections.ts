@@ -27,6 +27,8 @@ const rate = positiveInt(process.argv[3], 2_000);
 const baselineUrl = new URL(process.argv[4] ?? "mqtt://127.0.0.1:1883");
 /** Sockets one process may hold, leaving room for its other files. */
 const PER_PROCESS = 9_000;
+/** Rest before each memory reading, ms. */
+const SETTLE_MS = 8_000;
 
 /** Resident memory of a process in bytes, from /proc (Linux). */
 function rss(pid: number): number {
@@ -158,14 +160,17 @@ try {
     }),
   );
   console.log(`created ${devices} devices in ${((performance.now() - creating) / 1000).toFixed(1)} s`);
-  await new Promise((r) => setTimeout(r, 2_000));
+  // Memory is read at rest on both sides: the garbage of creating the devices (central) and of the storm itself is
+  // not memory a held connection costs, and V8 gives it back only some seconds after the work stops.
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const pids = [t.fleet.central.child.pid!, ...adapters.map((a) => a.child.pid!)];
   const before = pids.map(rss);
   const cpuBefore = pids.map(cpuMs);
 
   const fleet = await storm(ports, credentials);
-  await new Promise((r) => setTimeout(r, 3_000));
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const after = pids.map(rss);
+  // Taken after the rest too: the connect logs and online states of the storm are written by then.
   const cpu = pids.map((pid, i) => cpuMs(pid) - cpuBefore[i]!);
   await fleet.close();
   const growth = after.map((a, i) => a - before[i]!);
@@ -178,7 +183,7 @@ try {
     [baseline.port],
     credentials.map((_, i) => ({ clientId: `conn-baseline-${i}` })),
   );
-  await new Promise((r) => setTimeout(r, 3_000));
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const basePerConnection = (rss(baseline.pid) - baseBefore) / devices;
   const baseCpu = cpuMs(baseline.pid) - baseCpuBefore;
   await base.close();
