@@ -43,7 +43,7 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** Times the kernel found a listening socket's accept queue full and dropped a SYN (the client retries after 1 s, 3 s…). */
+/** Times the kernel found an accept queue full and dropped a SYN (the client retries after 1 s, 3 s…), machine-wide. */
 function listenOverflows(): number {
   const [names, values] = readFileSync("/proc/net/netstat", "utf8")
     .split("\n")

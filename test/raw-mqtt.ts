@@ -10,8 +10,9 @@ export interface RawCredentials {
 
 /**
  * Opens a raw TCP connection, sends one MQTT 3.1.1 CONNECT and resolves with the CONNACK return code (-1 when the
- * connection ended without one, with the socket error's code when there was one) and the socket, left open. Cheaper than a client library, so storms of thousands of
- * devices fit in one process; a load generator passes CONNECT packets built beforehand (`connectPacket`).
+ * connection ended without one, with the socket error's code when there was one) and the socket, left open. Cheaper
+ * than a client library, so storms of thousands of devices fit in one process; a load generator passes CONNECT
+ * packets built beforehand (`connectPacket`).
  */
 export function rawConnect(
   port: number,

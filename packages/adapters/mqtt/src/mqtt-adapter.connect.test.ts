@@ -1,6 +1,7 @@
 import { connect as netConnect } from "node:net";
 import mqttPacket from "mqtt-packet";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { GiveUpSignal, RegistryClient } from "@iot/adapter-core";
 import { DEVICES, closed, sleep, startHarness, type Harness } from "./test-support.js";
 
 let h: Harness;
@@ -149,11 +150,12 @@ describe("MQTT adapter: concurrent connections of one client id", () => {
   };
 
   it("tells the registry client when a device waiting for its authentication has hung up", async () => {
-    const signals: { readonly aborted: boolean }[] = [];
+    const signals: GiveUpSignal[] = [];
     let answer = () => {};
     const authenticate = h.registry.authenticate.bind(h.registry);
-    vi.spyOn(h.registry, "authenticate").mockImplementation((protocol, credentials, clientIp, signal) => {
-      signals.push(signal!);
+    const registry: RegistryClient = h.registry;
+    vi.spyOn(registry, "authenticate").mockImplementation((protocol, credentials, clientIp, signal) => {
+      if (signal) signals.push(signal);
       return new Promise((resolve) => (answer = () => resolve(authenticate(protocol, credentials, clientIp))));
     });
     const socket = netConnect(h.tcp.port, "127.0.0.1", () => socket.write(connectAndSubscribe(DEVICES.a)));
