@@ -1,7 +1,7 @@
 import { once } from "node:events";
-import { createServer, connect as netConnect, type AddressInfo } from "node:net";
+import { createServer, type AddressInfo } from "node:net";
 import { Aedes, type Client } from "aedes";
-import mqttPacket from "mqtt-packet";
+import mqtt from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { forgetConnectPacket, onIncomingPacket } from "./aedes-internals.js";
 
@@ -22,26 +22,16 @@ describe("aedes internals", () => {
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     cleanups.push(() => new Promise((r) => server.close(() => broker.close(() => r()))));
-    const socket = netConnect((server.address() as AddressInfo).port, "127.0.0.1");
-    cleanups.push(async () => void socket.destroy());
-    const connack = new Promise<number>((resolve) => {
-      const parser = mqttPacket.parser({ protocolVersion: 4 });
-      parser.on("packet", (p) => p.cmd === "connack" && resolve(p.returnCode ?? -1));
-      socket.on("data", (b) => parser.parse(b));
+    const port = (server.address() as AddressInfo).port;
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+      clientId: "dev-a",
+      username: "user-a",
+      password: "secret-token",
+      protocolVersion: 4,
+      reconnectPeriod: 0,
     });
-    socket.write(
-      mqttPacket.generate({
-        cmd: "connect",
-        protocolId: "MQTT",
-        protocolVersion: 4,
-        clean: true,
-        keepalive: 30,
-        clientId: "dev-a",
-        username: "user-a",
-        password: Buffer.from("secret-token"),
-      }),
-    );
-    expect(await connack).toBe(0);
+    cleanups.push(() => client.endAsync(true));
+    expect(client.connected).toBe(true);
     expect(parsers[0]!.settings).toEqual({ protocolVersion: 4, bridgeMode: undefined });
   });
 });
