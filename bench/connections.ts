@@ -27,6 +27,8 @@ const rate = positiveInt(process.argv[3], 2_000);
 const baselineUrl = new URL(process.argv[4] ?? "mqtt://127.0.0.1:1883");
 /** Sockets one process may hold, leaving room for its other files. */
 const PER_PROCESS = 9_000;
+/** Rest before each memory reading, ms. */
+const SETTLE_MS = 8_000;
 
 /** Resident memory of a process in bytes, from /proc (Linux). */
 function rss(pid: number): number {
@@ -40,6 +42,18 @@ function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
+
+/** Times the kernel found an accept queue full and dropped a SYN (the client retries after 1 s, 3 s…), machine-wide. */
+function listenOverflows(): number {
+  const [names, values] = readFileSync("/proc/net/netstat", "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("TcpExt:"))
+    .map((l) => l.split(/\s+/));
+  return Number(values?.[names?.indexOf("ListenOverflows") ?? -1] ?? NaN);
+}
+
+/** The monotonic clock in µs, as CPU profiles stamp their samples (for `cpu-profile-top.ts --window`). */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /** A paced storm from several generator processes; resolves when every device has its answer, sockets held. */
 async function storm(ports: number[], credentials: RawCredentials[]) {
@@ -57,13 +71,19 @@ async function storm(ports: number[], credentials: RawCredentials[]) {
     );
     child.send({ order: { ports, credentials: mine, rate: rate / shares } satisfies LoadOrder });
   }
+  const overflowsBefore = listenOverflows();
+  const startedUs = monotonicUs();
   const done = await Promise.all(reports);
+  const window = `${startedUs}-${monotonicUs()}`;
+  const overflows = listenOverflows() - overflowsBefore;
   const latencies = done.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
   const codes: Record<string, number> = {};
   for (const r of done) for (const [c, n] of Object.entries(r.codes)) codes[c] = (codes[c] ?? 0) + n;
   const seconds = Math.max(...done.map((r) => r.seconds));
   return {
     codes,
+    window,
+    overflows,
     rate: credentials.length / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
@@ -99,23 +119,30 @@ async function baselineBroker(): Promise<{ port: number; label: string; pid: num
   };
 }
 
-const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
+const profileDir = process.env.BENCH_CPU_PROF_DIR;
+const nodeArgs = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+const t = await startTestFleet({ IOT_LOG_LEVEL: "error" }, { nodeArgs });
 const extraAdapters: FleetProcess[] = [];
 try {
   const firstAdapter = t.fleet.adapters.find((a) => a.name === "mqtt-adapter")!;
   const adapterCount = Math.ceil(devices / (PER_PROCESS * 2));
   for (let i = 1; i < adapterCount; i++)
     extraAdapters.push(
-      await startProcess(`mqtt-adapter-${i + 1}`, "packages/adapters/mqtt/src/main.ts", {
-        IOT_REGISTRY_URL: reachable(t.fleet.central.urls.grpc!),
-        IOT_REGISTRY_TOKEN: t.fleet.registryToken,
-        IOT_MQTT_PORT: "0",
-        IOT_MQTTS_PORT: "0",
-        IOT_MQTTSS_PORT: "0",
-        IOT_MQTT_WS_PORT: "0",
-        IOT_MQTT_METRICS_PORT: "0",
-        IOT_LOG_LEVEL: "error",
-      }),
+      await startProcess(
+        `mqtt-adapter-${i + 1}`,
+        "packages/adapters/mqtt/src/main.ts",
+        {
+          IOT_REGISTRY_URL: reachable(t.fleet.central.urls.grpc!),
+          IOT_REGISTRY_TOKEN: t.fleet.registryToken,
+          IOT_MQTT_PORT: "0",
+          IOT_MQTTS_PORT: "0",
+          IOT_MQTTSS_PORT: "0",
+          IOT_MQTT_WS_PORT: "0",
+          IOT_MQTT_METRICS_PORT: "0",
+          IOT_LOG_LEVEL: "error",
+        },
+        { nodeArgs },
+      ),
     );
   const adapters = [firstAdapter, ...extraAdapters];
   const ports = adapters.map((a) => Number(new URL(reachable(a.urls.mqtt!)).port));
@@ -133,14 +160,17 @@ try {
     }),
   );
   console.log(`created ${devices} devices in ${((performance.now() - creating) / 1000).toFixed(1)} s`);
-  await new Promise((r) => setTimeout(r, 2_000));
+  // Memory is read at rest on both sides: the garbage of creating the devices (central) and of the storm itself is
+  // not memory a held connection costs, and V8 gives it back only some seconds after the work stops.
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const pids = [t.fleet.central.child.pid!, ...adapters.map((a) => a.child.pid!)];
   const before = pids.map(rss);
   const cpuBefore = pids.map(cpuMs);
 
   const fleet = await storm(ports, credentials);
-  await new Promise((r) => setTimeout(r, 3_000));
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const after = pids.map(rss);
+  // Taken after the rest too: the connect logs and online states of the storm are written by then.
   const cpu = pids.map((pid, i) => cpuMs(pid) - cpuBefore[i]!);
   await fleet.close();
   const growth = after.map((a, i) => a - before[i]!);
@@ -153,7 +183,7 @@ try {
     [baseline.port],
     credentials.map((_, i) => ({ clientId: `conn-baseline-${i}` })),
   );
-  await new Promise((r) => setTimeout(r, 3_000));
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const basePerConnection = (rss(baseline.pid) - baseBefore) / devices;
   const baseCpu = cpuMs(baseline.pid) - baseCpuBefore;
   await base.close();
@@ -165,7 +195,8 @@ try {
   );
   console.log(
     `fleet: CONNACK ${JSON.stringify(fleet.codes)}, ${fleet.rate.toFixed(0)} connects/s, ` +
-      `CONNACK p50 ${fleet.p50.toFixed(1)} ms p99 ${fleet.p99.toFixed(1)} ms`,
+      `CONNACK p50 ${fleet.p50.toFixed(1)} ms p99 ${fleet.p99.toFixed(1)} ms, ` +
+      `SYNs dropped on full accept queues ${fleet.overflows} (storm window ${fleet.window} µs)`,
   );
   console.log(
     `fleet memory per connection: ${kb(perConnection)} KB ` +
@@ -173,7 +204,8 @@ try {
   );
   console.log(
     `baseline (${baseline.label}): CONNACK ${JSON.stringify(base.codes)}, ${base.rate.toFixed(0)} connects/s, ` +
-      `CONNACK p50 ${base.p50.toFixed(1)} ms p99 ${base.p99.toFixed(1)} ms, ${kb(basePerConnection)} KB per connection`,
+      `CONNACK p50 ${base.p50.toFixed(1)} ms p99 ${base.p99.toFixed(1)} ms, ${kb(basePerConnection)} KB per connection, ` +
+      `SYNs dropped ${base.overflows}`,
   );
   // CPU per connect does not depend on how busy the machine is, unlike the rates and latencies above.
   console.log(

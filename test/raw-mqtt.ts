@@ -10,24 +10,28 @@ export interface RawCredentials {
 
 /**
  * Opens a raw TCP connection, sends one MQTT 3.1.1 CONNECT and resolves with the CONNACK return code (-1 when the
- * connection ended without one) and the socket, left open. Cheaper than a client library, so storms of thousands of
- * devices fit in one process.
+ * connection ended without one, with the socket error's code when there was one) and the socket, left open. Cheaper
+ * than a client library, so storms of thousands of devices fit in one process; a load generator passes CONNECT
+ * packets built beforehand (`connectPacket`).
  */
-export function rawConnect(port: number, c: RawCredentials): Promise<{ code: number; socket: Socket }> {
+export function rawConnect(
+  port: number,
+  c: RawCredentials | Buffer,
+): Promise<{ code: number; socket: Socket; error?: string }> {
   return new Promise((resolve) => {
     const socket = netConnect(port, "127.0.0.1");
     const parser = mqttPacket.parser({ protocolVersion: 4 });
     let settled = false;
-    const settle = (code: number) => {
+    const settle = (code: number, error?: string) => {
       if (settled) return;
       settled = true;
-      resolve({ code, socket });
+      resolve(error === undefined ? { code, socket } : { code, socket, error });
     };
     parser.on("packet", (p) => p.cmd === "connack" && settle(p.returnCode ?? -1));
     socket.on("data", (b) => parser.parse(b));
-    socket.on("error", () => settle(-1));
+    socket.on("error", (e: NodeJS.ErrnoException) => settle(-1, e.code ?? e.message));
     socket.on("close", () => settle(-1));
-    socket.on("connect", () => socket.write(connectPacket(c)));
+    socket.on("connect", () => socket.write(Buffer.isBuffer(c) ? c : connectPacket(c)));
   });
 }
 
@@ -94,7 +98,7 @@ export function publishPacket(topic: string, payload: string, messageId: number)
 }
 
 /** An MQTT 3.1.1 CONNECT with a clean session and a 300 s keepalive. */
-function connectPacket(c: RawCredentials): Buffer {
+export function connectPacket(c: RawCredentials): Buffer {
   return mqttPacket.generate({
     cmd: "connect",
     protocolId: "MQTT",

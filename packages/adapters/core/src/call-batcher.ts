@@ -1,8 +1,9 @@
 import { AdapterError } from "./errors.js";
+import type { GiveUpSignal } from "./registry-client.js";
 
 interface Waiting<Req, Res> {
   readonly request: Req;
-  readonly signal: AbortSignal | undefined;
+  readonly signal: GiveUpSignal | undefined;
   readonly resolve: (response: Res) => void;
   readonly reject: (err: Error) => void;
 }
@@ -35,7 +36,7 @@ export class CallBatcher<Req, Res> {
   }
 
   /** Answers `request` from the next call it fits in; rejects with AdapterError ABORTED if `signal` aborted first. */
-  run(request: Req, signal?: AbortSignal): Promise<Res> {
+  run(request: Req, signal?: GiveUpSignal): Promise<Res> {
     if (signal?.aborted) return Promise.reject(aborted());
     return new Promise<Res>((resolve, reject) => {
       this.queue.push({ request, signal, resolve, reject });

@@ -54,6 +54,7 @@ import type {
   AuthOutcome,
   DeviceCredentials,
   DeviceSession,
+  GiveUpSignal,
   ListenerCertificate,
   LoraActivateResult,
   LoraCounterReport,
@@ -271,7 +272,7 @@ export class GrpcRegistryClient implements RegistryClient {
     protocol: ProtocolName,
     credentials: DeviceCredentials,
     clientIp: string,
-    signal?: AbortSignal,
+    signal?: GiveUpSignal,
   ): Promise<AuthOutcome> {
     const unavailable = (why: string): AuthOutcome => ({
       ok: false,

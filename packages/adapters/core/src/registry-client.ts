@@ -229,6 +229,15 @@ export interface ListenerCertificate {
 /** Link health: connected means the registry answered Hello on the current stream. */
 export type RegistryLinkState = "idle" | "connecting" | "connected" | "closed";
 
+/**
+ * Whether a request's caller has given up (its device hung up): an AbortSignal, or anything as cheap as a getter on
+ * the device's connection, which a connect storm can afford per device where an AbortController and its listener
+ * cost more.
+ */
+export interface GiveUpSignal {
+  readonly aborted: boolean;
+}
+
 /** The registry as an adapter sees it. */
 export interface RegistryClient {
   /** Unique per process start; scopes uplink sequence numbers. */
@@ -244,7 +253,7 @@ export interface RegistryClient {
     protocol: ProtocolName,
     credentials: DeviceCredentials,
     clientIp: string,
-    signal?: AbortSignal,
+    signal?: GiveUpSignal,
   ): Promise<AuthOutcome>;
   /** Reports a session as live (and lists it in every later Hello until closed). */
   sessionOpened(session: DeviceSession, info: SessionInfo): void;

@@ -1,6 +1,7 @@
 import { connect as netConnect } from "node:net";
 import mqttPacket from "mqtt-packet";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { GiveUpSignal, RegistryClient } from "@iot/adapter-core";
 import { DEVICES, closed, sleep, startHarness, type Harness } from "./test-support.js";
 
 let h: Harness;
@@ -147,6 +148,26 @@ describe("MQTT adapter: concurrent connections of one client id", () => {
       else open.delete(e.session.sessionId);
     return open;
   };
+
+  it("tells the registry client when a device waiting for its authentication has hung up", async () => {
+    const signals: GiveUpSignal[] = [];
+    let answer = () => {};
+    const authenticate = h.registry.authenticate.bind(h.registry);
+    const registry: RegistryClient = h.registry;
+    vi.spyOn(registry, "authenticate").mockImplementation((protocol, credentials, clientIp, signal) => {
+      if (signal) signals.push(signal);
+      return new Promise((resolve) => (answer = () => resolve(authenticate(protocol, credentials, clientIp))));
+    });
+    const socket = netConnect(h.tcp.port, "127.0.0.1", () => socket.write(connectAndSubscribe(DEVICES.a)));
+    socket.on("error", () => undefined);
+    await vi.waitFor(() => expect(signals).toHaveLength(1));
+    expect(signals[0]!.aborted).toBe(false);
+    socket.destroy();
+    await vi.waitFor(() => expect(signals[0]!.aborted).toBe(true));
+    answer();
+    await vi.waitFor(() => expect(h.adapter.stats.clients).toBe(0));
+    expect(h.registry.events.filter((e) => e.type === "opened")).toHaveLength(0);
+  });
 
   it("reports every session it opened as closed when racing connects of one client id all hang up", async () => {
     h.registry.authJitterMs = 15;

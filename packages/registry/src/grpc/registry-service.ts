@@ -31,6 +31,7 @@ import { RegistryError } from "../errors.js";
 import { authOutcomeToProto, credentialsFromProto } from "./convert.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
 import { requireAdapterToken } from "./adapter-token.js";
+import { mapConcurrently } from "./map-concurrently.js";
 import type { TenantConnectionsElsewhere } from "../sessions/session-table.js";
 
 /** What the registry service needs: the Connect stream's dependencies and the host listener certificates may name. */
@@ -106,6 +107,9 @@ async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promis
 /** Most requests one AuthenticateBatch may carry (registry.proto): a bound on the work one call asks for. */
 export const AUTHENTICATE_BATCH_MAX = 1000;
 
+/** Devices of one AuthenticateBatch checked at once (see mapConcurrently for why not all of them). */
+const VERIFY_CONCURRENCY = 8;
+
 /** Handles AuthenticateBatch: each request answered as Authenticate would, in order; a broken store fails the call. */
 async function authenticateBatch(req: AuthenticateBatchRequest, deps: ConnectDeps): Promise<AuthenticateBatchResponse> {
   if (req.requests.length > AUTHENTICATE_BATCH_MAX)
@@ -114,7 +118,7 @@ async function authenticateBatch(req: AuthenticateBatchRequest, deps: ConnectDep
       undefined,
       `at most ${AUTHENTICATE_BATCH_MAX} requests per AuthenticateBatch`,
     );
-  const verified = await Promise.all(req.requests.map((r) => verify(r, deps)));
+  const verified = await mapConcurrently(req.requests, VERIFY_CONCURRENCY, (r) => verify(r, deps));
   const responses = verified.map((v) => admit(v, deps));
   return create(AuthenticateBatchResponseSchema, { responses });
 }

@@ -90,13 +90,15 @@ export function authenticateHook(ctx: AdapterContext): NonNullable<AedesOptions[
   return (client, username, password, done) => {
     const connect = ctx.clients.connectInfo(client) ?? { claimedId: client.id ?? "", keepAlive: 0, clientIp: "" };
     const credentials = credentialsOf(client.conn, connect, username, password);
-    // A device that hangs up while its turn is still to come (a reconnect storm) costs the registry nothing.
-    const gaveUp = new AbortController();
-    const abort = () => gaveUp.abort();
-    client.conn.once("close", abort);
-    ctx.registry.authenticate("mqtt", credentials, connect.clientIp, gaveUp.signal).then(
+    // A device that hangs up while its turn is still to come (a reconnect storm) costs the registry nothing. A getter
+    // on the connection, not an AbortController and a close listener: those were a few % of a connect's CPU.
+    const gaveUp = {
+      get aborted() {
+        return client.conn.destroyed;
+      },
+    };
+    ctx.registry.authenticate("mqtt", credentials, connect.clientIp, gaveUp).then(
       (outcome) => {
-        client.conn.off("close", abort);
         if (!outcome.ok) {
           ctx.stats.authFailures++;
           const who = credentials.kind === "certificate" ? { commonName: credentials.commonName } : { username };
