@@ -1,4 +1,5 @@
 import type { Aedes, Client, PublishPacket } from "aedes";
+import { topicMatches } from "@iot/adapter-core";
 
 /**
  * Every (mounted) filter ever subscribed in this broker, indexed by device mountpoint (`d/<id>/`), to tell cheaply
@@ -29,7 +30,7 @@ export class SubscribedFilters {
     if (mount === undefined) return true;
     const filters = this.#byMount.get(mount);
     if (!filters) return false;
-    for (const filter of filters) if (filterMatches(filter, topic)) return true;
+    for (const filter of filters) if (topicMatches(filter, topic)) return true;
     return false;
   }
 }
@@ -46,17 +47,6 @@ function mountOf(topic: string): string | undefined {
 function within(topic: string, char: string, end: number): boolean {
   const at = topic.indexOf(char, 2);
   return at !== -1 && at < end;
-}
-
-/** MQTT 3.1.1 §4.7 topic matching of a filter (`+` one level, a last `#` this level and all below) and a topic name. */
-export function filterMatches(filter: string, topic: string): boolean {
-  const f = filter.split("/");
-  const t = topic.split("/");
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === "#") return true;
-    if (i >= t.length || (f[i] !== "+" && f[i] !== t[i])) return false;
-  }
-  return f.length === t.length;
 }
 
 /** `Aedes.publish` as aedes calls it for a client's publish (its typings name only the two-argument form). */
