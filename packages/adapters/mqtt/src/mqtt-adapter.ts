@@ -7,6 +7,7 @@ import { forgetConnectPacket, onIncomingPacket, type IncomingPacket } from "./ae
 import { ClientTable, clientIpOf } from "./client-table.js";
 import type { AdapterContext, MqttAdapterStats } from "./context.js";
 import { deliverDownlink } from "./downlink.js";
+import { skipUnmatchedFanOut } from "./fan-out-filter.js";
 import { guardPacketSizes } from "./guard-packet-sizes.js";
 import { authenticateHook } from "./hooks/authenticate.js";
 import { authorizeForwardHook } from "./hooks/authorize-forward.js";
@@ -103,6 +104,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     authorizeSubscribe: authorizeSubscribeHook(ctx),
     authorizeForward: authorizeForwardHook(ctx),
   });
+  skipUnmatchedFanOut(broker);
   watchBroker(broker, ctx);
   options.registry.setHandlers({
     downlink: (d) => deliverDownlink(ctx, d),

@@ -83,7 +83,7 @@ async function setup(engine: EngineUnderTest) {
       .then((rows) => rows.map((r) => [Number(r.valueTime), r.numValue ?? r.textValue]));
   const alerts = () =>
     db.selectFrom("historyAlerts").selectAll().where("deviceIntId", "=", device.id).orderBy("id").execute();
-  return { db, pipeline, uplink, values, alerts, device, temp, hum, lon, level, on, fahrenheit };
+  return { db, store, caller, pipeline, uplink, values, alerts, device, temp, hum, lon, level, on, fahrenheit };
 }
 
 describe.each(engines)("data pipeline on $name", (engine) => {
@@ -137,6 +137,44 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     expect(await values(level.id)).toEqual([[T0, 258]]);
     expect(await values(on.id)).toEqual([[T0, 1]]);
     expect(await db.selectFrom("pointValues").select("id").execute()).toHaveLength(2);
+  });
+
+  it("goes past the uplinks of a product without streams and decodes the others of the same batch", async () => {
+    const { db, store, caller, pipeline, uplink, values, temp } = await setup(engine);
+    const plain = await createProduct(db, caller, { productName: "Plain", cloudProtocol: 1 });
+    const other = await createDevice(db, caller, {
+      productId: plain.productId,
+      deviceName: "p1",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    const plainUplink = (n: number) =>
+      store.uplinks.write({
+        msgKey: `plain:${n}`,
+        tenantId: caller.tenantId,
+        deviceIntId: other.id,
+        gatewayIntId: null,
+        topic: "telemetry",
+        payload: Buffer.from(JSON.stringify({ temp: 99 })),
+        ip: null,
+        qos: 1,
+        msgTime: T0 + n,
+      });
+    await Promise.all([plainUplink(0), uplink("telemetry", JSON.stringify({ temp: 7 }), T0 + 1), plainUplink(2)]);
+    await pipeline.flush();
+    expect(await values(temp.id)).toEqual([[T0 + 1, 7]]);
+    expect(await db.selectFrom("pointValues").select("deviceIntId").execute()).toEqual([
+      { deviceIntId: expect.any(Number) },
+    ]);
+    expect(pipeline.stats.uplinks).toBe(1);
+    // Past all three: a later uplink is decoded alone.
+    await uplink("telemetry", JSON.stringify({ temp: 8 }), T0 + 3);
+    await pipeline.flush();
+    expect(await values(temp.id)).toEqual([
+      [T0 + 1, 7],
+      [T0 + 3, 8],
+    ]);
+    expect(pipeline.stats.uplinks).toBe(2);
   });
 
   it("refuses a value of the wrong type for its point and keeps the others", async () => {
