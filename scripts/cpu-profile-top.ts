@@ -2,7 +2,10 @@
  * The top self-time functions of V8 CPU profiles (`node --cpu-prof`), for the performance notes: which functions
  * a process spent its time in, as a share of its samples (idle excluded, so the shares say where the busy time went).
  *
- *   tsx scripts/cpu-profile-top.ts [--top=15] <file.cpuprofile>…
+ *   tsx scripts/cpu-profile-top.ts [--top=15] [--from=µs --to=µs] <file.cpuprofile>…
+ *
+ * `--from`/`--to` keep only the samples taken within that window of the monotonic clock (microseconds, what
+ * `process.hrtime.bigint() / 1000n` says in any process of the machine), so a benchmark can name one phase.
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -14,6 +17,8 @@ interface ProfileNode {
 }
 
 interface Profile {
+  /** When the first sample's delta starts, µs of the monotonic clock. */
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -29,13 +34,20 @@ function where(url: string, line: number): string {
 }
 
 /** Self time per function (name and place) in ms, and the busy total (every sample except idle). */
-export function selfTimes(profile: Profile): { busyMs: number; rows: Map<string, number> } {
+export function selfTimes(
+  profile: Profile,
+  window = { from: -Infinity, to: Infinity },
+): { busyMs: number; rows: Map<string, number> } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const rows = new Map<string, number>();
   let busyMs = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     const node = byId.get(id);
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    const ms = delta / 1000;
+    if (at < window.from || at > window.to) return;
     if (!node || node.callFrame.functionName === "(idle)") return;
     const f = node.callFrame;
     const key = `${f.functionName || "(anonymous)"} ${where(f.url, f.lineNumber)}`.trim();
@@ -46,9 +58,11 @@ export function selfTimes(profile: Profile): { busyMs: number; rows: Map<string,
 }
 
 const args = process.argv.slice(2);
-const top = Number(args.find((a) => a.startsWith("--top="))?.slice(6) ?? 15);
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const top = Number(option("top") ?? 15);
+const window = { from: Number(option("from") ?? -Infinity), to: Number(option("to") ?? Infinity) };
 for (const file of args.filter((a) => !a.startsWith("--"))) {
-  const { busyMs, rows } = selfTimes(JSON.parse(readFileSync(file, "utf8")) as Profile);
+  const { busyMs, rows } = selfTimes(JSON.parse(readFileSync(file, "utf8")) as Profile, window);
   console.log(`\n${basename(file)}: ${(busyMs / 1000).toFixed(2)} s busy`);
   console.log("| self % | self ms | function |\n|---:|---:|---|");
   for (const [key, ms] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, top))
