@@ -180,7 +180,6 @@ export class CommandRouter {
       log: {
         tenantId: caller.tenantId,
         deviceIntId: device.id,
-        groupIntId: null,
         topic,
         payload: cmd.payload,
         qos: cmd.qos,
@@ -189,7 +188,7 @@ export class CommandRouter {
         publishUser: caller.username,
         expiresAt,
         createAt: now,
-        updateAt: null,
+        taskIntId: null,
       },
       deviceId: device.deviceId,
       gateway: device.gateway,
