@@ -1,22 +1,17 @@
-import { PostgresAdapter, type Kysely } from "kysely";
-import type { Database } from "../store/schema.js";
+import { PostgresAdapter, type Kysely, type Selectable } from "kysely";
+import type { ControlLogsTable, Database } from "../store/schema.js";
 import { MultiRowInsert } from "../store/multi-row-insert.js";
 
 /** A device command's control log as both command paths (device_publish, group_publish) insert it. */
-export interface DeviceLogRow {
-  tenantId: string;
+export type DeviceLogRow = Pick<
+  Selectable<ControlLogsTable>,
+  "tenantId" | "payload" | "qos" | "publishStatus" | "userIntId" | "publishUser" | "expiresAt" | "createAt"
+> & {
   deviceIntId: number;
   topic: string;
-  payload: string;
-  qos: number;
-  publishStatus: number;
-  userIntId: number | null;
-  publishUser: string | null;
-  expiresAt: number | null;
-  createAt: number;
   /** The group command's task, else null. */
   taskIntId: number | null;
-}
+};
 
 /**
  * Inserts device commands' control logs (group_int_id and update_at null) and answers each new row's id and device,
