@@ -8,12 +8,19 @@
  *   pnpm bench:commands [devices=10000] [rate=1000] [seconds=5]
  *
  * The goals (issue 19): device_publish to receipt p95 ≤ 10 ms at 1,000 commands/s; a group publish to 10,000
- * connected devices delivered within 2 s.
+ * connected devices delivered within 2 s. Each phase also prints the CPU milliseconds it cost the central node, the
+ * MQTT adapter and this process (the load generator) per command, read from /proc: what a busy machine distorts far
+ * less than latencies.
+ *
+ * With BENCH_CPU_PROF_DIR set, the central node and the adapters run under `node --cpu-prof` writing their profiles
+ * to that folder when they stop (the first is the central node, the second the MQTT adapter); see
+ * docs/performance.md.
  */
+import { Agent, request } from "node:http";
 import { startTestFleet, type TestDevice, type TestFleet } from "../test/helpers.js";
 import { publishPacket, rawConnect, rawDevice, type RawDevice } from "../test/raw-mqtt.js";
 import { forkAedes } from "./aedes-broker.js";
-import { percentile } from "./figures.js";
+import { cpuSeconds, monotonicUs, percentile } from "./figures.js";
 import { printResult } from "./result.js";
 
 const devices = Number(process.argv[2] ?? 10_000);
@@ -81,6 +88,58 @@ async function provision(t: TestFleet) {
   return { created, group };
 }
 
+/** CPU ms per command a phase cost the central node, the MQTT adapter and this process (the load generator). */
+function cpuMeter(t: TestFleet) {
+  const pids = [t.fleet.central.child.pid, t.fleet.adapters.find((a) => a.name === "mqtt-adapter")?.child.pid];
+  const before = { procs: pids.map(cpuSeconds), self: process.cpuUsage(), at: monotonicUs() };
+  return (commands: number) => {
+    const self = process.cpuUsage(before.self);
+    const [central, adapter] = pids.map((pid, i) => {
+      const [now, from] = [cpuSeconds(pid), before.procs[i]];
+      return now === undefined || from === undefined ? "?" : (((now - from) * 1000) / commands).toFixed(3);
+    });
+    const generator = ((self.user + self.system) / 1000 / commands).toFixed(3);
+    const window = process.env.BENCH_CPU_PROF_DIR ? ` (profile window --from=${before.at} --to=${monotonicUs()})` : "";
+    return `CPU ms per command: central ${central}, adapter ${adapter}, load generator ${generator}${window}`;
+  };
+}
+
+/**
+ * POSTs JSON with node:http over a pool of keep-alive connections and answers the status: the same REST calls as
+ * `fetch`, at a fraction of its CPU in this process (which shares the machine's two cores with the fleet).
+ */
+function restPoster(t: TestFleet) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const url = new URL(t.apiUrl);
+  return (path: string, body: unknown) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const data = JSON.stringify(body);
+      const req = request(
+        {
+          agent,
+          host: url.hostname,
+          port: url.port,
+          method: "POST",
+          path: `${url.pathname}${path}`,
+          headers: {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(data),
+            authorization: `Bearer ${t.token}`,
+          },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(data);
+    });
+}
+
 /** The fleet's side: device_publish at the rate, then one group publish. */
 async function fleetRun(t: TestFleet, created: TestDevice[], group: { groupID: string }) {
   const port = Number(new URL(t.mqttUrl).port);
@@ -95,21 +154,25 @@ async function fleetRun(t: TestFleet, created: TestDevice[], group: { groupID: s
   );
   const restMs: number[] = [];
   const failures: string[] = [];
+  const post = restPoster(t);
+  const singleCpu = cpuMeter(t);
   await steady((seq) => {
     const d = created[seq % created.length]!;
     single.sentAt[seq] = performance.now();
-    t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: String(seq) }).then(
+    post("/device_publish", { deviceID: d.deviceID, payload: String(seq) }).then(
       (r) =>
         r.status === 201
           ? restMs.push(performance.now() - single.sentAt[seq]!)
-          : failures.push(`${r.status} ${JSON.stringify(r.body)}`),
+          : failures.push(`${r.status} ${r.text}`),
       (e: Error) =>
         failures.push(`${e.message}${e.cause ? ` (${String((e.cause as Error).message ?? e.cause)})` : ""}`),
     );
   });
   const total = Math.round(rate * seconds);
   const one = await single.all(total);
+  const singleCpuNote = singleCpu(total);
   groupPhase = true;
+  const groupCpu = cpuMeter(t);
   const started = performance.now();
   const r = await t.api("POST", "/group_publish", { groupID: group.groupID, payload: "all", needAck: 1 });
   if (r.status !== 201) throw new Error(`group_publish: ${r.status} ${JSON.stringify(r.body)}`);
@@ -121,8 +184,20 @@ async function fleetRun(t: TestFleet, created: TestDevice[], group: { groupID: s
     if (status !== 3) await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const groupS = (performance.now() - started) / 1000;
+  const groupCpuNote = groupCpu(created.length);
   for (const c of connected) c.close();
-  return { one, total, restP95: percentile(restMs, 95), failures, groupS, groupReceived, status, task };
+  return {
+    one,
+    total,
+    restP95: percentile(restMs, 95),
+    failures,
+    groupS,
+    groupReceived,
+    status,
+    task,
+    singleCpuNote,
+    groupCpuNote,
+  };
 }
 
 /** The baseline: a client publishing (QoS 1) to each device's topic on bare aedes (own process), then one to all. */
@@ -158,7 +233,11 @@ async function baselineRun() {
   return { one, fanoutS };
 }
 
-const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
+const profileDir = process.env.BENCH_CPU_PROF_DIR;
+const t = await startTestFleet(
+  { IOT_LOG_LEVEL: "error" },
+  profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {},
+);
 let fleet: Awaited<ReturnType<typeof fleetRun>>;
 try {
   const provisioning = performance.now();
@@ -178,6 +257,7 @@ console.log(
     `REST answer p95 ${ms(fleet.restP95)}; failed calls ${fleet.failures.length}` +
     (fleet.failures.length > 0 ? ` (first: ${fleet.failures[0]})` : ""),
 );
+console.log(`device_publish phase: ${fleet.singleCpuNote}`);
 console.log(
   `baseline (bare aedes, a client publishing QoS 1 to each device's topic): ${base.one.received} received; ` +
     `p50 ${ms(base.one.p50)}, p95 ${ms(base.one.p95)}, p99 ${ms(base.one.p99)}`,
@@ -186,6 +266,7 @@ console.log(
   `group_publish (needAck 1) to ${devices} devices: task status ${fleet.status} after ${fleet.groupS.toFixed(2)} s, ` +
     `${fleet.groupReceived} received; ${JSON.stringify(fleet.task)}`,
 );
+console.log(`group_publish phase: ${fleet.groupCpuNote} (per member)`);
 console.log(
   `baseline (bare aedes, one publish to ${devices} subscribers): all received in ${base.fanoutS.toFixed(2)} s`,
 );

@@ -20,7 +20,7 @@ import { startTestFleet } from "../test/helpers.js";
 import { rawConnect, type RawCredentials } from "../test/raw-mqtt.js";
 import type { LoadOrder, LoadReport } from "./connections-load.js";
 import { printResult } from "./result.js";
-import { percentile, positiveInt } from "./figures.js";
+import { monotonicUs, percentile, positiveInt } from "./figures.js";
 
 const devices = positiveInt(process.argv[2], 20_000);
 const rate = positiveInt(process.argv[3], 2_000);
@@ -52,9 +52,6 @@ function listenOverflows(): number {
   return Number(values?.[names?.indexOf("ListenOverflows") ?? -1] ?? NaN);
 }
 
-/** The monotonic clock in µs, as CPU profiles stamp their samples (for `cpu-profile-top.ts --window`). */
-const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
-
 /** A paced storm from several generator processes; resolves when every device has its answer, sockets held. */
 async function storm(ports: number[], credentials: RawCredentials[]) {
   const shares = Math.ceil(credentials.length / PER_PROCESS);
@@ -74,7 +71,7 @@ async function storm(ports: number[], credentials: RawCredentials[]) {
   const overflowsBefore = listenOverflows();
   const startedUs = monotonicUs();
   const done = await Promise.all(reports);
-  const window = `${startedUs}-${monotonicUs()}`;
+  const window = `--from=${startedUs} --to=${monotonicUs()}`;
   const overflows = listenOverflows() - overflowsBefore;
   const latencies = done.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
   const codes: Record<string, number> = {};
@@ -196,7 +193,7 @@ try {
   console.log(
     `fleet: CONNACK ${JSON.stringify(fleet.codes)}, ${fleet.rate.toFixed(0)} connects/s, ` +
       `CONNACK p50 ${fleet.p50.toFixed(1)} ms p99 ${fleet.p99.toFixed(1)} ms, ` +
-      `SYNs dropped on full accept queues ${fleet.overflows} (storm window ${fleet.window} µs)`,
+      `SYNs dropped on full accept queues ${fleet.overflows} (profile window ${fleet.window})`,
   );
   console.log(
     `fleet memory per connection: ${kb(perConnection)} KB ` +

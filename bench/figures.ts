@@ -34,3 +34,6 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
 
 /** Linux's USER_HZ, the unit of /proc/<pid>/stat times (100 on every mainstream build). */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** Now on the monotonic clock in µs, as CPU profiles stamp their samples (`cpu-profile-top.ts --from/--to`). */
+export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);

@@ -2,11 +2,10 @@
  * The top self-time functions of V8 CPU profiles (`node --cpu-prof`), for the performance notes: which functions
  * a process spent its time in, as a share of its samples (idle excluded, so the shares say where the busy time went).
  *
- *   tsx scripts/cpu-profile-top.ts [--top=15] [--window=FROM-TO] <file.cpuprofile>…
+ *   tsx scripts/cpu-profile-top.ts [--top=15] [--from=µs --to=µs] <file.cpuprofile>…
  *
- * `--window` keeps only the samples taken between two instants of the monotonic clock in µs (the clock of
- * `process.hrtime` and of the profiles' own timestamps): a benchmark prints the window of its measured phase, so
- * setup work such as creating thousands of devices stays out of the shares.
+ * `--from`/`--to` keep only the samples taken within that window of the monotonic clock (microseconds, what
+ * `process.hrtime.bigint() / 1000n` says in any process of the machine), so a benchmark can name one phase.
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -18,11 +17,11 @@ interface ProfileNode {
 }
 
 interface Profile {
+  /** When the first sample's delta starts, µs of the monotonic clock. */
+  startTime: number;
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
-  /** When the first sample was taken, µs of the monotonic clock. */
-  startTime: number;
 }
 
 /** A short place for a function: its package (or file) and line, enough to find it. */
@@ -37,7 +36,7 @@ function where(url: string, line: number): string {
 /** Self time per function (name and place) in ms, and the busy total (every sample except idle). */
 export function selfTimes(
   profile: Profile,
-  window: readonly [number, number] = [-Infinity, Infinity],
+  window = { from: -Infinity, to: Infinity },
 ): { busyMs: number; rows: Map<string, number> } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const rows = new Map<string, number>();
@@ -48,7 +47,8 @@ export function selfTimes(
     const delta = profile.timeDeltas[i] ?? 0;
     at += delta;
     const ms = delta / 1000;
-    if (!node || node.callFrame.functionName === "(idle)" || at < window[0] || at > window[1]) return;
+    if (at < window.from || at > window.to) return;
+    if (!node || node.callFrame.functionName === "(idle)") return;
     const f = node.callFrame;
     const key = `${f.functionName || "(anonymous)"} ${where(f.url, f.lineNumber)}`.trim();
     rows.set(key, (rows.get(key) ?? 0) + ms);
@@ -58,9 +58,9 @@ export function selfTimes(
 }
 
 const args = process.argv.slice(2);
-const top = Number(args.find((a) => a.startsWith("--top="))?.slice(6) ?? 15);
-const windowArg = /^--window=(\d+)-(\d+)$/.exec(args.find((a) => a.startsWith("--window=")) ?? "");
-const window = windowArg ? ([Number(windowArg[1]), Number(windowArg[2])] as const) : undefined;
+const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const top = Number(option("top") ?? 15);
+const window = { from: Number(option("from") ?? -Infinity), to: Number(option("to") ?? Infinity) };
 for (const file of args.filter((a) => !a.startsWith("--"))) {
   const { busyMs, rows } = selfTimes(JSON.parse(readFileSync(file, "utf8")) as Profile, window);
   console.log(`\n${basename(file)}: ${(busyMs / 1000).toFixed(2)} s busy`);

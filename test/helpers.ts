@@ -30,6 +30,8 @@ export interface TestFleet {
   /** The LwM2M adapter (LwM2M server, CoAP over UDP), `coap://host:port`. */
   lwm2mUrl: string;
   api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  /** The logged-in admin's bearer token `api` sends (for a client of its own, e.g. a benchmark's). */
+  token: string;
   /**
    * Creates a terminal device connected to the cloud with token credentials (`extra` overrides), failing the test
    * otherwise.
@@ -92,6 +94,7 @@ export async function startTestFleet(
     coapUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coap ?? ""),
     lwm2mUrl: reachable(fleet.adapters.find((a) => a.name === "lwm2m-adapter")?.urls.lwm2m ?? ""),
     api,
+    token,
     async newDevice(productID, deviceName, extra = {}) {
       const r = await api("POST", "/devices", {
         productID,

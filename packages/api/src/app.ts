@@ -4,6 +4,7 @@ import { RegistryError } from "@iot/registry";
 import type { AppDeps, Env } from "./deps.js";
 import { ApiDocs } from "./docs.js";
 import { errorResponse, notFound, onError } from "./errors.js";
+import { declaredBodyLimit } from "./request-body.js";
 import { requireCaller } from "./middleware/auth.js";
 import { configChanges } from "./middleware/config-changes.js";
 import { applicationRoutes } from "./routes/applications.js";
@@ -80,11 +81,14 @@ const securedRoutes = [
  * OpenAPI document as it is registered.
  */
 export function createApp(deps: AppDeps) {
-  const limit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) =>
-      errorResponse(c, new RegistryError("PAYLOAD_TOO_LARGE", { body: `at most ${MAX_BODY_BYTES} bytes` })),
-  });
+  const limit = declaredBodyLimit(
+    MAX_BODY_BYTES,
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        errorResponse(c, new RegistryError("PAYLOAD_TOO_LARGE", { body: `at most ${MAX_BODY_BYTES} bytes` })),
+    }),
+  );
   const docs = new ApiDocs();
   const open = new Hono<Env>().route("/", openapiRoutes(docs));
   for (const routes of openRoutes) open.route("/", routes(deps, docs));

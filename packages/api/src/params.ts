@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { MAX_PAGE, RegistryError, type Page } from "@iot/registry";
+import { jsonBody } from "./request-body.js";
 
 /** Page size bounds: `_limit` is clamped into 1..MAX_LIMIT; the default is 10. */
 export const DEFAULT_LIMIT = 10;
@@ -88,7 +89,7 @@ export function idParam(c: Context, name = "id"): number {
 export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let raw: unknown;
   try {
-    raw = await c.req.json();
+    raw = await jsonBody(c);
   } catch {
     throw new RegistryError("BAD_REQUEST", { body: "must be a JSON object" }, "Body is not valid JSON");
   }

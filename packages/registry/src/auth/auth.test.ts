@@ -33,6 +33,14 @@ describe("tokens", () => {
     expect(verifyToken("a.b", "k")).toBeNull();
   });
 
+  it("once verified, are still refused with another secret and once expired", () => {
+    const t = signToken({ ...claims, jti: "remembered" }, "k");
+    expect(verifyToken(t, "k")?.jti).toBe("remembered");
+    expect(verifyToken(t, "other")).toBeNull();
+    expect(verifyToken(t, "k", (claims.exp + 1) * 1000)).toBeNull();
+    expect(verifyToken(t, "k")?.jti).toBe("remembered");
+  });
+
   it("carry the user's token generation and a token id, and refuse a generation that is not a whole number", () => {
     const withGen = { ...claims, gen: 3, jti: "abc" };
     expect(verifyToken(signToken(withGen, "k"), "k")).toEqual(withGen);

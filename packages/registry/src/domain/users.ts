@@ -63,7 +63,11 @@ export async function login(
 export async function callerFromToken(db: Kysely<Database>, secret: string, token: string): Promise<Caller> {
   const claims = verifyToken(token, secret);
   if (!claims) throw fail.auth("Token invalid or expired");
-  const user = await db.selectFrom("users").selectAll().where("id", "=", claims.sub).executeTakeFirst();
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "username", "tenantId", "role", "serviceAdmin", "enable", "tokenGeneration", "tokenKept"])
+    .where("id", "=", claims.sub)
+    .executeTakeFirst();
   if (!user || user.enable !== 1 || user.tenantId !== claims.tenantId) throw fail.auth("Token invalid or expired");
   const current = (claims.gen ?? 0) === user.tokenGeneration;
   if (!current && (claims.jti === undefined || claims.jti !== user.tokenKept))

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { STREAM_TYPE } from "../pipeline/decode/types.js";
 import type { CommandPoint, CommandStream } from "./command-payload.js";
@@ -6,17 +6,34 @@ import { MODBUS_PROTOCOL, modbusCommandStream } from "../modbus/modbus-streams.j
 
 /**
  * The command streams a device of this product is checked against: a Modbus product's one implicit stream (its
- * points with registers) for its slaves, else the product's stored streams of the device's kind.
+ * points with registers) for its slaves, else the product's stored streams of the device's kind. A product read with
+ * `hasCommandStreams` saying it has none of either kind needs no further query.
  */
 export async function commandStreamsOf(
   db: Kysely<Database>,
-  product: { productIntId: number; cloudProtocol: number },
+  product: { productIntId: number; cloudProtocol: number; hasCommandStreams?: unknown },
   isGateway: boolean,
 ): Promise<CommandStream[]> {
   if (product.cloudProtocol === MODBUS_PROTOCOL && !isGateway)
     return [await modbusCommandStream(db, product.productIntId)];
+  if (product.hasCommandStreams !== undefined && !product.hasCommandStreams) return [];
   return loadCommandStreams(db, product.productIntId, commandStreamType(isGateway));
 }
+
+/**
+ * Selects `hasCommandStreams` (SQLite 0/1, PostgreSQL false/true): whether the product `p` has any command stream,
+ * of devices or of gateways, so a command to a product without any (the common case) costs no query for its streams.
+ */
+export const hasCommandStreams = (eb: ExpressionBuilder<Database & { p: Database["products"] }, "p">) =>
+  eb
+    .exists(
+      eb
+        .selectFrom("dataStreams as s")
+        .select("s.id")
+        .whereRef("s.productIntId", "=", "p.id")
+        .where("s.streamType", "in", [STREAM_TYPE.deviceCommand, STREAM_TYPE.gatewayCommand]),
+    )
+    .as("hasCommandStreams");
 
 /**
  * The command streams a device's commands are checked against: 4 (gateway command) for a gateway, 2 (device

@@ -15,7 +15,7 @@ import { insertControlLogs, type NewDeviceCommand, type RecordedCommand } from "
 import type { BatchDurability } from "../store/batch-durability.js";
 import { settleReports, type SettledLog, type SettleReport } from "./settle-batch.js";
 import { commandTopic } from "./command-payload.js";
-import { commandStreamsOf } from "./command-streams.js";
+import { commandStreamsOf, hasCommandStreams } from "./command-streams.js";
 import { commandsTotal } from "../ops/registry-metrics.js";
 
 /** publishStatus codes: 0 failed, 1 issued (queued or in flight), 2 delivered (device acked), 3 sent, no ack needed. */
@@ -166,6 +166,7 @@ export class CommandRouter {
       .selectFrom("devices as d")
       .innerJoin("products as p", "p.id", "d.productIntId")
       .select(["d.id", "d.deviceId", "d.gateway", "d.productIntId", "d.deviceType", "p.cloudProtocol"])
+      .select(hasCommandStreams)
       .where("d.tenantId", "=", caller.tenantId)
       .$if(cmd.deviceIntId !== undefined, (q) => q.where("d.id", "=", cmd.deviceIntId!))
       .$if(cmd.deviceIntId === undefined, (q) => q.where("d.deviceId", "=", cmd.deviceId ?? ""))
@@ -179,7 +180,6 @@ export class CommandRouter {
       log: {
         tenantId: caller.tenantId,
         deviceIntId: device.id,
-        groupIntId: null,
         topic,
         payload: cmd.payload,
         qos: cmd.qos,
@@ -188,7 +188,7 @@ export class CommandRouter {
         publishUser: caller.username,
         expiresAt,
         createAt: now,
-        updateAt: null,
+        taskIntId: null,
       },
       deviceId: device.deviceId,
       gateway: device.gateway,

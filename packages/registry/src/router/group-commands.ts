@@ -5,9 +5,7 @@ import { fail } from "../errors.js";
 import { getGroup, type Group } from "../domain/groups.js";
 import { createTask, TASK_STATUS, type Task } from "../domain/tasks.js";
 import type { QueuedCommand } from "./command-delivery.js";
-
-/** Rows per insert statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
-const CHUNK = 500;
+import { insertDeviceLogs } from "./control-log-insert.js";
 
 /** What `recordGroupCommand` stores. */
 export interface GroupCommandRecord {
@@ -92,37 +90,24 @@ export async function recordGroupCommand(
       .values({ ...base, deviceIntId: null, groupIntId: cmd.group.id, topic: cmd.topic, expiresAt: null })
       .returning("id")
       .executeTakeFirstOrThrow();
-    const commands: QueuedCommand[] = [];
-    for (let i = 0; i < members.length; i += CHUNK) {
-      const chunk = members.slice(i, i + CHUNK);
-      const rows = await tx
-        .insertInto("controlLogs")
-        .values(
-          chunk.map((m) => ({
-            ...base,
-            deviceIntId: m.id,
-            groupIntId: null,
-            topic: cmd.topic,
-            expiresAt: cmd.expiresAt,
-          })),
-        )
-        .returning(["id", "deviceIntId"])
-        .execute();
-      const byDevice = new Map(chunk.map((m) => [m.id, m]));
-      for (const r of rows) {
-        const m = byDevice.get(r.deviceIntId!)!;
-        commands.push({
-          id: r.id,
-          deviceIntId: m.id,
-          deviceId: m.deviceId,
-          gateway: m.gateway,
-          topic: cmd.topic,
-          payload: cmd.payload,
-          qos: cmd.needAck,
-          expiresAt: cmd.expiresAt,
-        });
-      }
-    }
+    const rows = await insertDeviceLogs(
+      tx,
+      members.map((m) => ({ ...base, deviceIntId: m.id, topic: cmd.topic, expiresAt: cmd.expiresAt })),
+    );
+    const byDevice = new Map(members.map((m) => [m.id, m]));
+    const commands = rows.map((r): QueuedCommand => {
+      const m = byDevice.get(r.deviceIntId)!;
+      return {
+        id: r.id,
+        deviceIntId: m.id,
+        deviceId: m.deviceId,
+        gateway: m.gateway,
+        topic: cmd.topic,
+        payload: cmd.payload,
+        qos: cmd.needAck,
+        expiresAt: cmd.expiresAt,
+      };
+    });
     commands.sort((a, b) => a.id - b.id);
     return { task, groupLogId: groupLog.id, commands };
   });

@@ -1,13 +1,11 @@
-import type { Insertable, Kysely } from "kysely";
-import type { ControlLogsTable, Database } from "../store/schema.js";
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.js";
 import type { QueuedCommand } from "./command-delivery.js";
-
-/** Rows per insert statement: well under SQLite's and PostgreSQL's bound-parameter limits. */
-export const INSERT_CHUNK = 500;
+import { insertDeviceLogs, type DeviceLogRow } from "./control-log-insert.js";
 
 /** A device command to record: its control log row and what routing it needs afterwards. */
 export interface NewDeviceCommand {
-  log: Insertable<ControlLogsTable> & { deviceIntId: number; topic: string; payload: string; qos: number };
+  log: DeviceLogRow;
   deviceId: string;
   gateway: number | null;
   /** Epoch ms the command was issued, also the time it is sent at. */
@@ -30,17 +28,13 @@ export async function insertControlLogs(
   items: readonly NewDeviceCommand[],
 ): Promise<RecordedCommand[]> {
   const ids = new Map<number, number[]>();
-  for (let i = 0; i < items.length; i += INSERT_CHUNK) {
-    const rows = await tx
-      .insertInto("controlLogs")
-      .values(items.slice(i, i + INSERT_CHUNK).map((c) => c.log))
-      .returning(["id", "deviceIntId"])
-      .execute();
-    for (const r of rows) {
-      const own = ids.get(r.deviceIntId!);
-      if (own) own.push(r.id);
-      else ids.set(r.deviceIntId!, [r.id]);
-    }
+  for (const r of await insertDeviceLogs(
+    tx,
+    items.map((c) => c.log),
+  )) {
+    const own = ids.get(r.deviceIntId);
+    if (own) own.push(r.id);
+    else ids.set(r.deviceIntId, [r.id]);
   }
   for (const own of ids.values()) own.sort((a, b) => a - b);
   const taken = new Map<number, number>();
@@ -48,7 +42,7 @@ export async function insertControlLogs(
     const k = taken.get(log.deviceIntId) ?? 0;
     taken.set(log.deviceIntId, k + 1);
     const cmd: QueuedCommand = {
-      id: Number(ids.get(log.deviceIntId)![k]),
+      id: ids.get(log.deviceIntId)![k]!,
       deviceIntId: log.deviceIntId,
       deviceId,
       gateway,

@@ -1,0 +1,71 @@
+import type { AddressInfo } from "node:net";
+import { request } from "node:http";
+import { createAdaptorServer } from "@hono/node-server";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { declaredBodyLimit, jsonBody } from "./request-body.js";
+
+/** A node:http server whose one route answers the JSON body it read (or 400), behind a 64-byte limit. */
+const app = new Hono()
+  .use("*", declaredBodyLimit(64, bodyLimit({ maxSize: 64, onError: (c) => c.text("too large", 413) })))
+  .post("/echo", async (c) => {
+    try {
+      return c.json({ got: await jsonBody(c) });
+    } catch {
+      return c.text("not JSON", 400);
+    }
+  });
+const server = createAdaptorServer({ fetch: app.fetch });
+let port = 0;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** POSTs `body` to /echo, declaring its length unless `chunked`; answers the status and text. */
+function post(body: Buffer, chunked = false): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/echo",
+        headers: chunked ? { "transfer-encoding": "chunked" } : { "content-length": body.length },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on("error", reject);
+    if (chunked) for (let i = 0; i < body.length; i += 4) req.write(body.subarray(i, i + 4));
+    req.end(chunked ? undefined : body);
+  });
+}
+
+describe("request bodies read from node:http", () => {
+  it("parse a declared-length JSON body, UTF-8 with its byte order mark ignored", async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const r = await post(Buffer.concat([bom, Buffer.from(JSON.stringify({ name: "näme" }))]));
+    expect(r).toEqual({ status: 200, text: JSON.stringify({ got: { name: "näme" } }) });
+  });
+
+  it("parse a chunked body the limit has counted", async () => {
+    const r = await post(Buffer.from(JSON.stringify({ chunked: [1, 2, 3] })), true);
+    expect(r).toEqual({ status: 200, text: JSON.stringify({ got: { chunked: [1, 2, 3] } }) });
+  });
+
+  it("refuse a body that is not JSON", async () => {
+    expect((await post(Buffer.from("{not json"))).status).toBe(400);
+  });
+
+  it("leave a declared length over the limit, and a chunked body over it, to the limit", async () => {
+    expect((await post(Buffer.alloc(65, 0x20))).status).toBe(413);
+    expect((await post(Buffer.alloc(65, 0x20), true)).status).toBe(413);
+  });
+});
