@@ -17,7 +17,10 @@ describe.skipIf(!postgresEngine)("two central nodes over one PostgreSQL, an MQTT
     const { clients, closed } = await connectDevices(second, mqttUrl, productID, "d", DEVICES);
     const mqttAdapters = (health: any) => (health.adapters as Array<{ protocolLabel: string; sessions: number }>) ?? [];
     // The adapter starts on the first address it was given: the first node.
-    expect(mqttAdapters((await first("GET", "/health")).body)).toMatchObject([{ sessions: DEVICES }]);
+    // A session counts once its adapter reports it open on the stream, just after the CONNACK: wait for all.
+    await expect
+      .poll(async () => mqttAdapters((await first("GET", "/health")).body), { timeout: 5_000 })
+      .toMatchObject([{ sessions: DEVICES }]);
     expect(mqttAdapters((await second("GET", "/health")).body)).toEqual([]);
 
     const load = loadOn(clients, WINDOW);

@@ -21,7 +21,10 @@ describe.skipIf(!postgresEngine)("a frozen central node (SIGSTOP)", () => {
     const mqttUrl = reachable(started.fleet.adapters[0]!.urls.mqtt!);
     const { clients, closed } = await connectDevices(second, mqttUrl, productID, "f", DEVICES);
     const mqttAdapters = (health: any) => (health.adapters as Array<{ sessions: number }>) ?? [];
-    expect(mqttAdapters((await first("GET", "/health")).body)).toMatchObject([{ sessions: DEVICES }]);
+    // A session counts once its adapter reports it open on the stream, just after the CONNACK: wait for all.
+    await expect
+      .poll(async () => mqttAdapters((await first("GET", "/health")).body), { timeout: 5_000 })
+      .toMatchObject([{ sessions: DEVICES }]);
 
     const load = loadOn(clients, WINDOW);
     try {
