@@ -33,6 +33,11 @@ export interface ClientState {
   readonly downlinkMarks: Map<Buffer, (packet: { qos: number; messageId?: number }) => void>;
   /** Downlinks waiting for the device to subscribe to their topic; each is called after every SUBSCRIBE. */
   readonly subscribeWaiters: Set<() => void>;
+  /**
+   * Filters a proxy update is unsubscribing: aedes drops them from the client only once its persistence answers, and
+   * a downlink sent meanwhile (the registry sends it after the update) must already find them gone.
+   */
+  readonly leaving: Set<string>;
 }
 
 type Settle = (outcome: DownlinkOutcome) => void;
@@ -49,6 +54,7 @@ class SessionState implements ClientState {
   private acks: Map<number, Settle> | undefined;
   private marks: Map<Buffer, Mark> | undefined;
   private waiters: Set<() => void> | undefined;
+  private unsubscribing: Set<string> | undefined;
 
   constructor(
     readonly session: DeviceSession,
@@ -65,6 +71,10 @@ class SessionState implements ClientState {
 
   get subscribeWaiters(): Set<() => void> {
     return (this.waiters ??= new Set());
+  }
+
+  get leaving(): Set<string> {
+    return (this.unsubscribing ??= new Set());
   }
 }
 

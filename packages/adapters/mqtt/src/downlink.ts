@@ -49,7 +49,7 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
 function grantedQos(ctx: AdapterContext, client: Client, state: ClientState, mounted: string): Promise<number[]> {
   const matching = () =>
     subscriptionsOf(client)
-      .filter(([f]) => topicMatches(f, mounted))
+      .filter(([f]) => topicMatches(f, mounted) && !state.leaving.has(f))
       .map(([, qos]) => qos);
   const first = matching();
   if (first.length > 0 || ctx.downlinkSubscribeWaitMs <= 0) return Promise.resolve(first);

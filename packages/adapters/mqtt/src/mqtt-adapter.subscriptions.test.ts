@@ -42,6 +42,21 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     expect(gone).toEqual({ status: "FAILED", message: 'device is not subscribed to "ota/fw"' });
   });
 
+  it("does not send a command right after the update that removed its proxy subscription", async () => {
+    h = await startHarness();
+    const client = await h.connect(DEVICES.a);
+    h.registry.updateSubscriptions(1, [{ topic: "ota/+", qos: 1 }]);
+    await sleep(20);
+    let received = 0;
+    client.on("message", () => received++);
+    h.registry.updateSubscriptions(1, []);
+    // No pause: the registry sends the next command right behind the update, before aedes has finished unsubscribing.
+    const gone = await h.registry.pushDownlink({ deviceIntId: 1, topic: "ota/fw", payload: payload("v3"), qos: 1 });
+    expect(gone).toEqual({ status: "FAILED", message: 'device is not subscribed to "ota/fw"' });
+    await sleep(50);
+    expect(received).toBe(0);
+  });
+
   it("holds a command for a device that subscribes to its topic shortly after connecting", async () => {
     h = await startHarness({ downlinkSubscribeWaitMs: 2_000 });
     const client = await h.connect(DEVICES.a);

@@ -38,7 +38,9 @@ export function updateProxies(
     if (!state) continue;
     if (gone.length > 0) {
       const unsubscriptions = gone.map((s) => mountTopic(state.session.device.mountpoint, s.topic));
+      for (const filter of unsubscriptions) state.leaving.add(filter);
       client.unsubscribe({ cmd: "unsubscribe", unsubscriptions } as never, (err) => {
+        for (const filter of unsubscriptions) state.leaving.delete(filter);
         if (err) ctx.log.warn({ clientId: client.id, err: err.message }, "proxy unsubscribe failed");
       });
     }
