@@ -50,7 +50,7 @@ export class ClusterBus {
     private readonly databaseUrl: string,
     private readonly nodeId: string,
     /** The other live nodes, read at each flush. */
-    private readonly targets: () => string[],
+    private readonly targets: () => string[] | Promise<string[]>,
     private readonly handle: (message: ClusterMessage) => Promise<void>,
     private readonly logger: Logger,
   ) {}
@@ -91,10 +91,11 @@ export class ClusterBus {
   private async flush(now = Date.now()): Promise<void> {
     const batch = this.queue;
     this.queue = [];
-    const nodes = this.targets();
-    if (batch.length === 0 || nodes.length === 0) return;
+    if (batch.length === 0) return;
     const body = JSON.stringify(batch);
     try {
+      const nodes = await this.targets();
+      if (nodes.length === 0) return;
       await this.db.transaction().execute(async (tx) => {
         await tx
           .insertInto("clusterMessages")

@@ -55,7 +55,7 @@ export class Cluster {
       deps.db,
       deps.databaseUrl,
       deps.nodeId,
-      () => this.heartbeat.otherLiveNodes(),
+      () => this.heartbeat.otherLiveNodesNow(),
       (m) => this.handle(m),
       deps.logger,
     );

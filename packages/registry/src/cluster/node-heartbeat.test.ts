@@ -36,6 +36,18 @@ describe.each(engines)("node heartbeats ($name)", (engine) => {
     await a.stop();
   });
 
+  it("names a node started since its last beat when asked for the live nodes now", async () => {
+    const { store } = await engine.open();
+    const a = new NodeHeartbeat(store.db, "a", addresses, logger);
+    const b = new NodeHeartbeat(store.db, "b", addresses, logger);
+    await a.start();
+    await b.start();
+    // a's last read of the node list came before b started: only a fresh read shows b.
+    expect(a.otherLiveNodes()).toEqual([]);
+    expect(await a.otherLiveNodesNow()).toEqual(["b"]);
+    await Promise.all([a.stop(), b.stop()]);
+  });
+
   it("refuses a node id a live node is using, and takes over one whose node is gone", async () => {
     const { store } = await engine.open();
     const first = new NodeHeartbeat(store.db, "same", addresses, logger);

@@ -77,6 +77,15 @@ export class NodeHeartbeat {
     return this.live.filter((n) => n.alive && n.nodeId !== this.nodeId).map((n) => n.nodeId);
   }
 
+  /**
+   * The other nodes alive now, read again from the database: a node started since the last beat is among them. What
+   * is routed must reach it (a takeover of a session it already holds), not wait up to HEARTBEAT_MS to be seen.
+   */
+  async otherLiveNodesNow(): Promise<string[]> {
+    await this.refresh(Date.now());
+    return this.otherLiveNodes();
+  }
+
   /** Renews the beat and re-reads the node list. */
   async beat(now = Date.now()): Promise<void> {
     await this.db
