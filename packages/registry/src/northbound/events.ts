@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
-import { PostgresAdapter, sql, type Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
-import { MultiRowInsert } from "../store/multi-row-insert.js";
+import { EitherEngineInsert, engineOf } from "../store/multi-row-insert.js";
 
 /** Every event type of the northbound feed, as named on the wire (webhooks, stream, NATS subjects). */
 export const EVENT_TYPES = [
@@ -62,29 +62,22 @@ export function eventsCommitted(): void {
  */
 export async function appendEvents(tx: Kysely<Database>, events: readonly NewEvent[], now = Date.now()): Promise<void> {
   if (events.length === 0) return;
-  const postgres = tx.getExecutor().adapter instanceof PostgresAdapter;
-  if (postgres) await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK.toString()}::bigint)`.execute(tx);
+  if (engineOf(tx) === "postgres")
+    await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK.toString()}::bigint)`.execute(tx);
   const values: unknown[] = [];
   for (const e of events) values.push(e.tenantId, e.deviceIntId, e.type, e.time, JSON.stringify(e.data), now);
-  await INSERTS[postgres ? "postgres" : "sqlite"].run(tx, values);
+  await OUTBOX_INSERT.run(tx, values);
 }
 
-/** The outbox INSERT of each engine (every uplink appends its event: the SQL text is made once per row count). */
-const INSERTS = {
-  sqlite: outboxInsert("sqlite"),
-  postgres: outboxInsert("postgres"),
-};
-
-function outboxInsert(engine: "sqlite" | "postgres"): MultiRowInsert {
-  return new MultiRowInsert(engine, "northbound_events", [
-    "tenant_id",
-    "device_int_id",
-    "type",
-    "event_time",
-    "data",
-    "create_at",
-  ]);
-}
+/** The outbox INSERT (every uplink appends its event: the SQL text is made once per row count and engine). */
+const OUTBOX_INSERT = new EitherEngineInsert("northbound_events", [
+  "tenant_id",
+  "device_int_id",
+  "type",
+  "event_time",
+  "data",
+  "create_at",
+]);
 
 /** Which events to read: after `afterId`, at most `limit`, optionally of one tenant and matching filters. */
 export interface EventQuery {

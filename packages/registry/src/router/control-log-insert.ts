@@ -1,6 +1,6 @@
-import { PostgresAdapter, type Kysely, type Selectable } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { ControlLogsTable, Database } from "../store/schema.js";
-import { MultiRowInsert } from "../store/multi-row-insert.js";
+import { EitherEngineInsert } from "../store/multi-row-insert.js";
 
 /** A device command's control log as both command paths (device_publish, group_publish) insert it. */
 export type DeviceLogRow = Pick<
@@ -38,34 +38,25 @@ export async function insertDeviceLogs(
       r.createAt,
       r.taskIntId,
     );
-  const postgres = tx.getExecutor().adapter instanceof PostgresAdapter;
-  const returned = await INSERTS[postgres ? "postgres" : "sqlite"].run(tx, values);
+  const returned = await INSERT.run(tx, values);
   return returned.map((r) => ({ id: Number(r.i), deviceIntId: Number(r.d) }));
 }
 
-/** The control log INSERT of each engine. */
-const INSERTS = {
-  sqlite: logInsert("sqlite"),
-  postgres: logInsert("postgres"),
-};
-
-function logInsert(engine: "sqlite" | "postgres"): MultiRowInsert {
-  return new MultiRowInsert(
-    engine,
-    "control_logs",
-    [
-      "tenant_id",
-      "device_int_id",
-      "topic",
-      "payload",
-      "qos",
-      "publish_status",
-      "user_int_id",
-      "publish_user",
-      "expires_at",
-      "create_at",
-      "task_int_id",
-    ],
-    "returning id as i, device_int_id as d",
-  );
-}
+/** The control log INSERT (SQL text made once per row count and engine). */
+const INSERT = new EitherEngineInsert(
+  "control_logs",
+  [
+    "tenant_id",
+    "device_int_id",
+    "topic",
+    "payload",
+    "qos",
+    "publish_status",
+    "user_int_id",
+    "publish_user",
+    "expires_at",
+    "create_at",
+    "task_int_id",
+  ],
+  "returning id as i, device_int_id as d",
+);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { MultiRowInsert, chunkRows } from "./multi-row-insert.js";
+import { EitherEngineInsert, MultiRowInsert, chunkRows, engineOf } from "./multi-row-insert.js";
 import { engines } from "./test-engines.js";
 
 /** The row counts of the statements a batch of `rows` goes as. */
@@ -34,5 +34,20 @@ describe.each(engines)("multi-row insert on $name", (engine) => {
     expect(returned.map((r) => Number(r.t))).toEqual(Array.from({ length: 300 }, (_, i) => i));
     const stored = await store.db.selectFrom("northboundEvents").select("eventTime").orderBy("id").execute();
     expect(stored.map((r) => r.eventTime)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+  });
+
+  it("writes through a handle or a transaction of either engine with that engine's SQL text", async () => {
+    const { store } = await engine.open();
+    expect(engineOf(store.db)).toBe(store.engine);
+    const insert = new EitherEngineInsert(
+      "northbound_events",
+      ["tenant_id", "device_int_id", "type", "event_time", "data", "create_at"],
+      "returning event_time as t",
+    );
+    const returned = await store.db.transaction().execute(async (trx) => {
+      expect(engineOf(trx)).toBe(store.engine);
+      return insert.run(trx, ["t1", null, "uplink", 7, "{}", 1, "t1", null, "uplink", 8, "{}", 1]);
+    });
+    expect(returned.map((r) => Number(r.t))).toEqual([7, 8]);
   });
 });

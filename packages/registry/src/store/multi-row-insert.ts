@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from "kysely";
+import { CompiledQuery, PostgresAdapter, type Kysely } from "kysely";
 import type { Database } from "./schema.js";
 import type { Engine } from "./store.js";
 
@@ -64,6 +64,26 @@ export class MultiRowInsert {
       this.#texts.set(n, text);
     }
     return text;
+  }
+}
+
+/** The engine a database handle (or transaction) runs on, for code handed only the handle. */
+export const engineOf = (db: Kysely<Database>): Engine =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+
+/** A MultiRowInsert for code handed only a transaction: each run uses the SQL text of the handle's engine. */
+export class EitherEngineInsert {
+  readonly #inserts: Record<Engine, MultiRowInsert>;
+
+  constructor(table: string, columns: readonly string[], tail = "") {
+    this.#inserts = {
+      sqlite: new MultiRowInsert("sqlite", table, columns, tail),
+      postgres: new MultiRowInsert("postgres", table, columns, tail),
+    };
+  }
+
+  run(db: Kysely<Database>, values: readonly unknown[]): Promise<Record<string, unknown>[]> {
+    return this.#inserts[engineOf(db)].run(db, values);
   }
 }
 
