@@ -121,4 +121,82 @@ describe.each(engines)("resends after an adapter crash on $name", (engine) => {
     await first.uplinks.write(uplink("old", 1));
     await expect(second.uplinks.write(uplink("new", 1, { maybeResend: true }))).resolves.toBe("duplicate");
   });
+
+  // On SQLite the lookup is answered from memory once a device was looked up (RecentResendIds): these hold for both.
+  describe("for a device looked up before", () => {
+    /** A flagged uplink with an id nobody used: the device's first lookup, stored. */
+    const firstLookup = (seq: number, msgTime = T0 + 1) =>
+      uplink("probe", seq, { resendId: `mqtt:${60_000 + seq}`, msgTime, maybeResend: true });
+
+    it("recognises a resend of an uplink stored before the store restarted", async () => {
+      const { store, place } = await engine.open({ batchMaxDelayMs: 1 });
+      await store.uplinks.write(uplink("old", 1));
+      await store.close();
+      const { store: again } = await engine.open({ batchMaxDelayMs: 1 }, place);
+      await expect(again.uplinks.write(uplink("new", 1, { msgTime: T0 + 5, maybeResend: true }))).resolves.toBe(
+        "duplicate",
+      );
+      expect(await payloads(again)).toEqual(["reading-1"]);
+    });
+
+    it("recognises a resend of an uplink stored after that lookup, and stores a new message reusing its id", async () => {
+      const { store } = await engine.open({ batchMaxDelayMs: 1 });
+      await expect(store.uplinks.write(firstLookup(1))).resolves.toBe("stored");
+      await store.uplinks.write(uplink("old", 1, { msgTime: T0 + 2, resendId: "coap:5:ab" }));
+      const resend = { msgTime: T0 + 3, resendId: "coap:5:ab", maybeResend: true };
+      await expect(store.uplinks.write(uplink("new", 1, resend))).resolves.toBe("duplicate");
+      const other = { ...resend, payload: Buffer.from("reading-2") };
+      await expect(store.uplinks.write(uplink("new", 2, other))).resolves.toBe("stored");
+      // The latest uplink with the id now carries reading-2: a resend of reading-1 is a new message.
+      await expect(store.uplinks.write(uplink("new", 3, resend))).resolves.toBe("stored");
+      await expect(store.uplinks.write(uplink("new", 4, { ...resend, msgTime: T0 + 4 }))).resolves.toBe("duplicate");
+      expect(await payloads(store)).toEqual(["reading-1", "reading-1", "reading-2", "reading-1"]);
+    });
+
+    it("finds a first copy among the device's last uplinks stored since, and not past them", async () => {
+      const { store } = await engine.open({ batchMaxRows: 2_000, batchMaxDelayMs: 1 });
+      await store.uplinks.write(uplink("old", 0));
+      await expect(store.uplinks.write(firstLookup(1))).resolves.toBe("stored");
+      // With the lookup's own uplink, the first copy is now the 1000th latest: still found.
+      const later = Array.from({ length: RESEND_SCAN_ROWS - 2 }, (_, i) =>
+        uplink("old", i + 1, { resendId: i % 2 === 0 ? null : `mqtt:${1000 + i}`, msgTime: T0 + 2 }),
+      );
+      await Promise.all(later.map((r) => store.uplinks.write(r)));
+      await expect(store.uplinks.write(uplink("new", 1, { msgTime: T0 + 3, maybeResend: true }))).resolves.toBe(
+        "duplicate",
+      );
+      // One more uplink of the device and it is the 1001st.
+      await store.uplinks.write(uplink("old", 5_000, { resendId: null, msgTime: T0 + 4 }));
+      await expect(store.uplinks.write(uplink("new", 2, { msgTime: T0 + 5, maybeResend: true }))).resolves.toBe(
+        "stored",
+      );
+    });
+
+    it("stores a flagged resend whose first copy, stored after that lookup, is older than the window", async () => {
+      const { store } = await engine.open({ batchMaxDelayMs: 1 });
+      await store.uplinks.write(firstLookup(1, T0 - 1));
+      await store.uplinks.write(uplink("old", 1));
+      const late = uplink("new", 1, { msgTime: T0 + RESEND_WINDOW_MS + 1, maybeResend: true });
+      await expect(store.uplinks.write(late)).resolves.toBe("stored");
+      const inTime = uplink("new", 2, { msgTime: T0 + RESEND_WINDOW_MS + 2, maybeResend: true });
+      await expect(store.uplinks.write(inTime)).resolves.toBe("duplicate");
+    });
+
+    it("recognises resends of devices dropped from memory to make room for others", async () => {
+      // The least the store keeps: one device's last 1000 uplinks.
+      const { store } = await engine.open({ batchMaxRows: 2_000, batchMaxDelayMs: 1, recentResendIds: 1 });
+      const fill = (deviceIntId: number) =>
+        Array.from({ length: RESEND_SCAN_ROWS }, (_, i) =>
+          uplink(`fill${deviceIntId}`, i, { deviceIntId, resendId: `mqtt:${i}`, payload: Buffer.from(`${i}`) }),
+        );
+      await Promise.all([...fill(7), ...fill(8)].map((r) => store.uplinks.write(r)));
+      for (const [n, deviceIntId] of [7, 8, 7, 8].entries()) {
+        const resend = { deviceIntId, msgTime: T0 + 1, maybeResend: true, resendId: `mqtt:${n}` };
+        await expect(store.uplinks.write(uplink("new", n, { ...resend, payload: Buffer.from(`${n}`) }))).resolves.toBe(
+          "duplicate",
+        );
+        await expect(store.uplinks.write(uplink("new", 10 + n, resend))).resolves.toBe("stored");
+      }
+    });
+  });
 });

@@ -86,3 +86,16 @@ export async function latestStoredCopy(
   );
   return row && { topic: row.topic, payload: row.payload, msgTime: Number(row.msgTime) };
 }
+
+const copyByKey = reusableQuery((db: Kysely<Database>, msgKey: string) =>
+  db.selectFrom("deviceEvents").select(["deviceIntId", "topic", "payload", "msgTime"]).where("msgKey", "=", msgKey),
+);
+
+/** The stored uplink with key `msgKey` (one probe of its unique index) and its device, or undefined. */
+export async function storedCopyByKey(
+  db: Kysely<Database> | Transaction<Database>,
+  msgKey: string,
+): Promise<(ResendCopy & { readonly deviceIntId: number }) | undefined> {
+  const [row] = await copyByKey(db, msgKey);
+  return row && { deviceIntId: row.deviceIntId, topic: row.topic, payload: row.payload, msgTime: Number(row.msgTime) };
+}

@@ -75,6 +75,8 @@ export interface StoreOptions {
   batchMaxRows?: number;
   /** Longest wait, in ms, between an uplink's arrival and its batch's commit. Default 0 (group commit, no timer). */
   batchMaxDelayMs?: number;
+  /** SQLite only: most resend ids the resend lookup keeps in memory (see RecentResendIds). Default 200,000. */
+  recentResendIds?: number;
   /**
    * PostgreSQL only, for tests and benchmarks: the schema to work in (first
    * in `search_path`, created when missing), so runs sharing one database

@@ -7,6 +7,7 @@ import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/even
 import { uplinkMetadata } from "./uplink-metadata.js";
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
 import { MultiRowInsert } from "./multi-row-insert.js";
+import { RecentResendIds } from "./recent-resend-ids.js";
 
 /** Default most rows in one uplink transaction. */
 export const DEFAULT_BATCH_MAX_ROWS = 500;
@@ -26,6 +27,8 @@ interface Waiter {
 export interface BatchOptions {
   batchMaxRows?: number | undefined;
   batchMaxDelayMs?: number | undefined;
+  /** Most resend ids a SQLite store keeps in memory for its resend lookup (RecentResendIds; default 200,000). */
+  recentResendIds?: number | undefined;
 }
 
 /**
@@ -45,6 +48,12 @@ export class BatchedUplinkWriter implements UplinkWriter {
   readonly #maxDelayMs: number;
   readonly #insert: MultiRowInsert;
   readonly #durability: BatchDurability;
+  /**
+   * The resend lookup in memory, on SQLite only: the store is then the only writer of its database (one node holds
+   * the data folder's lock). PostgreSQL may have other nodes writing the same device's uplinks (its session may move),
+   * so it reads the database each time (`latestStoredCopy`).
+   */
+  readonly #recent: RecentResendIds | undefined;
   /** Batches committed whose sync has not settled yet (flush waits for them). */
   readonly #syncing = new Set<Promise<void>>();
   #pending: Waiter[] = [];
@@ -64,6 +73,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
     this.#durability = durability;
     this.#maxRows = Math.max(1, options.batchMaxRows ?? DEFAULT_BATCH_MAX_ROWS);
     this.#maxDelayMs = Math.max(0, options.batchMaxDelayMs ?? DEFAULT_BATCH_MAX_DELAY_MS);
+    this.#recent = engine === "sqlite" ? new RecentResendIds(options.recentResendIds) : undefined;
     this.#insert = new MultiRowInsert(
       engine,
       "device_events",
@@ -146,7 +156,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
       const firsts: UplinkRecord[] = [];
       await this.#durability.transaction(this.#db, async (trx) => {
         // Possible resends (rare) are looked up first; a batch without one pays for nothing more.
-        const resent = batch.some((w) => w.record.maybeResend) ? await resendsOf(trx, batch) : undefined;
+        const resent = batch.some((w) => w.record.maybeResend) ? await resendsOf(trx, batch, this.#recent) : undefined;
         for (const waiter of batch) {
           const same = byKey.get(waiter.record.msgKey);
           if (same !== undefined) {
@@ -166,7 +176,10 @@ export class BatchedUplinkWriter implements UplinkWriter {
         await appendEvents(trx, events, now);
       });
       if (stored.size > 0) eventsCommitted();
+      this.#recent?.stored(firsts.filter((r) => stored.has(r.msgKey)));
     } catch (error) {
+      // Committed or not, nobody knows: what the lookup holds in memory is read again.
+      this.#recent?.clear();
       timer();
       for (const waiter of batch) waiter.reject(error);
       return;
@@ -191,9 +204,14 @@ export class BatchedUplinkWriter implements UplinkWriter {
 
 /**
  * The waiters of `batch` flagged `maybeResend` whose message is already stored (`latestStoredCopy`) or is earlier in
- * the same batch: the latest copy with the same device and resend id decides (`repeats`).
+ * the same batch: the latest copy with the same device and resend id decides (`repeats`). `recent`, when given, answers
+ * for the database.
  */
-async function resendsOf(trx: Transaction<Database>, batch: readonly Waiter[]): Promise<Set<Waiter>> {
+async function resendsOf(
+  trx: Transaction<Database>,
+  batch: readonly Waiter[],
+  recent: RecentResendIds | undefined,
+): Promise<Set<Waiter>> {
   const resent = new Set<Waiter>();
   const latest = new Map<string, ResendCopy>();
   for (const waiter of batch) {
@@ -201,7 +219,8 @@ async function resendsOf(trx: Transaction<Database>, batch: readonly Waiter[]): 
     if (!r.resendId) continue;
     const id = `${r.tenantId}\0${r.deviceIntId}\0${r.resendId}`;
     if (r.maybeResend) {
-      const copy = latest.get(id) ?? (await latestStoredCopy(trx, r));
+      const copy =
+        latest.get(id) ?? (await (recent ? recent.latestStoredCopy(trx, r) : latestStoredCopy(trx, r)));
       if (copy !== undefined && repeats(copy, r)) {
         resent.add(waiter);
         continue;

@@ -1,0 +1,192 @@
+import type { Kysely, Transaction } from "kysely";
+import { RESEND_SCAN_ROWS, RESEND_WINDOW_MS, storedCopyByKey, type ResendCopy } from "./resend-match.js";
+import { reusableQuery } from "./reusable-query.js";
+import type { Database } from "./schema.js";
+import type { UplinkRecord } from "./store.js";
+
+/** Default most resend ids held in memory over all devices (about 100 bytes each). */
+export const DEFAULT_RECENT_RESEND_IDS = 200_000;
+
+/** One stored uplink that carries a resend id: where it stands among its device's uplinks, and its key. */
+interface Entry {
+  readonly resendId: string;
+  /** Its place among the device's uplinks counted by `DeviceIds.rows` (1 = the first counted). */
+  readonly seq: number;
+  readonly msgTime: number;
+  readonly msgKey: string;
+}
+
+/**
+ * One device's resend ids among its last RESEND_SCAN_ROWS stored uplinks, oldest first: what the lookup of
+ * `resend-match.ts` would read from its latest rows, without reading them.
+ */
+class DeviceIds {
+  /** The device's uplinks counted so far (the seed's, then every one stored since); the newest has seq `rows`. */
+  rows = 0;
+  /** When a flagged uplink of the device was last looked up, epoch ms (idle devices are dropped). */
+  usedAt = 0;
+  /** Entries by resend id, oldest first. */
+  readonly #byId = new Map<string, Entry[]>();
+  /** Every entry, oldest first, from `#head` on. */
+  #order: Entry[] = [];
+  #head = 0;
+
+  constructor(readonly tenantId: string) {}
+
+  /** Entries held. */
+  get size(): number {
+    return this.#order.length - this.#head;
+  }
+
+  /** Counts one more stored uplink of the device (with its resend id, if any); returns how many entries that added. */
+  add(resendId: string | null | undefined, msgTime: number, msgKey: string): number {
+    this.rows++;
+    let added = 0;
+    if (resendId) {
+      const entry = { resendId, seq: this.rows, msgTime, msgKey };
+      this.#order.push(entry);
+      const same = this.#byId.get(resendId);
+      if (same) same.push(entry);
+      else this.#byId.set(resendId, [entry]);
+      added = 1;
+    }
+    return added - this.#trim();
+  }
+
+  /**
+   * The key of the latest entry with `resendId` received at or after `since`, as `device_events` would give it: the
+   * latest such row among the device's last RESEND_SCAN_ROWS.
+   */
+  latest(resendId: string, since: number): string | undefined {
+    const same = this.#byId.get(resendId);
+    if (!same) return undefined;
+    for (let i = same.length - 1; i >= 0; i--) if (same[i]!.msgTime >= since) return same[i]!.msgKey;
+    return undefined;
+  }
+
+  /** Drops the entries no longer among the device's last RESEND_SCAN_ROWS uplinks; returns how many. */
+  #trim(): number {
+    const oldest = this.rows - RESEND_SCAN_ROWS;
+    let dropped = 0;
+    while (this.#head < this.#order.length && this.#order[this.#head]!.seq <= oldest) {
+      const entry = this.#order[this.#head++]!;
+      const same = this.#byId.get(entry.resendId)!;
+      // Entries leave in the order they came, so it is the oldest of its id.
+      same.shift();
+      if (same.length === 0) this.#byId.delete(entry.resendId);
+      dropped++;
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#head);
+      this.#head = 0;
+    }
+    return dropped;
+  }
+}
+
+/** The resend ids and keys of a device's last RESEND_SCAN_ROWS uplinks, newest first. */
+const latestRows = reusableQuery((db: Kysely<Database>, deviceIntId: number, tenantId: string) =>
+  db
+    .selectFrom("deviceEvents")
+    .select(["resendId", "msgTime", "msgKey"])
+    .where("deviceIntId", "=", deviceIntId)
+    .where("tenantId", "=", tenantId)
+    .orderBy("id", "desc")
+    .limit(RESEND_SCAN_ROWS),
+);
+
+/**
+ * The resend lookup of a store that is the only writer of its database (SQLite: one central node holds the data
+ * folder's lock), kept in memory. `latestStoredCopy` reads up to RESEND_SCAN_ROWS of the device's latest rows for
+ * every flagged uplink (`resend_id` has no index: one would cost every MQTT QoS 1 uplink an index write), and under
+ * confirmable CoAP every publish of a young session is flagged. Here a device's first lookup in this process reads
+ * those rows once (so what was stored before a restart is found), and from then on every uplink stored for it is
+ * added as it commits (`stored`): a lookup then reads one row, the copy it found, by its key, and only when there is
+ * one. It answers exactly what `latestStoredCopy` would: the device's latest row with the id among its last
+ * RESEND_SCAN_ROWS, received within RESEND_WINDOW_MS before the uplink.
+ *
+ * Memory is bounded: a device not looked up for RESEND_WINDOW_MS is dropped, and so is the device looked up least
+ * recently while more than `maxIds` ids are held; a dropped device is read from the database again at its next lookup.
+ * Nothing but `stored` may write uplinks to the database while this is in use.
+ */
+export class RecentResendIds {
+  /** By device int id, the device looked up least recently first. */
+  readonly #devices = new Map<number, DeviceIds>();
+  readonly #maxIds: number;
+  #ids = 0;
+
+  constructor(maxIds = DEFAULT_RECENT_RESEND_IDS) {
+    this.#maxIds = Math.max(RESEND_SCAN_ROWS, maxIds);
+  }
+
+  /** Entries held over all devices (for tests). */
+  get size(): number {
+    return this.#ids;
+  }
+
+  /** The device's latest stored copy of `record` (see `latestStoredCopy`), or undefined. Call inside the write batch. */
+  async latestStoredCopy(trx: Transaction<Database>, record: UplinkRecord): Promise<ResendCopy | undefined> {
+    const now = Date.now();
+    let device = this.#devices.get(record.deviceIntId);
+    if (device !== undefined) {
+      // Moved to the end: the map is in the order of last use.
+      this.#devices.delete(record.deviceIntId);
+      if (device.tenantId !== record.tenantId) device = this.#forget(device);
+    }
+    if (device === undefined) {
+      const rows = await latestRows(trx, record.deviceIntId, record.tenantId);
+      device = new DeviceIds(record.tenantId);
+      for (let i = rows.length - 1; i >= 0; i--) {
+        const row = rows[i]!;
+        this.#ids += device.add(row.resendId, Number(row.msgTime), row.msgKey);
+      }
+    }
+    this.#devices.set(record.deviceIntId, device);
+    device.usedAt = now;
+    this.#evict(now);
+    const key = device.latest(record.resendId ?? "", record.msgTime - RESEND_WINDOW_MS);
+    if (key === undefined) return undefined;
+    const copy = await storedCopyByKey(trx, key);
+    // The row is the device's own (its key says so) unless something else wrote the database: then it is no copy.
+    return copy?.deviceIntId === record.deviceIntId ? copy : undefined;
+  }
+
+  /** Counts uplinks just committed, in the order of their rows (ids), for the devices held. */
+  stored(records: Iterable<UplinkRecord>): void {
+    for (const r of records) {
+      const device = this.#devices.get(r.deviceIntId);
+      if (device === undefined) continue;
+      if (device.tenantId === r.tenantId) {
+        this.#ids += device.add(r.resendId, r.msgTime, r.msgKey);
+      } else {
+        this.#devices.delete(r.deviceIntId);
+        this.#forget(device);
+      }
+    }
+    this.#evict(Date.now());
+  }
+
+  /** Drops idle devices, then the least recently used ones while over the bound. */
+  #evict(now: number): void {
+    for (const [id, device] of this.#devices) {
+      if (device.usedAt >= now - RESEND_WINDOW_MS && this.#ids <= this.#maxIds) break;
+      this.#devices.delete(id);
+      this.#forget(device);
+    }
+  }
+
+  /**
+   * Forgets everything (after a batch whose outcome is unknown: its rows may be stored without having been counted);
+   * each device is read from the database again at its next lookup.
+   */
+  clear(): void {
+    this.#devices.clear();
+    this.#ids = 0;
+  }
+
+  /** Uncounts a device's entries (the caller drops it from the map); returns undefined. */
+  #forget(device: DeviceIds): undefined {
+    this.#ids -= device.size;
+    return undefined;
+  }
+}
