@@ -40,11 +40,13 @@ export async function closedLoop(
 /**
  * Starts counting the CPU seconds (from /proc) of the named processes and this one (the load generator); the returned
  * function ends the count and says what it cost each per 10,000 of `requests`: what each hop costs per request,
- * which the other work on a shared machine changes far less than rates.
+ * which the other work on a shared machine changes far less than rates. With BENCH_CPU_PROF_DIR set it also names
+ * the window measured, for `scripts/cpu-profile-top.ts --from= --to=` (the profiles cover the processes' whole life).
  */
 export function cpuMeter(pids: Record<string, number | undefined>): (requests: number) => string {
   const before = Object.entries(pids).map(([name, pid]) => ({ name, pid, from: cpuSeconds(pid) }));
   const self = process.cpuUsage();
+  const start = process.hrtime.bigint() / 1000n;
   return (requests) => {
     const per = 10_000 / requests;
     const parts = before.map(({ name, pid, from }) => {
@@ -53,7 +55,10 @@ export function cpuMeter(pids: Record<string, number | undefined>): (requests: n
     });
     const used = process.cpuUsage(self);
     parts.push(`load generator ${(((used.user + used.system) / 1e6) * per).toFixed(2)}`);
-    return `CPU s per 10k requests under load: ${parts.join(", ")}`;
+    const window = process.env.BENCH_CPU_PROF_DIR
+      ? ` (profile window --from=${start} --to=${process.hrtime.bigint() / 1000n})`
+      : "";
+    return `CPU s per 10k requests under load: ${parts.join(", ")}${window}`;
   };
 }
 

@@ -151,11 +151,15 @@ export class RecentResendIds {
     return copy?.deviceIntId === record.deviceIntId ? copy : undefined;
   }
 
-  /** Counts uplinks just committed, in the order of their rows (ids), for the devices held. */
-  stored(records: Iterable<UplinkRecord>): void {
+  /**
+   * Counts the uplinks of a batch just committed, for the devices held: those of `records` (in the order of their rows)
+   * whose key is in `keys` (the rows inserted; the others were already stored).
+   */
+  stored(records: readonly UplinkRecord[], keys: ReadonlySet<string>): void {
+    if (this.#devices.size === 0) return;
     for (const r of records) {
       const device = this.#devices.get(r.deviceIntId);
-      if (device === undefined) continue;
+      if (device === undefined || !keys.has(r.msgKey)) continue;
       if (device.tenantId === r.tenantId) {
         this.#ids += device.add(r.resendId, r.msgTime, r.msgKey);
       } else {

@@ -176,7 +176,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
         await appendEvents(trx, events, now);
       });
       if (stored.size > 0) eventsCommitted();
-      this.#recent?.stored(firsts.filter((r) => stored.has(r.msgKey)));
+      this.#recent?.stored(firsts, stored);
     } catch (error) {
       // Committed or not, nobody knows: what the lookup holds in memory is read again.
       this.#recent?.clear();
@@ -219,8 +219,7 @@ async function resendsOf(
     if (!r.resendId) continue;
     const id = `${r.tenantId}\0${r.deviceIntId}\0${r.resendId}`;
     if (r.maybeResend) {
-      const copy =
-        latest.get(id) ?? (await (recent ? recent.latestStoredCopy(trx, r) : latestStoredCopy(trx, r)));
+      const copy = latest.get(id) ?? (await (recent ? recent.latestStoredCopy(trx, r) : latestStoredCopy(trx, r)));
       if (copy !== undefined && repeats(copy, r)) {
         resent.add(waiter);
         continue;
