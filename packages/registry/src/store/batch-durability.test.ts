@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { WalSync } from "./batch-durability.js";
+import { engines } from "./test-engines.js";
 
 const dir = mkdtempSync(join(tmpdir(), "wal-sync-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,5 +34,22 @@ describe("WalSync", () => {
     writeFileSync(file, "frames");
     await expect(wal.sync()).resolves.toBeUndefined();
     await wal.close();
+  });
+
+  it("runs a batch with synchronous=NORMAL and leaves the connection at FULL for every other transaction", async () => {
+    const sqlite = engines.find((e) => e.name === "sqlite")!;
+    try {
+      const { store } = await sqlite.open();
+      const level = async (db: typeof store.db) =>
+        (await sql<{ synchronous: number }>`pragma synchronous`.execute(db)).rows[0]!.synchronous;
+      expect(await store.durability.transaction(store.db, (trx) => level(trx))).toBe(1);
+      expect(await level(store.db)).toBe(2);
+      await expect(store.durability.transaction(store.db, () => Promise.reject(new Error("boom")))).rejects.toThrow(
+        "boom",
+      );
+      expect(await level(store.db)).toBe(2);
+    } finally {
+      await sqlite.cleanup();
+    }
   });
 });

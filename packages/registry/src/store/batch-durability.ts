@@ -1,5 +1,5 @@
 import { open, type FileHandle } from "node:fs/promises";
-import { sql, type Kysely, type Transaction } from "kysely";
+import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.js";
 
 /**
@@ -19,6 +19,10 @@ export const commitIsDurable: BatchDurability = {
   sync: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };
+
+/** The pragmas around a batch, compiled once: kysely built and compiled both for every batch (2 % of the central node). */
+const SYNC_NORMAL = CompiledQuery.raw("pragma synchronous = NORMAL");
+const SYNC_FULL = CompiledQuery.raw("pragma synchronous = FULL");
 
 /**
  * SQLite in WAL mode: the batch commits with synchronous=NORMAL (its WAL frames go to the OS, no fsync on the event
@@ -40,11 +44,11 @@ export class WalSync implements BatchDurability {
   transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     // The pragma is per connection and cannot change inside a transaction: the connection is held throughout.
     return db.connection().execute(async (conn) => {
-      await sql`pragma synchronous = NORMAL`.execute(conn);
+      await conn.executeQuery(SYNC_NORMAL);
       try {
         return await conn.transaction().execute(work);
       } finally {
-        await sql`pragma synchronous = FULL`.execute(conn);
+        await conn.executeQuery(SYNC_FULL);
       }
     });
   }
