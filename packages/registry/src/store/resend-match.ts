@@ -71,7 +71,8 @@ const storedCopy = reusableQuery(
 
 /**
  * The device's latest stored uplink with `record.resendId` among its last RESEND_SCAN_ROWS uplinks received within
- * RESEND_WINDOW_MS before `record`, or undefined. One indexed query, made only for uplinks flagged `maybeResend`.
+ * RESEND_WINDOW_MS before `record`, or undefined. One indexed query, made only for uplinks flagged `maybeResend`, on
+ * PostgreSQL; a SQLite store answers the same from memory (RecentResendIds).
  */
 export async function latestStoredCopy(
   db: Kysely<Database> | Transaction<Database>,
