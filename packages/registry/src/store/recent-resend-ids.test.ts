@@ -82,4 +82,16 @@ describe("RecentResendIds", () => {
     recent.stored([uplink(7, 10)], new Set(["a:7:10"]));
     expect(recent.size).toBe(0);
   });
+
+  it("reads the ids of uplinks received since a little before its first lookup's window, the database for older resends", async () => {
+    const { store } = await sqlite.open({ batchMaxDelayMs: 1 });
+    await store.uplinks.write(uplink(7, 1));
+    const recent = new RecentResendIds();
+    const first = uplink(7, 2, { msgKey: "b:1", msgTime: T0 + 10 * 60_000, maybeResend: true });
+    expect(await lookUp(store, recent, first)).toBeUndefined();
+    expect(recent.size).toBe(0);
+    // Received 5 s after its first copy, but looked up after `first`: beyond what was read, so from the database.
+    const resend = uplink(7, 1, { msgKey: "b:2", msgTime: T0 + 5_000, maybeResend: true });
+    expect(Buffer.from((await lookUp(store, recent, resend))!.payload).toString()).toBe("reading-1");
+  });
 });

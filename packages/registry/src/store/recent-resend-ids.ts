@@ -1,11 +1,22 @@
-import type { Kysely, Transaction } from "kysely";
-import { RESEND_SCAN_ROWS, RESEND_WINDOW_MS, storedCopyByKey, type ResendCopy } from "./resend-match.js";
-import { reusableQuery } from "./reusable-query.js";
+import { CompiledQuery, type Transaction } from "kysely";
+import {
+  latestStoredCopy,
+  RESEND_SCAN_ROWS,
+  RESEND_WINDOW_MS,
+  storedCopyByKey,
+  type ResendCopy,
+} from "./resend-match.js";
 import type { Database } from "./schema.js";
 import type { UplinkRecord } from "./store.js";
 
-/** Default most resend ids held in memory over all devices (about 100 bytes each). */
+/** Default most resend ids held in memory over all devices (about 200 bytes each). */
 export const DEFAULT_RECENT_RESEND_IDS = 200_000;
+
+/**
+ * How much older than its first lookup's window a device's ids are read, ms: the uplinks looked up next may have been
+ * received a little earlier (an adapter's buffer, another adapter's clock). Older lookups read the database.
+ */
+const FLOOR_MARGIN_MS = 60_000;
 
 /** One stored uplink that carries a resend id: where it stands among its device's uplinks, and its key. */
 interface Entry {
@@ -31,7 +42,27 @@ class DeviceIds {
   #order: Entry[] = [];
   #head = 0;
 
-  constructor(readonly tenantId: string) {}
+  /**
+   * @param floor ids of uplinks received before this (epoch ms) may be missing: a lookup reaching further back than
+   *   this reads the database
+   */
+  constructor(
+    readonly tenantId: string,
+    readonly floor: number,
+  ) {}
+
+  /**
+   * A device whose latest rows (up to RESEND_SCAN_ROWS) were read: `rows` are those received at `floor` or later
+   * with a resend id, each with its rank (1 = the newest), oldest first.
+   */
+  static read(tenantId: string, floor: number, rows: readonly SeedRow[]): DeviceIds {
+    const device = new DeviceIds(tenantId, floor);
+    // Only the number of newer rows matters: count as if the device had RESEND_SCAN_ROWS rows so far.
+    device.rows = RESEND_SCAN_ROWS;
+    for (const r of rows)
+      device.#push({ resendId: r.rid, seq: RESEND_SCAN_ROWS + 1 - r.rn, msgTime: Number(r.at), msgKey: r.k });
+    return device;
+  }
 
   /** Entries held. */
   get size(): number {
@@ -43,14 +74,17 @@ class DeviceIds {
     this.rows++;
     let added = 0;
     if (resendId) {
-      const entry = { resendId, seq: this.rows, msgTime, msgKey };
-      this.#order.push(entry);
-      const same = this.#byId.get(resendId);
-      if (same) same.push(entry);
-      else this.#byId.set(resendId, [entry]);
+      this.#push({ resendId, seq: this.rows, msgTime, msgKey });
       added = 1;
     }
     return added - this.#trim();
+  }
+
+  #push(entry: Entry): void {
+    this.#order.push(entry);
+    const same = this.#byId.get(entry.resendId);
+    if (same) same.push(entry);
+    else this.#byId.set(entry.resendId, [entry]);
   }
 
   /**
@@ -84,26 +118,36 @@ class DeviceIds {
   }
 }
 
-/** The resend ids and keys of a device's last RESEND_SCAN_ROWS uplinks, newest first. */
-const latestRows = reusableQuery((db: Kysely<Database>, deviceIntId: number, tenantId: string) =>
-  db
-    .selectFrom("deviceEvents")
-    .select(["resendId", "msgTime", "msgKey"])
-    .where("deviceIntId", "=", deviceIntId)
-    .where("tenantId", "=", tenantId)
-    .orderBy("id", "desc")
-    .limit(RESEND_SCAN_ROWS),
-);
+/** A row of SEED: a resend id, its uplink's receive time and key, and its rank among the device's latest rows. */
+interface SeedRow {
+  readonly rid: string;
+  readonly at: number | bigint;
+  readonly k: string;
+  readonly rn: number;
+}
+
+/**
+ * The resend ids of a device's last RESEND_SCAN_ROWS uplinks received at or after a time, with their ranks (1 = the
+ * newest), oldest first: the rows the lookup of `resend-match.ts` reads, once. SQLite only (raw SQL, no plugins:
+ * its aliases are single words).
+ */
+const SEED = `select rid, at, k, rn from (
+  select resend_id as rid, msg_time as at, msg_key as k, row_number() over (order by id desc) as rn
+  from (select id, resend_id, msg_time, msg_key from device_events where device_int_id = ? and tenant_id = ?
+        order by id desc limit ${RESEND_SCAN_ROWS})
+) where rid is not null and at >= ? order by rn desc`;
 
 /**
  * The resend lookup of a store that is the only writer of its database (SQLite: one central node holds the data
  * folder's lock), kept in memory. `latestStoredCopy` reads up to RESEND_SCAN_ROWS of the device's latest rows for
  * every flagged uplink (`resend_id` has no index: one would cost every MQTT QoS 1 uplink an index write), and under
  * confirmable CoAP every publish of a young session is flagged. Here a device's first lookup in this process reads
- * those rows once (so what was stored before a restart is found), and from then on every uplink stored for it is
- * added as it commits (`stored`): a lookup then reads one row, the copy it found, by its key, and only when there is
- * one. It answers exactly what `latestStoredCopy` would: the device's latest row with the id among its last
- * RESEND_SCAN_ROWS, received within RESEND_WINDOW_MS before the uplink.
+ * those rows once (so what was stored before a restart is found), keeping the ids of uplinks received since a minute
+ * before that lookup's window (its floor), and from then on every uplink stored for it is added as it commits
+ * (`stored`): a lookup then reads one row, the copy it found, by its key, and only when there is one (a lookup whose
+ * window reaches below the floor reads the database as before). It answers exactly what `latestStoredCopy` would:
+ * the device's latest row with the id among its last RESEND_SCAN_ROWS, received within RESEND_WINDOW_MS before the
+ * uplink.
  *
  * Memory is bounded: a device not looked up for RESEND_WINDOW_MS is dropped, and so is the device looked up least
  * recently while more than `maxIds` ids are held; a dropped device is read from the database again at its next lookup.
@@ -134,17 +178,18 @@ export class RecentResendIds {
       if (device.tenantId !== record.tenantId) device = this.#forget(device);
     }
     if (device === undefined) {
-      const rows = await latestRows(trx, record.deviceIntId, record.tenantId);
-      device = new DeviceIds(record.tenantId);
-      for (let i = rows.length - 1; i >= 0; i--) {
-        const row = rows[i]!;
-        this.#ids += device.add(row.resendId, Number(row.msgTime), row.msgKey);
-      }
+      const floor = Math.min(now, record.msgTime) - RESEND_WINDOW_MS - FLOOR_MARGIN_MS;
+      const query = CompiledQuery.raw(SEED, [record.deviceIntId, record.tenantId, floor]);
+      device = DeviceIds.read(record.tenantId, floor, (await trx.executeQuery<SeedRow>(query)).rows);
+      this.#ids += device.size;
     }
     this.#devices.set(record.deviceIntId, device);
     device.usedAt = now;
     this.#evict(now);
-    const key = device.latest(record.resendId ?? "", record.msgTime - RESEND_WINDOW_MS);
+    const since = record.msgTime - RESEND_WINDOW_MS;
+    // Received long before it is written (an adapter's buffer): ids that old may not have been read.
+    if (since < device.floor) return latestStoredCopy(trx, record);
+    const key = device.latest(record.resendId ?? "", since);
     if (key === undefined) return undefined;
     const copy = await storedCopyByKey(trx, key);
     // The row is the device's own (its key says so) unless something else wrote the database: then it is no copy.
