@@ -20,7 +20,7 @@ export const commitIsDurable: BatchDurability = {
   close: () => Promise.resolve(),
 };
 
-/** The pragmas around a batch, compiled once: kysely built and compiled both for every batch (2 % of the central node). */
+/** The pragmas around a batch, compiled once: kysely built and compiled both for every batch (2 % of the central). */
 const SYNC_NORMAL = CompiledQuery.raw("pragma synchronous = NORMAL");
 const SYNC_FULL = CompiledQuery.raw("pragma synchronous = FULL");
 

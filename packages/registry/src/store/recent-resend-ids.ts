@@ -168,7 +168,7 @@ export class RecentResendIds {
     return this.#ids;
   }
 
-  /** The device's latest stored copy of `record` (see `latestStoredCopy`), or undefined. Call inside the write batch. */
+  /** The device's latest stored copy of `record` (see `latestStoredCopy`), or undefined. Call within the batch. */
   async latestStoredCopy(trx: Transaction<Database>, record: UplinkRecord): Promise<ResendCopy | undefined> {
     const now = Date.now();
     let device = this.#devices.get(record.deviceIntId);
