@@ -49,6 +49,12 @@ describe("the hand-made uplink codec", () => {
     expect(Buffer.from(encodeUplinksMessage(batch)!)).toEqual(Buffer.from(viaProtobufEs(batch)));
   });
 
+  it("encodes ASCII, non-ASCII, short and long strings byte for byte as protobuf-es does", () => {
+    const strings = ["a", "telemetry/1", "x".repeat(64), "y".repeat(65), "é", `${"z".repeat(63)}é`, "✓".repeat(70)];
+    const uplinks = strings.map((s, i) => ({ seq: BigInt(i + 1), sessionId: s, topic: s, tenantId: `t${s}` }));
+    expect(Buffer.from(encodeUplinksMessage(uplinks)!)).toEqual(Buffer.from(viaProtobufEs(uplinks)));
+  });
+
   it("encodes negative 64-bit integers as protobuf-es does", () => {
     const u = [
       { seq: 1n, deviceIntId: -5n, gatewayDeviceIntId: -(2n ** 63n) },
