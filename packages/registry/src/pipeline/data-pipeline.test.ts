@@ -7,7 +7,7 @@ import { createMetric } from "../domain/metrics.js";
 import { createProduct } from "../domain/products.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { engines, type EngineUnderTest } from "../store/test-engines.js";
-import { DataPipeline } from "./data-pipeline.js";
+import { DataPipeline, PIPELINE_CURSOR_KEY } from "./data-pipeline.js";
 import { readEvents } from "../northbound/events.js";
 
 afterAll(async () => {
@@ -232,6 +232,74 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     ]);
     expect(byType("alert_opened")[0]).toMatchObject({ time: T0, data: { alertId: alert!.id, rule: "upperLimit" } });
     expect(byType("alert_closed")[0]).toMatchObject({ time: T0 + 1000, data: { alertId: alert!.id } });
+  });
+
+  it("saves its cursor past uplinks that derive nothing only after cursorSaveMs or on close, and with values at once", async () => {
+    const { db, store, caller, pipeline, uplink, values, temp } = await setup(engine);
+    await pipeline.close();
+    const plain = await createProduct(db, caller, { productName: "Plain", cloudProtocol: 1 });
+    const other = await createDevice(db, caller, {
+      productId: plain.productId,
+      deviceName: "p1",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    const plainUplink = (n: number) =>
+      store.uplinks.write({
+        msgKey: `plain:${n}`,
+        tenantId: caller.tenantId,
+        deviceIntId: other.id,
+        gatewayIntId: null,
+        topic: "telemetry",
+        payload: Buffer.from("{}"),
+        ip: null,
+        qos: 1,
+        msgTime: T0 + n,
+      });
+    const saved = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("settings")
+            .select("value")
+            .where("key", "=", PIPELINE_CURSOR_KEY)
+            .executeTakeFirstOrThrow()
+        ).value,
+      );
+    const newest = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("deviceEvents")
+            .select((eb) => eb.fn.max("id").as("id"))
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const lazy = new DataPipeline(db, pino({ level: "silent" }), { cursorSaveMs: 60_000 });
+    await lazy.start();
+    await lazy.flush();
+    const before = await saved();
+    await plainUplink(1);
+    await lazy.flush();
+    expect(lazy.stats.uplinks).toBe(0);
+    expect(await saved()).toBe(before);
+    // Values commit the cursor with them.
+    await uplink("telemetry", JSON.stringify({ temp: 5 }), T0 + 2);
+    await lazy.flush();
+    expect(await values(temp.id)).toEqual([[T0 + 2, 5]]);
+    expect(await saved()).toBe(await newest());
+    await plainUplink(3);
+    await lazy.flush();
+    expect(await saved()).toBeLessThan(await newest());
+    await lazy.close();
+    expect(await saved()).toBe(await newest());
+    // With no wait, every batch saves it.
+    const eager = new DataPipeline(db, pino({ level: "silent" }), { cursorSaveMs: 0 });
+    await eager.start();
+    await plainUplink(4);
+    await eager.flush();
+    expect(await saved()).toBe(await newest());
+    await eager.close();
   });
 
   it("goes on after a restart from the last uplink it went through, missing none", async () => {
