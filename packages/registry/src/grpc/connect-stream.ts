@@ -119,8 +119,13 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   const send = (kind: RegistryMessage["kind"]) => {
     if (!closed) call.write(create(RegistryMessageSchema, { kind }));
   };
+  /** Stored uplinks by outcome since the last flushAcks, counted there: one counter inc per outcome, not per uplink. */
+  const storedCounts = new Map<string, number>();
   const flushAcks = () => {
     ackScheduled = false;
+    for (const [outcome, n] of storedCounts)
+      uplinksTotal().inc({ protocol: protocolLabel(link?.protocol ?? 0), outcome }, n);
+    storedCounts.clear();
     if (pendingAcks.length === 0 && pendingRejects.length === 0) return;
     const [seqs, rejected] = [pendingAcks, pendingRejects];
     pendingAcks = [];
@@ -255,7 +260,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         maybeResend: u.maybeResend,
       })
       .then((outcome) => {
-        countUplink(outcome);
+        storedCounts.set(outcome, (storedCounts.get(outcome) ?? 0) + 1);
         ack(u.seq);
         deps.pipeline.wake();
       })
