@@ -86,6 +86,29 @@ async function setup(engine: EngineUnderTest) {
   return { db, store, caller, pipeline, uplink, values, alerts, device, temp, hum, lon, level, on, fahrenheit };
 }
 
+/** A device of a product without streams, and a writer of its uplinks (`n` makes the key and time). */
+async function plainDevice({ db, store, caller }: Pick<Awaited<ReturnType<typeof setup>>, "db" | "store" | "caller">) {
+  const plain = await createProduct(db, caller, { productName: "Plain", cloudProtocol: 1 });
+  const other = await createDevice(db, caller, {
+    productId: plain.productId,
+    deviceName: "p1",
+    upLinkSystem: 1,
+    authType: 1,
+  });
+  return (n: number) =>
+    store.uplinks.write({
+      msgKey: `plain:${n}`,
+      tenantId: caller.tenantId,
+      deviceIntId: other.id,
+      gatewayIntId: null,
+      topic: "telemetry",
+      payload: Buffer.from(JSON.stringify({ temp: 99 })),
+      ip: null,
+      qos: 1,
+      msgTime: T0 + n,
+    });
+}
+
 describe.each(engines)("data pipeline on $name", (engine) => {
   it("turns a JSON uplink into typed values, the latest value, a metric value and the device's position", async () => {
     const { db, pipeline, uplink, values, device, temp, hum, lon, fahrenheit } = await setup(engine);
@@ -141,25 +164,7 @@ describe.each(engines)("data pipeline on $name", (engine) => {
 
   it("goes past the uplinks of a product without streams and decodes the others of the same batch", async () => {
     const { db, store, caller, pipeline, uplink, values, temp } = await setup(engine);
-    const plain = await createProduct(db, caller, { productName: "Plain", cloudProtocol: 1 });
-    const other = await createDevice(db, caller, {
-      productId: plain.productId,
-      deviceName: "p1",
-      upLinkSystem: 1,
-      authType: 1,
-    });
-    const plainUplink = (n: number) =>
-      store.uplinks.write({
-        msgKey: `plain:${n}`,
-        tenantId: caller.tenantId,
-        deviceIntId: other.id,
-        gatewayIntId: null,
-        topic: "telemetry",
-        payload: Buffer.from(JSON.stringify({ temp: 99 })),
-        ip: null,
-        qos: 1,
-        msgTime: T0 + n,
-      });
+    const plainUplink = await plainDevice({ db, store, caller });
     await Promise.all([plainUplink(0), uplink("telemetry", JSON.stringify({ temp: 7 }), T0 + 1), plainUplink(2)]);
     await pipeline.flush();
     expect(await values(temp.id)).toEqual([[T0 + 1, 7]]);
@@ -237,25 +242,7 @@ describe.each(engines)("data pipeline on $name", (engine) => {
   it("saves its cursor past uplinks that derive nothing only after cursorSaveMs or on close, and with values at once", async () => {
     const { db, store, caller, pipeline, uplink, values, temp } = await setup(engine);
     await pipeline.close();
-    const plain = await createProduct(db, caller, { productName: "Plain", cloudProtocol: 1 });
-    const other = await createDevice(db, caller, {
-      productId: plain.productId,
-      deviceName: "p1",
-      upLinkSystem: 1,
-      authType: 1,
-    });
-    const plainUplink = (n: number) =>
-      store.uplinks.write({
-        msgKey: `plain:${n}`,
-        tenantId: caller.tenantId,
-        deviceIntId: other.id,
-        gatewayIntId: null,
-        topic: "telemetry",
-        payload: Buffer.from("{}"),
-        ip: null,
-        qos: 1,
-        msgTime: T0 + n,
-      });
+    const plainUplink = await plainDevice({ db, store, caller });
     const saved = async () =>
       Number(
         (
