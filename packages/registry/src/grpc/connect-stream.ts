@@ -1,5 +1,6 @@
 import {
   create,
+  encodeUplinkAckMessage,
   DownlinkSchema,
   DownlinkStatus,
   KickSchema,
@@ -130,6 +131,12 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     const [seqs, rejected] = [pendingAcks, pendingRejects];
     pendingAcks = [];
     pendingRejects = [];
+    // The common ack, none rejected, goes encoded by hand (the serializer sends bytes as they are).
+    const encoded = rejected.length === 0 ? encodeUplinkAckMessage(seqs) : undefined;
+    if (encoded) {
+      if (!closed) call.write(encoded as unknown as RegistryMessage);
+      return;
+    }
     send({ case: "uplinkAck", value: { $typeName: "iot.registry.v1.UplinkAck", seqs, rejected } });
   };
   const fatal = (code: grpc.status, details: string) => {
