@@ -1,6 +1,15 @@
 import { register } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { counter, enableDefaultMetrics, gauge, histogram, metricsAuthorized, scrapeMetrics } from "./metrics.js";
+import {
+  counter,
+  enableDefaultMetrics,
+  gauge,
+  histogram,
+  metricValue,
+  metricsAuthorized,
+  scrapeMetrics,
+  tallyHistogram,
+} from "./metrics.js";
 
 describe("metrics helpers", () => {
   it("answer the metric already registered under a name instead of throwing on a duplicate", () => {
@@ -59,5 +68,30 @@ describe("scrapeMetrics", () => {
     expect(metricsAuthorized("abc", null)).toBe(false);
     expect(metricsAuthorized("abc", "bearer abc")).toBe(true);
     expect(metricsAuthorized(undefined, undefined)).toBe(true);
+  });
+});
+
+describe("tallyHistogram", () => {
+  it("scrapes exactly as prom-client's histogram of the same observations, and metricValue reads it", async () => {
+    const buckets = [0.001, 0.01, 0.1, 1];
+    const observed = [0.0005, 0.001, 0.002, 0.05, 0.05, 0.5, 3, 0];
+    const theirs = histogram("test_tally_reference_seconds", "tally test", ["protocol"], buckets);
+    const ours = tallyHistogram("test_tally_seconds", "tally test", buckets);
+    const series = ours.series({ protocol: "mqtt" });
+    for (const v of observed) {
+      theirs.observe({ protocol: "mqtt" }, v);
+      series.observe(v);
+    }
+    const lines = async (name: string) =>
+      (await register.getSingleMetricAsString(name)).replaceAll(name, "NAME").split("\n");
+    expect(await lines("test_tally_seconds")).toEqual(await lines("test_tally_reference_seconds"));
+    expect((await scrapeMetrics(undefined, undefined)).body).toMatch(
+      /^test_tally_seconds_count\{protocol="mqtt"\} 8$/m,
+    );
+    expect(await metricValue("test_tally_seconds", { protocol: "mqtt", le: "0.01" })).toBe(4);
+    expect(tallyHistogram("test_tally_seconds", "tally test", buckets)).toBe(ours);
+    expect(ours.series({ protocol: "mqtt" })).toBe(series);
+    expect(() => series.observe(Number.NaN)).toThrow(/not a valid number/);
+    expect(() => tallyHistogram("test_tally_reference_seconds", "x", buckets)).toThrow(/not a TallyHistogram/);
   });
 });

@@ -9,8 +9,11 @@ export {
 export {
   encodeUplinksMessage,
   decodeUplinksMessage,
+  encodeUplinkAckMessage,
+  decodeUplinkAckMessage,
   fastUplinkCodec,
   type EncodedAdapterMessage,
+  type EncodedRegistryMessage,
   type UplinkInit,
 } from "./uplink-codec.js";
 export { create, toBinary, fromBinary } from "@bufbuild/protobuf";

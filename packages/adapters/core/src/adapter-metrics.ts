@@ -1,4 +1,4 @@
-import { counter, gauge, histogram, LATENCY_BUCKETS } from "@iot/config";
+import { counter, gauge, LATENCY_BUCKETS, tallyHistogram } from "@iot/config";
 import type { ProtocolName } from "./registry-client.js";
 
 /**
@@ -19,11 +19,17 @@ export interface AdapterMetrics {
   uplink(outcome: string, count?: number): void;
   /** Seconds from an uplink's sending to the registry's ack (stored durably). */
   ackLatency(seconds: number): void;
-  /** Uplinks waiting for the registry's ack. */
+  /** Uplinks waiting for the registry's ack (kept here; the gauge reads it at scrape time). */
   bufferDepth(count: number): void;
   /** One command's delivery result as reported to the registry: delivered, sent or failed. */
   command(outcome: string): void;
 }
+
+/**
+ * The latest buffer depth told per protocol, read by the gauge's collect at scrape time: setting a prom-client gauge
+ * (labels checked and hashed, an object made) on every publish was a visible share of the MQTT adapter's profile.
+ */
+const bufferDepths = new Map<string, { count: number }>();
 
 /** The metrics of one protocol's adapter (created on first use, shared by every client of that protocol). */
 export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
@@ -43,17 +49,22 @@ export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
     "Device uplinks, by outcome (acked, rejected, rate_limited, buffer_full, too_large, closed)",
     ["protocol", "outcome"],
   );
-  const ack = histogram(
+  // Observed once per acked uplink: counted in plain arrays (TallyHistogram), not by prom-client's observe.
+  const ack = tallyHistogram(
     "iot_adapter_registry_ack_seconds",
     "Seconds from an uplink's sending to the central node's ack (after its durable write)",
-    ["protocol"],
     LATENCY_BUCKETS,
-  );
-  const buffer = gauge(
+  ).series(p);
+  gauge(
     "iot_adapter_uplink_buffer",
     "Uplinks awaiting the central node's ack (IOT_ADAPTER_BUFFER_LIMIT)",
     ["protocol"],
+    function () {
+      for (const [protocol, depth] of bufferDepths) this.set({ protocol }, depth.count);
+    },
   );
+  const depth = bufferDepths.get(protocol) ?? { count: 0 };
+  bufferDepths.set(protocol, depth);
   const commands = counter(
     "iot_adapter_commands_total",
     "Commands (downlinks) handled, by outcome reported to the registry (delivered, sent, failed)",
@@ -62,15 +73,14 @@ export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
   // Present from the start (0), so a dashboard sees the series before the first event.
   sessions.set(p, 0);
   connected.set(p, 0);
-  buffer.set(p, 0);
   return {
     sessions: (n) => sessions.set(p, n),
     registryConnected: (up) => connected.set(p, up ? 1 : 0),
     registryReconnect: () => reconnects.inc(p),
     authentication: (outcome) => auths.inc({ protocol, outcome }),
     uplink: (outcome, count = 1) => uplinks.inc({ protocol, outcome }, count),
-    ackLatency: (s) => ack.observe(p, s),
-    bufferDepth: (n) => buffer.set(p, n),
+    ackLatency: (s) => ack.observe(s),
+    bufferDepth: (n) => void (depth.count = n),
     command: (outcome) => commands.inc({ protocol, outcome }),
   };
 }

@@ -1,5 +1,6 @@
 import {
   create,
+  encodeUplinkAckMessage,
   DownlinkSchema,
   DownlinkStatus,
   KickSchema,
@@ -119,12 +120,23 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   const send = (kind: RegistryMessage["kind"]) => {
     if (!closed) call.write(create(RegistryMessageSchema, { kind }));
   };
+  /** Stored uplinks by outcome since the last flushAcks, counted there: one counter inc per outcome, not per uplink. */
+  const storedCounts = new Map<string, number>();
   const flushAcks = () => {
     ackScheduled = false;
+    for (const [outcome, n] of storedCounts)
+      uplinksTotal().inc({ protocol: protocolLabel(link?.protocol ?? 0), outcome }, n);
+    storedCounts.clear();
     if (pendingAcks.length === 0 && pendingRejects.length === 0) return;
     const [seqs, rejected] = [pendingAcks, pendingRejects];
     pendingAcks = [];
     pendingRejects = [];
+    // The common ack, none rejected, goes encoded by hand (the serializer sends bytes as they are).
+    const encoded = rejected.length === 0 ? encodeUplinkAckMessage(seqs) : undefined;
+    if (encoded) {
+      if (!closed) call.write(encoded as unknown as RegistryMessage);
+      return;
+    }
     send({ case: "uplinkAck", value: { $typeName: "iot.registry.v1.UplinkAck", seqs, rejected } });
   };
   const fatal = (code: grpc.status, details: string) => {
@@ -255,7 +267,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         maybeResend: u.maybeResend,
       })
       .then((outcome) => {
-        countUplink(outcome);
+        storedCounts.set(outcome, (storedCounts.get(outcome) ?? 0) + 1);
         ack(u.seq);
         deps.pipeline.wake();
       })

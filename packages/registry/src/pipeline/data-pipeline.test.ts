@@ -7,7 +7,7 @@ import { createMetric } from "../domain/metrics.js";
 import { createProduct } from "../domain/products.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { engines, type EngineUnderTest } from "../store/test-engines.js";
-import { DataPipeline } from "./data-pipeline.js";
+import { DataPipeline, PIPELINE_CURSOR_KEY } from "./data-pipeline.js";
 import { readEvents } from "../northbound/events.js";
 
 afterAll(async () => {
@@ -86,6 +86,29 @@ async function setup(engine: EngineUnderTest) {
   return { db, store, caller, pipeline, uplink, values, alerts, device, temp, hum, lon, level, on, fahrenheit };
 }
 
+/** A device of a product without streams, and a writer of its uplinks (`n` makes the key and time). */
+async function plainDevice({ db, store, caller }: Pick<Awaited<ReturnType<typeof setup>>, "db" | "store" | "caller">) {
+  const plain = await createProduct(db, caller, { productName: "Plain", cloudProtocol: 1 });
+  const other = await createDevice(db, caller, {
+    productId: plain.productId,
+    deviceName: "p1",
+    upLinkSystem: 1,
+    authType: 1,
+  });
+  return (n: number) =>
+    store.uplinks.write({
+      msgKey: `plain:${n}`,
+      tenantId: caller.tenantId,
+      deviceIntId: other.id,
+      gatewayIntId: null,
+      topic: "telemetry",
+      payload: Buffer.from(JSON.stringify({ temp: 99 })),
+      ip: null,
+      qos: 1,
+      msgTime: T0 + n,
+    });
+}
+
 describe.each(engines)("data pipeline on $name", (engine) => {
   it("turns a JSON uplink into typed values, the latest value, a metric value and the device's position", async () => {
     const { db, pipeline, uplink, values, device, temp, hum, lon, fahrenheit } = await setup(engine);
@@ -141,25 +164,7 @@ describe.each(engines)("data pipeline on $name", (engine) => {
 
   it("goes past the uplinks of a product without streams and decodes the others of the same batch", async () => {
     const { db, store, caller, pipeline, uplink, values, temp } = await setup(engine);
-    const plain = await createProduct(db, caller, { productName: "Plain", cloudProtocol: 1 });
-    const other = await createDevice(db, caller, {
-      productId: plain.productId,
-      deviceName: "p1",
-      upLinkSystem: 1,
-      authType: 1,
-    });
-    const plainUplink = (n: number) =>
-      store.uplinks.write({
-        msgKey: `plain:${n}`,
-        tenantId: caller.tenantId,
-        deviceIntId: other.id,
-        gatewayIntId: null,
-        topic: "telemetry",
-        payload: Buffer.from(JSON.stringify({ temp: 99 })),
-        ip: null,
-        qos: 1,
-        msgTime: T0 + n,
-      });
+    const plainUplink = await plainDevice({ db, store, caller });
     await Promise.all([plainUplink(0), uplink("telemetry", JSON.stringify({ temp: 7 }), T0 + 1), plainUplink(2)]);
     await pipeline.flush();
     expect(await values(temp.id)).toEqual([[T0 + 1, 7]]);
@@ -232,6 +237,56 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     ]);
     expect(byType("alert_opened")[0]).toMatchObject({ time: T0, data: { alertId: alert!.id, rule: "upperLimit" } });
     expect(byType("alert_closed")[0]).toMatchObject({ time: T0 + 1000, data: { alertId: alert!.id } });
+  });
+
+  it("saves its cursor past uplinks that derive nothing only after cursorSaveMs or on close, and with values at once", async () => {
+    const { db, store, caller, pipeline, uplink, values, temp } = await setup(engine);
+    await pipeline.close();
+    const plainUplink = await plainDevice({ db, store, caller });
+    const saved = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("settings")
+            .select("value")
+            .where("key", "=", PIPELINE_CURSOR_KEY)
+            .executeTakeFirstOrThrow()
+        ).value,
+      );
+    const newest = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("deviceEvents")
+            .select((eb) => eb.fn.max("id").as("id"))
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const lazy = new DataPipeline(db, pino({ level: "silent" }), { cursorSaveMs: 60_000 });
+    await lazy.start();
+    await lazy.flush();
+    const before = await saved();
+    await plainUplink(1);
+    await lazy.flush();
+    expect(lazy.stats.uplinks).toBe(0);
+    expect(await saved()).toBe(before);
+    // Values commit the cursor with them.
+    await uplink("telemetry", JSON.stringify({ temp: 5 }), T0 + 2);
+    await lazy.flush();
+    expect(await values(temp.id)).toEqual([[T0 + 2, 5]]);
+    expect(await saved()).toBe(await newest());
+    await plainUplink(3);
+    await lazy.flush();
+    expect(await saved()).toBeLessThan(await newest());
+    await lazy.close();
+    expect(await saved()).toBe(await newest());
+    // With no wait, every batch saves it.
+    const eager = new DataPipeline(db, pino({ level: "silent" }), { cursorSaveMs: 0 });
+    await eager.start();
+    await plainUplink(4);
+    await eager.flush();
+    expect(await saved()).toBe(await newest());
+    await eager.close();
   });
 
   it("goes on after a restart from the last uplink it went through, missing none", async () => {

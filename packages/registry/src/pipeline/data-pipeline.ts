@@ -22,6 +22,14 @@ import {
 const BATCH_MAX = 2000;
 /** Longest wait from a wake-up to the next batch, ms: uplinks arriving meanwhile join it. */
 const BATCH_DELAY_MS = 100;
+/**
+ * Longest time, ms, the stored cursor may stay behind the pipeline while its batches derive nothing (uplinks of
+ * products without streams). A batch that writes values commits its cursor with them; one that writes nothing only
+ * moves the cursor in memory, saved with the next values, after this long, or on close: committing it every batch
+ * was a synchronous=FULL commit, an fsync on the event loop, ten times a second under ingest. After a crash the
+ * pipeline reads those uplinks again, and they derive nothing again (unless a stream was added for them meanwhile).
+ */
+const CURSOR_SAVE_MS = 1_000;
 /** Wait before trying a failed batch again, ms. */
 const RETRY_DELAY_MS = 1_000;
 /** pointDataType of a geolocation point. */
@@ -76,19 +84,25 @@ export class DataPipeline {
   private closed = false;
   private readonly specs: ProductSpecs;
   private readonly formulas = new FormulaCache();
-  /** The id of the last event gone through (committed); read at start. */
+  /** The id of the last event gone through; read at start. */
   private cursor: number | undefined;
+  /** The cursor as last committed to the settings table, and when (epoch ms). */
+  private saved: { cursor: number; at: number } | undefined;
+  private readonly cursorSaveMs: number;
 
+  /** @param opts.cursorSaveMs see CURSOR_SAVE_MS (tests shorten or lengthen it). */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly logger: Logger,
+    opts: { cursorSaveMs?: number } = {},
   ) {
     this.specs = new ProductSpecs();
+    this.cursorSaveMs = opts.cursorSaveMs ?? CURSOR_SAVE_MS;
   }
 
   /** Reads (or sets up) the cursor, then catches up with what was stored while it was not running. */
   async start(): Promise<void> {
-    this.cursor = await this.db.transaction().execute(readCursor);
+    await this.loadCursor();
     this.wake(0);
   }
 
@@ -114,11 +128,32 @@ export class DataPipeline {
     }
   }
 
-  /** Stops: no batch starts after the running one. */
+  /** Stops: no batch starts after the running one; the cursor is saved where the pipeline got to. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     await this.active;
+    const { cursor, saved } = this;
+    if (cursor === undefined || saved === undefined || saved.cursor === cursor) return;
+    try {
+      // Only over the value this pipeline saved: another node that took the pipeline over may have moved it since.
+      await this.db
+        .updateTable("settings")
+        .set({ value: String(cursor) })
+        .where("key", "=", PIPELINE_CURSOR_KEY)
+        .where("value", "=", String(saved.cursor))
+        .execute();
+      this.saved = { cursor, at: Date.now() };
+    } catch (err) {
+      this.logger.warn({ err }, "data pipeline cursor not saved on close; the uplinks since are read again");
+    }
+  }
+
+  private async loadCursor(): Promise<number> {
+    const cursor = await this.db.transaction().execute(readCursor);
+    this.cursor = cursor;
+    this.saved = { cursor, at: Date.now() };
+    return cursor;
   }
 
   private run(): void {
@@ -148,8 +183,7 @@ export class DataPipeline {
    * yield and the new cursor in one.
    */
   private async batch(): Promise<boolean> {
-    this.cursor ??= await this.db.transaction().execute(readCursor);
-    const cursor = this.cursor;
+    const cursor = this.cursor ?? (await this.loadCursor());
     // Which events, and whose: the rows themselves (payload included) are read only for devices whose product has
     // streams. Reading every uplink in full behind ingest, streams or not, cost the central node a tenth of its CPU.
     const heads = await this.db
@@ -180,14 +214,17 @@ export class DataPipeline {
       events.map((e) => ({ ...e, id: Number(e.id), msgTime: Number(e.msgTime) })),
       devices,
     );
-    await this.db.transaction().execute(async (tx) => {
-      if (decoded.values.length > 0) await this.write(tx, decoded);
-      await tx
-        .updateTable("settings")
-        .set({ value: String(last) })
-        .where("key", "=", PIPELINE_CURSOR_KEY)
-        .execute();
-    });
+    if (decoded.values.length > 0 || Date.now() - (this.saved?.at ?? 0) >= this.cursorSaveMs) {
+      await this.db.transaction().execute(async (tx) => {
+        if (decoded.values.length > 0) await this.write(tx, decoded);
+        await tx
+          .updateTable("settings")
+          .set({ value: String(last) })
+          .where("key", "=", PIPELINE_CURSOR_KEY)
+          .execute();
+      });
+      this.saved = { cursor: last, at: Date.now() };
+    }
     this.cursor = last;
     pipelineUplinks().inc(events.length);
     pipelineValues().inc(decoded.values.length);
