@@ -286,6 +286,49 @@ describe("central node over gRPC", () => {
       return s;
     };
 
+    it("sends a group command's downlinks as one DownlinkBatch to an adapter whose Hello takes them, and settles the DownlinkResultBatch it answers", async () => {
+      const a = await deviceOnAdapter("mqtt-batch-1", "batch-a");
+      const b = await deviceOnAdapter("mqtt-batch-1", "batch-b");
+      const s = openStream();
+      s.send({
+        case: "hello",
+        value: {
+          $typeName: "iot.registry.v1.Hello",
+          instanceId: "mqtt-batch-1",
+          protocol: Protocol.MQTT,
+          version: "t",
+          sessions: [a.opened, b.opened],
+          downlinkBatches: true,
+        },
+      });
+      expect((await s.next("helloAck")).downlinkResultBatches).toBe(true);
+      const product = (await api("GET", "/products")).body.items[0];
+      const group = (await api("POST", "/groups", { productID: product.productID, groupName: "batch" })).body;
+      expect((await api("POST", `/groups/${group.id}/devices`, { ids: [a.d.id, b.d.id] })).status).toBeLessThan(300);
+      const pub = await api("POST", "/group_publish", { groupID: group.groupID, payload: "all", needAck: 1 });
+      expect(pub.status).toBe(201);
+      const batch = await s.next("downlinkBatch");
+      expect(batch.downlinks.map((d) => Number(d.deviceIntId)).sort()).toEqual([a.d.id, b.d.id].sort());
+      expect(batch.downlinks.map((d) => Buffer.from(d.payload).toString())).toEqual(["all", "all"]);
+      s.send({
+        case: "downlinkResultBatch",
+        value: {
+          $typeName: "iot.registry.v1.DownlinkResultBatch",
+          results: batch.downlinks.map((d) => ({
+            $typeName: "iot.registry.v1.DownlinkResult" as const,
+            downlinkId: d.id,
+            status: DownlinkStatus.DELIVERED,
+            message: "",
+          })),
+        },
+      });
+      for (const d of [a.d, b.d])
+        await expect
+          .poll(async () => (await api("GET", `/devices/${d.id}/control_logs`)).body.items[0].publishStatus)
+          .toBe(2);
+      s.call.end();
+    });
+
     it("keeps a device online without new logs when the adapter comes back listing its session", async () => {
       const { d, opened } = await deviceOnAdapter("mqtt-back-1", "kept");
       const s = hello("mqtt-back-1", [opened]);

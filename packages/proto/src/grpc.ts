@@ -11,6 +11,13 @@ import { decodeUplinkAckMessage, decodeUplinksMessage } from "./uplink-codec.js"
  */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Most items (uplinks, downlinks, downlink results) gathered into one batch stream message, and the bytes of their
+ * payloads and topics above which a batch goes out at once (far below MAX_MESSAGE_BYTES).
+ */
+export const BATCH_MAX_ITEMS = 500;
+export const BATCH_MAX_BYTES = 1024 * 1024;
+
 /** A view of the bytes, not a copy. */
 const asBuffer = (b: Uint8Array): Buffer =>
   Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);

@@ -5,6 +5,8 @@ export {
   channelOptions,
   failoverKeepalive,
   MAX_MESSAGE_BYTES,
+  BATCH_MAX_ITEMS,
+  BATCH_MAX_BYTES,
 } from "./grpc.js";
 export {
   encodeUplinksMessage,

@@ -5,6 +5,7 @@
 import {
   AdapterMessageSchema,
   type UplinkSchema,
+  type DownlinkResultSchema,
   AuthResult,
   AuthenticateRequestSchema,
   IssueListenerCertificateRequestSchema,
@@ -238,7 +239,13 @@ export function helloMessage(
 ): AdapterMessage {
   return message({
     case: "hello",
-    value: { instanceId, protocol: PROTOCOL_CODES[protocol], version, sessions: sessions.map(sessionOpenedValue) },
+    value: {
+      instanceId,
+      protocol: PROTOCOL_CODES[protocol],
+      version,
+      sessions: sessions.map(sessionOpenedValue),
+      downlinkBatches: true,
+    },
   });
 }
 
@@ -313,10 +320,21 @@ export function uplinkValue(seq: number, u: Uplink): UplinkInit {
   };
 }
 
+/** A DownlinkResult as it goes into a stream message, alone or in a batch. */
+export type DownlinkResultInit = MessageInitShape<typeof DownlinkResultSchema>;
+
+/** The DownlinkResult fields of an outcome. */
+export function downlinkResultValue(downlinkId: number, status: DownlinkStatus, text: string): DownlinkResultInit {
+  return { downlinkId: BigInt(downlinkId), status: downlinkStatusCodes[status], message: text };
+}
+
 /** A DownlinkResult stream message. */
-export function downlinkResultMessage(downlinkId: number, status: DownlinkStatus, text: string): AdapterMessage {
-  return message({
-    case: "downlinkResult",
-    value: { downlinkId: BigInt(downlinkId), status: downlinkStatusCodes[status], message: text },
-  });
+export function downlinkResultMessage(result: DownlinkResultInit): AdapterMessage {
+  return message({ case: "downlinkResult", value: result });
+}
+
+/** The results in one stream message, for a registry whose HelloAck accepts batches (a lone one goes alone). */
+export function downlinkResultsMessage(results: DownlinkResultInit[]): AdapterMessage {
+  if (results.length === 1) return downlinkResultMessage(results[0]!);
+  return message({ case: "downlinkResultBatch", value: { results } });
 }

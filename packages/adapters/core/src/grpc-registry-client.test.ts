@@ -265,6 +265,53 @@ describe("GrpcRegistryClient", () => {
     expect(handled).toEqual([9]);
   });
 
+  it("says in Hello that it takes DownlinkBatch, and answers each of a batch's downlinks in order", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    const handled: number[] = [];
+    c.setHandlers({ downlink: async (d) => (handled.push(d.id), { status: d.id === 2 ? "FAILED" : "SENT" }) });
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    const hello = s.streams[0]!.received[0]!.kind;
+    expect(hello.case === "hello" && hello.value.downlinkBatches).toBe(true);
+    const downlink = (id: bigint) => ({ id, deviceIntId: 42n, topic: "inbox", payload: Buffer.from("on"), qos: 0 });
+    s.push({ case: "downlinkBatch", value: { downlinks: [downlink(1n), downlink(2n), downlink(3n)] } });
+    // This registry's HelloAck does not say it takes DownlinkResultBatch: one DownlinkResult each.
+    await vi.waitFor(() => expect(kinds(s, 0).filter((k) => k === "downlinkResult")).toHaveLength(3));
+    expect(handled).toEqual([1, 2, 3]);
+    const results = s.streams[0]!.received.flatMap((m) =>
+      m.kind.case === "downlinkResult" ? [[Number(m.kind.value.downlinkId), m.kind.value.status]] : [],
+    );
+    expect(results).toEqual([
+      [1, 2],
+      [2, 3],
+      [3, 2],
+    ]);
+  });
+
+  it("sends the downlink results of one turn of the event loop as one DownlinkResultBatch to a registry that takes them", async () => {
+    const s = await registry();
+    s.downlinkResultBatches = true;
+    const c = client(s.port);
+    c.setHandlers({ downlink: async () => ({ status: "DELIVERED" }) });
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    const downlink = (id: bigint) => ({ id, deviceIntId: 42n, topic: "inbox", payload: Buffer.from("on"), qos: 1 });
+    s.push({ case: "downlinkBatch", value: { downlinks: [downlink(1n), downlink(2n), downlink(3n)] } });
+    await vi.waitFor(() => expect(kinds(s, 0)).toContain("downlinkResultBatch"));
+    const batch = s.streams[0]!.received.find((m) => m.kind.case === "downlinkResultBatch")!.kind;
+    expect(batch.case === "downlinkResultBatch" && batch.value.results.map((r) => Number(r.downlinkId))).toEqual([
+      1, 2, 3,
+    ]);
+    // A lone result still goes as a plain DownlinkResult.
+    s.push({ case: "downlink", value: downlink(4n) });
+    await vi.waitFor(() => expect(kinds(s, 0)).toContain("downlinkResult"));
+    expect(kinds(s, 0).filter((k) => k === "downlinkResult" || k === "downlinkResultBatch")).toEqual([
+      "downlinkResultBatch",
+      "downlinkResult",
+    ]);
+  });
+
   it("passes kicks to the handler and applies policy updates to live sessions", async () => {
     const s = await registry();
     const c = client(s.port);

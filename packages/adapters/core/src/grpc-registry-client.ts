@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import {
   RegistryGrpcClient,
+  BATCH_MAX_BYTES,
+  BATCH_MAX_ITEMS,
   channelOptions,
   failoverKeepalive,
   grpc,
@@ -32,6 +34,9 @@ import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import {
   downlinkResultMessage,
+  downlinkResultsMessage,
+  downlinkResultValue,
+  type DownlinkResultInit,
   fromAuthenticateResponse,
   fromDownlink,
   fromPolicies,
@@ -165,11 +170,6 @@ function channel(address: string): { target: string; credentials: grpc.ChannelCr
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Most uplinks in one UplinkBatch. */
-const BATCH_MAX_UPLINKS = 500;
-/** Bytes of payload, topic and metadata above which a batch goes out at once (far below the 4 MiB gRPC limit). */
-const BATCH_MAX_BYTES = 1024 * 1024;
-
 /** gRPC codes that mean "the registry could not answer now": asking again later may work. */
 const RETRYABLE = new Set([grpc.status.UNAVAILABLE, grpc.status.DEADLINE_EXCEEDED, grpc.status.RESOURCE_EXHAUSTED]);
 /** Longest reconnect delay by default, ms: an outage costs at most this much after the registry is back. */
@@ -208,6 +208,11 @@ export class GrpcRegistryClient implements RegistryClient {
   private unsentResults: AdapterMessage[] = [];
   /** The registry of this stream said (HelloAck) that it takes UplinkBatch messages. */
   private registryBatches = false;
+  /** The registry of this stream said (HelloAck) that it takes DownlinkResultBatch messages. */
+  private registryResultBatches = false;
+  /** Downlink results of this turn of the event loop, sent together as one DownlinkResultBatch when it ends. */
+  private results: DownlinkResultInit[] = [];
+  private resultsFlush: NodeJS.Immediate | undefined;
   /** Uplinks of this turn of the event loop, sent together as one UplinkBatch when it ends. */
   private outgoing: UplinkInit[] = [];
   private outgoingBytes = 0;
@@ -469,6 +474,7 @@ export class GrpcRegistryClient implements RegistryClient {
     clearTimeout(this.helloTimer);
     const until = Date.now() + (this.opts.closeDrainMs ?? 2000);
     while (wasConnected && this.call && this.buffer.size > 0 && Date.now() < until) await sleep(20);
+    this.flushResults(); // the outcomes of the last turn still reach the registry
     const call = this.call;
     this.call = undefined;
     if (call) {
@@ -500,7 +506,7 @@ export class GrpcRegistryClient implements RegistryClient {
     }
     this.outgoing.push(uplinkValue(seq, uplink));
     this.outgoingBytes += uplink.payload.byteLength + uplink.topic.length + (uplink.metadata?.length ?? 0);
-    if (this.outgoing.length >= BATCH_MAX_UPLINKS || this.outgoingBytes >= BATCH_MAX_BYTES) this.flushUplinks();
+    if (this.outgoing.length >= BATCH_MAX_ITEMS || this.outgoingBytes >= BATCH_MAX_BYTES) this.flushUplinks();
     else this.outgoingFlush ??= setImmediate(() => this.flushUplinks());
   }
 
@@ -539,6 +545,11 @@ export class GrpcRegistryClient implements RegistryClient {
     this.call = call;
     // Uplinks queued for the old stream are in the buffer: the replay below sends them, singly until HelloAck.
     this.registryBatches = false;
+    // Results queued for the old stream go with the unsent ones below, singly until HelloAck.
+    this.registryResultBatches = false;
+    clearImmediate(this.resultsFlush);
+    this.resultsFlush = undefined;
+    for (const r of this.results.splice(0)) this.keepUnsent(downlinkResultMessage(r));
     this.outgoing = [];
     this.outgoingBytes = 0;
     let over = false;
@@ -598,6 +609,7 @@ export class GrpcRegistryClient implements RegistryClient {
         clearTimeout(this.helloTimer);
         this.linkState = "connected";
         this.registryBatches = k.value.uplinkBatches;
+        this.registryResultBatches = k.value.downlinkResultBatches;
         this.metrics.registryConnected(true);
         this.outage.up({
           node: k.value.nodeId,
@@ -625,6 +637,9 @@ export class GrpcRegistryClient implements RegistryClient {
       }
       case "downlink":
         void this.runDownlink(k.value);
+        return;
+      case "downlinkBatch":
+        for (const d of k.value.downlinks) void this.runDownlink(d);
         return;
       case "kick":
         this.safely("kick", () => this.handlers.kick?.(Number(k.value.deviceIntId), k.value.reason));
@@ -658,8 +673,29 @@ export class GrpcRegistryClient implements RegistryClient {
     const downlink = fromDownlink(pb);
     const outcome = await dispatchDownlink(this.handlers, downlink);
     this.metrics.command(outcome.status.toLowerCase());
-    const message = downlinkResultMessage(downlink.id, outcome.status, outcome.message ?? "");
-    if (this.send(message)) return;
+    const result = downlinkResultValue(downlink.id, outcome.status, outcome.message ?? "");
+    if (this.call && this.registryResultBatches) {
+      // Sent with the others of this turn of the event loop (a group command's acknowledgements come in bursts).
+      if (this.results.push(result) >= BATCH_MAX_ITEMS) this.flushResults();
+      else this.resultsFlush ??= setImmediate(() => this.flushResults());
+      return;
+    }
+    const message = downlinkResultMessage(result);
+    if (!this.send(message)) this.keepUnsent(message);
+  }
+
+  private flushResults(): void {
+    clearImmediate(this.resultsFlush);
+    this.resultsFlush = undefined;
+    const results = this.results;
+    if (results.length === 0) return;
+    this.results = [];
+    if (this.send(downlinkResultsMessage(results))) return;
+    for (const r of results) this.keepUnsent(downlinkResultMessage(r));
+  }
+
+  /** A result that found no stream: sent after the next Hello (the oldest dropped past the buffer's limit). */
+  private keepUnsent(message: AdapterMessage): void {
     this.unsentResults.push(message);
     if (this.unsentResults.length > this.buffer.limit) this.unsentResults.shift();
   }

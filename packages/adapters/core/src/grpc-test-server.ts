@@ -47,6 +47,8 @@ export interface TestRegistryServer {
   endAfterHello: boolean;
   /** Whether HelloAck says this registry takes UplinkBatch messages (default false, as an older registry). */
   uplinkBatches: boolean;
+  /** Whether HelloAck says this registry takes DownlinkResultBatch messages (default false, as an older registry). */
+  downlinkResultBatches: boolean;
   /** When false, AuthenticateBatch answers UNIMPLEMENTED, as an older registry (default true). */
   authenticateBatches: boolean;
   /** Calls received: Authenticate, AuthenticateBatch, and the requests all of them carried. */
@@ -99,6 +101,7 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     answerHello: true,
     endAfterHello: false,
     uplinkBatches: false,
+    downlinkResultBatches: false,
     authenticateBatches: true,
     authCalls: { single: 0, batches: 0, requests: 0 },
     issueListenerCertificate: (
@@ -151,7 +154,14 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
         if (m.kind.case === "hello" && state.answerHello)
           call.write(
             create(RegistryMessageSchema, {
-              kind: { case: "helloAck", value: { nodeId: "test-node", uplinkBatches: state.uplinkBatches } },
+              kind: {
+                case: "helloAck",
+                value: {
+                  nodeId: "test-node",
+                  uplinkBatches: state.uplinkBatches,
+                  downlinkResultBatches: state.downlinkResultBatches,
+                },
+              },
             }),
           );
         if (m.kind.case === "hello" && state.endAfterHello)

@@ -1,6 +1,9 @@
 import {
+  BATCH_MAX_BYTES,
+  BATCH_MAX_ITEMS,
   create,
   encodeUplinkAckMessage,
+  DownlinkBatchSchema,
   DownlinkSchema,
   DownlinkStatus,
   KickSchema,
@@ -11,6 +14,8 @@ import {
   TenantLimitsSchema,
   grpc,
   type AdapterMessage,
+  type Downlink,
+  type DownlinkResult,
   type RegistryMessage,
   type SessionOpened,
   type Uplink,
@@ -117,11 +122,55 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   let ackScheduled = false;
   let closed = false;
 
-  const send = (kind: RegistryMessage["kind"]) => {
+  const write = (kind: RegistryMessage["kind"]) => {
     if (!closed) call.write(create(RegistryMessageSchema, { kind }));
   };
   /** Stored uplinks by outcome since the last flushAcks, counted there: one counter inc per outcome, not per uplink. */
   const storedCounts = new Map<string, number>();
+  /**
+   * Downlinks for an adapter that takes DownlinkBatch (its Hello said so) wait for the end of the current turn of
+   * the event loop's synchronous work: a commit's commands, a group's members or a session's queued commands go out
+   * as one stream message, without waiting for anything else.
+   */
+  let takesDownlinkBatches = false;
+  let downlinks: Downlink[] = [];
+  let downlinkBytes = 0;
+  let downlinkFlushQueued = false;
+  const flushDownlinks = () => {
+    const batch = downlinks;
+    if (batch.length === 0) return;
+    downlinks = [];
+    downlinkBytes = 0;
+    // A lone downlink goes as a plain Downlink: one of the largest size fits a stream message only without the
+    // batch's envelope.
+    if (batch.length === 1) write({ case: "downlink", value: batch[0]! });
+    else write({ case: "downlinkBatch", value: create(DownlinkBatchSchema, { downlinks: batch }) });
+  };
+  /** Writes after the downlinks queued before it (order matters: a command, then its device's kick). */
+  const send = (kind: RegistryMessage["kind"]) => {
+    if (downlinks.length > 0) flushDownlinks();
+    write(kind);
+  };
+
+  const sendDownlink = (c: DownlinkCommand) => {
+    const downlink = create(DownlinkSchema, {
+      ...c,
+      id: BigInt(c.id),
+      deviceIntId: BigInt(c.deviceIntId),
+      expiresAtMs: BigInt(c.expiresAt),
+    });
+    if (!takesDownlinkBatches) return send({ case: "downlink", value: downlink });
+    downlinks.push(downlink);
+    downlinkBytes += c.payload.byteLength + c.topic.length;
+    if (downlinks.length >= BATCH_MAX_ITEMS || downlinkBytes >= BATCH_MAX_BYTES) flushDownlinks();
+    else if (!downlinkFlushQueued) {
+      downlinkFlushQueued = true;
+      queueMicrotask(() => {
+        downlinkFlushQueued = false;
+        flushDownlinks();
+      });
+    }
+  };
   const flushAcks = () => {
     ackScheduled = false;
     for (const [outcome, n] of storedCounts)
@@ -164,22 +213,14 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
 
   const onHello = async (m: Extract<AdapterMessage["kind"], { case: "hello" }>["value"]) => {
     if (link) return fatal(grpc.status.FAILED_PRECONDITION, "second Hello on one stream");
+    takesDownlinkBatches = m.downlinkBatches;
     link = {
       instanceId: m.instanceId,
       protocol: m.protocol,
       version: m.version,
       attachedAt: Date.now(),
       sessions: new Set(),
-      sendDownlink: (c: DownlinkCommand) =>
-        send({
-          case: "downlink",
-          value: create(DownlinkSchema, {
-            ...c,
-            id: BigInt(c.id),
-            deviceIntId: BigInt(c.deviceIntId),
-            expiresAtMs: BigInt(c.expiresAt),
-          }),
-        }),
+      sendDownlink,
       kick: (deviceIntId: number, reason: string) =>
         send({ case: "kick", value: create(KickSchema, { deviceIntId: BigInt(deviceIntId), reason }) }),
       updatePolicies: (deviceIntId, policies) =>
@@ -202,7 +243,12 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     deps.adapterRows?.adapterAttached(link);
     send({
       case: "helloAck",
-      value: { $typeName: "iot.registry.v1.HelloAck", nodeId: deps.nodeId, uplinkBatches: true },
+      value: {
+        $typeName: "iot.registry.v1.HelloAck",
+        nodeId: deps.nodeId,
+        uplinkBatches: true,
+        downlinkResultBatches: true,
+      },
     });
     log.info({ instance: m.instanceId, protocol: m.protocol, sessions: m.sessions.length }, "adapter attached");
     // Sessions this instance held before its stream dropped but no longer lists ended meanwhile.
@@ -321,6 +367,15 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     }
   };
 
+  const onDownlinkResult = (r: DownlinkResult) => {
+    const status = statusOf[r.status];
+    // Not awaited, like an uplink's write: reports are committed in batches, which a wait here would defeat.
+    if (status !== undefined)
+      deps.commands
+        .settle(Number(r.downlinkId), status, r.message)
+        .catch((err: unknown) => log.error({ err }, "downlink result not recorded"));
+  };
+
   const handle = async (msg: AdapterMessage) => {
     const k = msg.kind;
     if (k.case === "hello") return onHello(k.value);
@@ -384,15 +439,11 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
             fcntDown: c.fcntDown,
           })),
         );
-      case "downlinkResult": {
-        const status = statusOf[k.value.status];
-        // Not awaited, like an uplink's write: reports are committed in batches, which a wait here would defeat.
-        if (status !== undefined)
-          deps.commands
-            .settle(Number(k.value.downlinkId), status, k.value.message)
-            .catch((err: unknown) => log.error({ err }, "downlink result not recorded"));
+      case "downlinkResult":
+        return onDownlinkResult(k.value);
+      case "downlinkResultBatch":
+        for (const r of k.value.results) onDownlinkResult(r);
         return;
-      }
       default:
         return;
     }
