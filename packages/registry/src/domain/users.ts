@@ -7,6 +7,7 @@ import { signToken, verifyToken } from "../auth/tokens.js";
 import type { Caller, Role } from "./caller.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
 import { findTenant } from "./tenants.js";
+import { reusableQuery } from "../store/reusable-query.js";
 
 /** A successful login: the bearer token and who it belongs to. */
 export interface LoginResult {
@@ -54,6 +55,14 @@ export async function login(
   };
 }
 
+/** What a token check reads of its user, at every request; compiled once (see reusableQuery). */
+const tokenUser = reusableQuery((db: Kysely<Database>, id: number) =>
+  db
+    .selectFrom("users")
+    .select(["id", "username", "tenantId", "role", "serviceAdmin", "enable", "tokenGeneration", "tokenKept"])
+    .where("id", "=", id),
+);
+
 /**
  * Resolves a bearer token to its caller. The user row (read anyway) is
  * checked so that a disabled or deleted user loses access before the token
@@ -63,11 +72,7 @@ export async function login(
 export async function callerFromToken(db: Kysely<Database>, secret: string, token: string): Promise<Caller> {
   const claims = verifyToken(token, secret);
   if (!claims) throw fail.auth("Token invalid or expired");
-  const user = await db
-    .selectFrom("users")
-    .select(["id", "username", "tenantId", "role", "serviceAdmin", "enable", "tokenGeneration", "tokenKept"])
-    .where("id", "=", claims.sub)
-    .executeTakeFirst();
+  const [user] = await tokenUser(db, claims.sub);
   if (!user || user.enable !== 1 || user.tenantId !== claims.tenantId) throw fail.auth("Token invalid or expired");
   const current = (claims.gen ?? 0) === user.tokenGeneration;
   if (!current && (claims.jti === undefined || claims.jti !== user.tokenKept))

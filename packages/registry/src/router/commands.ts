@@ -17,6 +17,23 @@ import { settleReports, type SettledLog, type SettleReport } from "./settle-batc
 import { commandTopic } from "./command-payload.js";
 import { commandStreamsOf, hasCommandStreams } from "./command-streams.js";
 import { commandsTotal } from "../ops/registry-metrics.js";
+import { reusableQuery } from "../store/reusable-query.js";
+
+/** A device of the tenant as a command needs it, with its product's protocol and whether it has command streams. */
+const commandDevice = (db: Kysely<Database>, tenantId: string) =>
+  db
+    .selectFrom("devices as d")
+    .innerJoin("products as p", "p.id", "d.productIntId")
+    .select(["d.id", "d.deviceId", "d.gateway", "d.productIntId", "d.deviceType", "p.cloudProtocol"])
+    .select(hasCommandStreams)
+    .where("d.tenantId", "=", tenantId);
+/** `commandDevice` by id and by deviceID, each compiled once (see reusableQuery): read at every command. */
+const commandDeviceById = reusableQuery((db: Kysely<Database>, tenantId: string, id: number) =>
+  commandDevice(db, tenantId).where("d.id", "=", id),
+);
+const commandDeviceNamed = reusableQuery((db: Kysely<Database>, tenantId: string, deviceId: string) =>
+  commandDevice(db, tenantId).where("d.deviceId", "=", deviceId),
+);
 
 /** publishStatus codes: 0 failed, 1 issued (queued or in flight), 2 delivered (device acked), 3 sent, no ack needed. */
 export const PUBLISH_STATUS = { failed: 0, issued: 1, delivered: 2, sent: 3 } as const;
@@ -162,15 +179,10 @@ export class CommandRouter {
     now = Date.now(),
   ): Promise<{ id: number; publishStatus: PublishStatus }> {
     const expiresAt = now + this.ttlMs;
-    const device = await this.db
-      .selectFrom("devices as d")
-      .innerJoin("products as p", "p.id", "d.productIntId")
-      .select(["d.id", "d.deviceId", "d.gateway", "d.productIntId", "d.deviceType", "p.cloudProtocol"])
-      .select(hasCommandStreams)
-      .where("d.tenantId", "=", caller.tenantId)
-      .$if(cmd.deviceIntId !== undefined, (q) => q.where("d.id", "=", cmd.deviceIntId!))
-      .$if(cmd.deviceIntId === undefined, (q) => q.where("d.deviceId", "=", cmd.deviceId ?? ""))
-      .executeTakeFirst();
+    const [device] =
+      cmd.deviceIntId !== undefined
+        ? await commandDeviceById(this.db, caller.tenantId, cmd.deviceIntId)
+        : await commandDeviceNamed(this.db, caller.tenantId, cmd.deviceId ?? "");
     if (!device) throw fail.notFound("device");
     if (cmd.deviceId !== undefined && device.deviceId !== cmd.deviceId)
       throw fail.form({ deviceIntID: "is not the device named by deviceID" });
