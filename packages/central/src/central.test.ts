@@ -286,29 +286,36 @@ describe("central node over gRPC", () => {
       return s;
     };
 
-    it("sends a group command's downlinks as one DownlinkBatch to an adapter whose Hello takes them, and settles the DownlinkResultBatch it answers", async () => {
-      const a = await deviceOnAdapter("mqtt-batch-1", "batch-a");
-      const b = await deviceOnAdapter("mqtt-batch-1", "batch-b");
+    /** A group of two devices on adapter `instanceId`, whose Hello says whether it takes DownlinkBatch, gets a command. */
+    async function groupCommandOn(instanceId: string, downlinkBatches: boolean) {
+      const a = await deviceOnAdapter(instanceId, `${instanceId}-a`);
+      const b = await deviceOnAdapter(instanceId, `${instanceId}-b`);
       const s = openStream();
       s.send({
         case: "hello",
         value: {
           $typeName: "iot.registry.v1.Hello",
-          instanceId: "mqtt-batch-1",
+          instanceId,
           protocol: Protocol.MQTT,
           version: "t",
           sessions: [a.opened, b.opened],
-          downlinkBatches: true,
+          downlinkBatches,
         },
       });
-      expect((await s.next("helloAck")).downlinkResultBatches).toBe(true);
+      const ack = await s.next("helloAck");
       const product = (await api("GET", "/products")).body.items[0];
-      const group = (await api("POST", "/groups", { productID: product.productID, groupName: "batch" })).body;
+      const group = (await api("POST", "/groups", { productID: product.productID, groupName: instanceId })).body;
       expect((await api("POST", `/groups/${group.id}/devices`, { ids: [a.d.id, b.d.id] })).status).toBeLessThan(300);
       const pub = await api("POST", "/group_publish", { groupID: group.groupID, payload: "all", needAck: 1 });
       expect(pub.status).toBe(201);
+      return { s, ack, devices: [a.d.id, b.d.id].sort() };
+    }
+
+    it("sends a group command's downlinks as one DownlinkBatch to an adapter whose Hello takes them, and settles the DownlinkResultBatch it answers", async () => {
+      const { s, ack, devices } = await groupCommandOn("mqtt-batch-1", true);
+      expect(ack.downlinkResultBatches).toBe(true);
       const batch = await s.next("downlinkBatch");
-      expect(batch.downlinks.map((d) => Number(d.deviceIntId)).sort()).toEqual([a.d.id, b.d.id].sort());
+      expect(batch.downlinks.map((d) => Number(d.deviceIntId)).sort()).toEqual(devices);
       expect(batch.downlinks.map((d) => Buffer.from(d.payload).toString())).toEqual(["all", "all"]);
       s.send({
         case: "downlinkResultBatch",
@@ -322,10 +329,18 @@ describe("central node over gRPC", () => {
           })),
         },
       });
-      for (const d of [a.d, b.d])
+      for (const id of devices)
         await expect
-          .poll(async () => (await api("GET", `/devices/${d.id}/control_logs`)).body.items[0].publishStatus)
+          .poll(async () => (await api("GET", `/devices/${id}/control_logs`)).body.items[0].publishStatus)
           .toBe(2);
+      s.call.end();
+    });
+
+    it("sends a group command's downlinks one Downlink each to an adapter whose Hello does not take batches", async () => {
+      const { s, devices } = await groupCommandOn("mqtt-batch-2", false);
+      const sent = [await s.next("downlink"), await s.next("downlink")];
+      expect(sent.map((d) => Number(d.deviceIntId)).sort()).toEqual(devices);
+      await expect(s.next("downlinkBatch", 300)).rejects.toThrow(/no downlinkBatch/);
       s.call.end();
     });
 
