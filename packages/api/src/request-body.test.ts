@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { request } from "node:http";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
@@ -53,6 +53,23 @@ describe("request bodies read from node:http", () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     const r = await post(Buffer.concat([bom, Buffer.from(JSON.stringify({ name: "näme" }))]));
     expect(r).toEqual({ status: 200, text: JSON.stringify({ got: { name: "näme" } }) });
+  });
+
+  it("parse a declared-length JSON body that arrives in several pieces", async () => {
+    const body = Buffer.from(JSON.stringify({ pieces: "abcdefghij" }));
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.write(`POST /echo HTTP/1.1\r\nhost: x\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`);
+        socket.write(body.subarray(0, 7));
+        setTimeout(() => socket.write(body.subarray(7)), 50);
+      });
+      let answer = "";
+      socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on("end", () => resolve(answer));
+      socket.on("error", reject);
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 200/);
+    expect(text).toContain(JSON.stringify({ got: { pieces: "abcdefghij" } }));
   });
 
   it("parse a chunked body the limit has counted", async () => {

@@ -35,7 +35,28 @@ export async function jsonBody(c: Context): Promise<unknown> {
     incoming.headers["transfer-encoding"] !== undefined
   )
     return c.req.json();
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return JSON.parse(new TextDecoder().decode(Buffer.concat(chunks)));
+  return JSON.parse(UTF8.decode(await bytesOf(incoming)));
+}
+
+/** Decodes as `Request.json()` does: invalid sequences replaced, a byte order mark dropped (it keeps no state). */
+const UTF8 = new TextDecoder();
+
+/**
+ * The request's body bytes, read with plain stream events: `for await` over the request made an async iterator and a
+ * promise per chunk, a few per cent of a small REST call's CPU. Rejects when the client goes away before the end.
+ */
+function bytesOf(incoming: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let ended = false;
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.once("end", () => {
+      ended = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+    incoming.once("error", reject);
+    incoming.once("close", () => {
+      if (!ended) reject(new Error("request body not complete: the client went away"));
+    });
+  });
 }
