@@ -132,6 +132,7 @@ describe("central node over gRPC", () => {
         protocol: Protocol.MQTT,
         version: "t",
         sessions: [],
+        downlinkBatches: false,
       },
     });
     expect((await s.next("helloAck")).nodeId).toMatch(/^central-/);
@@ -259,7 +260,14 @@ describe("central node over gRPC", () => {
       };
       s.send({
         case: "hello",
-        value: { $typeName: "iot.registry.v1.Hello", instanceId, protocol: Protocol.MQTT, version: "t", sessions: [] },
+        value: {
+          $typeName: "iot.registry.v1.Hello",
+          instanceId,
+          protocol: Protocol.MQTT,
+          version: "t",
+          sessions: [],
+          downlinkBatches: false,
+        },
       });
       await s.next("helloAck");
       s.send({ case: "sessionOpened", value: opened });
@@ -271,7 +279,7 @@ describe("central node over gRPC", () => {
       (await api("GET", `/devices/${id}/connect_logs`)).body.items.map(
         (l: { connectStatus: number }) => l.connectStatus,
       );
-    const hello = (instanceId: string, sessions: unknown[]) => {
+    const hello = (instanceId: string, sessions: unknown[], downlinkBatches = false) => {
       const s = openStream();
       s.send({
         case: "hello",
@@ -281,6 +289,7 @@ describe("central node over gRPC", () => {
           protocol: Protocol.MQTT,
           version: "t",
           sessions: sessions as never,
+          downlinkBatches,
         },
       });
       return s;
@@ -290,18 +299,7 @@ describe("central node over gRPC", () => {
     async function groupCommandOn(instanceId: string, downlinkBatches: boolean) {
       const a = await deviceOnAdapter(instanceId, `${instanceId}-a`);
       const b = await deviceOnAdapter(instanceId, `${instanceId}-b`);
-      const s = openStream();
-      s.send({
-        case: "hello",
-        value: {
-          $typeName: "iot.registry.v1.Hello",
-          instanceId,
-          protocol: Protocol.MQTT,
-          version: "t",
-          sessions: [a.opened, b.opened],
-          downlinkBatches,
-        },
-      });
+      const s = hello(instanceId, [a.opened, b.opened], downlinkBatches);
       const ack = await s.next("helloAck");
       const product = (await api("GET", "/products")).body.items[0];
       const group = (await api("POST", "/groups", { productID: product.productID, groupName: instanceId })).body;

@@ -687,11 +687,9 @@ export class GrpcRegistryClient implements RegistryClient {
   private flushResults(): void {
     clearImmediate(this.resultsFlush);
     this.resultsFlush = undefined;
-    const results = this.results;
-    if (results.length === 0) return;
-    this.results = [];
-    if (this.send(downlinkResultsMessage(results))) return;
-    for (const r of results) this.keepUnsent(downlinkResultMessage(r));
+    const results = this.results.splice(0);
+    if (results.length > 0 && !this.send(downlinkResultsMessage(results)))
+      for (const r of results) this.keepUnsent(downlinkResultMessage(r));
   }
 
   /** A result that found no stream: sent after the next Hello (the oldest dropped past the buffer's limit). */
