@@ -295,7 +295,7 @@ describe("central node over gRPC", () => {
       return s;
     };
 
-    /** A group of two devices on adapter `instanceId`, whose Hello says whether it takes DownlinkBatch, gets a command. */
+    /** Two devices on adapter `instanceId` (its Hello says whether it takes DownlinkBatch) get a group command. */
     async function groupCommandOn(instanceId: string, downlinkBatches: boolean) {
       const a = await deviceOnAdapter(instanceId, `${instanceId}-a`);
       const b = await deviceOnAdapter(instanceId, `${instanceId}-b`);
