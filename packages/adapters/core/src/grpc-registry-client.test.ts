@@ -312,6 +312,30 @@ describe("GrpcRegistryClient", () => {
     ]);
   });
 
+  it("sends the results that found the stream gone after the next Hello, one DownlinkResult each", async () => {
+    const s = await registry();
+    s.downlinkResultBatches = true;
+    const c = client(s.port);
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    let handled = 0;
+    c.setHandlers({ downlink: async () => (handled++, await gate, { status: "DELIVERED" }) });
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    const downlink = (id: bigint) => ({ id, deviceIntId: 42n, topic: "inbox", payload: Buffer.from("on"), qos: 1 });
+    s.push({ case: "downlinkBatch", value: { downlinks: [downlink(1n), downlink(2n)] } });
+    await vi.waitFor(() => expect(handled).toBe(2));
+    s.latest()!.call.emit("error", { code: 14, details: "registry going away" });
+    await vi.waitFor(() => expect(c.state).toBe("connecting"));
+    open();
+    await vi.waitFor(() => expect(s.streams.length).toBe(2));
+    await vi.waitFor(() => expect(kinds(s, 1)).toEqual(["hello", "downlinkResult", "downlinkResult"]));
+    const ids = s.streams[1]!.received.flatMap((m) =>
+      m.kind.case === "downlinkResult" ? [Number(m.kind.value.downlinkId)] : [],
+    );
+    expect(ids).toEqual([1, 2]);
+  });
+
   it("passes kicks to the handler and applies policy updates to live sessions", async () => {
     const s = await registry();
     const c = client(s.port);
