@@ -315,7 +315,14 @@ describe("GrpcRegistryClient", () => {
   it("sends the results that found the stream gone after the next Hello, one DownlinkResult each", async () => {
     const s = await registry();
     s.downlinkResultBatches = true;
-    const c = client(s.port);
+    // A reconnect slow enough that the results come while there is no stream.
+    const c = new GrpcRegistryClient({
+      address: `127.0.0.1:${s.port}`,
+      protocol: "mqtt",
+      logger,
+      backoff: { initialMs: 1000, maxMs: 1000 },
+    });
+    cleanups.push(() => c.close());
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
     let handled = 0;
