@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { groupRows, selectIn } from "./select-in.js";
+
+describe("selectIn", () => {
+  it("asks each distinct value once, in IN lists of a power-of-two length filled with the last value", async () => {
+    const asked: number[][] = [];
+    const values = [...Array.from({ length: 600 }, (_, i) => i), 3, 3];
+    const rows = await selectIn(values, async (chunk) => {
+      asked.push(chunk);
+      return [...new Set(chunk)].map((v) => ({ v }));
+    });
+    expect(asked.map((c) => c.length)).toEqual([512, 128]);
+    expect(asked[1]!.slice(87)).toEqual(Array(41).fill(599));
+    expect(rows.map((r) => r.v)).toEqual(Array.from({ length: 600 }, (_, i) => i));
+  });
+
+  it("pads a short list to 8 values and asks nothing for no values", async () => {
+    const asked: string[][] = [];
+    const query = async (chunk: string[]) => {
+      asked.push(chunk);
+      return chunk;
+    };
+    expect(await selectIn([], query)).toEqual([]);
+    await selectIn(["a", "b"], query);
+    expect(asked).toEqual([["a", "b", "b", "b", "b", "b", "b", "b"]]);
+  });
+});
+
+describe("groupRows", () => {
+  it("groups rows by key in their order, each made into its value", () => {
+    const rows = [
+      { k: 2, v: "a" },
+      { k: 1, v: "b" },
+      { k: 2, v: "c" },
+    ];
+    expect(
+      groupRows(
+        rows,
+        (r) => r.k,
+        (r) => r.v,
+      ),
+    ).toEqual(
+      new Map([
+        [2, ["a", "c"]],
+        [1, ["b"]],
+      ]),
+    );
+  });
+});
