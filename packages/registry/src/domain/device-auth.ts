@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { reusableQuery } from "../store/reusable-query.js";
 import { recordAuthFailure } from "./connectivity.js";
-import { selectIn } from "../store/select-in.js";
+import { queryIn } from "../store/query-in.js";
 import { policiesOfDevice, policiesOfDevices } from "./policies.js";
 import { subscriptionsOfDevice, subscriptionsOfDevices } from "./subscriptions.js";
 import { sessionState, text, type LoraSessionState } from "../lora/lora-session-state.js";
@@ -272,7 +272,7 @@ export type TokenAuthRequest = AuthRequest & { credentials: TokenCredentials };
 /**
  * Checks the token credentials of several requests, answering each as authenticateDevice would (refusals logged the
  * same way), in request order. The devices, their topic rules and their proxy subscriptions are read with one query
- * each for the whole batch (IN lists, see selectIn) instead of three per device: the per-device statements were most
+ * each for the whole batch (IN lists, see queryIn) instead of three per device: the per-device statements were most
  * of the central node's SQLite time in a connect storm.
  */
 export async function authenticateTokens(
@@ -280,7 +280,7 @@ export async function authenticateTokens(
   reqs: readonly TokenAuthRequest[],
   now = Date.now(),
 ): Promise<AuthOutcome[]> {
-  const rows = await selectIn(
+  const rows = await queryIn(
     reqs.map((r) => r.credentials.username),
     (usernames) => selectDevice(db).select("d.deviceUsername").where("d.deviceUsername", "in", usernames).execute(),
   );

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, PoliciesTable } from "../store/schema.js";
 import { reusableQuery } from "../store/reusable-query.js";
-import { groupRows, selectIn } from "../store/select-in.js";
+import { groupRows, queryIn } from "../store/query-in.js";
 import { fail, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
@@ -189,7 +189,7 @@ export async function policiesOfDevices(
   db: Kysely<Database>,
   deviceIntIds: Iterable<number>,
 ): Promise<Map<number, DevicePolicyRule[]>> {
-  const rows = await selectIn(deviceIntIds, (ids) =>
+  const rows = await queryIn(deviceIntIds, (ids) =>
     db
       .selectFrom("devicePolicies as dp")
       .innerJoin("policies as p", "p.id", "dp.policyIntId")

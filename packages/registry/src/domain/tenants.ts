@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, TenantsTable } from "../store/schema.js";
 import { reusableQuery } from "../store/reusable-query.js";
-import { selectIn } from "../store/select-in.js";
+import { queryIn } from "../store/query-in.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import { randomCode } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
@@ -110,7 +110,7 @@ export async function tenantLimitsOf(
   tenantIds: readonly string[],
 ): Promise<Map<string, TenantLimits>> {
   const limits = new Map<string, TenantLimits>(tenantIds.map((id) => [id, NO_LIMITS]));
-  const rows = await selectIn(tenantIds, (ids) =>
+  const rows = await queryIn(tenantIds, (ids) =>
     db
       .selectFrom("tenants")
       .select(["tenantId", "maxDevices", "maxConnections", "maxUplinkRate"])

@@ -3,6 +3,8 @@ import type { Logger } from "pino";
 import { CONNECT_STATUS } from "../domain/connectivity.js";
 import type { Database } from "../store/schema.js";
 import { reusableQuery } from "../store/reusable-query.js";
+import { EitherEngineInsert } from "../store/multi-row-insert.js";
+import { queryIn } from "../store/query-in.js";
 import type { LiveSession } from "./session-table.js";
 import { appendEvents, eventsCommitted } from "../northbound/events.js";
 import type { SharedSessions } from "../cluster/session-rows.js";
@@ -38,6 +40,23 @@ const storeOnline = reusableQuery(
     connectedAt: number,
   ) => db.updateTable("devices").set({ deviceStatus, clientIp, keepAlive, connectedAt }).where("id", "=", id),
 );
+
+/**
+ * The connect log INSERT, its SQL text made once per row count (see MultiRowInsert): kysely built the query of each
+ * batch's rows anew, and each new batch size was a new SQLite statement to prepare.
+ */
+const CONNECT_LOG_INSERT = new EitherEngineInsert("connect_logs", [
+  "tenant_id",
+  "device_id",
+  "device_name",
+  "device_int_id",
+  "connect_status",
+  "ip",
+  "keep_alive",
+  "session_id",
+  "reason",
+  "create_at",
+]);
 
 /** Most events written in one transaction. */
 const BATCH_MAX_EVENTS = 500;
@@ -105,11 +124,13 @@ export class ConnectivityWriter {
     await this.db.transaction().execute(async (tx) => {
       const devices = new Map(
         (
-          await tx
-            .selectFrom("devices")
-            .select(["id", "tenantId", "deviceId", "deviceName", "deviceStatus"])
-            .where("id", "in", ids)
-            .execute()
+          await queryIn(ids, (chunk) =>
+            tx
+              .selectFrom("devices")
+              .select(["id", "tenantId", "deviceId", "deviceName", "deviceStatus"])
+              .where("id", "in", chunk)
+              .execute(),
+          )
         ).map((d) => [d.id, d]),
       );
       const logs = batch.flatMap((e) => {
@@ -127,16 +148,24 @@ export class ConnectivityWriter {
             sessionId: e.sessionId,
             reason: e.reason ?? null,
             createAt: e.at,
-            updateAt: null,
           },
         ];
       });
-      // 11 columns a row: 200 rows stay far below either engine's bound-parameter limit.
-      for (let i = 0; i < logs.length; i += 200)
-        await tx
-          .insertInto("connectLogs")
-          .values(logs.slice(i, i + 200))
-          .execute();
+      const values: unknown[] = [];
+      for (const l of logs)
+        values.push(
+          l.tenantId,
+          l.deviceId,
+          l.deviceName,
+          l.deviceIntId,
+          l.connectStatus,
+          l.ip,
+          l.keepAlive,
+          l.sessionId,
+          l.reason,
+          l.createAt,
+        );
+      if (logs.length > 0) await CONNECT_LOG_INSERT.run(tx, values);
       // Each connect log is the feed's online or offline event, in the same transaction.
       await appendEvents(
         tx,
@@ -161,13 +190,14 @@ export class ConnectivityWriter {
       const elsewhere = this.shared && offline.length > 0 ? await this.shared.heldElsewhere(tx, offline) : undefined;
       if (elsewhere && elsewhere.size > 0)
         offline.splice(0, offline.length, ...offline.filter((id) => !elsewhere.has(id)));
-      if (offline.length > 0)
-        await tx
+      await queryIn(offline, (chunk) =>
+        tx
           .updateTable("devices")
           .set({ deviceStatus: 0, clientIp: null, connectedAt: null })
-          .where("id", "in", offline)
+          .where("id", "in", chunk)
           .where("deviceStatus", "!=", 0)
-          .execute();
+          .execute(),
+      );
     });
     eventsCommitted();
     this.shared?.committed(batch);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { groupRows, selectIn } from "./select-in.js";
+import { groupRows, queryIn } from "./query-in.js";
 
-describe("selectIn", () => {
+describe("queryIn", () => {
   it("asks each distinct value once, in IN lists of a power-of-two length filled with the last value", async () => {
     const asked: number[][] = [];
     const values = [...Array.from({ length: 600 }, (_, i) => i), 3, 3];
-    const rows = await selectIn(values, async (chunk) => {
+    const rows = await queryIn(values, async (chunk) => {
       asked.push(chunk);
       return [...new Set(chunk)].map((v) => ({ v }));
     });
@@ -20,8 +20,8 @@ describe("selectIn", () => {
       asked.push(chunk);
       return chunk;
     };
-    expect(await selectIn([], query)).toEqual([]);
-    await selectIn(["a", "b"], query);
+    expect(await queryIn([], query)).toEqual([]);
+    await queryIn(["a", "b"], query);
     expect(asked).toEqual([["a", "b", "b", "b", "b", "b", "b", "b"]]);
   });
 });

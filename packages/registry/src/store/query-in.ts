@@ -10,7 +10,7 @@ const MIN_IN_VALUES = 8;
  * only, batches of any size reuse them instead of preparing (and crowding out) a new statement per batch size.
  * Values are de-duplicated first; none asks nothing.
  */
-export async function selectIn<V, R>(values: Iterable<V>, query: (chunk: V[]) => Promise<R[]>): Promise<R[]> {
+export async function queryIn<V, R>(values: Iterable<V>, query: (chunk: V[]) => Promise<R[]>): Promise<R[]> {
   const all = [...new Set(values)];
   const rows: R[] = [];
   for (let at = 0; at < all.length; at += MAX_IN_VALUES) {
@@ -24,7 +24,7 @@ export async function selectIn<V, R>(values: Iterable<V>, query: (chunk: V[]) =>
   return rows;
 }
 
-/** The rows of `selectIn` by key (a device's policies, …), each as `value` makes it, in the rows' order. */
+/** The rows of `queryIn` by key (a device's policies, …), each as `value` makes it, in the rows' order. */
 export function groupRows<R, K, V>(rows: readonly R[], key: (row: R) => K, value: (row: R) => V): Map<K, V[]> {
   const out = new Map<K, V[]>();
   for (const row of rows) {
