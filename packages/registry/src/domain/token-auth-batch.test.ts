@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
-import { authenticateDevice, authenticateTokens, type TokenAuthRequest } from "./device-auth.js";
+import { authenticateDevice, authenticateTokens, tokenStamp, type TokenAuthRequest } from "./device-auth.js";
 import { createDevice } from "./devices.js";
 import { bindDevicePolicies } from "./policy-bindings.js";
 import { createPolicy } from "./policies.js";
@@ -111,5 +111,12 @@ describe.each(engines)("token credentials of a batch on $name", (engine) => {
       [caller.tenantId, a.deviceId, 2, "client id is not the device's deviceID"],
       [caller.tenantId, coap.deviceId, 2, "device's product uses another protocol"],
     ]);
+  });
+});
+
+describe("tokenStamp", () => {
+  it("stays the digest earlier versions made, so sessions re-announced after an upgrade keep their stamp", () => {
+    // SHA-256 of "user", NUL, "tokén" (UTF-8), base64url, first 22 characters, as made with createHash before.
+    expect(tokenStamp("user", "tok\u00e9n")).toBe("t:YpFxx9Brg10PFLIohvTDpA");
   });
 });
