@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, ProxySubscriptionsTable } from "../store/schema.js";
 import { reusableQuery } from "../store/reusable-query.js";
-import { groupRows, queryIn } from "../store/query-in.js";
+import { queryInGrouped } from "../store/query-in.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { getDevice } from "./devices.js";
@@ -107,17 +107,15 @@ export async function subscriptionsOfDevices(
   db: Kysely<Database>,
   deviceIntIds: Iterable<number>,
 ): Promise<Map<number, Array<{ id: number; topic: string; qos: number }>>> {
-  const rows = await queryIn(deviceIntIds, (ids) =>
-    db
-      .selectFrom("proxySubscriptions")
-      .select(["deviceIntId", "id", "topic", "qos"])
-      .where("deviceIntId", "in", ids)
-      .orderBy("id")
-      .execute(),
-  );
-  return groupRows(
-    rows,
-    (r) => r.deviceIntId,
+  return queryInGrouped(
+    deviceIntIds,
+    (ids) =>
+      db
+        .selectFrom("proxySubscriptions")
+        .select(["deviceIntId", "id", "topic", "qos"])
+        .where("deviceIntId", "in", ids)
+        .orderBy("id")
+        .execute(),
     (r) => ({ id: r.id, topic: r.topic, qos: r.qos }),
   );
 }

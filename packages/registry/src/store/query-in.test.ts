@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupRows, queryIn } from "./query-in.js";
+import { queryIn, queryInGrouped } from "./query-in.js";
 
 describe("queryIn", () => {
   it("asks each distinct value once, in IN lists of a power-of-two length filled with the last value", async () => {
@@ -26,24 +26,28 @@ describe("queryIn", () => {
   });
 });
 
-describe("groupRows", () => {
-  it("groups rows by key in their order, each made into its value", () => {
+describe("queryInGrouped", () => {
+  it("groups the rows by device in their order, each made into its value, asking each device once", async () => {
+    const asked: number[][] = [];
     const rows = [
-      { k: 2, v: "a" },
-      { k: 1, v: "b" },
-      { k: 2, v: "c" },
+      { deviceIntId: 2, v: "a" },
+      { deviceIntId: 1, v: "b" },
+      { deviceIntId: 2, v: "c" },
     ];
-    expect(
-      groupRows(
-        rows,
-        (r) => r.k,
-        (r) => r.v,
-      ),
-    ).toEqual(
+    const grouped = await queryInGrouped(
+      [2, 1, 2],
+      async (chunk) => {
+        asked.push(chunk);
+        return rows;
+      },
+      (r) => r.v,
+    );
+    expect(grouped).toEqual(
       new Map([
         [2, ["a", "c"]],
         [1, ["b"]],
       ]),
     );
+    expect(asked).toEqual([[2, 1, 1, 1, 1, 1, 1, 1]]);
   });
 });

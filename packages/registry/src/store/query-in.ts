@@ -24,14 +24,20 @@ export async function queryIn<V, R>(values: Iterable<V>, query: (chunk: V[]) => 
   return rows;
 }
 
-/** The rows of `queryIn` by key (a device's policies, …), each as `value` makes it, in the rows' order. */
-export function groupRows<R, K, V>(rows: readonly R[], key: (row: R) => K, value: (row: R) => V): Map<K, V[]> {
-  const out = new Map<K, V[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = out.get(k);
+/**
+ * `queryIn` for rows about each value (a device's policies, …): the rows by their `deviceIntId`, each as `value` makes
+ * it, in the rows' order.
+ */
+export async function queryInGrouped<R extends { deviceIntId: number }, T>(
+  deviceIntIds: Iterable<number>,
+  query: (chunk: number[]) => Promise<R[]>,
+  value: (row: R) => T,
+): Promise<Map<number, T[]>> {
+  const out = new Map<number, T[]>();
+  for (const row of await queryIn(deviceIntIds, query)) {
+    const list = out.get(row.deviceIntId);
     if (list) list.push(value(row));
-    else out.set(k, [value(row)]);
+    else out.set(row.deviceIntId, [value(row)]);
   }
   return out;
 }
