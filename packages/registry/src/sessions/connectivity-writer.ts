@@ -60,8 +60,14 @@ const CONNECT_LOG_INSERT = new EitherEngineInsert("connect_logs", [
 
 /** Most events written in one transaction. */
 const BATCH_MAX_EVENTS = 500;
-/** Longest wait from a batch's first event to its flush, ms. */
-const BATCH_MAX_DELAY_MS = 5;
+/**
+ * How long events gather before their batch is written, ms, also after a batch while more wait (unless a full batch
+ * waits). A transaction costs the central node far more than an event in it (its statements, the commit and its WAL
+ * sync): with 5 ms and the next batch at once, a storm of 2,000 connects/s wrote batches of a few events, at 130–220
+ * µs of CPU per event; with 25 ms between batches, 50–65 µs. A device's online state, connect log and online event are
+ * stored within about 25 ms plus a commit; nothing waits for them (CONNACK does not).
+ */
+const BATCH_MAX_DELAY_MS = 25;
 
 /**
  * Writes connect logs and the devices' online state in batches, one transaction per batch, so a reconnect storm of
@@ -84,7 +90,7 @@ export class ConnectivityWriter {
     private readonly shared?: SharedSessions,
   ) {}
 
-  /** Queues an event; the write happens within a few ms (see flush()). Never throws: failures are logged. */
+  /** Queues an event; the write happens within about BATCH_MAX_DELAY_MS (see flush()). Never throws: failures are logged. */
   record(event: SessionEvent): void {
     this.queue.push(event);
     if (this.queue.length >= BATCH_MAX_EVENTS) this.kick(0);
@@ -115,7 +121,8 @@ export class ConnectivityWriter {
       .catch((err: unknown) => this.logger.error({ err, events: batch.length }, "writing session events failed"))
       .finally(() => {
         this.active = undefined;
-        if (this.queue.length > 0) this.kick(0);
+        if (this.queue.length >= BATCH_MAX_EVENTS) this.kick(0);
+        else if (this.queue.length > 0) this.kick(BATCH_MAX_DELAY_MS);
       });
   }
 
