@@ -90,7 +90,7 @@ export class ConnectivityWriter {
     private readonly shared?: SharedSessions,
   ) {}
 
-  /** Queues an event; the write happens within about BATCH_MAX_DELAY_MS (see flush()). Never throws: failures are logged. */
+  /** Queues an event, written within about BATCH_MAX_DELAY_MS (see flush()). Never throws: failures are logged. */
   record(event: SessionEvent): void {
     this.queue.push(event);
     if (this.queue.length >= BATCH_MAX_EVENTS) this.kick(0);
