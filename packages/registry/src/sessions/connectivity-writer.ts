@@ -158,20 +158,11 @@ export class ConnectivityWriter {
           },
         ];
       });
-      const values: unknown[] = [];
-      for (const l of logs)
-        values.push(
-          l.tenantId,
-          l.deviceId,
-          l.deviceName,
-          l.deviceIntId,
-          l.connectStatus,
-          l.ip,
-          l.keepAlive,
-          l.sessionId,
-          l.reason,
-          l.createAt,
-        );
+      // The values in CONNECT_LOG_INSERT's column order, row after row.
+      const values = logs.flatMap((l) => [
+        ...[l.tenantId, l.deviceId, l.deviceName, l.deviceIntId, l.connectStatus],
+        ...[l.ip, l.keepAlive, l.sessionId, l.reason, l.createAt],
+      ]);
       if (logs.length > 0) await CONNECT_LOG_INSERT.run(tx, values);
       // Each connect log is the feed's online or offline event, in the same transaction.
       await appendEvents(
