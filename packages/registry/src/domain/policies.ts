@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, PoliciesTable } from "../store/schema.js";
 import { reusableQuery } from "../store/reusable-query.js";
+import { queryInGrouped } from "../store/query-in.js";
 import { fail, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
@@ -181,6 +182,26 @@ export async function deviceIdsByPolicy(
 export async function policiesOfDevice(db: Kysely<Database>, deviceIntId: number): Promise<DevicePolicyRule[]> {
   const rows = await policyRowsOfDevice(db, deviceIntId);
   return rows.map((r) => ({ id: r.id, topic: r.topic, access: r.access, allow: r.allow === 1 }));
+}
+
+/** The policies bound to each of several devices (AuthenticateBatch), as policiesOfDevice answers them one by one. */
+export async function policiesOfDevices(
+  db: Kysely<Database>,
+  deviceIntIds: Iterable<number>,
+): Promise<Map<number, DevicePolicyRule[]>> {
+  return queryInGrouped(
+    deviceIntIds,
+    (ids) =>
+      db
+        .selectFrom("devicePolicies as dp")
+        .innerJoin("policies as p", "p.id", "dp.policyIntId")
+        .innerJoin("devices as d", (j) => j.onRef("d.id", "=", "dp.deviceIntId").onRef("d.tenantId", "=", "p.tenantId"))
+        .select(["dp.deviceIntId", "p.id", "p.topic", "p.access", "p.allow"])
+        .where("dp.deviceIntId", "in", ids)
+        .orderBy("p.id")
+        .execute(),
+    (r) => ({ id: r.id, topic: r.topic, access: r.access, allow: r.allow === 1 }),
+  );
 }
 
 /** Read at every device connect, so compiled once (see reusableQuery). */

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, ProxySubscriptionsTable } from "../store/schema.js";
 import { reusableQuery } from "../store/reusable-query.js";
+import { queryInGrouped } from "../store/query-in.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { getDevice } from "./devices.js";
@@ -99,6 +100,24 @@ export async function subscriptionsOfDevice(
   deviceIntId: number,
 ): Promise<Array<{ id: number; topic: string; qos: number }>> {
   return subscriptionRowsOfDevice(db, deviceIntId);
+}
+
+/** The proxy subscriptions of each of several devices (AuthenticateBatch), oldest first as subscriptionsOfDevice. */
+export async function subscriptionsOfDevices(
+  db: Kysely<Database>,
+  deviceIntIds: Iterable<number>,
+): Promise<Map<number, Array<{ id: number; topic: string; qos: number }>>> {
+  return queryInGrouped(
+    deviceIntIds,
+    (ids) =>
+      db
+        .selectFrom("proxySubscriptions")
+        .select(["deviceIntId", "id", "topic", "qos"])
+        .where("deviceIntId", "in", ids)
+        .orderBy("id")
+        .execute(),
+    (r) => ({ id: r.id, topic: r.topic, qos: r.qos }),
+  );
 }
 
 /** Read at every device connect, so compiled once (see reusableQuery). */

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, TenantsTable } from "../store/schema.js";
 import { reusableQuery } from "../store/reusable-query.js";
+import { queryIn } from "../store/query-in.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import { randomCode } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
@@ -94,10 +95,30 @@ export async function updateTenant(db: Kysely<Database>, id: number, edit: Tenan
   return t;
 }
 
+/** A tenant with no limits, or one not found. */
+const NO_LIMITS: TenantLimits = { maxDevices: 0, maxConnections: 0, maxUplinkRate: 0 };
+
 /** The tenant's limits (all 0, unlimited, for an unknown tenant). */
 export async function tenantLimits(db: Kysely<Database>, tenantId: string): Promise<TenantLimits> {
   const [t] = await limitsOfTenant(db, tenantId);
-  return t ?? { maxDevices: 0, maxConnections: 0, maxUplinkRate: 0 };
+  return t ?? NO_LIMITS;
+}
+
+/** The limits of each of several tenants, read together (AuthenticateBatch); a tenant not found has none. */
+export async function tenantLimitsOf(
+  db: Kysely<Database>,
+  tenantIds: readonly string[],
+): Promise<Map<string, TenantLimits>> {
+  const limits = new Map<string, TenantLimits>(tenantIds.map((id) => [id, NO_LIMITS]));
+  const rows = await queryIn(tenantIds, (ids) =>
+    db
+      .selectFrom("tenants")
+      .select(["tenantId", "maxDevices", "maxConnections", "maxUplinkRate"])
+      .where("tenantId", "in", ids)
+      .execute(),
+  );
+  for (const { tenantId, ...l } of rows) limits.set(tenantId, l);
+  return limits;
 }
 
 /** Read at every device connect, so compiled once (see reusableQuery). */

@@ -24,8 +24,13 @@ import {
 } from "@iot/proto";
 import { serviceCa, signListenerCsr } from "../certs/ca.js";
 import { checkListenerHosts } from "../certs/listener-hosts.js";
-import { authenticateDevice } from "../domain/device-auth.js";
-import { tenantLimits } from "../domain/tenants.js";
+import {
+  authenticateDevice,
+  authenticateTokens,
+  type AuthOutcome,
+  type TokenAuthRequest,
+} from "../domain/device-auth.js";
+import { tenantLimitsOf, type TenantLimits } from "../domain/tenants.js";
 import { activateLoraSession } from "../lora/lora-sessions.js";
 import { RegistryError } from "../errors.js";
 import { authOutcomeToProto, credentialsFromProto } from "./convert.js";
@@ -44,31 +49,59 @@ export interface RegistryServiceDeps extends ConnectDeps {
 type Verified =
   | { answer: AuthenticateResponse }
   | {
-      outcome: Extract<Awaited<ReturnType<typeof authenticateDevice>>, { ok: true }>;
-      limits: Awaited<ReturnType<typeof tenantLimits>>;
+      outcome: Extract<AuthOutcome, { ok: true }>;
+      limits: TenantLimits;
       elsewhere: TenantConnectionsElsewhere | undefined;
     };
 
-/** The asynchronous part of Authenticate: credentials, the tenant's limits and its connections on other nodes. */
-async function verify(req: AuthenticateRequest, deps: ConnectDeps): Promise<Verified> {
-  const credentials = credentialsFromProto(req.credentials);
-  if (!credentials) {
-    return {
-      answer: create(AuthenticateResponseSchema, {
-        result: AuthResult.NOT_ALLOWED,
-        message: "credential kind not supported",
-      }),
-    };
-  }
-  const outcome = await authenticateDevice(deps.db, { protocol: req.protocol, credentials, clientIp: req.clientIp });
-  if (!outcome.ok)
-    return { answer: create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" }) };
-  const { tenantId, deviceIntId } = outcome.device;
-  const limits = await tenantLimits(deps.db, tenantId);
-  // Several nodes: the tenant's connections on the others count too (looked up only for a tenant with a limit).
-  const elsewhere =
-    limits.maxConnections > 0 ? await deps.adapterRows?.tenantConnectionsElsewhere(tenantId, deviceIntId) : undefined;
-  return { outcome, limits, elsewhere };
+/** Devices of one AuthenticateBatch with other than token credentials checked at once (see mapConcurrently). */
+const VERIFY_CONCURRENCY = 8;
+
+/**
+ * The asynchronous part of Authenticate(Batch), for every request in order: credentials (token credentials of the
+ * whole batch together, see authenticateTokens), the tenants' limits (one query for the batch) and, for a tenant with
+ * a connection limit, its connections on other nodes.
+ */
+async function verify(reqs: readonly AuthenticateRequest[], deps: ConnectDeps): Promise<Verified[]> {
+  const asked = reqs.map((req) => ({
+    protocol: req.protocol,
+    credentials: credentialsFromProto(req.credentials),
+    clientIp: req.clientIp,
+  }));
+  const outcomes = new Array<AuthOutcome | undefined>(reqs.length);
+  const tokens: TokenAuthRequest[] = [];
+  const tokenAt: number[] = [];
+  const others: number[] = [];
+  asked.forEach((a, i) => {
+    if (a.credentials?.kind === "token") {
+      tokens.push({ ...a, credentials: a.credentials });
+      tokenAt.push(i);
+    } else if (a.credentials) others.push(i);
+  });
+  if (tokens.length > 0) (await authenticateTokens(deps.db, tokens)).forEach((o, k) => (outcomes[tokenAt[k]!] = o));
+  await mapConcurrently(others, VERIFY_CONCURRENCY, async (i) => {
+    const a = asked[i]!;
+    outcomes[i] = await authenticateDevice(deps.db, { ...a, credentials: a.credentials! });
+  });
+  const tenants = outcomes.flatMap((o) => (o?.ok ? [o.device.tenantId] : []));
+  const limitsOf = await tenantLimitsOf(deps.db, tenants);
+  return mapConcurrently(outcomes, VERIFY_CONCURRENCY, async (outcome): Promise<Verified> => {
+    if (!outcome)
+      return {
+        answer: create(AuthenticateResponseSchema, {
+          result: AuthResult.NOT_ALLOWED,
+          message: "credential kind not supported",
+        }),
+      };
+    if (!outcome.ok)
+      return { answer: create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" }) };
+    const { tenantId, deviceIntId } = outcome.device;
+    const limits = limitsOf.get(tenantId)!;
+    // Several nodes: the tenant's connections on the others count too (looked up only for a tenant with a limit).
+    const elsewhere =
+      limits.maxConnections > 0 ? await deps.adapterRows?.tenantConnectionsElsewhere(tenantId, deviceIntId) : undefined;
+    return { outcome, limits, elsewhere };
+  });
 }
 
 /**
@@ -101,14 +134,12 @@ function admit(verified: Verified, deps: ConnectDeps): AuthenticateResponse {
 
 /** Handles Authenticate: every answer is a response; only a broken store is a gRPC error. */
 async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promise<AuthenticateResponse> {
-  return admit(await verify(req, deps), deps);
+  const [verified] = await verify([req], deps);
+  return admit(verified!, deps);
 }
 
 /** Most requests one AuthenticateBatch may carry (registry.proto): a bound on the work one call asks for. */
 export const AUTHENTICATE_BATCH_MAX = 1000;
-
-/** Devices of one AuthenticateBatch checked at once (see mapConcurrently for why not all of them). */
-const VERIFY_CONCURRENCY = 8;
 
 /** Handles AuthenticateBatch: each request answered as Authenticate would, in order; a broken store fails the call. */
 async function authenticateBatch(req: AuthenticateBatchRequest, deps: ConnectDeps): Promise<AuthenticateBatchResponse> {
@@ -118,7 +149,7 @@ async function authenticateBatch(req: AuthenticateBatchRequest, deps: ConnectDep
       undefined,
       `at most ${AUTHENTICATE_BATCH_MAX} requests per AuthenticateBatch`,
     );
-  const verified = await mapConcurrently(req.requests, VERIFY_CONCURRENCY, (r) => verify(r, deps));
+  const verified = await verify(req.requests, deps);
   const responses = verified.map((v) => admit(v, deps));
   return create(AuthenticateBatchResponseSchema, { responses });
 }

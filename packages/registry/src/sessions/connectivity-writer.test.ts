@@ -169,4 +169,25 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
     expect(counts).toEqual([400, 400, 400]);
     for (const id of ids) expect((await state(id)).deviceStatus).toBe(1);
   });
+
+  it("writes a steady stream of events in a few transactions, not one per event or two", async () => {
+    const { db, ids, table, writer, session, event, logs } = await setup(1);
+    let transactions = 0;
+    const transaction = db.transaction.bind(db);
+    db.transaction = () => {
+      transactions++;
+      return transaction();
+    };
+    // 50 events 2 ms apart (a storm of 500 connects/s): the events that come while a batch is written wait for the
+    // next, 25 ms later, instead of each small group getting a transaction of its own.
+    for (let i = 0; i < 50; i++) {
+      const s = session(`s${i}`, ids[0]!);
+      table.open("a", s);
+      writer.record(event("opened", s));
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    await writer.flush();
+    expect(await logs(ids[0]!)).toHaveLength(50);
+    expect(transactions).toBeLessThanOrEqual(10);
+  });
 });
