@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeRegistryClient } from "@iot/adapter-core";
@@ -170,6 +170,36 @@ describe("HTTP device adapter", () => {
     });
     expect(status).toBe(413);
     expect(warnings).toContainEqual(expect.objectContaining({ deviceId: "dev-1", declaredBytes: 66_000_000 }));
+  });
+
+  it("gets its 413 to a client that goes on sending a refused chunked body before it reads", async () => {
+    await start(16);
+    const { port } = new URL(base);
+    const socket = connect(Number(port), "127.0.0.1");
+    let answer = "";
+    socket.on("data", (d: Buffer) => (answer += d.toString()));
+    socket.on("error", () => undefined);
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+    socket.pause();
+    socket.write(
+      `POST /topics/big HTTP/1.1\r\nhost: x\r\nauthorization: ${auth()}\r\ntransfer-encoding: chunked\r\n\r\n`,
+    );
+    // Past the limit, then more while the 413 is on its way: closing at once with these unread bytes sent a RST.
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    for (let i = 0; i < 8; i++) {
+      socket.write(`${chunk.length.toString(16)}\r\n`);
+      socket.write(chunk);
+      socket.write("\r\n");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    socket.end("0\r\n\r\n");
+    // Only now does the client read, as curl does while it uploads.
+    await new Promise((r) => setTimeout(r, 100));
+    socket.resume();
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(registry.uplinks).toEqual([]);
   });
 
   it("answers 413 when the core refuses the uplink as too large", async () => {

@@ -117,6 +117,31 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | TooLarg
   });
 }
 
+/** Longest time a refused body's rest is read and dropped before its connection is cut, ms. */
+const LINGER_MS = 2_000;
+/** Most bytes of a refused body's rest dropped before the adapter half-closes its connection. */
+const LINGER_BYTES = 1 << 20;
+
+/**
+ * Reads and drops the rest of a refused body instead of closing its connection at once: a socket closed with unread
+ * bytes makes the kernel answer RST, which throws away the 413 the client has not read yet (curl then reported only
+ * its 100 Continue). A body that ends leaves the connection usable; one that goes on past LINGER_BYTES gets a FIN
+ * after the answer, and the socket is cut after LINGER_MS whatever the client does.
+ */
+function dropRestOfBody(req: IncomingMessage): void {
+  if (req.complete) return;
+  const socket = req.socket;
+  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+  let dropped = 0;
+  req.removeAllListeners("data");
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > LINGER_BYTES && !socket.writableEnded) socket.end();
+  });
+  req.once("close", () => clearTimeout(cut));
+  req.resume();
+}
+
 /**
  * Builds the adapter: `POST /topics/<topic>` publishes the body (answered
  * 204 after the registry's durable write); `GET /topics/<filter>?wait=<s>`
@@ -189,8 +214,8 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
         },
         "message too large; refused",
       );
-      res.setHeader("connection", "close");
-      return send(res, new Refusal(413, "TOO_LARGE", `the body is larger than ${limit} bytes (IOT_MAX_MESSAGE_SIZE)`));
+      send(res, new Refusal(413, "TOO_LARGE", `the body is larger than ${limit} bytes (IOT_MAX_MESSAGE_SIZE)`));
+      return dropRestOfBody(req);
     }
     try {
       const refused = await lease.publish(topic, body, 1, undefined, resend);
