@@ -1,7 +1,6 @@
 import { hash, timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
-import { reusableQuery } from "../store/reusable-query.js";
 import { recordAuthFailure } from "./connectivity.js";
 import { queryIn } from "../store/query-in.js";
 import { policiesOfDevice, policiesOfDevices } from "./policies.js";
@@ -122,11 +121,6 @@ function selectDevice(db: Kysely<Database>) {
 }
 
 type DeviceRow = NonNullable<Awaited<ReturnType<ReturnType<typeof selectDevice>["executeTakeFirst"]>>>;
-
-/** The device of a deviceUsername (unique service-wide): the lookup of every token CONNECT, compiled once. */
-const deviceByUsername = reusableQuery((db: Kysely<Database>, username: string) =>
-  selectDevice(db).where("d.deviceUsername", "=", username),
-);
 
 type AuthRequest = { protocol: number; credentials: DeviceCredentials; clientIp: string };
 
@@ -258,13 +252,13 @@ function tokenRefusal(row: DeviceRow | undefined, c: TokenCredentials): Refusal 
   return undefined;
 }
 
-/** authType 1: deviceUsername (unique service-wide) and token; a client id, when sent, must be the deviceID. */
+/**
+ * authType 1: deviceUsername (unique service-wide) and token; a client id, when sent, must be the deviceID. One
+ * request is a batch of one: the same checks and queries as AuthenticateBatch's (authenticateTokens).
+ */
 async function byToken(db: Kysely<Database>, req: AuthRequest, c: TokenCredentials, now: number): Promise<AuthOutcome> {
-  const [row] = await deviceByUsername(db, c.username);
-  const deny = denier(db, req, row, null, now);
-  const refusal = tokenRefusal(row, c);
-  if (refusal || !row) return deny(...(refusal ?? UNKNOWN_TOKEN));
-  return admit(db, row, req.protocol, deny, tokenStamp(c.username, c.token));
+  const [outcome] = await authenticateTokens(db, [{ ...req, credentials: c }], now);
+  return outcome!;
 }
 
 /** A request with token credentials (MQTT username and password, HTTP Basic, …): nearly all of a connect storm. */
