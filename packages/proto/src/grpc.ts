@@ -1,8 +1,8 @@
 import * as grpc from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { AdapterMessageSchema, RegistryMessageSchema, RegistryService } from "./gen/iot/registry/v1/registry_pb.js";
-import { decodeUplinkAckMessage, decodeUplinksMessage } from "./uplink-codec.js";
+import { AdapterMessageSchema, RegistryService } from "./gen/iot/registry/v1/registry_pb.js";
+import { decodeUplinksMessage } from "./uplink-codec.js";
 
 /**
  * Largest message either side sends or accepts, bytes (both ends are built with channelOptions). An uplink's payload
@@ -28,14 +28,11 @@ function serializer<D extends DescMessage>(schema: D) {
     asBuffer(message instanceof Uint8Array ? message : toBinary(schema, message));
 }
 
-/** Messages as protobuf-es decodes them; uplinks and their acks through the hand-made codec when it can. */
+/** Messages as protobuf-es decodes them; an adapter's uplinks through the hand-made codec when it can. */
 function deserializer<D extends DescMessage>(schema: D) {
   if (schema.typeName === AdapterMessageSchema.typeName)
     return (bytes: Buffer): MessageShape<D> =>
       (decodeUplinksMessage(bytes) as MessageShape<D> | undefined) ?? fromBinary(schema, bytes);
-  if (schema.typeName === RegistryMessageSchema.typeName)
-    return (bytes: Buffer): MessageShape<D> =>
-      (decodeUplinkAckMessage(bytes) as MessageShape<D> | undefined) ?? fromBinary(schema, bytes);
   return (bytes: Buffer): MessageShape<D> => fromBinary(schema, bytes);
 }
 

@@ -11,11 +11,8 @@ export {
 export {
   encodeUplinksMessage,
   decodeUplinksMessage,
-  encodeUplinkAckMessage,
-  decodeUplinkAckMessage,
   fastUplinkCodec,
   type EncodedAdapterMessage,
-  type EncodedRegistryMessage,
   type UplinkInit,
 } from "./uplink-codec.js";
 export { create, toBinary, fromBinary } from "@bufbuild/protobuf";

@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ScalarType, type DescField } from "@bufbuild/protobuf";
-import { AdapterMessageSchema, RegistryMessageSchema, UplinkSchema, create, fromBinary, toBinary } from "./index.js";
-import {
-  decodeUplinkAckMessage,
-  decodeUplinksMessage,
-  encodeUplinkAckMessage,
-  encodeUplinksMessage,
-  fastUplinkCodec,
-  type UplinkInit,
-} from "./uplink-codec.js";
+import { AdapterMessageSchema, UplinkSchema, create, fromBinary, toBinary } from "./index.js";
+import { decodeUplinksMessage, encodeUplinksMessage, fastUplinkCodec, type UplinkInit } from "./uplink-codec.js";
 
 /** A non-zero value for every field of Uplink, whatever fields it has now (one added later is covered too). */
 function everyField(i: number): UplinkInit {
@@ -102,43 +95,5 @@ describe("the hand-made uplink codec", () => {
     const whole = Buffer.from(viaProtobufEs([everyField(1), everyField(2)]));
     expect(decodeUplinksMessage(whole.subarray(0, whole.length - 3))).toBeUndefined();
     expect(decodeUplinksMessage(Buffer.from([0x42, 0x85]))).toBeUndefined();
-  });
-});
-
-describe("the hand-made uplink ack codec", () => {
-  const ackViaProtobufEs = (seqs: bigint[], rejected: { seq: bigint; reason: string }[] = []) =>
-    toBinary(
-      RegistryMessageSchema,
-      create(RegistryMessageSchema, { kind: { case: "uplinkAck", value: { seqs, rejected } } }),
-    );
-  const many = Array.from({ length: 300 }, (_, i) => BigInt(i * 977 + 1));
-  const cases = [[], [1n], [127n, 128n, 16_384n], many, [2n ** 53n - 1n]];
-
-  it("encodes an ack with none rejected byte for byte as protobuf-es does", () => {
-    for (const seqs of cases)
-      expect(Buffer.from(encodeUplinkAckMessage(seqs)!)).toEqual(Buffer.from(ackViaProtobufEs(seqs)));
-  });
-
-  it("decodes such an ack to the very message fromBinary gives", () => {
-    for (const seqs of cases) {
-      const bytes = ackViaProtobufEs(seqs);
-      expect(decodeUplinkAckMessage(bytes)).toEqual(fromBinary(RegistryMessageSchema, bytes));
-    }
-    const large = ackViaProtobufEs([2n ** 60n + 5n, 3n]);
-    expect(decodeUplinkAckMessage(large)).toEqual(fromBinary(RegistryMessageSchema, large));
-  });
-
-  it("leaves seqs above 2^53, rejections, other messages and truncated bytes to protobuf-es", () => {
-    expect(encodeUplinkAckMessage([2n ** 53n])).toBeUndefined();
-    expect(decodeUplinkAckMessage(ackViaProtobufEs([1n], [{ seq: 2n, reason: "gone" }]))).toBeUndefined();
-    expect(decodeUplinkAckMessage(ackViaProtobufEs([], [{ seq: 2n, reason: "gone" }]))).toBeUndefined();
-    const kick = toBinary(
-      RegistryMessageSchema,
-      create(RegistryMessageSchema, { kind: { case: "kick", value: { deviceIntId: 1n, reason: "x" } } }),
-    );
-    expect(decodeUplinkAckMessage(kick)).toBeUndefined();
-    const whole = Buffer.from(ackViaProtobufEs(many));
-    expect(decodeUplinkAckMessage(whole.subarray(0, whole.length - 2))).toBeUndefined();
-    expect(decodeUplinkAckMessage(Buffer.from([0x12, 0x03, 0x0a, 0x01, 0x80]))).toBeUndefined();
   });
 });

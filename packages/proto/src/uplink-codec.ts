@@ -3,12 +3,9 @@ import { ScalarType, type DescField, type DescMessage, type MessageInitShape } f
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import {
   AdapterMessageSchema,
-  RegistryMessageSchema,
-  UplinkAckSchema,
   UplinkBatchSchema,
   UplinkSchema,
   type AdapterMessage,
-  type RegistryMessage,
   type Uplink,
 } from "./gen/iot/registry/v1/registry_pb.js";
 
@@ -147,77 +144,6 @@ function decodeMessage(buf: Buffer): AdapterMessage | undefined {
     $typeName: AdapterMessageSchema.typeName,
     kind: { case: "uplinkBatch", value: { $typeName: UplinkBatchSchema.typeName, uplinks } },
   };
-}
-
-/** RegistryMessage bytes made by `encodeUplinkAckMessage`, sent as they are by the gRPC serializer. */
-export type EncodedRegistryMessage = Uint8Array & { readonly __encoded: "RegistryMessage" };
-
-const TAG_ACK = (RegistryMessageSchema.field.uplinkAck.number << 3) | LEN;
-const TAG_ACK_SEQS = (UplinkAckSchema.field.seqs.number << 3) | LEN;
-/** UplinkAck's seqs are a packed list of uint64 (as bigint), the form this codec writes and reads. */
-const ackSeqs = UplinkAckSchema.field.seqs;
-const FAST_ACKS =
-  ackSeqs.fieldKind === "list" &&
-  ackSeqs.listKind === "scalar" &&
-  ackSeqs.scalar === ScalarType.UINT64 &&
-  ackSeqs.packed &&
-  !ackSeqs.longAsString;
-
-/**
- * A RegistryMessage acking `seqs` with none rejected, the central node's answer to every uplink batch, encoded by
- * hand: protobuf-es splits every uint64 with BigInt arithmetic (2 % of the central node's profile under MQTT load,
- * and as much of the adapter's to read it back). Undefined (protobuf-es encodes it) for a seq above 2^53.
- */
-export function encodeUplinkAckMessage(seqs: readonly bigint[]): EncodedRegistryMessage | undefined {
-  if (!FAST_ACKS) return undefined;
-  const values: number[] = [];
-  let packed = 0;
-  for (const seq of seqs) {
-    if (seq < 0n || seq > MAX_SAFE) return undefined;
-    const n = Number(seq);
-    values.push(n);
-    packed += varintSize(n);
-  }
-  const inner = packed === 0 ? 0 : 1 + varintSize(packed) + packed;
-  const out = Buffer.allocUnsafe(1 + varintSize(inner) + inner);
-  out[0] = TAG_ACK;
-  let at = writeVarint(out, 1, inner);
-  if (packed > 0) {
-    out[at++] = TAG_ACK_SEQS;
-    at = writeVarint(out, at, packed);
-    for (const n of values) at = writeVarint(out, at, n);
-  }
-  return out as unknown as EncodedRegistryMessage;
-}
-
-/**
- * The RegistryMessage in `bytes` when it is an UplinkAck with a packed seqs list and nothing else (what
- * `encodeUplinkAckMessage` writes); undefined for any other message, which protobuf-es decodes instead.
- */
-export function decodeUplinkAckMessage(bytes: Uint8Array): RegistryMessage | undefined {
-  if (!FAST_ACKS || bytes.length < 2 || bytes[0] !== TAG_ACK) return undefined;
-  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  try {
-    const [len, start] = readVarint(buf, 1);
-    if (start + len !== buf.length) return undefined;
-    const seqs: bigint[] = [];
-    if (start < buf.length) {
-      if (buf[start] !== TAG_ACK_SEQS) return undefined;
-      const [n, from] = readVarint(buf, start + 1);
-      if (from + n !== buf.length) return undefined;
-      for (let at = from; at < buf.length;) {
-        const [value, next] = readVarint64(buf, at);
-        seqs.push(typeof value === "bigint" ? value : BigInt(value));
-        at = next;
-      }
-    }
-    return {
-      $typeName: RegistryMessageSchema.typeName,
-      kind: { case: "uplinkAck", value: { $typeName: UplinkAckSchema.typeName, seqs, rejected: [] } },
-    };
-  } catch {
-    return undefined; // truncated: protobuf-es says what is wrong
-  }
 }
 
 type Values = Record<string, unknown>;

@@ -2,7 +2,6 @@ import {
   BATCH_MAX_BYTES,
   BATCH_MAX_ITEMS,
   create,
-  encodeUplinkAckMessage,
   DownlinkBatchSchema,
   DownlinkSchema,
   DownlinkStatus,
@@ -180,12 +179,6 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     const [seqs, rejected] = [pendingAcks, pendingRejects];
     pendingAcks = [];
     pendingRejects = [];
-    // The common ack, none rejected, goes encoded by hand (the serializer sends bytes as they are).
-    const encoded = rejected.length === 0 ? encodeUplinkAckMessage(seqs) : undefined;
-    if (encoded) {
-      if (!closed) call.write(encoded as unknown as RegistryMessage);
-      return;
-    }
     send({ case: "uplinkAck", value: { $typeName: "iot.registry.v1.UplinkAck", seqs, rejected } });
   };
   const fatal = (code: grpc.status, details: string) => {
