@@ -22,7 +22,12 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ["*.js", ".ci/*.mjs", "packages/adapters/lorawan/src/server/udp-thread-worker.mjs"],
+          allowDefaultProject: [
+            "*.js",
+            ".ci/*.mjs",
+            "bench/event-loop-probe.mjs",
+            "packages/adapters/lorawan/src/server/udp-thread-worker.mjs",
+          ],
         },
         tsconfigRootDir: import.meta.dirname,
       },

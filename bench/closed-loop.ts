@@ -3,8 +3,14 @@
  * request when the previous one is answered, with the rate and latency percentiles of the run, and the report lines
  * that put a figure beside its baseline measured in the same run.
  */
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
 import { cpuSeconds, percentile } from "./figures.js";
 import { printResult } from "./result.js";
+import { reachable } from "../scripts/fleet.js";
 import { startTestFleet, type TestFleet } from "../test/helpers.js";
 
 /** Requests per second and each request's latency (ms) of one run. */
@@ -43,11 +49,17 @@ export async function closedLoop(
  * which the other work on a shared machine changes far less than rates. With BENCH_CPU_PROF_DIR set it also names
  * the window measured, for `scripts/cpu-profile-top.ts --from= --to=` (the profiles cover the processes' whole life).
  */
-export function cpuMeter(pids: Record<string, number | undefined>): (requests: number) => string {
+export function cpuMeter(
+  pids: Record<string, number | undefined>,
+  metricsUrl?: string,
+): (requests: number) => Promise<string> {
+  signal(pids);
+  const batchesBefore = metricsUrl ? uplinkBatches(metricsUrl) : undefined;
   const before = Object.entries(pids).map(([name, pid]) => ({ name, pid, from: cpuSeconds(pid) }));
   const self = process.cpuUsage();
   const start = process.hrtime.bigint() / 1000n;
-  return (requests) => {
+  return async (requests) => {
+    signal(pids);
     const per = 10_000 / requests;
     const parts = before.map(({ name, pid, from }) => {
       const now = cpuSeconds(pid);
@@ -58,8 +70,44 @@ export function cpuMeter(pids: Record<string, number | undefined>): (requests: n
     const window = process.env.BENCH_CPU_PROF_DIR
       ? ` (profile window --from=${start} --to=${process.hrtime.bigint() / 1000n})`
       : "";
-    return `CPU s per 10k requests under load: ${parts.join(", ")}${window}`;
+    const lines = [`CPU s per 10k requests under load: ${parts.join(", ")}${window}`, await eventLoopDelays(pids)];
+    if (metricsUrl && batchesBefore) {
+      const [from, to] = [await batchesBefore, await uplinkBatches(metricsUrl)];
+      const batches = to.count - from.count;
+      lines.push(
+        `uplink write batches under load: ${batches}, ${((to.rows - from.rows) / batches).toFixed(1)} rows each`,
+      );
+    }
+    return lines.join("\n");
   };
+}
+
+/** The central node's uplink write batches so far and their rows (its /metrics). */
+async function uplinkBatches(metricsUrl: string): Promise<{ count: number; rows: number }> {
+  const text = await (await fetch(metricsUrl)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+  return { count: value("iot_uplink_write_batch_rows_count"), rows: value("iot_uplink_write_batch_rows_sum") };
+}
+
+/** Tells each process's event-loop probe (event-loop-probe.mjs) to start or to end its count. */
+function signal(pids: Record<string, number | undefined>): void {
+  for (const pid of Object.values(pids)) if (pid !== undefined) process.kill(pid, "SIGUSR2");
+}
+
+/** The event-loop delay of each process between the two signals, as its probe wrote it. */
+async function eventLoopDelays(pids: Record<string, number | undefined>): Promise<string> {
+  await sleep(200);
+  const parts = Object.entries(pids).map(([name, pid]) => {
+    const file = join(tmpdir(), `bench-event-loop-${pid}.json`);
+    try {
+      const d = JSON.parse(readFileSync(file, "utf8")) as { p50: number; p95: number; max: number };
+      rmSync(file);
+      return `${name} p50 ${d.p50} p95 ${d.p95} max ${d.max}`;
+    } catch {
+      return `${name} ?`;
+    }
+  });
+  return `event-loop delay under load, ms: ${parts.join(", ")}`;
 }
 
 /**
@@ -69,18 +117,19 @@ export function cpuMeter(pids: Record<string, number | undefined>): (requests: n
  */
 export async function benchFleet(
   adapter: string,
-): Promise<{ t: TestFleet; meter: () => (requests: number) => string }> {
+): Promise<{ t: TestFleet; meter: () => (requests: number) => Promise<string> }> {
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const probe = ["--import", pathToFileURL(join(import.meta.dirname, "event-loop-probe.mjs")).href];
   const t = await startTestFleet(
     { IOT_LOG_LEVEL: "error" },
-    profileDir ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] } : {},
+    { nodeArgs: profileDir ? [...probe, "--cpu-prof", `--cpu-prof-dir=${profileDir}`] : probe },
   );
   const pids = {
     central: t.fleet.central.child.pid,
     adapter: t.fleet.adapters.find((a) => a.name === adapter)?.child.pid,
   };
   if (profileDir) console.log(`profiles to ${profileDir}: central pid ${pids.central}, ${adapter} pid ${pids.adapter}`);
-  return { t, meter: () => cpuMeter(pids) };
+  return { t, meter: () => cpuMeter(pids, `${reachable(t.fleet.central.urls.api!)}/metrics`) };
 }
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;

@@ -84,14 +84,14 @@ async function deviceSocket(
 async function run(
   port: number,
   ds: TestDevice[],
-  cpu?: () => (requests: number) => string,
+  cpu?: () => (requests: number) => Promise<string>,
 ): Promise<{ load: LoopResult; sequential: LoopResult }> {
   const clients = await Promise.all(ds.map((d) => deviceSocket(port, d)));
   try {
     await closedLoop(devices, devices * 5, (c, i) => clients[c]!.post(i)); // warm-up (and each device's session)
     const used = cpu?.();
     const load = await closedLoop(devices, total, (c, i) => clients[c]!.post(i));
-    if (used) console.log(used(total));
+    if (used) console.log(await used(total));
     const seq = await closedLoop(1, sequential, (_, i) => clients[0]!.post(i));
     return { load, sequential: seq };
   } finally {

@@ -53,13 +53,13 @@ function devicePost(base: string, authorization: string): (path: string) => Prom
 async function run(
   base: string,
   auth: string[],
-  cpu?: () => (requests: number) => string,
+  cpu?: () => (requests: number) => Promise<string>,
 ): Promise<{ load: LoopResult; sequential: LoopResult }> {
   const posts = auth.map((a) => devicePost(base, a));
   await closedLoop(devices, devices * 5, (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`)); // warm-up
   const used = cpu?.();
   const load = await closedLoop(devices, total, (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`));
-  if (used) console.log(used(total));
+  if (used) console.log(await used(total));
   const seq = await closedLoop(1, sequential, (_, i) => posts[0]!(`/topics/telemetry/${i % 10}`));
   return { load, sequential: seq };
 }

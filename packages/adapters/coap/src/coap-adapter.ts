@@ -57,6 +57,9 @@ export interface CoapAdapter {
   readonly leases: DeviceLeases;
 }
 
+/** A reply of a code and a diagnostic text. */
+const answer = (code: string, payload = ""): CoapReply => ({ code, payload });
+
 /** How each core refusal reads in CoAP. */
 function codeOf(r: LeaseRefusal): string {
   if (r.kind === "topic") return CODES.badRequest;
@@ -161,14 +164,15 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     return reply ?? { code: CODES.content };
   };
 
+  /** An observation's key: its observer and token. */
+  const observationKey = ({ peer, token }: CoapRequest) => `${peer.address}:${peer.port}:${token.toString("hex")}`;
+
   const serve = async (request: CoapRequest): Promise<CoapReply> => {
     const { method, path, query, peer } = request;
-    const answer = (code: string, payload = ""): CoapReply => ({ code, payload });
     if (path[0] !== "mqtt") return answer(CODES.notFound, "use /mqtt/<topic>");
     const topic = path.slice(1).join("/");
-    const key = `${peer.address}:${peer.port}:${request.token.toString("hex")}`;
     if (method === "GET" && request.observe === 1) {
-      observations.get(key)?.stop();
+      observations.get(observationKey(request))?.stop();
       return answer(CODES.content);
     }
     if (method !== "GET" && method !== "POST" && method !== "PUT")
@@ -188,7 +192,7 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
       );
     if (method === "GET") {
       const filter = topic || lease.session.device.defaultDownlinkTopic;
-      return request.observe === 0 ? observe(key, lease, request, filter) : fetchOne(lease, filter);
+      return request.observe === 0 ? observe(observationKey(request), lease, request, filter) : fetchOne(lease, filter);
     }
     if (!topic) return answer(CODES.badRequest, "a topic is required: /mqtt/<topic>");
     try {

@@ -38,6 +38,44 @@ export interface ServerExchange {
 /** The key of a message from (or to) a peer: its address, port and message id. */
 export const messageKey = (peer: Peer, messageId: number): string => `${peer.address}:${peer.port}:${messageId}`;
 
+/** A block-wise transfer is the sender's request on one resource (an upload also has its Request-Tag, RFC 9175). */
+const transferOf = (m: DecodedRequest, peer: Peer) => `${peer.address}:${peer.port} ${m.method} ${m.resource}`;
+
+const EMPTY = Buffer.alloc(0);
+
+/** Whether a request's own answer has been sent: its notifications wait for that. */
+class Answered {
+  #sent = false;
+  #waiting: (() => void)[] | undefined;
+
+  /** Resolves once the answer has been sent. */
+  wait(): Promise<void> {
+    if (this.#sent) return Promise.resolve();
+    return new Promise((resolve) => (this.#waiting ??= []).push(resolve));
+  }
+
+  /** The answer has been sent. */
+  mark(): void {
+    this.#sent = true;
+    for (const resolve of this.#waiting ?? []) resolve();
+    this.#waiting = undefined;
+  }
+}
+
+/**
+ * A request as the handler sees it, with what its notifications need. A plain object per request whose `notify` is
+ * one function for all (it reads the request as `this`): the layer made fresh closures and object spreads per
+ * request before, and the tsx runtime (esbuild's keepNames) names every such closure with an `Object.defineProperty`
+ * call, most of what the CoAP adapter's profile showed as this file's own time.
+ */
+interface ServedRequest extends CoapRequest {
+  readonly decoded: DecodedRequest;
+  readonly send: (d: Buffer) => void;
+  /** The block size exponent of its answers and notifications. */
+  readonly szx: number;
+  readonly answered: Answered;
+}
+
 /**
  * The server role of the message layer (RFC 7252 §4-5, RFC 7959) under a handler: answers a retransmitted confirmable
  * request with the answer it already made, retransmits confirmable notifications until ACK or RST, reassembles Block1
@@ -82,66 +120,101 @@ export function createServerExchange(handler: CoapHandler, options: ServerExchan
     return { payload: first.payload, extra };
   };
 
+  /** The answer to `packet` (its own message id if it was sent NON). */
+  const answer = (
+    packet: DecodedRequest["packet"],
+    code: string,
+    payload: Uint8Array | string,
+    extra?: AnswerOptions,
+  ) =>
+    response(
+      packet,
+      code,
+      payload,
+      extra === undefined ? { messageId: messageId() } : { ...extra, messageId: messageId() },
+    );
+
+  const tooLarge = (m: DecodedRequest, peer: Peer, size: number) => {
+    const head: RequestHead = { peer, method: m.method, path: m.path, query: m.query, queryList: m.queryList };
+    log.warn(
+      { peer: peer.address, ...options.describe?.(head), size, limit: maxBodyBytes },
+      "request refused: body larger than IOT_MAX_MESSAGE_SIZE",
+    );
+    return answer(m.packet, CODES.tooLarge, `the body is larger than ${maxBodyBytes} bytes`, { size1: maxBodyBytes });
+  };
+
+  /** A confirmable notification to the request's sender and token, once its own answer has gone. */
+  async function notify(
+    this: ServedRequest,
+    sequence: number,
+    code: string,
+    payload: Uint8Array,
+    contentFormat?: number,
+  ): Promise<Confirmation> {
+    await this.answered.wait();
+    const id = messageId();
+    const first = firstBlock(transferOf(this.decoded, this.peer), code, payload, this.szx, contentFormat);
+    const extra = { ...first?.extra, contentFormat };
+    const datagram = notification(this.token, id, sequence, code, first?.payload ?? payload, extra);
+    return confirm(this.peer, id, datagram, this.send);
+  }
+
+  /** The answer to one request (block-wise steps, refusals, or the handler's reply). */
   const serve = async (
     m: DecodedRequest,
     peer: Peer,
     send: (d: Buffer) => void,
-    replied: Promise<void>,
+    answered: Answered,
   ): Promise<Buffer> => {
     const { packet } = m;
-    const answer = (code: string, payload: Uint8Array | string = "", extra: AnswerOptions = {}) =>
-      response(packet, code, payload, { messageId: messageId(), ...extra });
-    const head: RequestHead = { peer, method: m.method, path: m.path, query: m.query, queryList: m.queryList };
-    const tooLarge = (size: number) => {
-      log.warn(
-        { peer: peer.address, ...options.describe?.(head), size, limit: maxBodyBytes },
-        "request refused: body larger than IOT_MAX_MESSAGE_SIZE",
-      );
-      return answer(CODES.tooLarge, `the body is larger than ${maxBodyBytes} bytes`, { size1: maxBodyBytes });
-    };
-    /** A transfer is the sender's request on one resource; an upload also has its Request-Tag (RFC 9175 §3.2). */
-    const transfer = `${peer.address}:${peer.port} ${m.method} ${m.resource}`;
     const now = Date.now();
 
     if (m.block2 && m.block2.num > 0) {
-      const representation = representations.get(transfer, now);
-      if (!representation) return answer(CODES.incomplete, "the earlier blocks of this answer are gone: ask block 0");
+      const representation = representations.get(transferOf(m, peer), now);
+      if (!representation)
+        return answer(packet, CODES.incomplete, "the earlier blocks of this answer are gone: ask block 0");
       const block = fitBlock(m.block2, maxSzx);
       const slice = sliceBlock(representation.payload, block.num, block.szx);
-      if (!slice) return answer(CODES.badOption, `block ${m.block2.num} is past the end of the answer`);
+      if (!slice) return answer(packet, CODES.badOption, `block ${m.block2.num} is past the end of the answer`);
       const { code, etag: tag, contentFormat } = representation;
-      return answer(code, slice.payload, { block2: slice.block, etag: tag, contentFormat });
+      return answer(packet, code, slice.payload, { block2: slice.block, etag: tag, contentFormat });
     }
 
     let body = packet.payload;
     let block1: BlockOption | undefined;
     if (m.block1) {
-      const outcome = uploads.offer(`${transfer} ${m.requestTag}`, m.block1, packet.payload, m.size1, now);
+      const outcome = uploads.offer(`${transferOf(m, peer)} ${m.requestTag}`, m.block1, packet.payload, m.size1, now);
       switch (outcome.kind) {
         case "continue":
-          return answer(CODES.continue, "", { block1: outcome.block });
+          return answer(packet, CODES.continue, "", { block1: outcome.block });
         case "incomplete":
-          return answer(CODES.incomplete, outcome.reason);
+          return answer(packet, CODES.incomplete, outcome.reason);
         case "invalid":
-          return answer(CODES.badRequest, outcome.reason);
+          return answer(packet, CODES.badRequest, outcome.reason);
         case "too-large":
-          return tooLarge(outcome.size);
-        case "busy":
+          return tooLarge(m, peer, outcome.size);
+        case "busy": {
+          const head: RequestHead = { peer, method: m.method, path: m.path, query: m.query, queryList: m.queryList };
           log.warn({ peer: peer.address, ...options.describe?.(head) }, "block-wise upload refused: too many at once");
-          return answer(CODES.unavailable, "too many uploads at once; try again later", {
+          return answer(packet, CODES.unavailable, "too many uploads at once; try again later", {
             maxAge: Math.max(1, Math.ceil(outcome.retryAfterMs / 1000)),
           });
+        }
         case "complete":
           body = outcome.body;
           block1 = outcome.block;
       }
     } else if (Math.max(packet.payload.length, m.size1 ?? 0) > maxBodyBytes) {
-      return tooLarge(Math.max(packet.payload.length, m.size1 ?? 0));
+      return tooLarge(m, peer, Math.max(packet.payload.length, m.size1 ?? 0));
     }
 
     const szx = Math.min(m.block2?.szx ?? maxSzx, maxSzx);
-    const request: CoapRequest = {
-      ...head,
+    const request: ServedRequest = {
+      peer,
+      method: m.method,
+      path: m.path,
+      query: m.query,
+      queryList: m.queryList,
       token: packet.token,
       confirmable: packet.confirmable,
       messageId: block1 === undefined ? packet.messageId : undefined,
@@ -149,48 +222,51 @@ export function createServerExchange(handler: CoapHandler, options: ServerExchan
       contentFormat: m.contentFormat,
       accept: m.accept,
       payload: body,
-      notify: async (sequence, code, payload, contentFormat) => {
-        await replied;
-        const id = messageId();
-        const first = firstBlock(transfer, code, payload, szx, contentFormat);
-        const extra = { ...first?.extra, contentFormat };
-        const datagram = notification(packet.token, id, sequence, code, first?.payload ?? payload, extra);
-        return confirm(peer, id, datagram, send);
-      },
+      notify,
+      decoded: m,
+      send,
+      szx,
+      answered,
     };
     const reply = await handler(request);
-    const payload = Buffer.from(reply.payload ?? "");
-    const { contentFormat, maxAge } = reply;
-    const first = firstBlock(transfer, reply.code, payload, szx, contentFormat);
+    const payload = typeof reply.payload === "string" ? Buffer.from(reply.payload) : (reply.payload ?? EMPTY);
+    const { contentFormat, maxAge, observe } = reply;
     const locationPath =
       typeof reply.locationPath === "string" ? reply.locationPath.split("/").filter(Boolean) : reply.locationPath;
-    const extra = { ...first?.extra, observe: reply.observe, block1, contentFormat, locationPath, maxAge };
-    return answer(reply.code, first?.payload ?? payload, extra);
+    if (payload.length <= blockSize(szx) && block1 === undefined && observe === undefined) {
+      // The usual answer: one block, no block-wise or observe options (what the general case below makes of it).
+      if (contentFormat === undefined && maxAge === undefined && locationPath === undefined)
+        return answer(packet, reply.code, payload);
+      return answer(packet, reply.code, payload, { contentFormat, locationPath, maxAge });
+    }
+    const first = firstBlock(transferOf(m, peer), reply.code, payload, szx, contentFormat);
+    const extra = { ...first?.extra, observe, block1, contentFormat, locationPath, maxAge };
+    return answer(packet, reply.code, first?.payload ?? payload, extra);
   };
 
   return {
     handle(m, peer, send) {
       const { packet } = m;
-      const exchange = messageKey(peer, packet.messageId);
-      if (packet.confirmable) {
-        const seen = duplicates.get(exchange, Date.now());
+      const exchange = packet.confirmable ? messageKey(peer, packet.messageId) : undefined;
+      if (exchange !== undefined) {
+        const now = Date.now();
+        const seen = duplicates.get(exchange, now);
         if (seen) {
           if (seen.reply) send(seen.reply); // a retransmission: same answer, not handled twice
           return;
         }
-        duplicates.remember(exchange, undefined, Date.now());
+        duplicates.remember(exchange, undefined, now);
       }
-      let markReplied = () => {};
-      const replied = new Promise<void>((resolve) => (markReplied = resolve));
-      serve(m, peer, send, replied)
+      const answered = new Answered();
+      serve(m, peer, send, answered)
         .catch((err: unknown) => {
           log.error({ err }, "request failed");
           return response(packet, CODES.internal, "", { messageId: messageId() });
         })
         .then((reply) => {
-          if (packet.confirmable) duplicates.remember(exchange, reply, Date.now());
+          if (exchange !== undefined) duplicates.remember(exchange, reply, Date.now());
           send(reply);
-          markReplied();
+          answered.mark();
         })
         .catch((err: unknown) => log.error({ err }, "answer not sent"));
     },
