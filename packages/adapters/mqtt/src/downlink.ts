@@ -1,11 +1,5 @@
 import type { Client } from "aedes";
-import {
-  isAllowed,
-  mountTopic,
-  publishTopicProblem,
-  type Downlink,
-  type DownlinkOutcome,
-} from "@iot/adapter-core";
+import { isAllowed, mountTopic, publishTopicProblem, type Downlink, type DownlinkOutcome } from "@iot/adapter-core";
 import { grantedQosOf } from "./aedes-internals.js";
 import type { ClientState } from "./client-table.js";
 import type { AdapterContext } from "./context.js";
