@@ -78,7 +78,9 @@ export function grantedQosOf(client: Client, topic: string, except?: ReadonlySet
   let granted = -1;
   for (const filter in subscriptions) {
     const qos = subscriptions[filter]?.qos;
-    if (qos !== undefined && qos > granted && !except?.has(filter) && topicMatches(filter, topic)) granted = qos;
+    if (qos === undefined || qos <= granted || except?.has(filter)) continue;
+    // A device's own topic is the usual filter: equal strings match without splitting both into levels.
+    if (filter === topic || topicMatches(filter, topic)) granted = qos;
   }
   return granted;
 }
