@@ -4,11 +4,16 @@ import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { declaredBodyLimit, jsonBody } from "./request-body.js";
+import { declaredBodyLimit, headerOf, jsonBody } from "./request-body.js";
 
 /** A node:http server whose one route answers the JSON body it read (or 400), behind a 64-byte limit. */
 const app = new Hono()
   .use("*", declaredBodyLimit(64, bodyLimit({ maxSize: 64, onError: (c) => c.text("too large", 413) })))
+  .get("/headers", (c) => {
+    const names = ["x-thing", "authorization", "accept-language", "x-none"];
+    const ours = names.map((n) => headerOf(c, n) ?? null);
+    return c.json({ ours, hono: names.map((n) => c.req.header(n) ?? null) });
+  })
   .post("/echo", async (c) => {
     try {
       return c.json({ got: await jsonBody(c) });
@@ -84,5 +89,20 @@ describe("request bodies read from node:http", () => {
   it("leave a declared length over the limit, and a chunked body over it, to the limit", async () => {
     expect((await post(Buffer.alloc(65, 0x20))).status).toBe(413);
     expect((await post(Buffer.alloc(65, 0x20), true)).status).toBe(413);
+  });
+
+  it("read a header as hono does: its fields joined with a comma, surrounding spaces dropped, any case of its name", async () => {
+    const socket = connect(port, "127.0.0.1");
+    let text = "";
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    const closed = new Promise((resolve) => socket.on("close", resolve));
+    socket.end(
+      "GET /headers HTTP/1.1\r\nHost: x\r\nX-Thing:   a b  \r\nAuthorization: Bearer t\r\nx-thing: c\r\n" +
+        "ACCEPT-LANGUAGE: zh-CN\r\nConnection: close\r\n\r\n",
+    );
+    await closed;
+    const body = JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) as { ours: unknown[]; hono: unknown[] };
+    expect(body.ours).toEqual(["a b, c", "Bearer t", "zh-CN", null]);
+    expect(body.ours).toEqual(body.hono);
   });
 });

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppDeps, Env } from "./deps.js";
+import { headerOf } from "./request-body.js";
 
 /** Languages the `…Label` fields come in. */
 export type Lang = "en" | "zh";
@@ -28,7 +29,7 @@ export function viewMiddleware(deps: AppDeps): MiddlewareHandler<Env> {
   return async (c, next) => {
     c.set("view", {
       form: deps.form,
-      lang: langOf(c.req.header("accept-language")),
+      lang: langOf(headerOf(c, "accept-language")),
       brokers: deps.brokers,
       secrets: false,
     });

@@ -1,9 +1,9 @@
-import { once } from "node:events";
+import { EventEmitter, once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
 import { Aedes, type Client } from "aedes";
 import mqtt from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
-import { forgetConnectPacket, onIncomingPacket } from "./aedes-internals.js";
+import { forgetConnectPacket, grantedQosOf, onIncomingPacket } from "./aedes-internals.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -33,5 +33,18 @@ describe("aedes internals", () => {
     cleanups.push(() => client.endAsync(true));
     expect(client.connected).toBe(true);
     expect(parsers[0]!.settings).toEqual({ protocolVersion: 4, bridgeMode: undefined });
+  });
+
+  it("answers the highest QoS granted to a filter matching the topic, -1 when none does, leaving out the filters asked", () => {
+    const client = {
+      _parser: new EventEmitter(),
+      _nextId: 1,
+      subscriptions: { "m/inbox": { qos: 0 }, "m/+": { qos: 1 }, "m/other": { qos: 2 }, "m/gone": undefined },
+    } as unknown as Client;
+    expect(grantedQosOf(client, "m/inbox")).toBe(1);
+    expect(grantedQosOf(client, "m/inbox", new Set(["m/+"]))).toBe(0);
+    expect(grantedQosOf(client, "m/other")).toBe(2);
+    expect(grantedQosOf(client, "m/gone/deeper")).toBe(-1);
+    expect(grantedQosOf(client, "x/inbox")).toBe(-1);
   });
 });

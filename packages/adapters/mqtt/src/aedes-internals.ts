@@ -15,6 +15,7 @@
  */
 import type { EventEmitter } from "node:events";
 import type { Client } from "aedes";
+import { topicMatches } from "@iot/adapter-core";
 
 interface Internals {
   _parser: EventEmitter & { settings?: { protocolVersion?: number; bridgeMode?: boolean } };
@@ -67,9 +68,19 @@ export function allocateMessageId(client: Client): number {
   return id;
 }
 
-/** Mounted filters the client is subscribed to, with their granted QoS. */
-export function subscriptionsOf(client: Client): [string, number][] {
-  return Object.entries(internals(client).subscriptions).flatMap(([filter, s]) =>
-    s ? [[filter, s.qos] as [string, number]] : [],
-  );
+/**
+ * The highest QoS granted to the client's (mounted) filters that match `topic`, -1 when none does; filters in `except`
+ * are left out. Read at every downlink (twice: to send it, and by authorizeForward), so it walks the subscriptions in
+ * place: listing them as entries first allocated several arrays per downlink.
+ */
+export function grantedQosOf(client: Client, topic: string, except?: ReadonlySet<string>): number {
+  const subscriptions = internals(client).subscriptions;
+  let granted = -1;
+  for (const filter in subscriptions) {
+    const qos = subscriptions[filter]?.qos;
+    if (qos === undefined || qos <= granted || except?.has(filter)) continue;
+    // A device's own topic is the usual filter: equal strings match without splitting both into levels.
+    if (filter === topic || topicMatches(filter, topic)) granted = qos;
+  }
+  return granted;
 }

@@ -1,13 +1,6 @@
 import type { Client } from "aedes";
-import {
-  isAllowed,
-  mountTopic,
-  publishTopicProblem,
-  topicMatches,
-  type Downlink,
-  type DownlinkOutcome,
-} from "@iot/adapter-core";
-import { subscriptionsOf } from "./aedes-internals.js";
+import { isAllowed, mountTopic, publishTopicProblem, type Downlink, type DownlinkOutcome } from "@iot/adapter-core";
+import { grantedQosOf } from "./aedes-internals.js";
 import type { ClientState } from "./client-table.js";
 import type { AdapterContext } from "./context.js";
 
@@ -39,31 +32,35 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
   const mounted = mountTopic(device.mountpoint, topic);
   const granted = await grantedQos(ctx, client, state, mounted);
   if (client.closed) return failed("device disconnected before it subscribed");
-  if (granted.length === 0) return failed(`device is not subscribed to "${topic}"`);
-  const qos = Math.min(downlink.qos, 1, Math.max(...granted)) as 0 | 1;
+  if (granted < 0) return failed(`device is not subscribed to "${topic}"`);
+  const qos = Math.min(downlink.qos, 1, granted) as 0 | 1;
   ctx.stats.downlinks++;
   return send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos);
 }
 
-/** QoS granted to the client's filters matching `mounted`, waiting a while for a first one. */
-function grantedQos(ctx: AdapterContext, client: Client, state: ClientState, mounted: string): Promise<number[]> {
-  const matching = () =>
-    subscriptionsOf(client)
-      .filter(([f]) => topicMatches(f, mounted) && !state.leaving.has(f))
-      .map(([, qos]) => qos);
+/**
+ * The highest QoS granted to the client's filters matching `mounted` (-1: none), waiting a while for a first one.
+ */
+function grantedQos(
+  ctx: AdapterContext,
+  client: Client,
+  state: ClientState,
+  mounted: string,
+): number | Promise<number> {
+  const matching = () => grantedQosOf(client, mounted, state.leaving);
   const first = matching();
-  if (first.length > 0 || ctx.downlinkSubscribeWaitMs <= 0) return Promise.resolve(first);
+  if (first >= 0 || ctx.downlinkSubscribeWaitMs <= 0) return first;
   return new Promise((resolve) => {
-    const done = (granted: number[]) => {
+    const done = (granted: number) => {
       clearTimeout(timer);
       state.subscribeWaiters.delete(wake);
       resolve(granted);
     };
     // Called after every SUBSCRIBE of the client and when it disconnects.
     const wake = () => {
-      if (client.closed) return done([]);
+      if (client.closed) return done(-1);
       const granted = matching();
-      if (granted.length > 0) done(granted);
+      if (granted >= 0) done(granted);
     };
     const timer = setTimeout(() => done(matching()), ctx.downlinkSubscribeWaitMs);
     state.subscribeWaiters.add(wake);

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { callerFromAppKey, callerFromToken, fail, type Caller } from "@iot/registry";
 import type { AppDeps, Env } from "../deps.js";
+import { headerOf } from "../request-body.js";
 
 const REQUIRED = "Authorization: Bearer <token> or Basic <base64(appID:appToken)> required";
 
@@ -30,7 +31,7 @@ async function callerOf(deps: AppDeps, header: string): Promise<Caller> {
  */
 export function requireCaller(deps: AppDeps): MiddlewareHandler<Env> {
   return async (c, next) => {
-    const caller = await callerOf(deps, c.req.header("authorization") ?? "");
+    const caller = await callerOf(deps, headerOf(c, "authorization") ?? "");
     if (caller.role === "viewer" && !["GET", "HEAD"].includes(c.req.method)) throw fail.denied("Viewers may only read");
     c.set("caller", caller);
     c.set("view", { ...c.get("view"), secrets: caller.role !== "viewer" });

@@ -1,6 +1,6 @@
 import type { AedesOptions } from "aedes";
-import { isAllowed, topicMatches, unmountTopic } from "@iot/adapter-core";
-import { allocateMessageId, subscriptionsOf } from "../aedes-internals.js";
+import { isAllowed, unmountTopic } from "@iot/adapter-core";
+import { allocateMessageId, grantedQosOf } from "../aedes-internals.js";
 import type { AdapterContext } from "../context.js";
 
 /**
@@ -21,9 +21,7 @@ export function authorizeForwardHook(ctx: AdapterContext): NonNullable<AedesOpti
     const relative = unmountTopic(state.session.device.mountpoint, mounted);
     if (relative === undefined) return null;
     if (!isAllowed(state.session.policies, "subscribe", relative, ctx.defaultAllow)) return null;
-    const granted = subscriptionsOf(client)
-      .filter(([filter]) => topicMatches(filter, mounted))
-      .reduce((max, [, qos]) => Math.max(max, qos), -1);
+    const granted = grantedQosOf(client, mounted);
     if (granted >= 0 && granted < packet.qos) packet.qos = granted as 0 | 1 | 2;
     packet.topic = relative;
     const payload = packet.payload as Buffer;
