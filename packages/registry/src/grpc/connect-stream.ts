@@ -309,7 +309,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       if (error !== undefined) {
         // The write failed: nothing was acked. Ending the stream makes the adapter reconnect and replay.
         countUplink("failed");
-        return fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(error as Error).message}`);
+        return fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${error.message}`);
       }
       storedCounts.set(outcome!, (storedCounts.get(outcome!) ?? 0) + 1);
       ack(u.seq);

@@ -59,7 +59,7 @@ export type UplinkOutcome = "stored" | "duplicate";
  * callback rather than a promise: a promise per uplink, its resolvers and the caller's `then` and `catch` closures
  * were a share of the central node's time and garbage at tens of thousands of uplinks a second.
  */
-export type UplinkWritten = (error: unknown, outcome?: UplinkOutcome) => void;
+export type UplinkWritten = (error: Error | undefined, outcome?: UplinkOutcome) => void;
 
 /**
  * Writes uplinks in batches: many rows in one transaction, flushed when the

@@ -185,7 +185,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
       // Committed or not, nobody knows: what the lookup holds in memory is read again.
       this.#recent?.clear();
       timer();
-      for (const waiter of batch) settle(waiter, error);
+      for (const waiter of batch) settle(waiter, asError(error));
       return;
     }
     const synced = this.#durability.sync().then(
@@ -198,7 +198,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
       },
       (error: unknown) => {
         timer();
-        for (const waiter of batch) settle(waiter, error);
+        for (const waiter of batch) settle(waiter, asError(error));
       },
     );
     this.#syncing.add(synced);
@@ -206,11 +206,14 @@ export class BatchedUplinkWriter implements UplinkWriter {
   }
 }
 
+/** What a batch failed with, as an Error (a write's callback tells an error from success by its presence). */
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
 /**
  * Calls a waiter's `written`. One that throws does not keep the rest of its batch from settling: its error is thrown
  * again on the next tick, as uncaught as a throw in a promise's handler would have been.
  */
-function settle(waiter: Waiter, error: unknown, outcome?: UplinkOutcome): void {
+function settle(waiter: Waiter, error: Error | undefined, outcome?: UplinkOutcome): void {
   try {
     waiter.written(error, outcome);
   } catch (thrown) {
