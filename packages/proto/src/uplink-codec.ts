@@ -123,7 +123,8 @@ export function decodeUplinksMessage(bytes: Uint8Array): AdapterMessage | undefi
 function decodeMessage(buf: Buffer): AdapterMessage | undefined {
   const tag = buf[0];
   if (tag !== TAG_UPLINK && tag !== TAG_BATCH) return undefined;
-  const [len, start] = readVarint(buf, 1);
+  const len = readVarint(buf, 1);
+  const start = after;
   if (start + len !== buf.length) return undefined;
   if (tag === TAG_UPLINK) {
     const uplink = readUplink(buf, start, buf.length);
@@ -133,7 +134,8 @@ function decodeMessage(buf: Buffer): AdapterMessage | undefined {
   const uplinks: Uplink[] = [];
   for (let at = start; at < buf.length;) {
     if (buf[at] !== TAG_BATCH_ITEM) return undefined;
-    const [n, from] = readVarint(buf, at + 1);
+    const n = readVarint(buf, at + 1);
+    const from = after;
     if (from + n > buf.length) return undefined;
     const uplink = readUplink(buf, from, from + n);
     if (uplink === undefined) return undefined;
@@ -165,29 +167,32 @@ const DECLARED = [
   "maybeResend",
 ] as const;
 
+/** Whether Uplink's fields are still those of DECLARED, in that order. */
+const DECLARED_FIELDS =
+  UPLINK_FIELDS?.length === DECLARED.length && UPLINK_FIELDS.every((f, i) => f.name === DECLARED[i]);
+
 /**
  * The values of an uplink's fields, in UPLINK_FIELDS order. Reading them by name from the field table (one keyed load
  * site seeing every field name) was most of this codec's time; while Uplink's fields are those of DECLARED they are
  * read by plain property access, else (a field added since) by name.
  */
-const valuesOf: (u: UplinkInit) => unknown[] =
-  UPLINK_FIELDS?.length === DECLARED.length && UPLINK_FIELDS.every((f, i) => f.name === DECLARED[i])
-    ? (u) => [
-        u.seq,
-        u.sessionId,
-        u.deviceIntId,
-        u.topic,
-        u.payload,
-        u.clientIp,
-        u.receivedAtMs,
-        u.qos,
-        u.tenantId,
-        u.gatewayDeviceIntId,
-        u.metadata,
-        u.resendId,
-        u.maybeResend,
-      ]
-    : (u) => UPLINK_FIELDS!.map((f) => (u as Values)[f.name]);
+const valuesOf: (u: UplinkInit) => unknown[] = DECLARED_FIELDS
+  ? (u) => [
+      u.seq,
+      u.sessionId,
+      u.deviceIntId,
+      u.topic,
+      u.payload,
+      u.clientIp,
+      u.receivedAtMs,
+      u.qos,
+      u.tenantId,
+      u.gatewayDeviceIntId,
+      u.metadata,
+      u.resendId,
+      u.maybeResend,
+    ]
+  : (u) => UPLINK_FIELDS!.map((f) => (u as Values)[f.name]);
 
 function uplinkSize(values: readonly unknown[]): number {
   let size = 0;
@@ -281,26 +286,57 @@ function writeString(out: Buffer, at: number, s: string, bytes: number): number 
 }
 
 function readUplink(buf: Buffer, at: number, end: number): Uplink | undefined {
-  const u: Values = { $typeName: UplinkSchema.typeName };
-  for (const f of UPLINK_FIELDS!) u[f.name] = zero(f.kind);
+  const u = newUplink();
   while (at < end) {
-    const [tag, next] = readVarint(buf, at);
+    const tag = readVarint(buf, at);
     const f = BY_NUMBER[tag >>> 3];
     const wire = tag & 7;
     if (f === undefined || wire !== (f.kind === "string" || f.kind === "bytes" ? LEN : 0)) return undefined;
     if (wire === LEN) {
-      const [n, from] = readVarint(buf, next);
+      const n = readVarint(buf, after);
+      const from = after;
       if (from + n > end) return undefined;
       u[f.name] = f.kind === "string" ? buf.toString("utf8", from, from + n) : buf.subarray(from, from + n);
       at = from + n;
     } else {
-      const [value, after] = readVarint64(buf, next);
+      const value = readVarint64(buf, after);
       u[f.name] = integerValue(f.kind, value);
       at = after;
     }
   }
   return at === end ? (u as unknown as Uplink) : undefined;
 }
+
+/** The zero-length bytes of an absent `bytes` field (it cannot be written to: one serves every uplink). */
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * A new Uplink with every field at its zero value, for readUplink to fill: while Uplink's fields are those of
+ * DECLARED, one object literal (every uplink gets the same hidden class at once, instead of one field added after
+ * the other), else from the field table.
+ */
+const newUplink: () => Values = DECLARED_FIELDS
+  ? () => ({
+      $typeName: UplinkSchema.typeName,
+      seq: 0n,
+      sessionId: "",
+      deviceIntId: 0n,
+      topic: "",
+      payload: NO_BYTES,
+      clientIp: "",
+      receivedAtMs: 0n,
+      qos: 0,
+      tenantId: "",
+      gatewayDeviceIntId: 0n,
+      metadata: "",
+      resendId: "",
+      maybeResend: false,
+    })
+  : () => {
+      const u: Values = { $typeName: UplinkSchema.typeName };
+      for (const f of UPLINK_FIELDS!) u[f.name] = zero(f.kind);
+      return u;
+    };
 
 function zero(kind: Kind): unknown {
   switch (kind) {
@@ -312,7 +348,7 @@ function zero(kind: Kind): unknown {
     case "string":
       return "";
     case "bytes":
-      return new Uint8Array(0);
+      return NO_BYTES;
     default:
       return 0;
   }
@@ -395,21 +431,30 @@ function varintBytes(n: number): Buffer {
   return b;
 }
 
-/** A varint of at most 32 bits (tags, lengths) and the offset after it. */
-function readVarint(buf: Buffer, at: number): [number, number] {
-  const [v, next] = readVarint64(buf, at);
-  return [typeof v === "number" ? v : Number(v & 0xffffffffn), next];
+/**
+ * The offset after the varint `readVarint` or `readVarint64` read last. Set by them instead of answering a pair: an
+ * array per varint, a dozen per uplink, was most of the decoder's allocations.
+ */
+let after = 0;
+
+/** A varint of at most 32 bits (tags, lengths); the offset after it goes to `after`. */
+function readVarint(buf: Buffer, at: number): number {
+  const v = readVarint64(buf, at);
+  return typeof v === "number" ? v : Number(v & 0xffffffffn);
 }
 
-/** A varint of up to 64 bits: a number while it fits 49 bits, else a bigint; and the offset after it. */
-function readVarint64(buf: Buffer, at: number): [number | bigint, number] {
+/** A varint of up to 64 bits: a number while it fits 49 bits, else a bigint; the offset after it goes to `after`. */
+function readVarint64(buf: Buffer, at: number): number | bigint {
   let n = 0;
   let scale = 1;
   for (let i = 0; i < 7; i++) {
     const b = buf[at++];
     if (b === undefined) throw new RangeError("varint past the end of the message");
     n += (b & 0x7f) * scale;
-    if (b < 0x80) return [n, at];
+    if (b < 0x80) {
+      after = at;
+      return n;
+    }
     scale *= 0x80;
   }
   let big = BigInt(n);
@@ -417,7 +462,10 @@ function readVarint64(buf: Buffer, at: number): [number | bigint, number] {
     const b = buf[at++];
     if (b === undefined) throw new RangeError("varint past the end of the message");
     big |= BigInt(b & 0x7f) << shift;
-    if (b < 0x80) return [BigInt.asUintN(64, big), at];
+    if (b < 0x80) {
+      after = at;
+      return BigInt.asUintN(64, big);
+    }
   }
   throw new RangeError("varint longer than 10 bytes");
 }

@@ -21,8 +21,9 @@ import type {
   SessionInfo,
   TopicPolicy,
   Uplink,
+  UplinkSettled,
 } from "./registry-client.js";
-import { UplinkBuffer } from "./uplink-buffer.js";
+import { refuseUplink, UplinkBuffer, uplinkPromise } from "./uplink-buffer.js";
 
 /** A device the fake registry knows; omitted fields get test-friendly defaults. */
 export interface FakeDevice {
@@ -270,18 +271,22 @@ export class FakeRegistryClient implements RegistryClient {
   }
 
   publish(uplink: Uplink): Promise<void> {
-    if (this.linkState === "closed") return Promise.reject(new AdapterError("CLIENT_CLOSED", "fake registry closed"));
+    return uplinkPromise((settled) => this.publishThen(uplink, settled));
+  }
+
+  publishThen(uplink: Uplink, settled: UplinkSettled): void {
+    if (this.linkState === "closed")
+      return refuseUplink(settled, new AdapterError("CLIENT_CLOSED", "fake registry closed"));
     if (!this.rates.take(uplink.tenantId))
-      return Promise.reject(new AdapterError("RATE_LIMITED", "tenant over its uplink rate (maxUplinkRate)"));
-    let added: ReturnType<UplinkBuffer["add"]>;
+      return refuseUplink(settled, new AdapterError("RATE_LIMITED", "tenant over its uplink rate (maxUplinkRate)"));
+    let seq: number;
     try {
-      added = this.buffer.add(uplink);
+      seq = this.buffer.add(uplink, settled);
     } catch (err) {
-      return Promise.reject(err);
+      return refuseUplink(settled, err as Error);
     }
-    this.uplinks.push({ ...uplink, seq: added.seq });
-    if (this.autoAck) queueMicrotask(() => this.buffer.ack(added.seq));
-    return added.acked;
+    this.uplinks.push({ ...uplink, seq });
+    if (this.autoAck) queueMicrotask(() => this.buffer.ack(seq));
   }
 
   /** Acks every pending uplink; returns how many. */

@@ -168,6 +168,31 @@ describe("GrpcRegistryClient", () => {
     await expect(c.publish(uplink("c"))).rejects.toMatchObject({ code: "BUFFER_FULL" });
   });
 
+  it("publishThen calls back once, after the registry acked the uplink, with no error", async () => {
+    const s = await registry();
+    s.autoAck = false;
+    const c = client(s.port);
+    c.start();
+    const calls: (Error | undefined)[] = [];
+    c.publishThen(uplink("data"), (err) => calls.push(err));
+    await vi.waitFor(() => expect(seqs(s, 0)).toEqual([1]));
+    expect(calls).toEqual([]);
+    s.push({ case: "uplinkAck", value: { seqs: [1n, 1n] } });
+    await vi.waitFor(() => expect(calls).toEqual([undefined]));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls).toEqual([undefined]);
+  });
+
+  it("publishThen calls back with the refusal on a later tick, never before it returns", async () => {
+    const c = client(await freePort(), 1);
+    c.start();
+    c.publishThen(uplink("a"), () => undefined);
+    const calls: (Error | undefined)[] = [];
+    c.publishThen(uplink("b"), (err) => calls.push(err));
+    expect(calls).toEqual([]);
+    await vi.waitFor(() => expect(calls).toEqual([expect.objectContaining({ code: "BUFFER_FULL" })]));
+  });
+
   it("authenticates through the registry and converts ids to numbers", async () => {
     const s = await registry();
     const c = client(s.port);

@@ -70,8 +70,9 @@ import type {
   RegistryLinkState,
   SessionInfo,
   Uplink,
+  UplinkSettled,
 } from "./registry-client.js";
-import { UplinkBuffer } from "./uplink-buffer.js";
+import { refuseUplink, UplinkBuffer, uplinkPromise } from "./uplink-buffer.js";
 
 /** The Connect stream; uplinks go as bytes encoded beforehand (the proto package's serializer passes them on). */
 type ConnectCall = grpc.ClientDuplexStream<AdapterMessage | EncodedAdapterMessage, RegistryMessage>;
@@ -391,25 +392,28 @@ export class GrpcRegistryClient implements RegistryClient {
   }
 
   publish(uplink: Uplink): Promise<void> {
+    return uplinkPromise((settled) => this.publishThen(uplink, settled));
+  }
+
+  publishThen(uplink: Uplink, settled: UplinkSettled): void {
     if (this.linkState === "closed") {
       this.metrics.uplink("closed");
-      return Promise.reject(new AdapterError("CLIENT_CLOSED", "registry client is closed"));
+      return refuseUplink(settled, new AdapterError("CLIENT_CLOSED", "registry client is closed"));
     }
     if (!this.rates.take(uplink.tenantId)) {
       this.metrics.uplink("rate_limited");
-      return Promise.reject(new AdapterError("RATE_LIMITED", "tenant over its uplink rate (maxUplinkRate)"));
+      return refuseUplink(settled, new AdapterError("RATE_LIMITED", "tenant over its uplink rate (maxUplinkRate)"));
     }
-    let added: ReturnType<UplinkBuffer["add"]>;
+    let seq: number;
     try {
-      added = this.buffer.add(uplink);
+      seq = this.buffer.add(uplink, settled);
     } catch (err) {
       this.metrics.uplink(uplinkOutcome(err));
-      return Promise.reject(err);
+      return refuseUplink(settled, err as Error);
     }
     this.metrics.bufferDepth(this.buffer.size);
     // Its outcome is counted where it settles (uplinkAck, close): no closures per uplink on this path.
-    this.queueUplink(added.seq, uplink);
-    return added.acked;
+    this.queueUplink(seq, uplink);
   }
 
   setHandlers(handlers: RegistryHandlers): void {

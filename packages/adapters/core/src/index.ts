@@ -13,7 +13,7 @@ export {
   type FakeSessionEvent,
   type RecordedUplink,
 } from "./fake-registry-client.js";
-export { UplinkBuffer, type PendingUplink } from "./uplink-buffer.js";
+export { UplinkBuffer, uplinkPromise, type PendingUplink } from "./uplink-buffer.js";
 export { TenantRateLimiter, TokenBucket } from "./tenant-rate-limiter.js";
 export { LiveSessions, type LiveSession } from "./live-sessions.js";
 export { Backoff, type BackoffOptions } from "./backoff.js";

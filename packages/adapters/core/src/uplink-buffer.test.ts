@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AdapterError } from "./errors.js";
 import type { Uplink } from "./registry-client.js";
-import { UplinkBuffer } from "./uplink-buffer.js";
+import { UplinkBuffer, uplinkPromise } from "./uplink-buffer.js";
 
 const uplink = (topic: string): Uplink => ({
   sessionId: "s",
@@ -14,65 +14,103 @@ const uplink = (topic: string): Uplink => ({
   receivedAtMs: 0,
 });
 
+/** A settled callback that records what it was called with. */
+function outcome() {
+  const calls: (Error | undefined)[] = [];
+  return { calls, settled: (err?: Error) => void calls.push(err) };
+}
+const ignore = () => {};
+
 describe("UplinkBuffer", () => {
   it("refuses a payload over its size limit with MESSAGE_TOO_LARGE, keeping nothing and using no seq", () => {
     const b = new UplinkBuffer(10, 4);
     const big = { ...uplink("a"), payload: new Uint8Array(5) };
-    expect(() => b.add(big)).toThrow(expect.objectContaining({ code: "MESSAGE_TOO_LARGE" }) as Error);
+    const o = outcome();
+    expect(() => b.add(big, o.settled)).toThrow(expect.objectContaining({ code: "MESSAGE_TOO_LARGE" }) as Error);
     expect(b.size).toBe(0);
-    expect(b.add({ ...uplink("b"), payload: new Uint8Array(4) }).seq).toBe(1);
+    expect(o.calls).toEqual([]);
+    expect(b.add({ ...uplink("b"), payload: new Uint8Array(4) }, ignore)).toBe(1);
   });
 
   it("limits payloads to IOT_MAX_MESSAGE_SIZE's default, 262144 bytes, unless told otherwise", () => {
     const b = new UplinkBuffer();
-    expect(b.add({ ...uplink("a"), payload: new Uint8Array(262_144) }).seq).toBe(1);
-    expect(() => b.add({ ...uplink("b"), payload: new Uint8Array(262_145) })).toThrow(AdapterError);
+    expect(b.add({ ...uplink("a"), payload: new Uint8Array(262_144) }, ignore)).toBe(1);
+    expect(() => b.add({ ...uplink("b"), payload: new Uint8Array(262_145) }, ignore)).toThrow(AdapterError);
   });
 
-  it("numbers uplinks 1, 2, 3 and keeps them in seq order until acked", async () => {
+  it("numbers uplinks 1, 2, 3, keeps them in seq order until acked and settles an acked one once without an error", () => {
     const b = new UplinkBuffer();
-    const first = b.add(uplink("a"));
-    b.add(uplink("b"));
-    b.add(uplink("c"));
+    const first = outcome();
+    b.add(uplink("a"), first.settled);
+    b.add(uplink("b"), ignore);
+    b.add(uplink("c"), ignore);
     expect(b.pending().map((p) => p.seq)).toEqual([1, 2, 3]);
+    expect(first.calls).toEqual([]);
     b.ack(1);
-    await expect(first.acked).resolves.toBeUndefined();
+    b.ack(1);
+    expect(first.calls).toEqual([undefined]);
     expect(b.pending().map((p) => p.uplink.topic)).toEqual(["b", "c"]);
   });
 
   it("never reuses a seq after acks", () => {
     const b = new UplinkBuffer();
-    b.ack(b.add(uplink("a")).seq);
-    expect(b.add(uplink("b")).seq).toBe(2);
+    b.ack(b.add(uplink("a"), ignore));
+    expect(b.add(uplink("b"), ignore)).toBe(2);
   });
 
-  it("rejects a rejected uplink with its reason and stops keeping it", async () => {
+  it("settles a rejected uplink with its reason and stops keeping it", () => {
     const b = new UplinkBuffer();
-    const { seq, acked } = b.add(uplink("a"));
-    b.reject(seq, "unknown device");
-    await expect(acked).rejects.toThrow(/unknown device/);
+    const o = outcome();
+    b.reject(b.add(uplink("a"), o.settled), "unknown device");
+    expect(o.calls).toEqual([
+      expect.objectContaining({ code: "UPLINK_REJECTED", message: expect.stringMatching(/unknown device/) as string }),
+    ]);
     expect(b.size).toBe(0);
   });
 
   it("refuses with BUFFER_FULL beyond its limit", () => {
     const b = new UplinkBuffer(2);
-    b.add(uplink("a"));
-    b.add(uplink("b"));
-    expect(() => b.add(uplink("c"))).toThrow(AdapterError);
-    expect(() => b.add(uplink("c"))).toThrow(/buffer full/);
+    b.add(uplink("a"), ignore);
+    b.add(uplink("b"), ignore);
+    expect(() => b.add(uplink("c"), ignore)).toThrow(AdapterError);
+    expect(() => b.add(uplink("c"), ignore)).toThrow(/buffer full/);
   });
 
   it("ignores acks for unknown seqs", () => {
     const b = new UplinkBuffer();
-    b.add(uplink("a"));
+    b.add(uplink("a"), ignore);
     b.ack(99);
     expect(b.size).toBe(1);
   });
 
-  it("fails every pending uplink on failAll", async () => {
+  it("fails every pending uplink on failAll", () => {
     const b = new UplinkBuffer();
-    const { acked } = b.add(uplink("a"));
+    const o = outcome();
+    b.add(uplink("a"), o.settled);
     b.failAll(new AdapterError("CLIENT_CLOSED", "closed"));
-    await expect(acked).rejects.toMatchObject({ code: "CLIENT_CLOSED" });
+    expect(o.calls).toEqual([expect.objectContaining({ code: "CLIENT_CLOSED" })]);
+  });
+
+  it("settles the other uplinks of an ack when one's callback throws, and throws its error on the next tick", () => {
+    const b = new UplinkBuffer();
+    const after = outcome();
+    b.add(uplink("a"), () => {
+      throw new Error("hook failed");
+    });
+    b.add(uplink("b"), after.settled);
+    // Rethrown on the next tick: that tick's function is taken here and called, instead of crashing the test run.
+    const nextTick = vi.spyOn(process, "nextTick").mockImplementation(() => undefined);
+    b.ack(1);
+    b.ack(2);
+    expect(after.calls).toEqual([undefined]);
+    expect(b.size).toBe(0);
+    const rethrow = nextTick.mock.calls[0]![0] as () => void;
+    nextTick.mockRestore();
+    expect(rethrow).toThrow("hook failed");
+  });
+
+  it("uplinkPromise resolves when settled without an error and rejects with the error otherwise", async () => {
+    await expect(uplinkPromise((settled) => settled())).resolves.toBeUndefined();
+    await expect(uplinkPromise((settled) => settled(new Error("no")))).rejects.toThrow("no");
   });
 });

@@ -1,7 +1,17 @@
 import { DEFAULT_MAX_MESSAGE_SIZE } from "./config.js";
 import { AdapterError } from "./errors.js";
-import type { Uplink } from "./registry-client.js";
+import type { Uplink, UplinkSettled } from "./registry-client.js";
 import { uplinkSizeProblem } from "./uplink-size.js";
+
+/** Settles an uplink refused before it was buffered: on the next tick, as `publishThen` promises (never at once). */
+export function refuseUplink(settled: UplinkSettled, err: Error): void {
+  process.nextTick(settled, err);
+}
+
+/** The promise of an uplink handed to `start` with its UplinkSettled: resolves when acked, rejects when refused. */
+export function uplinkPromise(start: (settled: UplinkSettled) => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => start((err) => (err ? reject(err) : resolve())));
+}
 
 /** An uplink waiting for the registry's ack, with its sequence number. */
 export interface PendingUplink {
@@ -12,8 +22,7 @@ export interface PendingUplink {
 interface Entry extends PendingUplink {
   /** `performance.now()` when it was added, for the ack latency. */
   readonly addedAt: number;
-  resolve(): void;
-  reject(err: Error): void;
+  readonly settled: UplinkSettled;
 }
 
 /**
@@ -40,10 +49,11 @@ export class UplinkBuffer {
   ) {}
 
   /**
-   * Assigns the next seq and keeps the uplink until acked; throws MESSAGE_TOO_LARGE for a payload over the limit
-   * (or a topic over MAX_TOPIC_BYTES) and BUFFER_FULL when at the limit.
+   * Assigns the next seq (answered) and keeps the uplink until acked, when `settled` is called; throws
+   * MESSAGE_TOO_LARGE for a payload over the limit (or a topic over MAX_TOPIC_BYTES) and BUFFER_FULL when at the
+   * limit, keeping nothing and never calling `settled`.
    */
-  add(uplink: Uplink): { seq: number; acked: Promise<void> } {
+  add(uplink: Uplink, settled: UplinkSettled): number {
     const tooLarge = uplinkSizeProblem(uplink, this.maxPayloadBytes);
     if (tooLarge) throw new AdapterError("MESSAGE_TOO_LARGE", `uplink refused: ${tooLarge}`);
     if (this.entries.size >= this.limit) {
@@ -53,14 +63,8 @@ export class UplinkBuffer {
       );
     }
     const seq = this.nextSeq++;
-    let resolve!: () => void;
-    let reject!: (err: Error) => void;
-    const acked = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    this.entries.set(seq, { seq, uplink, addedAt: performance.now(), resolve, reject });
-    return { seq, acked };
+    this.entries.set(seq, { seq, uplink, addedAt: performance.now(), settled });
+    return seq;
   }
 
   /**
@@ -71,7 +75,7 @@ export class UplinkBuffer {
     const e = this.entries.get(seq);
     if (!e) return undefined;
     this.entries.delete(seq);
-    e.resolve();
+    settle(e);
     return e.addedAt;
   }
 
@@ -80,7 +84,7 @@ export class UplinkBuffer {
     const e = this.entries.get(seq);
     if (!e) return false;
     this.entries.delete(seq);
-    e.reject(new AdapterError("UPLINK_REJECTED", `registry rejected uplink ${seq}: ${reason}`));
+    settle(e, new AdapterError("UPLINK_REJECTED", `registry rejected uplink ${seq}: ${reason}`));
     return true;
   }
 
@@ -93,11 +97,25 @@ export class UplinkBuffer {
   failAll(err: Error): number {
     const all = [...this.entries.values()];
     this.entries.clear();
-    for (const e of all) e.reject(err);
+    for (const e of all) settle(e, err);
     return all.length;
   }
 
   get size(): number {
     return this.entries.size;
+  }
+}
+
+/**
+ * Calls an entry's `settled`. One that throws does not stop the others of an ack or close from settling: its error is
+ * thrown again on the next tick, as uncaught as a throw in a promise's handler would have been.
+ */
+function settle(e: Entry, err?: Error): void {
+  try {
+    e.settled(err);
+  } catch (thrown) {
+    process.nextTick(() => {
+      throw thrown;
+    });
   }
 }

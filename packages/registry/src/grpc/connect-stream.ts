@@ -290,31 +290,31 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
   };
 
   const store = (u: Uplink, target: { deviceIntId: number; gatewayIntId: number | null; topic: string }) => {
-    deps.uplinks
-      .write({
-        msgKey: uplinkMsgKey(link!.instanceId, u.seq, target.deviceIntId, u.metadata),
-        tenantId: u.tenantId,
-        deviceIntId: target.deviceIntId,
-        gatewayIntId: target.gatewayIntId ?? (u.gatewayDeviceIntId ? Number(u.gatewayDeviceIntId) : null),
-        topic: target.topic,
-        payload: u.payload,
-        ip: u.clientIp || null,
-        qos: u.qos,
-        msgTime: Number(u.receivedAtMs) || Date.now(),
-        metadata: u.metadata || null,
-        resendId: u.resendId || null,
-        maybeResend: u.maybeResend,
-      })
-      .then((outcome) => {
-        storedCounts.set(outcome, (storedCounts.get(outcome) ?? 0) + 1);
-        ack(u.seq);
-        deps.pipeline.wake();
-      })
-      // The write failed: nothing was acked. Ending the stream makes the adapter reconnect and replay.
-      .catch((err: unknown) => {
+    const record = {
+      msgKey: uplinkMsgKey(link!.instanceId, u.seq, target.deviceIntId, u.metadata),
+      tenantId: u.tenantId,
+      deviceIntId: target.deviceIntId,
+      gatewayIntId: target.gatewayIntId ?? (u.gatewayDeviceIntId ? Number(u.gatewayDeviceIntId) : null),
+      topic: target.topic,
+      payload: u.payload,
+      ip: u.clientIp || null,
+      qos: u.qos,
+      msgTime: Number(u.receivedAtMs) || Date.now(),
+      metadata: u.metadata || null,
+      resendId: u.resendId || null,
+      maybeResend: u.maybeResend,
+    };
+    // One closure per uplink, called once (no promise and then/catch closures per uplink).
+    deps.uplinks.writeThen(record, (error, outcome) => {
+      if (error !== undefined) {
+        // The write failed: nothing was acked. Ending the stream makes the adapter reconnect and replay.
         countUplink("failed");
-        fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${(err as Error).message}`);
-      });
+        return fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${error.message}`);
+      }
+      storedCounts.set(outcome!, (storedCounts.get(outcome!) ?? 0) + 1);
+      ack(u.seq);
+      deps.pipeline.wake();
+    });
   };
 
   /**

@@ -1,6 +1,6 @@
 /** The registry's storage layer: one Store interface over SQLite or PostgreSQL. */
 export { openStore } from "./open-store.js";
-export type { Engine, Store, StoreOptions, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
+export type { Engine, Store, StoreOptions, UplinkOutcome, UplinkRecord, UplinkWriter, UplinkWritten } from "./store.js";
 export type * from "./schema.js";
 export { DEFAULT_BATCH_MAX_DELAY_MS, DEFAULT_BATCH_MAX_ROWS } from "./uplink-writer.js";
 export { uplinkMetadata } from "./uplink-metadata.js";

@@ -181,6 +181,61 @@ describe.each(engines)("uplink writer on $name", (engine) => {
     expect(rows.map((r) => [...r.payload])).toEqual([[...all], [0, 255, 0, 128], []]);
   });
 
+  it("calls writeThen's callback once per write after the commit: stored, then duplicate for a repeated key", async () => {
+    const { store } = await engine.open({ batchMaxDelayMs: 1 });
+    const calls: [unknown, string | undefined][] = [];
+    const done = new Promise<void>((resolve) => {
+      const written = (error: unknown, outcome?: string) => {
+        calls.push([error, outcome]);
+        if (calls.length === 2) resolve();
+      };
+      store.uplinks.writeThen(uplink(1), written);
+      store.uplinks.writeThen(uplink(1, { topic: "again" }), written);
+    });
+    expect(calls).toEqual([]);
+    await done;
+    // Its row was readable when the callback ran (checked after it, the rows cannot be fewer).
+    expect(await countEvents(store)).toBe(1);
+    expect(calls).toEqual([
+      [undefined, "stored"],
+      [undefined, "duplicate"],
+    ]);
+  });
+
+  it("calls writeThen's callback with the refusal on a later tick once closed, never before it returns", async () => {
+    const { store } = await engine.open();
+    await store.close();
+    const calls: unknown[] = [];
+    const called = new Promise<void>((resolve) =>
+      store.uplinks.writeThen(uplink(1), (error) => {
+        calls.push(error);
+        resolve();
+      }),
+    );
+    expect(calls).toEqual([]);
+    await called;
+    expect(calls).toEqual([expect.objectContaining({ message: expect.stringMatching(/closed/) as string })]);
+  });
+
+  it("settles the rest of a batch when one write's callback throws, and throws that error on the next tick", async () => {
+    const { store } = await engine.open({ batchMaxDelayMs: 60_000 });
+    const uncaught = new Promise<unknown>((resolve) => {
+      const listeners = process.listeners("uncaughtException");
+      process.removeAllListeners("uncaughtException");
+      process.once("uncaughtException", (err) => {
+        for (const l of listeners) process.on("uncaughtException", l);
+        resolve(err);
+      });
+    });
+    store.uplinks.writeThen(uplink(1), () => {
+      throw new Error("handler failed");
+    });
+    const second = store.uplinks.write(uplink(2));
+    await store.uplinks.flush();
+    await expect(second).resolves.toBe("stored");
+    await expect(uncaught).resolves.toMatchObject({ message: "handler failed" });
+  });
+
   it("flushes pending writes on close, then refuses new ones", async () => {
     const { store } = await engine.open({ batchMaxDelayMs: 60_000 });
     const write = store.uplinks.write(uplink(1));

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "./schema.js";
 import { latestStoredCopy, repeats, type ResendCopy } from "./resend-match.js";
 import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
-import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter } from "./store.js";
+import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter, UplinkWritten } from "./store.js";
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
 import { uplinkMetadata } from "./uplink-metadata.js";
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
@@ -19,8 +19,7 @@ export const DEFAULT_BATCH_MAX_DELAY_MS = 0;
 
 interface Waiter {
   record: UplinkRecord;
-  resolve(outcome: UplinkOutcome): void;
-  reject(error: unknown): void;
+  written: UplinkWritten;
 }
 
 /** Tuning of a BatchedUplinkWriter; defaults above. */
@@ -84,17 +83,22 @@ export class BatchedUplinkWriter implements UplinkWriter {
 
   /** Queues one uplink; resolves after its batch committed. Rejects after `close()`. */
   write(record: UplinkRecord): Promise<UplinkOutcome> {
-    if (this.#closed) return Promise.reject(new Error("uplink writer is closed"));
-    return new Promise<UplinkOutcome>((resolve, reject) => {
-      this.#pending.push({ record, resolve, reject });
-      uplinkWriterQueue().inc();
-      if (this.#pending.length >= this.#maxRows) this.#kick();
-      else if (this.#active !== undefined) this.#again = true;
-      else if (this.#timer === undefined && this.#immediate === undefined) {
-        if (this.#maxDelayMs === 0) this.#immediate = setImmediate(() => this.#kick());
-        else this.#timer = setTimeout(() => this.#kick(), this.#maxDelayMs);
-      }
-    });
+    return new Promise<UplinkOutcome>((resolve, reject) =>
+      this.writeThen(record, (error, outcome) => (error === undefined ? resolve(outcome!) : reject(error))),
+    );
+  }
+
+  /** `write` with a callback (UplinkWritten): called once, never before this returns. */
+  writeThen(record: UplinkRecord, written: UplinkWritten): void {
+    if (this.#closed) return process.nextTick(written, new Error("uplink writer is closed"));
+    this.#pending.push({ record, written });
+    uplinkWriterQueue().inc();
+    if (this.#pending.length >= this.#maxRows) this.#kick();
+    else if (this.#active !== undefined) this.#again = true;
+    else if (this.#timer === undefined && this.#immediate === undefined) {
+      if (this.#maxDelayMs === 0) this.#immediate = setImmediate(() => this.#kick());
+      else this.#timer = setTimeout(() => this.#kick(), this.#maxDelayMs);
+    }
   }
 
   /** Commits everything queued so far (and waits for a flush or a sync under way). */
@@ -181,7 +185,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
       // Committed or not, nobody knows: what the lookup holds in memory is read again.
       this.#recent?.clear();
       timer();
-      for (const waiter of batch) waiter.reject(error);
+      for (const waiter of batch) settle(waiter, asError(error));
       return;
     }
     const synced = this.#durability.sync().then(
@@ -189,16 +193,33 @@ export class BatchedUplinkWriter implements UplinkWriter {
         timer();
         // A key repeated inside the batch is stored once: its first write gets the outcome.
         for (const [key, waiters] of byKey) {
-          waiters.forEach((w, i) => w.resolve(i === 0 && stored.has(key) ? "stored" : "duplicate"));
+          waiters.forEach((w, i) => settle(w, undefined, i === 0 && stored.has(key) ? "stored" : "duplicate"));
         }
       },
       (error: unknown) => {
         timer();
-        for (const waiter of batch) waiter.reject(error);
+        for (const waiter of batch) settle(waiter, asError(error));
       },
     );
     this.#syncing.add(synced);
     void synced.finally(() => this.#syncing.delete(synced));
+  }
+}
+
+/** What a batch failed with, as an Error (a write's callback tells an error from success by its presence). */
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+/**
+ * Calls a waiter's `written`. One that throws does not keep the rest of its batch from settling: its error is thrown
+ * again on the next tick, as uncaught as a throw in a promise's handler would have been.
+ */
+function settle(waiter: Waiter, error: Error | undefined, outcome?: UplinkOutcome): void {
+  try {
+    waiter.written(error, outcome);
+  } catch (thrown) {
+    process.nextTick(() => {
+      throw thrown;
+    });
   }
 }
 

@@ -1,5 +1,12 @@
 import type { AedesOptions } from "aedes";
-import { AdapterError, isAllowed, mountTopic, publishTopicProblem, type UplinkResend } from "@iot/adapter-core";
+import {
+  AdapterError,
+  isAllowed,
+  mountTopic,
+  publishTopicProblem,
+  type Uplink,
+  type UplinkResend,
+} from "@iot/adapter-core";
 import type { AdapterContext } from "../context.js";
 
 /**
@@ -106,7 +113,7 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
 
     const payload = typeof packet.payload === "string" ? Buffer.from(packet.payload) : packet.payload;
     const qos = packet.qos;
-    const stored = ctx.registry.publish({
+    const uplink: Uplink = {
       sessionId: session.sessionId,
       tenantId: device.tenantId,
       deviceIntId: device.deviceIntId,
@@ -115,22 +122,23 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
       qos,
       clientIp: connect.clientIp,
       receivedAtMs: Date.now(),
-      ...(qos > 0 && { resend: resendOf(packet) }),
-    });
+      resend: qos > 0 ? resendOf(packet) : undefined,
+    };
     ctx.stats.uplinks++;
     packet.topic = mountTopic(device.mountpoint, topic);
     packet.retain = false;
     if (qos === 0) {
-      stored.catch((err: Error) => failed(ctx, state, topic, qos, err));
+      ctx.registry.publishThen(uplink, (err) => {
+        if (err) failed(ctx, state, topic, qos, err);
+      });
       return done(null);
     }
-    stored.then(
-      () => done(null),
-      (err: Error) => {
-        failed(ctx, state, topic, qos, err);
-        state.closeReason = `uplink not stored: ${err.message}`;
-        done(err);
-      },
-    );
+    // One closure per publish, called once: the PUBACK (done) waits for the registry's ack after the durable write.
+    ctx.registry.publishThen(uplink, (err) => {
+      if (!err) return done(null);
+      failed(ctx, state, topic, qos, err);
+      state.closeReason = `uplink not stored: ${err.message}`;
+      done(err);
+    });
   };
 }
