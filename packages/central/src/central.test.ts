@@ -232,32 +232,71 @@ describe("central node over gRPC", () => {
     s.call.end();
   });
 
+  /** A new device, authenticated, and the SessionOpened an adapter would send for it. */
+  async function newSession(name: string, clientIp: string) {
+    const product = (await api("GET", "/products")).body.items[0];
+    const d = (
+      await api("POST", "/devices", {
+        productID: product.productID,
+        deviceName: name,
+        deviceType: 1,
+        upLinkSystem: 1,
+        authType: 1,
+      })
+    ).body;
+    const auth = await authenticate(d.deviceUsername, d.token);
+    const opened = {
+      $typeName: "iot.registry.v1.SessionOpened" as const,
+      sessionId: auth.sessionId,
+      deviceIntId: BigInt(d.id),
+      clientIp,
+      keepAlive: 60,
+      openedAtMs: BigInt(Date.now()),
+      tenantId: auth.device!.tenantId,
+      credentialStamp: auth.credentialStamp,
+      sleeping: false,
+    };
+    return { d, opened };
+  }
+
+  it("opens every session of a SessionOpenedBatch, in order, to an adapter its HelloAck told it takes them", async () => {
+    const sessions = [await newSession("batch-open-a", "10.2.2.1"), await newSession("batch-open-b", "10.2.2.2")];
+    const s = openStream();
+    s.send({
+      case: "hello",
+      value: {
+        $typeName: "iot.registry.v1.Hello",
+        instanceId: "mqtt-opened-batch",
+        protocol: Protocol.MQTT,
+        version: "t",
+        sessions: [],
+        downlinkBatches: false,
+      },
+    });
+    expect((await s.next("helloAck")).sessionOpenedBatches).toBe(true);
+    s.send({
+      case: "sessionOpenedBatch",
+      value: { $typeName: "iot.registry.v1.SessionOpenedBatch", sessions: sessions.map((x) => x.opened) },
+    });
+    for (const [i, { d }] of sessions.entries()) {
+      await expect.poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
+      expect((await api("GET", `/devices/${d.id}`)).body.clientIP).toBe(`10.2.2.${i + 1}`);
+      await expect
+        .poll(async () =>
+          (await api("GET", `/devices/${d.id}/connect_logs`)).body.items.map(
+            (l: { connectStatus: number }) => l.connectStatus,
+          ),
+        )
+        .toEqual([1]);
+    }
+    s.call.end();
+  });
+
   describe("when an adapter's stream drops", () => {
     /** A new device with a session on adapter `instanceId`. */
     async function deviceOnAdapter(instanceId: string, name: string) {
-      const product = (await api("GET", "/products")).body.items[0];
-      const d = (
-        await api("POST", "/devices", {
-          productID: product.productID,
-          deviceName: name,
-          deviceType: 1,
-          upLinkSystem: 1,
-          authType: 1,
-        })
-      ).body;
-      const auth = await authenticate(d.deviceUsername, d.token);
+      const { d, opened } = await newSession(name, "10.1.1.1");
       const s = openStream();
-      const opened = {
-        $typeName: "iot.registry.v1.SessionOpened" as const,
-        sessionId: auth.sessionId,
-        deviceIntId: BigInt(d.id),
-        clientIp: "10.1.1.1",
-        keepAlive: 60,
-        openedAtMs: BigInt(Date.now()),
-        tenantId: auth.device!.tenantId,
-        credentialStamp: auth.credentialStamp,
-        sleeping: false,
-      };
       s.send({
         case: "hello",
         value: {

@@ -17,6 +17,7 @@ import {
   encodeUplinksMessage,
   type EncodedAdapterMessage,
   type AdapterMessage,
+  type SessionOpened,
   type AuthenticateRequest,
   type AuthenticateResponse,
   type IssueListenerCertificateRequest,
@@ -252,6 +253,12 @@ export function helloMessage(
 /** A SessionOpened stream message. */
 export function sessionOpenedMessage(live: LiveSession): AdapterMessage {
   return message({ case: "sessionOpened", value: sessionOpenedValue(live) });
+}
+
+/** Sessions opened in one turn of the event loop, as one SessionOpenedBatch (one alone as SessionOpened). */
+export function sessionsOpenedMessage(sessions: SessionOpened[]): AdapterMessage {
+  if (sessions.length === 1) return message({ case: "sessionOpened", value: sessions[0]! });
+  return message({ case: "sessionOpenedBatch", value: { sessions } });
 }
 
 /** A SessionState stream message: the session's device went to sleep or woke up. */

@@ -93,6 +93,38 @@ describe("GrpcRegistryClient", () => {
     expect(c.pendingUplinks).toBe(0);
   });
 
+  it("sends the sessions opened in one turn of the event loop as one SessionOpenedBatch to a registry that takes them, before their uplinks", async () => {
+    const s = await registry();
+    s.sessionOpenedBatches = true;
+    s.uplinkBatches = true;
+    const c = client(s.port);
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    const opened = (id: string) => ({ ...session, sessionId: id });
+    for (const id of ["s1", "s2", "s3"]) c.sessionOpened(opened(id), { clientIp: "10.0.0.1", keepAlive: 60 });
+    await c.publish(uplink("a"));
+    c.sessionOpened(opened("s4"), { clientIp: "10.0.0.2", keepAlive: 30 });
+    c.sessionClosed(opened("s4"), "gone"); // its SessionOpened goes first
+    await vi.waitFor(() => expect(kinds(s, 0)).toContain("sessionClosed"));
+    const sent = s.streams[0]!.received.slice(1);
+    expect(sent.map((m) => m.kind.case)).toEqual(["sessionOpenedBatch", "uplink", "sessionOpened", "sessionClosed"]);
+    const batch = sent[0]!.kind.case === "sessionOpenedBatch" ? sent[0]!.kind.value.sessions : [];
+    expect(batch.map((o) => [o.sessionId, Number(o.deviceIntId), o.clientIp, o.keepAlive])).toEqual([
+      ["s1", 42, "10.0.0.1", 60],
+      ["s2", 42, "10.0.0.1", 60],
+      ["s3", 42, "10.0.0.1", 60],
+    ]);
+  });
+
+  it("sends each SessionOpened alone to a registry that does not say it takes batches", async () => {
+    const s = await registry();
+    const c = client(s.port);
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    for (const id of ["s1", "s2"]) c.sessionOpened({ ...session, sessionId: id }, { clientIp: "", keepAlive: 0 });
+    await vi.waitFor(() => expect(kinds(s, 0)).toEqual(["hello", "sessionOpened", "sessionOpened"]));
+  });
+
   it("sends each uplink alone to a registry that does not say it takes batches", async () => {
     const s = await registry();
     const c = client(s.port);

@@ -8,6 +8,7 @@ import {
   failoverKeepalive,
   grpc,
   type AdapterMessage,
+  type SessionOpened,
   type EncodedAdapterMessage,
   type AuthenticateBatchRequest,
   type AuthenticateBatchResponse,
@@ -44,6 +45,8 @@ import {
   helloMessage,
   sessionClosedMessage,
   sessionOpenedMessage,
+  sessionOpenedValue,
+  sessionsOpenedMessage,
   sessionStateMessage,
   loraCountersMessage,
   toAuthenticateRequest,
@@ -214,6 +217,11 @@ export class GrpcRegistryClient implements RegistryClient {
   /** Downlink results of this turn of the event loop, sent together as one DownlinkResultBatch when it ends. */
   private results: DownlinkResultInit[] = [];
   private resultsFlush: NodeJS.Immediate | undefined;
+  /** The registry of this stream said (HelloAck) that it takes SessionOpenedBatch messages. */
+  private registryOpenedBatches = false;
+  /** Sessions opened in this turn of the event loop, sent together as one SessionOpenedBatch before anything else. */
+  private opened: SessionOpened[] = [];
+  private openedFlush: NodeJS.Immediate | undefined;
   /** Uplinks of this turn of the event loop, sent together as one UplinkBatch when it ends. */
   private outgoing: UplinkInit[] = [];
   private outgoingBytes = 0;
@@ -347,8 +355,25 @@ export class GrpcRegistryClient implements RegistryClient {
   }
 
   sessionOpened(session: DeviceSession, info: SessionInfo): void {
-    this.send(sessionOpenedMessage(this.live.open(session, info)));
+    const live = this.live.open(session, info);
     this.metrics.sessions(this.live.size);
+    if (!this.call || !this.registryOpenedBatches) {
+      this.send(sessionOpenedMessage(live));
+      return;
+    }
+    // A connect storm opens thousands a second: those of this turn go as one stream message.
+    if (this.opened.push(sessionOpenedValue(live)) >= BATCH_MAX_ITEMS) this.flushOpened();
+    else this.openedFlush ??= setImmediate(() => this.flushOpened());
+  }
+
+  /** Sends the sessions opened so far; a session's SessionOpened always goes before its uplinks and its close. */
+  private flushOpened(): void {
+    clearImmediate(this.openedFlush);
+    this.openedFlush = undefined;
+    const sessions = this.opened;
+    if (sessions.length === 0) return;
+    this.opened = [];
+    this.write(sessionsOpenedMessage(sessions));
   }
 
   loraActivate(
@@ -515,6 +540,7 @@ export class GrpcRegistryClient implements RegistryClient {
   }
 
   private flushUplinks(): void {
+    this.flushOpened();
     clearImmediate(this.outgoingFlush);
     this.outgoingFlush = undefined;
     const uplinks = this.outgoing;
@@ -526,6 +552,7 @@ export class GrpcRegistryClient implements RegistryClient {
 
   /** Writes to the stream after the uplinks queued before it (order matters: an uplink, then its session's close). */
   private send(message: AdapterMessage): boolean {
+    this.flushOpened();
     if (this.outgoing.length > 0) this.flushUplinks();
     return this.write(message);
   }
@@ -556,6 +583,11 @@ export class GrpcRegistryClient implements RegistryClient {
     for (const r of this.results.splice(0)) this.keepUnsent(downlinkResultMessage(r));
     this.outgoing = [];
     this.outgoingBytes = 0;
+    // Sessions opened but not yet sent are in the Hello below (it lists every live session).
+    this.registryOpenedBatches = false;
+    clearImmediate(this.openedFlush);
+    this.openedFlush = undefined;
+    this.opened = [];
     let over = false;
     const down = (why: string) => {
       if (over) return;
@@ -614,6 +646,7 @@ export class GrpcRegistryClient implements RegistryClient {
         this.linkState = "connected";
         this.registryBatches = k.value.uplinkBatches;
         this.registryResultBatches = k.value.downlinkResultBatches;
+        this.registryOpenedBatches = k.value.sessionOpenedBatches;
         this.metrics.registryConnected(true);
         this.outage.up({
           node: k.value.nodeId,

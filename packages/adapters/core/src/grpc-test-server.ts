@@ -49,6 +49,8 @@ export interface TestRegistryServer {
   uplinkBatches: boolean;
   /** Whether HelloAck says this registry takes DownlinkResultBatch messages (default false, as an older registry). */
   downlinkResultBatches: boolean;
+  /** Whether HelloAck says this registry takes SessionOpenedBatch messages (default false, as an older registry). */
+  sessionOpenedBatches: boolean;
   /** When false, AuthenticateBatch answers UNIMPLEMENTED, as an older registry (default true). */
   authenticateBatches: boolean;
   /** Calls received: Authenticate, AuthenticateBatch, and the requests all of them carried. */
@@ -102,6 +104,7 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     endAfterHello: false,
     uplinkBatches: false,
     downlinkResultBatches: false,
+    sessionOpenedBatches: false,
     authenticateBatches: true,
     authCalls: { single: 0, batches: 0, requests: 0 },
     issueListenerCertificate: (
@@ -160,6 +163,7 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
                   nodeId: "test-node",
                   uplinkBatches: state.uplinkBatches,
                   downlinkResultBatches: state.downlinkResultBatches,
+                  sessionOpenedBatches: state.sessionOpenedBatches,
                 },
               },
             }),

@@ -241,6 +241,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         nodeId: deps.nodeId,
         uplinkBatches: true,
         downlinkResultBatches: true,
+        sessionOpenedBatches: true,
       },
     });
     log.info({ instance: m.instanceId, protocol: m.protocol, sessions: m.sessions.length }, "adapter attached");
@@ -369,6 +370,25 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         .catch((err: unknown) => log.error({ err }, "downlink result not recorded"));
   };
 
+  /** A session an adapter opened: its device goes online and gets its queued commands. */
+  const onSessionOpened = async (from: AdapterLink, opened: SessionOpened) => {
+    const s = toSession(opened);
+    deps.sessions.open(from.instanceId, s);
+    openSession(deps, s, "opened", from.instanceId);
+    // A revocation or change made between its authentication and now must not be missed; a session this node
+    // did not admit (it restarted meanwhile) is checked against the records first.
+    const missed = deps.sessions.takePending(s.sessionId);
+    const revoked = missed ? missed.revoked : (await sessionRevocations(deps.db, [s])).get(s.sessionId);
+    if (revoked) return deps.sessions.kick(s.deviceIntId, revoked);
+    if (missed && missed.stale.size > 0)
+      void deps.live
+        .sessionOpened(s.deviceIntId, missed.stale)
+        .catch((err: unknown) => log.error({ err }, "push to a new session failed"));
+    // A Modbus gateway's configuration goes before its queued commands (its slaves' writes need it).
+    if (from.protocol === (Protocol.MODBUS as number)) await deps.modbusConfig.sessionOpened(s.deviceIntId, "opened");
+    return deliverQueued(s.deviceIntId);
+  };
+
   const handle = async (msg: AdapterMessage) => {
     const k = msg.kind;
     if (k.case === "hello") return onHello(k.value);
@@ -378,24 +398,11 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         return onUplink(k.value);
       case "uplinkBatch":
         return onUplinkBatch(k.value.uplinks);
-      case "sessionOpened": {
-        const s = toSession(k.value);
-        deps.sessions.open(link.instanceId, s);
-        openSession(deps, s, "opened", link.instanceId);
-        // A revocation or change made between its authentication and now must not be missed; a session this node
-        // did not admit (it restarted meanwhile) is checked against the records first.
-        const missed = deps.sessions.takePending(s.sessionId);
-        const revoked = missed ? missed.revoked : (await sessionRevocations(deps.db, [s])).get(s.sessionId);
-        if (revoked) return deps.sessions.kick(s.deviceIntId, revoked);
-        if (missed && missed.stale.size > 0)
-          void deps.live
-            .sessionOpened(s.deviceIntId, missed.stale)
-            .catch((err: unknown) => log.error({ err }, "push to a new session failed"));
-        // A Modbus gateway's configuration goes before its queued commands (its slaves' writes need it).
-        if (link.protocol === (Protocol.MODBUS as number))
-          await deps.modbusConfig.sessionOpened(s.deviceIntId, "opened");
-        return deliverQueued(s.deviceIntId);
-      }
+      case "sessionOpened":
+        return onSessionOpened(link, k.value);
+      case "sessionOpenedBatch":
+        for (const opened of k.value.sessions) await onSessionOpened(link, opened);
+        return;
       case "sessionClosed": {
         const v = k.value;
         // An unknown session (e.g. opened before this node restarted) still closes its device.

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file iot/registry/v1/registry.proto.
  */
 export const file_iot_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSI6CgxUZW5hbnRMaW1pdHMSEQoJdGVuYW50X2lkGAEgASgJEhcKD21heF91cGxpbmtfcmF0ZRgCIAEoDSL/AgoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlEjQKDXRlbmFudF9saW1pdHMYCSABKAsyHS5pb3QucmVnaXN0cnkudjEuVGVuYW50TGltaXRzIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKqAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgSEAoIYXV0b19zdWIYDCABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCKJBAoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIABI2Cg1zZXNzaW9uX3N0YXRlGAYgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25TdGF0ZUgAEjYKDWxvcmFfY291bnRlcnMYByABKAsyHS5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXJzSAASNAoMdXBsaW5rX2JhdGNoGAggASgLMhwuaW90LnJlZ2lzdHJ5LnYxLlVwbGlua0JhdGNoSAASRQoVZG93bmxpbmtfcmVzdWx0X2JhdGNoGAkgASgLMiQuaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0QmF0Y2hIAEIGCgRraW5kIjcKC1VwbGlua0JhdGNoEigKB3VwbGlua3MYASADKAsyFy5pb3QucmVnaXN0cnkudjEuVXBsaW5rIj4KDExvcmFDb3VudGVycxIuCghjb3VudGVycxgBIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Mb3JhQ291bnRlciJICgtMb3JhQ291bnRlchIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg8KB2ZjbnRfdXAYAiABKA0SEQoJZmNudF9kb3duGAMgASgNIqYBCgVIZWxsbxITCgtpbnN0YW5jZV9pZBgBIAEoCRIrCghwcm90b2NvbBgCIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIPCgd2ZXJzaW9uGAMgASgJEjAKCHNlc3Npb25zGAQgAygLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWQSGAoQZG93bmxpbmtfYmF0Y2hlcxgFIAEoCCK2AQoNU2Vzc2lvbk9wZW5lZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJY2xpZW50X2lwGAMgASgJEhIKCmtlZXBfYWxpdmUYBCABKA0SFAoMb3BlbmVkX2F0X21zGAUgASgDEhEKCXRlbmFudF9pZBgGIAEoCRIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJEhAKCHNsZWVwaW5nGAggASgIIl4KDFNlc3Npb25TdGF0ZRISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJdGVuYW50X2lkGAMgASgJEhAKCHNsZWVwaW5nGAQgASgIInMKDVNlc3Npb25DbG9zZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg4KBnJlYXNvbhgDIAEoCRIUCgxjbG9zZWRfYXRfbXMYBCABKAMSEQoJdGVuYW50X2lkGAUgASgJIoUCCgZVcGxpbmsSCwoDc2VxGAEgASgEEhIKCnNlc3Npb25faWQYAiABKAkSFQoNZGV2aWNlX2ludF9pZBgDIAEoAxINCgV0b3BpYxgEIAEoCRIPCgdwYXlsb2FkGAUgASgMEhEKCWNsaWVudF9pcBgGIAEoCRIWCg5yZWNlaXZlZF9hdF9tcxgHIAEoAxILCgNxb3MYCCABKA0SEQoJdGVuYW50X2lkGAkgASgJEh0KFWdhdGV3YXlfZGV2aWNlX2ludF9pZBgKIAEoAxIQCghtZXRhZGF0YRgLIAEoCRIRCglyZXNlbmRfaWQYDCABKAkSFAoMbWF5YmVfcmVzZW5kGA0gASgIImcKDkRvd25saW5rUmVzdWx0EhMKC2Rvd25saW5rX2lkGAEgASgDEi8KBnN0YXR1cxgCIAEoDjIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1N0YXR1cxIPCgdtZXNzYWdlGAMgASgJIkcKE0Rvd25saW5rUmVzdWx0QmF0Y2gSMAoHcmVzdWx0cxgBIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdCK/AwoPUmVnaXN0cnlNZXNzYWdlEi4KCWhlbGxvX2FjaxgBIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5IZWxsb0Fja0gAEjAKCnVwbGlua19hY2sYAiABKAsyGi5pb3QucmVnaXN0cnkudjEuVXBsaW5rQWNrSAASLQoIZG93bmxpbmsYAyABKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtIABIlCgRraWNrGAQgASgLMhUuaW90LnJlZ2lzdHJ5LnYxLktpY2tIABI2Cg1wb2xpY3lfdXBkYXRlGAUgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlBvbGljeVVwZGF0ZUgAEkIKE3N1YnNjcmlwdGlvbl91cGRhdGUYBiABKAsyIy5pb3QucmVnaXN0cnkudjEuU3Vic2NyaXB0aW9uVXBkYXRlSAASNgoNdGVuYW50X2xpbWl0cxgHIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5UZW5hbnRMaW1pdHNIABI4Cg5kb3dubGlua19iYXRjaBgIIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0JhdGNoSABCBgoEa2luZCJUCghIZWxsb0FjaxIPCgdub2RlX2lkGAEgASgJEhYKDnVwbGlua19iYXRjaGVzGAIgASgIEh8KF2Rvd25saW5rX3Jlc3VsdF9iYXRjaGVzGAMgASgIIkwKCVVwbGlua0FjaxIMCgRzZXFzGAEgAygEEjEKCHJlamVjdGVkGAIgAygLMh8uaW90LnJlZ2lzdHJ5LnYxLlVwbGlua1JlamVjdGVkIi0KDlVwbGlua1JlamVjdGVkEgsKA3NlcRgBIAEoBBIOCgZyZWFzb24YAiABKAkicQoIRG93bmxpbmsSCgoCaWQYASABKAMSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxINCgV0b3BpYxgDIAEoCRIPCgdwYXlsb2FkGAQgASgMEgsKA3FvcxgFIAEoDRIVCg1leHBpcmVzX2F0X21zGAYgASgDIj0KDURvd25saW5rQmF0Y2gSLAoJZG93bmxpbmtzGAEgAygLMhkuaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rIi0KBEtpY2sSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIOCgZyZWFzb24YAiABKAkiVQoMUG9saWN5VXBkYXRlEhUKDWRldmljZV9pbnRfaWQYASABKAMSLgoIcG9saWNpZXMYAiADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kiZgoSU3Vic2NyaXB0aW9uVXBkYXRlEhUKDWRldmljZV9pbnRfaWQYASABKAMSOQoNc3Vic2NyaXB0aW9ucxgCIAMoCzIiLmlvdC5yZWdpc3RyeS52MS5Qcm94eVN1YnNjcmlwdGlvbiJSChhBdXRoZW50aWNhdGVCYXRjaFJlcXVlc3QSNgoIcmVxdWVzdHMYASADKAsyJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdCJVChlBdXRoZW50aWNhdGVCYXRjaFJlc3BvbnNlEjgKCXJlc3BvbnNlcxgBIAMoCzIlLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZSqxAQoIUHJvdG9jb2wSGAoUUFJPVE9DT0xfVU5TUEVDSUZJRUQQABIRCg1QUk9UT0NPTF9NUVRUEAESEQoNUFJPVE9DT0xfQ09BUBACEhIKDlBST1RPQ09MX0xXTTJNEAMSEQoNUFJPVE9DT0xfTE9SQRAEEhEKDVBST1RPQ09MX0hUVFAQBRIWChJQUk9UT0NPTF9XRUJTT0NLRVQQBhITCg9QUk9UT0NPTF9NT0RCVVMQByrRAQoSTG9yYUFjdGl2YXRlUmVzdWx0EiQKIExPUkFfQUNUSVZBVEVfUkVTVUxUX1VOU1BFQ0lGSUVEEAASGwoXTE9SQV9BQ1RJVkFURV9SRVNVTFRfT0sQARIpCiVMT1JBX0FDVElWQVRFX1JFU1VMVF9ERVZfTk9OQ0VfUkVVU0VEEAISJwojTE9SQV9BQ1RJVkFURV9SRVNVTFRfREVWX0FERFJfVEFLRU4QAxIkCiBMT1JBX0FDVElWQVRFX1JFU1VMVF9OT1RfQUxMT1dFRBAEKrQBCgpBdXRoUmVzdWx0EhsKF0FVVEhfUkVTVUxUX1VOU1BFQ0lGSUVEEAASEgoOQVVUSF9SRVNVTFRfT0sQARIfChtBVVRIX1JFU1VMVF9CQURfQ1JFREVOVElBTFMQAhIXChNBVVRIX1JFU1VMVF9CTE9DS0VEEAMSGwoXQVVUSF9SRVNVTFRfTk9UX0FMTE9XRUQQBBIeChpBVVRIX1JFU1VMVF9RVU9UQV9FWENFRURFRBAFKlsKBkFjY2VzcxIWChJBQ0NFU1NfVU5TUEVDSUZJRUQQABISCg5BQ0NFU1NfUFVCTElTSBABEhQKEEFDQ0VTU19TVUJTQ1JJQkUQAhIPCgtBQ0NFU1NfQk9USBADKoYBCg5Eb3dubGlua1N0YXR1cxIfChtET1dOTElOS19TVEFUVVNfVU5TUEVDSUZJRUQQABIdChlET1dOTElOS19TVEFUVVNfREVMSVZFUkVEEAESGAoURE9XTkxJTktfU1RBVFVTX1NFTlQQAhIaChZET1dOTElOS19TVEFUVVNfRkFJTEVEEAMyigQKD1JlZ2lzdHJ5U2VydmljZRJbCgxBdXRoZW50aWNhdGUSJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJQCgdDb25uZWN0Eh8uaW90LnJlZ2lzdHJ5LnYxLkFkYXB0ZXJNZXNzYWdlGiAuaW90LnJlZ2lzdHJ5LnYxLlJlZ2lzdHJ5TWVzc2FnZSgBMAESfwoYSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlEjAuaW90LnJlZ2lzdHJ5LnYxLklzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QaMS5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USWwoMTG9yYUFjdGl2YXRlEiQuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlcXVlc3QaJS5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVzcG9uc2USagoRQXV0aGVudGljYXRlQmF0Y2gSKS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXF1ZXN0GiouaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUJhdGNoUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSI6CgxUZW5hbnRMaW1pdHMSEQoJdGVuYW50X2lkGAEgASgJEhcKD21heF91cGxpbmtfcmF0ZRgCIAEoDSL/AgoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlEjQKDXRlbmFudF9saW1pdHMYCSABKAsyHS5pb3QucmVnaXN0cnkudjEuVGVuYW50TGltaXRzIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKqAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgSEAoIYXV0b19zdWIYDCABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCLOBAoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIABI2Cg1zZXNzaW9uX3N0YXRlGAYgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25TdGF0ZUgAEjYKDWxvcmFfY291bnRlcnMYByABKAsyHS5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXJzSAASNAoMdXBsaW5rX2JhdGNoGAggASgLMhwuaW90LnJlZ2lzdHJ5LnYxLlVwbGlua0JhdGNoSAASRQoVZG93bmxpbmtfcmVzdWx0X2JhdGNoGAkgASgLMiQuaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0QmF0Y2hIABJDChRzZXNzaW9uX29wZW5lZF9iYXRjaBgKIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkQmF0Y2hIAEIGCgRraW5kIkYKElNlc3Npb25PcGVuZWRCYXRjaBIwCghzZXNzaW9ucxgBIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkIjcKC1VwbGlua0JhdGNoEigKB3VwbGlua3MYASADKAsyFy5pb3QucmVnaXN0cnkudjEuVXBsaW5rIj4KDExvcmFDb3VudGVycxIuCghjb3VudGVycxgBIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Mb3JhQ291bnRlciJICgtMb3JhQ291bnRlchIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg8KB2ZjbnRfdXAYAiABKA0SEQoJZmNudF9kb3duGAMgASgNIqYBCgVIZWxsbxITCgtpbnN0YW5jZV9pZBgBIAEoCRIrCghwcm90b2NvbBgCIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIPCgd2ZXJzaW9uGAMgASgJEjAKCHNlc3Npb25zGAQgAygLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWQSGAoQZG93bmxpbmtfYmF0Y2hlcxgFIAEoCCK2AQoNU2Vzc2lvbk9wZW5lZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJY2xpZW50X2lwGAMgASgJEhIKCmtlZXBfYWxpdmUYBCABKA0SFAoMb3BlbmVkX2F0X21zGAUgASgDEhEKCXRlbmFudF9pZBgGIAEoCRIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJEhAKCHNsZWVwaW5nGAggASgIIl4KDFNlc3Npb25TdGF0ZRISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJdGVuYW50X2lkGAMgASgJEhAKCHNsZWVwaW5nGAQgASgIInMKDVNlc3Npb25DbG9zZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg4KBnJlYXNvbhgDIAEoCRIUCgxjbG9zZWRfYXRfbXMYBCABKAMSEQoJdGVuYW50X2lkGAUgASgJIoUCCgZVcGxpbmsSCwoDc2VxGAEgASgEEhIKCnNlc3Npb25faWQYAiABKAkSFQoNZGV2aWNlX2ludF9pZBgDIAEoAxINCgV0b3BpYxgEIAEoCRIPCgdwYXlsb2FkGAUgASgMEhEKCWNsaWVudF9pcBgGIAEoCRIWCg5yZWNlaXZlZF9hdF9tcxgHIAEoAxILCgNxb3MYCCABKA0SEQoJdGVuYW50X2lkGAkgASgJEh0KFWdhdGV3YXlfZGV2aWNlX2ludF9pZBgKIAEoAxIQCghtZXRhZGF0YRgLIAEoCRIRCglyZXNlbmRfaWQYDCABKAkSFAoMbWF5YmVfcmVzZW5kGA0gASgIImcKDkRvd25saW5rUmVzdWx0EhMKC2Rvd25saW5rX2lkGAEgASgDEi8KBnN0YXR1cxgCIAEoDjIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1N0YXR1cxIPCgdtZXNzYWdlGAMgASgJIkcKE0Rvd25saW5rUmVzdWx0QmF0Y2gSMAoHcmVzdWx0cxgBIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdCK/AwoPUmVnaXN0cnlNZXNzYWdlEi4KCWhlbGxvX2FjaxgBIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5IZWxsb0Fja0gAEjAKCnVwbGlua19hY2sYAiABKAsyGi5pb3QucmVnaXN0cnkudjEuVXBsaW5rQWNrSAASLQoIZG93bmxpbmsYAyABKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtIABIlCgRraWNrGAQgASgLMhUuaW90LnJlZ2lzdHJ5LnYxLktpY2tIABI2Cg1wb2xpY3lfdXBkYXRlGAUgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlBvbGljeVVwZGF0ZUgAEkIKE3N1YnNjcmlwdGlvbl91cGRhdGUYBiABKAsyIy5pb3QucmVnaXN0cnkudjEuU3Vic2NyaXB0aW9uVXBkYXRlSAASNgoNdGVuYW50X2xpbWl0cxgHIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5UZW5hbnRMaW1pdHNIABI4Cg5kb3dubGlua19iYXRjaBgIIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0JhdGNoSABCBgoEa2luZCJ0CghIZWxsb0FjaxIPCgdub2RlX2lkGAEgASgJEhYKDnVwbGlua19iYXRjaGVzGAIgASgIEh8KF2Rvd25saW5rX3Jlc3VsdF9iYXRjaGVzGAMgASgIEh4KFnNlc3Npb25fb3BlbmVkX2JhdGNoZXMYBCABKAgiTAoJVXBsaW5rQWNrEgwKBHNlcXMYASADKAQSMQoIcmVqZWN0ZWQYAiADKAsyHy5pb3QucmVnaXN0cnkudjEuVXBsaW5rUmVqZWN0ZWQiLQoOVXBsaW5rUmVqZWN0ZWQSCwoDc2VxGAEgASgEEg4KBnJlYXNvbhgCIAEoCSJxCghEb3dubGluaxIKCgJpZBgBIAEoAxIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg0KBXRvcGljGAMgASgJEg8KB3BheWxvYWQYBCABKAwSCwoDcW9zGAUgASgNEhUKDWV4cGlyZXNfYXRfbXMYBiABKAMiPQoNRG93bmxpbmtCYXRjaBIsCglkb3dubGlua3MYASADKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmsiLQoES2ljaxIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg4KBnJlYXNvbhgCIAEoCSJVCgxQb2xpY3lVcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIuCghwb2xpY2llcxgCIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeSJmChJTdWJzY3JpcHRpb25VcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxI5Cg1zdWJzY3JpcHRpb25zGAIgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uIlIKGEF1dGhlbnRpY2F0ZUJhdGNoUmVxdWVzdBI2CghyZXF1ZXN0cxgBIAMoCzIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0IlUKGUF1dGhlbnRpY2F0ZUJhdGNoUmVzcG9uc2USOAoJcmVzcG9uc2VzGAEgAygLMiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlKrEBCghQcm90b2NvbBIYChRQUk9UT0NPTF9VTlNQRUNJRklFRBAAEhEKDVBST1RPQ09MX01RVFQQARIRCg1QUk9UT0NPTF9DT0FQEAISEgoOUFJPVE9DT0xfTFdNMk0QAxIRCg1QUk9UT0NPTF9MT1JBEAQSEQoNUFJPVE9DT0xfSFRUUBAFEhYKElBST1RPQ09MX1dFQlNPQ0tFVBAGEhMKD1BST1RPQ09MX01PREJVUxAHKtEBChJMb3JhQWN0aXZhdGVSZXN1bHQSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfVU5TUEVDSUZJRUQQABIbChdMT1JBX0FDVElWQVRFX1JFU1VMVF9PSxABEikKJUxPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9OT05DRV9SRVVTRUQQAhInCiNMT1JBX0FDVElWQVRFX1JFU1VMVF9ERVZfQUREUl9UQUtFThADEiQKIExPUkFfQUNUSVZBVEVfUkVTVUxUX05PVF9BTExPV0VEEAQqtAEKCkF1dGhSZXN1bHQSGwoXQVVUSF9SRVNVTFRfVU5TUEVDSUZJRUQQABISCg5BVVRIX1JFU1VMVF9PSxABEh8KG0FVVEhfUkVTVUxUX0JBRF9DUkVERU5USUFMUxACEhcKE0FVVEhfUkVTVUxUX0JMT0NLRUQQAxIbChdBVVRIX1JFU1VMVF9OT1RfQUxMT1dFRBAEEh4KGkFVVEhfUkVTVUxUX1FVT1RBX0VYQ0VFREVEEAUqWwoGQWNjZXNzEhYKEkFDQ0VTU19VTlNQRUNJRklFRBAAEhIKDkFDQ0VTU19QVUJMSVNIEAESFAoQQUNDRVNTX1NVQlNDUklCRRACEg8KC0FDQ0VTU19CT1RIEAMqhgEKDkRvd25saW5rU3RhdHVzEh8KG0RPV05MSU5LX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGURPV05MSU5LX1NUQVRVU19ERUxJVkVSRUQQARIYChRET1dOTElOS19TVEFUVVNfU0VOVBACEhoKFkRPV05MSU5LX1NUQVRVU19GQUlMRUQQAzKKBAoPUmVnaXN0cnlTZXJ2aWNlElsKDEF1dGhlbnRpY2F0ZRIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlElAKB0Nvbm5lY3QSHy5pb3QucmVnaXN0cnkudjEuQWRhcHRlck1lc3NhZ2UaIC5pb3QucmVnaXN0cnkudjEuUmVnaXN0cnlNZXNzYWdlKAEwARJ/ChhJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGUSMC5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVxdWVzdBoxLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRJbCgxMb3JhQWN0aXZhdGUSJC5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5Mb3JhQWN0aXZhdGVSZXNwb25zZRJqChFBdXRoZW50aWNhdGVCYXRjaBIpLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVCYXRjaFJlcXVlc3QaKi5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * A LoRaWAN device's network session: its address, keys and frame counters (fcnt_up the next uplink
@@ -775,6 +775,15 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
      */
     value: DownlinkResultBatch;
     case: "downlinkResultBatch";
+  } | {
+    /**
+     * Many SessionOpened in one stream message (sent only to a registry whose HelloAck set session_opened_batches):
+     * a connect storm opens thousands of sessions a second, and a stream message each cost both ends its framing.
+     *
+     * @generated from field: iot.registry.v1.SessionOpenedBatch session_opened_batch = 10;
+     */
+    value: SessionOpenedBatch;
+    case: "sessionOpenedBatch";
   } | { case: undefined; value?: undefined };
 };
 
@@ -784,6 +793,25 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
  */
 export const AdapterMessageSchema: GenMessage<AdapterMessage> = /*@__PURE__*/
   messageDesc(file_iot_registry_v1_registry, 18);
+
+/**
+ * Sessions opened, in order, each handled as if it came alone.
+ *
+ * @generated from message iot.registry.v1.SessionOpenedBatch
+ */
+export type SessionOpenedBatch = Message<"iot.registry.v1.SessionOpenedBatch"> & {
+  /**
+   * @generated from field: repeated iot.registry.v1.SessionOpened sessions = 1;
+   */
+  sessions: SessionOpened[];
+};
+
+/**
+ * Describes the message iot.registry.v1.SessionOpenedBatch.
+ * Use `create(SessionOpenedBatchSchema)` to create a new message.
+ */
+export const SessionOpenedBatchSchema: GenMessage<SessionOpenedBatch> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 19);
 
 /**
  * Uplinks in seq order, each handled as if it came alone.
@@ -802,7 +830,7 @@ export type UplinkBatch = Message<"iot.registry.v1.UplinkBatch"> & {
  * Use `create(UplinkBatchSchema)` to create a new message.
  */
 export const UplinkBatchSchema: GenMessage<UplinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 19);
+  messageDesc(file_iot_registry_v1_registry, 20);
 
 /**
  * LoRaWAN frame counters, sent every so often (batched): the registry keeps the highest seen, so a
@@ -822,7 +850,7 @@ export type LoraCounters = Message<"iot.registry.v1.LoraCounters"> & {
  * Use `create(LoraCountersSchema)` to create a new message.
  */
 export const LoraCountersSchema: GenMessage<LoraCounters> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 20);
+  messageDesc(file_iot_registry_v1_registry, 21);
 
 /**
  * @generated from message iot.registry.v1.LoraCounter
@@ -849,7 +877,7 @@ export type LoraCounter = Message<"iot.registry.v1.LoraCounter"> & {
  * Use `create(LoraCounterSchema)` to create a new message.
  */
 export const LoraCounterSchema: GenMessage<LoraCounter> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 21);
+  messageDesc(file_iot_registry_v1_registry, 22);
 
 /**
  * First message on every Connect stream, also after a reconnect. It lists the
@@ -895,7 +923,7 @@ export type Hello = Message<"iot.registry.v1.Hello"> & {
  * Use `create(HelloSchema)` to create a new message.
  */
 export const HelloSchema: GenMessage<Hello> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 22);
+  messageDesc(file_iot_registry_v1_registry, 23);
 
 /**
  * @generated from message iot.registry.v1.SessionOpened
@@ -953,7 +981,7 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 23);
+  messageDesc(file_iot_registry_v1_registry, 24);
 
 /**
  * A live session's device went to sleep or woke up (LwM2M queue mode: it is reachable only for a while
@@ -988,7 +1016,7 @@ export type SessionState = Message<"iot.registry.v1.SessionState"> & {
  * Use `create(SessionStateSchema)` to create a new message.
  */
 export const SessionStateSchema: GenMessage<SessionState> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 24);
+  messageDesc(file_iot_registry_v1_registry, 25);
 
 /**
  * @generated from message iot.registry.v1.SessionClosed
@@ -1025,7 +1053,7 @@ export type SessionClosed = Message<"iot.registry.v1.SessionClosed"> & {
  * Use `create(SessionClosedSchema)` to create a new message.
  */
 export const SessionClosedSchema: GenMessage<SessionClosed> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 25);
+  messageDesc(file_iot_registry_v1_registry, 26);
 
 /**
  * A device message. seq increases by one per uplink within an adapter
@@ -1128,7 +1156,7 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
  * Use `create(UplinkSchema)` to create a new message.
  */
 export const UplinkSchema: GenMessage<Uplink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 26);
+  messageDesc(file_iot_registry_v1_registry, 27);
 
 /**
  * @generated from message iot.registry.v1.DownlinkResult
@@ -1155,7 +1183,7 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
  * Use `create(DownlinkResultSchema)` to create a new message.
  */
 export const DownlinkResultSchema: GenMessage<DownlinkResult> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 27);
+  messageDesc(file_iot_registry_v1_registry, 28);
 
 /**
  * Downlink results in the order the adapter had them, each handled as if it came alone.
@@ -1174,7 +1202,7 @@ export type DownlinkResultBatch = Message<"iot.registry.v1.DownlinkResultBatch">
  * Use `create(DownlinkResultBatchSchema)` to create a new message.
  */
 export const DownlinkResultBatchSchema: GenMessage<DownlinkResultBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 28);
+  messageDesc(file_iot_registry_v1_registry, 29);
 
 /**
  * @generated from message iot.registry.v1.RegistryMessage
@@ -1244,7 +1272,7 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
  * Use `create(RegistryMessageSchema)` to create a new message.
  */
 export const RegistryMessageSchema: GenMessage<RegistryMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 29);
+  messageDesc(file_iot_registry_v1_registry, 30);
 
 /**
  * @generated from message iot.registry.v1.HelloAck
@@ -1269,6 +1297,14 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
    * @generated from field: bool downlink_result_batches = 3;
    */
   downlinkResultBatches: boolean;
+
+  /**
+   * The registry handles AdapterMessage.session_opened_batch; an adapter sends single SessionOpened to one that does
+   * not say so.
+   *
+   * @generated from field: bool session_opened_batches = 4;
+   */
+  sessionOpenedBatches: boolean;
 };
 
 /**
@@ -1276,7 +1312,7 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
  * Use `create(HelloAckSchema)` to create a new message.
  */
 export const HelloAckSchema: GenMessage<HelloAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 30);
+  messageDesc(file_iot_registry_v1_registry, 31);
 
 /**
  * Sent only after the uplinks are durably stored (or found to be replays of
@@ -1302,7 +1338,7 @@ export type UplinkAck = Message<"iot.registry.v1.UplinkAck"> & {
  * Use `create(UplinkAckSchema)` to create a new message.
  */
 export const UplinkAckSchema: GenMessage<UplinkAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 31);
+  messageDesc(file_iot_registry_v1_registry, 32);
 
 /**
  * @generated from message iot.registry.v1.UplinkRejected
@@ -1324,7 +1360,7 @@ export type UplinkRejected = Message<"iot.registry.v1.UplinkRejected"> & {
  * Use `create(UplinkRejectedSchema)` to create a new message.
  */
 export const UplinkRejectedSchema: GenMessage<UplinkRejected> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 32);
+  messageDesc(file_iot_registry_v1_registry, 33);
 
 /**
  * A command for a device attached to this adapter. The adapter answers with a
@@ -1373,7 +1409,7 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
  * Use `create(DownlinkSchema)` to create a new message.
  */
 export const DownlinkSchema: GenMessage<Downlink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 33);
+  messageDesc(file_iot_registry_v1_registry, 34);
 
 /**
  * Downlinks in the order the registry sent them (a device's commands oldest first), each handled as if it came alone.
@@ -1392,7 +1428,7 @@ export type DownlinkBatch = Message<"iot.registry.v1.DownlinkBatch"> & {
  * Use `create(DownlinkBatchSchema)` to create a new message.
  */
 export const DownlinkBatchSchema: GenMessage<DownlinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 34);
+  messageDesc(file_iot_registry_v1_registry, 35);
 
 /**
  * Close the device's sessions at once (blocked, deleted, credentials changed).
@@ -1416,7 +1452,7 @@ export type Kick = Message<"iot.registry.v1.Kick"> & {
  * Use `create(KickSchema)` to create a new message.
  */
 export const KickSchema: GenMessage<Kick> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 35);
+  messageDesc(file_iot_registry_v1_registry, 36);
 
 /**
  * Replaces the policies of a live device's sessions.
@@ -1440,7 +1476,7 @@ export type PolicyUpdate = Message<"iot.registry.v1.PolicyUpdate"> & {
  * Use `create(PolicyUpdateSchema)` to create a new message.
  */
 export const PolicyUpdateSchema: GenMessage<PolicyUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 36);
+  messageDesc(file_iot_registry_v1_registry, 37);
 
 /**
  * Replaces the proxy subscriptions of a live device's sessions: the adapter
@@ -1465,7 +1501,7 @@ export type SubscriptionUpdate = Message<"iot.registry.v1.SubscriptionUpdate"> &
  * Use `create(SubscriptionUpdateSchema)` to create a new message.
  */
 export const SubscriptionUpdateSchema: GenMessage<SubscriptionUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 37);
+  messageDesc(file_iot_registry_v1_registry, 38);
 
 /**
  * The requests of AuthenticateBatch (at most 1000).
@@ -1484,7 +1520,7 @@ export type AuthenticateBatchRequest = Message<"iot.registry.v1.AuthenticateBatc
  * Use `create(AuthenticateBatchRequestSchema)` to create a new message.
  */
 export const AuthenticateBatchRequestSchema: GenMessage<AuthenticateBatchRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 38);
+  messageDesc(file_iot_registry_v1_registry, 39);
 
 /**
  * One answer per request, in the same order.
@@ -1503,7 +1539,7 @@ export type AuthenticateBatchResponse = Message<"iot.registry.v1.AuthenticateBat
  * Use `create(AuthenticateBatchResponseSchema)` to create a new message.
  */
 export const AuthenticateBatchResponseSchema: GenMessage<AuthenticateBatchResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 39);
+  messageDesc(file_iot_registry_v1_registry, 40);
 
 /**
  * Device protocols. The numbers equal the management API's cloudProtocol codes.
