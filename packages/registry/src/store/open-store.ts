@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { migrateToLatest } from "./migrations/migrate.js";
+import { migrateSqlite, migrateToLatest } from "./migrations/migrate.js";
 import { openPostgres } from "./postgres.js";
 import type { Database } from "./schema.js";
 import { join } from "node:path";
@@ -36,7 +36,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   try {
     // Several nodes starting at once on PostgreSQL migrate one after another.
     if (engine === "postgres") await withPostgresStartupLock(db, () => migrateToLatest(db, engine, migrationSchema));
-    else await migrateToLatest(db, engine, migrationSchema);
+    else await migrateSqlite(db);
   } catch (error) {
     await db.destroy();
     throw error;
