@@ -40,7 +40,10 @@ describe("iot simulate for LwM2M, Modbus and LoRaWAN", () => {
     ).find((s) => s.dataPointName === name)?.originalData.value ?? [];
 
   beforeAll(async () => {
-    t = await startTestFleet({ IOT_LORA_UDP_PORT: "0", IOT_LORA_DEV_STATUS_EVERY: "0" });
+    t = await startTestFleet(
+      { IOT_LORA_UDP_PORT: "0", IOT_LORA_DEV_STATUS_EVERY: "0" },
+      { adapters: ["lwm2m-adapter", "lorawan-adapter"] },
+    );
     const login = await iot(
       "--url",
       reachable(t.fleet.central.urls.api!),

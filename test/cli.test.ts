@@ -33,7 +33,7 @@ describe("the iot CLI", () => {
   };
 
   beforeAll(async () => {
-    t = await startTestFleet();
+    t = await startTestFleet({}, { adapters: ["mqtt-adapter", "http-adapter", "coap-adapter"] });
     apiUrl = reachable(t.fleet.central.urls.api!);
   }, 60_000);
   afterAll(() => t?.close());

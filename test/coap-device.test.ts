@@ -15,7 +15,10 @@ const MAX_MESSAGE_SIZE = 8192;
 let files: string;
 
 beforeAll(async () => {
-  t = await startTestFleet({ IOT_COAP_KEEPALIVE: "2", IOT_MAX_MESSAGE_SIZE: String(MAX_MESSAGE_SIZE) });
+  t = await startTestFleet(
+    { IOT_COAP_KEEPALIVE: "2", IOT_MAX_MESSAGE_SIZE: String(MAX_MESSAGE_SIZE) },
+    { adapters: ["coap-adapter"] },
+  );
   productID = (await t.api("POST", "/products", { productName: "coap", cloudProtocol: 2 })).body.productID;
 }, 90_000);
 afterAll(async () => {

@@ -50,7 +50,8 @@ export async function openConsole(
   await ensureConsoleBuilt();
   const artifacts = join(import.meta.dirname, "artifacts", folder);
   mkdirSync(artifacts, { recursive: true });
-  const t = await startTestFleet(env);
+  // The console tests reach devices over MQTT only (mosquitto_sub and mosquitto_pub).
+  const t = await startTestFleet(env, { adapters: ["mqtt-adapter"] });
   const base = t.apiUrl.replace(/\/api\/v1$/, "");
   const dir = mkdtempSync(join(tmpdir(), "console-chromium-"));
   let context: BrowserContext;

@@ -10,7 +10,7 @@ import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
  */
 let t: TestFleet;
 beforeAll(async () => {
-  t = await startTestFleet();
+  t = await startTestFleet({}, { adapters: ["mqtt-adapter", "http-adapter", "coap-adapter"] });
 }, 90_000);
 afterAll(async () => {
   await t?.close();

@@ -9,7 +9,7 @@ let productID: string;
 let n = 0;
 
 beforeAll(async () => {
-  t = await startTestFleet({ IOT_HTTP_KEEPALIVE: "2", IOT_MAX_MESSAGE_SIZE: "1024" });
+  t = await startTestFleet({ IOT_HTTP_KEEPALIVE: "2", IOT_MAX_MESSAGE_SIZE: "1024" }, { adapters: ["http-adapter"] });
   productID = (await t.api("POST", "/products", { productName: "http", cloudProtocol: 5 })).body.productID;
 }, 90_000);
 afterAll(() => t?.close());

@@ -15,7 +15,7 @@ let registry: RegistryClient;
 let otaaId: number;
 
 beforeAll(async () => {
-  t = await startTestFleet();
+  t = await startTestFleet({}, { adapters: [] });
   registry = createGrpcRegistryClient({
     address: reachable(t.fleet.central.urls.grpc!),
     protocol: "lora",

@@ -49,7 +49,10 @@ async function abpDevice(devAddr: string, extra: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  t = await startTestFleet({ IOT_LORA_UDP_PORT: "0", IOT_LORA_DEV_STATUS_EVERY: "0" });
+  t = await startTestFleet(
+    { IOT_LORA_UDP_PORT: "0", IOT_LORA_DEV_STATUS_EVERY: "0" },
+    { adapters: ["lorawan-adapter"] },
+  );
   const adapter = t.fleet.adapters.find((a) => a.name === "lorawan-adapter")!;
   port = Number(new URL(adapter.urls.lorawan!).port);
   productID = (await ok(t.api, "POST", "/products", { productName: "Sensors", cloudProtocol: 4 })).productID;

@@ -17,7 +17,7 @@ let n = 0;
 const running: { udp: UdpListener; layer: MessageLayer }[] = [];
 
 beforeAll(async () => {
-  t = await startTestFleet({ IOT_LWM2M_QUEUE_AWAKE: "2" });
+  t = await startTestFleet({ IOT_LWM2M_QUEUE_AWAKE: "2" }, { adapters: ["lwm2m-adapter"] });
   productID = (await t.api("POST", "/products", { productName: "lwm2m", cloudProtocol: 3 })).body.productID;
   // A data point named by its object path gets the values of answers and notifications (no data stream needed).
   const point = await t.api("POST", "/data_points", {

@@ -21,7 +21,7 @@ let n = 0;
 const files: Record<"big" | "over" | "limit", string> = { big: "", over: "", limit: "" };
 
 beforeAll(async () => {
-  t = await startTestFleet({ IOT_MAX_MESSAGE_SIZE: String(LIMIT) });
+  t = await startTestFleet({ IOT_MAX_MESSAGE_SIZE: String(LIMIT) }, { adapters: ["mqtt-adapter", "http-adapter"] });
   productID = (await t.api("POST", "/products", { productName: "size-mqtt", cloudProtocol: 1 })).body.productID;
   httpProductID = (await t.api("POST", "/products", { productName: "size-http", cloudProtocol: 5 })).body.productID;
   ca = (await t.api("POST", "/certs", { name: "ca-source", enable: 1 })).body.root.content;

@@ -34,7 +34,7 @@ describe("Modbus devices polled by the Modbus adapter for their gateway", () => 
     };
 
   beforeAll(async () => {
-    t = await startTestFleet();
+    t = await startTestFleet({}, { adapters: [] });
     slavePort = await freePort();
     slave = await startSlave(slavePort, [1, 2]);
     ({ gateway, meters } = await modbusRecords(t.api, slavePort, [1, 2]));

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 it("stores the values polled while the central node was down once it is back", async () => {
-  f = await startRestartableFleet();
+  f = await startRestartableFleet({}, []);
   const port = await freePort();
   slave = await startSlave(port, [4]);
   const { gateway, meters } = await modbusRecords((m, p, b) => f!.api(m, p, b), port, [4]);

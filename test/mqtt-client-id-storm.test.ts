@@ -12,7 +12,7 @@ let t: TestFleet;
 let device: TestDevice;
 
 beforeAll(async () => {
-  t = await startTestFleet();
+  t = await startTestFleet({}, { adapters: ["mqtt-adapter"] });
   const product = (await t.api("POST", "/products", { productName: "same-id-storm", cloudProtocol: 1 })).body;
   device = await t.newDevice(product.productID, "same-id-storm");
 }, 120_000);

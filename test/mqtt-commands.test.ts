@@ -53,7 +53,7 @@ describe("commands over MQTT (command TTL one hour)", () => {
   let t: TestFleet;
   let productID: string;
   beforeAll(async () => {
-    t = await startTestFleet();
+    t = await startTestFleet({}, { adapters: ["mqtt-adapter"] });
     productID = (await t.api("POST", "/products", { productName: "cmd", cloudProtocol: 1 })).body.productID;
   }, 90_000);
   afterAll(() => t?.close());
@@ -216,7 +216,7 @@ describe("commands over MQTT (command TTL two seconds)", () => {
   let t: TestFleet;
   let productID: string;
   beforeAll(async () => {
-    t = await startTestFleet({ IOT_COMMAND_TTL: "2" });
+    t = await startTestFleet({ IOT_COMMAND_TTL: "2" }, { adapters: ["mqtt-adapter"] });
     productID = (await t.api("POST", "/products", { productName: "ttl", cloudProtocol: 1 })).body.productID;
   }, 90_000);
   afterAll(() => t?.close());

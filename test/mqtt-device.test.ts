@@ -7,7 +7,7 @@ let t: TestFleet;
 let productID: string;
 
 beforeAll(async () => {
-  t = await startTestFleet();
+  t = await startTestFleet({}, { adapters: ["mqtt-adapter"] });
   productID = (await t.api("POST", "/products", { productName: "e2e", cloudProtocol: 1 })).body.productID;
 }, 90_000);
 afterAll(() => t?.close());

@@ -4,7 +4,7 @@ import { startTestFleet, type TestFleet } from "./helpers.js";
 
 let t: TestFleet;
 beforeAll(async () => {
-  t = await startTestFleet();
+  t = await startTestFleet({}, { adapters: ["mqtt-adapter"] });
 }, 90_000);
 afterAll(() => t?.close());
 

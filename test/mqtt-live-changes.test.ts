@@ -16,7 +16,7 @@ let ca: string;
 let n = 0;
 
 beforeAll(async () => {
-  t = await startTestFleet();
+  t = await startTestFleet({}, { adapters: ["mqtt-adapter"] });
   productID = (await t.api("POST", "/products", { productName: "live", cloudProtocol: 1 })).body.productID;
   ca = (await t.api("POST", "/certs", { name: "ca-source", enable: 1 })).body.root.content;
 }, 90_000);

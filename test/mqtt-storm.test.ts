@@ -9,7 +9,7 @@ let t: TestFleet;
 let devices: TestDevice[];
 
 beforeAll(async () => {
-  t = await startTestFleet();
+  t = await startTestFleet({}, { adapters: ["mqtt-adapter"] });
   const product = (await t.api("POST", "/products", { productName: "storm", cloudProtocol: 1 })).body;
   devices = [];
   const names = Array.from({ length: DEVICES }, (_, i) => `storm-${i}`);

@@ -18,7 +18,7 @@ let productID: string;
 let ca: string;
 
 beforeAll(async () => {
-  t = await startTestFleet();
+  t = await startTestFleet({}, { adapters: ["mqtt-adapter"] });
   productID = (await t.api("POST", "/products", { productName: "tls", cloudProtocol: 1 })).body.productID;
   ca = (await newCert("ca-source")).root;
 }, 90_000);
@@ -260,13 +260,16 @@ describe("Form 2 broker addresses", () => {
   let ports: Record<string, number>;
   beforeAll(async () => {
     ports = { mqtt: await freePort(), mqtts: await freePort(), mqttss: await freePort() };
-    f = await startTestFleet({
-      IOT_API_FORM: "2",
-      IOT_PUBLIC_HOST: "localhost",
-      IOT_MQTT_PORT: String(ports.mqtt),
-      IOT_MQTTS_PORT: String(ports.mqtts),
-      IOT_MQTTSS_PORT: String(ports.mqttss),
-    });
+    f = await startTestFleet(
+      {
+        IOT_API_FORM: "2",
+        IOT_PUBLIC_HOST: "localhost",
+        IOT_MQTT_PORT: String(ports.mqtt),
+        IOT_MQTTS_PORT: String(ports.mqtts),
+        IOT_MQTTSS_PORT: String(ports.mqttss),
+      },
+      { adapters: ["mqtt-adapter"] },
+    );
   }, 90_000);
   afterAll(() => f?.close());
 

@@ -43,7 +43,7 @@ const storedEvents = async (token: string, d: TestDevice) =>
   (await api(token, "GET", `/devices/${d.id}/events?_limit=1`)).body.meta.count as number;
 
 beforeAll(async () => {
-  t = await startTestFleet();
+  t = await startTestFleet({}, { adapters: ["mqtt-adapter"] });
   flood = (
     await t.api("POST", "/tenants", { tenantName: "Flood", maxDevices: 4, maxConnections: 3, maxUplinkRate: RATE })
   ).body;
