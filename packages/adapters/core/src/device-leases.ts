@@ -340,16 +340,28 @@ export class DeviceLeases {
     keepAliveSeconds?: number,
   ): Promise<Lease | LeaseRefusal> {
     const key = JSON.stringify(credentials);
-    const open = this.byCredentials.get(key);
-    if (open && !open.closed) {
-      open.touch();
-      return open;
-    }
+    const open = this.openOf(key);
+    if (open) return open;
     const pending = this.opening.get(key);
     if (pending) return pending;
     const opening = this.open(key, credentials, clientIp, keepAliveSeconds).finally(() => this.opening.delete(key));
     this.opening.set(key, opening);
     return opening;
+  }
+
+  /**
+   * The open lease of these credentials, touched (what `acquire` answers when there is one), without a promise:
+   * undefined when none is open, and `acquire` opens one.
+   */
+  openLease(credentials: DeviceCredentials): Lease | undefined {
+    return this.openOf(JSON.stringify(credentials));
+  }
+
+  private openOf(key: string): Lease | undefined {
+    const open = this.byCredentials.get(key);
+    if (!open || open.closed) return undefined;
+    open.touch();
+    return open;
   }
 
   /** Closes every lease (the adapter is stopping). */
