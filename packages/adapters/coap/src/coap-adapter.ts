@@ -60,6 +60,9 @@ export interface CoapAdapter {
 /** A reply of a code and a diagnostic text. */
 const answer = (code: string, payload = ""): CoapReply => ({ code, payload });
 
+/** A stored publish's answer (one object for all: the layer only reads it). */
+const CHANGED: CoapReply = { code: CODES.changed };
+
 /** How each core refusal reads in CoAP. */
 function codeOf(r: LeaseRefusal): string {
   if (r.kind === "topic") return CODES.badRequest;
@@ -181,10 +184,8 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     const token = query.get("p");
     if (!username || !token)
       return answer(CODES.unauthorized, "credentials missing: ?c=<deviceID>&u=<deviceUsername>&p=<token>");
-    const lease = await leases.acquire(
-      { kind: "token", clientId: query.get("c") ?? "", username, token },
-      peer.address,
-    );
+    const credentials = { kind: "token", clientId: query.get("c") ?? "", username, token } as const;
+    const lease = leases.openLease(credentials) ?? (await leases.acquire(credentials, peer.address));
     if (!(lease instanceof Lease))
       return answer(
         codeOf(lease),
@@ -195,17 +196,27 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
       return request.observe === 0 ? observe(observationKey(request), lease, request, filter) : fetchOne(lease, filter);
     }
     if (!topic) return answer(CODES.badRequest, "a topic is required: /mqtt/<topic>");
-    try {
-      const qos = request.confirmable ? 1 : 0;
-      const refused = await lease.publish(topic, request.payload, qos, undefined, resendOf(request, lease));
-      return refused ? answer(codeOf(refused), refused.message) : answer(CODES.changed);
-    } catch (err) {
-      if (!(err instanceof AdapterError)) throw err;
-      // Over the tenant's uplink rate: 4.29 (RFC 8516), logged by the registry client once per tenant every 10 s.
-      if (err.code === "RATE_LIMITED") return answer(CODES.tooManyRequests, "tenant over its uplink rate");
-      log.warn({ deviceId: lease.session.device.deviceId, topic, err: err.message }, "uplink not stored");
-      return answer(err.code === "UPLINK_REJECTED" ? CODES.badRequest : CODES.unavailable, "not stored; try again");
-    }
+    const qos = request.confirmable ? 1 : 0;
+    return new Promise<CoapReply>((resolve, reject) => {
+      const refused = lease.publishThen(topic, request.payload, qos, resendOf(request, lease), (err) => {
+        if (err === undefined) return resolve(CHANGED);
+        try {
+          if (err instanceof AdapterError) resolve(notStored(err, lease, topic));
+          else reject(err);
+        } catch (thrown) {
+          reject(thrown);
+        }
+      });
+      if (refused) resolve(answer(codeOf(refused), refused.message));
+    });
+  };
+
+  /** The answer to a publish the registry refused or could not store. */
+  const notStored = (err: AdapterError, lease: Lease, topic: string): CoapReply => {
+    // Over the tenant's uplink rate: 4.29 (RFC 8516), logged by the registry client once per tenant every 10 s.
+    if (err.code === "RATE_LIMITED") return answer(CODES.tooManyRequests, "tenant over its uplink rate");
+    log.warn({ deviceId: lease.session.device.deviceId, topic, err: err.message }, "uplink not stored");
+    return answer(err.code === "UPLINK_REJECTED" ? CODES.badRequest : CODES.unavailable, "not stored; try again");
   };
 
   const layer = createMessageLayer(serve, {

@@ -68,6 +68,38 @@ describe("DeviceLeases", () => {
     expect(registry.uplinks[0]).toMatchObject({ clientIp: "10.0.0.9", deviceIntId: 1, qos: 1 });
   });
 
+  it("publishes without a promise: a refusal answered at once, an uplink settled once the registry acked it", async () => {
+    const { registry, leases } = setup();
+    const l = await lease(leases);
+    registry.autoAck = false;
+    const settled = vi.fn();
+    expect(l.publishThen("secret/x", new Uint8Array([1]), 1, undefined, settled)).toMatchObject({ kind: "policy" });
+    expect(l.publishThen("a/+", new Uint8Array([1]), 1, undefined, settled)).toMatchObject({ kind: "topic" });
+    const resend = { id: "http:k1", maybe: true };
+    expect(l.publishThen("telemetry", new Uint8Array([1]), 1, resend, settled)).toBeUndefined();
+    await new Promise((r) => setImmediate(r));
+    expect(settled).not.toHaveBeenCalled();
+    expect(registry.ackAll()).toBe(1);
+    expect(settled.mock.calls).toEqual([[undefined]]);
+    expect(registry.uplinks).toHaveLength(1);
+    expect(registry.uplinks[0]).toMatchObject({ topic: "telemetry", clientIp: "10.0.0.9", qos: 1, resend });
+  });
+
+  it("restarts the keepAlive countdown at every request of the device", async () => {
+    vi.useFakeTimers();
+    const { leases } = setup(30);
+    const l = await lease(leases);
+    for (let i = 0; i < 4; i++) {
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(l.publishThen("telemetry", new Uint8Array([1]), 1, undefined, () => undefined)).toBeUndefined();
+    }
+    expect(await lease(leases)).toBe(l);
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(l.closed).toBe(false);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(l.closed).toBe(true);
+  });
+
   it("closes an idle lease after keepAlive, and not while it is held", async () => {
     vi.useFakeTimers();
     const { registry, leases } = setup(30);

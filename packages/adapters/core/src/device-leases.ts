@@ -9,7 +9,9 @@ import type {
   ProtocolName,
   RegistryClient,
   RegistryHandlers,
+  Uplink,
   UplinkResend,
+  UplinkSettled,
 } from "./registry-client.js";
 import { filterProblem, publishTopicProblem } from "./topics.js";
 
@@ -97,9 +99,13 @@ export class Lease {
   /** The device made a request: the lease lives `keepAlive` seconds from now (unless held longer). */
   touch(): void {
     if (this.closed) return;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    if (this.holds === 0) this.idleTimer = this.owner.idleTimer(this);
+    if (this.holds > 0) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = undefined;
+    } else if (this.idleTimer !== undefined) {
+      // Every request of a device touches its lease: the countdown restarts without a new timer each time.
+      this.idleTimer.refresh();
+    } else this.idleTimer = this.owner.idleTimer(this);
   }
 
   /** The keepAlive of this lease alone, ms: an LwM2M registration lives for its lifetime, not the adapter's default. */
@@ -110,6 +116,8 @@ export class Lease {
   /** Sets this lease's keepAlive (seconds, > 0) and restarts its countdown from now. */
   setKeepAlive(seconds: number): void {
     this.ownKeepAliveMs = seconds * 1000;
+    clearTimeout(this.idleTimer); // a countdown of the old length is not refreshed
+    this.idleTimer = undefined;
     this.touch();
   }
 
@@ -144,6 +152,32 @@ export class Lease {
     metadata?: string,
     resend?: UplinkResend,
   ): Promise<LeaseRefusal | undefined> {
+    const refused = this.publishRefusal(topic);
+    if (refused) return refused;
+    await this.owner.registry.publish(this.uplink(topic, payload, qos, metadata, resend));
+    return undefined;
+  }
+
+  /**
+   * `publish` for an adapter's hot path, without a promise: a refusal is answered at once (nothing sent); otherwise
+   * the uplink is sent and `settled` is called once, never before this returns, as `RegistryClient.publishThen` says
+   * (without an error after the registry's durable write).
+   */
+  publishThen(
+    topic: string,
+    payload: Uint8Array,
+    qos: number,
+    resend: UplinkResend | undefined,
+    settled: UplinkSettled,
+  ): LeaseRefusal | undefined {
+    const refused = this.publishRefusal(topic);
+    if (refused) return refused;
+    this.owner.registry.publishThen(this.uplink(topic, payload, qos, undefined, resend), settled);
+    return undefined;
+  }
+
+  /** Counts the request (touch) and checks the topic and the policies of a publish to it. */
+  private publishRefusal(topic: string): LeaseRefusal | undefined {
     this.touch();
     const problem = publishTopicProblem(topic);
     if (problem) return { kind: "topic", message: problem };
@@ -151,8 +185,18 @@ export class Lease {
       this.owner.log.warn({ deviceId: this.session.device.deviceId, topic }, "publish dropped: denied by policy");
       return { kind: "policy", message: `publish to "${topic}" denied by policy` };
     }
+    return undefined;
+  }
+
+  private uplink(
+    topic: string,
+    payload: Uint8Array,
+    qos: number,
+    metadata: string | undefined,
+    resend: UplinkResend | undefined,
+  ): Uplink {
     const { device } = this.session;
-    await this.owner.registry.publish({
+    return {
       sessionId: this.session.sessionId,
       tenantId: device.tenantId,
       deviceIntId: device.deviceIntId,
@@ -163,8 +207,7 @@ export class Lease {
       receivedAtMs: Date.now(),
       ...(metadata !== undefined ? { metadata } : {}),
       ...(resend !== undefined ? { resend } : {}),
-    });
-    return undefined;
+    };
   }
 
   /**
@@ -297,16 +340,28 @@ export class DeviceLeases {
     keepAliveSeconds?: number,
   ): Promise<Lease | LeaseRefusal> {
     const key = JSON.stringify(credentials);
-    const open = this.byCredentials.get(key);
-    if (open && !open.closed) {
-      open.touch();
-      return open;
-    }
+    const open = this.openOf(key);
+    if (open) return open;
     const pending = this.opening.get(key);
     if (pending) return pending;
     const opening = this.open(key, credentials, clientIp, keepAliveSeconds).finally(() => this.opening.delete(key));
     this.opening.set(key, opening);
     return opening;
+  }
+
+  /**
+   * The open lease of these credentials, touched (what `acquire` answers when there is one), without a promise:
+   * undefined when none is open, and `acquire` opens one.
+   */
+  openLease(credentials: DeviceCredentials): Lease | undefined {
+    return this.openOf(JSON.stringify(credentials));
+  }
+
+  private openOf(key: string): Lease | undefined {
+    const open = this.byCredentials.get(key);
+    if (!open || open.closed) return undefined;
+    open.touch();
+    return open;
   }
 
   /** Closes every lease (the adapter is stopping). */

@@ -1,4 +1,4 @@
-import { createServer, request, type Server } from "node:http";
+import { Agent, createServer, request, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
@@ -89,6 +89,51 @@ describe("HTTP device adapter", () => {
     for (const bad of ['""', "k".repeat(129), "with space"])
       expect(await json(await withKey(bad))).toMatchObject({ status: 400, body: { error: "BAD_IDEMPOTENCY_KEY" } });
     expect(registry.uplinks).toHaveLength(3);
+  });
+
+  it("publishes each request on a keep-alive connection as the device its credentials name, after a kick too", async () => {
+    await start();
+    registry.addDevice({ deviceIntId: 2, deviceId: "dev-2", username: "u2", token: "t2" });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ports = new Set<number>();
+    const send = (authorization: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${base}/topics/t`, { agent, method: "POST", headers: { authorization } }, (res) => {
+          ports.add(res.socket.localPort!);
+          res.resume().on("end", () => resolve(res.statusCode!));
+        });
+        req.on("error", reject);
+        req.end("1");
+      });
+    try {
+      expect(await send(auth())).toBe(204);
+      expect(await send(auth("u2", "t2"))).toBe(204);
+      expect(await send(auth("u1", "wrong"))).toBe(401);
+      expect(await send(auth())).toBe(204);
+      registry.kick(1, "device blocked");
+      expect(await send(auth())).toBe(204);
+    } finally {
+      agent.destroy();
+    }
+    expect(ports.size).toBe(1); // one connection
+    expect(registry.uplinks.map((u) => u.deviceIntId)).toEqual([1, 2, 1, 1]);
+    expect(registry.events.map((e) => e.type)).toEqual(["opened", "opened", "closed", "opened"]);
+  });
+
+  it("takes a topic path with dot segments or percent-encoding as the URL parser resolves and decodes it", async () => {
+    await start();
+    const send = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(`${base}${path}`, { method: "POST", headers: { authorization: auth() } }, (res) => {
+          res.resume().on("end", () => resolve(res.statusCode!));
+        });
+        req.on("error", reject);
+        req.end("1");
+      });
+    for (const path of ["/topics/a/./b/../c", "/topics/caf%C3%A9", "/topics/x?y=1", "/topics/m.n/o-p_q~r"])
+      expect(await send(path)).toBe(204);
+    expect(await send("/topics/../x")).toBe(404);
+    expect(registry.uplinks.map((u) => u.topic)).toEqual(["a/c", "café", "x", "m.n/o-p_q~r"]);
   });
 
   // Found by `pnpm fuzz` (http-device, seed 20261123, path 338246:6:7:8:9:28:53): "//%zz" made new URL() throw.

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Logger } from "pino";
 import {
   AdapterError,
@@ -33,6 +34,11 @@ export interface HttpAdapter {
 }
 
 const PREFIX = "/topics/";
+/**
+ * A request target that is a plain topic path: no query, fragment or percent-encoding, nothing the URL parser would
+ * change but dot segments (checked apart). Such a target is its own pathname.
+ */
+const PLAIN_TOPIC_TARGET = /^\/topics\/[\w\-.~!$&'()*+,;=:@/]*$/;
 
 /** A refusal answered to the device: status, a stable code and a message for humans. */
 class Refusal {
@@ -95,25 +101,34 @@ interface TooLarge {
 }
 
 /**
- * The body, or TooLarge once it passes `limit` bytes: at once when Content-Length declares more (nothing is read),
- * else as soon as a chunked or undeclared body's bytes pass it (at most `limit` bytes are held).
+ * Reads the body and hands `done` the body, or TooLarge once it passes `limit` bytes: at once when Content-Length
+ * declares more (nothing is read), else as soon as a chunked or undeclared body's bytes pass it (at most `limit` bytes
+ * are held); or the request stream's error. A callback, not a promise: this is every publish's path.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | TooLarge> {
+function readBody(req: IncomingMessage, limit: number, done: (body: Buffer | TooLarge | Error) => void): void {
   const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) return Promise.resolve({ declaredBytes: declared });
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners("data");
-        req.pause();
-        resolve({ receivedBytes: size });
-      } else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
+  if (declared > limit) return done({ declaredBytes: declared });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false; // done was called: what the stream does next is not this body's
+  req.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      req.removeAllListeners("data");
+      req.pause();
+      over = true;
+      done({ receivedBytes: size });
+    } else chunks.push(chunk);
+  });
+  req.on("end", () => {
+    if (over) return;
+    over = true;
+    done(Buffer.concat(chunks));
+  });
+  req.on("error", (err) => {
+    if (over) return;
+    over = true;
+    done(err);
   });
 }
 
@@ -162,67 +177,120 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
   });
   options.registry.setHandlers(leases.handlers());
 
-  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? "/", "http://device");
-    } catch {
-      // A target such as "//%zz": a host that cannot be parsed, which is the client's error, not the adapter's.
-      return send(res, new Refusal(400, "BAD_PATH", "the request target is not a valid path"));
+  /**
+   * The lease of each keep-alive connection's last request, with the Authorization header it came with: a device's
+   * next request on the connection with the same header uses it while it is open, without decoding the credentials
+   * and looking them up again (what `leases.acquire` would answer: the open lease of those credentials).
+   */
+  const connectionLeases = new WeakMap<Socket, { readonly authorization: string; readonly lease: Lease }>();
+
+  /** A request failed in the adapter (not the device's fault): logged, answered 500. */
+  const failed = (res: ServerResponse, err: unknown): void => {
+    log.error({ err }, "request failed");
+    send(res, new Refusal(500, "INTERNAL_ERROR", "the request could not be handled"));
+  };
+
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
+    const target = req.url ?? "/";
+    let url: URL | undefined;
+    let topic: string;
+    if (PLAIN_TOPIC_TARGET.test(target) && !target.includes("/.")) {
+      // The usual publish: a topic path without query, percent-encoding or dot segments is its own pathname.
+      topic = target.slice(PREFIX.length);
+    } else {
+      try {
+        url = new URL(target, "http://device");
+      } catch {
+        // A target such as "//%zz": a host that cannot be parsed, which is the client's error, not the adapter's.
+        return send(res, new Refusal(400, "BAD_PATH", "the request target is not a valid path"));
+      }
+      if (!url.pathname.startsWith(PREFIX))
+        return send(res, new Refusal(404, "NOT_FOUND", `no such path; use ${PREFIX}<topic>`));
+      topic = url.pathname.slice(PREFIX.length);
     }
-    if (!url.pathname.startsWith(PREFIX))
-      return send(res, new Refusal(404, "NOT_FOUND", `no such path; use ${PREFIX}<topic>`));
     if (req.method !== "POST" && req.method !== "GET") {
       res.setHeader("allow", "GET, POST");
       return send(res, new Refusal(405, "METHOD_NOT_ALLOWED", "use POST to publish and GET to receive commands"));
     }
-    let topic: string;
-    try {
-      topic = decodeURIComponent(url.pathname.slice(PREFIX.length));
-    } catch {
-      return send(res, new Refusal(400, "BAD_TOPIC", "the topic is not valid percent-encoding"));
+    if (url !== undefined) {
+      try {
+        topic = decodeURIComponent(topic);
+      } catch {
+        return send(res, new Refusal(400, "BAD_TOPIC", "the topic is not valid percent-encoding"));
+      }
     }
-    const basic = basicCredentials(req.headers.authorization);
+    const authorization = req.headers.authorization;
+    const last = connectionLeases.get(req.socket);
+    if (last !== undefined && last.authorization === authorization && !last.lease.closed) {
+      const wait = req.method === "GET" ? waitOf(url, options.maxWaitSeconds) : 0;
+      if (wait instanceof Refusal) return send(res, wait);
+      return serveLeased(last.lease, topic, wait, req, res);
+    }
+    const basic = basicCredentials(authorization);
     if (!basic)
       return send(res, new Refusal(401, "AUTH_FAILED", "send Authorization: Basic base64(deviceUsername:token)"));
     const wait = req.method === "GET" ? waitOf(url, options.maxWaitSeconds) : 0;
     if (wait instanceof Refusal) return send(res, wait);
-    const lease = await leases.acquire(
-      { kind: "token", clientId: "", username: basic.username, token: basic.password },
-      clientIpOf(req),
-    );
-    if (!(lease instanceof Lease)) return send(res, refusalOf(lease));
-    if (req.method === "POST") return publish(lease, topic, req, res);
-    return poll(lease, topic, wait, res);
+    leases
+      .acquire({ kind: "token", clientId: "", username: basic.username, token: basic.password }, clientIpOf(req))
+      .then((lease) => {
+        if (!(lease instanceof Lease)) return send(res, refusalOf(lease));
+        connectionLeases.set(req.socket, { authorization: authorization!, lease });
+        serveLeased(lease, topic, wait, req, res);
+      })
+      .catch((err: unknown) => failed(res, err));
   };
 
-  const publish = async (lease: Lease, topic: string, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /** A request whose credentials gave `lease`: its publish or its poll. */
+  const serveLeased = (lease: Lease, topic: string, wait: number, req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method === "POST") return publish(lease, topic, req, res);
+    lease.touch();
+    poll(lease, topic, wait, res);
+  };
+
+  const publish = (lease: Lease, topic: string, req: IncomingMessage, res: ServerResponse): void => {
     const resend = resendOf(req.headers["idempotency-key"]);
-    if (resend instanceof Refusal) return send(res, resend);
-    const limit = options.maxMessageSize;
-    const body = await readBody(req, limit);
-    if (!(body instanceof Buffer)) {
-      const { device } = lease.session;
-      log.warn(
-        {
-          deviceId: device.deviceId,
-          tenantId: device.tenantId,
-          ip: clientIpOf(req),
-          topic,
-          ...body,
-          limitBytes: limit,
-        },
-        "message too large; refused",
-      );
-      send(res, new Refusal(413, "TOO_LARGE", `the body is larger than ${limit} bytes (IOT_MAX_MESSAGE_SIZE)`));
-      return dropRestOfBody(req);
+    if (resend instanceof Refusal) {
+      lease.touch();
+      return send(res, resend);
     }
+    const limit = options.maxMessageSize;
+    readBody(req, limit, (body) => {
+      try {
+        if (body instanceof Error) return failed(res, body);
+        if (!(body instanceof Buffer)) {
+          lease.touch();
+          const { device } = lease.session;
+          log.warn(
+            {
+              deviceId: device.deviceId,
+              tenantId: device.tenantId,
+              ip: clientIpOf(req),
+              topic,
+              ...body,
+              limitBytes: limit,
+            },
+            "message too large; refused",
+          );
+          send(res, new Refusal(413, "TOO_LARGE", `the body is larger than ${limit} bytes (IOT_MAX_MESSAGE_SIZE)`));
+          return dropRestOfBody(req);
+        }
+        const refused = lease.publishThen(topic, body, 1, resend, (err) => published(err, lease, topic, res));
+        if (refused) send(res, refusalOf(refused));
+      } catch (err) {
+        failed(res, err);
+      }
+    });
+  };
+
+  /** The answer to a publish the registry settled: 204 once stored, else why not. */
+  const published = (err: Error | undefined, lease: Lease, topic: string, res: ServerResponse): void => {
     try {
-      const refused = await lease.publish(topic, body, 1, undefined, resend);
-      if (refused) return send(res, refusalOf(refused));
-      res.writeHead(204).end();
-    } catch (err) {
-      if (!(err instanceof AdapterError)) throw err;
+      if (err === undefined) {
+        res.writeHead(204).end();
+        return;
+      }
+      if (!(err instanceof AdapterError)) return failed(res, err);
       // Over the tenant's uplink rate: 429, logged by the registry client once per tenant every 10 s.
       if (err.code === "RATE_LIMITED") return send(res, new Refusal(429, err.code, "tenant over its uplink rate"));
       log.warn({ deviceId: lease.session.device.deviceId, topic, err: err.message }, "uplink not stored");
@@ -234,6 +302,8 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
             ? new Refusal(413, "TOO_LARGE", err.message)
             : new Refusal(503, err.code, "not stored; try again"),
       );
+    } catch (thrown) {
+      failed(res, thrown);
     }
   };
 
@@ -301,19 +371,20 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
 
   return {
     handle(req, res) {
-      serve(req, res).catch((err: unknown) => {
-        log.error({ err }, "request failed");
-        send(res, new Refusal(500, "INTERNAL_ERROR", "the request could not be handled"));
-      });
+      try {
+        serve(req, res);
+      } catch (err) {
+        failed(res, err);
+      }
     },
     close: () => leases.closeAll("adapter shutting down"),
     leases,
   };
 }
 
-/** `?wait=` in whole seconds, 0..max (default 0: answer at once). */
-function waitOf(url: URL, max: number): number | Refusal {
-  const raw = url.searchParams.get("wait");
+/** `?wait=` in whole seconds, 0..max (default 0: answer at once; a target without a query has none). */
+function waitOf(url: URL | undefined, max: number): number | Refusal {
+  const raw = url?.searchParams.get("wait") ?? null;
   if (raw === null || raw === "") return 0;
   if (!/^\d{1,6}$/.test(raw) || Number(raw) > max)
     return new Refusal(400, "BAD_WAIT", `wait must be whole seconds from 0 to ${max}`);

@@ -1,4 +1,6 @@
 import { createSocket } from "node:dgram";
+import { lookup, type LookupOneOptions } from "node:dns";
+import { isIP } from "node:net";
 import { listenError } from "@iot/config";
 import type { Peer } from "../message-layer.js";
 
@@ -16,6 +18,22 @@ export interface UdpListener {
 /** What the socket feeds: an adapter or a message layer. */
 export interface DatagramTarget {
   handle(datagram: Buffer, peer: Peer, send: (datagram: Buffer) => void): void;
+}
+
+/**
+ * The socket's address lookup: every datagram goes to a peer's address as received, an IP address, which is answered
+ * at once; only a name (a bind host such as "localhost") goes to dns.lookup. node:dgram looks up the address of every
+ * send, and dns.lookup answers even an IP address on the next tick (2.4 % of the adapter's CPU per request).
+ */
+export function literalLookup(
+  hostname: string,
+  options: LookupOneOptions | number, // node:dgram passes the socket's family, 4 or 6
+  callback: (err: NodeJS.ErrnoException | null, address: string, family: number) => void,
+): void {
+  const family = isIP(hostname);
+  if (family !== 0) return callback(null, hostname, family);
+  if (typeof options === "number") lookup(hostname, options, callback);
+  else lookup(hostname, options, callback);
 }
 
 /**
@@ -40,10 +58,13 @@ export function listenUdp(
 ): Promise<UdpListener> {
   const socket = createSocket({
     type: options.host.includes(":") ? "udp6" : "udp4",
+    lookup: literalLookup,
     ...(options.receiveBufferBytes === undefined ? {} : { recvBufferSize: options.receiveBufferBytes }),
   });
-  const send = (datagram: Buffer, peer: Peer) =>
-    socket.send(datagram, peer.port, peer.address, (err) => err && options.onError(err));
+  const sent = (err: Error | null) => {
+    if (err) options.onError(err);
+  };
+  const send = (datagram: Buffer, peer: Peer) => socket.send(datagram, peer.port, peer.address, sent);
   return new Promise((resolve, reject) => {
     socket.once("error", (err) =>
       reject(listenError(err, options.name ?? "coap", options.port, options.setting ?? "IOT_COAP_PORT")),
