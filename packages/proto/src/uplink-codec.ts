@@ -271,7 +271,7 @@ const SHORT_STRING = 64;
  * UTF-8 bytes of `s`. An uplink's strings are short and usually ASCII (ids, topic, address): a loop over them costs
  * far less than Buffer.byteLength's call into C++, which with the write below was half of this codec's time.
  */
-function utf8Length(s: string): number {
+export function utf8Length(s: string): number {
   const n = s.length;
   if (n > SHORT_STRING) return Buffer.byteLength(s);
   for (let i = 0; i < n; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s);
@@ -279,7 +279,7 @@ function utf8Length(s: string): number {
 }
 
 /** Writes `s`, of `bytes` UTF-8 bytes (utf8Length), at `at`; answers the offset after it. */
-function writeString(out: Buffer, at: number, s: string, bytes: number): number {
+export function writeString(out: Buffer, at: number, s: string, bytes: number): number {
   if (bytes !== s.length || bytes > SHORT_STRING) return at + out.write(s, at, bytes, "utf8");
   for (let i = 0; i < bytes; i++) out[at + i] = s.charCodeAt(i);
   return at + bytes;
@@ -355,7 +355,7 @@ function zero(kind: Kind): unknown {
 }
 
 /** An integer field's value as given (bigint, number or numeric string), 0 when absent; a number when it fits one. */
-function integer(v: unknown): number | bigint {
+export function integer(v: unknown): number | bigint {
   if (typeof v === "number") return v;
   // The common case, an id or a time: plain arithmetic is far cheaper than BigInt shifts.
   if (typeof v === "bigint") return v >= 0n && v <= MAX_SAFE ? Number(v) : v;
@@ -371,7 +371,7 @@ function wireValue(kind: Kind, n: number | bigint): number | bigint {
   return BigInt.asUintN(64, BigInt(n));
 }
 
-function integerSize(kind: Kind, n: number | bigint): number {
+export function integerSize(kind: Kind, n: number | bigint): number {
   const w = wireValue(kind, n);
   if (typeof w === "number") return varintSize(w);
   let size = 1;
@@ -379,7 +379,7 @@ function integerSize(kind: Kind, n: number | bigint): number {
   return size;
 }
 
-function writeInteger(out: Buffer, at: number, kind: Kind, n: number | bigint): number {
+export function writeInteger(out: Buffer, at: number, kind: Kind, n: number | bigint): number {
   const w = wireValue(kind, n);
   if (typeof w === "number") return writeVarint(out, at, w);
   let x = w;
@@ -416,7 +416,7 @@ function varintSize(n: number): number {
   return size;
 }
 
-function writeVarint(out: Buffer, at: number, n: number): number {
+export function writeVarint(out: Buffer, at: number, n: number): number {
   while (n >= 0x80) {
     out[at++] = (n % 0x80) | 0x80;
     n = Math.floor(n / 0x80);
