@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { CONNECT_STATUS } from "../domain/connectivity.js";
 import type { Database } from "../store/schema.js";
-import { reusableQuery } from "../store/reusable-query.js";
+import { reusableInQuery, reusableQuery } from "../store/reusable-query.js";
 import { EitherEngineInsert } from "../store/multi-row-insert.js";
 import { queryIn } from "../store/query-in.js";
 import type { LiveSession } from "./session-table.js";
@@ -39,6 +39,20 @@ const storeOnline = reusableQuery(
     keepAlive: number | null,
     connectedAt: number,
   ) => db.updateTable("devices").set({ deviceStatus, clientIp, keepAlive, connectedAt }).where("id", "=", id),
+);
+
+/** The devices of a batch's events (IN list), compiled once per list length (see reusableInQuery). */
+const devicesOf = reusableInQuery((db: Kysely<Database>, ids: number[]) =>
+  db.selectFrom("devices").select(["id", "tenantId", "deviceId", "deviceName", "deviceStatus"]).where("id", "in", ids),
+);
+
+/** Devices with no live session left, stored offline; compiled once per IN list length. */
+const storeOffline = reusableInQuery((db: Kysely<Database>, ids: number[]) =>
+  db
+    .updateTable("devices")
+    .set({ deviceStatus: 0, clientIp: null, connectedAt: null })
+    .where("id", "in", ids)
+    .where("deviceStatus", "!=", 0),
 );
 
 /**
@@ -129,17 +143,7 @@ export class ConnectivityWriter {
   private async write(batch: SessionEvent[]): Promise<void> {
     const ids = [...new Set(batch.map((e) => e.deviceIntId))];
     await this.db.transaction().execute(async (tx) => {
-      const devices = new Map(
-        (
-          await queryIn(ids, (chunk) =>
-            tx
-              .selectFrom("devices")
-              .select(["id", "tenantId", "deviceId", "deviceName", "deviceStatus"])
-              .where("id", "in", chunk)
-              .execute(),
-          )
-        ).map((d) => [d.id, d]),
-      );
+      const devices = new Map((await queryIn(ids, (chunk) => devicesOf(tx, chunk))).map((d) => [d.id, d]));
       const logs = batch.flatMap((e) => {
         const d = devices.get(e.deviceIntId);
         if (!d || e.kind === "state" || (e.kind === "announced" && d.deviceStatus !== 0)) return [];
@@ -188,14 +192,7 @@ export class ConnectivityWriter {
       const elsewhere = this.shared && offline.length > 0 ? await this.shared.heldElsewhere(tx, offline) : undefined;
       if (elsewhere && elsewhere.size > 0)
         offline.splice(0, offline.length, ...offline.filter((id) => !elsewhere.has(id)));
-      await queryIn(offline, (chunk) =>
-        tx
-          .updateTable("devices")
-          .set({ deviceStatus: 0, clientIp: null, connectedAt: null })
-          .where("id", "in", chunk)
-          .where("deviceStatus", "!=", 0)
-          .execute(),
-      );
+      await queryIn(offline, (chunk) => storeOffline(tx, chunk));
     });
     eventsCommitted();
     this.shared?.committed(batch);

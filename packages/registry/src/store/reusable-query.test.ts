@@ -1,7 +1,7 @@
 import type { Kysely, KyselyPlugin } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "./test-engines.js";
-import { reusableQuery } from "./reusable-query.js";
+import { reusableInQuery, reusableQuery } from "./reusable-query.js";
 import type { Database } from "./schema.js";
 
 afterAll(async () => {
@@ -60,5 +60,40 @@ describe.each(engines)("a reusable query on $name", (engine) => {
     const { store } = await engine.open();
     const unbound = reusableQuery((d: Kysely<Database>, _id: string) => d.selectFrom("tenants").select("tenantId"));
     await expect(unbound(store.db, "x")).rejects.toThrow(/does not bind argument 0/);
+  });
+
+  it("compiles an IN query once per list length and answers each run for its own values", async () => {
+    const { store } = await engine.open();
+    await store.db
+      .insertInto("tenants")
+      .values(
+        ["t-a", "t-b", "t-c"].map((tenantId, i) => ({
+          tenantId,
+          tenantName: tenantId,
+          maxDevices: 10 + i,
+          maxConnections: 0,
+          maxUplinkRate: 0,
+          enable: 1,
+          createAt: 1,
+          updateAt: null,
+        })),
+      )
+      .execute();
+    let builds = 0;
+    const limits = reusableInQuery((d: Kysely<Database>, ids: string[]) => {
+      builds++;
+      return d
+        .selectFrom("tenants")
+        .select(["tenantId", "maxDevices"])
+        .where("tenantId", "in", ids)
+        .orderBy("tenantId");
+    });
+    expect(await limits(store.db, ["t-a", "t-c"])).toEqual([
+      { tenantId: "t-a", maxDevices: 10 },
+      { tenantId: "t-c", maxDevices: 12 },
+    ]);
+    expect(await limits(store.db, ["t-b", "t-x"])).toEqual([{ tenantId: "t-b", maxDevices: 11 }]);
+    expect(await store.db.transaction().execute((trx) => limits(trx, ["t-b", "t-b", "t-a"]))).toHaveLength(2);
+    expect(builds).toBe(2);
   });
 });
