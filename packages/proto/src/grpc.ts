@@ -29,12 +29,14 @@ const asBuffer = (b: Uint8Array): Buffer =>
   Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
 /**
- * The messages of a connect storm, a batch of up to 200 devices each, written by messageEncoder (the same bytes,
- * without protobuf-es's reflection); the rest are few or have their own codec (uplinks).
+ * The messages of a connect storm, written by messageEncoder (the same bytes, without protobuf-es's reflection):
+ * AuthenticateBatch requests and answers (up to 200 devices each) and the adapter's stream messages (a
+ * SessionOpenedBatch per turn of the event loop; uplinks come already encoded by their own codec).
  */
 const HAND_ENCODED: ReadonlySet<string> = new Set([
   AuthenticateBatchRequestSchema.typeName,
   AuthenticateBatchResponseSchema.typeName,
+  AdapterMessageSchema.typeName,
 ]);
 
 /** Messages as protobuf-es encodes them; bytes already encoded (`encodeUplinksMessage`) go as they are. */

@@ -127,6 +127,33 @@ describe("the message encoder", () => {
     expect(Buffer.from(bytes).equals(Buffer.from(toBinary(AuthenticateBatchResponseSchema, withUnknown)))).toBe(true);
   });
 
+  it("writes the adapter's stream messages (a SessionOpenedBatch, a session, an uplink) as protobuf-es does", () => {
+    const encodeStream = messageEncoder(AdapterMessageSchema);
+    const opened = (i: number) => ({
+      sessionId: `s-${i}`,
+      deviceIntId: BigInt(i),
+      clientIp: "127.0.0.1",
+      keepAlive: 60,
+      openedAtMs: 1_763_900_000_000n + BigInt(i),
+      tenantId: "tenant-1",
+      credentialStamp: "t:abcdefghijklmnopqrstuv",
+      sleeping: i % 2 === 0,
+    });
+    for (const message of [
+      create(AdapterMessageSchema, {
+        kind: { case: "sessionOpenedBatch", value: { sessions: Array.from({ length: 300 }, (_, i) => opened(i)) } },
+      }),
+      create(AdapterMessageSchema, { kind: { case: "sessionOpened", value: opened(1) } }),
+      create(AdapterMessageSchema, {
+        kind: { case: "uplink", value: { seq: 5n, topic: "t", payload: new Uint8Array([1, 2]), qos: 1 } },
+      }),
+      create(AdapterMessageSchema),
+    ])
+      expect(Buffer.from(encodeStream(message)).equals(Buffer.from(toBinary(AdapterMessageSchema, message)))).toBe(
+        true,
+      );
+  });
+
   it("writes a message type with a map or other field sorts through protobuf-es, the same bytes", () => {
     const encodeStream = messageEncoder(AdapterMessageSchema);
     const message = create(AdapterMessageSchema, {
