@@ -199,7 +199,8 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
     // The statements run on the writer's transaction (reusable and raw queries go through executeQuery).
     const original = Kysely.prototype.executeQuery;
     const spy = vi.spyOn(Kysely.prototype, "executeQuery").mockImplementation(function (this: Kysely<Database>, q) {
-      if (/^update "?devices"? set/i.test(q.sql)) updates.push(q.sql);
+      const text = "sql" in q ? q.sql : q.compile().sql;
+      if (/^update "?devices"? set/i.test(text)) updates.push(text);
       return original.call(this, q) as never;
     });
     try {
