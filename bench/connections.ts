@@ -52,6 +52,14 @@ function listenOverflows(): number {
   return Number(values?.[names?.indexOf("ListenOverflows") ?? -1] ?? NaN);
 }
 
+/** CPU time of the whole machine so far (every process and the kernel), and the time it had, in clock ticks. */
+function machineTicks(): { busy: number; total: number } {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  // idle and iowait are the time nobody wanted.
+  return { busy: total - fields[3]! - fields[4]!, total };
+}
+
 /** A paced storm from several generator processes; resolves when every device has its answer, sockets held. */
 async function storm(ports: number[], credentials: RawCredentials[]) {
   const shares = Math.ceil(credentials.length / PER_PROCESS);
@@ -69,8 +77,14 @@ async function storm(ports: number[], credentials: RawCredentials[]) {
     child.send({ order: { ports, credentials: mine, rate: rate / shares } satisfies LoadOrder });
   }
   const overflowsBefore = listenOverflows();
+  const machineBefore = machineTicks();
+  const generatorCpuBefore = generators.map((c) => cpuMs(c.pid!));
   const startedUs = monotonicUs();
   const done = await Promise.all(reports);
+  const machineAfter = machineTicks();
+  // Whether the machine had CPU to spare during the storm: near 100 % busy, a queue behind CPU is the explanation.
+  const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
+  const generatorCpuMs = generators.reduce((sum, c, i) => sum + cpuMs(c.pid!) - generatorCpuBefore[i]!, 0);
   const window = `--from=${startedUs} --to=${monotonicUs()}`;
   const overflows = listenOverflows() - overflowsBefore;
   const latencies = done.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
@@ -86,6 +100,8 @@ async function storm(ports: number[], credentials: RawCredentials[]) {
     codes,
     window,
     timeline,
+    machineBusy,
+    generatorCpuMs,
     overflows,
     rate: credentials.length / seconds,
     p50: percentile(latencies, 50),
@@ -202,6 +218,10 @@ try {
       `SYNs dropped on full accept queues ${fleet.overflows} (profile window ${fleet.window})`,
   );
   console.log(`fleet CONNACK p50/p99 ms by second of the storm: ${fleet.timeline.join(" ")}`);
+  console.log(
+    `machine CPU busy during the fleet's storm (all processes, all cores): ${(fleet.machineBusy * 100).toFixed(0)} %; ` +
+      `load generators ${(fleet.generatorCpuMs / devices).toFixed(2)} ms CPU per connect`,
+  );
   console.log(
     `fleet memory per connection: ${kb(perConnection)} KB ` +
       `(central ${kb(growth[0]! / devices)} KB, adapters ${kb(growth.slice(1).reduce((a, b) => a + b, 0) / devices)} KB)`,
