@@ -20,6 +20,8 @@ export interface LoadReport {
   sentMs: number[];
   codes: Record<string, number>;
   seconds: number;
+  /** CPU this generator used for its storm (user + system), ms: its start-up is not in it. */
+  cpuMs: number;
 }
 
 const sockets: Socket[] = [];
@@ -30,6 +32,7 @@ async function run(order: LoadOrder): Promise<LoadReport> {
   const codes: Record<string, number> = {};
   // Built before the clock starts: the generator's own work per connect must stay small beside the broker's.
   const packets = order.credentials.map(connectPacket);
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const pending: Promise<void>[] = [];
   for (let i = 0; i < order.credentials.length; i++) {
@@ -50,7 +53,14 @@ async function run(order: LoadOrder): Promise<LoadReport> {
     );
   }
   await Promise.all(pending);
-  return { latenciesMs, sentMs, codes, seconds: (performance.now() - started) / 1000 };
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    latenciesMs,
+    sentMs,
+    codes,
+    seconds: (performance.now() - started) / 1000,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
 }
 
 process.on("message", (m: { order?: LoadOrder; close?: true }) => {

@@ -78,13 +78,12 @@ async function storm(ports: number[], credentials: RawCredentials[]) {
   }
   const overflowsBefore = listenOverflows();
   const machineBefore = machineTicks();
-  const generatorCpuBefore = generators.map((c) => cpuMs(c.pid!));
   const startedUs = monotonicUs();
   const done = await Promise.all(reports);
   const machineAfter = machineTicks();
   // Whether the machine had CPU to spare during the storm: near 100 % busy, a queue behind CPU is the explanation.
   const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
-  const generatorCpuMs = generators.reduce((sum, c, i) => sum + cpuMs(c.pid!) - generatorCpuBefore[i]!, 0);
+  const generatorCpuMs = done.reduce((sum, r) => sum + r.cpuMs, 0);
   const window = `--from=${startedUs} --to=${monotonicUs()}`;
   const overflows = listenOverflows() - overflowsBefore;
   const latencies = done.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
