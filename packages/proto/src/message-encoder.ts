@@ -221,7 +221,7 @@ function writeFields(schema: DescMessage, message: MessageShape<DescMessage>, at
 /** The encoder of `schema`'s messages (see MessageEncoder). */
 export function messageEncoder<D extends DescMessage>(schema: D): MessageEncoder<D> {
   return (message) => {
-    const end = writeFields(schema, message as MessageShape<DescMessage>, 0);
+    const end = writeFields(schema, message, 0);
     const bytes = Buffer.allocUnsafe(end);
     out.copy(bytes, 0, 0, end);
     return bytes;

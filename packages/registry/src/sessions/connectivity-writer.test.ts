@@ -1,5 +1,5 @@
 import pino from "pino";
-import { Kysely } from "kysely";
+import { Kysely, type Compilable, type CompiledQuery, type QueryResult } from "kysely";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createDevice } from "../domain/devices.js";
 import { createProduct } from "../domain/products.js";
@@ -197,11 +197,14 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
     const { ids, table, writer, session, event, state } = await setup(12);
     const updates: string[] = [];
     // The statements run on the writer's transaction (reusable and raw queries go through executeQuery).
-    const original = Kysely.prototype.executeQuery;
+    const original = Object.getOwnPropertyDescriptor(Kysely.prototype, "executeQuery")!.value as (
+      this: Kysely<Database>,
+      q: CompiledQuery | Compilable,
+    ) => Promise<QueryResult<unknown>>;
     const spy = vi.spyOn(Kysely.prototype, "executeQuery").mockImplementation(function (this: Kysely<Database>, q) {
       const text = "sql" in q ? q.sql : q.compile().sql;
       if (/^update "?devices"? set/i.test(text)) updates.push(text);
-      return original.call(this, q) as never;
+      return original.call(this, q);
     });
     try {
       ids.forEach((id, i) => {
