@@ -1,7 +1,16 @@
-import { ScalarType, toBinary, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { toBinary, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 // protobuf-es's `presence` of proto3 fields without `optional`: zero values are not written.
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
-import { integer, integerSize, utf8Length, writeInteger, writeString, writeVarint } from "./uplink-codec.js";
+import {
+  KINDS,
+  integer,
+  integerSize,
+  utf8Length,
+  writeInteger,
+  writeString,
+  writeVarint,
+  type Kind,
+} from "./uplink-codec.js";
 
 /**
  * A protobuf binary encoder for one message type, made once from its descriptor: the same bytes as protobuf-es's
@@ -33,18 +42,6 @@ interface PlannedField {
   readonly implicit: boolean;
   readonly write: FieldWriter;
 }
-
-type Kind = "int64" | "uint64" | "int32" | "uint32" | "bool" | "string" | "bytes";
-
-const KINDS: Partial<Record<ScalarType, Kind>> = {
-  [ScalarType.INT64]: "int64",
-  [ScalarType.UINT64]: "uint64",
-  [ScalarType.INT32]: "int32",
-  [ScalarType.UINT32]: "uint32",
-  [ScalarType.BOOL]: "bool",
-  [ScalarType.STRING]: "string",
-  [ScalarType.BYTES]: "bytes",
-};
 
 const VARINT = 0;
 const LEN = 2;

@@ -27,7 +27,8 @@ export type UplinkInit = MessageInitShape<typeof UplinkSchema>;
 /** AdapterMessage bytes made by `encodeUplinksMessage`, sent as they are by the gRPC serializer. */
 export type EncodedAdapterMessage = Uint8Array & { readonly __encoded: "AdapterMessage" };
 
-type Kind = "int64" | "uint64" | "int32" | "uint32" | "bool" | "string" | "bytes";
+/** The scalar sorts this codec (and messageEncoder) write themselves. */
+export type Kind = "int64" | "uint64" | "int32" | "uint32" | "bool" | "string" | "bytes";
 
 interface Field {
   readonly no: number;
@@ -37,7 +38,8 @@ interface Field {
   readonly tag: readonly number[];
 }
 
-const KINDS: Partial<Record<ScalarType, Kind>> = {
+/** Each scalar type's sort, for those written by hand. */
+export const KINDS: Partial<Record<ScalarType, Kind>> = {
   [ScalarType.INT64]: "int64",
   [ScalarType.UINT64]: "uint64",
   [ScalarType.INT32]: "int32",

@@ -8,25 +8,29 @@ afterAll(async () => {
   for (const e of engines) await e.cleanup();
 });
 
+/** Tenants with these ids (and names), maxDevices 10, 11, … in order. */
+const insertTenants = (db: Kysely<Database>, ids: string[]) =>
+  db
+    .insertInto("tenants")
+    .values(
+      ids.map((tenantId, i) => ({
+        tenantId,
+        tenantName: tenantId,
+        maxDevices: 10 + i,
+        maxConnections: 0,
+        maxUplinkRate: 0,
+        enable: 1,
+        createAt: 1,
+        updateAt: null,
+      })),
+    )
+    .execute();
+
 describe.each(engines)("a reusable query on $name", (engine) => {
   it("answers each run for its own arguments, beside constants of the query, with camelCase columns", async () => {
     const { store } = await engine.open();
     const db = store.db;
-    await db
-      .insertInto("tenants")
-      .values(
-        ["t-a", "t-b"].map((tenantId, i) => ({
-          tenantId,
-          tenantName: tenantId,
-          maxDevices: 10 + i,
-          maxConnections: 0,
-          maxUplinkRate: 0,
-          enable: 1,
-          createAt: 1,
-          updateAt: null,
-        })),
-      )
-      .execute();
+    await insertTenants(db, ["t-a", "t-b"]);
     const tenantNamed = reusableQuery((d: Kysely<Database>, name: string, id: string) =>
       d
         .selectFrom("tenants")
@@ -64,21 +68,7 @@ describe.each(engines)("a reusable query on $name", (engine) => {
 
   it("compiles an IN query once per list length and answers each run for its own values", async () => {
     const { store } = await engine.open();
-    await store.db
-      .insertInto("tenants")
-      .values(
-        ["t-a", "t-b", "t-c"].map((tenantId, i) => ({
-          tenantId,
-          tenantName: tenantId,
-          maxDevices: 10 + i,
-          maxConnections: 0,
-          maxUplinkRate: 0,
-          enable: 1,
-          createAt: 1,
-          updateAt: null,
-        })),
-      )
-      .execute();
+    await insertTenants(store.db, ["t-a", "t-b", "t-c"]);
     let builds = 0;
     const limits = reusableInQuery((d: Kysely<Database>, ids: string[]) => {
       builds++;
