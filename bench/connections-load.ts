@@ -16,17 +16,23 @@ export interface LoadOrder {
 /** What a generator answers once every device has its CONNACK (or failed). */
 export interface LoadReport {
   latenciesMs: number[];
+  /** When each device of `latenciesMs` sent its CONNECT, ms after the storm started (same order). */
+  sentMs: number[];
   codes: Record<string, number>;
   seconds: number;
+  /** CPU this generator used for its storm (user + system), ms: its start-up is not in it. */
+  cpuMs: number;
 }
 
 const sockets: Socket[] = [];
 
 async function run(order: LoadOrder): Promise<LoadReport> {
   const latenciesMs: number[] = [];
+  const sentMs: number[] = [];
   const codes: Record<string, number> = {};
   // Built before the clock starts: the generator's own work per connect must stay small beside the broker's.
   const packets = order.credentials.map(connectPacket);
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const pending: Promise<void>[] = [];
   for (let i = 0; i < order.credentials.length; i++) {
@@ -38,6 +44,7 @@ async function run(order: LoadOrder): Promise<LoadReport> {
     pending.push(
       rawConnect(order.ports[i % order.ports.length]!, packets[i]!).then(({ code, socket, error }) => {
         latenciesMs.push(performance.now() - sent);
+        sentMs.push(sent - started);
         // A connection that ended without CONNACK counts under its socket error ("-1 ECONNRESET") when it had one.
         const key = error ? `${code} ${error}` : String(code);
         codes[key] = (codes[key] ?? 0) + 1;
@@ -46,7 +53,14 @@ async function run(order: LoadOrder): Promise<LoadReport> {
     );
   }
   await Promise.all(pending);
-  return { latenciesMs, codes, seconds: (performance.now() - started) / 1000 };
+  const cpu = process.cpuUsage(cpuBefore);
+  return {
+    latenciesMs,
+    sentMs,
+    codes,
+    seconds: (performance.now() - started) / 1000,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+  };
 }
 
 process.on("message", (m: { order?: LoadOrder; close?: true }) => {

@@ -52,6 +52,14 @@ function listenOverflows(): number {
   return Number(values?.[names?.indexOf("ListenOverflows") ?? -1] ?? NaN);
 }
 
+/** CPU time of the whole machine so far (every process and the kernel), and the time it had, in clock ticks. */
+function machineTicks(): { busy: number; total: number } {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0);
+  // idle and iowait are the time nobody wanted.
+  return { busy: total - fields[3]! - fields[4]!, total };
+}
+
 /** A paced storm from several generator processes; resolves when every device has its answer, sockets held. */
 async function storm(ports: number[], credentials: RawCredentials[]) {
   const shares = Math.ceil(credentials.length / PER_PROCESS);
@@ -69,17 +77,30 @@ async function storm(ports: number[], credentials: RawCredentials[]) {
     child.send({ order: { ports, credentials: mine, rate: rate / shares } satisfies LoadOrder });
   }
   const overflowsBefore = listenOverflows();
+  const machineBefore = machineTicks();
   const startedUs = monotonicUs();
   const done = await Promise.all(reports);
+  const machineAfter = machineTicks();
+  // Whether the machine had CPU to spare during the storm: near 100 % busy, a queue behind CPU is the explanation.
+  const machineBusy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
+  const generatorCpuMs = done.reduce((sum, r) => sum + r.cpuMs, 0);
   const window = `--from=${startedUs} --to=${monotonicUs()}`;
   const overflows = listenOverflows() - overflowsBefore;
   const latencies = done.flatMap((r) => r.latenciesMs).sort((a, b) => a - b);
+  // By the second of the storm each CONNECT went out in: a queue that builds up shows as a rising p99, a pause of
+  // one process (a GC, a long batch) as one bad second.
+  const bySecond: number[][] = [];
+  for (const r of done) r.sentMs.forEach((s, i) => (bySecond[Math.floor(s / 1000)] ??= []).push(r.latenciesMs[i]!));
+  const timeline = Array.from(bySecond, (l = []) => `${percentile(l, 50).toFixed(0)}/${percentile(l, 99).toFixed(0)}`);
   const codes: Record<string, number> = {};
   for (const r of done) for (const [c, n] of Object.entries(r.codes)) codes[c] = (codes[c] ?? 0) + n;
   const seconds = Math.max(...done.map((r) => r.seconds));
   return {
     codes,
     window,
+    timeline,
+    machineBusy,
+    generatorCpuMs,
     overflows,
     rate: credentials.length / seconds,
     p50: percentile(latencies, 50),
@@ -195,6 +216,11 @@ try {
       `CONNACK p50 ${fleet.p50.toFixed(1)} ms p99 ${fleet.p99.toFixed(1)} ms, ` +
       `SYNs dropped on full accept queues ${fleet.overflows} (profile window ${fleet.window})`,
   );
+  console.log(`fleet CONNACK p50/p99 ms by second of the storm: ${fleet.timeline.join(" ")}`);
+  console.log(
+    `machine CPU busy during the fleet's storm (all processes, all cores): ${(fleet.machineBusy * 100).toFixed(0)} %; ` +
+      `load generators ${(fleet.generatorCpuMs / devices).toFixed(2)} ms CPU per connect`,
+  );
   console.log(
     `fleet memory per connection: ${kb(perConnection)} KB ` +
       `(central ${kb(growth[0]! / devices)} KB, adapters ${kb(growth.slice(1).reduce((a, b) => a + b, 0) / devices)} KB)`,
@@ -204,6 +230,7 @@ try {
       `CONNACK p50 ${base.p50.toFixed(1)} ms p99 ${base.p99.toFixed(1)} ms, ${kb(basePerConnection)} KB per connection, ` +
       `SYNs dropped ${base.overflows}`,
   );
+  console.log(`baseline CONNACK p50/p99 ms by second of the storm: ${base.timeline.join(" ")}`);
   // CPU per connect does not depend on how busy the machine is, unlike the rates and latencies above.
   console.log(
     `CPU per connect: central ${(cpu[0]! / devices).toFixed(2)} ms, adapters ` +

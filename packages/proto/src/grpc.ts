@@ -1,7 +1,13 @@
 import * as grpc from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import { AdapterMessageSchema, RegistryService } from "./gen/iot/registry/v1/registry_pb.js";
+import {
+  AdapterMessageSchema,
+  AuthenticateBatchRequestSchema,
+  AuthenticateBatchResponseSchema,
+  RegistryService,
+} from "./gen/iot/registry/v1/registry_pb.js";
+import { messageEncoder } from "./message-encoder.js";
 import { decodeUplinksMessage } from "./uplink-codec.js";
 
 /**
@@ -22,8 +28,24 @@ export const BATCH_MAX_BYTES = 1024 * 1024;
 const asBuffer = (b: Uint8Array): Buffer =>
   Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
+/**
+ * The messages of a connect storm, written by messageEncoder (the same bytes, without protobuf-es's reflection):
+ * AuthenticateBatch requests and answers (up to 200 devices each) and the adapter's stream messages (a
+ * SessionOpenedBatch per turn of the event loop; uplinks come already encoded by their own codec).
+ */
+const HAND_ENCODED: ReadonlySet<string> = new Set([
+  AuthenticateBatchRequestSchema.typeName,
+  AuthenticateBatchResponseSchema.typeName,
+  AdapterMessageSchema.typeName,
+]);
+
 /** Messages as protobuf-es encodes them; bytes already encoded (`encodeUplinksMessage`) go as they are. */
 function serializer<D extends DescMessage>(schema: D) {
+  if (HAND_ENCODED.has(schema.typeName)) {
+    const encode = messageEncoder(schema);
+    return (message: MessageShape<D> | Uint8Array): Buffer =>
+      message instanceof Uint8Array ? asBuffer(message) : encode(message);
+  }
   return (message: MessageShape<D> | Uint8Array): Buffer =>
     asBuffer(message instanceof Uint8Array ? message : toBinary(schema, message));
 }

@@ -27,7 +27,8 @@ export type UplinkInit = MessageInitShape<typeof UplinkSchema>;
 /** AdapterMessage bytes made by `encodeUplinksMessage`, sent as they are by the gRPC serializer. */
 export type EncodedAdapterMessage = Uint8Array & { readonly __encoded: "AdapterMessage" };
 
-type Kind = "int64" | "uint64" | "int32" | "uint32" | "bool" | "string" | "bytes";
+/** The scalar sorts this codec (and messageEncoder) write themselves. */
+export type Kind = "int64" | "uint64" | "int32" | "uint32" | "bool" | "string" | "bytes";
 
 interface Field {
   readonly no: number;
@@ -37,7 +38,8 @@ interface Field {
   readonly tag: readonly number[];
 }
 
-const KINDS: Partial<Record<ScalarType, Kind>> = {
+/** Each scalar type's sort, for those written by hand. */
+export const KINDS: Partial<Record<ScalarType, Kind>> = {
   [ScalarType.INT64]: "int64",
   [ScalarType.UINT64]: "uint64",
   [ScalarType.INT32]: "int32",
@@ -271,7 +273,7 @@ const SHORT_STRING = 64;
  * UTF-8 bytes of `s`. An uplink's strings are short and usually ASCII (ids, topic, address): a loop over them costs
  * far less than Buffer.byteLength's call into C++, which with the write below was half of this codec's time.
  */
-function utf8Length(s: string): number {
+export function utf8Length(s: string): number {
   const n = s.length;
   if (n > SHORT_STRING) return Buffer.byteLength(s);
   for (let i = 0; i < n; i++) if (s.charCodeAt(i) >= 0x80) return Buffer.byteLength(s);
@@ -279,7 +281,7 @@ function utf8Length(s: string): number {
 }
 
 /** Writes `s`, of `bytes` UTF-8 bytes (utf8Length), at `at`; answers the offset after it. */
-function writeString(out: Buffer, at: number, s: string, bytes: number): number {
+export function writeString(out: Buffer, at: number, s: string, bytes: number): number {
   if (bytes !== s.length || bytes > SHORT_STRING) return at + out.write(s, at, bytes, "utf8");
   for (let i = 0; i < bytes; i++) out[at + i] = s.charCodeAt(i);
   return at + bytes;
@@ -355,7 +357,7 @@ function zero(kind: Kind): unknown {
 }
 
 /** An integer field's value as given (bigint, number or numeric string), 0 when absent; a number when it fits one. */
-function integer(v: unknown): number | bigint {
+export function integer(v: unknown): number | bigint {
   if (typeof v === "number") return v;
   // The common case, an id or a time: plain arithmetic is far cheaper than BigInt shifts.
   if (typeof v === "bigint") return v >= 0n && v <= MAX_SAFE ? Number(v) : v;
@@ -371,7 +373,7 @@ function wireValue(kind: Kind, n: number | bigint): number | bigint {
   return BigInt.asUintN(64, BigInt(n));
 }
 
-function integerSize(kind: Kind, n: number | bigint): number {
+export function integerSize(kind: Kind, n: number | bigint): number {
   const w = wireValue(kind, n);
   if (typeof w === "number") return varintSize(w);
   let size = 1;
@@ -379,7 +381,7 @@ function integerSize(kind: Kind, n: number | bigint): number {
   return size;
 }
 
-function writeInteger(out: Buffer, at: number, kind: Kind, n: number | bigint): number {
+export function writeInteger(out: Buffer, at: number, kind: Kind, n: number | bigint): number {
   const w = wireValue(kind, n);
   if (typeof w === "number") return writeVarint(out, at, w);
   let x = w;
@@ -416,7 +418,7 @@ function varintSize(n: number): number {
   return size;
 }
 
-function writeVarint(out: Buffer, at: number, n: number): number {
+export function writeVarint(out: Buffer, at: number, n: number): number {
   while (n >= 0x80) {
     out[at++] = (n % 0x80) | 0x80;
     n = Math.floor(n / 0x80);

@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { recordAuthFailure } from "./connectivity.js";
 import { queryIn } from "../store/query-in.js";
+import { reusableInQuery } from "../store/reusable-query.js";
 import { policiesOfDevice, policiesOfDevices } from "./policies.js";
 import { subscriptionsOfDevice, subscriptionsOfDevices } from "./subscriptions.js";
 import { sessionState, text, type LoraSessionState } from "../lora/lora-session-state.js";
@@ -240,6 +241,11 @@ async function admit(
   return admitted(row, credentialStamp, policies, subscriptions);
 }
 
+/** The devices of a batch's usernames (IN list), compiled once per list length (see reusableInQuery). */
+const devicesByUsername = reusableInQuery((db: Kysely<Database>, usernames: string[]) =>
+  selectDevice(db).select("d.deviceUsername").where("d.deviceUsername", "in", usernames),
+);
+
 type TokenCredentials = Extract<DeviceCredentials, { kind: "token" }>;
 
 const UNKNOWN_TOKEN: Refusal = ["BAD_CREDENTIALS", "unknown username or wrong token"];
@@ -277,7 +283,7 @@ export async function authenticateTokens(
 ): Promise<AuthOutcome[]> {
   const rows = await queryIn(
     reqs.map((r) => r.credentials.username),
-    (usernames) => selectDevice(db).select("d.deviceUsername").where("d.deviceUsername", "in", usernames).execute(),
+    (usernames) => devicesByUsername(db, usernames),
   );
   const byUsername = new Map(rows.map((r) => [r.deviceUsername, r]));
   const checked = reqs.map((req) => {

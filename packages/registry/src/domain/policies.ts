@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, PoliciesTable } from "../store/schema.js";
-import { reusableQuery } from "../store/reusable-query.js";
+import { reusableInQuery, reusableQuery } from "../store/reusable-query.js";
 import { queryInGrouped } from "../store/query-in.js";
 import { fail, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
@@ -191,18 +191,21 @@ export async function policiesOfDevices(
 ): Promise<Map<number, DevicePolicyRule[]>> {
   return queryInGrouped(
     deviceIntIds,
-    (ids) =>
-      db
-        .selectFrom("devicePolicies as dp")
-        .innerJoin("policies as p", "p.id", "dp.policyIntId")
-        .innerJoin("devices as d", (j) => j.onRef("d.id", "=", "dp.deviceIntId").onRef("d.tenantId", "=", "p.tenantId"))
-        .select(["dp.deviceIntId", "p.id", "p.topic", "p.access", "p.allow"])
-        .where("dp.deviceIntId", "in", ids)
-        .orderBy("p.id")
-        .execute(),
+    (ids) => policyRowsOfDevices(db, ids),
     (r) => ({ id: r.id, topic: r.topic, access: r.access, allow: r.allow === 1 }),
   );
 }
+
+/** Read at every AuthenticateBatch, so compiled once per IN list length (see reusableInQuery). */
+const policyRowsOfDevices = reusableInQuery((db: Kysely<Database>, ids: number[]) =>
+  db
+    .selectFrom("devicePolicies as dp")
+    .innerJoin("policies as p", "p.id", "dp.policyIntId")
+    .innerJoin("devices as d", (j) => j.onRef("d.id", "=", "dp.deviceIntId").onRef("d.tenantId", "=", "p.tenantId"))
+    .select(["dp.deviceIntId", "p.id", "p.topic", "p.access", "p.allow"])
+    .where("dp.deviceIntId", "in", ids)
+    .orderBy("p.id"),
+);
 
 /** Read at every device connect, so compiled once (see reusableQuery). */
 const policyRowsOfDevice = reusableQuery((db: Kysely<Database>, deviceIntId: number) =>

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, ProxySubscriptionsTable } from "../store/schema.js";
-import { reusableQuery } from "../store/reusable-query.js";
+import { reusableInQuery, reusableQuery } from "../store/reusable-query.js";
 import { queryInGrouped } from "../store/query-in.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import type { Caller } from "./caller.js";
@@ -109,16 +109,19 @@ export async function subscriptionsOfDevices(
 ): Promise<Map<number, Array<{ id: number; topic: string; qos: number }>>> {
   return queryInGrouped(
     deviceIntIds,
-    (ids) =>
-      db
-        .selectFrom("proxySubscriptions")
-        .select(["deviceIntId", "id", "topic", "qos"])
-        .where("deviceIntId", "in", ids)
-        .orderBy("id")
-        .execute(),
+    (ids) => subscriptionRowsOfDevices(db, ids),
     (r) => ({ id: r.id, topic: r.topic, qos: r.qos }),
   );
 }
+
+/** Read at every AuthenticateBatch, so compiled once per IN list length (see reusableInQuery). */
+const subscriptionRowsOfDevices = reusableInQuery((db: Kysely<Database>, ids: number[]) =>
+  db
+    .selectFrom("proxySubscriptions")
+    .select(["deviceIntId", "id", "topic", "qos"])
+    .where("deviceIntId", "in", ids)
+    .orderBy("id"),
+);
 
 /** Read at every device connect, so compiled once (see reusableQuery). */
 const subscriptionRowsOfDevice = reusableQuery((db: Kysely<Database>, deviceIntId: number) =>

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, TenantsTable } from "../store/schema.js";
-import { reusableQuery } from "../store/reusable-query.js";
+import { reusableInQuery, reusableQuery } from "../store/reusable-query.js";
 import { queryIn } from "../store/query-in.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import { randomCode } from "./ids.js";
@@ -110,16 +110,18 @@ export async function tenantLimitsOf(
   tenantIds: readonly string[],
 ): Promise<Map<string, TenantLimits>> {
   const limits = new Map<string, TenantLimits>(tenantIds.map((id) => [id, NO_LIMITS]));
-  const rows = await queryIn(tenantIds, (ids) =>
-    db
-      .selectFrom("tenants")
-      .select(["tenantId", "maxDevices", "maxConnections", "maxUplinkRate"])
-      .where("tenantId", "in", ids)
-      .execute(),
-  );
+  const rows = await queryIn(tenantIds, (ids) => limitsOfTenants(db, ids));
   for (const { tenantId, ...l } of rows) limits.set(tenantId, l);
   return limits;
 }
+
+/** Read at every AuthenticateBatch, so compiled once per IN list length (see reusableInQuery). */
+const limitsOfTenants = reusableInQuery((db: Kysely<Database>, ids: string[]) =>
+  db
+    .selectFrom("tenants")
+    .select(["tenantId", "maxDevices", "maxConnections", "maxUplinkRate"])
+    .where("tenantId", "in", ids),
+);
 
 /** Read at every device connect, so compiled once (see reusableQuery). */
 const limitsOfTenant = reusableQuery((db: Kysely<Database>, tenantId: string) =>

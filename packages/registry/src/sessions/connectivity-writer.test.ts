@@ -1,8 +1,10 @@
 import pino from "pino";
-import { afterAll, describe, expect, it } from "vitest";
+import { Kysely, type Compilable, type CompiledQuery, type QueryResult } from "kysely";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createDevice } from "../domain/devices.js";
 import { createProduct } from "../domain/products.js";
 import { twoTenants } from "../domain/test-tenants.js";
+import type { Database } from "../store/schema.js";
 import { engines } from "../store/test-engines.js";
 import { ConnectivityWriter, type SessionEvent } from "./connectivity-writer.js";
 import { readEvents } from "../northbound/events.js";
@@ -189,5 +191,33 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
     await writer.flush();
     expect(await logs(ids[0]!)).toHaveLength(50);
     expect(transactions).toBeLessThanOrEqual(10);
+  });
+
+  it("stores the devices of a batch online with one UPDATE, each with its own session's state", async () => {
+    const { ids, table, writer, session, event, state } = await setup(12);
+    const updates: string[] = [];
+    // The statements run on the writer's transaction (reusable and raw queries go through executeQuery).
+    const original = Object.getOwnPropertyDescriptor(Kysely.prototype, "executeQuery")!.value as (
+      this: Kysely<Database>,
+      q: CompiledQuery | Compilable,
+    ) => Promise<QueryResult<unknown>>;
+    const spy = vi.spyOn(Kysely.prototype, "executeQuery").mockImplementation(function (this: Kysely<Database>, q) {
+      const text = "sql" in q ? q.sql : q.compile().sql;
+      if (/^update "?devices"? set/i.test(text)) updates.push(text);
+      return original.call(this, q);
+    });
+    try {
+      ids.forEach((id, i) => {
+        const s = { ...session(`s${i}`, id, `10.0.0.${i}`), keepAlive: i, sleeping: i === 3 };
+        table.open("a", s);
+        writer.record(event("opened", s));
+      });
+      await writer.flush();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(updates).toHaveLength(1);
+    for (const [i, id] of ids.entries())
+      expect(await state(id)).toEqual({ deviceStatus: i === 3 ? 2 : 1, clientIp: `10.0.0.${i}`, keepAlive: i });
   });
 });

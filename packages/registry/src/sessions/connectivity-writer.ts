@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { CONNECT_STATUS } from "../domain/connectivity.js";
 import type { Database } from "../store/schema.js";
-import { reusableQuery } from "../store/reusable-query.js";
+import { reusableInQuery } from "../store/reusable-query.js";
+import { storeOnline, type OnlineState } from "./store-online.js";
 import { EitherEngineInsert } from "../store/multi-row-insert.js";
 import { queryIn } from "../store/query-in.js";
 import type { LiveSession } from "./session-table.js";
@@ -29,16 +30,18 @@ export interface SessionEvent {
   readonly instanceId?: string;
 }
 
-/** A live device's stored state; one UPDATE per device of a batch, so compiled once (see reusableQuery). */
-const storeOnline = reusableQuery(
-  (
-    db: Kysely<Database>,
-    id: number,
-    deviceStatus: number,
-    clientIp: string | null,
-    keepAlive: number | null,
-    connectedAt: number,
-  ) => db.updateTable("devices").set({ deviceStatus, clientIp, keepAlive, connectedAt }).where("id", "=", id),
+/** The devices of a batch's events (IN list), compiled once per list length (see reusableInQuery). */
+const devicesOf = reusableInQuery((db: Kysely<Database>, ids: number[]) =>
+  db.selectFrom("devices").select(["id", "tenantId", "deviceId", "deviceName", "deviceStatus"]).where("id", "in", ids),
+);
+
+/** Devices with no live session left, stored offline; compiled once per IN list length. */
+const storeOffline = reusableInQuery((db: Kysely<Database>, ids: number[]) =>
+  db
+    .updateTable("devices")
+    .set({ deviceStatus: 0, clientIp: null, connectedAt: null })
+    .where("id", "in", ids)
+    .where("deviceStatus", "!=", 0),
 );
 
 /**
@@ -129,17 +132,7 @@ export class ConnectivityWriter {
   private async write(batch: SessionEvent[]): Promise<void> {
     const ids = [...new Set(batch.map((e) => e.deviceIntId))];
     await this.db.transaction().execute(async (tx) => {
-      const devices = new Map(
-        (
-          await queryIn(ids, (chunk) =>
-            tx
-              .selectFrom("devices")
-              .select(["id", "tenantId", "deviceId", "deviceName", "deviceStatus"])
-              .where("id", "in", chunk)
-              .execute(),
-          )
-        ).map((d) => [d.id, d]),
-      );
+      const devices = new Map((await queryIn(ids, (chunk) => devicesOf(tx, chunk))).map((d) => [d.id, d]));
       const logs = batch.flatMap((e) => {
         const d = devices.get(e.deviceIntId);
         if (!d || e.kind === "state" || (e.kind === "announced" && d.deviceStatus !== 0)) return [];
@@ -177,25 +170,24 @@ export class ConnectivityWriter {
       );
       await this.shared?.write(tx, batch);
       const offline: number[] = [];
+      const online: OnlineState[] = [];
       for (const id of devices.keys()) {
         const live = this.liveSession(id);
-        if (!live) {
-          offline.push(id);
-          continue;
-        }
-        await storeOnline(tx, id, live.sleeping ? 2 : 1, live.clientIp, live.keepAlive, live.openedAt);
+        if (live)
+          online.push({
+            id,
+            deviceStatus: live.sleeping ? 2 : 1,
+            clientIp: live.clientIp,
+            keepAlive: live.keepAlive,
+            connectedAt: live.openedAt,
+          });
+        else offline.push(id);
       }
+      await storeOnline(tx, online);
       const elsewhere = this.shared && offline.length > 0 ? await this.shared.heldElsewhere(tx, offline) : undefined;
       if (elsewhere && elsewhere.size > 0)
         offline.splice(0, offline.length, ...offline.filter((id) => !elsewhere.has(id)));
-      await queryIn(offline, (chunk) =>
-        tx
-          .updateTable("devices")
-          .set({ deviceStatus: 0, clientIp: null, connectedAt: null })
-          .where("id", "in", chunk)
-          .where("deviceStatus", "!=", 0)
-          .execute(),
-      );
+      await queryIn(offline, (chunk) => storeOffline(tx, chunk));
     });
     eventsCommitted();
     this.shared?.committed(batch);

@@ -1,32 +1,36 @@
 import type { Kysely, KyselyPlugin } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "./test-engines.js";
-import { reusableQuery } from "./reusable-query.js";
+import { reusableInQuery, reusableQuery } from "./reusable-query.js";
 import type { Database } from "./schema.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
 });
 
+/** Tenants with these ids (and names), maxDevices 10, 11, … in order. */
+const insertTenants = (db: Kysely<Database>, ids: string[]) =>
+  db
+    .insertInto("tenants")
+    .values(
+      ids.map((tenantId, i) => ({
+        tenantId,
+        tenantName: tenantId,
+        maxDevices: 10 + i,
+        maxConnections: 0,
+        maxUplinkRate: 0,
+        enable: 1,
+        createAt: 1,
+        updateAt: null,
+      })),
+    )
+    .execute();
+
 describe.each(engines)("a reusable query on $name", (engine) => {
   it("answers each run for its own arguments, beside constants of the query, with camelCase columns", async () => {
     const { store } = await engine.open();
     const db = store.db;
-    await db
-      .insertInto("tenants")
-      .values(
-        ["t-a", "t-b"].map((tenantId, i) => ({
-          tenantId,
-          tenantName: tenantId,
-          maxDevices: 10 + i,
-          maxConnections: 0,
-          maxUplinkRate: 0,
-          enable: 1,
-          createAt: 1,
-          updateAt: null,
-        })),
-      )
-      .execute();
+    await insertTenants(db, ["t-a", "t-b"]);
     const tenantNamed = reusableQuery((d: Kysely<Database>, name: string, id: string) =>
       d
         .selectFrom("tenants")
@@ -60,5 +64,26 @@ describe.each(engines)("a reusable query on $name", (engine) => {
     const { store } = await engine.open();
     const unbound = reusableQuery((d: Kysely<Database>, _id: string) => d.selectFrom("tenants").select("tenantId"));
     await expect(unbound(store.db, "x")).rejects.toThrow(/does not bind argument 0/);
+  });
+
+  it("compiles an IN query once per list length and answers each run for its own values", async () => {
+    const { store } = await engine.open();
+    await insertTenants(store.db, ["t-a", "t-b", "t-c"]);
+    let builds = 0;
+    const limits = reusableInQuery((d: Kysely<Database>, ids: string[]) => {
+      builds++;
+      return d
+        .selectFrom("tenants")
+        .select(["tenantId", "maxDevices"])
+        .where("tenantId", "in", ids)
+        .orderBy("tenantId");
+    });
+    expect(await limits(store.db, ["t-a", "t-c"])).toEqual([
+      { tenantId: "t-a", maxDevices: 10 },
+      { tenantId: "t-c", maxDevices: 12 },
+    ]);
+    expect(await limits(store.db, ["t-b", "t-x"])).toEqual([{ tenantId: "t-b", maxDevices: 11 }]);
+    expect(await store.db.transaction().execute((trx) => limits(trx, ["t-b", "t-b", "t-a"]))).toHaveLength(2);
+    expect(builds).toBe(2);
   });
 });

@@ -27,17 +27,42 @@ const samePlugins = (a: readonly KyselyPlugin[], b: readonly KyselyPlugin[]) =>
 export function reusableQuery<Db, A extends unknown[], R>(
   build: (db: Kysely<Db>, ...args: A) => Compilable<R>,
 ): (db: Kysely<Db>, ...args: A) => Promise<R[]> {
+  const run = compiledOnce<Db, R>((db, args) => build(db, ...(args as A)), build.length - 1);
+  return (db, ...args) => run(db, args);
+}
+
+/**
+ * `reusableQuery` for a query over an IN list (`where(column, "in", values)`): built and compiled once per list
+ * length, each length its own SQL text. Meant for the chunks of `queryIn`, whose lengths are the powers of two from 8
+ * to 512, so a query has at most seven compiled forms; AuthenticateBatch's lookups (thousands of devices per second in
+ * a connect storm) built and compiled their IN queries at every batch.
+ */
+export function reusableInQuery<Db, V, R>(
+  build: (db: Kysely<Db>, values: V[]) => Compilable<R>,
+): (db: Kysely<Db>, values: V[]) => Promise<R[]> {
+  const byLength = new Map<number, Run<Db, R>>();
+  return (db, values) => {
+    let run = byLength.get(values.length);
+    if (!run)
+      byLength.set(values.length, (run = compiledOnce<Db, R>((d, args) => build(d, args as V[]), values.length)));
+    return run(db, values);
+  };
+}
+
+type Run<Db, R> = (db: Kysely<Db>, args: readonly unknown[]) => Promise<R[]>;
+
+/** `build` compiled once per database with `arity` placeholders for its arguments; each run binds its own. */
+function compiledOnce<Db, R>(build: (db: Kysely<Db>, args: unknown[]) => Compilable<R>, arity: number): Run<Db, R> {
   /** By the database's dialect adapter, which a Kysely handle shares with its transactions (a new one per run). */
   const compiled = new WeakMap<object, Compiled<R>[]>();
-  const arity = build.length - 1;
   const placeholders = Array.from({ length: arity }, (_, i) => placeholder(i));
-  return async (db, ...args) => {
+  return async (db, args) => {
     const { adapter, plugins } = db.getExecutor();
     let forAdapter = compiled.get(adapter);
     if (!forAdapter) compiled.set(adapter, (forAdapter = []));
     let c = forAdapter.find((x) => samePlugins(x.plugins, plugins));
     if (!c) {
-      const query = build(db, ...(placeholders as A)).compile();
+      const query = build(db, placeholders).compile();
       const slots = query.parameters.map((p) => placeholders.indexOf(p as string));
       for (let i = 0; i < arity; i++)
         if (!slots.includes(i)) throw new Error(`reusable query does not bind argument ${i}: ${query.sql}`);
