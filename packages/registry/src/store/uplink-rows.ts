@@ -13,7 +13,7 @@ export interface UplinkRows {
   insert(trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Set<string>>;
 }
 
-/** The columns of a stored uplink, in the order `rowValues` gives their values. */
+/** The columns of a stored uplink, in the order `pushRow` gives their values. */
 const COLUMNS = [
   "msg_key",
   "tenant_id",
@@ -62,22 +62,11 @@ export class SteppedUplinkRows implements UplinkRows {
     );
     const statement = this.#statement;
     const stored = new Set<string>();
+    const row: unknown[] = []; // one array for every row: run() binds its values
     for (const r of records) {
-      const { changes } = statement.run(
-        r.msgKey,
-        r.tenantId,
-        r.deviceIntId,
-        r.gatewayIntId ?? null,
-        r.topic,
-        payloadView(r),
-        r.ip ?? null,
-        r.qos,
-        r.msgTime,
-        now,
-        r.metadata ?? null,
-        r.resendId ?? null,
-      );
-      if (changes === 1) stored.add(r.msgKey);
+      row.length = 0;
+      pushRow(row, r, now);
+      if (statement.run(row).changes === 1) stored.add(r.msgKey);
     }
     return Promise.resolve(stored);
   }
@@ -96,28 +85,29 @@ export class MultiRowUplinkRows implements UplinkRows {
 
   async insert(trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Set<string>> {
     const values: unknown[] = [];
-    for (const r of records) {
-      values.push(
-        r.msgKey,
-        r.tenantId,
-        r.deviceIntId,
-        r.gatewayIntId ?? null,
-        r.topic,
-        payloadView(r),
-        r.ip ?? null,
-        r.qos,
-        r.msgTime,
-        now,
-        r.metadata ?? null,
-        r.resendId ?? null,
-      );
-    }
+    for (const r of records) pushRow(values, r, now);
     const stored = new Set<string>();
     for (const row of await this.#insert.run(trx, values)) stored.add(row.k as string);
     return stored;
   }
 }
 
-/** The payload as a Buffer view (no copy): pg sends Buffers as bytea; better-sqlite3 binds them as blobs. */
-const payloadView = (r: UplinkRecord): Buffer =>
-  Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength);
+/** Appends one uplink's row to `values`, in COLUMNS order. */
+function pushRow(values: unknown[], r: UplinkRecord, now: number): void {
+  // A Buffer view of the payload (no copy): pg sends Buffers as bytea; better-sqlite3 binds them as blobs.
+  const payload = Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength);
+  values.push(
+    r.msgKey,
+    r.tenantId,
+    r.deviceIntId,
+    r.gatewayIntId ?? null,
+    r.topic,
+    payload,
+    r.ip ?? null,
+    r.qos,
+    r.msgTime,
+    now,
+    r.metadata ?? null,
+    r.resendId ?? null,
+  );
+}
