@@ -45,6 +45,16 @@ const ROLLED_BACK: SqliteStatement = {
   iterate: () => [][Symbol.iterator](),
 };
 
+/** The better-sqlite3 connection under each handle `openSqlite` made (for the uplink rows: `sqliteConnectionOf`). */
+const connections = new WeakMap<Kysely<Database>, BetterSqlite3.Database>();
+
+/**
+ * The better-sqlite3 connection under a handle `openSqlite` made, or undefined for any other handle. Statements run on
+ * it directly belong to whatever transaction kysely has open on it, so only code that holds the connection (inside
+ * a transaction's callback) may use it.
+ */
+export const sqliteConnectionOf = (db: Kysely<Database>): BetterSqlite3.Database | undefined => connections.get(db);
+
 /** How long, in ms, a statement waits for another connection's write lock before failing. */
 const BUSY_TIMEOUT_MS = 5_000;
 
@@ -68,9 +78,11 @@ export function openSqlite(dataDir: string): Kysely<Database> {
     sqlite?.close();
     throw new Error(`cannot open SQLite database ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return new Kysely<Database>({
+  const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
     plugins: [new CamelCasePlugin()],
     log: databaseErrorLog("sqlite"),
   });
+  connections.set(db, sqlite);
+  return db;
 }

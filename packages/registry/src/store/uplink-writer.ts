@@ -6,7 +6,7 @@ import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter, UplinkWritten }
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
 import { uplinkMetadata } from "./uplink-metadata.js";
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
-import { MultiRowInsert } from "./multi-row-insert.js";
+import { uplinkRows, type UplinkRows } from "./uplink-rows.js";
 import { RecentResendIds } from "./recent-resend-ids.js";
 
 /** Default most rows in one uplink transaction. */
@@ -31,21 +31,19 @@ export interface BatchOptions {
 }
 
 /**
- * The UplinkWriter of `store.ts`: queues uplinks and writes each batch as
- * multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING msg_key` (MultiRowInsert) in
- * ONE transaction, with the northbound `uplink` event of each newly stored
- * row (same transaction). A batch is flushed when `batchMaxRows` are queued
- * or `batchMaxDelayMs` after its first row (0: in the next turn of the event loop, so the rows of one burst share
- * it). One flush runs at a time; rows that arrive meanwhile form the next batch (so batches grow under load). A write
- * resolves once its batch is committed and synced (`BatchDurability`); the next batch may commit during that sync.
- * When a transaction or its sync fails, every write of that batch rejects with its error; later batches are
- * unaffected.
+ * The UplinkWriter of `store.ts`: queues uplinks and writes each batch's rows (`UplinkRows`: a key stored before gets
+ * no row) in ONE transaction, with the northbound `uplink` event of each newly stored row (same transaction). A
+ * batch is flushed when `batchMaxRows` are queued or `batchMaxDelayMs` after its first row (0: in the next turn of
+ * the event loop, so the rows of one burst share it). One flush runs at a time; rows that arrive meanwhile form the
+ * next batch (so batches grow under load). A write resolves once its batch is committed and synced
+ * (`BatchDurability`); the next batch may commit during that sync. When a transaction or its sync fails, every write
+ * of that batch rejects with its error; later batches are unaffected.
  */
 export class BatchedUplinkWriter implements UplinkWriter {
   readonly #db: Kysely<Database>;
   readonly #maxRows: number;
   readonly #maxDelayMs: number;
-  readonly #insert: MultiRowInsert;
+  readonly #rows: UplinkRows;
   readonly #durability: BatchDurability;
   /**
    * The resend lookup in memory, on SQLite only: the store is then the only writer of its database (one node holds
@@ -73,12 +71,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
     this.#maxRows = Math.max(1, options.batchMaxRows ?? DEFAULT_BATCH_MAX_ROWS);
     this.#maxDelayMs = Math.max(0, options.batchMaxDelayMs ?? DEFAULT_BATCH_MAX_DELAY_MS);
     this.#recent = engine === "sqlite" ? new RecentResendIds(options.recentResendIds) : undefined;
-    this.#insert = new MultiRowInsert(
-      engine,
-      "device_events",
-      COLUMNS,
-      "on conflict (msg_key) do nothing returning msg_key as k",
-    );
+    this.#rows = uplinkRows(db, engine);
   }
 
   /** Queues one uplink; resolves after its batch committed. Rejects after `close()`. */
@@ -151,12 +144,11 @@ export class BatchedUplinkWriter implements UplinkWriter {
   /** Writes one batch; settles every waiter of it once synced (without waiting for that here), never throws. */
   async #commit(batch: Waiter[]): Promise<void> {
     const byKey = new Map<string, Waiter[]>();
-    const stored = new Set<string>();
+    let stored = new Set<string>();
     const timer = uplinkBatchSeconds().startTimer();
     uplinkBatchRows().observe(batch.length);
     try {
       const now = Date.now();
-      const values: unknown[] = [];
       const firsts: UplinkRecord[] = [];
       await this.#durability.transaction(this.#db, async (trx) => {
         // Possible resends (rare) are looked up first; a batch without one pays for nothing more.
@@ -170,10 +162,9 @@ export class BatchedUplinkWriter implements UplinkWriter {
             // A resend of a stored uplink is acked as a duplicate: its key gets no row.
             if (resent?.has(waiter)) continue;
             firsts.push(waiter.record);
-            pushRow(values, waiter.record, now);
           }
         }
-        for (const row of await this.#insert.run(trx, values)) stored.add(row.k as string);
+        stored = await this.#rows.insert(trx, firsts, now);
         // The feed's uplink events, in this transaction: only what was stored now (a replay is no new event).
         const events: NewEvent[] = [];
         for (const r of firsts) if (stored.has(r.msgKey)) events.push(uplinkEvent(r));
@@ -269,40 +260,4 @@ function uplinkEvent(r: UplinkRecord): NewEvent {
       ...(r.metadata ? { metadata: uplinkMetadata(r.metadata) } : {}),
     },
   };
-}
-
-/** The columns of a stored uplink, in the order `pushRow` gives their values. */
-const COLUMNS = [
-  "msg_key",
-  "tenant_id",
-  "device_int_id",
-  "gateway_int_id",
-  "topic",
-  "payload",
-  "ip",
-  "qos",
-  "msg_time",
-  "create_at",
-  "metadata",
-  "resend_id",
-] as const;
-
-/** Appends one uplink's row to `values`, in COLUMNS order. */
-function pushRow(values: unknown[], r: UplinkRecord, now: number): void {
-  // A Buffer view (no copy): pg sends Buffers as bytea; better-sqlite3 binds them as blobs.
-  const payload = Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength);
-  values.push(
-    r.msgKey,
-    r.tenantId,
-    r.deviceIntId,
-    r.gatewayIntId ?? null,
-    r.topic,
-    payload,
-    r.ip ?? null,
-    r.qos,
-    r.msgTime,
-    now,
-    r.metadata ?? null,
-    r.resendId ?? null,
-  );
 }
