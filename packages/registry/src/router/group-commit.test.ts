@@ -1,12 +1,27 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
-import { GroupCommit } from "./group-commit.js";
+import { GroupCommit, type GroupCommitOptions } from "./group-commit.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
 });
 
 describe.each(engines)("group commit on $name", (engine) => {
+  /** A writer that answers each item with itself, and the batches it wrote. */
+  async function batchesOf(options: GroupCommitOptions<number>) {
+    const { store } = await engine.open();
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number, number>(
+      store.db,
+      async (_tx, items) => {
+        batches.push(items);
+        return items;
+      },
+      options,
+    );
+    return { writer, batches };
+  }
+
   it("writes what arrives together in one transaction, what arrives during a commit in the next, each answered in order", async () => {
     const { store } = await engine.open();
     const batches: number[][] = [];
@@ -54,16 +69,7 @@ describe.each(engines)("group commit on $name", (engine) => {
   });
 
   it("gathers the items of a few milliseconds into one batch when asked to", async () => {
-    const { store } = await engine.open();
-    const batches: number[][] = [];
-    const writer = new GroupCommit<number, number>(
-      store.db,
-      async (_tx, items) => {
-        batches.push(items);
-        return items;
-      },
-      { gatherMs: 50 },
-    );
+    const { writer, batches } = await batchesOf({ gatherMs: 50 });
     const first = writer.add(1);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await Promise.all([first, writer.add(2)]);
@@ -71,16 +77,7 @@ describe.each(engines)("group commit on $name", (engine) => {
   });
 
   it("under load starts a transaction at most every commitEveryMs: items arriving one by one share the next", async () => {
-    const { store } = await engine.open();
-    const batches: number[][] = [];
-    const writer = new GroupCommit<number, number>(
-      store.db,
-      async (_tx, items) => {
-        batches.push(items);
-        return items;
-      },
-      { commitEveryMs: 200 },
-    );
+    const { writer, batches } = await batchesOf({ commitEveryMs: 200 });
     const first = writer.add(1); // after a quiet time: at the next turn of the event loop
     await first;
     const later: Array<Promise<number>> = [];
