@@ -1,12 +1,27 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
-import { GroupCommit } from "./group-commit.js";
+import { GroupCommit, type GroupCommitOptions } from "./group-commit.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
 });
 
 describe.each(engines)("group commit on $name", (engine) => {
+  /** A writer that answers each item with itself, and the batches it wrote. */
+  async function batchesOf(options: GroupCommitOptions<number>) {
+    const { store } = await engine.open();
+    const batches: number[][] = [];
+    const writer = new GroupCommit<number, number>(
+      store.db,
+      async (_tx, items) => {
+        batches.push(items);
+        return items;
+      },
+      options,
+    );
+    return { writer, batches };
+  }
+
   it("writes what arrives together in one transaction, what arrives during a commit in the next, each answered in order", async () => {
     const { store } = await engine.open();
     const batches: number[][] = [];
@@ -54,20 +69,68 @@ describe.each(engines)("group commit on $name", (engine) => {
   });
 
   it("gathers the items of a few milliseconds into one batch when asked to", async () => {
-    const { store } = await engine.open();
-    const batches: number[][] = [];
-    const writer = new GroupCommit<number, number>(
-      store.db,
-      async (_tx, items) => {
-        batches.push(items);
-        return items;
-      },
-      { gatherMs: 50 },
-    );
+    const { writer, batches } = await batchesOf({ gatherMs: 50 });
     const first = writer.add(1);
     await new Promise((resolve) => setTimeout(resolve, 5));
     await Promise.all([first, writer.add(2)]);
     expect(batches).toEqual([[1, 2]]);
+  });
+
+  it("under load starts a transaction at most every commitEveryMs: items arriving one by one share the next", async () => {
+    const { writer, batches } = await batchesOf({ commitEveryMs: 200 });
+    const first = writer.add(1); // after a quiet time: at the next turn of the event loop
+    await first;
+    const later: Array<Promise<number>> = [];
+    for (const n of [2, 3, 4]) {
+      later.push(writer.add(n)); // each alone in its turn of the event loop, within 200 ms of the first transaction
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await Promise.all(later);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it("under load asks for a sync at most every syncEveryMs, one sync for the batches committed meanwhile", async () => {
+    const { store } = await engine.open();
+    const steps: string[] = [];
+    let syncs = 0;
+    const durability = {
+      transaction: store.durability.transaction.bind(store.durability),
+      sync: () => {
+        syncs++;
+        steps.push("sync");
+        return store.durability.sync();
+      },
+      close: () => Promise.resolve(),
+    };
+    const writer = new GroupCommit<number, number>(
+      store.db,
+      async (_tx, items) => {
+        steps.push(`commit ${items.join(",")}`);
+        return items;
+      },
+      { durability, syncEveryMs: 200, committed: (r) => steps.push(`committed ${r.join(",")}`) },
+    );
+    await writer.add(1);
+    const later: Array<Promise<number>> = [];
+    for (const n of [2, 3]) {
+      later.push(writer.add(n).then((r) => (steps.push(`answered ${r}`), r)));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(await Promise.all(later)).toEqual([2, 3]);
+    expect(syncs).toBe(2);
+    // Each batch is sent on at its commit; the answers wait for the one sync after both.
+    expect(steps).toEqual([
+      "commit 1",
+      "committed 1",
+      "sync",
+      "commit 2",
+      "committed 2",
+      "commit 3",
+      "committed 3",
+      "sync",
+      "answered 2",
+      "answered 3",
+    ]);
   });
 
   it("rejects every item of a failed batch and stores none of it, while the next batch goes on", async () => {
