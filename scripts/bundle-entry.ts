@@ -4,8 +4,9 @@
  * esbuild bundles the workspace's own sources (as tsx would compile them: keepNames, this Node's target) into
  * node_modules/.cache/fleet-bundles/; third-party packages stay external, imported by the absolute path esbuild
  * resolves from the importing source (what Node resolves there), so pnpm's strict layout and native modules work.
- * A manifest lists every file the bundle was built from with its stat; any change to one, to the lockfile, the
- * tsconfig or this builder, rebuilds it before the process starts, so a process never runs stale code.
+ * A manifest lists every file the bundle was built from with its stat, with the package.json and tsconfig.json files
+ * above them; any change to one, to the lockfile or this builder, rebuilds it before the process starts, so a process
+ * never runs stale code.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
@@ -17,8 +18,11 @@ import { build, type Loader, type Plugin } from "esbuild";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Where bundles, their source maps and manifests are kept (one worktree's; `pnpm install` does not clear it). */
 export const BUNDLE_DIR = join(root, "node_modules", ".cache", "fleet-bundles");
-/** Files outside the bundle's inputs whose change can change it: dependency versions, compiler options, this file. */
-const SETTINGS = ["pnpm-lock.yaml", "node_modules/.modules.yaml", "tsconfig.base.json", "scripts/bundle-entry.ts"];
+/** Files outside the bundle's inputs whose change can change it: dependency versions, shared compiler options. */
+const SETTINGS = ["pnpm-lock.yaml", "node_modules/.modules.yaml", "tsconfig.base.json"];
+/** This builder as it was loaded (an older copy still running elsewhere must not vouch for the newer file). */
+const BUILDER = relative(root, fileURLToPath(import.meta.url));
+const BUILDER_KEY = currentKey(BUILDER);
 /** Bundles no manifest names any more are removed once this old (ms): a process may still be starting from one. */
 const PRUNE_AFTER_MS = 10 * 60_000;
 const LOADERS: Record<string, Loader> = { ".ts": "ts", ".mts": "ts", ".js": "js", ".mjs": "js", ".json": "json" };
@@ -74,6 +78,18 @@ function writeAtomically(file: string, contents: string | Uint8Array): void {
  * Bare imports that resolve into node_modules stay external, by absolute URL.
  */
 function sourcesPlugin(inputs: Map<string, string>): Plugin {
+  const seen = new Set<string>();
+  /** The package.json (exports, type) and tsconfig.json (compiler options) of `dir` and every folder above it. */
+  const recordConfigs = (dir: string) => {
+    for (let d = dir; d.startsWith(root) && !seen.has(d); d = dirname(d)) {
+      seen.add(d);
+      for (const name of ["package.json", "tsconfig.json"]) {
+        const path = relative(root, join(d, name));
+        const key = currentKey(path);
+        if (key) inputs.set(path, key);
+      }
+    }
+  };
   return {
     name: "fleet-sources",
     setup(b) {
@@ -93,6 +109,7 @@ function sourcesPlugin(inputs: Map<string, string>): Plugin {
         const s = await stat(args.path, { bigint: true });
         let contents = await readFile(args.path, "utf8");
         inputs.set(relative(root, args.path), statKey(s));
+        recordConfigs(dirname(args.path));
         if (contents.includes("import.meta")) {
           const url = pathToFileURL(args.path).href;
           contents = contents
@@ -122,6 +139,7 @@ function prune(slug: string, keep: string): void {
 async function buildBundle(entry: string, slug: string, manifestFile: string): Promise<Manifest> {
   const inputs = new Map<string, string>();
   for (const path of SETTINGS) inputs.set(path, currentKey(path) ?? "missing");
+  inputs.set(BUILDER, BUILDER_KEY ?? "missing");
   const result = await build({
     entryPoints: { [slug]: join(root, entry) },
     entryNames: "[name]-[hash]",
