@@ -7,12 +7,13 @@
  * `--from`/`--to` keep only the samples taken within that window of the monotonic clock (microseconds, what
  * `process.hrtime.bigint() / 1000n` says in any process of the machine), so a benchmark can name one phase.
  */
-import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
+import { basename, dirname, resolve } from "node:path";
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
 }
 
@@ -24,10 +25,26 @@ interface Profile {
   timeDeltas: number[];
 }
 
-/** A short place for a function: its package (or file) and line, enough to find it. */
-function where(url: string, line: number): string {
+const sourceMaps = new Map<string, SourceMap | undefined>();
+
+/** The source map beside a bundled file (the fleet's processes run bundles: scripts/bundle-entry.ts), if any. */
+function sourceMapOf(path: string): SourceMap | undefined {
+  if (!sourceMaps.has(path)) {
+    const file = `${path}.map`;
+    sourceMaps.set(path, existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, "utf8"))) : undefined);
+  }
+  return sourceMaps.get(path);
+}
+
+/** A short place for a function: its package (or file) and line, enough to find it; a bundle's as its source's. */
+function where(url: string, line: number, column: number): string {
   if (!url) return "";
-  const path = url.replace(/^file:\/\//, "");
+  let path = url.replace(/^file:\/\//, "");
+  const entry = sourceMapOf(path)?.findEntry(line, column) as { originalSource?: string; originalLine?: number };
+  if (entry?.originalSource !== undefined && entry.originalLine !== undefined) {
+    path = resolve(dirname(path), entry.originalSource.replace(/^file:\/\//, ""));
+    line = entry.originalLine;
+  }
   const pkg = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(path);
   const file = pkg ? `${pkg[1]}/${basename(pkg[2]!)}` : path.replace(/^.*\/packages\//, "");
   return `${file}:${line + 1}`;
@@ -50,7 +67,7 @@ export function selfTimes(
     if (at < window.from || at > window.to) return;
     if (!node || node.callFrame.functionName === "(idle)") return;
     const f = node.callFrame;
-    const key = `${f.functionName || "(anonymous)"} ${where(f.url, f.lineNumber)}`.trim();
+    const key = `${f.functionName || "(anonymous)"} ${where(f.url, f.lineNumber, f.columnNumber)}`.trim();
     rows.set(key, (rows.get(key) ?? 0) + ms);
     busyMs += ms;
   });

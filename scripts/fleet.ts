@@ -4,6 +4,7 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleEntry } from "./bundle-entry.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -58,8 +59,9 @@ export interface FleetProcess {
 }
 
 /**
- * Starts one TypeScript entry point under Node with tsx and resolves once it
- * prints its READY line; rejects with its stderr if it exits first.
+ * Starts one TypeScript entry point under Node, from its bundle (built first if a source changed: see
+ * bundle-entry.ts; about half the CPU of loading the sources with tsx), with source maps on so stack traces name the
+ * .ts files. Resolves once it prints its READY line; rejects with its stderr if it exits first.
  */
 export async function startProcess(
   name: string,
@@ -67,7 +69,8 @@ export async function startProcess(
   env: Record<string, string | undefined>,
   opts: { echo?: boolean; timeoutMs?: number; nodeArgs?: readonly string[] } = {},
 ): Promise<FleetProcess> {
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--import", "tsx", join(root, entry)], {
+  const script = await bundleEntry(entry);
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), "--enable-source-maps", script], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

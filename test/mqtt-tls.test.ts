@@ -6,6 +6,7 @@ import { join } from "node:path";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refusal } from "../packages/adapters/mqtt/src/transport/test-refusal.js";
+import { bundleEntry } from "../scripts/bundle-entry.js";
 import { freePort, startTestFleet, type TestFleet } from "./helpers.js";
 
 type Device = { id: number; deviceID: string; deviceUsername: string; token: string };
@@ -325,7 +326,8 @@ describe("Form 2 broker addresses", () => {
 
 describe("an MQTT adapter whose registry is unreachable at start", () => {
   it("waits for its listener certificate, saying why, and still stops with exit code 0 on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "packages/adapters/mqtt/src/main.ts"], {
+    const script = await bundleEntry("packages/adapters/mqtt/src/main.ts");
+    const child = spawn(process.execPath, ["--enable-source-maps", script], {
       cwd: join(import.meta.dirname, ".."),
       env: {
         ...process.env,
