@@ -187,8 +187,10 @@ describe("central node over gRPC", () => {
     expect((await s.next("uplinkAck")).seqs).toEqual([1n]);
     expect((await api("GET", `/devices/${device.id}/events`)).body.meta.count).toBe(2);
 
-    const detail = (await api("GET", `/devices/${device.id}`)).body;
-    expect(detail).toMatchObject({ deviceStatus: 1, clientIP: "10.0.0.9", keepAlive: 30 });
+    // The online state is stored by the connectivity writer's next batch (it is not on the uplink's path).
+    await expect
+      .poll(async () => (await api("GET", `/devices/${device.id}`)).body)
+      .toMatchObject({ deviceStatus: 1, clientIP: "10.0.0.9", keepAlive: 30 });
     const health = (await api("GET", "/health")).body;
     expect(health.adapters).toEqual([
       expect.objectContaining({ instance: "mqtt-test-1", protocol: 1, connectedDevices: 1 }),
