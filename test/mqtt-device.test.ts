@@ -54,8 +54,10 @@ describe("an MQTT device end to end", () => {
       });
       expect(events.body.items[0].msgTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 
-      const detail = (await t.api("GET", `/devices/${d.id}`)).body;
-      expect(detail).toMatchObject({ deviceStatus: 1, clientIP: "127.0.0.1" });
+      // The online state is stored by the connectivity writer's next batch, off the uplink's path.
+      await expect
+        .poll(async () => (await t.api("GET", `/devices/${d.id}`)).body)
+        .toMatchObject({ deviceStatus: 1, clientIP: "127.0.0.1" });
       const health = (await t.api("GET", "/health")).body;
       expect(health.adapters).toContainEqual(expect.objectContaining({ protocol: 1, connectedDevices: 1 }));
 

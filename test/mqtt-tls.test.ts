@@ -117,7 +117,9 @@ describe("MQTT over TLS, mutual TLS and WebSocket, end to end", () => {
       const events = (await t.api("GET", `/devices/${d.id}/events`)).body;
       expect(events.items[0]).toMatchObject({ topic: "telemetry", payload: "by-cert", deviceID: d.deviceID });
       expect(await command(client, d.deviceID, "open-valve")).toEqual({ topic: "inbox", payload: "open-valve" });
-      expect((await t.api("GET", `/devices/${d.id}`)).body).toMatchObject({ deviceStatus: 1, clientIP: "127.0.0.1" });
+      await expect
+        .poll(async () => (await t.api("GET", `/devices/${d.id}`)).body)
+        .toMatchObject({ deviceStatus: 1, clientIP: "127.0.0.1" });
       expect(await connectStatuses(d)).toEqual([1]);
     } finally {
       await client.endAsync();
