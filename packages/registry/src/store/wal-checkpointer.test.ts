@@ -52,6 +52,25 @@ describe("WalCheckpointer", () => {
     }
   });
 
+  it("checkpoints on its own once 1000 WAL pages wait to be copied, and not before", async () => {
+    const store = await openStore({ dataDir: join(dir, "threshold") });
+    try {
+      await store.uplinks.write(uplink());
+      const checkpointer = (store.durability as WalSync).checkpointer!;
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await checkpointer.checkpoints()).toBe(0);
+      // About 1,500 pages: the worker sees them within its next looks.
+      for (let batch = 0; batch < 30; batch++)
+        await Promise.all(Array.from({ length: 100 }, () => store.uplinks.write(uplink())));
+      const until = Date.now() + 5_000;
+      while ((await checkpointer.checkpoints()) === 0 && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await checkpointer.checkpoints()).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("stops its worker on close, after which it runs no more checkpoints", async () => {
     const store = await openStore({ dataDir: join(dir, "closing") });
     await store.uplinks.write(uplink());
