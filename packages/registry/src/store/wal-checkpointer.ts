@@ -71,9 +71,9 @@ parentPort.on("message", (m) => {
  * Checkpoints a SQLite database in WAL mode from a worker thread, so the writer's event loop never does it. SQLite's
  * automatic checkpoint runs inside the COMMIT that crosses 1000 WAL pages: it copies them into the database file and
  * fsyncs it there, on the writer's thread. With uplink batches of a dozen rows (bare better-sqlite3, 5,000 batches
- * of 13 rows on this schema) 1 % of the commits took 28 ms and more (max 90–106 ms), 85 % of all COMMIT time;
- * without it the slowest 1 % took 1.5–5 ms. Start it, then raise the writer's `wal_autocheckpoint` to
- * FALLBACK_AUTOCHECKPOINT_PAGES (WalSync does both).
+ * of 13 rows on this schema) 1 % of the commits took 28 ms and more (max 90–106 ms), and the commits over 1 ms held
+ * 87 % of all COMMIT time; without it the slowest 1 % took 1.5–5 ms. Start it, then raise the writer's
+ * `wal_autocheckpoint` to FALLBACK_AUTOCHECKPOINT_PAGES (WalSync does both).
  */
 export class WalCheckpointer {
   readonly #file: string;
