@@ -55,6 +55,13 @@ export class WalSync implements BatchDurability {
   }
 
   transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    // A checkpointer left behind by a writer that never pauses gets its pause here, before the connection is taken,
+    // so the connection's other users go on meanwhile.
+    if (this.#checkpointer?.behind) return this.#checkpointer.catchUp().then(() => this.#transaction(db, work));
+    return this.#transaction(db, work);
+  }
+
+  #transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     // The pragma is per connection and cannot change inside a transaction: the connection is held throughout.
     return db.connection().execute(async (conn) => {
       if (this.#checkpointer && !this.#checkpointer.running) {

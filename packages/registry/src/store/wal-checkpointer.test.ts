@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { WalSync } from "./batch-durability.js";
 import { openStore } from "./open-store.js";
-import { sqliteConnectionOf } from "./sqlite.js";
+import { SQLITE_FILE_NAME, sqliteConnectionOf } from "./sqlite.js";
 import type { UplinkRecord } from "./store.js";
 import { FALLBACK_AUTOCHECKPOINT_PAGES } from "./wal-checkpointer.js";
 
@@ -51,6 +51,32 @@ describe("WalCheckpointer", () => {
       await store.close();
     }
   });
+
+  it("keeps the WAL file bounded under writes that never pause: the writer's fallback checkpoint starts it over", async () => {
+    const dataDir = join(dir, "bounded");
+    const store = await openStore({ dataDir });
+    try {
+      const pageSize = sqliteConnectionOf(store.db)!.pragma("page_size", { simple: true }) as number;
+      // A new round of writes in every turn of the event loop, none waiting for the one before: the worker's
+      // checkpoints never catch up with the writer, so SQLite never finds the WAL copied whole and never starts it
+      // over by itself (without the writer's pause for the worker, it grew past 90 MB here).
+      const writes: Promise<unknown>[] = [];
+      let largest = 0;
+      for (let i = 0; i < 40_000;) {
+        for (const end = i + 250; i < end; i++) writes.push(store.uplinks.write(uplink()));
+        await new Promise((resolve) => setImmediate(resolve));
+        largest = Math.max(
+          largest,
+          statSync(join(dataDir, `${SQLITE_FILE_NAME}-wal`), { throwIfNoEntry: false })?.size ?? 0,
+        );
+      }
+      await Promise.all(writes);
+      expect(largest).toBeGreaterThan(1000 * pageSize);
+      expect(largest).toBeLessThan((FALLBACK_AUTOCHECKPOINT_PAGES + 2000) * (pageSize + 24));
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 
   it("checkpoints on its own once 1000 WAL pages wait to be copied, and not before", async () => {
     const store = await openStore({ dataDir: join(dir, "threshold") });
