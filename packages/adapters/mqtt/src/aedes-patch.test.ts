@@ -71,11 +71,11 @@ describe("aedes' CONNACK (patched)", () => {
     });
     const writes: Buffer[] = [];
     const server = createServer((socket) => {
-      const write = socket.write.bind(socket) as (chunk: Buffer) => boolean;
-      socket.write = ((chunk: Buffer) => {
+      const write = socket.write.bind(socket);
+      socket.write = (chunk: Buffer) => {
         writes.push(Buffer.from(chunk));
         return write(chunk);
-      }) as typeof socket.write;
+      };
       broker.handle(socket);
     });
     server.listen(0, "127.0.0.1");
