@@ -14,12 +14,13 @@ const LOOK_EVERY_MS = 20;
 /** Most checkpoints run back to back while each leaves frames behind (a writer appended during the copy). */
 const CATCH_UP_RUNS = 5;
 /**
- * WAL frames at which the worker asks the uplink writer to pause for a checkpoint that copies every frame. A checkpoint
- * running beside a writer that never pauses never copies the WAL whole, and then SQLite never starts it over: the
- * writer's own fallback checkpoint collided with the worker's and the WAL grew past 130 MB in 40,000 uplinks of 2 KB.
- * After the pause the writer's fallback checkpoint, a little later, finds nothing left to copy and the WAL starts over
- * (it stays under about 11,000 frames). A pause holds the uplinks, not the event loop, for the copy of the frames
- * written since the worker's last checkpoint and one sync of the database file.
+ * WAL frames at which the worker asks the batch writers (uplinks, commands: WalSync's callers) to pause for a
+ * checkpoint that copies every frame, after which their next write starts the WAL over. A checkpoint running beside a
+ * writer that never pauses never copies the WAL whole, so SQLite never starts it over, and the writer's own fallback
+ * checkpoint collided with the worker's: the WAL grew past 130 MB in 40,000 uplinks of 2 KB. With the pause it stays
+ * under about 11,000 frames. A pause holds the batches, not the event loop, for the copy of the frames written since
+ * the worker's last checkpoint and one sync of the database file; just short of the fallback, it comes only when the
+ * writers never leave the worker a gap to catch up in.
  */
 const RESTART_AT_FRAMES = FALLBACK_AUTOCHECKPOINT_PAGES - 1000;
 /** Most checkpoints run back to back while the writer pauses (other writers on the connection may still append). */
