@@ -6,7 +6,7 @@ const AUTOCHECKPOINT_PAGES = 1000;
 /** Frames in the WAL past which the main connection finishes a checkpoint the thread could not (see below). */
 const FINISH_AT_FRAMES = 1000;
 /** Least time, ms, between two checkpoints asked for after commits. */
-const CHECKPOINT_EVERY_MS = 250;
+const CHECKPOINT_EVERY_MS = 50;
 /** The thread's own checkpoint when nothing asks, ms (writes that are not uplink batches). */
 const IDLE_CHECKPOINT_MS = 1000;
 
