@@ -1,7 +1,6 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.js";
-import type { WalCheckpointThread } from "./wal-checkpoint-thread.js";
 
 /**
  * How an uplink batch becomes durable. `transaction` runs the batch's work and resolves once it is committed and
@@ -33,18 +32,13 @@ const SYNC_FULL = CompiledQuery.raw("pragma synchronous = FULL");
  */
 export class WalSync implements BatchDurability {
   readonly #walFile: string;
-  readonly #checkpoints: WalCheckpointThread | undefined;
   #handle: Promise<FileHandle> | undefined;
   #running: Promise<void> | undefined;
   #next: Promise<void> | undefined;
 
-  /**
-   * @param walFile the database's `-wal` file (it exists once the database has been written in WAL mode).
-   * @param checkpoints the thread that checkpoints the WAL, told of every batch committed (closed with this).
-   */
-  constructor(walFile: string, checkpoints?: WalCheckpointThread) {
+  /** @param walFile the database's `-wal` file (it exists once the database has been written in WAL mode). */
+  constructor(walFile: string) {
     this.#walFile = walFile;
-    this.#checkpoints = checkpoints;
   }
 
   transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -52,9 +46,7 @@ export class WalSync implements BatchDurability {
     return db.connection().execute(async (conn) => {
       await conn.executeQuery(SYNC_NORMAL);
       try {
-        const result = await conn.transaction().execute(work);
-        this.#checkpoints?.committed();
-        return result;
+        return await conn.transaction().execute(work);
       } finally {
         await conn.executeQuery(SYNC_FULL);
       }
@@ -75,7 +67,6 @@ export class WalSync implements BatchDurability {
 
   async close(): Promise<void> {
     await Promise.allSettled([this.#running, this.#next]);
-    await this.#checkpoints?.close();
     const handle = this.#handle;
     this.#handle = undefined;
     if (handle) await (await handle.catch(() => undefined))?.close();

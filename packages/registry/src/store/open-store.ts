@@ -3,8 +3,7 @@ import { migrateSqlite, migrateToLatest } from "./migrations/migrate.js";
 import { openPostgres } from "./postgres.js";
 import type { Database } from "./schema.js";
 import { join } from "node:path";
-import { SQLITE_FILE_NAME, openSqlite, sqliteConnectionOf } from "./sqlite.js";
-import { WalCheckpointThread } from "./wal-checkpoint-thread.js";
+import { SQLITE_FILE_NAME, openSqlite } from "./sqlite.js";
 import { WalSync, commitIsDurable } from "./batch-durability.js";
 import type { Engine, Store, StoreOptions } from "./store.js";
 import { BatchedUplinkWriter } from "./uplink-writer.js";
@@ -42,7 +41,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  const durability = engine === "sqlite" ? walSync(db, options.dataDir) : commitIsDurable;
+  const durability =
+    engine === "sqlite" ? new WalSync(join(options.dataDir, `${SQLITE_FILE_NAME}-wal`)) : commitIsDurable;
   const uplinks = new BatchedUplinkWriter(db, engine, options, durability);
   let closing: Promise<void> | undefined;
   return {
@@ -61,11 +61,4 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       return closing;
     },
   };
-}
-
-/** The durability of a SQLite store: a WalSync of its WAL, whose checkpoints run in a thread (WalCheckpointThread). */
-function walSync(db: Kysely<Database>, dataDir: string): WalSync {
-  const file = join(dataDir, SQLITE_FILE_NAME);
-  const connection = sqliteConnectionOf(db);
-  return new WalSync(`${file}-wal`, connection && new WalCheckpointThread(connection, file));
 }
