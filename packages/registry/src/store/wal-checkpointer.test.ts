@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import BetterSqlite3 from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openStore } from "./open-store.js";
 import { SQLITE_FILE_NAME, sqliteConnectionOf } from "./sqlite.js";
@@ -58,29 +57,6 @@ describe("WAL checkpoints of the SQLite store", () => {
     } finally {
       await checkpointer.close();
       await store.close();
-    }
-  });
-
-  it("go back to the store's connection while the WAL holds more frames than its maximum, until it restarts", async () => {
-    const file = join(tempDir(), SQLITE_FILE_NAME);
-    const connection = new BetterSqlite3(file);
-    connection.pragma("journal_mode = WAL");
-    connection.exec("create table t (v text)");
-    const checkpointer = new WalCheckpointer(connection, file, () => {}, 20, 50);
-    checkpointer.start();
-    const autocheckpoint = () => connection.pragma("wal_autocheckpoint", { simple: true });
-    try {
-      expect(autocheckpoint()).toBe(0);
-      const insert = connection.prepare("insert into t (v) values (?)");
-      connection.transaction(() => {
-        for (let i = 0; i < 100; i++) insert.run("x".repeat(3000));
-      })();
-      expect(await until(() => autocheckpoint() === 1000)).toBe(true);
-      insert.run("after"); // the worker's checkpoint was complete: this write restarts the WAL
-      expect(await until(() => autocheckpoint() === 0)).toBe(true);
-    } finally {
-      await checkpointer.close();
-      connection.close();
     }
   });
 });

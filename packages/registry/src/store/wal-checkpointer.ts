@@ -9,17 +9,6 @@ export const WAL_CHECKPOINT_EVERY_MS = 100;
 const AUTOCHECKPOINT_PAGES = 1000;
 
 /**
- * WAL frames past which the store's connection checkpoints by itself again until the WAL has been restarted. The
- * store's writes go on during the worker's checkpoints, and the WAL restarts only after one that ends in a quiet
- * moment: under a steady write load it grew to 5,000–8,000 frames between restarts, and with no quiet moment it would
- * grow on.
- */
-export const WAL_MAX_FRAMES = 10_000;
-
-/** What the worker tells: a checkpoint failed, or whether the WAL holds more than its maximum. */
-type WorkerMessage = { error: string } | { over: boolean };
-
-/**
  * The worker's code (CommonJS, run with `eval`): its own connection to the database file runs a PASSIVE checkpoint
  * every `everyMs`. synchronous=FULL makes SQLite sync the WAL before copying and the database file after, as the
  * store's own automatic checkpoints did; a checkpoint with nothing to copy does no I/O.
@@ -31,13 +20,11 @@ const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma("busy_timeout = 5000");
 db.pragma("synchronous = FULL");
 const checkpoint = db.prepare("pragma wal_checkpoint(PASSIVE)");
-let over = false;
 const timer = setInterval(() => {
   try {
-    const { log } = checkpoint.get();
-    if (log > workerData.maxFrames !== over) parentPort.postMessage({ over: (over = !over) });
+    checkpoint.get();
   } catch (error) {
-    parentPort.postMessage({ error: String(error && error.message) });
+    parentPort.postMessage(String(error && error.message));
   }
 }, workerData.everyMs);
 parentPort.on("message", () => {
@@ -65,9 +52,8 @@ function betterSqlite3Module(): string {
  * the event loop. SQLite checkpoints automatically at the commit that leaves the WAL past 1,000 pages, and that
  * checkpoint syncs the WAL and the database file on the committing thread: at 1,000 device_publish calls a second
  * (six pages a command) three times a second, each a stall of the event loop of several ms (tens on a busy disk)
- * during which every REST call and command waits. Here the store's connection does not checkpoint
- * (`wal_autocheckpoint = 0`) while the worker runs, unless the WAL holds more than `WAL_MAX_FRAMES` (then until it
- * has been restarted); should the worker fail, the connection checkpoints by itself again.
+ * during which every REST call and command waits. Here the store's connection never checkpoints
+ * (`wal_autocheckpoint = 0`) while the worker runs; should the worker fail, the connection checkpoints by itself again.
  * The WAL is restarted by the store's next write after a complete checkpoint, as before.
  */
 export class WalCheckpointer {
@@ -79,14 +65,12 @@ export class WalCheckpointer {
    * @param connection the store's connection (its automatic checkpoints are turned off while the worker runs).
    * @param file the database file (in WAL mode).
    * @param onError told of a checkpoint or a worker that failed.
-   * @param maxFrames WAL frames past which the connection checkpoints by itself until the WAL restarts.
    */
   constructor(
     private readonly connection: BetterSqlite3.Database,
     private readonly file: string,
     private readonly onError: (error: Error) => void = () => {},
     private readonly everyMs = WAL_CHECKPOINT_EVERY_MS,
-    private readonly maxFrames = WAL_MAX_FRAMES,
   ) {}
 
   /**
@@ -98,16 +82,12 @@ export class WalCheckpointer {
     const { connection, onError } = this;
     const worker = new Worker(WORKER, {
       eval: true,
-      workerData: { module: betterSqlite3Module(), file: this.file, everyMs: this.everyMs, maxFrames: this.maxFrames },
+      workerData: { module: betterSqlite3Module(), file: this.file, everyMs: this.everyMs },
     });
     this.#worker = worker;
     worker.unref();
     connection.pragma("wal_autocheckpoint = 0");
-    worker.on("message", (m: WorkerMessage) => {
-      if ("error" in m) onError(new Error(`WAL checkpoint failed: ${m.error}`));
-      // A WAL past its maximum: the next commits checkpoint it on the connection (completing, so the WAL restarts).
-      else if (connection.open) connection.pragma(`wal_autocheckpoint = ${m.over ? AUTOCHECKPOINT_PAGES : 0}`);
-    });
+    worker.on("message", (message: string) => onError(new Error(`WAL checkpoint failed: ${message}`)));
     worker.once("error", (error) => onError(error));
     this.#exited = new Promise((resolve) =>
       worker.once("exit", () => {
