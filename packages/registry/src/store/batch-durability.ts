@@ -32,22 +32,16 @@ const SYNC_FULL = CompiledQuery.raw("pragma synchronous = FULL");
  */
 export class WalSync implements BatchDurability {
   readonly #walFile: string;
-  readonly #onBatch: () => void;
   #handle: Promise<FileHandle> | undefined;
   #running: Promise<void> | undefined;
   #next: Promise<void> | undefined;
 
-  /**
-   * @param walFile the database's `-wal` file (it exists once the database has been written in WAL mode).
-   * @param onBatch called as each batch's transaction starts (the store starts its WAL checkpointer at the first).
-   */
-  constructor(walFile: string, onBatch: () => void = () => {}) {
+  /** @param walFile the database's `-wal` file (it exists once the database has been written in WAL mode). */
+  constructor(walFile: string) {
     this.#walFile = walFile;
-    this.#onBatch = onBatch;
   }
 
   transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    this.#onBatch();
     // The pragma is per connection and cannot change inside a transaction: the connection is held throughout.
     return db.connection().execute(async (conn) => {
       await conn.executeQuery(SYNC_NORMAL);

@@ -3,9 +3,7 @@ import { migrateSqlite, migrateToLatest } from "./migrations/migrate.js";
 import { openPostgres } from "./postgres.js";
 import type { Database } from "./schema.js";
 import { join } from "node:path";
-import { SQLITE_FILE_NAME, openSqlite, sqliteConnectionOf } from "./sqlite.js";
-import { WalCheckpointer } from "./wal-checkpointer.js";
-import { countDatabaseError } from "../ops/registry-metrics.js";
+import { SQLITE_FILE_NAME, openSqlite } from "./sqlite.js";
 import { WalSync, commitIsDurable } from "./batch-durability.js";
 import type { Engine, Store, StoreOptions } from "./store.js";
 import { BatchedUplinkWriter } from "./uplink-writer.js";
@@ -43,14 +41,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  const connection = sqliteConnectionOf(db);
-  // A failed checkpoint counts as a failed statement (iot_database_errors_total); the next one tries again.
-  const checkpointer =
-    connection &&
-    new WalCheckpointer(connection, join(options.dataDir, SQLITE_FILE_NAME), (e) => countDatabaseError("sqlite", e));
-  const durability = checkpointer
-    ? new WalSync(join(options.dataDir, `${SQLITE_FILE_NAME}-wal`), () => checkpointer.start())
-    : commitIsDurable;
+  const durability =
+    engine === "sqlite" ? new WalSync(join(options.dataDir, `${SQLITE_FILE_NAME}-wal`)) : commitIsDurable;
   const uplinks = new BatchedUplinkWriter(db, engine, options, durability);
   let closing: Promise<void> | undefined;
   return {
@@ -63,7 +55,6 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         try {
           await uplinks.close();
         } finally {
-          await checkpointer?.close();
           await db.destroy();
         }
       })();
