@@ -5,7 +5,12 @@
  * in sequence. The baseline is a bare UDP echo in this process answering each request with its piggybacked 2.04 ACK
  * at once, taken by the same clients with the same datagrams in the same run.
  *
- *   pnpm bench:coap [devices=32] [requests=5000] [sequential=300]
+ *   pnpm bench:coap [devices=32] [requests=5000] [sequential=300] [warmUp=min(2 x requests, 10000)]
+ *
+ * The warm-up runs first, fleet and baseline alike, and is not measured: each device opens its session, and the
+ * processes' code is compiled by V8's optimizing tiers. Before a warm-up of this size, the adapter's CPU per request
+ * was still falling over the first 20,000 requests (3.1 s per 10k in the first 4,000, 1.2-1.4 from the 16,000th on;
+ * docs/performance.md, session 12), so a short warm-up measured the JIT more than the steady state.
  *
  * With BENCH_CPU_PROF_DIR set, the central node and the adapters write CPU profiles there (docs/performance.md).
  *
@@ -21,6 +26,7 @@ import type { TestDevice } from "../test/helpers.js";
 const devices = positiveInt(process.argv[2], 32);
 const total = positiveInt(process.argv[3], 5000);
 const sequential = positiveInt(process.argv[4], 300);
+const warmUp = Math.max(positiveInt(process.argv[5], Math.min(2 * total, 10_000)), devices * 5);
 const payload = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
 const ACK_TIMEOUT_MS = 2000;
 let retransmissions = 0;
@@ -88,7 +94,7 @@ async function run(
 ): Promise<{ load: LoopResult; sequential: LoopResult }> {
   const clients = await Promise.all(ds.map((d) => deviceSocket(port, d)));
   try {
-    await closedLoop(devices, devices * 5, (c, i) => clients[c]!.post(i)); // warm-up (and each device's session)
+    await closedLoop(devices, warmUp, (c, i) => clients[c]!.post(i)); // warm-up (and each device's session)
     const used = cpu?.();
     const load = await closedLoop(devices, total, (c, i) => clients[c]!.post(i));
     if (used) console.log(await used(total));
@@ -121,6 +127,7 @@ try {
   const echo = await udpEcho();
   const baseline = await run(echo.port, ds);
   echo.close();
+  console.log(`warm-up before each measurement (fleet and baseline): ${warmUp} requests`);
   report(
     `${devices} CoAP devices x confirmable POST of ${payload.length} bytes, ${total} requests; then one device, ${sequential} in sequence`,
     fleet,

@@ -5,7 +5,12 @@
  * The baseline is a bare node:http server in this process answering the same requests 204 once their body is read,
  * taken by the same clients in the same run.
  *
- *   pnpm bench:http [devices=32] [requests=5000] [sequential=300]
+ *   pnpm bench:http [devices=32] [requests=5000] [sequential=300] [warmUp=min(2 x requests, 10000)]
+ *
+ * The warm-up runs first, fleet and baseline alike, and is not measured: each device opens its session, and the
+ * processes' code is compiled by V8's optimizing tiers. Before a warm-up of this size, the adapter's CPU per request
+ * was still falling over the first 20,000 requests (3.1 s per 10k in the first 4,000, 1.2-1.4 from the 16,000th on;
+ * docs/performance.md, session 12), so a short warm-up measured the JIT more than the steady state.
  *
  * With BENCH_CPU_PROF_DIR set, the central node and the adapters write CPU profiles there (docs/performance.md).
  *
@@ -19,6 +24,7 @@ import { positiveInt } from "./figures.js";
 const devices = positiveInt(process.argv[2], 32);
 const total = positiveInt(process.argv[3], 5000);
 const sequential = positiveInt(process.argv[4], 300);
+const warmUp = Math.max(positiveInt(process.argv[5], Math.min(2 * total, 10_000)), devices * 5);
 const body = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
 
 /** One keep-alive connection per device, so each device's requests go one after another as a device's do. */
@@ -56,7 +62,7 @@ async function run(
   cpu?: () => (requests: number) => Promise<string>,
 ): Promise<{ load: LoopResult; sequential: LoopResult }> {
   const posts = auth.map((a) => devicePost(base, a));
-  await closedLoop(devices, devices * 5, (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`)); // warm-up
+  await closedLoop(devices, warmUp, (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`)); // warm-up (and sessions)
   const used = cpu?.();
   const load = await closedLoop(devices, total, (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`));
   if (used) console.log(await used(total));
@@ -84,6 +90,7 @@ try {
   bare.closeAllConnections();
   await new Promise<void>((r) => bare.close(() => r()));
 
+  console.log(`warm-up before each measurement (fleet and baseline): ${warmUp} requests`);
   report(
     `${devices} HTTP devices x keep-alive POST of ${body.length} bytes, ${total} requests; then one device, ${sequential} in sequence`,
     fleet,

@@ -50,3 +50,14 @@ export function parseResults(output: string): BenchResult[] {
   }
   return results;
 }
+
+/**
+ * RESULTS.md after a run: `latest` (the heading, the machine and the new table) in place of the file's head, and the
+ * file's later sections (each from a line starting with "## ": back-to-back comparisons written by hand) kept after
+ * it, so that a run does not erase them.
+ */
+export function resultsFile(existing: string | undefined, latest: string): string {
+  const sections = existing?.search(/^## /m) ?? -1;
+  const kept = sections >= 0 ? existing!.slice(sections) : "";
+  return kept ? `${latest.trimEnd()}\n\n${kept}` : `${latest.trimEnd()}\n`;
+}

@@ -1,6 +1,6 @@
 /**
  * Runs every benchmark and prints one table (measure, figure, baseline, ratio, goal, met), then writes it with the
- * machine it ran on to bench/RESULTS.md.
+ * machine it ran on to bench/RESULTS.md in place of its head (the file's "## " sections after it are kept).
  *
  *   pnpm bench [--smoke] [--only bench:rest,bench:commands] [--out bench/RESULTS.md]
  *
@@ -12,11 +12,11 @@
  * benchmark printed no result (it broke); a missed goal is a row of the table, not a failure of the run.
  */
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseResults, type BenchResult } from "./result.js";
+import { parseResults, resultsFile, type BenchResult } from "./result.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -135,9 +135,10 @@ if (options.out) {
   ]
     .filter(Boolean)
     .join(" ");
+  const latest = `# Benchmark results\n\nWritten by \`pnpm bench\` (bench/run-all.ts).${note ? ` ${note}` : ""}\n\n${machine()}\n\n${table}\n`;
   writeFileSync(
     options.out,
-    `# Benchmark results\n\nWritten by \`pnpm bench\` (bench/run-all.ts).${note ? ` ${note}` : ""}\n\n${machine()}\n\n${table}\n`,
+    resultsFile(existsSync(options.out) ? readFileSync(options.out, "utf8") : undefined, latest),
   );
   console.error(`written to ${options.out}`);
 }

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseResults, printResult } from "../bench/result.js";
+import { parseResults, printResult, resultsFile } from "../bench/result.js";
 import { benchScripts, SMOKE_SHARDS, shardScripts, smokeArgs, smokeRunsOfShard } from "./bench-smoke.js";
 
 describe("benchmarks (smoke run at tiny sizes: they still work; nothing is timed)", () => {
@@ -17,6 +17,16 @@ describe("benchmarks (smoke run at tiny sizes: they still work; nothing is timed
     expect(parseResults(["noise", ...lines, "RESULT {broken"].join("\n"))).toEqual([
       { measure: "m", figure: "1 ms", baseline: "b 2 ms", ratio: 0.512, goal: "≤ 2 ms", met: true },
     ]);
+  });
+
+  it("writes the new table in place of RESULTS.md's head and keeps its later sections", () => {
+    const old =
+      "# Benchmark results\n\n| old table |\n\n## Back to back, session 9\n\n| a |\n\n## Session 10\n\ntext\n";
+    expect(resultsFile(old, "# Benchmark results\n\n| new table |\n")).toBe(
+      "# Benchmark results\n\n| new table |\n\n## Back to back, session 9\n\n| a |\n\n## Session 10\n\ntext\n",
+    );
+    expect(resultsFile(undefined, "# Benchmark results\n\n| new |\n")).toBe("# Benchmark results\n\n| new |\n");
+    expect(resultsFile("# Benchmark results\n\n| old |\n", "# B\n\n| new |\n")).toBe("# B\n\n| new |\n");
   });
 
   it("gives every benchmark smoke arguments", () => {

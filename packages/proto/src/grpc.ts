@@ -7,6 +7,7 @@ import {
   AuthenticateBatchResponseSchema,
   RegistryService,
 } from "./gen/iot/registry/v1/registry_pb.js";
+import { messageDecoder } from "./message-decoder.js";
 import { messageEncoder } from "./message-encoder.js";
 import { decodeUplinksMessage } from "./uplink-codec.js";
 
@@ -29,11 +30,11 @@ const asBuffer = (b: Uint8Array): Buffer =>
   Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
 /**
- * The messages of a connect storm, written by messageEncoder (the same bytes, without protobuf-es's reflection):
- * AuthenticateBatch requests and answers (up to 200 devices each) and the adapter's stream messages (a
- * SessionOpenedBatch per turn of the event loop; uplinks come already encoded by their own codec).
+ * The messages of a connect storm, written by messageEncoder and read by messageDecoder (the same bytes and objects,
+ * without protobuf-es's reflection): AuthenticateBatch requests and answers (up to 200 devices each) and the
+ * adapter's stream messages (a SessionOpenedBatch per turn of the event loop; uplinks have their own codec).
  */
-const HAND_ENCODED: ReadonlySet<string> = new Set([
+const HAND_CODED: ReadonlySet<string> = new Set([
   AuthenticateBatchRequestSchema.typeName,
   AuthenticateBatchResponseSchema.typeName,
   AdapterMessageSchema.typeName,
@@ -41,7 +42,7 @@ const HAND_ENCODED: ReadonlySet<string> = new Set([
 
 /** Messages as protobuf-es encodes them; bytes already encoded (`encodeUplinksMessage`) go as they are. */
 function serializer<D extends DescMessage>(schema: D) {
-  if (HAND_ENCODED.has(schema.typeName)) {
+  if (HAND_CODED.has(schema.typeName)) {
     const encode = messageEncoder(schema);
     return (message: MessageShape<D> | Uint8Array): Buffer =>
       message instanceof Uint8Array ? asBuffer(message) : encode(message);
@@ -52,10 +53,13 @@ function serializer<D extends DescMessage>(schema: D) {
 
 /** Messages as protobuf-es decodes them; an adapter's uplinks through the hand-made codec when it can. */
 function deserializer<D extends DescMessage>(schema: D) {
+  const decode = HAND_CODED.has(schema.typeName)
+    ? messageDecoder(schema)
+    : (bytes: Buffer): MessageShape<D> => fromBinary(schema, bytes);
   if (schema.typeName === AdapterMessageSchema.typeName)
     return (bytes: Buffer): MessageShape<D> =>
-      (decodeUplinksMessage(bytes) as MessageShape<D> | undefined) ?? fromBinary(schema, bytes);
-  return (bytes: Buffer): MessageShape<D> => fromBinary(schema, bytes);
+      (decodeUplinksMessage(bytes) as MessageShape<D> | undefined) ?? decode(bytes);
+  return decode;
 }
 
 function methodDefinition(service: DescService, method: DescMethod): grpc.MethodDefinition<unknown, unknown> {

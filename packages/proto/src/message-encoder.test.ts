@@ -1,62 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
   AdapterMessageSchema,
-  AuthResult,
   AuthenticateBatchRequestSchema,
   AuthenticateBatchResponseSchema,
   AuthenticateResponseSchema,
-  Access,
   Protocol,
   create,
   fromBinary,
   toBinary,
 } from "./index.js";
 import { messageEncoder } from "./message-encoder.js";
-
-/** An admitted device's answer with every field set, a LoRa device's (packed list, nested session) when `lora`. */
-function admitted(i: number, lora = false) {
-  return create(AuthenticateResponseSchema, {
-    result: AuthResult.OK,
-    message: "",
-    sessionId: `3f2a9c1e-0000-4000-8000-${String(i).padStart(12, "0")}`,
-    device: {
-      tenantId: `tenant-${i % 3}`,
-      deviceIntId: BigInt(i) * 1_000_000_007n,
-      deviceId: `dev-${i}`,
-      deviceName: `Gerät ${i} ✓`,
-      productIntId: 7n,
-      productId: "prod-x",
-      protocol: Protocol.MQTT,
-      mountpoint: `d/${i}/`,
-      defaultDownlinkTopic: "inbox",
-      deviceType: i % 2 === 0 ? 1 : -1,
-      isGateway: i % 2 === 1,
-      autoSub: true,
-    },
-    policies: [
-      { id: 1n, topic: "up/#", access: Access.PUBLISH, allow: true },
-      { id: 9_007_199_254_740_993n, topic: "x".repeat(300), access: Access.BOTH, allow: false },
-    ],
-    subscriptions: [{ topic: "cmd/+", qos: 1 }, { topic: "all" }],
-    credentialStamp: "t:abcdefghijklmnopqrstuv",
-    tenantLimits: { tenantId: `tenant-${i % 3}`, maxUplinkRate: 4_000_000_000 },
-    ...(lora
-      ? {
-          lora: {
-            activation: "otaa",
-            devEui: "0011223344556677",
-            canJoin: true,
-            fcntCheck: 2,
-            session: { devAddr: "26011234", fcntUp: 5, fcntDown: 300 },
-            usedDevNonces: [1, 200, 70_000, 4_294_967_295],
-          },
-        }
-      : {}),
-  });
-}
-
-const refused = (i: number) =>
-  create(AuthenticateResponseSchema, { result: AuthResult.BAD_CREDENTIALS, message: `unknown username ${i}` });
+import { admitted, everyCredentialKind, opened, refused } from "./sample-messages.js";
 
 describe("the message encoder", () => {
   const encodeAnswers = messageEncoder(AuthenticateBatchResponseSchema);
@@ -81,29 +35,7 @@ describe("the message encoder", () => {
   });
 
   it("writes every credential kind of an AuthenticateBatch request (a oneof) as protobuf-es does", () => {
-    const batch = create(AuthenticateBatchRequestSchema, {
-      requests: [
-        {
-          protocol: Protocol.MQTT,
-          clientIp: "10.0.0.1",
-          adapterInstanceId: "mqtt-a",
-          credentials: {
-            kind: { case: "token", value: { clientId: "dev-1", username: "u1", token: "secret ✓" } },
-          },
-        },
-        {
-          protocol: Protocol.MQTT,
-          credentials: { kind: { case: "certificate", value: { commonName: "cn", fingerprint: "ab" } } },
-        },
-        { protocol: Protocol.LWM2M, credentials: { kind: { case: "lwm2m", value: { endpoint: "" } } } },
-        { protocol: Protocol.LORA, credentials: { kind: { case: "lora", value: { devEui: "00AA" } } } },
-        {
-          protocol: Protocol.MODBUS,
-          credentials: { kind: { case: "modbus", value: { index: 0, gatewayUsername: "g" } } },
-        },
-        { protocol: Protocol.HTTP },
-      ],
-    });
+    const batch = everyCredentialKind();
     const bytes = encodeRequests(batch);
     expect(Buffer.from(bytes).equals(Buffer.from(toBinary(AuthenticateBatchRequestSchema, batch)))).toBe(true);
     expect(fromBinary(AuthenticateBatchRequestSchema, bytes)).toEqual(batch);
@@ -129,16 +61,6 @@ describe("the message encoder", () => {
 
   it("writes the adapter's stream messages (a SessionOpenedBatch, a session, an uplink) as protobuf-es does", () => {
     const encodeStream = messageEncoder(AdapterMessageSchema);
-    const opened = (i: number) => ({
-      sessionId: `s-${i}`,
-      deviceIntId: BigInt(i),
-      clientIp: "127.0.0.1",
-      keepAlive: 60,
-      openedAtMs: 1_763_900_000_000n + BigInt(i),
-      tenantId: "tenant-1",
-      credentialStamp: "t:abcdefghijklmnopqrstuv",
-      sleeping: i % 2 === 0,
-    });
     for (const message of [
       create(AdapterMessageSchema, {
         kind: { case: "sessionOpenedBatch", value: { sessions: Array.from({ length: 300 }, (_, i) => opened(i)) } },

@@ -46,6 +46,29 @@ describe("CallBatcher", () => {
     expect(await Promise.all(later)).toEqual(["B", "C", "D"]);
   });
 
+  it("while a call is in flight, gathers `busyBatch` requests arriving one per turn before the next call", async () => {
+    const g = gatedCall();
+    const batcher = new CallBatcher(g.call, 4, 10, 3);
+    const first = batcher.run("a");
+    await turn();
+    const later: Promise<string>[] = [];
+    for (const r of ["b", "c", "d", "e"]) {
+      later.push(batcher.run(r));
+      await turn();
+    }
+    // Not one call per free slot: "b" and "c" waited until "d" made three.
+    expect(g.batches).toEqual([["a"], ["b", "c", "d"]]);
+    expect(batcher.waiting).toBe(1);
+    g.open(0);
+    g.open(1);
+    expect(await first).toBe("A");
+    // Once no call is in flight, whatever waits goes at once, however few.
+    await turn();
+    expect(g.batches).toEqual([["a"], ["b", "c", "d"], ["e"]]);
+    g.open(2);
+    expect(await Promise.all(later)).toEqual(["B", "C", "D", "E"]);
+  });
+
   it("drops a waiting request whose signal aborted before its call, without sending it", async () => {
     const g = gatedCall();
     const batcher = new CallBatcher(g.call, 1, 10);

@@ -127,7 +127,8 @@ export interface GrpcRegistryClientOptions {
   readonly authTimeoutMs?: number;
   /**
    * Most AuthenticateBatch calls in flight at once (default 4): devices that arrive meanwhile wait in arrival order
-   * and go out together in the next call (see CallBatcher).
+   * and go out together in the next call (see CallBatcher); while one is in flight, another leaves only with at least
+   * a quarter of `authBatchMax` devices.
    */
   readonly authConcurrency?: number;
   /** Most devices checked in one AuthenticateBatch call (default 200, at most the registry's 1000). */
@@ -237,10 +238,12 @@ export class GrpcRegistryClient implements RegistryClient {
     this.instanceId = newInstanceId(opts.protocol);
     this.metrics = adapterMetrics(opts.protocol);
     this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000, opts.maxMessageSize);
+    const authBatchMax = opts.authBatchMax ?? 200;
     this.auths = new CallBatcher(
       (reqs) => this.callAuthenticate(reqs),
       opts.authConcurrency ?? 4,
-      opts.authBatchMax ?? 200,
+      authBatchMax,
+      Math.ceil(authBatchMax / 4),
     );
     const backoff = { maxMs: DEFAULT_MAX_BACKOFF_MS, ...opts.backoff };
     this.endpoints = new RegistryEndpoints(typeof opts.address === "string" ? [opts.address] : opts.address, backoff);

@@ -59,3 +59,44 @@ describe("aedes' connect with an empty offline queue (patched)", () => {
     expect(streamed).toHaveLength(1);
   });
 });
+
+describe("aedes' CONNACK (patched)", () => {
+  /** A broker whose sockets record every chunk written to them; `authenticate` refuses when it answers a code. */
+  async function recordingBroker(refuseWith?: number) {
+    const broker = await Aedes.createBroker({
+      authenticate: (_client, _user, _password, done) =>
+        refuseWith === undefined
+          ? done(null, true)
+          : done(Object.assign(new Error("refused"), { returnCode: refuseWith }), false),
+    });
+    const writes: Buffer[] = [];
+    const server = createServer((socket) => {
+      const write = socket.write.bind(socket);
+      socket.write = (chunk: Buffer) => {
+        writes.push(Buffer.from(chunk));
+        return write(chunk);
+      };
+      broker.handle(socket);
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    cleanups.push(() => new Promise((r) => server.close(() => broker.close(() => r()))));
+    return { writes, url: `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  }
+
+  it("writes an accepting CONNACK as one 4-byte chunk, the bytes MQTT 3.1.1 gives it", async () => {
+    const { writes, url } = await recordingBroker();
+    const client = await mqtt.connectAsync(url, { clientId: "dev-c", protocolVersion: 4, reconnectPeriod: 0 });
+    cleanups.push(() => client.endAsync(true));
+    expect(writes[0]).toEqual(Buffer.from([0x20, 0x02, 0x00, 0x00]));
+  });
+
+  it("writes a refusing CONNACK (not authorized) as one chunk with its return code", async () => {
+    const { writes, url } = await recordingBroker(5);
+    const client = mqtt.connect(url, { clientId: "dev-r", protocolVersion: 4, reconnectPeriod: 0 });
+    cleanups.push(() => client.endAsync(true));
+    const err = await new Promise<Error & { code?: number }>((r) => client.once("error", r));
+    expect(err.code).toBe(5);
+    expect(writes[0]).toEqual(Buffer.from([0x20, 0x02, 0x00, 0x05]));
+  });
+});

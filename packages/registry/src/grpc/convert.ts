@@ -1,13 +1,21 @@
 import {
   AuthResult,
   create,
-  DeviceIdentitySchema,
   LoraDeviceSchema,
-  ProxySubscriptionSchema,
-  TopicPolicySchema,
+  type AuthenticateResponse,
   type Credentials,
+  type DeviceIdentity as PbDeviceIdentity,
+  type ProxySubscription,
+  type TopicPolicy,
 } from "@iot/proto";
-import type { AuthOutcome, DeviceCredentials, ProxyFilter, TopicRule } from "../domain/device-auth.js";
+import type {
+  AuthOutcome,
+  DeviceCredentials,
+  DeviceIdentity,
+  LoraDevice,
+  ProxyFilter,
+  TopicRule,
+} from "../domain/device-auth.js";
 
 /** Proto credentials → domain credentials; undefined for kinds this registry does not take yet. */
 export function credentialsFromProto(c: Credentials | undefined): DeviceCredentials | undefined {
@@ -57,38 +65,75 @@ const results = {
 /** Domain auth outcome → proto response fields (without the session id). */
 export function authOutcomeToProto(o: AuthOutcome) {
   if (!o.ok) return { result: results[o.result], message: o.message };
-  const d = o.device;
   return {
     result: AuthResult.OK,
     message: "",
-    device: create(DeviceIdentitySchema, {
-      ...d,
-      deviceIntId: BigInt(d.deviceIntId),
-      productIntId: BigInt(d.productIntId),
-      protocol: d.protocol,
-    }),
+    device: deviceToProto(o.device),
     policies: policiesToProto(o.policies),
     subscriptions: subscriptionsToProto(o.subscriptions),
     credentialStamp: o.credentialStamp,
-    ...(o.lora
-      ? {
-          lora: create(LoraDeviceSchema, {
-            ...o.lora,
-            session: o.lora.session ?? undefined,
-          }),
-        }
-      : {}),
+    ...(o.lora ? { lora: loraToProto(o.lora) } : {}),
   };
 }
 
+/**
+ * The answer that admits a device, as a whole message literal (every field, `$typeName` first; the compiler checks
+ * it against the generated type) instead of protobuf-es's `create`, which walks the descriptors by reflection for
+ * each of the answer's messages: a few microseconds per device of an AuthenticateBatch under a connect storm.
+ */
+export function admittedAnswer(
+  o: Extract<AuthOutcome, { ok: true }>,
+  sessionId: string,
+  limits: { tenantId: string; maxUplinkRate: number },
+): AuthenticateResponse {
+  return {
+    $typeName: "iot.registry.v1.AuthenticateResponse",
+    result: AuthResult.OK,
+    message: "",
+    sessionId,
+    device: deviceToProto(o.device),
+    policies: policiesToProto(o.policies),
+    subscriptions: subscriptionsToProto(o.subscriptions),
+    credentialStamp: o.credentialStamp,
+    ...(o.lora ? { lora: loraToProto(o.lora) } : {}),
+    tenantLimits: { $typeName: "iot.registry.v1.TenantLimits", ...limits },
+  };
+}
+
+function deviceToProto(d: DeviceIdentity): PbDeviceIdentity {
+  return {
+    $typeName: "iot.registry.v1.DeviceIdentity",
+    tenantId: d.tenantId,
+    deviceIntId: BigInt(d.deviceIntId),
+    deviceId: d.deviceId,
+    deviceName: d.deviceName,
+    productIntId: BigInt(d.productIntId),
+    productId: d.productId,
+    protocol: d.protocol,
+    mountpoint: d.mountpoint,
+    defaultDownlinkTopic: d.defaultDownlinkTopic,
+    deviceType: d.deviceType,
+    isGateway: d.isGateway,
+    autoSub: d.autoSub,
+  };
+}
+
+function loraToProto(lora: LoraDevice) {
+  return create(LoraDeviceSchema, { ...lora, session: lora.session ?? undefined });
+}
+
 /** Topic rules as Authenticate and PolicyUpdate carry them. */
-export function policiesToProto(rules: readonly TopicRule[]) {
-  return rules.map((p) =>
-    create(TopicPolicySchema, { id: BigInt(p.id), topic: p.topic, access: p.access, allow: p.allow }),
-  );
+export function policiesToProto(rules: readonly TopicRule[]): TopicPolicy[] {
+  return rules.map((p) => ({
+    $typeName: "iot.registry.v1.TopicPolicy",
+    id: BigInt(p.id),
+    topic: p.topic,
+    access: p.access,
+    allow: p.allow,
+  }));
 }
 
 /** Proxy subscriptions as Authenticate and SubscriptionUpdate carry them. */
-export function subscriptionsToProto(subscriptions: readonly ProxyFilter[]) {
-  return subscriptions.map((s) => create(ProxySubscriptionSchema, { topic: s.topic, qos: s.qos }));
+export function subscriptionsToProto(subscriptions: readonly ProxyFilter[]): ProxySubscription[] {
+  return subscriptions.map((s) => ({ $typeName: "iot.registry.v1.ProxySubscription", topic: s.topic, qos: s.qos }));
 }

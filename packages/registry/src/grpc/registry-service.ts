@@ -6,7 +6,6 @@ import {
   IssueListenerCertificateResponseSchema,
   LoraActivateResponseSchema,
   LoraActivateResult,
-  TenantLimitsSchema,
   create,
   grpc,
   registryServiceDefinition,
@@ -33,7 +32,7 @@ import {
 import { tenantLimitsOf, type TenantLimits } from "../domain/tenants.js";
 import { activateLoraSession } from "../lora/lora-sessions.js";
 import { RegistryError } from "../errors.js";
-import { authOutcomeToProto, credentialsFromProto } from "./convert.js";
+import { admittedAnswer, authOutcomeToProto, credentialsFromProto } from "./convert.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
 import { requireAdapterToken } from "./adapter-token.js";
 import { mapConcurrently } from "./map-concurrently.js";
@@ -125,11 +124,7 @@ function admit(verified: Verified, deps: ConnectDeps): AuthenticateResponse {
   }
   const sessionId = randomUUID();
   deps.sessions.issued(sessionId, deviceIntId, tenantId);
-  return create(AuthenticateResponseSchema, {
-    ...authOutcomeToProto(outcome),
-    sessionId,
-    tenantLimits: create(TenantLimitsSchema, { tenantId, maxUplinkRate: limits.maxUplinkRate }),
-  });
+  return admittedAnswer(outcome, sessionId, { tenantId, maxUplinkRate: limits.maxUplinkRate });
 }
 
 /** Handles Authenticate: every answer is a response; only a broken store is a gRPC error. */
