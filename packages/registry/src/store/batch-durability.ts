@@ -1,7 +1,6 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import type { Database } from "./schema.js";
-import { FALLBACK_AUTOCHECKPOINT_PAGES, type WalCheckpointer } from "./wal-checkpointer.js";
 
 /**
  * How an uplink batch becomes durable. `transaction` runs the batch's work and resolves once it is committed and
@@ -24,50 +23,27 @@ export const commitIsDurable: BatchDurability = {
 /** The pragmas around a batch, compiled once: kysely built and compiled both for every batch (2 % of the central). */
 const SYNC_NORMAL = CompiledQuery.raw("pragma synchronous = NORMAL");
 const SYNC_FULL = CompiledQuery.raw("pragma synchronous = FULL");
-const FALLBACK_AUTOCHECKPOINT = CompiledQuery.raw(`pragma wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
 
 /**
  * SQLite in WAL mode: the batch commits with synchronous=NORMAL (its WAL frames go to the OS, no fsync on the event
  * loop: that fsync was a fifth of the central node's CPU profile under MQTT load), then one fdatasync of the WAL file
  * on libuv's thread pool makes it durable, as synchronous=FULL would have. Syncs are grouped: while one runs, every
  * batch committed meanwhile waits for the single next one. Every other transaction keeps synchronous=FULL.
- * Given a WalCheckpointer, the first batch starts it and leaves the connection's own checkpoint as a fallback only.
  */
 export class WalSync implements BatchDurability {
   readonly #walFile: string;
   #handle: Promise<FileHandle> | undefined;
   #running: Promise<void> | undefined;
   #next: Promise<void> | undefined;
-  readonly #checkpointer: WalCheckpointer | undefined;
 
-  /**
-   * @param walFile the database's `-wal` file (it exists once the database has been written in WAL mode).
-   * @param checkpointer checkpoints the database off the event loop once the first batch has run.
-   */
-  constructor(walFile: string, checkpointer?: WalCheckpointer) {
+  /** @param walFile the database's `-wal` file (it exists once the database has been written in WAL mode). */
+  constructor(walFile: string) {
     this.#walFile = walFile;
-    this.#checkpointer = checkpointer;
-  }
-
-  /** What checkpoints this database off the event loop, if anything. */
-  get checkpointer(): WalCheckpointer | undefined {
-    return this.#checkpointer;
   }
 
   transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    // A checkpointer left behind by a writer that never pauses gets its pause here, before the connection is taken,
-    // so the connection's other users go on meanwhile.
-    if (this.#checkpointer?.behind) return this.#checkpointer.catchUp().then(() => this.#transaction(db, work));
-    return this.#transaction(db, work);
-  }
-
-  #transaction<T>(db: Kysely<Database>, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     // The pragma is per connection and cannot change inside a transaction: the connection is held throughout.
     return db.connection().execute(async (conn) => {
-      if (this.#checkpointer && !this.#checkpointer.running) {
-        await conn.executeQuery(FALLBACK_AUTOCHECKPOINT);
-        this.#checkpointer.start();
-      }
       await conn.executeQuery(SYNC_NORMAL);
       try {
         return await conn.transaction().execute(work);
@@ -91,7 +67,6 @@ export class WalSync implements BatchDurability {
 
   async close(): Promise<void> {
     await Promise.allSettled([this.#running, this.#next]);
-    await this.#checkpointer?.close();
     const handle = this.#handle;
     this.#handle = undefined;
     if (handle) await (await handle.catch(() => undefined))?.close();

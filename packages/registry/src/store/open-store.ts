@@ -5,7 +5,6 @@ import type { Database } from "./schema.js";
 import { join } from "node:path";
 import { SQLITE_FILE_NAME, openSqlite } from "./sqlite.js";
 import { WalSync, commitIsDurable } from "./batch-durability.js";
-import { WalCheckpointer } from "./wal-checkpointer.js";
 import type { Engine, Store, StoreOptions } from "./store.js";
 import { BatchedUplinkWriter } from "./uplink-writer.js";
 import { withPostgresStartupLock } from "./startup-lock.js";
@@ -42,8 +41,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  const file = join(options.dataDir, SQLITE_FILE_NAME);
-  const durability = engine === "sqlite" ? new WalSync(`${file}-wal`, new WalCheckpointer(file)) : commitIsDurable;
+  const durability =
+    engine === "sqlite" ? new WalSync(join(options.dataDir, `${SQLITE_FILE_NAME}-wal`)) : commitIsDurable;
   const uplinks = new BatchedUplinkWriter(db, engine, options, durability);
   let closing: Promise<void> | undefined;
   return {
