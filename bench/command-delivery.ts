@@ -5,7 +5,13 @@
  * through a bare aedes broker in this process (a client publishing to each device's topic, and one publish fanned
  * out to all), measured in the same run on the same machine.
  *
- *   pnpm bench:commands [devices=10000] [rate=1000] [seconds=5]
+ *   pnpm bench:commands [devices=10000] [rate=1000] [seconds=5] [warm-up seconds=5]
+ *
+ * Each side first sends the same commands at the same rate for the warm-up's seconds, unmeasured but for its
+ * latencies, which are printed too: the measured phase is the steady state of processes whose code V8 has compiled.
+ * Without it the measured phase was the command path's first traffic, and its first seconds set the p95: one second
+ * at a time, the fleet's p95 fell from 43.6 ms through 16.4 and 10.6 to 4.4–6.2 ms from the fourth second on (15 s
+ * at 1,000/s; docs/performance.md, session 13).
  *
  * The goals (issue 19): device_publish to receipt p95 ≤ 10 ms at 1,000 commands/s; a group publish to 10,000
  * connected devices delivered within 2 s. Each phase also prints the CPU milliseconds it cost the central node, the
@@ -26,7 +32,8 @@ import { printResult } from "./result.js";
 const devices = Number(process.argv[2] ?? 10_000);
 const rate = Number(process.argv[3] ?? 1_000);
 const seconds = Number(process.argv[4] ?? 5);
-for (const n of [devices, rate, seconds])
+const warmUpSeconds = Number(process.argv[5] ?? 5);
+for (const n of [devices, rate, seconds, warmUpSeconds])
   if (!Number.isFinite(n) || n <= 0)
     throw new Error(`expected positive numbers, got ${process.argv.slice(2).join(" ")}`);
 const [P95_GOAL_MS, GROUP_GOAL_S] = [10, 2];
@@ -43,32 +50,41 @@ async function inParallel<T, R>(items: readonly T[], width: number, work: (item:
   return out;
 }
 
-/** Calls `send(seq)` `rate` times a second for `seconds` (catching up on late ticks); resolves when all were sent. */
-async function steady(send: (seq: number) => void) {
-  const total = Math.round(rate * seconds);
+/** Numbers of the messages of each phase: the warm-up's, then the measured ones. */
+const phases = {
+  warmUp: { first: 0, count: Math.round(rate * warmUpSeconds) },
+  measured: { first: Math.round(rate * warmUpSeconds), count: Math.round(rate * seconds) },
+};
+type Phase = (typeof phases)[keyof typeof phases];
+
+/** Calls `send(seq)` for the phase's numbers, `rate` a second (catching up on late ticks); resolves once all went. */
+async function steady(phase: Phase, send: (seq: number) => void) {
   const started = performance.now();
   let sent = 0;
-  while (sent < total) {
-    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate) + 1);
-    for (; sent < due; sent++) send(sent);
+  while (sent < phase.count) {
+    const due = Math.min(phase.count, Math.floor(((performance.now() - started) / 1000) * rate) + 1);
+    for (; sent < due; sent++) send(phase.first + sent);
     await new Promise((r) => setTimeout(r, 2));
   }
 }
 
-/** Latencies of numbered messages: the sender notes when each left, the receiver when it arrived. */
+/** Latencies of numbered messages: the sender notes when each left, the receiver when it first arrived. */
 class Latencies {
   readonly sentAt: number[] = [];
   readonly took: number[] = [];
   arrived(payload: Buffer) {
     const seq = Number(payload.toString());
     const at = this.sentAt[seq];
-    if (at !== undefined) this.took.push(performance.now() - at);
+    if (at !== undefined) this.took[seq] ??= performance.now() - at;
   }
-  async all(total: number, timeoutMs = 30_000) {
+  /** Waits for every message of the phase (at most `timeoutMs`), then answers how many came and their percentiles. */
+  async all(phase: Phase, timeoutMs = 30_000) {
     const deadline = Date.now() + timeoutMs;
-    while (this.took.length < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(this.took, p)) as [number, number, number];
-    return { received: this.took.length, p50, p95, p99 };
+    const received = () => this.took.slice(phase.first, phase.first + phase.count).filter((t) => t !== undefined);
+    while (received().length < phase.count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const took = received();
+    const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(took, p)) as [number, number, number];
+    return { received: took.length, p50, p95, p99 };
   }
 }
 
@@ -152,24 +168,31 @@ async function fleetRun(t: TestFleet, created: TestDevice[], group: { groupID: s
       else single.arrived(payload);
     }),
   );
-  const restMs: number[] = [];
   const failures: string[] = [];
   const post = restPoster(t);
+  /** device_publish of the phase's numbers at the rate; answers the REST answers' times. */
+  const publishPhase = async (phase: Phase) => {
+    const restMs: number[] = [];
+    await steady(phase, (seq) => {
+      const d = created[seq % created.length]!;
+      single.sentAt[seq] = performance.now();
+      post("/device_publish", { deviceID: d.deviceID, payload: String(seq) }).then(
+        (r) =>
+          r.status === 201
+            ? restMs.push(performance.now() - single.sentAt[seq]!)
+            : failures.push(`${r.status} ${r.text}`),
+        (e: Error) =>
+          failures.push(`${e.message}${e.cause ? ` (${String((e.cause as Error).message ?? e.cause)})` : ""}`),
+      );
+    });
+    return restMs;
+  };
+  await publishPhase(phases.warmUp);
+  const warmUp = await single.all(phases.warmUp);
   const singleCpu = cpuMeter(t);
-  await steady((seq) => {
-    const d = created[seq % created.length]!;
-    single.sentAt[seq] = performance.now();
-    post("/device_publish", { deviceID: d.deviceID, payload: String(seq) }).then(
-      (r) =>
-        r.status === 201
-          ? restMs.push(performance.now() - single.sentAt[seq]!)
-          : failures.push(`${r.status} ${r.text}`),
-      (e: Error) =>
-        failures.push(`${e.message}${e.cause ? ` (${String((e.cause as Error).message ?? e.cause)})` : ""}`),
-    );
-  });
-  const total = Math.round(rate * seconds);
-  const one = await single.all(total);
+  const restMs = await publishPhase(phases.measured);
+  const total = phases.measured.count;
+  const one = await single.all(phases.measured);
   const singleCpuNote = singleCpu(total);
   groupPhase = true;
   const groupCpu = cpuMeter(t);
@@ -187,6 +210,7 @@ async function fleetRun(t: TestFleet, created: TestDevice[], group: { groupID: s
   const groupCpuNote = groupCpu(created.length);
   for (const c of connected) c.close();
   return {
+    warmUp,
     one,
     total,
     restP95: percentile(restMs, 95),
@@ -217,11 +241,15 @@ async function baselineRun() {
   let messageId = 0;
   const publish = (topic: string, payload: string) =>
     publisher.write(publishPacket(topic, payload, (messageId = (messageId % 65535) + 1)));
-  await steady((seq) => {
-    single.sentAt[seq] = performance.now();
-    publish(`cmd/${seq % devices}`, String(seq));
-  });
-  const one = await single.all(Math.round(rate * seconds));
+  const publishPhase = (phase: Phase) =>
+    steady(phase, (seq) => {
+      single.sentAt[seq] = performance.now();
+      publish(`cmd/${seq % devices}`, String(seq));
+    });
+  await publishPhase(phases.warmUp);
+  await single.all(phases.warmUp);
+  await publishPhase(phases.measured);
+  const one = await single.all(phases.measured);
   groupPhase = true;
   const started = performance.now();
   publish("all", "all");
@@ -257,6 +285,10 @@ console.log(
     `REST answer p95 ${ms(fleet.restP95)}; failed calls ${fleet.failures.length}` +
     (fleet.failures.length > 0 ? ` (first: ${fleet.failures[0]})` : ""),
 );
+console.log(
+  `the warm-up before it (${warmUpSeconds} s at ${rate}/s, not in the figures above): ${fleet.warmUp.received} ` +
+    `received; p50 ${ms(fleet.warmUp.p50)}, p95 ${ms(fleet.warmUp.p95)}, p99 ${ms(fleet.warmUp.p99)}`,
+);
 console.log(`device_publish phase: ${fleet.singleCpuNote}`);
 console.log(
   `baseline (bare aedes, a client publishing QoS 1 to each device's topic): ${base.one.received} received; ` +
@@ -270,7 +302,8 @@ console.log(`group_publish phase: ${fleet.groupCpuNote} (per member)`);
 console.log(
   `baseline (bare aedes, one publish to ${devices} subscribers): all received in ${base.fanoutS.toFixed(2)} s`,
 );
-const allReceived = fleet.one.received === fleet.total && fleet.failures.length === 0;
+const allReceived =
+  fleet.one.received === fleet.total && fleet.warmUp.received === phases.warmUp.count && fleet.failures.length === 0;
 printResult({
   measure: `device_publish → device receipt p95 at ${rate}/s (${devices} MQTT devices)`,
   figure: ms(fleet.one.p95),

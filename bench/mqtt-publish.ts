@@ -4,7 +4,13 @@
  * write), against the same load on a plain broker that stores nothing and
  * authenticates nobody, measured in the same run on the same machine.
  *
- *   pnpm bench:mqtt [devices=20] [messages per device=500] [baseline=mqtt://127.0.0.1:1883]
+ *   pnpm bench:mqtt [devices=20] [messages per device=500] [baseline=mqtt://127.0.0.1:1883] [warm-up per device]
+ *
+ * Each side, fleet and baseline, first runs the same load unmeasured (the warm-up: messages per device, default the
+ * measured count), so V8's optimizing tiers have compiled every process's path and the figures are its steady state;
+ * the warm-up's own rate is printed too. Without it the fleet's measured pass was its processes' first traffic: at
+ * 20 x 2,000 the three passes in a row ran at 17.9k, 21.4k and 22.9k msg/s (docs/performance.md, session 13), while
+ * the baseline ran last, after the fleet's phases had warmed up the load generator's client code in this process.
  *
  * The baseline is the machine's Mosquitto when one answers at the given
  * address, else a bare aedes broker in this process. The ratio says what
@@ -16,7 +22,8 @@
  *
  * With BENCH_CPU_PROF_DIR set, the central node and the adapters run under `node --cpu-prof` writing their profiles
  * there, and only the rate is measured (no paced, sequential or pipeline phase), so the profiles show the ingest
- * path alone; `tsx scripts/cpu-profile-top.ts <dir>/*.cpuprofile` prints their top self-time functions.
+ * path alone; `tsx scripts/cpu-profile-top.ts --from=… --to=… <dir>/*.cpuprofile` prints their top self-time
+ * functions in the measured pass's window, which the benchmark prints.
  */
 import { createServer, type Server } from "node:net";
 import { Aedes } from "aedes";
@@ -24,14 +31,18 @@ import type { MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
 import { connect, measure as measureAll, TELEMETRY as payload, WINDOW } from "./mqtt-load.js";
 import { printResult } from "./result.js";
-import { cpuSeconds, percentile, positiveInt } from "./figures.js";
+import { cpuSeconds, monotonicUs, percentile, positiveInt } from "./figures.js";
 
 const devices = positiveInt(process.argv[2], 20);
 const perDevice = positiveInt(process.argv[3], 500);
 const baselineUrl = process.argv[4] ?? "mqtt://127.0.0.1:1883";
+const warmUpPerDevice = positiveInt(process.argv[5], perDevice);
 
 /** Messages per second for every client publishing `perDevice` at once. */
 const measure = (clients: MqttClient[]) => measureAll(clients, perDevice);
+
+/** The same load, `warmUpPerDevice` each, unmeasured but for its rate (see the warm-up above). */
+const warmUp = (clients: MqttClient[]) => measureAll(clients, warmUpPerDevice);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -176,12 +187,18 @@ function cpuPer100k(phase: () => Promise<number>): { rate: Promise<number>; note
 async function run(): Promise<void> {
   const plainID = (await t.api("POST", "/products", { productName: "bench", cloudProtocol: 1 })).body.productID;
   const plain = await fleetDevices(plainID, "bench");
+  const fleetWarmUpRate = await warmUp(plain.map((d) => d.client));
+  const window = { from: monotonicUs(), to: 0 };
   const cpu = cpuPer100k(() => measure(plain.map((d) => d.client)));
   const fleetRate = await cpu.rate;
+  window.to = monotonicUs();
   const cpuNote = await cpu.note;
   if (profileDir) {
     await Promise.all(plain.map((d) => d.client.endAsync()));
-    console.log(`fleet (SQLite, durable before PUBACK): ${Math.round(fleetRate)} msg/s; CPU profiles in ${profileDir}`);
+    console.log(
+      `fleet (SQLite, durable before PUBACK): ${Math.round(fleetRate)} msg/s (warm-up ${Math.round(fleetWarmUpRate)} msg/s); ` +
+        `CPU profiles in ${profileDir}, measured pass --from=${window.from} --to=${window.to}`,
+    );
     console.log(cpuNote);
     return;
   }
@@ -195,7 +212,12 @@ async function run(): Promise<void> {
   const stored = (await t.api("GET", "/device_events?_limit=1")).body.meta?.count;
 
   // The same load on a product with streams: the rate counts until the last value is stored, not the last PUBACK.
-  const piped = await fleetDevices(await pipelineProduct(), "piped");
+  const pipedProduct = await pipelineProduct();
+  // Warmed up on devices of their own: the count of stored values below is of the measured devices alone.
+  const warmed = await fleetDevices(pipedProduct, "piped-warm-up");
+  await warmUp(warmed.map((d) => d.client));
+  await Promise.all(warmed.map((d) => d.client.endAsync()));
+  const piped = await fleetDevices(pipedProduct, "piped");
   const started = performance.now();
   await measure(piped.map((d) => d.client));
   const expected = Math.min(perDevice, 1000);
@@ -207,13 +229,16 @@ async function run(): Promise<void> {
   const theirs = await Promise.all(
     Array.from({ length: devices }, (_, i) => connect(base.url, { clientId: `bench-baseline-${i}` })),
   );
+  const baseWarmUpRate = await warmUp(theirs);
   const baseRate = await measure(theirs);
   await Promise.all(theirs.map((c) => c.endAsync()));
   await base.close();
 
   const fmt = (x: number) => Math.round(x).toLocaleString("en-US").padStart(9);
   console.log(
-    `${devices} devices x ${perDevice} QoS 1 publishes (${payload.length}-byte payload, ${WINDOW} in flight per device)`,
+    `${devices} devices x ${perDevice} QoS 1 publishes (${payload.length}-byte payload, ${WINDOW} in flight per device), ` +
+      `each side after a warm-up of ${warmUpPerDevice} per device (fleet ${fmt(fleetWarmUpRate).trim()} msg/s, ` +
+      `baseline ${fmt(baseWarmUpRate).trim()} msg/s)`,
   );
   console.log(
     `fleet (SQLite, durable before PUBACK): ${fmt(fleetRate)} msg/s${stored !== undefined ? ` (${stored} events stored)` : ""}`,
