@@ -7,7 +7,7 @@ import { createMetric } from "../domain/metrics.js";
 import { createProduct } from "../domain/products.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { engines, type EngineUnderTest } from "../store/test-engines.js";
-import { DataPipeline, PIPELINE_CURSOR_KEY } from "./data-pipeline.js";
+import { DataPipeline, nextEvents, PIPELINE_CURSOR_KEY } from "./data-pipeline.js";
 import { readEvents } from "../northbound/events.js";
 
 afterAll(async () => {
@@ -287,6 +287,37 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     await eager.flush();
     expect(await saved()).toBe(await newest());
     await eager.close();
+  });
+
+  it("sums up the next events after a cursor by device, within the limit, in id order", async () => {
+    const { db, store, caller, pipeline, uplink, device } = await setup(engine);
+    await pipeline.close();
+    const plainUplink = await plainDevice({ db, store, caller });
+    await uplink("telemetry", "{}", T0 + 50);
+    await plainUplink(10);
+    await uplink("telemetry", "{}", T0 + 30);
+    await plainUplink(20);
+    await uplink("telemetry", "{}", T0 + 40);
+    const ids = (await db.selectFrom("deviceEvents").select(["id", "deviceIntId"]).orderBy("id").execute()).map(
+      (r) => ({ id: Number(r.id), deviceIntId: r.deviceIntId }),
+    );
+    expect(ids).toHaveLength(5);
+    const plainId = ids[1]!.deviceIntId;
+
+    const firstFour = await nextEvents(db, 0, 4);
+    expect(firstFour && { ...firstFour, deviceIntIds: [...firstFour.deviceIntIds].sort() }).toEqual({
+      deviceIntIds: [device.id, plainId].sort(),
+      lastId: ids[3]!.id,
+      count: 4,
+      newestMsgTime: T0 + 50,
+    });
+    expect(await nextEvents(db, ids[3]!.id, 4)).toEqual({
+      deviceIntIds: [device.id],
+      lastId: ids[4]!.id,
+      count: 1,
+      newestMsgTime: T0 + 40,
+    });
+    expect(await nextEvents(db, ids[4]!.id, 4)).toBeUndefined();
   });
 
   it("goes on after a restart from the last uplink it went through, missing none", async () => {
