@@ -105,7 +105,7 @@ async function baselineBroker(): Promise<{ url: string; label: string; close: ()
 const PASSES = 3;
 
 /** Each pass's rate, for the record. */
-const passes = (rates: readonly number[]) => rates.map((r) => Math.round(r).toLocaleString("en-US")).join(", ");
+const listRates = (rates: readonly number[]) => rates.map((r) => Math.round(r).toLocaleString("en-US")).join(", ");
 
 const profileDir = process.env.BENCH_CPU_PROF_DIR;
 const t = await startTestFleet(
@@ -179,7 +179,7 @@ function cpuMeter() {
       const [central, adapter] = pids.map(cpuSeconds);
       const self = process.cpuUsage();
       const rate = await phase();
-      // NaN (printed as such) when /proc cannot tell.
+      // NaN (printed as "?") when /proc cannot tell.
       used.central += (cpuSeconds(pids[0]) ?? NaN) - (central ?? NaN);
       used.adapter += (cpuSeconds(pids[1]) ?? NaN) - (adapter ?? NaN);
       const { user, system } = process.cpuUsage(self);
@@ -188,7 +188,7 @@ function cpuMeter() {
       return rate;
     },
     note(): string {
-      const per = (s: number) => ((s * 100_000) / used.messages).toFixed(2);
+      const per = (s: number) => (Number.isFinite(s) ? ((s * 100_000) / used.messages).toFixed(2) : "?");
       return (
         `CPU s per 100k messages: central ${per(used.central)}, adapter ${per(used.adapter)}, ` +
         `load generator ${per(used.self)}`
@@ -196,9 +196,6 @@ function cpuMeter() {
     },
   };
 }
-
-/** The middle value (the lower of the two middle ones for an even count). */
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 /** The whole run (only the rate when profiling). */
 async function run(): Promise<void> {
@@ -235,7 +232,7 @@ async function run(): Promise<void> {
   }
   await Promise.all(theirs.map((c) => c.endAsync()));
   await base.close();
-  const [fleetRate, baseRate] = [median(fleetRates), median(baseRates)];
+  const [fleetRate, baseRate] = [percentile(fleetRates, 50), percentile(baseRates, 50)];
 
   const at80 = await paced(ours, fleetRate * 0.8, 5);
   const oneByOne = await sequential(ours[0]!, 500);
@@ -263,14 +260,16 @@ async function run(): Promise<void> {
       `baseline ${fmt(baseWarmUpRate).trim()} msg/s)`,
   );
   console.log(
-    `fleet (SQLite, durable before PUBACK): ${fmt(fleetRate)} msg/s, the median of ${passes(fleetRates)}` +
+    `fleet (SQLite, durable before PUBACK): ${fmt(fleetRate)} msg/s, the median of ${listRates(fleetRates)}` +
       (stored !== undefined ? ` (${stored} events stored)` : ""),
   );
   console.log(
     `fleet with the data pipeline (4 values, a formula metric and a limit check per message, until stored): ${fmt(pipelineRate)} msg/s`,
   );
   console.log(cpu.note());
-  console.log(`baseline, ${base.label}: ${fmt(baseRate)} msg/s, the median of ${passes(baseRates)} (stores nothing)`);
+  console.log(
+    `baseline, ${base.label}: ${fmt(baseRate)} msg/s, the median of ${listRates(baseRates)} (stores nothing)`,
+  );
   const met = (ok: boolean) => (ok ? "met" : "NOT met");
   const ratio = fleetRate / baseRate;
   console.log(
