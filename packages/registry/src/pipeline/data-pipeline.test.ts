@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from "kysely";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDataPoint } from "../domain/data-points.js";
@@ -287,6 +288,38 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     await eager.flush();
     expect(await saved()).toBe(await newest());
     await eager.close();
+  });
+
+  it("goes past many uplinks of a product without streams reading rows per device, not per uplink", async () => {
+    const { db, store, caller, pipeline } = await setup(engine);
+    await pipeline.close();
+    const plainUplink = await plainDevice({ db, store, caller });
+    for (let n = 0; n < 100; n++) await plainUplink(n);
+    let rowsRead = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (a) => a.node,
+      transformResult: async (a) => {
+        rowsRead += a.result.rows.length;
+        return a.result;
+      },
+    };
+    const reader = new DataPipeline(db.withPlugin(counting), pino({ level: "silent" }));
+    await reader.start();
+    await reader.flush();
+    await reader.close();
+    // The cursor, the window summed up (one row for the one device), that device, its product's spec: a few rows.
+    // Reading the window as rows answered one per uplink (100 and more).
+    expect(rowsRead).toBeLessThan(20);
+    const newest = await db
+      .selectFrom("deviceEvents")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirst();
+    const cursor = await db
+      .selectFrom("settings")
+      .select("value")
+      .where("key", "=", PIPELINE_CURSOR_KEY)
+      .executeTakeFirst();
+    expect(Number(cursor?.value)).toBe(Number(newest?.id));
   });
 
   it("sums up the next events after a cursor by device, within the limit, in id order", async () => {
