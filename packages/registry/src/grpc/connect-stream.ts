@@ -38,7 +38,6 @@ import { recordLoraCounters } from "../lora/lora-sessions.js";
 import type { SessionRows } from "../cluster/session-rows.js";
 import { protocolLabel, uplinksTotal } from "../ops/registry-metrics.js";
 import { uplinkMsgKey } from "./uplink-key.js";
-import { queryIn } from "../store/query-in.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -190,10 +189,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
 
   /**
    * Queued commands go out when a session of their device (or its gateway) opens here; the devices whose sessions
-   * open in one turn of the event loop are looked up together (a reconnect storm opens thousands), in the IN-list
-   * lengths of queryIn: a list of each length the storm happened to batch was a new SQLite statement to prepare
-   * (4–5 % of the central node in a storm of 2,000 connects/s), and pushed the AuthenticateBatch lookups out of the
-   * statement cache.
+   * open in one turn of the event loop are looked up together (a reconnect storm opens thousands).
    */
   let opening: number[] = [];
   const deliverQueued = (deviceIntId: number) => {
@@ -201,10 +197,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     setImmediate(() => {
       const ids = opening;
       opening = [];
-      queryIn(ids, async (chunk) => {
-        await deps.commands.deliverPending(chunk);
-        return [];
-      }).catch((err: unknown) => log.error({ err }, "sending queued commands failed"));
+      deps.commands.deliverPending(ids).catch((err: unknown) => log.error({ err }, "sending queued commands failed"));
     });
   };
 

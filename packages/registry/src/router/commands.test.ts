@@ -54,6 +54,19 @@ describe.each(engines)("device commands on $name", (engine) => {
     expect(adapter.sent.map((c) => c.payload)).toEqual(["a1", "b1", "a2"]);
   });
 
+  it("sends the queued commands of more devices than one IN list holds, every one once and oldest first", async () => {
+    const { caller, sessions, router, device } = await setup(engine);
+    const devices = [];
+    for (let i = 0; i < 530; i++) devices.push(await device(`many-${i}`));
+    // Published newest device first, so the oldest command is the last device's.
+    for (const d of [...devices].reverse())
+      await router.publish(caller, { deviceIntId: d.id, payload: d.deviceId, qos: 1 }, 1_000);
+    const adapter = fakeAdapterLink(sessions);
+    for (const d of devices) adapter.open(d.id);
+    expect(await router.deliverPending(devices.map((d) => d.id), 2_000)).toBe(530);
+    expect(adapter.sent.map((c) => c.payload)).toEqual([...devices].reverse().map((d) => d.deviceId));
+  });
+
   it("keeps a command for an offline device issued and sends it once when a session opens", async () => {
     const { caller, sessions, router, device, statusOf } = await setup(engine);
     const d = await device("v1");

@@ -86,4 +86,24 @@ describe.each(engines)("a reusable query on $name", (engine) => {
     expect(await store.db.transaction().execute((trx) => limits(trx, ["t-b", "t-b", "t-a"]))).toHaveLength(2);
     expect(builds).toBe(2);
   });
+
+  it("binds the arguments after an IN list, and the list wherever the query uses it, at each run", async () => {
+    const { store } = await engine.open();
+    await insertTenants(store.db, ["t-a", "t-b", "t-c"]);
+    let builds = 0;
+    const above = reusableInQuery((d: Kysely<Database>, ids: string[], min: number) => {
+      builds++;
+      return d
+        .selectFrom("tenants")
+        .select("tenantId")
+        .where("tenantId", "in", ids)
+        .where("tenantName", "in", ids)
+        .where("maxDevices", ">=", min)
+        .orderBy("tenantId");
+    });
+    expect(await above(store.db, ["t-a", "t-c"], 11)).toEqual([{ tenantId: "t-c" }]);
+    expect(await above(store.db, ["t-a", "t-b"], 10)).toEqual([{ tenantId: "t-a" }, { tenantId: "t-b" }]);
+    expect(await above(store.db, ["t-a", "t-b", "t-c"], 12)).toEqual([{ tenantId: "t-c" }]);
+    expect(builds).toBe(2);
+  });
 });

@@ -35,17 +35,23 @@ export function reusableQuery<Db, A extends unknown[], R>(
  * `reusableQuery` for a query over an IN list (`where(column, "in", values)`): built and compiled once per list
  * length, each length its own SQL text. Meant for the chunks of `queryIn`, whose lengths are the powers of two from 8
  * to 512, so a query has at most seven compiled forms; AuthenticateBatch's lookups (thousands of devices per second in
- * a connect storm) built and compiled their IN queries at every batch.
+ * a connect storm) built and compiled their IN queries at every batch. Arguments after the list (a time, …) are
+ * bound like `reusableQuery`'s, and the list may be bound more than once.
  */
-export function reusableInQuery<Db, V, R>(
-  build: (db: Kysely<Db>, values: V[]) => Compilable<R>,
-): (db: Kysely<Db>, values: V[]) => Promise<R[]> {
+export function reusableInQuery<Db, V, R, A extends unknown[] = []>(
+  build: (db: Kysely<Db>, values: V[], ...args: A) => Compilable<R>,
+): (db: Kysely<Db>, values: V[], ...args: A) => Promise<R[]> {
   const byLength = new Map<number, Run<Db, R>>();
-  return (db, values) => {
-    let run = byLength.get(values.length);
+  const extra = build.length - 2;
+  return (db, values, ...args) => {
+    const n = values.length;
+    let run = byLength.get(n);
     if (!run)
-      byLength.set(values.length, (run = compiledOnce<Db, R>((d, args) => build(d, args as V[]), values.length)));
-    return run(db, values);
+      byLength.set(
+        n,
+        (run = compiledOnce<Db, R>((d, all) => build(d, all.slice(0, n) as V[], ...(all.slice(n) as A)), n + extra)),
+      );
+    return run(db, [...values, ...args]);
   };
 }
 
