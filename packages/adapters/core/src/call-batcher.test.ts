@@ -69,6 +69,40 @@ describe("CallBatcher", () => {
     expect(await Promise.all(later)).toEqual(["B", "C", "D", "E"]);
   });
 
+  it("with `minGapMs`, sends after a quiet spell at once but gathers what arrives soon after the last call", async () => {
+    const g = gatedCall();
+    const batcher = new CallBatcher(g.call, 4, 10, 5, 40);
+    const first = batcher.run("a");
+    await turn();
+    expect(g.batches).toEqual([["a"]]);
+    g.open(0);
+    expect(await first).toBe("A");
+    // No call in flight, but the last left less than 40 ms ago: these wait for the gap to end, together.
+    const sentAt = performance.now();
+    const soon = [batcher.run("b"), batcher.run("c")];
+    await turn();
+    await turn();
+    expect(g.batches).toEqual([["a"]]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(g.batches).toEqual([["a"], ["b", "c"]]);
+    g.open(1);
+    expect(await Promise.all(soon)).toEqual(["B", "C"]);
+    expect(performance.now() - sentAt).toBeGreaterThanOrEqual(30);
+    // After the gap, a lone request goes at the end of its turn.
+    await new Promise((r) => setTimeout(r, 50));
+    const late = batcher.run("d");
+    await turn();
+    expect(g.batches).toEqual([["a"], ["b", "c"], ["d"]]);
+    g.open(2);
+    expect(await late).toBe("D");
+    // `busyBatch` waiting requests do not wait for the gap.
+    const many = ["e", "f", "g", "h", "i"].map((r) => batcher.run(r));
+    await turn();
+    expect(g.batches).toEqual([["a"], ["b", "c"], ["d"], ["e", "f", "g", "h", "i"]]);
+    g.open(3);
+    expect(await Promise.all(many)).toEqual(["E", "F", "G", "H", "I"]);
+  });
+
   it("drops a waiting request whose signal aborted before its call, without sending it", async () => {
     const g = gatedCall();
     const batcher = new CallBatcher(g.call, 1, 10);

@@ -133,6 +133,12 @@ export interface GrpcRegistryClientOptions {
   readonly authConcurrency?: number;
   /** Most devices checked in one AuthenticateBatch call (default 200, at most the registry's 1000). */
   readonly authBatchMax?: number;
+  /**
+   * Least time between two AuthenticateBatch calls that leave because none is in flight, ms (default 4): a device
+   * arriving after a quiet spell goes at once, but in a connect storm the answers came back so fast that the calls
+   * carried a median of 1–2 devices, each call costing both nodes an HTTP/2 stream and four lookups.
+   */
+  readonly authGapMs?: number;
   /** How long close() waits for pending acks (default 2000). */
   readonly closeDrainMs?: number;
   /**
@@ -244,6 +250,7 @@ export class GrpcRegistryClient implements RegistryClient {
       opts.authConcurrency ?? 4,
       authBatchMax,
       Math.ceil(authBatchMax / 4),
+      opts.authGapMs ?? 4,
     );
     const backoff = { maxMs: DEFAULT_MAX_BACKOFF_MS, ...opts.backoff };
     this.endpoints = new RegistryEndpoints(typeof opts.address === "string" ? [opts.address] : opts.address, backoff);

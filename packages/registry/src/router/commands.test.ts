@@ -63,7 +63,12 @@ describe.each(engines)("device commands on $name", (engine) => {
       await router.publish(caller, { deviceIntId: d.id, payload: d.deviceId, qos: 1 }, 1_000);
     const adapter = fakeAdapterLink(sessions);
     for (const d of devices) adapter.open(d.id);
-    expect(await router.deliverPending(devices.map((d) => d.id), 2_000)).toBe(530);
+    expect(
+      await router.deliverPending(
+        devices.map((d) => d.id),
+        2_000,
+      ),
+    ).toBe(530);
     expect(adapter.sent.map((c) => c.payload)).toEqual([...devices].reverse().map((d) => d.deviceId));
   });
 
