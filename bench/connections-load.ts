@@ -25,6 +25,8 @@ export interface LoadReport {
 }
 
 const sockets: Socket[] = [];
+/** A CONNECT unanswered this long counts as failed ("-1 timeout"), so one lost connection cannot hang the storm. */
+const ANSWER_TIMEOUT_MS = 30_000;
 
 async function run(order: LoadOrder): Promise<LoadReport> {
   const latenciesMs: number[] = [];
@@ -42,14 +44,16 @@ async function run(order: LoadOrder): Promise<LoadReport> {
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const sent = performance.now();
     pending.push(
-      rawConnect(order.ports[i % order.ports.length]!, packets[i]!).then(({ code, socket, error }) => {
-        latenciesMs.push(performance.now() - sent);
-        sentMs.push(sent - started);
-        // A connection that ended without CONNACK counts under its socket error ("-1 ECONNRESET") when it had one.
-        const key = error ? `${code} ${error}` : String(code);
-        codes[key] = (codes[key] ?? 0) + 1;
-        sockets.push(socket);
-      }),
+      rawConnect(order.ports[i % order.ports.length]!, packets[i]!, ANSWER_TIMEOUT_MS).then(
+        ({ code, socket, error }) => {
+          latenciesMs.push(performance.now() - sent);
+          sentMs.push(sent - started);
+          // A connection that ended without CONNACK counts under its socket error ("-1 ECONNRESET") when it had one.
+          const key = error ? `${code} ${error}` : String(code);
+          codes[key] = (codes[key] ?? 0) + 1;
+          sockets.push(socket);
+        },
+      ),
     );
   }
   await Promise.all(pending);

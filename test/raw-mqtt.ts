@@ -12,19 +12,30 @@ export interface RawCredentials {
  * Opens a raw TCP connection, sends one MQTT 3.1.1 CONNECT and resolves with the CONNACK return code (-1 when the
  * connection ended without one, with the socket error's code when there was one) and the socket, left open. Cheaper
  * than a client library, so storms of thousands of devices fit in one process; a load generator passes CONNECT
- * packets built beforehand (`connectPacket`).
+ * packets built beforehand (`connectPacket`). With `timeoutMs`, a connection still without an answer then is
+ * destroyed and counts as error "timeout" (a broker that accepted and went quiet, a SYN its full backlog dropped that
+ * the kernel keeps retrying for two minutes), so a storm always ends.
  */
 export function rawConnect(
   port: number,
   c: RawCredentials | Buffer,
+  timeoutMs?: number,
 ): Promise<{ code: number; socket: Socket; error?: string }> {
   return new Promise((resolve) => {
     const socket = netConnect(port, "127.0.0.1");
     const parser = mqttPacket.parser({ protocolVersion: 4 });
     let settled = false;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            settle(-1, "timeout");
+            socket.destroy();
+          }, timeoutMs);
     const settle = (code: number, error?: string) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       resolve(error === undefined ? { code, socket } : { code, socket, error });
     };
     parser.on("packet", (p) => p.cmd === "connack" && settle(p.returnCode ?? -1));
