@@ -43,6 +43,55 @@ export async function closedLoop(
   return { rate: total / ((performance.now() - started) / 1000), latencies };
 }
 
+/** One side of a device publish benchmark: `clients` devices, each sending request `i` with `send(client, i)`. */
+export interface Side {
+  readonly clients: number;
+  readonly send: (client: number, i: number) => Promise<void>;
+}
+
+/** A side's figures: its median load pass (by rate), the rates of all its passes, and one device in sequence. */
+export interface SideResult {
+  readonly load: LoopResult;
+  readonly rates: number[];
+  readonly sequential: LoopResult;
+}
+
+/**
+ * Measures both sides in one run: each warms up first (`warmUp` requests, unmeasured: sessions open, V8 compiles the
+ * path), then `passes` load passes of `total` requests each, fleet and baseline alternated, and each side's median
+ * pass counts, so the machine's drift moves both sides alike (issue 19's "median of 3"; a baseline measured once after
+ * the fleet ran 22–38k on one machine within an hour); then one device of each in sequence. With `cpu`, what the
+ * fleet's last pass cost its processes is printed.
+ */
+export async function alternated(
+  fleet: Side,
+  baseline: Side,
+  opts: {
+    warmUp: number;
+    total: number;
+    sequential: number;
+    passes?: number;
+    cpu?: (() => (requests: number) => Promise<string>) | undefined;
+  },
+): Promise<{ fleet: SideResult; baseline: SideResult }> {
+  const passes = opts.passes ?? 3;
+  for (const side of [fleet, baseline]) await closedLoop(side.clients, opts.warmUp, side.send);
+  const runs: [LoopResult[], LoopResult[]] = [[], []];
+  for (let p = 0; p < passes; p++) {
+    // The meter runs over the last fleet pass alone: the load generator's own CPU is then the fleet's load only.
+    const used = p === passes - 1 ? opts.cpu?.() : undefined;
+    runs[0].push(await closedLoop(fleet.clients, opts.total, fleet.send));
+    if (used) console.log(await used(opts.total));
+    runs[1].push(await closedLoop(baseline.clients, opts.total, baseline.send));
+  }
+  const result = async (side: Side, loads: LoopResult[]): Promise<SideResult> => ({
+    load: [...loads].sort((a, b) => a.rate - b.rate)[Math.floor(loads.length / 2)]!,
+    rates: loads.map((l) => l.rate),
+    sequential: await closedLoop(1, opts.sequential, (_, i) => side.send(0, i)),
+  });
+  return { fleet: await result(fleet, runs[0]), baseline: await result(baseline, runs[1]) };
+}
+
 /**
  * Starts counting the CPU seconds (from /proc) of the named processes and this one (the load generator); the returned
  * function ends the count and says what it cost each per 10,000 of `requests`: what each hop costs per request,
@@ -142,15 +191,16 @@ const rate = (x: number) => `${Math.round(x).toLocaleString("en-US")}/s`;
  */
 export function report(
   what: string,
-  fleet: { load: LoopResult; sequential: LoopResult },
-  baseline: { label: string; load: LoopResult; sequential: LoopResult },
+  fleet: SideResult,
+  baseline: SideResult & { label: string },
   goals: { minRatio: number; maxP95Ms: number; maxSequentialP50Ms: number },
 ): void {
-  const line = (label: string, r: { load: LoopResult; sequential: LoopResult }) =>
+  const line = (label: string, r: SideResult) =>
     console.log(
       `${label.padEnd(34)} ${rate(r.load.rate).padStart(9)}  p50 ${ms(percentile(r.load.latencies, 50))}  ` +
         `p95 ${ms(percentile(r.load.latencies, 95))}  p99 ${ms(percentile(r.load.latencies, 99))}  ` +
-        `one in sequence p50 ${ms(percentile(r.sequential.latencies, 50))}`,
+        `one in sequence p50 ${ms(percentile(r.sequential.latencies, 50))}  ` +
+        `(the median pass of ${r.rates.map(rate).join(", ")})`,
     );
   console.log(what);
   line("fleet (durable before the answer)", fleet);

@@ -10,7 +10,8 @@
  * The warm-up runs first, fleet and baseline alike, and is not measured: each device opens its session, and the
  * processes' code is compiled by V8's optimizing tiers. Before a warm-up of this size, the adapter's CPU per request
  * was still falling over the first 20,000 requests (3.1 s per 10k in the first 4,000, 1.2-1.4 from the 16,000th on;
- * docs/performance.md, session 12), so a short warm-up measured the JIT more than the steady state.
+ * docs/performance.md, session 12), so a short warm-up measured the JIT more than the steady state. Then three load
+ * passes of each side, alternated, and each side's median pass counts (`alternated` in closed-loop.ts).
  *
  * With BENCH_CPU_PROF_DIR set, the central node and the adapters write CPU profiles there (docs/performance.md).
  *
@@ -19,7 +20,7 @@
  */
 import { createSocket, type Socket } from "node:dgram";
 import { generate, parse } from "coap-packet";
-import { benchFleet, closedLoop, report, type LoopResult } from "./closed-loop.js";
+import { alternated, benchFleet, report, type Side } from "./closed-loop.js";
 import { positiveInt } from "./figures.js";
 import type { TestDevice } from "../test/helpers.js";
 
@@ -29,12 +30,12 @@ const sequential = positiveInt(process.argv[4], 300);
 const warmUp = Math.max(positiveInt(process.argv[5], Math.min(2 * total, 10_000)), devices * 5);
 const payload = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
 const ACK_TIMEOUT_MS = 2000;
-let retransmissions = 0;
 
 /** A device's socket sending confirmable POSTs to `port`, resolving each on its ACK (2.xx) and rejecting on others. */
 async function deviceSocket(
   port: number,
   d: TestDevice,
+  counter: { retransmissions: number },
 ): Promise<{ post: (i: number) => Promise<void>; socket: Socket }> {
   const socket = createSocket("udp4");
   await new Promise<void>((r) => socket.bind(0, "127.0.0.1", r));
@@ -72,7 +73,7 @@ async function deviceSocket(
         payload,
       });
       const resend = () => {
-        retransmissions++;
+        counter.retransmissions++;
         socket.send(datagram);
         entry.timer = setTimeout(resend, ACK_TIMEOUT_MS);
       };
@@ -83,26 +84,18 @@ async function deviceSocket(
   return { post, socket };
 }
 
-/**
- * The load (every device at once) and one device in sequence, against the CoAP endpoint at `port`; with `cpu`, what
- * the load cost the fleet's processes is printed.
- */
-async function run(
-  port: number,
-  ds: TestDevice[],
-  cpu?: () => (requests: number) => Promise<string>,
-): Promise<{ load: LoopResult; sequential: LoopResult }> {
-  const clients = await Promise.all(ds.map((d) => deviceSocket(port, d)));
-  try {
-    await closedLoop(devices, warmUp, (c, i) => clients[c]!.post(i)); // warm-up (and each device's session)
-    const used = cpu?.();
-    const load = await closedLoop(devices, total, (c, i) => clients[c]!.post(i));
-    if (used) console.log(await used(total));
-    const seq = await closedLoop(1, sequential, (_, i) => clients[0]!.post(i));
-    return { load, sequential: seq };
-  } finally {
-    for (const c of clients) c.socket.close();
-  }
+/** The devices' sockets to the CoAP endpoint at `port`, as one side of the benchmark. */
+async function side(port: number, ds: TestDevice[]): Promise<Side & { retransmissions: number; close: () => void }> {
+  const counter = { retransmissions: 0 };
+  const clients = await Promise.all(ds.map((d) => deviceSocket(port, d, counter)));
+  return {
+    get retransmissions() {
+      return counter.retransmissions;
+    },
+    clients: clients.length,
+    send: (c, i) => clients[c]!.post(i),
+    close: () => clients.forEach((c) => c.socket.close()),
+  };
 }
 
 /** The bare baseline: answers every confirmable request with an empty-token-echoing piggybacked 2.04 at once. */
@@ -121,11 +114,12 @@ try {
   const productID = (await t.api("POST", "/products", { productName: "bench coap", cloudProtocol: 2 })).body.productID;
   const ds: TestDevice[] = [];
   for (let i = 0; i < devices; i++) ds.push(await t.newDevice(productID, `bench-coap-${i}`));
-  const fleet = await run(Number(new URL(t.coapUrl).port), ds, meter);
-  const fleetRetransmissions = retransmissions;
-  retransmissions = 0;
   const echo = await udpEcho();
-  const baseline = await run(echo.port, ds);
+  const fleetSide = await side(Number(new URL(t.coapUrl).port), ds);
+  const baseSide = await side(echo.port, ds);
+  const { fleet, baseline } = await alternated(fleetSide, baseSide, { warmUp, total, sequential, cpu: meter });
+  fleetSide.close();
+  baseSide.close();
   echo.close();
   console.log(`warm-up before each measurement (fleet and baseline): ${warmUp} requests`);
   report(
@@ -134,7 +128,7 @@ try {
     { label: "bare UDP echo", ...baseline },
     { minRatio: 0.25, maxP95Ms: 20, maxSequentialP50Ms: 2 },
   );
-  console.log(`retransmissions: fleet ${fleetRetransmissions}, baseline ${retransmissions}`);
+  console.log(`retransmissions: fleet ${fleetSide.retransmissions}, baseline ${baseSide.retransmissions}`);
 } finally {
   await t.close();
 }

@@ -10,7 +10,8 @@
  * The warm-up runs first, fleet and baseline alike, and is not measured: each device opens its session, and the
  * processes' code is compiled by V8's optimizing tiers. Before a warm-up of this size, the adapter's CPU per request
  * was still falling over the first 20,000 requests (3.1 s per 10k in the first 4,000, 1.2-1.4 from the 16,000th on;
- * docs/performance.md, session 12), so a short warm-up measured the JIT more than the steady state.
+ * docs/performance.md, session 12), so a short warm-up measured the JIT more than the steady state. Then three load
+ * passes of each side, alternated, and each side's median pass counts (`alternated` in closed-loop.ts).
  *
  * With BENCH_CPU_PROF_DIR set, the central node and the adapters write CPU profiles there (docs/performance.md).
  *
@@ -18,7 +19,7 @@
  */
 import { Agent, createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { benchFleet, closedLoop, report, type LoopResult } from "./closed-loop.js";
+import { alternated, benchFleet, report, type Side } from "./closed-loop.js";
 import { positiveInt } from "./figures.js";
 
 const devices = positiveInt(process.argv[2], 32);
@@ -52,22 +53,10 @@ function devicePost(base: string, authorization: string): (path: string) => Prom
     });
 }
 
-/**
- * The load (every device at once) and one device in sequence, against the server at `base`; with `cpu`, what the
- * load cost the fleet's processes is printed.
- */
-async function run(
-  base: string,
-  auth: string[],
-  cpu?: () => (requests: number) => Promise<string>,
-): Promise<{ load: LoopResult; sequential: LoopResult }> {
+/** One keep-alive connection per device to the server at `base`, as one side of the benchmark. */
+function side(base: string, auth: string[]): Side {
   const posts = auth.map((a) => devicePost(base, a));
-  await closedLoop(devices, warmUp, (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`)); // warm-up (and sessions)
-  const used = cpu?.();
-  const load = await closedLoop(devices, total, (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`));
-  if (used) console.log(await used(total));
-  const seq = await closedLoop(1, sequential, (_, i) => posts[0]!(`/topics/telemetry/${i % 10}`));
-  return { load, sequential: seq };
+  return { clients: posts.length, send: (c, i) => posts[c]!(`/topics/telemetry/${i % 10}`) };
 }
 
 const { t, meter } = await benchFleet("http-adapter");
@@ -78,15 +67,17 @@ try {
     const d = await t.newDevice(productID, `bench-http-${i}`);
     auth.push(`Basic ${Buffer.from(`${d.deviceUsername}:${d.token}`).toString("base64")}`);
   }
-  const fleet = await run(t.httpUrl, auth, meter);
-
   const bare = createServer((req, res) => {
     req.resume();
     req.on("end", () => res.writeHead(204).end());
   });
   bare.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => bare.listen(0, "127.0.0.1", r));
-  const baseline = await run(`http://127.0.0.1:${(bare.address() as AddressInfo).port}`, auth);
+  const { fleet, baseline } = await alternated(
+    side(t.httpUrl, auth),
+    side(`http://127.0.0.1:${(bare.address() as AddressInfo).port}`, auth),
+    { warmUp, total, sequential, cpu: meter },
+  );
   bare.closeAllConnections();
   await new Promise<void>((r) => bare.close(() => r()));
 
