@@ -148,6 +148,40 @@ describe.each(engines)("northbound outbox on $name", (engine) => {
     expect(second!.data.metadata).toBe("not json");
   });
 
+  it("keeps an uplink's payload once: its event points at the stored row, and the feed reads the fields from it", async () => {
+    const { store } = await engine.open();
+    const [a, gw] = await seed(store, "t1", "one");
+    const up = {
+      msgKey: "g:1",
+      tenantId: "t1",
+      deviceIntId: a!,
+      gatewayIntId: gw!,
+      topic: "up/7",
+      payload: new TextEncoder().encode("through the gateway"),
+      ip: null,
+      qos: 1,
+      msgTime: 9,
+      metadata: JSON.stringify({ rssi: -70 }),
+    };
+    expect(await store.uplinks.write(up)).toBe("stored");
+    const row = await store.db.selectFrom("deviceEvents").select("id").executeTakeFirstOrThrow();
+    const outbox = await store.db.selectFrom("northboundEvents").select(["data", "uplinkId"]).execute();
+    expect(outbox.map((o) => [o.data, Number(o.uplinkId)])).toEqual([["{}", Number(row.id)]]);
+    const [event] = await readEvents(store.db, { afterId: 0, limit: 10 });
+    expect(event!.data).toEqual({
+      topic: "up/7",
+      qos: 1,
+      payload: Buffer.from("through the gateway").toString("base64"),
+      viaGateway: true,
+      metadata: { rssi: -70 },
+    });
+    // A row retention deleted before its event was read: the event still comes, with what the outbox holds.
+    await store.db.deleteFrom("deviceEvents").execute();
+    expect((await readEvents(store.db, { afterId: 0, limit: 10 })).map((e) => [e.type, e.data])).toEqual([
+      ["uplink", {}],
+    ]);
+  });
+
   it("prunes events created before a time and keeps the newer ones", async () => {
     const { store } = await engine.open();
     const [a] = await seed(store, "t1", "one");

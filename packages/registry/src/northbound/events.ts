@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { EitherEngineInsert, engineOf } from "../store/multi-row-insert.js";
+import { uplinkMetadata } from "../store/uplink-metadata.js";
 
 /** Every event type of the northbound feed, as named on the wire (webhooks, stream, NATS subjects). */
 export const EVENT_TYPES = [
@@ -25,6 +26,11 @@ export interface NewEvent {
   time: number;
   /** The event's own fields; stored as JSON. */
   data: Record<string, unknown>;
+  /**
+   * An uplink event's `device_events` row: its topic, QoS, payload and metadata are read from there (`uplinkData`)
+   * instead of being copied into the outbox, and `data` is then `{}`.
+   */
+  uplinkId?: number | undefined;
 }
 
 /** An event as consumers get it: ids resolved, `id` increasing with commit order. */
@@ -65,7 +71,8 @@ export async function appendEvents(tx: Kysely<Database>, events: readonly NewEve
   if (engineOf(tx) === "postgres")
     await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK.toString()}::bigint)`.execute(tx);
   const values: unknown[] = [];
-  for (const e of events) values.push(e.tenantId, e.deviceIntId, e.type, e.time, JSON.stringify(e.data), now);
+  for (const e of events)
+    values.push(e.tenantId, e.deviceIntId, e.type, e.time, JSON.stringify(e.data), now, e.uplinkId ?? null);
   await OUTBOX_INSERT.run(tx, values);
 }
 
@@ -77,7 +84,32 @@ const OUTBOX_INSERT = new EitherEngineInsert("northbound_events", [
   "event_time",
   "data",
   "create_at",
+  "uplink_id",
 ]);
+
+/** A stored uplink's columns its event reports. */
+export interface StoredUplink {
+  topic: string;
+  qos: number;
+  payload: Uint8Array;
+  gatewayIntId: number | null;
+  metadata: string | null;
+}
+
+/**
+ * The fields of an uplink's event: its topic, QoS, payload (base64), whether it came through a gateway, and how it
+ * arrived (`metadata`, e.g. a LoRaWAN uplink's gateways) when its adapter told. Made when the feed is read, from the
+ * uplink's row: at 50,000 uplinks/s, copying them into the outbox (base64 and JSON) was 8 % of the central node.
+ */
+export function uplinkData(u: StoredUplink): Record<string, unknown> {
+  return {
+    topic: u.topic,
+    qos: u.qos,
+    payload: Buffer.from(u.payload.buffer, u.payload.byteOffset, u.payload.byteLength).toString("base64"),
+    ...(u.gatewayIntId !== null ? { viaGateway: true } : {}),
+    ...(u.metadata ? { metadata: uplinkMetadata(u.metadata) } : {}),
+  };
+}
 
 /** Which events to read: after `afterId`, at most `limit`, optionally of one tenant and matching filters. */
 export interface EventQuery {
@@ -97,7 +129,9 @@ export async function readEvents(db: Kysely<Database>, q: EventQuery): Promise<F
     .selectFrom("northboundEvents as e")
     .leftJoin("devices as d", "d.id", "e.deviceIntId")
     .leftJoin("products as p", "p.id", "d.productIntId")
+    .leftJoin("deviceEvents as u", "u.id", "e.uplinkId")
     .select(["e.id", "e.tenantId", "e.type", "e.eventTime", "e.data", "d.deviceId", "p.productId"])
+    .select(["u.id as uplinkRow", "u.topic", "u.qos", "u.payload", "u.gatewayIntId", "u.metadata"])
     .where("e.id", ">", q.afterId);
   if (q.upToId !== undefined) query = query.where("e.id", "<=", q.upToId);
   if (q.tenantId !== undefined) query = query.where("e.tenantId", "=", q.tenantId);
@@ -112,7 +146,17 @@ export async function readEvents(db: Kysely<Database>, q: EventQuery): Promise<F
     productID: r.productId ?? null,
     deviceID: r.deviceId ?? null,
     time: Number(r.eventTime),
-    data: JSON.parse(r.data) as Record<string, unknown>,
+    // An uplink whose row retention deleted before its event was read keeps what the outbox holds.
+    data:
+      r.uplinkRow !== null && r.uplinkRow !== undefined
+        ? uplinkData({
+            topic: r.topic!,
+            qos: Number(r.qos),
+            payload: r.payload!,
+            gatewayIntId: r.gatewayIntId ?? null,
+            metadata: r.metadata ?? null,
+          })
+        : (JSON.parse(r.data) as Record<string, unknown>),
   }));
 }
 

@@ -200,7 +200,7 @@ export class RecentResendIds {
    * Counts the uplinks of a batch just committed, for the devices held: those of `records` (in the order of their rows)
    * whose key is in `keys` (the rows inserted; the others were already stored).
    */
-  stored(records: readonly UplinkRecord[], keys: ReadonlySet<string>): void {
+  stored(records: readonly UplinkRecord[], keys: { has(key: string): boolean }): void {
     if (this.#devices.size === 0) return;
     for (const r of records) {
       const device = this.#devices.get(r.deviceIntId);

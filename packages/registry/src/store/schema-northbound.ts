@@ -10,9 +10,11 @@ export interface NorthboundEventsTable {
   type: string;
   /** Epoch ms when it happened. */
   eventTime: number;
-  /** JSON text: the event's own fields. */
+  /** JSON text: the event's own fields (an uplink's come from its `device_events` row: `uplinkId`). */
   data: string;
   createAt: number;
+  /** An uplink event's `device_events` row, whose topic, QoS, payload and metadata the feed reads (null otherwise). */
+  uplinkId: number | null;
 }
 
 /** A tenant's webhook. `cursor`: the id of the last event it went through. */

@@ -35,7 +35,7 @@ describe("uplink rows on SQLite", () => {
     expect(texts[0]!.match(/\(\?/g)).toHaveLength(1); // one VALUES tuple
   });
 
-  it("answers the keys stored now, leaving out those stored before", async () => {
+  it("answers the keys stored now with their rows' ids, leaving out those stored before", async () => {
     const { store } = await sqlite.open();
     await store.uplinks.write(uplink(2));
     const connection = sqliteConnectionOf(store.db)!;
@@ -43,7 +43,11 @@ describe("uplink rows on SQLite", () => {
     const stored = await store.db
       .transaction()
       .execute((trx) => rows.insert(trx, [uplink(1), uplink(2), uplink(3)], Date.now()));
-    expect([...stored].sort()).toEqual(["adapter-1:1", "adapter-1:3"]);
+    const inTable = await store.db.selectFrom("deviceEvents").select(["id", "msgKey"]).orderBy("id").execute();
+    expect([...stored].sort()).toEqual(
+      inTable.filter((r) => r.msgKey !== "adapter-1:2").map((r) => [r.msgKey, Number(r.id)]),
+    );
+    expect([...stored.keys()].sort()).toEqual(["adapter-1:1", "adapter-1:3"]);
   });
 
   it("refuses to insert outside a transaction, storing nothing", async () => {

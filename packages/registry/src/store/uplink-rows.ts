@@ -7,10 +7,11 @@ import { sqliteConnectionOf } from "./sqlite.js";
 
 /**
  * Inserts one batch's uplink rows inside the caller's transaction, a key already stored getting no row
- * (`ON CONFLICT (msg_key) DO NOTHING`), and answers the keys stored now. The batch's keys are distinct.
+ * (`ON CONFLICT (msg_key) DO NOTHING`), and answers the keys stored now with their rows' ids (their northbound
+ * events point at them). The batch's keys are distinct.
  */
 export interface UplinkRows {
-  insert(trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Set<string>>;
+  insert(trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Map<string, number>>;
 }
 
 /** The columns of a stored uplink, in the order `pushRow` gives their values. */
@@ -53,7 +54,7 @@ export class SteppedUplinkRows implements UplinkRows {
     this.#connection = connection;
   }
 
-  insert(_trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Set<string>> {
+  insert(_trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Map<string, number>> {
     // Statements run on the connection join whatever transaction is open on it: outside the batch's own, a row
     // would be committed by someone else's transaction, or alone.
     if (!this.#connection.inTransaction) throw new Error("uplink rows are inserted only inside a transaction");
@@ -61,12 +62,13 @@ export class SteppedUplinkRows implements UplinkRows {
       `insert into device_events (${COLUMNS.join(", ")}) values (${COLUMNS.map(() => "?").join(", ")}) ${ON_CONFLICT}`,
     );
     const statement = this.#statement;
-    const stored = new Set<string>();
+    const stored = new Map<string, number>();
     const row: unknown[] = []; // one array for every row: run() binds its values
     for (const r of records) {
       row.length = 0;
       pushRow(row, r, now);
-      if (statement.run(row).changes === 1) stored.add(r.msgKey);
+      const result = statement.run(row);
+      if (result.changes === 1) stored.set(r.msgKey, Number(result.lastInsertRowid));
     }
     return Promise.resolve(stored);
   }
@@ -80,14 +82,14 @@ export class MultiRowUplinkRows implements UplinkRows {
   readonly #insert: MultiRowInsert;
 
   constructor(engine: Engine) {
-    this.#insert = new MultiRowInsert(engine, "device_events", COLUMNS, `${ON_CONFLICT} returning msg_key as k`);
+    this.#insert = new MultiRowInsert(engine, "device_events", COLUMNS, `${ON_CONFLICT} returning msg_key as k, id`);
   }
 
-  async insert(trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Set<string>> {
+  async insert(trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Map<string, number>> {
     const values: unknown[] = [];
     for (const r of records) pushRow(values, r, now);
-    const stored = new Set<string>();
-    for (const row of await this.#insert.run(trx, values)) stored.add(row.k as string);
+    const stored = new Map<string, number>();
+    for (const row of await this.#insert.run(trx, values)) stored.set(row.k as string, Number(row.id));
     return stored;
   }
 }

@@ -4,7 +4,6 @@ import { latestStoredCopy, repeats, type ResendCopy } from "./resend-match.js";
 import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
 import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter, UplinkWritten } from "./store.js";
 import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
-import { uplinkMetadata } from "./uplink-metadata.js";
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
 import { uplinkRows, type UplinkRows } from "./uplink-rows.js";
 import { RecentResendIds } from "./recent-resend-ids.js";
@@ -144,7 +143,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
   /** Writes one batch; settles every waiter of it once synced (without waiting for that here), never throws. */
   async #commit(batch: Waiter[]): Promise<void> {
     const byKey = new Map<string, Waiter[]>();
-    let stored = new Set<string>();
+    let stored = new Map<string, number>();
     const timer = uplinkBatchSeconds().startTimer();
     uplinkBatchRows().observe(batch.length);
     try {
@@ -167,7 +166,10 @@ export class BatchedUplinkWriter implements UplinkWriter {
         stored = await this.#rows.insert(trx, firsts, now);
         // The feed's uplink events, in this transaction: only what was stored now (a replay is no new event).
         const events: NewEvent[] = [];
-        for (const r of firsts) if (stored.has(r.msgKey)) events.push(uplinkEvent(r));
+        for (const r of firsts) {
+          const id = stored.get(r.msgKey);
+          if (id !== undefined) events.push(uplinkEvent(r, id));
+        }
         await appendEvents(trx, events, now);
       });
       if (stored.size > 0) eventsCommitted();
@@ -243,21 +245,9 @@ async function resendsOf(
 }
 
 /**
- * The northbound event of a stored uplink: its topic, QoS, payload (base64), receive time, and how it arrived
- * (`metadata`, e.g. a LoRaWAN uplink's gateways) when its adapter told.
+ * The northbound event of a stored uplink: a pointer to its row, whose topic, QoS, payload and metadata the feed reads
+ * (`uplinkData`), so the payload is written once.
  */
-function uplinkEvent(r: UplinkRecord): NewEvent {
-  return {
-    tenantId: r.tenantId,
-    deviceIntId: r.deviceIntId,
-    type: "uplink",
-    time: r.msgTime,
-    data: {
-      topic: r.topic,
-      qos: r.qos,
-      payload: Buffer.from(r.payload.buffer, r.payload.byteOffset, r.payload.byteLength).toString("base64"),
-      ...(r.gatewayIntId !== null && r.gatewayIntId !== undefined ? { viaGateway: true } : {}),
-      ...(r.metadata ? { metadata: uplinkMetadata(r.metadata) } : {}),
-    },
-  };
+function uplinkEvent(r: UplinkRecord, uplinkId: number): NewEvent {
+  return { tenantId: r.tenantId, deviceIntId: r.deviceIntId, type: "uplink", time: r.msgTime, data: {}, uplinkId };
 }

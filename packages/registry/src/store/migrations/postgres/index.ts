@@ -16,6 +16,7 @@ import { cluster } from "./0014-cluster.js";
 import { listIndexes } from "./0016-list-indexes.js";
 import { resendId } from "./0017-resend-id.js";
 import { commandHandover } from "./0018-command-handover.js";
+import { outboxUplinkRef } from "./0019-outbox-uplink-ref.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
@@ -40,4 +41,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0016-list-indexes": listIndexes,
   "0017-resend-id": resendId,
   "0018-command-handover": commandHandover,
+  "0019-outbox-uplink-ref": outboxUplinkRef,
 };
