@@ -88,7 +88,7 @@ const OUTBOX_INSERT = new EitherEngineInsert("northbound_events", [
 ]);
 
 /** A stored uplink's columns its event reports. */
-export interface StoredUplink {
+interface StoredUplink {
   topic: string;
   qos: number;
   payload: Uint8Array;
@@ -101,7 +101,7 @@ export interface StoredUplink {
  * arrived (`metadata`, e.g. a LoRaWAN uplink's gateways) when its adapter told. Made when the feed is read, from the
  * uplink's row: at 50,000 uplinks/s, copying them into the outbox (base64 and JSON) was 8 % of the central node.
  */
-export function uplinkData(u: StoredUplink): Record<string, unknown> {
+function uplinkData(u: StoredUplink): Record<string, unknown> {
   return {
     topic: u.topic,
     qos: u.qos,
