@@ -23,7 +23,7 @@ import { startTestFleet } from "../test/helpers.js";
 import { rawConnect, type RawCredentials } from "../test/raw-mqtt.js";
 import type { LoadOrder, LoadReport } from "./connections-load.js";
 import { printResult } from "./result.js";
-import { monotonicUs, percentile, positiveInt } from "./figures.js";
+import { cpuSeconds, cpuTimes, monotonicUs, percentile, positiveInt } from "./figures.js";
 
 const devices = positiveInt(process.argv[2], 20_000);
 const rate = positiveInt(process.argv[3], 2_000);
@@ -42,15 +42,13 @@ function rss(pid: number): number {
 
 /** CPU time a process has used so far (user + system), ms, from /proc (Linux; clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
-  return systemCpuMs(pid) + Number(statFields(pid)[11]) * 10;
+  return (cpuSeconds(pid) ?? NaN) * 1000;
 }
 
 /** The kernel's part of `cpuMs`: the sockets' system calls, TCP and the loopback delivery they do. */
 function systemCpuMs(pid: number): number {
-  return Number(statFields(pid)[12]) * 10;
+  return (cpuTimes(pid)?.system ?? NaN) * 1000;
 }
-
-const statFields = (pid: number) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
 
 /** Times the kernel found an accept queue full and dropped a SYN (the client retries after 1 s, 3 s…), machine-wide. */
 function listenOverflows(): number {

@@ -21,12 +21,21 @@ export function percentile(values: readonly number[], p: number): number {
  * profiles.
  */
 export function cpuSeconds(pid: number | undefined): number | undefined {
+  const t = cpuTimes(pid);
+  return t && t.user + t.system;
+}
+
+/** `cpuSeconds` in its two parts: the process's own code (user) and the kernel's work for it (system). */
+export function cpuTimes(pid: number | undefined): { user: number; system: number } | undefined {
   if (pid === undefined) return undefined;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the command name (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    return {
+      user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND,
+      system: Number(fields[12]) / CLOCK_TICKS_PER_SECOND,
+    };
   } catch {
     return undefined;
   }
