@@ -101,7 +101,7 @@ export async function nextEvents(db: Kysely<Database>, cursor: number, limit: nu
     .groupBy("w.deviceIntId")
     .execute();
   if (rows.length === 0) return undefined;
-  // PostgreSQL answers bigint aggregates as strings.
+  // kysely types aggregates as string | number | bigint: made numbers whatever the engine answers.
   return {
     deviceIntIds: rows.map((r) => r.deviceIntId),
     lastId: Math.max(...rows.map((r) => Number(r.lastId))),

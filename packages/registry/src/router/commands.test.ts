@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines, type EngineUnderTest } from "../store/test-engines.js";
 import { twoTenants } from "../domain/test-tenants.js";
@@ -70,6 +71,26 @@ describe.each(engines)("device commands on $name", (engine) => {
       ),
     ).toBe(530);
     expect(adapter.sent.map((c) => c.payload)).toEqual([...devices].reverse().map((d) => d.deviceId));
+  });
+
+  it("builds its lookup of queued commands once, whatever the number of devices whose sessions opened", async () => {
+    const { db, sessions } = await setup(engine);
+    let built = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (a) => {
+        built++;
+        return a.node;
+      },
+      transformResult: async (a) => a.result,
+    };
+    const router = new CommandRouter(db.withPlugin(counting), sessions, TTL, { inFlightGraceMs: 10_000 });
+    // Lists of 1 to 8 devices share queryIn's shortest IN list: one SQL text, built once. kysely built it each time.
+    for (let n = 1; n <= 8; n++)
+      await router.deliverPending(
+        Array.from({ length: n }, (_, i) => 1_000 + i),
+        2_000,
+      );
+    expect(built).toBe(1);
   });
 
   it("keeps a command for an offline device issued and sends it once when a session opens", async () => {
