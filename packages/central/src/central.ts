@@ -150,7 +150,13 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
         modbusConfig,
         logger,
       });
-  const connectivity = new ConnectivityWriter(store.db, (id) => sessions.latestSession(id), logger, cluster?.rows);
+  const connectivity = new ConnectivityWriter(
+    store.db,
+    (id) => sessions.latestSession(id),
+    logger,
+    cluster?.rows,
+    store.durability,
+  );
   // The data pipeline reads stored uplinks in id order: one node at a time (a singleton job, below).
   const pipelineRef: { current?: DataPipeline | undefined } = {};
 

@@ -9,6 +9,7 @@ import { engines } from "../store/test-engines.js";
 import { ConnectivityWriter, type SessionEvent } from "./connectivity-writer.js";
 import { readEvents } from "../northbound/events.js";
 import { SessionTable, type AdapterLink, type LiveSession } from "./session-table.js";
+import { commitIsDurable, type BatchDurability } from "../store/batch-durability.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
@@ -219,5 +220,46 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
     expect(updates).toHaveLength(1);
     for (const [i, id] of ids.entries())
       expect(await state(id)).toEqual({ deviceStatus: i === 3 ? 2 : 1, clientIp: `10.0.0.${i}`, keepAlive: i });
+  });
+
+  it("commits each batch through the store's durability and waits for its sync before the next", async () => {
+    const { db, ids, table, session, event, logs } = await setup(1);
+    const calls: string[] = [];
+    let releaseSync: () => void = () => {};
+    const durability: BatchDurability = {
+      transaction: (d, work) => {
+        calls.push("transaction");
+        return commitIsDurable.transaction(d, work);
+      },
+      sync: () => {
+        calls.push("sync");
+        return new Promise<void>((resolve) => (releaseSync = resolve));
+      },
+      close: () => Promise.resolve(),
+    };
+    const writer = new ConnectivityWriter(
+      db,
+      (id) => table.latestSession(id),
+      pino({ level: "silent" }),
+      undefined,
+      durability,
+    );
+    const s = session("s1", ids[0]!);
+    table.open("a", s);
+    writer.record(event("opened", s));
+    let flushed = false;
+    const flushing = writer.flush().then(() => (flushed = true));
+    await vi.waitFor(() => expect(calls).toEqual(["transaction", "sync"]));
+    // Committed (readable) before its sync settles; flush waits for the sync.
+    expect(await logs(ids[0]!)).toEqual([1]);
+    writer.record(event("closed", s));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(flushed).toBe(false);
+    expect(calls).toEqual(["transaction", "sync"]);
+    releaseSync();
+    await vi.waitFor(() => expect(calls).toEqual(["transaction", "sync", "transaction", "sync"]));
+    releaseSync();
+    await flushing;
+    expect(await logs(ids[0]!)).toEqual([1, 0]);
   });
 });
