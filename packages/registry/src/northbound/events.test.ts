@@ -190,4 +190,17 @@ describe.each(engines)("northbound outbox on $name", (engine) => {
     expect(await pruneEvents(store.db, 2_000)).toBe(1);
     expect((await readEvents(store.db, { afterId: 0, limit: 10 })).map((e) => e.data.n)).toEqual([2]);
   });
+
+  it("prunes the oldest events in batches and stops at the first one created after the time", async () => {
+    const { store } = await engine.open();
+    const [a] = await seed(store, "t1", "one");
+    const at = [1_000, 1_100, 1_200, 1_300, 1_400, 1_500, 1_600, 9_000, 1_700];
+    for (const [n, time] of at.entries())
+      await store.db.transaction().execute((tx) => appendEvents(tx, [event("t1", a!, "uplink", n)], time));
+    const counts: number[] = [];
+    for (let n = -1; n !== 0;) counts.push((n = await pruneEvents(store.db, 5_000, 3)));
+    expect(counts).toEqual([3, 3, 1, 0]);
+    // The row after the young one is older, yet kept: pruning goes by id, as rows are appended.
+    expect((await readEvents(store.db, { afterId: 0, limit: 10 })).map((e) => e.data.n)).toEqual([7, 8]);
+  });
 });

@@ -170,25 +170,25 @@ export async function newestEventId(db: Kysely<Database>): Promise<number> {
 }
 
 /**
- * Deletes outbox rows created before `before` (epoch ms), at most `limit` at a time; answers how many went.
- * Webhooks or a NATS publisher still behind them skip what was deleted (documented in docs/northbound.md).
+ * Deletes outbox rows created before `before` (epoch ms), the oldest first and at most `limit` at a time; answers how
+ * many went. Reads the oldest rows by id and stops at the first one created at or after `before`: rows are appended
+ * as they are created, so ids and creation times rise together (migration 0020 dropped the index on the time). A node
+ * whose clock ran ahead holds pruning back only until its rows are old enough. Webhooks or a NATS publisher still
+ * behind the rows deleted skip them (documented in docs/northbound.md).
  */
 export async function pruneEvents(db: Kysely<Database>, before: number, limit = 5_000): Promise<number> {
-  const ids = await db
+  const oldest = await db
     .selectFrom("northboundEvents")
-    .select("id")
-    .where("createAt", "<", before)
+    .select(["id", "createAt"])
     .orderBy("id")
     .limit(limit)
     .execute();
-  if (ids.length === 0) return 0;
-  const r = await db
-    .deleteFrom("northboundEvents")
-    .where(
-      "id",
-      "<=",
-      ids.map((i) => Number(i.id)).reduce((a, b) => Math.max(a, b), 0),
-    )
-    .executeTakeFirst();
+  let last: number | undefined;
+  for (const row of oldest) {
+    if (Number(row.createAt) >= before) break;
+    last = Number(row.id);
+  }
+  if (last === undefined) return 0;
+  const r = await db.deleteFrom("northboundEvents").where("id", "<=", last).executeTakeFirst();
   return Number(r.numDeletedRows);
 }

@@ -17,6 +17,7 @@ import { listIndexes } from "./0016-list-indexes.js";
 import { resendId } from "./0017-resend-id.js";
 import { commandHandover } from "./0018-command-handover.js";
 import { outboxUplinkRef } from "./0019-outbox-uplink-ref.js";
+import { outboxNoTimeIndex } from "./0020-outbox-no-time-index.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -42,4 +43,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0017-resend-id": resendId,
   "0018-command-handover": commandHandover,
   "0019-outbox-uplink-ref": outboxUplinkRef,
+  "0020-outbox-no-time-index": outboxNoTimeIndex,
 };
