@@ -148,6 +148,19 @@ describe.each(engines)("northbound outbox on $name", (engine) => {
     expect(second!.data.metadata).toBe("not json");
   });
 
+  /** An uplink of `deviceIntId` for the store's writer. */
+  const uplink = (msgKey: string, tenantId: string, deviceIntId: number, msgTime: number) => ({
+    msgKey,
+    tenantId,
+    deviceIntId,
+    gatewayIntId: null,
+    topic: `up/${msgKey}`,
+    payload: new TextEncoder().encode(msgKey),
+    ip: null,
+    qos: 1,
+    msgTime,
+  });
+
   it("keeps an uplink's payload once: its event points at the stored row, and the feed reads the fields from it", async () => {
     const { store } = await engine.open();
     const [a, gw] = await seed(store, "t1", "one");
@@ -165,8 +178,8 @@ describe.each(engines)("northbound outbox on $name", (engine) => {
     };
     expect(await store.uplinks.write(up)).toBe("stored");
     const row = await store.db.selectFrom("deviceEvents").select("id").executeTakeFirstOrThrow();
-    const outbox = await store.db.selectFrom("northboundEvents").select(["data", "uplinkId"]).execute();
-    expect(outbox.map((o) => [o.data, Number(o.uplinkId)])).toEqual([["{}", Number(row.id)]]);
+    const outbox = await store.db.selectFrom("northboundEvents").select(["data", "uplinkIds"]).execute();
+    expect(outbox).toEqual([{ data: "{}", uplinkIds: JSON.stringify([Number(row.id)]) }]);
     const [event] = await readEvents(store.db, { afterId: 0, limit: 10 });
     expect(event!.data).toEqual({
       topic: "up/7",
@@ -175,11 +188,91 @@ describe.each(engines)("northbound outbox on $name", (engine) => {
       viaGateway: true,
       metadata: { rssi: -70 },
     });
-    // A row retention deleted before its event was read: the event still comes, with what the outbox holds.
+    // A row retention deleted before its event was read: the event still comes, with empty data.
     await store.db.deleteFrom("deviceEvents").execute();
     expect((await readEvents(store.db, { afterId: 0, limit: 10 })).map((e) => [e.type, e.data])).toEqual([
       ["uplink", {}],
     ]);
+  });
+
+  it("writes one outbox row per tenant for a batch of uplinks, and gives each uplink its own event and id", async () => {
+    const { store } = await engine.open();
+    const [a, b] = await seed(store, "t1", "one");
+    const [c] = await seed(store, "t2", "two");
+    await store.db.transaction().execute((tx) => appendEvents(tx, [event("t1", a!, "online", 0)]));
+    // Written together, the five share one batch.
+    const outcomes = await Promise.all([
+      store.uplinks.write(uplink("k1", "t1", a!, 101)),
+      store.uplinks.write(uplink("k2", "t2", c!, 102)),
+      store.uplinks.write(uplink("k3", "t1", b!, 103)),
+      store.uplinks.write(uplink("k4", "t1", a!, 104)),
+      store.uplinks.write(uplink("k5", "t2", c!, 105)),
+    ]);
+    expect(outcomes).toEqual(["stored", "stored", "stored", "stored", "stored"]);
+    await store.db.transaction().execute((tx) => appendEvents(tx, [event("t1", b!, "offline", 6)]));
+    const rows = await store.db.selectFrom("northboundEvents").select(["tenantId", "type"]).orderBy("id").execute();
+    expect(rows.map((r) => `${r.tenantId} ${r.type}`)).toEqual(["t1 online", "t1 uplink", "t2 uplink", "t1 offline"]);
+    const all = await readEvents(store.db, { afterId: 0, limit: 20 });
+    expect(all.map((e) => [e.type, e.tenantID, e.deviceID, e.productID, e.time, e.data.topic ?? e.data.n])).toEqual([
+      ["online", "t1", "one-a", "one-p", 1_700_000_000_000, 0],
+      ["uplink", "t1", "one-a", "one-p", 101, "up/k1"],
+      ["uplink", "t1", "one-b", "one-p", 103, "up/k3"],
+      ["uplink", "t1", "one-a", "one-p", 104, "up/k4"],
+      ["uplink", "t2", "two-a", "two-p", 102, "up/k2"],
+      ["uplink", "t2", "two-a", "two-p", 105, "up/k5"],
+      ["offline", "t1", "one-b", "one-p", 1_700_000_000_006, 6],
+    ]);
+    // One id per event, rising, none taken twice; the newest is the last event's.
+    const ids = all.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.at(-2)! - ids[1]!).toBe(4);
+    expect(await newestEventId(store.db)).toBe(ids.at(-1));
+    // A tenant's reader sees its own.
+    const t2 = await readEvents(store.db, { tenantId: "t2", afterId: 0, limit: 20 });
+    expect(t2.map((e) => e.id)).toEqual([ids[4], ids[5]]);
+  });
+
+  it("reads a batch's uplink events page by page from a cursor inside it, filtered by device and product", async () => {
+    const { store } = await engine.open();
+    const [a, b] = await seed(store, "t1", "one");
+    await Promise.all([a, b, a, b, a].map((device, i) => store.uplinks.write(uplink(`k${i}`, "t1", device!, 200 + i))));
+    const topics = (events: { data: Record<string, unknown> }[]) => events.map((e) => e.data.topic);
+    const q = { afterId: 0, limit: 2 };
+    const first = await readEvents(store.db, q);
+    expect(topics(first)).toEqual(["up/k0", "up/k1"]);
+    const second = await readEvents(store.db, { ...q, afterId: first[1]!.id });
+    expect(topics(second)).toEqual(["up/k2", "up/k3"]);
+    expect(topics(await readEvents(store.db, { ...q, afterId: second[1]!.id }))).toEqual(["up/k4"]);
+    expect(topics(await readEvents(store.db, { ...q, deviceIds: ["one-b"] }))).toEqual(["up/k1", "up/k3"]);
+    expect(topics(await readEvents(store.db, { ...q, afterId: first[0]!.id, deviceIds: ["one-a"] }))).toEqual([
+      "up/k2",
+      "up/k4",
+    ]);
+    expect(await readEvents(store.db, { ...q, productIds: ["two-p"] })).toEqual([]);
+    expect(topics(await readEvents(store.db, { ...q, types: ["online"] }))).toEqual([]);
+  });
+
+  it("still reads an uplink event written one row per uplink before migration 0021", async () => {
+    const { store } = await engine.open();
+    const [a] = await seed(store, "t1", "one");
+    expect(await store.uplinks.write(uplink("old", "t1", a!, 7))).toBe("stored");
+    const row = await store.db.selectFrom("deviceEvents").select("id").executeTakeFirstOrThrow();
+    await store.db.deleteFrom("northboundEvents").execute();
+    await store.db
+      .insertInto("northboundEvents")
+      .values({
+        tenantId: "t1",
+        deviceIntId: a!,
+        type: "uplink",
+        eventTime: 7,
+        data: "{}",
+        createAt: 7,
+        uplinkId: row.id,
+      })
+      .execute();
+    const [e] = await readEvents(store.db, { afterId: 0, limit: 5 });
+    expect([e!.deviceID, e!.time, e!.data.topic]).toEqual(["one-a", 7, "up/old"]);
   });
 
   it("prunes events created before a time and keeps the newer ones", async () => {

@@ -3,6 +3,7 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { EitherEngineInsert, engineOf } from "../store/multi-row-insert.js";
 import { uplinkMetadata } from "../store/uplink-metadata.js";
+import { queryIn } from "../store/query-in.js";
 
 /** Every event type of the northbound feed, as named on the wire (webhooks, stream, NATS subjects). */
 export const EVENT_TYPES = [
@@ -26,11 +27,6 @@ export interface NewEvent {
   time: number;
   /** The event's own fields; stored as JSON. */
   data: Record<string, unknown>;
-  /**
-   * An uplink event's `device_events` row: its topic, QoS, payload and metadata are read from there (`uplinkData`)
-   * instead of being copied into the outbox, and `data` is then `{}`.
-   */
-  uplinkId?: number | undefined;
 }
 
 /** An event as consumers get it: ids resolved, `id` increasing with commit order. */
@@ -68,13 +64,77 @@ export function eventsCommitted(): void {
  */
 export async function appendEvents(tx: Kysely<Database>, events: readonly NewEvent[], now = Date.now()): Promise<void> {
   if (events.length === 0) return;
-  if (engineOf(tx) === "postgres")
-    await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK.toString()}::bigint)`.execute(tx);
+  await lockOutbox(tx);
   const values: unknown[] = [];
   for (const e of events)
-    values.push(e.tenantId, e.deviceIntId, e.type, e.time, JSON.stringify(e.data), now, e.uplinkId ?? null);
+    values.push(e.tenantId, e.deviceIntId, e.type, e.time, JSON.stringify(e.data), now);
   await OUTBOX_INSERT.run(tx, values);
 }
+
+/** PostgreSQL: the outbox lock, held to the end of `tx` (see appendEvents); SQLite has one writer anyway. */
+async function lockOutbox(tx: Kysely<Database>): Promise<void> {
+  if (engineOf(tx) === "postgres")
+    await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK.toString()}::bigint)`.execute(tx);
+}
+
+/** A stored uplink to report: its tenant and its `device_events` row. */
+export interface StoredUplinkRef {
+  tenantId: string;
+  uplinkId: number;
+}
+
+/**
+ * Appends the `uplink` events of one batch's stored uplinks inside the batch's transaction: one outbox row per tenant
+ * standing for as many events (`uplink_ids`, migration 0021), where a row per uplink cost the central node about a
+ * sixth of its CPU per uplink (a row and its index entries). The ids of a row's events end at the row's own id and
+ * are reserved like any id, in commit order: on SQLite the row is inserted with that id and AUTOINCREMENT never
+ * hands out an id below it again; on PostgreSQL they are taken from the table's sequence under the outbox lock.
+ * readEvents gives each uplink its own event.
+ */
+export async function appendUplinkEvents(
+  tx: Kysely<Database>,
+  uplinks: readonly StoredUplinkRef[],
+  now = Date.now(),
+): Promise<void> {
+  if (uplinks.length === 0) return;
+  const byTenant = new Map<string, number[]>();
+  for (const u of uplinks) {
+    const ids = byTenant.get(u.tenantId);
+    if (ids === undefined) byTenant.set(u.tenantId, [u.uplinkId]);
+    else ids.push(u.uplinkId);
+  }
+  await lockOutbox(tx);
+  let id = (await reserveEventIds(tx, uplinks.length)) - uplinks.length;
+  const values: unknown[] = [];
+  for (const [tenantId, ids] of byTenant) {
+    id += ids.length;
+    values.push(id, tenantId, null, "uplink", now, "{}", now, JSON.stringify(ids));
+  }
+  await UPLINK_RANGE_INSERT.run(tx, values);
+}
+
+/** Reserves the next `count` event ids inside `tx` (holding the outbox lock on PostgreSQL); answers the last. */
+async function reserveEventIds(tx: Kysely<Database>, count: number): Promise<number> {
+  if (engineOf(tx) === "postgres") {
+    const r = await sql<{ last: string | number }>`select setval(pg_get_serial_sequence('northbound_events', 'id'),
+      nextval(pg_get_serial_sequence('northbound_events', 'id')) + ${count - 1}) as last`.execute(tx);
+    return Number(r.rows[0]!.last);
+  }
+  const r = await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'northbound_events'`.execute(tx);
+  return Number(r.rows[0]?.seq ?? 0) + count;
+}
+
+/** The INSERT of uplink range rows, with their ids. */
+const UPLINK_RANGE_INSERT = new EitherEngineInsert("northbound_events", [
+  "id",
+  "tenant_id",
+  "device_int_id",
+  "type",
+  "event_time",
+  "data",
+  "create_at",
+  "uplink_ids",
+]);
 
 /** The outbox INSERT (every uplink appends its event: the SQL text is made once per row count and engine). */
 const OUTBOX_INSERT = new EitherEngineInsert("northbound_events", [
@@ -84,7 +144,6 @@ const OUTBOX_INSERT = new EitherEngineInsert("northbound_events", [
   "event_time",
   "data",
   "create_at",
-  "uplink_id",
 ]);
 
 /** A stored uplink's columns its event reports. */
@@ -125,21 +184,55 @@ export interface EventQuery {
 
 /** Events in id order, with the device's deviceID and its product's productID (null once the device is deleted). */
 export async function readEvents(db: Kysely<Database>, q: EventQuery): Promise<FeedEvent[]> {
+  const events: FeedEvent[] = [];
+  // An uplink range row stands for many events, and filters on the product or device drop some of them: the outbox
+  // is read page by page until `limit` events are found or it ends.
+  for (let after = q.afterId; ;) {
+    const rows = await outboxRows(db, q, after);
+    const ranges = new Map<number, number[]>();
+    for (const r of rows) if (r.uplinkIds !== null) ranges.set(Number(r.id), JSON.parse(r.uplinkIds) as number[]);
+    const uplinks = ranges.size > 0 ? await uplinksOf(db, [...ranges.values()].flat()) : undefined;
+    for (const r of rows) {
+      const ids = ranges.get(Number(r.id));
+      if (ids === undefined) events.push(rowEvent(r));
+      else pushUplinks(events, q, r, ids, uplinks!);
+      if (events.length >= q.limit) return events.slice(0, q.limit);
+    }
+    if (rows.length < q.limit) return events;
+    after = Number(rows.at(-1)!.id);
+  }
+}
+
+/**
+ * One page of outbox rows after `after`, as `q` filters them. An uplink range row passes the product and device
+ * filters (it has no device): its events are filtered one by one (pushUplinks).
+ */
+function outboxRows(db: Kysely<Database>, q: EventQuery, after: number) {
   let query = db
     .selectFrom("northboundEvents as e")
     .leftJoin("devices as d", "d.id", "e.deviceIntId")
     .leftJoin("products as p", "p.id", "d.productIntId")
     .leftJoin("deviceEvents as u", "u.id", "e.uplinkId")
-    .select(["e.id", "e.tenantId", "e.type", "e.eventTime", "e.data", "d.deviceId", "p.productId"])
+    .select(["e.id", "e.tenantId", "e.type", "e.eventTime", "e.data", "e.uplinkIds", "d.deviceId", "p.productId"])
     .select(["u.id as uplinkRow", "u.topic", "u.qos", "u.payload", "u.gatewayIntId", "u.metadata"])
-    .where("e.id", ">", q.afterId);
+    .where("e.id", ">", after);
   if (q.upToId !== undefined) query = query.where("e.id", "<=", q.upToId);
   if (q.tenantId !== undefined) query = query.where("e.tenantId", "=", q.tenantId);
   if (q.types && q.types.length > 0) query = query.where("e.type", "in", [...q.types]);
-  if (q.productIds && q.productIds.length > 0) query = query.where("p.productId", "in", [...q.productIds]);
-  if (q.deviceIds && q.deviceIds.length > 0) query = query.where("d.deviceId", "in", [...q.deviceIds]);
-  const rows = await query.orderBy("e.id").limit(q.limit).execute();
-  return rows.map((r) => ({
+  const productIds = q.productIds && q.productIds.length > 0 ? [...q.productIds] : undefined;
+  if (productIds)
+    query = query.where((eb) => eb.or([eb("e.uplinkIds", "is not", null), eb("p.productId", "in", productIds)]));
+  const deviceIds = q.deviceIds && q.deviceIds.length > 0 ? [...q.deviceIds] : undefined;
+  if (deviceIds)
+    query = query.where((eb) => eb.or([eb("e.uplinkIds", "is not", null), eb("d.deviceId", "in", deviceIds)]));
+  return query.orderBy("e.id").limit(q.limit).execute();
+}
+
+type OutboxRow = Awaited<ReturnType<typeof outboxRows>>[number];
+
+/** The event of a row that is one event. */
+function rowEvent(r: OutboxRow): FeedEvent {
+  return {
     id: Number(r.id),
     type: r.type as EventType,
     tenantID: r.tenantId,
@@ -157,7 +250,72 @@ export async function readEvents(db: Kysely<Database>, q: EventQuery): Promise<F
             metadata: r.metadata ?? null,
           })
         : (JSON.parse(r.data) as Record<string, unknown>),
-  }));
+  };
+}
+
+/** A stored uplink as its event reports it, with its device's ids. */
+interface FeedUplink extends StoredUplink {
+  msgTime: number;
+  deviceId: string | null;
+  productId: string | null;
+}
+
+/** The uplinks of `ids` by id, with their device's deviceID and productID (null once the device is deleted). */
+async function uplinksOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, FeedUplink>> {
+  const rows = await queryIn(ids, (chunk) =>
+    db
+      .selectFrom("deviceEvents as u")
+      .leftJoin("devices as d", "d.id", "u.deviceIntId")
+      .leftJoin("products as p", "p.id", "d.productIntId")
+      .select(["u.id", "u.msgTime", "u.topic", "u.qos", "u.payload", "u.gatewayIntId", "u.metadata"])
+      .select(["d.deviceId", "p.productId"])
+      .where("u.id", "in", chunk)
+      .execute(),
+  );
+  const byId = new Map<number, FeedUplink>();
+  for (const r of rows)
+    byId.set(Number(r.id), {
+      msgTime: Number(r.msgTime),
+      topic: r.topic,
+      qos: Number(r.qos),
+      payload: r.payload,
+      gatewayIntId: r.gatewayIntId ?? null,
+      metadata: r.metadata ?? null,
+      deviceId: r.deviceId ?? null,
+      productId: r.productId ?? null,
+    });
+  return byId;
+}
+
+/**
+ * Appends the events of an uplink range row that `q` asks for: the k-th uplink of `ids` is event
+ * `row.id - ids.length + 1 + k`. An uplink whose row retention deleted comes with empty `data`, no device and the
+ * row's time (and passes no product or device filter).
+ */
+function pushUplinks(
+  events: FeedEvent[],
+  q: EventQuery,
+  r: OutboxRow,
+  ids: readonly number[],
+  uplinks: ReadonlyMap<number, FeedUplink>,
+): void {
+  const first = Number(r.id) - ids.length + 1;
+  for (const [k, uplinkId] of ids.entries()) {
+    const id = first + k;
+    if (id <= q.afterId) continue;
+    const u = uplinks.get(uplinkId);
+    if (q.productIds && q.productIds.length > 0 && !q.productIds.includes(u?.productId ?? "")) continue;
+    if (q.deviceIds && q.deviceIds.length > 0 && !q.deviceIds.includes(u?.deviceId ?? "")) continue;
+    events.push({
+      id,
+      type: "uplink",
+      tenantID: r.tenantId,
+      productID: u?.productId ?? null,
+      deviceID: u?.deviceId ?? null,
+      time: u?.msgTime ?? Number(r.eventTime),
+      data: u ? uplinkData(u) : {},
+    });
+  }
 }
 
 /** The newest event id (0 when the outbox is empty). */

@@ -13,8 +13,16 @@ export interface NorthboundEventsTable {
   /** JSON text: the event's own fields (an uplink's come from its `device_events` row: `uplinkId`). */
   data: string;
   createAt: number;
-  /** An uplink event's `device_events` row, whose topic, QoS, payload and metadata the feed reads (null otherwise). */
+  /**
+   * An uplink event's `device_events` row, whose topic, QoS, payload and metadata the feed reads (rows written before
+   * migration 0021; null otherwise).
+   */
   uplinkId: number | null;
+  /**
+   * JSON array of the `device_events` ids of the uplinks one batch stored for this tenant: the row stands for that many
+   * events, whose ids end at the row's own (appendUplinkEvents). Null for every other row.
+   */
+  uplinkIds: string | null;
 }
 
 /** A tenant's webhook. `cursor`: the id of the last event it went through. */

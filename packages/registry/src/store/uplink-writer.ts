@@ -3,7 +3,7 @@ import type { Database } from "./schema.js";
 import { latestStoredCopy, repeats, type ResendCopy } from "./resend-match.js";
 import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
 import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter, UplinkWritten } from "./store.js";
-import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
+import { appendUplinkEvents, eventsCommitted, type StoredUplinkRef } from "../northbound/events.js";
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
 import { uplinkRows, type UplinkRows } from "./uplink-rows.js";
 import { RecentResendIds } from "./recent-resend-ids.js";
@@ -165,12 +165,12 @@ export class BatchedUplinkWriter implements UplinkWriter {
         }
         stored = await this.#rows.insert(trx, firsts, now);
         // The feed's uplink events, in this transaction: only what was stored now (a replay is no new event).
-        const events: NewEvent[] = [];
+        const events: StoredUplinkRef[] = [];
         for (const r of firsts) {
-          const id = stored.get(r.msgKey);
-          if (id !== undefined) events.push(uplinkEvent(r, id));
+          const uplinkId = stored.get(r.msgKey);
+          if (uplinkId !== undefined) events.push({ tenantId: r.tenantId, uplinkId });
         }
-        await appendEvents(trx, events, now);
+        await appendUplinkEvents(trx, events, now);
       });
       if (stored.size > 0) eventsCommitted();
       this.#recent?.stored(firsts, stored);
@@ -242,12 +242,4 @@ async function resendsOf(
     latest.set(id, r);
   }
   return resent;
-}
-
-/**
- * The northbound event of a stored uplink: a pointer to its row, whose topic, QoS, payload and metadata the feed reads
- * (`uplinkData`), so the payload is written once.
- */
-function uplinkEvent(r: UplinkRecord, uplinkId: number): NewEvent {
-  return { tenantId: r.tenantId, deviceIntId: r.deviceIntId, type: "uplink", time: r.msgTime, data: {}, uplinkId };
 }

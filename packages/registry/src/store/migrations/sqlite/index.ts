@@ -18,6 +18,7 @@ import { resendId } from "./0017-resend-id.js";
 import { commandHandover } from "./0018-command-handover.js";
 import { outboxUplinkRef } from "./0019-outbox-uplink-ref.js";
 import { outboxNoTimeIndex } from "./0020-outbox-no-time-index.js";
+import { outboxUplinkRanges } from "./0021-outbox-uplink-ranges.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -44,4 +45,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0018-command-handover": commandHandover,
   "0019-outbox-uplink-ref": outboxUplinkRef,
   "0020-outbox-no-time-index": outboxNoTimeIndex,
+  "0021-outbox-uplink-ranges": outboxUplinkRanges,
 };
