@@ -245,6 +245,13 @@ describe.each(engines)("northbound outbox on $name", (engine) => {
     expect(topics(second)).toEqual(["up/k2", "up/k3"]);
     expect(topics(await readEvents(store.db, { ...q, afterId: second[1]!.id }))).toEqual(["up/k4"]);
     expect(topics(await readEvents(store.db, { ...q, deviceIds: ["one-b"] }))).toEqual(["up/k1", "up/k3"]);
+    // A tenant's reader (a webhook) finds its devices' uplinks by device.
+    const t1 = { ...q, tenantId: "t1" };
+    expect(topics(await readEvents(store.db, { ...t1, deviceIds: ["one-b"] }))).toEqual(["up/k1", "up/k3"]);
+    expect(
+      topics(await readEvents(store.db, { ...t1, afterId: second[0]!.id, deviceIds: ["one-a", "one-b"] })),
+    ).toEqual(["up/k3", "up/k4"]);
+    expect(await readEvents(store.db, { ...t1, deviceIds: ["one-b"], productIds: ["two-p"] })).toEqual([]);
     expect(topics(await readEvents(store.db, { ...q, afterId: first[0]!.id, deviceIds: ["one-a"] }))).toEqual([
       "up/k2",
       "up/k4",

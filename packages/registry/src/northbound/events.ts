@@ -66,8 +66,7 @@ export async function appendEvents(tx: Kysely<Database>, events: readonly NewEve
   if (events.length === 0) return;
   await lockOutbox(tx);
   const values: unknown[] = [];
-  for (const e of events)
-    values.push(e.tenantId, e.deviceIntId, e.type, e.time, JSON.stringify(e.data), now);
+  for (const e of events) values.push(e.tenantId, e.deviceIntId, e.type, e.time, JSON.stringify(e.data), now);
   await OUTBOX_INSERT.run(tx, values);
 }
 
@@ -189,19 +188,36 @@ export async function readEvents(db: Kysely<Database>, q: EventQuery): Promise<F
   // is read page by page until `limit` events are found or it ends.
   for (let after = q.afterId; ;) {
     const rows = await outboxRows(db, q, after);
-    const ranges = new Map<number, number[]>();
-    for (const r of rows) if (r.uplinkIds !== null) ranges.set(Number(r.id), JSON.parse(r.uplinkIds) as number[]);
-    const uplinks = ranges.size > 0 ? await uplinksOf(db, [...ranges.values()].flat()) : undefined;
-    for (const r of rows) {
-      const ids = ranges.get(Number(r.id));
-      if (ids === undefined) events.push(rowEvent(r));
-      else pushUplinks(events, q, r, ids, uplinks!);
-      if (events.length >= q.limit) return events.slice(0, q.limit);
+    // The uplinks of range rows are read a few rows at a time, about as many as the page still lacks.
+    for (let at = 0; at < rows.length;) {
+      const next: Array<{ row: OutboxRow; ids?: number[] }> = [];
+      const wanted: number[] = [];
+      for (let lacking = q.limit - events.length; at < rows.length && lacking > 0; at++) {
+        const row = rows[at]!;
+        const ids = row.uplinkIds === null ? undefined : (JSON.parse(row.uplinkIds) as number[]);
+        next.push({ row, ids });
+        if (ids === undefined) lacking--;
+        else
+          for (const [k, id] of ids.entries())
+            if (eventIdOf(row, ids, k) > q.afterId) {
+              wanted.push(id);
+              lacking--;
+            }
+      }
+      const uplinks = wanted.length > 0 ? await uplinksOf(db, wanted, q) : new Map<number, FeedUplink>();
+      for (const { row, ids } of next) {
+        if (ids === undefined) events.push(rowEvent(row));
+        else pushUplinks(events, q, row, ids, uplinks);
+        if (events.length >= q.limit) return events.slice(0, q.limit);
+      }
     }
     if (rows.length < q.limit) return events;
     after = Number(rows.at(-1)!.id);
   }
 }
+
+/** The event id of the k-th uplink of a range row: the row's id is the last of its events'. */
+const eventIdOf = (row: OutboxRow, ids: readonly number[], k: number): number => Number(row.id) - ids.length + 1 + k;
 
 /**
  * One page of outbox rows after `after`, as `q` filters them. An uplink range row passes the product and device
@@ -260,18 +276,51 @@ interface FeedUplink extends StoredUplink {
   productId: string | null;
 }
 
-/** The uplinks of `ids` by id, with their device's deviceID and productID (null once the device is deleted). */
-async function uplinksOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, FeedUplink>> {
-  const rows = await queryIn(ids, (chunk) =>
+/**
+ * The uplinks of `ids` that pass `q`'s product and device filters, by id, with their device's deviceID and productID
+ * (null once the device is deleted). A webhook for a few devices of a busy tenant reads only their uplinks: through
+ * the (device, tenant, id) index over the ids' span, instead of every uplink of the span by id.
+ */
+async function uplinksOf(
+  db: Kysely<Database>,
+  ids: readonly number[],
+  q: EventQuery,
+): Promise<Map<number, FeedUplink>> {
+  const select = () =>
     db
       .selectFrom("deviceEvents as u")
       .leftJoin("devices as d", "d.id", "u.deviceIntId")
       .leftJoin("products as p", "p.id", "d.productIntId")
       .select(["u.id", "u.msgTime", "u.topic", "u.qos", "u.payload", "u.gatewayIntId", "u.metadata"])
-      .select(["d.deviceId", "p.productId"])
-      .where("u.id", "in", chunk)
-      .execute(),
-  );
+      .select(["d.deviceId", "p.productId"]);
+  const productIds = q.productIds && q.productIds.length > 0 ? [...q.productIds] : undefined;
+  const deviceIds = q.deviceIds && q.deviceIds.length > 0 ? [...q.deviceIds] : undefined;
+  let rows;
+  if (deviceIds && q.tenantId !== undefined) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const id of ids) {
+      if (id < lo) lo = id;
+      if (id > hi) hi = id;
+    }
+    const wanted = new Set(ids);
+    let query = select()
+      .where("u.tenantId", "=", q.tenantId)
+      .where("u.deviceIntId", "in", (eb) =>
+        eb.selectFrom("devices").select("id").where("tenantId", "=", q.tenantId!).where("deviceId", "in", deviceIds),
+      )
+      .where("u.id", ">=", lo)
+      .where("u.id", "<=", hi);
+    if (productIds) query = query.where("p.productId", "in", productIds);
+    rows = (await query.execute()).filter((r) => wanted.has(Number(r.id)));
+  } else {
+    rows = await queryIn(ids, (chunk) => {
+      let query = select().where("u.id", "in", chunk);
+      if (productIds) query = query.where("p.productId", "in", productIds);
+      if (deviceIds) query = query.where("d.deviceId", "in", deviceIds);
+      return query.execute();
+    });
+  }
   const byId = new Map<number, FeedUplink>();
   for (const r of rows)
     byId.set(Number(r.id), {
@@ -288,9 +337,8 @@ async function uplinksOf(db: Kysely<Database>, ids: readonly number[]): Promise<
 }
 
 /**
- * Appends the events of an uplink range row that `q` asks for: the k-th uplink of `ids` is event
- * `row.id - ids.length + 1 + k`. An uplink whose row retention deleted comes with empty `data`, no device and the
- * row's time (and passes no product or device filter).
+ * Appends the events of an uplink range row that `q` asks for (`uplinks`: those uplinksOf found). An uplink whose row
+ * retention deleted comes with empty `data`, no device and the row's time (and passes no product or device filter).
  */
 function pushUplinks(
   events: FeedEvent[],
@@ -299,13 +347,13 @@ function pushUplinks(
   ids: readonly number[],
   uplinks: ReadonlyMap<number, FeedUplink>,
 ): void {
-  const first = Number(r.id) - ids.length + 1;
+  const filtered = (q.productIds && q.productIds.length > 0) || (q.deviceIds && q.deviceIds.length > 0);
   for (const [k, uplinkId] of ids.entries()) {
-    const id = first + k;
+    const id = eventIdOf(r, ids, k);
     if (id <= q.afterId) continue;
     const u = uplinks.get(uplinkId);
-    if (q.productIds && q.productIds.length > 0 && !q.productIds.includes(u?.productId ?? "")) continue;
-    if (q.deviceIds && q.deviceIds.length > 0 && !q.deviceIds.includes(u?.deviceId ?? "")) continue;
+    // Filtered, `uplinks` holds only the uplinks that pass (a deleted one passes no filter).
+    if (u === undefined && filtered) continue;
     events.push({
       id,
       type: "uplink",
