@@ -234,15 +234,20 @@ function outboxRows(db: Kysely<Database>, q: EventQuery, after: number) {
     .where("e.id", ">", after);
   if (q.upToId !== undefined) query = query.where("e.id", "<=", q.upToId);
   if (q.tenantId !== undefined) query = query.where("e.tenantId", "=", q.tenantId);
-  if (q.types && q.types.length > 0) query = query.where("e.type", "in", [...q.types]);
-  const productIds = q.productIds && q.productIds.length > 0 ? [...q.productIds] : undefined;
+  const types = filterOf(q.types);
+  if (types) query = query.where("e.type", "in", types);
+  const productIds = filterOf(q.productIds);
   if (productIds)
     query = query.where((eb) => eb.or([eb("e.uplinkIds", "is not", null), eb("p.productId", "in", productIds)]));
-  const deviceIds = q.deviceIds && q.deviceIds.length > 0 ? [...q.deviceIds] : undefined;
+  const deviceIds = filterOf(q.deviceIds);
   if (deviceIds)
     query = query.where((eb) => eb.or([eb("e.uplinkIds", "is not", null), eb("d.deviceId", "in", deviceIds)]));
   return query.orderBy("e.id").limit(q.limit).execute();
 }
+
+/** A filter's values as a list for the query, or undefined when it filters nothing (absent or empty). */
+const filterOf = (values: readonly string[] | undefined): string[] | undefined =>
+  values && values.length > 0 ? [...values] : undefined;
 
 type OutboxRow = Awaited<ReturnType<typeof outboxRows>>[number];
 
@@ -293,8 +298,8 @@ async function uplinksOf(
       .leftJoin("products as p", "p.id", "d.productIntId")
       .select(["u.id", "u.msgTime", "u.topic", "u.qos", "u.payload", "u.gatewayIntId", "u.metadata"])
       .select(["d.deviceId", "p.productId"]);
-  const productIds = q.productIds && q.productIds.length > 0 ? [...q.productIds] : undefined;
-  const deviceIds = q.deviceIds && q.deviceIds.length > 0 ? [...q.deviceIds] : undefined;
+  const productIds = filterOf(q.productIds);
+  const deviceIds = filterOf(q.deviceIds);
   let rows;
   if (deviceIds && q.tenantId !== undefined) {
     let lo = Infinity;
@@ -347,7 +352,7 @@ function pushUplinks(
   ids: readonly number[],
   uplinks: ReadonlyMap<number, FeedUplink>,
 ): void {
-  const filtered = (q.productIds && q.productIds.length > 0) || (q.deviceIds && q.deviceIds.length > 0);
+  const filtered = filterOf(q.productIds) !== undefined || filterOf(q.deviceIds) !== undefined;
   for (const [k, uplinkId] of ids.entries()) {
     const id = eventIdOf(r, ids, k);
     if (id <= q.afterId) continue;
