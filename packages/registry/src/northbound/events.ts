@@ -123,27 +123,14 @@ async function reserveEventIds(tx: Kysely<Database>, count: number): Promise<num
   return Number(r.rows[0]?.seq ?? 0) + count;
 }
 
-/** The INSERT of uplink range rows, with their ids. */
-const UPLINK_RANGE_INSERT = new EitherEngineInsert("northbound_events", [
-  "id",
-  "tenant_id",
-  "device_int_id",
-  "type",
-  "event_time",
-  "data",
-  "create_at",
-  "uplink_ids",
-]);
+/** The columns of an event's row, in the order appendEvents gives their values. */
+const EVENT_COLUMNS = ["tenant_id", "device_int_id", "type", "event_time", "data", "create_at"];
 
-/** The outbox INSERT (every uplink appends its event: the SQL text is made once per row count and engine). */
-const OUTBOX_INSERT = new EitherEngineInsert("northbound_events", [
-  "tenant_id",
-  "device_int_id",
-  "type",
-  "event_time",
-  "data",
-  "create_at",
-]);
+/** The outbox INSERT (its SQL text made once per row count and engine). */
+const OUTBOX_INSERT = new EitherEngineInsert("northbound_events", EVENT_COLUMNS);
+
+/** The INSERT of uplink range rows: their ids first, their uplinks last. */
+const UPLINK_RANGE_INSERT = new EitherEngineInsert("northbound_events", ["id", ...EVENT_COLUMNS, "uplink_ids"]);
 
 /** A stored uplink's columns its event reports. */
 interface StoredUplink {
