@@ -1,6 +1,9 @@
 import type { Generated } from "kysely";
 
-/** The northbound outbox: one row per event, id = the feed's event id (see northbound/events.ts). */
+/**
+ * The northbound outbox: one row per event, id = the feed's event id, except the uplinks one batch stored for one
+ * tenant, which share a row whose id is their last event id (`uplinkIds`; see northbound/events.ts).
+ */
 export interface NorthboundEventsTable {
   id: Generated<number>;
   tenantId: string;
