@@ -260,6 +260,74 @@ describe.each(engines)("northbound outbox on $name", (engine) => {
     expect(topics(await readEvents(store.db, { ...q, types: ["online"] }))).toEqual([]);
   });
 
+  it("gives every event its own id when uplink batches and other events commit at the same time", async () => {
+    const { store } = await engine.open();
+    const [a, b] = await seed(store, "t1", "one");
+    const [c] = await seed(store, "t2", "two");
+    const writes: Array<Promise<unknown>> = [];
+    for (let round = 0; round < 6; round++) {
+      for (const [i, [tenant, device]] of (
+        [
+          ["t1", a],
+          ["t2", c],
+          ["t1", b],
+        ] as const
+      ).entries())
+        writes.push(store.uplinks.write(uplink(`r${round}-${i}`, tenant, device!, round)));
+      // Other events in transactions of their own, on other connections where the engine has them.
+      writes.push(store.db.transaction().execute((tx) => appendEvents(tx, [event("t1", a!, "online", round)])));
+      writes.push(store.db.transaction().execute((tx) => appendEvents(tx, [event("t2", c!, "offline", round)])));
+    }
+    await Promise.all(writes);
+    const all = await readEvents(store.db, { afterId: 0, limit: 100 });
+    expect(all).toHaveLength(30);
+    const ids = all.map((e) => e.id);
+    expect(new Set(ids).size).toBe(30);
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    expect(
+      all
+        .filter((e) => e.type === "uplink")
+        .map((e) => e.data.topic)
+        .sort(),
+    ).toEqual([0, 1, 2, 3, 4, 5].flatMap((r) => [0, 1, 2].map((i) => `up/r${r}-${i}`)).sort());
+    expect(await newestEventId(store.db)).toBe(ids.at(-1));
+    // Read again from every cursor, each event comes once.
+    const paged: number[] = [];
+    for (let after = 0; ;) {
+      const page = await readEvents(store.db, { afterId: after, upToId: ids.at(-1), limit: 4 });
+      paged.push(...page.map((e) => e.id));
+      if (page.length < 4) break;
+      after = page.at(-1)!.id;
+    }
+    expect(paged).toEqual(ids);
+  });
+
+  it("commits no uplink event while another transaction holds a smaller event id uncommitted", async () => {
+    const { store } = await engine.open();
+    const [a] = await seed(store, "t1", "one");
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let appended: () => void = () => {};
+    const inside = new Promise<void>((r) => (appended = r));
+    const other = store.db.transaction().execute(async (tx) => {
+      await appendEvents(tx, [event("t1", a!, "online", 1)]);
+      appended();
+      await held;
+    });
+    await inside;
+    let stored = false;
+    const write = store.uplinks.write(uplink("held", "t1", a!, 2)).then(() => (stored = true));
+    // A reader that saw the uplink's id now would never see the smaller one, committed later.
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(stored).toBe(false);
+    } finally {
+      release();
+      await Promise.all([other, write]);
+    }
+    expect((await readEvents(store.db, { afterId: 0, limit: 10 })).map((e) => e.type)).toEqual(["online", "uplink"]);
+  });
+
   it("still reads an uplink event written one row per uplink before migration 0021", async () => {
     const { store } = await engine.open();
     const [a] = await seed(store, "t1", "one");

@@ -159,7 +159,11 @@ function uplinkData(u: StoredUplink): Record<string, unknown> {
 /** Which events to read: after `afterId`, at most `limit`, optionally of one tenant and matching filters. */
 export interface EventQuery {
   afterId: number;
-  /** Read no event above this id (a page taken up to the newest id seen before reading). */
+  /**
+   * Read no event above this id (a page taken up to the newest id seen before reading). It must be an id
+   * `newestEventId` answered (a row's): a range row ending above it is left out, and a consumer that moved its cursor
+   * to an id inside that row would skip the row's events up to it.
+   */
   upToId?: number | undefined;
   limit: number;
   tenantId?: string | undefined;

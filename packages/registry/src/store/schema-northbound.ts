@@ -13,7 +13,7 @@ export interface NorthboundEventsTable {
   type: string;
   /** Epoch ms when it happened. */
   eventTime: number;
-  /** JSON text: the event's own fields (an uplink's come from its `device_events` row: `uplinkId`). */
+  /** JSON text: the event's own fields (`{}` for uplinks: theirs come from their `device_events` rows). */
   data: string;
   createAt: number;
   /**
