@@ -1,10 +1,12 @@
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
+import { Duplex } from "node:stream";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
 /**
- * patches/mqtt-packet@9.0.2.patch: mqtt-packet's parser and writer call a no-op instead of `debug` when their
+ * patches/mqtt-packet@9.0.2.patch: the parser keeps its bytes in a plain buffer list, not a stream; its parser and
+ * writer call a no-op instead of `debug` when their
  * namespace is off at start, and `debug` itself when it is on. Each case runs in a process of its own, where the
  * `debug` module mqtt-packet loads is replaced by one that counts its calls (enabled or not), before mqtt-packet loads.
  */
@@ -38,5 +40,33 @@ describe("mqtt-packet's debug calls (patched)", () => {
 
   it("still calls debug for every step when its namespaces are on at start", async () => {
     expect(await debugCalls(true)).toBeGreaterThan(5);
+  });
+});
+
+describe("mqtt-packet's parser buffer (patched)", () => {
+  const mqtt = createRequire(import.meta.url)("mqtt-packet") as typeof import("mqtt-packet");
+
+  it("keeps a connection's bytes in a plain buffer list, not a stream made for every connection", () => {
+    const parser = mqtt.parser({ protocolVersion: 4 }) as unknown as { _list: object };
+    expect(parser._list).not.toBeInstanceOf(Duplex);
+    expect("pipe" in parser._list).toBe(false);
+  });
+
+  it("parses packets split anywhere across chunks, and parses again after a malformed packet", () => {
+    const parser = mqtt.parser({ protocolVersion: 4 });
+    const topics: string[] = [];
+    const errors: string[] = [];
+    parser.on("packet", (p: { cmd: string; topic?: string }) => p.cmd === "publish" && topics.push(p.topic!));
+    parser.on("error", (e: Error) => errors.push(e.message));
+    const publish = (topic: string) =>
+      mqtt.generate({ cmd: "publish", topic, payload: Buffer.from("x"), qos: 1, messageId: 7 });
+    const bytes = Buffer.concat([publish("a/1"), publish("b/22"), publish("c/333")]);
+    for (let i = 0; i < bytes.length; i += 3) parser.parse(bytes.subarray(i, i + 3));
+    expect(topics).toEqual(["a/1", "b/22", "c/333"]);
+    // A PUBLISH with QoS 3 is malformed; the next parse starts on a fresh list.
+    parser.parse(Buffer.from([0x36, 0x02, 0x00, 0x00]));
+    expect(errors).toHaveLength(1);
+    parser.parse(publish("d/4"));
+    expect(topics).toEqual(["a/1", "b/22", "c/333", "d/4"]);
   });
 });
