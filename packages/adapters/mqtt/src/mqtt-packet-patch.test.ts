@@ -59,7 +59,15 @@ describe("mqtt-packet's parser buffer (patched)", () => {
     parser.on("packet", (p: { cmd: string; topic?: string }) => p.cmd === "publish" && topics.push(p.topic!));
     parser.on("error", (e: Error) => errors.push(e.message));
     const publish = (topic: string) =>
-      mqtt.generate({ cmd: "publish", topic, payload: Buffer.from("x"), qos: 1, messageId: 7 });
+      mqtt.generate({
+        cmd: "publish",
+        topic,
+        payload: Buffer.from("x"),
+        qos: 1,
+        messageId: 7,
+        dup: false,
+        retain: false,
+      });
     const bytes = Buffer.concat([publish("a/1"), publish("b/22"), publish("c/333")]);
     for (let i = 0; i < bytes.length; i += 3) parser.parse(bytes.subarray(i, i + 3));
     expect(topics).toEqual(["a/1", "b/22", "c/333"]);
