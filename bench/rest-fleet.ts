@@ -1,8 +1,8 @@
 /**
- * REST at fleet size: the device list (first page, a deep page, a `deviceName_like` search), a device's detail and
- * the uplink list of one busy device, with N devices and M uplinks in the store, through the whole API in process
- * (`app.request`: routing, auth, validation, query, rendering); beside the baseline of the same run, the device
- * detail (one row by primary key).
+ * REST at fleet size: the device list (first page, a deep page, a `deviceName_like` search), a device's detail, the
+ * uplink list of one busy device and the uplinks of devices found by name, with N devices and M uplinks in the
+ * store, through the whole API in process (`app.request`: routing, auth, validation, query, rendering); beside the
+ * baseline of the same run, the device detail (one row by primary key).
  *
  *   pnpm bench:rest [devices=100000] [events=1000000] [requests=200]
  *
@@ -146,6 +146,7 @@ async function bench(engine: string, options: StoreOptions, cleanup: () => Promi
       [`page ${deep}`, `/devices?_page=${deep}&_limit=10`],
       ["deviceName_like", `/devices?deviceName_like=${encodeURIComponent("meter 4242")}&_limit=10`],
       ["one device's uplinks", `/devices/${busy}/events?_page=1&_limit=10`],
+      ["uplinks, deviceName_like", `/device_events?deviceName_like=${encodeURIComponent("meter 4242")}&_limit=10`],
     ];
     let baselineP95 = NaN;
     for (const [name, path] of requestsOf) {

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
+import type { Insertable, Kysely, RawBuilder, Selectable, Transaction } from "kysely";
 import type { Database, DevicesTable } from "../store/schema.js";
 import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
@@ -9,7 +9,7 @@ import { assertImeiFree, checkDeviceRules, type DeviceDraft } from "./device-rul
 import { randomToken, uuid } from "./ids.js";
 import { loraKeys } from "../lora/lora-keys.js";
 import { ilike, paginateIds, type ListResult, type Page } from "./list.js";
-import { inNameIndex, nameIndexNarrows } from "./name-search.js";
+import { deviceNameConditions } from "./name-search.js";
 import { getProductByProductId } from "./products.js";
 
 /** A device row with the names the API shows beside the ids, and its certificate bindings. */
@@ -573,15 +573,19 @@ export interface DeviceFilter {
 
 /**
  * The caller's devices matching `f`, from the devices table alone (the joins come with the page's records);
- * `byNameIndex`: the name search is narrowed by the trigram index first (nameIndexNarrows).
+ * `nameSearch`: the conditions of `f.deviceNameLike` (deviceNameConditions).
  */
-function filteredDevices(db: Kysely<Database>, tenantId: string, f: DeviceFilter, byNameIndex = false) {
+function filteredDevices(
+  db: Kysely<Database>,
+  tenantId: string,
+  f: DeviceFilter,
+  nameSearch: readonly RawBuilder<boolean>[],
+) {
   let q = db.selectFrom("devices as d").where("d.tenantId", "=", tenantId);
   if (!f.includeGateways) q = q.where("d.deviceType", "!=", 2);
   if (f.gateway !== undefined) q = q.where("d.gateway", "=", f.gateway);
   if (f.parentDevice !== undefined) q = q.where("d.parentDevice", "=", f.parentDevice);
-  if (f.deviceNameLike) q = q.where(ilike("d.deviceName", f.deviceNameLike));
-  if (f.deviceNameLike && byNameIndex) q = q.where(inNameIndex("d.id", f.deviceNameLike));
+  for (const condition of nameSearch) q = q.where(condition);
   if (f.deviceIdLike) q = q.where(ilike("d.deviceId", f.deviceIdLike));
   if (f.deviceType !== undefined) q = q.where("d.deviceType", "=", f.deviceType);
   const productId = f.productId;
@@ -609,8 +613,8 @@ export async function listDevices(
   page: Page,
   f: DeviceFilter = {},
 ): Promise<ListResult<Device>> {
-  const byNameIndex = f.deviceNameLike ? await nameIndexNarrows(db, f.deviceNameLike) : false;
-  const filtered = filteredDevices(db, caller.tenantId, f, byNameIndex);
+  const nameSearch = f.deviceNameLike ? await deviceNameConditions(db, f.deviceNameLike, "d.deviceName", "d.id") : [];
+  const filtered = filteredDevices(db, caller.tenantId, f, nameSearch);
   return paginateIds(filtered, page, "d.id", ["deviceName", "deviceStatus", "updateAt"], async (ids) =>
     withCerts(db, await selectDevices(db, caller.tenantId).where("d.id", "in", ids).execute()),
   );

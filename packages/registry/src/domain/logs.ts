@@ -3,6 +3,7 @@ import type { ConnectLogsTable, ControlLogsTable, Database, DeviceEventsTable } 
 import type { Caller } from "./caller.js";
 import { ilike, paginate, paginateIds, type ListResult, type Page } from "./list.js";
 import { getGroup } from "./groups.js";
+import { deviceNameConditions } from "./name-search.js";
 
 /** An uplink message with its device's names. */
 export type DeviceEvent = Selectable<DeviceEventsTable> & { deviceId: string; deviceName: string; productName: string };
@@ -12,7 +13,7 @@ export type ConnectLog = Selectable<ConnectLogsTable>;
 export type ControlLog = Selectable<ControlLogsTable> & { deviceName: string; deviceId: string };
 
 /** Uplink messages of the caller's tenant, newest first; optionally one device's. */
-export function listDeviceEvents(
+export async function listDeviceEvents(
   db: Kysely<Database>,
   caller: Caller,
   page: Page,
@@ -33,7 +34,9 @@ export function listDeviceEvents(
   // A gateway's messages: its own, and those it relayed for its devices.
   const g = filter.gatewayIntId;
   if (g !== undefined) q = q.where((eb) => eb.or([eb("e.deviceIntId", "=", g), eb("e.gatewayIntId", "=", g)]));
-  if (filter.deviceNameLike) q = q.where(ilike("d.deviceName", filter.deviceNameLike));
+  if (filter.deviceNameLike)
+    for (const c of await deviceNameConditions(db, filter.deviceNameLike, "d.deviceName", "e.deviceIntId"))
+      q = q.where(c);
   if (filter.deviceIdLike) q = q.where(ilike("d.deviceId", filter.deviceIdLike));
   if (filter.topicLike) q = q.where(ilike("e.topic", filter.topicLike));
   return paginateIds(q, page, "e.id", ["msgTime"], (ids) =>
@@ -69,7 +72,7 @@ export function listConnectLogs(
 }
 
 /** Downlink commands of the caller's tenant, newest first; optionally one device's. */
-export function listControlLogs(
+export async function listControlLogs(
   db: Kysely<Database>,
   caller: Caller,
   page: Page,
@@ -82,7 +85,9 @@ export function listControlLogs(
     .select(["d.deviceName as deviceName", "d.deviceId as deviceId"])
     .where("l.tenantId", "=", caller.tenantId);
   if (filter.deviceIntId !== undefined) q = q.where("l.deviceIntId", "=", filter.deviceIntId);
-  if (filter.deviceNameLike) q = q.where(ilike("d.deviceName", filter.deviceNameLike));
+  if (filter.deviceNameLike)
+    for (const c of await deviceNameConditions(db, filter.deviceNameLike, "d.deviceName", "l.deviceIntId"))
+      q = q.where(c);
   if (filter.deviceIdLike) q = q.where(ilike("d.deviceId", filter.deviceIdLike));
   return paginate(q, page, "l.id");
 }

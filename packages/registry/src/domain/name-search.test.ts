@@ -8,6 +8,7 @@ import { openSqlite } from "../store/sqlite.js";
 import { sqliteMigrations } from "../store/migrations/sqlite/index.js";
 import { engines } from "../store/test-engines.js";
 import { listDevices } from "./devices.js";
+import { listControlLogs, listDeviceEvents } from "./logs.js";
 import { INDEXED_NAME_MATCHES, nameIndexNarrows } from "./name-search.js";
 import { createProduct } from "./products.js";
 import { twoTenants } from "./test-tenants.js";
@@ -81,6 +82,65 @@ describe.each(engines)("device name search on $name", (engine) => {
     expect(await search("c_d")).toEqual(["abc_def"]);
     expect(await search("x%")).toEqual(["x%y"]);
     expect(await search("zy")).toEqual(["xzy"]);
+  });
+
+  it("lists the uplinks and commands of the caller's devices named like the text, newest first", async () => {
+    const { db, caller } = await tenantWith(["north pump", "south pump", "north meter"]);
+    const mine = await db
+      .selectFrom("devices")
+      .select(["id", "deviceName"])
+      .where("tenantId", "=", caller.tenantId)
+      .execute();
+    const theirs = await db.selectFrom("devices").select(["id"]).where("tenantId", "!=", caller.tenantId).execute();
+    const devices = [
+      ...mine.map((d) => ({ ...d, tenantId: caller.tenantId })),
+      ...theirs.map((d) => ({ ...d, tenantId: "other", deviceName: "" })),
+    ];
+    await db
+      .insertInto("deviceEvents")
+      .values(
+        devices.flatMap((d, n) =>
+          [0, 1].map((i) => ({
+            tenantId: d.tenantId,
+            deviceIntId: Number(d.id),
+            topic: `t/${n}/${i}`,
+            payload: new Uint8Array([i]),
+            qos: 1,
+            msgTime: 5_000 + n * 2 + i,
+            createAt: 5_000 + n * 2 + i,
+            msgKey: `k${n}-${i}`,
+          })),
+        ),
+      )
+      .execute();
+    await db
+      .insertInto("controlLogs")
+      .values(
+        devices.map((d, n) => ({
+          tenantId: d.tenantId,
+          deviceIntId: Number(d.id),
+          groupIntId: null,
+          topic: `c/${n}`,
+          payload: "x",
+          qos: 1,
+          publishStatus: 2,
+          userIntId: 1,
+          publishUser: "root",
+          expiresAt: 9,
+          createAt: 1 + n,
+          updateAt: null,
+        })),
+      )
+      .execute();
+    const page = { page: 1, limit: 50 };
+    const pumps = await listDeviceEvents(db, caller, page, { deviceNameLike: "PUMP" });
+    expect(pumps.count).toBe(4);
+    expect(pumps.items.map((e) => e.deviceName)).toEqual(["south pump", "south pump", "north pump", "north pump"]);
+    expect(pumps.items.map((e) => e.id)).toEqual([...pumps.items.map((e) => e.id)].sort((a, b) => b - a));
+    const north = await listControlLogs(db, caller, page, { deviceNameLike: "north " });
+    expect(north.count).toBe(2);
+    expect(north.items.map((l) => l.deviceName)).toEqual(["north meter", "north pump"]);
+    expect((await listDeviceEvents(db, caller, page, { deviceNameLike: "nowhere" })).count).toBe(0);
   });
 
   it("narrows by the trigram index only on SQLite, for 3 characters in a row, and not past its match limit", async () => {

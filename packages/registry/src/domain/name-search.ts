@@ -1,6 +1,7 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
 import type { Database } from "../store/schema.js";
 import { engineOf } from "../store/multi-row-insert.js";
+import { ilike } from "./list.js";
 
 /** Most devices a name search takes from the trigram index; a search matching more scans, and fills a page soon. */
 export const INDEXED_NAME_MATCHES = 2000;
@@ -26,7 +27,22 @@ export async function nameIndexNarrows(db: Kysely<Database>, text: string): Prom
   return Number(row.rows[0]?.n ?? Infinity) <= INDEXED_NAME_MATCHES;
 }
 
-/** The condition "`idColumn` is one of the devices the trigram index finds for `text`" (see nameIndexNarrows). */
-export function inNameIndex(idColumn: string, text: string) {
-  return sql<boolean>`${sql.ref(idColumn)} in (select rowid from devices_name_fts where device_name like ${indexPattern(text)})`;
+/**
+ * The conditions of a search for devices whose name contains `text`: the exact `ilike` on `nameColumn`, and where
+ * the trigram index narrows the search, "`deviceIdColumn` is one of the devices it finds" (an index on that column
+ * then finds the rows: the devices' own, or their uplinks' or commands').
+ */
+export async function deviceNameConditions(
+  db: Kysely<Database>,
+  text: string,
+  nameColumn: string,
+  deviceIdColumn: string,
+): Promise<RawBuilder<boolean>[]> {
+  const exact = ilike(nameColumn, text);
+  if (!(await nameIndexNarrows(db, text))) return [exact];
+  const pattern = indexPattern(text);
+  return [
+    exact,
+    sql<boolean>`${sql.ref(deviceIdColumn)} in (select rowid from devices_name_fts where device_name like ${pattern})`,
+  ];
 }
