@@ -10,7 +10,10 @@ export const WINDOW = 32;
 /** The telemetry every benchmark device sends: a small JSON object (4 numbers). */
 export const TELEMETRY = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
 
-/** One device publishing `count` QoS 1 messages of `payload`, at most WINDOW unacknowledged at a time. */
+/**
+ * One device publishing `count` QoS 1 messages of `payload`, at most WINDOW unacknowledged at a time. Rejects when
+ * the broker disconnects the device meanwhile: its unanswered publishes would otherwise be awaited for ever.
+ */
 export async function publishAll(client: MqttClient, count: number, payload: Buffer = TELEMETRY): Promise<void> {
   let next = 0;
   const lane = async () => {
@@ -19,7 +22,17 @@ export async function publishAll(client: MqttClient, count: number, payload: Buf
       await client.publishAsync(`telemetry/${i % 10}`, payload, { qos: 1 });
     }
   };
-  await Promise.all(Array.from({ length: WINDOW }, lane));
+  let onClose = () => {};
+  const closed = new Promise<never>((_, reject) => {
+    onClose = () => reject(new Error(`device ${client.options.clientId} was disconnected while publishing`));
+    if (client.connected) client.once("close", onClose);
+    else onClose();
+  });
+  try {
+    await Promise.race([Promise.all(Array.from({ length: WINDOW }, lane)), closed]);
+  } finally {
+    client.off("close", onClose);
+  }
 }
 
 /** Messages per second (PUBACKed) for every client publishing `perDevice` messages at once. */
