@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Migrator, type Kysely } from "kysely";
+import { Migrator, sql, type Kysely } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Database } from "../store/schema.js";
 import { openSqlite } from "../store/sqlite.js";
@@ -63,6 +63,21 @@ describe.each(engines)("device name search on $name", (engine) => {
         .sort();
     return { db: store.db, caller, product, search };
   }
+
+  it("has its index of device names: FTS5 on SQLite, pg_trgm on PostgreSQL when the server has the extension", async () => {
+    const { db, search } = await tenantWith(["Alpha unit", "beta unit"]);
+    const [expected, found] =
+      engine.name === "sqlite"
+        ? [true, (await db.introspection.getTables()).some((t) => t.name.startsWith("devices_name_fts"))]
+        : await sql<{ available: boolean; indexed: boolean }>`select
+              exists (select 1 from pg_available_extensions where name = 'pg_trgm') as available,
+              exists (select 1 from pg_indexes where schemaname = current_schema() and indexname = 'devices_name_trgm')
+                as indexed`
+            .execute(db)
+            .then(({ rows }) => [rows[0]!.available, rows[0]!.indexed]);
+    expect(found).toBe(expected);
+    expect(await search("ALPHA")).toEqual(["Alpha unit"]);
+  });
 
   it("finds the caller's names containing the text whatever its case (none of another tenant's), following renames and deletions", async () => {
     const { db, search } = await tenantWith(["Alpha unit", "second ALPHA", "beta unit", "gamma"]);

@@ -19,6 +19,7 @@ import { commandHandover } from "./0018-command-handover.js";
 import { outboxUplinkRef } from "./0019-outbox-uplink-ref.js";
 import { outboxNoTimeIndex } from "./0020-outbox-no-time-index.js";
 import { outboxUplinkRanges } from "./0021-outbox-uplink-ranges.js";
+import { deviceNameTrigrams } from "./0022-device-name-trigrams.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
@@ -46,4 +47,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0019-outbox-uplink-ref": outboxUplinkRef,
   "0020-outbox-no-time-index": outboxNoTimeIndex,
   "0021-outbox-uplink-ranges": outboxUplinkRanges,
+  "0022-device-name-trigrams": deviceNameTrigrams,
 };
