@@ -15,7 +15,8 @@ export const deviceNameTrigrams: Migration = {
           where e.extname = 'pg_trgm') as schema,
         exists (select 1 from pg_available_extensions where name = 'pg_trgm')
           and has_database_privilege(current_database(), 'CREATE')
-          and has_schema_privilege('public', 'CREATE') as creatable`.execute(db);
+          and case when exists (select 1 from pg_namespace where nspname = 'public')
+            then has_schema_privilege('public', 'CREATE') else false end as creatable`.execute(db);
     let schema = rows[0]?.schema ?? null;
     if (schema === null) {
       if (!rows[0]?.creatable) return;
