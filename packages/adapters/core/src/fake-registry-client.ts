@@ -274,20 +274,29 @@ export class FakeRegistryClient implements RegistryClient {
     return uplinkPromise((settled) => this.publishThen(uplink, settled));
   }
 
-  publishThen(uplink: Uplink, settled: UplinkSettled): void {
+  publishThen(uplink: Uplink, settled: UplinkSettled, waitForRoom = false): void {
     if (this.linkState === "closed")
       return refuseUplink(settled, new AdapterError("CLIENT_CLOSED", "fake registry closed"));
     if (!this.rates.take(uplink.tenantId))
       return refuseUplink(settled, new AdapterError("RATE_LIMITED", "tenant over its uplink rate (maxUplinkRate)"));
     let seq: number;
     try {
-      seq = this.buffer.add(uplink, settled);
+      seq = waitForRoom ? this.buffer.addOrWait(uplink, settled, this.admitted) : this.buffer.add(uplink, settled);
     } catch (err) {
       return refuseUplink(settled, err as Error);
     }
+    if (seq !== 0) this.admitted(seq, uplink);
+  }
+
+  /** Uplinks waiting for room in the buffer (publishThen with `waitForRoom`). */
+  get waitingUplinks(): number {
+    return this.buffer.waitingCount;
+  }
+
+  private readonly admitted = (seq: number, uplink: Uplink): void => {
     this.uplinks.push({ ...uplink, seq });
     if (this.autoAck) queueMicrotask(() => this.buffer.ack(seq));
-  }
+  };
 
   /** Acks every pending uplink; returns how many. */
   ackAll(): number {

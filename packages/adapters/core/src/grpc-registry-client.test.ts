@@ -200,6 +200,24 @@ describe("GrpcRegistryClient", () => {
     await expect(c.publish(uplink("c"))).rejects.toMatchObject({ code: "BUFFER_FULL" });
   });
 
+  it("publishThen with waitForRoom sends an uplink that found the buffer full once an ack makes room, in order", async () => {
+    const s = await registry();
+    s.autoAck = false;
+    const c = client(s.port, 2);
+    c.start();
+    const calls: string[] = [];
+    for (const topic of ["a", "b", "c"])
+      c.publishThen(uplink(topic), (err) => calls.push(err ? err.message : topic), true);
+    await vi.waitFor(() => expect(seqs(s, 0)).toEqual([1, 2]));
+    await new Promise((r) => setTimeout(r, 20));
+    expect([seqs(s, 0), calls]).toEqual([[1, 2], []]);
+    s.push({ case: "uplinkAck", value: { seqs: [1n] } });
+    await vi.waitFor(() => expect(seqs(s, 0)).toEqual([1, 2, 3]));
+    s.push({ case: "uplinkAck", value: { seqs: [2n, 3n] } });
+    await vi.waitFor(() => expect(calls).toEqual(["a", "b", "c"]));
+    expect(c.pendingUplinks).toBe(0);
+  });
+
   it("publishThen calls back once, after the registry acked the uplink, with no error", async () => {
     const s = await registry();
     s.autoAck = false;

@@ -430,7 +430,7 @@ export class GrpcRegistryClient implements RegistryClient {
     return uplinkPromise((settled) => this.publishThen(uplink, settled));
   }
 
-  publishThen(uplink: Uplink, settled: UplinkSettled): void {
+  publishThen(uplink: Uplink, settled: UplinkSettled, waitForRoom = false): void {
     if (this.linkState === "closed") {
       this.metrics.uplink("closed");
       return refuseUplink(settled, new AdapterError("CLIENT_CLOSED", "registry client is closed"));
@@ -441,15 +441,20 @@ export class GrpcRegistryClient implements RegistryClient {
     }
     let seq: number;
     try {
-      seq = this.buffer.add(uplink, settled);
+      seq = waitForRoom ? this.buffer.addOrWait(uplink, settled, this.admitted) : this.buffer.add(uplink, settled);
     } catch (err) {
       this.metrics.uplink(uplinkOutcome(err));
       return refuseUplink(settled, err as Error);
     }
-    this.metrics.bufferDepth(this.buffer.size);
     // Its outcome is counted where it settles (uplinkAck, close): no closures per uplink on this path.
-    this.queueUplink(seq, uplink);
+    if (seq !== 0) this.admitted(seq, uplink);
   }
+
+  /** An uplink got its place in the buffer (at once, or after waiting for room): it goes to the registry. */
+  private readonly admitted = (seq: number, uplink: Uplink): void => {
+    this.metrics.bufferDepth(this.buffer.size);
+    this.queueUplink(seq, uplink);
+  };
 
   setHandlers(handlers: RegistryHandlers): void {
     this.handlers = handlers;

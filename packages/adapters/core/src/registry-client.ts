@@ -282,9 +282,10 @@ export interface RegistryClient {
   /**
    * `publish` with a callback instead of a promise, for the hot path of an adapter: `settled` is called once, never
    * before this returns, without an error when the registry acked the uplink and with the error `publish` would have
-   * rejected with otherwise.
+   * rejected with otherwise. With `waitForRoom`, an uplink finding the buffer full waits for room instead of being
+   * refused (UplinkBuffer.addOrWait), for devices that send no more until answered (MQTT QoS 1 and 2).
    */
-  publishThen(uplink: Uplink, settled: UplinkSettled): void;
+  publishThen(uplink: Uplink, settled: UplinkSettled, waitForRoom?: boolean): void;
   /**
    * LoRaWAN: records the session an OTAA join created before the JoinAccept is sent; refused when the DevNonce was
    * used before or the DevAddr is taken. Never rejects (UNAVAILABLE when the registry could not be asked).

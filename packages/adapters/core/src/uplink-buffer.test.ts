@@ -76,6 +76,45 @@ describe("UplinkBuffer", () => {
     expect(() => b.add(uplink("c"), ignore)).toThrow(/buffer full/);
   });
 
+  it("keeps uplinks waiting past its limit with addOrWait, admitting them oldest first as acks and rejections make room", () => {
+    const b = new UplinkBuffer(2);
+    const admitted: [number, string][] = [];
+    const admit = (seq: number, u: Uplink) => void admitted.push([seq, u.topic]);
+    expect(b.addOrWait(uplink("a"), ignore, admit)).toBe(1);
+    expect(b.addOrWait(uplink("b"), ignore, admit)).toBe(2);
+    const waiter = outcome();
+    expect(b.addOrWait(uplink("c"), waiter.settled, admit)).toBe(0);
+    expect(b.addOrWait(uplink("d"), ignore, admit)).toBe(0);
+    // A plain add still finds the buffer full while others wait.
+    expect(() => b.add(uplink("x"), ignore)).toThrow(/buffer full/);
+    expect([b.size, b.waitingCount, admitted]).toEqual([2, 2, []]);
+    b.ack(1);
+    expect(admitted).toEqual([[3, "c"]]);
+    b.reject(2, "unknown device");
+    expect(admitted).toEqual([
+      [3, "c"],
+      [4, "d"],
+    ]);
+    expect([b.size, b.waitingCount]).toEqual([2, 0]);
+    b.ack(3);
+    expect(waiter.calls).toEqual([undefined]);
+  });
+
+  it("refuses with BUFFER_FULL once as many uplinks wait as its limit, and fails waiting ones on failAll", () => {
+    const b = new UplinkBuffer(1);
+    const kept = outcome();
+    const waiting = outcome();
+    b.addOrWait(uplink("a"), kept.settled, ignore);
+    b.addOrWait(uplink("b"), waiting.settled, ignore);
+    expect(() => b.addOrWait(uplink("c"), ignore, ignore)).toThrow(/1 wait for room/);
+    expect(b.failAll(new AdapterError("CLIENT_CLOSED", "closed"))).toBe(2);
+    expect([...kept.calls, ...waiting.calls]).toEqual([
+      expect.objectContaining({ code: "CLIENT_CLOSED" }),
+      expect.objectContaining({ code: "CLIENT_CLOSED" }),
+    ]);
+    expect([b.size, b.waitingCount]).toEqual([0, 0]);
+  });
+
   it("ignores acks for unknown seqs", () => {
     const b = new UplinkBuffer();
     b.add(uplink("a"), ignore);

@@ -25,6 +25,16 @@ interface Entry extends PendingUplink {
   readonly settled: UplinkSettled;
 }
 
+/** Called when a waiting uplink got room and its seq (see `addOrWait`), to send it. */
+export type UplinkAdmitted = (seq: number, uplink: Uplink) => void;
+
+/** An uplink `addOrWait` keeps until the buffer has room. */
+interface Waiting {
+  readonly uplink: Uplink;
+  readonly settled: UplinkSettled;
+  readonly admitted: UplinkAdmitted;
+}
+
 /**
  * Every uplink the registry has not acknowledged yet, in sequence order.
  * Sequence numbers start at 1, grow by one per uplink and are never reused
@@ -38,6 +48,8 @@ interface Entry extends PendingUplink {
 export class UplinkBuffer {
   private nextSeq = 1;
   private readonly entries = new Map<number, Entry>();
+  /** Uplinks waiting for room, in arrival order (`addOrWait`); at most `limit` of them. */
+  private readonly waiting: Waiting[] = [];
 
   /**
    * @param limit most unacknowledged uplinks kept (default 10000).
@@ -62,9 +74,49 @@ export class UplinkBuffer {
         `uplink buffer full: ${this.entries.size} uplinks await the registry's ack (limit ${this.limit}, IOT_ADAPTER_BUFFER_LIMIT)`,
       );
     }
+    return this.keep(uplink, settled);
+  }
+
+  /**
+   * `add`, except that an uplink finding the buffer full (or others already waiting) waits for room, in arrival
+   * order, instead of being refused: when acks make room it gets its seq and `admitted` is called with it, to send
+   * it. Answers the seq, or 0 while it waits. Throws as `add` does for a payload too large, and BUFFER_FULL only when
+   * `limit` uplinks already wait. For devices that send nothing more until an uplink is answered (MQTT: aedes reads a
+   * connection's next chunk only once every packet of the last one is done): a slow registry then slows them down
+   * instead of their connections being closed.
+   */
+  addOrWait(uplink: Uplink, settled: UplinkSettled, admitted: UplinkAdmitted): number {
+    if (this.waiting.length === 0 && this.entries.size < this.limit) return this.add(uplink, settled);
+    const tooLarge = uplinkSizeProblem(uplink, this.maxPayloadBytes);
+    if (tooLarge) throw new AdapterError("MESSAGE_TOO_LARGE", `uplink refused: ${tooLarge}`);
+    if (this.waiting.length >= this.limit) {
+      throw new AdapterError(
+        "BUFFER_FULL",
+        `uplink buffer full: ${this.entries.size} uplinks await the registry's ack and ${this.waiting.length} wait ` +
+          `for room (limit ${this.limit}, IOT_ADAPTER_BUFFER_LIMIT)`,
+      );
+    }
+    this.waiting.push({ uplink, settled, admitted });
+    return 0;
+  }
+
+  /** Uplinks waiting for room (`addOrWait`). */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
+  private keep(uplink: Uplink, settled: UplinkSettled): number {
     const seq = this.nextSeq++;
     this.entries.set(seq, { seq, uplink, addedAt: performance.now(), settled });
     return seq;
+  }
+
+  /** Moves waiting uplinks in while there is room, oldest first, and has each sent. */
+  private admitWaiting(): void {
+    while (this.waiting.length > 0 && this.entries.size < this.limit) {
+      const w = this.waiting.shift()!;
+      w.admitted(this.keep(w.uplink, w.settled), w.uplink);
+    }
   }
 
   /**
@@ -76,6 +128,7 @@ export class UplinkBuffer {
     if (!e) return undefined;
     this.entries.delete(seq);
     settle(e);
+    this.admitWaiting();
     return e.addedAt;
   }
 
@@ -85,6 +138,7 @@ export class UplinkBuffer {
     if (!e) return false;
     this.entries.delete(seq);
     settle(e, new AdapterError("UPLINK_REJECTED", `registry rejected uplink ${seq}: ${reason}`));
+    this.admitWaiting();
     return true;
   }
 
@@ -93,9 +147,9 @@ export class UplinkBuffer {
     return [...this.entries.values()].map(({ seq, uplink }) => ({ seq, uplink }));
   }
 
-  /** Rejects everything still pending (the client is closing); answers how many. */
+  /** Rejects everything still pending or waiting (the client is closing); answers how many. */
   failAll(err: Error): number {
-    const all = [...this.entries.values()];
+    const all = [...this.entries.values(), ...this.waiting.splice(0)];
     this.entries.clear();
     for (const e of all) settle(e, err);
     return all.length;
@@ -110,7 +164,7 @@ export class UplinkBuffer {
  * Calls an entry's `settled`. One that throws does not stop the others of an ack or close from settling: its error is
  * thrown again on the next tick, as uncaught as a throw in a promise's handler would have been.
  */
-function settle(e: Entry, err?: Error): void {
+function settle(e: Pick<Entry, "settled">, err?: Error): void {
   try {
     e.settled(err);
   } catch (thrown) {

@@ -67,6 +67,31 @@ describe("MQTT adapter: publishing and subscribing", () => {
     expect(order).toEqual(["registry ack", "puback"]);
   });
 
+  it("slows QoS 1 publishers down while the uplink buffer is full instead of disconnecting them, keeping their order", async () => {
+    await h.stop();
+    h = await startHarness({}, { bufferLimit: 4 });
+    h.registry.autoAck = false;
+    const [a, b] = [await h.connect(DEVICES.a), await h.connect(DEVICES.b)];
+    const sent = [
+      ...Array.from({ length: 5 }, (_, i) => a.publishAsync("data", `a${i}`, { qos: 1 })),
+      ...Array.from({ length: 3 }, (_, i) => b.publishAsync("data", `b${i}`, { qos: 1 })),
+    ];
+    // The buffer holds 4 and as many may wait for room (more would still be refused, closing the connection).
+    await vi.waitFor(() => expect([h.registry.pendingUplinks, h.registry.waitingUplinks > 0]).toEqual([4, true]));
+    await sleep(100);
+    expect([a.connected, b.connected]).toEqual([true, true]);
+    while (h.registry.uplinks.length < 8 || h.registry.pendingUplinks > 0) {
+      h.registry.ackAll();
+      await sleep(5);
+    }
+    await Promise.all(sent);
+    expect([a.connected, b.connected]).toEqual([true, true]);
+    const payloads = (device: number) =>
+      h.registry.uplinks.filter((u) => u.deviceIntId === device).map((u) => text(u.payload));
+    expect(payloads(1)).toEqual(["a0", "a1", "a2", "a3", "a4"]);
+    expect(payloads(2)).toEqual(["b0", "b1", "b2"]);
+  });
+
   it("does not wait for the registry on QoS 0", async () => {
     h.registry.autoAck = false;
     const client = await h.connect(DEVICES.a);

@@ -50,8 +50,11 @@ export interface Harness {
 }
 
 /** Starts fake registry + adapter + TCP listener. */
-export async function startHarness(options: Partial<MqttAdapterOptions> = {}): Promise<Harness> {
-  const registry = new FakeRegistryClient({ devices: Object.values(DEVICES) });
+export async function startHarness(
+  options: Partial<MqttAdapterOptions> = {},
+  registryOptions: { bufferLimit?: number } = {},
+): Promise<Harness> {
+  const registry = new FakeRegistryClient({ devices: Object.values(DEVICES), ...registryOptions });
   registry.start();
   const adapter = await createMqttAdapter({
     registry,

@@ -134,11 +134,17 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
       return done(null);
     }
     // One closure per publish, called once: the PUBACK (done) waits for the registry's ack after the durable write.
-    ctx.registry.publishThen(uplink, (err) => {
-      if (!err) return done(null);
-      failed(ctx, state, topic, qos, err);
-      state.closeReason = `uplink not stored: ${err.message}`;
-      done(err);
-    });
+    // Waiting for room in a full buffer instead of refusing: aedes reads no more of this connection until its packets
+    // are done, so a slow registry slows the device down instead of having its connection closed.
+    ctx.registry.publishThen(
+      uplink,
+      (err) => {
+        if (!err) return done(null);
+        failed(ctx, state, topic, qos, err);
+        state.closeReason = `uplink not stored: ${err.message}`;
+        done(err);
+      },
+      true,
+    );
   };
 }
