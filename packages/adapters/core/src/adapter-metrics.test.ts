@@ -86,4 +86,21 @@ describe("adapter metrics", () => {
     );
     expect(await value("iot_adapter_uplink_buffer", { protocol: "lwm2m" })).toBe(0);
   });
+  it("show uplinks waiting for room in the full buffer until acks let them in", async () => {
+    const { s, c } = await connectedClient({ bufferLimit: 2 });
+    s.autoAck = false;
+    const acked: string[] = [];
+    for (const p of ["a", "b", "c", "d"]) c.publishThen(uplink(p), (err) => void (err ?? acked.push(p)), true);
+    expect(await value("iot_adapter_uplink_buffer", { protocol: "lwm2m" })).toBe(2);
+    expect(await value("iot_adapter_uplinks_waiting", { protocol: "lwm2m" })).toBe(2);
+    s.push({ case: "uplinkAck", value: { seqs: [1n] } });
+    await vi.waitFor(() => expect(acked).toEqual(["a"]));
+    expect(await value("iot_adapter_uplinks_waiting", { protocol: "lwm2m" })).toBe(1);
+    s.push({ case: "uplinkAck", value: { seqs: [2n, 3n] } });
+    await vi.waitFor(() => expect(acked).toEqual(["a", "b", "c"]));
+    s.push({ case: "uplinkAck", value: { seqs: [4n] } });
+    await vi.waitFor(() => expect(acked).toEqual(["a", "b", "c", "d"]));
+    expect(await value("iot_adapter_uplinks_waiting", { protocol: "lwm2m" })).toBe(0);
+    expect(await value("iot_adapter_uplink_buffer", { protocol: "lwm2m" })).toBe(0);
+  });
 });

@@ -19,8 +19,11 @@ export interface AdapterMetrics {
   uplink(outcome: string, count?: number): void;
   /** Seconds from an uplink's sending to the registry's ack (stored durably). */
   ackLatency(seconds: number): void;
-  /** Uplinks waiting for the registry's ack (kept here; the gauge reads it at scrape time). */
-  bufferDepth(count: number): void;
+  /**
+   * Uplinks waiting for the registry's ack, and those waiting for room in the full buffer (MQTT QoS 1/2 devices held
+   * back meanwhile); kept here, the gauges read them at scrape time.
+   */
+  bufferDepth(count: number, waiting?: number): void;
   /** One command's delivery result as reported to the registry: delivered, sent or failed. */
   command(outcome: string): void;
 }
@@ -29,7 +32,7 @@ export interface AdapterMetrics {
  * The latest buffer depth told per protocol, read by the gauge's collect at scrape time: setting a prom-client gauge
  * (labels checked and hashed, an object made) on every publish was a visible share of the MQTT adapter's profile.
  */
-const bufferDepths = new Map<string, { count: number }>();
+const bufferDepths = new Map<string, { count: number; waiting: number }>();
 
 /** The metrics of one protocol's adapter (created on first use, shared by every client of that protocol). */
 export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
@@ -63,7 +66,15 @@ export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
       for (const [protocol, depth] of bufferDepths) this.set({ protocol }, depth.count);
     },
   );
-  const depth = bufferDepths.get(protocol) ?? { count: 0 };
+  gauge(
+    "iot_adapter_uplinks_waiting",
+    "Uplinks waiting for room in the full uplink buffer; their MQTT devices are held back meanwhile",
+    ["protocol"],
+    function () {
+      for (const [protocol, depth] of bufferDepths) this.set({ protocol }, depth.waiting);
+    },
+  );
+  const depth = bufferDepths.get(protocol) ?? { count: 0, waiting: 0 };
   bufferDepths.set(protocol, depth);
   const commands = counter(
     "iot_adapter_commands_total",
@@ -80,7 +91,10 @@ export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
     authentication: (outcome) => auths.inc({ protocol, outcome }),
     uplink: (outcome, count = 1) => uplinks.inc({ protocol, outcome }, count),
     ackLatency: (s) => ack.observe(s),
-    bufferDepth: (n) => void (depth.count = n),
+    bufferDepth: (n, waiting = 0) => {
+      depth.count = n;
+      depth.waiting = waiting;
+    },
     command: (outcome) => commands.inc({ protocol, outcome }),
   };
 }

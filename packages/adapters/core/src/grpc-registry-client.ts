@@ -448,11 +448,12 @@ export class GrpcRegistryClient implements RegistryClient {
     }
     // Its outcome is counted where it settles (uplinkAck, close): no closures per uplink on this path.
     if (seq !== 0) this.admitted(seq, uplink);
+    else this.metrics.bufferDepth(this.buffer.size, this.buffer.waitingCount);
   }
 
   /** An uplink got its place in the buffer (at once, or after waiting for room): it goes to the registry. */
   private readonly admitted = (seq: number, uplink: Uplink): void => {
-    this.metrics.bufferDepth(this.buffer.size);
+    this.metrics.bufferDepth(this.buffer.size, this.buffer.waitingCount);
     this.queueUplink(seq, uplink);
   };
 
@@ -684,7 +685,7 @@ export class GrpcRegistryClient implements RegistryClient {
           this.log.warn({ seq: Number(r.seq), reason: r.reason }, "registry rejected uplink");
           if (this.buffer.reject(Number(r.seq), r.reason)) this.metrics.uplink("rejected");
         }
-        this.metrics.bufferDepth(this.buffer.size);
+        this.metrics.bufferDepth(this.buffer.size, this.buffer.waitingCount);
         return;
       }
       case "downlink":
