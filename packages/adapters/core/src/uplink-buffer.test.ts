@@ -101,10 +101,15 @@ describe("UplinkBuffer", () => {
   });
 
   it("refuses with BUFFER_FULL once as many uplinks wait as its limit, and fails waiting ones on failAll", () => {
-    const b = new UplinkBuffer(1);
+    const b = new UplinkBuffer(1, 4);
     const kept = outcome();
     const waiting = outcome();
     b.addOrWait(uplink("a"), kept.settled, ignore);
+    // A payload over the size limit is refused before it could wait.
+    const big = { ...uplink("big"), payload: new Uint8Array(5) };
+    expect(() => b.addOrWait(big, ignore, ignore)).toThrow(
+      expect.objectContaining({ code: "MESSAGE_TOO_LARGE" }) as Error,
+    );
     b.addOrWait(uplink("b"), waiting.settled, ignore);
     expect(() => b.addOrWait(uplink("c"), ignore, ignore)).toThrow(/1 wait for room/);
     expect(b.failAll(new AdapterError("CLIENT_CLOSED", "closed"))).toBe(2);

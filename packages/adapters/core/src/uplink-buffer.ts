@@ -66,8 +66,7 @@ export class UplinkBuffer {
    * limit, keeping nothing and never calling `settled`.
    */
   add(uplink: Uplink, settled: UplinkSettled): number {
-    const tooLarge = uplinkSizeProblem(uplink, this.maxPayloadBytes);
-    if (tooLarge) throw new AdapterError("MESSAGE_TOO_LARGE", `uplink refused: ${tooLarge}`);
+    this.refuseTooLarge(uplink);
     if (this.entries.size >= this.limit) {
       throw new AdapterError(
         "BUFFER_FULL",
@@ -87,8 +86,7 @@ export class UplinkBuffer {
    */
   addOrWait(uplink: Uplink, settled: UplinkSettled, admitted: UplinkAdmitted): number {
     if (this.waiting.length === 0 && this.entries.size < this.limit) return this.add(uplink, settled);
-    const tooLarge = uplinkSizeProblem(uplink, this.maxPayloadBytes);
-    if (tooLarge) throw new AdapterError("MESSAGE_TOO_LARGE", `uplink refused: ${tooLarge}`);
+    this.refuseTooLarge(uplink);
     if (this.waiting.length >= this.limit) {
       throw new AdapterError(
         "BUFFER_FULL",
@@ -103,6 +101,12 @@ export class UplinkBuffer {
   /** Uplinks waiting for room (`addOrWait`). */
   get waitingCount(): number {
     return this.waiting.length;
+  }
+
+  /** Throws MESSAGE_TOO_LARGE for a payload over the limit or a topic over MAX_TOPIC_BYTES. */
+  private refuseTooLarge(uplink: Uplink): void {
+    const tooLarge = uplinkSizeProblem(uplink, this.maxPayloadBytes);
+    if (tooLarge) throw new AdapterError("MESSAGE_TOO_LARGE", `uplink refused: ${tooLarge}`);
   }
 
   private keep(uplink: Uplink, settled: UplinkSettled): number {
