@@ -9,7 +9,7 @@ import { sqliteMigrations } from "../store/migrations/sqlite/index.js";
 import { engines } from "../store/test-engines.js";
 import { listDevices } from "./devices.js";
 import { listControlLogs, listDeviceEvents } from "./logs.js";
-import { INDEXED_NAME_MATCHES, nameIndexNarrows } from "./name-search.js";
+import { deviceNameConditions, INDEXED_NAME_MATCHES, nameIndexNarrows } from "./name-search.js";
 import { createProduct } from "./products.js";
 import { twoTenants } from "./test-tenants.js";
 
@@ -156,6 +156,24 @@ describe.each(engines)("device name search on $name", (engine) => {
     expect(north.count).toBe(2);
     expect(north.items.map((l) => l.deviceName)).toEqual(["north meter", "north pump"]);
     expect((await listDeviceEvents(db, caller, page, { deviceNameLike: "nowhere" })).count).toBe(0);
+  });
+
+  it("answers odd search texts without error: only wildcards, quotes, backslashes, emoji, a long text", async () => {
+    const { search } = await tenantWith(["a'b\\c", "smile 😀😀 here", "plain"]);
+    expect(await search("%_%")).toEqual([]);
+    expect(await search("'b\\")).toEqual(["a'b\\c"]);
+    expect(await search("😀😀")).toEqual(["smile 😀😀 here"]);
+    expect(await search("x".repeat(5000))).toEqual([]);
+    expect(await search('"')).toEqual([]);
+  });
+
+  it("adds the index's candidates to the exact condition only where the index narrows (SQLite)", async () => {
+    const { db } = await tenantWith(["Alpha unit"]);
+    const conditions = await deviceNameConditions(db, "alpha", "d.deviceName", "d.id");
+    expect(conditions).toHaveLength(engine.name === "sqlite" ? 2 : 1);
+    expect(await deviceNameConditions(db, "al", "d.deviceName", "d.id")).toHaveLength(1);
+    // Two emoji are 4 UTF-16 units but 2 characters: too short for a trigram.
+    expect(await nameIndexNarrows(db, "😀😀")).toBe(false);
   });
 
   it("narrows by the trigram index only on SQLite, for 3 characters in a row, and not past its match limit", async () => {

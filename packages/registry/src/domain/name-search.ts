@@ -16,12 +16,13 @@ function indexPattern(text: string): string {
 
 /**
  * Whether the device-name trigram index (SQLite, migration 0022) should narrow a `deviceName_like` search: only when
- * the text holds 3 characters in a row that are no wildcard (the index finds nothing shorter, it would read itself
- * whole) and the index finds at most INDEXED_NAME_MATCHES devices of all tenants (a denser search is answered sooner
- * by the scan, which stops once a page is full). PostgreSQL's planner chooses its own index, so never there.
+ * the text holds 3 characters in a row that are no wildcard, counted in code points as the trigrams count them (the
+ * index finds nothing shorter, it would read itself whole), and the index finds at most INDEXED_NAME_MATCHES devices
+ * of all tenants (a denser search is answered sooner by the scan, which stops once a page is full). PostgreSQL's
+ * planner chooses its own index, so never there.
  */
 export async function nameIndexNarrows(db: Kysely<Database>, text: string): Promise<boolean> {
-  if (engineOf(db) !== "sqlite" || !/[^%_]{3}/.test(text)) return false;
+  if (engineOf(db) !== "sqlite" || !/[^%_]{3}/u.test(text)) return false;
   const row = await sql<{ n: number }>`select count(*) as n from (select rowid from devices_name_fts
       where device_name like ${indexPattern(text)} limit ${INDEXED_NAME_MATCHES + 1})`.execute(db);
   return Number(row.rows[0]?.n ?? Infinity) <= INDEXED_NAME_MATCHES;
