@@ -1,6 +1,7 @@
 /**
- * REST at fleet size: the device list (first page, a deep page, a `deviceName_like` search), a device's detail, the
- * uplink list of one busy device and the uplinks of devices found by name, with N devices and M uplinks in the
+ * REST at fleet size: the device list (first page, a deep page, a `deviceName_like` and a `deviceID_like` search), a
+ * device's detail, the uplink list of one busy device, and the uplinks and commands of devices found by name or id
+ * (the seed has no commands: that list's figure is the search's own cost), with N devices and M uplinks in the
  * store, through the whole API in process (`app.request`: routing, auth, validation, query, rendering); beside the
  * baseline of the same run, the device detail (one row by primary key).
  *
@@ -147,6 +148,9 @@ async function bench(engine: string, options: StoreOptions, cleanup: () => Promi
       ["deviceName_like", `/devices?deviceName_like=${encodeURIComponent("meter 4242")}&_limit=10`],
       ["one device's uplinks", `/devices/${busy}/events?_page=1&_limit=10`],
       ["uplinks, deviceName_like", `/device_events?deviceName_like=${encodeURIComponent("meter 4242")}&_limit=10`],
+      ["deviceID_like", `/devices?deviceID_like=${encodeURIComponent("dev-4242")}&_limit=10`],
+      ["uplinks, deviceID_like", `/device_events?deviceID_like=${encodeURIComponent("dev-4242")}&_limit=10`],
+      ["commands, deviceID_like", `/device_control_logs?deviceID_like=${encodeURIComponent("dev-4242")}&_limit=10`],
     ];
     let baselineP95 = NaN;
     for (const [name, path] of requestsOf) {

@@ -8,8 +8,8 @@ import { deviceLimitError, deviceRoom } from "./tenant-quotas.js";
 import { assertImeiFree, checkDeviceRules, type DeviceDraft } from "./device-rules.js";
 import { randomToken, uuid } from "./ids.js";
 import { loraKeys } from "../lora/lora-keys.js";
-import { ilike, paginateIds, type ListResult, type Page } from "./list.js";
-import { deviceNameConditions } from "./name-search.js";
+import { paginateIds, type ListResult, type Page } from "./list.js";
+import { deviceSearchConditions } from "./device-search.js";
 import { getProductByProductId } from "./products.js";
 
 /** A device row with the names the API shows beside the ids, and its certificate bindings. */
@@ -573,20 +573,19 @@ export interface DeviceFilter {
 
 /**
  * The caller's devices matching `f`, from the devices table alone (the joins come with the page's records);
- * `nameSearch`: the conditions of `f.deviceNameLike` (deviceNameConditions).
+ * `textSearch`: the conditions of `f.deviceNameLike` and `f.deviceIdLike` (deviceSearchConditions).
  */
 function filteredDevices(
   db: Kysely<Database>,
   tenantId: string,
   f: DeviceFilter,
-  nameSearch: readonly RawBuilder<boolean>[],
+  textSearch: readonly RawBuilder<boolean>[],
 ) {
   let q = db.selectFrom("devices as d").where("d.tenantId", "=", tenantId);
   if (!f.includeGateways) q = q.where("d.deviceType", "!=", 2);
   if (f.gateway !== undefined) q = q.where("d.gateway", "=", f.gateway);
   if (f.parentDevice !== undefined) q = q.where("d.parentDevice", "=", f.parentDevice);
-  for (const condition of nameSearch) q = q.where(condition);
-  if (f.deviceIdLike) q = q.where(ilike("d.deviceId", f.deviceIdLike));
+  for (const condition of textSearch) q = q.where(condition);
   if (f.deviceType !== undefined) q = q.where("d.deviceType", "=", f.deviceType);
   const productId = f.productId;
   if (productId !== undefined)
@@ -613,8 +612,7 @@ export async function listDevices(
   page: Page,
   f: DeviceFilter = {},
 ): Promise<ListResult<Device>> {
-  const nameSearch = f.deviceNameLike ? await deviceNameConditions(db, f.deviceNameLike, "d.deviceName", "d.id") : [];
-  const filtered = filteredDevices(db, caller.tenantId, f, nameSearch);
+  const filtered = filteredDevices(db, caller.tenantId, f, await deviceSearchConditions(db, f, "d.id"));
   return paginateIds(filtered, page, "d.id", ["deviceName", "deviceStatus", "updateAt"], async (ids) =>
     withCerts(db, await selectDevices(db, caller.tenantId).where("d.id", "in", ids).execute()),
   );

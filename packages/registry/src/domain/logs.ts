@@ -3,7 +3,7 @@ import type { ConnectLogsTable, ControlLogsTable, Database, DeviceEventsTable } 
 import type { Caller } from "./caller.js";
 import { ilike, paginate, paginateIds, type ListResult, type Page } from "./list.js";
 import { getGroup } from "./groups.js";
-import { deviceNameConditions } from "./name-search.js";
+import { deviceSearchConditions } from "./device-search.js";
 
 /** An uplink message with its device's names. */
 export type DeviceEvent = Selectable<DeviceEventsTable> & { deviceId: string; deviceName: string; productName: string };
@@ -34,10 +34,7 @@ export async function listDeviceEvents(
   // A gateway's messages: its own, and those it relayed for its devices.
   const g = filter.gatewayIntId;
   if (g !== undefined) q = q.where((eb) => eb.or([eb("e.deviceIntId", "=", g), eb("e.gatewayIntId", "=", g)]));
-  if (filter.deviceNameLike)
-    for (const c of await deviceNameConditions(db, filter.deviceNameLike, "d.deviceName", "e.deviceIntId"))
-      q = q.where(c);
-  if (filter.deviceIdLike) q = q.where(ilike("d.deviceId", filter.deviceIdLike));
+  for (const c of await deviceSearchConditions(db, filter, "e.deviceIntId")) q = q.where(c);
   if (filter.topicLike) q = q.where(ilike("e.topic", filter.topicLike));
   return paginateIds(q, page, "e.id", ["msgTime"], (ids) =>
     db
@@ -85,10 +82,7 @@ export async function listControlLogs(
     .select(["d.deviceName as deviceName", "d.deviceId as deviceId"])
     .where("l.tenantId", "=", caller.tenantId);
   if (filter.deviceIntId !== undefined) q = q.where("l.deviceIntId", "=", filter.deviceIntId);
-  if (filter.deviceNameLike)
-    for (const c of await deviceNameConditions(db, filter.deviceNameLike, "d.deviceName", "l.deviceIntId"))
-      q = q.where(c);
-  if (filter.deviceIdLike) q = q.where(ilike("d.deviceId", filter.deviceIdLike));
+  for (const c of await deviceSearchConditions(db, filter, "l.deviceIntId")) q = q.where(c);
   return paginate(q, page, "l.id");
 }
 

@@ -20,6 +20,7 @@ import { outboxUplinkRef } from "./0019-outbox-uplink-ref.js";
 import { outboxNoTimeIndex } from "./0020-outbox-no-time-index.js";
 import { outboxUplinkRanges } from "./0021-outbox-uplink-ranges.js";
 import { deviceNameTrigrams } from "./0022-device-name-trigrams.js";
+import { deviceIdTrigrams } from "./0023-device-id-trigrams.js";
 
 /**
  * Every SQLite migration, by name. Names sort in the order they run; a new
@@ -48,4 +49,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0020-outbox-no-time-index": outboxNoTimeIndex,
   "0021-outbox-uplink-ranges": outboxUplinkRanges,
   "0022-device-name-trigrams": deviceNameTrigrams,
+  "0023-device-id-trigrams": deviceIdTrigrams,
 };
