@@ -14,13 +14,25 @@ const device = {
   policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }],
 };
 
+/** An uplink of another device, to take the uplink buffer's place. */
+const filler = {
+  sessionId: "s-other",
+  tenantId: "tenant-1",
+  deviceIntId: 99,
+  topic: "other",
+  payload: new Uint8Array([1]),
+  qos: 1,
+  clientIp: "",
+  receivedAtMs: 0,
+};
+
 let registry: FakeRegistryClient;
 let adapter: CoapAdapter;
 let client: FakeCoapClient;
 
 /** The adapter on a fake registry, fed datagrams in memory by one test client. */
-function start(keepAliveSeconds = 60, maxMessageSize = 262_144) {
-  registry = new FakeRegistryClient({ devices: [device] });
+function start(keepAliveSeconds = 60, maxMessageSize = 262_144, bufferLimit?: number) {
+  registry = new FakeRegistryClient({ devices: [device], bufferLimit });
   registry.start();
   adapter = createCoapAdapter({
     registry,
@@ -113,10 +125,28 @@ describe("CoAP adapter", () => {
   it("answers 4.29 to a publish over the tenant's uplink rate and stores only those within it", async () => {
     start();
     registry.setTenantUplinkRate("tenant-1", 2);
-    const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await request("0.02", "/mqtt/t", { payload: `${i}` })).code);
-    expect(codes).toEqual(["2.04", "2.04", "4.29"]);
+    const replies = [];
+    for (let i = 0; i < 3; i++) replies.push(await request("0.02", "/mqtt/t", { payload: `${i}` }));
+    expect(replies.map((r) => r.code)).toEqual(["2.04", "2.04", "4.29"]);
+    // Max-Age 1: without it RFC 8516's client would wait its default of 60 s.
+    expect(replies.map((r) => uintOption(r, "Max-Age"))).toEqual([undefined, undefined, 1]);
     expect(registry.uplinks).toHaveLength(2);
+  });
+
+  it("answers 5.03 with Max-Age 1 to a publish finding the uplink buffer full, and stores it when tried again with room", async () => {
+    start(60, 262_144, 1);
+    registry.autoAck = false;
+    // Another device's uplink holds the buffer's one place until the registry acks it.
+    const held = registry.publish(filler);
+    const full = await request("0.02", "/mqtt/t", { payload: "1" });
+    expect(full.code).toBe("5.03");
+    expect(uintOption(full, "Max-Age")).toBe(1);
+    expect(full.payload.toString()).toBe("not stored; try again");
+    registry.ackAll();
+    await held;
+    registry.autoAck = true;
+    expect((await request("0.02", "/mqtt/t", { payload: "2" })).code).toBe("2.04");
+    expect(registry.uplinks.map((u) => Buffer.from(u.payload).toString())).toEqual(["\u0001", "2"]);
   });
 
   it("answers 4.00 to a datagram with a readable header and bad options, ignores garbage, and keeps serving", async () => {

@@ -3,6 +3,7 @@ import {
   AdapterError,
   DeviceLeases,
   Lease,
+  retryAfterSeconds,
   type DownlinkOutcome,
   type LeaseRefusal,
   type RegistryClient,
@@ -57,19 +58,24 @@ export interface CoapAdapter {
   readonly leases: DeviceLeases;
 }
 
-/** A reply of a code and a diagnostic text. */
-const answer = (code: string, payload = ""): CoapReply => ({ code, payload });
+/**
+ * A reply of a code and a diagnostic text; for a passing refusal (a 5.03 or 4.29), the seconds after which to try
+ * again as Max-Age (see `retryAfterSeconds`: without it the device would wait 60 s).
+ */
+const answer = (code: string, payload = "", retryAfter?: number): CoapReply =>
+  retryAfter === undefined ? { code, payload } : { code, payload, maxAge: retryAfter };
 
 /** A stored publish's answer (one object for all: the layer only reads it). */
 const CHANGED: CoapReply = { code: CODES.changed };
 
-/** How each core refusal reads in CoAP. */
-function codeOf(r: LeaseRefusal): string {
-  if (r.kind === "topic") return CODES.badRequest;
-  if (r.kind === "policy") return CODES.forbidden;
-  if (r.code === "BAD_CREDENTIALS") return CODES.unauthorized;
-  if (r.code === "UNAVAILABLE" || r.code === "QUOTA_EXCEEDED") return CODES.unavailable;
-  return CODES.forbidden;
+/** How each core refusal reads in CoAP, with its message (or `payload`) as the diagnostic. */
+function refusalReply(r: LeaseRefusal, payload = r.message): CoapReply {
+  if (r.kind === "topic") return answer(CODES.badRequest, payload);
+  if (r.kind === "policy") return answer(CODES.forbidden, payload);
+  if (r.code === "BAD_CREDENTIALS") return answer(CODES.unauthorized, payload);
+  if (r.code === "UNAVAILABLE" || r.code === "QUOTA_EXCEEDED")
+    return answer(CODES.unavailable, payload, retryAfterSeconds(r.code));
+  return answer(CODES.forbidden, payload);
 }
 
 interface Observation {
@@ -135,7 +141,7 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     );
     if (typeof consumed !== "function") {
       release();
-      return { code: codeOf(consumed), payload: consumed.message };
+      return refusalReply(consumed);
     }
     unsubscribe = consumed;
     observations.set(key, observation);
@@ -162,7 +168,7 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
       () => undefined,
       true,
     );
-    if (typeof consumed !== "function") return { code: codeOf(consumed), payload: consumed.message };
+    if (typeof consumed !== "function") return refusalReply(consumed);
     consumed();
     return reply ?? { code: CODES.content };
   };
@@ -187,8 +193,8 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     const credentials = { kind: "token", clientId: query.get("c") ?? "", username, token } as const;
     const lease = leases.openLease(credentials) ?? (await leases.acquire(credentials, peer.address));
     if (!(lease instanceof Lease))
-      return answer(
-        codeOf(lease),
+      return refusalReply(
+        lease,
         lease.kind === "auth" && lease.code === "BAD_CREDENTIALS" ? "unknown username or wrong token" : lease.message,
       );
     if (method === "GET") {
@@ -207,16 +213,18 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
           reject(thrown);
         }
       });
-      if (refused) resolve(answer(codeOf(refused), refused.message));
+      if (refused) resolve(refusalReply(refused));
     });
   };
 
   /** The answer to a publish the registry refused or could not store. */
   const notStored = (err: AdapterError, lease: Lease, topic: string): CoapReply => {
     // Over the tenant's uplink rate: 4.29 (RFC 8516), logged by the registry client once per tenant every 10 s.
-    if (err.code === "RATE_LIMITED") return answer(CODES.tooManyRequests, "tenant over its uplink rate");
+    if (err.code === "RATE_LIMITED")
+      return answer(CODES.tooManyRequests, "tenant over its uplink rate", retryAfterSeconds(err.code));
     log.warn({ deviceId: lease.session.device.deviceId, topic, err: err.message }, "uplink not stored");
-    return answer(err.code === "UPLINK_REJECTED" ? CODES.badRequest : CODES.unavailable, "not stored; try again");
+    if (err.code === "UPLINK_REJECTED") return answer(CODES.badRequest, "not stored; try again");
+    return answer(CODES.unavailable, "not stored; try again", retryAfterSeconds(err.code));
   };
 
   const layer = createMessageLayer(serve, {

@@ -1,5 +1,6 @@
 export * from "./registry-client.js";
 export { AdapterError, type AdapterErrorCode } from "./errors.js";
+export { retryAfterSeconds } from "./retry-after.js";
 export {
   GrpcRegistryClient,
   createGrpcRegistryClient,

@@ -20,8 +20,8 @@ let registry: FakeRegistryClient;
 let base: string;
 let warnings: Record<string, unknown>[];
 
-async function start(maxMessageSize = 1024, registryMaxMessageSize?: number) {
-  registry = new FakeRegistryClient({ devices: [device], maxMessageSize: registryMaxMessageSize });
+async function start(maxMessageSize = 1024, registryMaxMessageSize?: number, bufferLimit?: number) {
+  registry = new FakeRegistryClient({ devices: [device], maxMessageSize: registryMaxMessageSize, bufferLimit });
   registry.start();
   warnings = [];
   adapter = createHttpAdapter({
@@ -262,6 +262,31 @@ describe("HTTP device adapter", () => {
     expect(answers[2]!.headers.get("retry-after")).toBe("1");
     expect(await answers[2]!.json()).toMatchObject({ error: "RATE_LIMITED" });
     expect(registry.uplinks).toHaveLength(2);
+  });
+
+  it("answers 503 with Retry-After 1 to a publish finding the uplink buffer full, and stores it when tried again with room", async () => {
+    await start(1024, undefined, 1);
+    registry.autoAck = false;
+    // Another device's uplink holds the buffer's one place until the registry acks it.
+    const held = registry.publish({
+      sessionId: "s-other",
+      tenantId: "tenant-1",
+      deviceIntId: 99,
+      topic: "other",
+      payload: new Uint8Array([1]),
+      qos: 1,
+      clientIp: "",
+      receivedAtMs: 0,
+    });
+    const full = await post("/topics/t", "1");
+    expect(full.status).toBe(503);
+    expect(full.headers.get("retry-after")).toBe("1");
+    expect(await full.json()).toMatchObject({ error: "BUFFER_FULL" });
+    registry.ackAll();
+    await held;
+    registry.autoAck = true;
+    expect((await post("/topics/t", "2")).status).toBe(204);
+    expect(registry.uplinks.map((u) => u.topic)).toEqual(["other", "t"]);
   });
 
   it("answers 404 elsewhere, 405 for other methods and 400 for a bad wait", async () => {

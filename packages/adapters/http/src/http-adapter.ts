@@ -5,6 +5,7 @@ import {
   AdapterError,
   DeviceLeases,
   Lease,
+  retryAfterSeconds,
   type DownlinkOutcome,
   type LeaseRefusal,
   type RegistryClient,
@@ -40,12 +41,16 @@ const PREFIX = "/topics/";
  */
 const PLAIN_TOPIC_TARGET = /^\/topics\/[\w\-.~!$&'()*+,;=:@/]*$/;
 
-/** A refusal answered to the device: status, a stable code and a message for humans. */
+/**
+ * A refusal answered to the device: status, a stable code and a message for humans, and for a passing reason the
+ * seconds after which to try again (`Retry-After`, see `retryAfterSeconds`).
+ */
 class Refusal {
   constructor(
     readonly status: number,
     readonly code: string,
     readonly message: string,
+    readonly retryAfter?: number,
   ) {}
 }
 
@@ -54,7 +59,8 @@ function refusalOf(r: LeaseRefusal): Refusal {
   if (r.kind === "topic") return new Refusal(400, "BAD_TOPIC", r.message);
   if (r.kind === "policy") return new Refusal(403, "DENIED_BY_POLICY", r.message);
   if (r.code === "BAD_CREDENTIALS") return new Refusal(401, "AUTH_FAILED", "unknown username or wrong token");
-  if (r.code === "UNAVAILABLE") return new Refusal(503, "UNAVAILABLE", "the registry cannot be reached; try again");
+  if (r.code === "UNAVAILABLE")
+    return new Refusal(503, r.code, "the registry cannot be reached; try again", retryAfterSeconds(r.code));
   if (r.code === "QUOTA_EXCEEDED") return new Refusal(503, r.code, "the tenant's connection limit is reached");
   return new Refusal(403, r.code, r.message);
 }
@@ -84,7 +90,7 @@ function send(res: ServerResponse, r: Refusal): void {
   if (res.headersSent) return;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (r.status === 401) headers["www-authenticate"] = 'Basic realm="iot-devices"';
-  if (r.status === 429) headers["retry-after"] = "1"; // a token bucket refills within a second
+  if (r.retryAfter !== undefined) headers["retry-after"] = String(r.retryAfter);
   res.writeHead(r.status, headers).end(JSON.stringify({ error: r.code, message: r.message }));
 }
 
@@ -292,7 +298,8 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
       }
       if (!(err instanceof AdapterError)) return failed(res, err);
       // Over the tenant's uplink rate: 429, logged by the registry client once per tenant every 10 s.
-      if (err.code === "RATE_LIMITED") return send(res, new Refusal(429, err.code, "tenant over its uplink rate"));
+      if (err.code === "RATE_LIMITED")
+        return send(res, new Refusal(429, err.code, "tenant over its uplink rate", retryAfterSeconds(err.code)));
       log.warn({ deviceId: lease.session.device.deviceId, topic, err: err.message }, "uplink not stored");
       send(
         res,
@@ -300,7 +307,7 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
           ? new Refusal(400, err.code, err.message)
           : err.code === "MESSAGE_TOO_LARGE"
             ? new Refusal(413, "TOO_LARGE", err.message)
-            : new Refusal(503, err.code, "not stored; try again"),
+            : new Refusal(503, err.code, "not stored; try again", retryAfterSeconds(err.code)),
       );
     } catch (thrown) {
       failed(res, thrown);

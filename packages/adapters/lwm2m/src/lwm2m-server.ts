@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { CODES, type CoapReply, type CoapRequest, type MessageLayer } from "@iot/adapter-coap";
-import { DeviceLeases, Lease, type RegistryClient } from "@iot/adapter-core";
+import { DeviceLeases, Lease, retryAfterSeconds, type AuthFailureCode, type RegistryClient } from "@iot/adapter-core";
 import type { Logger } from "pino";
 import { ClientRegistration } from "./client-registration.js";
 import {
@@ -49,9 +49,15 @@ export interface Lwm2mServer {
 /** Default grace after a lifetime, seconds. */
 export const DEFAULT_LIFETIME_GRACE_S = 15;
 
-/** How a registry refusal reads to the client: 5.03 while the registry cannot be asked, else 4.03 Forbidden. */
-const refusalCode = (code: string) =>
-  code === "UNAVAILABLE" || code === "QUOTA_EXCEEDED" ? CODES.unavailable : CODES.forbidden;
+/**
+ * How a registry refusal reads to the client: 5.03 while the registry cannot be asked (with Max-Age, the seconds
+ * after which to register again, where that is soon: see `retryAfterSeconds`), else 4.03 Forbidden.
+ */
+function refusalReply(code: AuthFailureCode): CoapReply {
+  if (code !== "UNAVAILABLE" && code !== "QUOTA_EXCEEDED") return { code: CODES.forbidden };
+  const maxAge = retryAfterSeconds(code);
+  return maxAge === undefined ? { code: CODES.unavailable } : { code: CODES.unavailable, maxAge };
+}
 
 /**
  * Builds the LwM2M server (OMA-TS-LightweightM2M-V1_0 §5.3, Core V1_1 §6.2): Register authenticates the endpoint
@@ -146,7 +152,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     const lease = await leases.acquire(credentials, request.peer.address, keepAlive(reg.lifetime));
     if (!(lease instanceof Lease)) {
       log.info({ endpoint: reg.endpoint, reason: lease.message }, "registration refused");
-      return { code: lease.kind === "auth" ? refusalCode(lease.code) : CODES.forbidden };
+      return lease.kind === "auth" ? refusalReply(lease.code) : { code: CODES.forbidden };
     }
     // Two Registers of one endpoint at once share the session being opened: the later one replaces the earlier.
     const twin = byEndpoint.get(reg.endpoint);
