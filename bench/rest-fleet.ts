@@ -1,6 +1,7 @@
 /**
  * REST at fleet size: the device list (first page, a deep page, a `deviceName_like` and a `deviceID_like` search), a
- * device's detail, the uplink list of one busy device, and the uplinks and commands of devices found by name or id
+ * device's detail, the uplink list of one busy device and of the whole tenant (first page), and the uplinks and
+ * commands of devices found by name or id
  * (the seed has no commands: that list's figure is the search's own cost), with N devices and M uplinks in the
  * store, through the whole API in process (`app.request`: routing, auth, validation, query, rendering); beside the
  * baseline of the same run, the device detail (one row by primary key).
@@ -147,6 +148,7 @@ async function bench(engine: string, options: StoreOptions, cleanup: () => Promi
       [`page ${deep}`, `/devices?_page=${deep}&_limit=10`],
       ["deviceName_like", `/devices?deviceName_like=${encodeURIComponent("meter 4242")}&_limit=10`],
       ["one device's uplinks", `/devices/${busy}/events?_page=1&_limit=10`],
+      ["uplinks, first page", `/device_events?_page=1&_limit=10`],
       ["uplinks, deviceName_like", `/device_events?deviceName_like=${encodeURIComponent("meter 4242")}&_limit=10`],
       ["deviceID_like", `/devices?deviceID_like=${encodeURIComponent("dev-4242")}&_limit=10`],
       ["uplinks, deviceID_like", `/device_events?deviceID_like=${encodeURIComponent("dev-4242")}&_limit=10`],
