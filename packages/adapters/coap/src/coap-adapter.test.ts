@@ -14,18 +14,6 @@ const device = {
   policies: [{ id: 1, topic: "secret/#", access: 3 as const, allow: false }],
 };
 
-/** An uplink of another device, to take the uplink buffer's place. */
-const filler = {
-  sessionId: "s-other",
-  tenantId: "tenant-1",
-  deviceIntId: 99,
-  topic: "other",
-  payload: new Uint8Array([1]),
-  qos: 1,
-  clientIp: "",
-  receivedAtMs: 0,
-};
-
 let registry: FakeRegistryClient;
 let adapter: CoapAdapter;
 let client: FakeCoapClient;
@@ -137,7 +125,7 @@ describe("CoAP adapter", () => {
     start(60, 262_144, 1);
     registry.autoAck = false;
     // Another device's uplink holds the buffer's one place until the registry acks it.
-    const held = registry.publish(filler);
+    const held = registry.publishOther();
     const full = await request("0.02", "/mqtt/t", { payload: "1" });
     expect(full.code).toBe("5.03");
     expect(uintOption(full, "Max-Age")).toBe(1);

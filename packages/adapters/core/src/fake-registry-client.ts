@@ -288,6 +288,23 @@ export class FakeRegistryClient implements RegistryClient {
     if (seq !== 0) this.admitted(seq, uplink);
   }
 
+  /**
+   * Publishes an uplink of a device no adapter serves (deviceIntId 0) to take a place in the uplink buffer, as a busy
+   * adapter's other devices would (with `autoAck` false it stays until `ackAll`); resolves once it is acked.
+   */
+  publishOther(tenantId = "tenant-1"): Promise<void> {
+    return this.publish({
+      sessionId: "s-other",
+      tenantId,
+      deviceIntId: 0,
+      topic: "other",
+      payload: new Uint8Array([1]),
+      qos: 1,
+      clientIp: "",
+      receivedAtMs: 0,
+    });
+  }
+
   /** Uplinks waiting for room in the buffer (publishThen with `waitForRoom`). */
   get waitingUplinks(): number {
     return this.buffer.waitingCount;

@@ -268,16 +268,7 @@ describe("HTTP device adapter", () => {
     await start(1024, undefined, 1);
     registry.autoAck = false;
     // Another device's uplink holds the buffer's one place until the registry acks it.
-    const held = registry.publish({
-      sessionId: "s-other",
-      tenantId: "tenant-1",
-      deviceIntId: 99,
-      topic: "other",
-      payload: new Uint8Array([1]),
-      qos: 1,
-      clientIp: "",
-      receivedAtMs: 0,
-    });
+    const held = registry.publishOther();
     const full = await post("/topics/t", "1");
     expect(full.status).toBe(503);
     expect(full.headers.get("retry-after")).toBe("1");

@@ -41,6 +41,38 @@ function deviceRows(tenantId: string, productIntId: number, names: readonly stri
   }));
 }
 
+/** An uplink row of a device, `n` its place in the test's order (its time and key). */
+function uplinkRow(tenantId: string, deviceIntId: number, topic: string, n: number) {
+  return {
+    tenantId,
+    deviceIntId,
+    topic,
+    payload: new Uint8Array([n % 256]),
+    qos: 1,
+    msgTime: 5_000 + n,
+    createAt: 5_000 + n,
+    msgKey: `k-${n}`,
+  };
+}
+
+/** A delivered command row of a device, `n` its place in the test's order. */
+function commandRow(tenantId: string, deviceIntId: number, topic: string, n: number) {
+  return {
+    tenantId,
+    deviceIntId,
+    groupIntId: null,
+    topic,
+    payload: "x",
+    qos: 1,
+    publishStatus: 2,
+    userIntId: 1,
+    publishUser: "root",
+    expiresAt: 9,
+    createAt: 1 + n,
+    updateAt: null,
+  };
+}
+
 describe.each(engines)("device name and id search on $name", (engine) => {
   /**
    * The caller's tenant with devices of `names` (and deviceIDs `ids`, else `d<n>`), and the other tenant with a
@@ -148,37 +180,11 @@ describe.each(engines)("device name and id search on $name", (engine) => {
       .execute();
     await db
       .insertInto("deviceEvents")
-      .values(
-        ids.map((d, n) => ({
-          tenantId: caller.tenantId,
-          deviceIntId: Number(d.id),
-          topic: `t/${d.deviceId}`,
-          payload: new Uint8Array([n]),
-          qos: 1,
-          msgTime: 5_000 + n,
-          createAt: 5_000 + n,
-          msgKey: `both-${n}`,
-        })),
-      )
+      .values(ids.map((d, n) => uplinkRow(caller.tenantId, Number(d.id), `t/${d.deviceId}`, n)))
       .execute();
     await db
       .insertInto("controlLogs")
-      .values(
-        ids.map((d, n) => ({
-          tenantId: caller.tenantId,
-          deviceIntId: Number(d.id),
-          groupIntId: null,
-          topic: `c/${d.deviceId}`,
-          payload: "x",
-          qos: 1,
-          publishStatus: 2,
-          userIntId: 1,
-          publishUser: "root",
-          expiresAt: 9,
-          createAt: 1 + n,
-          updateAt: null,
-        })),
-      )
+      .values(ids.map((d, n) => commandRow(caller.tenantId, Number(d.id), `c/${d.deviceId}`, n)))
       .execute();
     const page = { page: 1, limit: 10 };
     expect((await listDeviceEvents(db, caller, page, both)).items.map((e) => e.topic)).toEqual(["t/sp-100"]);
@@ -204,38 +210,12 @@ describe.each(engines)("device name and id search on $name", (engine) => {
     await db
       .insertInto("deviceEvents")
       .values(
-        devices.flatMap((d, n) =>
-          [0, 1].map((i) => ({
-            tenantId: d.tenantId,
-            deviceIntId: Number(d.id),
-            topic: `t/${n}/${i}`,
-            payload: new Uint8Array([i]),
-            qos: 1,
-            msgTime: 5_000 + n * 2 + i,
-            createAt: 5_000 + n * 2 + i,
-            msgKey: `k${n}-${i}`,
-          })),
-        ),
+        devices.flatMap((d, n) => [0, 1].map((i) => uplinkRow(d.tenantId, Number(d.id), `t/${n}/${i}`, n * 2 + i))),
       )
       .execute();
     await db
       .insertInto("controlLogs")
-      .values(
-        devices.map((d, n) => ({
-          tenantId: d.tenantId,
-          deviceIntId: Number(d.id),
-          groupIntId: null,
-          topic: `c/${n}`,
-          payload: "x",
-          qos: 1,
-          publishStatus: 2,
-          userIntId: 1,
-          publishUser: "root",
-          expiresAt: 9,
-          createAt: 1 + n,
-          updateAt: null,
-        })),
-      )
+      .values(devices.map((d, n) => commandRow(d.tenantId, Number(d.id), `c/${n}`, n)))
       .execute();
     const page = { page: 1, limit: 50 };
     const pumps = await listDeviceEvents(db, caller, page, { deviceNameLike: "PUMP" });
