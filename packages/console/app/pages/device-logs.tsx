@@ -30,19 +30,24 @@ export function DeviceLogs({ id, deviceID, version }: { id: string; deviceID: st
   useLiveEvents((e) => {
     if (e.type === "open") logs.reload();
     if (e.deviceID !== deviceID) return;
-    const d = logs.data;
-    if (!d) return;
-    if (e.type === "uplink") logs.set(() => ({ ...d, events: prepend(d.events, uplinkOf(e)) }));
+    // Each change applies to the newest state, not to the data of the last render: events that arrive together (a
+    // device's online, uplink and offline before the page renders again) would otherwise undo each other.
+    if (e.type === "uplink") logs.set((d) => d && { ...d, events: prepend(d.events, uplinkOf(e)) });
     if (e.type === "online" || e.type === "offline")
-      logs.set(() => ({ ...d, connects: prepend(d.connects, connectLogOf(e)) }));
+      logs.set((d) => d && { ...d, connects: prepend(d.connects, connectLogOf(e)) });
     if (e.type === "command_result") {
       const status = String(e.data.publishStatus);
-      const controls = d.controls.map((l) =>
-        l.id === Number(e.data.controlLogID)
-          ? { ...l, publishStatus: status, publishStatusLabel: publishStatusLabel(status) }
-          : l,
+      logs.set(
+        (d) =>
+          d && {
+            ...d,
+            controls: d.controls.map((l) =>
+              l.id === Number(e.data.controlLogID)
+                ? { ...l, publishStatus: status, publishStatusLabel: publishStatusLabel(status) }
+                : l,
+            ),
+          },
       );
-      logs.set(() => ({ ...d, controls }));
     }
     if (e.type === "alert_opened" || e.type === "alert_closed") alerts.reload();
   });
