@@ -333,6 +333,46 @@ describe("the web console", () => {
     await c.shot("applications");
   }, 30_000);
 
+  it("applies a device's live events that arrive in one read, none undoing another", async () => {
+    const product = await t.api("POST", "/products", { productName: "Burst meters", cloudProtocol: 1 });
+    const device = await t.newDevice(product.body.productID, "burst-meter-1");
+    const frame = (id: number, type: string, data: Record<string, unknown>) =>
+      `id: ${id}\ndata: ${JSON.stringify({ id, type, productID: product.body.productID, deviceID: device.deviceID, time: Date.now(), data })}\n\n`;
+    // The page's stream, routed: empty at first, then the device's online, uplink and offline frames in one body, so
+    // the page reads them in one chunk and dispatches them before it renders again. Each routed stream ends at once
+    // and the page opens it again within 5 s, reloading the device's lists: those reloads are held once the lists
+    // have loaded, so that what shows is that load plus the live events.
+    let body = ": nothing yet\n\n";
+    let hold = false;
+    const lists = new RegExp(`/api/v1/devices/${device.id}/(events|connect_logs|control_logs)`);
+    await page.route("**/api/v1/stream", (route) =>
+      route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body }),
+    );
+    await page.route(lists, (route) => (hold ? undefined : route.continue()));
+    try {
+      // Logged out and in again, the page opens its stream anew, through the route.
+      await page.click("[data-testid=logout]");
+      await page.locator("input[name=password]").waitFor();
+      await c.go(`/devices/${device.id}`);
+      // The lists have loaded (an empty list shows no table, only its text).
+      await expect.poll(() => page.getByText(/Loading/).count(), { timeout: 15_000, interval: 250 }).toBe(0);
+      hold = true;
+      body =
+        frame(9_000_001, "online", { ip: "10.9.9.9" }) +
+        frame(9_000_002, "uplink", { topic: "burst/t", payload: Buffer.from("burst-value").toString("base64") }) +
+        frame(9_000_003, "offline", {});
+      await expect
+        .poll(() => page.locator("[data-testid=events]").textContent(), { timeout: 15_000, interval: 250 })
+        .toContain("burst-value");
+      const connects = (await page.locator("[data-testid=connect-logs]").textContent()) ?? "";
+      expect(connects).toContain("10.9.9.9");
+      expect(connects).toMatch(/offline/i);
+    } finally {
+      await page.unroute("**/api/v1/stream");
+      await page.unroute(lists);
+    }
+  }, 60_000);
+
   it("logs out: the login form is back and a reload does not bring the session back", async () => {
     await page.click("[data-testid=logout]");
     await page.locator("input[name=password]").waitFor();
