@@ -228,13 +228,16 @@ describe.each(engines)("device name and id search on $name", (engine) => {
     expect((await listDeviceEvents(db, caller, page, { deviceNameLike: "nowhere" })).count).toBe(0);
   });
 
-  it("answers odd search texts without error: only wildcards, quotes, backslashes, emoji, a long text", async () => {
-    const { search } = await tenantWith(["a'b\\c", "smile 😀😀 here", "plain"]);
-    expect(await search("%_%")).toEqual([]);
-    expect(await search("'b\\")).toEqual(["a'b\\c"]);
-    expect(await search("😀😀")).toEqual(["smile 😀😀 here"]);
-    expect(await search("x".repeat(5000))).toEqual([]);
-    expect(await search('"')).toEqual([]);
+  it("answers odd search texts of names and ids without error: only wildcards, quotes, backslashes, emoji, a long text", async () => {
+    const texts = ["a'b\\c", "smile 😀😀 here", "plain"];
+    const { search, searchIds } = await tenantWith(texts, texts);
+    for (const find of [search, searchIds]) {
+      expect(await find("%_%")).toEqual([]);
+      expect(await find("'b\\")).toEqual(["a'b\\c"]);
+      expect(await find("😀😀")).toEqual(["smile 😀😀 here"]);
+      expect(await find("x".repeat(5000))).toEqual([]);
+      expect(await find('"')).toEqual([]);
+    }
   });
 
   it("adds the index's candidates to the exact condition only where the index narrows (SQLite)", async () => {
