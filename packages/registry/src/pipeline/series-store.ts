@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { MetricValuesTable, PointValuesTable } from "../store/schema-data-model.js";
+import { EitherEngineInsert } from "../store/multi-row-insert.js";
 
 /** One accepted value of one uplink, as stored in point_values. */
 export type PointValueRow = Omit<PointValuesTable, "id">;
@@ -8,32 +9,59 @@ export type PointValueRow = Omit<PointValuesTable, "id">;
 /** One formula metric value of one uplink, as stored in metric_values. */
 export type MetricValueRow = Omit<MetricValuesTable, "id">;
 
-/** Rows per INSERT: 8 columns a row stays far below either engine's bound-parameter limit. */
-const ROWS_PER_STATEMENT = 500;
+const POINT_VALUES = new EitherEngineInsert("point_values", [
+  "tenant_id",
+  "device_int_id",
+  "data_point_int_id",
+  "event_id",
+  "value_time",
+  "received_at",
+  "num_value",
+  "text_value",
+]);
 
-function chunks<T>(rows: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) out.push(rows.slice(i, i + ROWS_PER_STATEMENT));
-  return out;
-}
+const METRIC_VALUES = new EitherEngineInsert("metric_values", [
+  "tenant_id",
+  "device_int_id",
+  "metric_int_id",
+  "event_id",
+  "value_time",
+  "value",
+]);
 
 /**
  * Stores values. The pipeline hands each event's values over once (its cursor is committed with them), so a plain
- * insert suffices: no unique index is paid for on the hottest table.
+ * insert suffices: no unique index is paid for on the hottest table. The SQL text is made once per row count
+ * (MultiRowInsert): kysely's query tree for a batch's 8,000 values and a statement prepared per batch cost as much
+ * of the central node as SQLite's own insert (docs/performance.md, "the data pipeline").
  */
 export async function storePointValues(
   tx: Transaction<Database> | Kysely<Database>,
   rows: readonly PointValueRow[],
 ): Promise<void> {
-  for (const part of chunks(rows)) await tx.insertInto("pointValues").values(part).execute();
+  const values: unknown[] = [];
+  for (const r of rows)
+    values.push(
+      r.tenantId,
+      r.deviceIntId,
+      r.dataPointIntId,
+      r.eventId,
+      r.valueTime,
+      r.receivedAt,
+      r.numValue,
+      r.textValue,
+    );
+  await POINT_VALUES.run(tx, values);
 }
 
-/** Stores formula metric values. */
+/** Stores formula metric values (as storePointValues). */
 export async function storeMetricValues(
   tx: Transaction<Database> | Kysely<Database>,
   rows: readonly MetricValueRow[],
 ): Promise<void> {
-  for (const part of chunks(rows)) await tx.insertInto("metricValues").values(part).execute();
+  const values: unknown[] = [];
+  for (const r of rows) values.push(r.tenantId, r.deviceIntId, r.metricIntId, r.eventId, r.valueTime, r.value);
+  await METRIC_VALUES.run(tx, values);
 }
 
 /**
