@@ -290,8 +290,8 @@ async function run(): Promise<void> {
   if (process.env.BENCH_ONLY === "pipeline") {
     const piped = await pipelinePass();
     console.log(
-      `fleet with the data pipeline: ${Math.round(piped.rate)} msg/s` +
-        (profileDir ? `; CPU profiles in ${profileDir}, measured pass ${piped.window}` : ""),
+      `fleet with the data pipeline: ${Math.round(piped.rate)} msg/s, measured pass ${piped.window}` +
+        (profileDir ? `; CPU profiles in ${profileDir}` : ""),
     );
     return;
   }

@@ -66,7 +66,7 @@ export function addSingletonJobs(leases: JobLeases, deps: SingletonJobDeps): voi
     ),
   );
   leases.add("data-pipeline", async () => {
-    const p = new DataPipeline(store.db, logger);
+    const p = new DataPipeline(store.db, logger, { durability: store.durability });
     await p.start();
     pipeline.current = p;
     // Uplinks stored by the other nodes wake nobody here: look for them twice a second.

@@ -36,13 +36,14 @@ async function setup(engine: EngineUnderTest) {
   const level = await point("level", 16, { binarySize: 2 });
   const on = await point("on", 5);
   const where = await point("where", 6);
+  const err = await point("err", 4, { faultValue: "1", isDiscard: 1 });
   await createDataStream(db, caller, {
     ...productRef,
     streamName: "telemetry",
     streamType: 1,
     streamDataType: 1,
     topic: "telemetry/#",
-    dataPoints: [temp.id, hum.id, lon.id, where.id],
+    dataPoints: [temp.id, hum.id, lon.id, where.id, err.id],
   });
   await createDataStream(db, caller, {
     ...productRef,
@@ -58,7 +59,7 @@ async function setup(engine: EngineUnderTest) {
     expressions: "x * 1.8 + 32",
   });
   const device = await createDevice(db, caller, { ...productRef, deviceName: "m1", upLinkSystem: 1, authType: 1 });
-  const pipeline = new DataPipeline(db, pino({ level: "silent" }));
+  const pipeline = new DataPipeline(db, pino({ level: "silent" }), { durability: store.durability });
   await pipeline.start();
   let seq = 0;
   const uplink = (topic: string, payload: string | Buffer, msgTime: number, msgKey = `a:${++seq}`) =>
@@ -84,7 +85,7 @@ async function setup(engine: EngineUnderTest) {
       .then((rows) => rows.map((r) => [Number(r.valueTime), r.numValue ?? r.textValue]));
   const alerts = () =>
     db.selectFrom("historyAlerts").selectAll().where("deviceIntId", "=", device.id).orderBy("id").execute();
-  return { db, store, caller, pipeline, uplink, values, alerts, device, temp, hum, lon, level, on, fahrenheit };
+  return { db, store, caller, pipeline, uplink, values, alerts, device, temp, hum, lon, level, on, err, fahrenheit };
 }
 
 /** A device of a product without streams, and a writer of its uplinks (`n` makes the key and time). */
@@ -181,6 +182,22 @@ describe.each(engines)("data pipeline on $name", (engine) => {
       [T0 + 3, 8],
     ]);
     expect(pipeline.stats.uplinks).toBe(2);
+  });
+
+  it("keeps only the fault value of an uplink whose discarding fault point reports its fault, and no metric", async () => {
+    const { db, pipeline, uplink, values, temp, hum, err } = await setup(engine);
+    await uplink("telemetry", JSON.stringify({ temp: 20, hum: 40, err: 1 }), T0);
+    await uplink("telemetry", JSON.stringify({ temp: 21, err: 0 }), T0 + 1);
+    await pipeline.flush();
+    expect(await values(err.id)).toEqual([
+      [T0, 1],
+      [T0 + 1, 0],
+    ]);
+    expect(await values(temp.id)).toEqual([[T0 + 1, 21]]);
+    expect(await values(hum.id)).toEqual([]);
+    const metrics = await db.selectFrom("metricValues").select("value").execute();
+    expect(metrics).toHaveLength(1);
+    expect(metrics[0]!.value).toBeCloseTo(21 * 1.8 + 32);
   });
 
   it("refuses a value of the wrong type for its point and keeps the others", async () => {
@@ -351,6 +368,37 @@ describe.each(engines)("data pipeline on $name", (engine) => {
       newestMsgTime: T0 + 40,
     });
     expect(await nextEvents(db, ids[4]!.id, 4)).toBeUndefined();
+  });
+
+  it("commits a batch through the store's durability and goes on only once it is synced", async () => {
+    const { db, store, pipeline, uplink, values, temp } = await setup(engine);
+    await pipeline.close();
+    const calls: string[] = [];
+    let synced!: () => void;
+    const durable = new DataPipeline(db, pino({ level: "silent" }), {
+      durability: {
+        transaction: (handle, work) => {
+          calls.push("transaction");
+          return store.durability.transaction(handle, work);
+        },
+        sync: () => {
+          calls.push("sync");
+          return new Promise<void>((resolve) => (synced = resolve));
+        },
+        close: () => Promise.resolve(),
+      },
+    });
+    await uplink("telemetry", JSON.stringify({ temp: 5 }), T0);
+    let flushed = false;
+    const flushing = durable.flush().then(() => (flushed = true));
+    await expect.poll(() => calls).toEqual(["transaction", "sync"]);
+    // Committed and readable, but the batch is not done (nor its events announced) until the sync settles.
+    expect(await values(temp.id)).toEqual([[T0, 5]]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(flushed).toBe(false);
+    synced();
+    await flushing;
+    expect(flushed).toBe(true);
   });
 
   it("goes on after a restart from the last uplink it went through, missing none", async () => {

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { pipelineFailures, pipelineLag, pipelineUplinks, pipelineValues } from "../ops/registry-metrics.js";
+import { commitIsDurable, type BatchDurability } from "../store/batch-durability.js";
 import type { Database } from "../store/schema.js";
 import type { UplinkRecord } from "../store/store.js";
 import { decodeUplink } from "./decode/decode-uplink.js";
@@ -47,8 +48,8 @@ export interface PipelineStats {
 /** What a batch of events yields: its values, with the point and the formulas of each. */
 interface DecodedBatch {
   values: PointValueRow[];
-  /** `${eventId}\n${dataPointIntId}` → the point. */
-  pointsOf: Map<string, PipelinePoint>;
+  /** The point of each value, at the same index. */
+  points: PipelinePoint[];
   /** eventId → the formulas its values feed. */
   formulasOf: Map<number, ProductSpec["formulas"]>;
 }
@@ -133,14 +134,22 @@ export class DataPipeline {
   private saved: { cursor: number; at: number } | undefined;
   private readonly cursorSaveMs: number;
 
-  /** @param opts.cursorSaveMs see CURSOR_SAVE_MS (tests shorten or lengthen it). */
+  private readonly durability: BatchDurability;
+
+  /**
+   * @param opts.cursorSaveMs see CURSOR_SAVE_MS (tests shorten or lengthen it).
+   * @param opts.durability how a batch's transaction becomes durable: the store's, so that on SQLite its fsync runs
+   *   on the thread pool, not on the event loop (a batch of 2,000 uplinks' values held the loop 14.5 ms in its
+   *   synchronous=FULL commit, docs/performance.md).
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly logger: Logger,
-    opts: { cursorSaveMs?: number } = {},
+    opts: { cursorSaveMs?: number; durability?: BatchDurability } = {},
   ) {
     this.specs = new ProductSpecs();
     this.cursorSaveMs = opts.cursorSaveMs ?? CURSOR_SAVE_MS;
+    this.durability = opts.durability ?? commitIsDurable;
   }
 
   /** Reads (or sets up) the cursor, then catches up with what was stored while it was not running. */
@@ -252,7 +261,7 @@ export class DataPipeline {
       devices,
     );
     if (decoded.values.length > 0 || Date.now() - (this.saved?.at ?? 0) >= this.cursorSaveMs) {
-      await this.db.transaction().execute(async (tx) => {
+      await this.durability.transaction(this.db, async (tx) => {
         if (decoded.values.length > 0) await this.write(tx, decoded);
         await tx
           .updateTable("settings")
@@ -260,6 +269,8 @@ export class DataPipeline {
           .where("key", "=", PIPELINE_CURSOR_KEY)
           .execute();
       });
+      // Durable before its events are announced and the next batch reads: what webhooks deliver survives a crash.
+      await this.durability.sync();
       this.saved = { cursor: last, at: Date.now() };
     }
     this.cursor = last;
@@ -288,7 +299,7 @@ export class DataPipeline {
   /** The values of a batch of events of `devices`, with the point and formulas of each, ready to write. */
   private async decode(batch: readonly EventRow[], devices: Map<number, StreamedDevice>): Promise<DecodedBatch> {
     const values: PointValueRow[] = [];
-    const pointsOf = new Map<string, PipelinePoint>();
+    const points: PipelinePoint[] = [];
     const formulasOf = new Map<number, ProductSpec["formulas"]>();
     for (const u of batch) {
       const device = devices.get(u.deviceIntId);
@@ -305,21 +316,14 @@ export class DataPipeline {
         this.stats.refused++;
         this.logger.info({ deviceIntId: u.deviceIntId, dataPointId: r.dataPointId, reason: r.reason }, "value refused");
       }
-      const points = new Map(spec.streams.flatMap((s) => s.points.map((p) => [p.id, p])));
       // A fault point with isDiscard that got its fault value drops the message's values but its own: the fault
       // is stored and alerted once, however often the uplink is replayed.
-      const discard = discards([...points.values()], decoded.values);
-      const kept = discard
-        ? decoded.values.filter((v) => {
-            const point = points.get(v.dataPointIntId);
-            return point !== undefined && isFaultValue(point, v);
-          })
-        : decoded.values;
+      const discard = discards(spec.points, decoded.values);
       formulasOf.set(u.id, discard ? [] : spec.formulas);
-      for (const v of kept) {
-        const point = points.get(v.dataPointIntId);
-        if (!point) continue;
-        pointsOf.set(`${u.id}\n${v.dataPointIntId}`, point);
+      for (const v of decoded.values) {
+        const point = spec.points.get(v.dataPointIntId);
+        if (!point || (discard && !isFaultValue(point, v))) continue;
+        points.push(point);
         values.push({
           tenantId: u.tenantId,
           deviceIntId: u.deviceIntId,
@@ -332,28 +336,36 @@ export class DataPipeline {
         });
       }
     }
-    return { values, pointsOf, formulasOf };
+    return { values, points, formulasOf };
   }
 
   /** Stores the values not stored before, and what follows from them: latest values, position, metrics, alerts. */
-  private async write(tx: Kysely<Database>, { values, pointsOf, formulasOf }: DecodedBatch): Promise<void> {
-    const stored = values;
-    await storePointValues(tx, stored);
-    this.stats.values += stored.length;
-    await updateLatestValues(tx, stored);
-    const alerts = await OpenAlerts.load(tx, [...new Set(stored.map((r) => r.deviceIntId))]);
-    await this.moveDevices(tx, stored, pointsOf);
+  private async write(tx: Kysely<Database>, { values, points, formulasOf }: DecodedBatch): Promise<void> {
+    await storePointValues(tx, values);
+    this.stats.values += values.length;
+    await updateLatestValues(tx, values);
+    const alerts = await OpenAlerts.load(tx, [...new Set(values.map((r) => r.deviceIntId))]);
+    await moveDevices(tx, values, points);
     const metrics: MetricValueRow[] = [];
     const events: NewEvent[] = [];
-    const byUplink = groupBy(stored, (r) => r.eventId);
-    for (const rows of byUplink.values()) {
-      const first = rows[0]!;
-      const decodedValues = rows.map((r) => ({
-        dataPointIntId: r.dataPointIntId,
-        dataPointId: pointsOf.get(`${r.eventId}\n${r.dataPointIntId}`)!.dataPointId,
-        number: r.numValue,
-        text: r.textValue,
-      }));
+    // decode() lists each uplink's values together: one run of rows per uplink.
+    for (let start = 0, end = 0; start < values.length; start = end) {
+      const first = values[start]!;
+      while (end < values.length && values[end]!.eventId === first.eventId) end++;
+      const decodedValues = [];
+      const checked = [];
+      for (let i = start; i < end; i++) {
+        const r = values[i]!;
+        const point = points[i]!;
+        const value = {
+          dataPointIntId: r.dataPointIntId,
+          dataPointId: point.dataPointId,
+          number: r.numValue,
+          text: r.textValue,
+        };
+        decodedValues.push(value);
+        checked.push({ point, value, breaches: checkValue(point, value) });
+      }
       for (const m of computeFormulaMetrics(formulasOf.get(first.eventId) ?? [], decodedValues, this.formulas))
         metrics.push({
           tenantId: first.tenantId,
@@ -363,10 +375,6 @@ export class DataPipeline {
           valueTime: first.valueTime,
           value: m.value,
         });
-      const checked = decodedValues.map((value) => {
-        const point = pointsOf.get(`${first.eventId}\n${value.dataPointIntId}`)!;
-        return { point, value, breaches: checkValue(point, value) };
-      });
       events.push({
         tenantId: first.tenantId,
         deviceIntId: first.deviceIntId,
@@ -383,47 +391,34 @@ export class DataPipeline {
     // The feed's decoded and alert events, in the transaction of the values they report.
     await appendEvents(tx, events);
   }
+}
 
-  /**
-   * Location points set the device's position: a geolocation point (type 6, stored as "lon,lat") both coordinates,
-   * a numeric point with isLocationType 1 the one its locationType names (1 longitude, 2 latitude).
-   */
-  private async moveDevices(
-    tx: Kysely<Database>,
-    stored: readonly PointValueRow[],
-    pointsOf: ReadonlyMap<string, PipelinePoint>,
-  ): Promise<void> {
-    for (const r of stored) {
-      const position = positionOf(pointsOf.get(`${r.eventId}\n${r.dataPointIntId}`), r);
-      if (position) await tx.updateTable("devices").set(position).where("id", "=", r.deviceIntId).execute();
-    }
+/**
+ * Location points set the device's position: a geolocation point (type 6, stored as "lon,lat") both coordinates,
+ * a numeric point with isLocationType 1 the one its locationType names (1 longitude, 2 latitude). `points[i]` is
+ * the point of `values[i]`.
+ */
+async function moveDevices(
+  tx: Kysely<Database>,
+  values: readonly PointValueRow[],
+  points: readonly PipelinePoint[],
+): Promise<void> {
+  for (let i = 0; i < values.length; i++) {
+    const position = positionOf(points[i]!, values[i]!);
+    if (position) await tx.updateTable("devices").set(position).where("id", "=", values[i]!.deviceIntId).execute();
   }
 }
 
 /** The coordinates a stored value gives its device, if its point is a location point. */
-function positionOf(
-  point: PipelinePoint | undefined,
-  r: PointValueRow,
-): { longitude?: number; latitude?: number } | undefined {
-  if (point?.pointDataType === GEOLOCATION && r.textValue !== null) {
+function positionOf(point: PipelinePoint, r: PointValueRow): { longitude?: number; latitude?: number } | undefined {
+  if (point.pointDataType === GEOLOCATION && r.textValue !== null) {
     const [longitude, latitude] = r.textValue.split(",").map(Number);
     return { longitude, latitude };
   }
   if (r.numValue === null) return undefined;
-  if (point?.locationType === 1) return { longitude: r.numValue };
-  if (point?.locationType === 2) return { latitude: r.numValue };
+  if (point.locationType === 1) return { longitude: r.numValue };
+  if (point.locationType === 2) return { latitude: r.numValue };
   return undefined;
-}
-
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const out = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface PipelineStream {
 /** What the pipeline needs of one product. */
 export interface ProductSpec {
   readonly streams: readonly PipelineStream[];
+  /** The points of its streams by id, made once per spec rather than per uplink. */
+  readonly points: ReadonlyMap<number, PipelinePoint>;
   /** Formula metrics (metricType 1) of the product's points. */
   readonly formulas: readonly { id: number; dataPointIntId: number; expressions: string }[];
 }
@@ -120,8 +122,10 @@ export class ProductSpecs {
       ...s,
       points: links.filter((l) => l.dataStreamIntId === s.id).flatMap((l) => byId.get(l.dataPointIntId) ?? []),
     }));
+    const all = [...stored, ...implicitStreams(product?.cloudProtocol, points, byId)];
     return {
-      streams: [...stored, ...implicitStreams(product?.cloudProtocol, points, byId)],
+      streams: all,
+      points: new Map(all.flatMap((s) => s.points.map((p) => [p.id, p]))),
       formulas: formulas.map((f) => ({ id: f.id, dataPointIntId: f.dataPointIntId, expressions: f.expressions! })),
     };
   }
