@@ -223,7 +223,7 @@ async function pipelineUplinks(): Promise<number> {
  * The same load on a product with streams, after a warm-up on devices of their own: messages per second from the
  * first PUBLISH until the pipeline has gone through the last of them (its values stored), not until the last PUBACK.
  */
-async function pipelinePass(): Promise<{ rate: number; window: string }> {
+async function pipelinePass(): Promise<{ rate: number; window: string; centralCpuPer100k: number }> {
   const pipedProduct = await pipelineProduct();
   const warmed = await fleetDevices(pipedProduct, "piped-warm-up");
   await warmUp(warmed.map((d) => d.client));
@@ -232,12 +232,15 @@ async function pipelinePass(): Promise<{ rate: number; window: string }> {
   const piped = await fleetDevices(pipedProduct, "piped");
   const from = monotonicUs();
   const started = performance.now();
+  const centralCpu = cpuSeconds(t.fleet.central.child.pid) ?? NaN;
   await measure(piped.map((d) => d.client));
   await pipelineUplinksAfter(expected);
   const rate = (devices * perDevice) / ((performance.now() - started) / 1000);
+  const centralCpuPer100k =
+    (((cpuSeconds(t.fleet.central.child.pid) ?? NaN) - centralCpu) * 100_000) / (devices * perDevice);
   const window = `--from=${from} --to=${monotonicUs()}`;
   await Promise.all(piped.map((d) => d.client.endAsync()));
-  return { rate, window };
+  return { rate, window, centralCpuPer100k };
 }
 
 /** Waits until the pipeline has gone through at least `count` uplinks since the fleet started; says how many. */
@@ -290,7 +293,8 @@ async function run(): Promise<void> {
   if (process.env.BENCH_ONLY === "pipeline") {
     const piped = await pipelinePass();
     console.log(
-      `fleet with the data pipeline: ${Math.round(piped.rate)} msg/s, measured pass ${piped.window}` +
+      `fleet with the data pipeline: ${Math.round(piped.rate)} msg/s, central CPU s per 100k ` +
+        `${piped.centralCpuPer100k.toFixed(2)}, measured pass ${piped.window}` +
         (profileDir ? `; CPU profiles in ${profileDir}` : ""),
     );
     return;
@@ -338,7 +342,8 @@ async function run(): Promise<void> {
   await Promise.all(ours.map((c) => c.endAsync(!c.connected)));
   const stored = (await t.api("GET", "/device_events?_limit=1")).body.meta?.count;
 
-  const pipelineRate = (await pipelinePass()).rate;
+  const piped = await pipelinePass();
+  const pipelineRate = piped.rate;
 
   const fmt = (x: number) => Math.round(x).toLocaleString("en-US").padStart(9);
   console.log(
@@ -351,7 +356,8 @@ async function run(): Promise<void> {
       (stored !== undefined ? ` (${stored} events stored)` : ""),
   );
   console.log(
-    `fleet with the data pipeline (4 values, a formula metric and a limit check per message, until stored): ${fmt(pipelineRate)} msg/s`,
+    `fleet with the data pipeline (4 values, a formula metric and a limit check per message, until stored): ${fmt(pipelineRate)} msg/s ` +
+      `(central CPU s per 100k ${piped.centralCpuPer100k.toFixed(2)})`,
   );
   console.log(cpu.note());
   console.log(

@@ -67,6 +67,8 @@ export function addSingletonJobs(leases: JobLeases, deps: SingletonJobDeps): voi
   );
   leases.add("data-pipeline", async () => {
     const p = new DataPipeline(store.db, logger, { durability: store.durability });
+    // What this node stores is handed over as it commits, not read back (the other nodes' uplinks still are).
+    const unoffer = store.uplinks.onStored(p.offer);
     await p.start();
     pipeline.current = p;
     // Uplinks stored by the other nodes wake nobody here: look for them twice a second.
@@ -75,6 +77,7 @@ export function addSingletonJobs(leases: JobLeases, deps: SingletonJobDeps): voi
     return {
       async stop() {
         clearInterval(poll);
+        unoffer();
         if (pipeline.current === p) pipeline.current = undefined;
         await p.close();
       },

@@ -60,6 +60,7 @@ async function setup(engine: EngineUnderTest) {
   });
   const device = await createDevice(db, caller, { ...productRef, deviceName: "m1", upLinkSystem: 1, authType: 1 });
   const pipeline = new DataPipeline(db, pino({ level: "silent" }), { durability: store.durability });
+  store.uplinks.onStored(pipeline.offer);
   await pipeline.start();
   let seq = 0;
   const uplink = (topic: string, payload: string | Buffer, msgTime: number, msgKey = `a:${++seq}`) =>
@@ -337,6 +338,63 @@ describe.each(engines)("data pipeline on $name", (engine) => {
       .where("key", "=", PIPELINE_CURSOR_KEY)
       .executeTakeFirst();
     expect(Number(cursor?.value)).toBe(Number(newest?.id));
+  });
+
+  it("decodes the uplinks handed over at their commit without reading them back, and reads those stored otherwise", async () => {
+    const { db, store, caller, pipeline, values, temp, device } = await setup(engine);
+    await pipeline.close();
+    let payloadsRead = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (a) => a.node,
+      transformResult: async (a) => {
+        for (const row of a.result.rows) if ("payload" in row) payloadsRead++;
+        return a.result;
+      },
+    };
+    const reader = new DataPipeline(db.withPlugin(counting), pino({ level: "silent" }));
+    const stop = store.uplinks.onStored(reader.offer);
+    await reader.start();
+    const write = (n: number) =>
+      store.uplinks.write({
+        msgKey: `handed:${n}`,
+        tenantId: caller.tenantId,
+        deviceIntId: device.id,
+        gatewayIntId: null,
+        topic: "telemetry",
+        payload: Buffer.from(JSON.stringify({ temp: n })),
+        ip: null,
+        qos: 1,
+        msgTime: T0 + n,
+      });
+    await Promise.all(Array.from({ length: 50 }, (_, n) => write(n)));
+    await reader.flush();
+    expect(payloadsRead).toBe(0);
+    expect(await values(temp.id)).toHaveLength(50);
+    // A row the writer did not store (an import, another node) is in the range: the whole range is read.
+    await db
+      .insertInto("deviceEvents")
+      .values({
+        tenantId: caller.tenantId,
+        deviceIntId: device.id,
+        gatewayIntId: null,
+        topic: "telemetry",
+        payload: Buffer.from(JSON.stringify({ temp: 100 })),
+        ip: null,
+        qos: 1,
+        msgTime: T0 + 100,
+        createAt: T0 + 100,
+        msgKey: "imported:1",
+      })
+      .execute();
+    await write(101);
+    await reader.flush();
+    expect(payloadsRead).toBe(2);
+    expect((await values(temp.id)).slice(-2)).toEqual([
+      [T0 + 100, 100],
+      [T0 + 101, 101],
+    ]);
+    stop();
+    await reader.close();
   });
 
   it("sums up the next events after a cursor by device, within the limit, in id order", async () => {

@@ -4,6 +4,7 @@ import { pipelineFailures, pipelineLag, pipelineUplinks, pipelineValues } from "
 import { commitIsDurable, type BatchDurability } from "../store/batch-durability.js";
 import type { Database } from "../store/schema.js";
 import type { UplinkRecord } from "../store/store.js";
+import { RecentUplinks, type EventRow } from "./recent-uplinks.js";
 import { decodeUplink } from "./decode/decode-uplink.js";
 import { ProductSpecs, type PipelinePoint, type ProductSpec } from "./product-specs.js";
 import { checkValue, isFaultValue } from "./rules/check-value.js";
@@ -59,14 +60,6 @@ interface StreamedDevice {
   deviceType: number;
   spec: ProductSpec;
 }
-
-/** A stored uplink as the pipeline reads it. */
-type EventRow = Pick<
-  UplinkRecord,
-  "msgKey" | "tenantId" | "deviceIntId" | "gatewayIntId" | "topic" | "payload" | "msgTime"
-> & {
-  id: number;
-};
 
 /** The next events after a cursor, summed up: see `nextEvents`. */
 interface EventHeads {
@@ -135,6 +128,8 @@ export class DataPipeline {
   private readonly cursorSaveMs: number;
 
   private readonly durability: BatchDurability;
+  /** What this node's uplink writer stored lately (see `offer`). */
+  private readonly recent = new RecentUplinks(2 * BATCH_MAX);
 
   /**
    * @param opts.cursorSaveMs see CURSOR_SAVE_MS (tests shorten or lengthen it).
@@ -151,6 +146,13 @@ export class DataPipeline {
     this.cursorSaveMs = opts.cursorSaveMs ?? CURSOR_SAVE_MS;
     this.durability = opts.durability ?? commitIsDurable;
   }
+
+  /**
+   * Uplinks just stored (an UplinkWriter's StoredListener): a batch takes them from here instead of reading them back
+   * when they are all of its range.
+   */
+  readonly offer = (records: readonly UplinkRecord[], ids: ReadonlyMap<string, number>): void =>
+    this.recent.add(records, ids);
 
   /** Reads (or sets up) the cursor, then catches up with what was stored while it was not running. */
   async start(): Promise<void> {
@@ -245,21 +247,23 @@ export class DataPipeline {
     }
     const last = heads.lastId;
     const devices = await this.streamedDevices(heads.deviceIntIds);
+    const held = this.recent.take(cursor, last, heads.count);
     const events =
       devices.size === 0
         ? []
-        : await this.db
-            .selectFrom("deviceEvents")
-            .select(["id", "msgKey", "tenantId", "deviceIntId", "gatewayIntId", "topic", "payload", "msgTime"])
-            .where("id", ">", cursor)
-            .where("id", "<=", last)
-            .where("deviceIntId", "in", [...devices.keys()])
-            .orderBy("id")
-            .execute();
-    const decoded = await this.decode(
-      events.map((e) => ({ ...e, id: Number(e.id), msgTime: Number(e.msgTime) })),
-      devices,
-    );
+        : held !== undefined
+          ? held.filter((e) => devices.has(e.deviceIntId))
+          : (
+              await this.db
+                .selectFrom("deviceEvents")
+                .select(["id", "msgKey", "tenantId", "deviceIntId", "gatewayIntId", "topic", "payload", "msgTime"])
+                .where("id", ">", cursor)
+                .where("id", "<=", last)
+                .where("deviceIntId", "in", [...devices.keys()])
+                .orderBy("id")
+                .execute()
+            ).map((e) => ({ ...e, id: Number(e.id), msgTime: Number(e.msgTime) }));
+    const decoded = await this.decode(events, devices);
     if (decoded.values.length > 0 || Date.now() - (this.saved?.at ?? 0) >= this.cursorSaveMs) {
       await this.durability.transaction(this.db, async (tx) => {
         if (decoded.values.length > 0) await this.write(tx, decoded);

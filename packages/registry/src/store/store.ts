@@ -76,7 +76,15 @@ export interface UplinkWriter {
   writeThen(record: UplinkRecord, written: UplinkWritten): void;
   /** Commits whatever is pending now. */
   flush(): Promise<void>;
+  /**
+   * Calls `listener` after each commit with the batch's records and the ids of those stored now (a replay has none),
+   * before anything else can read them. Answers the function that stops the calls.
+   */
+  onStored(listener: StoredListener): () => void;
 }
+
+/** See UplinkWriter.onStored: `ids` maps the msgKey of each record stored now to its device_events id. */
+export type StoredListener = (records: readonly UplinkRecord[], ids: ReadonlyMap<string, number>) => void;
 
 /** How to open a store. */
 export interface StoreOptions {

@@ -236,6 +236,52 @@ describe.each(engines)("uplink writer on $name", (engine) => {
     await expect(uncaught).resolves.toMatchObject({ message: "handler failed" });
   });
 
+  it("hands each commit's records and the ids of those stored now to its stored listeners, until they stop", async () => {
+    const { store } = await engine.open();
+    const calls: { keys: string[]; ids: [string, number][]; readable: number }[] = [];
+    const stop = store.uplinks.onStored((records, ids) => {
+      // Called synchronously after the commit: counted before anything else runs.
+      calls.push({ keys: records.map((r) => r.msgKey), ids: [...ids], readable: -1 });
+      void countEvents(store).then((n) => (calls.at(-1)!.readable = n));
+    });
+    await store.uplinks.write(uplink(1));
+    await Promise.all([store.uplinks.write(uplink(1)), store.uplinks.write(uplink(2))]);
+    const stored = await store.db.selectFrom("deviceEvents").select(["msgKey", "id"]).orderBy("id").execute();
+    const idOf = (key: string) => Number(stored.find((r) => r.msgKey === key)!.id);
+    // The replayed key has no id; a commit storing nothing new calls nobody.
+    expect(calls.map(({ keys, ids }) => ({ keys, ids }))).toEqual([
+      { keys: ["adapter-1:1"], ids: [["adapter-1:1", idOf("adapter-1:1")]] },
+      { keys: ["adapter-1:1", "adapter-1:2"], ids: [["adapter-1:2", idOf("adapter-1:2")]] },
+    ]);
+    await expect.poll(() => calls.map((c) => c.readable)).toEqual([1, 2]);
+    await store.uplinks.write(uplink(1));
+    stop();
+    await store.uplinks.write(uplink(3));
+    expect(calls).toHaveLength(2);
+  });
+
+  it("stores a batch whose stored listener throws, and throws that error on the next tick", async () => {
+    const { store } = await engine.open({ batchMaxDelayMs: 60_000 });
+    const uncaught = new Promise<unknown>((resolve) => {
+      const listeners = process.listeners("uncaughtException");
+      process.removeAllListeners("uncaughtException");
+      process.once("uncaughtException", (err) => {
+        for (const l of listeners) process.on("uncaughtException", l);
+        resolve(err);
+      });
+    });
+    store.uplinks.onStored(() => {
+      throw new Error("listener failed");
+    });
+    const heard: number[] = [];
+    store.uplinks.onStored((_records, ids) => heard.push(ids.size));
+    const written = store.uplinks.write(uplink(1));
+    await store.uplinks.flush();
+    await expect(written).resolves.toBe("stored");
+    expect(heard).toEqual([1]);
+    await expect(uncaught).resolves.toMatchObject({ message: "listener failed" });
+  });
+
   it("flushes pending writes on close, then refuses new ones", async () => {
     const { store } = await engine.open({ batchMaxDelayMs: 60_000 });
     const write = store.uplinks.write(uplink(1));

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "./schema.js";
 import { latestStoredCopy, repeats, type ResendCopy } from "./resend-match.js";
 import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
-import type { Engine, UplinkOutcome, UplinkRecord, UplinkWriter, UplinkWritten } from "./store.js";
+import type { Engine, StoredListener, UplinkOutcome, UplinkRecord, UplinkWriter, UplinkWritten } from "./store.js";
 import { appendUplinkEvents, eventsCommitted, type StoredUplinkRef } from "../northbound/events.js";
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
 import { uplinkRows, type UplinkRows } from "./uplink-rows.js";
@@ -50,6 +50,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
    * so it reads the database each time (`latestStoredCopy`).
    */
   readonly #recent: RecentResendIds | undefined;
+  readonly #storedListeners = new Set<StoredListener>();
   /** Batches committed whose sync has not settled yet (flush waits for them). */
   readonly #syncing = new Set<Promise<void>>();
   #pending: Waiter[] = [];
@@ -99,6 +100,11 @@ export class BatchedUplinkWriter implements UplinkWriter {
       if (this.#active === undefined && this.#pending.length > 0) this.#kick();
       await (this.#active ?? Promise.allSettled(this.#syncing));
     }
+  }
+
+  onStored(listener: StoredListener): () => void {
+    this.#storedListeners.add(listener);
+    return () => this.#storedListeners.delete(listener);
   }
 
   /** Flushes, then refuses further writes. */
@@ -172,8 +178,11 @@ export class BatchedUplinkWriter implements UplinkWriter {
         }
         await appendUplinkEvents(trx, events, now);
       });
-      if (stored.size > 0) eventsCommitted();
       this.#recent?.stored(firsts, stored);
+      if (stored.size > 0) {
+        for (const listener of this.#storedListeners) notify(listener, firsts, stored);
+        eventsCommitted();
+      }
     } catch (error) {
       // Committed or not, nobody knows: what the lookup holds in memory is read again.
       this.#recent?.clear();
@@ -201,6 +210,17 @@ export class BatchedUplinkWriter implements UplinkWriter {
 
 /** What a batch failed with, as an Error (a write's callback tells an error from success by its presence). */
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+/** Calls a stored listener; one that throws neither fails the batch nor keeps the others from their call. */
+function notify(listener: StoredListener, records: readonly UplinkRecord[], ids: ReadonlyMap<string, number>): void {
+  try {
+    listener(records, ids);
+  } catch (thrown) {
+    process.nextTick(() => {
+      throw thrown;
+    });
+  }
+}
 
 /**
  * Calls a waiter's `written`. One that throws does not keep the rest of its batch from settling: its error is thrown
