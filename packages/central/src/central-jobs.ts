@@ -5,6 +5,7 @@ import {
   OutboxPruner,
   RetentionSweeper,
   ScheduleRunner,
+  UplinkCountFolder,
   WebhookDispatcher,
   nodeReaper,
   type CommandRouter,
@@ -55,6 +56,10 @@ export function addSingletonJobs(leases: JobLeases, deps: SingletonJobDeps): voi
         onError: (err) => logger.error({ err }, "retention sweep failed"),
       }),
     ),
+  );
+  // The tenants' uplink counts: the delta rows the uplink writer adds are folded into one per tenant.
+  leases.add("uplink-counts", () =>
+    started(new UplinkCountFolder(store.db, { onError: (err) => logger.error({ err }, "uplink count fold failed") })),
   );
   // Scheduled commands: runs missed while down fire once now when less than one interval late, else are skipped.
   leases.add("schedules", () =>

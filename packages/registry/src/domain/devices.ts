@@ -11,6 +11,7 @@ import { loraKeys } from "../lora/lora-keys.js";
 import { paginateIds, type ListResult, type Page } from "./list.js";
 import { deviceSearchConditions } from "./device-search.js";
 import { getProductByProductId } from "./products.js";
+import { subtractDeviceUplinks } from "../store/uplink-counts.js";
 
 /** A device row with the names the API shows beside the ids, and its certificate bindings. */
 export type Device = Selectable<DevicesTable> & {
@@ -550,6 +551,8 @@ export async function deleteDevices(
     await tx.deleteFrom("proxySubscriptions").where("deviceIntId", "in", mine).execute();
     // A deleted device's schedules end with it.
     await tx.deleteFrom("schedules").where("deviceIntId", "in", mine).execute();
+    // Their uplinks stay until retention removes them, hidden from the lists: the tenant's count goes down now.
+    await subtractDeviceUplinks(tx, caller.tenantId, mine);
     await tx.deleteFrom("devices").where("id", "in", mine).execute();
     return mine;
   });

@@ -4,6 +4,7 @@ import type { Caller } from "./caller.js";
 import { ilike, paginate, paginateIds, type ListResult, type Page } from "./list.js";
 import { getGroup } from "./groups.js";
 import { deviceSearchConditions } from "./device-search.js";
+import { tenantUplinkCount } from "../store/uplink-counts.js";
 
 /** An uplink message with its device's names. */
 export type DeviceEvent = Selectable<DeviceEventsTable> & { deviceId: string; deviceName: string; productName: string };
@@ -36,15 +37,29 @@ export async function listDeviceEvents(
   if (g !== undefined) q = q.where((eb) => eb.or([eb("e.deviceIntId", "=", g), eb("e.gatewayIntId", "=", g)]));
   for (const c of await deviceSearchConditions(db, filter, "e.deviceIntId")) q = q.where(c);
   if (filter.topicLike) q = q.where(ilike("e.topic", filter.topicLike));
-  return paginateIds(q, page, "e.id", ["msgTime"], (ids) =>
-    db
-      .selectFrom("deviceEvents as e")
-      .innerJoin("devices as d", "d.id", "e.deviceIntId")
-      .innerJoin("products as p", "p.id", "d.productIntId")
-      .selectAll("e")
-      .select(["d.deviceId as deviceId", "d.deviceName as deviceName", "p.productName as productName"])
-      .where("e.id", "in", ids)
-      .execute(),
+  // The whole tenant's uplinks: counted by the store as they are written (counting them here joined every uplink).
+  const whole =
+    filter.deviceIntId === undefined &&
+    g === undefined &&
+    !filter.deviceNameLike &&
+    !filter.deviceIdLike &&
+    !filter.topicLike;
+  const count = whole ? () => tenantUplinkCount(db, caller.tenantId) : undefined;
+  return paginateIds(
+    q,
+    page,
+    "e.id",
+    ["msgTime"],
+    (ids) =>
+      db
+        .selectFrom("deviceEvents as e")
+        .innerJoin("devices as d", "d.id", "e.deviceIntId")
+        .innerJoin("products as p", "p.id", "d.productIntId")
+        .selectAll("e")
+        .select(["d.deviceId as deviceId", "d.deviceName as deviceName", "p.productName as productName"])
+        .where("e.id", "in", ids)
+        .execute(),
+    count,
   );
 }
 

@@ -1,6 +1,7 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type SqlBool } from "kysely";
 import { PIPELINE_CURSOR_KEY } from "../pipeline/data-pipeline.js";
 import type { Database } from "./schema.js";
+import { subtractUplinksWhere } from "./uplink-counts.js";
 
 /** One day, ms. */
 const DAY_MS = 86_400_000;
@@ -134,11 +135,21 @@ export class RetentionSweeper {
         .offset(this.batchRows - 1)
         .executeTakeFirst();
       const last = end === undefined ? undefined : Number(end.id);
-      let remove = this.db.deleteFrom(t.table).where("id", ">", after).where(sql.ref(t.time), "<", cutoff);
-      if (last !== undefined) remove = remove.where("id", "<=", last);
-      if (ceiling !== undefined) remove = remove.where("id", "<=", ceiling);
-      if (t.settledOnly) remove = remove.where(sql.ref("publishStatus"), "!=", 1);
-      const deleted = Number((await remove.executeTakeFirst()).numDeletedRows);
+      const window = [sql`id > ${after}`, sql`${sql.ref(t.time)} < ${cutoff}`];
+      if (last !== undefined) window.push(sql`id <= ${last}`);
+      if (ceiling !== undefined) window.push(sql`id <= ${ceiling}`);
+      if (t.settledOnly) window.push(sql`${sql.ref("publishStatus")} != 1`);
+      const where = sql<SqlBool>`${sql.join(window, sql` and `)}`;
+      const remove = (db: Kysely<Database>) => db.deleteFrom(t.table).where(where).executeTakeFirst();
+      // Uplinks leave their tenants' counts in the transaction that deletes them.
+      const result =
+        t.table === "deviceEvents"
+          ? await this.db.transaction().execute(async (tx) => {
+              await subtractUplinksWhere(tx, where);
+              return remove(tx);
+            })
+          : await remove(this.db);
+      const deleted = Number(result.numDeletedRows);
       total += deleted;
       if (last === undefined || (ceiling !== undefined && last >= ceiling)) break;
       if (deleted === 0 && !(t.settledOnly && (await this.anyExpired(t, after, last, cutoff)))) break;

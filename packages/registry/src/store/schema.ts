@@ -42,6 +42,7 @@ export interface Database {
   products: ProductsTable;
   devices: DevicesTable;
   deviceEvents: DeviceEventsTable;
+  uplinkCounts: UplinkCountsTable;
   connectLogs: ConnectLogsTable;
   controlLogs: ControlLogsTable;
   groups: GroupsTable;
@@ -214,6 +215,16 @@ export interface DeviceEventsTable {
   metadata: string | null;
   /** The device's own identity of the message (MQTT packet id, …; see UplinkRecord.resendId), null when none. */
   resendId: string | null;
+}
+
+/**
+ * Signed deltas whose sum per tenant is the count of its stored uplinks whose device exists (uplink-counts.ts):
+ * the tenant's uplink list counts from here instead of from every uplink.
+ */
+export interface UplinkCountsTable {
+  id: Generated<number>;
+  tenantId: string;
+  n: number;
 }
 
 export interface ConnectLogsTable {

@@ -7,6 +7,7 @@ import { appendUplinkEvents, eventsCommitted, type StoredUplinkRef } from "../no
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
 import { uplinkRows, type UplinkRows } from "./uplink-rows.js";
 import { RecentResendIds } from "./recent-resend-ids.js";
+import { addUplinkCounts } from "./uplink-counts.js";
 
 /** Default most rows in one uplink transaction. */
 export const DEFAULT_BATCH_MAX_ROWS = 500;
@@ -170,13 +171,18 @@ export class BatchedUplinkWriter implements UplinkWriter {
           }
         }
         stored = await this.#rows.insert(trx, firsts, now);
-        // The feed's uplink events, in this transaction: only what was stored now (a replay is no new event).
+        // The feed's uplink events and the tenants' uplink counts, in this transaction: only what was stored now (a
+        // replay is no new event).
         const events: StoredUplinkRef[] = [];
+        const counts = new Map<string, number>();
         for (const r of firsts) {
           const uplinkId = stored.get(r.msgKey);
-          if (uplinkId !== undefined) events.push({ tenantId: r.tenantId, uplinkId });
+          if (uplinkId === undefined) continue;
+          events.push({ tenantId: r.tenantId, uplinkId });
+          counts.set(r.tenantId, (counts.get(r.tenantId) ?? 0) + 1);
         }
         await appendUplinkEvents(trx, events, now);
+        await addUplinkCounts(trx, counts);
       });
       this.#recent?.stored(firsts, stored);
       if (stored.size > 0) {

@@ -21,6 +21,7 @@ import { outboxNoTimeIndex } from "./0020-outbox-no-time-index.js";
 import { outboxUplinkRanges } from "./0021-outbox-uplink-ranges.js";
 import { deviceNameTrigrams } from "./0022-device-name-trigrams.js";
 import { deviceIdTrigrams } from "./0023-device-id-trigrams.js";
+import { uplinkCounts } from "./0024-uplink-counts.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
@@ -50,4 +51,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0021-outbox-uplink-ranges": outboxUplinkRanges,
   "0022-device-name-trigrams": deviceNameTrigrams,
   "0023-device-id-trigrams": deviceIdTrigrams,
+  "0024-uplink-counts": uplinkCounts,
 };
