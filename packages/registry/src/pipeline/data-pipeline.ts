@@ -134,8 +134,7 @@ export class DataPipeline {
   /**
    * @param opts.cursorSaveMs see CURSOR_SAVE_MS (tests shorten or lengthen it).
    * @param opts.durability how a batch's transaction becomes durable: the store's, so that on SQLite its fsync runs
-   *   on the thread pool, not on the event loop (a batch of 2,000 uplinks' values held the loop 14.5 ms in its
-   *   synchronous=FULL commit, docs/performance.md).
+   *   on the thread pool, not on the event loop, as the uplink writer's does.
    */
   constructor(
     private readonly db: Kysely<Database>,
@@ -247,22 +246,7 @@ export class DataPipeline {
     }
     const last = heads.lastId;
     const devices = await this.streamedDevices(heads.deviceIntIds);
-    const held = this.recent.take(cursor, last, heads.count);
-    const events =
-      devices.size === 0
-        ? []
-        : held !== undefined
-          ? held.filter((e) => devices.has(e.deviceIntId))
-          : (
-              await this.db
-                .selectFrom("deviceEvents")
-                .select(["id", "msgKey", "tenantId", "deviceIntId", "gatewayIntId", "topic", "payload", "msgTime"])
-                .where("id", ">", cursor)
-                .where("id", "<=", last)
-                .where("deviceIntId", "in", [...devices.keys()])
-                .orderBy("id")
-                .execute()
-            ).map((e) => ({ ...e, id: Number(e.id), msgTime: Number(e.msgTime) }));
+    const events = await this.eventsOf(cursor, heads, devices);
     const decoded = await this.decode(events, devices);
     if (decoded.values.length > 0 || Date.now() - (this.saved?.at ?? 0) >= this.cursorSaveMs) {
       await this.durability.transaction(this.db, async (tx) => {
@@ -283,6 +267,29 @@ export class DataPipeline {
     pipelineLag().set(Math.max(0, Date.now() - heads.newestMsgTime) / 1000);
     if (decoded.values.length > 0) eventsCommitted();
     return heads.count === BATCH_MAX;
+  }
+
+  /**
+   * The events after `cursor` up to the heads' last of `devices`, in id order: from what the writer handed over when
+   * that holds the whole range, else read with their payloads.
+   */
+  private async eventsOf(
+    cursor: number,
+    heads: EventHeads,
+    devices: ReadonlyMap<number, StreamedDevice>,
+  ): Promise<EventRow[]> {
+    const held = this.recent.take(cursor, heads.lastId, heads.count);
+    if (devices.size === 0) return [];
+    if (held !== undefined) return held.filter((e) => devices.has(e.deviceIntId));
+    const rows = await this.db
+      .selectFrom("deviceEvents")
+      .select(["id", "msgKey", "tenantId", "deviceIntId", "gatewayIntId", "topic", "payload", "msgTime"])
+      .where("id", ">", cursor)
+      .where("id", "<=", heads.lastId)
+      .where("deviceIntId", "in", [...devices.keys()])
+      .orderBy("id")
+      .execute();
+    return rows.map((e) => ({ ...e, id: Number(e.id), msgTime: Number(e.msgTime) }));
   }
 
   /** Of these devices, those (still there) whose product has streams, with that product's spec. */

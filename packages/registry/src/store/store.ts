@@ -77,8 +77,8 @@ export interface UplinkWriter {
   /** Commits whatever is pending now. */
   flush(): Promise<void>;
   /**
-   * Calls `listener` after each commit with the batch's records and the ids of those stored now (a replay has none),
-   * before anything else can read them. Answers the function that stops the calls.
+   * Calls `listener` right after each commit that stored something, with the batch's records and the ids of those
+   * stored now (a replay has none). Answers the function that stops the calls.
    */
   onStored(listener: StoredListener): () => void;
 }

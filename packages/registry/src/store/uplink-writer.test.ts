@@ -26,6 +26,18 @@ async function countEvents(store: Store): Promise<number> {
   return Number(n);
 }
 
+/** The next uncaught exception, kept from vitest's own handlers (which would fail the run). */
+function nextUncaught(): Promise<unknown> {
+  return new Promise<unknown>((resolve) => {
+    const listeners = process.listeners("uncaughtException");
+    process.removeAllListeners("uncaughtException");
+    process.once("uncaughtException", (err) => {
+      for (const l of listeners) process.on("uncaughtException", l);
+      resolve(err);
+    });
+  });
+}
+
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i);
 
 describe.each(engines)("uplink writer on $name", (engine) => {
@@ -219,14 +231,7 @@ describe.each(engines)("uplink writer on $name", (engine) => {
 
   it("settles the rest of a batch when one write's callback throws, and throws that error on the next tick", async () => {
     const { store } = await engine.open({ batchMaxDelayMs: 60_000 });
-    const uncaught = new Promise<unknown>((resolve) => {
-      const listeners = process.listeners("uncaughtException");
-      process.removeAllListeners("uncaughtException");
-      process.once("uncaughtException", (err) => {
-        for (const l of listeners) process.on("uncaughtException", l);
-        resolve(err);
-      });
-    });
+    const uncaught = nextUncaught();
     store.uplinks.writeThen(uplink(1), () => {
       throw new Error("handler failed");
     });
@@ -240,7 +245,7 @@ describe.each(engines)("uplink writer on $name", (engine) => {
     const { store } = await engine.open();
     const calls: { keys: string[]; ids: [string, number][]; readable: number }[] = [];
     const stop = store.uplinks.onStored((records, ids) => {
-      // Called synchronously after the commit: counted before anything else runs.
+      // Called right after the commit: a count started from here sees the batch.
       calls.push({ keys: records.map((r) => r.msgKey), ids: [...ids], readable: -1 });
       void countEvents(store).then((n) => (calls.at(-1)!.readable = n));
     });
@@ -262,14 +267,7 @@ describe.each(engines)("uplink writer on $name", (engine) => {
 
   it("stores a batch whose stored listener throws, and throws that error on the next tick", async () => {
     const { store } = await engine.open({ batchMaxDelayMs: 60_000 });
-    const uncaught = new Promise<unknown>((resolve) => {
-      const listeners = process.listeners("uncaughtException");
-      process.removeAllListeners("uncaughtException");
-      process.once("uncaughtException", (err) => {
-        for (const l of listeners) process.on("uncaughtException", l);
-        resolve(err);
-      });
-    });
+    const uncaught = nextUncaught();
     store.uplinks.onStored(() => {
       throw new Error("listener failed");
     });
