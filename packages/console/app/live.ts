@@ -19,6 +19,8 @@ const handlers = new Set<(e: LiveEvent) => void>();
 const stateListeners = new Set<() => void>();
 let state: LiveState = "idle";
 let abort: AbortController | undefined;
+/** The id of the last event read (0: none yet): a reopened stream resumes after it. */
+let lastEventId = 0;
 
 function setState(s: LiveState): void {
   state = s;
@@ -26,13 +28,21 @@ function setState(s: LiveState): void {
 }
 
 function dispatch(e: LiveEvent): void {
+  if (e.id > lastEventId) lastEventId = e.id;
   for (const h of handlers) h(e);
 }
 
-/** The event of one Server-Sent Events frame, or undefined for comments (keepalives) and frames without JSON. */
+/** The console's own `open` event: pages read their data again. */
+const opened = (): LiveEvent => ({ id: 0, type: "open", productID: null, deviceID: null, time: Date.now(), data: {} });
+
+/**
+ * The event of one Server-Sent Events frame, or undefined for comments (keepalives) and frames without JSON. A
+ * `resync` frame (the service could not resume where the console stopped) is an `open`: pages read their data again.
+ */
 export function parseFrame(frame: string): LiveEvent | undefined {
-  const data = frame
-    .split(/\r?\n/)
+  const lines = frame.split(/\r?\n/);
+  if (lines.some((l) => /^event: ?resync$/.test(l))) return opened();
+  const data = lines
     .filter((l) => l.startsWith("data:"))
     .map((l) => l.slice(5).replace(/^ /, ""))
     .join("\n");
@@ -46,17 +56,25 @@ export function parseFrame(frame: string): LiveEvent | undefined {
 
 /**
  * Reads the tenant's live event stream (`GET /api/v1/stream`, Server-Sent Events) with fetch, since an EventSource
- * cannot send the bearer token, and hands each event to the pages listening. When it opens, pages are told (`open`)
- * so they load once what happened before. A service without the stream (404, 405, 501) is left alone for this
- * session and the pages poll; a dropped stream is opened again after 5 s.
+ * cannot send the bearer token, and hands each event to the pages listening. When it first opens, pages are told
+ * (`open`) so they load once what happened before. A dropped stream is opened again after 5 s with `Last-Event-ID`,
+ * so the service sends what was missed meanwhile and pages apply it in place; reading their lists again instead
+ * overwrote the events that arrived while those reads ran. Only when the service cannot resume that far back (a
+ * `resync` frame) do pages read again. A service without the stream (404, 405, 501) is left alone for this session
+ * and the pages poll.
  */
 async function open(): Promise<void> {
   if (state !== "idle" || !session.token) return;
   setState("open");
   abort = new AbortController();
+  const resumed = lastEventId > 0;
   try {
     const res = await fetch("/api/v1/stream", {
-      headers: { authorization: `Bearer ${session.token}`, accept: "text/event-stream" },
+      headers: {
+        authorization: `Bearer ${session.token}`,
+        accept: "text/event-stream",
+        ...(resumed ? { "last-event-id": String(lastEventId) } : {}),
+      },
       signal: abort.signal,
     });
     if ([404, 405, 501].includes(res.status)) {
@@ -64,7 +82,7 @@ async function open(): Promise<void> {
       return;
     }
     if (res.ok && res.body) {
-      dispatch({ id: 0, type: "open", productID: null, deviceID: null, time: Date.now(), data: {} });
+      if (!resumed) dispatch(opened());
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
       for (;;) {
@@ -87,7 +105,10 @@ async function open(): Promise<void> {
 }
 
 session.onChange(() => {
-  if (!session.token) abort?.abort();
+  if (session.token) return;
+  abort?.abort();
+  // Another login (maybe of another tenant) starts afresh.
+  lastEventId = 0;
 });
 
 /** Calls `handle` with every live event while the component is shown (the latest `handle`, no re-subscribing). */
