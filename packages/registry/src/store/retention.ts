@@ -1,4 +1,4 @@
-import { sql, type Kysely, type SqlBool } from "kysely";
+import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
 import { PIPELINE_CURSOR_KEY } from "../pipeline/data-pipeline.js";
 import type { Database } from "./schema.js";
 import { subtractUplinksWhere } from "./uplink-counts.js";
@@ -23,10 +23,13 @@ interface Trimmed {
   settledOnly?: true;
   /** Only events the data pipeline went through (id at or below its cursor). */
   processedOnly?: true;
+  /** Runs first in each delete's transaction, given the rows' condition (columns unqualified): what they count for. */
+  beforeDelete?: (tx: Kysely<Database>, where: Expression<SqlBool>) => Promise<void>;
 }
 
 const TRIMMED: readonly Trimmed[] = [
-  { table: "deviceEvents", time: "msgTime", processedOnly: true },
+  // Uplinks leave their tenants' counts (uplink-counts.ts) in the transaction that deletes them.
+  { table: "deviceEvents", time: "msgTime", processedOnly: true, beforeDelete: subtractUplinksWhere },
   { table: "pointValues", time: "receivedAt" },
   { table: "metricValues", time: "valueTime" },
   { table: "connectLogs", time: "createAt" },
@@ -141,14 +144,13 @@ export class RetentionSweeper {
       if (t.settledOnly) window.push(sql`${sql.ref("publishStatus")} != 1`);
       const where = sql<SqlBool>`${sql.join(window, sql` and `)}`;
       const remove = (db: Kysely<Database>) => db.deleteFrom(t.table).where(where).executeTakeFirst();
-      // Uplinks leave their tenants' counts in the transaction that deletes them.
-      const result =
-        t.table === "deviceEvents"
-          ? await this.db.transaction().execute(async (tx) => {
-              await subtractUplinksWhere(tx, where);
-              return remove(tx);
-            })
-          : await remove(this.db);
+      const before = t.beforeDelete;
+      const result = before
+        ? await this.db.transaction().execute(async (tx) => {
+            await before(tx, where);
+            return remove(tx);
+          })
+        : await remove(this.db);
       const deleted = Number(result.numDeletedRows);
       total += deleted;
       if (last === undefined || (ceiling !== undefined && last >= ceiling)) break;
