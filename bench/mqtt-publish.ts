@@ -243,11 +243,22 @@ async function pipelinePass(): Promise<{ rate: number; window: string; centralCp
   return { rate, window, centralCpuPer100k };
 }
 
-/** Waits until the pipeline has gone through at least `count` uplinks since the fleet started; says how many. */
+/** Longest the pipeline may go through no uplink while the benchmark waits for it, ms: past it the run fails. */
+const PIPELINE_STALL_MS = 60_000;
+
+/**
+ * Waits until the pipeline has gone through at least `count` uplinks since the fleet started; says how many. Throws
+ * when it goes through none for PIPELINE_STALL_MS (a failing pipeline would otherwise hang the run).
+ */
 async function pipelineUplinksAfter(count: number): Promise<number> {
+  let last = -1;
+  let movedAt = performance.now();
   for (;;) {
     const seen = await pipelineUplinks();
     if (seen >= count) return seen;
+    if (seen !== last) [last, movedAt] = [seen, performance.now()];
+    else if (performance.now() - movedAt > PIPELINE_STALL_MS)
+      throw new Error(`the data pipeline stalled at ${seen} of ${count} uplinks (its log says why)`);
     await sleep(20);
   }
 }
