@@ -222,10 +222,15 @@ function notify(listener: StoredListener, records: readonly UplinkRecord[], ids:
   try {
     listener(records, ids);
   } catch (thrown) {
-    process.nextTick(() => {
-      throw thrown;
-    });
+    throwLater(thrown);
   }
+}
+
+/** Throws `thrown` again on the next tick, as uncaught as a throw in a promise's handler would have been. */
+function throwLater(thrown: unknown): void {
+  process.nextTick(() => {
+    throw thrown;
+  });
 }
 
 /**
@@ -236,9 +241,7 @@ function settle(waiter: Waiter, error: Error | undefined, outcome?: UplinkOutcom
   try {
     waiter.written(error, outcome);
   } catch (thrown) {
-    process.nextTick(() => {
-      throw thrown;
-    });
+    throwLater(thrown);
   }
 }
 
