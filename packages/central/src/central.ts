@@ -98,6 +98,8 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     dataDir: config.dataDir,
     batchMaxRows: config.uplinkBatchRows,
     batchMaxDelayMs: config.uplinkBatchDelayMs,
+    onCheckpointError: (err) =>
+      logger.error({ err }, "WAL checkpoint failed: SQLite's own checkpoints take over, on the event loop"),
   }).catch((err: unknown) => {
     lock?.release();
     throw new StartupError(`cannot open the database: ${(err as Error).message}`);

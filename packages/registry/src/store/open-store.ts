@@ -7,7 +7,11 @@ import { SQLITE_FILE_NAME, openSqlite } from "./sqlite.js";
 import { WalSync, commitIsDurable } from "./batch-durability.js";
 import type { Engine, Store, StoreOptions } from "./store.js";
 import { BatchedUplinkWriter } from "./uplink-writer.js";
+import { CheckpointedWal } from "./wal-checkpoints.js";
 import { withPostgresStartupLock } from "./startup-lock.js";
+
+/** Without a handler of its own, a failed WAL checkpoint is reported on stderr (the store goes on). */
+const logCheckpointError = (error: Error) => console.error(error);
 
 /** URL schemes that select PostgreSQL. */
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
@@ -41,8 +45,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw error;
   }
+  const dbFile = join(options.dataDir, SQLITE_FILE_NAME);
   const durability =
-    engine === "sqlite" ? new WalSync(join(options.dataDir, `${SQLITE_FILE_NAME}-wal`)) : commitIsDurable;
+    engine === "sqlite"
+      ? new CheckpointedWal(new WalSync(`${dbFile}-wal`), db, dbFile, options.onCheckpointError ?? logCheckpointError)
+      : commitIsDurable;
   const uplinks = new BatchedUplinkWriter(db, engine, options, durability);
   let closing: Promise<void> | undefined;
   return {

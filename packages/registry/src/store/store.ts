@@ -104,4 +104,6 @@ export interface StoreOptions {
    * stay apart. Lowercase letters, digits and `_`. Default: the server's.
    */
   pgSchema?: string | undefined;
+  /** SQLite only: told when a WAL checkpoint fails (see CheckpointedWal). Default: printed on stderr. */
+  onCheckpointError?: (error: Error) => void;
 }
