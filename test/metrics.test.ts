@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reachable } from "../scripts/fleet.js";
+import { CENTRAL_NODE_ARGS, reachable } from "../scripts/fleet.js";
 import { startTestFleet, type TestFleet } from "./helpers.js";
 
 /** The fleet's metrics token: every scrape below must send it. */
@@ -103,5 +104,15 @@ describe("metrics of real processes", () => {
     } finally {
       await client.endAsync();
     }
+  });
+});
+
+describe("the central node's process", () => {
+  it("runs with the young generation raised for ingest (CENTRAL_NODE_ARGS), the adapters without", () => {
+    const options = (pid: number | undefined) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    expect(CENTRAL_NODE_ARGS).toContain("--max-semi-space-size=32");
+    expect(options(t.fleet.central.child.pid)).toEqual(expect.arrayContaining([...CENTRAL_NODE_ARGS]));
+    const adapter = t.fleet.adapters.find((a) => a.name === "mqtt-adapter")!;
+    expect(options(adapter.child.pid)).not.toContain("--max-semi-space-size=32");
   });
 });
