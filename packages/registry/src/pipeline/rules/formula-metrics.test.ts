@@ -82,6 +82,18 @@ describe("FormulaCache", () => {
     expect(cache.size).toBe(1);
   });
 
+  it("answers the same text asked for twice in a row without moving it, and keeps the order of the others", () => {
+    const cache = new FormulaCache(2);
+    const one = cache.get("x + 1");
+    expect(cache.get("x + 1")).toBe(one);
+    expect(cache.get("x + 1")).toBe(one);
+    cache.get("x + 2");
+    cache.get("x + 3"); // "x + 1" is the oldest: it goes
+    expect(cache.size).toBe(2);
+    expect(cache.get("x + 1")).not.toBe(one);
+    expect(cache.get("x + 1")).toEqual(one);
+  });
+
   it("drops the least recently used expression when full", () => {
     const cache = new FormulaCache(2);
     const one = cache.get("x + 1");

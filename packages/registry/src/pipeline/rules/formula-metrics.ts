@@ -12,14 +12,22 @@ export const FORMULA_CACHE_SIZE = 1000;
  */
 export class FormulaCache {
   private readonly entries = new Map<string, Expr | null>();
+  /**
+   * The text asked for last and its tree, already the most recent entry: a product with one formula asks for the
+   * same text for every uplink, and moving it to the end of the Map each time was 2.6 % of the central node's CPU
+   * behind MQTT ingest with a data model.
+   */
+  private last: { text: string; expr: Expr | null } | undefined;
   constructor(readonly maxSize = FORMULA_CACHE_SIZE) {}
 
   /** The parsed form of `text`, or null when it does not parse. */
   get(text: string): Expr | null {
+    if (this.last?.text === text) return this.last.expr;
     const hit = this.entries.get(text);
     if (hit !== undefined) {
       this.entries.delete(text);
       this.entries.set(text, hit);
+      this.last = { text, expr: hit };
       return hit;
     }
     let parsed: Expr | null;
@@ -30,6 +38,7 @@ export class FormulaCache {
     }
     this.entries.set(text, parsed);
     if (this.entries.size > this.maxSize) this.entries.delete(this.entries.keys().next().value!);
+    this.last = { text, expr: parsed };
     return parsed;
   }
 
