@@ -3,7 +3,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import { endianness } from "node:os";
 import { CompiledQuery, type Kysely, type Transaction } from "kysely";
 import BetterSqlite3 from "better-sqlite3";
-import type { BatchDurability, WalSync } from "./batch-durability.js";
+import { SYNC_FULL, type BatchDurability, type WalSync } from "./batch-durability.js";
 import type { Database } from "./schema.js";
 import { sqliteConnectionOf } from "./sqlite.js";
 
@@ -19,7 +19,6 @@ const CHECK_EVERY_MS = 1000;
 const BACKSTOP_FRAMES = 10 * CHECKPOINT_FRAMES;
 
 const SYNC_OFF = CompiledQuery.raw("pragma synchronous = OFF");
-const SYNC_FULL = CompiledQuery.raw("pragma synchronous = FULL");
 const CHECKPOINT = CompiledQuery.raw("pragma wal_checkpoint(PASSIVE)");
 
 /**
