@@ -1,5 +1,5 @@
-import { closeSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { endianness, tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -96,6 +96,20 @@ describe("WAL checkpoints off the event loop", () => {
     } finally {
       await wal.close();
       await db.destroy();
+    }
+  });
+
+  it("refuses to read a wal-index of another version than the documented one", () => {
+    const file = join(scratch, "other-version-shm");
+    const header = Buffer.alloc(136);
+    if (endianness() === "LE") header.writeUInt32LE(3007001, 0);
+    else header.writeUInt32BE(3007001, 0);
+    writeFileSync(file, header);
+    const fd = openSync(file, "r");
+    try {
+      expect(() => readWalIndex(fd)).toThrow(/wal-index version 3007001, not 3007000/);
+    } finally {
+      closeSync(fd);
     }
   });
 });

@@ -28,16 +28,19 @@ const CHECKPOINT = CompiledQuery.raw("pragma wal_checkpoint(PASSIVE)");
  */
 const MX_FRAME = 16;
 const N_BACKFILL = 96;
+/** The wal-index version that format describes (its first field); another one is not read. */
+const WAL_INDEX_VERSION = 3007000;
 
-/** The WAL's last committed frame and how many frames checkpoints have copied, from its wal-index (`-shm`) file. */
+/**
+ * The WAL's last committed frame and how many frames checkpoints have copied, from its wal-index (`-shm`) file.
+ * @throws Error when the file has another version of the format (the caller hands checkpoints back to SQLite).
+ */
 export function readWalIndex(shmFd: number): { frames: number; copied: number } {
   const header = Buffer.alloc(N_BACKFILL + 4);
   if (readSync(shmFd, header, 0, header.length, 0) < header.length) return { frames: 0, copied: 0 };
-  const le = endianness() === "LE";
-  return {
-    frames: le ? header.readUInt32LE(MX_FRAME) : header.readUInt32BE(MX_FRAME),
-    copied: le ? header.readUInt32LE(N_BACKFILL) : header.readUInt32BE(N_BACKFILL),
-  };
+  const u32 = (offset: number) => (endianness() === "LE" ? header.readUInt32LE(offset) : header.readUInt32BE(offset));
+  if (u32(0) !== WAL_INDEX_VERSION) throw new Error(`wal-index version ${u32(0)}, not ${WAL_INDEX_VERSION}`);
+  return { frames: u32(MX_FRAME), copied: u32(N_BACKFILL) };
 }
 
 /**
