@@ -39,6 +39,8 @@ export function readWalIndex(shmFd: number): { frames: number; copied: number } 
   const header = Buffer.alloc(N_BACKFILL + 4);
   if (readSync(shmFd, header, 0, header.length, 0) < header.length) return { frames: 0, copied: 0 };
   const u32 = (offset: number) => (endianness() === "LE" ? header.readUInt32LE(offset) : header.readUInt32BE(offset));
+  // All zeros: no connection has written the header yet, so nothing is in the WAL.
+  if (u32(0) === 0) return { frames: 0, copied: 0 };
   if (u32(0) !== WAL_INDEX_VERSION) throw new Error(`wal-index version ${u32(0)}, not ${WAL_INDEX_VERSION}`);
   return { frames: u32(MX_FRAME), copied: u32(N_BACKFILL) };
 }
