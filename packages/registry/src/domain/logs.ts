@@ -38,12 +38,8 @@ export async function listDeviceEvents(
   for (const c of await deviceSearchConditions(db, filter, "e.deviceIntId")) q = q.where(c);
   if (filter.topicLike) q = q.where(ilike("e.topic", filter.topicLike));
   // The whole tenant's uplinks: counted by the store as they are written (counting them here joined every uplink).
-  const whole =
-    filter.deviceIntId === undefined &&
-    g === undefined &&
-    !filter.deviceNameLike &&
-    !filter.deviceIdLike &&
-    !filter.topicLike;
+  // Any filter given, including one added later, counts the rows instead.
+  const whole = Object.values(filter).every((v) => v === undefined || v === "");
   const count = whole ? () => tenantUplinkCount(db, caller.tenantId) : undefined;
   return paginateIds(
     q,

@@ -63,6 +63,21 @@ describe.each(engines)("tenants' uplink counts on $name", (engine) => {
     expect(await counts(other)).toEqual({ listed: 1, rows: 1 });
   });
 
+  it("counts the rows of a filtered list, never the tenant's kept count", async () => {
+    const { db, caller, deviceOf, write } = await fleet();
+    const [one, two] = [await deviceOf(caller, "f1"), await deviceOf(caller, "f2")];
+    await Promise.all([...Array.from({ length: 3 }, () => write(caller, one.id)), write(caller, two.id)]);
+    const countOf = async (filter: Parameters<typeof listDeviceEvents>[3]) =>
+      (await listDeviceEvents(db, caller, { page: 1, limit: 10 }, filter)).count;
+    expect(await countOf({})).toBe(4);
+    expect(await countOf({ deviceNameLike: "" })).toBe(4);
+    expect(await countOf({ deviceIntId: one.id })).toBe(3);
+    expect(await countOf({ gatewayIntId: two.id })).toBe(1);
+    expect(await countOf({ deviceNameLike: "f2" })).toBe(1);
+    expect(await countOf({ deviceIdLike: two.deviceId })).toBe(1);
+    expect(await countOf({ topicLike: "nothing" })).toBe(0);
+  });
+
   it("takes a deleted device's uplinks out of its tenant's count, as the list hides them", async () => {
     const { db, caller, deviceOf, write, counts } = await fleet();
     const [kept, gone, alsoGone] = [
