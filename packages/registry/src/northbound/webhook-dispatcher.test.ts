@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import type { KyselyPlugin } from "kysely";
 import { pino } from "pino";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Caller } from "../domain/caller.js";
@@ -112,6 +113,44 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
     expect(deliveries.items.every((d) => d.status === "delivered")).toBe(true);
     expect(deliveries.items.find((d) => d.deviceId === "dev-a" && d.attempts === 2)).toBeDefined();
     expect((await getWebhook(store.db, admin("t1"), hook.id)).failingSince).toBeNull();
+  });
+
+  it("does not send a page again when its list of webhooks was read before the previous pass committed", async () => {
+    const { store } = await engine.open();
+    const a = await device(store, "t1", "dev-a");
+    const hook = await createWebhook(
+      store.db,
+      admin("t1"),
+      { webhookName: "h", url: "http://receiver.test/x", eventTypes: ["uplink"], secret: "0123456789abcdef" },
+      policy,
+    );
+    const seen: number[] = [];
+    const send = async (d: Delivery): Promise<AttemptResult> => {
+      seen.push(d.event.data.n as number);
+      return { ok: true, httpStatus: 200, error: null };
+    };
+    // Every read of the webhooks answers late, as from a busy database: a look for new events that starts while a
+    // pass delivers gets its rows from before that pass's commit.
+    const slowReads: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        await new Promise((r) => setTimeout(r, 40));
+        return args.result;
+      },
+    };
+    for (let n = 1; n <= 3; n++) await emit(store, "t1", a, n);
+    const dispatcher = new WebhookDispatcher(
+      store.db.withPlugin(slowReads),
+      "n1",
+      silent,
+      { pollMs: 5, gatherMs: 0 },
+      send,
+    );
+    dispatcher.start();
+    await until(async () => (await getWebhook(store.db, admin("t1"), hook.id)).cursor >= hook.cursor + 3);
+    await new Promise((r) => setTimeout(r, 300));
+    await dispatcher.stop();
+    expect(seen).toEqual([1, 2, 3]);
   });
 
   it("takes its lease once and does not write it again on each pass while more than half of it is left", async () => {

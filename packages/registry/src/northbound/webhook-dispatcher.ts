@@ -128,7 +128,7 @@ export class WebhookDispatcher {
       if (this.#running.has(id)) continue;
       const leased = hook.leaseOwner === null || hook.leaseOwner === this.nodeId || Number(hook.leaseUntil) < now;
       if (!leased) continue;
-      const pass = this.#pass(hook)
+      const pass = this.#pass(id)
         .catch((err: unknown) => this.logger.error({ err, webhook: id }, "webhook pass failed"))
         .finally(() => this.#running.delete(id));
       this.#running.set(id, pass);
@@ -153,8 +153,14 @@ export class WebhookDispatcher {
     return Number(r.numUpdatedRows) > 0;
   }
 
-  /** One page of one webhook's events, delivered; then its cursor moves on. */
-  async #pass(row: Selectable<WebhooksTable>): Promise<void> {
+  /**
+   * One page of one webhook's events, delivered; then its cursor moves on. The row is read again here, not taken from
+   * the list that started the pass: that list may have been read before this node's previous pass of the webhook
+   * committed, and its old cursor would send that page a second time.
+   */
+  async #pass(id: number): Promise<void> {
+    const row = await this.db.selectFrom("webhooks").selectAll().where("id", "=", id).executeTakeFirst();
+    if (row === undefined || row.enabled !== 1) return;
     const hook = asWebhook(row);
     if (!(await this.#claim(row, Date.now()))) return;
     const newest = await newestEventId(this.db);
