@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import {
+  DEFAULT_RECONCILE_INTERVAL_MS,
   DataPipeline,
   NatsBridge,
   OutboxPruner,
@@ -57,9 +58,17 @@ export function addSingletonJobs(leases: JobLeases, deps: SingletonJobDeps): voi
       }),
     ),
   );
-  // The tenants' uplink counts: the delta rows the uplink writer adds are folded into one per tenant.
+  // The tenants' uplink counts: the delta rows the uplink writer adds are folded into one per tenant, and on
+  // PostgreSQL (where two races can leave a sum off) reconciled with the rows once an hour.
   leases.add("uplink-counts", () =>
-    started(new UplinkCountFolder(store.db, { onError: (err) => logger.error({ err }, "uplink count fold failed") })),
+    started(
+      new UplinkCountFolder(store.db, {
+        reconcileIntervalMs: store.engine === "postgres" ? DEFAULT_RECONCILE_INTERVAL_MS : 0,
+        onReconciled: (corrections) =>
+          logger.warn({ corrections: Object.fromEntries(corrections) }, "tenant uplink counts were off; reconciled"),
+        onError: (err) => logger.error({ err }, "uplink count fold failed"),
+      }),
+    ),
   );
   // Scheduled commands: runs missed while down fire once now when less than one interval late, else are skipped.
   leases.add("schedules", () =>

@@ -12,5 +12,5 @@ export {
   type RetentionCounts,
   type RetentionOptions,
 } from "./retention.js";
-export { UplinkCountFolder, recountUplinks } from "./uplink-counts.js";
+export { DEFAULT_RECONCILE_INTERVAL_MS, UplinkCountFolder, recountUplinks } from "./uplink-counts.js";
 export { lockSqliteDataDir, SQLITE_LOCK_FILE_NAME, type SqliteNodeLock } from "./sqlite-lock.js";

@@ -10,7 +10,14 @@ import { migrationsFor } from "./migrations/migrate.js";
 import { RetentionSweeper } from "./retention.js";
 import type { Store } from "./store.js";
 import { engines } from "./test-engines.js";
-import { foldUplinkCounts, recountUplinks, tenantUplinkCount, UplinkCountFolder } from "./uplink-counts.js";
+import {
+  addUplinkCounts,
+  foldUplinkCounts,
+  reconcileUplinkCounts,
+  recountUplinks,
+  tenantUplinkCount,
+  UplinkCountFolder,
+} from "./uplink-counts.js";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 1);
@@ -164,6 +171,65 @@ describe.each(engines)("tenants' uplink counts on $name", (engine) => {
     expect(await counts(caller)).toEqual({ listed: 4, rows: 4 });
     expect(await tenantUplinkCount(db, "nobody")).toBe(0);
   });
+
+  it("reconciles a tenant's sum that drifted from its rows, reports the correction, and leaves right ones alone", async () => {
+    const { db, caller, other, deviceOf, write, counts } = await fleet();
+    const [mine, theirs] = [await deviceOf(caller, "m"), await deviceOf(other, "o")];
+    for (let i = 0; i < 3; i++) await Promise.all([write(caller, mine.id), write(other, theirs.id)]);
+    // What a race leaves: a delta no row stands for.
+    await db.insertInto("uplinkCounts").values({ tenantId: caller.tenantId, n: 2 }).execute();
+    expect(await counts(caller)).toEqual({ listed: 5, rows: 3 });
+    expect(await reconcileUplinkCounts(db)).toEqual(new Map([[caller.tenantId, -2]]));
+    expect(await counts(caller)).toEqual({ listed: 3, rows: 3 });
+    expect(await counts(other)).toEqual({ listed: 3, rows: 3 });
+    expect(await reconcileUplinkCounts(db)).toEqual(new Map());
+  });
+
+  if (engine.name === "postgres")
+    it("puts right what an uplink committed while its device was being deleted left counted", async () => {
+      const { db, caller, deviceOf, write, counts } = await fleet();
+      const [kept, gone] = [await deviceOf(caller, "k"), await deviceOf(caller, "g")];
+      await write(caller, kept.id);
+      // An uplink batch's transaction, open while another transaction deletes its device: the deletion counts the
+      // uplinks it sees, so this one is counted by its batch and never taken out.
+      let inserted = () => {};
+      let release = () => {};
+      const insertedYet = new Promise<void>((r) => (inserted = r));
+      const held = new Promise<void>((r) => (release = r));
+      const batch = db.transaction().execute(async (tx) => {
+        await tx
+          .insertInto("deviceEvents")
+          .values({
+            tenantId: caller.tenantId,
+            deviceIntId: gone.id,
+            topic: "up",
+            payload: new Uint8Array([1]),
+            qos: 1,
+            msgTime: NOW,
+            createAt: NOW,
+            msgKey: "racing",
+          })
+          .execute();
+        await addUplinkCounts(tx, new Map([[caller.tenantId, 1]]));
+        inserted();
+        await held;
+      });
+      await insertedYet;
+      await deleteDevices(db, caller, [gone.id]);
+      release();
+      await batch;
+      expect(await counts(caller)).toEqual({ listed: 2, rows: 1 });
+      const reported: Array<ReadonlyMap<string, number>> = [];
+      const folder = new UplinkCountFolder(db, {
+        intervalMs: 20,
+        reconcileIntervalMs: 1,
+        onReconciled: (c) => reported.push(c),
+      });
+      folder.start();
+      await expect.poll(async () => (await counts(caller)).listed).toBe(1);
+      await folder.stop();
+      expect(reported).toEqual([new Map([[caller.tenantId, -1]])]);
+    });
 
   it("fills the counts from the uplinks already stored when migrating to 0024", async () => {
     const { store, db, caller, place, deviceOf, write, counts } = await fleet();

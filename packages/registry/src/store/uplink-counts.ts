@@ -12,8 +12,10 @@ import { EitherEngineInsert } from "./multi-row-insert.js";
  * - the retention sweep subtracts the uplinks of existing devices it deletes (subtractUplinksWhere);
  * - a job folds each tenant's rows into one (UplinkCountFolder).
  * Uplinks written any other way (a test or benchmark inserting rows) are counted again by recountUplinks.
- * On PostgreSQL an uplink committed for a device while another node deletes that device is counted but hidden;
- * docs/performance.md says more.
+ * On PostgreSQL two races can leave a tenant's sum off: an uplink committed for a device while another transaction
+ * deletes that device is counted but hidden, and a device deleted while the retention sweep deletes its old uplinks
+ * has those subtracted twice. SQLite serializes every write, so neither happens there; on PostgreSQL the folder
+ * reconciles the sums with the rows now and then (reconcileUplinkCounts).
  */
 
 const COUNT_INSERT = new EitherEngineInsert("uplink_counts", ["tenant_id", "n"]);
@@ -100,27 +102,83 @@ export async function foldUplinkCounts(db: Kysely<Database>): Promise<number> {
   return folded;
 }
 
+/**
+ * Sets each tenant's sum right where it drifted from its rows (PostgreSQL's races above), and answers the corrections
+ * (tenant → what was added). Both are read in one REPEATABLE READ snapshot and the difference goes in as one more
+ * delta row: transactions committed after the snapshot carry their own deltas, which stay right, and nothing is
+ * deleted, so a fold or an uplink batch running meanwhile never conflicts with it. It counts every uplink with its
+ * device (a second or so at 1,000,000 on PostgreSQL), so it runs seldom.
+ */
+export async function reconcileUplinkCounts(db: Kysely<Database>): Promise<Map<string, number>> {
+  return db
+    .transaction()
+    .setIsolationLevel("repeatable read")
+    .execute(async (tx) => {
+      const kept = await tx
+        .selectFrom("uplinkCounts")
+        .select(["tenantId", (eb) => eb.fn.sum<number | string>("n").as("n")])
+        .groupBy("tenantId")
+        .execute();
+      const { rows: actual } = await sql<{ tenantId: string; n: number | string }>`
+        select e.tenant_id as "tenantId", count(*) as n from device_events e join devices d on d.id = e.device_int_id
+        group by e.tenant_id`.execute(tx);
+      const off = new Map<string, number>();
+      for (const r of actual) off.set(r.tenantId, Number(r.n));
+      for (const r of kept) off.set(r.tenantId, (off.get(r.tenantId) ?? 0) - Number(r.n));
+      for (const [tenantId, n] of off) if (n === 0) off.delete(tenantId);
+      if (off.size > 0) await addUplinkCounts(tx, off);
+      return off;
+    });
+}
+
 /** Default pause between two folds, ms: the uplink writer adds a row per tenant per batch, a few hundred a second. */
 export const DEFAULT_FOLD_INTERVAL_MS = 10_000;
+/** Default pause between two reconciliations on PostgreSQL, ms. */
+export const DEFAULT_RECONCILE_INTERVAL_MS = 3_600_000;
 
-/** Runs foldUplinkCounts every `intervalMs` (a singleton job: one node at a time). */
+/** Options of an UplinkCountFolder; defaults above. */
+export interface UplinkCountFolderOptions {
+  intervalMs?: number;
+  /** How often the sums are reconciled with the rows (reconcileUplinkCounts); 0: never (SQLite has no drift). */
+  reconcileIntervalMs?: number;
+  /** Told each tenant's correction when a reconciliation found a sum off. */
+  onReconciled?: (corrections: ReadonlyMap<string, number>) => void;
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * Runs foldUplinkCounts every `intervalMs` and, when `reconcileIntervalMs` is set, reconcileUplinkCounts once that
+ * long has passed since the last (the first one a whole interval after start). A singleton job: one node at a time.
+ */
 export class UplinkCountFolder {
   private timer: NodeJS.Timeout | undefined;
   private folding: Promise<unknown> | undefined;
+  private reconciledAt = Date.now();
 
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly opts: { intervalMs?: number; onError?: (err: unknown) => void } = {},
+    private readonly opts: UplinkCountFolderOptions = {},
   ) {}
 
   start(): void {
+    this.reconciledAt = Date.now();
     this.timer ??= setInterval(() => {
       if (this.folding) return;
-      this.folding = foldUplinkCounts(this.db)
+      this.folding = this.step()
         .catch((err: unknown) => this.opts.onError?.(err))
         .finally(() => (this.folding = undefined));
     }, this.opts.intervalMs ?? DEFAULT_FOLD_INTERVAL_MS);
     this.timer.unref();
+  }
+
+  private async step(): Promise<void> {
+    const every = this.opts.reconcileIntervalMs ?? 0;
+    if (every > 0 && Date.now() - this.reconciledAt >= every) {
+      this.reconciledAt = Date.now();
+      const corrections = await reconcileUplinkCounts(this.db);
+      if (corrections.size > 0) this.opts.onReconciled?.(corrections);
+    }
+    await foldUplinkCounts(this.db);
   }
 
   async stop(): Promise<void> {
