@@ -49,6 +49,15 @@ async function emit(store: Store, tenantId: string, deviceIntId: number, n: numb
   eventsCommitted();
 }
 
+/** A webhook of tenant t1 taking its uplinks. */
+const uplinkHook = (store: Store) =>
+  createWebhook(
+    store.db,
+    admin("t1"),
+    { webhookName: "h", url: "http://receiver.test/x", eventTypes: ["uplink"], secret: "0123456789abcdef" },
+    policy,
+  );
+
 async function until(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
@@ -76,12 +85,7 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
     const { store } = await engine.open();
     const [a, b] = [await device(store, "t1", "dev-a"), await device(store, "t1", "dev-b")];
     const other = await device(store, "t2", "dev-x");
-    const hook = await createWebhook(
-      store.db,
-      admin("t1"),
-      { webhookName: "h", url: "http://receiver.test/x", eventTypes: ["uplink"], secret: "0123456789abcdef" },
-      policy,
-    );
+    const hook = await uplinkHook(store);
     const seen: Array<[string, number, boolean]> = [];
     let failFirstA = true;
     const send = async (d: Delivery): Promise<AttemptResult> => {
@@ -118,12 +122,7 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
   it("does not send a page again when its list of webhooks was read before the previous pass committed", async () => {
     const { store } = await engine.open();
     const a = await device(store, "t1", "dev-a");
-    const hook = await createWebhook(
-      store.db,
-      admin("t1"),
-      { webhookName: "h", url: "http://receiver.test/x", eventTypes: ["uplink"], secret: "0123456789abcdef" },
-      policy,
-    );
+    const hook = await uplinkHook(store);
     const seen: number[] = [];
     const send = async (d: Delivery): Promise<AttemptResult> => {
       seen.push(d.event.data.n as number);
@@ -156,12 +155,7 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
   it("takes its lease once and does not write it again on each pass while more than half of it is left", async () => {
     const { store } = await engine.open();
     const a = await device(store, "t1", "dev-a");
-    const hook = await createWebhook(
-      store.db,
-      admin("t1"),
-      { webhookName: "h", url: "http://receiver.test/x", eventTypes: ["uplink"], secret: "0123456789abcdef" },
-      policy,
-    );
+    const hook = await uplinkHook(store);
     const send = async (): Promise<AttemptResult> => ({ ok: true, httpStatus: 200, error: null });
     const lease = () =>
       store.db
