@@ -22,7 +22,7 @@ export const commitIsDurable: BatchDurability = {
 
 /** The pragmas around a batch, compiled once: kysely built and compiled both for every batch (2 % of the central). */
 const SYNC_NORMAL = CompiledQuery.raw("pragma synchronous = NORMAL");
-export const SYNC_FULL = CompiledQuery.raw("pragma synchronous = FULL");
+const SYNC_FULL = CompiledQuery.raw("pragma synchronous = FULL");
 
 /**
  * SQLite in WAL mode: the batch commits with synchronous=NORMAL (its WAL frames go to the OS, no fsync on the event

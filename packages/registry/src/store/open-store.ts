@@ -9,6 +9,7 @@ import type { Engine, Store, StoreOptions } from "./store.js";
 import { BatchedUplinkWriter } from "./uplink-writer.js";
 import { CheckpointedWal } from "./wal-checkpoints.js";
 import { withPostgresStartupLock } from "./startup-lock.js";
+import { WriteLock } from "./write-lock.js";
 
 /** Without a handler of its own, a failed WAL checkpoint is reported on stderr (the store goes on). */
 const logCheckpointError = (error: Error) => console.error(error);
@@ -28,9 +29,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   let engine: Engine;
   let db: Kysely<Database>;
   let migrationSchema: string | undefined;
+  // SQLite: every write of this node takes it, so that a thread with a connection of its own (the data pipeline's)
+  // can write too without either waiting in SQLite's busy handler.
+  let writeLock: WriteLock | undefined;
   if (url === undefined || url === "") {
     engine = "sqlite";
-    db = openSqlite(options.dataDir);
+    writeLock = new WriteLock();
+    db = openSqlite(options.dataDir, writeLock);
   } else if (POSTGRES_URL.test(url)) {
     engine = "postgres";
     ({ db, schema: migrationSchema } = await openPostgres(url, options.pgSchema));
@@ -48,7 +53,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const dbFile = join(options.dataDir, SQLITE_FILE_NAME);
   const durability =
     engine === "sqlite"
-      ? new CheckpointedWal(new WalSync(`${dbFile}-wal`), db, dbFile, options.onCheckpointError ?? logCheckpointError)
+      ? new CheckpointedWal(new WalSync(`${dbFile}-wal`), db, dbFile, options.onCheckpointError ?? logCheckpointError, {
+          lock: writeLock,
+        })
       : commitIsDurable;
   const uplinks = new BatchedUplinkWriter(db, engine, options, durability);
   let closing: Promise<void> | undefined;
@@ -57,6 +64,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     db,
     uplinks,
     durability,
+    writeLock,
     close() {
       closing ??= (async () => {
         try {

@@ -4,6 +4,8 @@ import BetterSqlite3 from "better-sqlite3";
 import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
 import type { Database } from "./schema.js";
 import { databaseErrorLog } from "../ops/registry-metrics.js";
+import { LockedSqliteDialect } from "./locked-sqlite-dialect.js";
+import type { WriteLock } from "./write-lock.js";
 
 /** File name of the SQLite database inside the data directory. */
 export const SQLITE_FILE_NAME = "iot.db";
@@ -62,9 +64,11 @@ const BUSY_TIMEOUT_MS = 5_000;
  * Opens (creating when missing) `<dataDir>/iot.db`. WAL lets readers run
  * beside the writer; synchronous=FULL syncs the WAL at every commit, because
  * an acknowledged uplink must survive a power cut. One connection: kysely
- * serializes its queries, and transactions hold it until they end.
+ * serializes its queries, and transactions hold it until they end. With
+ * `writeLock`, every write takes it first (another thread of this process
+ * writes through a connection of its own: LockedSqliteDialect).
  */
-export function openSqlite(dataDir: string): Kysely<Database> {
+export function openSqlite(dataDir: string, writeLock?: WriteLock): Kysely<Database> {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, SQLITE_FILE_NAME);
   let sqlite: BetterSqlite3.Database | undefined;
@@ -78,8 +82,9 @@ export function openSqlite(dataDir: string): Kysely<Database> {
     sqlite?.close();
     throw new Error(`cannot open SQLite database ${file}: ${(error as Error).message}`, { cause: error });
   }
+  const database = cachingStatements(sqlite);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: cachingStatements(sqlite) }),
+    dialect: writeLock ? new LockedSqliteDialect(database, writeLock) : new SqliteDialect({ database }),
     plugins: [new CamelCasePlugin()],
     log: databaseErrorLog("sqlite"),
   });

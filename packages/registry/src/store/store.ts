@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "./schema.js";
 import type { BatchDurability } from "./batch-durability.js";
+import type { WriteLock } from "./write-lock.js";
 
 /** Which database engine a Store runs on. */
 export type Engine = "sqlite" | "postgres";
@@ -20,6 +21,11 @@ export interface Store {
    * SQLite syncs its WAL once for all the batches committed meanwhile.
    */
   readonly durability: BatchDurability;
+  /**
+   * SQLite: the lock every write of this store takes (LockedSqliteDialect), for another thread's connection to the
+   * same file to take as well. Undefined on PostgreSQL.
+   */
+  readonly writeLock?: WriteLock | undefined;
   /** Flushes pending uplinks and closes connections. */
   close(): Promise<void>;
 }

@@ -1,9 +1,10 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { endianness } from "node:os";
-import { CompiledQuery, type Kysely, type Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import BetterSqlite3 from "better-sqlite3";
-import { SYNC_FULL, type BatchDurability, type WalSync } from "./batch-durability.js";
+import type { BatchDurability, WalSync } from "./batch-durability.js";
+import type { WriteLock } from "./write-lock.js";
 import type { Database } from "./schema.js";
 import { sqliteConnectionOf } from "./sqlite.js";
 
@@ -17,9 +18,6 @@ const CHECK_EVERY_MS = 1000;
  * CHECKPOINT_FRAMES.
  */
 const BACKSTOP_FRAMES = 10 * CHECKPOINT_FRAMES;
-
-const SYNC_OFF = CompiledQuery.raw("pragma synchronous = OFF");
-const CHECKPOINT = CompiledQuery.raw("pragma wal_checkpoint(PASSIVE)");
 
 /**
  * Where the wal-index (`-shm`) keeps the WAL's last committed frame (`mxFrame` of the first header copy) and how far
@@ -68,6 +66,7 @@ export class CheckpointedWal implements BatchDurability {
   readonly #onError: (error: Error) => void;
   readonly #timer: NodeJS.Timeout;
   readonly #datasync: (file: FileHandle) => Promise<void>;
+  readonly #lock: WriteLock | undefined;
   #shmFd: number | undefined;
   #dbHandle: FileHandle | undefined;
   #guard: BetterSqlite3.Database | undefined;
@@ -79,19 +78,22 @@ export class CheckpointedWal implements BatchDurability {
    * @param dbFile the database file (its `-shm` and a second connection are opened beside it).
    * @param onError told when a checkpoint fails (the store goes on; see the class).
    * @param opts.datasync syncs the database file after the copy (tests make it fail).
+   * @param opts.lock the write lock another thread's connection takes too: held from the WAL's sync to the end of the
+   *   copy, so that no frame the copy takes was committed after that sync.
    */
   constructor(
     wal: WalSync,
     db: Kysely<Database>,
     dbFile: string,
     onError: (error: Error) => void,
-    opts: { datasync?: (file: FileHandle) => Promise<void> } = {},
+    opts: { datasync?: (file: FileHandle) => Promise<void>; lock?: WriteLock } = {},
   ) {
     this.#wal = wal;
     this.#db = db;
     this.#dbFile = dbFile;
     this.#onError = onError;
     this.#datasync = opts.datasync ?? ((file) => file.datasync());
+    this.#lock = opts.lock;
     sqliteConnectionOf(db)?.pragma(`wal_autocheckpoint = ${BACKSTOP_FRAMES}`);
     this.#timer = setInterval(() => this.poke(), CHECK_EVERY_MS).unref();
   }
@@ -123,17 +125,24 @@ export class CheckpointedWal implements BatchDurability {
 
   /** Copies every frame of the WAL into the database file, durably, with the syncs off the event loop. */
   async checkpoint(): Promise<void> {
-    await this.#db.connection().execute(async (conn) => {
-      // Every frame the copy takes is in the WAL's sync (nothing commits while the connection is held).
-      await this.#wal.sync();
+    // Holding the connection, and the write lock when another thread writes: no frame is committed from the WAL's
+    // sync to the end of the copy, so every frame the copy takes is in that sync.
+    await this.#db.connection().execute(async () => {
+      const sqlite = sqliteConnectionOf(this.#db)!;
       const guard = this.#openGuard();
-      guard.prepare("begin").run();
-      guard.prepare("select 1 from sqlite_master limit 1").get();
-      await conn.executeQuery(SYNC_OFF);
+      await this.#lock?.acquire();
       try {
-        await conn.executeQuery(CHECKPOINT);
+        await this.#wal.sync();
+        guard.prepare("begin").run();
+        guard.prepare("select 1 from sqlite_master limit 1").get();
+        sqlite.pragma("synchronous = OFF");
+        try {
+          sqlite.pragma("wal_checkpoint(PASSIVE)");
+        } finally {
+          sqlite.pragma("synchronous = FULL");
+        }
       } finally {
-        await conn.executeQuery(SYNC_FULL);
+        this.#lock?.release();
       }
       this.#dbHandle ??= await open(this.#dbFile, "r");
       await this.#datasync(this.#dbHandle); // on failure the guard stays open: the WAL is not started over
