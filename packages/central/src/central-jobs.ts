@@ -4,6 +4,7 @@ import {
   DataPipeline,
   NatsBridge,
   OutboxPruner,
+  PipelineThread,
   RetentionSweeper,
   ScheduleRunner,
   UplinkCountFolder,
@@ -28,7 +29,12 @@ export interface SingletonJobDeps {
   /** How long a gone node's sessions wait for their adapter to re-announce them elsewhere, ms. */
   graceMs: number;
   /** The running data pipeline, when this node runs it: uplink writes wake it. */
-  pipeline: { current?: DataPipeline | undefined };
+  pipeline: { current?: { wake(delayMs?: number): void } | undefined };
+  /**
+   * The module a worker thread runs the data pipeline from (the central node's entry, which calls runPipelineWorker
+   * in such a worker). On SQLite with one, the pipeline runs on that thread; without one, on the event loop.
+   */
+  pipelineWorkerEntry?: string | URL | undefined;
 }
 
 /** A job object started at once (they all start with `start()` and end with `stop()`). */
@@ -80,6 +86,24 @@ export function addSingletonJobs(leases: JobLeases, deps: SingletonJobDeps): voi
     ),
   );
   leases.add("data-pipeline", async () => {
+    if (deps.pipelineWorkerEntry !== undefined && store.writeLock !== undefined) {
+      const thread = await PipelineThread.start(
+        {
+          entry: deps.pipelineWorkerEntry,
+          dataDir: config.dataDir,
+          writeLock: store.writeLock,
+          logLevel: config.logLevel,
+        },
+        logger,
+      );
+      pipeline.current = thread;
+      return {
+        async stop() {
+          if (pipeline.current === thread) pipeline.current = undefined;
+          await thread.close();
+        },
+      };
+    }
     const p = new DataPipeline(store.db, logger, { durability: store.durability });
     // What this node stores is handed over as it commits, not read back (the other nodes' uplinks still are).
     const unoffer = store.uplinks.onStored(p.offer);

@@ -12,7 +12,6 @@ import {
   CommandRouter,
   ModbusConfigPush,
   ConnectivityWriter,
-  DataPipeline,
   GatewayRelay,
   SessionTable,
   bootstrapAdmin,
@@ -63,7 +62,20 @@ function grpcBindError(err: unknown): unknown {
  * Starts registry, gRPC server and REST API on one store. Ports given as 0
  * are chosen by the OS; the bound ones are returned.
  */
-export async function startCentral(config: CentralConfig, logger: Logger): Promise<Central> {
+/** How the central node runs beyond its configuration. */
+export interface CentralOptions {
+  /**
+   * The entry module (main.ts, or its bundle) to start the data pipeline's worker thread from; without it the pipeline
+   * runs on the event loop (in-process tests).
+   */
+  pipelineWorkerEntry?: string | URL;
+}
+
+export async function startCentral(
+  config: CentralConfig,
+  logger: Logger,
+  options: CentralOptions = {},
+): Promise<Central> {
   // Anyone who reaches the gRPC endpoint can act as an adapter (and have listener certificates signed).
   if (!config.adapterToken && !LOOPBACK.includes(config.grpcHost)) {
     throw new StartupError(
@@ -160,7 +172,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     store.durability,
   );
   // The data pipeline reads stored uplinks in id order: one node at a time (a singleton job, below).
-  const pipelineRef: { current?: DataPipeline | undefined } = {};
+  const pipelineRef: { current?: { wake(delayMs?: number): void } | undefined } = {};
 
   const graceMs = config.sessionGrace * 1000;
   const grpc = await startGrpcServer(
@@ -270,6 +282,7 @@ export async function startCentral(config: CentralConfig, logger: Logger): Promi
     shared: !sqlite,
     graceMs,
     pipeline: pipelineRef,
+    pipelineWorkerEntry: options.pipelineWorkerEntry,
   });
   await leases.start();
 

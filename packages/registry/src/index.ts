@@ -17,6 +17,12 @@ export {
 } from "./domain/device-auth.js";
 export { CONNECT_STATUS, markStaleOffline } from "./domain/connectivity.js";
 export { DataPipeline, type PipelineStats } from "./pipeline/data-pipeline.js";
+export {
+  PIPELINE_WORKER_ROLE,
+  PipelineThread,
+  runPipelineWorker,
+  type PipelineWorkerData,
+} from "./pipeline/pipeline-thread.js";
 export { ConnectivityWriter, type SessionEvent } from "./sessions/connectivity-writer.js";
 export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand } from "./sessions/session-table.js";
 export { LiveUpdates } from "./sessions/live-updates.js";

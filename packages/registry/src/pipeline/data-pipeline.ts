@@ -39,6 +39,30 @@ const GEOLOCATION = 6;
 /** Settings key of the id of the last device event the pipeline went through (retention keeps the events above). */
 export const PIPELINE_CURSOR_KEY = "pipeline.cursor";
 
+/**
+ * Where the pipeline reports what it did: the node's metrics and the northbound wake-up by default; a pipeline on a
+ * worker thread hands them to the main thread instead (pipeline-thread.ts).
+ */
+export interface PipelineObserver {
+  /** A batch went through `uplinks` uplinks and stored `values` values; the newest is `lagSeconds` old. */
+  batch(uplinks: number, values: number, lagSeconds: number): void;
+  /** A batch failed (it is retried). */
+  failed(): void;
+  /** Feed events (decoded values, alerts) were committed. */
+  committed(): void;
+}
+
+/** The node's own metrics and feed signal. */
+export const NODE_OBSERVER: PipelineObserver = {
+  batch(uplinks, values, lagSeconds) {
+    pipelineUplinks().inc(uplinks);
+    pipelineValues().inc(values);
+    pipelineLag().set(lagSeconds);
+  },
+  failed: () => pipelineFailures().inc(),
+  committed: eventsCommitted,
+};
+
 /** What the pipeline did, for logs and tests. */
 export interface PipelineStats {
   uplinks: number;
@@ -128,6 +152,9 @@ export class DataPipeline {
   private readonly cursorSaveMs: number;
 
   private readonly durability: BatchDurability;
+  private readonly observer: PipelineObserver;
+  /** Most uplinks written in one transaction (a batch is written in several when it has more). */
+  private readonly chunkUplinks: number;
   /** What this node's uplink writer stored lately (see `offer`). */
   private readonly recent = new RecentUplinks(2 * BATCH_MAX);
 
@@ -135,15 +162,25 @@ export class DataPipeline {
    * @param opts.cursorSaveMs see CURSOR_SAVE_MS (tests shorten or lengthen it).
    * @param opts.durability how a batch's transaction becomes durable: the store's, so that on SQLite its fsync runs
    *   on the thread pool, not on the event loop, as the uplink writer's does.
+   * @param opts.observer where metrics and feed wake-ups go (NODE_OBSERVER).
+   * @param opts.chunkUplinks most uplinks per transaction (default: a whole batch). A pipeline on a thread of its own
+   *   writes in short transactions, since the uplink writer waits for SQLite's write lock as long as one lasts.
    */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly logger: Logger,
-    opts: { cursorSaveMs?: number; durability?: BatchDurability } = {},
+    opts: {
+      cursorSaveMs?: number;
+      durability?: BatchDurability;
+      observer?: PipelineObserver;
+      chunkUplinks?: number;
+    } = {},
   ) {
     this.specs = new ProductSpecs();
     this.cursorSaveMs = opts.cursorSaveMs ?? CURSOR_SAVE_MS;
     this.durability = opts.durability ?? commitIsDurable;
+    this.observer = opts.observer ?? NODE_OBSERVER;
+    this.chunkUplinks = Math.max(1, opts.chunkUplinks ?? BATCH_MAX);
   }
 
   /**
@@ -222,7 +259,7 @@ export class DataPipeline {
     this.again = false;
     this.active = this.batch()
       .catch((err: unknown) => {
-        pipelineFailures().inc();
+        this.observer.failed();
         this.logger.error({ err }, "data pipeline batch failed; retrying");
         this.timer ??= setTimeout(() => this.run(), RETRY_DELAY_MS);
         return false;
@@ -241,12 +278,28 @@ export class DataPipeline {
     // streams. Reading every uplink in full behind ingest, streams or not, cost the central node a tenth of its CPU.
     const heads = await nextEvents(this.db, cursor, BATCH_MAX);
     if (heads === undefined) {
-      pipelineLag().set(0);
+      this.observer.batch(0, 0, 0);
       return false;
     }
-    const last = heads.lastId;
     const devices = await this.streamedDevices(heads.deviceIntIds);
     const events = await this.eventsOf(cursor, heads, devices);
+    let values = 0;
+    for (let start = 0; start < events.length || start === 0; start += this.chunkUplinks) {
+      const chunk = events.slice(start, start + this.chunkUplinks);
+      // A chunk's cursor is its last event; the last chunk's is the batch's, past uplinks without streams too.
+      const last = start + this.chunkUplinks >= events.length ? heads.lastId : chunk.at(-1)!.id;
+      values += await this.writeChunk(chunk, devices, last);
+    }
+    this.observer.batch(events.length, values, Math.max(0, Date.now() - heads.newestMsgTime) / 1000);
+    return heads.count === BATCH_MAX;
+  }
+
+  /** Decodes events and stores what they yield with the cursor at `last`; answers how many values. */
+  private async writeChunk(
+    events: readonly EventRow[],
+    devices: Map<number, StreamedDevice>,
+    last: number,
+  ): Promise<number> {
     const decoded = await this.decode(events, devices);
     if (decoded.values.length > 0 || Date.now() - (this.saved?.at ?? 0) >= this.cursorSaveMs) {
       await this.durability.transaction(this.db, async (tx) => {
@@ -262,11 +315,8 @@ export class DataPipeline {
       this.saved = { cursor: last, at: Date.now() };
     }
     this.cursor = last;
-    pipelineUplinks().inc(events.length);
-    pipelineValues().inc(decoded.values.length);
-    pipelineLag().set(Math.max(0, Date.now() - heads.newestMsgTime) / 1000);
-    if (decoded.values.length > 0) eventsCommitted();
-    return heads.count === BATCH_MAX;
+    if (decoded.values.length > 0) this.observer.committed();
+    return decoded.values.length;
   }
 
   /**

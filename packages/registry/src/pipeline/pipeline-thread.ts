@@ -1,0 +1,192 @@
+import { join } from "node:path";
+import { Worker, type MessagePort } from "node:worker_threads";
+import type { Logger } from "pino";
+import pino from "pino";
+import { eventsCommitted } from "../northbound/events.js";
+import { WalSync } from "../store/batch-durability.js";
+import { SQLITE_FILE_NAME, openSqlite, sqliteConnectionOf } from "../store/sqlite.js";
+import { WriteLock } from "../store/write-lock.js";
+import { DataPipeline, NODE_OBSERVER, type PipelineObserver } from "./data-pipeline.js";
+
+/** `workerData.role` of a worker that runs the data pipeline (the entry module checks it: runPipelineWorker). */
+export const PIPELINE_WORKER_ROLE = "iot-data-pipeline";
+
+/**
+ * Most uplinks per transaction on the pipeline's thread: the uplink writer waits for SQLite's write lock while one
+ * lasts, and 2,000 uplinks of a product with four values took 19–29 ms (docs/performance.md, session 20).
+ */
+const CHUNK_UPLINKS = 250;
+
+/** Wait before a worker that ended by itself is started again, ms. */
+const RESTART_DELAY_MS = 1_000;
+
+/** How long close waits for the worker to save its cursor and stop before terminating it, ms. */
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/** What the worker is started with. */
+export interface PipelineWorkerData {
+  role: typeof PIPELINE_WORKER_ROLE;
+  dataDir: string;
+  /** The store's WriteLock memory: the worker's connection takes the same lock. */
+  lock: SharedArrayBuffer;
+  logLevel: string;
+}
+
+type ToWorker = { type: "wake" } | { type: "close" };
+type FromWorker =
+  | { type: "started" }
+  | { type: "batch"; uplinks: number; values: number; lagSeconds: number }
+  | { type: "failed" }
+  | { type: "committed" }
+  | { type: "closed" };
+
+/**
+ * The data pipeline (SQLite) on a worker thread with a connection of its own: its decoding and its writes no longer
+ * run on the event loop that acknowledges every device's uplinks (a batch of 2,000 uplinks held it 30–40 ms). The
+ * two connections take turns through the store's WriteLock, and the pipeline writes in transactions of at most
+ * CHUNK_UPLINKS uplinks, so an uplink commit waits a few milliseconds at most. Metrics and feed wake-ups come back
+ * to this thread.
+ */
+export class PipelineThread {
+  readonly #workerData: PipelineWorkerData;
+  readonly #entry: string | URL;
+  readonly #logger: Logger;
+  #worker!: Worker;
+  #exited!: Promise<void>;
+  #closing = false;
+  #wakeQueued = false;
+
+  private constructor(entry: string | URL, workerData: PipelineWorkerData, logger: Logger) {
+    this.#entry = entry;
+    this.#workerData = workerData;
+    this.#logger = logger;
+  }
+
+  /**
+   * Starts the worker from `entry` (a module that calls runPipelineWorker when workerData.role is
+   * PIPELINE_WORKER_ROLE) and resolves once its pipeline has read its cursor. A worker that ends by itself later (a
+   * bug thrown out of it) is logged and started again after RESTART_DELAY_MS: the pipeline goes on from its cursor.
+   */
+  static async start(
+    opts: { entry: string | URL; dataDir: string; writeLock: WriteLock; logLevel: string },
+    logger: Logger,
+  ): Promise<PipelineThread> {
+    const workerData: PipelineWorkerData = {
+      role: PIPELINE_WORKER_ROLE,
+      dataDir: opts.dataDir,
+      lock: opts.writeLock.buffer,
+      logLevel: opts.logLevel,
+    };
+    const thread = new PipelineThread(opts.entry, workerData, logger);
+    await thread.#spawn();
+    return thread;
+  }
+
+  /**
+   * New uplinks were stored: the worker runs a batch soon. One message per turn of the event loop, sent after every
+   * call of that turn: a wake-up dropped because one was sent earlier would be lost when the worker's batch had read
+   * its events before these were committed.
+   */
+  wake(): void {
+    if (this.#wakeQueued) return;
+    this.#wakeQueued = true;
+    setImmediate(() => {
+      this.#wakeQueued = false;
+      this.#post({ type: "wake" });
+    });
+  }
+
+  /** Asks the worker to finish its batch and save its cursor, and waits for it to end. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    this.#post({ type: "close" });
+    const worker = this.#worker;
+    const timer = setTimeout(() => {
+      this.#logger.warn("the data pipeline's thread did not stop in time: terminated");
+      void worker.terminate();
+    }, CLOSE_TIMEOUT_MS);
+    await this.#exited;
+    clearTimeout(timer);
+  }
+
+  /** Starts a worker and resolves once it has started its pipeline. */
+  async #spawn(): Promise<void> {
+    const worker = new Worker(this.#entry, { workerData: this.#workerData });
+    this.#worker = worker;
+    this.#exited = new Promise((resolve) => worker.once("exit", () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      const onExit = (code: number) => reject(new Error(`the data pipeline's thread exited with ${code}`));
+      worker.once("error", reject);
+      worker.once("exit", onExit);
+      worker.once("message", (m: FromWorker) => {
+        worker.off("error", reject);
+        worker.off("exit", onExit);
+        if (m.type === "started") resolve();
+        else reject(new Error(`the data pipeline's thread said ${m.type} before it started`));
+      });
+    });
+    worker.on("message", (m: FromWorker) => this.#onMessage(m));
+    worker.on("error", (err) => this.#logger.error({ err }, "the data pipeline's thread failed"));
+    worker.once("exit", (code) => {
+      if (this.#closing) return;
+      this.#logger.error({ code }, "the data pipeline's thread ended; starting it again");
+      this.#restartLater();
+    });
+  }
+
+  #restartLater(): void {
+    setTimeout(() => {
+      if (this.#closing) return;
+      this.#spawn().catch((err: unknown) => {
+        this.#logger.error({ err }, "restarting the data pipeline's thread failed");
+        this.#restartLater();
+      });
+    }, RESTART_DELAY_MS).unref();
+  }
+
+  #post(m: ToWorker): void {
+    this.#worker.postMessage(m);
+  }
+
+  #onMessage(m: FromWorker): void {
+    switch (m.type) {
+      case "batch":
+        NODE_OBSERVER.batch(m.uplinks, m.values, m.lagSeconds);
+        break;
+      case "failed":
+        NODE_OBSERVER.failed();
+        break;
+      case "committed":
+        eventsCommitted();
+        break;
+    }
+  }
+}
+
+/** The worker's side: opens its connection, runs the pipeline, and reports to the main thread through `port`. */
+export async function runPipelineWorker(data: PipelineWorkerData, port: MessagePort): Promise<void> {
+  const logger = pino({ name: "data-pipeline", level: data.logLevel }, pino.destination(2));
+  const db = openSqlite(data.dataDir, new WriteLock(data.lock));
+  // Checkpoints are the main connection's (CheckpointedWal): this one never starts one in its commits.
+  sqliteConnectionOf(db)!.pragma("wal_autocheckpoint = 0");
+  const durability = new WalSync(`${join(data.dataDir, SQLITE_FILE_NAME)}-wal`);
+  const send = (m: FromWorker) => port.postMessage(m);
+  const observer: PipelineObserver = {
+    batch: (uplinks, values, lagSeconds) => send({ type: "batch", uplinks, values, lagSeconds }),
+    failed: () => send({ type: "failed" }),
+    committed: () => send({ type: "committed" }),
+  };
+  const pipeline = new DataPipeline(db, logger, { durability, observer, chunkUplinks: CHUNK_UPLINKS });
+  await pipeline.start();
+  port.on("message", (m: ToWorker) => {
+    if (m.type === "wake") pipeline.wake();
+    else
+      void (async () => {
+        await pipeline.close();
+        await durability.close();
+        await db.destroy();
+        port.close();
+      })().catch((err: unknown) => logger.error({ err }, "closing the data pipeline failed"));
+  });
+  send({ type: "started" });
+}

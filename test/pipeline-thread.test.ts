@@ -1,0 +1,160 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDataPoint } from "../packages/registry/src/domain/data-points.js";
+import { createDataStream } from "../packages/registry/src/domain/data-streams.js";
+import { createDevice } from "../packages/registry/src/domain/devices.js";
+import { createProduct } from "../packages/registry/src/domain/products.js";
+import { twoTenants } from "../packages/registry/src/domain/test-tenants.js";
+import { PIPELINE_CURSOR_KEY } from "../packages/registry/src/pipeline/data-pipeline.js";
+import { PipelineThread } from "../packages/registry/src/pipeline/pipeline-thread.js";
+import { engines } from "../packages/registry/src/store/test-engines.js";
+import { WriteLock } from "../packages/registry/src/store/write-lock.js";
+import { bundleEntry } from "../scripts/bundle-entry.js";
+
+/** The thread logs only a failure or a forced stop, neither expected here. */
+const silent = { warn: () => {}, error: () => {} } as unknown as Parameters<typeof PipelineThread.start>[1];
+const sqlite = engines.find((e) => e.name === "sqlite")!;
+afterAll(() => sqlite.cleanup());
+
+describe("the data pipeline on a worker thread (SQLite)", () => {
+  it("stores the values of uplinks the main thread writes meanwhile, each once, and saves its cursor on close", async () => {
+    const { store, db, caller, place } = await twoTenants(sqlite);
+    const product = await createProduct(db, caller, { productName: "Meters", cloudProtocol: 1 });
+    const temp = await createDataPoint(db, caller, {
+      productId: product.productId,
+      dataPointName: "temp",
+      dataPointId: "temp",
+      pointDataType: 1,
+      dataTransType: 1,
+    });
+    await createDataStream(db, caller, {
+      productId: product.productId,
+      streamName: "telemetry",
+      streamType: 1,
+      streamDataType: 1,
+      topic: "telemetry",
+      dataPoints: [temp.id],
+    });
+    const device = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "m1",
+      upLinkSystem: 1,
+      authType: 1,
+    });
+    // The central node's own entry, bundled as the fleet runs it: its worker role runs the pipeline.
+    const entry = await bundleEntry("packages/central/src/main.ts");
+    const thread = await PipelineThread.start(
+      { entry, dataDir: place, writeLock: store.writeLock!, logLevel: "silent" },
+      silent,
+    );
+    const write = (n: number) =>
+      store.uplinks.write({
+        msgKey: `k:${n}`,
+        tenantId: caller.tenantId,
+        deviceIntId: device.id,
+        gatewayIntId: null,
+        topic: "telemetry",
+        payload: Buffer.from(JSON.stringify({ temp: n })),
+        ip: null,
+        qos: 1,
+        msgTime: Date.now(),
+      });
+    // Written in many commits, each followed by a wake-up as the uplink path sends it, while the worker writes
+    // values: both connections take turns for the lock, and the last rounds land while a batch is under way.
+    for (let round = 0; round < 50; round++) {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => write(round * 20 + i)));
+      thread.wake();
+    }
+    const values = async () =>
+      Number(
+        (
+          await db
+            .selectFrom("pointValues")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    await expect.poll(values, { timeout: 5_000 }).toBe(1000);
+    await thread.close();
+    const stored = await db.selectFrom("pointValues").select("numValue").orderBy("numValue").execute();
+    expect(stored.map((r) => r.numValue)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+    const newest = await db
+      .selectFrom("deviceEvents")
+      .select((eb) => eb.fn.max("id").as("id"))
+      .executeTakeFirstOrThrow();
+    const cursor = await db
+      .selectFrom("settings")
+      .select("value")
+      .where("key", "=", PIPELINE_CURSOR_KEY)
+      .executeTakeFirstOrThrow();
+    expect(Number(cursor.value)).toBe(Number(newest.id));
+  });
+
+  it("hands the worker a wake-up asked for after its last one, even before the worker has run a batch since", async () => {
+    // A stand-in worker: it notes each wake-up in a file and never answers with a batch. The real one reads the
+    // events when its batch starts, so a wake-up for rows committed after that must reach it, or they wait for the
+    // next uplink (the pipeline stalled at the end of a benchmark run that way).
+    const dir = mkdtempSync(join(tmpdir(), "pipeline-thread-"));
+    const entry = join(dir, "worker.mjs");
+    const log = join(dir, "wakes");
+    writeFileSync(log, "");
+    writeFileSync(
+      entry,
+      `import { parentPort, workerData } from "node:worker_threads";
+       import { appendFileSync } from "node:fs";
+       parentPort.on("message", (m) => {
+         if (m.type === "wake") appendFileSync(workerData.dataDir, "w");
+         else parentPort.close();
+       });
+       parentPort.postMessage({ type: "started" });`,
+    );
+    const thread = await PipelineThread.start(
+      { entry, dataDir: log, writeLock: new WriteLock(), logLevel: "silent" },
+      silent,
+    );
+    const wakes = () => readFileSync(log, "utf8").length;
+    thread.wake();
+    await expect.poll(wakes).toBe(1);
+    thread.wake();
+    thread.wake(); // the same turn: one message
+    await expect.poll(wakes).toBe(2);
+    await thread.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("starts the worker again when it ends by itself, and not once closed", async () => {
+    // A stand-in worker that notes its start, and ends at its first wake-up as an error thrown out of it would.
+    const dir = mkdtempSync(join(tmpdir(), "pipeline-thread-"));
+    const entry = join(dir, "worker.mjs");
+    const log = join(dir, "log");
+    writeFileSync(log, "");
+    writeFileSync(
+      entry,
+      `import { parentPort, workerData } from "node:worker_threads";
+       import { appendFileSync } from "node:fs";
+       appendFileSync(workerData.dataDir, "s");
+       parentPort.on("message", (m) => {
+         if (m.type === "wake") process.exit(1);
+         else parentPort.close();
+       });
+       parentPort.postMessage({ type: "started" });`,
+    );
+    const errors: string[] = [];
+    const logger = { warn: () => {}, error: (_: unknown, msg: string) => errors.push(msg) } as unknown as Parameters<
+      typeof PipelineThread.start
+    >[1];
+    const thread = await PipelineThread.start(
+      { entry, dataDir: log, writeLock: new WriteLock(), logLevel: "silent" },
+      logger,
+    );
+    thread.wake();
+    await expect.poll(() => readFileSync(log, "utf8"), { timeout: 5_000 }).toBe("ss");
+    await thread.close();
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(readFileSync(log, "utf8")).toBe("ss");
+    expect(errors).toEqual(["the data pipeline's thread ended; starting it again"]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
