@@ -125,36 +125,43 @@ describe("the data pipeline on a worker thread (SQLite)", () => {
   });
 
   it("starts the worker again when it ends by itself, and not once closed", async () => {
-    // A stand-in worker that notes its start, and ends at its first wake-up as an error thrown out of it would.
+    // A stand-in worker that notes its start, and at its first wake-up takes the write lock and ends holding it, as an
+    // error thrown out of a transaction would.
     const dir = mkdtempSync(join(tmpdir(), "pipeline-thread-"));
     const entry = join(dir, "worker.mjs");
     const log = join(dir, "log");
     writeFileSync(log, "");
     writeFileSync(
       entry,
-      `import { parentPort, workerData } from "node:worker_threads";
+      `import { parentPort, threadId, workerData } from "node:worker_threads";
        import { appendFileSync } from "node:fs";
        appendFileSync(workerData.dataDir, "s");
        parentPort.on("message", (m) => {
-         if (m.type === "wake") process.exit(1);
-         else parentPort.close();
+         if (m.type !== "wake") return parentPort.close();
+         Atomics.compareExchange(new Int32Array(workerData.lock), 0, 0, threadId + 1);
+         process.exit(1);
        });
        parentPort.postMessage({ type: "started" });`,
     );
-    const errors: string[] = [];
-    const logger = { warn: () => {}, error: (_: unknown, msg: string) => errors.push(msg) } as unknown as Parameters<
-      typeof PipelineThread.start
-    >[1];
-    const thread = await PipelineThread.start(
-      { entry, dataDir: log, writeLock: new WriteLock(), logLevel: "silent" },
-      logger,
-    );
+    const said: string[] = [];
+    const note = (msg: unknown) => said.push(String(msg));
+    const logger = {
+      warn: note,
+      error: (_: unknown, msg: string) => note(msg),
+    } as unknown as Parameters<typeof PipelineThread.start>[1];
+    const lock = new WriteLock();
+    const thread = await PipelineThread.start({ entry, dataDir: log, writeLock: lock, logLevel: "silent" }, logger);
     thread.wake();
     await expect.poll(() => readFileSync(log, "utf8"), { timeout: 5_000 }).toBe("ss");
+    await lock.acquire(); // let go of when its holder ended
+    lock.release();
     await thread.close();
     await new Promise((r) => setTimeout(r, 1_500));
     expect(readFileSync(log, "utf8")).toBe("ss");
-    expect(errors).toEqual(["the data pipeline's thread ended; starting it again"]);
+    expect(said).toEqual([
+      "the data pipeline's thread ended holding the write lock",
+      "the data pipeline's thread ended; starting it again",
+    ]);
     rmSync(dir, { recursive: true, force: true });
   });
 });

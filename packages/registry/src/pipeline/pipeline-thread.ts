@@ -49,6 +49,7 @@ type FromWorker =
  */
 export class PipelineThread {
   readonly #workerData: PipelineWorkerData;
+  readonly #lock: WriteLock;
   readonly #entry: string | URL;
   readonly #logger: Logger;
   #worker!: Worker;
@@ -56,8 +57,9 @@ export class PipelineThread {
   #closing = false;
   #wakeQueued = false;
 
-  private constructor(entry: string | URL, workerData: PipelineWorkerData, logger: Logger) {
+  private constructor(entry: string | URL, workerData: PipelineWorkerData, lock: WriteLock, logger: Logger) {
     this.#entry = entry;
+    this.#lock = lock;
     this.#workerData = workerData;
     this.#logger = logger;
   }
@@ -77,7 +79,7 @@ export class PipelineThread {
       lock: opts.writeLock.buffer,
       logLevel: opts.logLevel,
     };
-    const thread = new PipelineThread(opts.entry, workerData, logger);
+    const thread = new PipelineThread(opts.entry, workerData, opts.writeLock, logger);
     await thread.#spawn();
     return thread;
   }
@@ -113,7 +115,15 @@ export class PipelineThread {
   async #spawn(): Promise<void> {
     const worker = new Worker(this.#entry, { workerData: this.#workerData });
     this.#worker = worker;
-    this.#exited = new Promise((resolve) => worker.once("exit", () => resolve()));
+    const id = worker.threadId;
+    this.#exited = new Promise((resolve) =>
+      worker.once("exit", () => {
+        // A worker that ended inside a transaction (terminated, or a crash) never let the lock go.
+        if (this.#lock.releaseIfHeldBy(id))
+          this.#logger.warn("the data pipeline's thread ended holding the write lock");
+        resolve();
+      }),
+    );
     await new Promise<void>((resolve, reject) => {
       const onExit = (code: number) => reject(new Error(`the data pipeline's thread exited with ${code}`));
       worker.once("error", reject);

@@ -7,27 +7,32 @@ import { WriteLock } from "./write-lock.js";
  * the class's logic, written out), marking `inside` while it holds it and counting a round that finds it marked.
  */
 const WORKER = `
-const { workerData, parentPort } = require("node:worker_threads");
+const { workerData, parentPort, threadId } = require("node:worker_threads");
 const cell = new Int32Array(workerData.lock, 0, 1);
+const self = threadId + 1;
 const shared = new Int32Array(workerData.shared);
 for (let i = 0; i < workerData.rounds; i++) {
-  while (Atomics.compareExchange(cell, 0, 0, 1) !== 0) Atomics.wait(cell, 0, 1);
+  for (let held; (held = Atomics.compareExchange(cell, 0, 0, self)) !== 0; ) Atomics.wait(cell, 0, held);
   if (Atomics.exchange(shared, 0, 1) !== 0) Atomics.add(shared, 1, 1);
   const until = Date.now() + workerData.holdMs;
   while (Date.now() < until);
   Atomics.store(shared, 0, 0);
+  if (workerData.keep) break; // ends holding it
   Atomics.store(cell, 0, 0);
   Atomics.notify(cell, 0, 1);
 }
 parentPort.postMessage("done");
 `;
 
-function worker(lock: WriteLock, shared: SharedArrayBuffer, rounds: number, holdMs: number): Promise<void> {
-  const w = new Worker(WORKER, { eval: true, workerData: { lock: lock.buffer, shared, rounds, holdMs } });
-  return new Promise((resolve, reject) => {
-    w.once("message", () => resolve());
-    w.once("error", reject);
-  });
+function worker(lock: WriteLock, shared: SharedArrayBuffer, rounds: number, holdMs: number, keep = false) {
+  const w = new Worker(WORKER, { eval: true, workerData: { lock: lock.buffer, shared, rounds, holdMs, keep } });
+  return Object.assign(
+    new Promise<void>((resolve, reject) => {
+      w.once("exit", () => resolve());
+      w.once("error", reject);
+    }),
+    { threadId: w.threadId },
+  );
 }
 
 describe("WriteLock", () => {
@@ -68,5 +73,16 @@ describe("WriteLock", () => {
     await other;
     expect(ms).toBeGreaterThan(100);
     expect(ticks).toBeGreaterThan(5);
+  });
+
+  it("is let go of when the thread that held it has ended, and only then", async () => {
+    const lock = new WriteLock();
+    const gone = worker(lock, new SharedArrayBuffer(8), 1, 0, true);
+    await gone;
+    expect(lock.releaseIfHeldBy(gone.threadId + 1)).toBe(false); // another thread's id
+    expect(lock.releaseIfHeldBy(gone.threadId)).toBe(true);
+    await lock.acquire();
+    expect(lock.releaseIfHeldBy(gone.threadId)).toBe(false); // this thread holds it now
+    lock.release();
   });
 });

@@ -1,9 +1,12 @@
+import { threadId } from "node:worker_threads";
+
 /**
  * SQLite's write lock, taken in turn by the threads of one process before they write. Each thread has its own
  * connection; without this, a thread that finds the database locked waits in SQLite's busy handler, which sleeps on
  * that thread: on the main thread, a sleep of the event loop that every device's acknowledgement shares. With it,
  * the main thread awaits the lock (Atomics.waitAsync) and goes on serving meanwhile. The lock lives in a
- * SharedArrayBuffer handed to each thread; it is not reentrant, and it does not order waiters.
+ * SharedArrayBuffer handed to each thread; it is not reentrant, and it does not order waiters. It holds its holder's
+ * thread id (plus one), so that a thread that ended while holding it can be let go of (releaseIfHeldBy).
  */
 export class WriteLock {
   readonly #cell: Int32Array;
@@ -15,8 +18,10 @@ export class WriteLock {
 
   /** Resolves once this thread holds the lock. */
   async acquire(): Promise<void> {
-    while (Atomics.compareExchange(this.#cell, 0, UNLOCKED, LOCKED) !== UNLOCKED) {
-      const wait = waitAsync(this.#cell, 0, LOCKED);
+    for (;;) {
+      const holder = Atomics.compareExchange(this.#cell, 0, UNLOCKED, SELF);
+      if (holder === UNLOCKED) return;
+      const wait = waitAsync(this.#cell, 0, holder);
       if (wait.async) await wait.value;
     }
   }
@@ -25,6 +30,16 @@ export class WriteLock {
   release(): void {
     Atomics.store(this.#cell, 0, UNLOCKED);
     Atomics.notify(this.#cell, 0, 1);
+  }
+
+  /**
+   * Lets the lock go if the thread `threadId` holds it (one that ended holding it: its connection is closed with it,
+   * so SQLite has rolled its transaction back); answers whether it did.
+   */
+  releaseIfHeldBy(threadId: number): boolean {
+    if (Atomics.compareExchange(this.#cell, 0, threadId + 1, UNLOCKED) !== threadId + 1) return false;
+    Atomics.notify(this.#cell, 0, 1);
+    return true;
   }
 
   /** Runs `work` holding the lock. */
@@ -39,7 +54,8 @@ export class WriteLock {
 }
 
 const UNLOCKED = 0;
-const LOCKED = 1;
+/** What the lock holds while this thread has it: its thread id plus one (the main thread's is 0). */
+const SELF = threadId + 1;
 
 /** Atomics.waitAsync (ES2024, in Node since 16), typed here: the project's lib is ES2023. */
 const waitAsync = (a: Int32Array, i: number, v: number) =>
