@@ -15,6 +15,19 @@ import { bundleEntry } from "../scripts/bundle-entry.js";
 
 /** The thread logs only a failure or a forced stop, neither expected here. */
 const silent = { warn: () => {}, error: () => {} } as unknown as Parameters<typeof PipelineThread.start>[1];
+/**
+ * A stand-in for the pipeline's worker: `script` as the worker's module, and an empty file it may write to (its
+ * `dataDir`), in a new folder.
+ */
+function standIn(script: string): { dir: string; entry: string; log: string } {
+  const dir = mkdtempSync(join(tmpdir(), "pipeline-thread-"));
+  const entry = join(dir, "worker.mjs");
+  const log = join(dir, "log");
+  writeFileSync(log, "");
+  writeFileSync(entry, script);
+  return { dir, entry, log };
+}
+
 const sqlite = engines.find((e) => e.name === "sqlite")!;
 afterAll(() => sqlite.cleanup());
 
@@ -96,12 +109,7 @@ describe("the data pipeline on a worker thread (SQLite)", () => {
     // A stand-in worker: it notes each wake-up in a file and never answers with a batch. The real one reads the
     // events when its batch starts, so a wake-up for rows committed after that must reach it, or they wait for the
     // next uplink (the pipeline stalled at the end of a benchmark run that way).
-    const dir = mkdtempSync(join(tmpdir(), "pipeline-thread-"));
-    const entry = join(dir, "worker.mjs");
-    const log = join(dir, "wakes");
-    writeFileSync(log, "");
-    writeFileSync(
-      entry,
+    const { dir, entry, log } = standIn(
       `import { parentPort, workerData } from "node:worker_threads";
        import { appendFileSync } from "node:fs";
        parentPort.on("message", (m) => {
@@ -127,12 +135,7 @@ describe("the data pipeline on a worker thread (SQLite)", () => {
   it("starts the worker again when it ends by itself, and not once closed", async () => {
     // A stand-in worker that notes its start, and at its first wake-up takes the write lock and ends holding it, as an
     // error thrown out of a transaction would.
-    const dir = mkdtempSync(join(tmpdir(), "pipeline-thread-"));
-    const entry = join(dir, "worker.mjs");
-    const log = join(dir, "log");
-    writeFileSync(log, "");
-    writeFileSync(
-      entry,
+    const { dir, entry, log } = standIn(
       `import { parentPort, threadId, workerData } from "node:worker_threads";
        import { appendFileSync } from "node:fs";
        appendFileSync(workerData.dataDir, "s");

@@ -51,7 +51,14 @@ class LockedConnection implements DatabaseConnection {
   }
 }
 
+/**
+ * Hands out one LockedConnection per connection of the driver it wraps, and runs BEGIN, COMMIT, ROLLBACK and
+ * savepoints through it: kysely logs the statements of the connection it was handed, and its query log is how the
+ * node notices a full disk (often first from a failing COMMIT).
+ */
 class LockedDriver implements Driver {
+  readonly #connections = new WeakMap<DatabaseConnection, LockedConnection>();
+
   constructor(
     private readonly inner: Driver,
     private readonly database: SqliteDatabase,
@@ -63,31 +70,38 @@ class LockedDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new LockedConnection(await this.inner.acquireConnection(), this.database, this.lock);
+    const inner = await this.inner.acquireConnection();
+    let c = this.#connections.get(inner);
+    if (c === undefined) {
+      c = new LockedConnection(inner, this.database, this.lock);
+      this.#connections.set(inner, c);
+    }
+    return c;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const c = connection as LockedConnection;
     await this.lock.acquire();
+    c.inTransaction = true; // BEGIN itself runs under the lock just taken
     try {
-      await this.inner.beginTransaction(c.inner, settings);
+      await this.inner.beginTransaction(c, settings);
     } catch (error) {
+      c.inTransaction = false;
       this.lock.release();
       throw error;
     }
-    c.inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await this.#end(connection as LockedConnection, (inner) => this.inner.commitTransaction(inner));
+    await this.#end(connection as LockedConnection, (c) => this.inner.commitTransaction(c));
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await this.#end(connection as LockedConnection, (inner) => this.inner.rollbackTransaction(inner));
+    await this.#end(connection as LockedConnection, (c) => this.inner.rollbackTransaction(c));
   }
 
   async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]): Promise<void> {
-    await this.inner.savepoint!((connection as LockedConnection).inner, name, compile);
+    await this.inner.savepoint!(connection, name, compile);
   }
 
   async rollbackToSavepoint(
@@ -95,7 +109,7 @@ class LockedDriver implements Driver {
     name: string,
     compile: QueryCompiler["compileQuery"],
   ): Promise<void> {
-    await this.inner.rollbackToSavepoint!((connection as LockedConnection).inner, name, compile);
+    await this.inner.rollbackToSavepoint!(connection, name, compile);
   }
 
   async releaseSavepoint(
@@ -103,7 +117,7 @@ class LockedDriver implements Driver {
     name: string,
     compile: QueryCompiler["compileQuery"],
   ): Promise<void> {
-    await this.inner.releaseSavepoint!((connection as LockedConnection).inner, name, compile);
+    await this.inner.releaseSavepoint!(connection, name, compile);
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -115,9 +129,9 @@ class LockedDriver implements Driver {
   }
 
   /** Ends the transaction; the lock goes whether or not the COMMIT or ROLLBACK succeeded. */
-  async #end(c: LockedConnection, end: (inner: DatabaseConnection) => Promise<void>): Promise<void> {
+  async #end(c: LockedConnection, end: (c: DatabaseConnection) => Promise<void>): Promise<void> {
     try {
-      await end(c.inner);
+      await end(c);
     } finally {
       c.inTransaction = false;
       this.lock.release();
