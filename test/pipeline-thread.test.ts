@@ -7,8 +7,8 @@ import { createDataStream } from "../packages/registry/src/domain/data-streams.j
 import { createDevice } from "../packages/registry/src/domain/devices.js";
 import { createProduct } from "../packages/registry/src/domain/products.js";
 import { twoTenants } from "../packages/registry/src/domain/test-tenants.js";
-import { PIPELINE_CURSOR_KEY } from "../packages/registry/src/pipeline/data-pipeline.js";
 import { PipelineThread } from "../packages/registry/src/pipeline/pipeline-thread.js";
+import { cursorAndNewest, telemetryUplink } from "../packages/registry/src/pipeline/test-pipeline.js";
 import { engines } from "../packages/registry/src/store/test-engines.js";
 import { WriteLock } from "../packages/registry/src/store/write-lock.js";
 import { bundleEntry } from "../scripts/bundle-entry.js";
@@ -63,17 +63,7 @@ describe("the data pipeline on a worker thread (SQLite)", () => {
       silent,
     );
     const write = (n: number) =>
-      store.uplinks.write({
-        msgKey: `k:${n}`,
-        tenantId: caller.tenantId,
-        deviceIntId: device.id,
-        gatewayIntId: null,
-        topic: "telemetry",
-        payload: Buffer.from(JSON.stringify({ temp: n })),
-        ip: null,
-        qos: 1,
-        msgTime: Date.now(),
-      });
+      store.uplinks.write(telemetryUplink(caller.tenantId, device.id, `k:${n}`, n, Date.now()));
     // Written in many commits, each followed by a wake-up as the uplink path sends it, while the worker writes
     // values: both connections take turns for the lock, and the last rounds land while a batch is under way.
     for (let round = 0; round < 50; round++) {
@@ -93,16 +83,8 @@ describe("the data pipeline on a worker thread (SQLite)", () => {
     await thread.close();
     const stored = await db.selectFrom("pointValues").select("numValue").orderBy("numValue").execute();
     expect(stored.map((r) => r.numValue)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
-    const newest = await db
-      .selectFrom("deviceEvents")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirstOrThrow();
-    const cursor = await db
-      .selectFrom("settings")
-      .select("value")
-      .where("key", "=", PIPELINE_CURSOR_KEY)
-      .executeTakeFirstOrThrow();
-    expect(Number(cursor.value)).toBe(Number(newest.id));
+    const { cursor, newest } = await cursorAndNewest(db);
+    expect(cursor).toBe(newest);
   });
 
   it("hands the worker a wake-up asked for after its last one, even before the worker has run a batch since", async () => {

@@ -10,6 +10,7 @@ import { twoTenants } from "../domain/test-tenants.js";
 import { engines, type EngineUnderTest } from "../store/test-engines.js";
 import { DataPipeline, nextEvents, PIPELINE_CURSOR_KEY } from "./data-pipeline.js";
 import { readEvents } from "../northbound/events.js";
+import { cursorAndNewest, telemetryUplink } from "./test-pipeline.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
@@ -98,18 +99,7 @@ async function plainDevice({ db, store, caller }: Pick<Awaited<ReturnType<typeof
     upLinkSystem: 1,
     authType: 1,
   });
-  return (n: number) =>
-    store.uplinks.write({
-      msgKey: `plain:${n}`,
-      tenantId: caller.tenantId,
-      deviceIntId: other.id,
-      gatewayIntId: null,
-      topic: "telemetry",
-      payload: Buffer.from(JSON.stringify({ temp: 99 })),
-      ip: null,
-      qos: 1,
-      msgTime: T0 + n,
-    });
+  return (n: number) => store.uplinks.write(telemetryUplink(caller.tenantId, other.id, `plain:${n}`, 99, T0 + n));
 }
 
 describe.each(engines)("data pipeline on $name", (engine) => {
@@ -328,16 +318,8 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     // The cursor, the window summed up (one row for the one device), that device, its product's spec: a few rows.
     // Reading the window as rows answered one per uplink (100 and more).
     expect(rowsRead).toBeLessThan(20);
-    const newest = await db
-      .selectFrom("deviceEvents")
-      .select((eb) => eb.fn.max("id").as("id"))
-      .executeTakeFirst();
-    const cursor = await db
-      .selectFrom("settings")
-      .select("value")
-      .where("key", "=", PIPELINE_CURSOR_KEY)
-      .executeTakeFirst();
-    expect(Number(cursor?.value)).toBe(Number(newest?.id));
+    const { cursor, newest } = await cursorAndNewest(db);
+    expect(cursor).toBe(newest);
   });
 
   it("decodes the uplinks handed over at their commit without reading them back, and reads those stored otherwise", async () => {
@@ -355,17 +337,7 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     const stop = store.uplinks.onStored(reader.offer);
     await reader.start();
     const write = (n: number) =>
-      store.uplinks.write({
-        msgKey: `handed:${n}`,
-        tenantId: caller.tenantId,
-        deviceIntId: device.id,
-        gatewayIntId: null,
-        topic: "telemetry",
-        payload: Buffer.from(JSON.stringify({ temp: n })),
-        ip: null,
-        qos: 1,
-        msgTime: T0 + n,
-      });
+      store.uplinks.write(telemetryUplink(caller.tenantId, device.id, `handed:${n}`, n, T0 + n));
     await Promise.all(Array.from({ length: 50 }, (_, n) => write(n)));
     await reader.flush();
     expect(payloadsRead).toBe(0);
