@@ -1,11 +1,27 @@
+/** A remembered message: when it came, and what the layer answered it (undefined: no answer yet, or none to repeat). */
+export interface Remembered {
+  readonly at: number;
+  reply: Buffer | undefined;
+}
+
+interface Entry extends Remembered {
+  readonly key: string;
+}
+
 /**
  * Messages already received, by sender and message id (RFC 7252 §4.5), with what the layer answered them: a
  * retransmitted confirmable message gets that same answer again instead of being handled twice. Bounded by age
  * (EXCHANGE_LIFETIME) and count, the oldest going first. Pure apart from the clock, which every call takes.
+ *
+ * The oldest are found in a queue of their own, never by iterating the Map: V8 keeps a deleted Map entry as a hole
+ * until the table is rebuilt, and every iteration steps over the holes one by one, so taking the oldest from a full
+ * Map of 50,000 where the oldest go first cost 24–58 µs a message (docs/performance.md, session 21).
  */
 export class DuplicateCache {
-  /** Oldest first. */
-  private readonly entries = new Map<string, { at: number; reply: Buffer | undefined }>();
+  private readonly entries = new Map<string, Entry>();
+  /** The entries, oldest first from `head` (the one place they are forgotten, so the two hold the same). */
+  private order: (Entry | undefined)[] = [];
+  private head = 0;
 
   /**
    * @param lifetimeMs how long a message is remembered, ms (RFC 7252 EXCHANGE_LIFETIME is 247 s)
@@ -22,24 +38,48 @@ export class DuplicateCache {
   }
 
   /** The message `key` if seen within the lifetime: `reply` is its answer, undefined while it is being made. */
-  get(key: string, now: number): { readonly reply: Buffer | undefined } | undefined {
+  get(key: string, now: number): Remembered | undefined {
     const entry = this.entries.get(key);
     return entry && now - entry.at < this.lifetimeMs ? entry : undefined;
   }
 
-  /** Remembers message `key` and its answer (undefined: none yet, or none to repeat). */
-  remember(key: string, reply: Buffer | undefined, now: number): void {
-    for (const [k, e] of this.entries) {
-      if (now - e.at < this.lifetimeMs && this.entries.size < this.maxEntries) break;
-      this.entries.delete(k);
+  /**
+   * Remembers message `key` and its answer (undefined: none yet, or none to repeat); a key remembered already keeps
+   * its time and takes the answer. Answers the entry: its `reply` may be set later, when the answer is made.
+   */
+  remember(key: string, reply: Buffer | undefined, now: number): Remembered {
+    this.forgetOld(now);
+    const known = this.entries.get(key);
+    if (known) {
+      known.reply = reply;
+      return known;
     }
-    const entry = this.entries.get(key);
-    if (entry) entry.reply = reply;
-    else this.entries.set(key, { at: now, reply });
+    const entry: Entry = { key, at: now, reply };
+    this.entries.set(key, entry);
+    this.order.push(entry);
+    return entry;
   }
 
   /** Forgets every message. */
   clear(): void {
     this.entries.clear();
+    this.order = [];
+    this.head = 0;
+  }
+
+  /** Forgets the expired, and the oldest while at maxEntries (room for one more). */
+  private forgetOld(now: number): void {
+    const { order } = this;
+    while (this.head < order.length) {
+      const oldest = order[this.head]!;
+      if (now - oldest.at < this.lifetimeMs && this.entries.size < this.maxEntries) break;
+      this.entries.delete(oldest.key);
+      order[this.head++] = undefined;
+    }
+    // The queue's front is dropped once it is half of it, so it stays within twice the entries.
+    if (this.head > 1024 && this.head * 2 > order.length) {
+      this.order = order.slice(this.head);
+      this.head = 0;
+    }
   }
 }

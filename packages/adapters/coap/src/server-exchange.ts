@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { blockSize, fitBlock, sliceBlock, type BlockOption } from "./blockwise/block-option.js";
 import { Block1Assembler } from "./blockwise/block1-assembler.js";
 import { RepresentationCache } from "./blockwise/representation-cache.js";
-import type { DuplicateCache } from "./duplicate-cache.js";
+import type { DuplicateCache, Remembered } from "./duplicate-cache.js";
 import { notification, response, type AnswerOptions } from "./encode-message.js";
 import type { CoapHandler, CoapRequest, Confirmation, Peer, RequestHead } from "./message-layer.js";
 import { CODES, type DecodedRequest } from "./messages.js";
@@ -247,15 +247,16 @@ export function createServerExchange(handler: CoapHandler, options: ServerExchan
   return {
     handle(m, peer, send) {
       const { packet } = m;
-      const exchange = packet.confirmable ? messageKey(peer, packet.messageId) : undefined;
-      if (exchange !== undefined) {
+      let exchange: Remembered | undefined;
+      if (packet.confirmable) {
+        const key = messageKey(peer, packet.messageId);
         const now = Date.now();
-        const seen = duplicates.get(exchange, now);
+        const seen = duplicates.get(key, now);
         if (seen) {
           if (seen.reply) send(seen.reply); // a retransmission: same answer, not handled twice
           return;
         }
-        duplicates.remember(exchange, undefined, now);
+        exchange = duplicates.remember(key, undefined, now);
       }
       const answered = new Answered();
       serve(m, peer, send, answered)
@@ -264,7 +265,7 @@ export function createServerExchange(handler: CoapHandler, options: ServerExchan
           return response(packet, CODES.internal, "", { messageId: messageId() });
         })
         .then((reply) => {
-          if (exchange !== undefined) duplicates.remember(exchange, reply, Date.now());
+          if (exchange !== undefined) exchange.reply = reply;
           send(reply);
           answered.mark();
         })
