@@ -87,16 +87,21 @@ describe("the data pipeline on a worker thread (SQLite)", () => {
     expect(cursor).toBe(newest);
   });
 
-  it("hands the worker a wake-up asked for after its last one, even before the worker has run a batch since", async () => {
-    // A stand-in worker: it notes each wake-up in a file and never answers with a batch. The real one reads the
-    // events when its batch starts, so a wake-up for rows committed after that must reach it, or they wait for the
-    // next uplink (the pipeline stalled at the end of a benchmark run that way).
+  it("sends a wake-up only when none was sent since the worker's last batch started to read", async () => {
+    // A stand-in worker: it notes each wake-up ("w") and, 300 ms later, the start of its batch's read ("r"), where
+    // the real one clears the flag. It never answers with a batch: a wake-up asked for after a read must reach it
+    // anyway, or those uplinks wait for the next one (the pipeline stalled at the end of a benchmark run that way).
     const { dir, entry, log } = standIn(
       `import { parentPort, workerData } from "node:worker_threads";
        import { appendFileSync } from "node:fs";
+       const wakeSent = new Int32Array(workerData.wakeSent);
        parentPort.on("message", (m) => {
-         if (m.type === "wake") appendFileSync(workerData.dataDir, "w");
-         else parentPort.close();
+         if (m.type !== "wake") return parentPort.close();
+         appendFileSync(workerData.dataDir, "w");
+         setTimeout(() => {
+           Atomics.store(wakeSent, 0, 0);
+           appendFileSync(workerData.dataDir, "r");
+         }, 300);
        });
        parentPort.postMessage({ type: "started" });`,
     );
@@ -104,12 +109,17 @@ describe("the data pipeline on a worker thread (SQLite)", () => {
       { entry, dataDir: log, writeLock: new WriteLock(), logLevel: "silent" },
       silent,
     );
-    const wakes = () => readFileSync(log, "utf8").length;
+    const said = () => readFileSync(log, "utf8");
     thread.wake();
-    await expect.poll(wakes).toBe(1);
+    await expect.poll(said).toBe("w");
+    thread.wake(); // before the read: that read takes these uplinks, no message
+    await new Promise((r) => setTimeout(r, 50));
     thread.wake();
-    thread.wake(); // the same turn: one message
-    await expect.poll(wakes).toBe(2);
+    await expect.poll(said).toBe("wr");
+    thread.wake(); // after it: a message
+    thread.wake(); // the same turn: the same message
+    await expect.poll(said).toBe("wrw");
+    await expect.poll(said).toBe("wrwr");
     await thread.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -44,6 +44,8 @@ export const PIPELINE_CURSOR_KEY = "pipeline.cursor";
  * worker thread hands them to the main thread instead (pipeline-thread.ts).
  */
 export interface PipelineObserver {
+  /** A batch is about to read the next events: every uplink committed before this call is in what it reads. */
+  reading(): void;
   /** A batch went through `uplinks` uplinks and stored `values` values; the newest is `lagSeconds` old. */
   batch(uplinks: number, values: number, lagSeconds: number): void;
   /** A batch failed (it is retried). */
@@ -54,6 +56,7 @@ export interface PipelineObserver {
 
 /** The node's own metrics and feed signal. */
 export const NODE_OBSERVER: PipelineObserver = {
+  reading() {},
   batch(uplinks, values, lagSeconds) {
     pipelineUplinks().inc(uplinks);
     pipelineValues().inc(values);
@@ -274,6 +277,7 @@ export class DataPipeline {
    */
   private async batch(): Promise<boolean> {
     const cursor = this.cursor ?? (await this.loadCursor());
+    this.observer.reading();
     // Which events, and whose: the rows themselves (payload included) are read only for devices whose product has
     // streams. Reading every uplink in full behind ingest, streams or not, cost the central node a tenth of its CPU.
     const heads = await nextEvents(this.db, cursor, BATCH_MAX);
