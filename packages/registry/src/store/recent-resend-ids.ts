@@ -17,6 +17,13 @@ export const DEFAULT_RECENT_RESEND_IDS = 200_000;
  * received a little earlier (an adapter's buffer, another adapter's clock). Older lookups read the database.
  */
 const FLOOR_MARGIN_MS = 60_000;
+/**
+ * How often, at most, idle devices are looked for while the ids are within their bound, ms. The scan walks the Map
+ * from its oldest entry, and V8 keeps each entry that a lookup moved to the end as a hole there until the table is
+ * rebuilt: with 10,000 devices used in turn, scanning at every lookup cost about 7 µs (50,000: 22 µs) in a
+ * microbenchmark of that pattern (docs/performance.md, session 21).
+ */
+const IDLE_SCAN_MS = 1_000;
 
 /** One stored uplink that carries a resend id: where it stands among its device's uplinks, and its key. */
 interface Entry {
@@ -158,6 +165,8 @@ export class RecentResendIds {
   readonly #devices = new Map<number, DeviceIds>();
   readonly #maxIds: number;
   #ids = 0;
+  /** When idle devices were last looked for (epoch ms). */
+  #scannedAt = 0;
 
   constructor(maxIds = DEFAULT_RECENT_RESEND_IDS) {
     this.#maxIds = Math.max(RESEND_SCAN_ROWS, maxIds);
@@ -215,8 +224,10 @@ export class RecentResendIds {
     this.#evict(Date.now());
   }
 
-  /** Drops idle devices, then the least recently used ones while over the bound. */
+  /** Drops idle devices (at most every IDLE_SCAN_MS), then the least recently used ones while over the bound. */
   #evict(now: number): void {
+    if (this.#ids <= this.#maxIds && now - this.#scannedAt < IDLE_SCAN_MS) return;
+    this.#scannedAt = now;
     for (const [id, device] of this.#devices) {
       if (device.usedAt >= now - RESEND_WINDOW_MS && this.#ids <= this.#maxIds) break;
       this.#devices.delete(id);
