@@ -5,13 +5,16 @@
  * in sequence. The baseline is a bare UDP echo in this process answering each request with its piggybacked 2.04 ACK
  * at once, taken by the same clients with the same datagrams in the same run.
  *
- *   pnpm bench:coap [devices=32] [requests=5000] [sequential=300] [warmUp=min(2 x requests, 10000)]
+ *   pnpm bench:coap [devices=32] [requests=5000] [sequential=300] [warmUp=min(12 x requests, MAX_EXCHANGES + 10000)]
  *
- * The warm-up runs first, fleet and baseline alike, and is not measured: each device opens its session, and the
- * processes' code is compiled by V8's optimizing tiers. Before a warm-up of this size, the adapter's CPU per request
- * was still falling over the first 20,000 requests (3.1 s per 10k in the first 4,000, 1.2-1.4 from the 16,000th on;
- * docs/performance.md, session 12), so a short warm-up measured the JIT more than the steady state. Then three load
- * passes of each side, alternated, and each side's median pass counts (`alternated` in closed-loop.ts).
+ * The warm-up runs first, fleet and baseline alike, and is not measured: each device opens its session, the
+ * processes' code is compiled by V8's optimizing tiers, and the adapter's duplicate cache fills up. Before a warm-up of
+ * 10,000 the adapter's CPU per request was still falling over the first 20,000 requests (3.1 s per 10k in the first
+ * 4,000, 1.2-1.4 from the 16,000th on; docs/performance.md, session 12), so a short warm-up measured the JIT more than
+ * the steady state. The cache remembers the last MAX_EXCHANGES requests, and an adapter under steady load runs with it
+ * full, forgetting one message per message: passes that end before it is full leave that cost out (session 21 found
+ * it at 24-58 µs a message). Then three load passes of each side, alternated, and each side's median pass counts
+ * (`alternated` in closed-loop.ts).
  *
  * With BENCH_CPU_PROF_DIR set, the central node and the adapters write CPU profiles there (docs/performance.md).
  *
@@ -20,6 +23,7 @@
  */
 import { createSocket, type Socket } from "node:dgram";
 import { generate, parse } from "coap-packet";
+import { MAX_EXCHANGES } from "@iot/adapter-coap";
 import { alternated, benchFleet, report, type Side } from "./closed-loop.js";
 import { positiveInt } from "./figures.js";
 import type { TestDevice } from "../test/helpers.js";
@@ -27,7 +31,7 @@ import type { TestDevice } from "../test/helpers.js";
 const devices = positiveInt(process.argv[2], 32);
 const total = positiveInt(process.argv[3], 5000);
 const sequential = positiveInt(process.argv[4], 300);
-const warmUp = Math.max(positiveInt(process.argv[5], Math.min(2 * total, 10_000)), devices * 5);
+const warmUp = Math.max(positiveInt(process.argv[5], Math.min(12 * total, MAX_EXCHANGES + 10_000)), devices * 5);
 const payload = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
 const ACK_TIMEOUT_MS = 2000;
 

@@ -3,6 +3,7 @@ export { coapAdapterSettings, type CoapAdapterConfig } from "./config.js";
 export { listenUdp, type DatagramTarget, type UdpListener } from "./transport/udp.js";
 export {
   createMessageLayer,
+  MAX_EXCHANGES,
   type CoapHandler,
   type CoapReply,
   type CoapRequest,

@@ -125,7 +125,7 @@ export interface MessageLayer {
 /** How long a received message is remembered for its duplicates, ms (RFC 7252 EXCHANGE_LIFETIME is 247 s). */
 export const EXCHANGE_MS = 247_000;
 /** Most remembered messages (oldest go first). */
-const MAX_EXCHANGES = 50_000;
+export const MAX_EXCHANGES = 50_000;
 
 /**
  * The CoAP message layer (RFC 7252, RFC 7641, RFC 7959) over one transport, in both roles: requests from peers go
