@@ -51,6 +51,37 @@ describe("DeviceLeases", () => {
     expect(registry.events[0]).toMatchObject({ info: { clientIp: "10.0.0.9", keepAlive: 60 } });
   });
 
+  it("forgets a closed lease alone: its device's next request opens a new session, the others keep theirs", async () => {
+    const devices = [1, 2, 3].map((i) => ({ ...device, deviceIntId: i, deviceId: `dev-${i}`, username: `u${i}` }));
+    const registry = new FakeRegistryClient({ devices });
+    registry.start();
+    const leases = new DeviceLeases({
+      registry,
+      protocol: "http",
+      logger: pino({ level: "silent" }),
+      keepAliveSeconds: 60,
+      policyDefault: "allow",
+    });
+    const credsOf = (i: number): DeviceCredentials => ({ ...creds, clientId: `dev-${i}`, username: `u${i}` });
+    const open = async (i: number) => (await leases.acquire(credsOf(i), "10.0.0.9")) as Lease;
+    const [one, two, three] = [await open(1), await open(2), await open(3)];
+    two.close("gone");
+    expect(leases.size).toBe(2);
+    expect(await open(1)).toBe(one);
+    expect(await open(3)).toBe(three);
+    const again = await open(2);
+    expect(again).not.toBe(two);
+    expect(again.closed).toBe(false);
+    expect(registry.authAttempts.map((a) => (a.credentials as { clientId: string }).clientId)).toEqual([
+      "dev-1",
+      "dev-2",
+      "dev-3",
+      "dev-2",
+    ]);
+    leases.closeAll("stop");
+    expect(leases.size).toBe(0);
+  });
+
   it("refuses wrong credentials with the registry's code and opens nothing", async () => {
     const { registry, leases } = setup();
     const r = (await leases.acquire({ ...creds, token: "nope" }, "")) as LeaseRefusal;
