@@ -13,8 +13,8 @@ const device = {
 };
 const creds: DeviceCredentials = { kind: "token", clientId: "dev-1", username: "u1", token: "t1" };
 
-function setup(keepAliveSeconds = 60) {
-  const registry = new FakeRegistryClient({ devices: [device] });
+function setup(keepAliveSeconds = 60, devices = [device]) {
+  const registry = new FakeRegistryClient({ devices });
   registry.start();
   const leases = new DeviceLeases({
     registry,
@@ -53,15 +53,7 @@ describe("DeviceLeases", () => {
 
   it("forgets a closed lease alone: its device's next request opens a new session, the others keep theirs", async () => {
     const devices = [1, 2, 3].map((i) => ({ ...device, deviceIntId: i, deviceId: `dev-${i}`, username: `u${i}` }));
-    const registry = new FakeRegistryClient({ devices });
-    registry.start();
-    const leases = new DeviceLeases({
-      registry,
-      protocol: "http",
-      logger: pino({ level: "silent" }),
-      keepAliveSeconds: 60,
-      policyDefault: "allow",
-    });
+    const { registry, leases } = setup(60, devices);
     const credsOf = (i: number): DeviceCredentials => ({ ...creds, clientId: `dev-${i}`, username: `u${i}` });
     const open = async (i: number) => (await leases.acquire(credsOf(i), "10.0.0.9")) as Lease;
     const [one, two, three] = [await open(1), await open(2), await open(3)];
