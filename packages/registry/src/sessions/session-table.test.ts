@@ -100,6 +100,20 @@ describe("SessionTable", () => {
       expect(table.admits("t", 6, 1, 11_001)).toBe(true);
     });
 
+    it("counts a device once whether it is live, pending, or both, and lets a pending device in at the limit", () => {
+      const table = new SessionTable();
+      table.attach(recordingLink("a").link);
+      table.open("a", session("s1", 1));
+      table.issued("p1", 1, "t", 1_000); // device 1 again, not open yet
+      table.issued("p2", 2, "t", 1_000);
+      table.issued("p3", 2, "t", 1_000);
+      expect([...table.tenantConnections("t", 2_000)].sort()).toEqual([1, 2]);
+      expect(table.admits("t", 3, 2, 2_000)).toBe(false);
+      expect(table.admits("t", 3, 3, 2_000)).toBe(true);
+      expect(table.admits("t", 2, 2, 2_000)).toBe(true);
+      expect(table.admits("t", 1, 2, 2_000)).toBe(true);
+    });
+
     it("frees a place when the session closes or its adapter detaches", () => {
       const table = new SessionTable();
       const a = recordingLink("a");

@@ -139,9 +139,16 @@ export class SessionTable {
    * Several nodes: `admits` adds the other nodes' count.
    */
   tenantConnections(tenantId: string, now = Date.now()): Set<number> {
-    const devices = new Set(this.byTenant.get(tenantId));
+    return new Set([...(this.byTenant.get(tenantId) ?? []), ...this.pendingDevices(tenantId, now)]);
+  }
+
+  /** The tenant's devices authenticated within the last ten seconds, not reported open yet and with no live session. */
+  private pendingDevices(tenantId: string, now: number): Set<number> {
+    const live = this.byTenant.get(tenantId);
+    const devices = new Set<number>();
     for (const p of this.pending.values())
-      if (p.tenantId === tenantId && now - p.issuedAt < PENDING_COUNT_MS) devices.add(p.deviceIntId);
+      if (p.tenantId === tenantId && now - p.issuedAt < PENDING_COUNT_MS && !live?.has(p.deviceIntId))
+        devices.add(p.deviceIntId);
     return devices;
   }
 
@@ -159,9 +166,12 @@ export class SessionTable {
     elsewhere: TenantConnectionsElsewhere = { devices: 0, holdsDevice: false },
   ): boolean {
     if (maxConnections <= 0) return true;
-    const devices = this.tenantConnections(tenantId, now);
-    if (devices.has(deviceIntId) || elsewhere.holdsDevice) return true;
-    return devices.size + elsewhere.devices < maxConnections;
+    // Counted, not copied: a copy of the tenant's live devices cost every authentication a pass over all of them.
+    const live = this.byTenant.get(tenantId);
+    if (elsewhere.holdsDevice || live?.has(deviceIntId)) return true;
+    const pending = this.pendingDevices(tenantId, now);
+    if (pending.has(deviceIntId)) return true;
+    return (live?.size ?? 0) + pending.size + elsewhere.devices < maxConnections;
   }
 
   /** Every attached adapter's link (tenant-wide pushes). */
