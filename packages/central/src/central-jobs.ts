@@ -29,12 +29,20 @@ export interface SingletonJobDeps {
   /** How long a gone node's sessions wait for their adapter to re-announce them elsewhere, ms. */
   graceMs: number;
   /** The running data pipeline, when this node runs it: uplink writes wake it. */
-  pipeline: { current?: { wake(delayMs?: number): void } | undefined };
+  pipeline: PipelineRef;
   /**
    * The module a worker thread runs the data pipeline from (the central node's entry, which calls runPipelineWorker
    * in such a worker). On SQLite with one, the pipeline runs on that thread; without one, on the event loop.
    */
   pipelineWorkerEntry?: string | URL | undefined;
+}
+
+/**
+ * The data pipeline this node runs now, if any, as the uplink path sees it: something to wake (a DataPipeline on the
+ * event loop, or the PipelineThread of one on a worker).
+ */
+export interface PipelineRef {
+  current?: { wake(): void } | undefined;
 }
 
 /** A job object started at once (they all start with `start()` and end with `stop()`). */

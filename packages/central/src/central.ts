@@ -35,7 +35,7 @@ import {
   type SqliteNodeLock,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
-import { addSingletonJobs } from "./central-jobs.js";
+import { addSingletonJobs, type PipelineRef } from "./central-jobs.js";
 import { createPrivateFile, secureDataDir, type Tightened } from "./secure-data-dir.js";
 
 /** A running central node. */
@@ -172,7 +172,7 @@ export async function startCentral(
     store.durability,
   );
   // The data pipeline reads stored uplinks in id order: one node at a time (a singleton job, below).
-  const pipelineRef: { current?: { wake(delayMs?: number): void } | undefined } = {};
+  const pipelineRef: PipelineRef = {};
 
   const graceMs = config.sessionGrace * 1000;
   const grpc = await startGrpcServer(
@@ -187,7 +187,7 @@ export async function startCentral(
       relay: new GatewayRelay(store.db),
       live,
       connectivity,
-      pipeline: { wake: (delayMs?: number) => pipelineRef.current?.wake(delayMs) },
+      pipeline: { wake: () => pipelineRef.current?.wake() },
       modbusConfig,
       adapterRows: cluster?.rows,
       publicHost: config.publicHost,

@@ -2,7 +2,6 @@ import { join } from "node:path";
 import { Worker, type MessagePort } from "node:worker_threads";
 import type { Logger } from "pino";
 import pino from "pino";
-import { eventsCommitted } from "../northbound/events.js";
 import { WalSync } from "../store/batch-durability.js";
 import { SQLITE_FILE_NAME, openSqlite, sqliteConnectionOf } from "../store/sqlite.js";
 import { WriteLock } from "../store/write-lock.js";
@@ -173,7 +172,7 @@ export class PipelineThread {
         NODE_OBSERVER.failed();
         break;
       case "committed":
-        eventsCommitted();
+        NODE_OBSERVER.committed();
         break;
     }
   }
