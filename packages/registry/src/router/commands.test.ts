@@ -1,4 +1,4 @@
-import type { KyselyPlugin } from "kysely";
+import { CompiledQuery, type KyselyPlugin } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines, type EngineUnderTest } from "../store/test-engines.js";
 import { twoTenants } from "../domain/test-tenants.js";
@@ -12,7 +12,7 @@ import { RegistryError } from "../errors.js";
 import { getTask, TASK_STATUS } from "../domain/tasks.js";
 import { SessionTable } from "../sessions/session-table.js";
 import { fakeAdapterLink } from "../sessions/fake-adapter-link.js";
-import { CommandRouter, PUBLISH_STATUS } from "./commands.js";
+import { CommandRouter, PUBLISH_STATUS, pendingCommandsQuery } from "./commands.js";
 import { readEvents } from "../northbound/events.js";
 
 afterAll(async () => {
@@ -542,5 +542,19 @@ describe.each(engines)("commands with data points on $name", (engine) => {
     const { task } = await router.publishToGroup(caller, { group: g, payload: '{"speed": 5}', needAck: 1 });
     const logs = await db.selectFrom("controlLogs").select("topic").where("taskIntId", "=", task.id).execute();
     expect(logs.map((l) => l.topic)).toEqual(["cmd/motor", "cmd/motor", "cmd/motor"]);
+  });
+});
+
+describe("queued commands of connecting devices on SQLite", () => {
+  it("are found through the devices' index, not by reading every issued command of the service", async () => {
+    const { store } = await engines[0]!.open();
+    expect(store.engine).toBe("sqlite");
+    const { sql, parameters } = pendingCommandsQuery(store.db, [1, 2, 3], 0).compile();
+    const plan = await store.db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${sql}`, [...parameters]),
+    );
+    const details = plan.rows.map((r) => r.detail);
+    expect(details).toContain("SEARCH l USING INDEX control_logs_device_int_id_id (device_int_id=?)");
+    expect(details.join("\n")).not.toContain("control_logs_issued");
   });
 });
