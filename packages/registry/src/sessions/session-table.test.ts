@@ -59,6 +59,27 @@ describe("SessionTable", () => {
     expect([...table.takePending("s1")!.stale]).toEqual(["policies"]);
   });
 
+  it("keeps each pending session's missed pushes, kicks and tenant count apart among 20,000 others", () => {
+    const table = new SessionTable();
+    const n = 20_000;
+    for (let i = 0; i < n; i++) table.issued(`s${i}`, i, i % 2 === 0 ? "even" : "odd", 1_000);
+    table.issued("again", 4, "even", 1_000);
+    for (let i = 0; i < n; i += 2) table.markStale(i, "policies");
+    for (let i = 1; i < n; i += 1_000) table.kick(i, "blocked");
+    expect(table.admits("odd", -1, n / 2 + 1, 2_000)).toBe(true);
+    expect(table.admits("odd", -1, n / 2, 2_000)).toBe(false);
+    expect([...table.takePending("again")!.stale]).toEqual(["policies"]);
+    let stale = 0;
+    let revoked = 0;
+    for (let i = 0; i < n; i++) {
+      const p = table.takePending(`s${i}`)!;
+      stale += p.stale.size;
+      if (p.revoked) revoked++;
+    }
+    expect([stale, revoked]).toEqual([n / 2, n / 1_000]);
+    expect(table.admits("odd", -1, 1, 2_000)).toBe(true);
+  });
+
   it("forgets sessions that were never reported open after a minute", () => {
     const table = new SessionTable();
     table.issued("old", 7, "", 0);

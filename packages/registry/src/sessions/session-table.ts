@@ -117,6 +117,13 @@ export class SessionTable {
    * applied when the SessionOpened arrives.
    */
   private readonly pending = new Map<string, PendingSession>();
+  /**
+   * The pending session ids by device and by tenant: a push, a kick or an admission looks at its device's or
+   * tenant's alone instead of every pending session of the node (a connect storm leaves thousands, the abandoned
+   * ones for a minute).
+   */
+  private readonly pendingOfDevice = new Map<number, Set<string>>();
+  private readonly pendingOfTenant = new Map<string, Set<string>>();
   /** Sessions kicked on this node, with the reason: nothing more of theirs is stored. */
   private readonly revoked = new Map<string, string>();
 
@@ -128,9 +135,27 @@ export class SessionTable {
   issued(sessionId: string, deviceIntId: number, tenantId = "", now = Date.now()): void {
     for (const [id, p] of this.pending) {
       if (now - p.issuedAt < PENDING_TTL_MS) break;
-      this.pending.delete(id);
+      this.dropPending(id);
     }
+    this.dropPending(sessionId);
     this.pending.set(sessionId, { deviceIntId, tenantId, issuedAt: now, stale: new Set() });
+    addTo(this.pendingOfDevice, deviceIntId, sessionId);
+    addTo(this.pendingOfTenant, tenantId, sessionId);
+  }
+
+  /** Forgets a pending session; answers it (undefined when it was not pending). */
+  private dropPending(sessionId: string): PendingSession | undefined {
+    const p = this.pending.get(sessionId);
+    if (!p) return undefined;
+    this.pending.delete(sessionId);
+    removeFrom(this.pendingOfDevice, p.deviceIntId, sessionId);
+    removeFrom(this.pendingOfTenant, p.tenantId, sessionId);
+    return p;
+  }
+
+  /** The pending sessions of one device, with their ids. */
+  private *pendingOf(deviceIntId: number): Generator<[string, PendingSession]> {
+    for (const id of this.pendingOfDevice.get(deviceIntId) ?? []) yield [id, this.pending.get(id)!];
   }
 
   /**
@@ -146,9 +171,10 @@ export class SessionTable {
   private pendingDevices(tenantId: string, now: number): Set<number> {
     const live = this.byTenant.get(tenantId);
     const devices = new Set<number>();
-    for (const p of this.pending.values())
-      if (p.tenantId === tenantId && now - p.issuedAt < PENDING_COUNT_MS && !live?.has(p.deviceIntId))
-        devices.add(p.deviceIntId);
+    for (const id of this.pendingOfTenant.get(tenantId) ?? []) {
+      const p = this.pending.get(id)!;
+      if (now - p.issuedAt < PENDING_COUNT_MS && !live?.has(p.deviceIntId)) devices.add(p.deviceIntId);
+    }
     return devices;
   }
 
@@ -181,14 +207,12 @@ export class SessionTable {
 
   /** Takes what a just-opened session missed while pending (undefined when nothing is known of it). */
   takePending(sessionId: string): PendingSession | undefined {
-    const p = this.pending.get(sessionId);
-    this.pending.delete(sessionId);
-    return p;
+    return this.dropPending(sessionId);
   }
 
   /** Notes that the device's not-yet-open sessions missed a push of `what`. */
   markStale(deviceIntId: number, what: "policies" | "subscriptions"): void {
-    for (const p of this.pending.values()) if (p.deviceIntId === deviceIntId) p.stale.add(what);
+    for (const [, p] of this.pendingOf(deviceIntId)) p.stale.add(what);
   }
 
   /**
@@ -342,11 +366,10 @@ export class SessionTable {
   kickHere(deviceIntId: number, reason: string): void {
     for (const sessionId of this.byDevice.get(deviceIntId)?.keys() ?? []) this.revoke(sessionId, reason);
     for (const link of this.linksOf(deviceIntId)) link.kick(deviceIntId, reason);
-    for (const [sessionId, p] of this.pending)
-      if (p.deviceIntId === deviceIntId) {
-        p.revoked = reason;
-        this.revoke(sessionId, reason);
-      }
+    for (const [sessionId, p] of this.pendingOf(deviceIntId)) {
+      p.revoked = reason;
+      this.revoke(sessionId, reason);
+    }
   }
 
   /**
@@ -402,4 +425,17 @@ export class SessionTable {
     t?.delete(s.deviceIntId);
     if (t && t.size === 0) this.byTenant.delete(s.tenantId);
   }
+}
+
+/** Adds `value` to the set under `key`, making the set when missing. */
+function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  const set = index.get(key);
+  if (set) set.add(value);
+  else index.set(key, new Set([value]));
+}
+
+/** Removes `value` from the set under `key`, and the set once empty. */
+function removeFrom<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
+  const set = index.get(key);
+  if (set?.delete(value) && set.size === 0) index.delete(key);
 }
