@@ -70,11 +70,21 @@ export interface LoraCounterReport {
 export async function recordLoraCounters(db: Kysely<Database>, reports: readonly LoraCounterReport[]): Promise<void> {
   // Devices per query: far below either engine's bound-parameter limit, however large a report.
   const CHUNK = 500;
-  const ids = [...new Set(reports.map((r) => r.deviceIntId))];
-  for (let i = 0; i < ids.length; i += CHUNK) await recordChunk(db, ids.slice(i, i + CHUNK), reports);
+  // Each device's highest counters, gathered once: a report holds every device counted since the last one.
+  const highest = new Map<number, LoraCounterReport>();
+  for (const r of reports) {
+    const h = highest.get(r.deviceIntId);
+    if (h === undefined) highest.set(r.deviceIntId, { ...r });
+    else {
+      h.fcntUp = Math.max(h.fcntUp, r.fcntUp);
+      h.fcntDown = Math.max(h.fcntDown, r.fcntDown);
+    }
+  }
+  const ids = [...highest.keys()];
+  for (let i = 0; i < ids.length; i += CHUNK) await recordChunk(db, ids.slice(i, i + CHUNK), highest);
 }
 
-async function recordChunk(db: Kysely<Database>, ids: number[], reports: readonly LoraCounterReport[]): Promise<void> {
+async function recordChunk(db: Kysely<Database>, ids: number[], highest: ReadonlyMap<number, LoraCounterReport>) {
   await db.transaction().execute(async (tx) => {
     const rows = await tx
       .selectFrom("devices")
@@ -84,10 +94,9 @@ async function recordChunk(db: Kysely<Database>, ids: number[], reports: readonl
     for (const row of rows) {
       const state = sessionState(row.loraSession, parse(row.lora), row.deviceId);
       if (!state) continue;
-      for (const r of reports.filter((x) => x.deviceIntId === row.id)) {
-        state.fcntUp = Math.max(state.fcntUp, r.fcntUp);
-        state.fcntDown = Math.max(state.fcntDown, r.fcntDown);
-      }
+      const h = highest.get(row.id)!;
+      state.fcntUp = Math.max(state.fcntUp, h.fcntUp);
+      state.fcntDown = Math.max(state.fcntDown, h.fcntDown);
       await tx
         .updateTable("devices")
         .set({ loraSession: JSON.stringify(state) })
