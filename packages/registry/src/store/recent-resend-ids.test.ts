@@ -1,6 +1,8 @@
+import type { CompiledQuery, Transaction } from "kysely";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { RecentResendIds } from "./recent-resend-ids.js";
 import { RESEND_SCAN_ROWS, RESEND_WINDOW_MS } from "./resend-match.js";
+import type { Database } from "./schema.js";
 import type { Store, UplinkRecord } from "./store.js";
 import { engines } from "./test-engines.js";
 
@@ -53,6 +55,44 @@ describe("RecentResendIds", () => {
     // Device 7 was dropped: read again from the database.
     expect(Buffer.from((await lookUp(store, recent, resend(7, 4)))!.payload).toString()).toBe("reading-4");
     expect(recent.size).toBe(RESEND_SCAN_ROWS);
+  });
+
+  it("drops the device looked up least recently, however often the others were looked up in between", async () => {
+    const { store } = await sqlite.open({ batchMaxRows: 2_000, batchMaxDelayMs: 1 });
+    const half = RESEND_SCAN_ROWS / 2;
+    for (const id of [7, 8, 9]) await fill(store, id, half);
+    const recent = new RecentResendIds(RESEND_SCAN_ROWS);
+    let seeds = 0;
+    // The transaction as the lookup sees it, counting the reads of a device's ids from the database.
+    const counting = (trx: Transaction<Database>) =>
+      new Proxy(trx, {
+        get(target, key) {
+          const value: unknown = Reflect.get(target, key);
+          if (key !== "executeQuery") return typeof value === "function" ? value.bind(target) : value;
+          return (query: CompiledQuery) => {
+            if (query.sql.includes("row_number()")) seeds++;
+            return target.executeQuery(query);
+          };
+        },
+      });
+    const seedReads = () => seeds;
+    const at = Date.now();
+    let lookups = 0;
+    const look = async (deviceIntId: number) => {
+      // A tenth of a second apart: the idle scan (once a second) runs every ten lookups.
+      vi.spyOn(Date, "now").mockReturnValue(at + 100 * ++lookups);
+      const record = uplink(deviceIntId, 1, { msgKey: "b:1", maybeResend: true });
+      await store.db.transaction().execute((trx) => recent.latestStoredCopy(counting(trx), record));
+    };
+    await look(8);
+    for (let i = 0; i < 1_500; i++) await look(7);
+    expect(seedReads()).toBe(2);
+    await look(9); // over the bound: 8 goes, not 7
+    expect(recent.size).toBe(RESEND_SCAN_ROWS);
+    await look(7);
+    expect(seedReads()).toBe(3);
+    await look(8);
+    expect(seedReads()).toBe(4);
   });
 
   it("keeps a device's ids of its last RESEND_SCAN_ROWS uplinks only, as they are stored", async () => {

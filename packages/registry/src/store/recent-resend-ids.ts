@@ -43,6 +43,8 @@ class DeviceIds {
   rows = 0;
   /** When a flagged uplink of the device was last looked up, epoch ms (idle devices are dropped). */
   usedAt = 0;
+  /** How many lookups it had: the one of its places in RecentResendIds' queue that is current. */
+  uses = 0;
   /** Entries by resend id, oldest first. */
   readonly #byId = new Map<string, Entry[]>();
   /** Every entry, oldest first, from `#head` on. */
@@ -161,8 +163,16 @@ const SEED = `select rid, at, k, rn from (
  * Nothing but `stored` may write uplinks to the database while this is in use.
  */
 export class RecentResendIds {
-  /** By device int id, the device looked up least recently first. */
+  /** By device int id. */
   readonly #devices = new Map<number, DeviceIds>();
+  /**
+   * Every lookup, oldest first from `#head`: a device's current place is its last one (`uses` says which), the
+   * others are passed over. Least recently used first without reordering the Map: V8 keeps a deleted Map entry as a
+   * hole until the table is rebuilt, and walking from the front of a Map whose front is deleted over and over steps
+   * over every hole (the CoAP duplicate cache's cost, docs/performance.md, session 21).
+   */
+  #queue: ([number, DeviceIds, number] | undefined)[] = [];
+  #head = 0;
   readonly #maxIds: number;
   #ids = 0;
   /** When idle devices were last looked for (epoch ms). */
@@ -181,19 +191,19 @@ export class RecentResendIds {
   async latestStoredCopy(trx: Transaction<Database>, record: UplinkRecord): Promise<ResendCopy | undefined> {
     const now = Date.now();
     let device = this.#devices.get(record.deviceIntId);
-    if (device !== undefined) {
-      // Moved to the end: the map is in the order of last use.
+    if (device !== undefined && device.tenantId !== record.tenantId) {
       this.#devices.delete(record.deviceIntId);
-      if (device.tenantId !== record.tenantId) device = this.#forget(device);
+      device = this.#forget(device);
     }
     if (device === undefined) {
       const floor = Math.min(now, record.msgTime) - RESEND_WINDOW_MS - FLOOR_MARGIN_MS;
       const query = CompiledQuery.raw(SEED, [record.deviceIntId, record.tenantId, floor]);
       device = DeviceIds.read(record.tenantId, floor, (await trx.executeQuery<SeedRow>(query)).rows);
       this.#ids += device.size;
+      this.#devices.set(record.deviceIntId, device);
     }
-    this.#devices.set(record.deviceIntId, device);
     device.usedAt = now;
+    this.#queue.push([record.deviceIntId, device, ++device.uses]);
     this.#evict(now);
     const since = record.msgTime - RESEND_WINDOW_MS;
     // Received long before it is written (an adapter's buffer): ids that old may not have been read.
@@ -228,10 +238,20 @@ export class RecentResendIds {
   #evict(now: number): void {
     if (this.#ids <= this.#maxIds && now - this.#scannedAt < IDLE_SCAN_MS) return;
     this.#scannedAt = now;
-    for (const [id, device] of this.#devices) {
+    const queue = this.#queue;
+    for (; this.#head < queue.length; queue[this.#head++] = undefined) {
+      const [id, device, use] = queue[this.#head]!;
+      if (this.#devices.get(id) !== device || device.uses !== use) continue; // a place it has left
       if (device.usedAt >= now - RESEND_WINDOW_MS && this.#ids <= this.#maxIds) break;
       this.#devices.delete(id);
       this.#forget(device);
+    }
+    // Places left behind are dropped once they outnumber the devices, so the queue stays within a few times them.
+    if (queue.length - this.#head > 2 * this.#devices.size + 1024) {
+      this.#queue = queue.filter(
+        (e, i) => i >= this.#head && this.#devices.get(e![0]) === e![1] && e![1].uses === e![2],
+      );
+      this.#head = 0;
     }
   }
 
@@ -241,6 +261,8 @@ export class RecentResendIds {
    */
   clear(): void {
     this.#devices.clear();
+    this.#queue = [];
+    this.#head = 0;
     this.#ids = 0;
   }
 
