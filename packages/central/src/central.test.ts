@@ -493,6 +493,44 @@ describe("central node over gRPC", () => {
       s.call.end();
     });
 
+    it("pushes each re-announced session its device's current policies and proxy subscriptions", async () => {
+      const ruled = await deviceOnAdapter("mqtt-back-6", "ruled-away");
+      const subscribed = await deviceOnAdapter("mqtt-back-6", "subscribed-away");
+      const rule = (await api("POST", "/policies", { name: "away-deny", topic: "secret/#", access: 3, allow: 0 })).body;
+      expect((await api("POST", `/devices/${ruled.d.id}/policies`, { ids: [rule.id] })).status).toBe(201);
+      const sub = { topic: "config/#", qos: 1 };
+      expect((await api("POST", `/devices/${subscribed.d.id}/subscriptions`, sub)).status).toBe(201);
+      const s = hello("mqtt-back-6", [ruled.opened, subscribed.opened]);
+      await s.next("helloAck");
+      const policies = new Map<bigint, string[]>();
+      const subscriptions = new Map<bigint, string[]>();
+      for (let i = 0; i < 2; i++) {
+        const p = await s.next("policyUpdate");
+        policies.set(
+          p.deviceIntId,
+          p.policies.map((r) => r.topic),
+        );
+        const u = await s.next("subscriptionUpdate");
+        subscriptions.set(
+          u.deviceIntId,
+          u.subscriptions.map((x) => x.topic),
+        );
+      }
+      expect(policies).toEqual(
+        new Map([
+          [BigInt(ruled.d.id), ["secret/#"]],
+          [BigInt(subscribed.d.id), []],
+        ]),
+      );
+      expect(subscriptions).toEqual(
+        new Map([
+          [BigInt(ruled.d.id), []],
+          [BigInt(subscribed.d.id), ["config/#"]],
+        ]),
+      );
+      s.call.end();
+    });
+
     it("takes a device offline when a new stream of the same adapter instance no longer lists its session", async () => {
       const { d, opened } = await deviceOnAdapter("mqtt-back-5", "replaced");
       // The first stream is still attached when the instance's next one says Hello without the session.

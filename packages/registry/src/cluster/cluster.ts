@@ -103,8 +103,7 @@ export class Cluster {
       case "policies":
         return live.policiesChangedHere(m.deviceIntIds);
       case "subscriptions":
-        for (const id of m.deviceIntIds) await live.subscriptionsChangedHere(id);
-        return;
+        return live.subscriptionsChangedHere(m.deviceIntIds);
       case "tenantLimits":
         return live.tenantLimitsChangedHere(m.tenantId, m.maxUplinkRate);
       case "modbusConfig":

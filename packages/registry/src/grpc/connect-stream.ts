@@ -263,10 +263,10 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     for (const id of kept) {
       if (link.protocol === (Protocol.MODBUS as number)) await deps.modbusConfig.sessionOpened(id, "announced");
       deliverQueued(id);
-      void deps.live
-        .sessionOpened(id, new Set(["policies", "subscriptions"]))
-        .catch((err: unknown) => log.error({ err }, "push to a re-announced session failed"));
     }
+    void deps.live
+      .sessionsOpened([...kept], new Set(["policies", "subscriptions"]))
+      .catch((err: unknown) => log.error({ err }, "push to re-announced sessions failed"));
     if (revoked.size > 0) log.info({ instance: m.instanceId, revoked: revoked.size }, "re-announced sessions revoked");
     // A tenant's uplink rate may have changed while the link was down: its push was missed, so it is sent again.
     for (const tenantId of new Set(announced.map((s) => s.tenantId)))
@@ -379,7 +379,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     if (revoked) return deps.sessions.kick(s.deviceIntId, revoked);
     if (missed && missed.stale.size > 0)
       void deps.live
-        .sessionOpened(s.deviceIntId, missed.stale)
+        .sessionsOpened([s.deviceIntId], missed.stale)
         .catch((err: unknown) => log.error({ err }, "push to a new session failed"));
     // A Modbus gateway's configuration goes before its queued commands (its slaves' writes need it).
     if (from.protocol === (Protocol.MODBUS as number)) await deps.modbusConfig.sessionOpened(s.deviceIntId, "opened");

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
-import { deviceIdsByPolicy, policiesOfDevice } from "../domain/policies.js";
-import { subscriptionsOfDevice } from "../domain/subscriptions.js";
+import { deviceIdsByPolicy, policiesOfDevices } from "../domain/policies.js";
+import { subscriptionsOfDevices } from "../domain/subscriptions.js";
 import type { SessionTable } from "./session-table.js";
 
 /** Where changes go for the sessions other nodes hold (several nodes; see cluster/cluster.ts). */
@@ -16,7 +16,9 @@ export interface RemoteUpdates {
  * holding its live sessions, so a change made through the API applies at
  * once. Offline devices need nothing: they get both when they authenticate.
  * Pushes run one after another and each reads the stored state when it runs,
- * so the last push a device gets always carries the latest state.
+ * so the last push a device gets always carries the latest state. A push to
+ * many devices (a policy edited, an adapter's sessions re-announced) reads
+ * their state in a few queries, not one per device.
  */
 export class LiveUpdates {
   private queue: Promise<void> = Promise.resolve();
@@ -38,13 +40,11 @@ export class LiveUpdates {
   /** `policiesChanged` for the sessions of this node only. */
   policiesChangedHere(deviceIntIds: readonly number[]): Promise<void> {
     return this.run(async () => {
-      for (const id of deviceIntIds) {
-        this.sessions.markStale(id, "policies");
-        const links = this.sessions.linksOf(id);
-        if (links.length === 0) continue;
-        const rules = await policiesOfDevice(this.db, id);
-        for (const link of links) link.updatePolicies(id, rules);
-      }
+      for (const id of deviceIntIds) this.sessions.markStale(id, "policies");
+      const held = deviceIntIds.filter((id) => this.sessions.linksOf(id).length > 0);
+      if (held.length === 0) return;
+      const rules = await policiesOfDevices(this.db, held);
+      for (const id of held) for (const link of this.sessions.linksOf(id)) link.updatePolicies(id, rules.get(id) ?? []);
     });
   }
 
@@ -57,17 +57,20 @@ export class LiveUpdates {
   /** The device's proxy subscriptions changed (added, removed). */
   subscriptionsChanged(deviceIntId: number): Promise<void> {
     this.remote?.subscriptionsChanged([deviceIntId]);
-    return this.subscriptionsChangedHere(deviceIntId);
+    return this.subscriptionsChangedHere([deviceIntId]);
   }
 
   /** `subscriptionsChanged` for the sessions of this node only. */
-  subscriptionsChangedHere(deviceIntId: number): Promise<void> {
+  subscriptionsChangedHere(deviceIntIds: readonly number[]): Promise<void> {
     return this.run(async () => {
-      this.sessions.markStale(deviceIntId, "subscriptions");
-      const links = this.sessions.linksOf(deviceIntId);
-      if (links.length === 0) return;
-      const subs = (await subscriptionsOfDevice(this.db, deviceIntId)).map((s) => ({ topic: s.topic, qos: s.qos }));
-      for (const link of links) link.updateSubscriptions(deviceIntId, subs);
+      for (const id of deviceIntIds) this.sessions.markStale(id, "subscriptions");
+      const held = deviceIntIds.filter((id) => this.sessions.linksOf(id).length > 0);
+      if (held.length === 0) return;
+      const subs = await subscriptionsOfDevices(this.db, held);
+      for (const id of held) {
+        const list = (subs.get(id) ?? []).map((s) => ({ topic: s.topic, qos: s.qos }));
+        for (const link of this.sessions.linksOf(id)) link.updateSubscriptions(id, list);
+      }
     });
   }
 
@@ -82,10 +85,16 @@ export class LiveUpdates {
     for (const link of this.sessions.links()) link.updateTenantLimits(tenantId, maxUplinkRate);
   }
 
-  /** A session just opened: sends what it missed while it was pending. */
-  async sessionOpened(deviceIntId: number, missed: ReadonlySet<"policies" | "subscriptions">): Promise<void> {
-    if (missed.has("policies")) await this.policiesChangedHere([deviceIntId]);
-    if (missed.has("subscriptions")) await this.subscriptionsChangedHere(deviceIntId);
+  /**
+   * Sessions just opened, or re-announced after an adapter's stream came back: sends what they missed (while pending,
+   * or while the link was down).
+   */
+  async sessionsOpened(
+    deviceIntIds: readonly number[],
+    missed: ReadonlySet<"policies" | "subscriptions">,
+  ): Promise<void> {
+    if (missed.has("policies")) await this.policiesChangedHere(deviceIntIds);
+    if (missed.has("subscriptions")) await this.subscriptionsChangedHere(deviceIntIds);
   }
 
   private run(task: () => Promise<void>): Promise<void> {
