@@ -24,6 +24,9 @@ export function groupTaskState(c: GroupCounts): { status: TaskStatus; progress: 
   return { status: TASK_STATUS.success, progress, message: `all ${c.total} devices reached` };
 }
 
+/** How many times its last recount's duration a task's next recount waits after that one started (at least). */
+const RECOUNT_SPACING = 4;
+
 /**
  * Keeps a group command's task and its group control log in step with the
  * members' control logs. Recounting is serialized per task on this node, so
@@ -36,10 +39,14 @@ export class GroupProgress {
 
   /** Per task still running, when its last recount started (epoch ms). */
   private readonly started = new Map<number, number>();
+  /** Per task still running, how long its last recount took (ms). */
+  private readonly took = new Map<number, number>();
 
   /**
    * @param minIntervalMs least time between two recounts of one task, ms: a recount reads every member's log, and
-   *   acknowledgements trickling in one by one would otherwise cost one each.
+   *   acknowledgements trickling in one by one would otherwise cost one each. A recount that takes longer (a group of
+   *   100,000 reads 100,000 logs) waits `RECOUNT_SPACING` times its last duration instead, so the recounts of an
+   *   acknowledgement wave take at most about a quarter of the node's time whatever the group's size.
    */
   constructor(
     private readonly db: Kysely<Database>,
@@ -47,9 +54,9 @@ export class GroupProgress {
   ) {}
 
   /**
-   * Recounts the task's members after the ones before it finished, and at least `minIntervalMs` after the last one
-   * started; rejects when the recount fails. Asks made while a recount waits to start share it (it reads after all of
-   * them), so 10,000 acknowledgements cost a few recounts.
+   * Recounts the task's members after the ones before it finished, and at least `minIntervalMs` (or four times the
+   * last one's duration) after the last one started; rejects when the recount fails. Asks made while a recount waits
+   * to start share it (it reads after all of them), so 10,000 acknowledgements cost a few recounts.
    */
   refresh(taskIntId: number): Promise<void> {
     const waiting = this.waiting.get(taskIntId);
@@ -58,11 +65,14 @@ export class GroupProgress {
     const next = before
       .catch(() => {})
       .then(async () => {
-        const wait = (this.started.get(taskIntId) ?? 0) + this.minIntervalMs - Date.now();
+        const spacing = Math.max(this.minIntervalMs, RECOUNT_SPACING * (this.took.get(taskIntId) ?? 0));
+        const wait = (this.started.get(taskIntId) ?? 0) + spacing - Date.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         this.waiting.delete(taskIntId);
-        this.started.set(taskIntId, Date.now());
-        return this.recount(taskIntId);
+        const start = Date.now();
+        this.started.set(taskIntId, start);
+        await this.recount(taskIntId);
+        if (this.started.has(taskIntId)) this.took.set(taskIntId, Date.now() - start);
       });
     this.waiting.set(taskIntId, next);
     const tail = next.catch(() => {});
@@ -98,6 +108,7 @@ export class GroupProgress {
     await updateTask(this.db, taskIntId, { ...state, result: c }, now);
     if (c.pending > 0) return;
     this.started.delete(taskIntId);
+    this.took.delete(taskIntId);
     // The group's own log: 2 (or 3 without acknowledgement) when every member got it, else 0.
     await this.db
       .updateTable("controlLogs")

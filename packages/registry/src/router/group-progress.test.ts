@@ -1,0 +1,56 @@
+import type { Kysely } from "kysely";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Database } from "../store/schema.js";
+import { GroupProgress } from "./group-progress.js";
+
+/**
+ * A database whose recount of a task's logs takes `recountMs` (of the fake clock) and always finds members still
+ * pending, recording when each recount started; the task's update does nothing.
+ */
+function slowDatabase(recountMs: number) {
+  const starts: number[] = [];
+  const chain = {
+    select: () => chain,
+    where: () => chain,
+    groupBy: () => chain,
+    set: () => chain,
+    execute: async () => {
+      starts.push(Date.now());
+      await new Promise((resolve) => setTimeout(resolve, recountMs));
+      return [{ publishStatus: 1, n: 100_000 }];
+    },
+    executeTakeFirst: async () => ({ numUpdatedRows: 1n }),
+  };
+  const db = { selectFrom: () => chain, updateTable: () => chain } as unknown as Kysely<Database>;
+  return { db, starts };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("GroupProgress", () => {
+  it("spaces a task's recounts by its interval while they are quick", async () => {
+    vi.useFakeTimers();
+    const { db, starts } = slowDatabase(1);
+    const progress = new GroupProgress(db, 25);
+    for (let i = 0; i < 3; i++) {
+      const done = progress.refresh(7);
+      await vi.runAllTimersAsync();
+      await done;
+    }
+    expect(starts.map((t) => t - starts[0]!)).toEqual([0, 25, 50]);
+  });
+
+  it("spaces a slow recount's next one by four times its duration, so a large group's wave cannot take the node", async () => {
+    vi.useFakeTimers();
+    const { db, starts } = slowDatabase(100);
+    const progress = new GroupProgress(db, 25);
+    for (let i = 0; i < 3; i++) {
+      const done = progress.refresh(7);
+      await vi.runAllTimersAsync();
+      await done;
+    }
+    expect(starts.map((t) => t - starts[0]!)).toEqual([0, 400, 800]);
+  });
+});
