@@ -152,6 +152,30 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
     expect(seen).toEqual([1, 2, 3]);
   });
 
+  it("keeps its cursor past other tenants' events in memory, stores it later, and delivers its own next event once", async () => {
+    const { store } = await engine.open();
+    const [mine, theirs] = [await device(store, "t1", "dev-a"), await device(store, "t2", "dev-x")];
+    const hook = await uplinkHook(store);
+    const seen: number[] = [];
+    const send = async (d: Delivery): Promise<AttemptResult> => {
+      seen.push(d.event.data.n as number);
+      return { ok: true, httpStatus: 200, error: null };
+    };
+    const stored = async () => (await getWebhook(store.db, admin("t1"), hook.id)).cursor;
+    const options = { pollMs: 10, gatherMs: 0, passedOverStoreMs: 400 };
+    const dispatcher = new WebhookDispatcher(store.db, "n1", silent, options, send);
+    dispatcher.start();
+    for (let n = 1; n <= 5; n++) await emit(store, "t2", theirs, n);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await stored()).toBe(hook.cursor); // passed over, not stored at every pass
+    await until(async () => (await stored()) >= hook.cursor + 5); // stored once passedOverStoreMs is over
+    await emit(store, "t1", mine, 6);
+    await until(async () => (await stored()) >= hook.cursor + 6);
+    await new Promise((r) => setTimeout(r, 100));
+    await dispatcher.stop();
+    expect(seen).toEqual([6]);
+  });
+
   it("takes its lease once and does not write it again on each pass while more than half of it is left", async () => {
     const { store } = await engine.open();
     const a = await device(store, "t1", "dev-a");
