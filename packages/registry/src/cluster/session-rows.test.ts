@@ -95,6 +95,30 @@ describe.each(engines)("sessions recorded per node ($name)", (engine) => {
     expect([await status(), await sessionRows()]).toEqual([0, []]);
   });
 
+  it("counts, per batch, each limited tenant's devices on other nodes and which of the batch's devices are among them", async () => {
+    const { db, device, node } = await twoNodes(engine);
+    await node("b").open(); // the tenant's device holds a session on node B
+    const tenantId = (
+      await db.selectFrom("devices").select("tenantId").where("id", "=", device.id).executeTakeFirstOrThrow()
+    ).tenantId;
+    const here = new SessionRows(db, "a", logger);
+    const elsewhere = await here.tenantConnectionsElsewhere([
+      { tenantId, deviceIntId: device.id },
+      { tenantId, deviceIntId: device.id + 1_000 },
+      { tenantId: "other-tenant", deviceIntId: device.id + 2_000 },
+    ]);
+    expect(elsewhere).toEqual(
+      new Map([
+        [device.id, { devices: 1, holdsDevice: true }],
+        [device.id + 1_000, { devices: 1, holdsDevice: false }],
+        [device.id + 2_000, { devices: 0, holdsDevice: false }],
+      ]),
+    );
+    expect(
+      await new SessionRows(db, "b", logger).tenantConnectionsElsewhere([{ tenantId, deviceIntId: device.id }]),
+    ).toEqual(new Map([[device.id, { devices: 0, holdsDevice: false }]]));
+  });
+
   it("marks offline, after the session grace, the devices of a node that stopped beating", async () => {
     const { db, device, node, status, sessionRows } = await twoNodes(engine);
     await node("dead").open();

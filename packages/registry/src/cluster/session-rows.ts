@@ -92,21 +92,31 @@ export class SessionRows implements SharedSessions {
   }
 
   /**
-   * The tenant's devices holding a session on another node, for its `maxConnections`: one query at an
-   * authentication of a tenant with a limit, never per message.
+   * For an AuthenticateBatch's devices of tenants with `maxConnections`: each tenant's devices holding a session on
+   * another node, and whether each device is one of them. One count per tenant and one lookup of the devices per
+   * batch: counted per device, a storm of a limited tenant's devices read all of its sessions for each of them.
    */
-  async tenantConnectionsElsewhere(tenantId: string, deviceIntId: number): Promise<TenantConnectionsElsewhere> {
-    const row = await this.db
-      .selectFrom("clusterSessions as s")
-      .innerJoin("devices as d", "d.id", "s.deviceIntId")
-      .select((eb) => [
-        eb.fn.count<string>("s.deviceIntId").distinct().as("devices"),
-        eb.fn.max(eb.case().when("s.deviceIntId", "=", deviceIntId).then(1).else(0).end()).as("holds"),
-      ])
-      .where("d.tenantId", "=", tenantId)
-      .where("s.nodeId", "!=", this.nodeId)
-      .executeTakeFirst();
-    return { devices: Number(row?.devices ?? 0), holdsDevice: Number(row?.holds ?? 0) === 1 };
+  async tenantConnectionsElsewhere(
+    devices: ReadonlyArray<{ tenantId: string; deviceIntId: number }>,
+  ): Promise<Map<number, TenantConnectionsElsewhere>> {
+    const counts = new Map<string, number>();
+    for (const tenantId of new Set(devices.map((d) => d.tenantId))) {
+      const row = await this.db
+        .selectFrom("clusterSessions as s")
+        .innerJoin("devices as d", "d.id", "s.deviceIntId")
+        .select((eb) => eb.fn.count<string>("s.deviceIntId").distinct().as("devices"))
+        .where("d.tenantId", "=", tenantId)
+        .where("s.nodeId", "!=", this.nodeId)
+        .executeTakeFirst();
+      counts.set(tenantId, Number(row?.devices ?? 0));
+    }
+    const held = await this.heldElsewhere(
+      this.db,
+      devices.map((d) => d.deviceIntId),
+    );
+    return new Map(
+      devices.map((d) => [d.deviceIntId, { devices: counts.get(d.tenantId)!, holdsDevice: held.has(d.deviceIntId) }]),
+    );
   }
 
   async heldElsewhere(

@@ -84,7 +84,12 @@ async function verify(reqs: readonly AuthenticateRequest[], deps: ConnectDeps): 
   });
   const tenants = outcomes.flatMap((o) => (o?.ok ? [o.device.tenantId] : []));
   const limitsOf = await tenantLimitsOf(deps.db, tenants);
-  return mapConcurrently(outcomes, VERIFY_CONCURRENCY, async (outcome): Promise<Verified> => {
+  // Several nodes: the connections of tenants with a limit on the other nodes count too.
+  const limited = outcomes.flatMap((o) =>
+    o?.ok && limitsOf.get(o.device.tenantId)!.maxConnections > 0 ? [o.device] : [],
+  );
+  const elsewhereOf = limited.length > 0 ? await deps.adapterRows?.tenantConnectionsElsewhere(limited) : undefined;
+  return outcomes.map((outcome): Verified => {
     if (!outcome)
       return {
         answer: create(AuthenticateResponseSchema, {
@@ -95,11 +100,7 @@ async function verify(reqs: readonly AuthenticateRequest[], deps: ConnectDeps): 
     if (!outcome.ok)
       return { answer: create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" }) };
     const { tenantId, deviceIntId } = outcome.device;
-    const limits = limitsOf.get(tenantId)!;
-    // Several nodes: the tenant's connections on the others count too (looked up only for a tenant with a limit).
-    const elsewhere =
-      limits.maxConnections > 0 ? await deps.adapterRows?.tenantConnectionsElsewhere(tenantId, deviceIntId) : undefined;
-    return { outcome, limits, elsewhere };
+    return { outcome, limits: limitsOf.get(tenantId)!, elsewhere: elsewhereOf?.get(deviceIntId) };
   });
 }
 
