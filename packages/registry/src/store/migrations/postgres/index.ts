@@ -22,6 +22,7 @@ import { outboxUplinkRanges } from "./0021-outbox-uplink-ranges.js";
 import { deviceNameTrigrams } from "./0022-device-name-trigrams.js";
 import { deviceIdTrigrams } from "./0023-device-id-trigrams.js";
 import { uplinkCounts } from "./0024-uplink-counts.js";
+import { metricsProduct } from "./0025-metrics-product.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
@@ -52,4 +53,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0022-device-name-trigrams": deviceNameTrigrams,
   "0023-device-id-trigrams": deviceIdTrigrams,
   "0024-uplink-counts": uplinkCounts,
+  "0025-metrics-product": metricsProduct,
 };
