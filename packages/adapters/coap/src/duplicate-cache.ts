@@ -1,3 +1,4 @@
+import { Fifo } from "@iot/adapter-core";
 /** A remembered message: when it came, and what the layer answered it (undefined: no answer yet, or none to repeat). */
 export interface Remembered {
   readonly at: number;
@@ -19,9 +20,8 @@ interface Entry extends Remembered {
  */
 export class DuplicateCache {
   private readonly entries = new Map<string, Entry>();
-  /** The entries, oldest first from `head` (the one place they are forgotten, so the two hold the same). */
-  private order: (Entry | undefined)[] = [];
-  private head = 0;
+  /** The entries, oldest first (the one place they are forgotten, so the two hold the same). */
+  private readonly order = new Fifo<Entry>();
 
   /**
    * @param lifetimeMs how long a message is remembered, ms (RFC 7252 EXCHANGE_LIFETIME is 247 s)
@@ -63,23 +63,15 @@ export class DuplicateCache {
   /** Forgets every message. */
   clear(): void {
     this.entries.clear();
-    this.order = [];
-    this.head = 0;
+    this.order.clear();
   }
 
   /** Forgets the expired, and the oldest while at maxEntries (room for one more). */
   private forgetOld(now: number): void {
-    const { order } = this;
-    while (this.head < order.length) {
-      const oldest = order[this.head]!;
+    for (let oldest = this.order.peek(); oldest; oldest = this.order.peek()) {
       if (now - oldest.at < this.lifetimeMs && this.entries.size < this.maxEntries) break;
       this.entries.delete(oldest.key);
-      order[this.head++] = undefined;
-    }
-    // The queue's front is dropped once it is half of it, so it stays within twice the entries.
-    if (this.head > 1024 && this.head * 2 > order.length) {
-      this.order = order.slice(this.head);
-      this.head = 0;
+      this.order.shift();
     }
   }
 }

@@ -1,4 +1,5 @@
 import { AdapterError } from "./errors.js";
+import { Fifo } from "./fifo.js";
 import type { GiveUpSignal } from "./registry-client.js";
 
 interface Waiting<Req, Res> {
@@ -25,7 +26,7 @@ export type BatchCall<Req, Res> = (requests: Req[]) => Promise<Res[]>;
  * aborted by then (its device hung up) is dropped without being sent.
  */
 export class CallBatcher<Req, Res> {
-  private readonly queue: Waiting<Req, Res>[] = [];
+  private readonly queue = new Fifo<Waiting<Req, Res>>();
   private inFlight = 0;
   private scheduled: NodeJS.Immediate | undefined;
   private gapTimer: NodeJS.Timeout | undefined;

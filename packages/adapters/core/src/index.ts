@@ -53,3 +53,4 @@ export {
   type AdapterMetricsConfig,
   type MetricsListener,
 } from "./metrics-server.js";
+export { Fifo } from "./fifo.js";

@@ -1,4 +1,4 @@
-import { DeviceLeases, type RegistryClient } from "@iot/adapter-core";
+import { DeviceLeases, Fifo, type RegistryClient } from "@iot/adapter-core";
 import type { Logger } from "pino";
 import { betterCopy, UplinkDeduplicator } from "../codec/dedup.js";
 import { hasGoodCrc } from "../codec/radio-packet.js";
@@ -121,7 +121,7 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
   };
   // Uplinks whose window closed are handled a few per event-loop turn, so datagrams waiting on the socket (and
   // their PUSH_ACKs) are not held up behind a burst of MIC checks and decryptions.
-  const ready: Heard[] = [];
+  const ready = new Fifo<Heard>();
   let draining = false;
   const drain = () => {
     for (let n = 0; n < 8 && ready.length > 0; n++) process(ready.shift()!);
@@ -130,7 +130,7 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
   };
   const closeWindows = () => {
     dedupTimer = undefined;
-    ready.push(...dedup.due(Date.now()));
+    for (const heard of dedup.due(Date.now())) ready.push(heard);
     if (!draining && ready.length > 0) {
       draining = true;
       setImmediate(drain);
