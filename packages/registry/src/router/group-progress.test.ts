@@ -29,28 +29,25 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** When each of three recounts asked one after another started, ms after the first, each taking `recountMs`. */
+async function recountStarts(recountMs: number): Promise<number[]> {
+  vi.useFakeTimers();
+  const { db, starts } = slowDatabase(recountMs);
+  const progress = new GroupProgress(db, 25);
+  for (let i = 0; i < 3; i++) {
+    const done = progress.refresh(7);
+    await vi.runAllTimersAsync();
+    await done;
+  }
+  return starts.map((t) => t - starts[0]!);
+}
+
 describe("GroupProgress", () => {
   it("spaces a task's recounts by its interval while they are quick", async () => {
-    vi.useFakeTimers();
-    const { db, starts } = slowDatabase(1);
-    const progress = new GroupProgress(db, 25);
-    for (let i = 0; i < 3; i++) {
-      const done = progress.refresh(7);
-      await vi.runAllTimersAsync();
-      await done;
-    }
-    expect(starts.map((t) => t - starts[0]!)).toEqual([0, 25, 50]);
+    expect(await recountStarts(1)).toEqual([0, 25, 50]);
   });
 
   it("spaces a slow recount's next one by four times its duration, so a large group's wave cannot take the node", async () => {
-    vi.useFakeTimers();
-    const { db, starts } = slowDatabase(100);
-    const progress = new GroupProgress(db, 25);
-    for (let i = 0; i < 3; i++) {
-      const done = progress.refresh(7);
-      await vi.runAllTimersAsync();
-      await done;
-    }
-    expect(starts.map((t) => t - starts[0]!)).toEqual([0, 400, 800]);
+    expect(await recountStarts(100)).toEqual([0, 400, 800]);
   });
 });
