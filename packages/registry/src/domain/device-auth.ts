@@ -1,5 +1,5 @@
 import { hash, timingSafeEqual } from "node:crypto";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { recordAuthFailure } from "./connectivity.js";
 import { queryIn } from "../store/query-in.js";
@@ -453,18 +453,25 @@ async function byLora(
 }
 
 /**
+ * The LoRa gateways whose deviceID is `eui` in either case, at most two. The type and protocol are literals in the
+ * SQL, so that SQLite and PostgreSQL find them through the partial index `devices_lora_gateways` (migration 0026).
+ */
+export function loraGatewaysNamed(db: Kysely<Database>, eui: string) {
+  return selectDevice(db)
+    .where("d.deviceId", "in", [eui.toLowerCase(), eui.toUpperCase()])
+    .where("d.deviceType", "=", sql.lit(2))
+    .where("d.gatewayProtocol", "=", sql.lit(4))
+    .limit(2);
+}
+
+/**
  * A LoRa gateway heard by the network server: a gateway record (deviceType 2) with gatewayProtocol 4 whose deviceID
  * is the EUI its packet forwarder sends (16 hex digits, either case). The packet forwarder protocol carries no
  * secret, so the EUI is all there is (docs/devices/lorawan.md). An EUI held by gateways of two tenants is refused
  * rather than guessed. Stamp: `g:` and the EUI.
  */
 async function byLoraGateway(db: Kysely<Database>, req: AuthRequest, eui: string, now: number): Promise<AuthOutcome> {
-  const rows = await selectDevice(db)
-    .where("d.deviceId", "in", [eui.toLowerCase(), eui.toUpperCase()])
-    .where("d.deviceType", "=", 2)
-    .where("d.gatewayProtocol", "=", 4)
-    .limit(2)
-    .execute();
+  const rows = await loraGatewaysNamed(db, eui).execute();
   const deny = denier(db, req, rows.length === 1 ? rows[0] : undefined, null, now);
   if (rows.length === 0) return deny("BAD_CREDENTIALS", "no LoRa gateway has this EUI as its deviceID");
   if (rows.length > 1) return deny("NOT_ALLOWED", "gateways of several tenants have this EUI as their deviceID");

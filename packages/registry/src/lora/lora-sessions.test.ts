@@ -1,10 +1,11 @@
+import { CompiledQuery } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { createProduct } from "../domain/products.js";
 import { createDevice, updateDevice } from "../domain/devices.js";
 import { createGateway } from "../domain/gateways.js";
-import { authenticateDevice } from "../domain/device-auth.js";
+import { authenticateDevice, loraGatewaysNamed } from "../domain/device-auth.js";
 import { RegistryError } from "../errors.js";
 import { activateLoraSession, recordLoraCounters } from "./lora-sessions.js";
 
@@ -43,8 +44,26 @@ describe.each(engines)("LoRa devices for the network server on $name", (engine) 
     });
     const hear = (devEui: string, devAddr = "") =>
       authenticateDevice(db, { protocol: LORA, clientIp: "", credentials: { kind: "lora", devEui, devAddr } });
-    return { db, caller, other, product, otaa, abp, hear };
+    return { db, caller, other, product, gw, otaa, abp, hear };
   }
+
+  it("admits a LoRa gateway by its EUI in either case, found through the index of LoRa gateways", async () => {
+    const { db, gw } = await setup();
+    const heardBy = (gatewayEui: string) =>
+      authenticateDevice(db, {
+        protocol: LORA,
+        clientIp: "",
+        credentials: { kind: "lora", gatewayEui, devEui: "", devAddr: "" },
+      });
+    expect(await heardBy("aa555a0000000101")).toMatchObject({ ok: true, device: { deviceIntId: gw.id } });
+    expect(await heardBy("AA555A0000000999")).toMatchObject({ ok: false, result: "BAD_CREDENTIALS" });
+    if (engine.name !== "sqlite") return;
+    const { sql: text, parameters } = loraGatewaysNamed(db, "AA555A0000000101").compile();
+    const plan = await db.executeQuery<{ detail: string }>(
+      CompiledQuery.raw(`explain query plan ${text}`, [...parameters]),
+    );
+    expect(plan.rows.map((r) => r.detail)).toContain("SEARCH d USING INDEX devices_lora_gateways (device_id=?)");
+  });
 
   it("names an OTAA device by its DevEUI in any case, with its join keys and no session yet", async () => {
     const { otaa, hear } = await setup();

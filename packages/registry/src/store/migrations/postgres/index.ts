@@ -23,6 +23,7 @@ import { deviceNameTrigrams } from "./0022-device-name-trigrams.js";
 import { deviceIdTrigrams } from "./0023-device-id-trigrams.js";
 import { uplinkCounts } from "./0024-uplink-counts.js";
 import { metricsProduct } from "./0025-metrics-product.js";
+import { loraGateways } from "./0026-lora-gateways.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
@@ -54,4 +55,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0023-device-id-trigrams": deviceIdTrigrams,
   "0024-uplink-counts": uplinkCounts,
   "0025-metrics-product": metricsProduct,
+  "0026-lora-gateways": loraGateways,
 };
