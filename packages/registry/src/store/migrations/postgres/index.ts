@@ -22,12 +22,12 @@ import { outboxUplinkRanges } from "./0021-outbox-uplink-ranges.js";
 import { deviceNameTrigrams } from "./0022-device-name-trigrams.js";
 import { deviceIdTrigrams } from "./0023-device-id-trigrams.js";
 import { uplinkCounts } from "./0024-uplink-counts.js";
-import { metricsProduct } from "./0025-metrics-product.js";
-import { loraGateways } from "./0026-lora-gateways.js";
+import { loraGateways, metricsProduct } from "../shared-indexes.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
- * new migration is one new file here plus one line below. Never edit or
+ * new migration is one new file here plus one line below (or, when its SQL
+ * is the same on both engines, one in ../shared-indexes.ts). Never edit or
  * rename a migration that has shipped: databases remember the names they ran.
  */
 export const postgresMigrations: Readonly<Record<string, Migration>> = {

@@ -1,0 +1,36 @@
+import { sql, type Kysely, type Migration, type RawBuilder } from "kysely";
+
+/**
+ * Migrations whose SQL is the same on SQLite and PostgreSQL: each engine's list (sqlite/index.ts,
+ * postgres/index.ts) takes them from here under the same name. Like every migration, they must not change once
+ * shipped.
+ */
+
+/** A migration creating one index (`definition` follows `create index <name> on`) and dropping it on the way down. */
+function indexMigration(name: string, definition: RawBuilder<unknown>): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`create index ${sql.id(name)} on ${definition}`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop index ${sql.id(name)}`.execute(db);
+    },
+  };
+}
+
+/**
+ * 0025: `metrics_product`. The data pipeline reads a product's formula metrics (`where product_int_id = ?`) every
+ * two seconds while the product's devices send, and without an index each read scanned every metric of the service.
+ */
+export const metricsProduct = indexMigration("metrics_product", sql`metrics (product_int_id)`);
+
+/**
+ * 0026: `devices_lora_gateways`, the LoRa gateways (deviceType 2, gatewayProtocol 4) by deviceID. A gateway's
+ * session is admitted by the EUI its packet forwarder sends, which is its deviceID in whichever tenant; no index led
+ * with device_id (`unique (tenant_id, device_id)`), so each admission scanned every device. Partial: it holds the
+ * LoRa gateways only, and no other device's write pays for it.
+ */
+export const loraGateways = indexMigration(
+  "devices_lora_gateways",
+  sql`devices (device_id) where device_type = 2 and gateway_protocol = 4`,
+);
