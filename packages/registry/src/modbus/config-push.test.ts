@@ -1,7 +1,7 @@
-import type { KyselyPlugin } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import { engines } from "../store/test-engines.js";
+import { queryCounter } from "../store/test-query-counter.js";
 import { updateDevice } from "../domain/devices.js";
 import { updateGateway } from "../domain/gateways.js";
 import { PUBLISH_STATUS } from "../router/commands.js";
@@ -102,22 +102,15 @@ describe.each(engines)("Modbus configuration push on $name", (engine) => {
 
   it("reads nothing of a tenant's devices after a change while no Modbus adapter is attached to the node", async () => {
     const fleet = await modbusFleet(engine);
-    let queries = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (args) => {
-        queries++;
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    };
-    const push = new ModbusConfigPush(fleet.db.withPlugin(counting), fleet.sessions, fleet.commands, silent);
+    const queries = queryCounter();
+    const push = new ModbusConfigPush(fleet.db.withPlugin(queries.plugin), fleet.sessions, fleet.commands, silent);
     push.tenantChanged(fleet.caller.tenantId);
     await push.idle();
-    expect(queries).toBe(0);
+    expect(queries.count).toBe(0);
     fakeModbusAdapter(fleet.sessions);
     push.tenantChanged(fleet.caller.tenantId);
     await push.idle();
-    expect(queries).toBeGreaterThan(0);
+    expect(queries.count).toBeGreaterThan(0);
   });
 
   it("pushes nothing to a gateway that is not connected, nor to gateways of other protocols", async () => {

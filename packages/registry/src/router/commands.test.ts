@@ -1,6 +1,7 @@
-import { CompiledQuery, type KyselyPlugin } from "kysely";
+import { CompiledQuery } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines, type EngineUnderTest } from "../store/test-engines.js";
+import { queryCounter } from "../store/test-query-counter.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { createDevice } from "../domain/devices.js";
 import { addGroupDevices, createGroup, getGroup } from "../domain/groups.js";
@@ -75,22 +76,15 @@ describe.each(engines)("device commands on $name", (engine) => {
 
   it("builds its lookup of queued commands once, whatever the number of devices whose sessions opened", async () => {
     const { db, sessions } = await setup(engine);
-    let built = 0;
-    const counting: KyselyPlugin = {
-      transformQuery: (a) => {
-        built++;
-        return a.node;
-      },
-      transformResult: async (a) => a.result,
-    };
-    const router = new CommandRouter(db.withPlugin(counting), sessions, TTL, { inFlightGraceMs: 10_000 });
+    const built = queryCounter();
+    const router = new CommandRouter(db.withPlugin(built.plugin), sessions, TTL, { inFlightGraceMs: 10_000 });
     // Lists of 1 to 8 devices share queryIn's shortest IN list: one SQL text, built once. kysely built it each time.
     for (let n = 1; n <= 8; n++)
       await router.deliverPending(
         Array.from({ length: n }, (_, i) => 1_000 + i),
         2_000,
       );
-    expect(built).toBe(1);
+    expect(built.count).toBe(1);
   });
 
   it("keeps a command for an offline device issued and sends it once when a session opens", async () => {
