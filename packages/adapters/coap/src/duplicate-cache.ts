@@ -1,4 +1,5 @@
-import { Fifo } from "@iot/adapter-core";
+// The queue alone, not the adapter core: the message layer does not depend on the registry client.
+import { Fifo } from "@iot/adapter-core/fifo";
 /** A remembered message: when it came, and what the layer answered it (undefined: no answer yet, or none to repeat). */
 export interface Remembered {
   readonly at: number;
