@@ -294,6 +294,66 @@ describe("central node over gRPC", () => {
     s.call.end();
   });
 
+  it("answers an AuthenticateCall on the stream as AuthenticateBatch would, in request order, under the call's id", async () => {
+    const s = openStream();
+    s.send({
+      case: "hello",
+      value: {
+        $typeName: "iot.registry.v1.Hello",
+        instanceId: "mqtt-stream-auth",
+        protocol: Protocol.MQTT,
+        version: "t",
+        sessions: [],
+        downlinkBatches: false,
+      },
+    });
+    expect((await s.next("helloAck")).streamAuthentication).toBe(true);
+    const request = (token: string, clientIp: string) =>
+      create(AuthenticateRequestSchema, {
+        protocol: Protocol.MQTT,
+        clientIp,
+        adapterInstanceId: "mqtt-stream-auth",
+        credentials: {
+          kind: { case: "token", value: { clientId: device.deviceID, username: device.deviceUsername, token } },
+        },
+      });
+    s.send({
+      case: "authenticate",
+      value: {
+        $typeName: "iot.registry.v1.AuthenticateCall",
+        id: 77n,
+        requests: [request(device.token, "10.3.3.1"), request("wrong", "10.3.3.2")],
+      },
+    });
+    const answer = await s.next("authenticateAnswer");
+    expect(answer.id).toBe(77n);
+    expect(answer.error).toBe("");
+    expect(answer.responses.map((r) => r.result)).toEqual([AuthResult.OK, AuthResult.BAD_CREDENTIALS]);
+    expect(answer.responses[0]!.device?.mountpoint).toBe(`d/${device.id}/`);
+    expect(answer.responses[0]!.sessionId).not.toBe("");
+    // The refusal is recorded as any failed authentication is.
+    await expect
+      .poll(async () => (await api("GET", `/devices/${device.id}/connect_logs`)).body.items[0])
+      .toMatchObject({ connectStatus: 2, IP: "10.3.3.2" });
+    // A call over the bound is answered with the reason, and the stream stays up.
+    s.send({
+      case: "authenticate",
+      value: {
+        $typeName: "iot.registry.v1.AuthenticateCall",
+        id: 78n,
+        requests: Array.from({ length: 1001 }, () => request("wrong", "10.3.3.3")),
+      },
+    });
+    const refused = await s.next("authenticateAnswer");
+    expect(refused).toMatchObject({ id: 78n, responses: [], error: "at most 1000 requests per call" });
+    s.send({
+      case: "authenticate",
+      value: { $typeName: "iot.registry.v1.AuthenticateCall", id: 79n, requests: [request(device.token, "10.3.3.4")] },
+    });
+    expect((await s.next("authenticateAnswer")).responses.map((r) => r.result)).toEqual([AuthResult.OK]);
+    s.call.end();
+  });
+
   describe("when an adapter's stream drops", () => {
     /** A new device with a session on adapter `instanceId`. */
     async function deviceOnAdapter(instanceId: string, name: string) {

@@ -281,6 +281,11 @@ export function sessionOpenedMessage(live: LiveSession): AdapterMessage {
   return message({ case: "sessionOpened", value: sessionOpenedValue(live) });
 }
 
+/** An AuthenticateCall stream message: devices to check, answered on the stream by an AuthenticateAnswer of `id`. */
+export function authenticateCallMessage(id: number, requests: AuthenticateRequest[]): AdapterMessage {
+  return message({ case: "authenticate", value: { id: BigInt(id), requests } });
+}
+
 /** Sessions opened in one turn of the event loop, as one SessionOpenedBatch (one alone as SessionOpened). */
 export function sessionsOpenedMessage(sessions: SessionOpened[]): AdapterMessage {
   if (sessions.length === 1) return message({ case: "sessionOpened", value: sessions[0]! });

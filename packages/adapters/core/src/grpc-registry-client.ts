@@ -14,6 +14,7 @@ import {
   type AuthenticateBatchResponse,
   type AuthenticateRequest,
   type AuthenticateResponse,
+  type AuthenticateAnswer,
   type IssueListenerCertificateRequest,
   type IssueListenerCertificateResponse,
   type LoraActivateRequest,
@@ -31,9 +32,11 @@ import { RegistryOutage } from "./registry-outage.js";
 import { RegistryEndpoints } from "./registry-endpoints.js";
 import type { AdapterConfig } from "./config.js";
 import { CallBatcher } from "./call-batcher.js";
+import { StreamAnswers } from "./stream-answers.js";
 import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import {
+  authenticateCallMessage,
   downlinkResultMessage,
   downlinkResultsMessage,
   downlinkResultValue,
@@ -236,6 +239,10 @@ export class GrpcRegistryClient implements RegistryClient {
   private readonly auths: CallBatcher<AuthenticateRequest, AuthOutcome>;
   /** The node answered AuthenticateBatch UNIMPLEMENTED (an older registry): one Authenticate call per device. */
   private batchUnsupported = false;
+  /** The registry of this stream said (HelloAck) that it answers AuthenticateCall on it. */
+  private registryStreamAuth = false;
+  /** AuthenticateCalls sent on this stream, waiting for their answers. */
+  private readonly streamAuths: StreamAnswers<AuthenticateAnswer>;
   private readonly metrics: AdapterMetrics;
   /** Per-tenant uplink rate limits (maxUplinkRate), from Authenticate answers and TenantLimits pushes. */
   private readonly rates: TenantRateLimiter;
@@ -245,6 +252,7 @@ export class GrpcRegistryClient implements RegistryClient {
     this.metrics = adapterMetrics(opts.protocol);
     this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000, opts.maxMessageSize);
     const authBatchMax = opts.authBatchMax ?? 200;
+    this.streamAuths = new StreamAnswers(opts.authTimeoutMs ?? 10_000);
     this.auths = new CallBatcher(
       (reqs) => this.callAuthenticate(reqs),
       opts.authConcurrency ?? 4,
@@ -319,10 +327,20 @@ export class GrpcRegistryClient implements RegistryClient {
   }
 
   /**
-   * Checks the devices of one batch: one AuthenticateBatch call, or one Authenticate call each when the node does not
-   * know AuthenticateBatch (it is then not asked again). Rejects when the registry could not answer.
+   * Checks the devices of one batch: on the Connect stream when its registry answers there, else one AuthenticateBatch
+   * call, or one Authenticate call each when the node does not know AuthenticateBatch (it is then not asked again).
+   * Rejects when the registry could not answer.
    */
   private async callAuthenticate(reqs: AuthenticateRequest[]): Promise<AuthOutcome[]> {
+    if (this.call && this.registryStreamAuth) {
+      const { id, answer } = this.streamAuths.open();
+      if (!this.write(authenticateCallMessage(id, reqs))) this.streamAuths.fail(id, new Error("stream write failed"));
+      const res = await answer;
+      if (res.error) throw new Error(res.error);
+      if (res.responses.length !== reqs.length)
+        throw new Error(`registry answered ${res.responses.length} of ${reqs.length} authentications`);
+      return res.responses.map(fromAuthenticateResponse);
+    }
     if (!this.batchUnsupported) {
       try {
         const res = await this.unary<AuthenticateBatchResponse>((md, options, cb) =>
@@ -522,6 +540,7 @@ export class GrpcRegistryClient implements RegistryClient {
     this.flushResults(); // the outcomes of the last turn still reach the registry
     const call = this.call;
     this.call = undefined;
+    this.streamAuths.failAll(new Error("client closed"));
     if (call) {
       const ended = new Promise<void>((r) => call.once("status", () => r()));
       call.end();
@@ -601,6 +620,7 @@ export class GrpcRegistryClient implements RegistryClient {
     this.outgoingBytes = 0;
     // Sessions opened but not yet sent are in the Hello below (it lists every live session).
     this.registryOpenedBatches = false;
+    this.registryStreamAuth = false;
     clearImmediate(this.openedFlush);
     this.openedFlush = undefined;
     this.opened = [];
@@ -610,6 +630,8 @@ export class GrpcRegistryClient implements RegistryClient {
       over = true;
       clearTimeout(this.helloTimer);
       if (this.call === call) this.call = undefined;
+      // Checks sent on this stream get no answer now: their devices are told the registry is unreachable.
+      this.streamAuths.failAll(new Error(why));
       this.streamDown(why);
     };
     call.on("data", (m: RegistryMessage) => this.onMessage(m));
@@ -663,6 +685,7 @@ export class GrpcRegistryClient implements RegistryClient {
         this.registryBatches = k.value.uplinkBatches;
         this.registryResultBatches = k.value.downlinkResultBatches;
         this.registryOpenedBatches = k.value.sessionOpenedBatches;
+        this.registryStreamAuth = k.value.streamAuthentication;
         this.metrics.registryConnected(true);
         this.outage.up({
           node: k.value.nodeId,
@@ -713,6 +736,9 @@ export class GrpcRegistryClient implements RegistryClient {
         );
         return;
       }
+      case "authenticateAnswer":
+        this.streamAuths.settle(Number(k.value.id), k.value);
+        return;
       case "tenantLimits":
         this.rates.setRate(k.value.tenantId, k.value.maxUplinkRate);
         this.log.info({ tenantId: k.value.tenantId, maxUplinkRate: k.value.maxUplinkRate }, "tenant uplink rate set");

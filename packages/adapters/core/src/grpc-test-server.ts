@@ -53,8 +53,12 @@ export interface TestRegistryServer {
   sessionOpenedBatches: boolean;
   /** When false, AuthenticateBatch answers UNIMPLEMENTED, as an older registry (default true). */
   authenticateBatches: boolean;
-  /** Calls received: Authenticate, AuthenticateBatch, and the requests all of them carried. */
-  readonly authCalls: { single: number; batches: number; requests: number };
+  /** Whether HelloAck says this registry answers AuthenticateCall on the stream (default false, as an older one). */
+  streamAuthentication: boolean;
+  /** When false, AuthenticateCalls on the stream are counted but never answered (a stuck check); default true. */
+  answerStreamAuth: boolean;
+  /** Calls received: Authenticate, AuthenticateBatch, AuthenticateCall on the stream, and the requests all carried. */
+  readonly authCalls: { single: number; batches: number; streamed: number; requests: number };
   /** Answers IssueListenerCertificate: PEMs, or a gRPC status error (default: UNIMPLEMENTED). */
   issueListenerCertificate: (
     req: IssueListenerCertificateRequest,
@@ -106,7 +110,9 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
     downlinkResultBatches: false,
     sessionOpenedBatches: false,
     authenticateBatches: true,
-    authCalls: { single: 0, batches: 0, requests: 0 },
+    streamAuthentication: false,
+    answerStreamAuth: true,
+    authCalls: { single: 0, batches: 0, streamed: 0, requests: 0 },
     issueListenerCertificate: (
       _req: IssueListenerCertificateRequest,
     ): { certPem: string; caPem: string } | Partial<grpc.StatusObject> => ({
@@ -164,10 +170,22 @@ export async function startTestRegistry(port = 0): Promise<TestRegistryServer> {
                   uplinkBatches: state.uplinkBatches,
                   downlinkResultBatches: state.downlinkResultBatches,
                   sessionOpenedBatches: state.sessionOpenedBatches,
+                  streamAuthentication: state.streamAuthentication,
                 },
               },
             }),
           );
+        if (m.kind.case === "authenticate") {
+          state.authCalls.streamed++;
+          state.authCalls.requests += m.kind.value.requests.length;
+          const { id, requests } = m.kind.value;
+          if (state.answerStreamAuth)
+            call.write(
+              create(RegistryMessageSchema, {
+                kind: { case: "authenticateAnswer", value: { id, responses: requests.map(answer) } },
+              }),
+            );
+        }
         if (m.kind.case === "hello" && state.endAfterHello)
           call.emit("error", { code: grpc.status.UNAVAILABLE, details: "database unavailable" });
         const uplinks =

@@ -1,4 +1,5 @@
 import {
+  AuthenticateAnswerSchema,
   BATCH_MAX_BYTES,
   BATCH_MAX_ITEMS,
   create,
@@ -13,6 +14,8 @@ import {
   TenantLimitsSchema,
   grpc,
   type AdapterMessage,
+  type AuthenticateCall,
+  type AuthenticateResponse,
   type Downlink,
   type DownlinkResult,
   type RegistryMessage,
@@ -34,10 +37,12 @@ import { PUBLISH_STATUS, type CommandRouter, type PublishStatus } from "../route
 import type { AdapterLink, DownlinkCommand, LiveSession, SessionTable } from "../sessions/session-table.js";
 import type { LiveUpdates } from "../sessions/live-updates.js";
 import type { ModbusConfigPush } from "../modbus/config-push.js";
+import { RegistryError } from "../errors.js";
 import { recordLoraCounters } from "../lora/lora-sessions.js";
 import type { SessionRows } from "../cluster/session-rows.js";
 import { protocolLabel, uplinksTotal } from "../ops/registry-metrics.js";
 import { uplinkMsgKey } from "./uplink-key.js";
+import { authenticateAll } from "./authenticate.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -239,6 +244,7 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
         uplinkBatches: true,
         downlinkResultBatches: true,
         sessionOpenedBatches: true,
+        streamAuthentication: true,
       },
     });
     log.info({ instance: m.instanceId, protocol: m.protocol, sessions: m.sessions.length }, "adapter attached");
@@ -386,6 +392,23 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
     return deliverQueued(s.deviceIntId);
   };
 
+  /**
+   * Answers an AuthenticateCall on the stream as AuthenticateBatch would. Not awaited by the message chain: like
+   * concurrent unary calls, a slow check holds up neither the stream's other messages nor other checks.
+   */
+  const onAuthenticate = (c: AuthenticateCall) => {
+    const answer = (value: { responses: AuthenticateResponse[] } | { error: string }) =>
+      send({ case: "authenticateAnswer", value: create(AuthenticateAnswerSchema, { id: c.id, ...value }) });
+    authenticateAll(c.requests, deps).then(
+      (responses) => answer({ responses }),
+      (err: unknown) => {
+        const malformed = err instanceof RegistryError && err.code === "FORM_INVALID";
+        if (!malformed) log.error({ err }, "authenticate call failed");
+        answer({ error: malformed ? (err as Error).message : "registry store unavailable" });
+      },
+    );
+  };
+
   const handle = async (msg: AdapterMessage) => {
     const k = msg.kind;
     if (k.case === "hello") return onHello(k.value);
@@ -441,6 +464,8 @@ export function serveConnect(call: Call, deps: ConnectDeps): void {
       case "downlinkResultBatch":
         for (const r of k.value.results) onDownlinkResult(r);
         return;
+      case "authenticate":
+        return onAuthenticate(k.value);
       default:
         return;
     }

@@ -1,8 +1,5 @@
-import { randomUUID } from "node:crypto";
 import {
-  AuthResult,
   AuthenticateBatchResponseSchema,
-  AuthenticateResponseSchema,
   IssueListenerCertificateResponseSchema,
   LoraActivateResponseSchema,
   LoraActivateResult,
@@ -23,131 +20,18 @@ import {
 } from "@iot/proto";
 import { serviceCa, signListenerCsr } from "../certs/ca.js";
 import { checkListenerHosts } from "../certs/listener-hosts.js";
-import {
-  authenticateDevice,
-  authenticateTokens,
-  type AuthOutcome,
-  type TokenAuthRequest,
-} from "../domain/device-auth.js";
-import { tenantLimitsOf, type TenantLimits } from "../domain/tenants.js";
 import { activateLoraSession } from "../lora/lora-sessions.js";
 import { RegistryError } from "../errors.js";
-import { admittedAnswer, authOutcomeToProto, credentialsFromProto } from "./convert.js";
+import { authenticate, authenticateAll } from "./authenticate.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
 import { requireAdapterToken } from "./adapter-token.js";
-import { mapConcurrently } from "./map-concurrently.js";
-import type { TenantConnectionsElsewhere } from "../sessions/session-table.js";
+
+export { AUTHENTICATE_BATCH_MAX } from "./authenticate.js";
 
 /** What the registry service needs: the Connect stream's dependencies and the host listener certificates may name. */
 export interface RegistryServiceDeps extends ConnectDeps {
   /** IOT_PUBLIC_HOST: with the loopback names, the only names IssueListenerCertificate signs. */
   publicHost: string;
-}
-
-/** A device whose credentials passed, with what admitting it needs; or the final answer when they did not. */
-type Verified =
-  | { answer: AuthenticateResponse }
-  | {
-      outcome: Extract<AuthOutcome, { ok: true }>;
-      limits: TenantLimits;
-      elsewhere: TenantConnectionsElsewhere | undefined;
-    };
-
-/** Devices of one AuthenticateBatch with other than token credentials checked at once (see mapConcurrently). */
-const VERIFY_CONCURRENCY = 8;
-
-/**
- * The asynchronous part of Authenticate(Batch), for every request in order: credentials (token credentials of the
- * whole batch together, see authenticateTokens), the tenants' limits (one query for the batch) and, for a tenant with
- * a connection limit, its connections on other nodes.
- */
-async function verify(reqs: readonly AuthenticateRequest[], deps: ConnectDeps): Promise<Verified[]> {
-  const asked = reqs.map((req) => ({
-    protocol: req.protocol,
-    credentials: credentialsFromProto(req.credentials),
-    clientIp: req.clientIp,
-  }));
-  const outcomes = new Array<AuthOutcome | undefined>(reqs.length);
-  const tokens: TokenAuthRequest[] = [];
-  const tokenAt: number[] = [];
-  const others: number[] = [];
-  asked.forEach((a, i) => {
-    if (a.credentials?.kind === "token") {
-      tokens.push({ ...a, credentials: a.credentials });
-      tokenAt.push(i);
-    } else if (a.credentials) others.push(i);
-  });
-  if (tokens.length > 0) (await authenticateTokens(deps.db, tokens)).forEach((o, k) => (outcomes[tokenAt[k]!] = o));
-  await mapConcurrently(others, VERIFY_CONCURRENCY, async (i) => {
-    const a = asked[i]!;
-    outcomes[i] = await authenticateDevice(deps.db, { ...a, credentials: a.credentials! });
-  });
-  const tenants = outcomes.flatMap((o) => (o?.ok ? [o.device.tenantId] : []));
-  const limitsOf = await tenantLimitsOf(deps.db, tenants);
-  // Several nodes: the connections of tenants with a limit on the other nodes count too.
-  const limited = outcomes.flatMap((o) =>
-    o?.ok && limitsOf.get(o.device.tenantId)!.maxConnections > 0 ? [o.device] : [],
-  );
-  const elsewhereOf = limited.length > 0 ? await deps.adapterRows?.tenantConnectionsElsewhere(limited) : undefined;
-  return outcomes.map((outcome): Verified => {
-    if (!outcome)
-      return {
-        answer: create(AuthenticateResponseSchema, {
-          result: AuthResult.NOT_ALLOWED,
-          message: "credential kind not supported",
-        }),
-      };
-    if (!outcome.ok)
-      return { answer: create(AuthenticateResponseSchema, { ...authOutcomeToProto(outcome), sessionId: "" }) };
-    const { tenantId, deviceIntId } = outcome.device;
-    return { outcome, limits: limitsOf.get(tenantId)!, elsewhere: elsewhereOf?.get(deviceIntId) };
-  });
-}
-
-/**
- * The synchronous part: checks the tenant's connection limit and records the session in one step, so concurrent
- * authentications cannot both take the last place, and a batch admits its devices in request order.
- */
-function admit(verified: Verified, deps: ConnectDeps): AuthenticateResponse {
-  if ("answer" in verified) return verified.answer;
-  const { outcome, limits, elsewhere } = verified;
-  const { tenantId, deviceIntId } = outcome.device;
-  if (!deps.sessions.admits(tenantId, deviceIntId, limits.maxConnections, Date.now(), elsewhere)) {
-    deps.logger.warn(
-      { tenantId, device: deviceIntId, maxConnections: limits.maxConnections },
-      "connection refused: tenant connection limit reached",
-    );
-    return create(AuthenticateResponseSchema, {
-      result: AuthResult.QUOTA_EXCEEDED,
-      message: `tenant connection limit (${limits.maxConnections}) reached`,
-      sessionId: "",
-    });
-  }
-  const sessionId = randomUUID();
-  deps.sessions.issued(sessionId, deviceIntId, tenantId);
-  return admittedAnswer(outcome, sessionId, { tenantId, maxUplinkRate: limits.maxUplinkRate });
-}
-
-/** Handles Authenticate: every answer is a response; only a broken store is a gRPC error. */
-async function authenticate(req: AuthenticateRequest, deps: ConnectDeps): Promise<AuthenticateResponse> {
-  const [verified] = await verify([req], deps);
-  return admit(verified!, deps);
-}
-
-/** Most requests one AuthenticateBatch may carry (registry.proto): a bound on the work one call asks for. */
-export const AUTHENTICATE_BATCH_MAX = 1000;
-
-/** Handles AuthenticateBatch: each request answered as Authenticate would, in order; a broken store fails the call. */
-async function authenticateBatch(req: AuthenticateBatchRequest, deps: ConnectDeps): Promise<AuthenticateBatchResponse> {
-  if (req.requests.length > AUTHENTICATE_BATCH_MAX)
-    throw new RegistryError(
-      "FORM_INVALID",
-      undefined,
-      `at most ${AUTHENTICATE_BATCH_MAX} requests per AuthenticateBatch`,
-    );
-  const verified = await verify(req.requests, deps);
-  const responses = verified.map((v) => admit(v, deps));
-  return create(AuthenticateBatchResponseSchema, { responses });
 }
 
 /**
@@ -214,8 +98,8 @@ export function registryHandlers(deps: RegistryServiceDeps): grpc.UntypedService
       call: grpc.ServerUnaryCall<AuthenticateBatchRequest, AuthenticateBatchResponse>,
       callback: grpc.sendUnaryData<AuthenticateBatchResponse>,
     ) {
-      authenticateBatch(call.request, deps).then(
-        (res) => callback(null, res),
+      authenticateAll(call.request.requests, deps).then(
+        (responses) => callback(null, create(AuthenticateBatchResponseSchema, { responses })),
         (err: unknown) => {
           const status = grpcError(err);
           if (status.code === grpc.status.UNAVAILABLE) deps.logger.error({ err }, "authenticate batch failed");
