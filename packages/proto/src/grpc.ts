@@ -5,6 +5,7 @@ import {
   AdapterMessageSchema,
   AuthenticateBatchRequestSchema,
   AuthenticateBatchResponseSchema,
+  RegistryMessageSchema,
   RegistryService,
 } from "./gen/iot/registry/v1/registry_pb.js";
 import { messageDecoder } from "./message-decoder.js";
@@ -31,13 +32,15 @@ const asBuffer = (b: Uint8Array): Buffer =>
 
 /**
  * The messages of a connect storm, written by messageEncoder and read by messageDecoder (the same bytes and objects,
- * without protobuf-es's reflection): AuthenticateBatch requests and answers (up to 200 devices each) and the
- * adapter's stream messages (a SessionOpenedBatch per turn of the event loop; uplinks have their own codec).
+ * without protobuf-es's reflection): AuthenticateBatch requests and answers (up to 200 devices each) and both ways of
+ * the Connect stream (the adapter's AuthenticateCall and SessionOpenedBatch messages, the registry's
+ * AuthenticateAnswer; uplinks have their own codec).
  */
 const HAND_CODED: ReadonlySet<string> = new Set([
   AuthenticateBatchRequestSchema.typeName,
   AuthenticateBatchResponseSchema.typeName,
   AdapterMessageSchema.typeName,
+  RegistryMessageSchema.typeName,
 ]);
 
 /** Messages as protobuf-es encodes them; bytes already encoded (`encodeUplinksMessage`) go as they are. */

@@ -8,13 +8,21 @@ import {
   DownlinkStatus,
   LoraDeviceSchema,
   Protocol,
+  RegistryMessageSchema,
   create,
   fromBinary,
   toBinary,
 } from "./index.js";
 import { StructSchema } from "@bufbuild/protobuf/wkt";
 import { messageDecoder } from "./message-decoder.js";
-import { admitted, everyCredentialKind, opened, refused } from "./sample-messages.js";
+import {
+  admitted,
+  authenticateCall,
+  everyCredentialKind,
+  opened,
+  refused,
+  registryMessages,
+} from "./sample-messages.js";
 
 /** Decodes `bytes` with the decoder and with protobuf-es; both objects must be equal, prototype and all. */
 function bothWays<D extends DescMessage>(schema: D, bytes: Uint8Array): MessageShape<D> {
@@ -70,9 +78,15 @@ describe("the message decoder", () => {
       create(AdapterMessageSchema, {
         kind: { case: "uplink", value: { seq: 5n, topic: "t", payload: new Uint8Array([1, 2]), qos: 1 } },
       }),
+      authenticateCall(),
       create(AdapterMessageSchema),
     ])
       expect(bothWays(AdapterMessageSchema, toBinary(AdapterMessageSchema, message))).toStrictEqual(message);
+  });
+
+  it("reads the registry's stream messages of every kind as protobuf-es does", () => {
+    for (const message of registryMessages())
+      expect(bothWays(RegistryMessageSchema, toBinary(RegistryMessageSchema, message))).toStrictEqual(message);
   });
 
   it("reads strings that are not ASCII as protobuf-es does, and refuses bytes that are not UTF-8 as it does", () => {

@@ -5,12 +5,20 @@ import {
   AuthenticateBatchResponseSchema,
   AuthenticateResponseSchema,
   Protocol,
+  RegistryMessageSchema,
   create,
   fromBinary,
   toBinary,
 } from "./index.js";
 import { messageEncoder } from "./message-encoder.js";
-import { admitted, everyCredentialKind, opened, refused } from "./sample-messages.js";
+import {
+  admitted,
+  authenticateCall,
+  everyCredentialKind,
+  opened,
+  refused,
+  registryMessages,
+} from "./sample-messages.js";
 
 describe("the message encoder", () => {
   const encodeAnswers = messageEncoder(AuthenticateBatchResponseSchema);
@@ -69,9 +77,18 @@ describe("the message encoder", () => {
       create(AdapterMessageSchema, {
         kind: { case: "uplink", value: { seq: 5n, topic: "t", payload: new Uint8Array([1, 2]), qos: 1 } },
       }),
+      authenticateCall(),
       create(AdapterMessageSchema),
     ])
       expect(Buffer.from(encodeStream(message)).equals(Buffer.from(toBinary(AdapterMessageSchema, message)))).toBe(
+        true,
+      );
+  });
+
+  it("writes the registry's stream messages of every kind as protobuf-es does", () => {
+    const encodeRegistry = messageEncoder(RegistryMessageSchema);
+    for (const message of registryMessages())
+      expect(Buffer.from(encodeRegistry(message)).equals(Buffer.from(toBinary(RegistryMessageSchema, message)))).toBe(
         true,
       );
   });

@@ -1,14 +1,16 @@
 /**
  * Messages for the codec tests (not exported from the package): AuthenticateBatch answers of every sort, with every
- * field set, as the central node sends them under a connect storm.
+ * field set, as the central node sends them under a connect storm, and the Connect stream's messages.
  */
 import { create } from "@bufbuild/protobuf";
 import {
   Access,
+  AdapterMessageSchema,
   AuthResult,
   AuthenticateBatchRequestSchema,
   AuthenticateResponseSchema,
   Protocol,
+  RegistryMessageSchema,
 } from "./gen/iot/registry/v1/registry_pb.js";
 
 /** An admitted device's answer with every field set, a LoRa device's (packed list, nested session) when `lora`. */
@@ -94,4 +96,60 @@ export function everyCredentialKind() {
       { protocol: Protocol.HTTP },
     ],
   });
+}
+
+/** An AuthenticateCall stream message: every credential kind, under an id past 32 bits. */
+export const authenticateCall = () =>
+  create(AdapterMessageSchema, {
+    kind: { case: "authenticate", value: { id: 2n ** 40n + 7n, requests: everyCredentialKind().requests } },
+  });
+
+/** The registry's stream messages of every kind, each with its fields set (and an AuthenticateAnswer of each sort). */
+export function registryMessages() {
+  const downlink = {
+    id: 2n ** 53n + 1n,
+    deviceIntId: 7n,
+    topic: "inbox",
+    payload: new Uint8Array([0, 1, 255]),
+    qos: 1,
+    expiresAtMs: 1_700_000_000_000n,
+  };
+  return [
+    create(RegistryMessageSchema, {
+      kind: {
+        case: "helloAck",
+        value: {
+          nodeId: "central-1",
+          uplinkBatches: true,
+          downlinkResultBatches: true,
+          sessionOpenedBatches: true,
+          streamAuthentication: true,
+        },
+      },
+    }),
+    create(RegistryMessageSchema, {
+      kind: { case: "uplinkAck", value: { seqs: [1n, 300n, 2n ** 40n], rejected: [{ seq: 5n, reason: "gone" }] } },
+    }),
+    create(RegistryMessageSchema, { kind: { case: "downlink", value: downlink } }),
+    create(RegistryMessageSchema, { kind: { case: "downlinkBatch", value: { downlinks: [downlink, downlink] } } }),
+    create(RegistryMessageSchema, { kind: { case: "kick", value: { deviceIntId: 3n, reason: "blocked" } } }),
+    create(RegistryMessageSchema, {
+      kind: {
+        case: "policyUpdate",
+        value: { deviceIntId: 3n, policies: [{ id: 9n, topic: "a/#", access: Access.SUBSCRIBE, allow: true }] },
+      },
+    }),
+    create(RegistryMessageSchema, {
+      kind: { case: "subscriptionUpdate", value: { deviceIntId: 3n, subscriptions: [{ topic: "c/+", qos: 1 }] } },
+    }),
+    create(RegistryMessageSchema, { kind: { case: "tenantLimits", value: { tenantId: "t", maxUplinkRate: 20 } } }),
+    create(RegistryMessageSchema, {
+      kind: {
+        case: "authenticateAnswer",
+        value: { id: 2n ** 40n + 7n, responses: [admitted(1), refused(2), admitted(3, true)] },
+      },
+    }),
+    create(RegistryMessageSchema, { kind: { case: "authenticateAnswer", value: { id: 8n, error: "store down" } } }),
+    create(RegistryMessageSchema),
+  ];
 }
