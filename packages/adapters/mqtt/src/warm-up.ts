@@ -19,6 +19,7 @@ import type {
   UplinkSettled,
 } from "@iot/adapter-core";
 import { createMqttAdapter } from "./mqtt-adapter.js";
+import type { Listener } from "./transport/listen.js";
 import { listenTcp } from "./transport/tcp.js";
 
 /** Connections in flight at once during the warm-up. */
@@ -27,6 +28,8 @@ const CONCURRENCY = 32;
 const WARM_UP_LIMIT_MS = 30_000;
 /** What one connection answers before it is done: CONNACK (4 bytes) and PUBACK (4 bytes). */
 const ANSWER_BYTES = 8;
+/** A warm-up connection silent this long is dropped, ms: none may hold up the adapter's start. */
+const DEVICE_LIMIT_MS = 5_000;
 
 /** An MQTT string: its length in two bytes, then its UTF-8 bytes. */
 function mqttString(s: string): Buffer {
@@ -134,6 +137,7 @@ function oneDevice(port: number, i: number): Promise<void> {
       answered += chunk.length;
       if (answered >= ANSWER_BYTES) socket.end(bye);
     });
+    socket.setTimeout(DEVICE_LIMIT_MS, () => socket.destroy());
     socket.on("error", () => undefined);
     socket.on("close", () => resolve());
   });
@@ -147,8 +151,8 @@ export interface WarmUpReport {
 }
 
 /**
- * Runs `connects` warm-up connections (none when 0). One taking over 30 s in all is given up and logged: it only
- * makes the first real connects cheaper.
+ * Runs `connects` warm-up connections (none when 0). It only makes the first real connects cheaper, so it never fails
+ * the start: one that fails, or takes over 30 s in all, is logged and given up.
  */
 export async function warmUp(connects: number, logger: Logger): Promise<WarmUpReport> {
   if (connects <= 0) return { admitted: 0, published: 0, ms: 0 };
@@ -159,15 +163,18 @@ export async function warmUp(connects: number, logger: Logger): Promise<WarmUpRe
     logger: logger.child({ component: "warm-up" }, { level: "silent" }),
     policyDefault: "allow",
   });
-  const listener = await listenTcp(adapter, { port: 0, host: "127.0.0.1" });
+  let listener: Listener | undefined;
   let next = 0;
-  const worker = async () => {
-    while (next < connects && performance.now() - started < WARM_UP_LIMIT_MS) await oneDevice(listener.port, next++);
+  const worker = async (port: number) => {
+    while (next < connects && performance.now() - started < WARM_UP_LIMIT_MS) await oneDevice(port, next++);
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, connects) }, worker));
+    const { port } = (listener = await listenTcp(adapter, { port: 0, host: "127.0.0.1" }));
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, connects) }, () => worker(port)));
+  } catch (err) {
+    logger.warn({ err }, "connect path warm-up failed");
   } finally {
-    await listener.close();
+    await listener?.close();
     await adapter.close();
   }
   const report = {
