@@ -74,3 +74,5 @@ process.on("message", (m: { order?: LoadOrder; close?: true }) => {
     process.send!({ closed: true }, undefined, undefined, () => process.exit(0));
   }
 });
+// Loaded: the parent sends every generator its order at once.
+process.send!({ ready: true });

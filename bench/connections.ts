@@ -72,17 +72,24 @@ async function storm(ports: number[], credentials: RawCredentials[]) {
   const shares = Math.ceil(credentials.length / PER_PROCESS);
   const generators: ChildProcess[] = [];
   const reports: Promise<LoadReport>[] = [];
+  const ready: Promise<void>[] = [];
   for (let g = 0; g < shares; g++) {
     const child = fork(new URL("./connections-load.ts", import.meta.url).pathname, [], {
       execArgv: ["--import", "tsx"],
     });
     generators.push(child);
-    const mine = credentials.filter((_, i) => i % shares === g);
+    ready.push(new Promise((resolve) => child.on("message", (m: { ready?: true }) => m.ready && resolve())));
     reports.push(
       new Promise((resolve) => child.on("message", (m: { report?: LoadReport }) => m.report && resolve(m.report))),
     );
-    child.send({ order: { ports, credentials: mine, rate: rate / shares } satisfies LoadOrder });
   }
+  // Every generator loaded first: one starting up (a few hundred ms of CPU) while the others already send would be
+  // the storm's own load on the machine, not the broker's.
+  await Promise.all(ready);
+  generators.forEach((child, g) => {
+    const mine = credentials.filter((_, i) => i % shares === g);
+    child.send({ order: { ports, credentials: mine, rate: rate / shares } satisfies LoadOrder });
+  });
   const overflowsBefore = listenOverflows();
   const machineBefore = machineTicks();
   const startedUs = monotonicUs();
