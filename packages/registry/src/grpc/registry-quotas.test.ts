@@ -16,7 +16,8 @@ import { findTenant, updateTenant } from "../domain/tenants.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { SessionTable } from "../sessions/session-table.js";
 import { engines } from "../store/test-engines.js";
-import { AUTHENTICATE_BATCH_MAX, registryHandlers, type RegistryServiceDeps } from "./registry-service.js";
+import { AUTHENTICATE_BATCH_MAX } from "./authenticate.js";
+import { registryHandlers, type RegistryServiceDeps } from "./registry-service.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();

@@ -26,8 +26,6 @@ import { authenticate, authenticateAll } from "./authenticate.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
 import { requireAdapterToken } from "./adapter-token.js";
 
-export { AUTHENTICATE_BATCH_MAX } from "./authenticate.js";
-
 /** What the registry service needs: the Connect stream's dependencies and the host listener certificates may name. */
 export interface RegistryServiceDeps extends ConnectDeps {
   /** IOT_PUBLIC_HOST: with the loopback names, the only names IssueListenerCertificate signs. */
