@@ -30,20 +30,21 @@ export class StreamAnswers<T> {
 
   /** The answer of call `id` came; one for a call no longer waiting (past its deadline) is dropped. */
   settle(id: number, value: T): void {
-    const w = this.waiting.get(id);
-    if (!w) return;
-    this.waiting.delete(id);
-    clearTimeout(w.timer);
-    w.resolve(value);
+    this.take(id)?.resolve(value);
   }
 
   /** Call `id` gets no answer. */
   fail(id: number, err: Error): void {
+    this.take(id)?.reject(err);
+  }
+
+  /** Call `id` stops waiting (its deadline cleared), if it still was. */
+  private take(id: number) {
     const w = this.waiting.get(id);
-    if (!w) return;
+    if (!w) return undefined;
     this.waiting.delete(id);
     clearTimeout(w.timer);
-    w.reject(err);
+    return w;
   }
 
   /** The stream ended: no call still waiting gets its answer. */
