@@ -157,6 +157,25 @@ describe("CoAP adapter", () => {
     expect(await outcome).toEqual({ status: "DELIVERED" });
   });
 
+  it("serves a device's requests with and without c= in one session: one online, commands to its observer alone", async () => {
+    start();
+    const bare = ["u=u1", "p=t1"];
+    expect((await request("0.01", "/mqtt/inbox", { observe: 0, token: "obs", query: bare })).code).toBe("2.05");
+    expect((await request("0.02", "/mqtt/up", { payload: "1" })).code).toBe("2.04"); // with c=dev-1
+    expect((await request("0.01", "/mqtt/inbox")).payload.length).toBe(0); // a plain GET with c=: nothing waits
+    expect(registry.events.map((e) => e.type)).toEqual(["opened"]);
+    expect(adapter.leases.size).toBe(1);
+    const outcome = registry.pushDownlink({ deviceIntId: 1, payload: new Uint8Array(Buffer.from("switch-on")) });
+    const n = await next((p) => p.token.toString() === "obs" && p.confirmable);
+    expect(n.payload.toString()).toBe("switch-on");
+    client.answer(n.messageId);
+    expect(await outcome).toEqual({ status: "DELIVERED" });
+    const fetched = await request("0.01", "/mqtt/inbox", { query: bare });
+    expect(fetched).toMatchObject({ code: "2.05" });
+    expect(fetched.payload.length).toBe(0); // the command is not handed out twice
+    expect(registry.events.map((e) => e.type)).toEqual(["opened"]);
+  });
+
   it("fails a notification the device does not acknowledge, and ends that observation", async () => {
     start();
     await request("0.01", "/mqtt/inbox", { observe: 0, token: "deaf" });

@@ -89,7 +89,8 @@ interface Observation {
  * answers block-wise). `POST`/`PUT coap://host/mqtt/<topic>?c=&u=&p=` publish (a confirmable one is answered 2.04
  * only after the registry's durable write); `GET` with Observe on `/mqtt/<topic>` (default `inbox`) receives
  * commands as confirmable notifications, DELIVERED when the device ACKs them; a plain `GET` takes one waiting
- * command. Sessions are core device leases: held while observing, else kept for keepAlive after the last request.
+ * command. Sessions are core device leases, one per device whether a request sends `c=` or not: held while observing,
+ * else kept for keepAlive after the last request.
  */
 export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
   const log = options.logger.child({ component: "coap-adapter" });
@@ -99,6 +100,8 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     logger: log,
     keepAliveSeconds: options.keepAliveSeconds,
     policyDefault: options.policyDefault,
+    // `c=` is optional: requests with and without it are one device, one session.
+    onePerDevice: true,
   });
   options.registry.setHandlers(leases.handlers());
   const observations = new Map<string, Observation>();

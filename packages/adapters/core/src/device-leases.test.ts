@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DeviceLeases, Lease, type LeaseRefusal } from "./device-leases.js";
+import { DeviceLeases, Lease, type DeviceLeasesOptions, type LeaseRefusal } from "./device-leases.js";
 import { FakeRegistryClient } from "./fake-registry-client.js";
 import type { DeviceCredentials, Downlink } from "./registry-client.js";
 
@@ -13,7 +13,7 @@ const device = {
 };
 const creds: DeviceCredentials = { kind: "token", clientId: "dev-1", username: "u1", token: "t1" };
 
-function setup(keepAliveSeconds = 60, devices = [device]) {
+function setup(keepAliveSeconds = 60, devices = [device], options: Partial<DeviceLeasesOptions> = {}) {
   const registry = new FakeRegistryClient({ devices });
   registry.start();
   const leases = new DeviceLeases({
@@ -22,6 +22,7 @@ function setup(keepAliveSeconds = 60, devices = [device]) {
     logger: pino({ level: "silent" }),
     keepAliveSeconds,
     policyDefault: "allow",
+    ...options,
   });
   registry.setHandlers(leases.handlers());
   return { registry, leases };
@@ -72,6 +73,44 @@ describe("DeviceLeases", () => {
     ]);
     leases.closeAll("stop");
     expect(leases.size).toBe(0);
+  });
+
+  it("gives a device one lease whatever form of its credentials it presents, with onePerDevice", async () => {
+    const { registry, leases } = setup(60, [device], { onePerDevice: true });
+    const bare: DeviceCredentials = { ...creds, clientId: "" };
+    const [a, b] = await Promise.all([leases.acquire(creds, "10.0.0.9"), leases.acquire(bare, "10.0.0.9")]);
+    expect(b).toBe(a);
+    expect(leases.openLease(bare)).toBe(a);
+    expect(await leases.acquire(creds, "10.0.0.9")).toBe(a);
+    expect(registry.authAttempts).toHaveLength(2); // each form is checked once
+    expect(registry.events.map((e) => e.type)).toEqual(["opened"]);
+    expect(leases.size).toBe(1);
+    // A form the registry refuses gets no share of the open lease.
+    expect(await leases.acquire({ ...creds, clientId: "dev-2" }, "")).toMatchObject({ kind: "auth" });
+    // A command reaches the consumer registered through either form.
+    const got: string[] = [];
+    (a as Lease).consume(
+      "inbox",
+      async (d) => (got.push(Buffer.from(d.payload).toString()), { status: "DELIVERED" }),
+      () => {},
+    );
+    expect(await registry.pushDownlink(cmd())).toEqual({ status: "DELIVERED" });
+    expect(got).toEqual(["on"]);
+    (a as Lease).close("gone");
+    expect(leases.size).toBe(0);
+    expect(leases.openLease(creds)).toBeUndefined();
+    expect(leases.openLease(bare)).toBeUndefined();
+    const next = await leases.acquire(bare, "10.0.0.9");
+    expect(next).not.toBe(a);
+    expect(registry.events.map((e) => e.type)).toEqual(["opened", "closed", "opened"]);
+  });
+
+  it("keeps a lease per form of credentials without onePerDevice (a LoRa device's new session replaces its old)", async () => {
+    const { registry, leases } = setup();
+    const a = await leases.acquire(creds, "10.0.0.9");
+    const b = await leases.acquire({ ...creds, clientId: "" }, "10.0.0.9");
+    expect(b).not.toBe(a);
+    expect(registry.events.map((e) => e.type)).toEqual(["opened", "opened"]);
   });
 
   it("refuses wrong credentials with the registry's code and opens nothing", async () => {

@@ -18,7 +18,8 @@ import { filterProblem, publishTopicProblem } from "./topics.js";
 /**
  * Sessions for protocols without a connection (CoAP, HTTP). A device's first
  * request with good credentials opens a session ("lease"); later requests with
- * the same credentials reuse it without asking the registry again. The lease
+ * the same credentials reuse it without asking the registry again (with
+ * `onePerDevice`, requests with any form of the device's credentials share it). The lease
  * stays open while something holds it (a CoAP observation, an HTTP long-poll)
  * and for `keepAliveSeconds` after the device's last request; then it closes
  * and the registry marks the device offline. Kicks close it at once.
@@ -43,6 +44,13 @@ export interface DeviceLeasesOptions {
   readonly idleReason?: string;
   /** Why a waiting command that expired failed (default "expired before the device asked for it"). */
   readonly expiredMessage?: string;
+  /**
+   * One lease per device, whatever form of its credentials a request carries (CoAP's `c=` is optional): a form not
+   * seen yet is checked by the registry once, then shares the device's open lease, so the device has one session,
+   * one online log and one path for its commands. Default false: a new authentication opens a new lease, as a LoRa
+   * device's new session (a new DevAddr) must replace its old one.
+   */
+  readonly onePerDevice?: boolean;
 }
 
 /** Why a request was refused, as every protocol maps it to its own status. */
@@ -300,12 +308,14 @@ export class DeviceLeases {
   readonly expiredMessage: string;
   private readonly idleReason: string;
   private readonly protocol: ProtocolName;
+  private readonly onePerDevice: boolean;
   private readonly byCredentials = new Map<string, Lease>();
   /**
-   * Each open lease's key in `byCredentials`. Finding it by scanning that Map made every close cost a pass over all
-   * open leases: closing 20,000 held the event loop 1.3–2.3 s (docs/performance.md, session 21).
+   * Each open lease's keys in `byCredentials` (several with `onePerDevice`). Finding them by scanning that Map made every
+   * close cost a pass over all open leases: closing 20,000 held the event loop 1.3–2.3 s (docs/performance.md,
+   * session 21).
    */
-  private readonly keyOf = new Map<Lease, string>();
+  private readonly keysOf = new Map<Lease, string[]>();
   private readonly byDevice = new Map<number, Set<Lease>>();
   /** Commands waiting for a consumer, per device; they outlive sessions until they expire. */
   private readonly inboxes = new Map<number, Waiting[]>();
@@ -316,6 +326,7 @@ export class DeviceLeases {
     this.registry = options.registry;
     this.log = options.logger;
     this.protocol = options.protocol;
+    this.onePerDevice = options.onePerDevice ?? false;
     this.defaultAllow = options.policyDefault === "allow";
     this.inboxLimit = options.inboxLimit ?? 100;
     this.keepAliveMs = options.keepAliveSeconds * 1000;
@@ -371,12 +382,12 @@ export class DeviceLeases {
 
   /** Closes every lease (the adapter is stopping). */
   closeAll(reason: string): void {
-    for (const lease of [...this.byCredentials.values()]) lease.close(reason);
+    for (const lease of [...this.keysOf.keys()]) lease.close(reason);
   }
 
   /** Leases open now. */
   get size(): number {
-    return this.byCredentials.size;
+    return this.keysOf.size;
   }
 
   /** @internal The waiting commands of a device (the same array for every lease of it). */
@@ -401,9 +412,9 @@ export class DeviceLeases {
 
   /** @internal A lease ended: forget it and tell the registry. */
   closed(lease: Lease, reason: string): void {
-    const key = this.keyOf.get(lease);
-    this.keyOf.delete(lease);
-    if (key !== undefined && this.byCredentials.get(key) === lease) this.byCredentials.delete(key);
+    for (const key of this.keysOf.get(lease) ?? [])
+      if (this.byCredentials.get(key) === lease) this.byCredentials.delete(key);
+    this.keysOf.delete(lease);
     const set = this.byDevice.get(lease.session.device.deviceIntId);
     set?.delete(lease);
     if (set?.size === 0) this.byDevice.delete(lease.session.device.deviceIntId);
@@ -419,11 +430,19 @@ export class DeviceLeases {
   ): Promise<Lease | LeaseRefusal> {
     const outcome = await this.registry.authenticate(this.protocol, credentials, clientIp);
     if (!outcome.ok) return { kind: "auth", code: outcome.code, message: outcome.message };
+    const id = outcome.session.device.deviceIntId;
+    const shared = this.onePerDevice ? [...(this.byDevice.get(id) ?? [])].at(-1) : undefined;
+    if (shared) {
+      // The registry's new session is left unopened (it forgets it, as any it admitted that never opened).
+      this.byCredentials.set(key, shared);
+      this.keysOf.get(shared)!.push(key);
+      shared.touch();
+      return shared;
+    }
     const lease = new Lease(outcome.session, clientIp, this);
     if (keepAliveSeconds !== undefined) lease.setKeepAlive(keepAliveSeconds);
     this.byCredentials.set(key, lease);
-    this.keyOf.set(lease, key);
-    const id = outcome.session.device.deviceIntId;
+    this.keysOf.set(lease, [key]);
     this.byDevice.set(id, (this.byDevice.get(id) ?? new Set()).add(lease));
     this.registry.sessionOpened(outcome.session, { clientIp, keepAlive: Math.round(lease.keepAliveMs / 1000) });
     lease.touch();
