@@ -35,15 +35,10 @@ function file(name: string, content: string): string {
 }
 
 const newDevice = () => t.newDevice(productID, `coap-${n++}`);
+/** The credentials without `c=` (it is optional) as Uri-Query options. */
+const userAndToken = (d: TestDevice, token = d.token) => ["-O", `15,u=${d.deviceUsername}`, "-O", `15,p=${token}`];
 /** The credentials as Uri-Query options (coap-client keeps only about 100 bytes of a URI's query). */
-const credentials = (d: TestDevice, token = d.token) => [
-  "-O",
-  `15,c=${d.deviceID}`,
-  "-O",
-  `15,u=${d.deviceUsername}`,
-  "-O",
-  `15,p=${token}`,
-];
+const credentials = (d: TestDevice, token = d.token) => ["-O", `15,c=${d.deviceID}`, ...userAndToken(d, token)];
 const url = (path: string) => `${t.coapUrl}${path}`;
 
 /** Runs coap-client-notls and answers what it printed (a response code other than 2.xx goes to stderr). */
@@ -93,6 +88,35 @@ describe("a CoAP device", () => {
     } finally {
       observer.kill();
     }
+  });
+
+  it("is one session whether it sends c= or not: one online log, commands to its observer, none fetched twice", async () => {
+    const d = await newDevice();
+    const observer = spawn("coap-client-notls", ["-m", "get", "-s", "15", ...userAndToken(d), url("/mqtt/inbox")]);
+    let out = "";
+    observer.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    try {
+      await expect.poll(() => statusOf(d), { timeout: 5000 }).toBe(1);
+      expect(coapClient(["-m", "post", "-e", "1", ...credentials(d), url("/mqtt/hello")]).stderr).toBe("");
+      expect(
+        (await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "switch-on" })).body.publishStatus,
+      ).toBe("1");
+      await expect.poll(() => out, { timeout: 5000 }).toContain("switch-on");
+      await expect
+        .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
+          timeout: 5000,
+        })
+        .toBe(2);
+      // Delivered to the observer, the command is not handed out again to a plain GET of either form.
+      expect(coapClient(["-m", "get", ...credentials(d), url("/mqtt/inbox")])).toEqual({ stdout: "", stderr: "" });
+      expect(coapClient(["-m", "get", ...userAndToken(d), url("/mqtt/inbox")])).toEqual({ stdout: "", stderr: "" });
+      expect(await connectStatuses(d)).toEqual([1]);
+    } finally {
+      observer.kill();
+    }
+    // The observation gone, the one session ends a keepAlive after the last request: one offline log.
+    await expect.poll(() => statusOf(d), { timeout: 6000 }).toBe(0);
+    expect(await connectStatuses(d)).toEqual([0, 1]);
   });
 
   it("answers 4.01 to a wrong token and records connect log status 2", async () => {
