@@ -311,8 +311,8 @@ export class DeviceLeases {
   private readonly onePerDevice: boolean;
   private readonly byCredentials = new Map<string, Lease>();
   /**
-   * Each open lease's keys in `byCredentials` (several with `onePerDevice`). Finding them by scanning that Map made every
-   * close cost a pass over all open leases: closing 20,000 held the event loop 1.3–2.3 s (docs/performance.md,
+   * Each open lease's keys in `byCredentials` (several with `onePerDevice`). Finding them by scanning that Map made
+   * every close cost a pass over all open leases: closing 20,000 held the event loop 1.3–2.3 s (docs/performance.md,
    * session 21).
    */
   private readonly keysOf = new Map<Lease, string[]>();
