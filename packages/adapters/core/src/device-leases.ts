@@ -303,7 +303,7 @@ export class DeviceLeases {
   private readonly byCredentials = new Map<string, Lease>();
   /**
    * Each open lease's key in `byCredentials`. Finding it by scanning that Map made every close cost a pass over all
-   * open leases: closing 20,000 held the event loop 1.3–2.3 s (docs/performance.md, session 21).
+   * open leases: closing 20,000 held the event loop 1.3–2.3 s (docs/performance.md, "Costs that grow with the fleet").
    */
   private readonly keyOf = new Map<Lease, string>();
   private readonly byDevice = new Map<number, Set<Lease>>();
