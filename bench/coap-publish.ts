@@ -10,11 +10,11 @@
  * The warm-up runs first, fleet and baseline alike, and is not measured: each device opens its session, the
  * processes' code is compiled by V8's optimizing tiers, and the adapter's duplicate cache fills up. Before a warm-up of
  * 10,000 the adapter's CPU per request was still falling over the first 20,000 requests (3.1 s per 10k in the first
- * 4,000, 1.2-1.4 from the 16,000th on; docs/performance.md, session 12), so a short warm-up measured the JIT more than
- * the steady state. The cache remembers the last MAX_EXCHANGES requests, and an adapter under steady load runs with it
- * full, forgetting one message per message: passes that end before it is full leave that cost out (44-60 µs a
- * message after 100,000 before session 21's fix). Then three load passes of each side, alternated, and each side's
- * median pass counts (`alternated` in closed-loop.ts).
+ * 4,000, 1.2-1.4 from the 16,000th on; docs/performance.md, "How to measure"), so a short warm-up measured the JIT
+ * more than the steady state. The cache remembers the last MAX_EXCHANGES requests, and an adapter under steady load
+ * runs with it full, forgetting one message per message: passes that end before it is full leave that cost out
+ * (44-60 µs a message after 100,000 before the cache's fix, 3b4a6fa). Then three load passes of each side,
+ * alternated, and each side's median pass counts (`alternated` in closed-loop.ts).
  *
  * With BENCH_CPU_PROF_DIR set, the central node and the adapters write CPU profiles there (docs/performance.md).
  *

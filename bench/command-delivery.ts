@@ -11,7 +11,7 @@
  * latencies, which are printed too: the measured phase is the steady state of processes whose code V8 has compiled.
  * Without it the measured phase was the command path's first traffic, and its first seconds set the p95: one second
  * at a time, the fleet's p95 fell from 43.6 ms through 16.4 and 10.6 to 4.4–6.2 ms from the fourth second on (15 s
- * at 1,000/s; docs/performance.md, session 13).
+ * at 1,000/s; docs/performance.md, "How to measure").
  *
  * The goals (issue 19): device_publish to receipt p95 ≤ 10 ms at 1,000 commands/s; a group publish to 10,000
  * connected devices delivered within 2 s. Each phase also prints the CPU milliseconds it cost the central node, the

@@ -10,8 +10,8 @@
  * The warm-up runs first, fleet and baseline alike, and is not measured: each device opens its session, and the
  * processes' code is compiled by V8's optimizing tiers. Before a warm-up of this size, the adapter's CPU per request
  * was still falling over the first 20,000 requests (3.1 s per 10k in the first 4,000, 1.2-1.4 from the 16,000th on;
- * docs/performance.md, session 12), so a short warm-up measured the JIT more than the steady state. Then three load
- * passes of each side, alternated, and each side's median pass counts (`alternated` in closed-loop.ts).
+ * docs/performance.md, "How to measure"), so a short warm-up measured the JIT more than the steady state. Then three
+ * load passes of each side, alternated, and each side's median pass counts (`alternated` in closed-loop.ts).
  *
  * With BENCH_CPU_PROF_DIR set, the central node and the adapters write CPU profiles there (docs/performance.md).
  *

@@ -9,8 +9,9 @@
  * Each side, fleet and baseline, first runs the same load unmeasured (the warm-up: messages per device, default the
  * measured count), so V8's optimizing tiers have compiled every process's path and the figures are its steady state;
  * the warm-up's own rate is printed too. Without it the fleet's measured pass was its processes' first traffic: at
- * 20 x 2,000 the three passes in a row ran at 17.9k, 21.4k and 22.9k msg/s (docs/performance.md, session 13), while
- * the baseline ran last, after the fleet's phases had warmed up the load generator's client code in this process.
+ * 20 x 2,000 the three passes in a row ran at 17.9k, 21.4k and 22.9k msg/s (docs/performance.md, "How to measure"),
+ * while the baseline ran last, after the fleet's phases had warmed up the load generator's client code in this
+ * process.
  * Then three measured passes of each side, fleet and baseline alternated with both connected throughout, and each
  * side's median counts (the issue's "median of 3", taken within one run so that the machine's drift moves both).
  *

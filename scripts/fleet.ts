@@ -38,7 +38,8 @@ export const ADAPTERS: ReadonlyArray<{
  * Node options of a central node (`pnpm central` has the same): a young generation of up to 32 MB a half. Under MQTT
  * ingest the default one was scavenged about ten times a second, each pause 3–18 ms on the event loop that
  * acknowledges uplinks; at 32 MB, 1–26 pauses over 3 ms per 5 s instead of 35–48, and the central node's CPU per 100k
- * uplinks 2.34–3.06 s against 2.87–3.15 (docs/performance.md, session 19). Memory per held connection did not change.
+ * uplinks 2.34–3.06 s against 2.87–3.15 (docs/performance.md, "MQTT QoS 1 ingest"). Memory per held connection did
+ * not change.
  */
 export const CENTRAL_NODE_ARGS: readonly string[] = ["--max-semi-space-size=32"];
 

@@ -17,7 +17,8 @@ interface Entry extends Remembered {
  *
  * The oldest are found in a queue of their own, never by iterating the Map: V8 keeps a deleted Map entry as a hole
  * until the table is rebuilt, and every iteration steps over the holes one by one, so taking the oldest from a full
- * Map of 50,000 cost 44–60 µs a message once 100,000 had come, 4 µs now (docs/performance.md, session 21).
+ * Map of 50,000 cost 44–60 µs a message once 100,000 had come, 4 µs now (docs/performance.md, "Costs that grow with
+ * the fleet").
  */
 export class DuplicateCache {
   private readonly entries = new Map<string, Entry>();

@@ -313,7 +313,7 @@ export class DeviceLeases {
   /**
    * Each open lease's keys in `byCredentials` (several with `onePerDevice`). Finding them by scanning that Map made
    * every close cost a pass over all open leases: closing 20,000 held the event loop 1.3–2.3 s (docs/performance.md,
-   * session 21).
+   * "Costs that grow with the fleet").
    */
   private readonly keysOf = new Map<Lease, string[]>();
   private readonly byDevice = new Map<number, Set<Lease>>();

@@ -101,7 +101,7 @@ interface EventHeads {
  * The next `limit` events after `cursor` in id order (or fewer), summed up by the database: their devices, the last id,
  * how many, the newest receipt time; undefined when there are none. Read as rows, one object per uplink made and then
  * mapped by kysely, the window cost 3–9 ms of the event loop per 2,000 uplinks, about ten times a second behind MQTT
- * ingest at 25,000 uplinks/s (docs/performance.md, session 13); grouped, it is one row per device.
+ * ingest at 25,000 uplinks/s (docs/performance.md, "The data pipeline"); grouped, it is one row per device.
  */
 export async function nextEvents(db: Kysely<Database>, cursor: number, limit: number): Promise<EventHeads | undefined> {
   const window = db

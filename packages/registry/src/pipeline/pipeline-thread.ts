@@ -12,7 +12,7 @@ export const PIPELINE_WORKER_ROLE = "iot-data-pipeline";
 
 /**
  * Most uplinks per transaction on the pipeline's thread: the uplink writer waits for SQLite's write lock while one
- * lasts, and 2,000 uplinks of a product with four values took 19–29 ms (docs/performance.md, session 20).
+ * lasts, and 2,000 uplinks of a product with four values took 19–29 ms (docs/performance.md, "The data pipeline").
  */
 const CHUNK_UPLINKS = 250;
 

@@ -21,7 +21,7 @@ const FLOOR_MARGIN_MS = 60_000;
  * How often, at most, idle devices are looked for while the ids are within their bound, ms. The scan walks the Map
  * from its oldest entry, and V8 keeps each entry that a lookup moved to the end as a hole there until the table is
  * rebuilt: with 10,000 devices used in turn, scanning at every lookup cost about 7 µs (50,000: 22 µs) in a
- * microbenchmark of that pattern (docs/performance.md, session 21).
+ * microbenchmark of that pattern (docs/performance.md, "Costs that grow with the fleet").
  */
 const IDLE_SCAN_MS = 1_000;
 
@@ -169,7 +169,7 @@ export class RecentResendIds {
    * Every lookup, oldest first from `#head`: a device's current place is its last one (`uses` says which), the
    * others are passed over. Least recently used first without reordering the Map: V8 keeps a deleted Map entry as a
    * hole until the table is rebuilt, and walking from the front of a Map whose front is deleted over and over steps
-   * over every hole (the CoAP duplicate cache's cost, docs/performance.md, session 21).
+   * over every hole (the CoAP duplicate cache's cost, docs/performance.md, "Costs that grow with the fleet").
    */
   #queue: ([number, DeviceIds, number] | undefined)[] = [];
   #head = 0;

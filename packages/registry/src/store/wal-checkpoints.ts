@@ -48,7 +48,7 @@ export function readWalIndex(shmFd: number): { frames: number; copied: number } 
  *
  * SQLite checkpoints inside the COMMIT that takes the WAL past 1,000 frames: it syncs the WAL, copies the frames
  * into the database file and syncs that, all on the event loop. That commit took 8–20 ms, several times a second under
- * ingest with a data model, and was the central node's regular stall (docs/performance.md, sessions 12, 17, 19).
+ * ingest with a data model, and was the central node's regular stall (docs/performance.md, "The SQLite write path").
  * Here the checkpoint holds the connection (no query runs meanwhile, so no frame is added) and does the same steps
  * with both syncs on libuv's thread pool: the WAL's sync (`WalSync.sync`), the copy at `synchronous = OFF` (about
  * 1 ms on the loop), then the database file's fdatasync. Holding the connection until then is what lets the next
