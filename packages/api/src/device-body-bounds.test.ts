@@ -71,7 +71,7 @@ describe("device body bounds", () => {
     expect([cleared.status, cleared.body.scopes]).toEqual([200, null]);
   });
 
-  it("refuses control characters other than TAB and LF in names and text members, naming the field", async () => {
+  it("refuses control characters other than TAB and LF and lone surrogates in names and text, naming the field", async () => {
     for (const [member, value] of [
       ["deviceName", "lamp\u0000"],
       ["deviceName", "a\rb"],
@@ -92,8 +92,16 @@ describe("device body bounds", () => {
       authType: 1,
     });
     expect(Object.keys(gateway.body.errors)).toEqual(["gatewayName"]);
+    const surrogate = await call("POST", "/devices", device({ serialNumber: "sn-\ud800" }));
+    expect([surrogate.status, surrogate.body.errors]).toEqual([
+      400,
+      { serialNumber: "must be well-formed Unicode text" },
+    ]);
     const ok = await call("POST", "/devices", device({ deviceName: "tab\there", description: "two\nlines\tand tab" }));
     expect(ok.status).toBe(201);
     expect(ok.body).toMatchObject({ deviceName: "tab\there", description: "two\nlines\tand tab" });
+    // An empty text member is none, as an empty cell of an import file is.
+    const empty = await call("POST", "/devices", device({ deviceName: "empty", description: "", IMSI: "" }));
+    expect(empty.body).toMatchObject({ description: null, IMSI: null });
   });
 });

@@ -112,13 +112,14 @@ export const intField = z.union([
     .regex(/^-?\d+$/, "must be an integer")
     .transform(Number),
 ]);
-/** Float fields accept numbers or numeric strings. */
+/** Float fields accept numbers or numeric strings (also as JavaScript writes them, `1e-7`: an export's cells). */
 export const floatField = z.union([
   z.number(),
   z
     .string()
-    .regex(/^-?\d+(\.\d+)?$/, "must be a number")
-    .transform(Number),
+    .regex(/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i, "must be a number")
+    .transform(Number)
+    .refine(Number.isFinite, "must be a finite number"),
 ]);
 /** An integer restricted to a closed set of codes. */
 export const codeField = (codes: readonly number[]) =>

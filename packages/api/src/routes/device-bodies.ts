@@ -7,13 +7,22 @@ import { gatewayChannel } from "./gateway-channel.js";
 export const identifier = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "1 to 100 letters, digits or _ . : -");
 /** A control character other than TAB and LF (Unicode category Cc). */
 const CONTROL = /[^\P{Cc}\t\n]/u;
+/** Half of a UTF-16 surrogate pair, alone: no UTF-8 text can hold it. */
+const LONE_SURROGATE = /\p{Cs}/u;
 /**
- * Device text: no control characters but TAB and LF, which a CSV export and import keep as they are (a NUL makes the
- * file unreadable, a CR is read back as a line end).
+ * Device text must come back the same through a CSV export and import (UTF-8, docs/devices/import-export.md): no
+ * control characters but TAB and LF (a NUL makes the file unreadable, a CR is read back as a line end), and no lone
+ * surrogate (UTF-8 has none).
  */
 const plain = (s: z.ZodString) =>
-  s.refine((v) => !CONTROL.test(v), "must not hold control characters (TAB and line feed are allowed)");
-const text = (max: number) => plain(z.string().max(max, `at most ${max} characters`)).nullish();
+  s
+    .refine((v) => !CONTROL.test(v), "must not hold control characters (TAB and line feed are allowed)")
+    .refine((v) => !LONE_SURROGATE.test(v), "must be well-formed Unicode text");
+/** An optional text member; "" is stored as none (as an empty CSV cell is read). */
+const text = (max: number) =>
+  plain(z.string().max(max, `at most ${max} characters`))
+    .nullish()
+    .transform((v) => (v === "" ? null : v));
 /** Longest JSON text of a JSON member (location, metaData, scopes, lora), characters. */
 export const MAX_DEVICE_JSON = 65_536;
 /** JSON members are stored as JSON text, bounded in depth and length (bounded-json.ts). */
