@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "@iot/registry/test-engines";
 import { testApp } from "./test-app.js";
 import { DEVICE_COLUMNS } from "./transfer/device-columns.js";
+import { parseDeviceCsv } from "./transfer/device-csv.js";
 
 afterAll(async () => {
   for (const e of engines) await e.cleanup();
@@ -224,6 +225,162 @@ describe.each(engines)("device import and export on $name", (engine) => {
     );
     const row = (await download(t, viewer.token, task.result.downloadUrl)).text.trim().split("\n")[1]!.split(",");
     expect(row[DEVICE_COLUMNS.indexOf("token")]).toBe("");
+    await t.close();
+  });
+
+  it("refuses a viewer the download of an export that holds tokens, as it refuses them at export", async () => {
+    const { t, token, product } = await setup();
+    const lamps = await product(token, "Lamps", 1);
+    await t.call("POST", "/devices", { productID: lamps, deviceName: "l1", upLinkSystem: 1, authType: 1 }, token);
+    const l1 = (await t.call("GET", "/devices", undefined, token)).body.items[0];
+    const viewer = await t.addUser(l1.tenantID, "vic", "viewer");
+    const operator = await t.addUser(l1.tenantID, "otto", "operator");
+    const task = await finished(t, token, (await t.call("GET", "/devices_export", undefined, token)).body.statusUrl);
+    const denied = await download(t, viewer.token, task.result.downloadUrl);
+    expect(denied.status).toBe(403);
+    expect(JSON.parse(denied.text).errorCode).toBe("PERMISSION_DENIED");
+    expect(denied.text).not.toContain(l1.token);
+    expect((await download(t, operator.token, task.result.downloadUrl)).text).toContain(l1.token);
+    expect((await download(t, token, task.result.downloadUrl)).status).toBe(200);
+    await t.close();
+  });
+
+  it("neutralises formula cells and round-trips a fleet with every column filled into an empty tenant", async () => {
+    const { t, token, product } = await setup();
+    const lamps = await product(token, "Lamps", 1);
+    const meters = await product(token, "Meters", 7);
+    const motes = await product(token, "Motes", 4);
+    const post = async (path: string, body: Record<string, unknown>) => {
+      const r = await t.call("POST", path, body, token);
+      expect(r.status).toBe(201);
+      return r.body as { id: number };
+    };
+    const texts = {
+      manufacturer: "'plain quote",
+      serialNumber: "\tSN-1",
+      softVersion: "-1+2",
+      hardwareVersion: "''@x",
+      description: 'line one\nline "two", with a comma',
+    };
+    const gw = await post("/gateways", {
+      productID: meters,
+      gatewayName: "@gw",
+      gatewayProtocol: 7,
+      deviceID: "gw-1",
+      authType: 1,
+      token: "=gateway-token",
+      location: { site: "=HYPERLINK(1)" },
+      ...texts,
+    });
+    const lamp = await post("/devices", {
+      productID: lamps,
+      deviceName: "=cmd|' /C calc'!A0",
+      upLinkSystem: 1,
+      authType: 1,
+      deviceID: "lamp-1",
+      deviceUsername: "lamp-user",
+      token: "+lamp-token-1",
+      IMEI: "860000000000001",
+      modBusIndex: 5,
+      deviceType: 1,
+      IMSI: "'=quoted",
+      autoSub: 1,
+      carrier: 2,
+      physicalNetwork: 3,
+      longitude: -122.4194,
+      latitude: 1e-7,
+      location: { city: "-Paris", deep: [[1, { a: null }]] },
+      blocked: 1,
+      ...texts,
+    });
+    await post("/devices", {
+      productID: lamps,
+      deviceName: "child",
+      upLinkSystem: 3,
+      parentDevice: lamp.id,
+      authType: 1,
+      location: -5,
+    });
+    await post("/devices", {
+      productID: meters,
+      deviceName: "+slave",
+      upLinkSystem: 2,
+      gateway: gw.id,
+      modBusIndex: 3,
+      authType: 1,
+    });
+    await post("/devices", {
+      productID: motes,
+      deviceName: "mote",
+      upLinkSystem: 1,
+      deviceID: "0011223344556677",
+      lora: { type: "otaa", fcntCheck: 0, appEUI: "0011223344556677", appKey: "00".repeat(16), canJoin: true },
+      location: "'=text location",
+    });
+    const exportOf = async (app: App, as: string) => {
+      const task = await finished(app, as, (await app.call("GET", "/devices_export", undefined, as)).body.statusUrl);
+      expect(task.status).toBe(3);
+      return (await download(app, as, task.result.downloadUrl)).text;
+    };
+    const csv = await exportOf(t, token);
+    // No cell starts a formula: each such cell is written with a quote in front, and quoted.
+    expect(csv).toContain(`"'=cmd|' /C calc'!A0"`);
+    expect(csv).toContain(`"'+lamp-token-1"`);
+    expect(csv).toContain(`"'''@x"`);
+    expect(csv).toContain(`"'-1+2"`);
+    expect(csv).toContain(",-122.4194,");
+    const rows = parseDeviceCsv(new TextEncoder().encode(csv)).rows;
+    for (const column of DEVICE_COLUMNS)
+      expect(
+        rows.some((r) => r.cells[column] !== undefined),
+        column,
+      ).toBe(true);
+
+    // An empty tenant (of another service) with products of the same names takes the whole file back.
+    const other = await testApp("1", { open: async () => (await engine.open()).store });
+    const admin2 = await other.login();
+    for (const [productName, cloudProtocol] of [
+      ["Lamps", 1],
+      ["Meters", 7],
+      ["Motes", 4],
+    ] as const)
+      await other.call("POST", "/products", { productName, cloudProtocol }, admin2);
+    const imported = await finished(other, admin2, (await upload(other, admin2, csv)).body.statusUrl);
+    expect(imported.result).toEqual({ created: 5, failed: 0, errors: [] });
+    // Its export is the same file but for the productIDs.
+    const withoutProduct = (text: string) =>
+      parseDeviceCsv(new TextEncoder().encode(text)).rows.map(({ cells }) => ({ ...cells, product: undefined }));
+    expect(withoutProduct(await exportOf(other, admin2))).toEqual(withoutProduct(csv));
+    const lamp2 = (await other.call("GET", "/devices?deviceID_like=lamp-1", undefined, admin2)).body.items[0];
+    expect(lamp2).toMatchObject({ deviceName: "=cmd|' /C calc'!A0", IMSI: "'=quoted", ...texts, latitude: 1e-7 });
+    await other.close();
+    await t.close();
+  });
+
+  it("reports a row whose JSON is nested too deep and keeps the good rows before and after it", async () => {
+    const { t, token, product } = await setup();
+    const lamps = await product(token, "Lamps", 1);
+    const deep = "[".repeat(5000) + "]".repeat(5000);
+    const csv = [
+      "deviceName,product,authType,upLinkSystem,location,lora",
+      `a,${lamps},1,1,"{""x"":1}",`,
+      `b,${lamps},1,1,${deep},`,
+      `c,${lamps},1,1,,"{""type"":${deep}}"`,
+      `d,${lamps},1,1,,`,
+    ].join("\n");
+    const task = await finished(t, token, (await upload(t, token, csv)).body.statusUrl);
+    expect(task.status).toBe(3);
+    expect(task.result).toEqual({
+      created: 2,
+      failed: 2,
+      errors: [
+        { line: 3, errors: { location: "at most 32 levels of nested arrays and objects" } },
+        { line: 4, errors: { lora: "at most 32 levels of nested arrays and objects" } },
+      ],
+    });
+    const names = (await t.call("GET", "/devices", undefined, token)).body.items.map((d: any) => d.deviceName);
+    expect(names.sort()).toEqual(["a", "d"]);
+    expect(t.errors).toEqual([]);
     await t.close();
   });
 

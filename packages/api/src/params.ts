@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { MAX_PAGE, RegistryError, type Page } from "@iot/registry";
+import { boundedJsonText } from "./bounded-json.js";
 import { jsonBody } from "./request-body.js";
 
 /** Page size bounds: `_limit` is clamped into 1..MAX_LIMIT; the default is 10. */
@@ -111,13 +112,14 @@ export const intField = z.union([
     .regex(/^-?\d+$/, "must be an integer")
     .transform(Number),
 ]);
-/** Float fields accept numbers or numeric strings. */
+/** Float fields accept numbers or numeric strings (also as JavaScript writes them, `1e-7`: an export's cells). */
 export const floatField = z.union([
   z.number(),
   z
     .string()
-    .regex(/^-?\d+(\.\d+)?$/, "must be a number")
-    .transform(Number),
+    .regex(/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i, "must be a number")
+    .transform(Number)
+    .refine(Number.isFinite, "must be a finite number"),
 ]);
 /** An integer restricted to a closed set of codes. */
 export const codeField = (codes: readonly number[]) =>
@@ -125,11 +127,11 @@ export const codeField = (codes: readonly number[]) =>
 
 /**
  * A JSON array sent as an array or as a string holding one (the spec's
- * examples send both); "" and null unset it. At most `maxChars` of JSON.
+ * examples send both); "" and null unset it. At most `maxChars` of JSON and MAX_JSON_DEPTH levels deep.
  */
 export const jsonArrayField = (maxChars: number) =>
   z
-    .union([z.array(z.unknown()), z.string(), z.null()])
+    .union([z.array(z.unknown()), z.string(), z.null()], "must be a JSON array")
     .optional()
     .transform((v, ctx): unknown[] | null | undefined => {
       if (typeof v !== "string") return v;
@@ -143,10 +145,9 @@ export const jsonArrayField = (maxChars: number) =>
       ctx.addIssue({ code: "custom", message: "must be a JSON array" });
       return z.NEVER;
     })
-    .refine(
-      (v) => v === undefined || v === null || JSON.stringify(v).length <= maxChars,
-      `at most ${maxChars} characters of JSON`,
-    );
+    .superRefine((v, ctx) => {
+      if (v !== undefined && v !== null) boundedJsonText(v, ctx, maxChars);
+    });
 
 /** A time in the spec's Date format, `YYYY-MM-DD HH:MM:SS` (UTC), as epoch ms. */
 export const dateQuery = z

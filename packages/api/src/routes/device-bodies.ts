@@ -1,17 +1,43 @@
 import { z } from "zod";
-import { codeField, floatField, intField } from "../params.js";
+import { boundedJsonText } from "../bounded-json.js";
+import { codeField, floatField, intField, jsonArrayField } from "../params.js";
 import { gatewayChannel } from "./gateway-channel.js";
 
 /** Identifiers are topic- and URL-safe: letters, digits and `_ . : -`. */
 export const identifier = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "1 to 100 letters, digits or _ . : -");
-const text = (max: number) => z.string().max(max, `at most ${max} characters`).nullish();
-/** JSON members are stored as JSON text. */
-const json = z.unknown().transform((v) => (v === undefined || v === null ? null : JSON.stringify(v)));
+/** A control character other than TAB and LF (Unicode category Cc). */
+const CONTROL = /[^\P{Cc}\t\n]/u;
+/** Half of a UTF-16 surrogate pair, alone: no UTF-8 text can hold it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * Device text must come back the same through a CSV export and import (UTF-8, docs/devices/import-export.md): no
+ * control characters but TAB and LF (a NUL makes the file unreadable, a CR is read back as a line end), and no lone
+ * surrogate (UTF-8 has none).
+ */
+const plain = (s: z.ZodString) =>
+  s
+    .refine((v) => !CONTROL.test(v), "must not hold control characters (TAB and line feed are allowed)")
+    .refine((v) => !LONE_SURROGATE.test(v), "must be well-formed Unicode text");
+/** An optional text member; "" is stored as none (as an empty CSV cell is read). */
+const text = (max: number) =>
+  plain(z.string().max(max, `at most ${max} characters`))
+    .nullish()
+    .transform((v) => (v === "" ? null : v));
+/** Longest JSON text of a JSON member (location, metaData, scopes, lora), characters. */
+export const MAX_DEVICE_JSON = 65_536;
+/** JSON members are stored as JSON text, bounded in depth and length (bounded-json.ts). */
+const json = z
+  .unknown()
+  .transform((v, ctx) => (v === undefined || v === null ? null : boundedJsonText(v, ctx, MAX_DEVICE_JSON)));
+/** `scopes`, the fence ranges: a JSON array (or a string holding one), stored as JSON text. */
+const scopes = jsonArrayField(MAX_DEVICE_JSON).transform((v) =>
+  v === undefined || v === null ? null : JSON.stringify(v),
+);
 
 /** Every member a Form 1 device body may carry; the creation rules are checked by the registry. */
 export const form1Fields = {
   productID: z.string().min(1, "required"),
-  deviceName: z.string().trim().min(1, "required").max(50, "at most 50 characters"),
+  deviceName: plain(z.string().trim().min(1, "required").max(50, "at most 50 characters")),
   deviceType: codeField([1, 3]).optional(),
   upLinkSystem: codeField([1, 2, 3]).nullish(),
   gateway: intField.nullish(),
@@ -19,7 +45,7 @@ export const form1Fields = {
   authType: codeField([1, 2]).optional(),
   deviceID: identifier.optional(),
   deviceUsername: identifier.optional(),
-  token: z.string().min(8, "at least 8 characters").max(100, "at most 100 characters").optional(),
+  token: plain(z.string().min(8, "at least 8 characters").max(100, "at most 100 characters")).optional(),
   carrier: codeField([1, 2, 3, 4]).nullish(),
   physicalNetwork: codeField([1, 2, 3, 4, 5, 6]).nullish(),
   IMEI: text(50),
@@ -29,7 +55,10 @@ export const form1Fields = {
   latitude: floatField.nullish(),
   longitude: floatField.nullish(),
   location: json,
-  lora: z.record(z.string(), z.unknown()).nullish(),
+  lora: z
+    .record(z.string(), z.unknown())
+    .superRefine((v, ctx) => void boundedJsonText(v, ctx, MAX_DEVICE_JSON))
+    .nullish(),
   manufacturer: text(50),
   serialNumber: text(100),
   softVersion: text(50),
@@ -39,7 +68,7 @@ export const form1Fields = {
   deviceConsoleUsername: text(100),
   deviceConsolePort: intField.refine((v) => v >= 0 && v <= 65535, "must be a port number").nullish(),
   metaData: json,
-  scopes: json,
+  scopes,
   certs: z.array(intField).max(100, "at most 100 certificates").optional(),
   blocked: codeField([0, 1]).optional(),
 };

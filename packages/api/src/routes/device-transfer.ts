@@ -75,7 +75,8 @@ export function deviceTransferRoutes(deps: AppDeps, docs: ApiDocs) {
       },
     )
     .get("/devices_export/:taskID/file", { summary: "Download the CSV of a finished export task" }, async (c) => {
-      const content = await readExportFile(db, c.get("caller"), c.req.param("taskID") ?? "");
+      const view = c.get("view");
+      const content = await readExportFile(db, c.get("caller"), c.req.param("taskID") ?? "", view.secrets);
       return c.body(content, 200, {
         "content-type": "text/csv; charset=utf-8",
         "content-disposition": `attachment; filename="devices-${c.req.param("taskID")}.csv"`,

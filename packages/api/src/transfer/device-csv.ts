@@ -1,5 +1,6 @@
 import { parse } from "csv-parse/sync";
 import { RegistryError } from "@iot/registry";
+import { unescapeFormula } from "./csv-formula.js";
 import { DEVICE_COLUMNS, REQUIRED_COLUMNS } from "./device-columns.js";
 
 /** One data row of an import file: its line number in the file and its non-empty cells by column. */
@@ -15,7 +16,8 @@ const badFile = (why: string) => new RegistryError("FORM_INVALID", { file: why }
 /**
  * Reads a device import file: UTF-8 CSV (comma-separated, optional BOM, quoted cells may span lines) whose header
  * names only DEVICE_COLUMNS and at least REQUIRED_COLUMNS. FORM_INVALID names `file` (not UTF-8 text, not CSV, no
- * data row) or `columns` (unknown, missing or repeated columns) at once, before any row is imported.
+ * data row) or `columns` (unknown, missing or repeated columns) at once, before any row is imported. A cell an export
+ * neutralised as a formula (csv-formula.ts) is read back as the value it stands for.
  */
 export function parseDeviceCsv(bytes: Uint8Array): { columns: string[]; rows: CsvRow[] } {
   let text: string;
@@ -51,7 +53,7 @@ export function parseDeviceCsv(bytes: Uint8Array): { columns: string[]; rows: Cs
     const cells: Record<string, string> = {};
     header.forEach((column, i) => {
       const v = record[i];
-      if (v !== undefined && v !== "") cells[column] = v;
+      if (v !== undefined && v !== "") cells[column] = unescapeFormula(v);
     });
     // info.lines is where the row ends; a quoted cell may span lines.
     const spans = record.reduce((n, v) => n + (v.match(/\n/g)?.length ?? 0), 0);

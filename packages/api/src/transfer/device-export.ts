@@ -10,6 +10,7 @@ import {
   type Store,
 } from "@iot/registry";
 import { formatDate } from "../forms/dates.js";
+import { escapeFormula, ESCAPED_FORMULA } from "./csv-formula.js";
 import { DEVICE_COLUMNS, type DeviceColumn } from "./device-columns.js";
 
 /** Devices read per query while exporting. */
@@ -98,9 +99,9 @@ export function importOrder(devices: Device[]): Device[] {
 }
 
 /**
- * Writes the CSV of the caller's devices matching the filter (a header row, then one device per row in import order)
- * into the export file of the task, advancing its progress, and finishes the task with `{total, downloadUrl,
- * expiresAt}`. A failure fails the task.
+ * Writes the CSV of the caller's devices matching the filter (a header row, then one device per row in import order,
+ * formula cells neutralised) into the export file of the task, marked as holding secrets or not, advancing its
+ * progress, and finishes the task with `{total, downloadUrl, expiresAt}`. A failure fails the task.
  */
 export async function runDeviceExport(job: ExportJob, now = () => Date.now()): Promise<void> {
   const db = job.store.db;
@@ -132,9 +133,19 @@ export async function runDeviceExport(job: ExportJob, now = () => Date.now()): P
     const records = importOrder(devices).map((d) =>
       deviceRecord(d, (id) => (id === null ? null : (deviceIds.get(id) ?? null)), job.secrets),
     );
-    const content = stringify(records, { header: true, columns: [...DEVICE_COLUMNS] });
+    // Formula cells are neutralised (csv-formula.ts) and quoted, so a spreadsheet opening the file runs none.
+    const content = stringify(records, {
+      header: true,
+      columns: [...DEVICE_COLUMNS],
+      cast: { string: escapeFormula },
+      quoted_match: ESCAPED_FORMULA,
+    });
     const expiresAt = now() + job.ttlMs;
-    await saveExportFile(db, { taskIntId: job.taskIntId, tenantId: job.caller.tenantId, content, expiresAt }, now());
+    await saveExportFile(
+      db,
+      { taskIntId: job.taskIntId, tenantId: job.caller.tenantId, content, expiresAt, secrets: job.secrets },
+      now(),
+    );
     await updateTask(
       db,
       job.taskIntId,

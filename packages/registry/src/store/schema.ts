@@ -342,6 +342,8 @@ export interface ExportFilesTable {
   content: string;
   expiresAt: number;
   createAt: number;
+  /** 1 when the file holds device tokens and LoRa keys: only callers who may read secrets download it. */
+  secrets: Generated<number>;
 }
 
 /** A named set of devices of one product, for group commands. */

@@ -34,3 +34,17 @@ export const loraGateways = indexMigration(
   "devices_lora_gateways",
   sql`devices (device_id) where device_type = 2 and gateway_protocol = 4`,
 );
+
+/**
+ * 0027: `export_files.secrets`, 1 when the file holds device tokens and LoRa keys (an admin's or operator's export),
+ * so that a viewer who has the download link cannot read them (docs/devices/import-export.md). Files exported before
+ * it count as holding secrets.
+ */
+export const exportFileSecrets: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`alter table export_files add column secrets integer not null default 1`.execute(db);
+  },
+  async down(db: Kysely<unknown>) {
+    await sql`alter table export_files drop column secrets`.execute(db);
+  },
+};

@@ -22,7 +22,7 @@ import { outboxUplinkRanges } from "./0021-outbox-uplink-ranges.js";
 import { deviceNameTrigrams } from "./0022-device-name-trigrams.js";
 import { deviceIdTrigrams } from "./0023-device-id-trigrams.js";
 import { uplinkCounts } from "./0024-uplink-counts.js";
-import { loraGateways, metricsProduct } from "../shared-indexes.js";
+import { exportFileSecrets, loraGateways, metricsProduct } from "../shared-indexes.js";
 
 /**
  * Every PostgreSQL migration, by name. Names sort in the order they run; a
@@ -56,4 +56,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0024-uplink-counts": uplinkCounts,
   "0025-metrics-product": metricsProduct,
   "0026-lora-gateways": loraGateways,
+  "0027-export-file-secrets": exportFileSecrets,
 };
