@@ -55,7 +55,7 @@ export function memoryHarness(
       ackTimeoutMs: 100,
       ackRandomFactor: 1,
       maxRetransmit: 1,
-      responseTimeoutMs: 500,
+      requestTimeoutMs: 500,
     },
     options.deviceLayer,
   );
