@@ -17,7 +17,7 @@ export const lwm2mAdapterSettings = {
   requestTimeoutMs: integer(
     "IOT_LWM2M_REQUEST_TIMEOUT_MS",
     30_000,
-    "longest wait for a device's answer to one request (a command), ms, from its first transmission; then the command fails",
+    "longest wait for a device's answer to one request (a command) from its first transmission, ms; then it fails",
     100,
     93_000,
   ),
