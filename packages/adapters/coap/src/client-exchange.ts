@@ -168,7 +168,7 @@ export class ClientExchange {
     // After a Block1 upload, the later blocks of its response are asked for without the body (RFC 7959 §3.2).
     const payload = asked.payload.length > blockSize(this.options.maxSzx) ? Buffer.alloc(0) : asked.payload;
     const fields = { ...asked, payload, observe: undefined };
-    const body = await fetchBlocks((f) => exchange(f), first, fields, this.options.maxBodyBytes);
+    const body = await fetchBlocks(exchange, first, fields, this.options.maxBodyBytes);
     return responseOf(first, body, peer);
   }
 
@@ -201,8 +201,8 @@ export class ClientExchange {
   /**
    * One request message and its response, sent once the ticket has an NSTART place to the peer: retransmitted while
    * CON and unacknowledged, and given up `requestTimeoutMs` after its first transmission. The place is given back at
-   * the peer's empty ACK (RFC 7252 §4.7: the interaction is no longer outstanding), so a separate response that
-   * never comes holds up no other request, or at the end.
+   * the peer's empty ACK (RFC 7252 §4.7: the interaction is no longer outstanding), else when the exchange ends: a
+   * separate response that never comes holds up no other request.
    */
   private async exchange(
     peer: Peer,
