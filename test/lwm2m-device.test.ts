@@ -17,7 +17,11 @@ let n = 0;
 const running: { udp: UdpListener; layer: MessageLayer }[] = [];
 
 beforeAll(async () => {
-  t = await startTestFleet({ IOT_LWM2M_QUEUE_AWAKE: "2" }, { adapters: ["lwm2m-adapter"] });
+  // A 1 s request timeout (default 30 s) so that commands a device never answers fail fast.
+  t = await startTestFleet(
+    { IOT_LWM2M_QUEUE_AWAKE: "2", IOT_LWM2M_REQUEST_TIMEOUT_MS: "1000" },
+    { adapters: ["lwm2m-adapter"] },
+  );
   productID = (await t.api("POST", "/products", { productName: "lwm2m", cloudProtocol: 3 })).body.productID;
   // A data point named by its object path gets the values of answers and notifications (no data stream needed).
   const point = await t.api("POST", "/data_points", {
@@ -149,6 +153,30 @@ describe("an LwM2M device", () => {
     expect((await sim.deregister()).code).toBe("2.02");
     await expect.poll(() => statusOf(d), { timeout: 5000 }).toBe(0);
     expect(await connectStatuses(d)).toEqual([0, 1]);
+  });
+
+  it("fails commands the device never answers after the request timeout, and a read sent after them gets through", async () => {
+    const d = await newDevice(0);
+    const sim = await client({ endpoint: d.IMEI, lifetime: 60 });
+    sim.ignore.add("/3/0/13");
+    sim.ignore.add("/3/0/14");
+    expect((await sim.register()).code).toBe("2.01");
+    await expect.poll(() => statusOf(d), { timeout: 5000 }).toBe(1);
+    await publish(d, { reqID: "t1", msgType: "read", data: { path: "/3/0/13" } });
+    await publish(d, { reqID: "t2", msgType: "write", data: { path: "/3/0/14", value: "+01:00" } });
+    await publish(d, { reqID: "t3", msgType: "read", data: { path: "/3/0/0" } });
+    // CoAP's retransmissions alone would hold each unanswered command for 62-93 s.
+    await expect.poll(async () => (await uplinks(d, "up/resp")).map((u) => u.reqID), { timeout: 8000 }).toEqual(["t3"]);
+    const logs = async () =>
+      ((await t.api("GET", `/devices/${d.id}/control_logs`)).body.items as Record<string, unknown>[])
+        .map((l) => [JSON.parse(l.payload as string).reqID, l.publishStatus, l.publishResult])
+        .reverse();
+    await expect.poll(logs, { timeout: 5000 }).toEqual([
+      ["t1", 0, "timeout: no answer from the peer within 1000 ms"],
+      ["t2", 0, "timeout: no answer from the peer within 1000 ms"],
+      ["t3", 2, null],
+    ]);
+    expect(sim.requests.map((r) => r.path)).toEqual(["/3/0/13", "/3/0/14", "/3/0/0"]);
   });
 
   it("sleeps in queue mode (deviceStatus 2) and gets the command that waited at its next Update", async () => {

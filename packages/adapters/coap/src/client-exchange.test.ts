@@ -107,14 +107,67 @@ describe("CoAP client role: requests and responses (RFC 7252 §5.2)", () => {
     expect(await outcome).toMatchObject({ name: "CoapError", code: "timeout" });
   });
 
-  it("rejects timeout when no separate response follows the empty ACK within responseTimeoutMs", async () => {
+  it("rejects timeout when no separate response follows the empty ACK within requestTimeoutMs of sending", async () => {
     vi.useFakeTimers();
-    const server = withScript((p, reply) => isRequest(p) && reply(emptyAck(p)), { responseTimeoutMs: 30_000 });
+    const server = withScript((p, reply) => isRequest(p) && reply(emptyAck(p)), { requestTimeoutMs: 30_000 });
     const outcome = server.request(peer(), { method: "GET", path: "/3/0/0" }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(29_999);
     expect(link.sent("server")).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(await outcome).toMatchObject({ code: "timeout", message: expect.stringContaining("no response") });
+    expect(await outcome).toMatchObject({
+      code: "timeout",
+      message: "the peer acknowledged the request but sent no response within 30000 ms",
+    });
+  });
+
+  it("gives up an unacknowledged request requestTimeoutMs after sending it, before its retransmissions run out", async () => {
+    vi.useFakeTimers();
+    const server = withScript(() => {}, { maxRetransmit: 4, requestTimeoutMs: 5_000 }); // retransmissions: 31 s
+    const outcome = server.request(peer(), { method: "GET", path: "/3/0/0" }).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(link.sent("server")).toHaveLength(3); // at 0, 1 and 3 s
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await outcome).toMatchObject({ code: "timeout", message: "no answer from the peer within 5000 ms" });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(link.sent("server")).toHaveLength(3);
+  });
+
+  it("lets the next request to a device go once the device ACKs the first, whose separate response never comes", async () => {
+    vi.useFakeTimers();
+    // The device acknowledges /hang and never answers it; /3/0/0 it answers at once (RFC 7252 §4.7: an ACKed
+    // request is no longer outstanding, so NSTART 1 does not hold the next one behind it).
+    const server = withScript((p, reply) => {
+      if (!isRequest(p)) return;
+      const path = p.options.filter((o) => o.name === "Uri-Path").map((o) => o.value.toString());
+      reply(path[0] === "hang" ? emptyAck(p) : { code: "2.05", messageId: p.messageId, ack: true, token: p.token });
+    });
+    const hanging = server.request(peer(), { method: "GET", path: "/hang" }).catch((e: unknown) => e);
+    const read = server.request(peer(), { method: "GET", path: "/3/0/0" });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await read).toMatchObject({ code: "2.05" });
+    await vi.advanceTimersByTimeAsync(93_000);
+    expect(await hanging).toMatchObject({ code: "timeout" });
+  });
+
+  it("holds the next request while the first is neither ACKed nor answered, and sends it once the first times out", async () => {
+    vi.useFakeTimers();
+    const server = withScript(
+      (p, reply) => {
+        const path = p.options.filter((o) => o.name === "Uri-Path").map((o) => o.value.toString());
+        if (isRequest(p) && path[0] !== "silent")
+          reply({ code: "2.05", messageId: p.messageId, ack: true, token: p.token });
+      },
+      { maxRetransmit: 4, requestTimeoutMs: 2_000 },
+    );
+    const silent = server.request(peer(), { method: "GET", path: "/silent" }).catch((e: unknown) => e);
+    let answered = false;
+    const read = server.request(peer(), { method: "GET", path: "/3/0/0" }).then((r) => ((answered = true), r));
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(answered).toBe(false);
+    expect(link.sent("server").filter(isRequest)).toHaveLength(2); // /silent and its retransmission
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await silent).toMatchObject({ code: "timeout" });
+    expect(await read).toMatchObject({ code: "2.05" });
   });
 
   it("rejects reset when the device answers RST, and stops retransmitting", async () => {

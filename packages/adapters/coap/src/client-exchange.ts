@@ -6,7 +6,7 @@ import { requestMessage } from "./encode-message.js";
 import type { Peer } from "./message-layer.js";
 import type { DecodedResponse } from "./messages.js";
 import type { Retransmitter } from "./retransmitter.js";
-import { RequestSlots } from "./request-slots.js";
+import { RequestSlots, type RequestTicket } from "./request-slots.js";
 import { messageKey } from "./server-exchange.js";
 
 /** A request the layer sends as a client, to a peer (for LwM2M: the server's Read, Write, Observe to a device). */
@@ -51,8 +51,11 @@ export interface ClientExchangeOptions {
   readonly maxBodyBytes: number;
   /** Largest block exponent: of Block1 uploads, and the Block2 size asked for from the start when below 6. */
   readonly maxSzx: number;
-  /** How long a response may take after the ACK of a CON request, or after sending a NON one, ms. */
-  readonly responseTimeoutMs: number;
+  /**
+   * How long one request message may go unanswered, from its first transmission, ms: without its response by then
+   * (ACKed or not) it rejects `timeout` and its retransmissions stop.
+   */
+  readonly requestTimeoutMs: number;
   readonly nstart: number;
   readonly maxRequestsPerPeer: number;
   readonly maxRequests: number;
@@ -126,45 +129,47 @@ export class ClientExchange {
    */
   async request(peer: Peer, request: ClientRequest, token?: Buffer): Promise<ClientResponse> {
     const fields = this.fieldsOf(request);
-    const release = await this.slots.acquire(peerKey(peer));
+    const ticket = this.slots.open(peerKey(peer));
     try {
+      const exchange: Exchange = (f, t) => this.exchange(peer, ticket, f, t);
       const first =
         fields.payload.length > blockSize(this.options.maxSzx)
-          ? await uploadBlocks(
-              (f, t) => this.exchange(peer, f, t),
-              fields,
-              this.options.maxSzx,
-              token ?? this.newToken(),
-            )
-          : await this.exchange(peer, fields, token ?? this.newToken());
-      return await this.whole(peer, first, request);
+          ? await uploadBlocks(exchange, fields, this.options.maxSzx, token ?? this.newToken())
+          : await exchange(fields, token ?? this.newToken());
+      return await this.whole(peer, first, request, exchange);
     } finally {
-      release();
+      ticket.close();
     }
   }
 
   /**
    * A notification (or other response) taken whole: when it is the first of blocks, the rest are fetched by
-   * repeating `request` without Observe once a slot to the peer is free (RFC 7959 §3.4).
+   * repeating `request` without Observe, as a request of its own to the peer (RFC 7959 §3.4).
    */
   async complete(peer: Peer, first: DecodedResponse, request: ClientRequest): Promise<ClientResponse> {
-    if (!first.block2?.more) return this.whole(peer, first, request);
-    const release = await this.slots.acquire(peerKey(peer));
+    let ticket: RequestTicket | undefined;
     try {
-      return await this.whole(peer, first, request);
+      return await this.whole(peer, first, request, (f) =>
+        this.exchange(peer, (ticket ??= this.slots.open(peerKey(peer))), f),
+      );
     } finally {
-      release();
+      ticket?.close();
     }
   }
 
   /** Fetches the blocks after `first` (a response or notification) by repeating `request` without Observe. */
-  private async whole(peer: Peer, first: DecodedResponse, request: ClientRequest): Promise<ClientResponse> {
+  private async whole(
+    peer: Peer,
+    first: DecodedResponse,
+    request: ClientRequest,
+    exchange: Exchange,
+  ): Promise<ClientResponse> {
     const asked = this.fieldsOf(request);
     // After a Block1 upload, the later blocks of its response are asked for without the body (RFC 7959 §3.2).
     const payload = asked.payload.length > blockSize(this.options.maxSzx) ? Buffer.alloc(0) : asked.payload;
     const fields = { ...asked, payload, observe: undefined };
-    const exchange: Exchange = (f) => this.exchange(peer, f);
-    return responseOf(first, await fetchBlocks(exchange, first, fields, this.options.maxBodyBytes), peer);
+    const body = await fetchBlocks(exchange, first, fields, this.options.maxBodyBytes);
+    return responseOf(first, body, peer);
   }
 
   /**
@@ -193,10 +198,29 @@ export class ClientExchange {
     for (const p of [...this.pending.values()]) p.settle(err);
   }
 
-  /** One request message and its response: retransmitted while CON and unanswered. */
-  private exchange(peer: Peer, fields: ExchangeFields, token = this.newToken()) {
+  /**
+   * One request message and its response, sent once the ticket has an NSTART place to the peer: retransmitted while
+   * CON and unacknowledged, and given up `requestTimeoutMs` after its first transmission. The place is given back at
+   * the peer's empty ACK (RFC 7252 §4.7: the interaction is no longer outstanding), else when the exchange ends: a
+   * separate response that never comes holds up no other request.
+   */
+  private async exchange(
+    peer: Peer,
+    ticket: RequestTicket,
+    fields: ExchangeFields,
+    token = this.newToken(),
+  ): Promise<DecodedResponse> {
+    const release = await ticket.place();
+    try {
+      return await this.transmit(peer, fields, token, release);
+    } finally {
+      release();
+    }
+  }
+
+  private transmit(peer: Peer, fields: ExchangeFields, token: Buffer, release: () => void) {
     return new Promise<DecodedResponse>((resolve, reject) => {
-      const { send, retransmitter, responseTimeoutMs } = this.options;
+      const { send, retransmitter, requestTimeoutMs } = this.options;
       const messageId = this.options.messageId();
       let datagram: Buffer;
       try {
@@ -207,34 +231,37 @@ export class ClientExchange {
       if (!send) return reject(new CoapError("invalid", "the message layer was made without a transport (send)"));
       const tokenKey = token.toString("hex");
       const key = messageKey(peer, messageId);
-      let timer: NodeJS.Timeout | undefined;
+      let acknowledged = false;
       const settle = (result: DecodedResponse | CoapError) => {
-        clearTimeout(timer);
+        clearTimeout(deadline);
         retransmitter.stop(key);
         this.nonConfirmable.delete(key);
         if (this.pending.get(tokenKey)?.settle === settle) this.pending.delete(tokenKey);
         if (result instanceof CoapError) reject(result);
         else resolve(result);
       };
-      const awaitResponse = () => {
-        timer = setTimeout(
-          () => settle(new CoapError("timeout", `no response in ${responseTimeoutMs} ms`)),
-          responseTimeoutMs,
-        );
-        timer.unref();
-      };
+      const deadline = setTimeout(() => {
+        const what = acknowledged
+          ? "the peer acknowledged the request but sent no response"
+          : "no answer from the peer";
+        settle(new CoapError("timeout", `${what} within ${requestTimeoutMs} ms`));
+      }, requestTimeoutMs);
+      deadline.unref();
       this.pending.set(tokenKey, { peer, deregistering: fields.observe === 1, settle });
       const transmit = (d: Buffer) => send(d, peer);
       if (!fields.confirmable) {
         this.nonConfirmable.set(key, settle);
-        transmit(datagram);
-        return awaitResponse();
+        return transmit(datagram);
       }
       retransmitter.start(key, datagram, transmit, (s) => {
         if (s.kind === "reset") settle(new CoapError("reset", "the peer answered the request with RST"));
         else if (s.kind === "timeout") settle(new CoapError("timeout", "the peer did not acknowledge the request"));
         else if (s.response?.packet.token.equals(token)) settle(s.response);
-        else awaitResponse(); // an empty ACK: the response comes separately (RFC 7252 §5.2.2)
+        else {
+          // An empty ACK: the response comes separately (RFC 7252 §5.2.2) and the next request may go meanwhile.
+          acknowledged = true;
+          release();
+        }
       });
     });
   }

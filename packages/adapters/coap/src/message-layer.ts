@@ -92,11 +92,15 @@ export interface MessageLayerOptions {
   /** Log fields naming who sent a refused request (the device it claims to be). */
   readonly describe?: (request: RequestHead) => Record<string, unknown>;
   /**
-   * How long a client request waits for its response after the peer ACKed it (or after sending it NON), ms
-   * (default MAX_TRANSMIT_WAIT: 93 000 with the default timing).
+   * How long a client request message may go without its response, from its first transmission, ACKed or not, ms
+   * (default MAX_TRANSMIT_WAIT: 93 000 with the default timing): then it rejects `timeout`. Below the retransmission
+   * span (ACK_TIMEOUT × (2^(MAX_RETRANSMIT+1) − 1)) it also cuts the retransmissions short.
    */
-  readonly responseTimeoutMs?: number;
-  /** NSTART: client requests in flight to one peer at once (default 1, RFC 7252 §4.7); more wait in order. */
+  readonly requestTimeoutMs?: number;
+  /**
+   * NSTART: outstanding client requests to one peer at once (default 1, RFC 7252 §4.7): a request counts until the
+   * peer ACKs or answers it; more wait in order.
+   */
   readonly nstart?: number;
   /** Client requests to one peer in flight or waiting (default 32); more reject `busy`. */
   readonly maxRequestsPerPeer?: number;
@@ -171,7 +175,7 @@ export function createMessageLayer(handler: CoapHandler, options: MessageLayerOp
     retransmitter,
     maxBodyBytes: options.maxBodyBytes,
     maxSzx,
-    responseTimeoutMs: options.responseTimeoutMs ?? ackTimeoutMs * (2 ** (maxRetransmit + 1) - 1) * ackRandomFactor,
+    requestTimeoutMs: options.requestTimeoutMs ?? ackTimeoutMs * (2 ** (maxRetransmit + 1) - 1) * ackRandomFactor,
     nstart: options.nstart ?? 1,
     maxRequestsPerPeer: options.maxRequestsPerPeer ?? 32,
     maxRequests: options.maxRequests ?? 10_000,

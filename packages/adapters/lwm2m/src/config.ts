@@ -1,7 +1,7 @@
 import { integer, port, text, type ConfigOf } from "@iot/config";
 import { adapterMetricsSettings, adapterSettings } from "@iot/adapter-core";
 
-/** Settings of the LwM2M adapter process: the shared adapter settings plus its listener and queue mode. */
+/** Settings of the LwM2M adapter process: the shared adapter settings, listener, queue mode and request timeout. */
 export const lwm2mAdapterSettings = {
   ...adapterSettings,
   ...adapterMetricsSettings("IOT_LWM2M_METRICS_PORT"),
@@ -13,6 +13,13 @@ export const lwm2mAdapterSettings = {
     "seconds a queue-mode device counts as awake after each Register or Update (CoAP MAX_TRANSMIT_WAIT)",
     1,
     86_400,
+  ),
+  requestTimeoutMs: integer(
+    "IOT_LWM2M_REQUEST_TIMEOUT_MS",
+    30_000,
+    "longest wait for a device's answer to one request (a command) from its first transmission, ms; then it fails",
+    100,
+    93_000,
   ),
 };
 

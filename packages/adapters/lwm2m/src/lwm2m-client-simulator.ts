@@ -62,7 +62,8 @@ export function defaultResources(): Map<string, TypedValue> {
  * A small LwM2M client on the CoAP message layer, for tests: it registers, updates and de-registers, and answers
  * the server's Read (TLV, SenML JSON, OMA JSON, plain text), Discover, Write, Write-Attributes, Execute, Create,
  * Delete and Observe from an in-memory resource table; `set` changes a value and notifies its observers.
- * `answerWith` makes the next request on a path fail with a code; `refuse` lists formats it answers 4.06.
+ * `answerWith` makes the next request on a path fail with a code; `refuse` lists formats it answers 4.06; `ignore`
+ * lists paths whose requests it never answers (nor acknowledges), as a client that does not implement them.
  */
 export class Lwm2mClientSimulator {
   readonly resources: Map<string, TypedValue>;
@@ -71,6 +72,7 @@ export class Lwm2mClientSimulator {
   readonly attributes = new Map<string, readonly string[]>();
   readonly answerWith = new Map<string, string>();
   readonly refuse = new Set<number>();
+  readonly ignore = new Set<string>();
   /** The registration's location segments (`["rd", "<id>"]`) after a successful Register. */
   location: readonly string[] | undefined;
   private readonly observers = new Map<string, Observer>();
@@ -144,6 +146,7 @@ export class Lwm2mClientSimulator {
       query: request.queryList,
       payload: request.payload,
     });
+    if (this.ignore.has(path)) return new Promise<CoapReply>(() => {});
     const forced = this.answerWith.get(path);
     if (forced) {
       this.answerWith.delete(path);

@@ -32,6 +32,8 @@ runMain("lwm2m-adapter", async () => {
     logger,
     maxBodyBytes: config.maxMessageSize,
     send: (datagram, peer) => udp?.send(datagram, peer),
+    // An unanswered command frees the device after this, not CoAP's 93 s (docs/devices/lwm2m.md, Commands).
+    requestTimeoutMs: config.requestTimeoutMs,
   });
   server.attach(layer);
   udp = await listenUdp(layer, {

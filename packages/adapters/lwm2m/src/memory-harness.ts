@@ -34,6 +34,8 @@ export function memoryHarness(
     device?: Partial<FakeDevice>;
     client?: Partial<SimulatorOptions>;
     server?: Partial<Lwm2mServerOptions>;
+    /** Both layers' CoAP options over the harness's short timing (e.g. `requestTimeoutMs`). */
+    layer?: Partial<MessageLayerOptions>;
     /** The device layer's own options (e.g. `nstart: 2` to send two requests at once). */
     deviceLayer?: Partial<MessageLayerOptions>;
   } = {},
@@ -55,7 +57,8 @@ export function memoryHarness(
       ackTimeoutMs: 100,
       ackRandomFactor: 1,
       maxRetransmit: 1,
-      responseTimeoutMs: 500,
+      requestTimeoutMs: 500,
+      ...options.layer,
     },
     options.deviceLayer,
   );

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import type { MessageLayerOptions } from "@iot/adapter-coap";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { decodeContent } from "./codec/content.js";
 import { memoryHarness, type Harness } from "./memory-harness.js";
 import type { SimulatorOptions } from "./lwm2m-client-simulator.js";
@@ -7,10 +8,14 @@ let h: Harness | undefined;
 afterEach(() => {
   h?.close();
   h = undefined;
+  vi.useRealTimers();
 });
 
-async function registered(client: Partial<SimulatorOptions> = {}): Promise<Harness> {
-  h = memoryHarness({ client });
+async function registered(
+  client: Partial<SimulatorOptions> = {},
+  layer: Partial<MessageLayerOptions> = {},
+): Promise<Harness> {
+  h = memoryHarness({ client, layer });
   expect((await h.client.register()).code).toBe("2.01");
   await new Promise((r) => setTimeout(r, 5));
   return h;
@@ -135,7 +140,32 @@ describe("LwM2M commands", () => {
     expect(await command(12, "read", { path: "/3/0/0" })).toEqual({ status: "FAILED", message: "4.01 Unauthorized" });
     expect(h!.uplinks("up/resp")[0]).toMatchObject({ reqID: 12, data: { code: "4.01", codeMsg: "Unauthorized" } });
     h!.link.fate = (c) => (c.from === "server" ? "drop" : "deliver");
-    expect(await command(13, "read", { path: "/3/0/0" })).toEqual({ status: "FAILED", message: "timeout" });
+    expect(await command(13, "read", { path: "/3/0/0" })).toEqual({
+      status: "FAILED",
+      message: "timeout: the peer did not acknowledge the request",
+    });
+  });
+
+  it("fails each command the client never answers after the request timeout, and then runs the next", async () => {
+    // CoAP's retransmissions would take 3.1 s here (ACK_TIMEOUT 100 ms, 4 retransmissions); the bound is 300 ms.
+    await registered({}, { maxRetransmit: 4, requestTimeoutMs: 300 });
+    vi.useFakeTimers();
+    h!.client.ignore.add("/3/0/13");
+    h!.client.ignore.add("/3/0/14");
+    const outcomes: unknown[] = [];
+    const settled = (p: Promise<unknown>) => p.then((o) => (outcomes.push(o), o));
+    const first = settled(command(20, "read", { path: "/3/0/13" }));
+    const second = settled(command(21, "write", { path: "/3/0/14", value: "+02:00" }));
+    const read = settled(command(22, "read", { path: "/3/0/0" }));
+    await vi.advanceTimersByTimeAsync(299);
+    expect(outcomes).toEqual([]);
+    await vi.advanceTimersByTimeAsync(301);
+    const timeout = { status: "FAILED", message: "timeout: no answer from the peer within 300 ms" };
+    expect(await first).toEqual(timeout);
+    expect(await second).toEqual(timeout);
+    expect(await read).toEqual({ status: "DELIVERED" });
+    expect(h!.client.requests.map((r) => r.path)).toEqual(["/3/0/13", "/3/0/14", "/3/0/0"]);
+    expect(h!.uplinks("up/resp")).toMatchObject([{ reqID: 22, data: { code: "2.05" } }]);
   });
 
   it("fails a malformed command with the reason and sends nothing", async () => {

@@ -29,9 +29,11 @@ export function serverContext(layer: MessageLayer, log: Logger): ServerContext {
   };
 }
 
-/** A request that got no answer as a FAILED outcome: `timeout` when the client never answered. */
+/**
+ * A request that got no answer as a FAILED outcome, with the CoAP layer's reason: `timeout: no answer from the peer
+ * within 30000 ms` when the client never answered (IOT_LWM2M_REQUEST_TIMEOUT_MS).
+ */
 export function failureOf(err: unknown): DownlinkOutcome {
-  if (err instanceof CoapError)
-    return { status: "FAILED", message: err.code === "timeout" ? "timeout" : `${err.code}: ${err.message}` };
+  if (err instanceof CoapError) return { status: "FAILED", message: `${err.code}: ${err.message}` };
   return { status: "FAILED", message: (err as Error).message };
 }
