@@ -11,6 +11,8 @@ import { freePort, startTestFleet, type TestFleet } from "./helpers.js";
 import { modbusRecords, startModbusAdapter, startSlave, stopSlave, until, type ModbusRecords } from "./modbus-slave.js";
 
 const run = promisify(execFile);
+/** The adapters' token an operator chose and gave both the fleet and the gateway's adapter. */
+const OPERATOR_TOKEN = "operator-chosen-adapter-token";
 
 describe("Modbus devices polled by the Modbus adapter for their gateway", () => {
   let t: TestFleet;
@@ -34,12 +36,14 @@ describe("Modbus devices polled by the Modbus adapter for their gateway", () => 
     };
 
   beforeAll(async () => {
-    t = await startTestFleet({}, { adapters: [] });
+    // As docs/devices/modbus.md tells an operator with the adapter on the gateway: the fleet is started with a
+    // chosen IOT_REGISTRY_TOKEN (the one it makes otherwise is never shown) and the adapter is given the same value.
+    t = await startTestFleet({ IOT_REGISTRY_TOKEN: OPERATOR_TOKEN }, { adapters: [] });
     slavePort = await freePort();
     slave = await startSlave(slavePort, [1, 2]);
     ({ gateway, meters } = await modbusRecords(t.api, slavePort, [1, 2]));
     adapter = await startModbusAdapter(gateway, reachable(t.fleet.central.urls.grpc!), {
-      IOT_REGISTRY_TOKEN: t.fleet.registryToken,
+      IOT_REGISTRY_TOKEN: OPERATOR_TOKEN,
       IOT_MODBUS_REPORT_EVERY: "2",
     });
   }, 60_000);
@@ -50,7 +54,9 @@ describe("Modbus devices polled by the Modbus adapter for their gateway", () => 
     await t?.close();
   });
 
-  it("pushes the gateway's configuration to the adapter, which applies it", async () => {
+  it("pushes the gateway's configuration to the adapter given the token the fleet was started with, which applies it", async () => {
+    expect(t.fleet.registryTokenGenerated).toBe(false);
+    expect(t.fleet.registryToken).toBe(OPERATOR_TOKEN);
     const applied = await until("an applied configuration", async () =>
       (await configs()).find((c) => c.publishStatus === 2),
     );

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import mqtt, { type MqttClient } from "mqtt";
-import { connect, headers as natsHeaders, type NatsConnection } from "nats";
+import { AckPolicy, connect, headers as natsHeaders, type NatsConnection } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable, stopProcess } from "../scripts/fleet.js";
 import { startRestartableFleet, type RestartableFleet } from "./restartable-fleet.js";
@@ -247,7 +247,7 @@ describe("northbound: webhooks, live stream and NATS from a real central node", 
   }, 30_000);
 
   it.skipIf(natsProblem !== undefined)(
-    "publishes uplinks to JetStream and takes commands from NATS to the MQTT device",
+    "publishes uplinks to JetStream, read by a consumer filtered on tenant and type, and takes commands from NATS to the MQTT device",
     async () => {
       const nc: NatsConnection = await connect({ servers: NATS_URL });
       try {
@@ -268,6 +268,30 @@ describe("northbound: webhooks, live stream and NATS from a real central node", 
             () => undefined,
           );
         await expect.poll(lastStored, { timeout: 5_000 }).toBe(sent);
+        // A JetStream consumer as docs/northbound.md shows one: its filter names the tenant and the event type.
+        const consumer = `uplinks-${Date.now()}`;
+        const filter = `iot.${device.tenantID}.uplink.>`;
+        await jsm.consumers.add("IOT", {
+          durable_name: consumer,
+          filter_subject: filter,
+          ack_policy: AckPolicy.Explicit,
+        });
+        try {
+          const fetched: { subject: string; n: number }[] = [];
+          for await (const m of await (
+            await nc.jetstream().consumers.get("IOT", consumer)
+          ).fetch({
+            max_messages: 1_000,
+            expires: 2_000,
+          })) {
+            fetched.push({ subject: m.subject, n: nOf(JSON.parse(m.string())) });
+            m.ack();
+          }
+          expect(fetched.every((m) => m.subject.startsWith(`iot.${device.tenantID}.uplink.`))).toBe(true);
+          expect(fetched.slice(-2).map((m) => m.n)).toEqual([sent - 1, sent]);
+        } finally {
+          await jsm.consumers.delete("IOT", consumer);
+        }
 
         const key = (await f.api("POST", "/applications", { appName: "bus", role: "operator" })).body;
         const inbox: string[] = [];

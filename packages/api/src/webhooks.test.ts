@@ -58,6 +58,25 @@ describe("webhooks REST API", () => {
     expect(short.body.errors).toHaveProperty("secret");
   });
 
+  it("refuses IPv6 URLs that embed a loopback address or denote a non-public range with 400 naming url", async () => {
+    for (const url of [
+      "http://[::127.0.0.1]/",
+      "http://[::ffff:0:127.0.0.1]/",
+      "http://[64:ff9b::7f00:1]/",
+      "http://[2001:db8::1]/",
+      "http://[fd00::1]/",
+      "http://[fe80::1]/",
+    ]) {
+      const r = await api.call("POST", "/webhooks", hook({ url }), token);
+      expect(r.status, url).toBe(400);
+      expect(r.body.errors.url, url).toMatch(/not a public address/);
+    }
+    const id = (await api.call("POST", "/webhooks", hook(), token)).body.id as number;
+    const edited = await api.call("PUT", `/webhooks/${id}`, { url: "http://[64:ff9b::a9fe:a9fe]/" }, token);
+    expect(edited.status).toBe(400);
+    expect(edited.body.errors).toHaveProperty("url");
+  });
+
   it("answers 404 for another tenant's webhook and lists only the caller's", async () => {
     const id = (await api.call("POST", "/webhooks", hook(), token)).body.id as number;
     await api.addTenant("t2");

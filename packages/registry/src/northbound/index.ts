@@ -1,4 +1,5 @@
 export * from "./events.js";
+export * from "./private-address.js";
 export * from "./url-guard.js";
 export * from "./webhooks.js";
 export * from "./webhook-sender.js";

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import type { LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import type { FeedEvent } from "./events.js";
 import { OriginPipeline } from "./http-pipeline.js";
-import { isPrivateAddress } from "./url-guard.js";
+import { isPrivateAddress } from "./private-address.js";
 
 /** Header carrying `sha256=<hex HMAC-SHA256 of the raw body, keyed with the webhook's secret>`. */
 export const SIGNATURE_HEADER = "x-iot-signature";
@@ -83,7 +83,7 @@ export async function sendDelivery(d: Delivery, timeoutMs: number, allowPrivate:
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return { ok: false, httpStatus: null, error: `unsupported protocol ${url.protocol}` };
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  if (!allowPrivate && /^[\d.]+$|:/.test(host) && isPrivateAddress(host))
+  if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host))
     return { ok: false, httpStatus: null, error: `${host} is a private address` };
   const timestamp = Date.now();
   const body = deliveryBody(d, timestamp);

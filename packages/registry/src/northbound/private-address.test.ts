@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { isPrivateAddress } from "./private-address.js";
+
+/** [form, address, private?]: every address form the webhook guard judges, with the answer it must give. */
+const table: [string, string, boolean][] = [
+  ["IPv4 loopback", "127.0.0.1", true],
+  ["IPv4 this network", "0.0.0.0", true],
+  ["IPv4 RFC 1918 10/8", "10.1.2.3", true],
+  ["IPv4 RFC 1918 172.16/12", "172.20.0.1", true],
+  ["IPv4 RFC 1918 192.168/16", "192.168.1.1", true],
+  ["IPv4 carrier-grade NAT", "100.64.0.1", true],
+  ["IPv4 link-local (cloud metadata)", "169.254.169.254", true],
+  ["IPv4 IETF protocol assignments", "192.0.0.8", true],
+  ["IPv4 documentation TEST-NET-1", "192.0.2.1", true],
+  ["IPv4 documentation TEST-NET-2", "198.51.100.7", true],
+  ["IPv4 documentation TEST-NET-3", "203.0.113.9", true],
+  ["IPv4 benchmarking", "198.18.0.1", true],
+  ["IPv4 multicast", "224.0.0.1", true],
+  ["IPv4 broadcast", "255.255.255.255", true],
+  ["IPv4 public", "8.8.8.8", false],
+  ["IPv4 public", "93.184.216.34", false],
+  ["IPv6 loopback", "::1", true],
+  ["IPv6 unspecified", "::", true],
+  ["IPv4-compatible loopback, dotted", "::127.0.0.1", true],
+  ["IPv4-compatible loopback, hex", "::7f00:1", true],
+  ["IPv4-compatible private", "::10.0.0.1", true],
+  ["IPv4-compatible public", "::808:808", false],
+  ["IPv4-mapped loopback, dotted", "::ffff:127.0.0.1", true],
+  ["IPv4-mapped loopback, hex", "::ffff:7f00:1", true],
+  ["IPv4-mapped metadata, full form", "0:0:0:0:0:ffff:a9fe:a9fe", true],
+  ["IPv4-mapped public", "::ffff:8.8.8.8", false],
+  ["IPv4-translated loopback, dotted", "::ffff:0:127.0.0.1", true],
+  ["IPv4-translated loopback, hex", "::ffff:0:7f00:1", true],
+  ["IPv4-translated public", "::ffff:0:808:808", false],
+  ["NAT64 64:ff9b::/96 loopback", "64:ff9b::7f00:1", true],
+  ["NAT64 64:ff9b::/96 private, dotted", "64:ff9b::10.0.0.1", true],
+  ["NAT64 64:ff9b::/96 metadata", "64:ff9b::a9fe:a9fe", true],
+  ["NAT64 64:ff9b::/96 public", "64:ff9b::808:808", false],
+  ["NAT64 local-use 64:ff9b:1::/48, loopback in the last 32 bits", "64:ff9b:1::7f00:1", true],
+  ["NAT64 local-use 64:ff9b:1::/48, public in the last 32 bits", "64:ff9b:1:abcd::808:808", true],
+  ["6to4 of loopback", "2002:7f00:1::1", true],
+  ["6to4 of a private address", "2002:c0a8:101::1", true],
+  ["6to4 of a public address", "2002:808:808::1", false],
+  ["Teredo with a loopback client", "2001:0:4136:e378:8000:63bf:80ff:fffe", true],
+  ["Teredo with a private server", "2001:0:a00:1:8000:63bf:f7f7:f7f7", true],
+  ["Teredo with a public server and client", "2001:0:4136:e378:8000:63bf:f7f7:f7f7", false],
+  ["IETF protocol assignments (benchmarking)", "2001:2::1", true],
+  ["documentation 2001:db8::/32", "2001:db8::1", true],
+  ["documentation 3fff::/20", "3fff:fff:ffff::1", true],
+  ["discard-only 100::/64", "100::1", true],
+  ["unique local fc00::/7", "fc00::1", true],
+  ["unique local fd00::/8", "fd12:3456::1", true],
+  ["link-local fe80::/10", "fe80::1", true],
+  ["link-local with a zone id", "fe80::1%eth0", true],
+  ["link-local, top of fe80::/10", "febf::1", true],
+  ["deprecated site-local fec0::/10", "fec0::1", true],
+  ["multicast, link scope", "ff02::1", true],
+  ["multicast, global scope", "ff0e::1", true],
+  ["IPv6 global unicast", "2606:4700:4700::1111", false],
+  ["IPv6 global unicast, upper case", "2A00:1450:4001::200E", false],
+  ["not an IP literal", "example.com", true],
+];
+
+describe("private address check", () => {
+  it.each(table)("judges %s (%s) private: %s", (_form, address, expected) => {
+    expect(isPrivateAddress(address)).toBe(expected);
+  });
+});
