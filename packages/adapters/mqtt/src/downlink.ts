@@ -50,7 +50,12 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
  * The highest QoS granted to the client's filters matching `mounted`, waiting for a first one until the client
  * disconnects or `expiresAtMs` (epoch ms, 0 = no limit) passes (-1 then).
  */
-function grantedQos(client: Client, state: ClientState, mounted: string, expiresAtMs: number): number | Promise<number> {
+function grantedQos(
+  client: Client,
+  state: ClientState,
+  mounted: string,
+  expiresAtMs: number,
+): number | Promise<number> {
   const matching = () => grantedQosOf(client, mounted, state.leaving);
   const first = matching();
   if (first >= 0) return first;
@@ -67,7 +72,9 @@ function grantedQos(client: Client, state: ClientState, mounted: string, expires
       if (granted >= 0) done(granted);
     };
     const timer =
-      expiresAtMs > 0 ? setTimeout(() => done(matching()), Math.min(expiresAtMs - Date.now(), MAX_TIMER_MS)) : undefined;
+      expiresAtMs > 0
+        ? setTimeout(() => done(matching()), Math.min(expiresAtMs - Date.now(), MAX_TIMER_MS))
+        : undefined;
     state.subscribeWaiters.add(wake);
   });
 }

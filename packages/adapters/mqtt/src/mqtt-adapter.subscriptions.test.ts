@@ -1,3 +1,4 @@
+import mqtt, { type MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEVICES, closed, nextMessage, sleep, startHarness, type Harness } from "./test-support.js";
 
@@ -75,7 +76,11 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     await client.subscribeAsync("inbox", { qos: 1 });
     await all;
     expect(got).toEqual(["first", "second", "third"]);
-    expect(await Promise.all(results)).toEqual([{ status: "DELIVERED" }, { status: "DELIVERED" }, { status: "DELIVERED" }]);
+    expect(await Promise.all(results)).toEqual([
+      { status: "DELIVERED" },
+      { status: "DELIVERED" },
+      { status: "DELIVERED" },
+    ]);
   });
 
   it("sends a held command once a proxy subscription added later matches its topic", async () => {
@@ -109,5 +114,30 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     client.end(true);
     await closed(client);
     await expect(result).resolves.toEqual({ status: "QUEUED", message: "device disconnected before it subscribed" });
+  });
+
+  it("serves a CONNECT with clean session 0 as a clean one: session present 0, no subscription kept for next time", async () => {
+    h = await startHarness();
+    /** Connects as device a asking for a persistent session; answers the client and its CONNACK's session present. */
+    const persistent = () =>
+      new Promise<[MqttClient, boolean]>((resolve, reject) => {
+        const { deviceId: clientId, username, token: password } = DEVICES.a;
+        const client = mqtt.connect(h.url, { clientId, username, password, clean: false, reconnectPeriod: 0 });
+        client.once("connect", (connack) => resolve([client, connack.sessionPresent]));
+        client.once("error", reject);
+      });
+    const [first, firstPresent] = await persistent();
+    expect(firstPresent).toBe(false);
+    await first.subscribeAsync("inbox", { qos: 1 });
+    first.end(true);
+    await closed(first);
+    const [again, present] = await persistent();
+    expect(present).toBe(false);
+    // Its subscription from the first connection is gone: a command waits for a new one and expires unsent.
+    await expect(h.registry.pushDownlink({ ...soon(), deviceIntId: 1, payload: payload("z") })).resolves.toEqual({
+      status: "QUEUED",
+      message: 'expired before the device subscribed to "inbox"',
+    });
+    again.end(true);
   });
 });
