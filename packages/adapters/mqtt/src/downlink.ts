@@ -7,7 +7,10 @@ import type { AdapterContext } from "./context.js";
 const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", message });
 const queued = (message: string): DownlinkOutcome => ({ status: "QUEUED", message });
 
-/** Longest delay a Node.js timer takes, ms (a longer one fires at once). */
+/**
+ * Longest delay a Node.js timer takes, ms (a longer one fires at once): a command with a later expiry is given back
+ * (QUEUED) after this long, and the registry sends it again while it is still valid.
+ */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
