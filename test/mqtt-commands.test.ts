@@ -1,5 +1,6 @@
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { reachable } from "../scripts/fleet.js";
 import { startTestFleet, type TestFleet } from "./helpers.js";
 
 interface Creds {
@@ -9,8 +10,8 @@ interface Creds {
   token: string;
 }
 
-/** A connected device that keeps every message it receives, in order. */
-async function connect(t: TestFleet, d: Creds, topic = "inbox") {
+/** A connected device that keeps every message it receives, in order; subscribed to `topic` unless it is null. */
+async function connect(t: TestFleet, d: Creds, topic: string | null = "inbox") {
   const client = await mqtt.connectAsync(t.mqttUrl, {
     clientId: d.deviceID,
     username: d.deviceUsername,
@@ -23,7 +24,7 @@ async function connect(t: TestFleet, d: Creds, topic = "inbox") {
   client.on("message", (topic, payload, packet) =>
     received.push({ topic, payload: payload.toString(), qos: packet.qos }),
   );
-  await client.subscribeAsync(topic, { qos: 1 });
+  if (topic !== null) await client.subscribeAsync(topic, { qos: 1 });
   return { client, received };
 }
 
@@ -48,6 +49,18 @@ async function newDevice(
 
 const lastLog = async (t: TestFleet, deviceIntId: number) =>
   (await t.api("GET", `/devices/${deviceIntId}/control_logs`)).body.items[0];
+
+/** The device's control logs as [payload, publishStatus], oldest first. */
+const logsOf = async (t: TestFleet, deviceIntId: number) =>
+  (await t.api("GET", `/devices/${deviceIntId}/control_logs`)).body.items
+    .map((l: { payload: string; publishStatus: number }) => [l.payload, l.publishStatus])
+    .reverse();
+
+/** How many commands the central node has handed to adapters (iot_commands_total{outcome="downlinked"}). */
+async function downlinked(t: TestFleet): Promise<number> {
+  const text = await (await fetch(`${reachable(t.fleet.central.urls.api!)}/metrics`)).text();
+  return Number(/^iot_commands_total\{outcome="downlinked"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+}
 
 describe("commands over MQTT (command TTL one hour)", () => {
   let t: TestFleet;
@@ -89,6 +102,42 @@ describe("commands over MQTT (command TTL one hour)", () => {
       await dev.client.endAsync();
     }
   });
+
+  it("keeps queued commands for a device that leaves and comes back before subscribing, and subscribes over 5 s late", async () => {
+    const d = await newDevice(t, productID, "slow-sub-1");
+    for (const payload of ["one", "two"])
+      expect((await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload })).body.publishStatus).toBe("1");
+    // It connects, gets both commands held for it by the adapter, and leaves without subscribing: they stay queued.
+    const before = await downlinked(t);
+    const first = await connect(t, d, null);
+    await expect.poll(() => downlinked(t), { timeout: 10_000 }).toBe(before + 2);
+    await first.client.endAsync();
+    // Back again: both go to the adapter again, and the device takes its time to subscribe.
+    const dev = await connect(t, d, null);
+    try {
+      await expect.poll(() => downlinked(t), { timeout: 10_000 }).toBe(before + 4);
+      // The scenario itself, not a synchronisation: longer than the 5 s the adapter once waited before failing them.
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      expect(await logsOf(t, d.id)).toEqual([
+        ["one", 1],
+        ["two", 1],
+      ]);
+      await dev.client.subscribeAsync("inbox", { qos: 1 });
+      await expect.poll(() => dev.received.length, { timeout: 10_000 }).toBe(2);
+      expect(dev.received).toEqual([
+        { topic: "inbox", payload: "one", qos: 1 },
+        { topic: "inbox", payload: "two", qos: 1 },
+      ]);
+      await expect
+        .poll(() => logsOf(t, d.id), { timeout: 5000 })
+        .toEqual([
+          ["one", 2],
+          ["two", 2],
+        ]);
+    } finally {
+      await dev.client.endAsync();
+    }
+  }, 30_000);
 
   it("delivers a queued command for a device behind a gateway when the gateway connects", async () => {
     const gw = (await t.api("POST", "/gateways", { productID, gatewayName: "gw-q", gatewayProtocol: 1, authType: 1 }))

@@ -114,7 +114,6 @@ export const mqttPackets: FuzzTarget<Uint8Array[]> = {
       registry,
       logger: createAdapterLogger("fuzz", "silent"),
       policyDefault: "allow",
-      downlinkSubscribeWaitMs: 0,
       connectTimeoutMs: 200,
     });
     let live: WireDevice | undefined;

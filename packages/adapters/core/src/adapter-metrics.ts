@@ -24,7 +24,7 @@ export interface AdapterMetrics {
    * back meanwhile); kept here, the gauges read them at scrape time.
    */
   bufferDepth(count: number, waiting?: number): void;
-  /** One command's delivery result as reported to the registry: delivered, sent or failed. */
+  /** One command's delivery result as reported to the registry: delivered, sent, failed or queued (given back). */
   command(outcome: string): void;
 }
 
@@ -78,7 +78,7 @@ export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
   bufferDepths.set(protocol, depth);
   const commands = counter(
     "iot_adapter_commands_total",
-    "Commands (downlinks) handled, by outcome reported to the registry (delivered, sent, failed)",
+    "Commands (downlinks) handled, by outcome reported to the registry (delivered, sent, failed, queued)",
     ["protocol", "outcome"],
   );
   // Present from the start (0), so a dashboard sees the series before the first event.

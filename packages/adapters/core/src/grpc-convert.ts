@@ -64,6 +64,7 @@ const downlinkStatusCodes: Record<DownlinkStatus, PbDownlinkStatus> = {
   DELIVERED: PbDownlinkStatus.DELIVERED,
   SENT: PbDownlinkStatus.SENT,
   FAILED: PbDownlinkStatus.FAILED,
+  QUEUED: PbDownlinkStatus.QUEUED,
 };
 
 /**

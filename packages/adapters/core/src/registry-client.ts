@@ -192,8 +192,11 @@ export interface Downlink {
   readonly expiresAtMs: number;
 }
 
-/** DELIVERED: device acknowledged; SENT: written, no ack asked; FAILED: not deliverable. */
-export type DownlinkStatus = "DELIVERED" | "SENT" | "FAILED";
+/**
+ * DELIVERED: device acknowledged; SENT: written, no ack asked; FAILED: not deliverable; QUEUED: not delivered yet
+ * (the device left, or the command expired, before it could take it): the registry keeps it queued until its TTL.
+ */
+export type DownlinkStatus = "DELIVERED" | "SENT" | "FAILED" | "QUEUED";
 
 /** What a protocol reports for one downlink; the core turns it into a DownlinkResult. */
 export interface DownlinkOutcome {

@@ -26,8 +26,6 @@ export interface AdapterContext {
   readonly stats: { -readonly [K in keyof MqttAdapterStats]: number };
   /** How long a QoS 1 downlink waits for the device's PUBACK, ms. */
   readonly downlinkAckTimeoutMs: number;
-  /** How long a downlink waits for the device to subscribe to its topic (it may just have connected), ms. */
-  readonly downlinkSubscribeWaitMs: number;
   /** IOT_MAX_MESSAGE_SIZE: largest publish payload accepted, bytes. */
   readonly maxMessageSize: number;
   /** True once close() began: disconnects are then "adapter shutting down". */

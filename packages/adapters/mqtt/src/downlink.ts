@@ -5,19 +5,30 @@ import type { ClientState } from "./client-table.js";
 import type { AdapterContext } from "./context.js";
 
 const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", message });
+const queued = (message: string): DownlinkOutcome => ({ status: "QUEUED", message });
+
+/**
+ * Longest delay a Node.js timer takes, ms (a longer one fires at once): a command with a later expiry is given back
+ * (QUEUED) after this long, and the registry sends it again while it is still valid.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Delivers a registry command to a device connected here, as a PUBLISH on
  * `<mountpoint><topic or defaultDownlinkTopic>`.
  *
+ * MQTT servers only send what a client subscribed to: a command for a topic
+ * the device has no subscription for waits here until it subscribes to one
+ * (a device that reconnects to collect its queued commands may take its time),
+ * however long that takes within the command's expiry.
+ *
  * Results: QoS 1 → DELIVERED when the device's PUBACK arrives; QoS 0 →
- * SENT once written. FAILED when the device is not connected here, the topic
- * is invalid or denied by its policies, the device has no subscription
- * matching the topic within `downlinkSubscribeWaitMs` (MQTT servers only send
- * what a client subscribed to; a device that just connected gets that long
- * to subscribe), the write
- * fails, or no PUBACK arrives within the ack timeout or before the device
- * disconnects. QoS is capped at 1 and at the QoS the device was granted.
+ * SENT once written. QUEUED (the registry keeps the command for the device's
+ * next session) when the device disconnects, or the command expires, before
+ * a matching subscription. FAILED when the device is not connected here, the
+ * topic is invalid or denied by its policies, the write fails, or no PUBACK
+ * arrives within the ack timeout or before the device disconnects. QoS is
+ * capped at 1 and at the QoS the device was granted.
  */
 export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): Promise<DownlinkOutcome> {
   const client = ctx.clients.ofDevice(downlink.deviceIntId).at(-1);
@@ -30,26 +41,27 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
   if (!isAllowed(policies, "subscribe", topic, ctx.defaultAllow))
     return failed(`topic "${topic}" is denied by the device's policies`);
   const mounted = mountTopic(device.mountpoint, topic);
-  const granted = await grantedQos(ctx, client, state, mounted);
-  if (client.closed) return failed("device disconnected before it subscribed");
-  if (granted < 0) return failed(`device is not subscribed to "${topic}"`);
+  const granted = await grantedQos(client, state, mounted, downlink.expiresAtMs);
+  if (client.closed) return queued("device disconnected before it subscribed");
+  if (granted < 0) return queued(`expired before the device subscribed to "${topic}"`);
   const qos = Math.min(downlink.qos, 1, granted) as 0 | 1;
   ctx.stats.downlinks++;
   return send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos);
 }
 
 /**
- * The highest QoS granted to the client's filters matching `mounted` (-1: none), waiting a while for a first one.
+ * The highest QoS granted to the client's filters matching `mounted`, waiting for a first one until the client
+ * disconnects or `expiresAtMs` (epoch ms, 0 = no limit) passes (-1 then).
  */
 function grantedQos(
-  ctx: AdapterContext,
   client: Client,
   state: ClientState,
   mounted: string,
+  expiresAtMs: number,
 ): number | Promise<number> {
   const matching = () => grantedQosOf(client, mounted, state.leaving);
   const first = matching();
-  if (first >= 0 || ctx.downlinkSubscribeWaitMs <= 0) return first;
+  if (first >= 0) return first;
   return new Promise((resolve) => {
     const done = (granted: number) => {
       clearTimeout(timer);
@@ -62,7 +74,10 @@ function grantedQos(
       const granted = matching();
       if (granted >= 0) done(granted);
     };
-    const timer = setTimeout(() => done(matching()), ctx.downlinkSubscribeWaitMs);
+    const timer =
+      expiresAtMs > 0
+        ? setTimeout(() => done(matching()), Math.min(expiresAtMs - Date.now(), MAX_TIMER_MS))
+        : undefined;
     state.subscribeWaiters.add(wake);
   });
 }

@@ -1,3 +1,4 @@
+import mqtt, { type MqttClient } from "mqtt";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEVICES, closed, nextMessage, sleep, startHarness, type Harness } from "./test-support.js";
 
@@ -7,6 +8,8 @@ afterEach(async () => {
 });
 
 const payload = (s: string) => new Uint8Array(Buffer.from(s));
+/** A QoS 1 command that expires 150 ms from now. */
+const soon = () => ({ qos: 1, expiresAtMs: Date.now() + 150 });
 
 describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () => {
   it("subscribes a device to its proxy subscriptions on connect, except those its policies deny", async () => {
@@ -38,8 +41,11 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     expect(await got).toEqual({ topic: "ota/fw", payload: "v2" });
     h.registry.updateSubscriptions(1, []);
     await sleep(20);
-    const gone = await h.registry.pushDownlink({ deviceIntId: 1, topic: "ota/fw", payload: payload("v3"), qos: 1 });
-    expect(gone).toEqual({ status: "FAILED", message: 'device is not subscribed to "ota/fw"' });
+    let received = 0;
+    client.on("message", () => received++);
+    const gone = await h.registry.pushDownlink({ ...soon(), deviceIntId: 1, topic: "ota/fw", payload: payload("v3") });
+    expect(gone).toEqual({ status: "QUEUED", message: 'expired before the device subscribed to "ota/fw"' });
+    expect(received).toBe(0);
   });
 
   it("does not send a command right after the update that removed its proxy subscription", async () => {
@@ -51,39 +57,87 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     client.on("message", () => received++);
     h.registry.updateSubscriptions(1, []);
     // No pause: the registry sends the next command right behind the update, before aedes has finished unsubscribing.
-    const gone = await h.registry.pushDownlink({ deviceIntId: 1, topic: "ota/fw", payload: payload("v3"), qos: 1 });
-    expect(gone).toEqual({ status: "FAILED", message: 'device is not subscribed to "ota/fw"' });
+    const gone = await h.registry.pushDownlink({ ...soon(), deviceIntId: 1, topic: "ota/fw", payload: payload("v3") });
+    expect(gone).toEqual({ status: "QUEUED", message: 'expired before the device subscribed to "ota/fw"' });
     await sleep(50);
     expect(received).toBe(0);
   });
 
-  it("holds a command for a device that subscribes to its topic shortly after connecting", async () => {
-    h = await startHarness({ downlinkSubscribeWaitMs: 2_000 });
+  it("holds commands until the device subscribes to their topic, then sends them in the order they came", async () => {
+    h = await startHarness();
     const client = await h.connect(DEVICES.a);
-    const result = h.registry.pushDownlink({ deviceIntId: 1, payload: payload("queued"), qos: 1 });
-    await sleep(100);
-    const got = nextMessage(client);
+    const results = ["first", "second", "third"].map((p, i) =>
+      h.registry.pushDownlink({ id: i + 1, deviceIntId: 1, payload: payload(p), qos: 1 }),
+    );
+    const got: string[] = [];
+    const all = new Promise<void>((resolve) =>
+      client.on("message", (_topic, p) => got.push(p.toString()) === 3 && resolve()),
+    );
     await client.subscribeAsync("inbox", { qos: 1 });
-    expect(await got).toEqual({ topic: "inbox", payload: "queued" });
+    await all;
+    expect(got).toEqual(["first", "second", "third"]);
+    expect(await Promise.all(results)).toEqual([
+      { status: "DELIVERED" },
+      { status: "DELIVERED" },
+      { status: "DELIVERED" },
+    ]);
+  });
+
+  it("sends a held command once a proxy subscription added later matches its topic", async () => {
+    h = await startHarness();
+    const client = await h.connect(DEVICES.a);
+    const got = nextMessage(client);
+    const result = h.registry.pushDownlink({ deviceIntId: 1, topic: "ota/fw", payload: payload("v4"), qos: 1 });
+    h.registry.updateSubscriptions(1, [{ topic: "ota/+", qos: 1 }]);
+    expect(await got).toEqual({ topic: "ota/fw", payload: "v4" });
     await expect(result).resolves.toEqual({ status: "DELIVERED" });
   });
 
-  it("fails a held command once the wait is over", async () => {
-    h = await startHarness({ downlinkSubscribeWaitMs: 150 });
-    await h.connect(DEVICES.a);
-    await expect(h.registry.pushDownlink({ deviceIntId: 1, payload: payload("x") })).resolves.toEqual({
-      status: "FAILED",
-      message: 'device is not subscribed to "inbox"',
+  it("gives a held command back to the registry's queue (QUEUED), unsent, when it expires before a subscription", async () => {
+    h = await startHarness();
+    const client = await h.connect(DEVICES.a);
+    await expect(h.registry.pushDownlink({ ...soon(), deviceIntId: 1, payload: payload("x") })).resolves.toEqual({
+      status: "QUEUED",
+      message: 'expired before the device subscribed to "inbox"',
     });
+    let received = 0;
+    client.on("message", () => received++);
+    await client.subscribeAsync("inbox", { qos: 1 });
+    await sleep(50);
+    expect(received).toBe(0);
   });
 
-  it("fails a held command at once when the device disconnects before subscribing", async () => {
-    h = await startHarness({ downlinkSubscribeWaitMs: 5_000 });
+  it("gives a held command back to the registry's queue (QUEUED) at once when the device disconnects first", async () => {
+    h = await startHarness();
     const client = await h.connect(DEVICES.a);
     const result = h.registry.pushDownlink({ deviceIntId: 1, payload: payload("y") });
-    await sleep(50);
     client.end(true);
     await closed(client);
-    await expect(result).resolves.toEqual({ status: "FAILED", message: "device disconnected before it subscribed" });
+    await expect(result).resolves.toEqual({ status: "QUEUED", message: "device disconnected before it subscribed" });
+  });
+
+  it("serves a CONNECT with clean session 0 as a clean one: session present 0, no subscription kept for next time", async () => {
+    h = await startHarness();
+    /** Connects as device a asking for a persistent session; answers the client and its CONNACK's session present. */
+    const persistent = () =>
+      new Promise<[MqttClient, boolean]>((resolve, reject) => {
+        const { deviceId: clientId, username, token: password } = DEVICES.a;
+        const client = mqtt.connect(h.url, { clientId, username, password, clean: false, reconnectPeriod: 0 });
+        client.once("connect", (connack) => resolve([client, connack.sessionPresent]));
+        client.once("error", reject);
+      });
+    const [first, firstPresent] = await persistent();
+    expect(firstPresent).toBe(false);
+    await first.subscribeAsync("inbox", { qos: 1 });
+    first.end(true);
+    await closed(first);
+    const [again, present] = await persistent();
+    expect(present).toBe(false);
+    // Its subscription from the first connection is gone: a command waits for a new one and expires unsent.
+    await expect(h.registry.pushDownlink({ ...soon(), deviceIntId: 1, payload: payload("z") })).resolves.toEqual({
+      status: "QUEUED",
+      message: 'expired before the device subscribed to "inbox"',
+    });
+    again.end(true);
   });
 });

@@ -24,12 +24,6 @@ export interface MqttAdapterOptions {
   readonly policyDefault: "allow" | "deny";
   /** How long a QoS 1 downlink waits for the device's PUBACK, ms (default 30000). */
   readonly downlinkAckTimeoutMs?: number;
-  /**
-   * How long a downlink for a device with no matching subscription waits for
-   * one, ms (default 5000): a device that just connected, e.g. to collect its
-   * queued commands, subscribes right after CONNACK.
-   */
-  readonly downlinkSubscribeWaitMs?: number;
   /** Time a new connection has to send CONNECT, ms (default 10000). */
   readonly connectTimeoutMs?: number;
   /** IOT_MAX_MESSAGE_SIZE: largest publish payload accepted, bytes (default 262144). */
@@ -82,7 +76,6 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     clients,
     stats: { clients: 0, authFailures: 0, uplinks: 0, uplinkFailures: 0, denied: 0, downlinks: 0 },
     downlinkAckTimeoutMs: options.downlinkAckTimeoutMs ?? 30_000,
-    downlinkSubscribeWaitMs: options.downlinkSubscribeWaitMs ?? 5_000,
     maxMessageSize: options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
     closing: false,
   };

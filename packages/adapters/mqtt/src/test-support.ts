@@ -60,7 +60,6 @@ export async function startHarness(
     registry,
     logger: pino({ level: "silent" }),
     policyDefault: "allow",
-    downlinkSubscribeWaitMs: 0,
     ...options,
   });
   const tcp = await listenTcp(adapter, { port: 0, host: "127.0.0.1" });

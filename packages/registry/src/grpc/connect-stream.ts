@@ -74,6 +74,7 @@ const statusOf: Partial<Record<DownlinkStatus, PublishStatus>> = {
   [DownlinkStatus.DELIVERED]: PUBLISH_STATUS.delivered,
   [DownlinkStatus.SENT]: PUBLISH_STATUS.sent,
   [DownlinkStatus.FAILED]: PUBLISH_STATUS.failed,
+  [DownlinkStatus.QUEUED]: PUBLISH_STATUS.issued,
 };
 
 const toSession = (s: SessionOpened): LiveSession => ({

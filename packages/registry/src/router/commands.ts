@@ -349,11 +349,29 @@ export class CommandRouter {
 
   /**
    * An adapter's report on a downlink, with what it said (kept as the log's `result` when not empty). Only a command
-   * still issued changes; its group task is recounted.
+   * still issued changes; its group task is recounted. `issued` is no outcome: the adapter gave the command back
+   * undelivered, see `requeue`.
    */
   async settle(downlinkId: number, status: PublishStatus, message = "", now = Date.now()): Promise<void> {
     this.inFlight.release(downlinkId);
+    if (status === PUBLISH_STATUS.issued) return this.requeue(downlinkId, now);
     await this.settling.add({ downlinkId, status, message, now });
+  }
+
+  /**
+   * An adapter gave a command back undelivered (its device left, or the command expired, before the device
+   * subscribed to its topic): it stays queued, unchanged, and goes again like any queued command — at once when a
+   * session of its device (or gateway) is open on this node now (a new connection of the device that opened while
+   * the command was held on the old one), else when one opens, until its TTL.
+   */
+  private async requeue(downlinkId: number, now: number): Promise<void> {
+    const log = await this.db
+      .selectFrom("controlLogs")
+      .select("deviceIntId")
+      .where("id", "=", downlinkId)
+      .where("publishStatus", "=", PUBLISH_STATUS.issued)
+      .executeTakeFirst();
+    if (log?.deviceIntId != null) await this.deliverPending([log.deviceIntId], now);
   }
 
   /**

@@ -20,9 +20,11 @@ export function fakeAdapterLink(sessions: SessionTable, instanceId = "mqtt-1", p
     updateTenantLimits: (tenantId, maxUplinkRate) => limits.push({ tenantId, maxUplinkRate }),
   };
   sessions.attach(link);
-  const open = (deviceIntId: number) =>
-    sessions.open(instanceId, {
-      sessionId: `s-${deviceIntId}-${sent.length}`,
+  const sessionIds: string[] = [];
+  const open = (deviceIntId: number) => {
+    sessionIds.push(`s-${deviceIntId}-${sent.length}-${sessionIds.length}`);
+    return sessions.open(instanceId, {
+      sessionId: sessionIds.at(-1)!,
       credentialStamp: "",
       deviceIntId,
       tenantId: "t",
@@ -30,5 +32,7 @@ export function fakeAdapterLink(sessions: SessionTable, instanceId = "mqtt-1", p
       keepAlive: 0,
       openedAt: 0,
     });
-  return { link, sent, kicks, limits, open };
+  };
+  /** The ids of the sessions `open` opened, oldest first. */
+  return { link, sent, kicks, limits, open, sessionIds };
 }
