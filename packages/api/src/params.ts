@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { z } from "zod";
 import { MAX_PAGE, RegistryError, type Page } from "@iot/registry";
-import { jsonBody } from "./request-body.js";
+import { jsonBody, requireJsonType } from "./request-body.js";
 
 /** Page size bounds: `_limit` is clamped into 1..MAX_LIMIT; the default is 10. */
 export const DEFAULT_LIMIT = 10;
@@ -83,10 +83,11 @@ export function idParam(c: Context, name = "id"): number {
 }
 
 /**
- * Parses a JSON body and validates it: a body that is not JSON is BAD_REQUEST,
- * a failed schema is FORM_INVALID with `errors` naming every bad field.
+ * Parses a JSON body and validates it: a body not declared as JSON is UNSUPPORTED_MEDIA_TYPE, a body that is not
+ * JSON is BAD_REQUEST, a failed schema is FORM_INVALID with `errors` naming every bad field.
  */
 export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  requireJsonType(c);
   let raw: unknown;
   try {
     raw = await jsonBody(c);
