@@ -234,6 +234,54 @@ describe("products", () => {
   });
 });
 
+describe.each(["1", "2"] as const)("product edits (Form %s)", (form) => {
+  let f: Awaited<ReturnType<typeof testApp>>;
+  let tok: string;
+  beforeAll(async () => {
+    f = await testApp(form);
+    tok = await f.login();
+  });
+  afterAll(() => f.close());
+  const create = async () =>
+    (await f.call("POST", "/products", { productName: "Fixed", description: "d", cloudProtocol: 1 }, tok)).body as {
+      id: number;
+    };
+
+  it("validate every member a create takes as the create does, and change nothing when one is bad", async () => {
+    const p = await create();
+    const bad = form === "1" ? [9, { code: 2 }, true, "x"] : [2, true];
+    for (const cloudProtocol of bad) {
+      const r = await f.call("PUT", `/products/${p.id}`, { productName: "Renamed", cloudProtocol }, tok);
+      expect(r.status, JSON.stringify(cloudProtocol)).toBe(400);
+      expect(r.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { cloudProtocol: expect.any(String) } });
+    }
+    const named = await f.call(
+      "PUT",
+      `/products/${p.id}`,
+      { productName: " ", description: form === "2" ? "" : 7 },
+      tok,
+    );
+    expect(Object.keys(named.body.errors).sort()).toEqual(["description", "productName"]);
+    expect((await f.call("GET", `/products/${p.id}`, undefined, tok)).body).toMatchObject({
+      productName: "Fixed",
+      updateAt: null,
+    });
+  });
+
+  it("take the whole record back, read-only members included, and refuse a changed cloudProtocol", async () => {
+    const p = await create();
+    const record = (await f.call("GET", `/products/${p.id}`, undefined, tok)).body;
+    const r = await f.call("PUT", `/products/${p.id}`, { ...record, productName: "Edited", cloudProtocol: 1 }, tok);
+    expect(r.status).toBe(200);
+    expect(r.body.productName).toBe("Edited");
+    if (form === "1") {
+      const moved = await f.call("PUT", `/products/${p.id}`, { cloudProtocol: 2 }, tok);
+      expect(moved.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { cloudProtocol: "cannot be changed" } });
+      expect((await f.call("GET", `/products/${p.id}`, undefined, tok)).body.cloudProtocol).toBe(1);
+    }
+  });
+});
+
 describe("devices", () => {
   let productID: string;
   beforeAll(async () => {

@@ -84,7 +84,8 @@ export function idParam(c: Context, name = "id"): number {
 
 /**
  * Parses a JSON body and validates it: a body not declared as JSON is UNSUPPORTED_MEDIA_TYPE, a body that is not
- * JSON is BAD_REQUEST, a failed schema is FORM_INVALID with `errors` naming every bad field.
+ * JSON is BAD_REQUEST, a failed schema is FORM_INVALID with `errors` naming every bad field (a member a strict body
+ * does not take as "unknown field").
  */
 export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   requireJsonType(c);
@@ -98,8 +99,9 @@ export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promis
   if (parsed.success) return parsed.data;
   const errors: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
-    const field = issue.path.length ? issue.path.join(".") : "body";
-    errors[field] ??= issue.message;
+    const at = issue.path.length ? `${issue.path.join(".")}.` : "";
+    if (issue.code === "unrecognized_keys") for (const key of issue.keys) errors[`${at}${key}`] ??= "unknown field";
+    else errors[at ? at.slice(0, -1) : "body"] ??= issue.message;
   }
   throw new RegistryError("FORM_INVALID", errors);
 }
