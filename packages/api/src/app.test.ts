@@ -82,6 +82,48 @@ describe("login and callers", () => {
     });
   });
 
+  it("answers a JSON body not declared as JSON with 415 UNSUPPORTED_MEDIA_TYPE and creates nothing", async () => {
+    const body = JSON.stringify({ productName: "plain", cloudProtocol: 1 });
+    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", undefined]) {
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (type) headers["content-type"] = type;
+      const res = await t.app.request("/api/v1/products", { method: "POST", headers, body });
+      expect(res.status, type).toBe(415);
+      const answer = (await res.json()) as { errorCode: string; errors: Record<string, string> };
+      expect(answer.errorCode).toBe("UNSUPPORTED_MEDIA_TYPE");
+      expect(Object.keys(answer.errors)).toEqual(["content-type"]);
+    }
+    const listed = await t.call("GET", "/products?_limit=1000", undefined, token);
+    expect(listed.body.items.map((p: { productName: string }) => p.productName)).not.toContain("plain");
+    const typed = await t.call("POST", "/products", body, token, { "content-type": "application/json; charset=utf-8" });
+    expect(typed.status).toBe(201);
+    expect((await t.call("DELETE", `/products?ids=${typed.body.id}`, undefined, token)).status).toBe(204);
+  });
+
+  it("answers a method a path does not take with 405 and an Allow header listing those it takes", async () => {
+    const request = (method: string, path: string) =>
+      t.app.request(`/api/v1${path}`, { method, headers: { authorization: `Bearer ${token}` } });
+    const patch = await request("PATCH", "/products/1");
+    expect(patch.status).toBe(405);
+    expect(patch.headers.get("allow")).toBe("GET, HEAD, PUT");
+    expect(await patch.json()).toMatchObject({
+      errorCode: "METHOD_NOT_ALLOWED",
+      errors: { method: expect.any(String) },
+    });
+    const put = await request("PUT", "/products");
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("DELETE, GET, HEAD, POST");
+    const health = await request("DELETE", "/health");
+    expect(health.status).toBe(405);
+    expect(health.headers.get("allow")).toBe("GET, HEAD");
+    // Every method the header names is answered by a route, not by the 405.
+    for (const method of put.headers.get("allow")!.split(", ")) {
+      const res = await request(method, "/products");
+      expect(res.status, method).not.toBe(405);
+    }
+    expect((await request("PATCH", "/no_such_thing")).status).toBe(404);
+  });
+
   it("lets a viewer read but not write", async () => {
     const admin = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
     await t.store.db
@@ -189,6 +231,54 @@ describe("products", () => {
     expect((await t.call("GET", `/products?_page=${MAX_PAGE + 1}`, undefined, token)).body.errors).toEqual({
       _page: `must be at most ${MAX_PAGE}`,
     });
+  });
+});
+
+describe.each(["1", "2"] as const)("product edits (Form %s)", (form) => {
+  let f: Awaited<ReturnType<typeof testApp>>;
+  let tok: string;
+  beforeAll(async () => {
+    f = await testApp(form);
+    tok = await f.login();
+  });
+  afterAll(() => f.close());
+  const create = async () =>
+    (await f.call("POST", "/products", { productName: "Fixed", description: "d", cloudProtocol: 1 }, tok)).body as {
+      id: number;
+    };
+
+  it("validate every member a create takes as the create does, and change nothing when one is bad", async () => {
+    const p = await create();
+    const bad = form === "1" ? [9, { code: 2 }, true, "x"] : [2, true];
+    for (const cloudProtocol of bad) {
+      const r = await f.call("PUT", `/products/${p.id}`, { productName: "Renamed", cloudProtocol }, tok);
+      expect(r.status, JSON.stringify(cloudProtocol)).toBe(400);
+      expect(r.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { cloudProtocol: expect.any(String) } });
+    }
+    const named = await f.call(
+      "PUT",
+      `/products/${p.id}`,
+      { productName: " ", description: form === "2" ? "" : 7 },
+      tok,
+    );
+    expect(Object.keys(named.body.errors).sort()).toEqual(["description", "productName"]);
+    expect((await f.call("GET", `/products/${p.id}`, undefined, tok)).body).toMatchObject({
+      productName: "Fixed",
+      updateAt: null,
+    });
+  });
+
+  it("take the whole record back, read-only members included, and refuse a changed cloudProtocol", async () => {
+    const p = await create();
+    const record = (await f.call("GET", `/products/${p.id}`, undefined, tok)).body;
+    const r = await f.call("PUT", `/products/${p.id}`, { ...record, productName: "Edited", cloudProtocol: 1 }, tok);
+    expect(r.status).toBe(200);
+    expect(r.body.productName).toBe("Edited");
+    if (form === "1") {
+      const moved = await f.call("PUT", `/products/${p.id}`, { cloudProtocol: 2 }, tok);
+      expect(moved.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { cloudProtocol: "cannot be changed" } });
+      expect((await f.call("GET", `/products/${p.id}`, undefined, tok)).body.cloudProtocol).toBe(1);
+    }
   });
 });
 

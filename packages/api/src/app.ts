@@ -3,7 +3,8 @@ import { bodyLimit } from "hono/body-limit";
 import { RegistryError } from "@iot/registry";
 import type { AppDeps, Env } from "./deps.js";
 import { ApiDocs } from "./docs.js";
-import { errorResponse, notFound, onError } from "./errors.js";
+import { noRoute } from "./allowed-methods.js";
+import { errorResponse, onError } from "./errors.js";
 import { declaredBodyLimit } from "./request-body.js";
 import { requireCaller } from "./middleware/auth.js";
 import { configChanges } from "./middleware/config-changes.js";
@@ -100,7 +101,7 @@ export function createApp(deps: AppDeps) {
     .route("/", prometheusRoute(deps))
     .route("/api/v1", open)
     .route("/api/v1", secured);
-  app.notFound(notFound);
+  app.notFound(noRoute(() => app.routes));
   app.onError(onError({ error: deps.logError, debug: deps.logDebug ?? (() => {}) }));
   return app;
 }

@@ -163,6 +163,18 @@ describe("application keys", () => {
     });
   });
 
+  it("refuse a member the create does not take (a misspelt role) with FORM_INVALID naming it, creating nothing", async () => {
+    const before = (await t.call("GET", "/applications", undefined, admin)).body.meta.count;
+    const r = await t.call("POST", "/applications", { appName: "typo", roleIntID: 1 }, admin);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      errorCode: "FORM_INVALID",
+      message: "Form invalid",
+      errors: { roleIntID: "unknown field" },
+    });
+    expect((await t.call("GET", "/applications", undefined, admin)).body.meta.count).toBe(before);
+  });
+
   it("are managed by admins only: operators, viewers and non-admin keys get 403 and create nothing", async () => {
     const before = (await t.call("GET", "/applications", undefined, admin)).body.meta.count;
     const opKey = (await t.call("POST", "/applications", { appName: "op-key", role: "operator" }, admin)).body;

@@ -206,6 +206,21 @@ describe.each(["1", "2"] as const)("data points and data streams in Form %s", (f
     );
     formInvalid(await post("/data_points", body({ enum: "{not an array}" })), "enum");
     formInvalid(await post("/data_points", body({ productIntID: 999999 })), "productIntID");
+    // A point or a stream create takes only its own members: a misspelt one is named, not dropped.
+    const unknown = await post("/data_points", body({ unitname: "°C" }));
+    formInvalid(unknown, "unitname");
+    expect(unknown.body.errors).toEqual({ unitname: "unknown field" });
+    formInvalid(
+      await post("/data_points", {
+        productIntID: mqtt.id,
+        streamName: "S",
+        streamType: 1,
+        streamDataType: 1,
+        topic: "t",
+        typo: 1,
+      }),
+      "typo",
+    );
     expect((await post("/data_points", body({ pointDataType: 13, binarySize: 16, enum: "[1,2]" }))).body).toMatchObject(
       { binarySize: 16, enum: [1, 2] },
     );

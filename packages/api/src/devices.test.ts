@@ -443,6 +443,24 @@ describe("gateways (Form 1)", () => {
   });
 });
 
+describe("device list filters (Form 1)", () => {
+  it("filter deviceType_like by Form 1's codes: 1 terminal, 3 smartphone", async () => {
+    const productID = (await call("POST", "/products", { productName: "kinds", cloudProtocol: 1 })).body.productID;
+    await call("POST", "/devices", { productID, deviceName: "Term", deviceType: 1, upLinkSystem: 1, authType: 1 });
+    await call("POST", "/devices", { productID, deviceName: "Phone", deviceType: 3, authType: 1 });
+    const names = async (q: string) =>
+      (await call("GET", `/devices?productID=${productID}&${q}`)).body.items.map(
+        (x: { deviceName: string }) => x.deviceName,
+      );
+    expect(await names("deviceType_like=1")).toEqual(["Term"]);
+    expect(await names("deviceType_like=3")).toEqual(["Phone"]);
+    expect((await call("GET", "/devices?deviceType_like=0")).body).toMatchObject({
+      errorCode: "PARAMETER_INVALID",
+      errors: { deviceType_like: "must be 1, 2 or 3" },
+    });
+  });
+});
+
 describe("Form 2 devices", () => {
   let f2: T;
   let tok: string;

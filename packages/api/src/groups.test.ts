@@ -249,6 +249,8 @@ describe.each(["1", "2"] as const)("groups in Form %s", (form) => {
       expect(r.body.errorCode).toBe("FORM_INVALID");
       expect(Object.keys(r.body.errors)[0]).toMatch(/^ids/);
     }
+    const refused = await t.call("POST", `/groups/${g.id}/devices`, { ids: [gateway] }, token);
+    expect(refused.body.errors).toEqual({ ids: `gateways, which no group holds: ${gateway}` });
     expect((await t.call("GET", `/groups/${g.id}/devices`, undefined, token)).body.meta.count).toBe(0);
   });
 

@@ -190,6 +190,7 @@ describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
       aggregateType: 4,
       aggregateTypeLabel: "Accumulated",
       aggregateData: null,
+      aggregateDataLabel: null,
       expressions: "abs(x)",
       expressionsLabel: null,
       chartType: 2,

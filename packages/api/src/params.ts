@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { z } from "zod";
 import { MAX_PAGE, RegistryError, type Page } from "@iot/registry";
 import { boundedJsonText } from "./bounded-json.js";
-import { jsonBody } from "./request-body.js";
+import { jsonBody, requireJsonType } from "./request-body.js";
 
 /** Page size bounds: `_limit` is clamped into 1..MAX_LIMIT; the default is 10. */
 export const DEFAULT_LIMIT = 10;
@@ -84,10 +84,12 @@ export function idParam(c: Context, name = "id"): number {
 }
 
 /**
- * Parses a JSON body and validates it: a body that is not JSON is BAD_REQUEST,
- * a failed schema is FORM_INVALID with `errors` naming every bad field.
+ * Parses a JSON body and validates it: a body not declared as JSON is UNSUPPORTED_MEDIA_TYPE, a body that is not
+ * JSON is BAD_REQUEST, a failed schema is FORM_INVALID with `errors` naming every bad field (a member a strict body
+ * does not take as "unknown field").
  */
 export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  requireJsonType(c);
   let raw: unknown;
   try {
     raw = await jsonBody(c);
@@ -98,8 +100,9 @@ export async function bodyOf<S extends z.ZodType>(c: Context, schema: S): Promis
   if (parsed.success) return parsed.data;
   const errors: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
-    const field = issue.path.length ? issue.path.join(".") : "body";
-    errors[field] ??= issue.message;
+    const at = issue.path.length ? `${issue.path.join(".")}.` : "";
+    if (issue.code === "unrecognized_keys") for (const key of issue.keys) errors[`${at}${key}`] ??= "unknown field";
+    else errors[at ? at.slice(0, -1) : "body"] ??= issue.message;
   }
   throw new RegistryError("FORM_INVALID", errors);
 }

@@ -1,5 +1,6 @@
 import { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
+import { RegistryError } from "@iot/registry";
 
 /** The node:http request behind a context served by @hono/node-server (its `env.incoming`), if any. */
 function incomingOf(c: Context): IncomingMessage | undefined {
@@ -37,6 +38,21 @@ export function declaredBodyLimit(maxBytes: number, limit: MiddlewareHandler): M
     if (Number.parseInt(length, 10) > maxBytes) return limit(c, next);
     await next();
   };
+}
+
+/** `application/json` or a `+json` type such as `application/merge-patch+json`, whatever its parameters. */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * Throws UNSUPPORTED_MEDIA_TYPE (415) unless the request declares a JSON body: a JSON text sent as `text/plain` (what
+ * `fetch` declares for a string body) or a form is the client's mistake, told as such rather than guessed at.
+ */
+export function requireJsonType(c: Context): void {
+  const type = headerOf(c, "content-type");
+  if (type === undefined || !JSON_TYPE.test(type.trim()))
+    throw new RegistryError("UNSUPPORTED_MEDIA_TYPE", {
+      "content-type": `must be application/json, not ${type === undefined ? "missing" : type}`,
+    });
 }
 
 /**

@@ -160,7 +160,9 @@ describe.each(["1", "2"] as const)("tenant isolation (Form %s)", (form) => {
       if (id === undefined) continue; // a resource tenant A has none of here
       for (const method of Object.keys(ops)) {
         const url = path.replace("/api/v1", "").replace(/\{\w+\}/, String(id));
-        const body = method === "post" || method === "put" ? { ids: [ids.devices] } : undefined;
+        // A body each path takes (bodies are strict): device ids to bind, else ids of a membership change.
+        const members = url.startsWith("/policies/") ? { devicesIntID: [ids.devices] } : { ids: [ids.devices] };
+        const body = method === "post" || method === "put" ? members : undefined;
         const r = await t.call(method.toUpperCase(), method === "delete" ? `${url}?ids=${ids.devices}` : url, body, b);
         expect(r.status, `${method} ${url}`).toBe(404);
         walked++;

@@ -160,8 +160,6 @@ describe("users", () => {
       `/users/${u.id}`,
       {
         ...u,
-        username: "renamed",
-        tenantID: acmeTenantID,
         serviceAdmin: true,
         role: "operator",
         email: "frank@example.com",
@@ -180,6 +178,24 @@ describe("users", () => {
     });
     expect(r.body.updateAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect((await t.call("POST", "/login", { username: "frank", password: "frank-new-pass" })).status).toBe(201);
+  });
+
+  it("refuse an edit that renames them or moves them to another tenant, or a bad username, naming the field", async () => {
+    const u = (await t.call("POST", "/users", { username: "grace", password: "grace-pass", role: "viewer" }, admin))
+      .body;
+    for (const [body, field, message] of [
+      [{ username: "renamed" }, "username", "cannot be changed"],
+      [{ tenantID: acmeTenantID }, "tenantID", "cannot be changed"],
+      [{ username: "a@b" }, "username", "letters, digits, _ . - only"],
+    ] as const) {
+      const r = await t.call("PUT", `/users/${u.id}`, { ...body, role: "operator" }, admin);
+      expect(r.status, field).toBe(400);
+      expect(r.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { [field]: message } });
+    }
+    expect((await t.call("GET", `/users/${u.id}`, undefined, admin)).body).toMatchObject({
+      username: "grace",
+      role: "viewer",
+    });
   });
 
   it("lose their tokens at once when disabled or deleted", async () => {

@@ -1492,6 +1492,7 @@ export interface operations {
                 "application/json": {
                     productName?: string;
                     description?: string | null;
+                    cloudProtocol?: number | string;
                 };
             };
         };
@@ -1552,7 +1553,7 @@ export interface operations {
                 parentDevice?: string;
                 deviceName_like?: string;
                 deviceID_like?: string;
-                deviceType_like?: "0" | "1" | "2";
+                deviceType_like?: "1" | "2" | "3";
                 groupID?: string;
                 productID?: string;
             };
@@ -4250,10 +4251,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    username?: string;
+                    password?: string;
                     /** @enum {string} */
                     role?: "admin" | "operator" | "viewer";
                     email?: string | null;
-                    password?: string;
+                    tenantID?: string;
                     enable?: number | string;
                 } & {
                     [key: string]: unknown;
@@ -7959,7 +7962,7 @@ export interface operations {
                 parentDevice?: string;
                 deviceName_like?: string;
                 deviceID_like?: string;
-                deviceType_like?: "0" | "1" | "2";
+                deviceType_like?: "1" | "2" | "3";
                 groupID?: string;
                 productID?: string;
             };

@@ -11,7 +11,9 @@ export type RegistryErrorCode =
   | "AUTH_FAILED"
   | "PERMISSION_DENIED"
   | "DATA_NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
   | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
   | "TOO_MANY_REQUESTS"
   | "UNAVAILABLE"
   | "INTERNAL_ERROR";
@@ -25,7 +27,9 @@ const defaultMessages: Record<RegistryErrorCode, string> = {
   AUTH_FAILED: "Authentication failed",
   PERMISSION_DENIED: "Permission denied",
   DATA_NOT_FOUND: "Data not found",
+  METHOD_NOT_ALLOWED: "Method not allowed",
   PAYLOAD_TOO_LARGE: "Payload too large",
+  UNSUPPORTED_MEDIA_TYPE: "Unsupported media type",
   TOO_MANY_REQUESTS: "Too many requests",
   UNAVAILABLE: "Service unavailable",
   INTERNAL_ERROR: "Internal error",

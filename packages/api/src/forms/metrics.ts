@@ -51,6 +51,8 @@ export function metric(m: Metric, shape: Shape | "edit", view: View) {
     dataPointName: m.dataPointName,
     aggregateTypeLabel: label("aggregateType", m.aggregateType, view.lang),
     aggregateData: m.aggregateData,
+    /** The spec lists no codes for aggregateData, so its text is the value itself (null while unset). */
+    aggregateDataLabel: m.aggregateData,
     chartTypeLabel: label("chartType", m.chartType, view.lang),
     productID: m.productId,
     createUser: m.createUser,

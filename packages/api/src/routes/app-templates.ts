@@ -102,7 +102,7 @@ const toDomain = ({
 });
 
 const createBody = z
-  .object(fields)
+  .strictObject(fields)
   .transform((b) => ({ ...toDomain(b), templateName: b.templateName, templateType: b.templateType }));
 /**
  * Edits carry the whole record; read-only members (id, labels, joined names, dates) are dropped, a product reference is

@@ -33,7 +33,7 @@ const dateInput = z
     return ms;
   });
 
-const createBody = z.object({ appName, role: role.optional(), description, expiresAt: dateInput.nullish() });
+const createBody = z.strictObject({ appName, role: role.optional(), description, expiresAt: dateInput.nullish() });
 
 /** Edits may carry the whole record; read-only fields (appID, createAt, …) are accepted and ignored. */
 const editBody = z.looseObject({

@@ -11,7 +11,7 @@ const name = z.string().trim().min(1, "required").max(50, "at most 50 characters
 /** 1 usable, 0 not usable (digit strings allowed). */
 const enable = codeField([0, 1]);
 
-const createBody = z.object({ name, enable });
+const createBody = z.strictObject({ name, enable });
 /**
  * Edits carry the whole record; only name and enable change, read-only members (id, CN, PEM texts, dates) are dropped.
  */

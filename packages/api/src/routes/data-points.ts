@@ -103,7 +103,7 @@ const toDomain = <
 });
 
 const pointCreateBody = z
-  .object({ ...required, ...optional })
+  .strictObject({ ...required, ...optional })
   .transform((b) => ({ ...toDomain(b), dataPointId: b.dataPointID }));
 /**
  * Edits carry the whole record; read-only members (id, labels, productName, dates) are dropped, a product reference is
@@ -137,7 +137,11 @@ function pointOrStream<P extends z.ZodType, S extends z.ZodType>(point: P, strea
       const isStream = typeof raw === "object" && raw !== null && !Array.isArray(raw) && "streamName" in raw;
       const r = (isStream ? stream : point).safeParse(raw);
       if (!r.success) {
-        for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+        for (const issue of r.error.issues)
+          if (issue.code === "unrecognized_keys")
+            for (const key of issue.keys)
+              ctx.addIssue({ code: "custom", message: "unknown field", path: [...issue.path, key] });
+          else ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
         return z.NEVER;
       }
       return isStream

@@ -46,7 +46,7 @@ const toDomain = ({ productIntID, productID: productId, ...rest }: Fields) => ({
  * `streamType` 1–4, `streamDataType` 1–2, `topic`, optional `dataPoints`
  * (data point ids, in order) and `detail`.
  */
-export const streamCreateBody = z.object(fields).transform((b) => ({
+export const streamCreateBody = z.strictObject(fields).transform((b) => ({
   ...toDomain(b),
   streamName: b.streamName,
   streamType: b.streamType,

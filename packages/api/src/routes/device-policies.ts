@@ -18,7 +18,7 @@ import { ApiRouter } from "../router.js";
 import type { View } from "../view.js";
 
 /** Policy ids to bind to a device: 1 to 1000 integers (digit strings allowed). */
-const policiesBody = z.object({
+const policiesBody = z.strictObject({
   ids: z.array(intField).min(1, "at least one policy id").max(MAX_BIND_IDS, `at most ${MAX_BIND_IDS} policy ids`),
 });
 

@@ -15,8 +15,9 @@ export const IMPORT_MAX_BYTES = 32 * 1024 * 1024;
 /** Default lifetime of an export file, seconds (24 hours). */
 export const EXPORT_TTL_SECONDS = 86_400;
 
-/** The device list's filters, without paging: an export takes every match. */
-const exportQuery = deviceListQuery.omit({ _page: true, _limit: true, _sort: true, _order: true });
+/** The device list's filters in `form`, without paging: an export takes every match. */
+const exportQuery = (form: AppDeps["form"]) =>
+  deviceListQuery(form).omit({ _page: true, _limit: true, _sort: true, _order: true });
 
 const tooLarge = (max: number) => new RegistryError("FORM_INVALID", { file: `at most ${max} bytes` }, "File too large");
 
@@ -56,7 +57,7 @@ export function deviceTransferRoutes(deps: AppDeps, docs: ApiDocs) {
       "/devices_export",
       {
         summary: "Export the devices (and gateways) matching the device list's filters as CSV, in a task",
-        query: exportQuery,
+        query: exportQuery(deps.form),
         status: 202,
       },
       async (c, { query }) => {

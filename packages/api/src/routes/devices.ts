@@ -20,25 +20,35 @@ import { ApiRouter } from "../router.js";
 import { deviceCreateBody, deviceEditBody, form2KindChange } from "./device-bodies.js";
 
 const like = z.string().optional();
-/** Form 2's deviceType filter (0 terminal, 1 gateway, 2 smartphone), stored as Form 1 codes. */
-const form2Type = z
-  .enum(["0", "1", "2"], { message: "must be 0, 1 or 2" })
-  .transform((t) => Number(t) + 1)
-  .optional();
+/**
+ * The `deviceType_like` filter in the deployment's form, as the stored (Form 1) code: Form 1 sends 1 terminal,
+ * 2 gateway (found by the export only: the Form 1 list holds no gateways), 3 smartphone; Form 2 sends 0, 1, 2.
+ */
+const deviceTypeFilter = (form: AppDeps["form"]) =>
+  form === "1"
+    ? z.enum(["1", "2", "3"], { message: "must be 1, 2 or 3" }).transform(Number).optional()
+    : z
+        .enum(["0", "1", "2"], { message: "must be 0, 1 or 2" })
+        .transform((t) => Number(t) + 1)
+        .optional();
 
-/** Query of the device list (and of the device export): paging plus the filters of both forms. */
-export const deviceListQuery = listQuery({
-  gateway: intFilter,
-  parentDevice: intFilter,
-  deviceName_like: like,
-  deviceID_like: like,
-  deviceType_like: form2Type,
-  groupID: like,
-  productID: like,
-});
+/** Query of the device list (and of the device export): paging plus the filters, `deviceType_like` in `form`. */
+export const deviceListQuery = (form: AppDeps["form"]) =>
+  listQuery({
+    gateway: intFilter,
+    parentDevice: intFilter,
+    deviceName_like: like,
+    deviceID_like: like,
+    deviceType_like: deviceTypeFilter(form),
+    groupID: like,
+    productID: like,
+  });
 
 /** The registry filter a validated device list query asks for. */
-export const deviceFilterOf = (q: z.infer<typeof deviceListQuery>, includeGateways: boolean): DeviceFilter => ({
+export const deviceFilterOf = (
+  q: z.infer<ReturnType<typeof deviceListQuery>>,
+  includeGateways: boolean,
+): DeviceFilter => ({
   gateway: q.gateway,
   parentDevice: q.parentDevice,
   deviceNameLike: q.deviceName_like,
@@ -56,7 +66,7 @@ export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Devices")
     .get(
       "/devices",
-      { summary: "List devices (Form 2 lists gateways too, as deviceType 1)", query: deviceListQuery },
+      { summary: "List devices (Form 2 lists gateways too, as deviceType 1)", query: deviceListQuery(deps.form) },
       async (c, { query: q }) => {
         const r = await listDevices(db, c.get("caller"), pageFrom(q), deviceFilterOf(q, deps.form === "2"));
         return list(r, (d) => device(d, "list", c.get("view")));

@@ -32,7 +32,7 @@ const description = (form: "1" | "2") =>
 
 const createBody = (form: "1" | "2") =>
   z
-    .object({ productID, groupName: name, description: description(form) })
+    .strictObject({ productID, groupName: name, description: description(form) })
     .transform((b) => ({ productId: b.productID, groupName: b.groupName, description: b.description }));
 
 /**
@@ -48,7 +48,7 @@ const editBody = (form: "1" | "2") =>
     .transform((b) => ({ groupName: b.groupName, description: b.description, productId: b.productID }));
 
 /** Device ids of a membership change: 1 to 1000 integers (digit strings allowed). */
-const membersBody = z.object({
+const membersBody = z.strictObject({
   ids: z.array(intField).min(1, "at least one device id").max(1000, "at most 1000 device ids"),
 });
 

@@ -6,7 +6,7 @@ import { clientAddress } from "../middleware/client-address.js";
 import { ApiRouter } from "../router.js";
 
 const loginBody = z
-  .object({
+  .strictObject({
     username: z.string().min(1).max(100).optional(),
     email: z.string().min(1).max(200).optional(),
     password: z.string().min(1, "required").max(200),

@@ -57,7 +57,7 @@ const toDomain = ({ metricName, dataPointIntID, productItemIntID, dataStreamIntI
 });
 
 const createBody = z
-  .object(fields)
+  .strictObject(fields)
   .transform((b) => ({ ...toDomain(b), metricName: b.metricName, dataPointIntId: b.dataPointIntID }));
 /** Edits carry the whole record; read-only members (id, labels, names, productID, dates) are dropped. */
 const editBody = z

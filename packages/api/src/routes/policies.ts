@@ -37,7 +37,7 @@ const access = (form: "1" | "2") => codeField(accessCodes(form)).transform((code
 const allow = codeField([0, 1]);
 
 const createBody = (form: "1" | "2") =>
-  z.object({ name, topic: topicFilterField, access: access(form), allow, description });
+  z.strictObject({ name, topic: topicFilterField, access: access(form), allow, description });
 
 /** Edits carry the whole record; read-only members (id, userIntID, dates, labels, mqtt_acl, createUser) are dropped. */
 const editBody = (form: "1" | "2") =>
@@ -50,7 +50,7 @@ const editBody = (form: "1" | "2") =>
   });
 
 /** Device ids to bind to a policy; the spec marks the member optional (none binds nothing). */
-const devicesBody = z.object({
+const devicesBody = z.strictObject({
   devicesIntID: z.array(intField).max(MAX_BIND_IDS, `at most ${MAX_BIND_IDS} device ids`).optional(),
 });
 

@@ -14,7 +14,7 @@ const codeValue = z
   .pipe(z.string().trim().min(1, "required").max(MAX_CODE_VALUE, `at most ${MAX_CODE_VALUE} characters`));
 
 const createBody = z
-  .object({
+  .strictObject({
     codeValue,
     dataPointIntID: intField,
     productIntID: intField,

@@ -17,17 +17,33 @@ import { ApiRouter } from "../router.js";
 import type { View } from "../view.js";
 
 const name = z.string().trim().min(1, "required").max(50, "at most 50 characters");
-const description = z.string().max(300, "at most 300 characters").nullish();
+/** Form 1: optional; Form 2: required on create and, when sent on edit, not empty. */
+const description = (form: "1" | "2") =>
+  form === "1"
+    ? z.string().max(300, "at most 300 characters").nullish()
+    : z.string().min(1, "required").max(300, "at most 300 characters");
+
+/**
+ * What a create takes in each form. Form 2 records have no cloudProtocol: its products are MQTT (1), which a client
+ * written for both forms may still send.
+ */
+const form1Fields = {
+  productName: name,
+  description: description("1"),
+  cloudProtocol: codeField([1, 2, 3, 4, 5, 6, 7]),
+};
+const form2Fields = { productName: name, description: description("2"), cloudProtocol: codeField([1]).optional() };
 
 const createBody = (form: "1" | "2") =>
   form === "1"
-    ? z.object({ productName: name, description, cloudProtocol: codeField([1, 2, 3, 4, 5, 6, 7]) })
-    : z
-        .object({ productName: name, description: z.string().min(1, "required").max(300, "at most 300 characters") })
-        .transform((b) => ({ ...b, cloudProtocol: 1 }));
+    ? z.strictObject(form1Fields)
+    : z.strictObject(form2Fields).transform((b) => ({ ...b, cloudProtocol: 1 }));
 
-/** Edits carry the whole record; read-only fields (id, counts, labels, cloudProtocol) are accepted and ignored. */
-const editBody = z.object({ productName: name.optional(), description });
+/**
+ * Edits carry the whole record: every member a create takes is validated as the create validates it (cloudProtocol,
+ * fixed at creation, is compared by the registry), the record's read-only members (id, counts, labels) are ignored.
+ */
+const editBody = (form: "1" | "2") => (form === "1" ? z.object(form1Fields) : z.object(form2Fields)).partial();
 
 /** Products: list, detail, create, edit, delete. cloudProtocol is fixed at creation. */
 export function productRoutes(deps: AppDeps, docs: ApiDocs) {
@@ -61,7 +77,7 @@ export function productRoutes(deps: AppDeps, docs: ApiDocs) {
     .post("/products", { summary: "Create a product", body: createBody(deps.form) }, async (c, { body }) =>
       product(await createProduct(db, c.get("caller"), body), "write", c.get("view")),
     )
-    .put("/products/:id", { summary: "Edit a product", body: editBody }, async (c, { body }) =>
+    .put("/products/:id", { summary: "Edit a product", body: editBody(deps.form) }, async (c, { body }) =>
       product(await updateProduct(db, c.get("caller"), idParam(c), body), "write", c.get("view")),
     )
     .delete(

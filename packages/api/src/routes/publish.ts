@@ -10,7 +10,7 @@ import { ApiRouter } from "../router.js";
 const topic = z.string().regex(/^[^/#+\u0000][^#+\u0000]{0,199}$/, "a relative topic without wildcards");
 
 /** Body of `POST /device_publish` (scheduled device commands share its members). */
-export const publishBody = z.object({
+export const publishBody = z.strictObject({
   deviceID: z.string().min(1, "required"),
   deviceIntID: intField.optional(),
   /**
@@ -24,7 +24,7 @@ export const publishBody = z.object({
   qos: codeField([0, 1]).optional(),
 });
 
-const groupPublishBody = z.object({
+const groupPublishBody = z.strictObject({
   groupID: z.string().min(1, "required"),
   groupIntID: intField.optional(),
   payload: publishBody.shape.payload,

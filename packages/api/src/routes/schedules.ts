@@ -33,7 +33,7 @@ const timing = {
   cronExpression: z.string().trim().max(100, "at most 100 characters").optional(),
 };
 
-const deviceScheduleBody = z.object({
+const deviceScheduleBody = z.strictObject({
   deviceID: z.string().min(1, "required"),
   deviceIntID: intField.optional(),
   payload: publishBody.shape.payload,
@@ -42,7 +42,7 @@ const deviceScheduleBody = z.object({
   ...timing,
 });
 
-const groupScheduleBody = z.object({
+const groupScheduleBody = z.strictObject({
   groupID: z.string().min(1, "required"),
   groupIntID: intField.optional(),
   payload: publishBody.shape.payload,

@@ -9,7 +9,7 @@ import { ApiRouter } from "../router.js";
 import { topicFilterField } from "./policies.js";
 
 /** A topic filter and a QoS of 0 or 1 (default 1; digit strings allowed). */
-const subscriptionBody = z.object({ topic: topicFilterField, qos: codeField([0, 1]).optional() });
+const subscriptionBody = z.strictObject({ topic: topicFilterField, qos: codeField([0, 1]).optional() });
 
 /** Proxy subscriptions: topics the adapter subscribes a device to on its behalf. */
 export function subscriptionRoutes(deps: AppDeps, docs: ApiDocs) {

@@ -25,7 +25,7 @@ const limits = {
   maxUplinkRate: limit(1_000_000, "Uplink messages per second of the tenant, per adapter process"),
 };
 
-const createBody = z.object({ tenantName, ...limits });
+const createBody = z.strictObject({ tenantName, ...limits });
 /** Edits may carry the whole record; read-only fields (tenantID, createAt, …) are accepted and ignored. */
 const editBody = z.looseObject({ tenantName: tenantName.optional(), ...limits });
 

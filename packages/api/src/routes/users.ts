@@ -19,15 +19,14 @@ const password = z.string().min(8, "at least 8 characters").max(200, "at most 20
 const email = z.email("must be an e-mail address").max(200, "at most 200 characters").nullish();
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(", ")}` });
 
-const createBody = z.object({ username, password, role, email, tenantID: z.string().trim().min(1).max(50).optional() });
+const fields = { username, password, role, email, tenantID: z.string().trim().min(1).max(50).optional() };
+const createBody = z.strictObject(fields);
 
-/** Edits may carry the whole record; read-only fields (username, tenantID, …) are accepted and ignored. */
-const editBody = z.looseObject({
-  role: role.optional(),
-  email,
-  password: password.optional(),
-  enable: codeField([0, 1]).optional(),
-});
+/**
+ * Edits may carry the whole record: every member a create takes is validated as the create validates it (username
+ * and tenantID, fixed at creation, are compared by the registry), and `enable`; other read-only fields are ignored.
+ */
+const editBody = z.looseObject({ ...fields, enable: codeField([0, 1]).optional() }).partial();
 
 /**
  * Users of the caller's tenant: admins only. Other tenants' users are 404 on
@@ -56,6 +55,8 @@ export function userRoutes(deps: AppDeps, docs: ApiDocs) {
     .put("/users/:id", { summary: "Edit a user: role, email, password, enable", body: editBody }, async (c, { body }) =>
       user(
         await updateUser(db, requireRole(c, "admin"), idParam(c), {
+          username: body.username,
+          tenantId: body.tenantID,
           role: body.role,
           email: body.email,
           password: body.password,

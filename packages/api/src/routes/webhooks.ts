@@ -26,7 +26,7 @@ const eventTypes = z
 const idList = z.array(z.string().min(1).max(100)).max(1000, "at most 1000").nullish();
 const secret = z.string().min(16, "at least 16 characters").max(200, "at most 200 characters");
 
-const createBody = z.object({
+const createBody = z.strictObject({
   webhookName,
   url,
   eventTypes,

@@ -167,6 +167,12 @@ describe.each(engines)("groups on $name", (engine) => {
         errors: { ids: expect.stringContaining(String(bad)) },
       });
     }
+    await expect(addGroupDevices(db, caller, g.id, [ok.id, gateway.id])).rejects.toMatchObject({
+      errors: { ids: `gateways, which no group holds: ${gateway.id}` },
+    });
+    await expect(addGroupDevices(db, caller, g.id, [gateway.id, 9_999])).rejects.toMatchObject({
+      errors: { ids: `gateways, which no group holds: ${gateway.id}; not devices of the group's product: 9999` },
+    });
     expect((await getGroup(db, caller, g.id)).deviceCount).toBe(0);
   });
 

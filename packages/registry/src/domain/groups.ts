@@ -182,17 +182,22 @@ export async function addGroupDevices(
     await lockTenant(tx, caller.tenantId);
     const group = await getGroup(tx, caller, id);
     if (wanted.length === 0) return;
-    const fit = await tx
+    const found = await tx
       .selectFrom("devices")
-      .select("id")
+      .select(["id", "deviceType", "productIntId"])
       .where("tenantId", "=", caller.tenantId)
-      .where("productIntId", "=", group.productIntId)
-      .where("deviceType", "!=", GATEWAY)
       .where("id", "in", wanted)
       .execute();
-    const ok = new Set(fit.map((r) => r.id));
-    const refused = wanted.filter((d) => !ok.has(d));
-    if (refused.length > 0) throw fail.form({ ids: `not devices of the group's product: ${refused.join(", ")}` });
+    const gateways = new Set(found.filter((d) => d.deviceType === GATEWAY).map((d) => d.id));
+    const ok = new Set(
+      found.filter((d) => d.productIntId === group.productIntId && !gateways.has(d.id)).map((d) => d.id),
+    );
+    const refused = wanted.filter((d) => !ok.has(d) && !gateways.has(d));
+    const reasons = [
+      ...(gateways.size > 0 ? [`gateways, which no group holds: ${[...gateways].join(", ")}`] : []),
+      ...(refused.length > 0 ? [`not devices of the group's product: ${refused.join(", ")}`] : []),
+    ];
+    if (reasons.length > 0) throw fail.form({ ids: reasons.join("; ") });
     await tx
       .insertInto("groupDevices")
       .values(wanted.map((deviceIntId) => ({ groupIntId: group.id, deviceIntId, createAt: now })))

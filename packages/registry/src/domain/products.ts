@@ -120,10 +120,11 @@ export async function getProductByProductId(
   return row && withNumbers(row);
 }
 
-/** Fields an edit may change; cloudProtocol is fixed at creation and ignored here. */
+/** Fields an edit may change. cloudProtocol is fixed at creation (its devices speak it): another is FORM_INVALID. */
 export interface ProductEdit {
   productName?: string | undefined;
   description?: string | null | undefined;
+  cloudProtocol?: number | undefined;
 }
 
 /** Edits a product of the caller's tenant and sets updateAt. */
@@ -134,7 +135,9 @@ export async function updateProduct(
   edit: ProductEdit,
   now = Date.now(),
 ): Promise<Product> {
-  await getProduct(db, caller, id);
+  const product = await getProduct(db, caller, id);
+  if (edit.cloudProtocol !== undefined && edit.cloudProtocol !== product.cloudProtocol)
+    throw fail.form({ cloudProtocol: "cannot be changed" });
   const set = {
     ...(edit.productName !== undefined ? { productName: edit.productName } : {}),
     ...(edit.description !== undefined ? { description: edit.description } : {}),

@@ -112,6 +112,10 @@ export interface UserInput {
 
 /** Fields an edit may change; everything else about a user is fixed. */
 export interface UserEdit {
+  /** Fixed at creation: a different one is FORM_INVALID. */
+  username?: string | undefined;
+  /** Fixed at creation: a different one is FORM_INVALID. */
+  tenantId?: string | undefined;
   role?: Role | undefined;
   email?: string | null | undefined;
   password?: string | undefined;
@@ -231,6 +235,10 @@ export async function updateUser(
   now = Date.now(),
 ): Promise<User> {
   const user = await getUser(db, caller, id);
+  if (edit.username !== undefined && edit.username !== user.username)
+    throw fail.form({ username: "cannot be changed" });
+  if (edit.tenantId !== undefined && edit.tenantId !== user.tenantId)
+    throw fail.form({ tenantID: "cannot be changed" });
   const protectedUser = user.id === caller.userIntId || user.serviceAdmin === 1;
   const who = user.id === caller.userIntId ? "your own account" : "the service administrator";
   if (protectedUser && edit.role !== undefined && edit.role !== user.role)
