@@ -1649,7 +1649,7 @@ export interface operations {
                     deviceConsoleUsername?: string | null;
                     deviceConsolePort?: (number | string) | null;
                     metaData: unknown;
-                    scopes: unknown;
+                    scopes?: unknown[] | string | null;
                     certs?: (number | string)[];
                     blocked?: number | string;
                 };
@@ -1856,7 +1856,7 @@ export interface operations {
                     deviceConsoleUsername?: string | null;
                     deviceConsolePort?: (number | string) | null;
                     metaData?: unknown;
-                    scopes?: unknown;
+                    scopes?: unknown[] | string | null;
                     certs?: (number | string)[];
                     blocked?: number | string;
                 };
