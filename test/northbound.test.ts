@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import mqtt, { type MqttClient } from "mqtt";
-import { AckPolicy, connect, headers as natsHeaders, type NatsConnection } from "nats";
+import { AckPolicy, jetstream, jetstreamManager } from "@nats-io/jetstream";
+import { connect, headers as natsHeaders, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable, stopProcess } from "../scripts/fleet.js";
 import { startRestartableFleet, type RestartableFleet } from "./restartable-fleet.js";
@@ -16,7 +17,7 @@ async function natsReachable(): Promise<string | undefined> {
   try {
     const nc = await connect({ servers: NATS_URL, timeout: 2_000 });
     try {
-      await (await nc.jetstreamManager()).getAccountInfo();
+      await (await jetstreamManager(nc)).getAccountInfo();
     } finally {
       await nc.close();
     }
@@ -260,13 +261,12 @@ describe("northbound: webhooks, live stream and NATS from a real central node", 
         await new Promise((r) => setTimeout(r, 200));
         await publish(2);
         await expect.poll(() => seen, { timeout: 10_000 }).toEqual([sent - 1, sent]);
-        const jsm = await nc.jetstreamManager();
-        // The stream stores what core subscribers see at about the same time: ask until it is there.
+        const jsm = await jetstreamManager(nc);
+        // The stream stores what core subscribers see at about the same time: ask until it is there (null before).
         const lastStored = () =>
-          jsm.streams.getMessage("IOT", { last_by_subj: subject }).then(
-            (m) => nOf(JSON.parse(m.string())),
-            () => undefined,
-          );
+          jsm.streams
+            .getMessage("IOT", { last_by_subj: subject })
+            .then((m) => (m === null ? undefined : nOf(JSON.parse(m.string()))));
         await expect.poll(lastStored, { timeout: 5_000 }).toBe(sent);
         // A JetStream consumer as docs/northbound.md shows one: its filter names the tenant and the event type.
         const consumer = `uplinks-${Date.now()}`;
@@ -279,7 +279,7 @@ describe("northbound: webhooks, live stream and NATS from a real central node", 
         try {
           const fetched: { subject: string; n: number }[] = [];
           for await (const m of await (
-            await nc.jetstream().consumers.get("IOT", consumer)
+            await jetstream(nc).consumers.get("IOT", consumer)
           ).fetch({
             max_messages: 1_000,
             expires: 2_000,

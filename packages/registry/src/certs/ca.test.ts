@@ -3,11 +3,11 @@ import { generateKeyPairSync, X509Certificate } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import * as x509 from "@peculiar/x509";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RegistryError } from "../errors.js";
 import { engines } from "../store/test-engines.js";
 import { serviceCa, signListenerCsr, type ServiceCa } from "./ca.js";
+import * as x509 from "./x509.js";
 
 const sqlite = engines.find((e) => e.name === "sqlite")!;
 let ca: ServiceCa;

@@ -1,11 +1,9 @@
 import { createHash, createPublicKey, webcrypto, type KeyObject } from "node:crypto";
 import { isIP } from "node:net";
-import * as x509 from "@peculiar/x509";
 import type { Kysely } from "kysely";
 import { RegistryError } from "../errors.js";
 import type { Database } from "../store/schema.js";
-
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+import * as x509 from "./x509.js";
 
 type CryptoKey = webcrypto.CryptoKey;
 

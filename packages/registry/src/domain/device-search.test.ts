@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Migrator, sql, type Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Database } from "../store/schema.js";
 import { openSqlite } from "../store/sqlite.js";

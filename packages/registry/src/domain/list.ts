@@ -114,13 +114,15 @@ export async function paginateIds<DB, TB extends keyof DB, T extends { id: numbe
   count?: () => Promise<number>,
 ): Promise<ListResult<T>> {
   const { offset, column, direction } = orderingOf(page, key, sortable);
-  const keys = (await filtered
+  // $castTo: with DB and TB generic here, kysely cannot work out the selection's type by itself.
+  const keys = await filtered
     .select(sql<number | string>`${sql.ref(key)}`.as("pageKey"))
+    .$castTo<{ pageKey: number | string }>()
     .orderBy(sql.ref(column), direction)
     .orderBy(sql.ref(key), direction)
     .limit(page.limit + SPARE_KEYS)
     .offset(offset)
-    .execute()) as Array<{ pageKey: number | string }>;
+    .execute();
   const ids = keys.slice(0, page.limit).map((k) => Number(k.pageKey));
   const rows = ids.length === 0 ? [] : await load(ids);
   const byId = new Map(rows.map((r) => [Number(r.id), r]));

@@ -1,8 +1,8 @@
 import { createPrivateKey, webcrypto, X509Certificate, type KeyObject } from "node:crypto";
-import * as x509 from "@peculiar/x509";
 import pino from "pino";
 import { afterAll, describe, expect, it } from "vitest";
 import { create, grpc, IssueListenerCertificateRequestSchema, type IssueListenerCertificateResponse } from "@iot/proto";
+import * as x509 from "../certs/x509.js";
 import { engines } from "../store/test-engines.js";
 import { registryHandlers, type RegistryServiceDeps } from "./registry-service.js";
 

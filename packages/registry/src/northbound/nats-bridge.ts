@@ -1,14 +1,12 @@
 import { randomBytes } from "node:crypto";
+import { jetstream, jetstreamManager, RetentionPolicy, StorageType, type JetStreamClient } from "@nats-io/jetstream";
 import {
   connect,
   headers as natsHeaders,
-  RetentionPolicy,
-  StorageType,
-  type JetStreamClient,
   type Msg,
   type NatsConnection,
   type Subscription,
-} from "nats";
+} from "@nats-io/transport-node";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import type { Database } from "../store/schema.js";
@@ -113,7 +111,7 @@ export class NatsBridge {
   async start(): Promise<void> {
     const o = this.options;
     this.#nc = await connect({ servers: o.url, name: "iot-central", maxReconnectAttempts: -1 });
-    const jsm = await this.#nc.jetstreamManager();
+    const jsm = await jetstreamManager(this.#nc);
     const config = {
       subjects: EVENT_TYPES.map((t) => `iot.*.${t}.>`),
       retention: RetentionPolicy.Limits,
@@ -128,7 +126,7 @@ export class NatsBridge {
     );
     if (exists) await jsm.streams.update(o.stream, config);
     else await jsm.streams.add({ name: o.stream, ...config });
-    this.#js = this.#nc.jetstream();
+    this.#js = jetstream(this.#nc);
     this.#sub = this.#nc.subscribe("iot.*.commands.>", { queue: COMMAND_QUEUE });
     void this.#serveCommands(this.#sub);
     feedSignal.on("committed", this.#wake);

@@ -1,5 +1,6 @@
 import {
   SqliteDialect,
+  type AbortableOperationOptions,
   type CompiledQuery,
   type DatabaseConnection,
   type Driver,
@@ -40,14 +41,19 @@ class LockedConnection implements DatabaseConnection {
     private readonly lock: WriteLock,
   ) {}
 
-  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+  async executeQuery<R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> {
     // The statement is prepared once and cached (cachingStatements): asking whether it reads costs a Map lookup.
-    if (this.inTransaction || this.database.prepare(query.sql).reader) return this.inner.executeQuery<R>(query);
-    return this.lock.with(() => this.inner.executeQuery<R>(query));
+    if (this.inTransaction || this.database.prepare(query.sql).reader)
+      return this.inner.executeQuery<R>(query, options);
+    return this.lock.with(() => this.inner.executeQuery<R>(query, options));
   }
 
-  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.inner.streamQuery<R>(query, chunkSize); // selects only (kysely's SQLite driver refuses others)
+  streamQuery<R>(
+    query: CompiledQuery,
+    chunkSize: number,
+    options?: AbortableOperationOptions,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize, options); // selects only (kysely's SQLite driver refuses others)
   }
 }
 
@@ -65,12 +71,12 @@ class LockedDriver implements Driver {
     private readonly lock: WriteLock,
   ) {}
 
-  init(): Promise<void> {
-    return this.inner.init();
+  init(options?: AbortableOperationOptions): Promise<void> {
+    return this.inner.init(options);
   }
 
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const inner = await this.inner.acquireConnection();
+  async acquireConnection(options?: AbortableOperationOptions): Promise<DatabaseConnection> {
+    const inner = await this.inner.acquireConnection(options);
     let c = this.#connections.get(inner);
     if (c === undefined) {
       c = new LockedConnection(inner, this.database, this.lock);
@@ -120,12 +126,12 @@ class LockedDriver implements Driver {
     await this.inner.releaseSavepoint!(connection, name, compile);
   }
 
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.inner.releaseConnection((connection as LockedConnection).inner);
+  releaseConnection(connection: DatabaseConnection, options?: AbortableOperationOptions): Promise<void> {
+    return this.inner.releaseConnection((connection as LockedConnection).inner, options);
   }
 
-  destroy(): Promise<void> {
-    return this.inner.destroy();
+  destroy(options?: AbortableOperationOptions): Promise<void> {
+    return this.inner.destroy(options);
   }
 
   /** Ends the transaction; the lock goes whether or not the COMMIT or ROLLBACK succeeded. */

@@ -2,7 +2,6 @@ import {
   PostgresDialect,
   sql,
   type DatabaseIntrospector,
-  type DatabaseMetadata,
   type Kysely,
   type PostgresDialectConfig,
   type SchemaMetadata,
@@ -46,10 +45,12 @@ class OneSchemaIntrospector implements DatabaseIntrospector {
       select c.relname as name, c.relkind as kind
       from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
       where ns.nspname = ${this.schema} and c.relkind in ('r', 'v', 'p')`.execute(this.db);
-    return rows.map((r) => ({ name: r.name, schema: this.schema, isView: r.kind === "v", columns: [] }));
-  }
-
-  async getMetadata(): Promise<DatabaseMetadata> {
-    return { tables: await this.getTables() };
+    return rows.map((r) => ({
+      name: r.name,
+      schema: this.schema,
+      isView: r.kind === "v",
+      isForeign: false,
+      columns: [],
+    }));
   }
 }

@@ -1,4 +1,4 @@
-import { Migrator } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Caller } from "../domain/caller.js";
 import { createDevice, deleteDevices } from "../domain/devices.js";

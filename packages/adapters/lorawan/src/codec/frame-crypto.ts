@@ -2,7 +2,7 @@
 // rather than lora-packet's pure-JavaScript AES: the MIC (AES-CMAC, RFC 4493, over block B0 and the frame) and the
 // FRMPayload cipher (AES-128 in counter-like mode over blocks A_i). Same results as lora-packet (the uplink tests
 // check both against its frames and the published vectors), several times faster.
-import { createCipheriv, type Cipher } from "node:crypto";
+import { createCipheriv, type Cipheriv } from "node:crypto";
 
 const ZERO_IV = Buffer.alloc(16);
 
@@ -19,9 +19,9 @@ const subkeyCache = new WeakMap<Buffer, Subkeys>();
  * creating a cipher costs more than the AES itself (about 25 µs, twice per uplink, on a server taking thousands a
  * second). CBC (for the CMAC) is built on it by chaining the blocks here.
  */
-const ecbCache = new WeakMap<Buffer, Cipher>();
+const ecbCache = new WeakMap<Buffer, Cipheriv>();
 
-function ecb(key: Buffer): Cipher {
+function ecb(key: Buffer): Cipheriv {
   let c = ecbCache.get(key);
   if (!c) {
     c = createCipheriv("aes-128-ecb", key, null).setAutoPadding(false);

@@ -2,13 +2,11 @@ import { webcrypto } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { createSecureContext } from "node:tls";
-import * as x509 from "@peculiar/x509";
 import type { Logger } from "pino";
 import { AdapterError, type RegistryClient } from "@iot/adapter-core";
 import { StartupError } from "@iot/config";
 import type { TlsMaterial } from "./tls.js";
-
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+import * as x509 from "./x509.js";
 
 const EC = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 

@@ -1,4 +1,5 @@
-import { Migrator, sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import { Migrator, type Migration } from "kysely/migration";
 import type { Database } from "../schema.js";
 import type { Engine } from "../store.js";
 import { postgresMigrations } from "./postgres/index.js";

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration, type RawBuilder } from "kysely";
+import { sql, type Kysely, type RawBuilder } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * Migrations whose SQL is the same on SQLite and PostgreSQL: each engine's list (sqlite/index.ts,

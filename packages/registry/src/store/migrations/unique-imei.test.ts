@@ -1,4 +1,5 @@
-import { Migrator, sql } from "kysely";
+import { sql } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { isUniqueViolation } from "../../errors.js";
 import type { Store } from "../store.js";

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0005: an IMEI names one device across the whole service (it is the LwM2M

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0010: what the LoRaWAN network server looks devices up by, unique service-wide (a frame names no tenant):

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0012: per-tenant resource limits (multi-tenant fairness, as Eclipse Hono's tenant resource limits), set by the

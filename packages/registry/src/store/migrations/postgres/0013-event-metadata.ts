@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0013: `device_events.metadata`, a JSON object text saying how an uplink reached the service (LoRaWAN: the

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0014: several central nodes over one database (docs/scale-out.md). `cluster_nodes` beats, `cluster_adapters` and

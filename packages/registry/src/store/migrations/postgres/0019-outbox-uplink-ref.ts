@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0019: `northbound_events.uplink_id`, the `device_events` row an uplink event reports. An uplink's event no longer

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0021: `northbound_events.uplink_ids`, a JSON array of `device_events` ids. The uplinks one batch stored for one

@@ -1,4 +1,4 @@
-import type { Migration } from "kysely";
+import type { Migration } from "kysely/migration";
 import { initial } from "./0001-initial.js";
 import { management } from "./0002-management.js";
 import { dataModel } from "./0003-data-model.js";

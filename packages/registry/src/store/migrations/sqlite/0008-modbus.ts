@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0008: a gateway's field-bus channel settings (`devices.channel`, JSON text: how a Modbus gateway reaches its

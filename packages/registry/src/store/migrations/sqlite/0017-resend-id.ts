@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0017: `device_events.resend_id`, the device's own identity of an uplink (MQTT packet id, CoAP message id and token,

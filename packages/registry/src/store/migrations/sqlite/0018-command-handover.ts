@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0017: `control_logs.handed_at`, when a node last handed the still-issued command to an adapter (several nodes,

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * 0020: drops `northbound_events_create_at`. Every event paid for an entry in it, and only the pruner read it:

@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely } from "kysely";
+import type { Migration } from "kysely/migration";
 
 /**
  * A migration adding a trigram index of one text column of `devices` (0022 names, 0023 ids): an FTS5 table with
