@@ -168,6 +168,8 @@ describe.each(engines)("device import and export on $name", (engine) => {
     expect([large.status, large.body.errors]).toEqual([400, { file: "at most 2000 bytes" }]);
     const missing = await upload(t, token, "deviceName,IMEI\na,1\n");
     expect(missing.body.errors).toEqual({ columns: "missing columns: product" });
+    const renamed = await upload(t, token, "deviceName,productID\na,1\n");
+    expect(renamed.body.errors).toEqual({ columns: "unknown columns: productID; missing columns: product" });
     const res = await t.app.request("/api/v1/devices_import", {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
