@@ -128,7 +128,8 @@ export interface ImportJob {
  * transaction each): good rows are created, bad rows collected as `{line, errors}`. Earlier rows are in the store
  * (or in the same batch) when a later one is checked, so a row may name a gateway or upper device created above it,
  * and modBusIndex stays unique within the file and against the store. Progress (`<n> of <total> rows`) advances
- * after every BATCH rows read, good or bad; the task ends with `{created, failed, errors}` (success even with bad rows; failed only when the import itself broke).
+ * after every BATCH rows read, good or bad; the task ends with `{created, failed, errors}` (success even with bad
+ * rows; failed only when the import itself broke).
  */
 export async function runDeviceImport(job: ImportJob, now = () => Date.now()): Promise<ImportResult> {
   const db = job.store.db;
