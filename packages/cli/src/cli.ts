@@ -95,7 +95,8 @@ export async function runCli(
     .option("--seconds <s>", "how long (default: until Ctrl-C)", int)
     .option(
       "--target <url>",
-      "the adapter, e.g. mqtt://host:1883 (Modbus: the registry's gRPC host:port); default: the API's host",
+      "the adapter, e.g. mqtt://host:1883 (Modbus: the registry's gRPC host:port); default: where the fleet tells " +
+        "devices to connect (MQTT, CoAP), else the protocol's port on the API's host",
     )
     .option("--registry-token <token>", "Modbus: the central node's registry token (default: IOT_REGISTRY_TOKEN)")
     .action(async (o: Omit<SimulateOptions, "signal">) => {
