@@ -4,8 +4,65 @@
  * dies, the rest are stopped and the exit code is 1.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { ensureConsoleBuilt } from "../packages/console/src/console-build.js";
-import { DEFAULT_METRICS_PORTS, startFleet, type Fleet, type FleetOptions } from "./fleet.js";
+import { readCentralConfig } from "../packages/central/src/config.js";
+import { DEFAULT_METRICS_PORTS, reachable, startFleet, type Fleet, type FleetOptions } from "./fleet.js";
+
+/** Whether a TCP port can be listened on at `host` right now. */
+function portFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer()
+      .once("error", () => resolve(false))
+      .listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The adapters' metrics ports for this run: the environment's, else the defaults (9101–9106), each default already
+ * taken (a second fleet on the host, another exporter) replaced by 0 so the adapter picks a free one and its READY
+ * line says which. Answers the settings and the variables whose default was taken.
+ */
+async function metricsPorts(env: NodeJS.ProcessEnv): Promise<{ ports: Record<string, string>; taken: string[] }> {
+  const ports: Record<string, string> = {};
+  const taken: string[] = [];
+  const host = env.IOT_METRICS_HOST || "0.0.0.0";
+  for (const [name, port] of Object.entries(DEFAULT_METRICS_PORTS)) {
+    if (env[name] !== undefined && env[name] !== "") continue;
+    const free = await portFree(Number(port), host);
+    ports[name] = free ? port : "0";
+    if (!free) taken.push(name);
+  }
+  return { ports, taken };
+}
+
+/** A line for each running adapter whose default metrics port was taken: where it serves them instead. */
+function metricsNotes(fleet: Fleet, taken: readonly string[]): string[] {
+  return taken.flatMap((name) => {
+    const adapter = `${/^IOT_(\w+)_METRICS_PORT$/.exec(name)![1]!.toLowerCase()}-adapter`;
+    const url = fleet.adapters.find((a) => a.name === adapter)?.urls.metrics;
+    return url
+      ? [`  (${adapter}: metrics port ${DEFAULT_METRICS_PORTS[name]} was taken, so ${url}; ${name} chooses one)`]
+      : [];
+  });
+}
+
+/** Which record form the API answers, how to log in and what to try first, for the banner. */
+function firstSteps(apiUrl: string, env: NodeJS.ProcessEnv): string[] {
+  const c = readCentralConfig(env);
+  const api = reachable(apiUrl);
+  const other = c.apiForm === "1" ? "2" : "1";
+  const password = c.adminPassword ? "$IOT_ADMIN_PASSWORD" : "<password>";
+  const body = `{\\"username\\":\\"${c.adminUsername}\\",\\"password\\":\\"${password}\\"}`;
+  return [
+    `  Records    Form ${c.apiForm} (IOT_API_FORM=${other} for Form ${other})`,
+    `  Log in     as "${c.adminUsername}" with ${c.adminPassword ? "IOT_ADMIN_PASSWORD" : "the password printed at first start (shown once)"}`,
+    "Try:",
+    `  npx --yes pnpm@10.34.8 iot login --url ${api} -u ${c.adminUsername} -p "${password}"`,
+    `  curl -s ${api}/api/v1/login -H 'content-type: application/json' -d "${body}"`,
+    '  then a product, a device and mosquitto_pub: README.md, "Using it"',
+  ];
+}
 
 /** Ancestors that belong to the launching command (node, npm, npx, pnpm, sh), nearest first; Linux /proc only. */
 function launchChain(): number[] {
@@ -41,6 +98,7 @@ function alive(pid: number): boolean {
  */
 export async function runFleet(options: Pick<FleetOptions, "nodes"> = {}): Promise<void> {
   let fleet: Fleet | undefined;
+  let metrics: Awaited<ReturnType<typeof metricsPorts>> = { ports: {}, taken: [] };
   let stopping = false;
   const shutdown = async (code: number): Promise<never> => {
     stopping = true;
@@ -67,7 +125,8 @@ export async function runFleet(options: Pick<FleetOptions, "nodes"> = {}): Promi
 
   try {
     // Each adapter serves its metrics on a port of its own unless the environment chooses (-1 turns one off).
-    fleet = await startFleet({ ...DEFAULT_METRICS_PORTS, ...process.env }, { echo: true, ...options });
+    metrics = await metricsPorts(process.env);
+    fleet = await startFleet({ ...process.env, ...metrics.ports }, { echo: true, ...options });
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(1);
@@ -104,6 +163,8 @@ export async function runFleet(options: Pick<FleetOptions, "nodes"> = {}): Promi
         `  metrics    ${c.urls.api}/metrics   (central node; Prometheus)`,
       ]),
       ...fleet.adapters.flatMap((a) => Object.entries(a.urls).map(([k, v]) => `  ${k.padEnd(10)} ${v}   (${a.name})`)),
+      ...metricsNotes(fleet, metrics.taken),
+      ...firstSteps(fleet.central.urls.api!, process.env),
       "Press Ctrl-C to stop.",
       "",
     ].join("\n"),

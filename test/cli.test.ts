@@ -4,15 +4,20 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "@iot/cli";
 import { reachable } from "../scripts/fleet.js";
-import { startTestFleet, type TestFleet } from "./helpers.js";
+import { freePort, startTestFleet, type TestFleet } from "./helpers.js";
 
 const run = promisify(execFile);
+const root = join(import.meta.dirname, "..");
+/** `pnpm iot` as its script runs it. */
+const IOT = [process.execPath, "--import", "tsx", "packages/cli/src/main.ts"];
 
 describe("the iot CLI", () => {
   let t: TestFleet;
@@ -33,7 +38,11 @@ describe("the iot CLI", () => {
   };
 
   beforeAll(async () => {
-    t = await startTestFleet({}, { adapters: ["mqtt-adapter", "http-adapter", "coap-adapter"] });
+    // The MQTT port is known before start, so the central node gives devices (and `iot simulate`) its real address.
+    t = await startTestFleet(
+      { IOT_MQTT_PORT: String(await freePort()), IOT_PUBLIC_HOST: "127.0.0.1" },
+      { adapters: ["mqtt-adapter", "http-adapter", "coap-adapter"] },
+    );
     apiUrl = reachable(t.fleet.central.urls.api!);
   }, 60_000);
   afterAll(() => t?.close());
@@ -169,25 +178,122 @@ describe("the iot CLI", () => {
     expect(lines.every((e) => e.topic === "sim")).toBe(true);
   });
 
-  it("runs as `pnpm iot` in its own process, exiting non-zero with the message on failure", async () => {
-    const root = join(import.meta.dirname, "..");
-    const ok = await run(
-      process.execPath,
-      ["--import", "tsx", "packages/cli/src/main.ts", "--json", "products", "list"],
-      {
-        cwd: root,
-        env,
-      },
+  it("simulates MQTT devices at the address the fleet gives its devices when no --target is given", async () => {
+    const r = await json("simulate", "--protocol", "mqtt", "--devices", "2", "--rate", "20", "--seconds", "1");
+    expect(r.target).toBe(t.mqttUrl);
+    expect(r).toMatchObject({ failed: 0, stored: r.ok });
+    expect(r.ok).toBeGreaterThanOrEqual(10);
+  });
+
+  it("fails, naming the target, when what answered there acknowledged messages the fleet never stored", async () => {
+    // Any HTTP server answers 200, as another fleet's adapter or a stray broker would acknowledge.
+    const stranger: Server = createServer((req, res) => req.resume().on("end", () => res.end("{}")));
+    await new Promise<void>((r) => stranger.listen(0, "127.0.0.1", r));
+    try {
+      const target = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`;
+      const lost = await iot(
+        "simulate",
+        "--protocol",
+        "http",
+        "--devices",
+        "2",
+        "--rate",
+        "20",
+        "--seconds",
+        "1",
+        "--target",
+        target,
+      );
+      expect(lost.code).toBe(1);
+      expect(lost.err).toMatch(new RegExp(`^${target} acknowledged \\d+ messages but the fleet stored 0`));
+    } finally {
+      stranger.close();
+    }
+  });
+
+  it("lists, creates and deletes device and group schedules", async () => {
+    const product = await json("products", "create", "productName=Scheduled", "cloudProtocol=5");
+    const d = await t.newDevice(product.productID, "cli-scheduled");
+    const group = await json("groups", "create", `productID=${product.productID}`, "groupName=cli-group");
+    const every = await json("schedules", "create", d.deviceID, "on", "--name", "hourly", "--every", "60");
+    expect(every).toMatchObject({
+      scheduleName: "hourly",
+      scheduleType: 1,
+      IntervalMinute: "60",
+      deviceID: d.deviceID,
+    });
+    const once = await json(
+      "schedules",
+      "create",
+      "--group",
+      group.groupID,
+      "off",
+      "--name",
+      "tonight",
+      "--at",
+      "2099-01-01 00:00:00",
     );
+    expect(once).toMatchObject({ scheduleName: "tonight", scheduleType: 0, groupID: group.groupID });
+    const table = await iot("schedules", "list");
+    expect(table.out.split("\n")[0]).toMatch(/^id\s+scheduleName\s+deviceID/);
+    expect(table.out).toContain("hourly");
+    expect((await json("schedules", "list", "--group")).items.map((s: { id: number }) => s.id)).toEqual([once.id]);
+    const both = await iot(
+      "schedules",
+      "create",
+      d.deviceID,
+      "on",
+      "--name",
+      "x",
+      "--every",
+      "5",
+      "--cron",
+      "* * * * *",
+    );
+    expect([both.code, both.err]).toEqual([1, "give exactly one of --at, --every and --cron\n"]);
+    expect((await iot("schedules", "delete", String(every.id))).out).toBe(`deleted ${every.id}\n`);
+    expect((await iot("schedules", "delete", "--group", String(once.id))).code).toBe(0);
+    expect((await json("schedules", "list")).items).toEqual([]);
+    expect((await json("schedules", "list", "--group")).items).toEqual([]);
+  });
+
+  it("exits quietly when the reader of its output stops early (`iot export | head -1`)", async () => {
+    const product = await json("products", "create", "productName=Many", "cloudProtocol=1");
+    const file = join(mkdtempSync(join(tmpdir(), "cli-many-")), "many.csv");
+    const rows = Array.from({ length: 1000 }, (_, i) => `many-${i},${product.productID},1,1`);
+    writeFileSync(file, ["deviceName,product,authType,upLinkSystem", ...rows].join("\n"));
+    const imported = await iot("import", file);
+    expect(imported.out).toBe("created 1000, failed 0\n");
+    // Without --json and not on a terminal, the progress comes as lines on stderr.
+    expect(imported.err).toMatch(/^(\d+% (\d+ of )?1000 rows\n)+$/);
+    const piped = await run("bash", ["-c", `set -o pipefail; ${IOT.join(" ")} export | head -1`], { cwd: root, env });
+    expect(piped.stdout).toMatch(/^deviceName,/);
+    expect(piped.stderr).toBe("");
+  });
+
+  it("starts `--help` without loading the commands' modules: under 0.5 s of CPU beyond tsx's own start", async () => {
+    const cpu = async (code: string) => {
+      const r = await run(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd: root, env });
+      return Number(r.stdout.trim().split("\n").at(-1));
+    };
+    const spent = "const u = process.cpuUsage(); console.log((u.user + u.system) / 1000);";
+    const bare = await cpu(spent);
+    const help = await cpu(
+      `const { runCli } = await import("./packages/cli/src/cli.ts"); await runCli(["--help"], { io: { out() {}, err() {} } }); ${spent}`,
+    );
+    expect(help - bare).toBeLessThan(500);
+  });
+
+  it("runs as `pnpm iot` in its own process, exiting non-zero with the message on failure", async () => {
+    const ok = await run(IOT[0]!, [...IOT.slice(1), "--json", "products", "list"], {
+      cwd: root,
+      env,
+    });
     expect(JSON.parse(ok.stdout).meta.page).toBe(1);
-    const failed = await run(
-      process.execPath,
-      ["--import", "tsx", "packages/cli/src/main.ts", "groups", "get", "999"],
-      {
-        cwd: root,
-        env,
-      },
-    ).catch((e: { code: number; stderr: string }) => e);
+    const failed = await run(IOT[0]!, [...IOT.slice(1), "groups", "get", "999"], {
+      cwd: root,
+      env,
+    }).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 1, stderr: expect.stringMatching(/^DATA_NOT_FOUND/) });
   });
 });

@@ -137,6 +137,28 @@ describe.each(engines)("device import and export on $name", (engine) => {
     await t.close();
   });
 
+  it("advances progress through a file whose rows are all bad, naming the rows read", async () => {
+    const { t, token, product } = await setup();
+    const lamps = await product(token, "Lamps", 1);
+    const rows = Array.from({ length: 6000 }, (_, i) => `d${i},${lamps},9,1`);
+    const res = await upload(t, token, ["deviceName,product,authType,upLinkSystem", ...rows].join("\n"));
+    const seen: Array<{ progress: number; message: string }> = [];
+    let task: Record<string, any> = {};
+    for (let i = 0; i < 2000 && !(task.status >= 3); i++) {
+      task = (await t.call("GET", res.body.statusUrl, undefined, token)).body;
+      seen.push({ progress: task.progress, message: task.message });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const between = seen.filter((s) => s.progress > 0 && s.progress < 100);
+    expect(between.length).toBeGreaterThan(0);
+    for (const s of between) {
+      const read = Number(/^(\d+) of 6000 rows$/.exec(s.message)?.[1]);
+      expect(s.progress).toBe(Math.floor((read * 100) / 6000));
+    }
+    expect(task.result).toMatchObject({ created: 0, failed: 6000 });
+    await t.close();
+  });
+
   it("answers 400 at once for a file that is not CSV, has unknown columns or is too large", async () => {
     const { t, token } = await setup({ importMaxBytes: 2_000 });
     const unknown = await upload(t, token, "deviceName,product,colour,size\na,b,c,d\n");
@@ -147,6 +169,8 @@ describe.each(engines)("device import and export on $name", (engine) => {
     expect([large.status, large.body.errors]).toEqual([400, { file: "at most 2000 bytes" }]);
     const missing = await upload(t, token, "deviceName,IMEI\na,1\n");
     expect(missing.body.errors).toEqual({ columns: "missing columns: product" });
+    const renamed = await upload(t, token, "deviceName,productID\na,1\n");
+    expect(renamed.body.errors).toEqual({ columns: "unknown columns: productID; missing columns: product" });
     const res = await t.app.request("/api/v1/devices_import", {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },

@@ -165,6 +165,16 @@ describe("GET /api/v1/health", () => {
     }
   });
 
+  it("answers the device listener addresses in Form 1 too, as Form 2 device details carry them", async () => {
+    const t = await testApp("1");
+    try {
+      const h = (await t.call("GET", "/health")).body;
+      expect(h.brokers).toEqual({ mqttBroker: "iot.example:1883", mqttsBroker: "iot.example:8883" });
+    } finally {
+      await t.close();
+    }
+  });
+
   it("lists a detached adapter whose sessions wait out the grace as reconnecting, until it comes back", async () => {
     const t = await testApp("1");
     try {

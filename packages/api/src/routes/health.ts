@@ -9,7 +9,8 @@ import { ApiRouter } from "../router.js";
  * `GET /health`: the central node's state, its database's (engine, a `select 1` round trip) and every adapter
  * instance attached to it (no auth). `status` is "degraded" while the database does not answer. `nodes` lists the
  * central nodes sharing the database (only this one on SQLite) with the adapters each holds, `jobs` the singleton
- * jobs this node runs.
+ * jobs this node runs. `brokers` are the device listener addresses Form 2 device details carry (`mqttBroker` →
+ * `host:port`, "" when off), answered in either form so a client (`iot simulate`) reaches this fleet's adapters.
  */
 export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Service").get(
@@ -65,6 +66,7 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
         })),
         nodes,
         jobs: deps.jobs?.() ?? [],
+        brokers: deps.brokers,
         // Detached instances whose devices count as online until IOT_SESSION_GRACE runs out or they come back.
         reconnectingAdapters: deps.sessions.parkedSnapshot().map((a) => ({
           protocol: a.protocol,

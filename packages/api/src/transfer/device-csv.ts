@@ -42,12 +42,16 @@ export function parseDeviceCsv(bytes: Uint8Array): { columns: string[]; rows: Cs
   const header = records[0]?.record.map((c) => c.trim());
   if (!header) throw badFile("is empty");
   const known = DEVICE_COLUMNS as readonly string[];
-  const unknown = header.filter((c) => !known.includes(c));
-  if (unknown.length) throw new RegistryError("FORM_INVALID", { columns: `unknown columns: ${unknown.join(", ")}` });
-  const missing = REQUIRED_COLUMNS.filter((c) => !header.includes(c));
-  if (missing.length) throw new RegistryError("FORM_INVALID", { columns: `missing columns: ${missing.join(", ")}` });
-  const repeated = header.filter((c, i) => header.indexOf(c) !== i);
-  if (repeated.length) throw new RegistryError("FORM_INVALID", { columns: `repeated columns: ${repeated.join(", ")}` });
+  // Every problem of the header at once: a file with `productID` for `product` hears of both.
+  const problems = [
+    ["unknown", header.filter((c) => !known.includes(c))],
+    ["missing", REQUIRED_COLUMNS.filter((c) => !header.includes(c))],
+    ["repeated", header.filter((c, i) => header.indexOf(c) !== i)],
+  ] as const;
+  const said = problems
+    .filter(([, list]) => list.length > 0)
+    .map(([what, list]) => `${what} columns: ${list.join(", ")}`);
+  if (said.length) throw new RegistryError("FORM_INVALID", { columns: said.join("; ") });
   if (records.length < 2) throw badFile("has no device rows");
   const rows = records.slice(1).map(({ record, info }) => {
     const cells: Record<string, string> = {};

@@ -127,8 +127,9 @@ export interface ImportJob {
  * and the registry's creation rules (`createDevices`, the code of `createDevice`, in batches of BATCH rows, one
  * transaction each): good rows are created, bad rows collected as `{line, errors}`. Earlier rows are in the store
  * (or in the same batch) when a later one is checked, so a row may name a gateway or upper device created above it,
- * and modBusIndex stays unique within the file and against the store. Progress advances after each batch; the task
- * ends with `{created, failed, errors}` (success even with bad rows; failed only when the import itself broke).
+ * and modBusIndex stays unique within the file and against the store. Progress (`<n> of <total> rows`) advances
+ * after every BATCH rows read, good or bad; the task ends with `{created, failed, errors}` (success even with bad
+ * rows; failed only when the import itself broke).
  */
 export async function runDeviceImport(job: ImportJob, now = () => Date.now()): Promise<ImportResult> {
   const db = job.store.db;
@@ -145,30 +146,36 @@ export async function runDeviceImport(job: ImportJob, now = () => Date.now()): P
   /** deviceIDs of the pending batch: a row naming one as its gateway or upper device waits for the batch. */
   const pendingIds = new Set<string>();
   let done = 0;
+  /** Rows read when progress was last recorded. */
+  let reported = 0;
+  /** Creates the pending rows, then records progress. */
   const flush = async () => {
-    if (pending.length === 0) return;
-    const batch = pending;
-    pending = [];
-    pendingIds.clear();
-    const outcomes = await createDevices(
-      db,
-      job.caller,
-      batch.map((p) => p.input),
-      now(),
-    );
-    outcomes.forEach((o, i) => {
-      if ("id" in o) created++;
-      else bad(batch[i]!.line, o.error.errors ?? { row: o.error.message });
-    });
+    if (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      pendingIds.clear();
+      const outcomes = await createDevices(
+        db,
+        job.caller,
+        batch.map((p) => p.input),
+        now(),
+      );
+      outcomes.forEach((o, i) => {
+        if ("id" in o) created++;
+        else bad(batch[i]!.line, o.error.errors ?? { row: o.error.message });
+      });
+    }
     // better-sqlite3 answers synchronously: let requests in between batches, or the API would stall until the end.
     await new Promise((resolve) => setImmediate(resolve));
-    if (done < job.rows.length)
+    if (done > reported && done < job.rows.length) {
+      reported = done;
       await updateTask(
         db,
         job.taskIntId,
         { progress: (done * 100) / job.rows.length, message: `${done} of ${job.rows.length} rows` },
         now(),
       );
+    }
   };
   try {
     await updateTask(db, job.taskIntId, { status: TASK_STATUS.running, progress: 0 }, now());
@@ -189,7 +196,8 @@ export async function runDeviceImport(job: ImportJob, now = () => Date.now()): P
         }
       }
       done++;
-      if (pending.length >= BATCH) await flush();
+      // Bad rows create nothing, yet they count: a file of them still shows its progress.
+      if (pending.length >= BATCH || done - reported >= BATCH) await flush();
     }
     await flush();
     const r = result();

@@ -1,16 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { SingleBar } from "cli-progress";
-import { CliError, dynamicCall } from "../client.js";
+import { CliError } from "../client.js";
 import { authedFetch, loggedIn, type CommandContext } from "../context.js";
-
-/** A task as `task_status` answers it: status 1 waiting, 2 running, 3 success, 4 failed. */
-interface TaskStatus {
-  status: number;
-  progress: number;
-  message: string;
-  taskID: string;
-  result: unknown;
-}
+import { processIo } from "../output.js";
+import { followTask, type TaskStatus } from "./task-progress.js";
 
 /** The API's error in a failed raw answer, as the typed client reports it. */
 async function failure(res: Response): Promise<CliError> {
@@ -20,25 +12,14 @@ async function failure(res: Response): Promise<CliError> {
   return new CliError(fields.length ? `${head} (${fields.join("; ")})` : head);
 }
 
-/** Polls the task until it ends, with a progress bar on stderr unless --json; answers its last status. */
-async function untilDone(ctx: CommandContext, statusUrl: string, intervalMs = 300): Promise<TaskStatus> {
-  const client = loggedIn(ctx);
-  const bar = ctx.json ? undefined : new SingleBar({ stream: process.stderr, format: "{bar} {percentage}% {msg}" });
-  bar?.start(100, 0, { msg: "" });
-  try {
-    for (;;) {
-      const t = (await dynamicCall(client, "GET", `/api/v1${statusUrl}`)) as TaskStatus;
-      bar?.update(Math.round(t.progress), { msg: t.message ?? "" });
-      if (t.status >= 3) return t;
-      await new Promise((r) => setTimeout(r, intervalMs));
-    }
-  } finally {
-    bar?.stop();
-  }
+/** Follows the task with the progress view that suits where stderr goes (none with --json). */
+function untilDone(ctx: CommandContext, statusUrl: string): Promise<TaskStatus> {
+  const terminal = ctx.io === processIo && process.stderr.isTTY;
+  return followTask(loggedIn(ctx), ctx.io, statusUrl, { view: ctx.json ? "none" : terminal ? "bar" : "lines" });
 }
 
 /**
- * `iot import FILE`: uploads a device CSV (the export's columns), follows the task with a progress bar, then prints
+ * `iot import FILE`: uploads a device CSV (the export's columns), follows the task showing the rows done, then prints
  * how many were created and each bad row with its line and errors. Exits 1 when a row failed or the task did.
  */
 export async function importDevices(ctx: CommandContext, file: string): Promise<boolean> {

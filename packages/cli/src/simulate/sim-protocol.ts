@@ -46,8 +46,19 @@ export interface SimProtocol<P = unknown> {
   readonly name: string;
   /** cloudProtocol of the product. */
   readonly cloudProtocol: number;
-  /** --target's default; `{host}` is the API's host. */
+  /** --target's default when `broker` is not given; `{host}` is the API's host. */
   readonly defaultTarget: string;
+  /**
+   * Where the fleet says its devices connect: the member of `GET /health`'s `brokers` (the Form 2 broker address,
+   * `host:port`) --target defaults to, and the URL scheme put before it.
+   */
+  readonly broker?: { readonly field: string; readonly scheme: string };
+  /**
+   * True when `send` resolves only once the API lists the message as stored (StoredWatch). Otherwise an
+   * acknowledgement may come from anything listening at the target, so the command counts the stored uplinks after
+   * the run and fails when some are missing.
+   */
+  readonly confirmsStored?: boolean;
   /** Most devices one run can simulate (Modbus: unit ids), default unlimited. */
   readonly maxDevices?: number;
   /** Finds or creates what the devices need before they are created (data points, a gateway). */

@@ -8,6 +8,7 @@ export const coapProtocol: SimProtocol = {
   name: "coap",
   cloudProtocol: 2,
   defaultTarget: "coap://{host}:5683",
+  broker: { field: "coapBroker", scheme: "coap" },
   deviceBody: () => DIRECT_DEVICE,
   async open({ target }) {
     const url = new URL(target);

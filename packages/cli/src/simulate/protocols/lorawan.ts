@@ -43,6 +43,7 @@ export const lorawanProtocol: SimProtocol<{ gateway: Gateway; addrBase: string }
   name: "lorawan",
   cloudProtocol: 4,
   defaultTarget: "udp://{host}:1700",
+  confirmsStored: true,
   maxDevices: MAX_DEVICES,
   async prepare({ client, productID }) {
     const found = (await dynamicCall(client, "GET", "/api/v1/gateways", {

@@ -40,6 +40,7 @@ export const lwm2mProtocol: SimProtocol<{ imeiBase: string }> = {
   name: "lwm2m",
   cloudProtocol: 3,
   defaultTarget: "coap://{host}:5783",
+  confirmsStored: true,
   maxDevices: 1_000_000,
   async prepare({ client, productID }) {
     await simDataPoint(client, productID, {

@@ -40,6 +40,7 @@ export const modbusProtocol: SimProtocol<{ gateway: Gateway }> = {
   name: "modbus",
   cloudProtocol: 7,
   defaultTarget: "{host}:50051",
+  confirmsStored: true,
   maxDevices: MAX_UNIT,
   async prepare({ client, productID }) {
     await simDataPoint(client, productID, {

@@ -6,6 +6,7 @@ export const mqttProtocol: SimProtocol = {
   name: "mqtt",
   cloudProtocol: 1,
   defaultTarget: "mqtt://{host}:1883",
+  broker: { field: "mqttBroker", scheme: "mqtt" },
   deviceBody: () => DIRECT_DEVICE,
   async open({ target }, devices) {
     const clients = await Promise.all(
