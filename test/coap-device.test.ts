@@ -69,6 +69,19 @@ describe("a CoAP device", () => {
     await expect.poll(() => statusOf(d)).toBe(1);
   });
 
+  /** Issues a command to `d` and waits until its observer printed it and its control log says delivered. */
+  async function commandReachesObserver(d: Awaited<ReturnType<typeof newDevice>>, out: () => string) {
+    expect(
+      (await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "switch-on" })).body.publishStatus,
+    ).toBe("1");
+    await expect.poll(out, { timeout: 5000 }).toContain("switch-on");
+    await expect
+      .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
+        timeout: 5000,
+      })
+      .toBe(2);
+  }
+
   it("receives a command as a notification while it observes, and the control log says delivered", async () => {
     const d = await newDevice();
     const observer = spawn("coap-client-notls", ["-m", "get", "-s", "10", ...credentials(d), url("/mqtt/inbox")]);
@@ -76,15 +89,7 @@ describe("a CoAP device", () => {
     observer.stdout.on("data", (b: Buffer) => (out += b.toString()));
     try {
       await expect.poll(() => statusOf(d), { timeout: 5000 }).toBe(1);
-      expect(
-        (await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "switch-on" })).body.publishStatus,
-      ).toBe("1");
-      await expect.poll(() => out, { timeout: 5000 }).toContain("switch-on");
-      await expect
-        .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
-          timeout: 5000,
-        })
-        .toBe(2);
+      await commandReachesObserver(d, () => out);
     } finally {
       observer.kill();
     }
@@ -98,15 +103,7 @@ describe("a CoAP device", () => {
     try {
       await expect.poll(() => statusOf(d), { timeout: 5000 }).toBe(1);
       expect(coapClient(["-m", "post", "-e", "1", ...credentials(d), url("/mqtt/hello")]).stderr).toBe("");
-      expect(
-        (await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "switch-on" })).body.publishStatus,
-      ).toBe("1");
-      await expect.poll(() => out, { timeout: 5000 }).toContain("switch-on");
-      await expect
-        .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
-          timeout: 5000,
-        })
-        .toBe(2);
+      await commandReachesObserver(d, () => out);
       // Delivered to the observer, the command is not handed out again to a plain GET of either form.
       expect(coapClient(["-m", "get", ...credentials(d), url("/mqtt/inbox")])).toEqual({ stdout: "", stderr: "" });
       expect(coapClient(["-m", "get", ...userAndToken(d), url("/mqtt/inbox")])).toEqual({ stdout: "", stderr: "" });
