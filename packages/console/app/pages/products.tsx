@@ -29,7 +29,8 @@ function ModelSection(props: { r: Resource; product: Rec; version: number; chang
         testId: `${r.testId}-form`,
         fields: r.fields().filter((f) => f.name !== "productID"),
         initial: { ...r.initial(), productID: product.productID },
-        extra: { productIntID: product.id },
+        // A metric belongs to its data point's product: POST /metrics takes no product (and refuses unknown members).
+        extra: r === metrics ? undefined : { productIntID: product.id },
       }}
     />
   );
