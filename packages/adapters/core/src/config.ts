@@ -12,6 +12,9 @@ export const MAX_MESSAGE_SIZE_LIMIT = 4_000_000;
 /** Default of IOT_MAX_MESSAGE_SIZE, bytes (256 KiB). */
 export const DEFAULT_MAX_MESSAGE_SIZE = 262_144;
 
+/** Default of IOT_ADAPTER_AUTH_QUEUE_LIMIT, devices. */
+export const DEFAULT_AUTH_QUEUE_LIMIT = 5000;
+
 /**
  * Settings every protocol adapter reads; an adapter spreads these into its
  * own settings object so one readConfig call covers both.
@@ -31,6 +34,13 @@ export const adapterSettings = {
     "IOT_ADAPTER_BUFFER_LIMIT",
     10_000,
     "most uplinks kept while waiting for the registry's ack (count)",
+    1,
+    10_000_000,
+  ),
+  authQueueLimit: integer(
+    "IOT_ADAPTER_AUTH_QUEUE_LIMIT",
+    DEFAULT_AUTH_QUEUE_LIMIT,
+    "most connecting devices waiting for the central node's check (count); more are refused at once as server unavailable (MQTT CONNACK 3), to retry later",
     1,
     10_000_000,
   ),

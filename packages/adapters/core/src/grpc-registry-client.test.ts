@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
+import { metricValue } from "@iot/config";
 import { grpc } from "@iot/proto";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
 import type { DeviceSession } from "./registry-client.js";
@@ -351,6 +352,37 @@ describe("GrpcRegistryClient", () => {
       "",
     );
     expect(out).toMatchObject({ ok: false, code: "QUOTA_EXCEEDED" });
+  });
+
+  it("answers UNAVAILABLE at once, sending nothing, to a device arriving while authQueueLimit devices wait their turn", async () => {
+    const s = await registry();
+    s.streamAuthentication = true;
+    s.answerStreamAuth = false;
+    const c = new GrpcRegistryClient({
+      address: `127.0.0.1:${s.port}`,
+      protocol: "mqtt",
+      logger,
+      authConcurrency: 1,
+      authBatchMax: 1,
+      authQueueLimit: 2,
+    });
+    cleanups.push(() => c.close());
+    c.start();
+    await vi.waitFor(() => expect(c.state).toBe("connected"));
+    const shed = () => metricValue("iot_adapter_authentications_total", { protocol: "mqtt", outcome: "queue_full" });
+    const shedBefore = await shed();
+    const ask = () => c.authenticate("mqtt", { kind: "token", clientId: "", username: "u", token: "good" }, "");
+    void ask(); // in flight, never answered: the next ones wait their turn
+    await vi.waitFor(() => expect(s.authCalls.streamed).toBe(1));
+    void ask();
+    void ask();
+    expect(await ask()).toMatchObject({
+      ok: false,
+      code: "UNAVAILABLE",
+      message: "authentication queue full (2 devices waiting)",
+    });
+    expect(s.authCalls).toMatchObject({ streamed: 1, requests: 1 });
+    expect(await shed()).toBe(shedBefore + 1);
   });
 
   it("refuses uplinks over the tenant's rate from Authenticate without sending them, until a push lifts it", async () => {

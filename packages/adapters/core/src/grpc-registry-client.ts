@@ -30,7 +30,7 @@ import { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
 import { Backoff, type BackoffOptions } from "./backoff.js";
 import { RegistryOutage } from "./registry-outage.js";
 import { RegistryEndpoints } from "./registry-endpoints.js";
-import type { AdapterConfig } from "./config.js";
+import { DEFAULT_AUTH_QUEUE_LIMIT, type AdapterConfig } from "./config.js";
 import { CallBatcher } from "./call-batcher.js";
 import { StreamAnswers } from "./stream-answers.js";
 import { dispatchDownlink } from "./downlink-dispatch.js";
@@ -142,6 +142,14 @@ export interface GrpcRegistryClientOptions {
    * carried a median of 1–2 devices, each call costing both nodes an HTTP/2 stream and four lookups.
    */
   readonly authGapMs?: number;
+  /**
+   * IOT_ADAPTER_AUTH_QUEUE_LIMIT: most devices waiting for their turn to be checked (default 5000, about a second of
+   * the central node's checks in a connect storm). A device arriving while the queue is this long is answered
+   * UNAVAILABLE at once (the protocol's "server unavailable": retry later) without anything built or sent for it, and
+   * counted as an authentication with outcome `queue_full`: a restarted adapter sheds the part of its reconnect storm
+   * it cannot check soon instead of holding every connection until the devices give up.
+   */
+  readonly authQueueLimit?: number;
   /** How long close() waits for pending acks (default 2000). */
   readonly closeDrainMs?: number;
   /**
@@ -237,6 +245,7 @@ export class GrpcRegistryClient implements RegistryClient {
   private outgoingBytes = 0;
   private outgoingFlush: NodeJS.Immediate | undefined;
   private readonly auths: CallBatcher<AuthenticateRequest, AuthOutcome>;
+  private readonly authQueueLimit: number;
   /** The node answered AuthenticateBatch UNIMPLEMENTED (an older registry): one Authenticate call per device. */
   private batchUnsupported = false;
   /** The registry of this stream said (HelloAck) that it answers AuthenticateCall on it. */
@@ -252,6 +261,7 @@ export class GrpcRegistryClient implements RegistryClient {
     this.metrics = adapterMetrics(opts.protocol);
     this.buffer = new UplinkBuffer(opts.bufferLimit ?? 10_000, opts.maxMessageSize);
     const authBatchMax = opts.authBatchMax ?? 200;
+    this.authQueueLimit = opts.authQueueLimit ?? DEFAULT_AUTH_QUEUE_LIMIT;
     this.streamAuths = new StreamAnswers(opts.authTimeoutMs ?? 10_000);
     this.auths = new CallBatcher(
       (reqs) => this.callAuthenticate(reqs),
@@ -312,6 +322,14 @@ export class GrpcRegistryClient implements RegistryClient {
       message: `registry unreachable: ${why}`,
     });
     if (this.linkState === "closed") return Promise.resolve(unavailable("client closed"));
+    if (this.auths.waiting >= this.authQueueLimit) {
+      this.metrics.authentication("queue_full");
+      return Promise.resolve({
+        ok: false,
+        code: "UNAVAILABLE",
+        message: `authentication queue full (${this.authQueueLimit} devices waiting)`,
+      });
+    }
     const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId);
     return this.auths
       .run(req, signal)
@@ -808,6 +826,7 @@ export function registryClientFor(config: AdapterConfig, protocol: ProtocolName,
     logger,
     bufferLimit: config.bufferLimit,
     maxMessageSize: config.maxMessageSize,
+    authQueueLimit: config.authQueueLimit,
     token: config.registryToken,
   });
 }

@@ -30,6 +30,7 @@ export {
 } from "./topics.js";
 export {
   adapterSettings,
+  DEFAULT_AUTH_QUEUE_LIMIT,
   DEFAULT_MAX_MESSAGE_SIZE,
   LOG_LEVELS,
   MAX_MESSAGE_SIZE_LIMIT,

@@ -10,15 +10,13 @@
  * - `client._nextId`: a QoS 1 downlink gets its message id the way aedes'
  *   QoSPacket would assign it, so the adapter knows which PUBACK answers it.
  * - `client.subscriptions`: the granted QoS of each (mounted) filter.
- * - `client._parser.settings`: mqtt-packet keeps the whole CONNECT packet there for the connection's life, though it
- *   reads only the protocol version and bridge mode of it (mqtt-packet 9).
  */
 import type { EventEmitter } from "node:events";
 import type { Client } from "aedes";
 import { topicMatches } from "@iot/adapter-core";
 
 interface Internals {
-  _parser: EventEmitter & { settings?: { protocolVersion?: number; bridgeMode?: boolean } };
+  _parser: EventEmitter;
   _nextId: number;
   subscriptions: Record<string, { qos: number } | undefined>;
 }
@@ -48,16 +46,6 @@ export interface IncomingPacket {
 /** Sees every packet from the device before aedes handles it (and may rewrite it). */
 export function onIncomingPacket(client: Client, listener: (packet: IncomingPacket) => void): void {
   internals(client)._parser.prependListener("packet", listener);
-}
-
-/**
- * Lets the parser forget the CONNECT packet it keeps, once parsed: its password, client id, username and will stayed
- * in memory as long as the connection, a few hundred bytes of each held connection. The parser keeps what it reads.
- */
-export function forgetConnectPacket(client: Client): void {
-  const parser = internals(client)._parser;
-  const settings = parser.settings;
-  if (settings) parser.settings = { protocolVersion: settings.protocolVersion, bridgeMode: settings.bridgeMode };
 }
 
 /** Takes the next outgoing message id of the client, exactly as aedes would. */

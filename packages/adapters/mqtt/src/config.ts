@@ -17,14 +17,6 @@ export const mqttAdapterSettings = {
     "MQTT over mutual TLS (certificate devices: a client certificate issued by the service CA is required)",
   ),
   mqttWsPort: listenerPort("IOT_MQTT_WS_PORT", 8083, "MQTT over WebSocket at ws://host:port/mqtt (token devices)"),
-  warmUpConnects: integer(
-    "IOT_MQTT_WARMUP_CONNECTS",
-    2000,
-    "Device connections run through a throw-away copy of the connect path over loopback before the listeners open " +
-      "(none reach the registry), so that a reconnect storm right after a start meets compiled code; 0: none.",
-    0,
-    100000,
-  ),
   mqttHost: text("IOT_MQTT_HOST", "0.0.0.0", "Address every MQTT listener binds to."),
   publicHost: text(
     "IOT_PUBLIC_HOST",

@@ -15,7 +15,6 @@ import { listenerHostnames, listenerTls } from "./transport/listener-tls.js";
 import { listenTcp } from "./transport/tcp.js";
 import { listenTls } from "./transport/tls.js";
 import { WS_PATH, listenWs } from "./transport/ws.js";
-import { warmUp } from "./warm-up.js";
 
 /** A port setting of -1 turns its listener off. */
 const OFF = -1;
@@ -49,10 +48,6 @@ runMain("mqtt-adapter", async () => {
     await registry.close();
   });
   registry.start();
-  // While the registry link comes up: the first devices to connect (a reconnect storm after a restart) meet code
-  // that V8 has compiled, not the interpreter.
-  await warmUp(config.warmUpConnects, logger);
-  if (stopping) return;
 
   const host = config.mqttHost;
   const urls: string[] = [];

@@ -3,7 +3,7 @@ import type { Duplex } from "node:stream";
 import { Aedes, type Client } from "aedes";
 import type { Logger } from "pino";
 import { DEFAULT_MAX_MESSAGE_SIZE, mountTopic, type RegistryClient } from "@iot/adapter-core";
-import { forgetConnectPacket, onIncomingPacket, type IncomingPacket } from "./aedes-internals.js";
+import { onIncomingPacket, type IncomingPacket } from "./aedes-internals.js";
 import { ClientTable, clientIpOf } from "./client-table.js";
 import type { AdapterContext, MqttAdapterStats } from "./context.js";
 import { deliverDownlink } from "./downlink.js";
@@ -129,12 +129,8 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
   };
 }
 
-/**
- * Mounts UNSUBSCRIBE filters (aedes has no hook for them), resolves downlinks on PUBACK, and keeps the parser from
- * holding on to the CONNECT packet.
- */
+/** Mounts UNSUBSCRIBE filters (aedes has no hook for them) and resolves downlinks on PUBACK. */
 function beforeAedes(ctx: AdapterContext, client: Client, packet: IncomingPacket): void {
-  if (packet.cmd === "connect") return forgetConnectPacket(client);
   const state = ctx.clients.state(client);
   if (!state) return;
   if (packet.cmd === "unsubscribe" && packet.unsubscriptions) {
