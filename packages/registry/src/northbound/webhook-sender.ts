@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import { Agent } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { FeedEvent } from "./events.js";
 import { isPrivateAddress } from "./private-address.js";
 
@@ -116,10 +116,10 @@ export async function sendDelivery(d: Delivery, timeoutMs: number, allowPrivate:
     return { ok: false, httpStatus: null, error: `${host} is a private address` };
   const timestamp = Date.now();
   const body = deliveryBody(d, timestamp);
-  const request = {
+  const request: Dispatcher.DispatchOptions = {
     origin: url.origin,
     path: `${url.pathname}${url.search}`,
-    method: "POST" as const,
+    method: "POST",
     headers: {
       "content-type": "application/json",
       "user-agent": "iot-webhooks/1",
@@ -139,17 +139,35 @@ export async function sendDelivery(d: Delivery, timeoutMs: number, allowPrivate:
   const agent = agentFor(timeoutMs, allowPrivate);
   for (let resent = false; ; resent = true) {
     try {
-      const answer = await agent.request(request);
-      // The answer's body is not used: read and dropped, so the connection serves the next request.
-      await answer.body.dump();
-      const status = answer.statusCode;
+      const status = await post(agent, request);
       const ok = status >= 200 && status < 300;
       return { ok, httpStatus: status, error: ok ? null : `answered ${status}` };
     } catch (err) {
-      if (!resent && RESEND_ON.has(String((err as { code?: unknown }).code))) continue;
+      if (!resent && RESEND_ON.has((err as { code?: string }).code ?? "")) continue;
       return { ok: false, httpStatus: null, error: failure(err, timeoutMs) };
     }
   }
+}
+
+/**
+ * Sends one request and answers its final status once the whole answer is read; its body is dropped as it comes.
+ * Undici's lower-level `dispatch`, not `request`: no body stream per answer, which measured about 13 % less CPU a
+ * delivery (docs/performance.md).
+ */
+function post(agent: Agent, request: Dispatcher.DispatchOptions): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    // Undici checks that each of these is a function, though its types call some optional.
+    agent.dispatch(request, {
+      onRequestStart: () => {},
+      onResponseStart: (_controller, statusCode) => {
+        if (statusCode >= 200) status = statusCode; // 1xx are interim: the final answer follows
+      },
+      onResponseData: () => {},
+      onResponseEnd: () => resolve(status),
+      onResponseError: (_controller, err) => reject(err),
+    });
+  });
 }
 
 /** What an attempt's error says, kept short (it is stored with the delivery and in `disabledReason`). */
