@@ -56,7 +56,7 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
 };
 
 /** Most connections open to one origin at once (requests beyond wait in the origin's queue for the first free one). */
-export const WEBHOOK_CONNECTIONS_PER_ORIGIN = 32;
+const WEBHOOK_CONNECTIONS_PER_ORIGIN = 32;
 
 /** A kept-alive connection idle this long is closed, ms (less when the receiver's `Keep-Alive: timeout` says so). */
 const KEEP_ALIVE_MS = 30_000;
