@@ -1,8 +1,14 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { AdapterMessageSchema, RegistryMessageSchema, UplinkSchema } from "./gen/iot/registry/v1/registry_pb.js";
+import {
+  AdapterMessageSchema,
+  AuthenticateBatchResponseSchema,
+  RegistryMessageSchema,
+  UplinkSchema,
+} from "./gen/iot/registry/v1/registry_pb.js";
 import { registryServiceDefinition } from "./grpc.js";
-import { authenticateCall, registryMessages } from "./sample-messages.js";
+import { admitted, authenticateCall, everyCredentialKind, refused, registryMessages } from "./sample-messages.js";
+import { encodeUplinksMessage } from "./uplink-codec.js";
 
 describe("registry service definition", () => {
   it("declares Authenticate as unary and Connect as a bidi stream", () => {
@@ -24,6 +30,16 @@ describe("registry service definition", () => {
     expect(fromBinary(AdapterMessageSchema, toBinary(AdapterMessageSchema, msg)).kind.case).toBe("uplink");
   });
 
+  it("sends an uplink batch's encoded bytes as they are and reads them back as protobuf-es does", () => {
+    const uplinks = [1n, 2n, 3n].map((seq) => ({ seq, topic: `t/${seq}`, payload: new Uint8Array([Number(seq)]) }));
+    const encoded = encodeUplinksMessage(uplinks);
+    const def = registryServiceDefinition.connect!;
+    const bytes = def.requestSerialize(encoded);
+    expect(Buffer.from(bytes).equals(Buffer.from(encoded))).toBe(true);
+    expect(def.requestDeserialize(bytes)).toStrictEqual(fromBinary(AdapterMessageSchema, bytes));
+    expect((def.requestDeserialize(bytes) as { kind: { case: string } }).kind.case).toBe("uplinkBatch");
+  });
+
   it("carries the Connect stream's messages both ways as protobuf-es writes and reads them, checks and their answers too", () => {
     const def = registryServiceDefinition.connect!;
     for (const msg of registryMessages()) {
@@ -38,5 +54,15 @@ describe("registry service definition", () => {
     expect(def.requestDeserialize(callBytes)).toMatchObject({
       kind: { case: "authenticate", value: { id: 2n ** 40n + 7n } },
     });
+  });
+
+  it("round-trips AuthenticateBatch requests of every credential kind and answers of every sort", () => {
+    const def = registryServiceDefinition.authenticateBatch!;
+    const request = everyCredentialKind();
+    expect(def.requestDeserialize(def.requestSerialize(request))).toStrictEqual(request);
+    const response = create(AuthenticateBatchResponseSchema, {
+      responses: [admitted(1), refused(2), admitted(3, true)],
+    });
+    expect(def.responseDeserialize(def.responseSerialize(response))).toStrictEqual(response);
   });
 });

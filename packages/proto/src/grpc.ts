@@ -1,15 +1,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
-import {
-  AdapterMessageSchema,
-  AuthenticateBatchRequestSchema,
-  AuthenticateBatchResponseSchema,
-  RegistryMessageSchema,
-  RegistryService,
-} from "./gen/iot/registry/v1/registry_pb.js";
-import { messageDecoder } from "./message-decoder.js";
-import { messageEncoder } from "./message-encoder.js";
+import { AdapterMessageSchema, RegistryService } from "./gen/iot/registry/v1/registry_pb.js";
 import { decodeUplinksMessage } from "./uplink-codec.js";
 
 /**
@@ -30,35 +22,15 @@ export const BATCH_MAX_BYTES = 1024 * 1024;
 const asBuffer = (b: Uint8Array): Buffer =>
   Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 
-/**
- * The messages of a connect storm, written by messageEncoder and read by messageDecoder (the same bytes and objects,
- * without protobuf-es's reflection): AuthenticateBatch requests and answers (up to 200 devices each) and both ways of
- * the Connect stream (the adapter's AuthenticateCall and SessionOpenedBatch messages, the registry's
- * AuthenticateAnswer; uplinks have their own codec).
- */
-const HAND_CODED: ReadonlySet<string> = new Set([
-  AuthenticateBatchRequestSchema.typeName,
-  AuthenticateBatchResponseSchema.typeName,
-  AdapterMessageSchema.typeName,
-  RegistryMessageSchema.typeName,
-]);
-
 /** Messages as protobuf-es encodes them; bytes already encoded (`encodeUplinksMessage`) go as they are. */
 function serializer<D extends DescMessage>(schema: D) {
-  if (HAND_CODED.has(schema.typeName)) {
-    const encode = messageEncoder(schema);
-    return (message: MessageShape<D> | Uint8Array): Buffer =>
-      message instanceof Uint8Array ? asBuffer(message) : encode(message);
-  }
   return (message: MessageShape<D> | Uint8Array): Buffer =>
     asBuffer(message instanceof Uint8Array ? message : toBinary(schema, message));
 }
 
-/** Messages as protobuf-es decodes them; an adapter's uplinks through the hand-made codec when it can. */
+/** Messages as protobuf-es decodes them; an adapter's uplinks through the uplink codec when it knows them. */
 function deserializer<D extends DescMessage>(schema: D) {
-  const decode = HAND_CODED.has(schema.typeName)
-    ? messageDecoder(schema)
-    : (bytes: Buffer): MessageShape<D> => fromBinary(schema, bytes);
+  const decode = (bytes: Buffer): MessageShape<D> => fromBinary(schema, bytes);
   if (schema.typeName === AdapterMessageSchema.typeName)
     return (bytes: Buffer): MessageShape<D> =>
       (decodeUplinksMessage(bytes) as MessageShape<D> | undefined) ?? decode(bytes);

@@ -11,7 +11,6 @@ export {
 export {
   encodeUplinksMessage,
   decodeUplinksMessage,
-  fastUplinkCodec,
   type EncodedAdapterMessage,
   type UplinkInit,
 } from "./uplink-codec.js";

@@ -1,6 +1,6 @@
 /**
- * Messages for the codec tests (not exported from the package): AuthenticateBatch answers of every sort, with every
- * field set, as the central node sends them under a connect storm, and the Connect stream's messages.
+ * Messages for the gRPC serializers' tests (not exported from the package): AuthenticateBatch requests and answers
+ * of every sort, with every field set, and the Connect stream's messages.
  */
 import { create } from "@bufbuild/protobuf";
 import {
@@ -58,18 +58,6 @@ export function admitted(i: number, lora = false) {
 /** A refused device's answer. */
 export const refused = (i: number) =>
   create(AuthenticateResponseSchema, { result: AuthResult.BAD_CREDENTIALS, message: `unknown username ${i}` });
-
-/** A SessionOpened as an adapter reports it, every field set (sleeping for even `i`). */
-export const opened = (i: number) => ({
-  sessionId: `s-${i}`,
-  deviceIntId: BigInt(i),
-  clientIp: "127.0.0.1",
-  keepAlive: 60,
-  openedAtMs: 1_763_900_000_000n + BigInt(i),
-  tenantId: "tenant-1",
-  credentialStamp: "t:abcdefghijklmnopqrstuv",
-  sleeping: i % 2 === 0,
-});
 
 /** An AuthenticateBatch request with every credential kind (a oneof), and a request without credentials. */
 export function everyCredentialKind() {

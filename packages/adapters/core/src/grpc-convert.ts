@@ -326,15 +326,12 @@ export function uplinkMessage(seq: number, u: Uplink): AdapterMessage {
 }
 
 /**
- * An UplinkBatch stream message: the uplinks in seq order, for a registry whose HelloAck accepts batches. A lone
- * uplink goes as a plain Uplink: one of the largest size fits a stream message only without the batch's envelope.
- * Encoded by hand (`encodeUplinksMessage`) unless Uplink has a field that codec cannot carry.
+ * An UplinkBatch stream message: the uplinks in seq order, for a registry whose HelloAck accepts batches, encoded
+ * by the proto package's uplink codec. A lone uplink goes as a plain Uplink: one of the largest size fits a stream
+ * message only without the batch's envelope.
  */
-export function uplinkBatchMessage(uplinks: UplinkInit[]): AdapterMessage | EncodedAdapterMessage {
-  const encoded = encodeUplinksMessage(uplinks);
-  if (encoded) return encoded;
-  if (uplinks.length === 1) return message({ case: "uplink", value: uplinks[0]! });
-  return message({ case: "uplinkBatch", value: { uplinks } });
+export function uplinkBatchMessage(uplinks: UplinkInit[]): EncodedAdapterMessage {
+  return encodeUplinksMessage(uplinks);
 }
 
 /** An Uplink as it goes into a stream message, alone or in a batch. */
