@@ -27,7 +27,7 @@ import {
 } from "@iot/proto";
 import type { Logger } from "pino";
 import { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
-import { Backoff, type BackoffOptions } from "./backoff.js";
+import { Backoff, type BackoffOptions } from "@iot/config";
 import { RegistryOutage } from "./registry-outage.js";
 import { RegistryEndpoints } from "./registry-endpoints.js";
 import type { AdapterConfig } from "./config.js";
