@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { parseBasicAuth } from "@iot/config";
-import { callerFromAppKey, callerFromToken, fail, type Caller } from "@iot/registry";
+import { callerFromAppKey, callerFromClaims, fail, type Caller } from "@iot/registry";
+import { verifyToken } from "../bearer-token.js";
 import type { AppDeps, Env } from "../deps.js";
 import { headerOf } from "../request-body.js";
 
@@ -9,7 +10,11 @@ const REQUIRED = "Authorization: Bearer <token> or Basic <base64(appID:appToken)
 /** The caller named by an Authorization header: a user's bearer token or an application key. */
 async function callerOf(deps: AppDeps, header: string): Promise<Caller> {
   const bearer = /^Bearer\s+(\S+)$/i.exec(header);
-  if (bearer) return callerFromToken(deps.store.db, deps.tokenSecret, bearer[1]!);
+  if (bearer) {
+    const claims = await verifyToken(bearer[1]!, deps.tokenSecret);
+    if (!claims) throw fail.auth("Token invalid or expired");
+    return callerFromClaims(deps.store.db, claims);
+  }
   const key = parseBasicAuth(header);
   if (key) return callerFromAppKey(deps.store.db, key.username, key.password);
   throw fail.auth(REQUIRED);
