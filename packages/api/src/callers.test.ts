@@ -138,6 +138,8 @@ describe("application keys", () => {
       basic("app_0000000000000000", key.appToken).authorization,
       "Basic !!!",
       `Basic ${Buffer.from("no-colon").toString("base64")}`,
+      `${basic(key.appID, key.appToken).authorization}=`, // not canonical base64, though Node would decode it
+      `${basic(key.appID, key.appToken).authorization.replace(/^Basic /, "Basic *")}`,
       `Token ${key.appToken}`,
     ]) {
       const r = await t.call("GET", "/products", undefined, undefined, { authorization });

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testApp } from "./test-app.js";
 
@@ -212,6 +213,26 @@ describe("users", () => {
     expect(after.status).toBe(401);
     expect(after.body.errorCode).toBe("AUTH_FAILED");
     expect((await t.call("GET", `/users/${id}`, undefined, admin)).status).toBe(404);
+  });
+
+  it("are refused 401 AUTH_FAILED with a token tampered with, unsigned (alg none) or signed with another secret", async () => {
+    const [header, payload] = (await t.login()).split(".") as [string, string];
+    const b64url = (s: string) => Buffer.from(s).toString("base64url");
+    const mac = (secret: string, body: string) => createHmac("sha256", secret).update(body).digest("base64url");
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>;
+    const raised = b64url(JSON.stringify({ ...claims, sub: 2 }));
+    const none = b64url(JSON.stringify({ alg: "none", typ: "JWT" }));
+    for (const token of [
+      `${header}.${raised}.${mac("test-secret", `${header}.${payload}`)}`,
+      `${none}.${payload}.`,
+      `${header}.${payload}.${mac("another-secret", `${header}.${payload}`)}`,
+    ]) {
+      const r = await t.call("GET", "/products", undefined, undefined, bearer(token));
+      expect(r.status, token).toBe(401);
+      expect(r.body.errorCode).toBe("AUTH_FAILED");
+    }
+    const same = `${header}.${payload}.${mac("test-secret", `${header}.${payload}`)}`;
+    expect((await t.call("GET", "/products", undefined, undefined, bearer(same))).status).toBe(200);
   });
 
   it("lose their other tokens when their password or role changes; changing your own keeps the token you used", async () => {

@@ -8,6 +8,7 @@ export * from "./domain/gateways.js";
 export { LORA_REGIONS } from "./domain/device-rules.js";
 export * from "./domain/logs.js";
 export * from "./domain/users.js";
+export { tokenClaimsOf, type TokenClaims } from "./auth/token-claims.js";
 export { bootstrapAdmin, tokenSecret, type BootstrapResult } from "./domain/bootstrap.js";
 export {
   authenticateDevice,

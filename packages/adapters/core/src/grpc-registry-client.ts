@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import { create, LoraActivateRequestSchema, type RegistryMessage } from "@iot/proto";
 import type { Logger } from "pino";
 import { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
-import type { BackoffOptions } from "./backoff.js";
+import type { BackoffOptions } from "@iot/config";
 import { AuthenticateCalls } from "./authenticate-calls.js";
 import { RegistryLink } from "./registry-link.js";
 import { DEFAULT_AUTH_QUEUE_LIMIT, type AdapterConfig } from "./config.js";

@@ -17,7 +17,7 @@ export {
 export { UplinkBuffer, uplinkPromise, type PendingUplink } from "./uplink-buffer.js";
 export { TenantRateLimiter, TokenBucket } from "./tenant-rate-limiter.js";
 export { LiveSessions, type LiveSession } from "./live-sessions.js";
-export { Backoff, type BackoffOptions } from "./backoff.js";
+export { Backoff, type BackoffOptions } from "@iot/config";
 export { dispatchDownlink } from "./downlink-dispatch.js";
 export { isAllowed, topicMatches, filtersOverlap, filterCovers, type PolicyAction } from "./policy.js";
 export {

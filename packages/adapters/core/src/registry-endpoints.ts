@@ -1,4 +1,4 @@
-import { Backoff, type BackoffOptions } from "./backoff.js";
+import { Backoff, type BackoffOptions } from "@iot/config";
 
 /**
  * Which central node an adapter talks to, and how long to wait before the next try (IOT_REGISTRY_URL may list

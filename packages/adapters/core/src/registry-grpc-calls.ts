@@ -22,7 +22,7 @@ import {
   LoraActivateResult as LoraActivateCode,
 } from "@iot/proto";
 import type { Logger } from "pino";
-import { Backoff, type BackoffOptions } from "./backoff.js";
+import { Backoff, type BackoffOptions } from "@iot/config";
 import { AdapterError } from "./errors.js";
 import type { ListenerCertificate, LoraActivateResult } from "./registry-client.js";
 

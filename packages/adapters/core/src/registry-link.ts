@@ -7,7 +7,7 @@
 import type { grpc, RegistryMessage } from "@iot/proto";
 import type { Logger } from "pino";
 import type { AdapterMetrics } from "./adapter-metrics.js";
-import type { BackoffOptions } from "./backoff.js";
+import type { BackoffOptions } from "@iot/config";
 import { RegistryEndpoints } from "./registry-endpoints.js";
 import { registryGrpcClients, type ConnectCall, type RawRegistryClient } from "./registry-grpc-calls.js";
 import type { RegistryLinkState } from "./registry-client.js";

@@ -11,7 +11,7 @@ import {
   type RegistryClient,
   type UplinkResend,
 } from "@iot/adapter-core";
-import { basicCredentials } from "./basic-auth.js";
+import { parseBasicAuth } from "@iot/config";
 
 /** What the HTTP device adapter needs from outside. */
 export interface HttpAdapterOptions {
@@ -232,7 +232,7 @@ export function createHttpAdapter(options: HttpAdapterOptions): HttpAdapter {
       if (wait instanceof Refusal) return send(res, wait);
       return serveLeased(last.lease, topic, wait, req, res);
     }
-    const basic = basicCredentials(authorization);
+    const basic = parseBasicAuth(authorization);
     if (!basic)
       return send(res, new Refusal(401, "AUTH_FAILED", "send Authorization: Basic base64(deviceUsername:token)"));
     const wait = req.method === "GET" ? waitOf(url, options.maxWaitSeconds) : 0;

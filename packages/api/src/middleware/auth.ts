@@ -1,25 +1,22 @@
 import type { MiddlewareHandler } from "hono";
-import { callerFromAppKey, callerFromToken, fail, type Caller } from "@iot/registry";
+import { parseBasicAuth } from "@iot/config";
+import { callerFromAppKey, callerFromClaims, fail, type Caller } from "@iot/registry";
+import { verifyToken } from "../bearer-token.js";
 import type { AppDeps, Env } from "../deps.js";
 import { headerOf } from "../request-body.js";
 
 const REQUIRED = "Authorization: Bearer <token> or Basic <base64(appID:appToken)> required";
 
-/** Splits `base64(appID:appToken)`; undefined when it is not that shape. */
-function appKeyOf(encoded: string): { appId: string; appToken: string } | undefined {
-  const text = Buffer.from(encoded, "base64").toString("utf8");
-  const colon = text.indexOf(":");
-  if (colon < 1 || colon === text.length - 1 || text.length > 300) return undefined;
-  return { appId: text.slice(0, colon), appToken: text.slice(colon + 1) };
-}
-
 /** The caller named by an Authorization header: a user's bearer token or an application key. */
 async function callerOf(deps: AppDeps, header: string): Promise<Caller> {
   const bearer = /^Bearer\s+(\S+)$/i.exec(header);
-  if (bearer) return callerFromToken(deps.store.db, deps.tokenSecret, bearer[1]!);
-  const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
-  const key = basic && appKeyOf(basic[1]!);
-  if (key) return callerFromAppKey(deps.store.db, key.appId, key.appToken);
+  if (bearer) {
+    const claims = await verifyToken(bearer[1]!, deps.tokenSecret);
+    if (!claims) throw fail.auth("Token invalid or expired");
+    return callerFromClaims(deps.store.db, claims);
+  }
+  const key = parseBasicAuth(header);
+  if (key) return callerFromAppKey(deps.store.db, key.username, key.password);
   throw fail.auth(REQUIRED);
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { login, memoryLoginLimiter, RegistryError } from "@iot/registry";
+import { signToken } from "../bearer-token.js";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { clientAddress } from "../middleware/client-address.js";
@@ -38,19 +39,16 @@ export function loginRoutes(deps: AppDeps, docs: ApiDocs) {
       }
       // Counted as a failure before checking, so concurrent guesses cannot slip past the limit.
       const at = await limiter.fail(keys);
-      const r = await login(
-        deps.store.db,
-        deps.tokenSecret,
-        { username, password: body.password },
-        deps.tokenTtlSeconds,
-      ).catch(async (err: unknown) => {
-        if (!(err instanceof RegistryError && err.code === "AUTH_FAILED")) await limiter.forgive(keys, at);
-        throw err;
-      });
+      const r = await login(deps.store.db, { username, password: body.password }, deps.tokenTtlSeconds).catch(
+        async (err: unknown) => {
+          if (!(err instanceof RegistryError && err.code === "AUTH_FAILED")) await limiter.forgive(keys, at);
+          throw err;
+        },
+      );
       await limiter.forgive(keys, at);
       await limiter.reset(keys[1]!);
       return {
-        token: r.token,
+        token: await signToken(r.claims, deps.tokenSecret),
         userIntID: r.userIntId,
         username: r.username,
         tenantID: r.tenantId,

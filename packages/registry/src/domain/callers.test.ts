@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { signToken } from "../auth/tokens.js";
+import type { TokenClaims } from "../auth/token-claims.js";
 import { engines } from "../store/test-engines.js";
 import {
   callerFromAppKey,
@@ -13,7 +13,7 @@ import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
 import { createTenant, listTenants } from "./tenants.js";
 import {
-  callerFromToken,
+  callerFromClaims,
   createUser,
   deleteUsers,
   getUser,
@@ -138,27 +138,27 @@ describe.each(engines)("callers on $name", (engine) => {
     const u = await createUser(db, root, { username: "ed", password: "pw-1234567", role: "viewer" });
     const edited = await updateUser(db, root, u.id, { role: "operator", email: "ed@x.io", password: "new-pass-99" }, 5);
     expect(edited).toMatchObject({ role: "operator", email: "ed@x.io", updateAt: 5 });
-    const { token } = await login(db, "s", { username: "ed", password: "new-pass-99" }, 60);
-    expect((await callerFromToken(db, "s", token)).role).toBe("operator");
+    const { claims } = await login(db, { username: "ed", password: "new-pass-99" }, 60);
+    expect((await callerFromClaims(db, claims)).role).toBe("operator");
     await updateUser(db, root, u.id, { enable: 0 });
-    await expect(callerFromToken(db, "s", token)).rejects.toMatchObject({ code: "AUTH_FAILED" });
+    await expect(callerFromClaims(db, claims)).rejects.toMatchObject({ code: "AUTH_FAILED" });
     await updateUser(db, root, u.id, { enable: 1 });
     await deleteUsers(db, root, [u.id]);
-    await expect(callerFromToken(db, "s", token)).rejects.toMatchObject({ code: "AUTH_FAILED" });
+    await expect(callerFromClaims(db, claims)).rejects.toMatchObject({ code: "AUTH_FAILED" });
   });
 
   it("ends a user's other tokens when its password or role changes, keeping the one that changed its own password", async () => {
     const { db, root } = await setup();
     const u = await createUser(db, root, { username: "tok", password: "pw-1234567", role: "operator" });
     const issue = async (username = "tok", password = "pw-1234567") =>
-      (await login(db, "s", { username, password }, 60)).token;
-    const works = (token: string) =>
-      callerFromToken(db, "s", token).then(
+      (await login(db, { username, password }, 60)).claims;
+    const works = (claims: TokenClaims) =>
+      callerFromClaims(db, claims).then(
         () => true,
         (err: unknown) => (expect(err).toMatchObject({ code: "AUTH_FAILED" }), false),
       );
     const [a, b] = [await issue(), await issue()];
-    expect(a).not.toBe(b);
+    expect(a.jti).not.toBe(b.jti);
     await updateUser(db, root, u.id, { email: "tok@x.io", enable: 1 });
     expect([await works(a), await works(b)]).toEqual([true, true]);
     await updateUser(db, root, u.id, { password: "pw-7654321" });
@@ -172,7 +172,7 @@ describe.each(engines)("callers on $name", (engine) => {
     // An admin changing its own password keeps the token it did it with; its other tokens end.
     const self = await createUser(db, root, { username: "self", password: "pw-1234567", role: "admin" });
     const [mine, elsewhere] = [await issue("self"), await issue("self")];
-    const me = await callerFromToken(db, "s", mine);
+    const me = await callerFromClaims(db, mine);
     expect(me.tokenId).toEqual(expect.any(String));
     await updateUser(db, me, self.id, { password: "pw-7654321" });
     expect([await works(mine), await works(elsewhere)]).toEqual([true, false]);
@@ -186,10 +186,10 @@ describe.each(engines)("callers on $name", (engine) => {
   it("accepts tokens issued before generations existed until the user's first password or role change", async () => {
     const { db, root } = await setup();
     const u = await createUser(db, root, { username: "old", password: "pw-1234567", role: "viewer" });
-    const legacy = signToken({ sub: u.id, tenantId: root.tenantId, role: "viewer", exp: 4_000_000_000 }, "s");
-    expect((await callerFromToken(db, "s", legacy)).username).toBe("old");
+    const legacy = { sub: u.id, tenantId: root.tenantId, role: "viewer", exp: 4_000_000_000 };
+    expect((await callerFromClaims(db, legacy)).username).toBe("old");
     await updateUser(db, root, u.id, { password: "pw-7654321" });
-    await expect(callerFromToken(db, "s", legacy)).rejects.toMatchObject({ code: "AUTH_FAILED" });
+    await expect(callerFromClaims(db, legacy)).rejects.toMatchObject({ code: "AUTH_FAILED" });
   });
 
   it("refuses to delete, disable or demote yourself or the service administrator", async () => {

@@ -3,15 +3,15 @@ import { sql, type Kysely, type Selectable } from "kysely";
 import type { Database, UsersTable } from "../store/schema.js";
 import { fail, isUniqueViolation } from "../errors.js";
 import { hashPassword, verifyPassword } from "../auth/passwords.js";
-import { signToken, verifyToken } from "../auth/tokens.js";
+import type { TokenClaims } from "../auth/token-claims.js";
 import type { Caller, Role } from "./caller.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
 import { findTenant } from "./tenants.js";
 import { reusableQuery } from "../store/reusable-query.js";
 
-/** A successful login: the bearer token and who it belongs to. */
+/** A successful login: the claims of the caller's bearer token (the API signs them) and who it belongs to. */
 export interface LoginResult {
-  token: string;
+  claims: TokenClaims;
   userIntId: number;
   username: string;
   tenantId: string;
@@ -24,12 +24,11 @@ export interface LoginResult {
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
 /**
- * Checks a username (or e-mail) and password and issues a signed token valid
+ * Checks a username (or e-mail) and password and issues the claims of a token valid
  * for `ttlSeconds`. Unknown users and wrong passwords fail alike.
  */
 export async function login(
   db: Kysely<Database>,
-  secret: string,
   credentials: { username: string; password: string },
   ttlSeconds: number,
   now = Date.now(),
@@ -44,9 +43,8 @@ export async function login(
   const exp = Math.floor(now / 1000) + ttlSeconds;
   const jti = randomBytes(12).toString("base64url");
   const claims = { sub: user.id, tenantId: user.tenantId, role: user.role, exp, gen: user.tokenGeneration, jti };
-  const token = signToken(claims, secret);
   return {
-    token,
+    claims,
     userIntId: user.id,
     username: user.username,
     tenantId: user.tenantId,
@@ -64,14 +62,12 @@ const tokenUser = reusableQuery((db: Kysely<Database>, id: number) =>
 );
 
 /**
- * Resolves a bearer token to its caller. The user row (read anyway) is
+ * Resolves the claims of a verified, unexpired bearer token to its caller. The user row (read anyway) is
  * checked so that a disabled or deleted user loses access before the token
  * expires, and so do tokens of an earlier generation than the user's (issued
  * before a password or role change) but the one kept by that change.
  */
-export async function callerFromToken(db: Kysely<Database>, secret: string, token: string): Promise<Caller> {
-  const claims = verifyToken(token, secret);
-  if (!claims) throw fail.auth("Token invalid or expired");
+export async function callerFromClaims(db: Kysely<Database>, claims: TokenClaims): Promise<Caller> {
   const [user] = await tokenUser(db, claims.sub);
   if (!user || user.enable !== 1 || user.tenantId !== claims.tenantId) throw fail.auth("Token invalid or expired");
   const current = (claims.gen ?? 0) === user.tokenGeneration;

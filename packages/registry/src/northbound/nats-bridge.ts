@@ -8,6 +8,7 @@ import {
   type Subscription,
 } from "@nats-io/transport-node";
 import type { Kysely } from "kysely";
+import { parseBasicAuth } from "@iot/config";
 import type { Logger } from "pino";
 import type { Database } from "../store/schema.js";
 import { RegistryError } from "../errors.js";
@@ -49,16 +50,6 @@ export function subjectToken(id: string | null): string {
 /** The subject an event is published on: `iot.<tenantID>.<type>.<deviceID>`. */
 export function eventSubject(e: Pick<FeedEvent, "tenantID" | "type" | "deviceID">): string {
   return `iot.${subjectToken(e.tenantID)}.${e.type}.${subjectToken(e.deviceID)}`;
-}
-
-/** Splits `Basic base64(appID:appToken)`; undefined when it is not that shape. */
-function appKeyOf(header: string | undefined): { appId: string; appToken: string } | undefined {
-  const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? "");
-  if (!basic) return undefined;
-  const text = Buffer.from(basic[1]!, "base64").toString("utf8");
-  const colon = text.indexOf(":");
-  if (colon < 1 || colon === text.length - 1) return undefined;
-  return { appId: text.slice(0, colon), appToken: text.slice(colon + 1) };
 }
 
 /** A command message's body: the payload (string), optional topic and QoS, as `POST /device_publish` takes them. */
@@ -233,9 +224,9 @@ export class NatsBridge {
   async #command(msg: Msg): Promise<Record<string, unknown>> {
     const [, tenantId, , ...rest] = msg.subject.split(".");
     const deviceId = rest.join(".");
-    const key = appKeyOf(msg.headers?.get("Authorization"));
+    const key = parseBasicAuth(msg.headers?.get("Authorization"));
     if (!key) throw new RegistryError("AUTH_FAILED", undefined, "Authorization: Basic base64(appID:appToken) required");
-    const caller = await callerFromAppKey(this.db, key.appId, key.appToken);
+    const caller = await callerFromAppKey(this.db, key.username, key.password);
     // A key only acts in its own tenant; the same answer as an unknown device, so tenants are not probed.
     if (caller.tenantId !== tenantId) throw new RegistryError("DATA_NOT_FOUND", { device: "not found" });
     if (caller.role === "viewer") throw new RegistryError("PERMISSION_DENIED", undefined, "Viewers may only read");

@@ -6,7 +6,7 @@ import type { Caller } from "../domain/caller.js";
 import type { Store } from "../store/store.js";
 import { engines } from "../store/test-engines.js";
 import { appendEvents, eventsCommitted } from "./events.js";
-import { backoffMs, WebhookDispatcher } from "./webhook-dispatcher.js";
+import { WebhookDispatcher } from "./webhook-dispatcher.js";
 import { deliveryBody, signBody, type AttemptResult, type Delivery } from "./webhook-sender.js";
 import { createWebhook, getWebhook, listDeliveries } from "./webhooks.js";
 
@@ -66,14 +66,10 @@ async function until(check: () => Promise<boolean> | boolean, ms = 5_000): Promi
   }
 }
 
-describe("webhook signature and backoff", () => {
+describe("webhook signature", () => {
   it("signs the exact body with HMAC-SHA256 of the secret", () => {
     const body = '{"a":1}';
     expect(signBody("s3cret", body)).toBe(`sha256=${createHmac("sha256", "s3cret").update(body).digest("hex")}`);
-  });
-
-  it("doubles the retry delay from the base up to the maximum", () => {
-    expect([1, 2, 3, 4, 10].map((a) => backoffMs(a, 100, 500))).toEqual([100, 200, 400, 500, 500]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { backoffStepMs } from "@iot/config";
 import type { Kysely, Selectable } from "kysely";
 import type { Logger } from "pino";
 import type { Database, WebhooksTable } from "../store/schema.js";
@@ -52,11 +53,6 @@ export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
 };
 
 type Sender = (d: Delivery, timeoutMs: number, allowPrivate: boolean) => Promise<AttemptResult>;
-
-/** The delay before retry number `attempt` (1 = the first retry): base · 2^(attempt-1), at most max. */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.min(30, Math.max(0, attempt - 1)));
-}
 
 /**
  * Delivers the outbox's events to webhooks. Each webhook has a cursor (the last event it went through, stored): a
@@ -238,7 +234,7 @@ export class WebhookDispatcher {
         state.failed = true;
         return undefined;
       }
-      await sleep(backoffMs(attempt, o.retryBaseMs, o.retryMaxMs), this.#stop.signal);
+      await sleep(backoffStepMs(attempt, o.retryBaseMs, o.retryMaxMs), this.#stop.signal);
     }
   }
 
@@ -269,7 +265,7 @@ export class WebhookDispatcher {
         .set({
           failingSince: since,
           // The lease must outlast the wait before the next attempt, or another node would take the webhook over.
-          leaseUntil: now + backoffMs(attempts, o.retryBaseMs, o.retryMaxMs) + o.timeoutMs + o.leaseMs,
+          leaseUntil: now + backoffStepMs(attempts, o.retryBaseMs, o.retryMaxMs) + o.timeoutMs + o.leaseMs,
           ...(disable ? { enabled: 0, disabledReason: reason } : {}),
         })
         .where("id", "=", id)

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { Backoff } from "./backoff.js";
+import { Backoff, backoffStepMs } from "./backoff.js";
+
+describe("backoffStepMs", () => {
+  it("doubles the step from the first up to the largest, from retry 1 on", () => {
+    expect([1, 2, 3, 4, 10].map((retry) => backoffStepMs(retry, 100, 500))).toEqual([100, 200, 400, 500, 500]);
+  });
+
+  it("stays finite for any retry count", () => {
+    expect(backoffStepMs(10_000, 1, Number.MAX_SAFE_INTEGER)).toBe(2 ** 30);
+    expect(backoffStepMs(0, 100, 500)).toBe(100);
+  });
+});
 
 describe("Backoff", () => {
   it("doubles the step from 100 ms and stops at 5 s", () => {

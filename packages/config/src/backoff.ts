@@ -9,6 +9,14 @@ export interface BackoffOptions {
 }
 
 /**
+ * The step before retry number `retry` (1 = the first retry), ms: `initialMs` · 2^(retry-1), at most `maxMs`.
+ * Callers that must know a wait ahead (a webhook's lease outlasting its retry) use it without jitter.
+ */
+export function backoffStepMs(retry: number, initialMs: number, maxMs: number): number {
+  return Math.min(maxMs, initialMs * 2 ** Math.min(30, Math.max(0, retry - 1)));
+}
+
+/**
  * Exponential backoff with "equal jitter": each delay is half the exponential
  * step plus a random half, so many adapters losing the registry at once do
  * not all come back in the same millisecond.
@@ -27,8 +35,8 @@ export class Backoff {
 
   /** The delay before the next attempt, in ms; each call grows the step. */
   next(): number {
-    const step = Math.min(this.maxMs, this.initialMs * 2 ** this.attempt);
-    this.attempt = Math.min(this.attempt + 1, 30);
+    this.attempt = Math.min(this.attempt + 1, 31);
+    const step = backoffStepMs(this.attempt, this.initialMs, this.maxMs);
     return Math.round(step / 2 + (step / 2) * this.random());
   }
 
