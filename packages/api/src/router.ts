@@ -11,6 +11,18 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodObjec
   summary: string;
   body?: B;
   query?: Q;
+  /**
+   * The success body in the deployment's form (the record the serializers of forms/ return): the document describes
+   * it and the response test validates every real answer against it. Omitted only with status 204.
+   */
+  response?: z.ZodType;
+  /** How the success body is sent when it is not JSON (e.g. `text/csv` of an export file, `text/event-stream`). */
+  responseType?: string;
+  /**
+   * A body the handler reads itself (an upload), by media type: described in the document, not validated here.
+   * Exclusive with `body`.
+   */
+  rawBody?: Record<string, z.ZodType>;
   /** Success status: 200, 201, 202 or 204 (204 sends no body). */
   status?: 200 | 201 | 202 | 204;
   /** True for the few operations that need no caller (health, login). */
@@ -61,7 +73,10 @@ export class ApiRouter {
       summary: spec.summary,
       tag: this.tag,
       body: spec.body,
+      rawBody: spec.rawBody,
       query: spec.query,
+      response: spec.response,
+      responseType: spec.responseType,
       status,
       open: spec.open,
     });

@@ -1,9 +1,50 @@
+import { z } from "zod";
 import { pingDatabase } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { formatDate } from "../forms/dates.js";
 import { label } from "../forms/labels.js";
 import { ApiRouter } from "../router.js";
+
+const adapterFields = {
+  protocol: z.number().int(),
+  protocolLabel: z.string().nullable(),
+  instance: z.string(),
+  version: z.string(),
+  attachedAt: z.string().nullable(),
+  sessions: z.number().int(),
+};
+/** The health answer. */
+const healthRecord = z.object({
+  status: z.enum(["ok", "degraded"]),
+  nodeId: z.string(),
+  database: z.string(),
+  databaseHealth: z.object({
+    engine: z.string(),
+    ok: z.boolean(),
+    latencyMs: z.number(),
+    error: z.string().optional(),
+  }),
+  uptimeSeconds: z.number().int(),
+  adapters: z.array(z.object({ ...adapterFields, state: z.literal("attached"), connectedDevices: z.number().int() })),
+  nodes: z.array(
+    z.object({
+      nodeId: z.string(),
+      state: z.enum(["up", "gone"]),
+      apiAddress: z.string().nullable().optional(),
+      grpcAddress: z.string().nullable().optional(),
+      startedAt: z.string().nullable(),
+      heartbeatAt: z.string().nullable().optional(),
+      stoppedAt: z.string().nullable().optional(),
+      adapters: z.array(z.object(adapterFields)),
+    }),
+  ),
+  jobs: z.array(z.string()),
+  brokers: z.record(z.string(), z.string()),
+  reconnectingAdapters: z.array(
+    z.object({ ...adapterFields, state: z.literal("reconnecting"), detachedAt: z.string().nullable() }),
+  ),
+});
 
 /**
  * `GET /health`: the central node's state, its database's (engine, a `select 1` round trip) and every adapter
@@ -15,7 +56,12 @@ import { ApiRouter } from "../router.js";
 export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Service").get(
     "/health",
-    { summary: "Central node state, database state and attached adapters", open: true, operationId: "getHealth" },
+    {
+      summary: "Central node state, database state and attached adapters",
+      open: true,
+      operationId: "getHealth",
+      response: healthRecord,
+    },
     async () => {
       const databaseHealth = await pingDatabase(deps.store);
       const adapter = (a: { protocol: number; instanceId: string; version: string; attachedAt: number }) => ({
