@@ -202,7 +202,7 @@ function form1(d: Device, shape: Shape, view: View): RecordOf<(typeof deviceReco
 }
 
 function form2(d: Device, shape: Shape, view: View): RecordOf<(typeof deviceRecords)["2"]> {
-  const status = d.deviceStatus === 0 ? 0 : 1; // a sleeping device (2) is registered: online
+  const status: 0 | 1 = d.deviceStatus === 0 ? 0 : 1; // a sleeping device (2) is registered: online
   const core = {
     id: d.id,
     authType: d.authType,
