@@ -1170,7 +1170,65 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "degraded";
+                        nodeId: string;
+                        database: string;
+                        databaseHealth: {
+                            engine: string;
+                            ok: boolean;
+                            latencyMs: number;
+                            error?: string;
+                        };
+                        uptimeSeconds: number;
+                        adapters: {
+                            protocol: number;
+                            protocolLabel: string | null;
+                            instance: string;
+                            version: string;
+                            attachedAt: string | null;
+                            sessions: number;
+                            /** @constant */
+                            state: "attached";
+                            connectedDevices: number;
+                        }[];
+                        nodes: {
+                            nodeId: string;
+                            /** @enum {string} */
+                            state: "up" | "gone";
+                            apiAddress?: string | null;
+                            grpcAddress?: string | null;
+                            startedAt: string | null;
+                            heartbeatAt?: string | null;
+                            stoppedAt?: string | null;
+                            adapters: {
+                                protocol: number;
+                                protocolLabel: string | null;
+                                instance: string;
+                                version: string;
+                                attachedAt: string | null;
+                                sessions: number;
+                            }[];
+                        }[];
+                        jobs: string[];
+                        brokers: {
+                            [key: string]: string;
+                        };
+                        reconnectingAdapters: {
+                            protocol: number;
+                            protocolLabel: string | null;
+                            instance: string;
+                            version: string;
+                            attachedAt: string | null;
+                            sessions: number;
+                            /** @constant */
+                            state: "reconnecting";
+                            detachedAt: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1192,7 +1250,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1218,7 +1284,17 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        token: string;
+                        userIntID: number;
+                        username: string;
+                        tenantID: string;
+                        role: string;
+                        /** @description ISO 8601 */
+                        expiresAt: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1240,7 +1316,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1264,7 +1348,32 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            productID: string;
+                            productName: string;
+                            description: string | null;
+                            userIntID: number;
+                            tenantID: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            cloudProtocol: number;
+                            cloudProtocolLabel: string | null;
+                            deviceCount: number;
+                            dataPointCount: number;
+                            dataStreamCount: number;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1286,21 +1395,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1316,7 +1449,7 @@ export interface operations {
                 "application/json": {
                     productName: string;
                     description?: string | null;
-                    cloudProtocol: number | string;
+                    cloudProtocol: (1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7");
                 };
             };
         };
@@ -1326,7 +1459,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        productName: string;
+                        description: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        cloudProtocol: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1348,21 +1495,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1404,21 +1575,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1438,7 +1633,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        productName: string;
+                        description: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        cloudProtocol: number;
+                        cloudProtocolLabel: string | null;
+                        deviceCount: number;
+                        dataPointCount: number;
+                        dataStreamCount: number;
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1460,21 +1674,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1492,7 +1730,7 @@ export interface operations {
                 "application/json": {
                     productName?: string;
                     description?: string | null;
-                    cloudProtocol?: number | string;
+                    cloudProtocol?: (1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7");
                 };
             };
         };
@@ -1502,7 +1740,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        productName: string;
+                        description: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        cloudProtocol: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1524,21 +1776,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1568,7 +1844,80 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceUsername: string;
+                            token?: string;
+                            authType: number;
+                            blocked: number;
+                            cloudProtocol: number;
+                            productID: string;
+                            productIntID: number;
+                            deviceType: number;
+                            upLinkSystem?: number | null;
+                            gateway: number | null;
+                            parentDevice: number | null;
+                            carrier: number | null;
+                            physicalNetwork: number | null;
+                            deviceStatus: number;
+                            IMEI: string | null;
+                            IMSI: string | null;
+                            autoSub: number | null;
+                            modBusIndex: number | null;
+                            latitude: number | null;
+                            longitude: number | null;
+                            /** @description Any JSON value */
+                            location: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            lora: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            manufacturer: string | null;
+                            serialNumber: string | null;
+                            softVersion: string | null;
+                            hardwareVersion: string | null;
+                            description: string | null;
+                            deviceConsoleIP: string | null;
+                            deviceConsoleUsername: string | null;
+                            deviceConsolePort: number | null;
+                            /** @description Any JSON value */
+                            metaData: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            scopes: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            certs: number[];
+                            tenantID: string;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            productName: string;
+                            authTypeLabel: string | null;
+                            blockedLabel: string | null;
+                            cloudProtocolLabel: string | null;
+                            deviceTypeLabel: string | null;
+                            deviceStatusLabel: string | null;
+                            carrierLabel: string | null;
+                            physicalNetworkLabel: string | null;
+                            upLinkSystemLabel?: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1590,21 +1939,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1620,23 +1993,23 @@ export interface operations {
                 "application/json": {
                     productID: string;
                     deviceName: string;
-                    deviceType?: number | string;
-                    upLinkSystem?: (number | string) | null;
+                    deviceType?: (1 | 3) | ("1" | "3");
+                    upLinkSystem?: ((1 | 2 | 3) | ("1" | "2" | "3")) | null;
                     gateway?: (number | string) | null;
                     parentDevice?: (number | string) | null;
-                    authType?: number | string;
+                    authType?: (1 | 2) | ("1" | "2");
                     deviceID?: string;
                     deviceUsername?: string;
                     token?: string;
-                    carrier?: (number | string) | null;
-                    physicalNetwork?: (number | string) | null;
+                    carrier?: ((1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4")) | null;
+                    physicalNetwork?: ((1 | 2 | 3 | 4 | 5 | 6) | ("1" | "2" | "3" | "4" | "5" | "6")) | null;
                     IMEI?: string | null;
                     IMSI?: string | null;
-                    autoSub?: (number | string) | null;
+                    autoSub?: ((0 | 1) | ("0" | "1")) | null;
                     modBusIndex?: (number | string) | null;
                     latitude?: (number | string) | null;
                     longitude?: (number | string) | null;
-                    location: unknown;
+                    location?: unknown;
                     lora?: {
                         [key: string]: unknown;
                     } | null;
@@ -1648,10 +2021,10 @@ export interface operations {
                     deviceConsoleIP?: string | null;
                     deviceConsoleUsername?: string | null;
                     deviceConsolePort?: (number | string) | null;
-                    metaData: unknown;
+                    metaData?: unknown;
                     scopes?: unknown[] | string | null;
                     certs?: (number | string)[];
-                    blocked?: number | string;
+                    blocked?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -1661,7 +2034,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        deviceID: string;
+                        deviceName: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        cloudProtocol: number;
+                        productID: string;
+                        productIntID: number;
+                        deviceType: number;
+                        upLinkSystem?: number | null;
+                        gateway: number | null;
+                        parentDevice: number | null;
+                        carrier: number | null;
+                        physicalNetwork: number | null;
+                        deviceStatus: number;
+                        IMEI: string | null;
+                        IMSI: string | null;
+                        autoSub: number | null;
+                        modBusIndex: number | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        lora: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        deviceConsoleIP: string | null;
+                        deviceConsoleUsername: string | null;
+                        deviceConsolePort: number | null;
+                        /** @description Any JSON value */
+                        metaData: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        scopes: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1683,21 +2113,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1739,21 +2193,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1773,7 +2251,80 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        deviceID: string;
+                        deviceName: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        cloudProtocol: number;
+                        productID: string;
+                        productIntID: number;
+                        deviceType: number;
+                        upLinkSystem?: number | null;
+                        gateway: number | null;
+                        parentDevice: number | null;
+                        carrier: number | null;
+                        physicalNetwork: number | null;
+                        deviceStatus: number;
+                        IMEI: string | null;
+                        IMSI: string | null;
+                        autoSub: number | null;
+                        modBusIndex: number | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        lora: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        deviceConsoleIP: string | null;
+                        deviceConsoleUsername: string | null;
+                        deviceConsolePort: number | null;
+                        /** @description Any JSON value */
+                        metaData: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        scopes: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        productName: string;
+                        authTypeLabel: string | null;
+                        blockedLabel: string | null;
+                        cloudProtocolLabel: string | null;
+                        deviceTypeLabel: string | null;
+                        deviceStatusLabel: string | null;
+                        carrierLabel: string | null;
+                        physicalNetworkLabel: string | null;
+                        upLinkSystemLabel?: string | null;
+                        gatewayName: string | null;
+                        parentDeviceName: string | null;
+                        createUser: string | null;
+                        clientIP: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        connectedAt: string | null;
+                        keepAlive: number | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1795,21 +2346,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1827,19 +2402,19 @@ export interface operations {
                 "application/json": {
                     productID?: string;
                     deviceName?: string;
-                    deviceType?: number | string;
-                    upLinkSystem?: (number | string) | null;
+                    deviceType?: (1 | 3) | ("1" | "3");
+                    upLinkSystem?: ((1 | 2 | 3) | ("1" | "2" | "3")) | null;
                     gateway?: (number | string) | null;
                     parentDevice?: (number | string) | null;
-                    authType?: number | string;
+                    authType?: (1 | 2) | ("1" | "2");
                     deviceID?: string;
                     deviceUsername?: string;
                     token?: string;
-                    carrier?: (number | string) | null;
-                    physicalNetwork?: (number | string) | null;
+                    carrier?: ((1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4")) | null;
+                    physicalNetwork?: ((1 | 2 | 3 | 4 | 5 | 6) | ("1" | "2" | "3" | "4" | "5" | "6")) | null;
                     IMEI?: string | null;
                     IMSI?: string | null;
-                    autoSub?: (number | string) | null;
+                    autoSub?: ((0 | 1) | ("0" | "1")) | null;
                     modBusIndex?: (number | string) | null;
                     latitude?: (number | string) | null;
                     longitude?: (number | string) | null;
@@ -1858,7 +2433,7 @@ export interface operations {
                     metaData?: unknown;
                     scopes?: unknown[] | string | null;
                     certs?: (number | string)[];
-                    blocked?: number | string;
+                    blocked?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -1868,7 +2443,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        deviceID: string;
+                        deviceName: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        cloudProtocol: number;
+                        productID: string;
+                        productIntID: number;
+                        deviceType: number;
+                        upLinkSystem?: number | null;
+                        gateway: number | null;
+                        parentDevice: number | null;
+                        carrier: number | null;
+                        physicalNetwork: number | null;
+                        deviceStatus: number;
+                        IMEI: string | null;
+                        IMSI: string | null;
+                        autoSub: number | null;
+                        modBusIndex: number | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        lora: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        deviceConsoleIP: string | null;
+                        deviceConsoleUsername: string | null;
+                        deviceConsolePort: number | null;
+                        /** @description Any JSON value */
+                        metaData: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        scopes: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1890,21 +2522,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1929,7 +2585,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string;
+                            deviceName: string;
+                            /** @description UTF-8 text, or base64 when the bytes are not UTF-8 */
+                            payload: string;
+                            topic: string;
+                            updateAt: null;
+                            /** @description Any JSON value */
+                            metadata?: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            msgTime: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1951,21 +2633,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1990,7 +2696,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string | null;
+                            deviceName: string | null;
+                            keepAlive: number | null;
+                            tenantID: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            connectStatus: number;
+                            connectStatusLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2012,21 +2740,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2051,7 +2803,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceIntID: number | null;
+                            deviceName: string;
+                            payload: string;
+                            topic: string | null;
+                            publishStatus: number;
+                            publishStatusLabel: string | null;
+                            publishUser: string | null;
+                            publishResult: string | null;
+                            userIntID: number | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2073,21 +2849,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2111,7 +2911,60 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            gatewayName: string;
+                            deviceID: string;
+                            deviceUsername: string;
+                            token?: string;
+                            authType: number;
+                            blocked: number;
+                            deviceStatus: number;
+                            gatewayProtocol: number | null;
+                            upLinkNetwork: number | null;
+                            upLinkProtocol: number | null;
+                            mac: string | null;
+                            /** @description Any JSON value */
+                            channel: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            productID: string;
+                            deviceConsoleIP: string | null;
+                            deviceConsolePort: number | null;
+                            deviceConsoleUsername: string | null;
+                            /** @description Any JSON value */
+                            location: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            manufacturer: string | null;
+                            serialNumber: string | null;
+                            softVersion: string | null;
+                            hardwareVersion: string | null;
+                            description: string | null;
+                            certs: number[];
+                            tenantID: string;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            productName: string;
+                            deviceCount: number;
+                            authTypeLabel: string | null;
+                            deviceStatusLabel: string | null;
+                            gatewayProtocolLabel: string | null;
+                            upLinkNetworkLabel: string | null;
+                            upLinkProtocolLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2133,21 +2986,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2163,16 +3040,16 @@ export interface operations {
                 "application/json": {
                     productID: string;
                     gatewayName: string;
-                    gatewayProtocol: number | string;
-                    upLinkNetwork?: (number | string) | null;
-                    upLinkProtocol?: (number | string) | null;
+                    gatewayProtocol: (1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7");
+                    upLinkNetwork?: ((1 | 2 | 3 | 4 | 5) | ("1" | "2" | "3" | "4" | "5")) | null;
+                    upLinkProtocol?: ((1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7")) | null;
                     mac?: string | null;
-                    authType?: number | string;
-                    blocked?: number | string;
+                    authType?: (1 | 2) | ("1" | "2");
+                    blocked?: (0 | 1) | ("0" | "1");
                     deviceID?: string;
                     deviceUsername?: string;
                     token?: string;
-                    location: unknown;
+                    location?: unknown;
                     manufacturer?: string | null;
                     serialNumber?: string | null;
                     softVersion?: string | null;
@@ -2216,7 +3093,46 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        gatewayName: string;
+                        deviceID: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        deviceStatus: number;
+                        gatewayProtocol: number | null;
+                        upLinkNetwork: number | null;
+                        upLinkProtocol: number | null;
+                        mac: string | null;
+                        /** @description Any JSON value */
+                        channel: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        productID: string;
+                        deviceConsoleIP: string | null;
+                        deviceConsolePort: number | null;
+                        deviceConsoleUsername: string | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2238,21 +3154,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2294,21 +3234,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2328,7 +3292,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        gatewayName: string;
+                        deviceID: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        deviceStatus: number;
+                        gatewayProtocol: number | null;
+                        upLinkNetwork: number | null;
+                        upLinkProtocol: number | null;
+                        mac: string | null;
+                        /** @description Any JSON value */
+                        channel: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        productID: string;
+                        deviceConsoleIP: string | null;
+                        deviceConsolePort: number | null;
+                        deviceConsoleUsername: string | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        productName: string;
+                        deviceCount: number;
+                        authTypeLabel: string | null;
+                        deviceStatusLabel: string | null;
+                        gatewayProtocolLabel: string | null;
+                        upLinkNetworkLabel: string | null;
+                        upLinkProtocolLabel: string | null;
+                        createUser: string | null;
+                        clientIP: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        connectedAt: string | null;
+                        keepAlive: number | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2350,21 +3365,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2382,12 +3421,12 @@ export interface operations {
                 "application/json": {
                     productID?: string;
                     gatewayName?: string;
-                    gatewayProtocol?: number | string;
-                    upLinkNetwork?: (number | string) | null;
-                    upLinkProtocol?: (number | string) | null;
+                    gatewayProtocol?: (1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7");
+                    upLinkNetwork?: ((1 | 2 | 3 | 4 | 5) | ("1" | "2" | "3" | "4" | "5")) | null;
+                    upLinkProtocol?: ((1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7")) | null;
                     mac?: string | null;
-                    authType?: number | string;
-                    blocked?: number | string;
+                    authType?: (1 | 2) | ("1" | "2");
+                    blocked?: (0 | 1) | ("0" | "1");
                     deviceID?: string;
                     deviceUsername?: string;
                     token?: string;
@@ -2435,7 +3474,46 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        gatewayName: string;
+                        deviceID: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        deviceStatus: number;
+                        gatewayProtocol: number | null;
+                        upLinkNetwork: number | null;
+                        upLinkProtocol: number | null;
+                        mac: string | null;
+                        /** @description Any JSON value */
+                        channel: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        productID: string;
+                        deviceConsoleIP: string | null;
+                        deviceConsolePort: number | null;
+                        deviceConsoleUsername: string | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2457,21 +3535,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2496,7 +3598,34 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string;
+                            deviceName: string;
+                            /** @description UTF-8 text, or base64 when the bytes are not UTF-8 */
+                            payload: string;
+                            topic: string;
+                            updateAt: null;
+                            /** @description Any JSON value */
+                            metadata?: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            msgTime: string | null;
+                            gatewayName: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2518,21 +3647,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2557,7 +3710,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceIntID: number | null;
+                            createUser: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            publishStatus: number;
+                            publishResult: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2579,21 +3752,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2618,7 +3815,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            groupID: string;
+                            groupName: string;
+                            description: string | null;
+                            productID: string;
+                            productName: string;
+                            deviceCount: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2640,21 +3858,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2680,7 +3922,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        groupID: string;
+                        groupName: string;
+                        description: string | null;
+                        productID: string;
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2702,21 +3958,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2758,21 +4038,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2792,7 +4096,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        groupID: string;
+                        groupName: string;
+                        description: string | null;
+                        productID: string;
+                        productName: string;
+                        deviceCount: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        createUser: string | null;
+                        tenantID: string;
+                        userIntID: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2814,21 +4135,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2856,7 +4201,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        groupID: string;
+                        groupName: string;
+                        description: string | null;
+                        productID: string;
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2878,21 +4237,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2917,7 +4300,80 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceUsername: string;
+                            token?: string;
+                            authType: number;
+                            blocked: number;
+                            cloudProtocol: number;
+                            productID: string;
+                            productIntID: number;
+                            deviceType: number;
+                            upLinkSystem?: number | null;
+                            gateway: number | null;
+                            parentDevice: number | null;
+                            carrier: number | null;
+                            physicalNetwork: number | null;
+                            deviceStatus: number;
+                            IMEI: string | null;
+                            IMSI: string | null;
+                            autoSub: number | null;
+                            modBusIndex: number | null;
+                            latitude: number | null;
+                            longitude: number | null;
+                            /** @description Any JSON value */
+                            location: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            lora: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            manufacturer: string | null;
+                            serialNumber: string | null;
+                            softVersion: string | null;
+                            hardwareVersion: string | null;
+                            description: string | null;
+                            deviceConsoleIP: string | null;
+                            deviceConsoleUsername: string | null;
+                            deviceConsolePort: number | null;
+                            /** @description Any JSON value */
+                            metaData: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            scopes: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            certs: number[];
+                            tenantID: string;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            productName: string;
+                            authTypeLabel: string | null;
+                            blockedLabel: string | null;
+                            cloudProtocolLabel: string | null;
+                            deviceTypeLabel: string | null;
+                            deviceStatusLabel: string | null;
+                            carrierLabel: string | null;
+                            physicalNetworkLabel: string | null;
+                            upLinkSystemLabel?: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2939,21 +4395,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2979,7 +4459,80 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceUsername: string;
+                            token?: string;
+                            authType: number;
+                            blocked: number;
+                            cloudProtocol: number;
+                            productID: string;
+                            productIntID: number;
+                            deviceType: number;
+                            upLinkSystem?: number | null;
+                            gateway: number | null;
+                            parentDevice: number | null;
+                            carrier: number | null;
+                            physicalNetwork: number | null;
+                            deviceStatus: number;
+                            IMEI: string | null;
+                            IMSI: string | null;
+                            autoSub: number | null;
+                            modBusIndex: number | null;
+                            latitude: number | null;
+                            longitude: number | null;
+                            /** @description Any JSON value */
+                            location: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            lora: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            manufacturer: string | null;
+                            serialNumber: string | null;
+                            softVersion: string | null;
+                            hardwareVersion: string | null;
+                            description: string | null;
+                            deviceConsoleIP: string | null;
+                            deviceConsoleUsername: string | null;
+                            deviceConsolePort: number | null;
+                            /** @description Any JSON value */
+                            metaData: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            scopes: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            certs: number[];
+                            tenantID: string;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            productName: string;
+                            authTypeLabel: string | null;
+                            blockedLabel: string | null;
+                            cloudProtocolLabel: string | null;
+                            deviceTypeLabel: string | null;
+                            deviceStatusLabel: string | null;
+                            carrierLabel: string | null;
+                            physicalNetworkLabel: string | null;
+                            upLinkSystemLabel?: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3001,21 +4554,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3059,21 +4636,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3093,7 +4694,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        label: string;
+                        value: number;
+                    }[];
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3115,21 +4721,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3155,7 +4785,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string | null;
+                            deviceName: string | null;
+                            keepAlive: number | null;
+                            tenantID: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            connectStatus: number;
+                            connectStatusLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3177,21 +4829,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3217,7 +4893,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string;
+                            deviceName: string;
+                            /** @description UTF-8 text, or base64 when the bytes are not UTF-8 */
+                            payload: string;
+                            topic: string;
+                            updateAt: null;
+                            /** @description Any JSON value */
+                            metadata?: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            msgTime: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3239,21 +4941,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3278,7 +5004,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceIntID: number | null;
+                            deviceName: string;
+                            payload: string;
+                            topic: string | null;
+                            publishStatus: number;
+                            publishStatusLabel: string | null;
+                            publishUser: string | null;
+                            publishResult: string | null;
+                            userIntID: number | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3300,21 +5050,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3332,7 +5106,7 @@ export interface operations {
                     deviceIntID?: number | string;
                     payload: string;
                     topic?: string;
-                    qos?: number | string;
+                    qos?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -3342,7 +5116,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description 1 issued, 3 no acknowledgement needed */
+                        publishStatus: string;
+                        controlLogIntID: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3364,21 +5144,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3395,7 +5199,7 @@ export interface operations {
                     groupID: string;
                     groupIntID?: number | string;
                     payload: string;
-                    needAck?: number | string;
+                    needAck?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -3405,7 +5209,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description /task_status/<taskID> */
+                        statusUrl: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3427,21 +5236,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3465,7 +5298,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            appID: string;
+                            appToken?: string;
+                            appName: string;
+                            /** @enum {string} */
+                            role: "admin" | "operator" | "viewer";
+                            description: string | null;
+                            enable: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            expiresAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            userIntID: number;
+                            tenantID: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3487,21 +5346,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3529,7 +5412,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        appID: string;
+                        appToken?: string;
+                        appName: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
+                        description: string | null;
+                        enable: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        expiresAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3551,21 +5453,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3607,21 +5533,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3641,7 +5591,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        appID: string;
+                        appToken?: string;
+                        appName: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
+                        description: string | null;
+                        enable: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        expiresAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3663,21 +5632,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3697,7 +5690,7 @@ export interface operations {
                     /** @enum {string} */
                     role?: "admin" | "operator" | "viewer";
                     description?: string | null;
-                    enable?: number | string;
+                    enable?: (0 | 1) | ("0" | "1");
                     expiresAt?: string | null;
                 } & {
                     [key: string]: unknown;
@@ -3710,7 +5703,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        appID: string;
+                        appToken?: string;
+                        appName: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
+                        description: string | null;
+                        enable: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        expiresAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3732,21 +5744,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3770,7 +5806,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            tenantID: string;
+                            tenantName: string;
+                            enable: number;
+                            maxDevices: number;
+                            maxConnections: number;
+                            maxUplinkRate: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3792,21 +5849,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3836,7 +5917,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        tenantID: string;
+                        tenantName: string;
+                        enable: number;
+                        maxDevices: number;
+                        maxConnections: number;
+                        maxUplinkRate: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3858,21 +5953,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3892,7 +6011,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        tenantID: string;
+                        tenantName: string;
+                        enable: number;
+                        maxDevices: number;
+                        maxConnections: number;
+                        maxUplinkRate: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3914,21 +6047,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3962,7 +6119,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        tenantID: string;
+                        tenantName: string;
+                        enable: number;
+                        maxDevices: number;
+                        maxConnections: number;
+                        maxUplinkRate: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3984,21 +6155,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4022,7 +6217,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            username: string;
+                            email: string | null;
+                            role: string;
+                            enable: number;
+                            serviceAdmin: boolean;
+                            tenantID: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4044,21 +6260,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4087,7 +6327,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string | null;
+                        role: string;
+                        enable: number;
+                        serviceAdmin: boolean;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4109,21 +6363,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4165,21 +6443,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4199,7 +6501,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string | null;
+                        role: string;
+                        enable: number;
+                        serviceAdmin: boolean;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4221,21 +6537,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4257,7 +6597,7 @@ export interface operations {
                     role?: "admin" | "operator" | "viewer";
                     email?: string | null;
                     tenantID?: string;
-                    enable?: number | string;
+                    enable?: (0 | 1) | ("0" | "1");
                 } & {
                     [key: string]: unknown;
                 };
@@ -4269,7 +6609,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string | null;
+                        role: string;
+                        enable: number;
+                        serviceAdmin: boolean;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4291,21 +6645,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4329,7 +6707,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            enable: number;
+                            id: number;
+                            name: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4351,21 +6744,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4380,7 +6797,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    enable: number | string;
+                    enable: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -4390,7 +6807,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        CN: string;
+                        cert: {
+                            content: string;
+                            fileName: string;
+                        };
+                        key: {
+                            content: string;
+                            fileName: string;
+                        };
+                        root: {
+                            content: string;
+                            fileName: string;
+                        };
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        enable: number;
+                        id: number;
+                        name: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4412,21 +6852,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4468,21 +6932,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4502,7 +6990,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        enable: number;
+                        CN: string;
+                        cert: string;
+                        key?: string;
+                        root: string;
+                        createUser: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4524,21 +7027,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4555,7 +7082,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    enable?: number | string;
+                    enable?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -4565,7 +7092,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        CN: string;
+                        cert: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        enable: number;
+                        id: number;
+                        key: string;
+                        name: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4587,21 +7127,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4625,7 +7189,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            topic: string;
+                            access: number;
+                            allow: number;
+                            description: string | null;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            accessLabel: string | null;
+                            allowLabel: string | null;
+                            mqtt_acl: {
+                                id: number;
+                            }[];
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4647,21 +7237,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4677,8 +7291,8 @@ export interface operations {
                 "application/json": {
                     name: string;
                     topic: string;
-                    access: number | string;
-                    allow: number | string;
+                    access: (1 | 2 | 3) | ("1" | "2" | "3");
+                    allow: (0 | 1) | ("0" | "1");
                     description?: string | null;
                 };
             };
@@ -4689,7 +7303,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        topic: string;
+                        access: number;
+                        allow: number;
+                        description: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4711,21 +7339,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4767,21 +7419,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4801,7 +7477,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        topic: string;
+                        access: number;
+                        allow: number;
+                        description: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        accessLabel: string | null;
+                        allowLabel: string | null;
+                        mqtt_acl: {
+                            id: number;
+                        }[];
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4823,21 +7519,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4855,8 +7575,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     topic?: string;
-                    access?: number | string;
-                    allow?: number | string;
+                    access?: (1 | 2 | 3) | ("1" | "2" | "3");
+                    allow?: (0 | 1) | ("0" | "1");
                     description?: string | null;
                 };
             };
@@ -4867,7 +7587,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        topic: string;
+                        access: number;
+                        allow: number;
+                        description: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4889,21 +7623,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4928,7 +7686,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceTypeLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4950,21 +7722,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4990,7 +7786,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceTypeLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5012,21 +7822,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5070,21 +7904,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5112,7 +7970,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceName: string;
+                            productName: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5134,21 +8005,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5173,7 +8068,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            topic: string;
+                            access: number;
+                            allow: number;
+                            description: string | null;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            accessLabel: string | null;
+                            allowLabel: string | null;
+                            mqtt_acl: {
+                                id: number;
+                            }[];
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5195,21 +8116,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5235,7 +8180,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            topic: string;
+                            access: number;
+                            allow: number;
+                            description: string | null;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            accessLabel: string | null;
+                            allowLabel: string | null;
+                            mqtt_acl: {
+                                id: number;
+                            }[];
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5257,21 +8228,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5315,21 +8310,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5354,7 +8373,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            topic: string;
+                            access: number;
+                            allow: number;
+                            description: string | null;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            accessLabel: string | null;
+                            allowLabel: string | null;
+                            mqtt_acl: {
+                                id: number;
+                            }[];
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5376,21 +8421,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5415,7 +8484,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            topic: string;
+                            /** @enum {string} */
+                            qos: "0" | "1" | "2";
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5437,21 +8524,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5468,7 +8579,7 @@ export interface operations {
             content: {
                 "application/json": {
                     topic: string;
-                    qos?: number | string;
+                    qos?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -5478,7 +8589,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        topic: string;
+                        /** @enum {string} */
+                        qos: "0" | "1" | "2";
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5500,21 +8622,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5558,21 +8704,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5598,7 +8768,37 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            alertName: string | null;
+                            alertContent: string | null;
+                            /** @description Any JSON value */
+                            alertDetail: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            alertSeverity: number | null;
+                            alertSeverityLabel: string | null;
+                            alertTimes: number | null;
+                            deviceID: string | null;
+                            deviceName: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            startTime: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            endTime: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5620,21 +8820,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5676,21 +8900,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5715,7 +8963,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            groupID: string;
+                            groupName: string;
+                            payload: string;
+                            publishStatus: number;
+                            publishStatusLabel: string | null;
+                            publishUser: string | null;
+                            userIntID: number | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5737,21 +9007,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5775,7 +9069,46 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            dataPointID: string;
+                            dataPointName: string;
+                            productID: string;
+                            pointDataType: number;
+                            dataTransType: number;
+                            unitName: string | null;
+                            unitSymbol: string | null;
+                            upperLimit: number | null;
+                            lowerLimit: number | null;
+                            dataStep: number | null;
+                            binarySize: number | null;
+                            faultValue: string | null;
+                            isDiscard: number | null;
+                            isLocationType: number | null;
+                            locationType: number | null;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            registerAddr: string | null;
+                            detail: string | null;
+                            productName: string;
+                            pointDataTypeLabel: string | null;
+                            dataTransTypeLabel: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5797,21 +9130,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5827,8 +9184,8 @@ export interface operations {
                 "application/json": {
                     dataPointName: string;
                     dataPointID: string;
-                    pointDataType: number | string;
-                    dataTransType: number | string;
+                    pointDataType: (1 | 3 | 4 | 5 | 6 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 21 | 22 | 23 | 24 | 25) | ("1" | "3" | "4" | "5" | "6" | "11" | "12" | "13" | "14" | "15" | "16" | "17" | "18" | "19" | "21" | "22" | "23" | "24" | "25");
+                    dataTransType: (1 | 2 | 3) | ("1" | "2" | "3");
                     productIntID?: number | string;
                     productID?: string;
                     unitName?: string | null;
@@ -5848,8 +9205,8 @@ export interface operations {
                     productIntID?: number | string;
                     productID?: string;
                     streamName: string;
-                    streamType: number | string;
-                    streamDataType: number | string;
+                    streamType: (1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4");
+                    streamDataType: (1 | 2) | ("1" | "2");
                     topic: string;
                     dataPoints?: (number | string)[];
                     detail?: string | null;
@@ -5862,7 +9219,52 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataPointID: string;
+                        dataPointName: string;
+                        productID: string;
+                        pointDataType: number;
+                        dataTransType: number;
+                        unitName: string | null;
+                        unitSymbol: string | null;
+                        upperLimit: number | null;
+                        lowerLimit: number | null;
+                        dataStep: number | null;
+                        binarySize: number | null;
+                        faultValue: string | null;
+                        isDiscard: number | null;
+                        isLocationType: number | null;
+                        locationType: number | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        registerAddr: string | null;
+                        detail: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    } | {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5884,21 +9286,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5940,21 +9366,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5974,7 +9424,42 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataPointID: string;
+                        dataPointName: string;
+                        productID: string;
+                        pointDataType: number;
+                        dataTransType: number;
+                        unitName: string | null;
+                        unitSymbol: string | null;
+                        upperLimit: number | null;
+                        lowerLimit: number | null;
+                        dataStep: number | null;
+                        binarySize: number | null;
+                        faultValue: string | null;
+                        isDiscard: number | null;
+                        isLocationType: number | null;
+                        locationType: number | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        registerAddr: string | null;
+                        detail: string | null;
+                        productName: string;
+                        pointDataTypeLabel: string | null;
+                        dataTransTypeLabel: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        createUser: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5996,21 +9481,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6043,14 +9552,14 @@ export interface operations {
                     detail?: string | null;
                     dataPointName?: string;
                     dataPointID?: string;
-                    pointDataType?: number | string;
-                    dataTransType?: number | string;
+                    pointDataType?: (1 | 3 | 4 | 5 | 6 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 21 | 22 | 23 | 24 | 25) | ("1" | "3" | "4" | "5" | "6" | "11" | "12" | "13" | "14" | "15" | "16" | "17" | "18" | "19" | "21" | "22" | "23" | "24" | "25");
+                    dataTransType?: (1 | 2 | 3) | ("1" | "2" | "3");
                 } | {
                     productIntID?: number | string;
                     productID?: string;
                     streamName?: string;
-                    streamType?: number | string;
-                    streamDataType?: number | string;
+                    streamType?: (1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4");
+                    streamDataType?: (1 | 2) | ("1" | "2");
                     topic?: string;
                     dataPoints?: (number | string)[];
                     detail?: string | null;
@@ -6063,7 +9572,52 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataPointID: string;
+                        dataPointName: string;
+                        productID: string;
+                        pointDataType: number;
+                        dataTransType: number;
+                        unitName: string | null;
+                        unitSymbol: string | null;
+                        upperLimit: number | null;
+                        lowerLimit: number | null;
+                        dataStep: number | null;
+                        binarySize: number | null;
+                        faultValue: string | null;
+                        isDiscard: number | null;
+                        isLocationType: number | null;
+                        locationType: number | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        registerAddr: string | null;
+                        detail: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    } | {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6085,21 +9639,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6123,7 +9701,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            productName: string;
+                            streamDataType: number;
+                            streamDataTypeLabel: string | null;
+                            streamName: string;
+                            streamType: number;
+                            streamTypeLabel: string | null;
+                            topic: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6145,21 +9741,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6176,8 +9796,8 @@ export interface operations {
                     productIntID?: number | string;
                     productID?: string;
                     streamName: string;
-                    streamType: number | string;
-                    streamDataType: number | string;
+                    streamType: (1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4");
+                    streamDataType: (1 | 2) | ("1" | "2");
                     topic: string;
                     dataPoints?: (number | string)[];
                     detail?: string | null;
@@ -6190,7 +9810,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6212,21 +9848,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6268,21 +9928,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6302,7 +9986,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        productName: string;
+                        streamTypeLabel: string | null;
+                        streamDataTypeLabel: string | null;
+                        dataPointNames: string[];
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6324,21 +10029,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6357,8 +10086,8 @@ export interface operations {
                     productIntID?: number | string;
                     productID?: string;
                     streamName?: string;
-                    streamType?: number | string;
-                    streamDataType?: number | string;
+                    streamType?: (1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4");
+                    streamDataType?: (1 | 2) | ("1" | "2");
                     topic?: string;
                     dataPoints?: (number | string)[];
                     detail?: string | null;
@@ -6371,7 +10100,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6393,21 +10138,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6431,7 +10200,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            dataPointName: string | null;
+                            id: number;
+                            metricName: string;
+                            metricType: number;
+                            metricTypeLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6453,21 +10237,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6483,10 +10291,10 @@ export interface operations {
                 "application/json": {
                     metricName: string;
                     dataPointIntID: number | string;
-                    metricType?: number | string;
-                    chartType?: (number | string) | "" | null;
-                    isShow?: number | string;
-                    aggregateType?: (number | string) | "" | null;
+                    metricType?: (1 | 2) | ("1" | "2");
+                    chartType?: ((1 | 2) | ("1" | "2")) | "" | null;
+                    isShow?: (0 | 1) | ("0" | "1");
+                    aggregateType?: ((1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4")) | "" | null;
                     expressions?: string | null;
                     expressionsLabel?: string | null;
                     remark?: string | null;
@@ -6501,7 +10309,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        aggregateType: number | null;
+                        chartType: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number | null;
+                        expressions: string | null;
+                        id: number;
+                        isShow: number | null;
+                        metricName: string;
+                        productItemIntID: number;
+                        remark: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6523,21 +10347,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6579,21 +10427,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6613,7 +10485,34 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        aggregateType: number | null;
+                        chartType: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number | null;
+                        expressions: string | null;
+                        id: number;
+                        isShow: number | null;
+                        metricName: string;
+                        productItemIntID: number;
+                        remark: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        metricType: number;
+                        expressionsLabel: string | null;
+                        dataStreamIntID: number | null;
+                        metricTypeLabel: string | null;
+                        dataPointName: string | null;
+                        aggregateTypeLabel: string | null;
+                        aggregateData: string | null;
+                        aggregateDataLabel: string | null;
+                        chartTypeLabel: string | null;
+                        productID: string;
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6635,21 +10534,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6667,10 +10590,10 @@ export interface operations {
                 "application/json": {
                     metricName?: string;
                     dataPointIntID?: number | string;
-                    metricType?: number | string;
-                    chartType?: (number | string) | "" | null;
-                    isShow?: number | string;
-                    aggregateType?: (number | string) | "" | null;
+                    metricType?: (1 | 2) | ("1" | "2");
+                    chartType?: ((1 | 2) | ("1" | "2")) | "" | null;
+                    isShow?: (0 | 1) | ("0" | "1");
+                    aggregateType?: ((1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4")) | "" | null;
                     expressions?: string | null;
                     expressionsLabel?: string | null;
                     remark?: string | null;
@@ -6685,7 +10608,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        aggregateType: number | null;
+                        chartType: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number | null;
+                        expressions: string | null;
+                        id: number;
+                        isShow: number | null;
+                        metricName: string;
+                        productItemIntID: number;
+                        remark: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        metricType: number;
+                        expressionsLabel: string | null;
+                        dataStreamIntID: number | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6707,21 +10649,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6745,7 +10711,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            codeValue: string;
+                            codeValueLabel: string | null;
+                            dataPointIntID: number;
+                            dataPointName: string | null;
+                            itemName: string | null;
+                            productItemIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6767,21 +10754,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6809,7 +10820,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        codeValue: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number;
+                        id: number;
+                        productItemIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6831,21 +10853,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6887,21 +10933,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6925,7 +10995,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            templateName: string;
+                            templateType: number;
+                            productID: string;
+                            productItemIntID: number;
+                            dataPointIntID: number | null;
+                            dataStreamIntID: number | null;
+                            dataTransType: number | null;
+                            topic: string | null;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            places: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            instanceID: string | null;
+                            itemID: string | null;
+                            itemName: string | null;
+                            /** @description Any JSON value */
+                            itemOperations: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            objectID: string | null;
+                            defaultValues: {
+                                dataPointID: string;
+                                dataPointName: string;
+                                /** @description Any JSON value */
+                                enum: string | number | boolean | null | unknown[] | {
+                                    [key: string]: unknown;
+                                };
+                                id: number;
+                                pointDataType: number;
+                                /** @description Any JSON value */
+                                value: string | number | boolean | null | unknown[] | {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            templateTypeLabel: string | null;
+                            dataPointID: string | null;
+                            dataPointName: string | null;
+                            dataStreamName: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6947,21 +11074,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6976,13 +11127,13 @@ export interface operations {
             content: {
                 "application/json": {
                     templateName: string;
-                    templateType: number | string;
+                    templateType: 1 | "1";
                     productID?: string;
                     productIntID?: number | string;
                     productItemIntID?: number | string;
                     dataPointIntID?: (number | string) | "" | null;
                     dataStreamIntID?: (number | string) | "" | null;
-                    dataTransType?: (number | string) | "" | null;
+                    dataTransType?: ((1 | 2 | 3) | ("1" | "2" | "3")) | "" | null;
                     topic?: string | null;
                     enum?: unknown[] | string | null;
                     /** @description Two integers; must be an array of two integers */
@@ -7005,7 +11156,53 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        templateName: string;
+                        templateType: number;
+                        productID: string;
+                        productItemIntID: number;
+                        dataPointIntID: number | null;
+                        dataStreamIntID: number | null;
+                        dataTransType: number | null;
+                        topic: string | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        places: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        instanceID: string | null;
+                        itemID: string | null;
+                        itemName: string | null;
+                        /** @description Any JSON value */
+                        itemOperations: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        objectID: string | null;
+                        defaultValues: {
+                            dataPointID: string;
+                            dataPointName: string;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            pointDataType: number;
+                            /** @description Any JSON value */
+                            value: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7027,21 +11224,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7083,21 +11304,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7117,7 +11362,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        templateName: string;
+                        templateType: number;
+                        productID: string;
+                        productItemIntID: number;
+                        dataPointIntID: number | null;
+                        dataStreamIntID: number | null;
+                        dataTransType: number | null;
+                        topic: string | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        places: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        instanceID: string | null;
+                        itemID: string | null;
+                        itemName: string | null;
+                        /** @description Any JSON value */
+                        itemOperations: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        objectID: string | null;
+                        defaultValues: {
+                            dataPointID: string;
+                            dataPointName: string;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            pointDataType: number;
+                            /** @description Any JSON value */
+                            value: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        templateTypeLabel: string | null;
+                        dataPointID: string | null;
+                        dataPointName: string | null;
+                        dataStreamName: string | null;
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7139,21 +11435,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7170,13 +11490,13 @@ export interface operations {
             content: {
                 "application/json": {
                     templateName?: string;
-                    templateType?: number | string;
+                    templateType?: 1 | "1";
                     productID?: string;
                     productIntID?: number | string;
                     productItemIntID?: number | string;
                     dataPointIntID?: (number | string) | "" | null;
                     dataStreamIntID?: (number | string) | "" | null;
-                    dataTransType?: (number | string) | "" | null;
+                    dataTransType?: ((1 | 2 | 3) | ("1" | "2" | "3")) | "" | null;
                     topic?: string | null;
                     enum?: unknown[] | string | null;
                     /** @description Two integers; must be an array of two integers */
@@ -7199,7 +11519,53 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        templateName: string;
+                        templateType: number;
+                        productID: string;
+                        productItemIntID: number;
+                        dataPointIntID: number | null;
+                        dataStreamIntID: number | null;
+                        dataTransType: number | null;
+                        topic: string | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        places: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        instanceID: string | null;
+                        itemID: string | null;
+                        itemName: string | null;
+                        /** @description Any JSON value */
+                        itemOperations: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        objectID: string | null;
+                        defaultValues: {
+                            dataPointID: string;
+                            dataPointName: string;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            pointDataType: number;
+                            /** @description Any JSON value */
+                            value: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7221,21 +11587,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7260,7 +11650,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            templateName: string;
+                            templateType: number;
+                            productID: string;
+                            productItemIntID: number;
+                            dataPointIntID: number | null;
+                            dataStreamIntID: number | null;
+                            dataTransType: number | null;
+                            topic: string | null;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            places: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            instanceID: string | null;
+                            defaultValues: {
+                                dataPointID: string;
+                                dataPointName: string;
+                                /** @description Any JSON value */
+                                enum: string | number | boolean | null | unknown[] | {
+                                    [key: string]: unknown;
+                                };
+                                id: number;
+                                pointDataType: number;
+                                /** @description Any JSON value */
+                                value: string | number | boolean | null | unknown[] | {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            templateTypeLabel: string | null;
+                            dataPointID: string | null;
+                            dataPointName: string | null;
+                            dataStreamName: string | null;
+                            value: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7282,21 +11723,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7320,7 +11785,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        dataPointIntID: number;
+                        dataPointName: string;
+                        originalData: {
+                            time: (string | null)[];
+                            value: number[];
+                        };
+                    }[];
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7342,21 +11816,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7380,7 +11878,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        aggregateType: number | null;
+                        chartType: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number | null;
+                        expressions: string | null;
+                        id: number;
+                        isShow: number | null;
+                        metricName: string;
+                        productItemIntID: number;
+                        remark: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        metricType: number;
+                        expressionsLabel: string | null;
+                        dataStreamIntID: number | null;
+                        metricTypeLabel: string | null;
+                        dataPointName: string | null;
+                        aggregateTypeLabel: string | null;
+                        aggregateData: string | null;
+                        aggregateDataLabel: string | null;
+                        chartTypeLabel: string | null;
+                        productID: string;
+                        createUser: string | null;
+                        metricData: {
+                            time: (string | null)[];
+                            value: number[];
+                        };
+                    }[];
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7402,21 +11931,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7436,7 +11989,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description 1 waiting, 2 running, 3 success, 4 failed */
+                        status: number;
+                        progress: number;
+                        message: string | null;
+                        taskID: string;
+                        /** @description Any JSON value */
+                        result: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7458,21 +12023,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7495,7 +12084,51 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            scheduleName: string;
+                            scheduleType: number;
+                            IntervalMinute: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            crontabTime: string | null;
+                            cronExpression: string | null;
+                            payload: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            nextRunAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            lastRunAt: string | null;
+                            lastResult: ({
+                                error: string;
+                            } | {
+                                taskID: string;
+                                statusUrl: string;
+                                status: number | null;
+                            } | {
+                                controlLogIntID: number;
+                                publishStatus: string | null;
+                            }) | null;
+                            createUser: string | null;
+                            userIntID: number | null;
+                            tenantID: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            deviceIntID: number;
+                            deviceID: string | null;
+                            deviceName: string | null;
+                            topic: string | null;
+                            qos: number;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7517,21 +12150,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7549,9 +12206,9 @@ export interface operations {
                     deviceIntID?: number | string;
                     payload: string;
                     topic?: string;
-                    qos?: number | string;
+                    qos?: (0 | 1) | ("0" | "1");
                     scheduleName: string;
-                    scheduleType: number | string;
+                    scheduleType: (0 | 1 | 2) | ("0" | "1" | "2");
                     IntervalMinute?: number | string;
                     crontabTime?: string;
                     cronExpression?: string;
@@ -7559,7 +12216,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Done, empty body */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7586,21 +12243,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7642,21 +12323,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7679,7 +12384,50 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            scheduleName: string;
+                            scheduleType: number;
+                            IntervalMinute: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            crontabTime: string | null;
+                            cronExpression: string | null;
+                            payload: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            nextRunAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            lastRunAt: string | null;
+                            lastResult: ({
+                                error: string;
+                            } | {
+                                taskID: string;
+                                statusUrl: string;
+                                status: number | null;
+                            } | {
+                                controlLogIntID: number;
+                                publishStatus: string | null;
+                            }) | null;
+                            createUser: string | null;
+                            userIntID: number | null;
+                            tenantID: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            groupIntID: number | null;
+                            groupID: string | null;
+                            groupName: string | null;
+                            needAck: number;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7701,21 +12449,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7732,9 +12504,9 @@ export interface operations {
                     groupID: string;
                     groupIntID?: number | string;
                     payload: string;
-                    needAck?: number | string;
+                    needAck?: (0 | 1) | ("0" | "1");
                     scheduleName: string;
-                    scheduleType: number | string;
+                    scheduleType: (0 | 1 | 2) | ("0" | "1" | "2");
                     IntervalMinute?: number | string;
                     crontabTime?: string;
                     cronExpression?: string;
@@ -7742,7 +12514,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Done, empty body */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7769,21 +12541,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7825,21 +12621,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7859,7 +12679,44 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        scheduleName: string;
+                        scheduleType: number;
+                        IntervalMinute: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        crontabTime: string | null;
+                        cronExpression: string | null;
+                        payload: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        nextRunAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        lastRunAt: string | null;
+                        lastResult: ({
+                            error: string;
+                        } | {
+                            taskID: string;
+                            statusUrl: string;
+                            status: number | null;
+                        } | {
+                            controlLogIntID: number;
+                            publishStatus: string | null;
+                        }) | null;
+                        createUser: string | null;
+                        userIntID: number | null;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        deviceIntID: number;
+                        deviceID: string | null;
+                        deviceName: string | null;
+                        topic: string | null;
+                        qos: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7881,21 +12738,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7915,7 +12796,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        scheduleName: string;
+                        scheduleType: number;
+                        IntervalMinute: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        crontabTime: string | null;
+                        cronExpression: string | null;
+                        payload: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        nextRunAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        lastRunAt: string | null;
+                        lastResult: ({
+                            error: string;
+                        } | {
+                            taskID: string;
+                            statusUrl: string;
+                            status: number | null;
+                        } | {
+                            controlLogIntID: number;
+                            publishStatus: string | null;
+                        }) | null;
+                        createUser: string | null;
+                        userIntID: number | null;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        groupIntID: number | null;
+                        groupID: string | null;
+                        groupName: string | null;
+                        needAck: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7937,21 +12854,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7977,7 +12918,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description /task_status/<taskID> */
+                        statusUrl: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7999,21 +12945,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8033,7 +13003,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv": string;
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8055,21 +13027,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8080,14 +13076,27 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description CSV, a header line then one device a line */
+                    file: string;
+                };
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description Success */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description /task_status/<taskID> */
+                        statusUrl: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8109,21 +13118,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8146,7 +13179,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            webhookName: string;
+                            url: string;
+                            eventTypes: string[];
+                            productIDs: string[];
+                            deviceIDs: string[];
+                            enabled: number;
+                            disabledReason: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            failingSince: string | null;
+                            lastEventID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            tenantID: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8168,21 +13227,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8202,7 +13285,7 @@ export interface operations {
                     productIDs?: string[] | null;
                     deviceIDs?: string[] | null;
                     secret: string;
-                    enabled?: number | string;
+                    enabled?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -8212,7 +13295,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        webhookName: string;
+                        url: string;
+                        eventTypes: string[];
+                        productIDs: string[];
+                        deviceIDs: string[];
+                        enabled: number;
+                        disabledReason: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        failingSince: string | null;
+                        lastEventID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8234,21 +13336,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8290,21 +13416,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8324,7 +13474,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        webhookName: string;
+                        url: string;
+                        eventTypes: string[];
+                        productIDs: string[];
+                        deviceIDs: string[];
+                        enabled: number;
+                        disabledReason: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        failingSince: string | null;
+                        lastEventID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8346,21 +13515,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8382,7 +13575,7 @@ export interface operations {
                     productIDs?: string[] | null;
                     deviceIDs?: string[] | null;
                     secret?: string;
-                    enabled?: number | string;
+                    enabled?: (0 | 1) | ("0" | "1");
                 } & {
                     [key: string]: unknown;
                 };
@@ -8394,7 +13587,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        webhookName: string;
+                        url: string;
+                        eventTypes: string[];
+                        productIDs: string[];
+                        deviceIDs: string[];
+                        enabled: number;
+                        disabledReason: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        failingSince: string | null;
+                        lastEventID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8416,21 +13628,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8450,7 +13686,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deliveryID: string;
+                        delivered: 0 | 1;
+                        httpStatus: number | null;
+                        error: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8472,21 +13715,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8512,7 +13779,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deliveryID: string;
+                            eventID: number | null;
+                            eventType: string;
+                            deviceID: string | null;
+                            /** @enum {string} */
+                            status: "delivered" | "retrying" | "failed";
+                            attempts: number;
+                            httpStatus: number | null;
+                            error: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8534,21 +13825,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8571,7 +13886,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8593,21 +13910,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };

@@ -84,9 +84,9 @@ export class StoredWatch {
   }
 
   private async page(page: number, limit: number): Promise<StoredEvent[]> {
-    const r = (await dynamicCall(this.client, "GET", "/api/v1/device_events", {
+    const r = await dynamicCall(this.client, "GET", "/api/v1/device_events", {
       params: { query: { topic_like: this.o.topic, _limit: limit, _page: page } },
-    })) as { items: StoredEvent[] };
+    });
     return r.items;
   }
 
