@@ -120,9 +120,11 @@ describe.each(["1", "2"] as const)("the Form %s OpenAPI document", (form) => {
         updateAt: null,
       })
       .execute();
-    t.attachDevice(d.id, tenantId);
+    // Online while its commands are sent, offline after: the group command below then ends at once.
+    const session = t.attachDevice(d.id, tenantId);
     await call("POST", "/device_publish", { deviceID: d.deviceID, payload: "on" });
     await call("POST", "/device_publish", { deviceID: g.deviceID, payload: '{"channel":[]}', qos: 0 });
+    session.detach();
 
     await call("GET", "/devices");
     await call("GET", `/devices/${d.id}`);
@@ -155,7 +157,7 @@ describe.each(["1", "2"] as const)("the Form %s OpenAPI document", (form) => {
     await call("GET", `/groups/${grp.id}/devices`);
     await call("GET", `/broker_select/groups/${grp.id}/not_joined_devices`);
     const { statusUrl } = await call("POST", "/group_publish", { groupID: grp.groupID, payload: "all on" });
-    await call("GET", statusUrl);
+    await finished(statusUrl);
     await call("GET", `/groups/${grp.id}/control_logs`);
   });
 
