@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AppTemplate, ConsoleTemplate } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, parseJson, type RecordOf, type Shape } from "./common.js";
+import { f, parseJson, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -61,6 +61,11 @@ export const consoleTemplateRecord = listed
  * label and the data point's and stream's identifiers and names; details add
  * the creator.
  */
+export function appTemplate<S extends Shape>(
+  t: AppTemplate,
+  shape: S,
+  view: View,
+): ShapeOf<typeof appTemplateRecords, S>;
 export function appTemplate(t: AppTemplate, shape: Shape, view: View): RecordOf<typeof appTemplateRecords> {
   if (shape === "write") return storedTemplate(t);
   const listed = listedTemplate(t, view);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Cert, IssuedCertRecord } from "@iot/registry";
-import { f } from "./common.js";
+import { f, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 
 /** A file the console offers for download: PEM text and a file name. */
@@ -50,6 +50,7 @@ const dates = (c: Cert) => ({ createAt: formatDate(c.createAt), updateAt: format
  * enable, id, name; the edit answer adds CN, cert and key as PEM strings and
  * updateAt, but no root.
  */
+export function cert<S extends "list" | "write">(c: Cert, shape: S): ShapeOf<typeof certRecords, S>;
 export function cert(
   c: Cert,
   shape: "list" | "write",

@@ -60,3 +60,10 @@ export type RecordOf<S extends Record<string, z.ZodType>> = z.output<S[keyof S]>
 
 /** The same records in Form 1 and Form 2. */
 export type ByForm<S> = Record<"1" | "2", S>;
+
+/** The record of shape `S` of a serializer whose records are the same in both forms. */
+export type ShapeOf<Rs extends Record<string, z.ZodType>, S extends keyof Rs> = z.output<Rs[S]>;
+
+/** The record of shape `S` in either form, of a serializer whose records differ by form. */
+export type FormShapeOf<Rs extends ByForm<Record<Shape, z.ZodType>>, S extends Shape> =
+  z.output<Rs["1"][S]> | z.output<Rs["2"][S]>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DataPoint } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, parseJson, type RecordOf, type Shape } from "./common.js";
+import { f, parseJson, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -42,6 +42,7 @@ export const dataPointRecords = {
  * add the creator and the tenant; create/edit answers carry the stored
  * record without labels and joined names.
  */
+export function dataPoint<S extends Shape>(p: DataPoint, shape: S, view: View): ShapeOf<typeof dataPointRecords, S>;
 export function dataPoint(p: DataPoint, shape: Shape, view: View): RecordOf<typeof dataPointRecords> {
   const base = {
     id: p.id,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DataStream } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, type RecordOf, type Shape } from "./common.js";
+import { f, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -47,6 +47,7 @@ export const dataStreamRecords = {
  * add the product, the data points (ids and names, in order), the remark, the
  * creator and the dates; create/edit answers drop labels and joined names.
  */
+export function dataStream<S extends Shape>(s: DataStream, shape: S, view: View): ShapeOf<typeof dataStreamRecords, S>;
 export function dataStream(s: DataStream, shape: Shape, view: View): RecordOf<typeof dataStreamRecords> {
   const labels = {
     streamTypeLabel: label("streamType", s.streamType, view.lang),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Device } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, parseJson, type ByForm, type JsonValue, type RecordOf, type Shape } from "./common.js";
+import { f, parseJson, type ByForm, type FormShapeOf, type JsonValue, type RecordOf, type Shape } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -242,6 +242,7 @@ function form2(d: Device, shape: Shape, view: View): RecordOf<(typeof deviceReco
 }
 
 /** Device record in the deployment's form; `shape` picks list, detail or write fields. */
+export function device<S extends Shape>(d: Device, shape: S, view: View): FormShapeOf<typeof deviceRecords, S>;
 export function device(d: Device, shape: Shape, view: View): DeviceRecord {
   return view.form === "1" ? form1(d, shape, view) : form2(d, shape, view);
 }

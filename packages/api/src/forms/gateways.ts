@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Gateway } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, parseJson, type RecordOf, type Shape } from "./common.js";
+import { f, parseJson, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { tokenOf } from "./devices.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
@@ -55,6 +55,7 @@ export const gatewayRecords = {
 } satisfies Record<Shape, z.ZodType>;
 
 /** Gateway record: list adds labels and deviceCount; detail adds createUser and the connection. */
+export function gateway<S extends Shape>(g: Gateway, shape: S, view: View): ShapeOf<typeof gatewayRecords, S>;
 export function gateway(g: Gateway, shape: Shape, view: View): RecordOf<typeof gatewayRecords> {
   const base = {
     id: g.id,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Group } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, type ByForm, type RecordOf, type Shape } from "./common.js";
+import { f, type ByForm, type FormShapeOf, type RecordOf, type Shape } from "./common.js";
 import { formatDate } from "./dates.js";
 
 const base = z.object({ id: f.int, groupID: f.str, groupName: f.str, description: f.strN, productID: f.str });
@@ -23,6 +23,11 @@ export const groupRecords = {
  * details add the creator and the tenant; create/edit answers carry the
  * stored record only (no joined names, no members).
  */
+export function group<S extends Shape>(
+  g: Group & { deviceIds?: number[] },
+  shape: S,
+  view: View,
+): FormShapeOf<typeof groupRecords, S>;
 export function group(
   g: Group & { deviceIds?: number[] },
   shape: Shape,

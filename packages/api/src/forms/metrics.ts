@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Metric, Series } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, type RecordOf, type Shape } from "./common.js";
+import { f, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -50,6 +50,7 @@ export const seriesRecord = z.object({ time: z.array(f.date), value: z.array(f.n
  * - `edit`: the create answer plus the other stored fields an edit may change
  *   (`metricType`, `expressionsLabel`, `dataStreamIntID`), no labels or joined names.
  */
+export function metric<S extends Shape | "edit">(m: Metric, shape: S, view: View): ShapeOf<typeof metricRecords, S>;
 export function metric(m: Metric, shape: Shape | "edit", view: View): RecordOf<typeof metricRecords> {
   const metricTypeLabel = label("metricType", m.metricType, view.lang);
   if (shape === "list")

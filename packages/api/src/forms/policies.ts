@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Policy, PolicyDevice } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, type RecordOf, type Shape } from "./common.js";
+import { f, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -41,6 +41,11 @@ export const bindableDeviceRecord = z.object({ id: f.int, deviceName: f.str, pro
  * the devices bound to the policy, as `{id}`); details add `createUser`;
  * create/edit answers carry the stored record only.
  */
+export function policy<S extends Shape>(
+  p: Policy & { deviceIds?: number[] },
+  shape: S,
+  view: View,
+): ShapeOf<typeof policyRecords, S>;
 export function policy(p: Policy & { deviceIds?: number[] }, shape: Shape, view: View): RecordOf<typeof policyRecords> {
   const base = {
     id: p.id,

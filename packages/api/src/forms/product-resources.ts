@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ProductResource } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, type RecordOf, type Shape } from "./common.js";
+import { f, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -41,6 +41,11 @@ export const productResourceRecords = {
  * name and the item name); the create answer carries exactly the spec's
  * create fields.
  */
+export function productResource<S extends Shape>(
+  r: ProductResource,
+  shape: S,
+  view: View,
+): ShapeOf<typeof productResourceRecords, S>;
 export function productResource(r: ProductResource, shape: Shape, view: View): RecordOf<typeof productResourceRecords> {
   if (shape === "write") {
     return {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Product } from "@iot/registry";
 import type { View } from "../view.js";
-import { f, type ByForm, type RecordOf, type Shape } from "./common.js";
+import { f, type ByForm, type FormShapeOf, type RecordOf, type Shape } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -31,6 +31,11 @@ export const productRecords = {
 } satisfies ByForm<Record<Shape, z.ZodType>>;
 
 /** Product record in Form 1 or Form 2 (Form 2 lists member device ids instead of counts). */
+export function product<S extends Shape>(
+  p: Product & { deviceIds?: number[] },
+  shape: S,
+  view: View,
+): FormShapeOf<typeof productRecords, S>;
 export function product(
   p: Product & { deviceIds?: number[] },
   shape: Shape,

@@ -76,7 +76,7 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
             (list) =>
               list.map((n) => ({
                 nodeId: n.nodeId,
-                state: n.alive ? "up" : "gone",
+                state: n.alive ? ("up" as const) : ("gone" as const),
                 apiAddress: n.apiAddress,
                 grpcAddress: n.grpcAddress,
                 startedAt: formatDate(n.startedAt),
@@ -89,13 +89,13 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
         : [
             {
               nodeId: deps.nodeId,
-              state: "up",
+              state: "up" as const,
               startedAt: formatDate(deps.startedAt),
               adapters: deps.sessions.snapshot().map((a) => ({ ...adapter(a), sessions: a.sessions })),
             },
           ];
       return {
-        status: databaseHealth.ok ? "ok" : "degraded",
+        status: databaseHealth.ok ? ("ok" as const) : ("degraded" as const),
         nodeId: deps.nodeId,
         database: deps.store.engine,
         databaseHealth,
@@ -105,7 +105,7 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
           protocolLabel: label("cloudProtocol", a.protocol),
           instance: a.instanceId,
           version: a.version,
-          state: "attached",
+          state: "attached" as const,
           attachedAt: formatDate(a.attachedAt),
           sessions: a.sessions,
           connectedDevices: a.connectedDevices,
@@ -119,7 +119,7 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
           protocolLabel: label("cloudProtocol", a.protocol),
           instance: a.instanceId,
           version: a.version,
-          state: "reconnecting",
+          state: "reconnecting" as const,
           attachedAt: formatDate(a.attachedAt),
           detachedAt: formatDate(a.detachedAt),
           sessions: a.sessions,

@@ -126,7 +126,12 @@ export function webhookRoutes(deps: AppDeps, docs: ApiDocs) {
           timeoutMs: deps.webhooks?.timeoutMs ?? 10_000,
           allowPrivate: deps.webhooks?.allowPrivate ?? false,
         });
-        return { deliveryID: r.deliveryId, delivered: r.ok ? 1 : 0, httpStatus: r.httpStatus, error: r.error };
+        return {
+          deliveryID: r.deliveryId,
+          delivered: r.ok ? (1 as const) : (0 as const),
+          httpStatus: r.httpStatus,
+          error: r.error,
+        };
       },
     )
     .get(
