@@ -1,5 +1,12 @@
-import { CliError, dynamicCall, type AnswerOf, type ApiClient } from "../client.js";
+import type { paths } from "../api-types.js";
+import { answer, CliError, dynamicCall, type AnswerOf, type ApiClient } from "../client.js";
 import type { SimDevice } from "./sim-protocol.js";
+
+/** The cloudProtocol codes a product takes. */
+export type CloudProtocol = Extract<
+  paths["/api/v1/products"]["post"]["requestBody"]["content"]["application/json"]["cloudProtocol"],
+  number
+>;
 
 /** A device as the API answers it (its token only to callers that may see secrets). */
 type DeviceRecord = AnswerOf<"/api/v1/devices", "POST">;
@@ -11,15 +18,13 @@ function simDevice(d: DeviceRecord): SimDevice {
 }
 
 /** The tenant's product named `name`, created with `cloudProtocol` when there is none. */
-export async function simProduct(client: ApiClient, name: string, cloudProtocol: number): Promise<string> {
-  const products = await dynamicCall(client, "GET", "/api/v1/products", {
-    params: { query: { productName_like: name, _limit: 1000 } },
-  });
+export async function simProduct(client: ApiClient, name: string, cloudProtocol: CloudProtocol): Promise<string> {
+  const products = await answer(
+    client.GET("/api/v1/products", { params: { query: { productName_like: name, _limit: "1000" } } }),
+  );
   const found = products.items.find((p) => p.productName === name);
   if (found) return found.productID;
-  const created = await dynamicCall(client, "POST", "/api/v1/products", {
-    body: { productName: name, cloudProtocol },
-  });
+  const created = await answer(client.POST("/api/v1/products", { body: { productName: name, cloudProtocol } }));
   return created.productID;
 }
 
@@ -29,9 +34,7 @@ export async function simDataPoint(
   productID: string,
   body: { dataPointID: string } & Record<string, unknown>,
 ): Promise<void> {
-  const points = await dynamicCall(client, "GET", "/api/v1/data_points", {
-    params: { query: { productID, _limit: 1000 } },
-  });
+  const points = await answer(client.GET("/api/v1/data_points", { params: { query: { productID, _limit: "1000" } } }));
   if (points.items.some((p) => p.dataPointID === body.dataPointID)) return;
   await dynamicCall(client, "POST", "/api/v1/data_points", { body: { productID, ...body } });
 }
@@ -49,9 +52,11 @@ export async function simDevices(
 ): Promise<SimDevice[]> {
   const existing = new Map<string, SimDevice>();
   for (let page = 1; existing.size < n; page++) {
-    const r = await dynamicCall(client, "GET", "/api/v1/devices", {
-      params: { query: { productID, deviceName_like: prefix, _limit: 1000, _page: page } },
-    });
+    const r = await answer(
+      client.GET("/api/v1/devices", {
+        params: { query: { productID, deviceName_like: prefix, _limit: "1000", _page: String(page) } },
+      }),
+    );
     for (const d of r.items) existing.set(d.deviceName, simDevice(d));
     if (r.items.length < 1000) break;
   }

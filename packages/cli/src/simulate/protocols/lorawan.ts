@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { SimulatedForwarder, SimulatedLoraDevice } from "@iot/adapter-lorawan";
-import { dynamicCall, type AnswerOf } from "../../client.js";
+import { answer, type AnswerOf } from "../../client.js";
 import type { SimProtocol } from "../sim-protocol.js";
 import { StoredWatch } from "../stored-watch.js";
 
@@ -47,21 +47,23 @@ export const lorawanProtocol: SimProtocol<{ gateway: Gateway; addrBase: string }
   confirmsStored: true,
   maxDevices: MAX_DEVICES,
   async prepare({ client, productID }) {
-    const found = await dynamicCall(client, "GET", "/api/v1/gateways", {
-      params: { query: { gatewayName_like: GATEWAY, _limit: 1000 } },
-    });
+    const found = await answer(
+      client.GET("/api/v1/gateways", { params: { query: { gatewayName_like: GATEWAY, _limit: "1000" } } }),
+    );
     // Gateway EUIs and DevAddrs are unique service-wide: random parts keep two tenants' simulations apart.
     const gateway =
       found.items.find((g) => g.gatewayName === GATEWAY && g.productID === productID) ??
-      (await dynamicCall(client, "POST", "/api/v1/gateways", {
-        body: {
-          productID,
-          gatewayName: GATEWAY,
-          gatewayProtocol: 4,
-          authType: 1,
-          deviceID: `AA555A00${randomBytes(4).toString("hex").toUpperCase()}`,
-        },
-      }));
+      (await answer(
+        client.POST("/api/v1/gateways", {
+          body: {
+            productID,
+            gatewayName: GATEWAY,
+            gatewayProtocol: 4,
+            authType: 1,
+            deviceID: `AA555A00${randomBytes(4).toString("hex").toUpperCase()}`,
+          },
+        }),
+      ));
     return { gateway, addrBase: `26${randomBytes(1).toString("hex").toUpperCase()}` };
   },
   deviceBody(i, { gateway, addrBase }) {

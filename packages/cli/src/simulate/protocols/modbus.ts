@@ -1,7 +1,7 @@
 import { createGrpcRegistryClient } from "@iot/adapter-core";
 import { createModbusAdapter, MemorySlave, UPLINK_TOPIC } from "@iot/adapter-modbus";
 import pino from "pino";
-import { dynamicCall, type AnswerOf } from "../../client.js";
+import { answer, type AnswerOf } from "../../client.js";
 import type { SimProtocol } from "../sim-protocol.js";
 import { simDataPoint } from "../sim-records.js";
 import { StoredWatch } from "../stored-watch.js";
@@ -51,14 +51,16 @@ export const modbusProtocol: SimProtocol<{ gateway: Gateway }> = {
       dataTransType: 1,
       registerAddr: "300001",
     });
-    const found = await dynamicCall(client, "GET", "/api/v1/gateways", {
-      params: { query: { gatewayName_like: GATEWAY, _limit: 1000 } },
-    });
+    const found = await answer(
+      client.GET("/api/v1/gateways", { params: { query: { gatewayName_like: GATEWAY, _limit: "1000" } } }),
+    );
     const gateway =
       found.items.find((g) => g.gatewayName === GATEWAY && g.productID === productID) ??
-      (await dynamicCall(client, "POST", "/api/v1/gateways", {
-        body: { productID, gatewayName: GATEWAY, gatewayProtocol: 7, authType: 1 },
-      }));
+      (await answer(
+        client.POST("/api/v1/gateways", {
+          body: { productID, gatewayName: GATEWAY, gatewayProtocol: 7, authType: 1 },
+        }),
+      ));
     return { gateway };
   },
   deviceBody: (i, { gateway }) => ({ upLinkSystem: 2, gateway: gateway.id, modBusIndex: i + 1, authType: 1 }),
@@ -86,10 +88,12 @@ export const modbusProtocol: SimProtocol<{ gateway: Gateway }> = {
       await slave.stop();
     };
     try {
-      await dynamicCall(client, "PUT", "/api/v1/gateways/{id}", {
-        params: { path: { id: gateway.id } },
-        body: { channel: { chntype: "tcp", tcphost: "127.0.0.1", tcpport: slave.port, pollInterval: POLL_MS } },
-      });
+      await answer(
+        client.PUT("/api/v1/gateways/{id}", {
+          params: { path: { id: gateway.id } },
+          body: { channel: { chntype: "tcp", tcphost: "127.0.0.1", tcpport: slave.port, pollInterval: POLL_MS } },
+        }),
+      );
       registry.start();
       // The adapter asks again until the gateway is let in, and the registry then pushes the channel configuration.
       void adapter.start().catch(() => undefined);
