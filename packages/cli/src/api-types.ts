@@ -1290,7 +1290,8 @@ export interface operations {
                         userIntID: number;
                         username: string;
                         tenantID: string;
-                        role: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
                         /** @description ISO 8601 */
                         expiresAt: string;
                     };
@@ -6223,7 +6224,8 @@ export interface operations {
                             id: number;
                             username: string;
                             email: string | null;
-                            role: string;
+                            /** @enum {string} */
+                            role: "admin" | "operator" | "viewer";
                             enable: number;
                             serviceAdmin: boolean;
                             tenantID: string;
@@ -6332,7 +6334,8 @@ export interface operations {
                         id: number;
                         username: string;
                         email: string | null;
-                        role: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
                         enable: number;
                         serviceAdmin: boolean;
                         tenantID: string;
@@ -6506,7 +6509,8 @@ export interface operations {
                         id: number;
                         username: string;
                         email: string | null;
-                        role: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
                         enable: number;
                         serviceAdmin: boolean;
                         tenantID: string;
@@ -6614,7 +6618,8 @@ export interface operations {
                         id: number;
                         username: string;
                         email: string | null;
-                        role: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
                         enable: number;
                         serviceAdmin: boolean;
                         tenantID: string;
@@ -13185,7 +13190,7 @@ export interface operations {
                             id: number;
                             webhookName: string;
                             url: string;
-                            eventTypes: string[];
+                            eventTypes: ("uplink" | "decoded" | "online" | "offline" | "command_result" | "alert_opened" | "alert_closed")[];
                             productIDs: string[];
                             deviceIDs: string[];
                             enabled: number;
@@ -13300,7 +13305,7 @@ export interface operations {
                         id: number;
                         webhookName: string;
                         url: string;
-                        eventTypes: string[];
+                        eventTypes: ("uplink" | "decoded" | "online" | "offline" | "command_result" | "alert_opened" | "alert_closed")[];
                         productIDs: string[];
                         deviceIDs: string[];
                         enabled: number;
@@ -13479,7 +13484,7 @@ export interface operations {
                         id: number;
                         webhookName: string;
                         url: string;
-                        eventTypes: string[];
+                        eventTypes: ("uplink" | "decoded" | "online" | "offline" | "command_result" | "alert_opened" | "alert_closed")[];
                         productIDs: string[];
                         deviceIDs: string[];
                         enabled: number;
@@ -13592,7 +13597,7 @@ export interface operations {
                         id: number;
                         webhookName: string;
                         url: string;
-                        eventTypes: string[];
+                        eventTypes: ("uplink" | "decoded" | "online" | "offline" | "command_result" | "alert_opened" | "alert_closed")[];
                         productIDs: string[];
                         deviceIDs: string[];
                         enabled: number;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Application } from "@iot/registry";
+import { ROLES, type Application } from "@iot/registry";
 import { f } from "./common.js";
 import { formatDate } from "./dates.js";
 
@@ -9,7 +9,7 @@ export const applicationRecord = z.object({
   appID: f.str,
   appToken: f.str.optional(),
   appName: f.str,
-  role: z.enum(["admin", "operator", "viewer"]),
+  role: z.enum(ROLES),
   description: f.strN,
   enable: f.int,
   expiresAt: f.date,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { User } from "@iot/registry";
+import { ROLES, type User } from "@iot/registry";
 import { f } from "./common.js";
 import { formatDate } from "./dates.js";
 
@@ -8,7 +8,7 @@ export const userRecord = z.object({
   id: f.int,
   username: f.str,
   email: f.strN,
-  role: f.str,
+  role: z.enum(ROLES),
   enable: f.int,
   serviceAdmin: z.boolean(),
   tenantID: f.str,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Webhook, WebhookDelivery } from "@iot/registry";
+import { EVENT_TYPES, type Webhook, type WebhookDelivery } from "@iot/registry";
 import { f } from "./common.js";
 import { formatDate } from "./dates.js";
 
@@ -8,7 +8,7 @@ export const webhookRecord = z.object({
   id: f.int,
   webhookName: f.str,
   url: f.str,
-  eventTypes: z.array(f.str),
+  eventTypes: z.array(z.enum(EVENT_TYPES)),
   productIDs: z.array(f.str),
   deviceIDs: z.array(f.str),
   enabled: f.int,
