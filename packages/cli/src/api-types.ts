@@ -1290,8 +1290,8 @@ export interface operations {
                         userIntID: number;
                         username: string;
                         tenantID: string;
-                        /** @enum {string} */
-                        role: "admin" | "operator" | "viewer";
+                        /** @description admin, operator or viewer */
+                        role: string;
                         /** @description ISO 8601 */
                         expiresAt: string;
                     };
