@@ -10,16 +10,20 @@ export interface OperationDoc {
   summary: string;
   tag: string;
   body?: z.ZodType | undefined;
+  /** A body the handler reads itself, by media type (an upload). */
+  rawBody?: Record<string, z.ZodType> | undefined;
   query?: z.ZodObject | undefined;
+  /** The success body (absent with 204). */
+  response?: z.ZodType | undefined;
+  /** Media type of the success body when not JSON. */
+  responseType?: string | undefined;
   status: number;
   open?: boolean | undefined;
 }
 
-const jsonSchema = (s: z.ZodType) => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+/** A zod schema as JSON Schema: `input` for what a client sends, `output` for what the API answers. */
+const jsonSchema = (s: z.ZodType, io: "input" | "output" = "input") => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;
   return rest;
 };
 
@@ -70,16 +74,41 @@ export class ApiDocs {
         ...(op.open ? { security: [] } : {}),
         ...(params.length ? { parameters: params } : {}),
         ...(op.body
-          ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body) } } } }
+          ? {
+              requestBody: {
+                required: true,
+                content: { "application/json": { schema: jsonSchema(op.body) } },
+              },
+            }
+          : {}),
+        ...(op.rawBody
+          ? {
+              requestBody: {
+                required: true,
+                content: Object.fromEntries(
+                  Object.entries(op.rawBody).map(([type, s]) => [type, { schema: jsonSchema(s) }]),
+                ),
+              },
+            }
           : {}),
         responses: {
-          [op.status]: { description: op.status === 204 ? "Done, empty body" : "Success" },
+          [op.status]: {
+            description: op.response ? "Success" : "Done, empty body",
+            ...(op.response
+              ? { content: { [op.responseType ?? "application/json"]: { schema: jsonSchema(op.response, "output") } } }
+              : {}),
+          },
           "400": {
             description: "FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST",
             content: { "application/json": { schema: errorBody } },
           },
-          ...(op.open ? {} : { "401": { description: "AUTH_FAILED" }, "403": { description: "PERMISSION_DENIED" } }),
-          "404": { description: "DATA_NOT_FOUND" },
+          ...(op.open
+            ? {}
+            : {
+                "401": { description: "AUTH_FAILED", content: { "application/json": { schema: errorBody } } },
+                "403": { description: "PERMISSION_DENIED", content: { "application/json": { schema: errorBody } } },
+              }),
+          "404": { description: "DATA_NOT_FOUND", content: { "application/json": { schema: errorBody } } },
         },
       };
     }

@@ -124,9 +124,16 @@ export const floatField = z.union([
     .transform(Number)
     .refine(Number.isFinite, "must be a finite number"),
 ]);
-/** An integer restricted to a closed set of codes. */
+/** An integer restricted to a closed set of codes (or its digit string); the document lists the codes. */
 export const codeField = (codes: readonly number[]) =>
-  intField.refine((v) => codes.includes(v), { message: `must be one of ${codes.join(", ")}` });
+  intField
+    .refine((v) => codes.includes(v), { message: `must be one of ${codes.join(", ")}` })
+    .meta({
+      anyOf: [
+        { type: "integer", enum: [...codes] },
+        { type: "string", enum: codes.map(String) },
+      ],
+    });
 
 /**
  * A JSON array sent as an array or as a string holding one (the spec's

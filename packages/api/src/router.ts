@@ -7,10 +7,27 @@ import { bodyOf } from "./params.js";
 import { operationIdOf } from "./operation-id.js";
 
 /** A declared operation: its documentation doubles as its validation. */
-export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined> {
+export interface RouteSpec<
+  B extends z.ZodType | undefined,
+  Q extends z.ZodObject | undefined,
+  R extends z.ZodType | undefined = undefined,
+> {
   summary: string;
   body?: B;
   query?: Q;
+  /**
+   * The success body in the deployment's form (the record the serializers of forms/ return): the handler must
+   * return its type (or a Response of its own), the document describes it and the response test validates every real
+   * answer against it. Omitted only when no body is sent (204, or a 201 with only a Location).
+   */
+  response?: R;
+  /** How the success body is sent when it is not JSON (e.g. `text/csv` of an export file, `text/event-stream`). */
+  responseType?: string;
+  /**
+   * A body the handler reads itself (an upload), by media type: described in the document, not validated here.
+   * Exclusive with `body`.
+   */
+  rawBody?: Record<string, z.ZodType>;
   /** Success status: 200, 201, 202 or 204 (204 sends no body). */
   status?: 200 | 201 | 202 | 204;
   /** True for the few operations that need no caller (health, login). */
@@ -24,7 +41,10 @@ type Input<B, Q> = {
   query: Q extends z.ZodObject ? z.infer<Q> : undefined;
 };
 
-type Handler<B, Q> = (c: Context<Env>, input: Input<B, Q>) => unknown;
+/** What a handler answers: the declared success record (or a Response it builds itself). */
+type Result<R> = R extends z.ZodType ? z.output<R> | Response : unknown;
+
+type Handler<B, Q, R> = (c: Context<Env>, input: Input<B, Q>) => Result<R> | Promise<Result<R>>;
 
 /** Validates the query string against `schema`: PARAMETER_INVALID names each bad parameter. */
 function queryOf<Q extends z.ZodObject>(c: Context, schema: Q): z.infer<Q> {
@@ -47,11 +67,11 @@ export class ApiRouter {
     private readonly tag: string,
   ) {}
 
-  private add<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined>(
+  private add<B extends z.ZodType | undefined, Q extends z.ZodObject | undefined, R extends z.ZodType | undefined>(
     method: OperationDoc["method"],
     path: string,
-    spec: RouteSpec<B, Q>,
-    handler: Handler<B, Q>,
+    spec: RouteSpec<B, Q, R>,
+    handler: Handler<B, Q, R>,
   ): this {
     const status = spec.status ?? (method === "post" ? 201 : method === "delete" ? 204 : 200);
     this.docs.add({
@@ -61,7 +81,10 @@ export class ApiRouter {
       summary: spec.summary,
       tag: this.tag,
       body: spec.body,
+      rawBody: spec.rawBody,
       query: spec.query,
+      response: spec.response,
+      responseType: spec.responseType,
       status,
       open: spec.open,
     });
@@ -78,31 +101,31 @@ export class ApiRouter {
     return this;
   }
 
-  get<Q extends z.ZodObject | undefined = undefined>(
+  get<Q extends z.ZodObject | undefined = undefined, R extends z.ZodType | undefined = undefined>(
     path: string,
-    spec: RouteSpec<undefined, Q>,
-    h: Handler<undefined, Q>,
+    spec: RouteSpec<undefined, Q, R>,
+    h: Handler<undefined, Q, R>,
   ) {
     return this.add("get", path, spec, h);
   }
-  post<B extends z.ZodType | undefined = undefined>(
+  post<B extends z.ZodType | undefined = undefined, R extends z.ZodType | undefined = undefined>(
     path: string,
-    spec: RouteSpec<B, undefined>,
-    h: Handler<B, undefined>,
+    spec: RouteSpec<B, undefined, R>,
+    h: Handler<B, undefined, R>,
   ) {
     return this.add("post", path, spec, h);
   }
-  put<B extends z.ZodType | undefined = undefined>(
+  put<B extends z.ZodType | undefined = undefined, R extends z.ZodType | undefined = undefined>(
     path: string,
-    spec: RouteSpec<B, undefined>,
-    h: Handler<B, undefined>,
+    spec: RouteSpec<B, undefined, R>,
+    h: Handler<B, undefined, R>,
   ) {
     return this.add("put", path, spec, h);
   }
-  delete<Q extends z.ZodObject | undefined = undefined>(
+  delete<Q extends z.ZodObject | undefined = undefined, R extends z.ZodType | undefined = undefined>(
     path: string,
-    spec: RouteSpec<undefined, Q>,
-    h: Handler<undefined, Q>,
+    spec: RouteSpec<undefined, Q, R>,
+    h: Handler<undefined, Q, R>,
   ) {
     return this.add("delete", path, spec, h);
   }

@@ -1170,7 +1170,65 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "degraded";
+                        nodeId: string;
+                        database: string;
+                        databaseHealth: {
+                            engine: string;
+                            ok: boolean;
+                            latencyMs: number;
+                            error?: string;
+                        };
+                        uptimeSeconds: number;
+                        adapters: {
+                            protocol: number;
+                            protocolLabel: string | null;
+                            instance: string;
+                            version: string;
+                            attachedAt: string | null;
+                            sessions: number;
+                            /** @constant */
+                            state: "attached";
+                            connectedDevices: number;
+                        }[];
+                        nodes: {
+                            nodeId: string;
+                            /** @enum {string} */
+                            state: "up" | "gone";
+                            apiAddress?: string | null;
+                            grpcAddress?: string | null;
+                            startedAt: string | null;
+                            heartbeatAt?: string | null;
+                            stoppedAt?: string | null;
+                            adapters: {
+                                protocol: number;
+                                protocolLabel: string | null;
+                                instance: string;
+                                version: string;
+                                attachedAt: string | null;
+                                sessions: number;
+                            }[];
+                        }[];
+                        jobs: string[];
+                        brokers: {
+                            [key: string]: string;
+                        };
+                        reconnectingAdapters: {
+                            protocol: number;
+                            protocolLabel: string | null;
+                            instance: string;
+                            version: string;
+                            attachedAt: string | null;
+                            sessions: number;
+                            /** @constant */
+                            state: "reconnecting";
+                            detachedAt: string | null;
+                        }[];
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1192,7 +1250,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1218,7 +1284,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        token: string;
+                        userIntID: number;
+                        username: string;
+                        tenantID: string;
+                        /** @description admin, operator or viewer */
+                        role: string;
+                        /** @description ISO 8601 */
+                        expiresAt: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1240,7 +1317,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1264,7 +1349,32 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            productID: string;
+                            productName: string;
+                            description: string | null;
+                            userIntID: number;
+                            tenantID: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            cloudProtocol: number;
+                            cloudProtocolLabel: string | null;
+                            deviceCount: number;
+                            dataPointCount: number;
+                            dataStreamCount: number;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1286,21 +1396,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1316,7 +1450,7 @@ export interface operations {
                 "application/json": {
                     productName: string;
                     description?: string | null;
-                    cloudProtocol: number | string;
+                    cloudProtocol: (1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7");
                 };
             };
         };
@@ -1326,7 +1460,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        productName: string;
+                        description: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        cloudProtocol: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1348,21 +1496,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1404,21 +1576,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1438,7 +1634,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        productName: string;
+                        description: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        cloudProtocol: number;
+                        cloudProtocolLabel: string | null;
+                        deviceCount: number;
+                        dataPointCount: number;
+                        dataStreamCount: number;
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1460,21 +1675,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1492,7 +1731,7 @@ export interface operations {
                 "application/json": {
                     productName?: string;
                     description?: string | null;
-                    cloudProtocol?: number | string;
+                    cloudProtocol?: (1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7");
                 };
             };
         };
@@ -1502,7 +1741,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        productName: string;
+                        description: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        cloudProtocol: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1524,21 +1777,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1568,7 +1845,80 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceUsername: string;
+                            token?: string;
+                            authType: number;
+                            blocked: number;
+                            cloudProtocol: number;
+                            productID: string;
+                            productIntID: number;
+                            deviceType: number;
+                            upLinkSystem?: number | null;
+                            gateway: number | null;
+                            parentDevice: number | null;
+                            carrier: number | null;
+                            physicalNetwork: number | null;
+                            deviceStatus: number;
+                            IMEI: string | null;
+                            IMSI: string | null;
+                            autoSub: number | null;
+                            modBusIndex: number | null;
+                            latitude: number | null;
+                            longitude: number | null;
+                            /** @description Any JSON value */
+                            location: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            lora: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            manufacturer: string | null;
+                            serialNumber: string | null;
+                            softVersion: string | null;
+                            hardwareVersion: string | null;
+                            description: string | null;
+                            deviceConsoleIP: string | null;
+                            deviceConsoleUsername: string | null;
+                            deviceConsolePort: number | null;
+                            /** @description Any JSON value */
+                            metaData: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            scopes: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            certs: number[];
+                            tenantID: string;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            productName: string;
+                            authTypeLabel: string | null;
+                            blockedLabel: string | null;
+                            cloudProtocolLabel: string | null;
+                            deviceTypeLabel: string | null;
+                            deviceStatusLabel: string | null;
+                            carrierLabel: string | null;
+                            physicalNetworkLabel: string | null;
+                            upLinkSystemLabel?: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1590,21 +1940,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1620,23 +1994,23 @@ export interface operations {
                 "application/json": {
                     productID: string;
                     deviceName: string;
-                    deviceType?: number | string;
-                    upLinkSystem?: (number | string) | null;
+                    deviceType?: (1 | 3) | ("1" | "3");
+                    upLinkSystem?: ((1 | 2 | 3) | ("1" | "2" | "3")) | null;
                     gateway?: (number | string) | null;
                     parentDevice?: (number | string) | null;
-                    authType?: number | string;
+                    authType?: (1 | 2) | ("1" | "2");
                     deviceID?: string;
                     deviceUsername?: string;
                     token?: string;
-                    carrier?: (number | string) | null;
-                    physicalNetwork?: (number | string) | null;
+                    carrier?: ((1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4")) | null;
+                    physicalNetwork?: ((1 | 2 | 3 | 4 | 5 | 6) | ("1" | "2" | "3" | "4" | "5" | "6")) | null;
                     IMEI?: string | null;
                     IMSI?: string | null;
-                    autoSub?: (number | string) | null;
+                    autoSub?: ((0 | 1) | ("0" | "1")) | null;
                     modBusIndex?: (number | string) | null;
                     latitude?: (number | string) | null;
                     longitude?: (number | string) | null;
-                    location: unknown;
+                    location?: unknown;
                     lora?: {
                         [key: string]: unknown;
                     } | null;
@@ -1648,10 +2022,10 @@ export interface operations {
                     deviceConsoleIP?: string | null;
                     deviceConsoleUsername?: string | null;
                     deviceConsolePort?: (number | string) | null;
-                    metaData: unknown;
+                    metaData?: unknown;
                     scopes?: unknown[] | string | null;
                     certs?: (number | string)[];
-                    blocked?: number | string;
+                    blocked?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -1661,7 +2035,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        deviceID: string;
+                        deviceName: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        cloudProtocol: number;
+                        productID: string;
+                        productIntID: number;
+                        deviceType: number;
+                        upLinkSystem?: number | null;
+                        gateway: number | null;
+                        parentDevice: number | null;
+                        carrier: number | null;
+                        physicalNetwork: number | null;
+                        deviceStatus: number;
+                        IMEI: string | null;
+                        IMSI: string | null;
+                        autoSub: number | null;
+                        modBusIndex: number | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        lora: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        deviceConsoleIP: string | null;
+                        deviceConsoleUsername: string | null;
+                        deviceConsolePort: number | null;
+                        /** @description Any JSON value */
+                        metaData: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        scopes: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1683,21 +2114,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1739,21 +2194,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1773,7 +2252,80 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        deviceID: string;
+                        deviceName: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        cloudProtocol: number;
+                        productID: string;
+                        productIntID: number;
+                        deviceType: number;
+                        upLinkSystem?: number | null;
+                        gateway: number | null;
+                        parentDevice: number | null;
+                        carrier: number | null;
+                        physicalNetwork: number | null;
+                        deviceStatus: number;
+                        IMEI: string | null;
+                        IMSI: string | null;
+                        autoSub: number | null;
+                        modBusIndex: number | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        lora: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        deviceConsoleIP: string | null;
+                        deviceConsoleUsername: string | null;
+                        deviceConsolePort: number | null;
+                        /** @description Any JSON value */
+                        metaData: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        scopes: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        productName: string;
+                        authTypeLabel: string | null;
+                        blockedLabel: string | null;
+                        cloudProtocolLabel: string | null;
+                        deviceTypeLabel: string | null;
+                        deviceStatusLabel: string | null;
+                        carrierLabel: string | null;
+                        physicalNetworkLabel: string | null;
+                        upLinkSystemLabel?: string | null;
+                        gatewayName: string | null;
+                        parentDeviceName: string | null;
+                        createUser: string | null;
+                        clientIP: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        connectedAt: string | null;
+                        keepAlive: number | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1795,21 +2347,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1827,19 +2403,19 @@ export interface operations {
                 "application/json": {
                     productID?: string;
                     deviceName?: string;
-                    deviceType?: number | string;
-                    upLinkSystem?: (number | string) | null;
+                    deviceType?: (1 | 3) | ("1" | "3");
+                    upLinkSystem?: ((1 | 2 | 3) | ("1" | "2" | "3")) | null;
                     gateway?: (number | string) | null;
                     parentDevice?: (number | string) | null;
-                    authType?: number | string;
+                    authType?: (1 | 2) | ("1" | "2");
                     deviceID?: string;
                     deviceUsername?: string;
                     token?: string;
-                    carrier?: (number | string) | null;
-                    physicalNetwork?: (number | string) | null;
+                    carrier?: ((1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4")) | null;
+                    physicalNetwork?: ((1 | 2 | 3 | 4 | 5 | 6) | ("1" | "2" | "3" | "4" | "5" | "6")) | null;
                     IMEI?: string | null;
                     IMSI?: string | null;
-                    autoSub?: (number | string) | null;
+                    autoSub?: ((0 | 1) | ("0" | "1")) | null;
                     modBusIndex?: (number | string) | null;
                     latitude?: (number | string) | null;
                     longitude?: (number | string) | null;
@@ -1858,7 +2434,7 @@ export interface operations {
                     metaData?: unknown;
                     scopes?: unknown[] | string | null;
                     certs?: (number | string)[];
-                    blocked?: number | string;
+                    blocked?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -1868,7 +2444,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        deviceID: string;
+                        deviceName: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        cloudProtocol: number;
+                        productID: string;
+                        productIntID: number;
+                        deviceType: number;
+                        upLinkSystem?: number | null;
+                        gateway: number | null;
+                        parentDevice: number | null;
+                        carrier: number | null;
+                        physicalNetwork: number | null;
+                        deviceStatus: number;
+                        IMEI: string | null;
+                        IMSI: string | null;
+                        autoSub: number | null;
+                        modBusIndex: number | null;
+                        latitude: number | null;
+                        longitude: number | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        lora: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        deviceConsoleIP: string | null;
+                        deviceConsoleUsername: string | null;
+                        deviceConsolePort: number | null;
+                        /** @description Any JSON value */
+                        metaData: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        scopes: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1890,21 +2523,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1929,7 +2586,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string;
+                            deviceName: string;
+                            /** @description UTF-8 text, or base64 when the bytes are not UTF-8 */
+                            payload: string;
+                            topic: string;
+                            updateAt: null;
+                            /** @description Any JSON value */
+                            metadata?: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            msgTime: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -1951,21 +2634,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -1990,7 +2697,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string | null;
+                            deviceName: string | null;
+                            keepAlive: number | null;
+                            tenantID: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            connectStatus: number;
+                            connectStatusLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2012,21 +2741,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2051,7 +2804,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceIntID: number | null;
+                            deviceName: string;
+                            payload: string;
+                            topic: string | null;
+                            publishStatus: number;
+                            publishStatusLabel: string | null;
+                            publishUser: string | null;
+                            publishResult: string | null;
+                            userIntID: number | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2073,21 +2850,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2111,7 +2912,60 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            gatewayName: string;
+                            deviceID: string;
+                            deviceUsername: string;
+                            token?: string;
+                            authType: number;
+                            blocked: number;
+                            deviceStatus: number;
+                            gatewayProtocol: number | null;
+                            upLinkNetwork: number | null;
+                            upLinkProtocol: number | null;
+                            mac: string | null;
+                            /** @description Any JSON value */
+                            channel: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            productID: string;
+                            deviceConsoleIP: string | null;
+                            deviceConsolePort: number | null;
+                            deviceConsoleUsername: string | null;
+                            /** @description Any JSON value */
+                            location: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            manufacturer: string | null;
+                            serialNumber: string | null;
+                            softVersion: string | null;
+                            hardwareVersion: string | null;
+                            description: string | null;
+                            certs: number[];
+                            tenantID: string;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            productName: string;
+                            deviceCount: number;
+                            authTypeLabel: string | null;
+                            deviceStatusLabel: string | null;
+                            gatewayProtocolLabel: string | null;
+                            upLinkNetworkLabel: string | null;
+                            upLinkProtocolLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2133,21 +2987,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2163,16 +3041,16 @@ export interface operations {
                 "application/json": {
                     productID: string;
                     gatewayName: string;
-                    gatewayProtocol: number | string;
-                    upLinkNetwork?: (number | string) | null;
-                    upLinkProtocol?: (number | string) | null;
+                    gatewayProtocol: (1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7");
+                    upLinkNetwork?: ((1 | 2 | 3 | 4 | 5) | ("1" | "2" | "3" | "4" | "5")) | null;
+                    upLinkProtocol?: ((1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7")) | null;
                     mac?: string | null;
-                    authType?: number | string;
-                    blocked?: number | string;
+                    authType?: (1 | 2) | ("1" | "2");
+                    blocked?: (0 | 1) | ("0" | "1");
                     deviceID?: string;
                     deviceUsername?: string;
                     token?: string;
-                    location: unknown;
+                    location?: unknown;
                     manufacturer?: string | null;
                     serialNumber?: string | null;
                     softVersion?: string | null;
@@ -2216,7 +3094,46 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        gatewayName: string;
+                        deviceID: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        deviceStatus: number;
+                        gatewayProtocol: number | null;
+                        upLinkNetwork: number | null;
+                        upLinkProtocol: number | null;
+                        mac: string | null;
+                        /** @description Any JSON value */
+                        channel: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        productID: string;
+                        deviceConsoleIP: string | null;
+                        deviceConsolePort: number | null;
+                        deviceConsoleUsername: string | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2238,21 +3155,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2294,21 +3235,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2328,7 +3293,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        gatewayName: string;
+                        deviceID: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        deviceStatus: number;
+                        gatewayProtocol: number | null;
+                        upLinkNetwork: number | null;
+                        upLinkProtocol: number | null;
+                        mac: string | null;
+                        /** @description Any JSON value */
+                        channel: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        productID: string;
+                        deviceConsoleIP: string | null;
+                        deviceConsolePort: number | null;
+                        deviceConsoleUsername: string | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        productName: string;
+                        deviceCount: number;
+                        authTypeLabel: string | null;
+                        deviceStatusLabel: string | null;
+                        gatewayProtocolLabel: string | null;
+                        upLinkNetworkLabel: string | null;
+                        upLinkProtocolLabel: string | null;
+                        createUser: string | null;
+                        clientIP: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        connectedAt: string | null;
+                        keepAlive: number | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2350,21 +3366,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2382,12 +3422,12 @@ export interface operations {
                 "application/json": {
                     productID?: string;
                     gatewayName?: string;
-                    gatewayProtocol?: number | string;
-                    upLinkNetwork?: (number | string) | null;
-                    upLinkProtocol?: (number | string) | null;
+                    gatewayProtocol?: (1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7");
+                    upLinkNetwork?: ((1 | 2 | 3 | 4 | 5) | ("1" | "2" | "3" | "4" | "5")) | null;
+                    upLinkProtocol?: ((1 | 2 | 3 | 4 | 5 | 6 | 7) | ("1" | "2" | "3" | "4" | "5" | "6" | "7")) | null;
                     mac?: string | null;
-                    authType?: number | string;
-                    blocked?: number | string;
+                    authType?: (1 | 2) | ("1" | "2");
+                    blocked?: (0 | 1) | ("0" | "1");
                     deviceID?: string;
                     deviceUsername?: string;
                     token?: string;
@@ -2435,7 +3475,46 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        gatewayName: string;
+                        deviceID: string;
+                        deviceUsername: string;
+                        token?: string;
+                        authType: number;
+                        blocked: number;
+                        deviceStatus: number;
+                        gatewayProtocol: number | null;
+                        upLinkNetwork: number | null;
+                        upLinkProtocol: number | null;
+                        mac: string | null;
+                        /** @description Any JSON value */
+                        channel: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        productID: string;
+                        deviceConsoleIP: string | null;
+                        deviceConsolePort: number | null;
+                        deviceConsoleUsername: string | null;
+                        /** @description Any JSON value */
+                        location: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        manufacturer: string | null;
+                        serialNumber: string | null;
+                        softVersion: string | null;
+                        hardwareVersion: string | null;
+                        description: string | null;
+                        certs: number[];
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2457,21 +3536,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2496,7 +3599,34 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string;
+                            deviceName: string;
+                            /** @description UTF-8 text, or base64 when the bytes are not UTF-8 */
+                            payload: string;
+                            topic: string;
+                            updateAt: null;
+                            /** @description Any JSON value */
+                            metadata?: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            msgTime: string | null;
+                            gatewayName: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2518,21 +3648,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2557,7 +3711,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceIntID: number | null;
+                            createUser: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            publishStatus: number;
+                            publishResult: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2579,21 +3753,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2618,7 +3816,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            groupID: string;
+                            groupName: string;
+                            description: string | null;
+                            productID: string;
+                            productName: string;
+                            deviceCount: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2640,21 +3859,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2680,7 +3923,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        groupID: string;
+                        groupName: string;
+                        description: string | null;
+                        productID: string;
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2702,21 +3959,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2758,21 +4039,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2792,7 +4097,24 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        groupID: string;
+                        groupName: string;
+                        description: string | null;
+                        productID: string;
+                        productName: string;
+                        deviceCount: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        createUser: string | null;
+                        tenantID: string;
+                        userIntID: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2814,21 +4136,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2856,7 +4202,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        groupID: string;
+                        groupName: string;
+                        description: string | null;
+                        productID: string;
+                        tenantID: string;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2878,21 +4238,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2917,7 +4301,80 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceUsername: string;
+                            token?: string;
+                            authType: number;
+                            blocked: number;
+                            cloudProtocol: number;
+                            productID: string;
+                            productIntID: number;
+                            deviceType: number;
+                            upLinkSystem?: number | null;
+                            gateway: number | null;
+                            parentDevice: number | null;
+                            carrier: number | null;
+                            physicalNetwork: number | null;
+                            deviceStatus: number;
+                            IMEI: string | null;
+                            IMSI: string | null;
+                            autoSub: number | null;
+                            modBusIndex: number | null;
+                            latitude: number | null;
+                            longitude: number | null;
+                            /** @description Any JSON value */
+                            location: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            lora: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            manufacturer: string | null;
+                            serialNumber: string | null;
+                            softVersion: string | null;
+                            hardwareVersion: string | null;
+                            description: string | null;
+                            deviceConsoleIP: string | null;
+                            deviceConsoleUsername: string | null;
+                            deviceConsolePort: number | null;
+                            /** @description Any JSON value */
+                            metaData: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            scopes: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            certs: number[];
+                            tenantID: string;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            productName: string;
+                            authTypeLabel: string | null;
+                            blockedLabel: string | null;
+                            cloudProtocolLabel: string | null;
+                            deviceTypeLabel: string | null;
+                            deviceStatusLabel: string | null;
+                            carrierLabel: string | null;
+                            physicalNetworkLabel: string | null;
+                            upLinkSystemLabel?: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -2939,21 +4396,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2979,7 +4460,80 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceUsername: string;
+                            token?: string;
+                            authType: number;
+                            blocked: number;
+                            cloudProtocol: number;
+                            productID: string;
+                            productIntID: number;
+                            deviceType: number;
+                            upLinkSystem?: number | null;
+                            gateway: number | null;
+                            parentDevice: number | null;
+                            carrier: number | null;
+                            physicalNetwork: number | null;
+                            deviceStatus: number;
+                            IMEI: string | null;
+                            IMSI: string | null;
+                            autoSub: number | null;
+                            modBusIndex: number | null;
+                            latitude: number | null;
+                            longitude: number | null;
+                            /** @description Any JSON value */
+                            location: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            lora: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            manufacturer: string | null;
+                            serialNumber: string | null;
+                            softVersion: string | null;
+                            hardwareVersion: string | null;
+                            description: string | null;
+                            deviceConsoleIP: string | null;
+                            deviceConsoleUsername: string | null;
+                            deviceConsolePort: number | null;
+                            /** @description Any JSON value */
+                            metaData: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            scopes: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            certs: number[];
+                            tenantID: string;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            productName: string;
+                            authTypeLabel: string | null;
+                            blockedLabel: string | null;
+                            cloudProtocolLabel: string | null;
+                            deviceTypeLabel: string | null;
+                            deviceStatusLabel: string | null;
+                            carrierLabel: string | null;
+                            physicalNetworkLabel: string | null;
+                            upLinkSystemLabel?: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3001,21 +4555,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3059,21 +4637,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3093,7 +4695,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        label: string;
+                        value: number;
+                    }[];
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3115,21 +4722,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3155,7 +4786,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string | null;
+                            deviceName: string | null;
+                            keepAlive: number | null;
+                            tenantID: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            connectStatus: number;
+                            connectStatusLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3177,21 +4830,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3217,7 +4894,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            IP: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            deviceID: string;
+                            deviceName: string;
+                            /** @description UTF-8 text, or base64 when the bytes are not UTF-8 */
+                            payload: string;
+                            topic: string;
+                            updateAt: null;
+                            /** @description Any JSON value */
+                            metadata?: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            msgTime: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3239,21 +4942,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3278,7 +5005,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceIntID: number | null;
+                            deviceName: string;
+                            payload: string;
+                            topic: string | null;
+                            publishStatus: number;
+                            publishStatusLabel: string | null;
+                            publishUser: string | null;
+                            publishResult: string | null;
+                            userIntID: number | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3300,21 +5051,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3332,7 +5107,7 @@ export interface operations {
                     deviceIntID?: number | string;
                     payload: string;
                     topic?: string;
-                    qos?: number | string;
+                    qos?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -3342,7 +5117,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description 1 issued, 3 no acknowledgement needed */
+                        publishStatus: string;
+                        controlLogIntID: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3364,21 +5145,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3395,7 +5200,7 @@ export interface operations {
                     groupID: string;
                     groupIntID?: number | string;
                     payload: string;
-                    needAck?: number | string;
+                    needAck?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -3405,7 +5210,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description /task_status/<taskID> */
+                        statusUrl: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3427,21 +5237,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3465,7 +5299,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            appID: string;
+                            appToken?: string;
+                            appName: string;
+                            /** @enum {string} */
+                            role: "admin" | "operator" | "viewer";
+                            description: string | null;
+                            enable: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            expiresAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            userIntID: number;
+                            tenantID: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3487,21 +5347,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3529,7 +5413,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        appID: string;
+                        appToken?: string;
+                        appName: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
+                        description: string | null;
+                        enable: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        expiresAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3551,21 +5454,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3607,21 +5534,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3641,7 +5592,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        appID: string;
+                        appToken?: string;
+                        appName: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
+                        description: string | null;
+                        enable: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        expiresAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3663,21 +5633,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3697,7 +5691,7 @@ export interface operations {
                     /** @enum {string} */
                     role?: "admin" | "operator" | "viewer";
                     description?: string | null;
-                    enable?: number | string;
+                    enable?: (0 | 1) | ("0" | "1");
                     expiresAt?: string | null;
                 } & {
                     [key: string]: unknown;
@@ -3710,7 +5704,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        appID: string;
+                        appToken?: string;
+                        appName: string;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
+                        description: string | null;
+                        enable: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        expiresAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3732,21 +5745,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3770,7 +5807,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            tenantID: string;
+                            tenantName: string;
+                            enable: number;
+                            maxDevices: number;
+                            maxConnections: number;
+                            maxUplinkRate: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3792,21 +5850,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3836,7 +5918,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        tenantID: string;
+                        tenantName: string;
+                        enable: number;
+                        maxDevices: number;
+                        maxConnections: number;
+                        maxUplinkRate: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3858,21 +5954,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3892,7 +6012,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        tenantID: string;
+                        tenantName: string;
+                        enable: number;
+                        maxDevices: number;
+                        maxConnections: number;
+                        maxUplinkRate: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3914,21 +6048,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -3962,7 +6120,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        tenantID: string;
+                        tenantName: string;
+                        enable: number;
+                        maxDevices: number;
+                        maxConnections: number;
+                        maxUplinkRate: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -3984,21 +6156,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4022,7 +6218,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            username: string;
+                            email: string | null;
+                            /** @enum {string} */
+                            role: "admin" | "operator" | "viewer";
+                            enable: number;
+                            serviceAdmin: boolean;
+                            tenantID: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4044,21 +6262,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4087,7 +6329,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string | null;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
+                        enable: number;
+                        serviceAdmin: boolean;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4109,21 +6366,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4165,21 +6446,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4199,7 +6504,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string | null;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
+                        enable: number;
+                        serviceAdmin: boolean;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4221,21 +6541,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4257,7 +6601,7 @@ export interface operations {
                     role?: "admin" | "operator" | "viewer";
                     email?: string | null;
                     tenantID?: string;
-                    enable?: number | string;
+                    enable?: (0 | 1) | ("0" | "1");
                 } & {
                     [key: string]: unknown;
                 };
@@ -4269,7 +6613,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        username: string;
+                        email: string | null;
+                        /** @enum {string} */
+                        role: "admin" | "operator" | "viewer";
+                        enable: number;
+                        serviceAdmin: boolean;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4291,21 +6650,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4329,7 +6712,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            enable: number;
+                            id: number;
+                            name: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4351,21 +6749,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4380,7 +6802,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    enable: number | string;
+                    enable: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -4390,7 +6812,30 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        CN: string;
+                        cert: {
+                            content: string;
+                            fileName: string;
+                        };
+                        key: {
+                            content: string;
+                            fileName: string;
+                        };
+                        root: {
+                            content: string;
+                            fileName: string;
+                        };
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        enable: number;
+                        id: number;
+                        name: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4412,21 +6857,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4468,21 +6937,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4502,7 +6995,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        enable: number;
+                        CN: string;
+                        cert: string;
+                        key?: string;
+                        root: string;
+                        createUser: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4524,21 +7032,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4555,7 +7087,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    enable?: number | string;
+                    enable?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -4565,7 +7097,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        CN: string;
+                        cert: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        enable: number;
+                        id: number;
+                        key: string;
+                        name: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4587,21 +7132,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4625,7 +7194,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            topic: string;
+                            access: number;
+                            allow: number;
+                            description: string | null;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            accessLabel: string | null;
+                            allowLabel: string | null;
+                            mqtt_acl: {
+                                id: number;
+                            }[];
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4647,21 +7242,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4677,8 +7296,8 @@ export interface operations {
                 "application/json": {
                     name: string;
                     topic: string;
-                    access: number | string;
-                    allow: number | string;
+                    access: (1 | 2 | 3) | ("1" | "2" | "3");
+                    allow: (0 | 1) | ("0" | "1");
                     description?: string | null;
                 };
             };
@@ -4689,7 +7308,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        topic: string;
+                        access: number;
+                        allow: number;
+                        description: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4711,21 +7344,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4767,21 +7424,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4801,7 +7482,27 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        topic: string;
+                        access: number;
+                        allow: number;
+                        description: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        accessLabel: string | null;
+                        allowLabel: string | null;
+                        mqtt_acl: {
+                            id: number;
+                        }[];
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4823,21 +7524,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4855,8 +7580,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     topic?: string;
-                    access?: number | string;
-                    allow?: number | string;
+                    access?: (1 | 2 | 3) | ("1" | "2" | "3");
+                    allow?: (0 | 1) | ("0" | "1");
                     description?: string | null;
                 };
             };
@@ -4867,7 +7592,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        topic: string;
+                        access: number;
+                        allow: number;
+                        description: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4889,21 +7628,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4928,7 +7691,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceTypeLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -4950,21 +7727,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -4990,7 +7791,21 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceID: string;
+                            deviceName: string;
+                            deviceTypeLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5012,21 +7827,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5070,21 +7909,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5112,7 +7975,20 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deviceName: string;
+                            productName: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5134,21 +8010,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5173,7 +8073,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            topic: string;
+                            access: number;
+                            allow: number;
+                            description: string | null;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            accessLabel: string | null;
+                            allowLabel: string | null;
+                            mqtt_acl: {
+                                id: number;
+                            }[];
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5195,21 +8121,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5235,7 +8185,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            topic: string;
+                            access: number;
+                            allow: number;
+                            description: string | null;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            accessLabel: string | null;
+                            allowLabel: string | null;
+                            mqtt_acl: {
+                                id: number;
+                            }[];
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5257,21 +8233,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5315,21 +8315,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5354,7 +8378,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            name: string;
+                            topic: string;
+                            access: number;
+                            allow: number;
+                            description: string | null;
+                            userIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            accessLabel: string | null;
+                            allowLabel: string | null;
+                            mqtt_acl: {
+                                id: number;
+                            }[];
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5376,21 +8426,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5415,7 +8489,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            topic: string;
+                            /** @enum {string} */
+                            qos: "0" | "1" | "2";
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5437,21 +8529,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5468,7 +8584,7 @@ export interface operations {
             content: {
                 "application/json": {
                     topic: string;
-                    qos?: number | string;
+                    qos?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -5478,7 +8594,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        topic: string;
+                        /** @enum {string} */
+                        qos: "0" | "1" | "2";
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5500,21 +8627,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5558,21 +8709,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5598,7 +8773,37 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            alertName: string | null;
+                            alertContent: string | null;
+                            /** @description Any JSON value */
+                            alertDetail: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            alertSeverity: number | null;
+                            alertSeverityLabel: string | null;
+                            alertTimes: number | null;
+                            deviceID: string | null;
+                            deviceName: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            startTime: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            endTime: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5620,21 +8825,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5676,21 +8905,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5715,7 +8968,29 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            groupID: string;
+                            groupName: string;
+                            payload: string;
+                            publishStatus: number;
+                            publishStatusLabel: string | null;
+                            publishUser: string | null;
+                            userIntID: number | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5737,21 +9012,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5775,7 +9074,46 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            dataPointID: string;
+                            dataPointName: string;
+                            productID: string;
+                            pointDataType: number;
+                            dataTransType: number;
+                            unitName: string | null;
+                            unitSymbol: string | null;
+                            upperLimit: number | null;
+                            lowerLimit: number | null;
+                            dataStep: number | null;
+                            binarySize: number | null;
+                            faultValue: string | null;
+                            isDiscard: number | null;
+                            isLocationType: number | null;
+                            locationType: number | null;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            registerAddr: string | null;
+                            detail: string | null;
+                            productName: string;
+                            pointDataTypeLabel: string | null;
+                            dataTransTypeLabel: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5797,21 +9135,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5827,8 +9189,8 @@ export interface operations {
                 "application/json": {
                     dataPointName: string;
                     dataPointID: string;
-                    pointDataType: number | string;
-                    dataTransType: number | string;
+                    pointDataType: (1 | 3 | 4 | 5 | 6 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 21 | 22 | 23 | 24 | 25) | ("1" | "3" | "4" | "5" | "6" | "11" | "12" | "13" | "14" | "15" | "16" | "17" | "18" | "19" | "21" | "22" | "23" | "24" | "25");
+                    dataTransType: (1 | 2 | 3) | ("1" | "2" | "3");
                     productIntID?: number | string;
                     productID?: string;
                     unitName?: string | null;
@@ -5848,8 +9210,8 @@ export interface operations {
                     productIntID?: number | string;
                     productID?: string;
                     streamName: string;
-                    streamType: number | string;
-                    streamDataType: number | string;
+                    streamType: (1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4");
+                    streamDataType: (1 | 2) | ("1" | "2");
                     topic: string;
                     dataPoints?: (number | string)[];
                     detail?: string | null;
@@ -5862,7 +9224,52 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataPointID: string;
+                        dataPointName: string;
+                        productID: string;
+                        pointDataType: number;
+                        dataTransType: number;
+                        unitName: string | null;
+                        unitSymbol: string | null;
+                        upperLimit: number | null;
+                        lowerLimit: number | null;
+                        dataStep: number | null;
+                        binarySize: number | null;
+                        faultValue: string | null;
+                        isDiscard: number | null;
+                        isLocationType: number | null;
+                        locationType: number | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        registerAddr: string | null;
+                        detail: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    } | {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5884,21 +9291,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5940,21 +9371,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -5974,7 +9429,42 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataPointID: string;
+                        dataPointName: string;
+                        productID: string;
+                        pointDataType: number;
+                        dataTransType: number;
+                        unitName: string | null;
+                        unitSymbol: string | null;
+                        upperLimit: number | null;
+                        lowerLimit: number | null;
+                        dataStep: number | null;
+                        binarySize: number | null;
+                        faultValue: string | null;
+                        isDiscard: number | null;
+                        isLocationType: number | null;
+                        locationType: number | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        registerAddr: string | null;
+                        detail: string | null;
+                        productName: string;
+                        pointDataTypeLabel: string | null;
+                        dataTransTypeLabel: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        createUser: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -5996,21 +9486,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6043,14 +9557,14 @@ export interface operations {
                     detail?: string | null;
                     dataPointName?: string;
                     dataPointID?: string;
-                    pointDataType?: number | string;
-                    dataTransType?: number | string;
+                    pointDataType?: (1 | 3 | 4 | 5 | 6 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 21 | 22 | 23 | 24 | 25) | ("1" | "3" | "4" | "5" | "6" | "11" | "12" | "13" | "14" | "15" | "16" | "17" | "18" | "19" | "21" | "22" | "23" | "24" | "25");
+                    dataTransType?: (1 | 2 | 3) | ("1" | "2" | "3");
                 } | {
                     productIntID?: number | string;
                     productID?: string;
                     streamName?: string;
-                    streamType?: number | string;
-                    streamDataType?: number | string;
+                    streamType?: (1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4");
+                    streamDataType?: (1 | 2) | ("1" | "2");
                     topic?: string;
                     dataPoints?: (number | string)[];
                     detail?: string | null;
@@ -6063,7 +9577,52 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        dataPointID: string;
+                        dataPointName: string;
+                        productID: string;
+                        pointDataType: number;
+                        dataTransType: number;
+                        unitName: string | null;
+                        unitSymbol: string | null;
+                        upperLimit: number | null;
+                        lowerLimit: number | null;
+                        dataStep: number | null;
+                        binarySize: number | null;
+                        faultValue: string | null;
+                        isDiscard: number | null;
+                        isLocationType: number | null;
+                        locationType: number | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        registerAddr: string | null;
+                        detail: string | null;
+                        userIntID: number;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    } | {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6085,21 +9644,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6123,7 +9706,25 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            productName: string;
+                            streamDataType: number;
+                            streamDataTypeLabel: string | null;
+                            streamName: string;
+                            streamType: number;
+                            streamTypeLabel: string | null;
+                            topic: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6145,21 +9746,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6176,8 +9801,8 @@ export interface operations {
                     productIntID?: number | string;
                     productID?: string;
                     streamName: string;
-                    streamType: number | string;
-                    streamDataType: number | string;
+                    streamType: (1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4");
+                    streamDataType: (1 | 2) | ("1" | "2");
                     topic: string;
                     dataPoints?: (number | string)[];
                     detail?: string | null;
@@ -6190,7 +9815,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6212,21 +9853,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6268,21 +9933,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6302,7 +9991,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        productName: string;
+                        streamTypeLabel: string | null;
+                        streamDataTypeLabel: string | null;
+                        dataPointNames: string[];
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6324,21 +10034,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6357,8 +10091,8 @@ export interface operations {
                     productIntID?: number | string;
                     productID?: string;
                     streamName?: string;
-                    streamType?: number | string;
-                    streamDataType?: number | string;
+                    streamType?: (1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4");
+                    streamDataType?: (1 | 2) | ("1" | "2");
                     topic?: string;
                     dataPoints?: (number | string)[];
                     detail?: string | null;
@@ -6371,7 +10105,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        productID: string;
+                        streamName: string;
+                        streamType: number;
+                        streamDataType: number;
+                        topic: string;
+                        dataPoints: number[];
+                        detail: string | null;
+                        userIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6393,21 +10143,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6431,7 +10205,22 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            dataPointName: string | null;
+                            id: number;
+                            metricName: string;
+                            metricType: number;
+                            metricTypeLabel: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6453,21 +10242,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6483,10 +10296,10 @@ export interface operations {
                 "application/json": {
                     metricName: string;
                     dataPointIntID: number | string;
-                    metricType?: number | string;
-                    chartType?: (number | string) | "" | null;
-                    isShow?: number | string;
-                    aggregateType?: (number | string) | "" | null;
+                    metricType?: (1 | 2) | ("1" | "2");
+                    chartType?: ((1 | 2) | ("1" | "2")) | "" | null;
+                    isShow?: (0 | 1) | ("0" | "1");
+                    aggregateType?: ((1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4")) | "" | null;
                     expressions?: string | null;
                     expressionsLabel?: string | null;
                     remark?: string | null;
@@ -6501,7 +10314,23 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        aggregateType: number | null;
+                        chartType: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number | null;
+                        expressions: string | null;
+                        id: number;
+                        isShow: number | null;
+                        metricName: string;
+                        productItemIntID: number;
+                        remark: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6523,21 +10352,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6579,21 +10432,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6613,7 +10490,34 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        aggregateType: number | null;
+                        chartType: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number | null;
+                        expressions: string | null;
+                        id: number;
+                        isShow: number | null;
+                        metricName: string;
+                        productItemIntID: number;
+                        remark: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        metricType: number;
+                        expressionsLabel: string | null;
+                        dataStreamIntID: number | null;
+                        metricTypeLabel: string | null;
+                        dataPointName: string | null;
+                        aggregateTypeLabel: string | null;
+                        aggregateData: string | null;
+                        aggregateDataLabel: string | null;
+                        chartTypeLabel: string | null;
+                        productID: string;
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6635,21 +10539,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6667,10 +10595,10 @@ export interface operations {
                 "application/json": {
                     metricName?: string;
                     dataPointIntID?: number | string;
-                    metricType?: number | string;
-                    chartType?: (number | string) | "" | null;
-                    isShow?: number | string;
-                    aggregateType?: (number | string) | "" | null;
+                    metricType?: (1 | 2) | ("1" | "2");
+                    chartType?: ((1 | 2) | ("1" | "2")) | "" | null;
+                    isShow?: (0 | 1) | ("0" | "1");
+                    aggregateType?: ((1 | 2 | 3 | 4) | ("1" | "2" | "3" | "4")) | "" | null;
                     expressions?: string | null;
                     expressionsLabel?: string | null;
                     remark?: string | null;
@@ -6685,7 +10613,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        aggregateType: number | null;
+                        chartType: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number | null;
+                        expressions: string | null;
+                        id: number;
+                        isShow: number | null;
+                        metricName: string;
+                        productItemIntID: number;
+                        remark: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        metricType: number;
+                        expressionsLabel: string | null;
+                        dataStreamIntID: number | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6707,21 +10654,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6745,7 +10716,28 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            codeValue: string;
+                            codeValueLabel: string | null;
+                            dataPointIntID: number;
+                            dataPointName: string | null;
+                            itemName: string | null;
+                            productItemIntID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6767,21 +10759,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6809,7 +10825,18 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        codeValue: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number;
+                        id: number;
+                        productItemIntID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6831,21 +10858,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6887,21 +10938,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6925,7 +11000,64 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            templateName: string;
+                            templateType: number;
+                            productID: string;
+                            productItemIntID: number;
+                            dataPointIntID: number | null;
+                            dataStreamIntID: number | null;
+                            dataTransType: number | null;
+                            topic: string | null;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            places: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            instanceID: string | null;
+                            itemID: string | null;
+                            itemName: string | null;
+                            /** @description Any JSON value */
+                            itemOperations: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            objectID: string | null;
+                            defaultValues: {
+                                dataPointID: string;
+                                dataPointName: string;
+                                /** @description Any JSON value */
+                                enum: string | number | boolean | null | unknown[] | {
+                                    [key: string]: unknown;
+                                };
+                                id: number;
+                                pointDataType: number;
+                                /** @description Any JSON value */
+                                value: string | number | boolean | null | unknown[] | {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            templateTypeLabel: string | null;
+                            dataPointID: string | null;
+                            dataPointName: string | null;
+                            dataStreamName: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -6947,21 +11079,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -6976,13 +11132,13 @@ export interface operations {
             content: {
                 "application/json": {
                     templateName: string;
-                    templateType: number | string;
+                    templateType: 1 | "1";
                     productID?: string;
                     productIntID?: number | string;
                     productItemIntID?: number | string;
                     dataPointIntID?: (number | string) | "" | null;
                     dataStreamIntID?: (number | string) | "" | null;
-                    dataTransType?: (number | string) | "" | null;
+                    dataTransType?: ((1 | 2 | 3) | ("1" | "2" | "3")) | "" | null;
                     topic?: string | null;
                     enum?: unknown[] | string | null;
                     /** @description Two integers; must be an array of two integers */
@@ -7005,7 +11161,53 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        templateName: string;
+                        templateType: number;
+                        productID: string;
+                        productItemIntID: number;
+                        dataPointIntID: number | null;
+                        dataStreamIntID: number | null;
+                        dataTransType: number | null;
+                        topic: string | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        places: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        instanceID: string | null;
+                        itemID: string | null;
+                        itemName: string | null;
+                        /** @description Any JSON value */
+                        itemOperations: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        objectID: string | null;
+                        defaultValues: {
+                            dataPointID: string;
+                            dataPointName: string;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            pointDataType: number;
+                            /** @description Any JSON value */
+                            value: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7027,21 +11229,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7083,21 +11309,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7117,7 +11367,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        templateName: string;
+                        templateType: number;
+                        productID: string;
+                        productItemIntID: number;
+                        dataPointIntID: number | null;
+                        dataStreamIntID: number | null;
+                        dataTransType: number | null;
+                        topic: string | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        places: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        instanceID: string | null;
+                        itemID: string | null;
+                        itemName: string | null;
+                        /** @description Any JSON value */
+                        itemOperations: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        objectID: string | null;
+                        defaultValues: {
+                            dataPointID: string;
+                            dataPointName: string;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            pointDataType: number;
+                            /** @description Any JSON value */
+                            value: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        templateTypeLabel: string | null;
+                        dataPointID: string | null;
+                        dataPointName: string | null;
+                        dataStreamName: string | null;
+                        createUser: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7139,21 +11440,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7170,13 +11495,13 @@ export interface operations {
             content: {
                 "application/json": {
                     templateName?: string;
-                    templateType?: number | string;
+                    templateType?: 1 | "1";
                     productID?: string;
                     productIntID?: number | string;
                     productItemIntID?: number | string;
                     dataPointIntID?: (number | string) | "" | null;
                     dataStreamIntID?: (number | string) | "" | null;
-                    dataTransType?: (number | string) | "" | null;
+                    dataTransType?: ((1 | 2 | 3) | ("1" | "2" | "3")) | "" | null;
                     topic?: string | null;
                     enum?: unknown[] | string | null;
                     /** @description Two integers; must be an array of two integers */
@@ -7199,7 +11524,53 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        templateName: string;
+                        templateType: number;
+                        productID: string;
+                        productItemIntID: number;
+                        dataPointIntID: number | null;
+                        dataStreamIntID: number | null;
+                        dataTransType: number | null;
+                        topic: string | null;
+                        /** @description Any JSON value */
+                        enum: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        /** @description Any JSON value */
+                        places: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        instanceID: string | null;
+                        itemID: string | null;
+                        itemName: string | null;
+                        /** @description Any JSON value */
+                        itemOperations: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                        objectID: string | null;
+                        defaultValues: {
+                            dataPointID: string;
+                            dataPointName: string;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            id: number;
+                            pointDataType: number;
+                            /** @description Any JSON value */
+                            value: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7221,21 +11592,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7260,7 +11655,58 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            templateName: string;
+                            templateType: number;
+                            productID: string;
+                            productItemIntID: number;
+                            dataPointIntID: number | null;
+                            dataStreamIntID: number | null;
+                            dataTransType: number | null;
+                            topic: string | null;
+                            /** @description Any JSON value */
+                            enum: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description Any JSON value */
+                            places: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            instanceID: string | null;
+                            defaultValues: {
+                                dataPointID: string;
+                                dataPointName: string;
+                                /** @description Any JSON value */
+                                enum: string | number | boolean | null | unknown[] | {
+                                    [key: string]: unknown;
+                                };
+                                id: number;
+                                pointDataType: number;
+                                /** @description Any JSON value */
+                                value: string | number | boolean | null | unknown[] | {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            templateTypeLabel: string | null;
+                            dataPointID: string | null;
+                            dataPointName: string | null;
+                            dataStreamName: string | null;
+                            value: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7282,21 +11728,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7320,7 +11790,16 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        dataPointIntID: number;
+                        dataPointName: string;
+                        originalData: {
+                            time: (string | null)[];
+                            value: number[];
+                        };
+                    }[];
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7342,21 +11821,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7380,7 +11883,38 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        aggregateType: number | null;
+                        chartType: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        dataPointIntID: number | null;
+                        expressions: string | null;
+                        id: number;
+                        isShow: number | null;
+                        metricName: string;
+                        productItemIntID: number;
+                        remark: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        metricType: number;
+                        expressionsLabel: string | null;
+                        dataStreamIntID: number | null;
+                        metricTypeLabel: string | null;
+                        dataPointName: string | null;
+                        aggregateTypeLabel: string | null;
+                        aggregateData: string | null;
+                        aggregateDataLabel: string | null;
+                        chartTypeLabel: string | null;
+                        productID: string;
+                        createUser: string | null;
+                        metricData: {
+                            time: (string | null)[];
+                            value: number[];
+                        };
+                    }[];
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7402,21 +11936,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7436,7 +11994,19 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description 1 waiting, 2 running, 3 success, 4 failed */
+                        status: number;
+                        progress: number;
+                        message: string | null;
+                        taskID: string;
+                        /** @description Any JSON value */
+                        result: string | number | boolean | null | unknown[] | {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7458,21 +12028,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7495,7 +12089,51 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            scheduleName: string;
+                            scheduleType: number;
+                            IntervalMinute: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            crontabTime: string | null;
+                            cronExpression: string | null;
+                            payload: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            nextRunAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            lastRunAt: string | null;
+                            lastResult: ({
+                                error: string;
+                            } | {
+                                taskID: string;
+                                statusUrl: string;
+                                status: number | null;
+                            } | {
+                                controlLogIntID: number;
+                                publishStatus: string | null;
+                            }) | null;
+                            createUser: string | null;
+                            userIntID: number | null;
+                            tenantID: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            deviceIntID: number;
+                            deviceID: string | null;
+                            deviceName: string | null;
+                            topic: string | null;
+                            qos: number;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7517,21 +12155,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7549,9 +12211,9 @@ export interface operations {
                     deviceIntID?: number | string;
                     payload: string;
                     topic?: string;
-                    qos?: number | string;
+                    qos?: (0 | 1) | ("0" | "1");
                     scheduleName: string;
-                    scheduleType: number | string;
+                    scheduleType: (0 | 1 | 2) | ("0" | "1" | "2");
                     IntervalMinute?: number | string;
                     crontabTime?: string;
                     cronExpression?: string;
@@ -7559,7 +12221,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Done, empty body */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7586,21 +12248,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7642,21 +12328,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7679,7 +12389,50 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            scheduleName: string;
+                            scheduleType: number;
+                            IntervalMinute: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            crontabTime: string | null;
+                            cronExpression: string | null;
+                            payload: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            nextRunAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            lastRunAt: string | null;
+                            lastResult: ({
+                                error: string;
+                            } | {
+                                taskID: string;
+                                statusUrl: string;
+                                status: number | null;
+                            } | {
+                                controlLogIntID: number;
+                                publishStatus: string | null;
+                            }) | null;
+                            createUser: string | null;
+                            userIntID: number | null;
+                            tenantID: string;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            groupIntID: number | null;
+                            groupID: string | null;
+                            groupName: string | null;
+                            needAck: number;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7701,21 +12454,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7732,9 +12509,9 @@ export interface operations {
                     groupID: string;
                     groupIntID?: number | string;
                     payload: string;
-                    needAck?: number | string;
+                    needAck?: (0 | 1) | ("0" | "1");
                     scheduleName: string;
-                    scheduleType: number | string;
+                    scheduleType: (0 | 1 | 2) | ("0" | "1" | "2");
                     IntervalMinute?: number | string;
                     crontabTime?: string;
                     cronExpression?: string;
@@ -7742,7 +12519,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
+            /** @description Done, empty body */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7769,21 +12546,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7825,21 +12626,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7859,7 +12684,44 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        scheduleName: string;
+                        scheduleType: number;
+                        IntervalMinute: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        crontabTime: string | null;
+                        cronExpression: string | null;
+                        payload: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        nextRunAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        lastRunAt: string | null;
+                        lastResult: ({
+                            error: string;
+                        } | {
+                            taskID: string;
+                            statusUrl: string;
+                            status: number | null;
+                        } | {
+                            controlLogIntID: number;
+                            publishStatus: string | null;
+                        }) | null;
+                        createUser: string | null;
+                        userIntID: number | null;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        deviceIntID: number;
+                        deviceID: string | null;
+                        deviceName: string | null;
+                        topic: string | null;
+                        qos: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7881,21 +12743,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7915,7 +12801,43 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        scheduleName: string;
+                        scheduleType: number;
+                        IntervalMinute: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        crontabTime: string | null;
+                        cronExpression: string | null;
+                        payload: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        nextRunAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        lastRunAt: string | null;
+                        lastResult: ({
+                            error: string;
+                        } | {
+                            taskID: string;
+                            statusUrl: string;
+                            status: number | null;
+                        } | {
+                            controlLogIntID: number;
+                            publishStatus: string | null;
+                        }) | null;
+                        createUser: string | null;
+                        userIntID: number | null;
+                        tenantID: string;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        groupIntID: number | null;
+                        groupID: string | null;
+                        groupName: string | null;
+                        needAck: number;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7937,21 +12859,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -7977,7 +12923,12 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description /task_status/<taskID> */
+                        statusUrl: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -7999,21 +12950,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8033,7 +13008,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/csv": string;
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8055,21 +13032,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8080,14 +13081,27 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description CSV, a header line then one device a line */
+                    file: string;
+                };
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description Success */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description /task_status/<taskID> */
+                        statusUrl: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8109,21 +13123,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8146,7 +13184,33 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            webhookName: string;
+                            url: string;
+                            eventTypes: ("uplink" | "decoded" | "online" | "offline" | "command_result" | "alert_opened" | "alert_closed")[];
+                            productIDs: string[];
+                            deviceIDs: string[];
+                            enabled: number;
+                            disabledReason: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            failingSince: string | null;
+                            lastEventID: number;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                            tenantID: string;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8168,21 +13232,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8202,7 +13290,7 @@ export interface operations {
                     productIDs?: string[] | null;
                     deviceIDs?: string[] | null;
                     secret: string;
-                    enabled?: number | string;
+                    enabled?: (0 | 1) | ("0" | "1");
                 };
             };
         };
@@ -8212,7 +13300,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        webhookName: string;
+                        url: string;
+                        eventTypes: ("uplink" | "decoded" | "online" | "offline" | "command_result" | "alert_opened" | "alert_closed")[];
+                        productIDs: string[];
+                        deviceIDs: string[];
+                        enabled: number;
+                        disabledReason: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        failingSince: string | null;
+                        lastEventID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8234,21 +13341,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8290,21 +13421,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8324,7 +13479,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        webhookName: string;
+                        url: string;
+                        eventTypes: ("uplink" | "decoded" | "online" | "offline" | "command_result" | "alert_opened" | "alert_closed")[];
+                        productIDs: string[];
+                        deviceIDs: string[];
+                        enabled: number;
+                        disabledReason: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        failingSince: string | null;
+                        lastEventID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8346,21 +13520,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8382,7 +13580,7 @@ export interface operations {
                     productIDs?: string[] | null;
                     deviceIDs?: string[] | null;
                     secret?: string;
-                    enabled?: number | string;
+                    enabled?: (0 | 1) | ("0" | "1");
                 } & {
                     [key: string]: unknown;
                 };
@@ -8394,7 +13592,26 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        id: number;
+                        webhookName: string;
+                        url: string;
+                        eventTypes: ("uplink" | "decoded" | "online" | "offline" | "command_result" | "alert_opened" | "alert_closed")[];
+                        productIDs: string[];
+                        deviceIDs: string[];
+                        enabled: number;
+                        disabledReason: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        failingSince: string | null;
+                        lastEventID: number;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                        tenantID: string;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8416,21 +13633,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8450,7 +13691,14 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        deliveryID: string;
+                        delivered: 0 | 1;
+                        httpStatus: number | null;
+                        error: string | null;
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8472,21 +13720,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8512,7 +13784,31 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            deliveryID: string;
+                            eventID: number | null;
+                            eventType: string;
+                            deviceID: string | null;
+                            /** @enum {string} */
+                            status: "delivered" | "retrying" | "failed";
+                            attempts: number;
+                            httpStatus: number | null;
+                            error: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            createAt: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8534,21 +13830,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };
@@ -8571,7 +13891,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/event-stream": string;
+                };
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {
@@ -8593,21 +13915,45 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description PERMISSION_DENIED */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
             /** @description DATA_NOT_FOUND */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
             };
         };
     };

@@ -41,10 +41,37 @@ export async function answer<T>(call: Promise<{ data?: T; error?: unknown; respo
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 type Init = { params?: { path?: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown };
 
+/** The JSON body of a success answer among an operation's `responses` (none for 204). */
+type SuccessJson<R> = {
+  [S in keyof R]: S extends 200 | 201 | 202
+    ? R[S] extends { content: { "application/json": infer B } }
+      ? B
+      : undefined
+    : never;
+}[keyof R];
+
 /**
- * A call whose path is only known at run time (the resource commands share one implementation for products,
- * devices and groups): the typed client checks static paths at compile time, this one only at run time.
+ * What the API answers `method` on `path` with, as its OpenAPI document declares it (a union when `path` is a union,
+ * as the resource commands' paths are).
  */
+export type AnswerOf<P extends keyof paths, M extends Method> = P extends keyof paths
+  ? paths[P][Lowercase<M> & keyof paths[P]] extends { responses: infer R }
+    ? SuccessJson<R>
+    : never
+  : never;
+
+/**
+ * A call whose path is chosen at run time among documented ones (the resource commands share one implementation for
+ * products, devices and groups) or only known at run time (a task's statusUrl): its answer is typed from the document
+ * when the path is one of its paths, and its parameters and body are checked only by the API.
+ */
+export function dynamicCall<P extends keyof paths, M extends Method>(
+  client: ApiClient,
+  method: M,
+  path: P,
+  init?: Init,
+): Promise<AnswerOf<P, M>>;
+export function dynamicCall(client: ApiClient, method: Method, path: string, init?: Init): Promise<unknown>;
 export function dynamicCall(client: ApiClient, method: Method, path: string, init: Init = {}): Promise<unknown> {
   const call = client[method] as unknown as (
     p: string,

@@ -1,8 +1,40 @@
+import { z } from "zod";
 import type { DataPoint } from "@iot/registry";
 import type { View } from "../view.js";
-import { parseJson, type Shape } from "./common.js";
+import { f, parseJson, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
+
+const base = z.object({
+  id: f.int,
+  dataPointID: f.str,
+  dataPointName: f.str,
+  productID: f.str,
+  pointDataType: f.int,
+  dataTransType: f.int,
+  unitName: f.strN,
+  unitSymbol: f.strN,
+  upperLimit: f.numN,
+  lowerLimit: f.numN,
+  dataStep: f.numN,
+  binarySize: f.intN,
+  faultValue: f.strN,
+  isDiscard: f.intN,
+  isLocationType: f.intN,
+  locationType: f.intN,
+  enum: f.json,
+  registerAddr: f.strN,
+  detail: f.strN,
+});
+const dates = { createAt: f.date, updateAt: f.date };
+const listed = base.extend({ productName: f.str, pointDataTypeLabel: f.label, dataTransTypeLabel: f.label, ...dates });
+
+/** Data point records by shape, the same in both forms. */
+export const dataPointRecords = {
+  write: base.extend({ userIntID: f.int, tenantID: f.str, ...dates }),
+  list: listed,
+  detail: listed.extend({ createUser: f.strN, userIntID: f.int, tenantID: f.str }),
+} satisfies Record<Shape, z.ZodType>;
 
 /**
  * Data point record, the same in Form 1 and Form 2 (labels follow the
@@ -10,7 +42,8 @@ import { label } from "./labels.js";
  * add the creator and the tenant; create/edit answers carry the stored
  * record without labels and joined names.
  */
-export function dataPoint(p: DataPoint, shape: Shape, view: View) {
+export function dataPoint<S extends Shape>(p: DataPoint, shape: S, view: View): ShapeOf<typeof dataPointRecords, S>;
+export function dataPoint(p: DataPoint, shape: Shape, view: View): RecordOf<typeof dataPointRecords> {
   const base = {
     id: p.id,
     dataPointID: p.dataPointId,

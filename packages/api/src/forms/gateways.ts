@@ -1,12 +1,62 @@
+import { z } from "zod";
 import type { Gateway } from "@iot/registry";
 import type { View } from "../view.js";
-import { parseJson, type Shape } from "./common.js";
+import { f, parseJson, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { tokenOf } from "./devices.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
+const write = z.object({
+  id: f.int,
+  gatewayName: f.str,
+  deviceID: f.str,
+  deviceUsername: f.str,
+  /** Only for callers that may see secrets. */
+  token: f.str.optional(),
+  authType: f.int,
+  blocked: f.int,
+  deviceStatus: f.int,
+  gatewayProtocol: f.intN,
+  upLinkNetwork: f.intN,
+  upLinkProtocol: f.intN,
+  mac: f.strN,
+  channel: f.json,
+  productID: f.str,
+  deviceConsoleIP: f.strN,
+  deviceConsolePort: f.intN,
+  deviceConsoleUsername: f.strN,
+  location: f.json,
+  manufacturer: f.strN,
+  serialNumber: f.strN,
+  softVersion: f.strN,
+  hardwareVersion: f.strN,
+  description: f.strN,
+  certs: z.array(f.int),
+  tenantID: f.str,
+  userIntID: f.int,
+  createAt: f.date,
+  updateAt: f.date,
+});
+const list = write.extend({
+  productName: f.str,
+  deviceCount: f.int,
+  authTypeLabel: f.label,
+  deviceStatusLabel: f.label,
+  gatewayProtocolLabel: f.label,
+  upLinkNetworkLabel: f.label,
+  upLinkProtocolLabel: f.label,
+});
+
+/** Gateway records by shape, the same in both forms. */
+export const gatewayRecords = {
+  write,
+  list,
+  detail: list.extend({ createUser: f.strN, clientIP: f.strN, connectedAt: f.date, keepAlive: f.intN }),
+} satisfies Record<Shape, z.ZodType>;
+
 /** Gateway record: list adds labels and deviceCount; detail adds createUser and the connection. */
-export function gateway(g: Gateway, shape: Shape, view: View) {
+export function gateway<S extends Shape>(g: Gateway, shape: S, view: View): ShapeOf<typeof gatewayRecords, S>;
+export function gateway(g: Gateway, shape: Shape, view: View): RecordOf<typeof gatewayRecords> {
   const base = {
     id: g.id,
     gatewayName: g.deviceName,

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { f, type JsonValue } from "./common.js";
 import { uplinkMetadata, type ConnectLog, type ControlLog, type DeviceEvent } from "@iot/registry";
 import type { View } from "../view.js";
 import { formatDate } from "./dates.js";
@@ -12,25 +14,86 @@ export function payloadText(bytes: Uint8Array): string {
   }
 }
 
+const eventBase = z.object({
+  id: f.int,
+  IP: f.strN,
+  createAt: f.date,
+  deviceID: f.str,
+  deviceName: f.str,
+  payload: f.str.describe("UTF-8 text, or base64 when the bytes are not UTF-8"),
+  topic: f.str,
+  updateAt: z.null(),
+  /** How the message arrived (LoRaWAN metadata); only on events that have it. */
+  metadata: f.json.optional(),
+});
+const connectBase = z.object({
+  id: f.int,
+  IP: f.strN,
+  createAt: f.date,
+  deviceID: f.strN,
+  deviceName: f.strN,
+  keepAlive: f.intN,
+  tenantID: f.strN,
+  updateAt: f.date,
+});
+
+/** Log records by form: uplink events, connect logs, device and gateway control logs. */
+export const logRecords = {
+  event: { "1": eventBase.extend({ msgTime: f.date }), "2": eventBase.extend({ productName: f.str }) },
+  connect: {
+    "1": connectBase.extend({ connectStatus: f.int, connectStatusLabel: f.label }),
+    "2": connectBase.extend({ deviceStatus: f.str, deviceStatusLabel: f.label }),
+  },
+  control: z.object({
+    id: f.int,
+    deviceIntID: f.intN,
+    deviceName: f.str,
+    payload: f.str,
+    topic: f.strN,
+    publishStatus: f.int,
+    publishStatusLabel: f.label,
+    publishUser: f.strN,
+    publishResult: f.strN,
+    userIntID: f.intN,
+    createAt: f.date,
+    updateAt: f.date,
+  }),
+  gatewayControl: z.object({
+    id: f.int,
+    deviceIntID: f.intN,
+    createUser: f.strN,
+    createAt: f.date,
+    payload: z.record(z.string(), z.unknown()),
+    publishStatus: f.int,
+    publishResult: f.strN,
+  }),
+};
+
 /** Uplink message. Form 2 adds productName and has no msgTime. */
-export function event(e: DeviceEvent, view: View) {
-  return {
+export function event(
+  e: DeviceEvent,
+  view: View,
+): z.output<(typeof logRecords.event)["1"]> | z.output<(typeof logRecords.event)["2"]> {
+  const common = {
     id: e.id,
     IP: e.ip,
     createAt: formatDate(e.createAt),
-    ...(view.form === "1" ? { msgTime: formatDate(e.msgTime) } : { productName: e.productName }),
     deviceID: e.deviceId,
     deviceName: e.deviceName,
     payload: payloadText(e.payload),
     topic: e.topic,
     updateAt: null,
     // How the message arrived (LoRaWAN: gateways, RSSI, SNR, frequency, data rate); only on events that have it.
-    ...(e.metadata ? { metadata: uplinkMetadata(e.metadata) } : {}),
+    ...(e.metadata ? { metadata: uplinkMetadata(e.metadata) as JsonValue } : {}),
   };
+  return view.form === "1" ? { ...common, msgTime: formatDate(e.msgTime) } : { ...common, productName: e.productName };
 }
 
 /** Connect log: Form 1 `connectStatus`, Form 2 `deviceStatus` as a string; both with a label. */
-export function connectLog(l: ConnectLog, view: View) {
+export function connectLog(
+  l: ConnectLog,
+  view: View,
+): z.output<(typeof logRecords.connect)["1"]> | z.output<(typeof logRecords.connect)["2"]> {
   const statusLabel = label("connectStatus", l.connectStatus, view.lang);
   return {
     id: l.id,
@@ -48,7 +111,7 @@ export function connectLog(l: ConnectLog, view: View) {
 }
 
 /** Device control log (downlink command). */
-export function controlLog(l: ControlLog, view: View) {
+export function controlLog(l: ControlLog, view: View): z.output<typeof logRecords.control> {
   return {
     id: l.id,
     deviceIntID: l.deviceIntId,
@@ -71,7 +134,7 @@ export function controlLog(l: ControlLog, view: View) {
  * whose payload is a JSON object (as a gateway's channel configuration `{channel: [...]}` is) shows that object;
  * any other payload is shown as `{text: <payload>}`.
  */
-export function gatewayControlLog(l: ControlLog) {
+export function gatewayControlLog(l: ControlLog): z.output<typeof logRecords.gatewayControl> {
   return {
     id: l.id,
     deviceIntID: l.deviceIntId,

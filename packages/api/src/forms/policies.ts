@@ -1,6 +1,7 @@
+import { z } from "zod";
 import type { Policy, PolicyDevice } from "@iot/registry";
 import type { View } from "../view.js";
-import type { Shape } from "./common.js";
+import { f, type RecordOf, type Shape, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
@@ -13,12 +14,39 @@ export const accessOut = (code: number, form: "1" | "2"): number => (form === "1
 /** An access code sent in the form, as stored (Form 1). */
 export const accessIn = (code: number, form: "1" | "2"): number => (form === "1" ? code : code + 1);
 
+const write = z.object({
+  id: f.int,
+  name: f.str,
+  topic: f.str,
+  access: f.int,
+  allow: f.int,
+  description: f.strN,
+  userIntID: f.int,
+  createAt: f.date,
+  updateAt: f.date,
+});
+const listed = write.extend({ accessLabel: f.label, allowLabel: f.label, mqtt_acl: f.ids });
+
+/** Policy records by shape (access codes in the form's numbering), devices bound and bindable. */
+export const policyRecords = {
+  write,
+  list: listed,
+  detail: listed.extend({ createUser: f.strN }),
+} satisfies Record<Shape, z.ZodType>;
+export const policyDeviceRecord = z.object({ id: f.int, deviceID: f.str, deviceName: f.str, deviceTypeLabel: f.label });
+export const bindableDeviceRecord = z.object({ id: f.int, deviceName: f.str, productName: f.str });
+
 /**
  * Policy record. Lists and details add the labels and `mqtt_acl` (the ids of
  * the devices bound to the policy, as `{id}`); details add `createUser`;
  * create/edit answers carry the stored record only.
  */
-export function policy(p: Policy & { deviceIds?: number[] }, shape: Shape, view: View) {
+export function policy<S extends Shape>(
+  p: Policy & { deviceIds?: number[] },
+  shape: S,
+  view: View,
+): ShapeOf<typeof policyRecords, S>;
+export function policy(p: Policy & { deviceIds?: number[] }, shape: Shape, view: View): RecordOf<typeof policyRecords> {
   const base = {
     id: p.id,
     name: p.name,
@@ -41,7 +69,7 @@ export function policy(p: Policy & { deviceIds?: number[] }, shape: Shape, view:
 }
 
 /** A device bound to a policy: `{deviceID, deviceName, deviceTypeLabel, id}`. */
-export function policyDevice(d: PolicyDevice, view: View) {
+export function policyDevice(d: PolicyDevice, view: View): z.output<typeof policyDeviceRecord> {
   return {
     id: d.id,
     deviceID: d.deviceId,
@@ -51,6 +79,6 @@ export function policyDevice(d: PolicyDevice, view: View) {
 }
 
 /** A device a policy can still be bound to: `{deviceName, id, productName}`. */
-export function bindableDevice(d: PolicyDevice) {
+export function bindableDevice(d: PolicyDevice): z.output<typeof bindableDeviceRecord> {
   return { id: d.id, deviceName: d.deviceName, productName: d.productName };
 }

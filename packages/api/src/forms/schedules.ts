@@ -1,5 +1,45 @@
+import { z } from "zod";
 import type { Schedule } from "@iot/registry";
+import { f } from "./common.js";
 import { formatDate } from "./dates.js";
+
+const lastResultRecord = z
+  .union([
+    z.object({ error: f.str }),
+    z.object({ taskID: f.str, statusUrl: f.str, status: f.intN }),
+    z.object({ controlLogIntID: f.int, publishStatus: f.strN }),
+  ])
+  .nullable();
+const scheduleBase = {
+  id: f.int,
+  scheduleName: f.str,
+  scheduleType: f.int,
+  IntervalMinute: f.strN,
+  crontabTime: f.date,
+  cronExpression: f.strN,
+  payload: f.str,
+  nextRunAt: f.date,
+  lastRunAt: f.date,
+  lastResult: lastResultRecord,
+  createUser: f.strN,
+  userIntID: f.intN,
+  tenantID: f.str,
+  createAt: f.date,
+  updateAt: f.date,
+};
+
+/** Schedule records: of a device, and of a group. */
+export const scheduleRecords = {
+  device: z.object({
+    ...scheduleBase,
+    deviceIntID: f.int,
+    deviceID: f.strN,
+    deviceName: f.strN,
+    topic: f.strN,
+    qos: f.int,
+  }),
+  group: z.object({ ...scheduleBase, groupIntID: f.intN, groupID: f.strN, groupName: f.strN, needAck: f.int }),
+};
 
 /** What the last run of a schedule did: its device command or group task, or why it could not issue one. */
 function lastResult(s: Schedule) {
@@ -19,7 +59,9 @@ function lastResult(s: Schedule) {
  * A device or group schedule (our addition: the spec has no schedule record). `nextRunAt` is null once the schedule
  * has ended (a scheduleType 0 schedule after its run); `lastResult` tells what its last run did.
  */
-export function schedule(s: Schedule) {
+export function schedule(
+  s: Schedule,
+): z.output<typeof scheduleRecords.device> | z.output<typeof scheduleRecords.group> {
   const target =
     s.deviceIntId !== null
       ? { deviceIntID: s.deviceIntId, deviceID: s.deviceId, deviceName: s.deviceName, topic: s.topic, qos: s.qos }

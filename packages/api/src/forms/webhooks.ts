@@ -1,8 +1,42 @@
-import type { Webhook, WebhookDelivery } from "@iot/registry";
+import { z } from "zod";
+import { EVENT_TYPES, type Webhook, type WebhookDelivery } from "@iot/registry";
+import { f } from "./common.js";
 import { formatDate } from "./dates.js";
 
+/** A webhook record (never its secret). */
+export const webhookRecord = z.object({
+  id: f.int,
+  webhookName: f.str,
+  url: f.str,
+  eventTypes: z.array(z.enum(EVENT_TYPES)),
+  productIDs: z.array(f.str),
+  deviceIDs: z.array(f.str),
+  enabled: f.int,
+  disabledReason: f.strN,
+  failingSince: f.date,
+  lastEventID: f.int,
+  createAt: f.date,
+  updateAt: f.date,
+  tenantID: f.str,
+});
+
+/** A webhook delivery record. */
+export const webhookDeliveryRecord = z.object({
+  id: f.int,
+  deliveryID: f.str,
+  eventID: f.intN,
+  eventType: f.str,
+  deviceID: f.strN,
+  status: z.enum(["delivered", "retrying", "failed"]),
+  attempts: f.int,
+  httpStatus: f.intN,
+  error: f.strN,
+  createAt: f.date,
+  updateAt: f.date,
+});
+
 /** A webhook as answered: never its secret (write-only). */
-export function webhook(w: Webhook) {
+export function webhook(w: Webhook): z.output<typeof webhookRecord> {
   return {
     id: w.id,
     webhookName: w.webhookName,
@@ -21,14 +55,14 @@ export function webhook(w: Webhook) {
 }
 
 /** A delivery's last status, as listed. */
-export function webhookDelivery(d: WebhookDelivery) {
+export function webhookDelivery(d: WebhookDelivery): z.output<typeof webhookDeliveryRecord> {
   return {
     id: Number(d.id),
     deliveryID: d.deliveryId,
     eventID: d.eventId === null ? null : Number(d.eventId),
     eventType: d.eventType,
     deviceID: d.deviceId,
-    status: d.status,
+    status: d.status as z.output<typeof webhookDeliveryRecord>["status"],
     attempts: d.attempts,
     httpStatus: d.httpStatus,
     error: d.error,

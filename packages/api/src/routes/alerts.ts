@@ -6,6 +6,8 @@ import { groupControlLog, historyAlert } from "../forms/alerts.js";
 import { list } from "../forms/common.js";
 import { idParam, idsFrom, idsQuery, intFilter, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { groupControlLogRecord, historyAlertRecord } from "../forms/alerts.js";
 
 /** `status`: open alerts (no endTime yet) or closed ones. */
 const status = z.enum(["open", "closed"], { error: "must be open or closed" }).optional();
@@ -22,6 +24,7 @@ export function alertRoutes(deps: AppDeps, docs: ApiDocs) {
       {
         summary: "Historical alerts, optionally of one device (deviceID or deviceIntID) and open or closed",
         query: listQuery({ deviceID: z.string().optional(), deviceIntID: intFilter, status }),
+        response: listOf(historyAlertRecord),
       },
       async (c, { query: q }) => {
         const filter = { deviceId: q.deviceID, deviceIntId: q.deviceIntID, status: q.status };
@@ -34,7 +37,7 @@ export function alertRoutes(deps: AppDeps, docs: ApiDocs) {
     })
     .get(
       "/groups/:id/control_logs",
-      { summary: "Commands sent to a group", query: listQuery({}) },
+      { summary: "Commands sent to a group", query: listQuery({}), response: listOf(groupControlLogRecord) },
       async (c, { query }) =>
         list(await listGroupControlLogs(db, c.get("caller"), idParam(c), pageFrom(query)), (l) =>
           groupControlLog(l, c.get("view")),

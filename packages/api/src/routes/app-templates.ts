@@ -14,6 +14,8 @@ import { appTemplate } from "../forms/app-templates.js";
 import { list } from "../forms/common.js";
 import { codeField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom, jsonArrayField } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { appTemplateRecords } from "../forms/app-templates.js";
 
 const text = (max: number) => z.string().trim().max(max, `at most ${max} characters`);
 /** An optional value that "" and null unset. */
@@ -122,6 +124,7 @@ export function appTemplateRoutes(deps: AppDeps, docs: ApiDocs) {
       "/app_templates",
       {
         summary: "List app templates, optionally of one product",
+        response: listOf(appTemplateRecords.list),
         query: listQuery({ productID: z.string().optional() }),
       },
       async (c, { query }) =>
@@ -130,17 +133,21 @@ export function appTemplateRoutes(deps: AppDeps, docs: ApiDocs) {
           (t) => appTemplate(t, "list", c.get("view")),
         ),
     )
-    .get("/app_templates/:id", { summary: "App template detail" }, async (c) =>
+    .get("/app_templates/:id", { summary: "App template detail", response: appTemplateRecords.detail }, async (c) =>
       appTemplate(await getAppTemplate(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
     )
     .post(
       "/app_templates",
-      { summary: "Create an app template of a product (productID or productIntID)", body: createBody },
+      {
+        summary: "Create an app template of a product (productID or productIntID)",
+        body: createBody,
+        response: appTemplateRecords.write,
+      },
       async (c, { body }) => appTemplate(await createAppTemplate(db, c.get("caller"), body), "write", c.get("view")),
     )
     .put(
       "/app_templates/:id",
-      { summary: "Edit an app template (its product is fixed)", body: editBody },
+      { summary: "Edit an app template (its product is fixed)", body: editBody, response: appTemplateRecords.write },
       async (c, { body }) =>
         appTemplate(await updateAppTemplate(db, c.get("caller"), idParam(c), body), "write", c.get("view")),
     )

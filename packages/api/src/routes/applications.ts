@@ -15,6 +15,8 @@ import { formatDate } from "../forms/dates.js";
 import { requireRole } from "../middleware/roles.js";
 import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { applicationRecord } from "../forms/applications.js";
 
 const appName = z.string().trim().min(1, "required").max(50, "at most 50 characters");
 const description = z.string().max(300, "at most 300 characters").nullish();
@@ -53,7 +55,11 @@ export function applicationRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Applications")
     .get(
       "/applications",
-      { summary: "List application keys (admins)", query: listQuery({ appName_like: z.string().optional() }) },
+      {
+        summary: "List application keys (admins)",
+        response: listOf(applicationRecord),
+        query: listQuery({ appName_like: z.string().optional() }),
+      },
       async (c, { query }) => {
         const r = await listApplications(db, requireRole(c, "admin"), pageFrom(query), {
           appNameLike: query.appName_like,
@@ -61,12 +67,16 @@ export function applicationRoutes(deps: AppDeps, docs: ApiDocs) {
         return list(r, (a) => application(a));
       },
     )
-    .get("/applications/:id", { summary: "Application key detail (admins)" }, async (c) =>
+    .get("/applications/:id", { summary: "Application key detail (admins)", response: applicationRecord }, async (c) =>
       application(await getApplication(db, requireRole(c, "admin"), idParam(c))),
     )
     .post(
       "/applications",
-      { summary: "Create an application key; its appToken is shown only in this answer", body: createBody },
+      {
+        summary: "Create an application key; its appToken is shown only in this answer",
+        body: createBody,
+        response: applicationRecord,
+      },
       async (c, { body }) => {
         const r = await createApplication(db, requireRole(c, "admin"), body);
         return application(r.application, r.appToken);
@@ -74,7 +84,11 @@ export function applicationRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .put(
       "/applications/:id",
-      { summary: "Edit an application key (name, role, description, enable, expiresAt)", body: editBody },
+      {
+        summary: "Edit an application key (name, role, description, enable, expiresAt)",
+        body: editBody,
+        response: applicationRecord,
+      },
       async (c, { body }) =>
         application(
           await updateApplication(db, requireRole(c, "admin"), idParam(c), {

@@ -48,6 +48,9 @@ import {
 } from "../params.js";
 import { ApiRouter } from "../router.js";
 import { streamCreateBody, streamEditBody } from "./data-streams.js";
+import { listOf } from "../forms/common.js";
+import { dataPointRecords } from "../forms/data-points.js";
+import { dataStreamRecords } from "../forms/data-streams.js";
 
 const text = (max: number) => z.string().trim().max(max, `at most ${max} characters`);
 /** Optional numbers: a number, a numeric string, or "" / null to unset. */
@@ -162,6 +165,7 @@ export function dataPointRoutes(deps: AppDeps, docs: ApiDocs) {
       "/data_points",
       {
         summary: "List data points, optionally of one product",
+        response: listOf(dataPointRecords.list),
         query: listQuery({ productID: z.string().optional() }),
       },
       async (c, { query }) =>
@@ -170,7 +174,7 @@ export function dataPointRoutes(deps: AppDeps, docs: ApiDocs) {
           (p) => dataPoint(p, "list", c.get("view")),
         ),
     )
-    .get("/data_points/:id", { summary: "Data point detail" }, async (c) =>
+    .get("/data_points/:id", { summary: "Data point detail", response: dataPointRecords.detail }, async (c) =>
       dataPoint(await getDataPoint(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
     )
     .post(
@@ -178,6 +182,7 @@ export function dataPointRoutes(deps: AppDeps, docs: ApiDocs) {
       {
         summary: "Create a data point, or a data stream when the body has streamName",
         body: pointOrStream(pointCreateBody, streamCreateBody),
+        response: z.union([dataPointRecords.write, dataStreamRecords.write]),
       },
       async (c, { body }) =>
         body.kind === "stream"
@@ -189,6 +194,7 @@ export function dataPointRoutes(deps: AppDeps, docs: ApiDocs) {
       {
         summary: "Edit a data point, or the data stream {id} when the body has streamName",
         body: pointOrStream(pointEditBody, streamEditBody),
+        response: z.union([dataPointRecords.write, dataStreamRecords.write]),
       },
       async (c, { body }) =>
         body.kind === "stream"

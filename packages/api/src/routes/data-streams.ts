@@ -15,6 +15,8 @@ import { list } from "../forms/common.js";
 import { dataStream } from "../forms/data-streams.js";
 import { codeField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { dataStreamRecords } from "../forms/data-streams.js";
 
 const name = z.string().trim().min(1, "required").max(50, "at most 50 characters");
 const productID = z.string().trim().min(1, "required").max(50, "at most 50 characters");
@@ -80,6 +82,7 @@ export function dataStreamRoutes(deps: AppDeps, docs: ApiDocs) {
       "/data_streams",
       {
         summary: "List data streams, optionally of one product",
+        response: listOf(dataStreamRecords.list),
         query: listQuery({ productID: z.string().optional() }),
       },
       async (c, { query }) =>
@@ -88,17 +91,27 @@ export function dataStreamRoutes(deps: AppDeps, docs: ApiDocs) {
           (s) => dataStream(s, "list", c.get("view")),
         ),
     )
-    .get("/data_streams/:id", { summary: "Data stream detail with its data points' ids and names" }, async (c) =>
-      dataStream(await getDataStream(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
+    .get(
+      "/data_streams/:id",
+      { summary: "Data stream detail with its data points' ids and names", response: dataStreamRecords.detail },
+      async (c) => dataStream(await getDataStream(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
     )
     .post(
       "/data_streams",
-      { summary: "Create a data stream (types 3 and 4 only for products with a gateway)", body: streamCreateBody },
+      {
+        summary: "Create a data stream (types 3 and 4 only for products with a gateway)",
+        body: streamCreateBody,
+        response: dataStreamRecords.write,
+      },
       async (c, { body }) => dataStream(await createDataStream(db, c.get("caller"), body), "write", c.get("view")),
     )
     .put(
       "/data_streams/:id",
-      { summary: "Edit a data stream (its product cannot change)", body: streamEditBody },
+      {
+        summary: "Edit a data stream (its product cannot change)",
+        body: streamEditBody,
+        response: dataStreamRecords.write,
+      },
       async (c, { body }) =>
         dataStream(await updateDataStream(db, c.get("caller"), idParam(c), body), "write", c.get("view")),
     )

@@ -28,6 +28,7 @@ export const MAX_DEVICE_JSON = 65_536;
 /** JSON members are stored as JSON text, bounded in depth and length (bounded-json.ts). */
 const json = z
   .unknown()
+  .optional()
   .transform((v, ctx) => (v === undefined || v === null ? null : boundedJsonText(v, ctx, MAX_DEVICE_JSON)));
 /** `scopes`, the fence ranges: a JSON array (or a string holding one), stored as JSON text. */
 const scopes = jsonArrayField(MAX_DEVICE_JSON).transform((v) =>

@@ -31,6 +31,9 @@ import { list } from "../forms/common.js";
 import { metric, series } from "../forms/metrics.js";
 import { dateQuery, idParam, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { consoleTemplateRecord } from "../forms/app-templates.js";
+import { metricRecords, seriesRecord } from "../forms/metrics.js";
 
 const deviceID = z.string({ error: "required" }).min(1, "required").max(100, "at most 100 characters");
 const metricType = z.enum(["1", "2"], { error: "must be 1 or 2" }).transform(Number).optional();
@@ -45,7 +48,11 @@ export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Device data")
     .get(
       "/device_consoles/:deviceIntID",
-      { summary: "The device product's app templates with the device's current values", query: listQuery({}) },
+      {
+        summary: "The device product's app templates with the device's current values",
+        query: listQuery({}),
+        response: listOf(consoleTemplateRecord),
+      },
       async (c, { query }) =>
         list(await deviceConsole(db, c.get("caller"), idParam(c, "deviceIntID"), pageFrom(query)), (t) =>
           consoleTemplate(t, c.get("view")),
@@ -55,6 +62,9 @@ export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
       "/original_data",
       {
         summary: "Original data of each numeric reported data point of a device",
+        response: z.array(
+          z.object({ dataPointIntID: z.number().int(), dataPointName: z.string(), originalData: seriesRecord }),
+        ),
         query: z.object({ deviceID, metricType, time_unit: timeUnit, start_time: dateQuery, end_time: dateQuery }),
       },
       async (c, { query }) =>
@@ -74,6 +84,7 @@ export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
       "/metrics_data",
       {
         summary: "The metrics of a device's product with their data for the device",
+        response: z.array(metricRecords.detail.extend({ metricData: seriesRecord })),
         query: z.object({ deviceID, metricType, time_unit: bucketUnit, start_time: dateQuery, end_time: dateQuery }),
       },
       async (c, { query }) =>

@@ -16,6 +16,8 @@ import { policy } from "../forms/policies.js";
 import { idParam, idsFrom, idsQuery, intField, listQuery, pageFrom, pageOf } from "../params.js";
 import { ApiRouter } from "../router.js";
 import type { View } from "../view.js";
+import { listOf } from "../forms/common.js";
+import { policyRecords } from "../forms/policies.js";
 
 /** Policy ids to bind to a device: 1 to 1000 integers (digit strings allowed). */
 const policiesBody = z.strictObject({
@@ -38,7 +40,7 @@ export function devicePolicyRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Device policies")
     .get(
       "/devices/:id/policies",
-      { summary: "Policies bound to a device", query: listQuery({}) },
+      { summary: "Policies bound to a device", query: listQuery({}), response: listOf(policyRecords.list) },
       async (c, { query }) => {
         const caller = c.get("caller");
         return records(
@@ -50,7 +52,11 @@ export function devicePolicyRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .post(
       "/devices/:id/policies",
-      { summary: "Bind policies to a device; answers the device's policies", body: policiesBody },
+      {
+        summary: "Bind policies to a device; answers the device's policies",
+        body: policiesBody,
+        response: listOf(policyRecords.list),
+      },
       async (c, { body }) => {
         const caller = c.get("caller");
         const id = idParam(c);
@@ -69,7 +75,11 @@ export function devicePolicyRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .get(
       "/broker_select/devices/:id/not_joined_policies",
-      { summary: "Policies the device can still be bound to", query: listQuery({}) },
+      {
+        summary: "Policies the device can still be bound to",
+        query: listQuery({}),
+        response: listOf(policyRecords.list),
+      },
       async (c, { query }) => {
         const caller = c.get("caller");
         return records(

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createTask, readExportFile, RegistryError, type Task } from "@iot/registry";
@@ -9,6 +10,7 @@ import { parseDeviceCsv } from "../transfer/device-csv.js";
 import { runDeviceExport } from "../transfer/device-export.js";
 import { runDeviceImport } from "../transfer/device-import.js";
 import { deviceFilterOf, deviceListQuery } from "./devices.js";
+import { taskLink } from "../forms/tasks.js";
 
 /** Default largest import file, bytes (32 MiB: some 150,000 devices with every column filled). */
 export const IMPORT_MAX_BYTES = 32 * 1024 * 1024;
@@ -36,6 +38,11 @@ async function uploadOf(c: Context<Env>): Promise<Uint8Array> {
   });
 }
 
+/** A device import file: CSV with a header line (docs/devices/import-export.md). */
+const csvFile = z
+  .string()
+  .meta({ contentMediaType: "text/csv", description: "CSV, a header line then one device a line" });
+
 const accepted = (c: Context<Env>, task: Task) => c.json({ statusUrl: `/task_status/${task.taskId}` }, 202);
 
 /**
@@ -59,6 +66,7 @@ export function deviceTransferRoutes(deps: AppDeps, docs: ApiDocs) {
         summary: "Export the devices (and gateways) matching the device list's filters as CSV, in a task",
         query: exportQuery(deps.form),
         status: 202,
+        response: taskLink,
       },
       async (c, { query }) => {
         const caller = c.get("caller");
@@ -75,19 +83,32 @@ export function deviceTransferRoutes(deps: AppDeps, docs: ApiDocs) {
         return accepted(c, task);
       },
     )
-    .get("/devices_export/:taskID/file", { summary: "Download the CSV of a finished export task" }, async (c) => {
-      const view = c.get("view");
-      const content = await readExportFile(db, c.get("caller"), c.req.param("taskID") ?? "", view.secrets);
-      return c.body(content, 200, {
-        "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="devices-${c.req.param("taskID")}.csv"`,
-      });
-    })
+    .get(
+      "/devices_export/:taskID/file",
+      {
+        summary: "Download the CSV of a finished export task",
+        response: z.string().describe("CSV, a header line then one device a line"),
+        responseType: "text/csv",
+      },
+      async (c) => {
+        const view = c.get("view");
+        const content = await readExportFile(db, c.get("caller"), c.req.param("taskID") ?? "", view.secrets);
+        return c.body(content, 200, {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="devices-${c.req.param("taskID")}.csv"`,
+        });
+      },
+    )
     .post(
       "/devices_import",
       {
         summary: "Import devices from a CSV file (multipart `file` or text/csv body) in a task; bad rows are reported",
         status: 202,
+        rawBody: {
+          "multipart/form-data": z.object({ file: csvFile }),
+          "text/csv": csvFile,
+        },
+        response: taskLink,
       },
       async (c) => {
         const caller = c.get("caller");

@@ -12,9 +12,9 @@ import {
 } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
-import { list } from "../forms/common.js";
-import { device } from "../forms/devices.js";
-import { connectLog, controlLog, event } from "../forms/logs.js";
+import { list, listOf } from "../forms/common.js";
+import { device, deviceRecords } from "../forms/devices.js";
+import { connectLog, controlLog, event, logRecords } from "../forms/logs.js";
 import { idParam, idsFrom, idsQuery, intFilter, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
 import { deviceCreateBody, deviceEditBody, form2KindChange } from "./device-bodies.js";
@@ -63,21 +63,30 @@ export const deviceFilterOf = (
 export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   const logsQuery = listQuery({});
+  const records = deviceRecords[deps.form];
   return new ApiRouter(docs, "Devices")
     .get(
       "/devices",
-      { summary: "List devices (Form 2 lists gateways too, as deviceType 1)", query: deviceListQuery(deps.form) },
+      {
+        summary: "List devices (Form 2 lists gateways too, as deviceType 1)",
+        query: deviceListQuery(deps.form),
+        response: listOf(records.list),
+      },
       async (c, { query: q }) => {
         const r = await listDevices(db, c.get("caller"), pageFrom(q), deviceFilterOf(q, deps.form === "2"));
         return list(r, (d) => device(d, "list", c.get("view")));
       },
     )
-    .get("/devices/:id", { summary: "Device detail" }, async (c) =>
+    .get("/devices/:id", { summary: "Device detail", response: records.detail }, async (c) =>
       device(await getDevice(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
     )
     .post(
       "/devices",
-      { summary: "Create a device (every creation rule of the spec applies)", body: deviceCreateBody(deps.form) },
+      {
+        summary: "Create a device (every creation rule of the spec applies)",
+        body: deviceCreateBody(deps.form),
+        response: records.write,
+      },
       async (c, { body }) => device(await createDevice(db, c.get("caller"), body), "write", c.get("view")),
     )
     .put(
@@ -85,6 +94,7 @@ export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
       {
         summary: "Edit a device (the creation rules apply again; blocking or new credentials end its sessions)",
         body: deviceEditBody(deps.form),
+        response: records.write,
       },
       async (c, { body }) => {
         const id = idParam(c);
@@ -110,15 +120,19 @@ export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
         for (const id of deleted) deps.sessions.kick(id, "device deleted");
       },
     )
-    .get("/devices/:id/events", { summary: "Uplink messages of a device", query: logsQuery }, async (c, { query }) => {
-      const d = await getDevice(db, c.get("caller"), idParam(c));
-      return list(await listDeviceEvents(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (e) =>
-        event(e, c.get("view")),
-      );
-    })
+    .get(
+      "/devices/:id/events",
+      { summary: "Uplink messages of a device", query: logsQuery, response: listOf(logRecords.event[deps.form]) },
+      async (c, { query }) => {
+        const d = await getDevice(db, c.get("caller"), idParam(c));
+        return list(await listDeviceEvents(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (e) =>
+          event(e, c.get("view")),
+        );
+      },
+    )
     .get(
       "/devices/:id/connect_logs",
-      { summary: "Connect logs of a device", query: logsQuery },
+      { summary: "Connect logs of a device", query: logsQuery, response: listOf(logRecords.connect[deps.form]) },
       async (c, { query }) => {
         const d = await getDevice(db, c.get("caller"), idParam(c));
         return list(await listConnectLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) =>
@@ -128,7 +142,7 @@ export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .get(
       "/devices/:id/control_logs",
-      { summary: "Commands sent to a device", query: logsQuery },
+      { summary: "Commands sent to a device", query: logsQuery, response: listOf(logRecords.control) },
       async (c, { query }) => {
         const d = await getDevice(db, c.get("caller"), idParam(c));
         return list(await listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) =>

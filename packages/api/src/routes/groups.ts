@@ -21,6 +21,9 @@ import { group } from "../forms/groups.js";
 import { idParam, idsFrom, idsQuery, intField, listQuery, pageFrom, pageOf } from "../params.js";
 import { ApiRouter } from "../router.js";
 import type { View } from "../view.js";
+import { listOf } from "../forms/common.js";
+import { deviceRecords } from "../forms/devices.js";
+import { groupRecords } from "../forms/groups.js";
 
 const name = z.string().trim().min(1, "required").max(50, "at most 50 characters");
 const productID = z.string().trim().min(1, "required").max(50, "at most 50 characters");
@@ -55,6 +58,8 @@ const membersBody = z.strictObject({
 /** Groups: list, detail, create, edit, delete, and their member devices. The product is fixed at creation. */
 export function groupRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
+  const records = groupRecords[deps.form];
+  const members = listOf(deviceRecords[deps.form].list);
   /** Form 2 records list their member devices' ids. */
   const withDevices = async (items: Group[], caller: Caller, view: View) => {
     if (view.form === "1") return items;
@@ -70,6 +75,7 @@ export function groupRoutes(deps: AppDeps, docs: ApiDocs) {
       "/groups",
       {
         summary: "List groups",
+        response: listOf(records.list),
         query: listQuery({ groupName_like: z.string().optional(), groupID_like: z.string().optional() }),
       },
       async (c, { query: q }) => {
@@ -83,18 +89,18 @@ export function groupRoutes(deps: AppDeps, docs: ApiDocs) {
         );
       },
     )
-    .get("/groups/:id", { summary: "Group detail" }, async (c) => {
+    .get("/groups/:id", { summary: "Group detail", response: records.detail }, async (c) => {
       const [g] = await withDevices([await getGroup(db, c.get("caller"), idParam(c))], c.get("caller"), c.get("view"));
       return group(g!, "detail", c.get("view"));
     })
     .post(
       "/groups",
-      { summary: "Create a group of one product's devices", body: createBody(deps.form) },
+      { summary: "Create a group of one product's devices", body: createBody(deps.form), response: records.write },
       async (c, { body }) => group(await createGroup(db, c.get("caller"), body), "write", c.get("view")),
     )
     .put(
       "/groups/:id",
-      { summary: "Edit a group (its productID cannot change)", body: editBody(deps.form) },
+      { summary: "Edit a group (its productID cannot change)", body: editBody(deps.form), response: records.write },
       async (c, { body }) => group(await updateGroup(db, c.get("caller"), idParam(c), body), "write", c.get("view")),
     )
     .delete(
@@ -104,14 +110,21 @@ export function groupRoutes(deps: AppDeps, docs: ApiDocs) {
         await deleteGroups(db, c.get("caller"), idsFrom(query));
       },
     )
-    .get("/groups/:id/devices", { summary: "Member devices of a group", query: listQuery({}) }, async (c, { query }) =>
-      list(await listGroupDevices(db, c.get("caller"), idParam(c), pageFrom(query)), (d) =>
-        device(d, "list", c.get("view")),
-      ),
+    .get(
+      "/groups/:id/devices",
+      { summary: "Member devices of a group", query: listQuery({}), response: members },
+      async (c, { query }) =>
+        list(await listGroupDevices(db, c.get("caller"), idParam(c), pageFrom(query)), (d) =>
+          device(d, "list", c.get("view")),
+        ),
     )
     .post(
       "/groups/:id/devices",
-      { summary: "Add devices of the group's product to a group; answers the member list", body: membersBody },
+      {
+        summary: "Add devices of the group's product to a group; answers the member list",
+        body: membersBody,
+        response: members,
+      },
       async (c, { body }) => {
         const id = idParam(c);
         await addGroupDevices(db, c.get("caller"), id, body.ids);
@@ -129,7 +142,10 @@ export function groupRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .get(
       "/broker_select/groups/:id/not_joined_devices",
-      { summary: "Devices of the group's product not in the group, for a select box" },
+      {
+        summary: "Devices of the group's product not in the group, for a select box",
+        response: z.array(z.object({ label: z.string(), value: z.number().int() })),
+      },
       async (c) =>
         (await notJoinedDevices(db, c.get("caller"), idParam(c))).map((d) => ({ label: d.deviceName, value: d.id })),
     ).app;

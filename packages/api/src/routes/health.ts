@@ -1,9 +1,50 @@
+import { z } from "zod";
 import { pingDatabase } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { formatDate } from "../forms/dates.js";
 import { label } from "../forms/labels.js";
 import { ApiRouter } from "../router.js";
+
+const adapterFields = {
+  protocol: z.number().int(),
+  protocolLabel: z.string().nullable(),
+  instance: z.string(),
+  version: z.string(),
+  attachedAt: z.string().nullable(),
+  sessions: z.number().int(),
+};
+/** The health answer. */
+const healthRecord = z.object({
+  status: z.enum(["ok", "degraded"]),
+  nodeId: z.string(),
+  database: z.string(),
+  databaseHealth: z.object({
+    engine: z.string(),
+    ok: z.boolean(),
+    latencyMs: z.number(),
+    error: z.string().optional(),
+  }),
+  uptimeSeconds: z.number().int(),
+  adapters: z.array(z.object({ ...adapterFields, state: z.literal("attached"), connectedDevices: z.number().int() })),
+  nodes: z.array(
+    z.object({
+      nodeId: z.string(),
+      state: z.enum(["up", "gone"]),
+      apiAddress: z.string().nullable().optional(),
+      grpcAddress: z.string().nullable().optional(),
+      startedAt: z.string().nullable(),
+      heartbeatAt: z.string().nullable().optional(),
+      stoppedAt: z.string().nullable().optional(),
+      adapters: z.array(z.object(adapterFields)),
+    }),
+  ),
+  jobs: z.array(z.string()),
+  brokers: z.record(z.string(), z.string()),
+  reconnectingAdapters: z.array(
+    z.object({ ...adapterFields, state: z.literal("reconnecting"), detachedAt: z.string().nullable() }),
+  ),
+});
 
 /**
  * `GET /health`: the central node's state, its database's (engine, a `select 1` round trip) and every adapter
@@ -15,7 +56,12 @@ import { ApiRouter } from "../router.js";
 export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Service").get(
     "/health",
-    { summary: "Central node state, database state and attached adapters", open: true, operationId: "getHealth" },
+    {
+      summary: "Central node state, database state and attached adapters",
+      open: true,
+      operationId: "getHealth",
+      response: healthRecord,
+    },
     async () => {
       const databaseHealth = await pingDatabase(deps.store);
       const adapter = (a: { protocol: number; instanceId: string; version: string; attachedAt: number }) => ({
@@ -30,7 +76,7 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
             (list) =>
               list.map((n) => ({
                 nodeId: n.nodeId,
-                state: n.alive ? "up" : "gone",
+                state: n.alive ? ("up" as const) : ("gone" as const),
                 apiAddress: n.apiAddress,
                 grpcAddress: n.grpcAddress,
                 startedAt: formatDate(n.startedAt),
@@ -43,13 +89,13 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
         : [
             {
               nodeId: deps.nodeId,
-              state: "up",
+              state: "up" as const,
               startedAt: formatDate(deps.startedAt),
               adapters: deps.sessions.snapshot().map((a) => ({ ...adapter(a), sessions: a.sessions })),
             },
           ];
       return {
-        status: databaseHealth.ok ? "ok" : "degraded",
+        status: databaseHealth.ok ? ("ok" as const) : ("degraded" as const),
         nodeId: deps.nodeId,
         database: deps.store.engine,
         databaseHealth,
@@ -59,7 +105,7 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
           protocolLabel: label("cloudProtocol", a.protocol),
           instance: a.instanceId,
           version: a.version,
-          state: "attached",
+          state: "attached" as const,
           attachedAt: formatDate(a.attachedAt),
           sessions: a.sessions,
           connectedDevices: a.connectedDevices,
@@ -73,7 +119,7 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
           protocolLabel: label("cloudProtocol", a.protocol),
           instance: a.instanceId,
           version: a.version,
-          state: "reconnecting",
+          state: "reconnecting" as const,
           attachedAt: formatDate(a.attachedAt),
           detachedAt: formatDate(a.detachedAt),
           sessions: a.sessions,

@@ -27,7 +27,20 @@ export function loginRoutes(deps: AppDeps, docs: ApiDocs) {
     memoryLoginLimiter({ maxFailures: deps.loginMaxFailures, windowMs: deps.loginWindowSeconds * 1000 });
   return new ApiRouter(docs, "Callers").post(
     "/login",
-    { summary: "Log in: a bearer token for the other endpoints", body: loginBody, open: true, operationId: "login" },
+    {
+      summary: "Log in: a bearer token for the other endpoints",
+      body: loginBody,
+      open: true,
+      operationId: "login",
+      response: z.object({
+        token: z.string(),
+        userIntID: z.number().int(),
+        username: z.string(),
+        tenantID: z.string(),
+        role: z.string().describe("admin, operator or viewer"),
+        expiresAt: z.string().describe("ISO 8601"),
+      }),
+    },
     async (c, { body }) => {
       const username = (body.username ?? body.email)!;
       const keys = [`ip:${clientAddress(c)}`, `user:${username}`];

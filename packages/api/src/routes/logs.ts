@@ -6,6 +6,8 @@ import { list } from "../forms/common.js";
 import { connectLog, controlLog, event } from "../forms/logs.js";
 import { listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { logRecords } from "../forms/logs.js";
 
 const like = z.string().optional();
 
@@ -17,6 +19,7 @@ export function logRoutes(deps: AppDeps, docs: ApiDocs) {
       "/device_connect_logs",
       {
         summary: "Connect logs of every device",
+        response: listOf(logRecords.connect[deps.form]),
         query: listQuery({ deviceName_like: like, deviceID_like: like, IP_like: like }),
       },
       async (c, { query: q }) => {
@@ -32,6 +35,7 @@ export function logRoutes(deps: AppDeps, docs: ApiDocs) {
       "/device_events",
       {
         summary: "Uplink messages of every device",
+        response: listOf(logRecords.event[deps.form]),
         query: listQuery({ deviceName_like: like, deviceID_like: like, topic_like: like }),
       },
       async (c, { query: q }) => {
@@ -45,7 +49,11 @@ export function logRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .get(
       "/device_control_logs",
-      { summary: "Commands sent to every device", query: listQuery({ deviceName_like: like, deviceID_like: like }) },
+      {
+        summary: "Commands sent to every device",
+        query: listQuery({ deviceName_like: like, deviceID_like: like }),
+        response: listOf(logRecords.control),
+      },
       async (c, { query: q }) => {
         const r = await listControlLogs(db, c.get("caller"), pageFrom(q), {
           deviceNameLike: q.deviceName_like,

@@ -23,6 +23,8 @@ import { list } from "../forms/common.js";
 import { metric } from "../forms/metrics.js";
 import { codeField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { metricRecords } from "../forms/metrics.js";
 
 const text = (max: number) => z.string().max(max, `at most ${max} characters`);
 /** An optional value that "" and null unset. */
@@ -70,23 +72,33 @@ export function metricRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Metrics")
     .get(
       "/metrics",
-      { summary: "List metrics, optionally of one product", query: listQuery({ productID: z.string().optional() }) },
+      {
+        summary: "List metrics, optionally of one product",
+        response: listOf(metricRecords.list),
+        query: listQuery({ productID: z.string().optional() }),
+      },
       async (c, { query }) =>
         list(
           await listMetrics(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }),
           (m) => metric(m, "list", c.get("view")),
         ),
     )
-    .get("/metrics/:id", { summary: "Metric detail" }, async (c) =>
+    .get("/metrics/:id", { summary: "Metric detail", response: metricRecords.detail }, async (c) =>
       metric(await getMetric(db, c.get("caller"), idParam(c)), "detail", c.get("view")),
     )
     .post(
       "/metrics",
-      { summary: "Create a formula (1) or aggregate (2) metric of a numeric data point", body: createBody },
+      {
+        summary: "Create a formula (1) or aggregate (2) metric of a numeric data point",
+        body: createBody,
+        response: metricRecords.write,
+      },
       async (c, { body }) => metric(await createMetric(db, c.get("caller"), body), "write", c.get("view")),
     )
-    .put("/metrics/:id", { summary: "Edit a metric (its product is fixed)", body: editBody }, async (c, { body }) =>
-      metric(await updateMetric(db, c.get("caller"), idParam(c), body), "edit", c.get("view")),
+    .put(
+      "/metrics/:id",
+      { summary: "Edit a metric (its product is fixed)", body: editBody, response: metricRecords.edit },
+      async (c, { body }) => metric(await updateMetric(db, c.get("caller"), idParam(c), body), "edit", c.get("view")),
     )
     .delete("/metrics", { summary: "Delete metrics", query: idsQuery }, async (c, { query }) => {
       await deleteMetrics(db, c.get("caller"), idsFrom(query));

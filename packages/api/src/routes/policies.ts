@@ -20,6 +20,8 @@ import { list } from "../forms/common.js";
 import { accessCodes, accessIn, bindableDevice, policy, policyDevice } from "../forms/policies.js";
 import { codeField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom, pageOf } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { bindableDeviceRecord, policyDeviceRecord, policyRecords } from "../forms/policies.js";
 
 /**
  * An MQTT topic filter relative to the device (`+` a whole level, `#` the whole last level; no leading `$`, no NUL, ≤
@@ -71,7 +73,11 @@ export function policyRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Policies")
     .get(
       "/policies",
-      { summary: "List publish/subscribe policies", query: listQuery({ name_like: like }) },
+      {
+        summary: "List publish/subscribe policies",
+        response: listOf(policyRecords.list),
+        query: listQuery({ name_like: like }),
+      },
       async (c, { query: q }) => {
         const caller = c.get("caller");
         const r = await listPolicies(db, caller, pageFrom(q), { nameLike: q.name_like });
@@ -80,19 +86,27 @@ export function policyRoutes(deps: AppDeps, docs: ApiDocs) {
         );
       },
     )
-    .get("/policies/:id", { summary: "Policy detail" }, async (c) => {
+    .get("/policies/:id", { summary: "Policy detail", response: policyRecords.detail }, async (c) => {
       const caller = c.get("caller");
       const [p] = await withDevices([await getPolicy(db, caller, idParam(c))], caller.tenantId);
       return policy(p!, "detail", c.get("view"));
     })
     .post(
       "/policies",
-      { summary: "Create a policy (topic is an MQTT filter relative to the device)", body: createBody(deps.form) },
+      {
+        summary: "Create a policy (topic is an MQTT filter relative to the device)",
+        body: createBody(deps.form),
+        response: policyRecords.write,
+      },
       async (c, { body }) => policy(await createPolicy(db, c.get("caller"), body), "write", c.get("view")),
     )
     .put(
       "/policies/:id",
-      { summary: "Edit a policy; live devices bound to it get the new rule at once", body: editBody(deps.form) },
+      {
+        summary: "Edit a policy; live devices bound to it get the new rule at once",
+        body: editBody(deps.form),
+        response: policyRecords.write,
+      },
       async (c, { body }) => {
         const caller = c.get("caller");
         const edited = await updatePolicy(db, caller, idParam(c), body);
@@ -109,7 +123,7 @@ export function policyRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .get(
       "/policies/:id/devices",
-      { summary: "Devices bound to a policy", query: listQuery({}) },
+      { summary: "Devices bound to a policy", query: listQuery({}), response: listOf(policyDeviceRecord) },
       async (c, { query }) =>
         list(await listPolicyDevices(db, c.get("caller"), idParam(c), pageFrom(query)), (d) =>
           policyDevice(d, c.get("view")),
@@ -117,7 +131,11 @@ export function policyRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .post(
       "/policies/:id/devices",
-      { summary: "Bind devices to a policy; answers the bound devices", body: devicesBody },
+      {
+        summary: "Bind devices to a policy; answers the bound devices",
+        body: devicesBody,
+        response: listOf(policyDeviceRecord),
+      },
       async (c, { body }) => {
         const id = idParam(c);
         await bindPolicyDevices(db, c.get("caller"), id, body.devicesIntID ?? []);
@@ -137,6 +155,7 @@ export function policyRoutes(deps: AppDeps, docs: ApiDocs) {
       "/broker_select/policies/:id/not_joined_devices",
       {
         summary: "Devices not bound to the policy yet",
+        response: listOf(bindableDeviceRecord),
         query: listQuery({ deviceName_like: like, groupName_like: like, productName_like: like }),
       },
       async (c, { query: q }) => {

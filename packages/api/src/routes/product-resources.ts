@@ -6,6 +6,8 @@ import { list } from "../forms/common.js";
 import { productResource } from "../forms/product-resources.js";
 import { idsFrom, idsQuery, intField, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { productResourceRecords } from "../forms/product-resources.js";
 
 /** `codeValue` is a String; a number is taken as its digits. */
 const codeValue = z
@@ -37,6 +39,7 @@ export function productResourceRoutes(deps: AppDeps, docs: ApiDocs) {
       "/product_resources",
       {
         summary: "List product resources, optionally of one product",
+        response: listOf(productResourceRecords.list),
         query: listQuery({ productID: z.string().optional() }),
       },
       async (c, { query }) =>
@@ -47,7 +50,7 @@ export function productResourceRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .post(
       "/product_resources",
-      { summary: "Bind a code to a data point of a product", body: createBody },
+      { summary: "Bind a code to a data point of a product", body: createBody, response: productResourceRecords.write },
       async (c, { body }) =>
         productResource(await createProductResource(db, c.get("caller"), body), "write", c.get("view")),
     )

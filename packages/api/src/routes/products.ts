@@ -15,6 +15,8 @@ import { product } from "../forms/products.js";
 import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
 import type { View } from "../view.js";
+import { listOf } from "../forms/common.js";
+import { productRecords } from "../forms/products.js";
 
 const name = z.string().trim().min(1, "required").max(50, "at most 50 characters");
 /** Form 1: optional; Form 2: required on create and, when sent on edit, not empty. */
@@ -48,6 +50,7 @@ const editBody = (form: "1" | "2") => (form === "1" ? z.object(form1Fields) : z.
 /** Products: list, detail, create, edit, delete. cloudProtocol is fixed at creation. */
 export function productRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
+  const records = productRecords[deps.form];
   /** Form 2 records list their devices' ids. */
   const withDevices = async (items: Product[], tenantId: string, view: View) => {
     if (view.form === "1") return items;
@@ -61,7 +64,11 @@ export function productRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Products")
     .get(
       "/products",
-      { summary: "List products", query: listQuery({ productName_like: z.string().optional() }) },
+      {
+        summary: "List products",
+        response: listOf(records.list),
+        query: listQuery({ productName_like: z.string().optional() }),
+      },
       async (c, { query }) => {
         const caller = c.get("caller");
         const r = await listProducts(db, caller, pageFrom(query), { productNameLike: query.productName_like });
@@ -69,16 +76,21 @@ export function productRoutes(deps: AppDeps, docs: ApiDocs) {
         return list({ ...r, items }, (p) => product(p, "list", c.get("view")));
       },
     )
-    .get("/products/:id", { summary: "Product detail" }, async (c) => {
+    .get("/products/:id", { summary: "Product detail", response: records.detail }, async (c) => {
       const p = await getProduct(db, c.get("caller"), idParam(c));
       const [full] = await withDevices([p], p.tenantId, c.get("view"));
       return product(full!, "detail", c.get("view"));
     })
-    .post("/products", { summary: "Create a product", body: createBody(deps.form) }, async (c, { body }) =>
-      product(await createProduct(db, c.get("caller"), body), "write", c.get("view")),
+    .post(
+      "/products",
+      { summary: "Create a product", body: createBody(deps.form), response: records.write },
+      async (c, { body }) => product(await createProduct(db, c.get("caller"), body), "write", c.get("view")),
     )
-    .put("/products/:id", { summary: "Edit a product", body: editBody(deps.form) }, async (c, { body }) =>
-      product(await updateProduct(db, c.get("caller"), idParam(c), body), "write", c.get("view")),
+    .put(
+      "/products/:id",
+      { summary: "Edit a product", body: editBody(deps.form), response: records.write },
+      async (c, { body }) =>
+        product(await updateProduct(db, c.get("caller"), idParam(c), body), "write", c.get("view")),
     )
     .delete(
       "/products",

@@ -4,6 +4,7 @@ import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { codeField, intField } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { taskLink } from "../forms/tasks.js";
 
 /** MQTT-style topic a command may go to: relative, no wildcards, no empty levels at the ends. */
 // eslint-disable-next-line no-control-regex -- NUL is exactly what a topic must not contain
@@ -46,7 +47,15 @@ export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Commands")
     .post(
       "/device_publish",
-      { summary: "Send a command to a device", body: publishBody, operationId: "publishToDevice" },
+      {
+        summary: "Send a command to a device",
+        body: publishBody,
+        operationId: "publishToDevice",
+        response: z.object({
+          publishStatus: z.string().describe("1 issued, 3 no acknowledgement needed"),
+          controlLogIntID: z.number().int(),
+        }),
+      },
       async (c, { body }) => {
         const caller = c.get("caller");
         // The router finds the device itself, in the one query it needs anyway.
@@ -62,7 +71,12 @@ export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .post(
       "/group_publish",
-      { summary: "Send a command to every device of a group", body: groupPublishBody, operationId: "publishToGroup" },
+      {
+        summary: "Send a command to every device of a group",
+        body: groupPublishBody,
+        operationId: "publishToGroup",
+        response: taskLink,
+      },
       async (c, { body }) => {
         const caller = c.get("caller");
         const group = await groupOfCommand(deps.store.db, caller, body.groupID, body.groupIntID);

@@ -20,6 +20,8 @@ import { codeField, dateQuery, idParam, idsFrom, idsQuery, intField, listQuery, 
 import { ApiRouter } from "../router.js";
 import type { Env } from "../deps.js";
 import { publishBody } from "./publish.js";
+import { listOf } from "../forms/common.js";
+import { scheduleRecords } from "../forms/schedules.js";
 
 /** When a schedule runs: type 0 + crontabTime, 1 + IntervalMinute, 2 + cronExpression (checked in the registry). */
 const timing = {
@@ -117,11 +119,17 @@ export function scheduleRoutes(deps: AppDeps, docs: ApiDocs) {
     router
       .get(
         path,
-        { summary: `List ${kind} schedules with their next run and last result`, query: listQuery({}) },
+        {
+          summary: `List ${kind} schedules with their next run and last result`,
+          query: listQuery({}),
+          response: listOf(scheduleRecords[kind]),
+        },
         async (c, { query }) => list(await listSchedules(db, c.get("caller"), kind, pageFrom(query)), schedule),
       )
-      .get(`${path}/:id`, { summary: `A ${kind} schedule with its next run and last result` }, async (c) =>
-        schedule(await getSchedule(db, c.get("caller"), idParam(c), kind)),
+      .get(
+        `${path}/:id`,
+        { summary: `A ${kind} schedule with its next run and last result`, response: scheduleRecords[kind] },
+        async (c) => schedule(await getSchedule(db, c.get("caller"), idParam(c), kind)),
       )
       .delete(path, { summary: `Delete ${kind} schedules`, query: idsQuery }, async (c, { query }) => {
         await deleteSchedules(db, c.get("caller"), kind, idsFrom(query));

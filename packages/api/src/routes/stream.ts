@@ -55,6 +55,8 @@ export function streamRoutes(deps: AppDeps, docs: ApiDocs) {
       summary: "Live events of the caller's tenant (text/event-stream); Last-Event-ID resumes",
       query: streamQuery,
       operationId: "streamEvents",
+      response: z.string().describe("Server-Sent Events: `id:` the event id, `event:` its type, `data:` it as JSON"),
+      responseType: "text/event-stream",
     },
     async (c, { query }) => {
       const caller = c.get("caller");

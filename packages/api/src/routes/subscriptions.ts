@@ -7,6 +7,8 @@ import { subscription } from "../forms/subscriptions.js";
 import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
 import { topicFilterField } from "./policies.js";
+import { listOf } from "../forms/common.js";
+import { subscriptionRecord } from "../forms/subscriptions.js";
 
 /** A topic filter and a QoS of 0 or 1 (default 1; digit strings allowed). */
 const subscriptionBody = z.strictObject({ topic: topicFilterField, qos: codeField([0, 1]).optional() });
@@ -27,6 +29,7 @@ export function subscriptionRoutes(deps: AppDeps, docs: ApiDocs) {
         summary:
           "Subscribe a device to a topic filter (DATA_EXISTED for a topic it has); applies at once to a live device",
         body: subscriptionBody,
+        response: subscriptionRecord,
       },
       async (c, { body }) => {
         const added = await addSubscription(db, c.get("caller"), idParam(c), body);
@@ -36,7 +39,7 @@ export function subscriptionRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .get(
       "/devices/:id/subscriptions",
-      { summary: "Proxy subscriptions of a device", query: listQuery({}) },
+      { summary: "Proxy subscriptions of a device", query: listQuery({}), response: listOf(subscriptionRecord) },
       async (c, { query }) =>
         list(await listSubscriptions(db, c.get("caller"), idParam(c), pageFrom(query)), subscription),
     )

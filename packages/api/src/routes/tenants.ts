@@ -7,6 +7,8 @@ import { tenant } from "../forms/tenants.js";
 import { requireServiceAdmin } from "../middleware/roles.js";
 import { idParam, intField, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { tenantRecord } from "../forms/tenants.js";
 
 const tenantName = z.string().trim().min(1, "required").max(50, "at most 50 characters");
 
@@ -38,7 +40,11 @@ export function tenantRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Tenants")
     .get(
       "/tenants",
-      { summary: "List tenants (service administrator)", query: listQuery({ tenantName_like: z.string().optional() }) },
+      {
+        summary: "List tenants (service administrator)",
+        response: listOf(tenantRecord),
+        query: listQuery({ tenantName_like: z.string().optional() }),
+      },
       async (c, { query }) => {
         requireServiceAdmin(c);
         return list(await listTenants(db, pageFrom(query), { tenantNameLike: query.tenantName_like }), tenant);
@@ -51,16 +57,21 @@ export function tenantRoutes(deps: AppDeps, docs: ApiDocs) {
           "Create a tenant (service administrator), optionally with resource limits (0 or omitted: unlimited); " +
           "add its users with POST /users and its tenantID",
         body: createBody,
+        response: tenantRecord,
       },
       async (c, { body }) => {
         requireServiceAdmin(c);
         return tenant(await createTenant(db, body));
       },
     )
-    .get("/tenants/:id", { summary: "Tenant detail with its resource limits (service administrator)" }, async (c) => {
-      requireServiceAdmin(c);
-      return tenant(await getTenant(db, idParam(c)));
-    })
+    .get(
+      "/tenants/:id",
+      { summary: "Tenant detail with its resource limits (service administrator)", response: tenantRecord },
+      async (c) => {
+        requireServiceAdmin(c);
+        return tenant(await getTenant(db, idParam(c)));
+      },
+    )
     .put(
       "/tenants/:id",
       {
@@ -68,6 +79,7 @@ export function tenantRoutes(deps: AppDeps, docs: ApiDocs) {
           "Edit a tenant (service administrator): its name and resource limits maxDevices, maxConnections, " +
           "maxUplinkRate (0 or null: unlimited); a new uplink rate reaches the adapters at once",
         body: editBody,
+        response: tenantRecord,
       },
       async (c, { body }) => {
         requireServiceAdmin(c);

@@ -7,6 +7,8 @@ import { user } from "../forms/users.js";
 import { requireRole } from "../middleware/roles.js";
 import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { userRecord } from "../forms/users.js";
 
 /** No `@` (so a username never looks like someone's e-mail at login) and no `:` (kept for `app:<name>` callers). */
 const username = z
@@ -37,32 +39,43 @@ export function userRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Users")
     .get(
       "/users",
-      { summary: "List the tenant's users (admins)", query: listQuery({ username_like: z.string().optional() }) },
+      {
+        summary: "List the tenant's users (admins)",
+        response: listOf(userRecord),
+        query: listQuery({ username_like: z.string().optional() }),
+      },
       async (c, { query }) =>
         list(
           await listUsers(db, requireRole(c, "admin"), pageFrom(query), { usernameLike: query.username_like }),
           user,
         ),
     )
-    .get("/users/:id", { summary: "User detail (admins)" }, async (c) =>
+    .get("/users/:id", { summary: "User detail (admins)", response: userRecord }, async (c) =>
       user(await getUser(db, requireRole(c, "admin"), idParam(c))),
     )
     .post(
       "/users",
-      { summary: "Create a user (admins; the service administrator may name any tenantID)", body: createBody },
+      {
+        summary: "Create a user (admins; the service administrator may name any tenantID)",
+        body: createBody,
+        response: userRecord,
+      },
       async (c, { body }) => user(await createUser(db, requireRole(c, "admin"), { ...body, tenantId: body.tenantID })),
     )
-    .put("/users/:id", { summary: "Edit a user: role, email, password, enable", body: editBody }, async (c, { body }) =>
-      user(
-        await updateUser(db, requireRole(c, "admin"), idParam(c), {
-          username: body.username,
-          tenantId: body.tenantID,
-          role: body.role,
-          email: body.email,
-          password: body.password,
-          enable: body.enable,
-        }),
-      ),
+    .put(
+      "/users/:id",
+      { summary: "Edit a user: role, email, password, enable", body: editBody, response: userRecord },
+      async (c, { body }) =>
+        user(
+          await updateUser(db, requireRole(c, "admin"), idParam(c), {
+            username: body.username,
+            tenantId: body.tenantID,
+            role: body.role,
+            email: body.email,
+            password: body.password,
+            enable: body.enable,
+          }),
+        ),
     )
     .delete(
       "/users",

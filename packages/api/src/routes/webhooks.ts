@@ -16,6 +16,8 @@ import { webhook, webhookDelivery } from "../forms/webhooks.js";
 import { requireRole } from "../middleware/roles.js";
 import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { listOf } from "../forms/common.js";
+import { webhookDeliveryRecord, webhookRecord } from "../forms/webhooks.js";
 
 const webhookName = z.string().trim().min(1, "required").max(100, "at most 100 characters");
 const url = z.string().trim().min(1, "required").max(2000, "at most 2000 characters");
@@ -57,17 +59,22 @@ export function webhookRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   const policy = () => ({ allowPrivate: deps.webhooks?.allowPrivate ?? false, resolve: deps.webhooks?.resolve });
   return new ApiRouter(docs, "Webhooks")
-    .get("/webhooks", { summary: "List webhooks (admins)", query: listQuery({}) }, async (c, { query }) =>
-      list(await listWebhooks(db, requireRole(c, "admin"), pageFrom(query)), webhook),
+    .get(
+      "/webhooks",
+      { summary: "List webhooks (admins)", query: listQuery({}), response: listOf(webhookRecord) },
+      async (c, { query }) => list(await listWebhooks(db, requireRole(c, "admin"), pageFrom(query)), webhook),
     )
-    .get("/webhooks/:id", { summary: "Webhook detail (admins); never its secret" }, async (c) =>
-      webhook(await getWebhook(db, requireRole(c, "admin"), idParam(c))),
+    .get(
+      "/webhooks/:id",
+      { summary: "Webhook detail (admins); never its secret", response: webhookRecord },
+      async (c) => webhook(await getWebhook(db, requireRole(c, "admin"), idParam(c))),
     )
     .post(
       "/webhooks",
       {
         summary: "Create a webhook: url, eventTypes, optional productIDs/deviceIDs, secret (write-only), enabled",
         body: createBody,
+        response: webhookRecord,
       },
       async (c, { body }) =>
         webhook(
@@ -81,7 +88,7 @@ export function webhookRoutes(deps: AppDeps, docs: ApiDocs) {
     )
     .put(
       "/webhooks/:id",
-      { summary: "Edit a webhook; enabled 1 clears why it was disabled", body: editBody },
+      { summary: "Edit a webhook; enabled 1 clears why it was disabled", body: editBody, response: webhookRecord },
       async (c, { body }) =>
         webhook(
           await updateWebhook(
@@ -107,13 +114,24 @@ export function webhookRoutes(deps: AppDeps, docs: ApiDocs) {
         summary: "Send a test delivery now and answer what the receiver said",
         status: 200,
         operationId: "testWebhook",
+        response: z.object({
+          deliveryID: z.string(),
+          delivered: z.union([z.literal(0), z.literal(1)]),
+          httpStatus: z.number().int().nullable(),
+          error: z.string().nullable(),
+        }),
       },
       async (c) => {
         const r = await sendTestDelivery(db, requireRole(c, "admin"), idParam(c), {
           timeoutMs: deps.webhooks?.timeoutMs ?? 10_000,
           allowPrivate: deps.webhooks?.allowPrivate ?? false,
         });
-        return { deliveryID: r.deliveryId, delivered: r.ok ? 1 : 0, httpStatus: r.httpStatus, error: r.error };
+        return {
+          deliveryID: r.deliveryId,
+          delivered: r.ok ? (1 as const) : (0 as const),
+          httpStatus: r.httpStatus,
+          error: r.error,
+        };
       },
     )
     .get(
@@ -122,6 +140,7 @@ export function webhookRoutes(deps: AppDeps, docs: ApiDocs) {
         summary: "List a webhook's deliveries with their last status",
         query: listQuery({ status: z.enum(DELIVERY_STATUSES).optional() }),
         operationId: "listWebhookDeliveries",
+        response: listOf(webhookDeliveryRecord),
       },
       async (c, { query }) =>
         list(

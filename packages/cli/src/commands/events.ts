@@ -2,8 +2,6 @@ import { dynamicCall } from "../client.js";
 import { loggedIn, type CommandContext } from "../context.js";
 import { printRecords } from "../output.js";
 
-type Event = { id: number } & Record<string, unknown>;
-
 const COLUMNS = ["id", "msgTime", "deviceID", "deviceName", "topic", "payload"];
 
 /**
@@ -18,11 +16,11 @@ export async function events(
   const path = o.device === undefined ? "/api/v1/device_events" : "/api/v1/devices/{id}/events";
   const page = async (limit: number) =>
     (
-      (await dynamicCall(client, "GET", path, {
+      await dynamicCall(client, "GET", path, {
         params: { ...(o.device === undefined ? {} : { path: { id: o.device } }), query: { _limit: limit } },
-      })) as { items: Event[] }
+      })
     ).items.reverse();
-  const show = (items: Event[]) => {
+  const show = (items: Awaited<ReturnType<typeof page>>) => {
     if (ctx.json) for (const e of items) ctx.io.out(`${JSON.stringify(e)}\n`);
     else if (items.length > 0) printRecords(ctx.io, items, false, COLUMNS);
   };

@@ -7,18 +7,18 @@ export async function publish(
   ctx: CommandContext,
   target: { deviceID: string } | { groupID: string },
   payload: string,
-  o: { topic?: string | undefined; qos?: number | undefined },
+  o: { topic?: string | undefined; qos?: 0 | 1 | undefined },
 ): Promise<void> {
   const client = loggedIn(ctx);
   const r =
     "groupID" in target
-      ? await answer<unknown>(
+      ? await answer(
           client.POST("/api/v1/group_publish", { body: { groupID: target.groupID, payload, needAck: o.qos ?? 1 } }),
         )
-      : await answer<unknown>(
+      : await answer(
           client.POST("/api/v1/device_publish", {
             body: { deviceID: target.deviceID, payload, ...(o.topic ? { topic: o.topic } : {}) },
           }),
         );
-  printRecord(ctx.io, r as Record<string, unknown>, ctx.json);
+  printRecord(ctx.io, r, ctx.json);
 }

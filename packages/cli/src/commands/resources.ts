@@ -11,8 +11,6 @@ export const RESOURCES = {
 
 export type ResourceName = keyof typeof RESOURCES;
 
-type List = { items: Record<string, unknown>[]; meta: { count: number; page: number; limit: number } };
-
 /** `iot <resource> list [--page --limit --like]`: one page, newest first; `--like` filters by name. */
 export async function listResource(
   ctx: CommandContext,
@@ -21,7 +19,7 @@ export async function listResource(
 ): Promise<void> {
   const nameFilter = { products: "productName_like", devices: "deviceName_like", groups: "groupName_like" }[resource];
   const query = { _page: o.page ?? 1, _limit: o.limit ?? 20, ...(o.like ? { [nameFilter]: o.like } : {}) };
-  const r = (await dynamicCall(loggedIn(ctx), "GET", `/api/v1/${resource}`, { params: { query } })) as List;
+  const r = await dynamicCall(loggedIn(ctx), "GET", `/api/v1/${resource}` as const, { params: { query } });
   if (ctx.json) return ctx.io.out(`${JSON.stringify(r, null, 2)}\n`);
   printRecords(ctx.io, r.items, false, [...RESOURCES[resource]]);
   ctx.io.out(`page ${r.meta.page}, ${r.items.length} of ${r.meta.count}\n`);
@@ -29,9 +27,7 @@ export async function listResource(
 
 /** `iot <resource> get <id>`: one record. */
 export async function getResource(ctx: CommandContext, resource: ResourceName, id: number): Promise<void> {
-  const r = (await dynamicCall(loggedIn(ctx), "GET", `/api/v1/${resource}/{id}`, {
-    params: { path: { id } },
-  })) as Record<string, unknown>;
+  const r = await dynamicCall(loggedIn(ctx), "GET", `/api/v1/${resource}/{id}` as const, { params: { path: { id } } });
   printRecord(ctx.io, r, ctx.json);
 }
 
@@ -51,7 +47,7 @@ export async function createResource(ctx: CommandContext, resource: ResourceName
       return [p.slice(0, i), value];
     }),
   );
-  const r = (await dynamicCall(loggedIn(ctx), "POST", `/api/v1/${resource}`, { body })) as Record<string, unknown>;
+  const r = await dynamicCall(loggedIn(ctx), "POST", `/api/v1/${resource}` as const, { body });
   printRecord(ctx.io, r, ctx.json);
 }
 

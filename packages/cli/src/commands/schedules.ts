@@ -5,7 +5,7 @@ import { printRecord, printRecords } from "../output.js";
 /** Which schedules a command works on: a device's (`device_schedule_publish`) or a group's. */
 export type ScheduleKind = "device" | "group";
 
-const pathOf = (kind: ScheduleKind) => `/api/v1/${kind}_schedule_publish`;
+const pathOf = (kind: ScheduleKind) => `/api/v1/${kind}_schedule_publish` as const;
 
 const COLUMNS = {
   device: ["id", "scheduleName", "deviceID", "topic", "payload", "nextRunAt", "lastRunAt"],
@@ -34,9 +34,9 @@ export async function listSchedules(
   kind: ScheduleKind,
   o: { page?: number | undefined; limit?: number | undefined },
 ): Promise<void> {
-  const r = (await dynamicCall(loggedIn(ctx), "GET", pathOf(kind), {
+  const r = await dynamicCall(loggedIn(ctx), "GET", pathOf(kind), {
     params: { query: { _page: o.page ?? 1, _limit: o.limit ?? 20 } },
-  })) as { items: Record<string, unknown>[]; meta: { count: number; page: number } };
+  });
   if (ctx.json) return ctx.io.out(`${JSON.stringify(r, null, 2)}\n`);
   printRecords(ctx.io, r.items, false, COLUMNS[kind]);
   ctx.io.out(`page ${r.meta.page}, ${r.items.length} of ${r.meta.count}\n`);
@@ -65,9 +65,9 @@ export async function createSchedule(
   await answer(call);
   const id = /\/(\d+)$/.exec((await call).response.headers.get("location") ?? "")?.[1];
   if (id === undefined) throw new CliError("the API did not say where the new schedule is");
-  const created = (await dynamicCall(client, "GET", `${pathOf(kind)}/{id}`, {
+  const created = await dynamicCall(client, "GET", `${pathOf(kind)}/{id}` as const, {
     params: { path: { id: Number(id) } },
-  })) as Record<string, unknown>;
+  });
   printRecord(ctx.io, created, ctx.json);
 }
 

@@ -1,4 +1,4 @@
-import { CliError, dynamicCall, type ApiClient } from "../client.js";
+import { answer, CliError, type ApiClient } from "../client.js";
 import { apiUrl, loggedIn, type CommandContext } from "../context.js";
 import { runLoad, type LoadStats } from "../simulate/load.js";
 import { SIM_PROTOCOLS } from "../simulate/protocols.js";
@@ -77,8 +77,8 @@ export async function simulate(ctx: CommandContext, o: SimulateOptions): Promise
 async function defaultTarget(ctx: CommandContext, client: ApiClient, protocol: SimProtocol): Promise<string> {
   if (!protocol.broker) return protocol.defaultTarget.replace("{host}", new URL(apiUrl(ctx)).hostname);
   const { field, scheme } = protocol.broker;
-  const health = (await dynamicCall(client, "GET", "/api/v1/health")) as { brokers?: Record<string, string> };
-  const address = health.brokers?.[field];
+  const health = await answer(client.GET("/api/v1/health"));
+  const address = health.brokers[field];
   if (!address) throw new CliError(`the fleet gives devices no ${field} address (its listener is off): pass --target`);
   if (/:0$/.test(address))
     throw new CliError(`the fleet's ${field} is ${address}, a port picked at start it does not know: pass --target`);

@@ -1,15 +1,9 @@
 import { SingleBar } from "cli-progress";
-import { dynamicCall, type ApiClient } from "../client.js";
+import { dynamicCall, type AnswerOf, type ApiClient } from "../client.js";
 import type { Io } from "../output.js";
 
 /** A task as `task_status` answers it: status 1 waiting, 2 running, 3 success, 4 failed. */
-export interface TaskStatus {
-  status: number;
-  progress: number;
-  message: string;
-  taskID: string;
-  result: unknown;
-}
+export type TaskStatus = AnswerOf<"/api/v1/task_status/{taskID}", "GET">;
 
 /** How a task's progress is shown while it runs. */
 export type ProgressView = "bar" | "lines" | "none";

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { CliError } from "../client.js";
+import { CliError, type AnswerOf } from "../client.js";
 import { authedFetch, loggedIn, type CommandContext } from "../context.js";
 import { processIo } from "../output.js";
 import { followTask, type TaskStatus } from "./task-progress.js";
@@ -29,7 +29,7 @@ export async function importDevices(ctx: CommandContext, file: string): Promise<
     body: readFileSync(file),
   });
   if (res.status !== 202) throw await failure(res);
-  const task = await untilDone(ctx, ((await res.json()) as { statusUrl: string }).statusUrl);
+  const task = await untilDone(ctx, ((await res.json()) as AnswerOf<"/api/v1/devices_import", "POST">).statusUrl);
   const r = (task.result ?? {}) as { created?: number; failed?: number; errors?: { line: number; errors: object }[] };
   if (ctx.json) ctx.io.out(`${JSON.stringify({ status: task.status, message: task.message, ...r })}\n`);
   else {
@@ -48,7 +48,7 @@ export async function importDevices(ctx: CommandContext, file: string): Promise<
 export async function exportDevices(ctx: CommandContext, output?: string): Promise<void> {
   const res = await authedFetch(ctx, "/api/v1/devices_export");
   if (res.status !== 202) throw await failure(res);
-  const task = await untilDone(ctx, ((await res.json()) as { statusUrl: string }).statusUrl);
+  const task = await untilDone(ctx, ((await res.json()) as AnswerOf<"/api/v1/devices_export", "GET">).statusUrl);
   if (task.status !== 3) throw new CliError(`export failed: ${task.message}`);
   const { downloadUrl } = task.result as { downloadUrl: string };
   const file = await authedFetch(ctx, downloadUrl);

@@ -1,4 +1,5 @@
 import type { ApiClient } from "../client.js";
+import type { CloudProtocol } from "./sim-records.js";
 
 /** A simulated device as the API lists it (the members the protocols use). */
 export interface SimDevice {
@@ -44,8 +45,8 @@ export interface SimContext {
 export interface SimProtocol<P = unknown> {
   /** The --protocol value. */
   readonly name: string;
-  /** cloudProtocol of the product. */
-  readonly cloudProtocol: number;
+  /** cloudProtocol of the product (a code the API's document lists). */
+  readonly cloudProtocol: CloudProtocol;
   /** --target's default when `broker` is not given; `{host}` is the API's host. */
   readonly defaultTarget: string;
   /**

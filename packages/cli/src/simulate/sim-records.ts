@@ -1,18 +1,30 @@
-import { dynamicCall, type ApiClient } from "../client.js";
+import type { paths } from "../api-types.js";
+import { answer, CliError, dynamicCall, type AnswerOf, type ApiClient } from "../client.js";
 import type { SimDevice } from "./sim-protocol.js";
 
-type Page<T> = { items: T[] };
+/** The cloudProtocol codes a product takes. */
+export type CloudProtocol = Extract<
+  paths["/api/v1/products"]["post"]["requestBody"]["content"]["application/json"]["cloudProtocol"],
+  number
+>;
+
+/** A device as the API answers it (its token only to callers that may see secrets). */
+type DeviceRecord = AnswerOf<"/api/v1/devices", "POST">;
+
+/** The simulated device of a device record: fails for a caller that is shown no tokens (a viewer). */
+function simDevice(d: DeviceRecord): SimDevice {
+  if (d.token === undefined) throw new CliError("the API shows this caller no device tokens: log in as an operator");
+  return { ...d, token: d.token };
+}
 
 /** The tenant's product named `name`, created with `cloudProtocol` when there is none. */
-export async function simProduct(client: ApiClient, name: string, cloudProtocol: number): Promise<string> {
-  const products = (await dynamicCall(client, "GET", "/api/v1/products", {
-    params: { query: { productName_like: name, _limit: 1000 } },
-  })) as Page<{ productID: string; productName: string }>;
+export async function simProduct(client: ApiClient, name: string, cloudProtocol: CloudProtocol): Promise<string> {
+  const products = await answer(
+    client.GET("/api/v1/products", { params: { query: { productName_like: name, _limit: "1000" } } }),
+  );
   const found = products.items.find((p) => p.productName === name);
   if (found) return found.productID;
-  const created = (await dynamicCall(client, "POST", "/api/v1/products", {
-    body: { productName: name, cloudProtocol },
-  })) as { productID: string };
+  const created = await answer(client.POST("/api/v1/products", { body: { productName: name, cloudProtocol } }));
   return created.productID;
 }
 
@@ -22,9 +34,7 @@ export async function simDataPoint(
   productID: string,
   body: { dataPointID: string } & Record<string, unknown>,
 ): Promise<void> {
-  const points = (await dynamicCall(client, "GET", "/api/v1/data_points", {
-    params: { query: { productID, _limit: 1000 } },
-  })) as Page<{ dataPointID: string }>;
+  const points = await answer(client.GET("/api/v1/data_points", { params: { query: { productID, _limit: "1000" } } }));
   if (points.items.some((p) => p.dataPointID === body.dataPointID)) return;
   await dynamicCall(client, "POST", "/api/v1/data_points", { body: { productID, ...body } });
 }
@@ -42,10 +52,12 @@ export async function simDevices(
 ): Promise<SimDevice[]> {
   const existing = new Map<string, SimDevice>();
   for (let page = 1; existing.size < n; page++) {
-    const r = (await dynamicCall(client, "GET", "/api/v1/devices", {
-      params: { query: { productID, deviceName_like: prefix, _limit: 1000, _page: page } },
-    })) as Page<SimDevice>;
-    for (const d of r.items) existing.set(d.deviceName, d);
+    const r = await answer(
+      client.GET("/api/v1/devices", {
+        params: { query: { productID, deviceName_like: prefix, _limit: "1000", _page: String(page) } },
+      }),
+    );
+    for (const d of r.items) existing.set(d.deviceName, simDevice(d));
     if (r.items.length < 1000) break;
   }
   const devices: SimDevice[] = [];
@@ -53,9 +65,11 @@ export async function simDevices(
     const deviceName = `${prefix}${i}`;
     devices.push(
       existing.get(deviceName) ??
-        ((await dynamicCall(client, "POST", "/api/v1/devices", {
-          body: { productID, deviceName, ...body(i) },
-        })) as SimDevice),
+        simDevice(
+          await dynamicCall(client, "POST", "/api/v1/devices", {
+            body: { productID, deviceName, ...body(i) },
+          }),
+        ),
     );
   }
   return devices;

@@ -1,11 +1,13 @@
-import { dynamicCall, type ApiClient } from "../client.js";
+import { answer, type ApiClient } from "../client.js";
 import { SIM_TOPIC } from "./sim-protocol.js";
 
 /** How many uplinks on the simulated topic the API lists for devices named `<prefix>…`. */
 export async function storedCount(client: ApiClient, prefix: string): Promise<number> {
-  const r = (await dynamicCall(client, "GET", "/api/v1/device_events", {
-    params: { query: { deviceName_like: prefix, topic_like: SIM_TOPIC, _limit: 1 } },
-  })) as { meta: { count: number } };
+  const r = await answer(
+    client.GET("/api/v1/device_events", {
+      params: { query: { deviceName_like: prefix, topic_like: SIM_TOPIC, _limit: "1" } },
+    }),
+  );
   return r.meta.count;
 }
 

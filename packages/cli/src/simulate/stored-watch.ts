@@ -1,4 +1,4 @@
-import { dynamicCall, type ApiClient } from "../client.js";
+import { answer, type ApiClient } from "../client.js";
 
 /** A stored uplink as `/device_events` lists it (the members the watch reads). */
 export interface StoredEvent {
@@ -84,9 +84,11 @@ export class StoredWatch {
   }
 
   private async page(page: number, limit: number): Promise<StoredEvent[]> {
-    const r = (await dynamicCall(this.client, "GET", "/api/v1/device_events", {
-      params: { query: { topic_like: this.o.topic, _limit: limit, _page: page } },
-    })) as { items: StoredEvent[] };
+    const r = await answer(
+      this.client.GET("/api/v1/device_events", {
+        params: { query: { topic_like: this.o.topic, _limit: String(limit), _page: String(page) } },
+      }),
+    );
     return r.items;
   }
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { SimulatedForwarder, SimulatedLoraDevice } from "@iot/adapter-lorawan";
-import { dynamicCall } from "../../client.js";
+import { answer, type AnswerOf } from "../../client.js";
 import type { SimProtocol } from "../sim-protocol.js";
 import { StoredWatch } from "../stored-watch.js";
 
@@ -11,7 +11,8 @@ const FPORT = 1;
 /** DevAddrs are `26` + a random byte per run + the device's index in 16 bits. */
 const MAX_DEVICES = 0x10000;
 
-type Gateway = { id: number; deviceID: string; gatewayName: string; productID: string };
+/** The simulation's gateway, as the API answers it. */
+type Gateway = Pick<AnswerOf<"/api/v1/gateways", "POST">, "id" | "deviceID" | "gatewayName" | "productID">;
 
 /**
  * The simulated device's session keys, derived from its DevAddr: a reused device gets the same keys in every run
@@ -46,21 +47,23 @@ export const lorawanProtocol: SimProtocol<{ gateway: Gateway; addrBase: string }
   confirmsStored: true,
   maxDevices: MAX_DEVICES,
   async prepare({ client, productID }) {
-    const found = (await dynamicCall(client, "GET", "/api/v1/gateways", {
-      params: { query: { gatewayName_like: GATEWAY, _limit: 1000 } },
-    })) as { items: Gateway[] };
+    const found = await answer(
+      client.GET("/api/v1/gateways", { params: { query: { gatewayName_like: GATEWAY, _limit: "1000" } } }),
+    );
     // Gateway EUIs and DevAddrs are unique service-wide: random parts keep two tenants' simulations apart.
     const gateway =
       found.items.find((g) => g.gatewayName === GATEWAY && g.productID === productID) ??
-      ((await dynamicCall(client, "POST", "/api/v1/gateways", {
-        body: {
-          productID,
-          gatewayName: GATEWAY,
-          gatewayProtocol: 4,
-          authType: 1,
-          deviceID: `AA555A00${randomBytes(4).toString("hex").toUpperCase()}`,
-        },
-      })) as Gateway);
+      (await answer(
+        client.POST("/api/v1/gateways", {
+          body: {
+            productID,
+            gatewayName: GATEWAY,
+            gatewayProtocol: 4,
+            authType: 1,
+            deviceID: `AA555A00${randomBytes(4).toString("hex").toUpperCase()}`,
+          },
+        }),
+      ));
     return { gateway, addrBase: `26${randomBytes(1).toString("hex").toUpperCase()}` };
   },
   deviceBody(i, { gateway, addrBase }) {

@@ -1,7 +1,7 @@
 import { createGrpcRegistryClient } from "@iot/adapter-core";
 import { createModbusAdapter, MemorySlave, UPLINK_TOPIC } from "@iot/adapter-modbus";
 import pino from "pino";
-import { dynamicCall } from "../../client.js";
+import { answer, type AnswerOf } from "../../client.js";
 import type { SimProtocol } from "../sim-protocol.js";
 import { simDataPoint } from "../sim-records.js";
 import { StoredWatch } from "../stored-watch.js";
@@ -17,7 +17,8 @@ const SETUP_TIMEOUT_MS = 10_000;
 /** The highest unit id a simulated slave gets (serial-line units are 1…247). */
 const MAX_UNIT = 247;
 
-type Gateway = { id: number; deviceID: string; deviceUsername: string; token: string };
+/** The simulation's gateway, as the API answers it (its token only to callers that may see secrets). */
+type Gateway = Pick<AnswerOf<"/api/v1/gateways", "POST">, "id" | "deviceID" | "deviceUsername" | "token">;
 
 /** The counter in a stored `up/modbus` uplink, if it carries one. */
 function polledValue(payload: string): number | undefined {
@@ -50,20 +51,24 @@ export const modbusProtocol: SimProtocol<{ gateway: Gateway }> = {
       dataTransType: 1,
       registerAddr: "300001",
     });
-    const found = (await dynamicCall(client, "GET", "/api/v1/gateways", {
-      params: { query: { gatewayName_like: GATEWAY, _limit: 1000 } },
-    })) as { items: (Gateway & { gatewayName: string; productID: string })[] };
+    const found = await answer(
+      client.GET("/api/v1/gateways", { params: { query: { gatewayName_like: GATEWAY, _limit: "1000" } } }),
+    );
     const gateway =
       found.items.find((g) => g.gatewayName === GATEWAY && g.productID === productID) ??
-      ((await dynamicCall(client, "POST", "/api/v1/gateways", {
-        body: { productID, gatewayName: GATEWAY, gatewayProtocol: 7, authType: 1 },
-      })) as Gateway);
+      (await answer(
+        client.POST("/api/v1/gateways", {
+          body: { productID, gatewayName: GATEWAY, gatewayProtocol: 7, authType: 1 },
+        }),
+      ));
     return { gateway };
   },
   deviceBody: (i, { gateway }) => ({ upLinkSystem: 2, gateway: gateway.id, modBusIndex: i + 1, authType: 1 }),
   async open({ client, target, registryToken }, devices, { gateway }) {
     if (!registryToken)
       throw new Error("--protocol modbus runs a Modbus adapter: give the registry token (--registry-token)");
+    if (gateway.token === undefined)
+      throw new Error("the API shows this caller no gateway tokens: log in as an operator");
     // Every unit id answers: the gateway may also hold slaves of an earlier, larger run, which would otherwise time
     // out on the shared link at each poll and delay the others.
     const slave = await MemorySlave.start(Array.from({ length: MAX_UNIT }, (_, i) => i + 1));
@@ -83,10 +88,12 @@ export const modbusProtocol: SimProtocol<{ gateway: Gateway }> = {
       await slave.stop();
     };
     try {
-      await dynamicCall(client, "PUT", "/api/v1/gateways/{id}", {
-        params: { path: { id: gateway.id } },
-        body: { channel: { chntype: "tcp", tcphost: "127.0.0.1", tcpport: slave.port, pollInterval: POLL_MS } },
-      });
+      await answer(
+        client.PUT("/api/v1/gateways/{id}", {
+          params: { path: { id: gateway.id } },
+          body: { channel: { chntype: "tcp", tcphost: "127.0.0.1", tcpport: slave.port, pollInterval: POLL_MS } },
+        }),
+      );
       registry.start();
       // The adapter asks again until the gateway is let in, and the registry then pushes the channel configuration.
       void adapter.start().catch(() => undefined);
