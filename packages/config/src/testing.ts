@@ -13,3 +13,11 @@ export function quietFor(ms: number, why: string): Promise<void> {
   if (!why) throw new Error("quietFor: say why the time must pass");
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * Resolves on the next turn of the event loop, once every promise callback queued before has run: in-memory links
+ * and fakes (no sockets, no timers) finish what a call set off within them, so this waits for exactly that.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,6 +1,7 @@
 // Helpers for the network server's unit tests: an in-memory packet forwarder (datagrams in, datagrams out) and
 // LoRaWAN frames built with lora-packet, as a device would build them.
 import { FakeRegistryClient, type FakeDevice, type LoraDeviceInfo } from "@iot/adapter-core";
+import { nextTurn } from "@iot/config/testing";
 import pino from "pino";
 import { vi } from "vitest";
 import { loraPacket } from "../codec/lora-packet.js";
@@ -151,7 +152,7 @@ export class Harness {
    * in promise callbacks (the fake registry answers in microtasks), all run before the next turn of the event loop.
    */
   async handled(): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 
