@@ -104,7 +104,7 @@ export class Lease {
     return this.closedReason !== undefined;
   }
 
-  /** Requests waiting on this lease's commands now (long polls, observations): a command goes to one of them at once. */
+  /** Requests waiting on this lease's commands now (long polls, observations): a command goes to one at once. */
   get waiting(): number {
     return this.consumers.size;
   }

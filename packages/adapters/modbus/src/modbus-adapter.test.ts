@@ -1,5 +1,5 @@
 import { quietFor } from "@iot/config/testing";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { AdapterHarness, GATEWAY, modbusDevice } from "./adapter-harness.js";
 import { tagEntry, tcpChannel } from "./channel-fixture.js";
 

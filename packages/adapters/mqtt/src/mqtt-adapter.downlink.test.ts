@@ -31,7 +31,7 @@ describe("MQTT adapter: downlinks", () => {
     await quietFor(100, "an outcome that did not wait for the PUBACK would come within this");
     expect(result).toBeUndefined();
     events.push("puback");
-    sendPuback();
+    sendPuback!();
     await pending;
     expect(result).toEqual({ status: "DELIVERED" });
     expect(events).toEqual(["received inbox reboot", "puback"]);

@@ -1,6 +1,5 @@
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import pino from "pino";
-import { quietFor } from "@iot/config/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemorySlave } from "../memory-slave.js";
 import { ModbusError } from "../modbus-error.js";
