@@ -174,7 +174,10 @@ describeOnPostgres("three central nodes on one PostgreSQL database", () => {
 
   it("delivers a device_publish made on node C to an MQTT device (mosquitto_sub) on node A's adapter; its log follows", async () => {
     const d = await newDevice(mqttProduct);
-    const sub = spawn("mosquitto_sub", [
+    // Line-buffered (stdbuf execs it): its debug lines reach the pipe as they are printed.
+    const sub = spawn("stdbuf", [
+      "-oL",
+      "mosquitto_sub",
       ...["-h", new URL(mqttUrl).hostname, "-p", new URL(mqttUrl).port, "-V", "311"],
       ...["-i", d.deviceID, "-u", d.deviceUsername, "-P", d.token, "-t", "inbox", "-q", "1", "-C", "1", "-d"],
     ]);
