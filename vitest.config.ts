@@ -20,8 +20,16 @@ export default defineConfig({
         extends: true,
         // The packages' own tests run one file after another in each worker's process (isolate: false): a fresh
         // process per file, with its imports loaded again, cost more than most of these files' tests (about a
-        // second a file of the 200). They share no state between files: no module mocks, no environment changes.
-        test: { name: "unit", include: ["packages/**/src/**/*.test.ts"], isolate: false },
+        // second a file of the 200). They share no state between files: no module mocks, no environment changes,
+        // and a spy on a process-wide object (a metric, a store's connection) is put back before the next test.
+        test: {
+          name: "unit",
+          include: ["packages/**/src/**/*.test.ts"],
+          isolate: false,
+          restoreMocks: true,
+          unstubEnvs: true,
+          unstubGlobals: true,
+        },
       },
     ],
   },

@@ -109,7 +109,8 @@ describe("the iot CLI", () => {
       signal: stop.signal,
       io: { out: (s) => (out += s), err: () => {} },
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // It lists the latest stored event first, then follows: once that is out, the next one is followed.
+    await expect.poll(() => out, { timeout: 5000 }).toContain('{\\"n\\":1}');
     expect((await send(2)).status).toBeLessThan(300);
     await expect.poll(() => out, { timeout: 5000 }).toContain('{\\"n\\":2}');
     stop.abort();

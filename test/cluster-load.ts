@@ -40,8 +40,6 @@ export function useTwoNodeMqttFleet(beforeStop?: (fleet: Fleet) => void): TwoNod
   return started;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A logged-in REST client of one central node. */
 export async function apiOf(fleet: Fleet, node: number) {
   const apiUrl = reachable(fleet.centrals[node]!.urls.api!);

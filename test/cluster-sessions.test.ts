@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, type Store } from "@iot/registry";
 import { createTestDatabase, postgresEngine, type TestDatabase } from "@iot/registry/test-engines";
@@ -128,7 +129,7 @@ describe.skipIf(!postgresEngine)("device sessions across two central nodes", () 
     const survivor = pair.find((c) => !c.closed)!;
     await expect.poll(() => sessionRows(d), { timeout: 5_000 }).toEqual([survivor.side.nodeId]);
     // Still one a moment later: the takeover settled, nothing bounced back.
-    await new Promise((r) => setTimeout(r, 500));
+    await quietFor(500, "a takeover bouncing back would close the survivor within this");
     expect(pair.filter((c) => c.closed)).toHaveLength(1);
     expect(await sessionRows(d)).toEqual([survivor.side.nodeId]);
     for (const side of [a, b]) expect((await call(side, "GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
@@ -208,7 +209,7 @@ describe.skipIf(!postgresEngine)("device sessions across two central nodes", () 
       await expect.poll(() => got, { timeout: 3_000 }).toEqual(["slow"]);
       const status = async () => (await call(holder, "GET", `/devices/${d.id}/control_logs`)).body.items[0];
       // The sweep ran several times past the TTL meanwhile: still issued, then delivered once the PUBACK came.
-      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await quietFor(2_500, "the sweep runs several times past the TTL meanwhile");
       expect((await status()).publishStatus).toBe(1);
       await expect.poll(async () => (await status()).publishStatus, { timeout: 5_000 }).toBe(2);
     } finally {

@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMessageLayer, listenUdp, type MessageLayer, type UdpListener } from "@iot/adapter-coap";
 import { createAdapterLogger } from "@iot/adapter-core";
@@ -152,7 +153,7 @@ async function mqttDevice(d: Device): Promise<{ client: MqttClient; received: st
 
 const lastLog = async (node: Node, d: Device) =>
   (await node.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus;
-const withinOneSecond = () => new Promise((r) => setTimeout(r, 1000));
+const withinOneSecond = () => quietFor(1000, "a live change reaches every node's adapters within one second");
 
 describeOnPostgres("three central nodes on one PostgreSQL database", () => {
   it("lists every node in each node's health, with the adapters each holds", async () => {
@@ -173,19 +174,22 @@ describeOnPostgres("three central nodes on one PostgreSQL database", () => {
 
   it("delivers a device_publish made on node C to an MQTT device (mosquitto_sub) on node A's adapter; its log follows", async () => {
     const d = await newDevice(mqttProduct);
-    const sub = spawn("mosquitto_sub", [
+    // Line-buffered (stdbuf execs it): its debug lines reach the pipe as they are printed.
+    const sub = spawn("stdbuf", [
+      "-oL",
+      "mosquitto_sub",
       ...["-h", new URL(mqttUrl).hostname, "-p", new URL(mqttUrl).port, "-V", "311"],
-      ...["-i", d.deviceID, "-u", d.deviceUsername, "-P", d.token, "-t", "inbox", "-q", "1", "-C", "1"],
+      ...["-i", d.deviceID, "-u", d.deviceUsername, "-P", d.token, "-t", "inbox", "-q", "1", "-C", "1", "-d"],
     ]);
     let out = "";
     sub.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
     try {
       await expect.poll(async () => (await c.api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
-      // mosquitto_sub subscribes right after its CONNACK; give the SUBSCRIBE a moment before publishing.
-      await new Promise((r) => setTimeout(r, 300));
+      // mosquitto_sub subscribes right after its CONNACK: its debug output (-d) tells when the SUBACK came.
+      await expect.poll(() => out, { timeout: 5_000 }).toContain("received SUBACK");
       const r = await c.api("POST", "/device_publish", { deviceID: d.deviceID, payload: "from-node-c" });
       expect([r.status, r.body.publishStatus]).toEqual([201, "1"]);
-      await expect.poll(() => out.trim(), { timeout: 5_000 }).toBe("from-node-c");
+      await expect.poll(() => out.split("\n"), { timeout: 5_000 }).toContain("from-node-c");
       await expect.poll(() => lastLog(b, d), { timeout: 5_000 }).toBe(2);
     } finally {
       sub.kill();
@@ -324,7 +328,7 @@ describeOnPostgres("three central nodes on one PostgreSQL database", () => {
       expect(r.status).toBe(201);
       await expect.poll(() => dev.received, { timeout: 10_000 }).toEqual(["scheduled"]);
       // Three more scheduler ticks on every node: still one run.
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await quietFor(3_000, "three more scheduler ticks on every node");
       expect(dev.received).toEqual(["scheduled"]);
       expect((await a.api("GET", `/devices/${d.id}/control_logs`)).body.items).toHaveLength(1);
     } finally {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { quietFor } from "@iot/config/testing";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   createMessageLayer,
   listenUdp,
@@ -66,12 +67,13 @@ function coapClient(args: string[]): Promise<string> {
 
 /** Resolves once `peer` answers a GET /, or throws after a few seconds. */
 async function ready(layer: MessageLayer, peer: Peer) {
-  for (let attempt = 0; ; attempt++) {
-    const answer = await layer.request(peer, { method: "GET", path: "/" }).catch(() => undefined);
-    if (answer) return;
-    if (attempt > 20) throw new Error(`coap-server-notls on ${peer.port} did not answer`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await vi.waitFor(
+    async () => {
+      const answer = await layer.request(peer, { method: "GET", path: "/" }).catch(() => undefined);
+      if (!answer) throw new Error(`coap-server-notls on ${peer.port} did not answer`);
+    },
+    { timeout: 10_000, interval: 200 },
+  );
 }
 
 beforeAll(async () => {
@@ -124,7 +126,7 @@ describe("the CoAP message layer as a client of libcoap's coap-server", () => {
     const last = await observation.cancel();
     expect([last.code, last.observe]).toEqual(["2.05", undefined]);
     const count = got.length;
-    await new Promise((r) => setTimeout(r, 1500));
+    await quietFor(1500, "a notification after the cancel would come within this");
     expect(got.length).toBe(count);
   });
 

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { reachable } from "../scripts/fleet.js";
 import { expectStoredOnce, httpLoad, mqttLoad, type DeviceRun } from "./device-load.js";
@@ -73,9 +74,9 @@ it.runIf(mounted)(
       .poll(() => f.central.errors.join("\n"), { timeout: 10_000 })
       .toMatch(/database disk full: writes fail until it recovers/);
     // Whatever was committed before the disk filled has been answered by now; from here on nothing is acked.
-    await new Promise((r) => setTimeout(r, 1_000));
+    await quietFor(1_000, "answers for what was committed before the disk filled come within this");
     const whileFull = acked();
-    await new Promise((r) => setTimeout(r, 2_000));
+    await quietFor(2_000, "nothing is acked while the disk is full");
     expect(acked()).toBe(whileFull);
     expect(f.central.child.exitCode).toBeNull();
 

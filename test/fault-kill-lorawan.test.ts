@@ -5,6 +5,7 @@
  * is stored twice, and the restarted process serves again.
  */
 import { SimulatedForwarder, SimulatedLoraDevice } from "@iot/adapter-lorawan";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectStoredOnce, loraLoad, moreAcks } from "./device-load.js";
 import { freePort } from "./helpers.js";
@@ -85,7 +86,7 @@ describe("kill -9 of the lorawan-adapter under confirmed uplinks", () => {
       await fwd.push({ data: sim.replay(1) }); // FCnt 2 again: a replay, or a retransmission the old process stored
       await fwd.push({ data: sim.uplink({ payload: "r4" }) });
       await expect.poll(async () => (await storedFCnts(device.id)).length, { timeout: 10_000 }).toBeGreaterThan(3);
-      await new Promise((r) => setTimeout(r, 500));
+      await quietFor(500, "a second copy would be stored within this");
       expect((await storedFCnts(device.id)).sort()).toEqual([0, 1, 2, 3]);
       expect(restarted.child.exitCode).toBeNull();
     } finally {
@@ -118,7 +119,7 @@ describe("kill -9 of the lorawan-adapter under confirmed uplinks", () => {
       // still stored the copy the old process had sent it).
       await fwd.push({ data: frame });
       await expect.poll(payloads, { timeout: 10_000 }).toContain("c1");
-      await new Promise((r) => setTimeout(r, 500));
+      await quietFor(500, "a second copy would be stored within this");
       expect((await payloads()).filter((p) => p === "c1")).toEqual(["c1"]);
       expect(acked).toBe(false);
     } finally {
@@ -155,14 +156,14 @@ describe("kill -9 of the lorawan-adapter under confirmed uplinks", () => {
     const unconfirmed = (async () => {
       for (let i = 0; sending; i++) {
         await fwd.push({ data: plain.sim.uplink({ payload: `plain-${i}` }) }).catch(() => undefined);
-        await new Promise((r) => setTimeout(r, 100));
+        await quietFor(100, "the device sends every 100 ms");
       }
     })();
     try {
       await moreAcks([load], 5);
       const before = (await storedFCnts(plain.device.id)).length;
       await killHard(f.adapters.get("lorawan-adapter")!);
-      await new Promise((r) => setTimeout(r, 300));
+      await quietFor(300, "the device goes on sending while the adapter is down");
       const restarted = await f.startAdapter("lorawan-adapter");
       await moreAcks([load], 5);
       // The unconfirmed device's uplinks are stored again through the new process.

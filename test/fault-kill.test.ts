@@ -6,6 +6,7 @@
  * CoAP retransmitting, HTTP repeating its Idempotency-Key), which the registry recognises as already stored.
  */
 import { spawnSync } from "node:child_process";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable } from "../scripts/fleet.js";
 import { coapLoad, expectStoredOnce, httpLoad, moreAcks, mqttLoad } from "./device-load.js";
@@ -45,7 +46,7 @@ describe("kill -9 under load", () => {
     const runs = await Promise.all(ADAPTERS.map(async (a) => ({ device: devices.get(a)!, load: await load(a) })));
     await moreAcks(runs.map((r) => r.load));
     await killHard(f.central);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await quietFor(1_000, "the load goes on against the dead node for a while");
     await f.startCentral();
     await moreAcks(runs.map((r) => r.load));
     await expectStoredOnce((m, p) => f.api(m, p), runs);

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import pg from "pg";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable } from "../scripts/fleet.js";
 import { expectStoredOnce, httpLoad, moreAcks, mqttLoad, type DeviceRun } from "./device-load.js";
@@ -48,7 +49,6 @@ async function loads(lanes = 4): Promise<DeviceRun[]> {
 }
 
 const api = (m: string, p: string) => f.api(m, p);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.runIf(canRun)("PostgreSQL faults under load", () => {
   it("connections terminated five times: no acknowledged message lost or stored twice", async () => {
@@ -65,7 +65,7 @@ describe.runIf(canRun)("PostgreSQL faults under load", () => {
           .poll(async () => (await admin.query(`select pid ${ours}`)).rowCount, { timeout: 10_000 })
           .toBeGreaterThan(0);
         await admin.query(`select pg_terminate_backend(pid) ${ours}`);
-        await sleep(400);
+        await quietFor(400, "the load goes on between two rounds of terminations");
       }
     } finally {
       await admin.end();
@@ -84,9 +84,9 @@ describe.runIf(canRun)("PostgreSQL faults under load", () => {
     server!.stop("immediate");
     await expect.poll(log, { timeout: 10_000 }).toMatch(/database connection lost: writes fail until it recovers/);
     // Answers for commits made just before the crash may still be on their way.
-    await sleep(500);
+    await quietFor(500, "answers for commits made just before the crash come within this");
     const whileDown = acked();
-    await sleep(2_000);
+    await quietFor(2_000, "nothing is acked while the database is down");
     expect(acked()).toBe(whileDown);
     server!.start();
     await moreAcks(

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { createAdapterLogger } from "@iot/adapter-core";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMessageLayer, listenUdp, type MessageLayer, type Peer, type UdpListener } from "@iot/adapter-coap";
 import { Lwm2mClientSimulator, type SimulatorOptions } from "@iot/adapter-lwm2m";
@@ -187,7 +188,7 @@ describe("an LwM2M device", () => {
     expect((await publish(d, { reqID: "q1", msgType: "read", data: { path: "/3303/0/5700" } })).publishStatus).toBe(
       "1",
     );
-    await new Promise((r) => setTimeout(r, 500));
+    await quietFor(500, "a read sent to the sleeping device would come within this");
     expect(sim.requests).toEqual([]);
     expect(await controlStatus(d)).toBe(1);
     expect((await sim.update()).code).toBe("2.04");

@@ -4,6 +4,7 @@
  * and the values read meanwhile are stored once it is back, with the times they were read.
  */
 import type { ChildProcess } from "node:child_process";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, expect, it } from "vitest";
 import { stopProcess, type FleetProcess } from "../scripts/fleet.js";
 import { freePort } from "./helpers.js";
@@ -37,7 +38,7 @@ it("stores the values polled while the central node was down once it is back", a
 
   await stopProcess(f.central);
   const down = Date.now();
-  await new Promise((r) => setTimeout(r, 4_000));
+  await quietFor(4_000, "the central node stays down while the adapter polls on");
   const up = Date.now();
   await f.startCentral();
 

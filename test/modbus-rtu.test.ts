@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAdapterLogger, FakeRegistryClient } from "@iot/adapter-core";
 import { configPayload, createModbusAdapter, ModbusSerialLink, tagEntry, type ModbusError } from "@iot/adapter-modbus";
 
@@ -95,10 +95,13 @@ describe("Modbus RTU through a socat pty pair against pymodbus", () => {
       reportEverySeconds: 60,
     });
     const values = () => registry.uplinks.map((u) => JSON.parse(new TextDecoder().decode(u.payload)));
-    const until = async (check: () => boolean) => {
-      for (const end = Date.now() + 10_000; !check(); await new Promise((r) => setTimeout(r, 20)))
-        if (Date.now() > end) throw new Error(`not within 10 s; uplinks ${JSON.stringify(values())}`);
-    };
+    const until = (check: () => boolean) =>
+      vi.waitFor(
+        () => {
+          if (!check()) throw new Error(`not within 10 s; uplinks ${JSON.stringify(values())}`);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
     try {
       await adapter.start();
       const channel = {

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
+import { vi } from "vitest";
 import { join } from "node:path";
 import { startProcess, type FleetProcess } from "../scripts/fleet.js";
 const PYTHON = "/usr/bin/python3"; // Debian's, which has python3-pymodbus (not a pyenv shim)
@@ -33,14 +34,15 @@ export async function stopSlave(child: ChildProcess): Promise<void> {
 }
 
 /** Polls `probe` every 100 ms until it answers something other than undefined (fails after `ms`). */
-export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const v = await probe();
+      if (v === undefined) throw new Error(`timed out waiting for ${what}`);
+      return v;
+    },
+    { timeout: ms, interval: 100 },
+  );
 }
 
 type Api = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;

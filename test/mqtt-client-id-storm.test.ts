@@ -1,5 +1,6 @@
 import type { Socket } from "node:net";
 import mqttPacket from "mqtt-packet";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 import { rawConnect } from "./raw-mqtt.js";
@@ -75,7 +76,7 @@ describe("a storm of concurrent connects with one device's client id", () => {
     await expect.poll(status, { timeout: 10_000 }).toBe(1);
     await expect.poll(mqttConnected, { timeout: 10_000 }).toBe(1);
     // Settled, not a passing moment: a session closed late by a lost race would turn the device offline now.
-    await new Promise((r) => setTimeout(r, 1500));
+    await quietFor(1500, "a session closed late by a lost race would turn the device offline within this");
     expect(await status()).toBe(1);
     expect(await mqttConnected()).toBe(1);
     expect(await publishAcked(survivor)).toBe(true);

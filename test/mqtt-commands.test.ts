@@ -1,4 +1,5 @@
 import mqtt from "mqtt";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable } from "../scripts/fleet.js";
 import { startTestFleet, type TestFleet } from "./helpers.js";
@@ -117,7 +118,7 @@ describe("commands over MQTT (command TTL one hour)", () => {
     try {
       await expect.poll(() => downlinked(t), { timeout: 10_000 }).toBe(before + 4);
       // The scenario itself, not a synchronisation: longer than the 5 s the adapter once waited before failing them.
-      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      await quietFor(5_500, "longer than the 5 s the adapter once waited before failing them");
       expect(await logsOf(t, d.id)).toEqual([
         ["one", 1],
         ["two", 1],

@@ -1,4 +1,5 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 
@@ -56,7 +57,7 @@ async function connect(d: Device): Promise<MqttClient> {
  * stream; the device's next packet travels another way and may overtake the
  * push. The promise is "within one second", so that is what the tests wait.
  */
-const withinOneSecond = () => new Promise((r) => setTimeout(r, 1000));
+const withinOneSecond = () => quietFor(1000, "a live change reaches the adapter within one second");
 
 /** Milliseconds from now until the client's connection closes (rejects after 5 s). */
 function closesWithin(client: MqttClient): Promise<number> {
@@ -200,7 +201,7 @@ describe.each(transports)("over $name", (tr) => {
           qos: 0,
         });
         expect(pub.status).toBe(201);
-        await new Promise((r) => setTimeout(r, 300));
+        await quietFor(300, "a QoS 0 command to the removed subscription would come within this");
         expect(got).toEqual(["ota/fw v2"]);
         expect(client.connected).toBe(true);
       } finally {

@@ -1,4 +1,5 @@
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachable, stopProcess } from "../scripts/fleet.js";
 import { startRestartableFleet, type RestartableFleet } from "./restartable-fleet.js";
@@ -63,7 +64,7 @@ describe("a central node restart under a connected device", () => {
       const during = devices.flatMap(([, c]) =>
         Array.from({ length: 5 }, (_, i) => c.publishAsync("t", `during-${i}`, { qos: 1 }).then(() => acked++)),
       );
-      await new Promise((r) => setTimeout(r, 1500));
+      await quietFor(1500, "no PUBACK comes while the registry is away");
       expect(acked).toBe(0);
       expect(closed).toBe(0);
 

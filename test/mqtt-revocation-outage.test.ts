@@ -1,4 +1,5 @@
 import mqtt from "mqtt";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestFleet } from "./helpers.js";
 
@@ -40,7 +41,7 @@ describe("a revocation made while the MQTT adapter's link is down", () => {
     }
     await closed;
     await expect.poll(mqttAttached, { timeout: 15_000 }).toBe(true);
-    await new Promise((r) => setTimeout(r, 500));
+    await quietFor(500, "the publish sent while blocked would be stored within this");
     const events = (await t.api("GET", `/devices/${d.id}/events`)).body.items.map(
       (e: { payload: string }) => e.payload,
     );

@@ -258,7 +258,7 @@ describe("northbound: webhooks, live stream and NATS from a real central node", 
         void (async () => {
           for await (const m of sub) seen.push(nOf(JSON.parse(m.string())));
         })();
-        await new Promise((r) => setTimeout(r, 200));
+        await nc.flush(); // the server has the subscription once its PONG is back
         await publish(2);
         await expect.poll(() => seen, { timeout: 10_000 }).toEqual([sent - 1, sent]);
         const jsm = await jetstreamManager(nc);

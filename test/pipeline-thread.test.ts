@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDataPoint } from "../packages/registry/src/domain/data-points.js";
 import { createDataStream } from "../packages/registry/src/domain/data-streams.js";
@@ -113,7 +114,7 @@ describe("the data pipeline on a worker thread (SQLite)", () => {
     thread.wake();
     await expect.poll(said).toBe("w");
     thread.wake(); // before the read: that read takes these uplinks, no message
-    await new Promise((r) => setTimeout(r, 50));
+    await quietFor(50, "the thread reads within this: the next wake comes after it");
     thread.wake();
     await expect.poll(said).toBe("wr");
     thread.wake(); // after it: a message
@@ -151,7 +152,7 @@ describe("the data pipeline on a worker thread (SQLite)", () => {
     await lock.acquire(); // let go of when its holder ended
     lock.release();
     await thread.close();
-    await new Promise((r) => setTimeout(r, 1_500));
+    await quietFor(1_500, "a thread still running would write within this");
     expect(readFileSync(log, "utf8")).toBe("ss");
     expect(said).toEqual([
       "the data pipeline's thread ended holding the write lock",

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { startProcess, stopProcess } from "../scripts/fleet.js";
 
@@ -103,7 +104,7 @@ describe("central node startup", () => {
           }
         ).adapters.length;
       await expect.poll(adapters).toBe(1);
-      await new Promise((r) => setTimeout(r, 1000));
+      await quietFor(1000, "a second adapter would be listed within this");
       expect(await adapters()).toBe(1);
     } finally {
       await stopProcess(bad);

@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import mqtt from "mqtt";
 import mqttPacket from "mqtt-packet";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 import { rawConnect } from "./raw-mqtt.js";
@@ -256,7 +257,7 @@ describe("tenant quotas", () => {
       // The QoS 0 excess was refused, not stored: at most a full bucket per flood window plus the rate over the
       // flood's length (and a second's worth in flight).
       const allowed = RATE * ROUNDS + RATE * (floodSeconds + 1);
-      await new Promise((r) => setTimeout(r, 500));
+      await quietFor(500, "what was in flight is stored within this");
       const stored0 = await storedEvents(floodToken, qos0Sender);
       expect(sent).toBeGreaterThan(allowed * 1.5);
       expect(stored0).toBeGreaterThan(0);
@@ -264,7 +265,7 @@ describe("tenant quotas", () => {
 
       // QoS 1 over the rate: no PUBACK for the excess (the connection is closed, MQTT 3.1.1 has no negative
       // PUBACK), and every PUBACK given was stored.
-      await new Promise((r) => setTimeout(r, 1100)); // the bucket refills
+      await quietFor(1100, "the tenant's bucket refills");
       const burster = await rawConnect(mqttPort(), {
         clientId: qos1Sender.deviceID,
         username: qos1Sender.deviceUsername,
@@ -275,7 +276,7 @@ describe("tenant quotas", () => {
       const burst = await qos1Waves(burster.socket, [50, 450]);
       const burstSeconds = (performance.now() - burstStart) / 1000;
       burster.socket.destroy();
-      await new Promise((r) => setTimeout(r, 500));
+      await quietFor(500, "what was in flight is stored within this");
       const stored1 = await storedEvents(floodToken, qos1Sender);
       console.log("QoS 1 waves of 50 then 450 at rate 100:", JSON.stringify({ ...burst, stored: stored1 }));
       expect(burst.closed).toBe(true);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
 import { openStore } from "@iot/registry";
 import { readCentralConfig } from "./config.js";
 import { startCentral, type Central } from "./central.js";
@@ -86,11 +86,14 @@ it("fires at start a run missed while the central was down by less than an inter
 
   central = await startCentral(config, logger);
   api = await client(central);
-  let fired: any;
-  for (let i = 0; i < 100 && !fired?.lastResult; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    fired = (await api("GET", `/device_schedule_publish/${recent.id}`)).body;
-  }
+  const fired = await vi.waitFor(
+    async () => {
+      const body = (await api("GET", `/device_schedule_publish/${recent.id}`)).body;
+      expect(body.lastResult).toBeTruthy();
+      return body;
+    },
+    { timeout: 5_000, interval: 50 },
+  );
   expect(fired.lastResult).toMatchObject({ controlLogIntID: expect.any(Number), publishStatus: "1" });
   const logs = (await api("GET", `/devices/${device.id}/control_logs`)).body.items;
   expect(logs.map((l: any) => l.payload)).toEqual(["recent"]);

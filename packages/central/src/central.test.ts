@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AdapterMessageSchema,
@@ -97,8 +98,8 @@ function openStream() {
       if (i >= 0) return inbox.splice(i, 1)[0]!.kind.value as Extract<RegistryMessage["kind"], { case: C }>["value"];
       if (Date.now() > deadline) throw new Error(`no ${kase} within ${timeoutMs} ms`);
       await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 50);
+        const timer = setTimeout(r, Math.max(0, deadline - Date.now()) + 1); // the deadline: fail then
+        waiters.push(() => (clearTimeout(timer), r()));
       });
     }
   };
@@ -447,7 +448,7 @@ describe("central node over gRPC", () => {
       const { d, opened } = await deviceOnAdapter("mqtt-back-1", "kept");
       const s = hello("mqtt-back-1", [opened]);
       await s.next("helloAck");
-      await new Promise((r) => setTimeout(r, 1500)); // past the grace
+      await quietFor(1500, "past the grace for the adapter's sessions");
       expect((await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
       expect(await statuses(d.id)).toEqual([1]);
       s.call.end();

@@ -30,8 +30,8 @@ import {
   lockSqliteDataDir,
   SQLITE_LOCK_FILE_NAME,
   withStartupLock,
-  onDatabaseState,
   type BootstrapResult,
+  type DatabaseStateChange,
   type SqliteNodeLock,
 } from "@iot/registry";
 import { brokerAddresses, type CentralConfig } from "./config.js";
@@ -100,16 +100,16 @@ export async function startCentral(
     }
   }
   // One line when the database stops answering (disk full, connection lost) and one when it answers again.
-  const unwatchDatabase = onDatabaseState((c) =>
+  const onDatabaseState = (c: DatabaseStateChange) =>
     c.state === "down"
       ? logger.error({ engine: c.engine, err: c.error }, `database ${c.fault}: writes fail until it recovers`)
-      : logger.warn({ engine: c.engine, downForMs: c.downForMs }, "database available again"),
-  );
+      : logger.warn({ engine: c.engine, downForMs: c.downForMs }, "database available again");
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     batchMaxRows: config.uplinkBatchRows,
     batchMaxDelayMs: config.uplinkBatchDelayMs,
+    onDatabaseState,
     onCheckpointError: (err) =>
       logger.error({ err }, "WAL checkpoint failed: SQLite's own checkpoints take over, on the event loop"),
   }).catch((err: unknown) => {
@@ -305,7 +305,6 @@ export async function startCentral(
       await cluster?.stop();
       await store.close();
       lock?.release();
-      unwatchDatabase();
     },
   };
 }

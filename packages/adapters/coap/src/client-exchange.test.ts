@@ -1,5 +1,6 @@
 import { generate, parse, type Packet, type ParsedPacket } from "coap-packet";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { nextTurn } from "@iot/config/testing";
 import { blockOption, uintOption } from "./fake-coap-client.js";
 import { MemoryLink } from "./memory-link.js";
 import { createMessageLayer, type CoapReply, type CoapRequest, type MessageLayerOptions } from "./message-layer.js";
@@ -91,7 +92,7 @@ describe("CoAP client role: requests and responses (RFC 7252 §5.2)", () => {
     });
     const response = await server.request(peer(), { method: "GET", path: "/1/0/1", confirmable: false });
     expect(response.payload.toString()).toBe("non");
-    await new Promise((r) => setTimeout(r, 5));
+    await nextTurn(); // an ACK would be on its way in the same callbacks
     expect(link.sent("server").map((p) => [p.confirmable, p.ack])).toEqual([[false, false]]);
   });
 
@@ -338,7 +339,7 @@ describe("CoAP client role: requests and responses (RFC 7252 §5.2)", () => {
     const server = withScript(() => {});
     const pending = server.request(peer(), { method: "GET", path: "/1" });
     const waiting = server.request(peer(), { method: "GET", path: "/2" });
-    await new Promise((r) => setTimeout(r, 1));
+    await vi.waitFor(() => expect(link.sent("server")).toHaveLength(1)); // the first is in flight
     server.close();
     await expect(pending).rejects.toMatchObject({ code: "closed" });
     await expect(waiting).rejects.toMatchObject({ code: "closed" });

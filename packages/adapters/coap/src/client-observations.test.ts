@@ -1,5 +1,6 @@
 import { generate } from "coap-packet";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { nextTurn } from "@iot/config/testing";
 import type { ClientResponse } from "./client-exchange.js";
 import { MemoryLink } from "./memory-link.js";
 import type { CoapReply, CoapRequest, MessageLayerOptions } from "./message-layer.js";
@@ -40,7 +41,6 @@ const raw = (token: Buffer, messageId: number, sequence: number | null, payload:
     payload: Buffer.from(payload),
     ...extra,
   });
-const settle = () => new Promise((r) => setTimeout(r, 5));
 
 afterEach(() => {
   link.close();
@@ -67,8 +67,7 @@ describe("CoAP client role: observe (RFC 7641)", () => {
     await server.observe(link.devicePeer, temperature, listener);
     expect(await seen[0]!.notify(2, "2.05", Buffer.from("21"), 11542)).toBe("ack");
     expect(await seen[0]!.notify(3, "2.05", Buffer.from("22"))).toBe("ack");
-    await settle();
-    expect(got.map((n) => n.contentFormat)).toEqual([11542, 42]);
+    await vi.waitFor(() => expect(got.map((n) => n.contentFormat)).toEqual([11542, 42]));
   });
 
   it("delivers NON notifications without ACKing them", async () => {
@@ -76,8 +75,8 @@ describe("CoAP client role: observe (RFC 7641)", () => {
     const { token } = await server.observe(link.devicePeer, temperature, listener);
     const before = link.sent("server").length;
     link.toServer(raw(token, 900, 7, "non", { confirmable: false }));
-    await settle();
-    expect(texts()).toEqual(["non"]);
+    await vi.waitFor(() => expect(texts()).toEqual(["non"]));
+    await nextTurn(); // an ACK would be on its way in the same callbacks
     expect(link.sent("server")).toHaveLength(before);
   });
 
@@ -102,7 +101,7 @@ describe("CoAP client role: observe (RFC 7641)", () => {
     const n = raw(token, 321, 5, "once");
     link.toServer(n);
     link.toServer(n);
-    await settle();
+    await vi.waitFor(() => expect(link.sent("server").filter((p) => p.messageId === 321)).toHaveLength(2));
     expect(texts()).toEqual(["once"]);
     expect(
       link
@@ -119,9 +118,8 @@ describe("CoAP client role: observe (RFC 7641)", () => {
     expect(observation.active).toBe(false);
     expect(await seen[0]!.notify(2, "2.05", Buffer.from("unwanted"))).toBe("reset");
     link.toServer(raw(observation.token, 777, 3, "NON too", { confirmable: false }));
-    await settle();
+    await vi.waitFor(() => expect(link.sent("server").find((p) => p.messageId === 777)).toMatchObject({ reset: true }));
     expect(got).toEqual([]);
-    expect(link.sent("server").find((p) => p.messageId === 777)).toMatchObject({ reset: true });
   });
 
   it("cancels with a GET with Observe 1 and the same token, and answers its response", async () => {
@@ -155,8 +153,7 @@ describe("CoAP client role: observe (RFC 7641)", () => {
     expect(first.active).toBe(false);
     const second = await server.observe(link.devicePeer, temperature, listener);
     link.toServer(raw(second.token, 55, null, "plain"));
-    await settle();
-    expect(second.active).toBe(false);
+    await vi.waitFor(() => expect(second.active).toBe(false));
     expect(got.map((n) => n.code)).toEqual(["4.04", "2.05"]);
     expect(await seen[0]!.notify(3, "2.05", Buffer.from("x"))).toBe("reset");
   });

@@ -1,6 +1,7 @@
 import { generate } from "coap-packet";
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { nextTurn } from "@iot/config/testing";
 import { FakeRegistryClient } from "@iot/adapter-core";
 import { createCoapAdapter, type CoapAdapter } from "./coap-adapter.js";
 import { blockOption, FakeCoapClient, uintOption } from "./fake-coap-client.js";
@@ -64,7 +65,8 @@ describe("CoAP adapter", () => {
     start();
     registry.autoAck = false;
     const answer = request("0.02", "/mqtt/telemetry/temp", { payload: "21.5" });
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(registry.pendingUplinks).toBe(1));
+    await nextTurn(); // an answer that did not wait for the registry's ack would be out by now
     expect(client.inbox).toEqual([]);
     registry.ackAll();
     const a = await answer;

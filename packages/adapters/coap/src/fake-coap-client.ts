@@ -1,3 +1,4 @@
+import { EventEmitter, once } from "node:events";
 import { generate, parse, type ParsedPacket } from "coap-packet";
 import { decodeBlock, encodeBlock, type BlockOption } from "./blockwise/block-option.js";
 import type { Peer } from "./message-layer.js";
@@ -26,6 +27,7 @@ export interface FakeRequestOptions {
 export class FakeCoapClient {
   /** Datagrams sent to this client, parsed, not yet taken by `next`. */
   readonly inbox: ParsedPacket[] = [];
+  private readonly arrivals = new EventEmitter();
   private mid = 1;
 
   constructor(
@@ -35,7 +37,10 @@ export class FakeCoapClient {
 
   /** Hands a raw datagram to the target. */
   send(datagram: Buffer): void {
-    this.target.handle(datagram, this.peer, (answer) => this.inbox.push(parse(answer)));
+    this.target.handle(datagram, this.peer, (answer) => {
+      this.inbox.push(parse(answer));
+      this.arrivals.emit("datagram");
+    });
   }
 
   /** Builds a request datagram (message id: the next one unless given). */
@@ -79,12 +84,13 @@ export class FakeCoapClient {
 
   /** Resolves with (and takes) the first datagram that matches, waiting up to `timeoutMs`. */
   async next(match: (p: ParsedPacket) => boolean, timeoutMs = 2000): Promise<ParsedPacket> {
-    const until = Date.now() + timeoutMs;
+    const signal = AbortSignal.timeout(timeoutMs);
     for (;;) {
       const i = this.inbox.findIndex(match);
       if (i >= 0) return this.inbox.splice(i, 1)[0]!;
-      if (Date.now() > until) throw new Error("no answer");
-      await new Promise((r) => setTimeout(r, 2));
+      await once(this.arrivals, "datagram", { signal }).catch(() => {
+        throw new Error("no answer");
+      });
     }
   }
 }

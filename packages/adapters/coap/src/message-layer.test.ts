@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import pino from "pino";
+import { quietFor, nextTurn } from "@iot/config/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { generate } from "coap-packet";
 import { blockOption, FakeCoapClient, uintOption } from "./fake-coap-client.js";
@@ -175,7 +176,7 @@ describe("CoAP message layer, Block1 uploads (RFC 7959 §2.5)", () => {
   it("frees an upload abandoned for the transfer timeout", async () => {
     start(undefined, { transferTimeoutMs: 30 });
     await client.request("0.02", "/up", { payload: body(256), block1: more(0) });
-    await new Promise((r) => setTimeout(r, 80));
+    await quietFor(80, "past the 30 ms transfer timeout");
     expect((await client.request("0.02", "/up", { payload: body(1), block1: last(1) })).code).toBe("4.08");
   });
 
@@ -326,7 +327,9 @@ describe("CoAP message layer, request and reply options (RFC 7252 §5.10)", () =
     client.send(Buffer.from([0x40, 0x00, 0x01, 0x02]));
     expect(await client.next((p) => p.messageId === 0x0102)).toMatchObject({ reset: true, code: "0.00" });
     client.send(Buffer.from([0x50, 0x00, 0x01, 0x03]));
-    await new Promise((r) => setTimeout(r, 20));
+    // Handled in order: an answer to the NON would come before the RST of this second ping.
+    client.send(Buffer.from([0x40, 0x00, 0x01, 0x04]));
+    await client.next((p) => p.messageId === 0x0104);
     expect(client.inbox).toEqual([]);
   });
 });
@@ -370,7 +373,7 @@ describe("CoAP message layer, malformed datagrams", () => {
             : d.map((b) => (random(8) === 0 ? random(256) : b));
       link.server.handle(Buffer.from(mutated), link.devicePeer, () => {});
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await nextTurn();
     expect((await link.server.request(link.devicePeer, { method: "GET", path: "/3/0/0" })).code).toBe("2.05");
     const answer = await new FakeCoapClient(link.server).request("0.02", "/up", { payload: "1" });
     expect(answer.code).toBe("2.04");

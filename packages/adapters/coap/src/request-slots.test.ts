@@ -1,8 +1,7 @@
+import { nextTurn as tick } from "@iot/config/testing";
 import { describe, expect, it } from "vitest";
 import { CoapError } from "./coap-error.js";
 import { RequestSlots } from "./request-slots.js";
-
-const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe("request slots", () => {
   it("lets NSTART messages to a peer go at once and the next ones in order as places are given back", async () => {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { quietFor } from "@iot/config/testing";
+import { describe, expect, it, vi } from "vitest";
 import { CallBatcher } from "./call-batcher.js";
 
 /** A batch call that answers when told to, recording each batch it was given. */
@@ -83,13 +84,12 @@ describe("CallBatcher", () => {
     await turn();
     await turn();
     expect(g.batches).toEqual([["a"]]);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(g.batches).toEqual([["a"], ["b", "c"]]);
+    await vi.waitFor(() => expect(g.batches).toEqual([["a"], ["b", "c"]]));
     g.open(1);
     expect(await Promise.all(soon)).toEqual(["B", "C"]);
     expect(performance.now() - sentAt).toBeGreaterThanOrEqual(30);
     // After the gap, a lone request goes at the end of its turn.
-    await new Promise((r) => setTimeout(r, 50));
+    await quietFor(50, "past the 40 ms gap after the last call");
     const late = batcher.run("d");
     await turn();
     expect(g.batches).toEqual([["a"], ["b", "c"], ["d"]]);

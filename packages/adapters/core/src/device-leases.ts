@@ -104,6 +104,11 @@ export class Lease {
     return this.closedReason !== undefined;
   }
 
+  /** Requests waiting on this lease's commands now (long polls, observations): a command goes to one at once. */
+  get waiting(): number {
+    return this.consumers.size;
+  }
+
   /** The device made a request: the lease lives `keepAlive` seconds from now (unless held longer). */
   touch(): void {
     if (this.closed) return;

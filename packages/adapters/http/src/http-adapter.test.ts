@@ -1,7 +1,8 @@
 import { Agent, createServer, request, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import pino from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { quietFor } from "@iot/config/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeRegistryClient } from "@iot/adapter-core";
 import { createHttpAdapter, type HttpAdapter } from "./http-adapter.js";
 
@@ -37,6 +38,13 @@ async function start(maxMessageSize = 1024, registryMaxMessageSize?: number, buf
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** Resolves once `n` requests of the device wait on its commands (a long poll is in place, or gone). */
+async function waitingPolls(n: number): Promise<void> {
+  await vi.waitFor(() =>
+    expect(adapter.leases.openLease({ kind: "token", clientId: "", username: "u1", token: "t1" })?.waiting).toBe(n),
+  );
+}
+
 afterEach(async () => {
   adapter.close();
   server.closeAllConnections();
@@ -57,7 +65,8 @@ describe("HTTP device adapter", () => {
     registry.autoAck = false;
     let answered = false;
     const res = post("/topics/telemetry/temp", '{"t":21}').then((r) => ((answered = true), r));
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(registry.pendingUplinks).toBe(1));
+    await quietFor(50, "an answer that did not wait for the registry's ack would come within this");
     expect(answered).toBe(false);
     expect(registry.ackAll()).toBe(1);
     expect((await res).status).toBe(204);
@@ -236,11 +245,11 @@ describe("HTTP device adapter", () => {
       socket.write(`${chunk.length.toString(16)}\r\n`);
       socket.write(chunk);
       socket.write("\r\n");
-      await new Promise((r) => setTimeout(r, 10));
+      await quietFor(10, "chunks paced as a client uploads them, some after the 413 went out");
     }
     socket.end("0\r\n\r\n");
     // Only now does the client read, as curl does while it uploads.
-    await new Promise((r) => setTimeout(r, 100));
+    await quietFor(100, "the client reads late, as curl does while it uploads");
     socket.resume();
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
@@ -294,7 +303,7 @@ describe("HTTP device adapter", () => {
     await start();
     expect((await post("/topics/hello", "hi")).status).toBe(204); // opens the session
     const polled = get("/topics/inbox?wait=10");
-    await new Promise((r) => setTimeout(r, 50));
+    await waitingPolls(1);
     const outcome = registry.pushDownlink({
       id: 42,
       deviceIntId: 1,
@@ -327,10 +336,10 @@ describe("HTTP device adapter", () => {
       headers: { authorization: auth() },
       signal: abort.signal,
     }).catch(() => "aborted");
-    await new Promise((r) => setTimeout(r, 50));
+    await waitingPolls(1);
     abort.abort();
     expect(await gone).toBe("aborted");
-    await new Promise((r) => setTimeout(r, 50));
+    await waitingPolls(0);
     const outcome = registry.pushDownlink({ id: 9, deviceIntId: 1, payload: new Uint8Array(Buffer.from("kept")) });
     expect(await (await get("/topics/inbox")).text()).toBe("kept");
     expect(await outcome).toEqual({ status: "DELIVERED" });
@@ -348,7 +357,7 @@ describe("HTTP device adapter", () => {
     await start();
     expect((await get("/topics/inbox")).status).toBe(204);
     const polled = get("/topics/inbox?wait=10");
-    await new Promise((r) => setTimeout(r, 50));
+    await waitingPolls(1);
     registry.kick(1, "device blocked");
     expect(await json(await polled)).toEqual({
       status: 401,

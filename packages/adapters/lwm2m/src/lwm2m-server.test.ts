@@ -1,3 +1,4 @@
+import { nextTurn } from "@iot/config/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { IMEI, memoryHarness, type Harness } from "./memory-harness.js";
 
@@ -7,8 +8,6 @@ afterEach(() => {
   h = undefined;
   vi.useRealTimers();
 });
-
-const settle = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 
 describe("LwM2M registration interface", () => {
   it("registers a known endpoint: 2.01 with Location-Path rd/<id> and the session opened with the lifetime", async () => {
@@ -122,7 +121,7 @@ describe("LwM2M registration interface", () => {
     const answers: Buffer[] = [];
     h.link.server.handle(Buffer.from([0xff, 0x00]), h.link.devicePeer, (d) => answers.push(d));
     h.link.server.handle(Buffer.from([0x50, 0x02, 0x00]), h.link.devicePeer, (d) => answers.push(d));
-    await settle();
+    await nextTurn();
     expect(answers).toEqual([]);
     expect(h.registry.authAttempts).toEqual([]);
     expect((await h.client.register()).code).toBe("2.01");

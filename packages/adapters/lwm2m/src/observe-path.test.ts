@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { nextTurn } from "@iot/config/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { memoryHarness, type Harness } from "./memory-harness.js";
 
 let h: Harness | undefined;
@@ -7,7 +8,6 @@ afterEach(() => {
   h = undefined;
 });
 
-const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 const command = (reqID: number | string, msgType: string, data: Record<string, unknown>) =>
   h!.registry.pushDownlink({ deviceIntId: 7, payload: Buffer.from(JSON.stringify({ reqID, msgType, data })) });
 const temperature = (value: number) => ({ type: "float" as const, value });
@@ -16,7 +16,7 @@ describe("LwM2M observe", () => {
   it("observes a path: the first answer on up/resp, each notification on up/notify with the command's reqID", async () => {
     h = memoryHarness();
     await h.client.register();
-    await settle(5);
+    await nextTurn();
     expect(await command(21, "observe", { path: "/3303/0/5700" })).toEqual({ status: "DELIVERED" });
     expect(h.client.requests[0]).toMatchObject({ method: "GET", observe: 0, accept: 11542 });
     expect(h.uplinks("up/resp")[0]).toMatchObject({
@@ -25,7 +25,7 @@ describe("LwM2M observe", () => {
       data: { code: "2.05", content: [{ path: "/3303/0/5700", value: 22.5 }] },
     });
     await h.client.set("/3303/0/5700", temperature(23.25));
-    await settle();
+    await vi.waitFor(() => expect(h!.uplinks("up/notify")).toHaveLength(1));
     expect(h.uplinks("up/notify")).toEqual([
       {
         reqID: 21,
@@ -38,7 +38,7 @@ describe("LwM2M observe", () => {
   it("cancels an observation with GET Observe 1, and fails cancelling a path not observed", async () => {
     h = memoryHarness();
     await h.client.register();
-    await settle(5);
+    await nextTurn();
     await command(22, "observe", { path: "/3303/0" });
     expect(h.client.observedPaths).toEqual(["/3303/0"]);
     expect(await command(23, "cancel-observe", { path: "/3303/0" })).toEqual({ status: "DELIVERED" });
@@ -55,12 +55,12 @@ describe("LwM2M observe", () => {
     h = memoryHarness({ device: { autoSub: true } });
     h.client.resources.set("/0/0/0", { type: "string", value: "coap://server" });
     await h.client.register();
-    await settle();
+    await vi.waitFor(() => expect(h!.uplinks("up/notify")).toHaveLength(2));
     expect(h.client.observedPaths).toEqual(["/3/0", "/3303/0"]);
     const first = h.uplinks("up/notify");
     expect(first.map((u) => u.reqID)).toEqual(["autoSub", "autoSub"]);
     await h.client.set("/3303/0/5700", temperature(30));
-    await settle();
+    await vi.waitFor(() => expect(h!.uplinks("up/notify")).toHaveLength(3));
     expect(h.uplinks("up/notify").at(-1)).toMatchObject({
       reqID: "autoSub",
       msgType: "notify",
@@ -75,28 +75,29 @@ describe("LwM2M observe", () => {
 
   it("autoSub observes again after a re-registration, and not for a device without autoSub", async () => {
     h = memoryHarness({ device: { autoSub: true } });
+    const observesSent = () => h!.client.requests.filter((r) => r.observe === 0).length;
     await h.client.register();
-    await settle();
+    await vi.waitFor(() => expect(observesSent()).toBe(2));
     await h.client.register();
-    await settle();
+    await vi.waitFor(() => expect(observesSent()).toBe(4));
     const observes = h.client.requests.filter((r) => r.observe === 0).map((r) => r.path);
     expect(observes).toEqual(["/3/0", "/3303/0", "/3/0", "/3303/0"]);
     h.close();
     h = memoryHarness();
     await h.client.register();
-    await settle();
+    await nextTurn();
     expect(h.client.requests).toEqual([]);
   });
 
   it("forgets observations on de-register: a later notification is rejected and not published", async () => {
     h = memoryHarness({ device: { autoSub: true } });
     await h.client.register();
-    await settle();
+    await vi.waitFor(() => expect(h!.uplinks("up/notify")).toHaveLength(2));
     const before = h.uplinks("up/notify").length;
     await h.client.deregister();
     await h.client.set("/3303/0/5700", temperature(1));
-    await settle();
+    // The notification is answered with RST: the client forgets the observation, and nothing was published.
+    await vi.waitFor(() => expect(h!.client.observedPaths).toEqual(["/3/0"]));
     expect(h.uplinks("up/notify").length).toBe(before);
-    expect(h.client.observedPaths).toEqual(["/3/0"]);
   });
 });

@@ -1,4 +1,5 @@
 import type { MessageLayerOptions } from "@iot/adapter-coap";
+import { nextTurn } from "@iot/config/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { decodeContent } from "./codec/content.js";
 import { memoryHarness, type Harness } from "./memory-harness.js";
@@ -17,7 +18,7 @@ async function registered(
 ): Promise<Harness> {
   h = memoryHarness({ client, layer });
   expect((await h.client.register()).code).toBe("2.01");
-  await new Promise((r) => setTimeout(r, 5));
+  await nextTurn();
   return h;
 }
 

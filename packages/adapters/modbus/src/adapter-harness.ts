@@ -1,3 +1,4 @@
+import { vi } from "vitest";
 import pino from "pino";
 import { FakeRegistryClient, type FakeDevice, type DownlinkOutcome } from "@iot/adapter-core";
 import { configPayload } from "./channel-fixture.js";
@@ -80,13 +81,14 @@ export class AdapterHarness {
       );
   }
 
-  /** Waits until `check` holds (polling every 5 ms), failing after `ms`. */
+  /** Waits until `check` holds (checked every 5 ms), failing after `ms`. */
   async until(check: () => boolean, ms = 3000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await vi.waitFor(
+      () => {
+        if (!check()) throw new Error(`condition not met within ${ms} ms`);
+      },
+      { timeout: ms, interval: 5 },
+    );
   }
 
   async stop(): Promise<void> {

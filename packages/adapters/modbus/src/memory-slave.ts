@@ -40,6 +40,8 @@ export class MemorySlave {
   /** ms each answer is held back (a slow slave); requests held at once are counted in `maxConcurrent`. */
   delayMs = 0;
   maxConcurrent = 0;
+  /** Requests left unanswered (to a unit not listed or in `silent`): a test sees a request is in flight. */
+  unanswered = 0;
   private concurrent = 0;
   private readonly readFaults = new Map<string, number>();
   private readonly writeFaults = new Map<string, number>();
@@ -128,7 +130,10 @@ export class MemorySlave {
     cb: Callback<T>,
     value: () => T,
   ) {
-    if (!this.units.has(unit) || this.silent.has(unit)) return;
+    if (!this.units.has(unit) || this.silent.has(unit)) {
+      this.unanswered++;
+      return;
+    }
     const faults = write ? this.writeFaults : this.readFaults;
     const code = offsets.map((o) => faults.get(`${unit}:${area}:${o}`)).find((c) => c !== undefined);
     const reply = () => (code !== undefined ? cb({ modbusErrorCode: code }) : cb(null, value()));

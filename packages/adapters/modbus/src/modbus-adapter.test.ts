@@ -1,3 +1,4 @@
+import { quietFor } from "@iot/config/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { AdapterHarness, GATEWAY, modbusDevice } from "./adapter-harness.js";
 import { tagEntry, tcpChannel } from "./channel-fixture.js";
@@ -102,7 +103,7 @@ describe("Modbus adapter: polling and reporting", () => {
     await h.push(tcpChannel(h.slave.port, [...pumpTags(), tagEntry("pump", 2, "mode", "400002", 16)]));
     await h.until(() => h.values(2).length === 1);
     expect(h.values(2)[0]).toEqual({ rpm: 1, mode: 2 });
-    await new Promise((r) => setTimeout(r, 150));
+    await quietFor(150, "poll cycles with nothing changed report nothing");
     h.slave.set(2, "holdingRegister", 1, [3]);
     await h.until(() => h.values(2).length === 2);
     expect(h.values(2)[1]).toEqual({ mode: 3 });
@@ -200,7 +201,7 @@ describe("Modbus adapter: sessions follow the configuration and the registry", (
       ["closed", "unit left the configuration"],
     ]);
     const reads = h.slave.reads.filter((r) => r.unit === 2).length;
-    await new Promise((r) => setTimeout(r, 150));
+    await quietFor(150, "a unit still polled would be read within this");
     expect(h.slave.reads.filter((r) => r.unit === 2).length).toBe(reads);
   });
 
@@ -262,7 +263,7 @@ describe("Modbus adapter: sessions follow the configuration and the registry", (
     expect(h.sessionEvents(GATEWAY.deviceIntId)[1]).toEqual(["closed", "adapter stopping"]);
     expect(h.registry.liveSessions()).toEqual([]);
     const reads = h.slave.reads.length;
-    await new Promise((r) => setTimeout(r, 120));
+    await quietFor(120, "a poller left running would read within this");
     expect(h.slave.reads.length).toBe(reads);
   });
 });

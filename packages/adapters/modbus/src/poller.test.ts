@@ -1,5 +1,6 @@
 import pino from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { quietFor } from "@iot/config/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { parsedConfig, tagEntry, tcpChannel } from "./channel-fixture.js";
 import type { ModbusUnit } from "./channel-tags.js";
 import type { ModbusValue } from "./codec/value-codec.js";
@@ -16,15 +17,15 @@ let events: (["online"] | ["offline", string] | ["report", Record<string, Modbus
 let logs: Record<string, unknown>[];
 let answeredCycles = 0;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const reports = () => events.filter((e) => e[0] === "report").map((e) => e[1]);
 
 async function until(check: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out; events: ${JSON.stringify(events)}`);
-    await sleep(5);
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error(`timed out; events: ${JSON.stringify(events)}`);
+    },
+    { timeout: ms, interval: 5 },
+  );
 }
 
 /** Polls unit 1 of a slave with these device entries and channel settings. */
@@ -97,7 +98,7 @@ describe("UnitPoller", () => {
     await poll([tagEntry("d1", 1, "a", "400001", 16), tagEntry("d1", 1, "b", "400002", 16)], {}, 400);
     await until(() => reports().length === 1);
     expect(reports()[0]).toEqual({ a: 1, b: 2 });
-    await sleep(120);
+    await quietFor(120, "poll cycles with nothing changed report nothing");
     expect(reports()).toHaveLength(1);
     slave.set(1, "holdingRegister", 1, [3]);
     await until(() => reports().length === 2);
@@ -113,7 +114,7 @@ describe("UnitPoller", () => {
     await poll(device);
     await until(() => stats.polls >= 3);
     poller!.stop();
-    await sleep(50);
+    await until(() => stats.requests === slave.reads.length); // the request in flight answered
     const perCycle = slave.reads.filter((r) => r.offset === 9);
     expect(perCycle.length).toBe(slave.reads.length);
     expect(slave.reads[0]).toEqual({ unit: 1, area: "holdingRegister", offset: 9, count: 19 });
@@ -131,7 +132,7 @@ describe("UnitPoller", () => {
     expect(events.find((e) => e[0] === "offline")).toEqual(["offline", "no answer within 50 ms"]);
     expect(poller!.online).toBe(false);
     const answeredBefore = answeredCycles;
-    await sleep(100);
+    await quietFor(100, "cycles against a silent slave get no answer");
     expect(answeredCycles).toBe(answeredBefore);
     slave.set(1, "holdingRegister", 0, [5]);
     slave.silent.delete(1);

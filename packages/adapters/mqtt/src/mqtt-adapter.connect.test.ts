@@ -2,7 +2,8 @@ import { connect as netConnect } from "node:net";
 import mqttPacket from "mqtt-packet";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { GiveUpSignal, RegistryClient } from "@iot/adapter-core";
-import { DEVICES, closed, sleep, startHarness, type Harness } from "./test-support.js";
+import { quietFor } from "@iot/config/testing";
+import { DEVICES, closed, roundTrip, startHarness, type Harness } from "./test-support.js";
 
 let h: Harness;
 beforeEach(async () => {
@@ -47,7 +48,8 @@ describe("MQTT adapter: connecting", () => {
   it("keeps two tenants' devices with the same client id connected side by side", async () => {
     const t1 = await h.connect(DEVICES.a);
     const t2 = await h.connect(DEVICES.otherTenantA);
-    await sleep(100);
+    // A take-over would have closed the first connection while the second was let in.
+    await Promise.all([roundTrip(t1), roundTrip(t2)]);
     expect(t1.connected).toBe(true);
     expect(t2.connected).toBe(true);
     expect(h.adapter.stats.clients).toBe(2);
@@ -175,11 +177,12 @@ describe("MQTT adapter: concurrent connections of one client id", () => {
       await Promise.all([0, 1, 2].map(() => rawDevice(h.tcp.port, Math.random() * 300)));
     }
     await vi.waitFor(() => expect(h.adapter.stats.clients).toBe(0), { timeout: 5000 });
-    await sleep(100);
-    expect(openSessions()).toEqual(new Set());
-    expect(h.registry.liveSessions()).toEqual([]);
-    const opened = h.registry.events.filter((e) => e.type === "opened").length;
-    expect(h.registry.events.filter((e) => e.type === "closed").length).toBe(opened);
+    await vi.waitFor(() => {
+      expect(openSessions()).toEqual(new Set());
+      expect(h.registry.liveSessions()).toEqual([]);
+      const opened = h.registry.events.filter((e) => e.type === "opened").length;
+      expect(h.registry.events.filter((e) => e.type === "closed").length).toBe(opened);
+    });
   });
 
   it("leaves exactly the last connection's session open when racing connects end with one that stays", async () => {
@@ -190,7 +193,7 @@ describe("MQTT adapter: concurrent connections of one client id", () => {
     const last = await h.connect(DEVICES.a);
     await last.subscribeAsync("inbox", { qos: 1 });
     await vi.waitFor(() => expect(openSessions().size).toBe(1), { timeout: 5000 });
-    await sleep(200);
+    await quietFor(200, "a late racing connect would open or close a session within this");
     expect(openSessions().size).toBe(1);
     expect(h.registry.liveSessions()).toHaveLength(1);
     expect(h.adapter.stats.clients).toBe(1);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { MqttClient } from "mqtt";
-import { DEVICES, closed, nextMessage, sleep, startHarness, type Harness } from "./test-support.js";
+import { quietFor } from "@iot/config/testing";
+import { DEVICES, closed, nextMessage, roundTrip, startHarness, type Harness } from "./test-support.js";
 
 let h: Harness;
 beforeEach(async () => {
@@ -59,7 +60,7 @@ describe("MQTT adapter: publishing and subscribing", () => {
     const order: string[] = [];
     const puback = client.publishAsync("data", "x", { qos: 1 }).then(() => order.push("puback"));
     await vi.waitFor(() => expect(h.registry.pendingUplinks).toBe(1));
-    await sleep(150);
+    await quietFor(150, "a PUBACK that did not wait for the registry would come within this");
     expect(order).toEqual([]);
     order.push("registry ack");
     h.registry.ackAll();
@@ -78,12 +79,15 @@ describe("MQTT adapter: publishing and subscribing", () => {
     ];
     // The buffer holds 4 and as many may wait for room (more would still be refused, closing the connection).
     await vi.waitFor(() => expect([h.registry.pendingUplinks, h.registry.waitingUplinks > 0]).toEqual([4, true]));
-    await sleep(100);
+    await quietFor(100, "a refused publish would close its connection within this");
     expect([a.connected, b.connected]).toEqual([true, true]);
-    while (h.registry.uplinks.length < 8 || h.registry.pendingUplinks > 0) {
-      h.registry.ackAll();
-      await sleep(5);
-    }
+    await vi.waitFor(
+      () => {
+        h.registry.ackAll();
+        expect([h.registry.uplinks.length, h.registry.pendingUplinks]).toEqual([8, 0]);
+      },
+      { interval: 5 },
+    );
     await Promise.all(sent);
     expect([a.connected, b.connected]).toEqual([true, true]);
     const payloads = (device: number) =>
@@ -139,7 +143,7 @@ describe("MQTT adapter: publishing and subscribing", () => {
     h.registry.setTenantUplinkRate("t1", 2);
     const client = await h.connect(DEVICES.a);
     for (let i = 0; i < 5; i++) await client.publishAsync("data", `${i}`, { qos: 0 });
-    await sleep(50);
+    await roundTrip(client);
     expect(client.connected).toBe(true);
     expect(h.registry.uplinks.map((u) => text(u.payload))).toEqual(["0", "1"]);
   });
@@ -152,7 +156,7 @@ describe("MQTT adapter: publishing and subscribing", () => {
     spy.on("message", (topic) => seen.push(topic));
     await client.publishAsync("secret/plans", "x", { qos: 1 });
     await client.publishAsync("public/plans", "y", { qos: 1 });
-    await sleep(50);
+    await Promise.all([roundTrip(client), roundTrip(spy)]);
     expect(client.connected).toBe(true);
     expect(h.registry.uplinks.map((u) => u.topic)).toEqual(["public/plans"]);
     expect(h.adapter.stats.denied).toBe(1);
@@ -189,16 +193,17 @@ describe("MQTT adapter: publishing and subscribing", () => {
     }
     await b.publishAsync("data", "from b", { qos: 1 });
     await c.publishAsync("data", "from c", { qos: 1 });
-    await sleep(150);
+    // b's publish was delivered, or not, before its PUBACK: a leak to a would be in before c's own message.
+    await vi.waitFor(() => expect(seen).toContain("c:data"));
+    await roundTrip(a);
     expect(seen).toEqual(["c:data"]);
   });
 
   it("answers a denied subscription with SUBACK failure 0x80 and keeps the connection", async () => {
     const client = await h.connect(DEVICES.restricted);
     expect(await grantedCodes(client, ["secret/x", "public/x"], 1)).toEqual([128, 1]);
-    await sleep(50);
-    expect(client.connected).toBe(true);
     await client.publishAsync("public/x", "still fine", { qos: 1 });
+    expect(client.connected).toBe(true);
   });
 
   it("refuses a subscription that could receive a denied topic", async () => {
@@ -208,13 +213,16 @@ describe("MQTT adapter: publishing and subscribing", () => {
 
   it("stops delivering after the device unsubscribes with its relative filter", async () => {
     const client = await h.connect(DEVICES.a);
-    await client.subscribeAsync("echo", { qos: 1 });
+    await client.subscribeAsync(["echo", "marker"], { qos: 1 });
     await client.unsubscribeAsync("echo");
     const seen: string[] = [];
     client.on("message", (t) => seen.push(t));
     await client.publishAsync("echo", "x", { qos: 1 });
-    await sleep(100);
-    expect(seen).toEqual([]);
+    // Delivered in order on one connection: an "echo" still delivered would come before the marker.
+    const marker = nextMessage(client);
+    await client.publishAsync("marker", "after", { qos: 1 });
+    await marker;
+    expect(seen).toEqual(["marker"]);
   });
 
   it("applies a policy update to the device's next publish", async () => {
@@ -232,8 +240,11 @@ describe("MQTT adapter: publishing and subscribing", () => {
     const seen: string[] = [];
     a.on("message", (t) => seen.push(t));
     await a.subscribeAsync("state", { qos: 1 });
-    await sleep(100);
-    expect(seen).toEqual([]);
-    expect(h.registry.uplinks).toHaveLength(1);
+    // A retained message goes out with the SUBACK: it would come before this fresh one.
+    const fresh = nextMessage(a);
+    await a.publishAsync("state", "off", { qos: 1 });
+    expect(await fresh).toEqual({ topic: "state", payload: "off" });
+    expect(seen).toEqual(["state"]);
+    expect(h.registry.uplinks).toHaveLength(2);
   });
 });

@@ -1,6 +1,7 @@
 import { connect as netConnect } from "node:net";
 import mqtt, { type MqttClient } from "mqtt";
 import pino from "pino";
+import { quietFor } from "@iot/config/testing";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { PACKET_OVERHEAD_BYTES } from "./mqtt-adapter.js";
 import { DEVICES, closed, startHarness, type Harness } from "./test-support.js";
@@ -67,7 +68,7 @@ describe("MQTT adapter: message size limit (IOT_MAX_MESSAGE_SIZE)", () => {
     const client = await h.connect(DEVICES.a);
     const gone = closed(client);
     client.stream.write(publishHead(allowed, 0));
-    await new Promise((r) => setTimeout(r, 100));
+    await quietFor(100, "a packet over the limit is refused within this, before its body comes");
     expect(client.connected).toBe(true);
     expect(tooLarge()).toEqual([]);
     client.stream.destroy();

@@ -1,6 +1,6 @@
 import mqtt, { type MqttClient } from "mqtt";
-import { afterEach, describe, expect, it } from "vitest";
-import { DEVICES, closed, nextMessage, sleep, startHarness, type Harness } from "./test-support.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEVICES, closed, nextMessage, startHarness, type Harness } from "./test-support.js";
 
 let h: Harness;
 afterEach(async () => {
@@ -33,14 +33,12 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     h = await startHarness();
     const client = await h.connect(DEVICES.a);
     h.registry.updateSubscriptions(1, [{ topic: "ota/+", qos: 1 }]);
-    await sleep(20);
     const got = nextMessage(client);
     await expect(
       h.registry.pushDownlink({ deviceIntId: 1, topic: "ota/fw", payload: payload("v2"), qos: 1 }),
     ).resolves.toEqual({ status: "DELIVERED" });
     expect(await got).toEqual({ topic: "ota/fw", payload: "v2" });
     h.registry.updateSubscriptions(1, []);
-    await sleep(20);
     let received = 0;
     client.on("message", () => received++);
     const gone = await h.registry.pushDownlink({ ...soon(), deviceIntId: 1, topic: "ota/fw", payload: payload("v3") });
@@ -52,15 +50,20 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     h = await startHarness();
     const client = await h.connect(DEVICES.a);
     h.registry.updateSubscriptions(1, [{ topic: "ota/+", qos: 1 }]);
-    await sleep(20);
-    let received = 0;
-    client.on("message", () => received++);
+    // A command without expiry is held until the subscription is in place: its delivery says it is.
+    const ready = nextMessage(client);
+    await h.registry.pushDownlink({ deviceIntId: 1, topic: "ota/ready", payload: payload("r"), qos: 1 });
+    await ready;
+    await client.subscribeAsync("inbox", { qos: 1 });
+    const seen: string[] = [];
+    client.on("message", (topic) => seen.push(topic));
     h.registry.updateSubscriptions(1, []);
     // No pause: the registry sends the next command right behind the update, before aedes has finished unsubscribing.
     const gone = await h.registry.pushDownlink({ ...soon(), deviceIntId: 1, topic: "ota/fw", payload: payload("v3") });
     expect(gone).toEqual({ status: "QUEUED", message: 'expired before the device subscribed to "ota/fw"' });
-    await sleep(50);
-    expect(received).toBe(0);
+    // Commands reach the connection in order: one sent after all the same would come before this one.
+    await h.registry.pushDownlink({ deviceIntId: 1, topic: "inbox", payload: payload("after"), qos: 1 });
+    await vi.waitFor(() => expect(seen).toEqual(["inbox"]));
   });
 
   it("holds commands until the device subscribes to their topic, then sends them in the order they came", async () => {
@@ -100,11 +103,12 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
       status: "QUEUED",
       message: 'expired before the device subscribed to "inbox"',
     });
-    let received = 0;
-    client.on("message", () => received++);
+    const seen: string[] = [];
+    client.on("message", (_topic, body) => seen.push(body.toString()));
     await client.subscribeAsync("inbox", { qos: 1 });
-    await sleep(50);
-    expect(received).toBe(0);
+    // Commands reach the connection in order: the expired one, sent all the same, would come before this one.
+    await h.registry.pushDownlink({ deviceIntId: 1, payload: payload("after"), qos: 1 });
+    await vi.waitFor(() => expect(seen).toEqual(["after"]));
   });
 
   it("gives a held command back to the registry's queue (QUEUED) at once when the device disconnects first", async () => {

@@ -103,5 +103,11 @@ export function closed(client: MqttClient): Promise<void> {
   return new Promise((resolve) => (client.connected ? client.once("close", () => resolve()) : resolve()));
 }
 
-/** Waits `ms` milliseconds. */
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Resolves once the adapter has handled every packet the client sent before: aedes handles a connection's packets
+ * one after another, so the UNSUBACK of an UNSUBSCRIBE (of a filter never subscribed: no side effect) comes back
+ * after them. Rejects or never resolves when the connection closed instead.
+ */
+export async function roundTrip(client: MqttClient): Promise<void> {
+  await client.unsubscribeAsync("round-trip");
+}

@@ -1,5 +1,5 @@
 import createClient from "openapi-fetch";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { paths } from "../api-types.js";
 import { StoredWatch, type StoredEvent } from "./stored-watch.js";
 
@@ -35,11 +35,12 @@ afterEach(async () => watch?.close());
 describe("StoredWatch", () => {
   it("resolves once an uplink of the device carrying the value, or a later one, is listed", async () => {
     const events = [event(1, "a", 50)];
-    const { client } = fakeApi(events);
+    const { client, seen } = fakeApi(events);
     watch = await StoredWatch.start(client, { topic: "up/x", value, intervalMs: 10 });
     let three = false;
     const waits = [watch.stored("a", 3).then(() => (three = true)), watch.stored("a", 5), watch.stored("b", 1)];
-    await new Promise((r) => setTimeout(r, 50));
+    const asked = seen.requests;
+    await vi.waitFor(() => expect(seen.requests).toBeGreaterThan(asked + 1)); // polled again since, twice
     // The uplink stored before the watch started does not count.
     expect(three).toBe(false);
     events.push(event(2, "a", 5), event(3, "b", 1), event(4, "c", 9, "up/other"));

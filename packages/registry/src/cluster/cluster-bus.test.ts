@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pino from "pino";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { postgresEngine } from "../store/test-engines.js";
 import { ClusterBus, type ClusterMessage } from "./cluster-bus.js";
@@ -64,7 +65,7 @@ describe.skipIf(postgresEngine === undefined)("routing between nodes (PostgreSQL
       async () => {},
       logger,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietFor(100, "the receiver's start-up poll is over: what arrives after came by NOTIFY");
     const sent = Date.now();
     sender.broadcast({ kind: "kick", deviceIntIds: [7], reason: "device blocked" });
     await expect.poll(() => arrived.length, { timeout: 1_500, interval: 10 }).toBe(1);

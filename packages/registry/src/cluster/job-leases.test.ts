@@ -1,10 +1,10 @@
 import pino from "pino";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { JobLeases } from "./job-leases.js";
 
 const logger = pino({ level: "silent" });
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A job that records its runs: `running` while started and not stopped. */
 function probe() {
@@ -31,7 +31,8 @@ describe.each(engines)("singleton job leases ($name)", (engine) => {
     b.add("schedules", two.factory);
     await a.start();
     await b.start();
-    await wait(200);
+    await expect.poll(() => a.held()).toEqual(["schedules"]);
+    await quietFor(150, "node b renews every 50 ms: it would take the held lease within this");
     expect([one.state.running, two.state.running, a.held(), b.held()]).toEqual([true, false, ["schedules"], []]);
     await a.stop();
     expect(one.state.running).toBe(false);

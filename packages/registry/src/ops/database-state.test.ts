@@ -1,22 +1,22 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  databaseFault,
-  noteStatement,
-  onDatabaseState,
-  RECOVERY_QUIET_MS,
-  type DatabaseStateChange,
-} from "./database-state.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Engine } from "../store/store.js";
+import { databaseFault, DatabaseState, RECOVERY_QUIET_MS, type DatabaseStateChange } from "./database-state.js";
+import { databaseErrorLog } from "./registry-metrics.js";
 
 const coded = (code: string, message = code) => Object.assign(new Error(message), { code });
 
 describe("the database state", () => {
-  const seen: DatabaseStateChange[] = [];
-  let stop = onDatabaseState((c) => seen.push(c));
-  afterEach(() => {
-    stop();
-    seen.length = 0;
-    stop = onDatabaseState((c) => seen.push(c));
+  let seen: DatabaseStateChange[];
+  let states: Map<Engine, DatabaseState>;
+  beforeEach(() => {
+    seen = [];
+    states = new Map();
   });
+  /** One store per engine, as in a central node. */
+  const noteStatement = (engine: Engine, sql: string, error?: unknown, now?: number) => {
+    if (!states.has(engine)) states.set(engine, new DatabaseState(engine, (c) => seen.push(c)));
+    states.get(engine)!.note(sql, error, now);
+  };
 
   it("reports a lost connection once however many statements fail, and its end once statements succeed again", () => {
     const t = 1_000_000;
@@ -37,6 +37,17 @@ describe("the database state", () => {
     noteStatement("sqlite", "commit", undefined, t + RECOVERY_QUIET_MS);
     expect(seen.map((c) => c.state)).toEqual(["down", "up"]);
     expect(seen[0]).toMatchObject({ fault: "disk full" });
+  });
+
+  it("keeps each store's state apart: a fault of one store's database is reported though another's is down", () => {
+    const one: DatabaseStateChange[] = [];
+    const other: DatabaseStateChange[] = [];
+    const logOne = databaseErrorLog("sqlite", (c) => one.push(c));
+    const logOther = databaseErrorLog("sqlite", (c) => other.push(c));
+    const full = coded("SQLITE_FULL", "database or disk is full");
+    logOne({ level: "error", error: full, query: { sql: "insert into device_events" } });
+    logOther({ level: "error", error: full, query: { sql: "insert into device_events" } });
+    expect([one.map((c) => c.state), other.map((c) => c.state)]).toEqual([["down"], ["down"]]);
   });
 
   it("ignores statements that were wrong rather than the database", () => {

@@ -8,9 +8,6 @@ export type DatabaseStateChange =
   | { state: "down"; engine: Engine; fault: DatabaseFault; error: string }
   | { state: "up"; engine: Engine; downForMs: number };
 
-const listeners = new Set<(change: DatabaseStateChange) => void>();
-const down = new Map<Engine, { since: number; fault: DatabaseFault; lastFailure: number }>();
-
 /**
  * How long, ms, statements must go without a fault before the database counts as up again: a nearly full disk lets
  * some writes through (SQLite reuses its WAL file's space) while others fail, which must not log a recovery each time.
@@ -21,35 +18,41 @@ export const RECOVERY_QUIET_MS = 2_000;
 const WRITE = /^\s*(insert|update|delete|commit|replace)\b/i;
 
 /**
- * Calls `listener` when the database goes down (the first failed statement that is a fault of the database, not of
- * the statement) and when it answers again (the first statement that succeeds RECOVERY_QUIET_MS after the last
- * fault), so the central node logs
- * one line per fault and one per recovery instead of one per failed statement. Answers the way to stop listening.
+ * One connection's (one store's) view of its database, fed every statement's outcome from kysely's query log. Tells
+ * `listener` when the database goes down (the first failed statement that is a fault of the database, not of the
+ * statement) and when it answers again (the first statement that succeeds RECOVERY_QUIET_MS after the last fault),
+ * so the central node logs one line per fault and one per recovery instead of one per failed statement. Each store
+ * has its own: two stores in one process (tests, the pipeline's thread) do not see each other's faults.
  */
-export function onDatabaseState(listener: (change: DatabaseStateChange) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
+export class DatabaseState {
+  #down: { since: number; fault: DatabaseFault; lastFailure: number } | undefined;
 
-/** Feeds one statement's outcome from kysely's query log (`error` undefined: it succeeded). */
-export function noteStatement(engine: Engine, sql: string, error?: unknown, now = Date.now()): void {
-  const was = down.get(engine);
-  if (error === undefined) {
-    if (was === undefined || (was.fault === "disk full" && !WRITE.test(sql))) return;
-    if (now - was.lastFailure < RECOVERY_QUIET_MS) return;
-    down.delete(engine);
-    for (const l of listeners) l({ state: "up", engine, downForMs: now - was.since });
-    return;
+  constructor(
+    private readonly engine: Engine,
+    private readonly listener: (change: DatabaseStateChange) => void = () => {},
+  ) {}
+
+  /** Feeds one statement's outcome (`error` undefined: it succeeded); `now` in epoch ms. */
+  note(sql: string, error?: unknown, now = Date.now()): void {
+    const was = this.#down;
+    const engine = this.engine;
+    if (error === undefined) {
+      if (was === undefined || (was.fault === "disk full" && !WRITE.test(sql))) return;
+      if (now - was.lastFailure < RECOVERY_QUIET_MS) return;
+      this.#down = undefined;
+      this.listener({ state: "up", engine, downForMs: now - was.since });
+      return;
+    }
+    const fault = databaseFault(error);
+    if (fault === undefined) return;
+    if (was !== undefined) {
+      was.lastFailure = now;
+      return;
+    }
+    this.#down = { since: now, fault, lastFailure: now };
+    const message = error instanceof Error ? error.message : JSON.stringify(error);
+    this.listener({ state: "down", engine, fault, error: message });
   }
-  const fault = databaseFault(error);
-  if (fault === undefined) return;
-  if (was !== undefined) {
-    was.lastFailure = now;
-    return;
-  }
-  down.set(engine, { since: now, fault, lastFailure: now });
-  const message = error instanceof Error ? error.message : JSON.stringify(error);
-  for (const l of listeners) l({ state: "down", engine, fault, error: message });
 }
 
 /** PostgreSQL SQLSTATE classes of a lost or refused connection: 08 (connection exception), 57P (operator action). */

@@ -1,6 +1,6 @@
 import { counter, gauge, histogram, LATENCY_BUCKETS, type Gauge } from "@iot/config";
 import type { Engine } from "../store/store.js";
-import { noteStatement } from "./database-state.js";
+import { DatabaseState, type DatabaseStateChange } from "./database-state.js";
 
 /**
  * The central node's Prometheus metrics (scraped at `/metrics` on the API port; README "Metrics" lists them). Each is
@@ -113,11 +113,15 @@ function isConstraintError(error: unknown): boolean {
   return code.startsWith("SQLITE_CONSTRAINT") || /^23\d{3}$/.test(code);
 }
 
-/** A kysely `log` option counting every failed statement of the engine and following the database's state. */
-export function databaseErrorLog(engine: Engine) {
+/**
+ * A kysely `log` option counting every failed statement of the engine and following this connection's database state
+ * (`onState` told when it goes down and up again).
+ */
+export function databaseErrorLog(engine: Engine, onState?: (change: DatabaseStateChange) => void) {
+  const state = new DatabaseState(engine, onState);
   return (event: { level: "query" | "error"; error?: unknown; query?: { sql: string } }) => {
     if (event.level === "error") countDatabaseError(engine, event.error);
-    noteStatement(engine, event.query?.sql ?? "", event.level === "error" ? event.error : undefined);
+    state.note(event.query?.sql ?? "", event.level === "error" ? event.error : undefined);
   };
 }
 

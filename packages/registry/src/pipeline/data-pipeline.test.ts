@@ -1,5 +1,6 @@
 import type { KyselyPlugin } from "kysely";
 import pino from "pino";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDataPoint } from "../domain/data-points.js";
 import { createDataStream } from "../domain/data-streams.js";
@@ -424,7 +425,7 @@ describe.each(engines)("data pipeline on $name", (engine) => {
     await expect.poll(() => calls).toEqual(["transaction", "sync"]);
     // Committed and readable, but the batch is not done (nor its events announced) until the sync settles.
     expect(await values(temp.id)).toEqual([[T0, 5]]);
-    await new Promise((r) => setTimeout(r, 50));
+    await quietFor(50, "a flush that did not wait for the sync would settle within this");
     expect(flushed).toBe(false);
     synced();
     await flushing;

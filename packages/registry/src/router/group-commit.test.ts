@@ -1,3 +1,4 @@
+import { quietFor } from "@iot/config/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { GroupCommit, type GroupCommitOptions } from "./group-commit.js";
@@ -71,7 +72,7 @@ describe.each(engines)("group commit on $name", (engine) => {
   it("gathers the items of a few milliseconds into one batch when asked to", async () => {
     const { writer, batches } = await batchesOf({ gatherMs: 50 });
     const first = writer.add(1);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await quietFor(5, "the second item comes a little later, within the 50 ms gather");
     await Promise.all([first, writer.add(2)]);
     expect(batches).toEqual([[1, 2]]);
   });
@@ -83,7 +84,7 @@ describe.each(engines)("group commit on $name", (engine) => {
     const later: Array<Promise<number>> = [];
     for (const n of [2, 3, 4]) {
       later.push(writer.add(n)); // each alone in its turn of the event loop, within 200 ms of the first transaction
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await quietFor(2, "items arrive one by one, each in a turn of its own");
     }
     await Promise.all(later);
     expect(batches).toEqual([[1], [2, 3, 4]]);
@@ -114,7 +115,7 @@ describe.each(engines)("group commit on $name", (engine) => {
     const later: Array<Promise<number>> = [];
     for (const n of [2, 3]) {
       later.push(writer.add(n).then((r) => (steps.push(`answered ${r}`), r)));
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await quietFor(5, "the items arrive one by one, each committed in a batch of its own");
     }
     expect(await Promise.all(later)).toEqual([2, 3]);
     expect(syncs).toBe(2);

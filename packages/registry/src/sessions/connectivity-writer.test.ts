@@ -1,5 +1,6 @@
 import pino from "pino";
 import { Kysely, type Compilable, type CompiledQuery, type QueryResult } from "kysely";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createDevice } from "../domain/devices.js";
 import { createProduct } from "../domain/products.js";
@@ -187,7 +188,7 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
       const s = session(`s${i}`, ids[0]!);
       table.open("a", s);
       writer.record(event("opened", s));
-      await new Promise((r) => setTimeout(r, 2));
+      await quietFor(2, "events 2 ms apart, as in a storm of connects");
     }
     await writer.flush();
     expect(await logs(ids[0]!)).toHaveLength(50);
@@ -253,7 +254,7 @@ describe.each(engines)("ConnectivityWriter on $name", (engine) => {
     // Committed (readable) before its sync settles; flush waits for the sync.
     expect(await logs(ids[0]!)).toEqual([1]);
     writer.record(event("closed", s));
-    await new Promise((r) => setTimeout(r, 60));
+    await quietFor(60, "a flush that did not wait for the sync would settle within this");
     expect(flushed).toBe(false);
     expect(calls).toEqual(["transaction", "sync"]);
     releaseSync();

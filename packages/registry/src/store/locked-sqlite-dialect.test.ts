@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql, type Kysely } from "kysely";
+import { nextTurn } from "@iot/config/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "./schema.js";
 import { openSqlite } from "./sqlite.js";
@@ -66,7 +67,7 @@ describe("SQLite connections sharing a WriteLock", () => {
       Array.from({ length: 20 }, (_, i) =>
         (i % 2 ? a : b).transaction().execute(async (tx) => {
           const before = await count(tx);
-          await new Promise((r) => setTimeout(r, 1));
+          await nextTurn(); // the other connection's transactions try to run meanwhile
           await sql`insert into t values (${before + 1})`.execute(tx);
         }),
       ),

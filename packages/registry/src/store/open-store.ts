@@ -35,10 +35,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (url === undefined || url === "") {
     engine = "sqlite";
     writeLock = new WriteLock();
-    db = openSqlite(options.dataDir, writeLock);
+    db = openSqlite(options.dataDir, writeLock, options.onDatabaseState);
   } else if (POSTGRES_URL.test(url)) {
     engine = "postgres";
-    ({ db, schema: migrationSchema } = await openPostgres(url, options.pgSchema));
+    ({ db, schema: migrationSchema } = await openPostgres(url, options.pgSchema, options.onDatabaseState));
   } else {
     throw new Error("unsupported database URL: only postgres:// or postgresql:// (or none, for SQLite)");
   }

@@ -2,6 +2,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { OneSchemaPostgresDialect } from "./one-schema-dialect.js";
 import type { Database } from "./schema.js";
+import type { DatabaseStateChange } from "../ops/database-state.js";
 import { databaseErrorLog } from "../ops/registry-metrics.js";
 
 /** PostgreSQL type OID of int8/bigint (ids, epoch-ms times, `count(*)`). */
@@ -49,7 +50,11 @@ export interface PostgresConnection {
  * @throws Error naming the database (user, host, port, name; never the
  *   password) when the URL is invalid or the server does not answer.
  */
-export async function openPostgres(url: string, schema?: string): Promise<PostgresConnection> {
+export async function openPostgres(
+  url: string,
+  schema?: string,
+  onDatabaseState?: (change: DatabaseStateChange) => void,
+): Promise<PostgresConnection> {
   const where = describeDatabase(url);
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);
@@ -83,7 +88,7 @@ export async function openPostgres(url: string, schema?: string): Promise<Postgr
       const db = new Kysely<Database>({
         dialect,
         plugins: [new CamelCasePlugin()],
-        log: databaseErrorLog("postgres"),
+        log: databaseErrorLog("postgres", onDatabaseState),
       });
       return { db, schema: current };
     } finally {

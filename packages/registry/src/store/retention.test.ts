@@ -1,4 +1,5 @@
 import { DeleteQueryBuilder, type DeleteResult } from "kysely";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { PIPELINE_CURSOR_KEY } from "../pipeline/data-pipeline.js";
 import { RetentionSweeper, type RetentionCounts } from "./retention.js";
@@ -200,7 +201,7 @@ describe.each(engines)("retention sweeper on $name", (engine) => {
     const sweep = sweeper(store, { batchRows: 50, pauseMs: 5 })
       .sweep(NOW)
       .then((counts) => ((swept = true), counts));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => count(store, "deviceEvents")).toBeLessThan(3_000); // the sweep is under way
     const outcome = await store.uplinks.write({
       msgKey: "live:1",
       tenantId: "t1",
@@ -230,7 +231,7 @@ describe.each(engines)("retention sweeper on $name", (engine) => {
     await vi.waitFor(() => expect(swept).toHaveLength(2), { timeout: 2_000 });
     await retention.stop();
     await addConnectLogs(store, [Date.now() - 100 * DAY]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await quietFor(100, "a sweeper left running (every 30 ms) would sweep within this");
     expect(swept.map((c) => c.connectLogs)).toEqual([1, 1]);
     expect(await count(store, "connectLogs")).toBe(1);
   });
@@ -240,7 +241,7 @@ describe.each(engines)("retention sweeper on $name", (engine) => {
     await addConnectLogs(store, [0]);
     const retention = sweeper(store, { retentionDays: 0, firstDelayMs: 1 });
     retention.start();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await quietFor(50, "a sweep started with a 1 ms first delay would have run within this");
     await retention.stop();
     expect((await retention.sweep(NOW)).connectLogs).toBe(0);
     expect(await count(store, "connectLogs")).toBe(1);

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "./schema.js";
 import type { BatchDurability } from "./batch-durability.js";
 import type { WriteLock } from "./write-lock.js";
+import type { DatabaseStateChange } from "../ops/database-state.js";
 
 /** Which database engine a Store runs on. */
 export type Engine = "sqlite" | "postgres";
@@ -112,4 +113,6 @@ export interface StoreOptions {
   pgSchema?: string | undefined;
   /** SQLite only: told when a WAL checkpoint fails (see CheckpointedWal). Default: printed on stderr. */
   onCheckpointError?: (error: Error) => void;
+  /** Told when this store's database stops answering (disk full, connection lost) and when it answers again. */
+  onDatabaseState?: (change: DatabaseStateChange) => void;
 }

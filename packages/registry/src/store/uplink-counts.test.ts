@@ -1,4 +1,5 @@
 import { Migrator } from "kysely/migration";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Caller } from "../domain/caller.js";
 import { createDevice, deleteDevices } from "../domain/devices.js";
@@ -143,7 +144,7 @@ describe.each(engines)("tenants' uplink counts on $name", (engine) => {
     await expect.poll(rows).toBe(1);
     await folder.stop();
     for (let i = 0; i < 3; i++) await write(caller, device.id);
-    await new Promise((r) => setTimeout(r, 60));
+    await quietFor(60, "a folder left running (every 20 ms) would fold within this");
     expect(await rows()).toBe(4);
   });
 

@@ -1,3 +1,4 @@
+import { quietFor } from "@iot/config/testing";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import type { Store, UplinkRecord } from "./store.js";
 import { engines } from "./test-engines.js";
@@ -121,7 +122,6 @@ describe.each(engines)("uplink writer on $name", (engine) => {
 
   it("keeps flushing after a batch timer fires with nothing left to write", async () => {
     const { store } = await engine.open({ batchMaxRows: 100, batchMaxDelayMs: 20 });
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const begin = store.db.transaction.bind(store.db);
@@ -130,13 +130,13 @@ describe.each(engines)("uplink writer on $name", (engine) => {
       return { execute: async (fn: never) => (await gate, builder.execute(fn)) } as unknown as ReturnType<typeof begin>;
     });
     const first = store.uplinks.write(uplink(1)); // its commit hangs on the gate
-    await sleep(30);
+    await quietFor(30, "past the 20 ms batch delay: the first batch is committing");
     const second = store.uplinks.write(uplink(2)); // its timer fires during that commit
-    await sleep(30);
+    await quietFor(30, "past the second's 20 ms batch delay, fired during that commit");
     const third = store.uplinks.write(uplink(3)); // its timer outlives the batch that takes it
     open();
     expect(await Promise.all([first, second, third])).toEqual(["stored", "stored", "stored"]);
-    await sleep(40);
+    await quietFor(40, "the third's batch timer fires after its batch was written");
     await expect(store.uplinks.write(uplink(4))).resolves.toBe("stored");
     expect(await countEvents(store)).toBe(4);
   }, 5_000);

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WriteLock } from "./write-lock.js";
 
 /**
@@ -62,7 +62,7 @@ describe("WriteLock", () => {
     const shared = new SharedArrayBuffer(8);
     const other = worker(lock, shared, 1, 300);
     // Until the worker holds it: its hold then lasts 300 ms.
-    while (Atomics.load(new Int32Array(shared), 0) === 0) await new Promise((r) => setTimeout(r, 1));
+    await vi.waitFor(() => expect(Atomics.load(new Int32Array(shared), 0)).not.toBe(0), { interval: 1 });
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
     const waited = performance.now();

@@ -97,7 +97,7 @@ describe("class A downlinks", () => {
     await h.until(() => h.pullResps().length === 1);
     expect(readDownlink(h.pullResps()[0]!.txpk.data).mType).toBe("Confirmed Data Down");
     h.txAck(GW1, h.pullResps()[0]!.token);
-    await new Promise((r) => setTimeout(r, 10));
+    await h.handled();
     h.push(GW1, dataUp(ADDR, 2, { ack: true }));
     expect(await first).toEqual({ status: "DELIVERED" });
     const second = h.registry.pushDownlink({
@@ -109,7 +109,7 @@ describe("class A downlinks", () => {
     h.push(GW1, dataUp(ADDR, 3));
     await h.until(() => h.pullResps().length === 2);
     h.txAck(GW1, h.pullResps()[1]!.token);
-    await new Promise((r) => setTimeout(r, 10));
+    await h.handled();
     h.push(GW1, dataUp(ADDR, 4));
     expect(await second).toMatchObject({ status: "FAILED" });
     h.server.close();

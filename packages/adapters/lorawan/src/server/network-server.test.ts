@@ -1,3 +1,4 @@
+import { quietFor } from "@iot/config/testing";
 import { describe, expect, test } from "vitest";
 import { decodeJoinAccept, deriveSessionKeys } from "../codec/join.js";
 import { toHex } from "../codec/hex.js";
@@ -61,9 +62,10 @@ describe("gateways", () => {
     const h = new Harness([abp()]);
     h.pull("0102030405060708");
     h.push("0102030405060708", dataUp(ABP_ADDR, 0));
-    await new Promise((r) => setTimeout(r, 60));
+    await h.until(() => h.registry.authAttempts.length === 1);
+    await h.handled();
     h.pull("0102030405060708");
-    await new Promise((r) => setTimeout(r, 20));
+    await h.handled();
     expect(h.registry.events).toEqual([]);
     expect(h.registry.uplinks).toEqual([]);
     expect(h.registry.authAttempts.length).toBe(1);
@@ -130,7 +132,7 @@ describe("uplinks", () => {
     h.push(GW2, phy, { rssi: -70, lsnr: 9 });
     h.push(GW3, phy, { rssi: -50, lsnr: 9 });
     await h.until(() => h.pullResps().length === 1);
-    await new Promise((r) => setTimeout(r, 50));
+    await quietFor(50, "past the 20 ms dedup window: a second uplink would be stored within this");
     expect(h.registry.uplinks.length).toBe(1);
     const meta = JSON.parse(h.registry.uplinks[0]!.metadata!) as { gateways: { gatewayEui: string }[] };
     expect(meta.gateways.map((g) => g.gatewayEui)).toEqual([GW3, GW2, GW1]);
@@ -163,7 +165,7 @@ describe("uplinks", () => {
     const frame = dataUp(ABP_ADDR, 0, { confirmed: true });
     h.push(GW1, frame);
     await h.until(() => h.pullResps().length === 1);
-    await new Promise((r) => setTimeout(r, 150));
+    await quietFor(150, "past the 100 ms the frame is remembered for deduplication");
     h.push(GW1, frame);
     await h.until(() => h.pullResps().length === 2);
     expect(readDownlink(h.pullResps()[1]!.txpk.data)).toMatchObject({ micOk: true, ack: true, fCnt: 1 });
@@ -178,7 +180,7 @@ describe("uplinks", () => {
     const frame = dataUp(ABP_ADDR, 0, { confirmed: true });
     h.push(GW1, frame);
     await h.until(() => h.registry.uplinks.length === 1);
-    await new Promise((r) => setTimeout(r, 2_100)); // past RX2: nothing to say but the ACK, so nothing is sent
+    await quietFor(2_100, "past RX2: nothing to say but the ACK, so nothing is sent"); // RX2 opens 2 s after
     expect(h.pullResps()).toEqual([]);
     expect(h.registry.loraCounterReports.flat().every((c) => c.fcntUp === 0)).toBe(true); // not past the unstored
     h.registry.ackAll();

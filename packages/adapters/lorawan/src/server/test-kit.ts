@@ -1,7 +1,9 @@
 // Helpers for the network server's unit tests: an in-memory packet forwarder (datagrams in, datagrams out) and
 // LoRaWAN frames built with lora-packet, as a device would build them.
 import { FakeRegistryClient, type FakeDevice, type LoraDeviceInfo } from "@iot/adapter-core";
+import { nextTurn } from "@iot/config/testing";
 import pino from "pino";
+import { vi } from "vitest";
 import { loraPacket } from "../codec/lora-packet.js";
 import type { RxPacket } from "../codec/radio-packet.js";
 import { decodeSemtechPacket, encodeSemtechPacket, type SemtechPacket } from "../codec/semtech-udp.js";
@@ -135,13 +137,22 @@ export class Harness {
     return this.sent.flatMap((s) => (s.packet.type === "PULL_RESP" ? [{ ...s.packet, port: s.port }] : []));
   }
 
-  /** Waits until `check` holds (polling every 5 ms, up to `ms`). */
+  /** Waits until `check` holds (checked every 5 ms, up to `ms`). */
   async until(check: () => boolean, ms = 2_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!check()) {
-      if (Date.now() > end) throw new Error("condition not met in time");
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await vi.waitFor(
+      () => {
+        if (!check()) throw new Error("condition not met in time");
+      },
+      { timeout: ms, interval: 5 },
+    );
+  }
+
+  /**
+   * Resolves once what the datagrams so far set off has run: the server reads a datagram in the same turn and goes on
+   * in promise callbacks (the fake registry answers in microtasks), all run before the next turn of the event loop.
+   */
+  async handled(): Promise<void> {
+    await nextTurn();
   }
 }
 

@@ -1,7 +1,8 @@
 import { createSocket, type Socket } from "node:dgram";
 import { FakeRegistryClient } from "@iot/adapter-core";
 import pino from "pino";
-import { afterEach, describe, expect, test } from "vitest";
+import { quietFor } from "@iot/config/testing";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { decodeSemtechPacket, encodeSemtechPacket, type SemtechPacket } from "../codec/semtech-udp.js";
 import { createNetworkServer, type NetworkServer } from "./network-server.js";
 import { GW1, gatewayDevice } from "./test-kit.js";
@@ -24,11 +25,12 @@ const encoded = (p: SemtechPacket) => {
 };
 
 async function until(check: () => boolean, ms = 2_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error("condition not met in time");
+    },
+    { timeout: ms, interval: 5 },
+  );
 }
 
 const open: Array<{ close(): unknown }> = [];
@@ -65,7 +67,7 @@ describe("the packet-forwarder socket in its own thread", () => {
     const push = { type: "PUSH_DATA" as const, version: 2 as const, token: 8, gatewayEui: GW1, ignored: [], rxpk: [] };
     gw.socket.send(encoded(push), udp.port, "127.0.0.1");
     await until(() => server.stats.datagrams === 2 && gw.got.length >= 2);
-    await new Promise((r) => setTimeout(r, 50)); // a second ACK of either would have come by now
+    await quietFor(50, "a second ACK of either would come within this");
     expect(gw.got.map((d) => decodeSemtechPacket(d))).toEqual([
       { ok: true, value: { type: "PULL_ACK", version: 2, token: 7 } },
       { ok: true, value: { type: "PUSH_ACK", version: 2, token: 8 } },
@@ -79,7 +81,7 @@ describe("the packet-forwarder socket in its own thread", () => {
     for (const bad of [Buffer.from([2, 0, 1, 0, 1, 2]), Buffer.from([9, 0, 0, 0]), Buffer.from("{x")])
       gw.socket.send(bad, udp.port, "127.0.0.1");
     await until(() => server.stats.malformed === 3);
-    await new Promise((r) => setTimeout(r, 50));
+    await quietFor(50, "an answer to any of them would come within this");
     expect(gw.got).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
+import { quietFor } from "@iot/config/testing";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { buildDownlink, parseDataFrame } from "../codec/uplink.js";
 import {
@@ -89,9 +90,9 @@ describe("SimulatedForwarder against a UDP server on 127.0.0.1", () => {
     const pulls = await server.waitFor("PULL_DATA", 3);
     expect(pulls[0]).toMatchObject({ type: "PULL_DATA", version: 2, gatewayEui: "aa555a0000000101" });
     gw.stopKeepalive();
-    await new Promise((r) => setTimeout(r, 60));
+    await quietFor(60, "a keepalive sent before the stop arrives within this");
     const stopped = server.received.length;
-    await new Promise((r) => setTimeout(r, 120));
+    await quietFor(120, "keepalives every 30 ms would arrive within this");
     expect(server.received.length).toBe(stopped);
   });
 
@@ -116,7 +117,7 @@ describe("SimulatedForwarder against a UDP server on 127.0.0.1", () => {
 
   test("the µs counter wraps at 2^32", async () => {
     const gw = forwarder({ tmstStart: 0xffffffff - 2_000 });
-    await new Promise((r) => setTimeout(r, 10));
+    await quietFor(10, "more than the 2 ms the µs counter has left before it wraps");
     expect(gw.tmst).toBeLessThan(1_000_000);
   });
 

@@ -1,16 +1,18 @@
 import { createServer, type AddressInfo, type Socket } from "node:net";
 import pino from "pino";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemorySlave } from "../memory-slave.js";
 import { ModbusError } from "../modbus-error.js";
 import { writeFunctionCode } from "./modbus-link.js";
 import { ModbusSerialLink } from "./modbus-serial-link.js";
 
-const logger = pino({ level: "silent" });
+let logs: string[] = [];
+const logger = pino({ level: "warn" }, { write: (line: string) => logs.push(JSON.parse(line).msg) });
 let slave: MemorySlave;
 let link: ModbusSerialLink;
 
 async function setup(options: { timeoutMs?: number; retries?: number } = {}) {
+  logs = [];
   slave = await MemorySlave.start([1, 2]);
   link = new ModbusSerialLink({
     settings: { kind: "tcp", host: "127.0.0.1", port: slave.port },
@@ -110,7 +112,7 @@ describe("ModbusSerialLink over Modbus TCP", () => {
     slave.set(1, "holdingRegister", 0, [42]);
     expect(await link.read(1, "holdingRegister", 0, 1)).toEqual([42]);
     slave.dropConnections();
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(logs).toContain("link dropped"));
     expect(await link.read(1, "holdingRegister", 0, 1)).toEqual([42]);
   });
 
@@ -127,8 +129,8 @@ describe("ModbusSerialLink over Modbus TCP", () => {
     expect(Date.now() - started).toBeLessThan(150);
     slave = await MemorySlave.start([1], port);
     slave.set(1, "holdingRegister", 0, [9]);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(await link.read(1, "holdingRegister", 0, 1)).toEqual([9]);
+    // Reads fail fast until the backoff has passed, then reach the slave again.
+    await vi.waitFor(async () => expect(await link.read(1, "holdingRegister", 0, 1)).toEqual([9]));
   });
 
   it("fails the request in flight and those queued with CLOSED when closed", async () => {
@@ -136,7 +138,7 @@ describe("ModbusSerialLink over Modbus TCP", () => {
     slave.silent.add(1);
     const inFlight = failure(link.read(1, "holdingRegister", 0, 1));
     const queued = failure(link.read(2, "holdingRegister", 0, 1));
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(slave.unanswered).toBe(1));
     await link.close();
     expect((await inFlight).code).toBe("CLOSED");
     expect((await queued).code).toBe("CLOSED");
