@@ -18,7 +18,7 @@ describe("README", () => {
   it("starts with the two quick-start commands: install and start, and test", () => {
     const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.trim().split("\n");
     expect(block).toEqual([
-      "npx --yes pnpm@10.34.8 install && npx --yes pnpm@10.34.8 start",
+      "npx --yes pnpm@10.34.8 install && npm start",
       "npx --yes pnpm@10.34.8 test",
     ]);
   });
