@@ -17,10 +17,7 @@ const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", 
 describe("README", () => {
   it("starts with the two quick-start commands: install and start, and test", () => {
     const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1]?.trim().split("\n");
-    expect(block).toEqual([
-      "npx --yes pnpm@10.34.8 install && npm start",
-      "npx --yes pnpm@10.34.8 test",
-    ]);
+    expect(block).toEqual(["npx --yes pnpm@10.34.8 install && npm start", "npx --yes pnpm@10.34.8 test"]);
   });
 
   it.each([
