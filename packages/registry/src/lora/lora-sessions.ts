@@ -19,41 +19,45 @@ export async function activateLoraSession(
   devNonce: number,
   session: { devAddr: string; nwkSKey: string; appSKey: string },
 ): Promise<{ result: ActivateResult; message: string }> {
-  return db.transaction().execute(async (tx) => {
-    const d = await tx
-      .selectFrom("devices as d")
-      .innerJoin("products as p", "p.id", "d.productIntId")
-      .select(["d.deviceId", "d.blocked", "d.lora", "d.loraSession", "p.cloudProtocol"])
-      .where("d.id", "=", deviceIntId)
-      .executeTakeFirst();
-    const lora = parse(d?.lora ?? null);
-    if (!d || d.cloudProtocol !== 4 || lora?.type !== "otaa")
-      return { result: "NOT_ALLOWED", message: "not an OTAA LoRa device" };
-    if (d.blocked === 1) return { result: "NOT_ALLOWED", message: "device is blocked" };
-    if (lora.canJoin !== true && lora.canJoin !== 1) return { result: "NOT_ALLOWED", message: "canJoin is off" };
-    const before = sessionState(d.loraSession, lora, d.deviceId);
-    if (before?.devNonces.includes(devNonce))
-      return { result: "DEV_NONCE_REUSED", message: `DevNonce ${devNonce} was used before` };
-    const state: LoraSessionState = {
-      devAddr: session.devAddr.toUpperCase(),
-      nwkSKey: session.nwkSKey,
-      appSKey: session.appSKey,
-      fcntUp: 0,
-      fcntDown: 0,
-      devNonces: [...(before?.devNonces ?? []), devNonce].slice(-MAX_DEV_NONCES),
-    };
-    try {
+  // A DevAddr another device holds fails the update; the transaction is rolled back (PostgreSQL refuses to commit
+  // after a failed statement) and the violation is answered outside it.
+  const taken = { result: "DEV_ADDR_TAKEN", message: `DevAddr ${session.devAddr.toUpperCase()} is taken` } as const;
+  return db
+    .transaction()
+    .execute(async (tx) => {
+      const d = await tx
+        .selectFrom("devices as d")
+        .innerJoin("products as p", "p.id", "d.productIntId")
+        .select(["d.deviceId", "d.blocked", "d.lora", "d.loraSession", "p.cloudProtocol"])
+        .where("d.id", "=", deviceIntId)
+        .executeTakeFirst();
+      const lora = parse(d?.lora ?? null);
+      if (!d || d.cloudProtocol !== 4 || lora?.type !== "otaa")
+        return { result: "NOT_ALLOWED", message: "not an OTAA LoRa device" };
+      if (d.blocked === 1) return { result: "NOT_ALLOWED", message: "device is blocked" };
+      if (lora.canJoin !== true && lora.canJoin !== 1) return { result: "NOT_ALLOWED", message: "canJoin is off" };
+      const before = sessionState(d.loraSession, lora, d.deviceId);
+      if (before?.devNonces.includes(devNonce))
+        return { result: "DEV_NONCE_REUSED", message: `DevNonce ${devNonce} was used before` };
+      const state: LoraSessionState = {
+        devAddr: session.devAddr.toUpperCase(),
+        nwkSKey: session.nwkSKey,
+        appSKey: session.appSKey,
+        fcntUp: 0,
+        fcntDown: 0,
+        devNonces: [...(before?.devNonces ?? []), devNonce].slice(-MAX_DEV_NONCES),
+      };
       await tx
         .updateTable("devices")
         .set({ loraSession: JSON.stringify(state), loraDevAddr: state.devAddr })
         .where("id", "=", deviceIntId)
         .execute();
-    } catch (err) {
-      if (isUniqueViolation(err)) return { result: "DEV_ADDR_TAKEN", message: `DevAddr ${state.devAddr} is taken` };
+      return { result: "OK" as ActivateResult, message: "" };
+    })
+    .catch((err: unknown) => {
+      if (isUniqueViolation(err)) return taken;
       throw err;
-    }
-    return { result: "OK", message: "" };
-  });
+    });
 }
 
 /** Frame counters a network server reports: the next uplink counter expected and next downlink one to use. */
