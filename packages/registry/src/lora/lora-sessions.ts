@@ -24,7 +24,7 @@ export async function activateLoraSession(
   const taken = { result: "DEV_ADDR_TAKEN", message: `DevAddr ${session.devAddr.toUpperCase()} is taken` } as const;
   return db
     .transaction()
-    .execute(async (tx) => {
+    .execute(async (tx): Promise<{ result: ActivateResult; message: string }> => {
       const d = await tx
         .selectFrom("devices as d")
         .innerJoin("products as p", "p.id", "d.productIntId")
@@ -52,7 +52,7 @@ export async function activateLoraSession(
         .set({ loraSession: JSON.stringify(state), loraDevAddr: state.devAddr })
         .where("id", "=", deviceIntId)
         .execute();
-      return { result: "OK" as ActivateResult, message: "" };
+      return { result: "OK", message: "" };
     })
     .catch((err: unknown) => {
       if (isUniqueViolation(err)) return taken;
