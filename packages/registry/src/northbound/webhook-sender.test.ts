@@ -72,12 +72,12 @@ describe("webhook sender", () => {
     expect(r).toEqual({ ok: false, httpStatus: null, error: "127.0.0.1 is a private address" });
   });
 
-  it("refuses IPv6 literals that embed a loopback address or denote a non-public range before connecting", async () => {
+  // Only forms the kernel itself routes to loopback: were the guard ever broken, this test still sends nothing off
+  // this machine. Every other IPv6 form is judged by the same isPrivateAddress, table-tested in private-address.test.
+  it("refuses IPv6 literals that embed a loopback address before connecting", async () => {
     for (const [url, host] of [
-      ["http://[::127.0.0.1]:9/hook", "::7f00:1"],
-      ["http://[::ffff:0:127.0.0.1]:9/hook", "::ffff:0:7f00:1"],
-      ["http://[64:ff9b::7f00:1]:9/hook", "64:ff9b::7f00:1"],
-      ["http://[2001:db8::1]:9/hook", "2001:db8::1"],
+      ["http://[::ffff:127.0.0.1]:9/hook", "::ffff:7f00:1"],
+      ["http://[::1]:9/hook", "::1"],
     ] as const)
       expect(await sendDelivery(delivery(url), 1_000, false), url).toEqual({
         ok: false,
