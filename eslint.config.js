@@ -24,6 +24,7 @@ export default tseslint.config(
         projectService: {
           allowDefaultProject: [
             "*.js",
+            ".dependency-cruiser.mjs",
             ".ci/*.mjs",
             "bench/event-loop-probe.mjs",
             "packages/adapters/lorawan/src/server/udp-thread-worker.mjs",
