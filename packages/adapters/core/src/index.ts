@@ -38,13 +38,8 @@ export {
 } from "./config.js";
 export { uplinkSizeProblem } from "./uplink-size.js";
 export { createAdapterLogger } from "./logger.js";
-export {
-  DeviceLeases,
-  Lease,
-  type DeviceLeasesOptions,
-  type DownlinkConsumer,
-  type LeaseRefusal,
-} from "./device-leases.js";
+export { DeviceLeases, type DeviceLeasesOptions } from "./device-leases.js";
+export { Lease, type DownlinkConsumer, type LeaseRefusal } from "./lease.js";
 export { announcedHost } from "./announce.js";
 export { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
 export {
