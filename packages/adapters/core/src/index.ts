@@ -1,13 +1,9 @@
 export * from "./registry-client.js";
 export { AdapterError, type AdapterErrorCode } from "./errors.js";
 export { retryAfterSeconds } from "./retry-after.js";
-export {
-  GrpcRegistryClient,
-  createGrpcRegistryClient,
-  registryClientFor,
-  newInstanceId,
-  type GrpcRegistryClientOptions,
-} from "./grpc-registry-client.js";
+export { GrpcRegistryClient, newInstanceId } from "./grpc-registry-client.js";
+export { type GrpcRegistryClientOptions } from "./grpc-registry-client-options.js";
+export { createGrpcRegistryClient, registryClientFor } from "./registry-client-for.js";
 export {
   FakeRegistryClient,
   type FakeDevice,
