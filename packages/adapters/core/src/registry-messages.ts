@@ -101,6 +101,7 @@ export class RegistryMessages {
 
   private async runDownlink(pb: Parameters<typeof fromDownlink>[0]): Promise<void> {
     const downlink = fromDownlink(pb);
+    this.t.metrics.commandReceived();
     const outcome = await dispatchDownlink(this.t.handlers(), downlink);
     this.t.metrics.command(outcome.status.toLowerCase());
     this.t.outbox.result(downlinkResultValue(downlink.id, outcome.status, outcome.message ?? ""));
