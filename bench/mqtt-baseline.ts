@@ -7,7 +7,9 @@ import { Aedes } from "aedes";
 import { connect } from "./mqtt-load.js";
 
 /** A broker for the baseline: the given address when something answers there, else bare aedes on a free port. */
-export async function baselineBroker(baselineUrl: string): Promise<{ url: string; label: string; close: () => Promise<void> }> {
+export async function baselineBroker(
+  baselineUrl: string,
+): Promise<{ url: string; label: string; close: () => Promise<void> }> {
   const probe = await connect(baselineUrl).catch(() => undefined);
   if (probe) {
     await probe.endAsync();

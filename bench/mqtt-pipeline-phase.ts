@@ -76,14 +76,20 @@ export async function pipelinePass(run: MqttBenchRun, plain: MqttClient[]): Prom
   const { t, devices, perDevice, warmUpPerDevice } = run;
   const pipedProduct = await pipelineProduct(run);
   const warmed = await run.fleetDevices(pipedProduct, "piped-warm-up");
-  await measure(warmed.map((d) => d.client), warmUpPerDevice);
+  await measure(
+    warmed.map((d) => d.client),
+    warmUpPerDevice,
+  );
   await Promise.all(warmed.map((d) => d.client.endAsync()));
   const expected = (await pipelineUplinksAfter(run, devices * warmUpPerDevice)) + devices * perDevice;
   const piped = await run.fleetDevices(pipedProduct, "piped");
   const from = monotonicUs();
   const started = performance.now();
   const centralCpu = cpuSeconds(t.fleet.central.child.pid) ?? NaN;
-  await measure(piped.map((d) => d.client), perDevice);
+  await measure(
+    piped.map((d) => d.client),
+    perDevice,
+  );
   await pipelineUplinksAfter(run, expected);
   const rate = (devices * perDevice) / ((performance.now() - started) / 1000);
   const centralCpuPer100k =

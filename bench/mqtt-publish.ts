@@ -187,7 +187,10 @@ async function run(): Promise<void> {
   const oneByOne = await sequential(stillConnected, 500);
   const stored = (await t.api("GET", "/device_events?_limit=1")).body.meta?.count;
 
-  const piped = await pipelinePass(bench, ours.filter((c) => c.connected));
+  const piped = await pipelinePass(
+    bench,
+    ours.filter((c) => c.connected),
+  );
   await Promise.all(ours.map((c) => c.endAsync(!c.connected)));
   const pipelineRate = piped.rate;
 

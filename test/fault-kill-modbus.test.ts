@@ -74,7 +74,10 @@ describe("kill -9 of the modbus-adapter while it polls", () => {
     const before = (await reports()).length;
     // A report is told apart by its second (msgTime) and values, which stay put: one process reports at least a
     // second apart, but a restart within the second of the last report before the kill would look like a copy of it.
-    await quietFor(Math.max(0, 1_100 - (Date.now() - killedAt)), "a restarted adapter's reports fall in a later second");
+    await quietFor(
+      Math.max(0, 1_100 - (Date.now() - killedAt)),
+      "a restarted adapter's reports fall in a later second",
+    );
     await f.startAdapter("modbus-adapter", adapterEnv);
     await expect.poll(async () => (await reports()).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(before + 3);
     const all = await reports();

@@ -94,7 +94,10 @@ describe("adapter metrics", () => {
     const pending = () => value("iot_adapter_commands_pending", { protocol: "lwm2m" });
     const delivered = () => value("iot_adapter_commands_total", { protocol: "lwm2m", outcome: "delivered" });
     const before = { pending: await pending(), delivered: await delivered() };
-    s.push({ case: "downlink", value: { id: 5n, deviceIntId: 42n, topic: "inbox", payload: Buffer.from("x"), qos: 1 } });
+    s.push({
+      case: "downlink",
+      value: { id: 5n, deviceIntId: 42n, topic: "inbox", payload: Buffer.from("x"), qos: 1 },
+    });
     await vi.waitFor(async () => expect(await pending()).toBe(before.pending + 1));
     deliver();
     await vi.waitFor(async () => expect(await delivered()).toBe(before.delivered + 1));

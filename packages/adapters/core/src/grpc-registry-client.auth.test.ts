@@ -6,11 +6,7 @@ import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { metricValue } from "@iot/config";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
-import {
-  freePort,
-  streamKinds as kinds,
-  useTestRegistries,
-} from "./grpc-test-server.js";
+import { freePort, streamKinds as kinds, useTestRegistries } from "./grpc-test-server.js";
 
 const logger = pino({ level: "silent" });
 const { cleanups, registry, client } = useTestRegistries();

@@ -5,10 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { quietFor } from "@iot/config/testing";
 import { grpc } from "@iot/proto";
-import {
-  freePort,
-  useTestRegistries,
-} from "./grpc-test-server.js";
+import { freePort, useTestRegistries } from "./grpc-test-server.js";
 
 const { registry, client } = useTestRegistries();
 

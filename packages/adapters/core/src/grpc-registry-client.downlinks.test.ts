@@ -6,11 +6,7 @@ import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
 import type { DeviceSession } from "./registry-client.js";
-import {
-  streamKinds as kinds,
-  TEST_SESSION as session,
-  useTestRegistries,
-} from "./grpc-test-server.js";
+import { streamKinds as kinds, TEST_SESSION as session, useTestRegistries } from "./grpc-test-server.js";
 
 const logger = pino({ level: "silent" });
 const { cleanups, registry, client } = useTestRegistries();

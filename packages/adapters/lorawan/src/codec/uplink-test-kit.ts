@@ -64,4 +64,3 @@ export function uplink(
 /** verifyUplink's verdict on a frame, against these sessions; a refusal fails the test. */
 export const verdict = (phy: Buffer, ...sessions: Device[]): UplinkVerdict<Device> =>
   value(verifyUplink(phy, only(...sessions)));
-
