@@ -1,4 +1,4 @@
-/** verifyUplink's frame counter checks, one group per fcntCheck mode: what is new, a retransmission, a replay or a gap. */
+/** verifyUplink's frame counter checks per fcntCheck mode: what is new, a retransmission, a replay or a gap. */
 import { describe, expect, test } from "vitest";
 import { reason, value } from "./result-test-kit.js";
 import { MAX_FCNT_GAP, verifyUplink } from "./uplink.js";
