@@ -35,11 +35,12 @@
  * adds Node options to the fleet's processes, to try a V8 setting without a code change. BENCH_ONLY=pipeline runs
  * the data pipeline's phase alone (profiled or not), to compare or profile that path.
  */
-import { createServer, type Server } from "node:net";
-import { Aedes } from "aedes";
 import type { MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
 import { connect, measure as measureAll, TELEMETRY as payload, WINDOW } from "./mqtt-load.js";
+import { baselineBroker } from "./mqtt-baseline.js";
+import { lossNote, paced, pacedNote, sequential } from "./mqtt-paced.js";
+import { pipelinePass, printPipelinePaced, type MqttBenchRun } from "./mqtt-pipeline-phase.js";
 import { printResult } from "./result.js";
 import { cpuSeconds, monotonicUs, percentile, positiveInt } from "./figures.js";
 
@@ -53,121 +54,6 @@ const measure = (clients: MqttClient[]) => measureAll(clients, perDevice);
 
 /** The same load, `warmUpPerDevice` each, unmeasured but for its rate (see the warm-up above). */
 const warmUp = (clients: MqttClient[]) => measureAll(clients, warmUpPerDevice);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The pass at 80 %: PUBACK latencies (ms), PUBLISHes the fleet never answered, and devices it disconnected. */
-interface PacedPass {
-  latencies: number[];
-  timeline: string[];
-  window: string;
-  unanswered: number;
-  closed: number;
-}
-
-/** The topics the paced passes publish to, made once rather than per PUBLISH. */
-const TOPICS = Array.from({ length: 10 }, (_, i) => `telemetry/${i}`);
-const QOS1 = { qos: 1 } as const;
-
-/**
- * PUBACK latencies (ms) of every client publishing at `rate` msg/s in all, paced every 10 ms, for `seconds`: an open
- * loop, so a stall of the fleet piles up PUBLISHes awaiting their PUBACK. A device the fleet disconnects meanwhile
- * (an adapter whose uplink buffer is full closes it) leaves its PUBLISHes unanswered: each counts as lost (an
- * infinite latency) instead of being waited for, which would hang the run.
- *
- * The generator measures its own pauses too, so it keeps its garbage small: one callback per PUBLISH and typed arrays
- * sized for the pass. It used to keep four promises per PUBLISH alive until the end of the pass; its scavenges then
- * took 600–700 ms of each 5 s pass, single pauses up to 20 ms and event-loop lags up to 157 ms (a scratch preload
- * timing GC and lags in every process), and each of them showed as the fleet's latency.
- */
-async function paced(clients: MqttClient[], rate: number, seconds: number): Promise<PacedPass> {
-  const total = Math.floor(rate * seconds);
-  const sentAt = new Float64Array(total);
-  const latency = new Float64Array(total);
-  const pending = new Map(clients.map((c) => [c, new Set<number>()]));
-  let open = 0;
-  let sending = true;
-  let unanswered = 0;
-  let allAnswered = () => {};
-  const answered = new Promise<void>((resolve) => (allAnswered = resolve));
-  const settle = (c: MqttClient, i: number, ms: number) => {
-    if (!pending.get(c)!.delete(i)) return;
-    latency[i] = ms;
-    if (ms === Infinity) unanswered++;
-    if (--open === 0 && !sending) allAnswered();
-  };
-  const onClose = new Map(
-    clients.map((c) => [c, () => [...pending.get(c)!].forEach((i) => settle(c, i, Infinity))] as const),
-  );
-  for (const [c, lose] of onClose) c.on("close", lose);
-  const startedUs = monotonicUs();
-  const started = performance.now();
-  let sent = 0;
-  while (performance.now() - started < seconds * 1000) {
-    const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
-    for (; sent < due; sent++) {
-      const i = sent;
-      const c = clients[i % clients.length]!;
-      sentAt[i] = performance.now();
-      if (!c.connected) {
-        latency[i] = Infinity;
-        unanswered++;
-        continue;
-      }
-      open++;
-      pending.get(c)!.add(i);
-      c.publish(TOPICS[i % TOPICS.length]!, payload, QOS1, (err) =>
-        settle(c, i, err ? Infinity : performance.now() - sentAt[i]!),
-      );
-    }
-    await sleep(10);
-  }
-  sending = false;
-  if (open > 0) await answered;
-  for (const [c, lose] of onClose) c.off("close", lose);
-  const latencies = Array.from(latency.subarray(0, sent));
-  // By the half second each PUBLISH went out in: a pause of one process shows as one bad slice, a queue as a rise.
-  const bySlice: number[][] = [];
-  for (let i = 0; i < sent; i++) (bySlice[Math.floor((sentAt[i]! - started) / 500)] ??= []).push(latencies[i]!);
-  const timeline = Array.from(bySlice, (l = []) => percentile(l, 99).toFixed(0));
-  const closed = clients.filter((c) => !c.connected).length;
-  return { latencies, timeline, window: `--from=${startedUs} --to=${monotonicUs()}`, unanswered, closed };
-}
-
-/** What the pass at 80 % lost, for its line: nothing, or the PUBLISHes left unanswered and the devices closed. */
-const lossNote = (p: PacedPass) =>
-  p.unanswered === 0
-    ? ""
-    : `; ${p.unanswered} PUBLISHes unanswered, ${p.closed} devices disconnected by the fleet (an uplink buffer full?)`;
-
-/** PUBACK latencies (ms) of one client publishing `n` messages one after the other. */
-async function sequential(client: MqttClient, n: number): Promise<number[]> {
-  const latencies: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const at = performance.now();
-    await client.publishAsync(`telemetry/${i % 10}`, payload, { qos: 1 });
-    latencies.push(performance.now() - at);
-  }
-  return latencies;
-}
-
-/** A broker for the baseline: the given address when something answers there, else bare aedes on a free port. */
-async function baselineBroker(): Promise<{ url: string; label: string; close: () => Promise<void> }> {
-  const probe = await connect(baselineUrl).catch(() => undefined);
-  if (probe) {
-    await probe.endAsync();
-    return { url: baselineUrl, label: `broker at ${baselineUrl}`, close: async () => {} };
-  }
-  const broker = await Aedes.createBroker();
-  const server: Server = createServer(broker.handle);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  return {
-    url: `mqtt://127.0.0.1:${port}`,
-    label: "bare aedes (in process)",
-    close: () => new Promise<void>((resolve) => server.close(() => broker.close(() => resolve()))),
-  };
-}
 
 /** Measured passes of each side, alternated. */
 const PASSES = 3;
@@ -205,113 +91,8 @@ async function fleetDevices(productID: string, prefix: string) {
   return made;
 }
 
-/**
- * A product whose JSON stream on `telemetry/#` has the payload's four numeric points, limits on temperature (so
- * every message is checked) and a formula metric: each uplink becomes four values, a metric value and a rule check.
- */
-async function pipelineProduct(): Promise<string> {
-  const product = (await t.api("POST", "/products", { productName: "bench pipeline", cloudProtocol: 1 })).body;
-  const ids: number[] = [];
-  for (const name of ["temperature", "humidity", "battery", "pressure"]) {
-    const r = await t.api("POST", "/data_points", {
-      productIntID: product.id,
-      dataPointName: name,
-      dataPointID: name,
-      pointDataType: 1,
-      dataTransType: 1,
-      ...(name === "temperature" ? { upperLimit: 80, lowerLimit: -40 } : {}),
-    });
-    ids.push(r.body.id);
-  }
-  await t.api("POST", "/data_streams", {
-    productIntID: product.id,
-    streamName: "telemetry",
-    streamType: 1,
-    streamDataType: 1,
-    topic: "telemetry/#",
-    dataPoints: ids,
-  });
-  await t.api("POST", "/metrics", { metricName: "F", dataPointIntID: ids[0], expressions: "x * 1.8 + 32" });
-  return product.productID as string;
-}
-
-/**
- * Uplinks the central node's data pipeline has gone through and committed the values of
- * (`iot_pipeline_uplinks_total` on its `/metrics`). Asking the REST API for each device's stored values instead
- * answered too early (it returns a point's newest 1,000, reached halfway through 2,000 messages a device) and loaded
- * the node it measured with 20 lists of 1,000 values every 20 ms.
- */
-async function pipelineUplinks(): Promise<number> {
-  const text = await (await fetch(`${t.apiUrl.replace(/\/api\/v1$/, "")}/metrics`)).text();
-  const line = /^iot_pipeline_uplinks_total (\d+)/m.exec(text);
-  if (!line) throw new Error("the central node's /metrics has no iot_pipeline_uplinks_total");
-  return Number(line[1]);
-}
-
-/**
- * The same load on a product with streams, after a warm-up on devices of their own: messages per second from the
- * first PUBLISH until the pipeline has gone through the last of them (its values stored), not until the last PUBACK.
- */
-async function pipelinePass(plain: MqttClient[]): Promise<PipelinePhase> {
-  const pipedProduct = await pipelineProduct();
-  const warmed = await fleetDevices(pipedProduct, "piped-warm-up");
-  await warmUp(warmed.map((d) => d.client));
-  await Promise.all(warmed.map((d) => d.client.endAsync()));
-  const expected = (await pipelineUplinksAfter(devices * warmUpPerDevice)) + devices * perDevice;
-  const piped = await fleetDevices(pipedProduct, "piped");
-  const from = monotonicUs();
-  const started = performance.now();
-  const centralCpu = cpuSeconds(t.fleet.central.child.pid) ?? NaN;
-  await measure(piped.map((d) => d.client));
-  await pipelineUplinksAfter(expected);
-  const rate = (devices * perDevice) / ((performance.now() - started) / 1000);
-  const centralCpuPer100k =
-    (((cpuSeconds(t.fleet.central.child.pid) ?? NaN) - centralCpu) * 100_000) / (devices * perDevice);
-  const window = `--from=${from} --to=${monotonicUs()}`;
-  const pipedClients = piped.map((d) => d.client);
-  // The same paced load on devices without and with a data model, at 80 % of what the pipeline keeps up with: how
-  // much the pipeline behind ingest lengthens the PUBACK tail of a fleet that decodes what it stores.
-  const pacedRate = rate * 0.8;
-  const without = await paced(plain, pacedRate, 5);
-  const withModel = await paced(pipedClients, pacedRate, 5);
-  await Promise.all(pipedClients.map((c) => c.endAsync(!c.connected)));
-  return { rate, window, centralCpuPer100k, pacedRate, without, withModel };
-}
-
-/** The pipeline's phase: its rate, its window and CPU, and the paced passes without and with a data model. */
-interface PipelinePhase {
-  rate: number;
-  window: string;
-  centralCpuPer100k: number;
-  pacedRate: number;
-  without: PacedPass;
-  withModel: PacedPass;
-}
-
-/** "p50 … ms, p99 … ms" of a paced pass, with its half seconds, window and losses. */
-const pacedNote = (p: PacedPass) =>
-  `p50 ${percentile(p.latencies, 50).toFixed(2)} ms, p99 ${percentile(p.latencies, 99).toFixed(2)} ms ` +
-  `(by half second ${p.timeline.join(" ")}; window ${p.window})${lossNote(p)}`;
-
-/** Longest the pipeline may go through no uplink while the benchmark waits for it, ms: past it the run fails. */
-const PIPELINE_STALL_MS = 60_000;
-
-/**
- * Waits until the pipeline has gone through at least `count` uplinks since the fleet started; says how many. Throws
- * when it goes through none for PIPELINE_STALL_MS (a failing pipeline would otherwise hang the run).
- */
-async function pipelineUplinksAfter(count: number): Promise<number> {
-  let last = -1;
-  let movedAt = performance.now();
-  for (;;) {
-    const seen = await pipelineUplinks();
-    if (seen >= count) return seen;
-    if (seen !== last) [last, movedAt] = [seen, performance.now()];
-    else if (performance.now() - movedAt > PIPELINE_STALL_MS)
-      throw new Error(`the data pipeline stalled at ${seen} of ${count} uplinks (its log says why)`);
-    await sleep(20);
-  }
-}
+/** What the phases of other files need of this run. */
+const bench: MqttBenchRun = { t, devices, perDevice, warmUpPerDevice, fleetDevices };
 
 /**
  * Counts the CPU seconds the central node, the MQTT adapter and this process (the load generator) spend in the passes
@@ -352,7 +133,7 @@ async function run(): Promise<void> {
   const fleetWarmUpRate = await warmUp(ours);
   const cpu = cpuMeter();
   if (process.env.BENCH_ONLY === "pipeline") {
-    const piped = await pipelinePass(ours);
+    const piped = await pipelinePass(bench, ours);
     console.log(
       `fleet with the data pipeline: ${Math.round(piped.rate)} msg/s, central CPU s per 100k ` +
         `${piped.centralCpuPer100k.toFixed(2)}, measured pass ${piped.window}` +
@@ -381,7 +162,7 @@ async function run(): Promise<void> {
   // The fleet's passes alternate with the baseline's, both connected throughout, and each side's median counts: the
   // machine's speed drifts over a run (the in-process baseline gave 36,000 and 65,000 msg/s in two runs of one hour),
   // and a drift then moves both sides alike.
-  const base = await baselineBroker();
+  const base = await baselineBroker(baselineUrl);
   const theirs = await Promise.all(
     Array.from({ length: devices }, (_, i) => connect(base.url, { clientId: `bench-baseline-${i}` })),
   );
@@ -406,7 +187,10 @@ async function run(): Promise<void> {
   const oneByOne = await sequential(stillConnected, 500);
   const stored = (await t.api("GET", "/device_events?_limit=1")).body.meta?.count;
 
-  const piped = await pipelinePass(ours.filter((c) => c.connected));
+  const piped = await pipelinePass(
+    bench,
+    ours.filter((c) => c.connected),
+  );
   await Promise.all(ours.map((c) => c.endAsync(!c.connected)));
   const pipelineRate = piped.rate;
 
@@ -481,24 +265,6 @@ async function run(): Promise<void> {
     `ratio with/without pipeline: ${(pipelineRate / fleetRate).toFixed(2)} (the pipeline costs ${Math.round((1 - pipelineRate / fleetRate) * 100)}% of throughput)`,
   );
   printPipelinePaced(piped);
-}
-
-/** The paced passes of the pipeline's phase: a line each, and the data model's p99 beside the plain one. */
-function printPipelinePaced(piped: PipelinePhase): void {
-  const rate = Math.round(piped.pacedRate).toLocaleString("en-US");
-  console.log(
-    `fleet PUBACK at ${rate} msg/s (80% of the pipeline's rate), without a data model: ${pacedNote(piped.without)}`,
-  );
-  console.log(`fleet PUBACK at ${rate} msg/s, with the data model: ${pacedNote(piped.withModel)}`);
-  const [p99, plainP99] = [percentile(piped.withModel.latencies, 99), percentile(piped.without.latencies, 99)];
-  printResult({
-    measure: "MQTT PUBACK p99 with the data pipeline, at 80% of its rate",
-    figure: `${p99.toFixed(1)} ms`,
-    baseline: `without a data model ${plainP99.toFixed(1)} ms`,
-    ratio: p99 / plainP99,
-    goal: "",
-    met: null,
-  });
 }
 
 try {

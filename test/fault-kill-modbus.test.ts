@@ -5,6 +5,7 @@
  * is carried out once it is back.
  */
 import type { ChildProcess } from "node:child_process";
+import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./helpers.js";
 import { modbusRecords, startSlave, stopSlave, type ModbusRecords } from "./modbus-slave.js";
@@ -73,7 +74,10 @@ describe("kill -9 of the modbus-adapter while it polls", () => {
     const before = (await reports()).length;
     // A report is told apart by its second (msgTime) and values, which stay put: one process reports at least a
     // second apart, but a restart within the second of the last report before the kill would look like a copy of it.
-    await new Promise((r) => setTimeout(r, Math.max(0, 1_100 - (Date.now() - killedAt))));
+    await quietFor(
+      Math.max(0, 1_100 - (Date.now() - killedAt)),
+      "a restarted adapter's reports fall in a later second",
+    );
     await f.startAdapter("modbus-adapter", adapterEnv);
     await expect.poll(async () => (await reports()).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(before + 3);
     const all = await reports();

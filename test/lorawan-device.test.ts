@@ -5,6 +5,7 @@
 import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SimulatedForwarder, SimulatedLoraDevice, hearOnAll } from "@iot/adapter-lorawan";
+import { reachable } from "../scripts/fleet.js";
 import { startTestFleet, type TestFleet } from "./helpers.js";
 
 const GW = ["AA555A0000000101", "AA555A0000000102", "AA555A0000000103"];
@@ -36,6 +37,13 @@ const controlStatus = async (id: number) =>
     ((await t.api("GET", `/devices/${id}/control_logs`)).body.items as { publishStatus: unknown }[])[0]?.publishStatus,
   );
 
+/** Commands the adapter holds for class A devices until their next uplink, from its metrics. */
+async function pendingCommands(): Promise<number> {
+  const adapter = t.fleet.adapters.find((a) => a.name === "lorawan-adapter")!;
+  const text = await (await fetch(reachable(adapter.urls.metrics!))).text();
+  return Number(/^iot_adapter_commands_pending\{protocol="lorawan"\} (\d+)/m.exec(text)?.[1] ?? NaN);
+}
+
 async function abpDevice(devAddr: string, extra: Record<string, unknown> = {}) {
   const d = await ok(t.api, "POST", "/devices", {
     productID,
@@ -51,7 +59,8 @@ async function abpDevice(devAddr: string, extra: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   t = await startTestFleet(
-    { IOT_LORA_UDP_PORT: "0", IOT_LORA_DEV_STATUS_EVERY: "0" },
+    // Its metrics on a free port: the tests wait on the commands the adapter holds (iot_adapter_commands_pending).
+    { IOT_LORA_UDP_PORT: "0", IOT_LORA_DEV_STATUS_EVERY: "0", IOT_LORAWAN_METRICS_PORT: "0" },
     { adapters: ["lorawan-adapter"] },
   );
   const adapter = t.fleet.adapters.find((a) => a.name === "lorawan-adapter")!;
@@ -146,6 +155,7 @@ describe("LoRaWAN adapter", () => {
     const { id, sim } = await abpDevice("26011B02");
     await forwarders[0]!.push({ data: sim.uplink({ payload: "hello" }) });
     await expect.poll(async () => (await events(id)).length, { timeout: 10_000 }).toBe(1);
+    const held = await pendingCommands();
     const pub = await t.api("POST", "/device_publish", {
       deviceID: "26011B02",
       deviceIntID: id,
@@ -153,7 +163,8 @@ describe("LoRaWAN adapter", () => {
       topic: "dn/9/confirmed",
     });
     expect(pub.status).toBe(201);
-    await new Promise((r) => setTimeout(r, 500));
+    // The command has reached the adapter, which holds it for the device's next uplink.
+    await expect.poll(pendingCommands, { timeout: 5_000 }).toBe(held + 1);
     const tmst = forwarders[0]!.tmst;
     await forwarders[0]!.push({ data: sim.uplink({ payload: "poll" }), tmst });
     const d = await forwarders[0]!.nextDownlink(5_000);
@@ -170,8 +181,10 @@ describe("LoRaWAN adapter", () => {
     const { id, sim } = await abpDevice("26011B03");
     await forwarders[0]!.push({ data: sim.uplink({ payload: "hello" }) });
     await expect.poll(async () => (await events(id)).length, { timeout: 10_000 }).toBe(1);
+    const held = await pendingCommands();
     await t.api("POST", "/device_publish", { deviceID: "26011B03", deviceIntID: id, payload: "x", topic: "dn/4" });
-    await new Promise((r) => setTimeout(r, 500));
+    // The command has reached the adapter, which holds it for the device's next uplink.
+    await expect.poll(pendingCommands, { timeout: 5_000 }).toBe(held + 1);
     forwarders[0]!.failNextTxAck("TOO_LATE");
     const tmst = forwarders[0]!.tmst;
     await forwarders[0]!.push({ data: sim.uplink({ payload: "poll" }), tmst });

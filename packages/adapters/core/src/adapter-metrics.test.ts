@@ -45,6 +45,7 @@ describe("adapter metrics", () => {
     expect(await value("iot_adapter_sessions", { protocol: "websocket" })).toBe(0);
     expect(await value("iot_adapter_registry_connected", { protocol: "websocket" })).toBe(0);
     expect(await value("iot_adapter_uplink_buffer", { protocol: "websocket" })).toBe(0);
+    expect(await value("iot_adapter_commands_pending", { protocol: "websocket" })).toBe(0);
   });
 
   it("count the registry link, sessions, acked uplinks and their ack latency in the registry client", async () => {
@@ -86,6 +87,23 @@ describe("adapter metrics", () => {
     );
     expect(await value("iot_adapter_uplink_buffer", { protocol: "lwm2m" })).toBe(0);
   });
+  it("count a command as pending from its arrival until its outcome is reported", async () => {
+    const { s, c } = await connectedClient();
+    let deliver!: () => void;
+    c.setHandlers({ downlink: () => new Promise((r) => (deliver = () => r({ status: "DELIVERED" }))) });
+    const pending = () => value("iot_adapter_commands_pending", { protocol: "lwm2m" });
+    const delivered = () => value("iot_adapter_commands_total", { protocol: "lwm2m", outcome: "delivered" });
+    const before = { pending: await pending(), delivered: await delivered() };
+    s.push({
+      case: "downlink",
+      value: { id: 5n, deviceIntId: 42n, topic: "inbox", payload: Buffer.from("x"), qos: 1 },
+    });
+    await vi.waitFor(async () => expect(await pending()).toBe(before.pending + 1));
+    deliver();
+    await vi.waitFor(async () => expect(await delivered()).toBe(before.delivered + 1));
+    expect(await pending()).toBe(before.pending);
+  });
+
   it("show uplinks waiting for room in the full buffer until acks let them in", async () => {
     const { s, c } = await connectedClient({ bufferLimit: 2 });
     s.autoAck = false;

@@ -24,6 +24,11 @@ export interface AdapterMetrics {
    * back meanwhile); kept here, the gauges read them at scrape time.
    */
   bufferDepth(count: number, waiting?: number): void;
+  /**
+   * A command from the registry reached the adapter's handlers: it is pending until `command` reports its outcome
+   * (a LoRaWAN class A device's command waits for its next uplink, an HTTP or CoAP device's for its next request).
+   */
+  commandReceived(): void;
   /** One command's delivery result as reported to the registry: delivered, sent, failed or queued (given back). */
   command(outcome: string): void;
 }
@@ -81,9 +86,15 @@ export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
     "Commands (downlinks) handled, by outcome reported to the registry (delivered, sent, failed, queued)",
     ["protocol", "outcome"],
   );
+  const pending = gauge(
+    "iot_adapter_commands_pending",
+    "Commands handed to this adapter whose outcome it has not reported yet (waiting for the device)",
+    ["protocol"],
+  );
   // Present from the start (0), so a dashboard sees the series before the first event.
   sessions.set(p, 0);
   connected.set(p, 0);
+  pending.inc(p, 0); // a count across every client of the protocol in the process: never set back to 0
   return {
     sessions: (n) => sessions.set(p, n),
     registryConnected: (up) => connected.set(p, up ? 1 : 0),
@@ -95,6 +106,10 @@ export function adapterMetrics(protocol: ProtocolName): AdapterMetrics {
       depth.count = n;
       depth.waiting = waiting;
     },
-    command: (outcome) => commands.inc({ protocol, outcome }),
+    commandReceived: () => pending.inc(p),
+    command: (outcome) => {
+      pending.dec(p);
+      commands.inc({ protocol, outcome });
+    },
   };
 }

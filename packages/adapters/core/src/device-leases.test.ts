@@ -1,6 +1,7 @@
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DeviceLeases, Lease, type DeviceLeasesOptions, type LeaseRefusal } from "./device-leases.js";
+import { DeviceLeases, type DeviceLeasesOptions } from "./device-leases.js";
+import { Lease, type LeaseRefusal } from "./lease.js";
 import { FakeRegistryClient } from "./fake-registry-client.js";
 import type { DeviceCredentials, Downlink } from "./registry-client.js";
 

@@ -1,8 +1,8 @@
-import { createServer } from "node:net";
 import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { GrpcRegistryClient } from "./grpc-registry-client.js";
 import {
+  freePort,
   TEST_SESSION as session,
   testUplink as uplink,
   type TestRegistryServer,
@@ -24,13 +24,7 @@ function client(addresses: string[], helloTimeoutMs?: number): GrpcRegistryClien
   return c;
 }
 
-async function deadAddress(): Promise<string> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return `127.0.0.1:${port}`;
-}
+const deadAddress = async () => `127.0.0.1:${await freePort()}`;
 
 /** The Hello of a server's stream `i`, and the uplink seqs that followed it. */
 function streamOf(s: TestRegistryServer, i: number) {

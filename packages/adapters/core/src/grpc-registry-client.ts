@@ -1,25 +1,22 @@
 /**
  * The registry client of an adapter process over gRPC: its lifecycle (start, close and drain), the Connect stream's
  * link (Hello with every live session, replay of unacknowledged uplinks, reconnect with backoff across the nodes)
- * and the registry's messages on it (acks, downlinks, kicks, pushes). What goes out on the stream is batched by
- * StreamOutbox, device checks by AuthenticateCalls, the other unary calls are in registry-grpc-calls.ts.
+ * and what the adapter asks of the registry. What goes out on the stream is batched by StreamOutbox, device checks by
+ * AuthenticateCalls, the registry's messages are applied by RegistryMessages, the other unary calls are in
+ * registry-grpc-calls.ts; its settings are in grpc-registry-client-options.ts.
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { create, LoraActivateRequestSchema, type RegistryMessage } from "@iot/proto";
+import { create, LoraActivateRequestSchema } from "@iot/proto";
 import type { Logger } from "pino";
 import { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
 import type { BackoffOptions } from "@iot/config";
 import { AuthenticateCalls } from "./authenticate-calls.js";
 import { RegistryLink } from "./registry-link.js";
-import { DEFAULT_AUTH_QUEUE_LIMIT, type AdapterConfig } from "./config.js";
-import { dispatchDownlink } from "./downlink-dispatch.js";
+import { DEFAULT_AUTH_QUEUE_LIMIT } from "./config.js";
 import { AdapterError } from "./errors.js";
+import type { GrpcRegistryClientOptions } from "./grpc-registry-client-options.js";
 import {
-  downlinkResultValue,
-  fromDownlink,
-  fromPolicies,
-  fromSubscriptions,
   helloMessage,
   sessionClosedMessage,
   sessionStateMessage,
@@ -30,6 +27,7 @@ import {
 } from "./grpc-convert.js";
 import { LiveSessions } from "./live-sessions.js";
 import { issueListenerCertificate, loraActivate } from "./registry-grpc-calls.js";
+import { RegistryMessages } from "./registry-messages.js";
 import { StreamOutbox } from "./stream-outbox.js";
 import { TenantRateLimiter } from "./tenant-rate-limiter.js";
 import type {
@@ -50,62 +48,7 @@ import type {
   UplinkSettled,
 } from "./registry-client.js";
 import { refuseUplink, UplinkBuffer, uplinkPromise } from "./uplink-buffer.js";
-import { applyUplinkAck, uplinkOutcome } from "./uplink-outcomes.js";
-
-/** Settings of the gRPC registry client; times in ms. */
-export interface GrpcRegistryClientOptions {
-  /**
-   * The central node's gRPC address, `host:port` (an `https://` prefix selects TLS), or several nodes over one
-   * database: the client uses one at a time and moves to the next when its stream fails (see RegistryEndpoints).
-   */
-  readonly address: string | readonly string[];
-  readonly protocol: ProtocolName;
-  readonly logger: Logger;
-  /** Most unacknowledged uplinks kept (default 10000). */
-  readonly bufferLimit?: number;
-  /** IOT_MAX_MESSAGE_SIZE: larger uplink payloads are refused (MESSAGE_TOO_LARGE) before being buffered, bytes. */
-  readonly maxMessageSize?: number;
-  /** Deadline of one Authenticate(Batch) call once sent, ms (default 10000); waiting for a slot does not count. */
-  readonly authTimeoutMs?: number;
-  /**
-   * Most AuthenticateBatch calls in flight at once (default 4): devices that arrive meanwhile wait in arrival order
-   * and go out together in the next call (see CallBatcher); while one is in flight, another leaves only with at least
-   * a quarter of `authBatchMax` devices.
-   */
-  readonly authConcurrency?: number;
-  /** Most devices checked in one AuthenticateBatch call (default 200, at most the registry's 1000). */
-  readonly authBatchMax?: number;
-  /**
-   * Least time between two AuthenticateBatch calls that leave because none is in flight, ms (default 4): a device
-   * arriving after a quiet spell goes at once, but in a connect storm the answers came back so fast that the calls
-   * carried a median of 1–2 devices, each call costing both nodes an HTTP/2 stream and four lookups.
-   */
-  readonly authGapMs?: number;
-  /**
-   * IOT_ADAPTER_AUTH_QUEUE_LIMIT: most devices waiting for their turn to be checked (default 5000, about a second of
-   * the central node's checks in a connect storm). A device arriving while the queue is this long is answered
-   * UNAVAILABLE at once (the protocol's "server unavailable": retry later) without anything built or sent for it, and
-   * counted as an authentication with outcome `queue_full`: a restarted adapter sheds the part of its reconnect storm
-   * it cannot check soon instead of holding every connection until the devices give up.
-   */
-  readonly authQueueLimit?: number;
-  /** How long close() waits for pending acks (default 2000). */
-  readonly closeDrainMs?: number;
-  /**
-   * Reconnect delays (default 100 ms doubling to 2 s, with jitter; with several nodes, per round of them). The
-   * steps start over once a link has stayed up 2 s (see RegistryOutage).
-   */
-  readonly backoff?: BackoffOptions;
-  /**
-   * With several addresses: how long a new stream may wait for the node's HelloAck before the client gives up on that
-   * node and tries the next (a node that accepts connections but is stuck), ms (default 3000).
-   */
-  readonly helloTimeoutMs?: number;
-  /** Adapter version reported in Hello. */
-  readonly version?: string;
-  /** IOT_REGISTRY_TOKEN: sent with every call when set. */
-  readonly token?: string | undefined;
-}
+import { uplinkOutcome } from "./uplink-outcomes.js";
 
 /** `<protocol>-<hostname>-<random>`: unique per process start, as Hello requires. */
 export function newInstanceId(protocol: ProtocolName): string {
@@ -133,8 +76,7 @@ export class GrpcRegistryClient implements RegistryClient {
   private handlers: RegistryHandlers = {};
   private readonly outbox: StreamOutbox;
   private readonly auths: AuthenticateCalls;
-  /** The registry of this stream said (HelloAck) that it answers AuthenticateCall on it. */
-  private registryStreamAuth = false;
+  private readonly messages: RegistryMessages;
   private readonly metrics: AdapterMetrics;
   /** Per-tenant uplink rate limits (maxUplinkRate), from Authenticate answers and TenantLimits pushes. */
   private readonly rates: TenantRateLimiter;
@@ -154,14 +96,15 @@ export class GrpcRegistryClient implements RegistryClient {
       metrics: this.metrics,
       pendingUplinks: () => this.buffer.size,
       opened: () => this.streamOpened(),
-      message: (m) => this.onMessage(m),
+      message: (m) => this.messages.handle(m),
       // Checks sent on this stream get no answer now: their devices are told the registry is unreachable.
       lost: (why) => this.auths.streamAnswers.failAll(new Error(why)),
     });
     this.outbox = new StreamOutbox(() => this.link.call, this.buffer.limit, this.log);
     this.auths = new AuthenticateCalls({
       raw: () => this.link.raw,
-      streamWriter: () => (this.link.call && this.registryStreamAuth ? (m) => this.outbox.write(m) : undefined),
+      streamWriter: () =>
+        this.link.call && this.messages.streamAuthentication ? (m) => this.outbox.write(m) : undefined,
       log: this.log,
       timeoutMs: opts.authTimeoutMs ?? 10_000,
       concurrency: opts.authConcurrency ?? 4,
@@ -171,6 +114,17 @@ export class GrpcRegistryClient implements RegistryClient {
     this.rates = new TenantRateLimiter((tenantId, refused, rate) =>
       this.log.warn({ tenantId, refused, maxUplinkRate: rate }, "tenant over its uplink rate; uplinks refused"),
     );
+    this.messages = new RegistryMessages({
+      link: this.link,
+      outbox: this.outbox,
+      buffer: this.buffer,
+      live: this.live,
+      auths: this.auths,
+      rates: this.rates,
+      metrics: this.metrics,
+      log: this.log,
+      handlers: () => this.handlers,
+    });
   }
 
   /** The node address in use now (`host:port` as configured). */
@@ -322,90 +276,9 @@ export class GrpcRegistryClient implements RegistryClient {
   /** A new stream: Hello with every live session, then the unacknowledged uplinks and unsent results. */
   private streamOpened(): void {
     this.outbox.reset();
-    this.registryStreamAuth = false;
+    this.messages.streamOpened();
     this.outbox.send(helloMessage(this.instanceId, this.opts.protocol, this.opts.version ?? "0.0.0", this.live.all()));
     for (const p of this.buffer.pending()) this.outbox.send(uplinkMessage(p.seq, p.uplink));
     this.outbox.sendUnsent();
   }
-
-  private onMessage(m: RegistryMessage): void {
-    const k = m.kind;
-    switch (k.case) {
-      case "helloAck":
-        this.outbox.accept(k.value);
-        this.registryStreamAuth = k.value.streamAuthentication;
-        this.link.up(k.value.nodeId, { sessions: this.live.size, replayed: this.buffer.size });
-        return;
-      case "uplinkAck":
-        applyUplinkAck(k.value, this.buffer, this.metrics, this.log);
-        return;
-      case "downlink":
-        void this.runDownlink(k.value);
-        return;
-      case "downlinkBatch":
-        for (const d of k.value.downlinks) void this.runDownlink(d);
-        return;
-      case "kick":
-        this.safely("kick", () => this.handlers.kick?.(Number(k.value.deviceIntId), k.value.reason));
-        return;
-      case "policyUpdate": {
-        const deviceIntId = Number(k.value.deviceIntId);
-        const policies = fromPolicies(k.value.policies);
-        this.live.applyPolicies(deviceIntId, policies);
-        this.safely("policy update", () => this.handlers.policyUpdate?.(deviceIntId, policies));
-        return;
-      }
-      case "subscriptionUpdate": {
-        const deviceIntId = Number(k.value.deviceIntId);
-        const subscriptions = fromSubscriptions(k.value.subscriptions);
-        const previous = this.live.applySubscriptions(deviceIntId, subscriptions);
-        this.safely("subscription update", () =>
-          this.handlers.subscriptionUpdate?.(deviceIntId, subscriptions, previous),
-        );
-        return;
-      }
-      case "authenticateAnswer":
-        this.auths.streamAnswers.settle(Number(k.value.id), k.value);
-        return;
-      case "tenantLimits":
-        this.rates.setRate(k.value.tenantId, k.value.maxUplinkRate);
-        this.log.info({ tenantId: k.value.tenantId, maxUplinkRate: k.value.maxUplinkRate }, "tenant uplink rate set");
-        return;
-      default:
-        return;
-    }
-  }
-
-  private async runDownlink(pb: Parameters<typeof fromDownlink>[0]): Promise<void> {
-    const downlink = fromDownlink(pb);
-    const outcome = await dispatchDownlink(this.handlers, downlink);
-    this.metrics.command(outcome.status.toLowerCase());
-    this.outbox.result(downlinkResultValue(downlink.id, outcome.status, outcome.message ?? ""));
-  }
-
-  private safely(what: string, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      this.log.error({ err }, `${what} handler failed`);
-    }
-  }
-}
-
-/** Creates the production registry client (call start() to connect). */
-export function createGrpcRegistryClient(options: GrpcRegistryClientOptions): RegistryClient {
-  return new GrpcRegistryClient(options);
-}
-
-/** The registry client of an adapter process, from the settings every adapter shares (call start() to connect). */
-export function registryClientFor(config: AdapterConfig, protocol: ProtocolName, logger: Logger): RegistryClient {
-  return createGrpcRegistryClient({
-    address: config.registryUrls,
-    protocol,
-    logger,
-    bufferLimit: config.bufferLimit,
-    maxMessageSize: config.maxMessageSize,
-    authQueueLimit: config.authQueueLimit,
-    token: config.registryToken,
-  });
 }

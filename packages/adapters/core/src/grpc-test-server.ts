@@ -24,7 +24,11 @@ import {
   type RegistryMessage,
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
+import { createServer } from "node:net";
+import pino from "pino";
 import { afterEach } from "vitest";
+import { GrpcRegistryClient } from "./grpc-registry-client.js";
+import type { GrpcRegistryClientOptions } from "./grpc-registry-client-options.js";
 import type { DeviceSession, Uplink } from "./registry-client.js";
 
 type ServerCall = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
@@ -240,9 +244,26 @@ export const testUplink = (topic: string): Uplink => ({
   receivedAtMs: 1,
 });
 
+/** The kinds of the messages stream `i` of a test registry received, in order. */
+export const streamKinds = (s: TestRegistryServer, i: number) => s.streams[i]!.received.map((m) => m.kind.case);
+
+/** The seqs of the single uplinks stream `i` of a test registry received, in order. */
+export const streamSeqs = (s: TestRegistryServer, i: number) =>
+  s.streams[i]!.received.flatMap((m) => (m.kind.case === "uplink" ? [Number(m.kind.value.seq)] : []));
+
+/** A port nothing listens on now: a registry that is down (or not yet up). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, "127.0.0.1", r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
 /**
- * A registry client test file's cleanups, run newest first after each test, and `registry()`, a test registry that
- * is stopped among them.
+ * A registry client test file's cleanups, run newest first after each test; `registry()`, a test registry that is
+ * stopped among them; and `client()`, an MQTT adapter's client of the registry at `port` that reconnects fast (50 ms
+ * doubling to 200 ms, unless `options` say otherwise), closed among them.
  */
 export function useTestRegistries() {
   const cleanups: (() => Promise<void>)[] = [];
@@ -254,5 +275,16 @@ export function useTestRegistries() {
     cleanups.push(() => s.stop());
     return s;
   };
-  return { cleanups, registry };
+  const client = (port: number, options: Partial<GrpcRegistryClientOptions> = {}): GrpcRegistryClient => {
+    const c = new GrpcRegistryClient({
+      address: `127.0.0.1:${port}`,
+      protocol: "mqtt",
+      logger: pino({ level: "silent" }),
+      backoff: { initialMs: 50, maxMs: 200 },
+      ...options,
+    });
+    cleanups.push(() => c.close());
+    return c;
+  };
+  return { cleanups, registry, client };
 }

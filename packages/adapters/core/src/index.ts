@@ -1,13 +1,9 @@
 export * from "./registry-client.js";
 export { AdapterError, type AdapterErrorCode } from "./errors.js";
 export { retryAfterSeconds } from "./retry-after.js";
-export {
-  GrpcRegistryClient,
-  createGrpcRegistryClient,
-  registryClientFor,
-  newInstanceId,
-  type GrpcRegistryClientOptions,
-} from "./grpc-registry-client.js";
+export { GrpcRegistryClient, newInstanceId } from "./grpc-registry-client.js";
+export { type GrpcRegistryClientOptions } from "./grpc-registry-client-options.js";
+export { createGrpcRegistryClient, registryClientFor } from "./registry-client-for.js";
 export {
   FakeRegistryClient,
   type FakeDevice,
@@ -38,13 +34,8 @@ export {
 } from "./config.js";
 export { uplinkSizeProblem } from "./uplink-size.js";
 export { createAdapterLogger } from "./logger.js";
-export {
-  DeviceLeases,
-  Lease,
-  type DeviceLeasesOptions,
-  type DownlinkConsumer,
-  type LeaseRefusal,
-} from "./device-leases.js";
+export { DeviceLeases, type DeviceLeasesOptions } from "./device-leases.js";
+export { Lease, type DownlinkConsumer, type LeaseRefusal } from "./lease.js";
 export { announcedHost } from "./announce.js";
 export { adapterMetrics, type AdapterMetrics } from "./adapter-metrics.js";
 export {
