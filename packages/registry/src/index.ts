@@ -47,6 +47,7 @@ export {
 } from "./grpc/registry-service.js";
 export type { ConnectDeps } from "./grpc/connect-stream.js";
 export * from "./store/index.js";
+export { openRegistryStore, registryStoreHooks, type RegistryStoreOptions } from "./open-registry-store.js";
 export { hashPassword, verifyPassword } from "./auth/passwords.js";
 export * from "./domain/groups.js";
 export * from "./domain/applications.js";

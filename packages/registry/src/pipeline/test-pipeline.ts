@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { UplinkRecord } from "../store/store.js";
-import { PIPELINE_CURSOR_KEY } from "./data-pipeline.js";
+import { PIPELINE_CURSOR_KEY } from "../store/pipeline-cursor-key.js";
 
 /**
  * For tests: a QoS 1 uplink of the device on topic `telemetry` carrying `{"temp": temp}`, as an adapter hands it to
