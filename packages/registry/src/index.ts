@@ -17,7 +17,8 @@ export {
   type AuthOutcome,
 } from "./domain/device-auth.js";
 export { CONNECT_STATUS, markStaleOffline } from "./domain/connectivity.js";
-export { DataPipeline, type PipelineStats } from "./pipeline/data-pipeline.js";
+export { DataPipeline } from "./pipeline/data-pipeline.js";
+export type { PipelineStats } from "./pipeline/pipeline-observer.js";
 export {
   PIPELINE_WORKER_ROLE,
   PipelineThread,

@@ -6,7 +6,8 @@ import { WalSync } from "../store/batch-durability.js";
 import { SQLITE_FILE_NAME, openSqlite, sqliteConnectionOf } from "../store/sqlite.js";
 import { WriteLock } from "../store/write-lock.js";
 import { databaseErrorLog } from "../ops/registry-metrics.js";
-import { DataPipeline, NODE_OBSERVER, type PipelineObserver } from "./data-pipeline.js";
+import { DataPipeline } from "./data-pipeline.js";
+import { NODE_OBSERVER, type PipelineObserver } from "./pipeline-observer.js";
 
 /** `workerData.role` of a worker that runs the data pipeline (the entry module checks it: runPipelineWorker). */
 export const PIPELINE_WORKER_ROLE = "iot-data-pipeline";
