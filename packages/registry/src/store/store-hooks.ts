@@ -39,7 +39,7 @@ export interface UplinkWriterMetrics {
   enqueued(): void;
   /** `count` uplinks left that queue for a batch. */
   dequeued(count: number): void;
-  /** A batch of `rows` uplinks starts its transaction; answers the function called once it settled (synced or failed). */
+  /** A batch of `rows` uplinks starts its transaction; answers the function called once it settled (synced, failed). */
   batch(rows: number): () => void;
 }
 

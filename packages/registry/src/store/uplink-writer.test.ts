@@ -38,7 +38,7 @@ function nextUncaught(): Promise<unknown> {
   });
 }
 
-/** Uplink writer metrics for `engine.open` that record the rows of each batch the writer starts (`batch.mock.calls`). */
+/** Uplink writer metrics for `engine.open` recording the rows of each batch the writer starts (`batch.mock.calls`). */
 function recordingBatches() {
   const batch = vi.fn((_rows: number) => () => {});
   return { batch, hooks: { uplinkMetrics: { enqueued() {}, dequeued() {}, batch } } };
