@@ -54,7 +54,13 @@ export function centralUnderTest() {
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
-    return { status: res.status, body: await res.text().then((text) => JSON.parse(text)).catch(() => null) };
+    return {
+      status: res.status,
+      body: await res
+        .text()
+        .then((text) => JSON.parse(text))
+        .catch(() => null),
+    };
   };
 
   beforeAll(async () => {

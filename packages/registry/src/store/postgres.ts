@@ -48,11 +48,7 @@ export interface PostgresConnection {
  * @throws Error naming the database (user, host, port, name; never the
  *   password) when the URL is invalid or the server does not answer.
  */
-export async function openPostgres(
-  url: string,
-  schema?: string,
-  log?: Logger,
-): Promise<PostgresConnection> {
+export async function openPostgres(url: string, schema?: string, log?: Logger): Promise<PostgresConnection> {
   const where = describeDatabase(url);
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);

@@ -1,14 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import {
-  CamelCasePlugin,
-  Kysely,
-  SqliteDialect,
-  type Logger,
-  type SqliteDatabase,
-  type SqliteStatement,
-} from "kysely";
+import { CamelCasePlugin, Kysely, SqliteDialect, type Logger, type SqliteDatabase, type SqliteStatement } from "kysely";
 import type { Database } from "./schema.js";
 import { LockedSqliteDialect } from "./locked-sqlite-dialect.js";
 import type { WriteLock } from "./write-lock.js";
