@@ -10,18 +10,7 @@ describe("central node over gRPC", () => {
     /** A new device with a session on adapter `instanceId`. */
     async function deviceOnAdapter(instanceId: string, name: string) {
       const { d, opened } = await newSession(name, "10.1.1.1");
-      const s = openStream();
-      s.send({
-        case: "hello",
-        value: {
-          $typeName: "iot.registry.v1.Hello",
-          instanceId,
-          protocol: Protocol.MQTT,
-          version: "t",
-          sessions: [],
-          downlinkBatches: false,
-        },
-      });
+      const s = hello(instanceId, []);
       await s.next("helloAck");
       s.send({ case: "sessionOpened", value: opened });
       await expect.poll(async () => (await api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
@@ -32,6 +21,7 @@ describe("central node over gRPC", () => {
       (await api("GET", `/devices/${id}/connect_logs`)).body.items.map(
         (l: { connectStatus: number }) => l.connectStatus,
       );
+    /** A Connect stream of adapter `instanceId` that said Hello listing `sessions`. */
     const hello = (instanceId: string, sessions: unknown[], downlinkBatches = false) => {
       const s = openStream();
       s.send({
