@@ -17,7 +17,7 @@ import {
   bootstrapAdmin,
   createProduct,
   createTask,
-  openStore,
+  openRegistryStore,
   type Caller,
   type Store,
   type StoreOptions,
@@ -28,7 +28,7 @@ const total = Number(process.argv[2] ?? 100_000);
 if (!Number.isSafeInteger(total) || total <= 0) throw new Error(`expected a positive integer, got ${process.argv[2]}`);
 
 async function fleet(options: StoreOptions) {
-  const store = await openStore(options);
+  const store = await openRegistryStore(options);
   const boot = await bootstrapAdmin(store.db, { username: "bench", password: "bench-pass-1", tenantName: "B" });
   const caller: Caller = {
     userIntId: 1,
@@ -139,7 +139,7 @@ if (pgUrl) {
     },
     async () => {
       for (const pgSchema of schemas) {
-        const cleaner = await openStore({ dataDir: "", databaseUrl: pgUrl, pgSchema });
+        const cleaner = await openRegistryStore({ dataDir: "", databaseUrl: pgUrl, pgSchema });
         await cleaner.db.schema.dropSchema(pgSchema).cascade().execute();
         await cleaner.close();
       }

@@ -25,7 +25,7 @@ import {
   CommandRouter,
   createProduct,
   LiveUpdates,
-  openStore,
+  openRegistryStore,
   recountUplinks,
   SessionTable,
   type Caller,
@@ -128,7 +128,7 @@ async function timeCalls(call: (path: string) => Promise<unknown>, path: string)
 }
 
 async function bench(engine: string, options: StoreOptions, cleanup: () => Promise<void>) {
-  const store = await openStore(options);
+  const store = await openRegistryStore(options);
   try {
     const boot = await bootstrapAdmin(store.db, { username: "bench", password: "bench-pass-1", tenantName: "B" });
     const caller: Caller = {
@@ -188,7 +188,7 @@ const pgUrl = process.env.IOT_BENCH_DATABASE_URL || process.env.IOT_DATABASE_URL
 if (pgUrl) {
   const pgSchema = `bench_rest_${randomBytes(4).toString("hex")}`;
   await bench("PostgreSQL", { dataDir: "", databaseUrl: pgUrl, pgSchema }, async () => {
-    const cleaner = await openStore({ dataDir: "", databaseUrl: pgUrl, pgSchema });
+    const cleaner = await openRegistryStore({ dataDir: "", databaseUrl: pgUrl, pgSchema });
     await cleaner.db.schema.dropSchema(pgSchema).cascade().execute();
     await cleaner.close();
   });

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openStore, type Store, type StoreOptions, type UplinkRecord } from "@iot/registry";
+import { openRegistryStore, type Store, type StoreOptions, type UplinkRecord } from "@iot/registry";
 import { printResult } from "./result.js";
 import { positiveInt } from "./figures.js";
 
@@ -86,7 +86,7 @@ async function bench(label: string, open: () => Promise<Store>): Promise<void> {
 const options: Omit<StoreOptions, "dataDir"> = {}; // the store's default batch size and delay
 const dataDir = mkdtempSync(join(tmpdir(), "iot-bench-"));
 try {
-  await bench("SQLite", () => openStore({ ...options, dataDir }));
+  await bench("SQLite", () => openRegistryStore({ ...options, dataDir }));
 } finally {
   rmSync(dataDir, { recursive: true, force: true });
 }
@@ -94,7 +94,7 @@ try {
 const pgUrl = process.env.IOT_BENCH_DATABASE_URL;
 if (pgUrl !== undefined && pgUrl !== "") {
   const pgSchema = `bench_${randomBytes(4).toString("hex")}`;
-  const open = () => openStore({ ...options, dataDir: "", databaseUrl: pgUrl, pgSchema });
+  const open = () => openRegistryStore({ ...options, dataDir: "", databaseUrl: pgUrl, pgSchema });
   try {
     await bench("PostgreSQL", open);
   } finally {

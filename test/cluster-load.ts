@@ -1,5 +1,5 @@
 import mqtt, { type MqttClient } from "mqtt";
-import { openStore } from "@iot/registry";
+import { openRegistryStore } from "@iot/registry";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -110,7 +110,7 @@ export function loadOn(clients: MqttClient[], window: number) {
 
 /** Every stored uplink payload, read from the database: which acked ones are missing, which are stored twice. */
 export async function storedOnce(databaseUrl: string, dataDir: string, acked: readonly string[]) {
-  const store = await openStore({ databaseUrl, dataDir });
+  const store = await openRegistryStore({ databaseUrl, dataDir });
   try {
     const rows = await store.db.selectFrom("deviceEvents").select(["payload"]).execute();
     const copies = new Map<string, number>();

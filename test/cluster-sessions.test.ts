@@ -5,7 +5,7 @@ import { join } from "node:path";
 import mqtt, { type MqttClient } from "mqtt";
 import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "@iot/registry";
+import { openRegistryStore, type Store } from "@iot/registry";
 import { createTestDatabase, postgresEngine, type TestDatabase } from "@iot/registry/test-engines";
 import { reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
 import { callApi, CLUSTER_PASSWORD, loginOn } from "./cluster-load.js";
@@ -77,7 +77,7 @@ describe.skipIf(!postgresEngine)("device sessions across two central nodes", () 
     [a, b] = await Promise.all([startSide("a"), startSide("b")]);
     token = await loginOn(a.api, "admin", CLUSTER_PASSWORD);
     productID = (await call(a, "POST", "/products", { productName: "sessions", cloudProtocol: 1 })).body.productID;
-    store = await openStore({ databaseUrl: db.url, dataDir: dirs[0]! });
+    store = await openRegistryStore({ databaseUrl: db.url, dataDir: dirs[0]! });
   }, 120_000);
 
   afterAll(async () => {

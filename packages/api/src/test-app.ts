@@ -7,7 +7,7 @@ import {
   SessionTable,
   bootstrapAdmin,
   hashPassword,
-  openStore,
+  openRegistryStore,
   type AdapterLink,
   type Caller,
   type Store,
@@ -25,7 +25,7 @@ export interface TestAppOptions {
 /** An API over a fresh store (SQLite unless `options.open`) with an admin, plus helpers to call it (tests only). */
 export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {}) {
   const dir = options.open ? undefined : mkdtempSync(join(tmpdir(), "api-test-"));
-  const store: Store = options.open ? await options.open() : await openStore({ dataDir: dir! });
+  const store: Store = options.open ? await options.open() : await openRegistryStore({ dataDir: dir! });
   await bootstrapAdmin(store.db, { username: "admin", password: "admin-pass-1", tenantName: "T1" });
   const sessions = new SessionTable();
   const live = new LiveUpdates(store.db, sessions);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, expect, it, vi } from "vitest";
-import { openStore } from "@iot/registry";
+import { openRegistryStore } from "@iot/registry";
 import { readCentralConfig } from "./config.js";
 import { startCentral, type Central } from "./central.js";
 
@@ -70,7 +70,7 @@ it("fires at start a run missed while the central was down by less than an inter
   central = undefined;
 
   // While down: "recent" became due 5 minutes ago (less than its 10-minute interval), "old" 15 minutes ago.
-  const store = await openStore({ dataDir: dir });
+  const store = await openRegistryStore({ dataDir: dir });
   const now = Date.now();
   await store.db
     .updateTable("schedules")

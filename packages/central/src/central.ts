@@ -17,7 +17,7 @@ import {
   bootstrapAdmin,
   markStaleOffline,
   serviceCa,
-  openStore,
+  openRegistryStore,
   startGrpcServer,
   stopGrpcServer,
   tokenSecret,
@@ -104,7 +104,7 @@ export async function startCentral(
     c.state === "down"
       ? logger.error({ engine: c.engine, err: c.error }, `database ${c.fault}: writes fail until it recovers`)
       : logger.warn({ engine: c.engine, downForMs: c.downForMs }, "database available again");
-  const store = await openStore({
+  const store = await openRegistryStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     batchMaxRows: config.uplinkBatchRows,

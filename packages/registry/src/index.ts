@@ -17,7 +17,8 @@ export {
   type AuthOutcome,
 } from "./domain/device-auth.js";
 export { CONNECT_STATUS, markStaleOffline } from "./domain/connectivity.js";
-export { DataPipeline, type PipelineStats } from "./pipeline/data-pipeline.js";
+export { DataPipeline } from "./pipeline/data-pipeline.js";
+export type { PipelineStats } from "./pipeline/pipeline-observer.js";
 export {
   PIPELINE_WORKER_ROLE,
   PipelineThread,
@@ -47,6 +48,7 @@ export {
 } from "./grpc/registry-service.js";
 export type { ConnectDeps } from "./grpc/connect-stream.js";
 export * from "./store/index.js";
+export { openRegistryStore, registryStoreHooks, type RegistryStoreOptions } from "./open-registry-store.js";
 export { hashPassword, verifyPassword } from "./auth/passwords.js";
 export * from "./domain/groups.js";
 export * from "./domain/applications.js";

@@ -1,3 +1,4 @@
+import { quietFor } from "@iot/config/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Store } from "../store/store.js";
 import { engines } from "../store/test-engines.js";
@@ -317,9 +318,10 @@ describe.each(engines)("northbound outbox on $name", (engine) => {
     await inside;
     let stored = false;
     const write = store.uplinks.write(uplink("held", "t1", a!, 2)).then(() => (stored = true));
-    // A reader that saw the uplink's id now would never see the smaller one, committed later.
+    // A reader that saw the uplink's id now would never see the smaller one, committed later. What is asserted is
+    // that the write does NOT commit while the other transaction is open: no event says so, only time passing.
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      await quietFor(300, "a write that did not wait for the smaller uncommitted id would commit within this");
       expect(stored).toBe(false);
     } finally {
       release();

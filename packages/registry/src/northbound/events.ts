@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
+import type { StoredUplinkRef } from "../store/store-hooks.js";
 import { EitherEngineInsert, engineOf } from "../store/multi-row-insert.js";
 import { uplinkMetadata } from "../store/uplink-metadata.js";
 import { queryIn } from "../store/query-in.js";
@@ -74,12 +75,6 @@ export async function appendEvents(tx: Kysely<Database>, events: readonly NewEve
 async function lockOutbox(tx: Kysely<Database>): Promise<void> {
   if (engineOf(tx) === "postgres")
     await sql`select pg_advisory_xact_lock(${OUTBOX_LOCK.toString()}::bigint)`.execute(tx);
-}
-
-/** A stored uplink to report: its tenant and its `device_events` row. */
-export interface StoredUplinkRef {
-  tenantId: string;
-  uplinkId: number;
 }
 
 /**

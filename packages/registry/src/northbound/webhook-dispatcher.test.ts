@@ -1,7 +1,8 @@
 import { createHmac } from "node:crypto";
 import type { KyselyPlugin } from "kysely";
 import { pino } from "pino";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { quietFor } from "@iot/config/testing";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import type { Caller } from "../domain/caller.js";
 import type { Store } from "../store/store.js";
 import { engines } from "../store/test-engines.js";
@@ -58,12 +59,9 @@ const uplinkHook = (store: Store) =>
     policy,
   );
 
+/** Waits until `check` answers true (asked again every 20 ms); fails after `ms`. */
 async function until(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await vi.waitFor(async () => expect(await check()).toBe(true), { timeout: ms, interval: 20 });
 }
 
 describe("webhook signature", () => {
@@ -129,7 +127,7 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
     const slowReads: KyselyPlugin = {
       transformQuery: (args) => args.node,
       transformResult: async (args) => {
-        await new Promise((r) => setTimeout(r, 40));
+        await quietFor(40, "a busy database answers late");
         return args.result;
       },
     };
@@ -143,7 +141,8 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
     );
     dispatcher.start();
     await until(async () => (await getWebhook(store.db, admin("t1"), hook.id)).cursor >= hook.cursor + 3);
-    await new Promise((r) => setTimeout(r, 300));
+    // Asserted: nothing is sent again afterwards, which no event can say; the passes of this time would.
+    await quietFor(300, "a page sent a second time would be sent within these passes (pollMs 5)");
     await dispatcher.stop();
     expect(seen).toEqual([1, 2, 3]);
   });
@@ -162,12 +161,14 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
     const dispatcher = new WebhookDispatcher(store.db, "n1", silent, options, send);
     dispatcher.start();
     for (let n = 1; n <= 5; n++) await emit(store, "t2", theirs, n);
-    await new Promise((r) => setTimeout(r, 150));
+    // Asserted: the passes over the other tenant's events do NOT store the cursor, so time passes for them to run.
+    await quietFor(150, "passes (pollMs 10) go over the other tenant's events meanwhile");
     expect(await stored()).toBe(hook.cursor); // passed over, not stored at every pass
     await until(async () => (await stored()) >= hook.cursor + 5); // stored once passedOverStoreMs is over
     await emit(store, "t1", mine, 6);
     await until(async () => (await stored()) >= hook.cursor + 6);
-    await new Promise((r) => setTimeout(r, 100));
+    // Asserted: event 6 is NOT delivered a second time, which no event can say; the passes of this time would.
+    await quietFor(100, "a second delivery of event 6 would come within these passes (pollMs 10)");
     await dispatcher.stop();
     expect(seen).toEqual([6]);
   });
@@ -189,7 +190,8 @@ describe.each(engines)("webhook dispatcher on $name", (engine) => {
     await until(async () => Number((await lease()).cursor) > hook.cursor);
     const first = await lease();
     for (let n = 2; n <= 4; n++) {
-      await new Promise((r) => setTimeout(r, 30));
+      // Asserted at the end: passes over a lease with more than half left do NOT write it, so time passes for some.
+      await quietFor(30, "a pass or two (pollMs 20) runs between two events");
       await emit(store, "t1", a, n);
       await until(async () => Number((await lease()).cursor) >= Number(first.cursor) + n - 1);
     }

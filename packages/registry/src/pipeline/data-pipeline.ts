@@ -1,24 +1,16 @@
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import { pipelineFailures, pipelineLag, pipelineUplinks, pipelineValues } from "../ops/registry-metrics.js";
 import { commitIsDurable, type BatchDurability } from "../store/batch-durability.js";
+import { PIPELINE_CURSOR_KEY } from "../store/pipeline-cursor-key.js";
 import type { Database } from "../store/schema.js";
 import type { UplinkRecord } from "../store/store.js";
+import { decodeEvents, type StreamedDevice } from "./decode-events.js";
+import { nextEvents, type EventHeads } from "./next-events.js";
+import { NODE_OBSERVER, type PipelineObserver, type PipelineStats } from "./pipeline-observer.js";
+import { ProductSpecs } from "./product-specs.js";
 import { RecentUplinks, type EventRow } from "./recent-uplinks.js";
-import { decodeUplink } from "./decode/decode-uplink.js";
-import { ProductSpecs, type PipelinePoint, type ProductSpec } from "./product-specs.js";
-import { checkValue, isFaultValue } from "./rules/check-value.js";
-import { discards } from "./rules/discards.js";
-import { computeFormulaMetrics, FormulaCache } from "./rules/formula-metrics.js";
-import { OpenAlerts } from "./alerts-store.js";
-import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
-import {
-  storeMetricValues,
-  storePointValues,
-  updateLatestValues,
-  type MetricValueRow,
-  type PointValueRow,
-} from "./series-store.js";
+import { FormulaCache } from "./rules/formula-metrics.js";
+import { writeDecoded } from "./write-decoded.js";
 
 /** Most uplinks decoded and written in one transaction. */
 const BATCH_MAX = 2000;
@@ -34,102 +26,6 @@ const BATCH_DELAY_MS = 100;
 const CURSOR_SAVE_MS = 1_000;
 /** Wait before trying a failed batch again, ms. */
 const RETRY_DELAY_MS = 1_000;
-/** pointDataType of a geolocation point. */
-const GEOLOCATION = 6;
-/** Settings key of the id of the last device event the pipeline went through (retention keeps the events above). */
-export const PIPELINE_CURSOR_KEY = "pipeline.cursor";
-
-/**
- * Where the pipeline reports what it did: the node's metrics and the northbound wake-up by default; a pipeline on a
- * worker thread hands them to the main thread instead (pipeline-thread.ts).
- */
-export interface PipelineObserver {
-  /** A batch is about to read the next events: every uplink committed before this call is in what it reads. */
-  reading(): void;
-  /** A batch went through `uplinks` uplinks and stored `values` values; the newest is `lagSeconds` old. */
-  batch(uplinks: number, values: number, lagSeconds: number): void;
-  /** A batch failed (it is retried). */
-  failed(): void;
-  /** Feed events (decoded values, alerts) were committed. */
-  committed(): void;
-}
-
-/** The node's own metrics and feed signal. */
-export const NODE_OBSERVER: PipelineObserver = {
-  reading() {},
-  batch(uplinks, values, lagSeconds) {
-    pipelineUplinks().inc(uplinks);
-    pipelineValues().inc(values);
-    pipelineLag().set(lagSeconds);
-  },
-  failed: () => pipelineFailures().inc(),
-  committed: eventsCommitted,
-};
-
-/** What the pipeline did, for logs and tests. */
-export interface PipelineStats {
-  uplinks: number;
-  values: number;
-  refused: number;
-}
-
-/** What a batch of events yields: its values, with the point and the formulas of each. */
-interface DecodedBatch {
-  values: PointValueRow[];
-  /** The point of each value, at the same index. */
-  points: PipelinePoint[];
-  /** eventId → the formulas its values feed. */
-  formulasOf: Map<number, ProductSpec["formulas"]>;
-}
-
-/** A device whose uplinks the pipeline decodes: its type (a gateway's own uplinks differ) and its product's spec. */
-interface StreamedDevice {
-  deviceType: number;
-  spec: ProductSpec;
-}
-
-/** The next events after a cursor, summed up: see `nextEvents`. */
-interface EventHeads {
-  deviceIntIds: number[];
-  lastId: number;
-  count: number;
-  /** The newest `msgTime` among them (the pipeline's lag is measured to it). */
-  newestMsgTime: number;
-}
-
-/**
- * The next `limit` events after `cursor` in id order (or fewer), summed up by the database: their devices, the last id,
- * how many, the newest receipt time; undefined when there are none. Read as rows, one object per uplink made and then
- * mapped by kysely, the window cost 3–9 ms of the event loop per 2,000 uplinks, about ten times a second behind MQTT
- * ingest at 25,000 uplinks/s (docs/performance.md, "The data pipeline"); grouped, it is one row per device.
- */
-export async function nextEvents(db: Kysely<Database>, cursor: number, limit: number): Promise<EventHeads | undefined> {
-  const window = db
-    .selectFrom("deviceEvents")
-    .select(["id", "deviceIntId", "msgTime"])
-    .where("id", ">", cursor)
-    .orderBy("id")
-    .limit(limit)
-    .as("w");
-  const rows = await db
-    .selectFrom(window)
-    .select((eb) => [
-      "w.deviceIntId",
-      eb.fn.max("w.id").as("lastId"),
-      eb.fn.countAll().as("count"),
-      eb.fn.max("w.msgTime").as("newestMsgTime"),
-    ])
-    .groupBy("w.deviceIntId")
-    .execute();
-  if (rows.length === 0) return undefined;
-  // kysely types aggregates as string | number | bigint: made numbers whatever the engine answers.
-  return {
-    deviceIntIds: rows.map((r) => r.deviceIntId),
-    lastId: Math.max(...rows.map((r) => Number(r.lastId))),
-    count: rows.reduce((sum, r) => sum + Number(r.count), 0),
-    newestMsgTime: Math.max(...rows.map((r) => Number(r.newestMsgTime))),
-  };
-}
 
 /**
  * The data pipeline (DESIGN §1): the product's report streams that match a stored uplink's topic decode it into data
@@ -304,10 +200,10 @@ export class DataPipeline {
     devices: Map<number, StreamedDevice>,
     last: number,
   ): Promise<number> {
-    const decoded = await this.decode(events, devices);
+    const decoded = decodeEvents(events, devices, this.stats, this.logger);
     if (decoded.values.length > 0 || Date.now() - (this.saved?.at ?? 0) >= this.cursorSaveMs) {
       await this.durability.transaction(this.db, async (tx) => {
-        if (decoded.values.length > 0) await this.write(tx, decoded);
+        if (decoded.values.length > 0) await writeDecoded(tx, decoded, this.formulas, this.stats);
         await tx
           .updateTable("settings")
           .set({ value: String(last) })
@@ -360,130 +256,6 @@ export class DataPipeline {
     }
     return streamed;
   }
-
-  /** The values of a batch of events of `devices`, with the point and formulas of each, ready to write. */
-  private async decode(batch: readonly EventRow[], devices: Map<number, StreamedDevice>): Promise<DecodedBatch> {
-    const values: PointValueRow[] = [];
-    const points: PipelinePoint[] = [];
-    const formulasOf = new Map<number, ProductSpec["formulas"]>();
-    for (const u of batch) {
-      const device = devices.get(u.deviceIntId);
-      if (!device) continue;
-      const spec = device.spec;
-      this.stats.uplinks++;
-      const fromGateway = device.deviceType === 2 && u.gatewayIntId === null;
-      const decoded = decodeUplink(spec.streams, u.topic, fromGateway, u.payload);
-      for (const f of decoded.failures) {
-        this.stats.refused++;
-        this.logger.info({ deviceIntId: u.deviceIntId, topic: u.topic, reason: f.error }, "uplink not decoded");
-      }
-      for (const r of decoded.refused) {
-        this.stats.refused++;
-        this.logger.info({ deviceIntId: u.deviceIntId, dataPointId: r.dataPointId, reason: r.reason }, "value refused");
-      }
-      // A fault point with isDiscard that got its fault value drops the message's values but its own: the fault
-      // is stored and alerted once, however often the uplink is replayed.
-      const discard = discards(spec.points, decoded.values);
-      formulasOf.set(u.id, discard ? [] : spec.formulas);
-      for (const v of decoded.values) {
-        const point = spec.points.get(v.dataPointIntId);
-        if (!point || (discard && !isFaultValue(point, v))) continue;
-        points.push(point);
-        values.push({
-          tenantId: u.tenantId,
-          deviceIntId: u.deviceIntId,
-          dataPointIntId: v.dataPointIntId,
-          eventId: u.id,
-          valueTime: decoded.deviceTime ?? u.msgTime,
-          receivedAt: u.msgTime,
-          numValue: v.number,
-          textValue: v.text,
-        });
-      }
-    }
-    return { values, points, formulasOf };
-  }
-
-  /** Stores the values not stored before, and what follows from them: latest values, position, metrics, alerts. */
-  private async write(tx: Kysely<Database>, { values, points, formulasOf }: DecodedBatch): Promise<void> {
-    await storePointValues(tx, values);
-    this.stats.values += values.length;
-    await updateLatestValues(tx, values);
-    const alerts = await OpenAlerts.load(tx, [...new Set(values.map((r) => r.deviceIntId))]);
-    await moveDevices(tx, values, points);
-    const metrics: MetricValueRow[] = [];
-    const events: NewEvent[] = [];
-    // decode() lists each uplink's values together: one run of rows per uplink.
-    for (let start = 0, end = 0; start < values.length; start = end) {
-      const first = values[start]!;
-      while (end < values.length && values[end]!.eventId === first.eventId) end++;
-      const decodedValues = [];
-      const checked = [];
-      for (let i = start; i < end; i++) {
-        const r = values[i]!;
-        const point = points[i]!;
-        const value = {
-          dataPointIntId: r.dataPointIntId,
-          dataPointId: point.dataPointId,
-          number: r.numValue,
-          text: r.textValue,
-        };
-        decodedValues.push(value);
-        checked.push({ point, value, breaches: checkValue(point, value) });
-      }
-      for (const m of computeFormulaMetrics(formulasOf.get(first.eventId) ?? [], decodedValues, this.formulas))
-        metrics.push({
-          tenantId: first.tenantId,
-          deviceIntId: first.deviceIntId,
-          metricIntId: m.metricIntId,
-          eventId: first.eventId,
-          valueTime: first.valueTime,
-          value: m.value,
-        });
-      events.push({
-        tenantId: first.tenantId,
-        deviceIntId: first.deviceIntId,
-        type: "decoded",
-        time: first.valueTime,
-        data: {
-          receivedAt: first.receivedAt,
-          values: decodedValues.map((v) => ({ dataPointID: v.dataPointId, value: v.number ?? v.text })),
-        },
-      });
-      events.push(...(await alerts.apply(tx, first.tenantId, first.deviceIntId, checked, first.valueTime)));
-    }
-    await storeMetricValues(tx, metrics);
-    // The feed's decoded and alert events, in the transaction of the values they report.
-    await appendEvents(tx, events);
-  }
-}
-
-/**
- * Location points set the device's position: a geolocation point (type 6, stored as "lon,lat") both coordinates,
- * a numeric point with isLocationType 1 the one its locationType names (1 longitude, 2 latitude). `points[i]` is
- * the point of `values[i]`.
- */
-async function moveDevices(
-  tx: Kysely<Database>,
-  values: readonly PointValueRow[],
-  points: readonly PipelinePoint[],
-): Promise<void> {
-  for (let i = 0; i < values.length; i++) {
-    const position = positionOf(points[i]!, values[i]!);
-    if (position) await tx.updateTable("devices").set(position).where("id", "=", values[i]!.deviceIntId).execute();
-  }
-}
-
-/** The coordinates a stored value gives its device, if its point is a location point. */
-function positionOf(point: PipelinePoint, r: PointValueRow): { longitude?: number; latitude?: number } | undefined {
-  if (point.pointDataType === GEOLOCATION && r.textValue !== null) {
-    const [longitude, latitude] = r.textValue.split(",").map(Number);
-    return { longitude, latitude };
-  }
-  if (r.numValue === null) return undefined;
-  if (point.locationType === 1) return { longitude: r.numValue };
-  if (point.locationType === 2) return { latitude: r.numValue };
-  return undefined;
 }
 
 /**

@@ -5,7 +5,9 @@ import pino from "pino";
 import { WalSync } from "../store/batch-durability.js";
 import { SQLITE_FILE_NAME, openSqlite, sqliteConnectionOf } from "../store/sqlite.js";
 import { WriteLock } from "../store/write-lock.js";
-import { DataPipeline, NODE_OBSERVER, type PipelineObserver } from "./data-pipeline.js";
+import { databaseErrorLog } from "../ops/registry-metrics.js";
+import { DataPipeline } from "./data-pipeline.js";
+import { NODE_OBSERVER, type PipelineObserver } from "./pipeline-observer.js";
 
 /** `workerData.role` of a worker that runs the data pipeline (the entry module checks it: runPipelineWorker). */
 export const PIPELINE_WORKER_ROLE = "iot-data-pipeline";
@@ -181,7 +183,7 @@ export class PipelineThread {
 /** The worker's side: opens its connection, runs the pipeline, and reports to the main thread through `port`. */
 export async function runPipelineWorker(data: PipelineWorkerData, port: MessagePort): Promise<void> {
   const logger = pino({ name: "data-pipeline", level: data.logLevel }, pino.destination(2));
-  const db = openSqlite(data.dataDir, new WriteLock(data.lock));
+  const db = openSqlite(data.dataDir, new WriteLock(data.lock), databaseErrorLog("sqlite"));
   // Checkpoints are the main connection's (CheckpointedWal): this one never starts one in its commits.
   sqliteConnectionOf(db)!.pragma("wal_autocheckpoint = 0");
   const durability = new WalSync(`${join(data.dataDir, SQLITE_FILE_NAME)}-wal`);

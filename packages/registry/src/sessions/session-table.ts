@@ -1,72 +1,11 @@
 import { trackSessions } from "../ops/registry-metrics.js";
+import type { AdapterLink, LiveSession } from "./adapter-link.js";
+import { ParkedAdapters, type ParkedLink } from "./parked-adapters.js";
+import { PendingSessions, type PendingSession } from "./pending-sessions.js";
 
-/** A command on its way to a device, in plain types (the gRPC edge converts). */
-export interface DownlinkCommand {
-  id: number;
-  deviceIntId: number;
-  topic: string;
-  payload: Uint8Array;
-  qos: number;
-  /** Epoch ms; 0 = no limit. */
-  expiresAt: number;
-}
-
-/** A topic rule pushed to live sessions (Form 1 access code; deny wins). */
-export interface PushedPolicy {
-  id: number;
-  topic: string;
-  access: number;
-  allow: boolean;
-}
-
-/** A proxy subscription pushed to live sessions (relative filter). */
-export interface PushedSubscription {
-  topic: string;
-  qos: number;
-}
-
-/** The registry's handle on one attached adapter instance's stream. */
-export interface AdapterLink {
-  readonly instanceId: string;
-  /** cloudProtocol code of the adapter (1 MQTT, 2 CoAP, …). */
-  readonly protocol: number;
-  readonly version: string;
-  readonly attachedAt: number;
-  sendDownlink(command: DownlinkCommand): void;
-  kick(deviceIntId: number, reason: string): void;
-  /** Replaces the policies of the device's sessions on this adapter. */
-  updatePolicies(deviceIntId: number, policies: readonly PushedPolicy[]): void;
-  /** Replaces the proxy subscriptions of the device's sessions on this adapter. */
-  updateSubscriptions(deviceIntId: number, subscriptions: readonly PushedSubscription[]): void;
-  /** Tells the adapter a tenant's uplink rate limit (messages per second, 0 = unlimited) changed. */
-  updateTenantLimits(tenantId: string, maxUplinkRate: number): void;
-}
-
-/** A device session as the adapter reported it. */
-export interface LiveSession {
-  sessionId: string;
-  deviceIntId: number;
-  /** The credential stamp the session was admitted with ("" when unknown). */
-  credentialStamp: string;
-  tenantId: string;
-  clientIp: string;
-  keepAlive: number;
-  openedAt: number;
-  /** The device sleeps between check-ins (LwM2M queue mode): stored as deviceStatus 2. Unset means awake. */
-  sleeping?: boolean;
-}
-
-/** What happened to a device between its authentication and its SessionOpened. */
-export interface PendingSession {
-  deviceIntId: number;
-  /** The device's tenant ("" when not told): pending sessions count toward its maxConnections. */
-  tenantId: string;
-  issuedAt: number;
-  /** Set when the device was revoked meanwhile: the session must be closed as soon as it opens. */
-  revoked?: string;
-  /** Pushes the session missed because it was not open yet. */
-  stale: Set<"policies" | "subscriptions">;
-}
+// What the table's users hand it and take from it, importable beside it.
+export type { AdapterLink, DownlinkCommand, LiveSession, PushedPolicy, PushedSubscription } from "./adapter-link.js";
+export type { PendingSession } from "./pending-sessions.js";
 
 /** A tenant's connections held on the other nodes (several nodes), for `maxConnections`. */
 export interface TenantConnectionsElsewhere {
@@ -76,25 +15,10 @@ export interface TenantConnectionsElsewhere {
   holdsDevice: boolean;
 }
 
-/** How long an authenticated session may take to be reported open, ms. */
-const PENDING_TTL_MS = 60_000;
-/**
- * How long an authenticated session not yet reported open counts toward its tenant's maxConnections, ms: adapters
- * report the opening right after the answer, so one that never does (the device hung up first) frees its place
- * soon.
- */
-const PENDING_COUNT_MS = 10_000;
 /** Revoked session ids remembered (their late or replayed uplinks are refused); the oldest are forgotten first. */
 const REVOKED_LIMIT = 100_000;
 
-/** A detached adapter's sessions kept through the grace, with what health shows of the adapter. */
-interface Parked {
-  sessions: LiveSession[];
-  timer: NodeJS.Timeout;
-  link?: Pick<AdapterLink, "protocol" | "version" | "attachedAt"> | undefined;
-  detachedAt: number;
-}
-
+/** An attached adapter stream and the sessions it reported. */
 interface Attached {
   link: AdapterLink;
   sessions: Map<string, LiveSession>;
@@ -107,23 +31,12 @@ interface Attached {
  */
 export class SessionTable {
   private readonly adapters = new Map<string, Attached>();
-  private readonly parked = new Map<string, Parked>();
+  private readonly parked = new ParkedAdapters();
   private readonly byDevice = new Map<number, Map<string, string>>(); // deviceIntId → sessionId → instanceId
   /** Devices holding a live session, per tenant: what maxConnections counts (with recent pending sessions). */
   private readonly byTenant = new Map<string, Set<number>>();
-  /**
-   * Sessions authenticated but not reported open yet, oldest first. A kick or
-   * push in that window would find no session; it is remembered here and
-   * applied when the SessionOpened arrives.
-   */
-  private readonly pending = new Map<string, PendingSession>();
-  /**
-   * The pending session ids by device and by tenant: a push, a kick or an admission looks at its device's or
-   * tenant's alone instead of every pending session of the node (a connect storm leaves thousands, the abandoned
-   * ones for a minute).
-   */
-  private readonly pendingOfDevice = new Map<number, Set<string>>();
-  private readonly pendingOfTenant = new Map<string, Set<string>>();
+  /** Sessions authenticated but not reported open yet: what a kick or a push missed meanwhile. */
+  private readonly pending = new PendingSessions();
   /** Sessions kicked on this node, with the reason: nothing more of theirs is stored. */
   private readonly revoked = new Map<string, string>();
 
@@ -133,29 +46,7 @@ export class SessionTable {
 
   /** Records a session id handed out by Authenticate (and forgets pending ones older than a minute). */
   issued(sessionId: string, deviceIntId: number, tenantId = "", now = Date.now()): void {
-    for (const [id, p] of this.pending) {
-      if (now - p.issuedAt < PENDING_TTL_MS) break;
-      this.dropPending(id);
-    }
-    this.dropPending(sessionId);
-    this.pending.set(sessionId, { deviceIntId, tenantId, issuedAt: now, stale: new Set() });
-    addTo(this.pendingOfDevice, deviceIntId, sessionId);
-    addTo(this.pendingOfTenant, tenantId, sessionId);
-  }
-
-  /** Forgets a pending session; answers it (undefined when it was not pending). */
-  private dropPending(sessionId: string): PendingSession | undefined {
-    const p = this.pending.get(sessionId);
-    if (!p) return undefined;
-    this.pending.delete(sessionId);
-    removeFrom(this.pendingOfDevice, p.deviceIntId, sessionId);
-    removeFrom(this.pendingOfTenant, p.tenantId, sessionId);
-    return p;
-  }
-
-  /** The pending sessions of one device, with their ids. */
-  private *pendingOf(deviceIntId: number): Generator<[string, PendingSession]> {
-    for (const id of this.pendingOfDevice.get(deviceIntId) ?? []) yield [id, this.pending.get(id)!];
+    this.pending.issue(sessionId, deviceIntId, tenantId, now);
   }
 
   /**
@@ -164,18 +55,8 @@ export class SessionTable {
    * Several nodes: `admits` adds the other nodes' count.
    */
   tenantConnections(tenantId: string, now = Date.now()): Set<number> {
-    return new Set([...(this.byTenant.get(tenantId) ?? []), ...this.pendingDevices(tenantId, now)]);
-  }
-
-  /** The tenant's devices authenticated within the last ten seconds, not reported open yet and with no live session. */
-  private pendingDevices(tenantId: string, now: number): Set<number> {
     const live = this.byTenant.get(tenantId);
-    const devices = new Set<number>();
-    for (const id of this.pendingOfTenant.get(tenantId) ?? []) {
-      const p = this.pending.get(id)!;
-      if (now - p.issuedAt < PENDING_COUNT_MS && !live?.has(p.deviceIntId)) devices.add(p.deviceIntId);
-    }
-    return devices;
+    return new Set([...(live ?? []), ...this.pending.devices(tenantId, now, live)]);
   }
 
   /**
@@ -195,7 +76,7 @@ export class SessionTable {
     // Counted, not copied: a copy of the tenant's live devices cost every authentication a pass over all of them.
     const live = this.byTenant.get(tenantId);
     if (elsewhere.holdsDevice || live?.has(deviceIntId)) return true;
-    const pending = this.pendingDevices(tenantId, now);
+    const pending = this.pending.devices(tenantId, now, live);
     if (pending.has(deviceIntId)) return true;
     return (live?.size ?? 0) + pending.size + elsewhere.devices < maxConnections;
   }
@@ -207,12 +88,12 @@ export class SessionTable {
 
   /** Takes what a just-opened session missed while pending (undefined when nothing is known of it). */
   takePending(sessionId: string): PendingSession | undefined {
-    return this.dropPending(sessionId);
+    return this.pending.take(sessionId);
   }
 
   /** Notes that the device's not-yet-open sessions missed a push of `what`. */
   markStale(deviceIntId: number, what: "policies" | "subscriptions"): void {
-    for (const [, p] of this.pendingOf(deviceIntId)) p.stale.add(what);
+    for (const [, p] of this.pending.of(deviceIntId)) p.stale.add(what);
   }
 
   /**
@@ -247,30 +128,18 @@ export class SessionTable {
     sessions: LiveSession[],
     graceMs: number,
     onExpire: (sessions: LiveSession[]) => void,
-    link?: Pick<AdapterLink, "protocol" | "version" | "attachedAt">,
+    link?: ParkedLink,
   ): void {
-    this.unpark(instanceId); // a newer detach replaces an older one
-    if (sessions.length === 0) return;
-    const timer = setTimeout(() => {
-      this.parked.delete(instanceId);
-      onExpire(sessions);
-    }, graceMs);
-    timer.unref();
-    this.parked.set(instanceId, { sessions, timer, link, detachedAt: Date.now() });
+    this.parked.park(instanceId, sessions, graceMs, onExpire, link);
   }
 
   /** Takes back the parked sessions of a reconnecting instance (empty when none). */
   unpark(instanceId: string): LiveSession[] {
-    const p = this.parked.get(instanceId);
-    if (!p) return [];
-    clearTimeout(p.timer);
-    this.parked.delete(instanceId);
-    return p.sessions;
+    return this.parked.unpark(instanceId);
   }
 
   /** Cancels every grace timer (the node is stopping; the sessions stay as stored). */
   clearParked(): void {
-    for (const p of this.parked.values()) clearTimeout(p.timer);
     this.parked.clear();
   }
 
@@ -366,7 +235,7 @@ export class SessionTable {
   kickHere(deviceIntId: number, reason: string): void {
     for (const sessionId of this.byDevice.get(deviceIntId)?.keys() ?? []) this.revoke(sessionId, reason);
     for (const link of this.linksOf(deviceIntId)) link.kick(deviceIntId, reason);
-    for (const [sessionId, p] of this.pendingOf(deviceIntId)) {
+    for (const [sessionId, p] of this.pending.of(deviceIntId)) {
       p.revoked = reason;
       this.revoke(sessionId, reason);
     }
@@ -411,9 +280,7 @@ export class SessionTable {
     detachedAt: number;
     sessions: number;
   }> {
-    return [...this.parked].flatMap(([instanceId, p]) =>
-      p.link ? [{ instanceId, ...p.link, detachedAt: p.detachedAt, sessions: p.sessions.length }] : [],
-    );
+    return this.parked.snapshot();
   }
 
   private unindex(s: LiveSession): void {
@@ -425,17 +292,4 @@ export class SessionTable {
     t?.delete(s.deviceIntId);
     if (t && t.size === 0) this.byTenant.delete(s.tenantId);
   }
-}
-
-/** Adds `value` to the set under `key`, making the set when missing. */
-function addTo<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
-  const set = index.get(key);
-  if (set) set.add(value);
-  else index.set(key, new Set([value]));
-}
-
-/** Removes `value` from the set under `key`, and the set once empty. */
-function removeFrom<K, V>(index: Map<K, Set<V>>, key: K, value: V): void {
-  const set = index.get(key);
-  if (set?.delete(value) && set.size === 0) index.delete(key);
 }

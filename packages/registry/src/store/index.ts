@@ -1,6 +1,9 @@
-/** The registry's storage layer: one Store interface over SQLite or PostgreSQL. */
-export { openStore } from "./open-store.js";
+/**
+ * The registry's storage layer: one Store interface over SQLite or PostgreSQL. Opened with the registry's hooks by
+ * `openRegistryStore` (open-registry-store.ts), so `openStore` itself is not exported.
+ */
 export type { Engine, Store, StoreOptions, UplinkOutcome, UplinkRecord, UplinkWriter, UplinkWritten } from "./store.js";
+export type { StoreHooks, StoredUplinkRef, UplinkEvents, UplinkWriterMetrics } from "./store-hooks.js";
 export type * from "./schema.js";
 export { DEFAULT_BATCH_MAX_DELAY_MS, DEFAULT_BATCH_MAX_ROWS } from "./uplink-writer.js";
 export { uplinkMetadata } from "./uplink-metadata.js";

@@ -20,12 +20,13 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 /**
  * Opens the store the options name: a `postgres://` or `postgresql://` URL
  * selects PostgreSQL, no URL selects SQLite in `dataDir`. Migrates the schema
- * to the newest version before returning.
+ * to the newest version before returning. The registry opens it with its hooks through `openRegistryStore`.
  * @throws Error naming the database (never its password) when it cannot be
  *   reached or migrated, or when the URL names another engine.
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const url = options.databaseUrl;
+  const hooks = options.hooks ?? {};
   let engine: Engine;
   let db: Kysely<Database>;
   let migrationSchema: string | undefined;
@@ -35,10 +36,10 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (url === undefined || url === "") {
     engine = "sqlite";
     writeLock = new WriteLock();
-    db = openSqlite(options.dataDir, writeLock, options.onDatabaseState);
+    db = openSqlite(options.dataDir, writeLock, hooks.queryLog?.(engine));
   } else if (POSTGRES_URL.test(url)) {
     engine = "postgres";
-    ({ db, schema: migrationSchema } = await openPostgres(url, options.pgSchema, options.onDatabaseState));
+    ({ db, schema: migrationSchema } = await openPostgres(url, options.pgSchema, hooks.queryLog?.(engine)));
   } else {
     throw new Error("unsupported database URL: only postgres:// or postgresql:// (or none, for SQLite)");
   }
@@ -57,7 +58,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
           lock: writeLock,
         })
       : commitIsDurable;
-  const uplinks = new BatchedUplinkWriter(db, engine, options, durability);
+  const uplinks = new BatchedUplinkWriter(db, engine, options, durability, hooks);
   let closing: Promise<void> | undefined;
   return {
     engine,

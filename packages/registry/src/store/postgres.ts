@@ -1,9 +1,7 @@
-import { CamelCasePlugin, Kysely, PostgresDialect } from "kysely";
+import { CamelCasePlugin, Kysely, PostgresDialect, type Logger } from "kysely";
 import pg from "pg";
 import { OneSchemaPostgresDialect } from "./one-schema-dialect.js";
 import type { Database } from "./schema.js";
-import type { DatabaseStateChange } from "../ops/database-state.js";
-import { databaseErrorLog } from "../ops/registry-metrics.js";
 
 /** PostgreSQL type OID of int8/bigint (ids, epoch-ms times, `count(*)`). */
 const INT8_OID = 20;
@@ -46,15 +44,11 @@ export interface PostgresConnection {
 /**
  * Connects a pool to `url` and checks the server answers. `schema` (tests,
  * benchmarks) is created when missing and put first in `search_path` of every
- * connection.
+ * connection. `log` is kysely's query log (StoreHooks.queryLog).
  * @throws Error naming the database (user, host, port, name; never the
  *   password) when the URL is invalid or the server does not answer.
  */
-export async function openPostgres(
-  url: string,
-  schema?: string,
-  onDatabaseState?: (change: DatabaseStateChange) => void,
-): Promise<PostgresConnection> {
+export async function openPostgres(url: string, schema?: string, log?: Logger): Promise<PostgresConnection> {
   const where = describeDatabase(url);
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);
@@ -88,7 +82,7 @@ export async function openPostgres(
       const db = new Kysely<Database>({
         dialect,
         plugins: [new CamelCasePlugin()],
-        log: databaseErrorLog("postgres", onDatabaseState),
+        log,
       });
       return { db, schema: current };
     } finally {

@@ -1,7 +1,7 @@
 import { DeleteQueryBuilder, type DeleteResult } from "kysely";
 import { quietFor } from "@iot/config/testing";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { PIPELINE_CURSOR_KEY } from "../pipeline/data-pipeline.js";
+import { PIPELINE_CURSOR_KEY } from "./pipeline-cursor-key.js";
 import { RetentionSweeper, type RetentionCounts } from "./retention.js";
 import type { Store } from "./store.js";
 import { engines } from "./test-engines.js";

@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
-import { PIPELINE_CURSOR_KEY } from "../pipeline/data-pipeline.js";
+import { PIPELINE_CURSOR_KEY } from "./pipeline-cursor-key.js";
 import type { Database } from "./schema.js";
 import { subtractUplinksWhere } from "./uplink-counts.js";
 

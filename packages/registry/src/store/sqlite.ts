@@ -1,10 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
-import { CamelCasePlugin, Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
+import { CamelCasePlugin, Kysely, SqliteDialect, type Logger, type SqliteDatabase, type SqliteStatement } from "kysely";
 import type { Database } from "./schema.js";
-import type { DatabaseStateChange } from "../ops/database-state.js";
-import { databaseErrorLog } from "../ops/registry-metrics.js";
 import { LockedSqliteDialect } from "./locked-sqlite-dialect.js";
 import type { WriteLock } from "./write-lock.js";
 
@@ -67,14 +65,10 @@ const BUSY_TIMEOUT_MS = 5_000;
  * an acknowledged uplink must survive a power cut. One connection: kysely
  * serializes its queries, and transactions hold it until they end. With
  * `writeLock`, every write takes it first (another thread of this process
- * writes through a connection of its own: LockedSqliteDialect). `onDatabaseState` is told when the database stops
- * answering and when it answers again (see DatabaseState).
+ * writes through a connection of its own: LockedSqliteDialect). `log` is kysely's query log (StoreHooks.queryLog:
+ * the registry counts failed statements and follows the database's state with it).
  */
-export function openSqlite(
-  dataDir: string,
-  writeLock?: WriteLock,
-  onDatabaseState?: (change: DatabaseStateChange) => void,
-): Kysely<Database> {
+export function openSqlite(dataDir: string, writeLock?: WriteLock, log?: Logger): Kysely<Database> {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, SQLITE_FILE_NAME);
   let sqlite: BetterSqlite3.Database | undefined;
@@ -92,7 +86,7 @@ export function openSqlite(
   const db = new Kysely<Database>({
     dialect: writeLock ? new LockedSqliteDialect(database, writeLock) : new SqliteDialect({ database }),
     plugins: [new CamelCasePlugin()],
-    log: databaseErrorLog("sqlite", onDatabaseState),
+    log,
   });
   connections.set(db, sqlite);
   return db;

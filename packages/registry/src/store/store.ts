@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "./schema.js";
 import type { BatchDurability } from "./batch-durability.js";
 import type { WriteLock } from "./write-lock.js";
-import type { DatabaseStateChange } from "../ops/database-state.js";
+import type { StoreHooks } from "./store-hooks.js";
 
 /** Which database engine a Store runs on. */
 export type Engine = "sqlite" | "postgres";
@@ -113,6 +113,6 @@ export interface StoreOptions {
   pgSchema?: string | undefined;
   /** SQLite only: told when a WAL checkpoint fails (see CheckpointedWal). Default: printed on stderr. */
   onCheckpointError?: (error: Error) => void;
-  /** Told when this store's database stops answering (disk full, connection lost) and when it answers again. */
-  onDatabaseState?: (change: DatabaseStateChange) => void;
+  /** What the store calls outside its layer: query log, feed events, metrics (see StoreHooks). Default: none. */
+  hooks?: StoreHooks | undefined;
 }

@@ -13,6 +13,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { registryStoreHooks } from "../open-registry-store.js";
 import { openStore } from "./open-store.js";
 import { describeDatabase } from "./postgres.js";
 import { SQLITE_FILE_NAME } from "./sqlite.js";
@@ -26,7 +27,10 @@ export interface EngineUnderTest {
   name: Engine;
   /** The PostgreSQL URL in use (undefined for SQLite). */
   url: string | undefined;
-  /** A store in a new place, or in `place` again when given. */
+  /**
+   * A store in a new place, or in `place` again when given, opened as the registry opens it (its hooks:
+   * registryStoreHooks); `options.hooks` replace the registry's one by one.
+   */
   open(options?: Partial<StoreOptions>, place?: Place): Promise<{ store: Store; place: Place }>;
   /** Closes every store opened since the last call. */
   closeAll(): Promise<void>;
@@ -99,10 +103,11 @@ function harness(name: Engine, url: string | undefined): EngineUnderTest {
     url,
     async open(options = {}, given?: Place) {
       const place = given ?? (await newPlace());
+      const hooks = { ...registryStoreHooks(), ...options.hooks };
       const store = await openStore(
         name === "postgres"
-          ? { dataDir: "", ...options, databaseUrl: url ?? CANDIDATE_URLS[0], pgSchema: place }
-          : { ...options, dataDir: place },
+          ? { dataDir: "", ...options, hooks, databaseUrl: url ?? CANDIDATE_URLS[0], pgSchema: place }
+          : { ...options, hooks, dataDir: place },
       );
       open.push(store);
       return { store, place };

@@ -6,7 +6,7 @@ import { createDevice, deleteDevices } from "../domain/devices.js";
 import { listDeviceEvents } from "../domain/logs.js";
 import { createProduct } from "../domain/products.js";
 import { twoTenants } from "../domain/test-tenants.js";
-import { PIPELINE_CURSOR_KEY } from "../pipeline/data-pipeline.js";
+import { PIPELINE_CURSOR_KEY } from "./pipeline-cursor-key.js";
 import { migrationsFor } from "./migrations/migrate.js";
 import { RetentionSweeper } from "./retention.js";
 import type { Store } from "./store.js";

@@ -2,7 +2,6 @@ import { quietFor } from "@iot/config/testing";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import type { Store, UplinkRecord } from "./store.js";
 import { engines } from "./test-engines.js";
-import { uplinkBatchRows } from "../ops/registry-metrics.js";
 
 function uplink(seq: number, over: Partial<UplinkRecord> = {}): UplinkRecord {
   return {
@@ -39,6 +38,12 @@ function nextUncaught(): Promise<unknown> {
   });
 }
 
+/** Uplink writer metrics for `engine.open` recording the rows of each batch the writer starts (`batch.mock.calls`). */
+function recordingBatches() {
+  const batch = vi.fn((_rows: number) => () => {});
+  return { batch, hooks: { uplinkMetrics: { enqueued() {}, dequeued() {}, batch } } };
+}
+
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i);
 
 describe.each(engines)("uplink writer on $name", (engine) => {
@@ -46,9 +51,8 @@ describe.each(engines)("uplink writer on $name", (engine) => {
   afterAll(() => engine.cleanup());
 
   it("stores 1000 concurrent writes in one transaction and answers stored to each", async () => {
-    const { store } = await engine.open({ batchMaxRows: 1000, batchMaxDelayMs: 1000 });
-    const batches = vi.spyOn(uplinkBatchRows(), "observe");
-    batches.mockClear(); // one histogram for every test: count this one's batches only
+    const { batch: batches, hooks } = recordingBatches();
+    const { store } = await engine.open({ batchMaxRows: 1000, batchMaxDelayMs: 1000, hooks });
     const outcomes = await Promise.all(range(1000).map((i) => store.uplinks.write(uplink(i))));
     expect(outcomes.every((o) => o === "stored")).toBe(true);
     expect(batches).toHaveBeenCalledTimes(1);
@@ -56,9 +60,8 @@ describe.each(engines)("uplink writer on $name", (engine) => {
   });
 
   it("commits a lone write in a batch of its own with no delay set, and the writes of one burst together", async () => {
-    const { store } = await engine.open();
-    const batches = vi.spyOn(uplinkBatchRows(), "observe");
-    batches.mockClear();
+    const { batch: batches, hooks } = recordingBatches();
+    const { store } = await engine.open({ hooks });
     await expect(store.uplinks.write(uplink(1))).resolves.toBe("stored");
     expect(batches.mock.calls).toEqual([[1]]);
     const burst = await Promise.all(range(200, 2).map((i) => store.uplinks.write(uplink(i))));
@@ -172,9 +175,8 @@ describe.each(engines)("uplink writer on $name", (engine) => {
   });
 
   it("splits a batch beyond the engine's bound-parameter limit into several inserts of one transaction", async () => {
-    const { store } = await engine.open({ batchMaxRows: 7000, batchMaxDelayMs: 5000 });
-    const batches = vi.spyOn(uplinkBatchRows(), "observe");
-    batches.mockClear(); // one histogram for every test: count this one's batches only
+    const { batch: batches, hooks } = recordingBatches();
+    const { store } = await engine.open({ batchMaxRows: 7000, batchMaxDelayMs: 5000, hooks });
     const writes = range(7000).map((i) => store.uplinks.write(uplink(i)));
     await store.uplinks.flush();
     expect(new Set(await Promise.all(writes))).toEqual(new Set(["stored"]));

@@ -1,9 +1,14 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "./schema.js";
 import { latestStoredCopy, repeats, type ResendCopy } from "./resend-match.js";
-import { uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "../ops/registry-metrics.js";
 import type { Engine, StoredListener, UplinkOutcome, UplinkRecord, UplinkWriter, UplinkWritten } from "./store.js";
-import { appendUplinkEvents, eventsCommitted, type StoredUplinkRef } from "../northbound/events.js";
+import {
+  NO_UPLINK_METRICS,
+  type StoreHooks,
+  type StoredUplinkRef,
+  type UplinkEvents,
+  type UplinkWriterMetrics,
+} from "./store-hooks.js";
 import { commitIsDurable, type BatchDurability } from "./batch-durability.js";
 import { uplinkRows, type UplinkRows } from "./uplink-rows.js";
 import { RecentResendIds } from "./recent-resend-ids.js";
@@ -32,7 +37,8 @@ export interface BatchOptions {
 
 /**
  * The UplinkWriter of `store.ts`: queues uplinks and writes each batch's rows (`UplinkRows`: a key stored before gets
- * no row) in ONE transaction, with the northbound `uplink` event of each newly stored row (same transaction). A
+ * no row) in ONE transaction, with the northbound `uplink` event of each newly stored row (same transaction, through
+ * the `uplinkEvents` hook; its metrics through `uplinkMetrics`). A
  * batch is flushed when `batchMaxRows` are queued or `batchMaxDelayMs` after its first row (0: in the next turn of
  * the event loop, so the rows of one burst share it). One flush runs at a time; rows that arrive meanwhile form the
  * next batch (so batches grow under load). A write resolves once its batch is committed and synced
@@ -45,6 +51,8 @@ export class BatchedUplinkWriter implements UplinkWriter {
   readonly #maxDelayMs: number;
   readonly #rows: UplinkRows;
   readonly #durability: BatchDurability;
+  readonly #events: UplinkEvents | undefined;
+  readonly #metrics: UplinkWriterMetrics;
   /**
    * The resend lookup in memory, on SQLite only: the store is then the only writer of its database (one node holds
    * the data folder's lock). PostgreSQL may have other nodes writing the same device's uplinks (its session may move),
@@ -66,9 +74,12 @@ export class BatchedUplinkWriter implements UplinkWriter {
     engine: Engine,
     options: BatchOptions = {},
     durability: BatchDurability = commitIsDurable,
+    hooks: Pick<StoreHooks, "uplinkEvents" | "uplinkMetrics"> = {},
   ) {
     this.#db = db;
     this.#durability = durability;
+    this.#events = hooks.uplinkEvents;
+    this.#metrics = hooks.uplinkMetrics ?? NO_UPLINK_METRICS;
     this.#maxRows = Math.max(1, options.batchMaxRows ?? DEFAULT_BATCH_MAX_ROWS);
     this.#maxDelayMs = Math.max(0, options.batchMaxDelayMs ?? DEFAULT_BATCH_MAX_DELAY_MS);
     this.#recent = engine === "sqlite" ? new RecentResendIds(options.recentResendIds) : undefined;
@@ -86,7 +97,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
   writeThen(record: UplinkRecord, written: UplinkWritten): void {
     if (this.#closed) return process.nextTick(written, new Error("uplink writer is closed"));
     this.#pending.push({ record, written });
-    uplinkWriterQueue().inc();
+    this.#metrics.enqueued();
     if (this.#pending.length >= this.#maxRows) this.#kick();
     else if (this.#active !== undefined) this.#again = true;
     else if (this.#timer === undefined && this.#immediate === undefined) {
@@ -137,7 +148,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
       do {
         this.#again = false;
         const batch = this.#pending.splice(0, this.#maxRows);
-        uplinkWriterQueue().dec(batch.length);
+        this.#metrics.dequeued(batch.length);
         // More than one batch was waiting: the rest goes right after this one.
         if (this.#pending.length > 0) this.#again = true;
         if (batch.length > 0) await this.#commit(batch);
@@ -151,8 +162,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
   async #commit(batch: Waiter[]): Promise<void> {
     const byKey = new Map<string, Waiter[]>();
     let stored = new Map<string, number>();
-    const timer = uplinkBatchSeconds().startTimer();
-    uplinkBatchRows().observe(batch.length);
+    const timer = this.#metrics.batch(batch.length);
     try {
       const now = Date.now();
       const firsts: UplinkRecord[] = [];
@@ -181,13 +191,13 @@ export class BatchedUplinkWriter implements UplinkWriter {
           events.push({ tenantId: r.tenantId, uplinkId });
           counts.set(r.tenantId, (counts.get(r.tenantId) ?? 0) + 1);
         }
-        await appendUplinkEvents(trx, events, now);
+        await this.#events?.append(trx, events, now);
         await addUplinkCounts(trx, counts);
       });
       this.#recent?.stored(firsts, stored);
       if (stored.size > 0) {
         for (const listener of this.#storedListeners) notify(listener, firsts, stored);
-        eventsCommitted();
+        this.#events?.committed();
       }
     } catch (error) {
       // Committed or not, nobody knows: what the lookup holds in memory is read again.

@@ -1,0 +1,60 @@
+/**
+ * What the session table and the router hold of an attached adapter and its sessions, in plain types (the gRPC edge
+ * converts): its link, the sessions it reports, and what is pushed through it.
+ */
+
+/** A command on its way to a device, in plain types (the gRPC edge converts). */
+export interface DownlinkCommand {
+  id: number;
+  deviceIntId: number;
+  topic: string;
+  payload: Uint8Array;
+  qos: number;
+  /** Epoch ms; 0 = no limit. */
+  expiresAt: number;
+}
+
+/** A topic rule pushed to live sessions (Form 1 access code; deny wins). */
+export interface PushedPolicy {
+  id: number;
+  topic: string;
+  access: number;
+  allow: boolean;
+}
+
+/** A proxy subscription pushed to live sessions (relative filter). */
+export interface PushedSubscription {
+  topic: string;
+  qos: number;
+}
+
+/** The registry's handle on one attached adapter instance's stream. */
+export interface AdapterLink {
+  readonly instanceId: string;
+  /** cloudProtocol code of the adapter (1 MQTT, 2 CoAP, …). */
+  readonly protocol: number;
+  readonly version: string;
+  readonly attachedAt: number;
+  sendDownlink(command: DownlinkCommand): void;
+  kick(deviceIntId: number, reason: string): void;
+  /** Replaces the policies of the device's sessions on this adapter. */
+  updatePolicies(deviceIntId: number, policies: readonly PushedPolicy[]): void;
+  /** Replaces the proxy subscriptions of the device's sessions on this adapter. */
+  updateSubscriptions(deviceIntId: number, subscriptions: readonly PushedSubscription[]): void;
+  /** Tells the adapter a tenant's uplink rate limit (messages per second, 0 = unlimited) changed. */
+  updateTenantLimits(tenantId: string, maxUplinkRate: number): void;
+}
+
+/** A device session as the adapter reported it. */
+export interface LiveSession {
+  sessionId: string;
+  deviceIntId: number;
+  /** The credential stamp the session was admitted with ("" when unknown). */
+  credentialStamp: string;
+  tenantId: string;
+  clientIp: string;
+  keepAlive: number;
+  openedAt: number;
+  /** The device sleeps between check-ins (LwM2M queue mode): stored as deviceStatus 2. Unset means awake. */
+  sleeping?: boolean;
+}
