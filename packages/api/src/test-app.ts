@@ -22,6 +22,9 @@ export interface TestAppOptions {
   deps?: Partial<AppDeps>;
 }
 
+/** What `testApp` answers: the app, its store and the helpers to call it. */
+export type TestApp = Awaited<ReturnType<typeof testApp>>;
+
 /** An API over a fresh store (SQLite unless `options.open`) with an admin, plus helpers to call it (tests only). */
 export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {}) {
   const dir = options.open ? undefined : mkdtempSync(join(tmpdir(), "api-test-"));
