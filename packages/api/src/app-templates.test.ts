@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATE, formInvalid, dataModelFixture, type DataModelFixture, type Rec } from "./data-model-fixtures.js";
 
 describe.each(["1", "2"] as const)("product resources and app templates in Form %s", (form) => {
-  let { t, token, eveToken, viewerToken, admin, eve, meter, valve, eveProduct, point, stream, post } = {} as DataModelFixture;
+  let { t, token, eveToken, viewerToken, eve, meter, valve, eveProduct, point, stream, post } = {} as DataModelFixture;
 
   beforeAll(async () => {
-    ({ t, token, eveToken, viewerToken, admin, eve, meter, valve, eveProduct, point, stream, post } = await dataModelFixture(form));
+    ({ t, token, eveToken, viewerToken, eve, meter, valve, eveProduct, point, stream, post } = await dataModelFixture(form));
   });
   afterAll(() => t.close());
 
