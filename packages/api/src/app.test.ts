@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "@iot/registry";
-import { testApp, type TestApp } from "./test-app.js";
+import { adminApp, type TestApp } from "./test-app.js";
 
 let t: TestApp;
 let token: string;
 beforeAll(async () => {
-  t = await testApp();
-  token = await t.login();
+  ({ t, token } = await adminApp());
 });
 afterAll(() => t.close());
 

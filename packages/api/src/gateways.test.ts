@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminCalls } from "./devices-fixture.js";
-import { testApp, type TestApp } from "./test-app.js";
+import { adminApp, type TestApp } from "./test-app.js";
 
 let t: TestApp;
 let token: string;
 const { call, product } = adminCalls(() => ({ t, token }));
 
 beforeAll(async () => {
-  t = await testApp("1");
-  token = await t.login();
+  ({ t, token } = await adminApp());
 });
 afterAll(() => t.close());
 

@@ -152,3 +152,9 @@ export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {
     },
   };
 }
+
+/** A fresh Form 1 app (see `testApp`) and its admin's bearer token, for the files whose tests all call as the admin. */
+export async function adminApp() {
+  const t = await testApp("1");
+  return { t, token: await t.login() };
+}
