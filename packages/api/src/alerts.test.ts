@@ -5,7 +5,6 @@ import { logsFixture, type LogsFixture } from "./logs-fixture.js";
 describe.each(["1", "2"] as const)("alerts and group control logs in Form %s", (form) => {
   let { t, token, eveToken, viewerToken, admin, productID, meter, valve, eveDevice } = {} as LogsFixture;
 
-
   const seedAlert = (tenantId: string, deviceIntId: number, alertName: string, extra: Record<string, unknown> = {}) =>
     t.store.db
       .insertInto("historyAlerts")
@@ -30,7 +29,6 @@ describe.each(["1", "2"] as const)("alerts and group control logs in Form %s", (
     ({ t, token, eveToken, viewerToken, admin, productID, meter, valve, eveDevice } = await logsFixture(form));
   });
   afterAll(() => t.close());
-
 
   describe("historical alerts", () => {
     it("lists the tenant's alerts newest first with every field of the record", async () => {
@@ -193,5 +191,4 @@ describe.each(["1", "2"] as const)("alerts and group control logs in Form %s", (
       }
     });
   });
-
 });

@@ -5,10 +5,10 @@ describe.each(["1", "2"] as const)("product resources and app templates in Form 
   let { t, token, eveToken, viewerToken, eve, meter, valve, eveProduct, point, stream, post } = {} as DataModelFixture;
 
   beforeAll(async () => {
-    ({ t, token, eveToken, viewerToken, eve, meter, valve, eveProduct, point, stream, post } = await dataModelFixture(form));
+    ({ t, token, eveToken, viewerToken, eve, meter, valve, eveProduct, point, stream, post } =
+      await dataModelFixture(form));
   });
   afterAll(() => t.close());
-
 
   describe("app templates", () => {
     const STORED = [

@@ -9,7 +9,6 @@ describe.each(["1", "2"] as const)("data points and data streams in Form %s", (f
   });
   afterAll(() => t.close());
 
-
   it("answers 404 for another tenant's points and streams on every path that names one, and leaves them alone on delete", async () => {
     const p = await product("Private");
     const pt = await point(p.id, "private");

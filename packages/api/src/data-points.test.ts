@@ -9,7 +9,6 @@ describe.each(["1", "2"] as const)("data points and data streams in Form %s", (f
   });
   afterAll(() => t.close());
 
-
   it("creates a data point with 201 from digit strings, answering the stored record without labels or joined names", async () => {
     const p = await product("Thermo");
     const r = await post("/data_points", {

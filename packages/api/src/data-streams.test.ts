@@ -10,7 +10,6 @@ describe.each(["1", "2"] as const)("data points and data streams in Form %s", (f
   });
   afterAll(() => t.close());
 
-
   it("writes data streams on /data_streams and on the data point paths when the body has streamName", async () => {
     const p = await product("Streamed");
     const [a, b] = [await point(p.id, "a"), await point(p.id, "b")];

@@ -11,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-
 describe("device creation rules (Form 1)", () => {
   const expectInvalid = (r: { status: number; body: any }, fields: Record<string, unknown>) => {
     expect(r.status).toBe(400);

@@ -11,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-
 describe("gateways (Form 1)", () => {
   it("are created, listed with deviceCount and labels, edited and listed apart from devices", async () => {
     const productID = await product(1);

@@ -11,7 +11,6 @@ describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
   });
   afterAll(() => t.close());
 
-
   it("edits with the whole detail record sent back, dropping read-only members, and answers the edit record", async () => {
     const [a, b] = [await point(valve, "edit-a"), await point(valve, "edit-b")];
     const s = await stream(valve, "edit");

@@ -16,15 +16,14 @@ const CREATE_FIELDS = [
 ];
 
 describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
-  let { t, token, eveToken, admin, eve, meter, valve, eveProduct, point, stream, post } = {} as DataModelFixture;
+  let { t, token, eveToken, eve, meter, valve, eveProduct, point, stream, post } = {} as DataModelFixture;
   /** Creates a metric as `as` (the admin unless told), expecting 201. */
   const create = (body: Record<string, unknown>, as = token) => post("/metrics", body, as);
 
   beforeAll(async () => {
-    ({ t, token, eveToken, admin, eve, meter, valve, eveProduct, point, stream, post } = await dataModelFixture(form));
+    ({ t, token, eveToken, eve, meter, valve, eveProduct, point, stream, post } = await dataModelFixture(form));
   });
   afterAll(() => t.close());
-
 
   it("creates a formula metric with 201 from digit strings, answering exactly the spec's create fields", async () => {
     const dp = await point(meter, "temp");

@@ -9,7 +9,6 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
   });
   afterAll(() => t.close());
 
-
   it("creates a policy with 201, answering the form's access code and storing Form 1 codes", async () => {
     const r = await t.call(
       "POST",

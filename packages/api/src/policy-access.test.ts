@@ -9,7 +9,6 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
   });
   afterAll(() => t.close());
 
-
   it("answers 404 for another tenant's or an unknown policy or device on every path that names one", async () => {
     const p = await newPolicy("Private");
     const d = await newDevice("private-device");

@@ -6,10 +6,10 @@ describe.each(["1", "2"] as const)("policies in Form %s", (form) => {
   let { t, token, eveToken, admin, eve, productID, eveProductID, BOTH, newPolicy, newDevice } = {} as PoliciesFixture;
 
   beforeAll(async () => {
-    ({ t, token, eveToken, admin, eve, productID, eveProductID, BOTH, newPolicy, newDevice } = await policiesFixture(form));
+    ({ t, token, eveToken, admin, eve, productID, eveProductID, BOTH, newPolicy, newDevice } =
+      await policiesFixture(form));
   });
   afterAll(() => t.close());
-
 
   it("binds policies to a device with 201, answering the device's policies with meta, skipping existing bindings", async () => {
     const [p1, p2, p3] = [await newPolicy("dev-p1"), await newPolicy("dev-p2"), await newPolicy("dev-p3")];

@@ -9,7 +9,6 @@ describe.each(["1", "2"] as const)("product resources and app templates in Form 
   });
   afterAll(() => t.close());
 
-
   describe("product resources", () => {
     it("creates a resource with 201 from a digit-string productIntID, answering exactly the spec's create fields", async () => {
       const dp = await point(meter, "res");

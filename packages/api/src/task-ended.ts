@@ -33,8 +33,11 @@ export async function taskEnded<S extends TaskStatus>(
     );
   } catch (e) {
     if (last === undefined || last.status >= 3) throw e;
-    throw new Error(`the task has not ended in ${TASK_TIMEOUT_MS} ms: status ${last.status}, progress ${last.progress}`, {
-      cause: e,
-    });
+    throw new Error(
+      `the task has not ended in ${TASK_TIMEOUT_MS} ms: status ${last.status}, progress ${last.progress}`,
+      {
+        cause: e,
+      },
+    );
   }
 }
