@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProduct, type Caller, type Product } from "@iot/registry";
-import { testApp } from "./test-app.js";
-
-type Rec = Record<string, unknown> & { id: number };
-type Reply = { status: number; body: { errorCode: string; errors: Record<string, string> } & Record<string, unknown> };
+import { DATE, formInvalid, dataModelFixture, type DataModelFixture, type Rec } from "./data-model-fixtures.js";
 
 const CREATE_FIELDS = [
   "aggregateType",
@@ -18,93 +14,14 @@ const CREATE_FIELDS = [
   "remark",
   "updateAt",
 ];
-const DATE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
 
 describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
-  let t: Awaited<ReturnType<typeof testApp>>;
-  let token: string;
-  let eveToken: string;
-  let viewerToken: string;
-  let admin: Caller;
-  let eve: Caller;
-  let meter: Product;
-  let valve: Product;
-  let eveProduct: Product;
-
-  const addUser = (tenantId: string, username: string, role: string) => t.addUser(tenantId, username, role);
-  /** Inserts a data point row directly (the data point API is not under test here). */
-  const point = async (p: Product, dataPointId: string, pointDataType = 1, who = admin) =>
-    (
-      await t.store.db
-        .insertInto("dataPoints")
-        .values({
-          tenantId: who.tenantId,
-          userIntId: who.userIntId,
-          productIntId: p.id,
-          dataPointId,
-          dataPointName: `Point ${dataPointId}`,
-          pointDataType,
-          dataTransType: 3,
-          unitName: null,
-          unitSymbol: null,
-          upperLimit: null,
-          lowerLimit: null,
-          dataStep: null,
-          binarySize: null,
-          faultValue: null,
-          isDiscard: null,
-          isLocationType: null,
-          locationType: null,
-          enum: null,
-          registerAddr: null,
-          detail: null,
-          createAt: Date.now(),
-          updateAt: null,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  const stream = async (p: Product, topic: string) =>
-    (
-      await t.store.db
-        .insertInto("dataStreams")
-        .values({
-          tenantId: admin.tenantId,
-          userIntId: 1,
-          productIntId: p.id,
-          streamName: `Stream ${topic}`,
-          streamType: 1,
-          streamDataType: 1,
-          topic,
-          detail: null,
-          createAt: Date.now(),
-          updateAt: null,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  const create = async (body: Record<string, unknown>, as = token) => {
-    const r = await t.call("POST", "/metrics", body, as);
-    expect(r.status, JSON.stringify(r.body)).toBe(201);
-    return r.body as Rec;
-  };
-  const formInvalid = (r: Reply, errors: Record<string, unknown>) => {
-    expect(r.status, JSON.stringify(r.body)).toBe(400);
-    expect(r.body.errorCode).toBe("FORM_INVALID");
-    expect(r.body.errors).toEqual(errors);
-  };
+  let { t, token, eveToken, eve, meter, valve, eveProduct, point, stream, post } = {} as DataModelFixture;
+  /** Creates a metric as `as` (the admin unless told), expecting 201. */
+  const create = (body: Record<string, unknown>, as = token) => post("/metrics", body, as);
 
   beforeAll(async () => {
-    t = await testApp(form);
-    token = await t.login();
-    const root = await t.store.db.selectFrom("users").selectAll().where("id", "=", 1).executeTakeFirstOrThrow();
-    admin = { userIntId: root.id, username: root.username, tenantId: root.tenantId, role: "admin", serviceAdmin: true };
-    await t.addTenant("tenant2");
-    ({ token: eveToken, caller: eve } = await addUser("tenant2", "eve", "admin"));
-    ({ token: viewerToken } = await addUser(admin.tenantId, "viewer", "viewer"));
-    meter = await createProduct(t.store.db, admin, { productName: "Meter", cloudProtocol: 1 });
-    valve = await createProduct(t.store.db, admin, { productName: "Valve", cloudProtocol: 1 });
-    eveProduct = await createProduct(t.store.db, eve, { productName: "Eve's", cloudProtocol: 1 });
+    ({ t, token, eveToken, eve, meter, valve, eveProduct, point, stream, post } = await dataModelFixture(form));
   });
   afterAll(() => t.close());
 
@@ -143,7 +60,7 @@ describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
   });
 
   it("infers an aggregate metric from aggregateType without expressions, and defaults chartType 1, isShow 0", async () => {
-    const dp = await point(meter, "agg", 17);
+    const dp = await point(meter, "agg", { pointDataType: 17 });
     const m = await create({ metricName: "Peak", dataPointIntID: dp, aggregateType: 1 });
     expect(m).toMatchObject({
       aggregateType: 1,
@@ -284,8 +201,8 @@ describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
   });
 
   it("refuses data points that are unknown, another tenant's or not numeric with FORM_INVALID naming dataPointIntID", async () => {
-    const eves = await point(eveProduct, "eves", 1, eve);
-    const text = await point(meter, "text", 3);
+    const eves = await point(eveProduct, "eves", {}, eve);
+    const text = await point(meter, "text", { pointDataType: 3 });
     for (const id of [eves, 999_999])
       formInvalid(await t.call("POST", "/metrics", { metricName: "m", dataPointIntID: id, expressions: "x" }, token), {
         dataPointIntID: "no such data point",
@@ -296,7 +213,7 @@ describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
     for (const type of [15, 16, 18])
       await create({
         metricName: `type ${type}`,
-        dataPointIntID: await point(meter, `n${type}`, type),
+        dataPointIntID: await point(meter, `n${type}`, { pointDataType: type }),
         expressions: "x",
       });
   });
@@ -331,100 +248,5 @@ describe.each(["1", "2"] as const)("metrics in Form %s", (form) => {
       status: 400,
       body: { errorCode: "PARAMETER_INVALID", errors: { _page: expect.any(String) } },
     });
-  });
-
-  it("edits with the whole detail record sent back, dropping read-only members, and answers the edit record", async () => {
-    const [a, b] = [await point(valve, "edit-a"), await point(valve, "edit-b")];
-    const s = await stream(valve, "edit");
-    const m = await create({ metricName: "Editable", dataPointIntID: a, expressions: "x" });
-    const detail = (await t.call("GET", `/metrics/${m.id}`, undefined, token)).body as Rec;
-    const r = await t.call(
-      "PUT",
-      `/metrics/${m.id}`,
-      {
-        ...detail,
-        id: 1,
-        productID: "other",
-        createUser: "x",
-        metricName: "Edited",
-        dataPointIntID: String(b),
-        expressions: "round(x)",
-        expressionsLabel: "rounded",
-        dataStreamIntID: s,
-      },
-      token,
-    );
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toEqual({
-      aggregateType: null,
-      chartType: 1,
-      createAt: detail.createAt,
-      dataPointIntID: b,
-      expressions: "round(x)",
-      id: m.id,
-      isShow: 0,
-      metricName: "Edited",
-      productItemIntID: 0,
-      remark: null,
-      updateAt: expect.stringMatching(DATE),
-      metricType: 1,
-      expressionsLabel: "rounded",
-      dataStreamIntID: s,
-    });
-    formInvalid(await t.call("PUT", `/metrics/${m.id}`, { dataPointIntID: await point(meter, "elsewhere") }, token), {
-      dataPointIntID: "not a data point of the metric's product",
-    });
-    formInvalid(await t.call("PUT", `/metrics/${m.id}`, { dataStreamIntID: await stream(meter, "elsewhere") }, token), {
-      dataStreamIntID: expect.any(String),
-    });
-    formInvalid(await t.call("PUT", `/metrics/${m.id}`, { expressions: "x +* 1" }, token), {
-      expressions: expect.stringMatching(/^at position 4: /),
-    });
-    formInvalid(await t.call("PUT", `/metrics/${m.id}`, { metricName: "" }, token), { metricName: expect.any(String) });
-    expect((await t.call("PUT", `/metrics/${m.id}`, { dataStreamIntID: "" }, token)).body.dataStreamIntID).toBeNull();
-  });
-
-  it("answers 404 for another tenant's and unknown metrics, and deletes only the caller's", async () => {
-    const m = await create({ metricName: "Mine", dataPointIntID: await point(meter, "mine"), expressions: "x" });
-    for (const [method, body] of [
-      ["GET", undefined],
-      ["PUT", { metricName: "stolen" }],
-    ] as const) {
-      expect(await t.call(method, `/metrics/${m.id}`, body, eveToken)).toMatchObject({
-        status: 404,
-        body: { errorCode: "DATA_NOT_FOUND" },
-      });
-    }
-    expect((await t.call("GET", "/metrics/999999", undefined, token)).status).toBe(404);
-    expect((await t.call("GET", "/metrics/abc", undefined, token)).status).toBe(404);
-    expect((await t.call("DELETE", `/metrics?ids=${m.id}`, undefined, eveToken)).status).toBe(204);
-    expect((await t.call("GET", `/metrics/${m.id}`, undefined, token)).body.metricName).toBe("Mine");
-    expect(await t.call("DELETE", "/metrics?ids=a,b", undefined, token)).toMatchObject({
-      status: 400,
-      body: { errorCode: "PARAMETER_INVALID", errors: { ids: expect.any(String) } },
-    });
-    expect(await t.call("DELETE", `/metrics?ids=${m.id},999999`, undefined, token)).toEqual({
-      status: 204,
-      body: null,
-    });
-    expect((await t.call("GET", `/metrics/${m.id}`, undefined, token)).status).toBe(404);
-  });
-
-  it("lets a viewer read but not write (403)", async () => {
-    const dp = await point(meter, "viewer");
-    const m = await create({ metricName: "Seen", dataPointIntID: dp, expressions: "x" });
-    expect((await t.call("GET", "/metrics", undefined, viewerToken)).status).toBe(200);
-    expect((await t.call("GET", `/metrics/${m.id}`, undefined, viewerToken)).status).toBe(200);
-    for (const [method, path, body] of [
-      ["POST", "/metrics", { metricName: "v", dataPointIntID: dp, expressions: "x" }],
-      ["PUT", `/metrics/${m.id}`, { metricName: "v" }],
-      ["DELETE", `/metrics?ids=${m.id}`, undefined],
-    ] as const) {
-      expect(await t.call(method, path, body, viewerToken)).toMatchObject({
-        status: 403,
-        body: { errorCode: "PERMISSION_DENIED" },
-      });
-    }
-    expect((await t.call("GET", `/metrics/${m.id}`, undefined, token)).body.metricName).toBe("Seen");
   });
 });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpenApiCheck } from "./openapi-check.js";
+import { taskEnded } from "./task-ended.js";
 import { testApp } from "./test-app.js";
 
 type App = Awaited<ReturnType<typeof testApp>>;
@@ -36,13 +37,7 @@ describe.each(["1", "2"] as const)("the Form %s OpenAPI document", (form) => {
     return Object.assign(parsed ?? {}, {}) as Json & { location?: string };
   };
   /** Waits for a task to end (status 3 success or 4 failed), checking each status answer. */
-  const finished = async (statusUrl: string) => {
-    for (;;) {
-      const s = await call("GET", statusUrl);
-      if (s.status >= 3) return s;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
+  const finished = (statusUrl: string) => taskEnded(() => call("GET", statusUrl), { intervalMs: 10 });
 
   beforeAll(async () => {
     t = await testApp(form, {

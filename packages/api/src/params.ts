@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "zod";
-import { MAX_PAGE, RegistryError, type Page } from "@iot/registry";
+import { MAX_PAGE, RegistryError, ROLES, type Page } from "@iot/registry";
 import { boundedJsonText } from "./bounded-json.js";
 import { jsonBody, requireJsonType } from "./request-body.js";
 
@@ -134,6 +134,9 @@ export const codeField = (codes: readonly number[]) =>
         { type: "string", enum: codes.map(String) },
       ],
     });
+
+/** The role a user or an application key acts with: one closed list for both kinds of caller. */
+export const roleField = z.enum(ROLES, { message: `must be one of ${ROLES.join(", ")}` });
 
 /**
  * A JSON array sent as an array or as a string holding one (the spec's

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { taskEnded } from "./task-ended.js";
 import { testApp } from "./test-app.js";
 
 let t: Awaited<ReturnType<typeof testApp>>;
@@ -10,15 +11,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Polls a task until it has ended (status 3 or 4) and answers its last status record. */
-async function finished(token: string, statusUrl: string) {
-  for (let i = 0; i < 200; i++) {
-    const r = await t.call("GET", statusUrl, undefined, token);
-    if (r.body.status >= 3) return r.body;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`task ${statusUrl} did not end`);
-}
+/** Waits until a task has ended (status 3 or 4) and answers its last status record. */
+const finished = (token: string, statusUrl: string) =>
+  taskEnded(async () => (await t.call("GET", statusUrl, undefined, token)).body);
 
 describe("tenant resource limits", () => {
   it("are set at creation, read back, edited one at a time, and null or 0 means unlimited", async () => {

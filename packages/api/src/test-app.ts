@@ -22,6 +22,9 @@ export interface TestAppOptions {
   deps?: Partial<AppDeps>;
 }
 
+/** What `testApp` answers: the app, its store and the helpers to call it. */
+export type TestApp = Awaited<ReturnType<typeof testApp>>;
+
 /** An API over a fresh store (SQLite unless `options.open`) with an admin, plus helpers to call it (tests only). */
 export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {}) {
   const dir = options.open ? undefined : mkdtempSync(join(tmpdir(), "api-test-"));
@@ -148,4 +151,10 @@ export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A fresh Form 1 app (see `testApp`) and its admin's bearer token, for the files whose tests all call as the admin. */
+export async function adminApp() {
+  const t = await testApp("1");
+  return { t, token: await t.login() };
 }

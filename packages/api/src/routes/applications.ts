@@ -5,7 +5,6 @@ import {
   getApplication,
   listApplications,
   updateApplication,
-  ROLES,
 } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
@@ -13,14 +12,13 @@ import { list } from "../forms/common.js";
 import { application } from "../forms/applications.js";
 import { formatDate } from "../forms/dates.js";
 import { requireRole } from "../middleware/roles.js";
-import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom } from "../params.js";
+import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom, roleField } from "../params.js";
 import { ApiRouter } from "../router.js";
 import { listOf } from "../forms/common.js";
 import { applicationRecord } from "../forms/applications.js";
 
 const appName = z.string().trim().min(1, "required").max(50, "at most 50 characters");
 const description = z.string().max(300, "at most 300 characters").nullish();
-const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(", ")}` });
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC) → epoch ms; impossible dates such as Feb 30 are refused. */
 const dateInput = z
@@ -35,12 +33,12 @@ const dateInput = z
     return ms;
   });
 
-const createBody = z.strictObject({ appName, role: role.optional(), description, expiresAt: dateInput.nullish() });
+const createBody = z.strictObject({ appName, role: roleField.optional(), description, expiresAt: dateInput.nullish() });
 
 /** Edits may carry the whole record; read-only fields (appID, createAt, …) are accepted and ignored. */
 const editBody = z.looseObject({
   appName: appName.optional(),
-  role: role.optional(),
+  role: roleField.optional(),
   description,
   enable: codeField([0, 1]).optional(),
   expiresAt: dateInput.nullish(),

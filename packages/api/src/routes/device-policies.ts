@@ -18,6 +18,7 @@ import { ApiRouter } from "../router.js";
 import type { View } from "../view.js";
 import { listOf } from "../forms/common.js";
 import { policyRecords } from "../forms/policies.js";
+import { withDeviceIds } from "./with-device-ids.js";
 
 /** Policy ids to bind to a device: 1 to 1000 integers (digit strings allowed). */
 const policiesBody = z.strictObject({
@@ -28,14 +29,8 @@ const policiesBody = z.strictObject({
 export function devicePolicyRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   const records = async (r: ListResult<Policy>, tenantId: string, view: View) => {
-    const ids = await deviceIdsByPolicy(
-      db,
-      tenantId,
-      r.items.map((p) => p.id),
-    );
-    return list({ ...r, items: r.items.map((p) => ({ ...p, deviceIds: ids.get(p.id) ?? [] })) }, (p) =>
-      policy(p, "list", view),
-    );
+    const items = await withDeviceIds(r.items, (ids) => deviceIdsByPolicy(db, tenantId, ids));
+    return list({ ...r, items }, (p) => policy(p, "list", view));
   };
   return new ApiRouter(docs, "Device policies")
     .get(

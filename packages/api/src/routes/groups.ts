@@ -24,6 +24,7 @@ import type { View } from "../view.js";
 import { listOf } from "../forms/common.js";
 import { deviceRecords } from "../forms/devices.js";
 import { groupRecords } from "../forms/groups.js";
+import { withDeviceIds } from "./with-device-ids.js";
 
 const name = z.string().trim().min(1, "required").max(50, "at most 50 characters");
 const productID = z.string().trim().min(1, "required").max(50, "at most 50 characters");
@@ -61,15 +62,8 @@ export function groupRoutes(deps: AppDeps, docs: ApiDocs) {
   const records = groupRecords[deps.form];
   const members = listOf(deviceRecords[deps.form].list);
   /** Form 2 records list their member devices' ids. */
-  const withDevices = async (items: Group[], caller: Caller, view: View) => {
-    if (view.form === "1") return items;
-    const ids = await deviceIdsByGroup(
-      db,
-      caller.tenantId,
-      items.map((g) => g.id),
-    );
-    return items.map((g) => ({ ...g, deviceIds: ids.get(g.id) ?? [] }));
-  };
+  const withDevices = async (items: Group[], caller: Caller, view: View) =>
+    view.form === "1" ? items : withDeviceIds(items, (ids) => deviceIdsByGroup(db, caller.tenantId, ids));
   return new ApiRouter(docs, "Groups")
     .get(
       "/groups",

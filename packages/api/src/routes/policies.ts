@@ -22,6 +22,7 @@ import { codeField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom, p
 import { ApiRouter } from "../router.js";
 import { listOf } from "../forms/common.js";
 import { bindableDeviceRecord, policyDeviceRecord, policyRecords } from "../forms/policies.js";
+import { withDeviceIds } from "./with-device-ids.js";
 
 /**
  * An MQTT topic filter relative to the device (`+` a whole level, `#` the whole last level; no leading `$`, no NUL, ≤
@@ -62,14 +63,8 @@ const like = z.string().optional();
 export function policyRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   /** Lists and details carry `mqtt_acl`: the bound devices' ids. */
-  const withDevices = async (items: Policy[], tenantId: string) => {
-    const ids = await deviceIdsByPolicy(
-      db,
-      tenantId,
-      items.map((p) => p.id),
-    );
-    return items.map((p) => ({ ...p, deviceIds: ids.get(p.id) ?? [] }));
-  };
+  const withDevices = (items: Policy[], tenantId: string) =>
+    withDeviceIds(items, (ids) => deviceIdsByPolicy(db, tenantId, ids));
   return new ApiRouter(docs, "Policies")
     .get(
       "/policies",

@@ -17,6 +17,7 @@ import { ApiRouter } from "../router.js";
 import type { View } from "../view.js";
 import { listOf } from "../forms/common.js";
 import { productRecords } from "../forms/products.js";
+import { withDeviceIds } from "./with-device-ids.js";
 
 const name = z.string().trim().min(1, "required").max(50, "at most 50 characters");
 /** Form 1: optional; Form 2: required on create and, when sent on edit, not empty. */
@@ -52,15 +53,8 @@ export function productRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   const records = productRecords[deps.form];
   /** Form 2 records list their devices' ids. */
-  const withDevices = async (items: Product[], tenantId: string, view: View) => {
-    if (view.form === "1") return items;
-    const ids = await deviceIdsByProduct(
-      db,
-      tenantId,
-      items.map((p) => p.id),
-    );
-    return items.map((p) => ({ ...p, deviceIds: ids.get(p.id) ?? [] }));
-  };
+  const withDevices = async (items: Product[], tenantId: string, view: View) =>
+    view.form === "1" ? items : withDeviceIds(items, (ids) => deviceIdsByProduct(db, tenantId, ids));
   return new ApiRouter(docs, "Products")
     .get(
       "/products",

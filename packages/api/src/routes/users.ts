@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { createUser, deleteUsers, getUser, listUsers, updateUser, ROLES } from "@iot/registry";
+import { createUser, deleteUsers, getUser, listUsers, updateUser } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { list } from "../forms/common.js";
 import { user } from "../forms/users.js";
 import { requireRole } from "../middleware/roles.js";
-import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom } from "../params.js";
+import { codeField, idParam, idsFrom, idsQuery, listQuery, pageFrom, roleField } from "../params.js";
 import { ApiRouter } from "../router.js";
 import { listOf } from "../forms/common.js";
 import { userRecord } from "../forms/users.js";
@@ -19,9 +19,8 @@ const username = z
   .regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, _ . - only");
 const password = z.string().min(8, "at least 8 characters").max(200, "at most 200 characters");
 const email = z.email("must be an e-mail address").max(200, "at most 200 characters").nullish();
-const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(", ")}` });
 
-const fields = { username, password, role, email, tenantID: z.string().trim().min(1).max(50).optional() };
+const fields = { username, password, role: roleField, email, tenantID: z.string().trim().min(1).max(50).optional() };
 const createBody = z.strictObject(fields);
 
 /**
