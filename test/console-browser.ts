@@ -7,10 +7,10 @@ import { ensureConsoleBuilt } from "../packages/console/src/console-build.js";
 import { startTestFleet, type TestFleet } from "./helpers.js";
 
 /** Debian's chromium package: the browser the console tests drive. */
-export const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = "/usr/bin/chromium";
 
 /** A running mosquitto_sub: what it printed, the connection arguments it used (for mosquitto_pub), and stop. */
-export interface DeviceClient {
+interface DeviceClient {
   output: () => string;
   args: string[];
   stop: () => void;

@@ -192,14 +192,14 @@ export async function coapLoad(
 }
 
 /** What the store holds of a load: acknowledged payloads missing from it, and payloads stored more than once. */
-export interface StoreCheck {
+interface StoreCheck {
   stored: number;
   lost: string[];
   duplicates: string[];
 }
 
 /** Reads every stored event of device `id` (pages of 1000) and compares the payloads with what `load` had acked. */
-export async function checkStored(
+async function checkStored(
   api: (method: string, path: string) => Promise<{ status: number; body: any }>,
   id: number,
   load: DeviceLoad,

@@ -14,7 +14,7 @@ interface RegisteredRoute {
  * of its own matches a path against every method's routes. HEAD is answered wherever GET is (Hono runs the GET
  * handler and drops the body).
  */
-export function allowedMethods(routes: readonly RegisteredRoute[]): (path: string) => string[] {
+function allowedMethods(routes: readonly RegisteredRoute[]): (path: string) => string[] {
   const router = new TrieRouter<true>();
   const methods = new Set<string>();
   for (const { method, path } of routes) {

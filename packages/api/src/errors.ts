@@ -37,7 +37,7 @@ export interface ErrorLog {
  * True when reading the request failed because the client went away: Node's
  * `aborted` (ECONNRESET) of a request stream cut short, or a premature close.
  */
-export function isClientAbort(err: unknown): boolean {
+function isClientAbort(err: unknown): boolean {
   for (let e = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
     const code = (e as { code?: unknown }).code;
     if (code === "ECONNRESET" && e.message === "aborted") return true;

@@ -5,8 +5,8 @@ import { boundedJsonText } from "./bounded-json.js";
 import { jsonBody, requireJsonType } from "./request-body.js";
 
 /** Page size bounds: `_limit` is clamped into 1..MAX_LIMIT; the default is 10. */
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 1000;
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 1000;
 
 function positiveInt(c: Context, name: string): number | undefined {
   const raw = c.req.query(name);
@@ -38,9 +38,6 @@ export function pageOf(c: Context): Page {
   const limit = Math.min(MAX_LIMIT, Math.max(1, positiveInt(c, "_limit") ?? DEFAULT_LIMIT));
   return { page, limit, ...sortOf(c.req.query("_sort"), c.req.query("_order")) };
 }
-
-/** An optional integer query filter (e.g. `gateway`), PARAMETER_INVALID when not a number. */
-export const intQuery = positiveInt;
 
 const digits = (what: string) => z.string().regex(/^\d+$/, `must be ${what}`);
 

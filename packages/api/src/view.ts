@@ -19,7 +19,7 @@ export interface View {
 }
 
 /** Picks the label language from Accept-Language (`zh…` → Chinese, else English). */
-export function langOf(acceptLanguage: string | undefined): Lang {
+function langOf(acceptLanguage: string | undefined): Lang {
   const first = (acceptLanguage ?? "").split(",")[0]?.trim().toLowerCase() ?? "";
   return first.startsWith("zh") ? "zh" : "en";
 }

@@ -3,9 +3,9 @@ import { join, resolve } from "node:path";
 import { StartupError } from "@iot/config";
 
 /** Mode of the data folder: only the service's own user may list or enter it. */
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 /** Mode of every file in it (database, WAL, shared memory, keys): only the service's own user may read it. */
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_FILE_MODE = 0o600;
 /** Permission bits that let the file's group or other users in. */
 const SHARED_BITS = 0o077;
 /** The sticky bit, which marks a folder shared by users (`/tmp`); `fs.constants` lacks it. */

@@ -29,7 +29,7 @@ type TestClient = grpc.Client & {
 };
 
 /** A device as the REST API created it, with the credentials an adapter authenticates it with. */
-export interface TestDevice {
+interface TestDevice {
   id: number;
   deviceID: string;
   deviceUsername: string;

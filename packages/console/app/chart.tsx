@@ -3,7 +3,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC, the API's dates) → Unix seconds. */
-export function apiTimeToSeconds(s: string): number {
+function apiTimeToSeconds(s: string): number {
   return Date.parse(`${s.replace(" ", "T")}Z`) / 1000;
 }
 

@@ -9,7 +9,7 @@ import { Link } from "./router.tsx";
 import { ErrorBox, Pager, Table, useInterval, useLoad, type Column } from "./ui.tsx";
 
 /** A filter of a list page: a search box (`<field>_like` filters) or a select of fixed or loaded options. */
-export interface Filter {
+interface Filter {
   name: string;
   label: string;
   kind?: "search" | "select";

@@ -39,7 +39,7 @@ const opened = (): LiveEvent => ({ id: 0, type: "open", productID: null, deviceI
  * The event of one Server-Sent Events frame, or undefined for comments (keepalives) and frames without JSON. A
  * `resync` frame (the service could not resume where the console stopped) is an `open`: pages read their data again.
  */
-export function parseFrame(frame: string): LiveEvent | undefined {
+function parseFrame(frame: string): LiveEvent | undefined {
   const lines = frame.split(/\r?\n/);
   if (lines.some((l) => /^event: ?resync$/.test(l))) return opened();
   const data = lines

@@ -40,7 +40,7 @@ export interface Resource {
 const doneHref = (r: Resource, rec: Rec) => (r.detail ? `${r.route}/${rec.id}` : r.route);
 
 /** A resource's list page. */
-export function ResourceList({ r }: { r: Resource }) {
+function ResourceList({ r }: { r: Resource }) {
   return (
     <ListPage
       spec={{
@@ -58,7 +58,7 @@ export function ResourceList({ r }: { r: Resource }) {
 }
 
 /** A resource's create form. */
-export function ResourceNew({ r, extra }: { r: Resource; extra?: Rec }) {
+function ResourceNew({ r, extra }: { r: Resource; extra?: Rec }) {
   const [shown, setShown] = useState<ComponentChildren>();
   const fields = r.fields();
   // Fields named in the URL's query start filled (`/metrics/new?productID=…` from a product's page).
@@ -86,7 +86,7 @@ export function ResourceNew({ r, extra }: { r: Resource; extra?: Rec }) {
 }
 
 /** A resource's edit form, filled with the record (`GET <api>/<id>`); saves the changed fields (`PUT`). */
-export function ResourceEdit({ r, id }: { r: Resource; id: string }) {
+function ResourceEdit({ r, id }: { r: Resource; id: string }) {
   const { data, error } = useLoad(() => api<Rec>("GET", `${r.api}/${id}`), [id]);
   if (!data) return <ErrorBox error={error} />;
   return (

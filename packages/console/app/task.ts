@@ -1,7 +1,7 @@
 import { api, type Rec } from "./api.ts";
 
 /** Task states of `GET /task_status/{taskID}`: 1 waiting, 2 running, 3 success, 4 failed. */
-export const TASK_DONE = (status: number) => status === 3 || status === 4;
+const TASK_DONE = (status: number) => status === 3 || status === 4;
 
 /**
  * Follows a task's `statusUrl` (`/task_status/<taskID>`, relative to /api/v1) every `everyMs` until it ends, telling

@@ -17,7 +17,7 @@ function filesUnder(dir: string): string[] {
 }
 
 /** SHA-256 over every source of the build (the app, the Vite config, the package manifest), by path and content. */
-export function sourceFingerprint(): string {
+function sourceFingerprint(): string {
   const hash = createHash("sha256");
   const files = [
     ...filesUnder(join(packageDir, "app")),

@@ -8,7 +8,7 @@ import { encodeUint } from "./uint.js";
  */
 
 /** Content-Format application/octet-stream: what a 2.xx answer with a payload says when its handler names none. */
-export const OCTET_STREAM = 42;
+const OCTET_STREAM = 42;
 
 /** The parts of a request an answer to it needs. */
 export interface AnsweredRequest {

@@ -43,7 +43,7 @@ import type {
 } from "./registry-client.js";
 
 /** Registry Protocol enum value of each protocol name. */
-export const PROTOCOL_CODES: Record<ProtocolName, Protocol> = {
+const PROTOCOL_CODES: Record<ProtocolName, Protocol> = {
   mqtt: Protocol.MQTT,
   coap: Protocol.COAP,
   lwm2m: Protocol.LWM2M,

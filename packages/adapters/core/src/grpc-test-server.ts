@@ -34,7 +34,7 @@ import type { DeviceSession, Uplink } from "./registry-client.js";
 type ServerCall = grpc.ServerDuplexStream<AdapterMessage, RegistryMessage>;
 
 /** One accepted Connect stream and what arrived on it. */
-export interface TestStream {
+interface TestStream {
   readonly call: ServerCall;
   readonly received: AdapterMessage[];
 }

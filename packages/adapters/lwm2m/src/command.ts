@@ -65,7 +65,7 @@ const LEVELS = ["", "an object", "an object instance", "a resource", "a resource
 const ATTRIBUTES = ["pmin", "pmax", "gt", "lt", "st"] as const;
 
 /** Largest Execute argument string taken, bytes (§5.4.5 arguments are short `0='…',1` lists). */
-export const MAX_EXECUTE_ARGS_BYTES = 1024;
+const MAX_EXECUTE_ARGS_BYTES = 1024;
 
 /** Parses a command from the downlink's payload bytes (UTF-8 JSON); every mistake is a refusal with a reason. */
 export function parseCommand(payload: Uint8Array): Result<Lwm2mCommand> {

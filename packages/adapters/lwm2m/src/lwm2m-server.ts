@@ -47,7 +47,7 @@ export interface Lwm2mServer {
 }
 
 /** Default grace after a lifetime, seconds. */
-export const DEFAULT_LIFETIME_GRACE_S = 15;
+const DEFAULT_LIFETIME_GRACE_S = 15;
 
 /**
  * How a registry refusal reads to the client: 5.03 while the registry cannot be asked (with Max-Age, the seconds

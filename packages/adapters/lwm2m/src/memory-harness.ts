@@ -8,7 +8,7 @@ import { createLwm2mServer, type Lwm2mServer, type Lwm2mServerOptions } from "./
 export const IMEI = "490154203237518";
 
 /** A device of an LwM2M product as the fake registry holds it. */
-export const lwm2mDevice = (over: Partial<FakeDevice> = {}): FakeDevice => ({
+const lwm2mDevice = (over: Partial<FakeDevice> = {}): FakeDevice => ({
   deviceIntId: 7,
   deviceId: "meter-7",
   username: "meter-7",

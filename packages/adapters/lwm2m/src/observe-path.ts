@@ -7,7 +7,7 @@ import { NOTIFY_TOPIC, RESP_TOPIC, answerData, outcomeOf } from "./response-upli
 import { failureOf, type ServerContext } from "./server-context.js";
 
 /** The reqID of observations autoSub makes: their notifications carry it. */
-export const AUTO_SUB_REQ_ID = "autoSub";
+const AUTO_SUB_REQ_ID = "autoSub";
 
 /**
  * Observes `path` on the client (Information Reporting, OMA-TS-LightweightM2M-V1_0 §5.5.1: GET with Observe 0).

@@ -48,9 +48,9 @@ export interface ChannelConfig {
 }
 
 /** Longest answer timeout a channel may set, ms. */
-export const MAX_TIMEOUT_MS = 60_000;
+const MAX_TIMEOUT_MS = 60_000;
 /** Most retries a channel may set. */
-export const MAX_RETRIES = 10;
+const MAX_RETRIES = 10;
 
 function linkSettings(ch: JsonObject): Result<LinkSettings> {
   const type = choiceField(ch, "chntype", ["tcp", "rtu"], "tcp");

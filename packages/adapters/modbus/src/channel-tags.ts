@@ -44,7 +44,7 @@ export interface DroppedTag {
 }
 
 /** Highest unit id a slave on a serial line answers (0 is broadcast, 248–255 reserved). */
-export const MAX_SERIAL_UNIT = 247;
+const MAX_SERIAL_UNIT = 247;
 
 /** Parses one `device` entry of a channel into a tag, or the reason it cannot be used. */
 export function parseTag(entry: unknown, pollIntervalMs: number, serial: boolean): Result<ModbusTag> {

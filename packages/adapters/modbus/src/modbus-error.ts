@@ -6,7 +6,7 @@
 export type ModbusErrorCode = "EXCEPTION" | "TIMEOUT" | "LINK_DOWN" | "BAD_RESPONSE" | "CLOSED";
 
 /** Exception codes a slave answers with (Modbus Application Protocol V1.1b3 §7), by number. */
-export const EXCEPTION_NAMES: Readonly<Record<number, string>> = {
+const EXCEPTION_NAMES: Readonly<Record<number, string>> = {
   1: "Illegal Function",
   2: "Illegal Data Address",
   3: "Illegal Data Value",

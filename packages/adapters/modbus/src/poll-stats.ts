@@ -1,5 +1,5 @@
 /** Most lateness samples kept; older ones are overwritten (a ring), so memory stays bounded. */
-export const LATENESS_SAMPLES = 10_000;
+const LATENESS_SAMPLES = 10_000;
 
 /** A snapshot of the counters, for logs and the benchmark. */
 export interface PollCounters {

@@ -4,7 +4,7 @@ import { f, type ShapeOf } from "./common.js";
 import { formatDate } from "./dates.js";
 
 /** A file the console offers for download: PEM text and a file name. */
-export interface CertFile {
+interface CertFile {
   content: string;
   fileName: string;
 }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { View } from "../view.js";
 
 /** Any JSON value: required in the document (a record always carries the member), whatever it holds. */
 const jsonValue = z
@@ -26,9 +25,6 @@ export function parseJson(text: string | null): JsonValue {
 export function list<T, R>(r: { items: T[]; count: number; page: number; limit: number }, map: (t: T) => R) {
   return { items: r.items.map(map), meta: { count: r.count, limit: r.limit, page: r.page } };
 }
-
-/** A serializer of one record kind for a view. */
-export type Serializer<T> = (record: T, shape: Shape, view: View) => Record<string, unknown>;
 
 /** Field schemas the record schemas of forms/ share; a record schema is the type its serializer returns. */
 export const f = {

@@ -6,7 +6,7 @@ import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
 /** Form 2 deviceType codes are Form 1's minus one: 0 terminal, 1 gateway, 2 smartphone. */
-export const form2DeviceType = (internal: number) => internal - 1;
+const form2DeviceType = (internal: number) => internal - 1;
 
 /** LoRa members that are keys: a viewer never sees them. */
 const LORA_KEYS = ["appKey", "nwkSKey", "appSKey"];

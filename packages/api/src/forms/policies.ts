@@ -9,7 +9,7 @@ import { label } from "./labels.js";
 export const accessCodes = (form: "1" | "2"): readonly number[] => (form === "1" ? [1, 2, 3] : [0, 1, 2]);
 
 /** A stored (Form 1) access code as the form shows it. */
-export const accessOut = (code: number, form: "1" | "2"): number => (form === "1" ? code : code - 1);
+const accessOut = (code: number, form: "1" | "2"): number => (form === "1" ? code : code - 1);
 
 /** An access code sent in the form, as stored (Form 1). */
 export const accessIn = (code: number, form: "1" | "2"): number => (form === "1" ? code : code + 1);

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 
 /** The key in-process requests (`app.request` in tests, no socket) share. */
-export const UNKNOWN_ADDRESS = "local";
+const UNKNOWN_ADDRESS = "local";
 
 /**
  * The client's IP address as the socket sees it (proxy headers are not

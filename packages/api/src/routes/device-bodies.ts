@@ -4,7 +4,7 @@ import { codeField, floatField, intField, jsonArrayField } from "../params.js";
 import { gatewayChannel } from "./gateway-channel.js";
 
 /** Identifiers are topic- and URL-safe: letters, digits and `_ . : -`. */
-export const identifier = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "1 to 100 letters, digits or _ . : -");
+const identifier = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "1 to 100 letters, digits or _ . : -");
 /** A control character other than TAB and LF (Unicode category Cc). */
 const CONTROL = /[^\P{Cc}\t\n]/u;
 /** Half of a UTF-16 surrogate pair, alone: no UTF-8 text can hold it. */
@@ -24,7 +24,7 @@ const text = (max: number) =>
     .nullish()
     .transform((v) => (v === "" ? null : v));
 /** Longest JSON text of a JSON member (location, metaData, scopes, lora), characters. */
-export const MAX_DEVICE_JSON = 65_536;
+const MAX_DEVICE_JSON = 65_536;
 /** JSON members are stored as JSON text, bounded in depth and length (bounded-json.ts). */
 const json = z
   .unknown()
@@ -36,7 +36,7 @@ const scopes = jsonArrayField(MAX_DEVICE_JSON).transform((v) =>
 );
 
 /** Every member a Form 1 device body may carry; the creation rules are checked by the registry. */
-export const form1Fields = {
+const form1Fields = {
   productID: z.string().min(1, "required"),
   deviceName: plain(z.string().trim().min(1, "required").max(50, "at most 50 characters")),
   deviceType: codeField([1, 3]).optional(),

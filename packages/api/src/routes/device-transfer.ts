@@ -13,9 +13,9 @@ import { deviceFilterOf, deviceListQuery } from "./devices.js";
 import { taskLink } from "../forms/tasks.js";
 
 /** Default largest import file, bytes (32 MiB: some 150,000 devices with every column filled). */
-export const IMPORT_MAX_BYTES = 32 * 1024 * 1024;
+const IMPORT_MAX_BYTES = 32 * 1024 * 1024;
 /** Default lifetime of an export file, seconds (24 hours). */
-export const EXPORT_TTL_SECONDS = 86_400;
+const EXPORT_TTL_SECONDS = 86_400;
 
 /** The device list's filters in `form`, without paging: an export takes every match. */
 const exportQuery = (form: AppDeps["form"]) =>

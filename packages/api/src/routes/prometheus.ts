@@ -4,7 +4,7 @@ import { defineRegistryMetrics } from "@iot/registry";
 import type { AppDeps, Env } from "../deps.js";
 
 /** Where Prometheus scrapes the central node: beside the API, not under /api/v1 (where `metrics` is a resource). */
-export const PROMETHEUS_PATH = "/metrics";
+const PROMETHEUS_PATH = "/metrics";
 
 /**
  * `GET /metrics`: every metric of the central node's process in the Prometheus text format (registry counters and

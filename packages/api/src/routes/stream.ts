@@ -6,7 +6,7 @@ import type { ApiDocs } from "../docs.js";
 import { ApiRouter } from "../router.js";
 
 /** Defaults of AppDeps.stream: a keepalive comment every 15 s, resume at most 10,000 events back, poll every 500 ms. */
-export const STREAM_DEFAULTS = { keepaliveMs: 15_000, resumeMax: 10_000, pollMs: 500 };
+const STREAM_DEFAULTS = { keepaliveMs: 15_000, resumeMax: 10_000, pollMs: 500 };
 /** Shortest time between two reads of one stream, ms. */
 const MIN_READ_MS = 25;
 /** Most events read and written in one go. */

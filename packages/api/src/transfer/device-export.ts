@@ -36,7 +36,7 @@ export interface ExportJob {
 const cell = (v: string | number | null | undefined): string => (v === null || v === undefined ? "" : String(v));
 
 /** A device as one CSV record (the DEVICE_COLUMNS), `deviceIdOf` naming its gateway and upper device. */
-export function deviceRecord(
+function deviceRecord(
   d: Device,
   deviceIdOf: (id: number | null) => string | null,
   secrets: boolean,
@@ -81,7 +81,7 @@ export function deviceRecord(
  * Orders devices so that each one comes after its gateway and its upper device (when they are in the export too),
  * else by id: an import of the file can then resolve every reference as it goes.
  */
-export function importOrder(devices: Device[]): Device[] {
+function importOrder(devices: Device[]): Device[] {
   const byId = new Map(devices.map((d) => [d.id, d]));
   const done = new Set<number>();
   const out: Device[] = [];

@@ -3,12 +3,12 @@ import { deviceImportRow } from "../routes/device-bodies.js";
 import type { CsvRow } from "./device-csv.js";
 
 /** Bad rows listed in an import's result at most (`failed` counts them all). */
-export const MAX_REPORTED_ROWS = 1000;
+const MAX_REPORTED_ROWS = 1000;
 /** Rows created in one transaction at most (other writers of the tenant wait for one batch at most). */
 const BATCH = 500;
 
 /** A bad row: its line in the file and what is wrong, by column (FORM_INVALID style). */
-export interface RowError {
+interface RowError {
   line: number;
   errors: Record<string, string>;
 }

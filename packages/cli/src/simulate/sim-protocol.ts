@@ -21,7 +21,7 @@ export interface SimDevice {
 export type Send = (device: SimDevice, index: number, payload: string) => Promise<void>;
 
 /** A protocol's sender, opened for a set of devices and closed at the end. */
-export interface Sender {
+interface Sender {
   readonly send: Send;
   close(): Promise<void>;
 }

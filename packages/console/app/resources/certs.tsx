@@ -6,7 +6,7 @@ import { YES_NO } from "./options.ts";
 const pem = (text: string) => new Blob([text], { type: "application/x-pem-file" });
 
 /** Downloads a certificate's files (certificate, key, root) from its detail record. */
-export async function downloadCert(id: number): Promise<void> {
+async function downloadCert(id: number): Promise<void> {
   const c = await api<Rec>("GET", `/certs/${id}`);
   const base = String(c.name || `cert-${id}`).replace(/[^\w.-]+/g, "_");
   if (c.cert) saveBlob(pem(String(c.cert)), `${base}.crt`);

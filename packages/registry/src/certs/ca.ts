@@ -10,8 +10,8 @@ type CryptoKey = webcrypto.CryptoKey;
 /** ECDSA over P-256 with SHA-256: the CA's and every device certificate's algorithm. */
 const EC = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
 /** Settings keys holding the CA certificate and its PKCS#8 private key, PEM. */
-export const CA_CERT_SETTING = "ca.cert";
-export const CA_KEY_SETTING = "ca.key";
+const CA_CERT_SETTING = "ca.cert";
+const CA_KEY_SETTING = "ca.key";
 /** Validity of the CA and of device certificates, milliseconds (~10 years). */
 export const CERT_VALIDITY_MS = 10 * 365 * 24 * 3600 * 1000;
 /** Certificates start this long before issue, so slightly slow device clocks accept them (ms). */
@@ -170,9 +170,9 @@ export async function issueClientCert(ca: ServiceCa, commonName: string, now = D
 }
 
 /** A CSR larger than this (PEM characters) is refused before parsing. */
-export const MAX_CSR_PEM_CHARS = 16 * 1024;
+const MAX_CSR_PEM_CHARS = 16 * 1024;
 /** Most names (DNS or IP) one listener certificate may carry. */
-export const MAX_LISTENER_HOSTNAMES = 32;
+const MAX_LISTENER_HOSTNAMES = 32;
 
 /** A refused listener request: FORM_INVALID naming the request field at fault. */
 const badRequest = (field: "csrPem" | "hostnames", message: string) =>

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { RegistryError } from "../errors.js";
 
 /** Names of the adapter's own host, which every listener certificate may carry besides the public host. */
-export const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"] as const;
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "::1"] as const;
 
 /** One spelling per name: lower case, without a final dot, IPv6 addresses in their shortest form. */
 function canonical(name: string): string {

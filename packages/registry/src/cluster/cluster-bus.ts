@@ -27,7 +27,7 @@ const POLL_MS = 2_000;
 const DRAIN_ROWS = 100;
 
 /** The NOTIFY channel of a node (node ids are at most 40 characters of [A-Za-z0-9_-]). */
-export const nodeChannel = (nodeId: string): string => `iot_node_${nodeId}`;
+const nodeChannel = (nodeId: string): string => `iot_node_${nodeId}`;
 
 /**
  * Routing between central nodes through PostgreSQL (DESIGN §1): messages are rows of `cluster_messages`, one row

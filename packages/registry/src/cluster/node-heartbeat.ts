@@ -20,7 +20,7 @@ export interface ClusterNode {
 }
 
 /** True while the node beats and did not stop. */
-export const isAlive = (n: { heartbeatAt: number; stoppedAt: number | null }, now = Date.now()): boolean =>
+const isAlive = (n: { heartbeatAt: number; stoppedAt: number | null }, now = Date.now()): boolean =>
   n.stoppedAt === null && now - n.heartbeatAt <= NODE_EXPIRY_MS;
 
 /** Every node known to the database, newest first (gone ones stay listed until the reaper forgets them). */

@@ -13,7 +13,7 @@ import type { ConnectDeps } from "./connect-stream.js";
 /** Sends a device's queued commands once a session of it (or of its gateway) opened here. */
 export type DeliverQueued = (deviceIntId: number) => void;
 
-export const toSession = (s: SessionOpened): LiveSession => ({
+const toSession = (s: SessionOpened): LiveSession => ({
   sessionId: s.sessionId,
   deviceIntId: Number(s.deviceIntId),
   tenantId: s.tenantId,

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { grpc } from "@iot/proto";
 
 /** Metadata key adapters send their token under (value `Bearer <token>`). */
-export const ADAPTER_TOKEN_HEADER = "authorization";
+const ADAPTER_TOKEN_HEADER = "authorization";
 
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);

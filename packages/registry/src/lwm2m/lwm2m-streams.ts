@@ -4,7 +4,7 @@ import { implicitReportStream } from "../pipeline/implicit-stream.js";
 /** cloudProtocol of LwM2M products. */
 export const LWM2M_PROTOCOL = 3;
 /** Topics of an LwM2M device's answers (`up/resp`) and notifications (`up/notify`): this filter matches both. */
-export const LWM2M_UPLINK_TOPICS = "up/+";
+const LWM2M_UPLINK_TOPICS = "up/+";
 
 /**
  * An LwM2M product needs no data streams: its data points are named by object path (`3303/0/5700`), and the

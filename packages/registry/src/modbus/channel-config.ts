@@ -41,10 +41,10 @@ const BASE_CHANNEL: ChannelSettings = {
 };
 
 /** Settings of a Modbus gateway with none stored: Modbus TCP to a slave on the gateway's own host. */
-export const DEFAULT_CHANNEL: ChannelSettings = { ...BASE_CHANNEL, tcphost: "127.0.0.1" };
+const DEFAULT_CHANNEL: ChannelSettings = { ...BASE_CHANNEL, tcphost: "127.0.0.1" };
 
 /** A data point of a slave's product that has a register. */
-export interface SlavePoint {
+interface SlavePoint {
   dataPointId: string;
   pointDataType: number;
   dataTransType: number;

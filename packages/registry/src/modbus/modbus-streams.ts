@@ -10,7 +10,7 @@ export const MODBUS_PROTOCOL = 7;
 /** Topic of the polled values the Modbus adapter sends for each slave: `{dataPointID: value}`. */
 export const MODBUS_UPLINK_TOPIC = "up/modbus";
 /** Topic of commands to a Modbus slave: `{dataPointID: value}` written to the points' registers. */
-export const MODBUS_COMMAND_TOPIC = "down/modbus";
+const MODBUS_COMMAND_TOPIC = "down/modbus";
 
 /**
  * A Modbus product needs no data streams: its data points name their registers, so the registry treats them as one

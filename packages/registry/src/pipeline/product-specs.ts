@@ -21,7 +21,7 @@ export interface PipelinePoint {
 }
 
 /** A report stream (types 1 and 3) with its points in position order. */
-export interface PipelineStream {
+interface PipelineStream {
   readonly id: number;
   readonly streamType: number;
   readonly streamDataType: number;

@@ -15,7 +15,7 @@ export interface DownlinkCommand {
 }
 
 /** A topic rule pushed to live sessions (Form 1 access code; deny wins). */
-export interface PushedPolicy {
+interface PushedPolicy {
   id: number;
   topic: string;
   access: number;
@@ -23,7 +23,7 @@ export interface PushedPolicy {
 }
 
 /** A proxy subscription pushed to live sessions (relative filter). */
-export interface PushedSubscription {
+interface PushedSubscription {
   topic: string;
   qos: number;
 }

@@ -4,7 +4,7 @@ import { ParkedAdapters, type ParkedLink } from "./parked-adapters.js";
 import { PendingSessions, type PendingSession } from "./pending-sessions.js";
 
 // What the table's users hand it and take from it, importable beside it.
-export type { AdapterLink, DownlinkCommand, LiveSession, PushedPolicy, PushedSubscription } from "./adapter-link.js";
+export type { AdapterLink, DownlinkCommand, LiveSession } from "./adapter-link.js";
 export type { PendingSession } from "./pending-sessions.js";
 
 /** A tenant's connections held on the other nodes (several nodes), for `maxConnections`. */

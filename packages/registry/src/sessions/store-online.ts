@@ -27,7 +27,7 @@ const PG_TYPES = ["bigint", "integer", "text", "integer", "bigint"];
  * 3.33). VALUES columns are `column1`… on both. Rows come in the IN-list lengths of queryIn (the last one repeated:
  * the same values twice change nothing), so a few texts serve every batch size, each a statement SQLite keeps prepared.
  */
-export function onlineText(engine: Engine, rows: number): string {
+function onlineText(engine: Engine, rows: number): string {
   const key = `${engine} ${rows}`;
   let text = TEXTS.get(key);
   if (text === undefined) {

@@ -10,7 +10,7 @@ const INT8_OID = 20;
 const POOL_MAX = 10;
 
 /** `application_name` of the central node's connections, as pg_stat_activity shows them. */
-export const APPLICATION_NAME = "iot-central";
+const APPLICATION_NAME = "iot-central";
 
 /** How long, in ms, opening a connection may take before it fails. */
 const CONNECT_TIMEOUT_MS = 10_000;

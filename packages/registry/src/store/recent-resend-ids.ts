@@ -10,7 +10,7 @@ import type { Database } from "./schema.js";
 import type { UplinkRecord } from "./store.js";
 
 /** Default most resend ids held in memory over all devices (about 200 bytes each). */
-export const DEFAULT_RECENT_RESEND_IDS = 200_000;
+const DEFAULT_RECENT_RESEND_IDS = 200_000;
 
 /**
  * How much older than its first lookup's window a device's ids are read, ms: the uplinks looked up next may have been

@@ -8,11 +8,11 @@ const DAY_MS = 86_400_000;
 /** Default pause between two sweeps, ms (10 minutes). */
 export const DEFAULT_RETENTION_INTERVAL_MS = 600_000;
 /** Default wait from start to the first sweep, ms: startup and the adapters' reconnects go first. */
-export const DEFAULT_RETENTION_FIRST_DELAY_MS = 60_000;
+const DEFAULT_RETENTION_FIRST_DELAY_MS = 60_000;
 /** Default rows one delete statement may remove. */
 export const DEFAULT_RETENTION_BATCH_ROWS = 1_000;
 /** Default pause between two delete statements, ms: ingest gets the (single SQLite) connection meanwhile. */
-export const DEFAULT_RETENTION_PAUSE_MS = 10;
+const DEFAULT_RETENTION_PAUSE_MS = 10;
 
 /** A table retention trims, the column its age is counted from, and which of its rows may go at all. */
 interface Trimmed {

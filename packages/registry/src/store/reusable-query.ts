@@ -1,7 +1,7 @@
 import type { Compilable, CompiledQuery, Kysely, KyselyPlugin } from "kysely";
 
 /** A placeholder of a reusable query: a value no real argument or constant of the query takes. */
-export const placeholder = (n: number) => `\u0000placeholder ${n}\u0000`;
+const placeholder = (n: number) => `\u0000placeholder ${n}\u0000`;
 
 interface Compiled<R> {
   /** The plugins of the handle it was compiled on (camelCase, …), which shape the SQL and the rows. */

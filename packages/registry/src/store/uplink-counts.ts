@@ -132,7 +132,7 @@ export async function reconcileUplinkCounts(db: Kysely<Database>): Promise<Map<s
 }
 
 /** Default pause between two folds, ms: the uplink writer adds a row per tenant per batch, a few hundred a second. */
-export const DEFAULT_FOLD_INTERVAL_MS = 10_000;
+const DEFAULT_FOLD_INTERVAL_MS = 10_000;
 /** Default pause between two reconciliations on PostgreSQL, ms. */
 export const DEFAULT_RECONCILE_INTERVAL_MS = 3_600_000;
 

@@ -78,7 +78,7 @@ export class SteppedUplinkRows implements UplinkRows {
  * PostgreSQL (and a SQLite handle made elsewhere): multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING
  * msg_key` (MultiRowInsert): one round trip per statement of up to 256 rows.
  */
-export class MultiRowUplinkRows implements UplinkRows {
+class MultiRowUplinkRows implements UplinkRows {
   readonly #insert: MultiRowInsert;
 
   constructor(engine: Engine) {

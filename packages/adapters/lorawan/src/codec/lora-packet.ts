@@ -10,6 +10,3 @@ import loraPacketModule from "lora-packet";
 type LoraPacketLib = (typeof loraPacketModule)["default"];
 const imported = loraPacketModule as unknown as LoraPacketLib & { default?: LoraPacketLib };
 export const loraPacket: LoraPacketLib = imported.default ?? imported;
-
-/** A parsed or built frame as lora-packet models it (fields are big-endian Buffers). */
-export type LoraPacketFrame = ReturnType<LoraPacketLib["fromWire"]>;

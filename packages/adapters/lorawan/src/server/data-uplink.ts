@@ -7,7 +7,7 @@ import { ADR_HISTORY, considerAdr, handleMacCommands } from "./mac-handler.js";
 import { loadDevice, type Heard, type ServerContext } from "./server-context.js";
 
 /** Topic of the device status (battery, margin) a DevStatusAns reports, kept as an event of the device. */
-export const DEVICE_STATUS_TOPIC = "lora/status";
+const DEVICE_STATUS_TOPIC = "lora/status";
 
 /**
  * What identifies a frame for good under the strict counter policies (fcntCheck 0 and 1, where a counter is never
@@ -21,7 +21,7 @@ function frameId(accepted: AcceptedUplink<NetworkSession>): string | undefined {
 }
 
 /** The radio metadata kept with an uplink event (JSON): the frame's counters and every gateway that heard it. */
-export function uplinkMetadata(heard: Heard, accepted: AcceptedUplink<NetworkSession>, dr: number | undefined) {
+function uplinkMetadata(heard: Heard, accepted: AcceptedUplink<NetworkSession>, dr: number | undefined) {
   const rx = heard.best.rx;
   const id = frameId(accepted);
   return {

@@ -7,7 +7,7 @@ import type { DeviceState, QueuedDownlink } from "./device-state.js";
 import type { Copy, ServerContext } from "./server-context.js";
 
 /** Largest application payload of a downlink at any data rate, bytes. */
-export const MAX_DOWNLINK_PAYLOAD = 242;
+const MAX_DOWNLINK_PAYLOAD = 242;
 
 /**
  * The FPort and confirmation a command's topic asks for: `dn/<FPort>` (1..223) unconfirmed, `dn/<FPort>/confirmed`
@@ -163,7 +163,7 @@ export async function answerUplink(
 }
 
 /** Class C: sends the first queued command at once on RX2 through the gateway that heard the device last. */
-export async function sendClassC(ctx: ServerContext, state: DeviceState): Promise<void> {
+async function sendClassC(ctx: ServerContext, state: DeviceState): Promise<void> {
   const heard = state.lastHeard;
   const path = heard && ctx.gateways.pullPath(heard.gatewayEui);
   if (!state.session || !heard || !path || state.awaitingAck || state.queue.length === 0) return;

@@ -6,7 +6,7 @@ import type { DeviceState } from "./device-state.js";
 /** Uplinks whose SNR ADR looks at; a LinkADRReq is considered once this many are known. */
 export const ADR_HISTORY = 20;
 /** dB kept above the demodulation floor before ADR raises the data rate (ChirpStack and TTN use 10-15). */
-export const ADR_INSTALLATION_MARGIN_DB = 10;
+const ADR_INSTALLATION_MARGIN_DB = 10;
 
 /** Highest data rate ADR moves a device to, and the lowest TX power index, per region (LoRa 125 kHz rates). */
 const ADR_LIMITS: Partial<Record<Region["name"], { maxDr: number; maxTxPower: number }>> = {

@@ -1,7 +1,7 @@
 import type { AggregateKind, BucketUnit, TimedValue } from "./types.js";
 
 /** `aggregateType` codes of metrics (domain/metrics.ts) and what they compute. */
-export const AGGREGATE_KINDS: Readonly<Record<number, AggregateKind>> = {
+const AGGREGATE_KINDS: Readonly<Record<number, AggregateKind>> = {
   1: "max",
   2: "min",
   3: "average",

@@ -4,7 +4,7 @@ import { RULE_SEVERITY } from "./severity.js";
 import type { Breach, DecodedValue, PointRule } from "./types.js";
 
 /** `pointDataType` of fault points: `faultValue` is what the device reports when faulty. */
-export const FAULT_POINT_TYPE = 4;
+const FAULT_POINT_TYPE = 4;
 
 /** The value as a number: its number, else its text when that spells one. */
 const numberOf = (v: DecodedValue): number | null => v.number ?? (v.text === null ? null : numeric(v.text));

@@ -2,7 +2,7 @@ import { evaluate, parseExpression, type Expr } from "../expression.js";
 import type { DecodedValue, FormulaMetric, MetricValue } from "./types.js";
 
 /** Most expressions a {@link FormulaCache} keeps by default (a tenant's products rarely have more metrics). */
-export const FORMULA_CACHE_SIZE = 1000;
+const FORMULA_CACHE_SIZE = 1000;
 
 /**
  * Parsed expressions keyed by their text, so each formula is parsed once

@@ -1,13 +1,5 @@
 import type { BreachRule, Severity } from "./types.js";
 
-/** `alertSeverity` codes with their English labels (DESIGN: ActorCloud's order, 1 the most serious). */
-export const SEVERITY_LABELS: Readonly<Record<Severity, string>> = {
-  1: "urgent",
-  2: "major",
-  3: "minor",
-  4: "warning",
-};
-
 /**
  * The severity of each data point rule: a device declaring a fault is
  * urgent; a measurement outside its limits is major (the process is out of

@@ -62,7 +62,7 @@ export interface OpenAlert {
 }
 
 /** `alertDetail` of a rule alert (stored as JSON). */
-export interface AlertDetail {
+interface AlertDetail {
   dataPointID: string;
   rule: BreachRule;
   measured: number | string;

@@ -7,7 +7,7 @@ import type { Migration } from "kysely/migration";
  * PostgreSQL's contrib. It is created in schema public, once for the database (under a lock, since stores in other
  * schemas may migrate at the same time), so that dropping one store's schema cannot take it along.
  */
-export async function trigramOpsSchema(db: Kysely<unknown>): Promise<string | undefined> {
+async function trigramOpsSchema(db: Kysely<unknown>): Promise<string | undefined> {
   await sql`select pg_advisory_xact_lock(hashtext('iot-device-fleet pg_trgm'))`.execute(db);
   const { rows } = await sql<{ schema: string | null; creatable: boolean }>`select
       (select n.nspname from pg_extension e join pg_namespace n on n.oid = e.extnamespace
