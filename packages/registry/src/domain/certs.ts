@@ -1,11 +1,11 @@
 import type { Kysely, Selectable } from "kysely";
 import type { CertsTable, Database } from "../store/schema.js";
 import { issueClientCert, serviceCa } from "../certs/ca.js";
-import { fail, isUniqueViolation, RegistryError } from "../errors.js";
+import { fail, isUniqueViolation } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { randomCode } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
-import { lockTenant } from "./locks.js";
+import { deleteUnreferenced, heldBy } from "./delete-unreferenced.js";
 
 /** A certificate row with its creator's name. */
 export type Cert = Selectable<CertsTable> & { createUser: string | null };
@@ -140,21 +140,9 @@ export async function devicesBoundToCert(db: Kysely<Database>, certIntId: number
  * REFERENCED_ERROR names `device` (and nothing is deleted).
  */
 export async function deleteCerts(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.transaction().execute(async (tx) => {
-    await lockTenant(tx, caller.tenantId);
-    const mine = (
-      await tx.selectFrom("certs").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids).execute()
-    ).map((r) => r.id);
-    if (mine.length === 0) return;
-    const bound = await tx
-      .selectFrom("deviceCerts")
-      .select("certIntId")
-      .where("certIntId", "in", mine)
-      .limit(1)
-      .executeTakeFirst();
-    if (bound) throw new RegistryError("REFERENCED_ERROR", { device: "the certificate is still bound to a device" });
-    await tx.deleteFrom("certs").where("id", "in", mine).execute();
+  await deleteUnreferenced(db, caller, ids, {
+    table: "certs",
+    referencedBy: [heldBy("device", "deviceCerts", "certIntId", "the certificate is still bound to a device")],
   });
 }
 

@@ -3,6 +3,7 @@ import type { Database, DataPointsTable } from "../store/schema.js";
 import { fail, isUniqueViolation, RegistryError } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { lockTenant } from "./locks.js";
+import { deleteUnreferenced, namedUserIn } from "./delete-unreferenced.js";
 import { registerArea } from "../modbus/register-area.js";
 import { paginate, type ListResult, type Page } from "./list.js";
 import { getProduct, getProductByProductId, type Product } from "./products.js";
@@ -311,52 +312,29 @@ export async function updateDataPoint(
  * `appTemplate` with that record's name.
  */
 export async function deleteDataPoints(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.transaction().execute(async (tx) => {
-    await lockTenant(tx, caller.tenantId);
-    const mine = (
-      await tx
-        .selectFrom("dataPoints")
-        .select("id")
-        .where("tenantId", "=", caller.tenantId)
-        .where("id", "in", ids)
-        .execute()
-    ).map((r) => r.id);
-    if (mine.length === 0) return;
-    const stream = await tx
-      .selectFrom("dataStreamPoints as sp")
-      .innerJoin("dataStreams as s", "s.id", "sp.dataStreamIntId")
-      .select("s.streamName")
-      .where("sp.dataPointIntId", "in", mine)
-      .orderBy("s.id")
-      .limit(1)
-      .executeTakeFirst();
-    if (stream) throw new RegistryError("REFERENCED_ERROR", { dataStream: stream.streamName });
-    const metric = await tx
-      .selectFrom("metrics")
-      .select("metricName")
-      .where("dataPointIntId", "in", mine)
-      .orderBy("id")
-      .limit(1)
-      .executeTakeFirst();
-    if (metric) throw new RegistryError("REFERENCED_ERROR", { metric: metric.metricName });
-    const resource = await tx
-      .selectFrom("productResources")
-      .select("codeValue")
-      .where("dataPointIntId", "in", mine)
-      .orderBy("id")
-      .limit(1)
-      .executeTakeFirst();
-    if (resource) throw new RegistryError("REFERENCED_ERROR", { productResource: resource.codeValue });
-    const template = await tx
-      .selectFrom("appTemplates")
-      .select("templateName")
-      .where("dataPointIntId", "in", mine)
-      .orderBy("id")
-      .limit(1)
-      .executeTakeFirst();
-    if (template) throw new RegistryError("REFERENCED_ERROR", { appTemplate: template.templateName });
-    await tx.deleteFrom("devicePointValues").where("dataPointIntId", "in", mine).execute();
-    await tx.deleteFrom("dataPoints").where("id", "in", mine).execute();
+  await deleteUnreferenced(db, caller, ids, {
+    table: "dataPoints",
+    referencedBy: [
+      { kind: "dataStream", find: firstStreamWith },
+      namedUserIn("metric", "metrics", "dataPointIntId"),
+      namedUserIn("productResource", "productResources", "dataPointIntId"),
+      namedUserIn("appTemplate", "appTemplates", "dataPointIntId"),
+    ],
+    cascade: async (tx, mine) => {
+      await tx.deleteFrom("devicePointValues").where("dataPointIntId", "in", mine).execute();
+    },
   });
+}
+
+/** The name of the oldest data stream that lists one of the points `ids`. */
+async function firstStreamWith(tx: Transaction<Database>, ids: number[]): Promise<string | undefined> {
+  const stream = await tx
+    .selectFrom("dataStreamPoints as sp")
+    .innerJoin("dataStreams as s", "s.id", "sp.dataStreamIntId")
+    .select("s.streamName")
+    .where("sp.dataPointIntId", "in", ids)
+    .orderBy("s.id")
+    .limit(1)
+    .executeTakeFirst();
+  return stream?.streamName;
 }

@@ -1,9 +1,10 @@
 import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Database, DataStreamsTable } from "../store/schema.js";
-import { fail, isUniqueViolation, RegistryError } from "../errors.js";
+import { fail, isUniqueViolation } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { assertSameProduct, productOfRef, type ProductRef } from "./data-points.js";
 import { lockTenant } from "./locks.js";
+import { deleteUnreferenced, namedUserIn } from "./delete-unreferenced.js";
 import { paginate, type ListResult, type Page } from "./list.js";
 
 /** 1 device report, 2 device command, 3 gateway report, 4 gateway command. */
@@ -281,35 +282,14 @@ export async function updateDataStream(
  * REFERENCED_ERROR names `metric` or `appTemplate` with its name.
  */
 export async function deleteDataStreams(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.transaction().execute(async (tx) => {
-    await lockTenant(tx, caller.tenantId);
-    const mine = (
-      await tx
-        .selectFrom("dataStreams")
-        .select("id")
-        .where("tenantId", "=", caller.tenantId)
-        .where("id", "in", ids)
-        .execute()
-    ).map((r) => r.id);
-    if (mine.length === 0) return;
-    const metric = await tx
-      .selectFrom("metrics")
-      .select("metricName")
-      .where("dataStreamIntId", "in", mine)
-      .orderBy("id")
-      .limit(1)
-      .executeTakeFirst();
-    if (metric) throw new RegistryError("REFERENCED_ERROR", { metric: metric.metricName });
-    const template = await tx
-      .selectFrom("appTemplates")
-      .select("templateName")
-      .where("dataStreamIntId", "in", mine)
-      .orderBy("id")
-      .limit(1)
-      .executeTakeFirst();
-    if (template) throw new RegistryError("REFERENCED_ERROR", { appTemplate: template.templateName });
-    await tx.deleteFrom("dataStreamPoints").where("dataStreamIntId", "in", mine).execute();
-    await tx.deleteFrom("dataStreams").where("id", "in", mine).execute();
+  await deleteUnreferenced(db, caller, ids, {
+    table: "dataStreams",
+    referencedBy: [
+      namedUserIn("metric", "metrics", "dataStreamIntId"),
+      namedUserIn("appTemplate", "appTemplates", "dataStreamIntId"),
+    ],
+    cascade: async (tx, mine) => {
+      await tx.deleteFrom("dataStreamPoints").where("dataStreamIntId", "in", mine).execute();
+    },
   });
 }

@@ -11,6 +11,7 @@ import { loraKeys } from "../lora/lora-keys.js";
 import { paginateIds, type ListResult, type Page } from "./list.js";
 import { deviceSearchConditions } from "./device-search.js";
 import { getProductByProductId } from "./products.js";
+import { deleteUnreferenced } from "./delete-unreferenced.js";
 import { subtractDeviceUplinks } from "../store/uplink-counts.js";
 
 /** A device row with the names the API shows beside the ids, and its certificate bindings. */
@@ -524,37 +525,37 @@ export async function deleteDevices(
   ids: number[],
   only?: "gateways",
 ): Promise<number[]> {
-  if (ids.length === 0) return [];
-  return db.transaction().execute(async (tx) => {
-    await lockTenant(tx, caller.tenantId);
-    let q = tx.selectFrom("devices").select("id").where("tenantId", "=", caller.tenantId).where("id", "in", ids);
-    if (only === "gateways") q = q.where("deviceType", "=", 2);
-    const mine = (await q.execute()).map((r) => r.id);
-    if (mine.length === 0) return [];
-    const child = await tx
-      .selectFrom("devices")
-      .select(["id", "gateway"])
-      .where((eb) => eb.or([eb("parentDevice", "in", mine), eb("gateway", "in", mine)]))
-      .where("id", "not in", mine)
-      .limit(1)
-      .executeTakeFirst();
-    if (child)
-      throw new RegistryError("REFERENCED_ERROR", {
-        device:
-          child.gateway !== null && mine.includes(child.gateway)
+  return deleteUnreferenced(db, caller, ids, {
+    table: "devices",
+    scope: only === "gateways" ? (eb) => eb("deviceType", "=", 2) : undefined,
+    referencedBy: [
+      {
+        kind: "device",
+        find: async (tx, mine) => {
+          const child = await tx
+            .selectFrom("devices")
+            .select(["id", "gateway"])
+            .where((eb) => eb.or([eb("parentDevice", "in", mine), eb("gateway", "in", mine)]))
+            .where("id", "not in", mine)
+            .limit(1)
+            .executeTakeFirst();
+          if (!child) return undefined;
+          return child.gateway !== null && mine.includes(child.gateway)
             ? "the gateway still has devices"
-            : "the device still has child devices",
-      });
-    await tx.deleteFrom("groupDevices").where("deviceIntId", "in", mine).execute();
-    await tx.deleteFrom("deviceCerts").where("deviceIntId", "in", mine).execute();
-    await tx.deleteFrom("devicePolicies").where("deviceIntId", "in", mine).execute();
-    await tx.deleteFrom("proxySubscriptions").where("deviceIntId", "in", mine).execute();
-    // A deleted device's schedules end with it.
-    await tx.deleteFrom("schedules").where("deviceIntId", "in", mine).execute();
-    // Their uplinks stay until retention removes them, hidden from the lists: the tenant's count goes down now.
-    await subtractDeviceUplinks(tx, caller.tenantId, mine);
-    await tx.deleteFrom("devices").where("id", "in", mine).execute();
-    return mine;
+            : "the device still has child devices";
+        },
+      },
+    ],
+    cascade: async (tx, mine) => {
+      await tx.deleteFrom("groupDevices").where("deviceIntId", "in", mine).execute();
+      await tx.deleteFrom("deviceCerts").where("deviceIntId", "in", mine).execute();
+      await tx.deleteFrom("devicePolicies").where("deviceIntId", "in", mine).execute();
+      await tx.deleteFrom("proxySubscriptions").where("deviceIntId", "in", mine).execute();
+      // A deleted device's schedules end with it.
+      await tx.deleteFrom("schedules").where("deviceIntId", "in", mine).execute();
+      // Their uplinks stay until retention removes them, hidden from the lists: the tenant's count goes down now.
+      await subtractDeviceUplinks(tx, caller.tenantId, mine);
+    },
   });
 }
 

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { Database, GroupsTable } from "../store/schema.js";
-import { fail, isUniqueViolation, RegistryError } from "../errors.js";
+import { fail, isUniqueViolation } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { lockTenant } from "./locks.js";
+import { deleteUnreferenced, heldBy } from "./delete-unreferenced.js";
 import { listDevices, type Device } from "./devices.js";
 import { randomCode } from "./ids.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
@@ -140,28 +141,13 @@ export async function updateGroup(
  * A group that still has member devices is not deleted: REFERENCED_ERROR names `device`. Its schedules go with it.
  */
 export async function deleteGroups(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.transaction().execute(async (tx) => {
-    await lockTenant(tx, caller.tenantId);
-    const mine = (
-      await tx
-        .selectFrom("groups")
-        .select("id")
-        .where("tenantId", "=", caller.tenantId)
-        .where("id", "in", ids)
-        .execute()
-    ).map((r) => r.id);
-    if (mine.length === 0) return;
-    const member = await tx
-      .selectFrom("groupDevices")
-      .select("deviceIntId")
-      .where("groupIntId", "in", mine)
-      .limit(1)
-      .executeTakeFirst();
-    if (member) throw new RegistryError("REFERENCED_ERROR", { device: "the group still has devices" });
+  await deleteUnreferenced(db, caller, ids, {
+    table: "groups",
+    referencedBy: [heldBy("device", "groupDevices", "groupIntId", "the group still has devices")],
     // A deleted group's schedules end with it.
-    await tx.deleteFrom("schedules").where("groupIntId", "in", mine).execute();
-    await tx.deleteFrom("groups").where("id", "in", mine).execute();
+    cascade: async (tx, mine) => {
+      await tx.deleteFrom("schedules").where("groupIntId", "in", mine).execute();
+    },
   });
 }
 

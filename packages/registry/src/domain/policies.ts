@@ -1,11 +1,11 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Database, PoliciesTable } from "../store/schema.js";
 import { reusableInQuery, reusableQuery } from "../store/reusable-query.js";
 import { queryInGrouped } from "../store/query-in.js";
-import { fail, RegistryError } from "../errors.js";
+import { fail } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
-import { lockTenant } from "./locks.js";
+import { deleteUnreferenced } from "./delete-unreferenced.js";
 import { topicFilterProblem } from "./topic-filter.js";
 
 /** Policy access codes as stored (Form 1): 1 publish, 2 subscribe, 3 both. Form 2 edges subtract one. */
@@ -129,29 +129,25 @@ export async function updatePolicy(
  * A policy still bound to a device is not deleted: REFERENCED_ERROR names `device`.
  */
 export async function deletePolicies(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.transaction().execute(async (tx) => {
-    await lockTenant(tx, caller.tenantId);
-    const mine = (
-      await tx
-        .selectFrom("policies")
-        .select("id")
-        .where("tenantId", "=", caller.tenantId)
-        .where("id", "in", ids)
-        .execute()
-    ).map((r) => r.id);
-    if (mine.length === 0) return;
-    const bound = await tx
-      .selectFrom("devicePolicies as dp")
-      .innerJoin("devices as d", "d.id", "dp.deviceIntId")
-      .select("dp.policyIntId")
-      .where("dp.policyIntId", "in", mine)
-      .limit(1)
-      .executeTakeFirst();
-    if (bound) throw new RegistryError("REFERENCED_ERROR", { device: "the policy is still bound to devices" });
-    await tx.deleteFrom("devicePolicies").where("policyIntId", "in", mine).execute();
-    await tx.deleteFrom("policies").where("id", "in", mine).execute();
+  await deleteUnreferenced(db, caller, ids, {
+    table: "policies",
+    referencedBy: [{ kind: "device", find: boundToDevice }],
+    cascade: async (tx, mine) => {
+      await tx.deleteFrom("devicePolicies").where("policyIntId", "in", mine).execute();
+    },
   });
+}
+
+/** Whether one of the policies `ids` is bound to a device that exists (a binding left by no device does not count). */
+async function boundToDevice(tx: Transaction<Database>, ids: number[]): Promise<string | undefined> {
+  const bound = await tx
+    .selectFrom("devicePolicies as dp")
+    .innerJoin("devices as d", "d.id", "dp.deviceIntId")
+    .select("dp.policyIntId")
+    .where("dp.policyIntId", "in", ids)
+    .limit(1)
+    .executeTakeFirst();
+  return bound ? "the policy is still bound to devices" : undefined;
 }
 
 /** Bound device ids per policy (the `mqtt_acl` of a policy record), for the given policies of the tenant. */

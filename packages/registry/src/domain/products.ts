@@ -1,9 +1,10 @@
 import { sql, type Kysely } from "kysely";
 import type { Database, ProductsTable } from "../store/schema.js";
 import type { Selectable } from "kysely";
-import { fail, isUniqueViolation, RegistryError } from "../errors.js";
+import { fail, isUniqueViolation } from "../errors.js";
 import type { Caller } from "./caller.js";
 import { randomCode } from "./ids.js";
+import { deleteUnreferenced, heldBy } from "./delete-unreferenced.js";
 import { ilike, paginate, type ListResult, type Page } from "./list.js";
 
 /** A product row with the number of devices made from it, of its data points and streams, and its creator's name. */
@@ -154,37 +155,20 @@ export async function updateProduct(
  * REFERENCED_ERROR names the kind.
  */
 export async function deleteProducts(db: Kysely<Database>, caller: Caller, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.transaction().execute(async (tx) => {
-    const own = await tx
-      .selectFrom("products")
-      .select("id")
-      .where("tenantId", "=", caller.tenantId)
-      .where("id", "in", ids)
-      .execute();
-    const mine = own.map((r) => r.id);
-    if (mine.length === 0) return;
-    const device = await tx
-      .selectFrom("devices")
-      .select("id")
-      .where("productIntId", "in", mine)
-      .limit(1)
-      .executeTakeFirst();
-    if (device) throw new RegistryError("REFERENCED_ERROR", { device: "the product still has devices" });
-    const group = await tx
-      .selectFrom("groups")
-      .select("id")
-      .where("productIntId", "in", mine)
-      .limit(1)
-      .executeTakeFirst();
-    if (group) throw new RegistryError("REFERENCED_ERROR", { group: "the product still has groups" });
+  await deleteUnreferenced(db, caller, ids, {
+    table: "products",
+    referencedBy: [
+      heldBy("device", "devices", "productIntId", "the product still has devices"),
+      heldBy("group", "groups", "productIntId", "the product still has groups"),
+    ],
     // The product's own data model goes with it.
-    const streams = tx.selectFrom("dataStreams").select("id").where("productIntId", "in", mine);
-    await tx.deleteFrom("dataStreamPoints").where("dataStreamIntId", "in", streams).execute();
-    for (const table of ["dataStreams", "metrics", "productResources", "appTemplates", "dataPoints"] as const) {
-      await tx.deleteFrom(table).where("productIntId", "in", mine).execute();
-    }
-    await tx.deleteFrom("products").where("id", "in", mine).execute();
+    cascade: async (tx, mine) => {
+      const streams = tx.selectFrom("dataStreams").select("id").where("productIntId", "in", mine);
+      await tx.deleteFrom("dataStreamPoints").where("dataStreamIntId", "in", streams).execute();
+      for (const table of ["dataStreams", "metrics", "productResources", "appTemplates", "dataPoints"] as const) {
+        await tx.deleteFrom(table).where("productIntId", "in", mine).execute();
+      }
+    },
   });
 }
 
