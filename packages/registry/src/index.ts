@@ -3,19 +3,20 @@ export type { Caller, Role } from "./domain/caller.js";
 export type { Page, ListResult } from "./domain/list.js";
 export { MAX_PAGE } from "./domain/list.js";
 export * from "./domain/products.js";
-export * from "./domain/devices.js";
+export { createDevice, deleteDevices, getDevice, getDeviceByDeviceId, type Device } from "./domain/devices.js";
+export * from "./domain/device-input.js";
+export * from "./domain/create-devices.js";
+export * from "./domain/update-device.js";
+export * from "./domain/list-devices.js";
 export * from "./domain/gateways.js";
 export { LORA_REGIONS } from "./domain/device-rules.js";
 export * from "./domain/logs.js";
 export * from "./domain/users.js";
 export { tokenClaimsOf, type TokenClaims } from "./auth/token-claims.js";
 export { bootstrapAdmin, tokenSecret, type BootstrapResult } from "./domain/bootstrap.js";
-export {
-  authenticateDevice,
-  DEFAULT_DOWNLINK_TOPIC,
-  type DeviceCredentials,
-  type AuthOutcome,
-} from "./domain/device-auth.js";
+export { authenticateDevice } from "./domain/device-auth.js";
+export { DEFAULT_DOWNLINK_TOPIC, type AuthOutcome } from "./domain/auth-outcome.js";
+export type { DeviceCredentials } from "./domain/device-credentials.js";
 export { CONNECT_STATUS, markStaleOffline } from "./domain/connectivity.js";
 export { DataPipeline } from "./pipeline/data-pipeline.js";
 export type { PipelineStats } from "./pipeline/pipeline-observer.js";

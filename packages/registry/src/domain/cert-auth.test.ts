@@ -3,7 +3,8 @@ import { engines } from "../store/test-engines.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
 import { createCert, updateCert } from "./certs.js";
-import { authenticateDevice, type DeviceCredentials } from "./device-auth.js";
+import { authenticateDevice } from "./device-auth.js";
+import type { DeviceCredentials } from "./device-credentials.js";
 import { createDevice } from "./devices.js";
 import { createProduct } from "./products.js";
 

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { loadOrCreateCa, serviceCa } from "../certs/ca.js";
 import { assertCertsOfTenant, createCert, deleteCerts, getCert, listCerts, updateCert } from "./certs.js";
-import { createDevice, deleteDevices, updateDevice } from "./devices.js";
+import { createDevice, deleteDevices } from "./devices.js";
+import { updateDevice } from "./update-device.js";
 import { createProduct } from "./products.js";
 import { twoTenants } from "./test-tenants.js";
 

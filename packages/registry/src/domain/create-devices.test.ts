@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
-import { createDevice, createDevices, type BatchOutcome } from "./devices.js";
+import { createDevice } from "./devices.js";
+import { createDevices, type BatchOutcome } from "./create-devices.js";
 import { createProduct } from "./products.js";
 import { twoTenants } from "./test-tenants.js";
 

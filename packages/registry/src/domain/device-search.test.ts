@@ -8,7 +8,7 @@ import type { Database } from "../store/schema.js";
 import { openSqlite } from "../store/sqlite.js";
 import { sqliteMigrations } from "../store/migrations/sqlite/index.js";
 import { engines } from "../store/test-engines.js";
-import { listDevices } from "./devices.js";
+import { listDevices } from "./list-devices.js";
 import { listControlLogs, listDeviceEvents } from "./logs.js";
 import { deviceSearchConditions, INDEXED_MATCHES, indexNarrows } from "./device-search.js";
 import { createProduct } from "./products.js";

@@ -2,17 +2,10 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { fail } from "../errors.js";
 import type { Caller } from "./caller.js";
-import {
-  createDevice,
-  deleteDevices,
-  getDevice,
-  listDevices,
-  updateDevice,
-  type Device,
-  type DeviceEdit,
-  type DeviceInput,
-  type EditOutcome,
-} from "./devices.js";
+import { createDevice, deleteDevices, getDevice, type Device } from "./devices.js";
+import { listDevices } from "./list-devices.js";
+import { updateDevice, type EditOutcome } from "./update-device.js";
+import type { DeviceEdit, DeviceInput } from "./device-input.js";
 import type { ListResult, Page } from "./list.js";
 
 /** A gateway: a device row of deviceType 2, with the number of devices under it. */

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
-import { listDevices } from "./devices.js";
+import { listDevices } from "./list-devices.js";
 import { listDeviceEvents } from "./logs.js";
 import { createProduct } from "./products.js";
 

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { authenticateDevice } from "./device-auth.js";
-import { createDevice, updateDevice } from "./devices.js";
+import { createDevice } from "./devices.js";
+import { updateDevice } from "./update-device.js";
 import { createProduct } from "./products.js";
 import { sessionRevocations } from "./session-revocations.js";
 import { twoTenants } from "./test-tenants.js";

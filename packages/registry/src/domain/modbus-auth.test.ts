@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { modbusFleet } from "../modbus/test-fixtures.js";
 import { authenticateDevice } from "./device-auth.js";
-import { updateDevice } from "./devices.js";
+import { updateDevice } from "./update-device.js";
 import { sessionRevocations } from "./session-revocations.js";
 
 afterAll(async () => {

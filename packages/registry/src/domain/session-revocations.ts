@@ -1,6 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
-import { certificateStamp, lwm2mStamp, modbusStamp, tokenStamp } from "./device-auth.js";
+import { certificateStamp } from "./cert-auth.js";
+import { lwm2mStamp } from "./lwm2m-auth.js";
+import { modbusStamp } from "./modbus-auth.js";
+import { tokenStamp } from "./token-auth.js";
 
 /** A session an adapter holds, as far as its admission is concerned. */
 export interface HeldSession {

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { RegistryError } from "../errors.js";
 import { engines } from "../store/test-engines.js";
-import { createDevice, createDevices } from "./devices.js";
+import { createDevice } from "./devices.js";
+import { createDevices } from "./create-devices.js";
 import { createProduct } from "./products.js";
 import { deviceRoom } from "./tenant-quotas.js";
 import { createTenant, findTenant, tenantLimits, updateTenant } from "./tenants.js";

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
-import { authenticateDevice, authenticateTokens, tokenStamp, type TokenAuthRequest } from "./device-auth.js";
+import { authenticateDevice } from "./device-auth.js";
+import { authenticateTokens, tokenStamp, type TokenAuthRequest } from "./token-auth.js";
 import { createDevice } from "./devices.js";
 import { bindDevicePolicies } from "./policy-bindings.js";
 import { createPolicy } from "./policies.js";

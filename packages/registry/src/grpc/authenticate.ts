@@ -12,12 +12,9 @@ import {
 } from "@iot/proto";
 import type { Kysely } from "kysely";
 import type { Logger } from "pino";
-import {
-  authenticateDevice,
-  authenticateTokens,
-  type AuthOutcome,
-  type TokenAuthRequest,
-} from "../domain/device-auth.js";
+import { authenticateDevice } from "../domain/device-auth.js";
+import { authenticateTokens, type TokenAuthRequest } from "../domain/token-auth.js";
+import type { AuthOutcome } from "../domain/auth-outcome.js";
 import { tenantLimitsOf, type TenantLimits } from "../domain/tenants.js";
 import { RegistryError } from "../errors.js";
 import type { SessionRows } from "../cluster/session-rows.js";

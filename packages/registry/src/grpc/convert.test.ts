@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AuthenticateResponseSchema, create, fromBinary, toBinary } from "@iot/proto";
-import type { AuthOutcome } from "../domain/device-auth.js";
+import type { AuthOutcome } from "../domain/auth-outcome.js";
 import { admittedAnswer, authOutcomeToProto } from "./convert.js";
 
 const admitted = (lora: boolean): Extract<AuthOutcome, { ok: true }> => ({

@@ -8,14 +8,8 @@ import {
   type ProxySubscription,
   type TopicPolicy,
 } from "@iot/proto";
-import type {
-  AuthOutcome,
-  DeviceCredentials,
-  DeviceIdentity,
-  LoraDevice,
-  ProxyFilter,
-  TopicRule,
-} from "../domain/device-auth.js";
+import type { AuthOutcome, DeviceIdentity, LoraDevice, ProxyFilter, TopicRule } from "../domain/auth-outcome.js";
+import type { DeviceCredentials } from "../domain/device-credentials.js";
 
 /** Proto credentials → domain credentials; undefined for kinds this registry does not take yet. */
 export function credentialsFromProto(c: Credentials | undefined): DeviceCredentials | undefined {

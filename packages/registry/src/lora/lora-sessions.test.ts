@@ -3,9 +3,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { twoTenants } from "../domain/test-tenants.js";
 import { createProduct } from "../domain/products.js";
-import { createDevice, updateDevice } from "../domain/devices.js";
+import { createDevice } from "../domain/devices.js";
+import { updateDevice } from "../domain/update-device.js";
 import { createGateway } from "../domain/gateways.js";
-import { authenticateDevice, loraGatewaysNamed } from "../domain/device-auth.js";
+import { authenticateDevice } from "../domain/device-auth.js";
+import { loraGatewaysNamed } from "../domain/lora-auth.js";
 import { RegistryError } from "../errors.js";
 import { activateLoraSession, recordLoraCounters } from "./lora-sessions.js";
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import { engines } from "../store/test-engines.js";
 import { queryCounter } from "../store/test-query-counter.js";
-import { updateDevice } from "../domain/devices.js";
+import { updateDevice } from "../domain/update-device.js";
 import { updateGateway } from "../domain/gateways.js";
 import { PUBLISH_STATUS } from "../router/commands.js";
 import { MODBUS_CONFIG_TOPIC, type ChannelConfig } from "./channel-config.js";

@@ -2,7 +2,7 @@ import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/even
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Caller } from "../domain/caller.js";
-import { DEFAULT_DOWNLINK_TOPIC } from "../domain/device-auth.js";
+import { DEFAULT_DOWNLINK_TOPIC } from "../domain/auth-outcome.js";
 import { fail } from "../errors.js";
 import { getTask, type Task } from "../domain/tasks.js";
 import type { Group } from "../domain/groups.js";

@@ -1,0 +1,64 @@
+import type { LoraSessionState } from "../lora/lora-session-state.js";
+
+/** Who an authenticated device is, as the adapter needs to know it. */
+export interface DeviceIdentity {
+  tenantId: string;
+  deviceIntId: number;
+  deviceId: string;
+  deviceName: string;
+  productIntId: number;
+  productId: string;
+  protocol: number;
+  /** Private topic namespace: the adapter prefixes it to every topic. */
+  mountpoint: string;
+  defaultDownlinkTopic: string;
+  deviceType: number;
+  isGateway: boolean;
+  /** autoSub 1: the LwM2M server observes every object instance the device registers. */
+  autoSub: boolean;
+}
+
+/** A topic rule of the device (a bound policy), as the adapters enforce it. */
+export interface TopicRule {
+  id: number;
+  topic: string;
+  access: number;
+  allow: boolean;
+}
+
+/** A topic filter the adapter subscribes the device to on its behalf. */
+export interface ProxyFilter {
+  topic: string;
+  qos: number;
+}
+
+/** The answer to a connect: the device admitted with all its session needs, or why it was refused. */
+export type AuthOutcome =
+  | {
+      ok: true;
+      device: DeviceIdentity;
+      policies: TopicRule[];
+      subscriptions: ProxyFilter[];
+      /** Digest of the credentials admitted (see credentialStamp). */
+      credentialStamp: string;
+      /** LoRa devices: what the network server needs (keys, counters, settings). */
+      lora?: LoraDevice;
+    }
+  | { ok: false; result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED"; message: string };
+
+/** What a LoRaWAN network server needs of a device (proto LoraDevice). */
+export interface LoraDevice {
+  activation: "otaa" | "abp";
+  devEui: string;
+  appEui: string;
+  appKey: string;
+  canJoin: boolean;
+  fcntCheck: number;
+  region: string;
+  classC: boolean;
+  session: Omit<LoraSessionState, "devNonces"> | null;
+  usedDevNonces: number[];
+}
+
+/** Devices speak relative topics; commands with no topic go here. */
+export const DEFAULT_DOWNLINK_TOPIC = "inbox";
