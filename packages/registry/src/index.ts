@@ -31,14 +31,9 @@ export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand 
 export { LiveUpdates } from "./sessions/live-updates.js";
 export { ModbusConfigPush } from "./modbus/config-push.js";
 export { MODBUS_CONFIG_TOPIC, type ChannelConfig } from "./modbus/channel-config.js";
-export {
-  CommandRouter,
-  PUBLISH_STATUS,
-  type PublishStatus,
-  type DeviceCommand,
-  type GroupCommand,
-  type CommandRouterOptions,
-} from "./router/commands.js";
+export { CommandRouter, type DeviceCommand, type GroupCommand } from "./router/commands.js";
+export { PUBLISH_STATUS, type PublishStatus } from "./router/publish-status.js";
+export type { CommandRouterOptions } from "./router/command-router-options.js";
 export { groupOfCommand } from "./router/group-commands.js";
 export * from "./domain/tasks.js";
 export {

@@ -4,7 +4,7 @@ import { engines } from "../store/test-engines.js";
 import { queryCounter } from "../store/test-query-counter.js";
 import { updateDevice } from "../domain/update-device.js";
 import { updateGateway } from "../domain/gateways.js";
-import { PUBLISH_STATUS } from "../router/commands.js";
+import { PUBLISH_STATUS } from "../router/publish-status.js";
 import { MODBUS_CONFIG_TOPIC, type ChannelConfig } from "./channel-config.js";
 import { ModbusConfigPush } from "./config-push.js";
 import { fakeModbusAdapter, modbusFleet } from "./test-fixtures.js";

@@ -4,7 +4,7 @@ import type { Database } from "../store/schema.js";
 import type { Caller } from "../domain/caller.js";
 import type { SessionTable } from "../sessions/session-table.js";
 import type { CommandRouter } from "../router/commands.js";
-import { PUBLISH_STATUS } from "../router/commands.js";
+import { PUBLISH_STATUS } from "../router/publish-status.js";
 import {
   buildChannelConfig,
   channelSettings,

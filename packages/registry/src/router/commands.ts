@@ -1,5 +1,4 @@
-import { appendEvents, eventsCommitted, type NewEvent } from "../northbound/events.js";
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { Caller } from "../domain/caller.js";
 import { DEFAULT_DOWNLINK_TOPIC } from "../domain/auth-outcome.js";
@@ -8,66 +7,26 @@ import { getTask, type Task } from "../domain/tasks.js";
 import type { Group } from "../domain/groups.js";
 import type { SessionTable } from "../sessions/session-table.js";
 import { downlinkOf, InFlight, routeFor, type QueuedCommand } from "./command-delivery.js";
+import { commandDeviceById, commandDeviceNamed } from "./command-device.js";
+import { dueCommands, failCommands, SWEEP_BATCH } from "./command-expiry.js";
+import {
+  COMMAND_COMMIT_EVERY_MS,
+  COMMAND_SYNC_EVERY_MS,
+  type CommandRouterOptions,
+  type RemoteCommands,
+} from "./command-router-options.js";
 import { recordGroupCommand } from "./group-commands.js";
 import { GroupProgress } from "./group-progress.js";
 import { GroupCommit } from "./group-commit.js";
+import { pendingCommands } from "./pending-commands.js";
+import { PUBLISH_STATUS, type PublishStatus } from "./publish-status.js";
 import { insertControlLogs, type NewDeviceCommand, type RecordedCommand } from "./record-commands.js";
-import type { BatchDurability } from "../store/batch-durability.js";
-import { settleReports, type SettledLog, type SettleReport } from "./settle-batch.js";
+import { reportCommit } from "./report-commit.js";
+import type { SettledLog, SettleReport } from "./settle-batch.js";
 import { commandTopic } from "./command-payload.js";
-import { commandStreamsOf, hasCommandStreams } from "./command-streams.js";
+import { commandStreamsOf } from "./command-streams.js";
 import { commandsTotal } from "../ops/registry-metrics.js";
-import { reusableInQuery, reusableQuery } from "../store/reusable-query.js";
 import { queryIn } from "../store/query-in.js";
-
-/** A device of the tenant as a command needs it, with its product's protocol and whether it has command streams. */
-const commandDevice = (db: Kysely<Database>, tenantId: string) =>
-  db
-    .selectFrom("devices as d")
-    .innerJoin("products as p", "p.id", "d.productIntId")
-    .select(["d.id", "d.deviceId", "d.gateway", "d.productIntId", "d.deviceType", "p.cloudProtocol"])
-    .select(hasCommandStreams)
-    .where("d.tenantId", "=", tenantId);
-/**
- * The unexpired issued commands of these devices and of the devices behind them when they are gateways, oldest
- * first. Read for every batch of opened sessions, thousands per second in a connect storm. The status is compared
- * as `+publish_status` so that SQLite finds the rows through the devices' index: with a plain comparison it read
- * every issued command of the service through `control_logs_issued` and kept those of the batch's devices, so each
- * batch cost as much as all the commands queued for offline devices (a group command to 100,000 of them, with its
- * hour of TTL, made every connect batch read 100,000 rows).
- */
-export const pendingCommandsQuery = (db: Kysely<Database>, ids: number[], now: number) =>
-  db
-    .selectFrom("controlLogs as l")
-    .innerJoin("devices as d", "d.id", "l.deviceIntId")
-    .select(["l.id", "l.deviceIntId", "d.deviceId", "d.gateway", "l.topic", "l.payload", "l.qos", "l.expiresAt"])
-    .where("l.deviceIntId", "in", (eb) =>
-      eb
-        .selectFrom("devices")
-        .select("id")
-        .where((w) => w.or([w("id", "in", ids), w("gateway", "in", ids)])),
-    )
-    .where(sql<number>`+${sql.ref("l.publishStatus")}`, "=", PUBLISH_STATUS.issued)
-    .where((eb) => eb.or([eb("l.expiresAt", "is", null), eb("l.expiresAt", ">", now)]))
-    .orderBy("l.id");
-/**
- * `pendingCommandsQuery` compiled once per IN-list length (see reusableInQuery), and run in queryIn's lengths only,
- * so a few SQLite statements serve every batch size: building it with kysely at each batch was 13 % of the central
- * node's CPU in a connect storm.
- */
-const pendingCommands = reusableInQuery(pendingCommandsQuery);
-
-/** `commandDevice` by id and by deviceID, each compiled once (see reusableQuery): read at every command. */
-const commandDeviceById = reusableQuery((db: Kysely<Database>, tenantId: string, id: number) =>
-  commandDevice(db, tenantId).where("d.id", "=", id),
-);
-const commandDeviceNamed = reusableQuery((db: Kysely<Database>, tenantId: string, deviceId: string) =>
-  commandDevice(db, tenantId).where("d.deviceId", "=", deviceId),
-);
-
-/** publishStatus codes: 0 failed, 1 issued (queued or in flight), 2 delivered (device acked), 3 sent, no ack needed. */
-export const PUBLISH_STATUS = { failed: 0, issued: 1, delivered: 2, sent: 3 } as const;
-export type PublishStatus = (typeof PUBLISH_STATUS)[keyof typeof PUBLISH_STATUS];
 
 /** A command for one device, already checked to belong to the caller's tenant. */
 export interface DeviceCommand {
@@ -96,65 +55,6 @@ export interface GroupCommand {
    */
   needAck: 0 | 1;
 }
-
-/** Timing of the queue. */
-export interface CommandRouterOptions {
-  /** How often expired commands are marked failed, ms (default: a quarter of the TTL, within 0.5–5 s). */
-  sweepIntervalMs?: number;
-  /**
-   * How long a command handed to an adapter may wait for its answer past its expiry, ms (default 60 s: the adapter's
-   * own PUBACK timeout is 30 s).
-   */
-  inFlightGraceMs?: number;
-  /** Told of a sweep that failed (the next one tries again). */
-  onError?: (err: unknown) => void;
-  /** How control logs and delivery reports become durable (the store's; default: at COMMIT). */
-  durability?: BatchDurability;
-  /**
-   * Least time between two syncs of new commands, and of delivery reports, ms (default `COMMAND_SYNC_EVERY_MS`): a
-   * command is sent on at its commit, and only its REST answer waits for its sync (see `GroupCommit`'s
-   * `syncEveryMs`). 0 syncs after every batch.
-   */
-  syncEveryMs?: number;
-  /**
-   * Least time between the starts of two transactions of new commands, ms (default `COMMAND_COMMIT_EVERY_MS`; see
-   * `GroupCommit`'s `commitEveryMs`): under load a command waits at most this long for its transaction. 0: none.
-   */
-  commitEveryMs?: number;
-}
-
-/**
- * Default least time between two transactions of new device commands, ms: at 1,000 device_publish calls a second
- * most calls arrived alone in their turn of the event loop and each was a transaction of its own; 2 ms makes them
- * two or three to a transaction. A command after a quiet time is committed at once.
- */
-export const COMMAND_COMMIT_EVERY_MS = 2;
-
-/**
- * Default least time between two syncs of the command path, ms. At 1,000 device_publish calls a second most calls are
- * a batch of their own, and a sync after each (back to back, 1–3 ms apiece) cost the central node more CPU than the
- * rest of the command's storage; a command after a quiet time still syncs at once.
- */
-export const COMMAND_SYNC_EVERY_MS = 4;
-
-/** The other nodes, for commands whose device is not connected here (see cluster/cluster.ts). */
-export interface RemoteCommands {
-  /** Asks the nodes holding these devices (or gateways) to send their queued commands. */
-  deliver(deviceIntIds: number[]): void;
-  /** Of these devices, those holding a session on another node. */
-  heldElsewhere(deviceIntIds: readonly number[]): Promise<Set<number>>;
-  /** This node handed the command to an adapter: recorded (batched) for the TTL sweep, whichever node runs it. */
-  handedOver(controlLogId: number, at: number): void;
-}
-
-/** The `iot_commands_total` outcome of an adapter's report. */
-const SETTLED: Record<PublishStatus, string> = { 0: "failed", 1: "issued", 2: "delivered", 3: "sent" };
-
-/** How long delivery reports gather before their transaction, ms (see `GroupCommit`'s `gatherMs`). */
-const REPORT_GATHER_MS = 20;
-
-/** Most expired commands marked failed by one sweep. */
-const SWEEP_BATCH = 1000;
 
 /**
  * Turns commands into control logs and routes them to the adapter holding
@@ -193,33 +93,7 @@ export class CommandRouter {
     this.graceMs = options.inFlightGraceMs ?? 60_000;
     const durability = options.durability;
     const syncEveryMs = options.syncEveryMs ?? COMMAND_SYNC_EVERY_MS;
-    this.settling = new GroupCommit(
-      db,
-      async (tx, reports) => {
-        const changed = await settleReports(tx, reports);
-        const logs = changed.filter((l) => l !== undefined);
-        const events = logs.map((l) =>
-          commandResult(l, l.report.status as PublishStatus, l.report.message, l.report.now),
-        );
-        await appendEvents(tx, events, reports[0]!.now);
-        return changed;
-      },
-      {
-        durability,
-        syncEveryMs,
-        // Nobody waits for a report's commit: gathering makes a group's acknowledgements a few batches, and the
-        // reports of 1,000 device_publish calls a second 50 batches a second instead of 200 (each a COMMIT writing the
-        // same few pages of the log, event and index trees again).
-        gatherMs: REPORT_GATHER_MS,
-        after: async (changed) => {
-          const logs = changed.filter((l) => l !== undefined);
-          if (logs.length > 0) eventsCommitted();
-          for (const l of logs) commandsTotal().inc({ outcome: SETTLED[l.report.status as PublishStatus] });
-          const tasks = new Set(logs.flatMap((l) => (l.taskIntId == null ? [] : [l.taskIntId])));
-          await Promise.all([...tasks].map((t) => this.progress.refresh(t)));
-        },
-      },
-    );
+    this.settling = reportCommit(db, this.progress, durability, syncEveryMs);
     // Sent once committed, before the sync: a crash of this process keeps the log; only a power cut within the
     // sync (a few ms) could lose the log of a command a device got. The caller's 201 waits for the sync.
     this.recording = new GroupCommit(db, insertControlLogs, {
@@ -316,8 +190,10 @@ export class CommandRouter {
     }
     if (cmd.needAck === 0) {
       let failed = 0;
-      for (let i = 0; i < unreachable.length; i += SWEEP_BATCH)
-        failed += (await this.fail(unreachable.slice(i, i + SWEEP_BATCH), "device not connected", now)).length;
+      for (let i = 0; i < unreachable.length; i += SWEEP_BATCH) {
+        const batch = unreachable.slice(i, i + SWEEP_BATCH);
+        failed += (await failCommands(this.db, batch, "device not connected", now)).length;
+      }
       commandsTotal().inc({ outcome: "failed" }, failed);
     }
     await this.progress.refresh(task.id);
@@ -381,51 +257,15 @@ export class CommandRouter {
    * Answers how many failed.
    */
   async expire(now = Date.now()): Promise<number> {
-    const due = await this.db
-      .selectFrom("controlLogs")
-      .select("id")
-      .where("publishStatus", "=", PUBLISH_STATUS.issued)
-      .where("expiresAt", "<=", now)
-      // Several nodes: one another node handed to its adapter waits for its answer too.
-      .$if(this.remote !== undefined, (q) =>
-        q.where((eb) => eb.or([eb("handedAt", "is", null), eb("handedAt", "<=", now - this.graceMs)])),
-      )
-      .orderBy("id")
-      .limit(SWEEP_BATCH)
-      .execute();
-    const ids = due.map((r) => r.id).filter((id) => !this.inFlight.awaiting(id, now, this.graceMs));
+    const due = await dueCommands(this.db, now, this.remote !== undefined ? this.graceMs : undefined);
+    const ids = due.filter((id) => !this.inFlight.awaiting(id, now, this.graceMs));
     if (ids.length === 0) return 0;
-    const expired = await this.fail(ids, "expired", now);
+    const expired = await failCommands(this.db, ids, "expired", now);
     for (const r of expired) this.inFlight.release(r.id);
     commandsTotal().inc({ outcome: "expired" }, expired.length);
     const tasks = new Set(expired.flatMap((r) => (r.taskIntId == null ? [] : [r.taskIntId])));
     for (const t of tasks) await this.progress.refresh(t);
     return expired.length;
-  }
-
-  /**
-   * Marks these still-issued commands failed with their command_result events, in one transaction (the feed says so
-   * for every failure, whichever path failed it). Answers the rows that changed.
-   */
-  private async fail(ids: readonly number[], message: string, now: number) {
-    if (ids.length === 0) return [];
-    const rows = await this.db.transaction().execute(async (tx) => {
-      const changed = await tx
-        .updateTable("controlLogs")
-        .set({ publishStatus: PUBLISH_STATUS.failed, updateAt: now })
-        .where("id", "in", ids)
-        .where("publishStatus", "=", PUBLISH_STATUS.issued)
-        .returning(["id", "taskIntId", "tenantId", "deviceIntId", "topic"])
-        .execute();
-      await appendEvents(
-        tx,
-        changed.map((r) => commandResult(r, PUBLISH_STATUS.failed, message, now)),
-        now,
-      );
-      return changed;
-    });
-    if (rows.length > 0) eventsCommitted();
-    return rows;
   }
 
   /** Starts the expiry sweep (unref'd: it never keeps the process alive). */
@@ -484,27 +324,3 @@ export class CommandRouter {
 /** The devices whose session can carry the command: its own, and its gateway's. */
 const routingIds = (cmd: QueuedCommand): number[] =>
   cmd.gateway == null ? [cmd.deviceIntId] : [cmd.deviceIntId, cmd.gateway];
-
-/** The feed's command_result event of a control log whose status changed (see PUBLISH_STATUS). */
-function commandResult(
-  log: { id: number; tenantId: string; deviceIntId: number | null; topic: string | null },
-  status: PublishStatus,
-  message: string,
-  now: number,
-): NewEvent {
-  return {
-    tenantId: log.tenantId,
-    deviceIntId: log.deviceIntId,
-    type: "command_result",
-    time: now,
-    data: {
-      controlLogID: Number(log.id),
-      publishStatus: status,
-      status: STATUS_NAMES[status],
-      topic: log.topic,
-      ...(message ? { result: message } : {}),
-    },
-  };
-}
-
-const STATUS_NAMES: Record<PublishStatus, string> = { 0: "failed", 1: "issued", 2: "delivered", 3: "sent" };
