@@ -5,7 +5,7 @@ import type { Caller } from "./caller.js";
 import { lockTenant } from "./locks.js";
 
 /** The tenant-owned tables whose records a delete refuses while other records still use them. */
-export type OwnedTable = "certs" | "dataPoints" | "dataStreams" | "devices" | "groups" | "policies" | "products";
+type OwnedTable = "certs" | "dataPoints" | "dataStreams" | "devices" | "groups" | "policies" | "products";
 
 /**
  * One "still used by" check of a delete. `find` answers, for the first record still using one of `ids`, the text the
