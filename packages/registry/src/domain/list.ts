@@ -138,7 +138,7 @@ export async function paginateIds<DB, TB extends keyof DB, T extends { id: numbe
  * A case-insensitive "contains" pattern for LIKE, with the user's `%`, `_`
  * and `\` taken literally (use with `escape '\'`).
  */
-export function containsPattern(text: string): string {
+function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 

@@ -7,7 +7,7 @@ export const SCHEDULE_TYPE = { once: 0, interval: 1, cron: 2 } as const;
 export const MINUTE_MS = 60_000;
 
 /** How late a scheduleType 0 run may be and still fire (after a restart), ms: one minute. */
-export const ONCE_GRACE_MS = MINUTE_MS;
+export const ONCE_GRACE_MS = 1 * MINUTE_MS;
 
 /** Longest interval, minutes (one year). */
 export const MAX_INTERVAL_MINUTES = 525_600;
@@ -49,7 +49,7 @@ export function firstRunAt(t: ScheduleTiming, now: number): number | null {
  * How late the run due at `due` may start and still fire, ms: one interval (type 1), the gap to the cron's next
  * time (type 2), ONCE_GRACE_MS (type 0).
  */
-export function lateLimitMs(t: ScheduleTiming, due: number): number {
+function lateLimitMs(t: ScheduleTiming, due: number): number {
   if (t.scheduleType === SCHEDULE_TYPE.once) return ONCE_GRACE_MS;
   if (t.scheduleType === SCHEDULE_TYPE.interval) return t.intervalMinute! * MINUTE_MS;
   const next = cronAfter(t.cronExpression!, due);

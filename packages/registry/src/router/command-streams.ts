@@ -39,14 +39,14 @@ export const hasCommandStreams = (eb: ExpressionBuilder<Database & { p: Database
  * The command streams a device's commands are checked against: 4 (gateway command) for a gateway, 2 (device
  * command) for any other device, as uplinks match report streams 3 and 1.
  */
-export const commandStreamType = (isGateway: boolean): number =>
+const commandStreamType = (isGateway: boolean): number =>
   isGateway ? STREAM_TYPE.gatewayCommand : STREAM_TYPE.deviceCommand;
 
 /**
  * The product's command streams of `streamType`, oldest first, each with its points in position order. Read at
  * each command (two queries), so an edit of a point or stream applies to the next command.
  */
-export async function loadCommandStreams(
+async function loadCommandStreams(
   db: Kysely<Database>,
   productIntId: number,
   streamType: number,

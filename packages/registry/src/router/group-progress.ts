@@ -5,7 +5,7 @@ import { TASK_STATUS, updateTask, type TaskStatus } from "../domain/tasks.js";
 /**
  * A group command's members by outcome: `success` acknowledged (2) or sent (3), `failed` 0, `pending` still issued (1).
  */
-export interface GroupCounts {
+interface GroupCounts {
   total: number;
   success: number;
   failed: number;
@@ -13,7 +13,7 @@ export interface GroupCounts {
 }
 
 /** Task status, progress and message a group command's counts amount to. */
-export function groupTaskState(c: GroupCounts): { status: TaskStatus; progress: number; message: string } {
+function groupTaskState(c: GroupCounts): { status: TaskStatus; progress: number; message: string } {
   const settled = c.total - c.pending;
   const progress = c.total === 0 ? 100 : Math.floor((settled * 100) / c.total);
   if (c.total === 0) return { status: TASK_STATUS.success, progress, message: "the group has no devices" };
