@@ -246,6 +246,18 @@ describe("MQTT adapter: MQTT 5.0", () => {
     expect(second.raw.received.at(-1)).toMatchObject({ cmd: "disconnect", reasonCode: 0x98 });
   });
 
+  it("sends DISCONNECT 0x8B to an MQTT 5.0 device when the adapter stops", async () => {
+    h = await startHarness();
+    const { raw } = await rawV5(DEVICES.a);
+    // Connected once a packet after CONNECT is answered (aedes finishes the connection after writing CONNACK).
+    raw.send({ cmd: "pingreq" } as Packet);
+    await raw.next("pingresp");
+    await h.stop();
+    await raw.closed;
+    expect(raw.received.at(-1)).toMatchObject({ cmd: "disconnect", reasonCode: 0x8b });
+    h = await startHarness(); // the one afterEach stops
+  });
+
   it("sends DISCONNECT 0x8D to an MQTT 5.0 device silent past its keep-alive", async () => {
     h = await startHarness();
     const { raw } = await rawV5(DEVICES.a, { keepalive: 1 });
