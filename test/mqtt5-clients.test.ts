@@ -442,7 +442,7 @@ async function rawV5(d: TestDevice) {
     socket,
     received,
     closed,
-    connack: connack as (Packet & { reasonCode?: number; properties?: object }) | undefined,
+    connack: connack,
     destroy: () => socket.destroy(),
   };
 }

@@ -185,7 +185,7 @@ describe("MQTT adapter: MQTT 5.0", () => {
         dup: false,
         retain: false,
         properties: { topicAlias: 33 },
-      } as Packet,
+      },
       0x94,
     ],
     // PUBLISH "t", properties: session expiry interval (0x11), valid in CONNECT and DISCONNECT only.
@@ -231,7 +231,7 @@ describe("MQTT adapter: MQTT 5.0", () => {
       qos: 0,
       dup: false,
       retain: false,
-    } as Packet);
+    });
     await big.raw.closed;
     expect(big.raw.received.at(-1)).toMatchObject({ cmd: "disconnect", reasonCode: 0x95 });
 
@@ -250,7 +250,7 @@ describe("MQTT adapter: MQTT 5.0", () => {
     h = await startHarness();
     const { raw } = await rawV5(DEVICES.a);
     // Connected once a packet after CONNECT is answered (aedes finishes the connection after writing CONNACK).
-    raw.send({ cmd: "pingreq" } as Packet);
+    raw.send({ cmd: "pingreq" });
     await raw.next("pingresp");
     await h.stop();
     await raw.closed;

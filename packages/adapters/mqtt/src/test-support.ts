@@ -169,5 +169,5 @@ export function connectPacketOf(device: FakeDevice, protocolVersion: 4 | 5, extr
     clean: true,
     keepalive: 30,
     ...extra,
-  } as Packet;
+  };
 }

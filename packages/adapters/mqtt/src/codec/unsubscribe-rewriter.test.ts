@@ -8,7 +8,7 @@ const bytes = (packet: Packet, protocolVersion = 4) => mqttPacket.generate(packe
 const connect = (protocolVersion = 4) =>
   bytes({ cmd: "connect", protocolId: "MQTT", protocolVersion, clientId: "dev", clean: true, keepalive: 30 } as Packet);
 const unsubscribe = (filters: string[], protocolVersion = 4, properties?: object) =>
-  bytes({ cmd: "unsubscribe", messageId: 9, unsubscriptions: filters, properties } as Packet, protocolVersion);
+  bytes({ cmd: "unsubscribe", messageId: 9, unsubscriptions: filters, properties }, protocolVersion);
 const publishOf = (protocolVersion = 4) =>
   bytes({ cmd: "publish", topic: "t", payload: Buffer.from("x"), qos: 0, dup: false, retain: false }, protocolVersion);
 const publish = publishOf();

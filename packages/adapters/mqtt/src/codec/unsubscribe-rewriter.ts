@@ -128,7 +128,7 @@ export class UnsubscribeRewriter {
     this.phase = "off";
   }
 
-  /** One whole UNSUBSCRIBE, its filters mapped; a packet mqtt-packet cannot read passes unchanged (the broker refuses it). */
+  /** One whole UNSUBSCRIBE, its filters mapped; one mqtt-packet cannot read passes as it is (the broker refuses it). */
   private rewrite(bytes: Buffer): Buffer {
     const packet = decodeOne(bytes, this.protocolVersion);
     if (packet?.cmd !== "unsubscribe" || !Array.isArray(packet.unsubscriptions)) return bytes;
