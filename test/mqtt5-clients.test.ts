@@ -11,7 +11,7 @@ import { connect as netConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt, { type IClientOptions } from "mqtt";
-import mqttPacket, { type Packet } from "mqtt-packet";
+import mqttPacket, { type IConnackPacket, type Packet } from "mqtt-packet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 
@@ -434,15 +434,9 @@ async function rawV5(d: TestDevice) {
       { protocolVersion: 5 },
     ),
   );
-  const connack = await new Promise<Packet | undefined>((resolve) => {
+  const connack = await new Promise<IConnackPacket | undefined>((resolve) => {
     parser.on("packet", (p) => p.cmd === "connack" && resolve(p));
     void closed.then(() => resolve(undefined));
   });
-  return {
-    socket,
-    received,
-    closed,
-    connack: connack,
-    destroy: () => socket.destroy(),
-  };
+  return { socket, received, closed, connack, destroy: () => socket.destroy() };
 }
