@@ -116,7 +116,7 @@ export async function roundTrip(client: MqttClient): Promise<void> {
 }
 
 /** A raw MQTT connection that records every packet the adapter sends (for what a client library will not send). */
-export interface RawConnection {
+interface RawConnection {
   /** Packets received so far, in order. */
   readonly received: Packet[];
   /** Writes a packet (encoded for the connection's protocol level) or raw bytes. */

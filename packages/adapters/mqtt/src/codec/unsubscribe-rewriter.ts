@@ -5,7 +5,7 @@ const CONNECT = 1;
 const UNSUBSCRIBE = 10;
 
 /** How the filters of one UNSUBSCRIBE change (the device's relative filter in, the broker-side filter out). */
-export type FilterMap = (filter: string) => string;
+type FilterMap = (filter: string) => string;
 
 /**
  * Rewrites the topic filters of the UNSUBSCRIBE packets in one MQTT byte stream, so a broker that mounts every

@@ -12,7 +12,7 @@ const PUBLISH_PROPERTIES = new Set([
 ]);
 
 /** Why a PUBLISH's properties are refused, with the DISCONNECT reason code the standard gives for it. */
-export interface PropertiesProblem {
+interface PropertiesProblem {
   readonly code: number;
   readonly reason: string;
 }
