@@ -159,6 +159,7 @@ export class GrpcRegistryClient implements RegistryClient {
         ok: false,
         code: "UNAVAILABLE",
         message: `authentication queue full (${limit} devices waiting)`,
+        busy: true,
       });
     }
     const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId);

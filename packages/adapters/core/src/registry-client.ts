@@ -128,8 +128,13 @@ export interface DeviceSession {
  */
 export type AuthFailureCode = "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED" | "UNAVAILABLE" | "QUOTA_EXCEEDED";
 
-/** The answer to an authentication attempt. `message` is for logs only, never for the device. */
-export type AuthOutcome = { ok: true; session: DeviceSession } | { ok: false; code: AuthFailureCode; message: string };
+/**
+ * The answer to an authentication attempt. `message` is for logs only, never for the device. `busy`: UNAVAILABLE
+ * because this adapter's admission control turned the device away without asking (IOT_ADAPTER_AUTH_QUEUE_LIMIT devices
+ * already waiting), which a protocol with a "server busy" answer (MQTT 5.0 CONNACK 0x89) tells apart.
+ */
+export type AuthOutcome =
+  { ok: true; session: DeviceSession } | { ok: false; code: AuthFailureCode; message: string; busy?: boolean };
 
 /** Connection details reported when a session opens. */
 export interface SessionInfo {

@@ -9,6 +9,8 @@ export interface ConnectInfo {
   /** Seconds, from CONNECT. */
   readonly keepAlive: number;
   readonly clientIp: string;
+  /** MQTT protocol level from CONNECT: 3 (3.1), 4 (3.1.1) or 5 (5.0). */
+  readonly protocolVersion: number;
 }
 
 /**
@@ -38,6 +40,14 @@ export interface ClientState {
    * a downlink sent meanwhile (the registry sends it after the update) must already find them gone.
    */
   readonly leaving: Set<string>;
+  /** The connection's subscriptions: mounted filter → granted QoS, from aedes' 'subscribe'/'unsubscribe' events. */
+  readonly granted: Map<string, number>;
+  /**
+   * The packet identifier of the next QoS 1/2 PUBLISH sent to the device (MQTT-2.3.1-2: one not in use). The adapter
+   * numbers every such PUBLISH itself in authorizeForward (aedes keeps an identifier a forwarded packet already has),
+   * so it knows which PUBACK answers a command.
+   */
+  nextMessageId(): number;
 }
 
 type Settle = (outcome: DownlinkOutcome) => void;
@@ -55,6 +65,8 @@ class SessionState implements ClientState {
   private marks: Map<Buffer, Mark> | undefined;
   private waiters: Set<() => void> | undefined;
   private unsubscribing: Set<string> | undefined;
+  private subscriptions: Map<string, number> | undefined;
+  private lastMessageId = 0;
 
   constructor(
     readonly session: DeviceSession,
@@ -76,13 +88,24 @@ class SessionState implements ClientState {
   get leaving(): Set<string> {
     return (this.unsubscribing ??= new Set());
   }
+
+  get granted(): Map<string, number> {
+    return (this.subscriptions ??= new Map());
+  }
+
+  nextMessageId(): number {
+    do this.lastMessageId = this.lastMessageId >= 65535 ? 1 : this.lastMessageId + 1;
+    while (this.acks?.has(this.lastMessageId));
+    return this.lastMessageId;
+  }
 }
 
-/** The device's address without port or IPv4-mapped prefix; "" for in-memory streams. */
+/**
+ * The device's address without port or IPv4-mapped prefix; "" for in-memory streams. Every transport hands the
+ * adapter a stream with the peer's `remoteAddress` (a socket's own; the WebSocket listener copies it onto its stream).
+ */
 export function clientIpOf(client: Client): string {
-  const details = (client as { connDetails?: { ipAddress?: string } | null }).connDetails;
-  const raw =
-    details?.ipAddress ?? (client.conn as Partial<Socket>).remoteAddress ?? client.req?.socket.remoteAddress ?? "";
+  const raw = (client.conn as Partial<Socket>).remoteAddress ?? client.req?.socket.remoteAddress ?? "";
   return raw.startsWith("::ffff:") ? raw.slice(7) : raw;
 }
 

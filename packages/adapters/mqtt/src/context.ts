@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { RegistryClient } from "@iot/adapter-core";
 import type { ClientTable } from "./client-table.js";
+import type { UnsubscribeRewriter } from "./codec/unsubscribe-rewriter.js";
 
 /** Counters for health and tests; all since the adapter started. */
 export interface MqttAdapterStats {
@@ -28,6 +29,8 @@ export interface AdapterContext {
   readonly downlinkAckTimeoutMs: number;
   /** IOT_MAX_MESSAGE_SIZE: largest publish payload accepted, bytes. */
   readonly maxMessageSize: number;
+  /** The UNSUBSCRIBE rewriter of each connection stream, released once its device is authenticated. */
+  readonly unsubscribeRewriters: WeakMap<object, UnsubscribeRewriter>;
   /** True once close() began: disconnects are then "adapter shutting down". */
   closing: boolean;
 }

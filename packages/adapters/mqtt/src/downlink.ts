@@ -1,6 +1,6 @@
 import type { Client } from "aedes";
 import { isAllowed, mountTopic, publishTopicProblem, type Downlink, type DownlinkOutcome } from "@iot/adapter-core";
-import { grantedQosOf } from "./aedes-internals.js";
+import { highestGrantedQos } from "./granted-qos.js";
 import type { ClientState } from "./client-table.js";
 import type { AdapterContext } from "./context.js";
 
@@ -59,7 +59,7 @@ function grantedQos(
   mounted: string,
   expiresAtMs: number,
 ): number | Promise<number> {
-  const matching = () => grantedQosOf(client, mounted, state.leaving);
+  const matching = () => highestGrantedQos(state.granted, mounted, state.leaving);
   const first = matching();
   if (first >= 0) return first;
   return new Promise((resolve) => {

@@ -2,8 +2,7 @@ import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { Aedes, type Client } from "aedes";
 import type { Logger } from "pino";
-import { DEFAULT_MAX_MESSAGE_SIZE, mountTopic, type RegistryClient } from "@iot/adapter-core";
-import { onIncomingPacket, type IncomingPacket } from "./aedes-internals.js";
+import { DEFAULT_MAX_MESSAGE_SIZE, type RegistryClient } from "@iot/adapter-core";
 import { ClientTable, clientIpOf } from "./client-table.js";
 import type { AdapterContext, MqttAdapterStats } from "./context.js";
 import { deliverDownlink } from "./downlink.js";
@@ -11,10 +10,13 @@ import { skipUnmatchedFanOut } from "./fan-out-filter.js";
 import { guardPacketSizes } from "./guard-packet-sizes.js";
 import { authenticateHook } from "./hooks/authenticate.js";
 import { authorizeForwardHook } from "./hooks/authorize-forward.js";
-import { authorizePublishHook } from "./hooks/authorize-publish.js";
+import { PublishDenied, authorizePublishHook } from "./hooks/authorize-publish.js";
 import { authorizeSubscribeHook } from "./hooks/authorize-subscribe.js";
 import { preConnectHook } from "./hooks/pre-connect.js";
 import { subscribeProxies, updateProxies } from "./proxy-subscriptions.js";
+import { pubackObservingPersistence } from "./puback-persistence.js";
+import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes.js";
+import { rewriteUnsubscribes } from "./rewrite-unsubscribes.js";
 
 /** What the MQTT adapter needs from outside. */
 export interface MqttAdapterOptions {
@@ -41,7 +43,7 @@ export const PACKET_OVERHEAD_BYTES = 4096;
 /** Longest MQTT fixed header: a type byte and a 4-byte remaining length (MQTT 3.1.1 §2.2). */
 const MAX_FIXED_HEADER_BYTES = 5;
 
-/** An MQTT 3.1.1 broker front for devices, fed connections from any transport. */
+/** An MQTT 3.1, 3.1.1 and 5.0 broker front for devices, fed connections from any transport. */
 export interface MqttAdapter {
   /** Serves one device connection (TCP socket, TLS socket, WebSocket stream, in-memory duplex). */
   handle(stream: Duplex): void;
@@ -77,9 +79,11 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     stats: { clients: 0, authFailures: 0, uplinks: 0, uplinkFailures: 0, denied: 0, downlinks: 0 },
     downlinkAckTimeoutMs: options.downlinkAckTimeoutMs ?? 30_000,
     maxMessageSize: options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
+    unsubscribeRewriters: new WeakMap(),
     closing: false,
   };
   const maxRemainingLength = ctx.maxMessageSize + PACKET_OVERHEAD_BYTES;
+  const maxPacketBytes = maxRemainingLength + MAX_FIXED_HEADER_BYTES;
   const streams = new WeakMap<Duplex, Client>();
   const refused = new WeakSet<Duplex>();
   const refuse = (stream: Duplex, what: string, announcedBytes?: number) => {
@@ -87,10 +91,24 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     refused.add(stream);
     refuseOversized(ctx, stream, streams.get(stream), what, announcedBytes);
   };
+  /** Closes a connection a packet of which was too large: an MQTT 5.0 device is told so (DISCONNECT 0x95). */
+  const closeOversized = (stream: Duplex) => {
+    const client = streams.get(stream);
+    if (client?.version !== 5 || !client.connected) return stream.destroy();
+    const reasonString = `packet larger than the maximum packet size (${maxPacketBytes} bytes)`;
+    client.disconnect({ reasonCode: ReasonCode.PACKET_TOO_LARGE, properties: { reasonString } });
+  };
   const broker = await Aedes.createBroker({
     id: options.registry.instanceId,
     connectTimeout: options.connectTimeoutMs ?? 10_000,
     maxClientsIdLength: 256,
+    persistence: pubackObservingPersistence((client, messageId) =>
+      ctx.clients.state(client)?.awaitingAck.get(messageId)?.({ status: "DELIVERED" }),
+    ),
+    // MQTT 5.0 CONNACK properties: what the service accepts (aedes enforces the packet size too).
+    maximumPacketSize: maxPacketBytes,
+    topicAliasMaximum: TOPIC_ALIAS_MAXIMUM,
+    receiveMaximum: RECEIVE_MAXIMUM,
     preConnect: preConnectHook(ctx),
     authenticate: authenticateHook(ctx),
     authorizePublish: authorizePublishHook(ctx),
@@ -109,14 +127,19 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
 
   return {
     handle(stream: Duplex) {
-      guardPacketSizes(stream, maxRemainingLength, (p) => refuse(stream, p.type, p.remainingLength));
+      guardPacketSizes(
+        stream,
+        maxRemainingLength,
+        (p) => refuse(stream, p.type, p.remainingLength),
+        () => closeOversized(stream),
+      );
+      ctx.unsubscribeRewriters.set(stream, rewriteUnsubscribes(stream, maxPacketBytes));
       const client = broker.handle(stream);
       streams.set(stream, client);
-      onIncomingPacket(client, (packet) => beforeAedes(ctx, client, packet));
       // The socket's own end closes the session even when aedes never reports the client disconnected.
       stream.once("close", () => connectionEnded(ctx, client));
     },
-    maxPacketBytes: maxRemainingLength + MAX_FIXED_HEADER_BYTES,
+    maxPacketBytes,
     refuseOversized: refuse,
     close: () =>
       new Promise<void>((resolve) => {
@@ -127,17 +150,6 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
       return { ...ctx.stats, clients: clients.size };
     },
   };
-}
-
-/** Mounts UNSUBSCRIBE filters (aedes has no hook for them) and resolves downlinks on PUBACK. */
-function beforeAedes(ctx: AdapterContext, client: Client, packet: IncomingPacket): void {
-  const state = ctx.clients.state(client);
-  if (!state) return;
-  if (packet.cmd === "unsubscribe" && packet.unsubscriptions) {
-    packet.unsubscriptions = packet.unsubscriptions.map((f) => mountTopic(state.session.device.mountpoint, f));
-  } else if (packet.cmd === "puback" && packet.messageId !== undefined) {
-    state.awaitingAck.get(packet.messageId)?.({ status: "DELIVERED" });
-  }
 }
 
 /**
@@ -154,7 +166,7 @@ function connectionRegistered(ctx: AdapterContext, client: Client): void {
     const otherState = ctx.clients.state(other);
     if (other === client || other.id !== client.id || !otherState) continue;
     otherState.closeReason ??= "replaced by a new connection with the same client id";
-    other.close();
+    other.disconnect({ reasonCode: ReasonCode.SESSION_TAKEN_OVER });
   }
   state.phase = "open";
   ctx.clients.register(client, state);
@@ -189,11 +201,20 @@ function connectionEnded(ctx: AdapterContext, client: Client): void {
 /** Session bookkeeping from aedes' client lifecycle events. */
 function watchBroker(broker: Aedes, ctx: AdapterContext): void {
   broker.on("client", (client) => connectionRegistered(ctx, client));
-  broker.on("subscribe", (_subs, client) => {
-    for (const wake of ctx.clients.state(client)?.subscribeWaiters ?? []) wake();
+  // The connection's subscriptions as granted (mounted filters): SUBACK codes of 0x80 and above are refusals.
+  broker.on("subscribe", (subs, client) => {
+    const state = ctx.clients.state(client);
+    if (!state) return;
+    for (const sub of subs) if (sub.qos < 0x80) state.granted.set(sub.topic, sub.qos);
+    for (const wake of state.subscribeWaiters) wake();
+  });
+  broker.on("unsubscribe", (filters, client) => {
+    const state = ctx.clients.state(client);
+    if (state) for (const filter of filters) state.granted.delete(filter);
   });
   broker.on("clientDisconnect", (client) => connectionEnded(ctx, client));
   broker.on("clientError", (client, err) => {
+    if (err instanceof PublishDenied) return; // answered PUBACK 0x87; the connection stays
     const state = ctx.clients.state(client);
     if (state && !state.closeReason) state.closeReason = `connection error: ${err.message}`;
     ctx.log.debug({ clientId: client.id, err: err.message }, "client error");
@@ -201,6 +222,10 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
   broker.on("keepaliveTimeout", (client) => {
     const state = ctx.clients.state(client);
     if (state) state.closeReason = "keepalive timeout";
+    // aedes destroys the connection right after this event; an MQTT 5.0 device is told why first. The packet is
+    // written corked (mqtt-packet uncorks on the next tick), so it is flushed here, before the destroy.
+    client.disconnect({ reasonCode: ReasonCode.KEEP_ALIVE_TIMEOUT });
+    client.conn.uncork();
   });
   broker.on("connectionError", (_client, err) =>
     ctx.log.debug({ err: err.message }, "connection closed before CONNECT completed"),
@@ -250,6 +275,6 @@ function kick(ctx: AdapterContext, deviceIntId: number, reason: string): void {
       state.closeReason = `kicked: ${reason}`;
     }
     ctx.log.info({ deviceIntId, reason }, "kicking device");
-    client.close();
+    client.disconnect({ reasonCode: ReasonCode.ADMINISTRATIVE_ACTION });
   }
 }

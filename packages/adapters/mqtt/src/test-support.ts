@@ -2,8 +2,11 @@
  * Test harness (not exported): a fake registry with a few devices, the
  * adapter behind a real TCP listener on 127.0.0.1:0, and mqtt.js clients.
  */
+import { once } from "node:events";
+import { connect as netConnect } from "node:net";
 import pino from "pino";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
+import mqttPacket, { type Packet } from "mqtt-packet";
 import { FakeRegistryClient, type FakeDevice } from "@iot/adapter-core";
 import { createMqttAdapter, type MqttAdapter, type MqttAdapterOptions } from "./mqtt-adapter.js";
 import { listenTcp, type TcpListener } from "./transport/tcp.js";
@@ -110,4 +113,61 @@ export function closed(client: MqttClient): Promise<void> {
  */
 export async function roundTrip(client: MqttClient): Promise<void> {
   await client.unsubscribeAsync("round-trip");
+}
+
+/** A raw MQTT connection that records every packet the adapter sends (for what a client library will not send). */
+interface RawConnection {
+  /** Packets received so far, in order. */
+  readonly received: Packet[];
+  /** Writes a packet (encoded for the connection's protocol level) or raw bytes. */
+  send(packet: Packet | Buffer): void;
+  /** Resolves with the first received packet of that type (already received or still to come). */
+  next(cmd: Packet["cmd"]): Promise<Packet>;
+  /** Resolves when the adapter closed the connection. */
+  readonly closed: Promise<void>;
+  destroy(): void;
+}
+
+/** Opens a TCP connection to `port` speaking MQTT `protocolVersion`; sends nothing yet. */
+export async function rawConnection(port: number, protocolVersion: 4 | 5): Promise<RawConnection> {
+  const socket = netConnect(port, "127.0.0.1");
+  await once(socket, "connect");
+  const parser = mqttPacket.parser({ protocolVersion });
+  const received: Packet[] = [];
+  const waiting: { cmd: string; resolve: (p: Packet) => void }[] = [];
+  parser.on("packet", (p) => {
+    received.push(p);
+    for (const w of waiting.filter((w) => w.cmd === p.cmd)) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve(p);
+    }
+  });
+  socket.on("data", (b) => parser.parse(b));
+  socket.on("error", () => undefined);
+  const closed = once(socket, "close").then(() => undefined);
+  return {
+    received,
+    send: (p) => socket.write(Buffer.isBuffer(p) ? p : mqttPacket.generate(p, { protocolVersion })),
+    next: (cmd) => {
+      const seen = received.find((p) => p.cmd === cmd);
+      return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.push({ cmd, resolve }));
+    },
+    closed,
+    destroy: () => socket.destroy(),
+  };
+}
+
+/** The CONNECT of a known device over a raw connection. */
+export function connectPacketOf(device: FakeDevice, protocolVersion: 4 | 5, extra: object = {}): Packet {
+  return {
+    cmd: "connect",
+    protocolId: "MQTT",
+    protocolVersion,
+    clientId: device.deviceId,
+    username: device.username,
+    password: Buffer.from(device.token),
+    clean: true,
+    keepalive: 30,
+    ...extra,
+  };
 }

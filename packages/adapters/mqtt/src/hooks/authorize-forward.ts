@@ -1,6 +1,6 @@
 import type { AedesOptions } from "aedes";
 import { isAllowed, unmountTopic } from "@iot/adapter-core";
-import { allocateMessageId, grantedQosOf } from "../aedes-internals.js";
+import { highestGrantedQos } from "../granted-qos.js";
 import type { AdapterContext } from "../context.js";
 
 /**
@@ -10,8 +10,11 @@ import type { AdapterContext } from "../context.js";
  * subscribe policies (they may have changed since it subscribed); QoS is
  * capped at the highest QoS granted to a matching subscription (aedes' own
  * downgrade looks the topic up by its mounted name, which no longer exists
- * once stripped). A downlink the adapter is waiting for gets its message id
- * here, so its PUBACK can be recognised.
+ * once stripped). Every QoS 1/2 PUBLISH gets its packet identifier here,
+ * from the connection's own counter (aedes keeps an identifier a forwarded
+ * packet has), so the PUBACK of a downlink the adapter waits for is known.
+ * aedes hands this hook a packet of its own per subscription, so changing it
+ * changes nothing another subscriber gets.
  */
 export function authorizeForwardHook(ctx: AdapterContext): NonNullable<AedesOptions["authorizeForward"]> {
   return (client, packet) => {
@@ -21,14 +24,14 @@ export function authorizeForwardHook(ctx: AdapterContext): NonNullable<AedesOpti
     const relative = unmountTopic(state.session.device.mountpoint, mounted);
     if (relative === undefined) return null;
     if (!isAllowed(state.session.policies, "subscribe", relative, ctx.defaultAllow)) return null;
-    const granted = grantedQosOf(client, mounted);
+    const granted = highestGrantedQos(state.granted, mounted);
     if (granted >= 0 && granted < packet.qos) packet.qos = granted as 0 | 1 | 2;
     packet.topic = relative;
+    if (packet.qos > 0) packet.messageId = state.nextMessageId();
     const payload = packet.payload as Buffer;
     const mark = state.downlinkMarks.get(payload);
     if (mark) {
       state.downlinkMarks.delete(payload);
-      if (packet.qos > 0) packet.messageId = allocateMessageId(client);
       mark(packet);
     }
     return packet;

@@ -1,4 +1,4 @@
-import type { AedesOptions } from "aedes";
+import type { AedesOptions, Client } from "aedes";
 import {
   AdapterError,
   isAllowed,
@@ -8,6 +8,8 @@ import {
   type UplinkResend,
 } from "@iot/adapter-core";
 import type { AdapterContext } from "../context.js";
+import { ReasonCode } from "../reason-codes.js";
+import { publishPropertiesProblem } from "./publish-properties.js";
 
 /**
  * MQTT-3.3 PUBLISH from a device (and its will, published when it drops):
@@ -18,6 +20,9 @@ import type { AdapterContext } from "../context.js";
  *   calls back only once the registry acked the uplink after its durable
  *   write. If the registry rejects it or the buffer is full the connection is
  *   closed: MQTT 3.1.1 has no negative PUBACK, and the device will resend.
+ *   An MQTT 5.0 device is told why first, by DISCONNECT 0x89 server busy,
+ *   0x96 message rate too high or 0x83 implementation specific error: a
+ *   negative PUBACK would tell it the message is refused for good.
  * - Over the tenant's uplink rate (maxUplinkRate, the core's token bucket) an
  *   uplink is refused before it is sent: QoS 1/2 take the rejection path
  *   above (no PUBACK, connection closed), QoS 0 is not stored.
@@ -26,16 +31,25 @@ import type { AdapterContext } from "../context.js";
  *   instead of a silent ack; it is a bug in the device), and so does a
  *   payload over IOT_MAX_MESSAGE_SIZE (packets announced far larger never
  *   get this far: the connection's size gate closes it from their header).
+ *   An MQTT 5.0 device gets DISCONNECT 0x90 topic name invalid or 0x95
+ *   packet too large first.
  * - A publish the device's policies deny is dropped and logged, and the
  *   connection stays up: it is acked like any other (MQTT 3.1.1 has no
  *   negative PUBACK), never stored, and routed to a topic outside every
- *   mountpoint so no subscriber sees it.
+ *   mountpoint so no subscriber sees it. An MQTT 5.0 device gets PUBACK
+ *   (or PUBREC) 0x87 not authorized with the reason (aedes answers a refusal
+ *   of an MQTT 5.0 publish so and keeps the connection).
  *
  * The packet's topic becomes `<mountpoint><topic>` so aedes routes it only
  * inside the device's namespace, and its retain flag is cleared: the
  * registry is the store, and retained messages in this process's memory
  * would vanish on restart anyway.
  */
+/** A publish refused by a negative PUBACK (MQTT 5.0): the connection stays, so it is no reason for its end. */
+export class PublishDenied extends Error {
+  override readonly name = "PublishDenied";
+}
+
 /** Dropped publishes go here: `$` topics match no device filter, and none is under a mountpoint. */
 const DROPPED_PREFIX = "$dropped/";
 
@@ -43,18 +57,38 @@ type Done = Parameters<NonNullable<AedesOptions["authorizePublish"]>>[2];
 type Packet = Parameters<NonNullable<AedesOptions["authorizePublish"]>>[1];
 type ClientState = NonNullable<ReturnType<AdapterContext["clients"]["state"]>>;
 
-/** Acks a publish the policies deny without storing it, routed where no subscriber sees it. */
-function deny(ctx: AdapterContext, state: ClientState, packet: Packet, topic: string, reason: string, done: Done) {
+/**
+ * Drops a publish the policies deny: an MQTT 3.1.1 one is acked without being stored, routed where no subscriber sees
+ * it; an MQTT 5.0 one is refused (PUBACK 0x87, written by aedes).
+ */
+function deny(
+  ctx: AdapterContext,
+  client: Client,
+  state: ClientState,
+  packet: Packet,
+  topic: string,
+  reason: string,
+  done: Done,
+) {
   const { device } = state.session;
   ctx.stats.denied++;
   ctx.log.warn({ deviceId: device.deviceId, tenantId: device.tenantId, topic, reason }, "publish dropped");
+  if (client.version === 5) return done(new PublishDenied(reason));
   packet.topic = `${DROPPED_PREFIX}${device.mountpoint}${topic}`;
   packet.retain = false;
   done(null);
 }
 
-/** Refuses a publish: the connection is closed. */
-function refuse(ctx: AdapterContext, state: ClientState, topic: string, reason: string, done: Done) {
+/** Refuses a publish: the connection is closed (an MQTT 5.0 device is told why: DISCONNECT `reasonCode`). */
+function refuse(
+  ctx: AdapterContext,
+  client: Client,
+  state: ClientState,
+  topic: string,
+  reason: string,
+  reasonCode: number,
+  done: Done,
+) {
   const { device } = state.session;
   ctx.stats.denied++;
   state.closeReason = `publish refused: ${reason}`;
@@ -62,7 +96,27 @@ function refuse(ctx: AdapterContext, state: ClientState, topic: string, reason: 
     { deviceId: device.deviceId, tenantId: device.tenantId, topic, reason },
     "publish refused; closing connection",
   );
-  done(new Error(reason));
+  closeFor(client, reasonCode, reason, done);
+}
+
+/**
+ * Ends the publish's connection with `err`: aedes closes an MQTT 3.1/3.1.1 one when the hook calls back with an error.
+ * aedes keeps an MQTT 5.0 one open and answers a negative PUBACK instead, so that one is sent DISCONNECT `reasonCode`
+ * (MQTT 5.0 §3.14) and closed first; the error then reaches aedes with nobody left to answer.
+ */
+function closeFor(client: Client, reasonCode: number, reason: string, done: Done, err = new Error(reason)) {
+  if (client.version !== 5) return done(err);
+  client.disconnect({ reasonCode, properties: { reasonString: reason } }, () => done(err));
+}
+
+/** The DISCONNECT reason code for an uplink the registry did not store. */
+function uplinkReasonCode(err: Error): number {
+  if (!(err instanceof AdapterError)) return ReasonCode.SERVER_BUSY;
+  if (err.code === "RATE_LIMITED") return ReasonCode.MESSAGE_RATE_TOO_HIGH;
+  if (err.code === "UPLINK_REJECTED" || err.code === "REQUEST_REJECTED")
+    return ReasonCode.IMPLEMENTATION_SPECIFIC_ERROR;
+  if (err.code === "MESSAGE_TOO_LARGE") return ReasonCode.PACKET_TOO_LARGE;
+  return ReasonCode.SERVER_BUSY;
 }
 
 /** Counts and logs an uplink the registry did not store (not a QoS 0 one over the tenant's rate: logged elsewhere). */
@@ -92,7 +146,7 @@ function resendOf(packet: Packet): UplinkResend {
 export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOptions["authorizePublish"]> {
   return (client, packet, done) => {
     const state = ctx.clients.state(client);
-    if (!state || state.kicked)
+    if (!client || !state || state.kicked)
       return done(new Error("publish from a connection that is not (or no longer) authenticated"));
     const { session, connect } = state;
     const { device } = session;
@@ -101,15 +155,22 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
     if (size > ctx.maxMessageSize)
       return refuse(
         ctx,
+        client,
         state,
         topic,
         `message of ${size} bytes is larger than IOT_MAX_MESSAGE_SIZE (${ctx.maxMessageSize} bytes)`,
+        ReasonCode.PACKET_TOO_LARGE,
         done,
       );
+    if (client.version === 5) {
+      const bad = publishPropertiesProblem(packet.properties);
+      if (bad) return refuse(ctx, client, state, topic, bad.reason, bad.code, done);
+    }
     const problem = publishTopicProblem(topic);
-    if (problem) return refuse(ctx, state, topic, `invalid topic: ${problem}`, done);
+    if (problem)
+      return refuse(ctx, client, state, topic, `invalid topic: ${problem}`, ReasonCode.TOPIC_NAME_INVALID, done);
     if (!isAllowed(session.policies, "publish", topic, ctx.defaultAllow))
-      return deny(ctx, state, packet, topic, `publish to "${topic}" denied by policy`, done);
+      return deny(ctx, client, state, packet, topic, `publish to "${topic}" denied by policy`, done);
 
     const payload = typeof packet.payload === "string" ? Buffer.from(packet.payload) : packet.payload;
     const qos = packet.qos;
@@ -142,7 +203,7 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
         if (!err) return done(null);
         failed(ctx, state, topic, qos, err);
         state.closeReason = `uplink not stored: ${err.message}`;
-        done(err);
+        closeFor(client, uplinkReasonCode(err), "message not stored, send it again later", done, err);
       },
       true,
     );

@@ -10,7 +10,9 @@ import type { AdapterContext } from "../context.js";
  * QoS 1 queues there would grow without bound for devices that never return,
  * and the registry already queues commands for offline devices. A device
  * asking for a persistent session gets CONNACK sessionPresent 0, which MQTT
- * 3.1.1 allows (MQTT-3.2.2-2 applies only when state exists).
+ * 3.1.1 allows (MQTT-3.2.2-2 applies only when state exists); an MQTT 5
+ * device's Session Expiry Interval becomes 0 the same way (its session ends
+ * with the connection, MQTT 5.0 §3.1.2.11.2).
  */
 export function preConnectHook(ctx: AdapterContext): NonNullable<AedesOptions["preConnect"]> {
   return (client, packet, done) => {
@@ -18,8 +20,10 @@ export function preConnectHook(ctx: AdapterContext): NonNullable<AedesOptions["p
       claimedId: packet.clientId ?? "",
       keepAlive: packet.keepalive ?? 0,
       clientIp: clientIpOf(client),
+      protocolVersion: packet.protocolVersion ?? 4,
     });
     packet.clean = true;
+    if (packet.properties?.sessionExpiryInterval) packet.properties.sessionExpiryInterval = 0;
     done(null, true);
   };
 }
