@@ -18,7 +18,7 @@ export interface ConnectInfo {
  * ended (the connection is gone). It only moves forward, so a session is reported open at most once and closed
  * exactly once, whatever order aedes' events come in.
  */
-export type SessionPhase = "authenticated" | "open" | "ended";
+type SessionPhase = "authenticated" | "open" | "ended";
 
 /** Per-connection state of an authenticated device. */
 export interface ClientState {

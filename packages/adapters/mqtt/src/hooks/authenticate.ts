@@ -85,7 +85,7 @@ export function internalClientId(device: DeviceIdentity): string {
 }
 
 /** A client certificate the TLS handshake verified: its subject CN and the SHA-256 of its DER (hex). */
-export interface VerifiedClientCert {
+interface VerifiedClientCert {
   readonly commonName: string;
   readonly fingerprint: string;
 }
@@ -97,7 +97,7 @@ export interface VerifiedClientCert {
  * certificate. A certificate with no or several CNs yields CN "" (the
  * registry then finds no record).
  */
-export function verifiedClientCert(conn: unknown): VerifiedClientCert | undefined {
+function verifiedClientCert(conn: unknown): VerifiedClientCert | undefined {
   if (!(conn instanceof TLSSocket) || !conn.authorized) return undefined;
   const peer = conn.getPeerCertificate();
   if (!peer?.raw) return undefined;
@@ -114,7 +114,7 @@ export function verifiedClientCert(conn: unknown): VerifiedClientCert | undefine
  * the deviceID; username and password are ignored), else username + token
  * (authType 1).
  */
-export function credentialsOf(
+function credentialsOf(
   conn: unknown,
   connect: ConnectInfo,
   username: string | undefined,

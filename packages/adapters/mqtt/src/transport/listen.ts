@@ -15,7 +15,7 @@ export interface Listener {
  * `net.core.somaxconn`). Node's default, 511, fills in a quarter second of a 2,000/s reconnect storm whenever the
  * adapter is busy; a full queue drops SYNs, and each dropped device retries only after 1 s, then 3 s, 7 s…
  */
-export const LISTEN_BACKLOG = 4096;
+const LISTEN_BACKLOG = 4096;
 
 /**
  * Binds `server` to host:port with a deep accept queue (LISTEN_BACKLOG). A taken or forbidden port fails as a one-line
