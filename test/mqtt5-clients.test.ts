@@ -4,18 +4,14 @@
  * WebSocket, against the MQTT adapter as a process. The fleet's IOT_ADAPTER_AUTH_QUEUE_LIMIT is 2, so a burst of
  * connects meets the adapter's admission control (one test's storm); the other tests connect one device at a time.
  */
-import { execFile, spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { connect as netConnect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt, { type IClientOptions } from "mqtt";
-import mqttPacket, { type IConnackPacket, type Packet } from "mqtt-packet";
+import mqttPacket from "mqtt-packet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
-
-const PYTHON = "/usr/bin/python3";
+import { paho, rawV5, run } from "./mqtt5-peers.js";
 
 let t: TestFleet;
 let productID: string;
@@ -38,101 +34,6 @@ afterAll(async () => {
 });
 
 const hostPort = (url: string) => ({ host: "127.0.0.1", port: Number(new URL(url).port) });
-
-/** Runs a command to its end (or `timeoutMs`); answers its exit code and output. */
-function run(file: string, args: string[], timeoutMs = 20_000) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(file, args, { timeout: timeoutMs }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** The events (JSON lines) a paho MQTTv5 client reports: its CONNACK, SUBACK, PUBACK and messages. */
-const PAHO_CLIENT = `
-import json, sys
-import paho.mqtt.client as mqtt
-o = json.loads(sys.argv[1])
-c = mqtt.Client(client_id=o["clientId"], protocol=mqtt.MQTTv5, transport=o.get("transport", "tcp"))
-if o.get("transport") == "websockets":
-    c.ws_set_options(path="/mqtt")
-if o.get("ca"):
-    c.tls_set(ca_certs=o["ca"])
-c.username_pw_set(o["username"], o["password"])
-def out(**kw):
-    print(json.dumps(kw), flush=True)
-def publish():
-    if o.get("publish"):
-        c.publish(o["publish"]["topic"], o["publish"]["payload"], qos=1)
-    else:
-        out(event="ready")
-def on_connect(c, u, flags, rc, props):
-    names = ["MaximumPacketSize", "TopicAliasMaximum", "ReceiveMaximum", "SharedSubscriptionAvailable", "ReasonString"]
-    out(event="connack", rc=rc.value, props={n: getattr(props, n) for n in names if hasattr(props, n)})
-    if rc.value != 0:
-        c.disconnect()
-    elif o.get("subscribe"):
-        c.subscribe(o["subscribe"], qos=1)
-    else:
-        publish()
-def on_subscribe(c, u, mid, rcs, props):
-    out(event="suback", rcs=[r.value for r in rcs])
-    publish()
-def on_publish(c, u, mid):
-    out(event="puback")
-    if not o.get("subscribe"):
-        c.disconnect()
-def on_message(c, u, m):
-    out(event="message", topic=m.topic, payload=m.payload.decode())
-    c.disconnect()
-c.on_connect, c.on_subscribe, c.on_publish, c.on_message = on_connect, on_subscribe, on_publish, on_message
-c.connect(o["host"], o["port"], keepalive=30)
-c.loop_forever()
-`;
-
-interface PahoOptions {
-  host: string;
-  port: number;
-  transport?: "tcp" | "websockets";
-  ca?: string;
-  clientId: string;
-  username: string;
-  password: string;
-  subscribe?: string;
-  publish?: { topic: string; payload: string };
-}
-
-/** Starts a paho client; `events` resolves with its report once it exits, `next` with the first event of a kind. */
-function paho(options: PahoOptions) {
-  const child = spawn(PYTHON, ["-c", PAHO_CLIENT, JSON.stringify(options)], { stdio: ["ignore", "pipe", "pipe"] });
-  const lines: Record<string, unknown>[] = [];
-  let stderr = "";
-  const seen: ((e: Record<string, unknown>) => void)[] = [];
-  let buffered = "";
-  child.stdout.on("data", (b: Buffer) => {
-    buffered += b.toString();
-    for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-      const event = JSON.parse(buffered.slice(0, nl)) as Record<string, unknown>;
-      buffered = buffered.slice(nl + 1);
-      lines.push(event);
-      for (const s of seen) s(event);
-    }
-  });
-  child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-  const timer = setTimeout(() => child.kill(), 20_000);
-  const events = once(child, "exit").then(() => {
-    clearTimeout(timer);
-    if (stderr) throw new Error(`paho: ${stderr}`);
-    return lines;
-  });
-  const next = (event: string) =>
-    new Promise<Record<string, unknown>>((resolve) => {
-      const found = lines.find((l) => l.event === event);
-      if (found) return resolve(found);
-      seen.push((e) => e.event === event && resolve(e));
-    });
-  return { events, next };
-}
 
 const newDevice = (name: string) => t.newDevice(productID, name);
 const credentials = (d: TestDevice) => ({ clientId: d.deviceID, username: d.deviceUsername, password: d.token });
@@ -354,7 +255,9 @@ describe("MQTT 5.0 with third-party clients, end to end", () => {
   it("answers a burst of MQTT 5.0 connects over the authentication queue with 0x89 server busy, the rest 0x00", async () => {
     const devices = await Promise.all(Array.from({ length: 6 }, (_, i) => newDevice(`burst-${i}`)));
     const connacks = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => rawV5(devices[i % devices.length]!).then((r) => (r.destroy(), r.connack))),
+      Array.from({ length: 60 }, (_, i) =>
+        rawV5(hostPort(t.mqttUrl).port, devices[i % devices.length]!).then((r) => (r.destroy(), r.connack)),
+      ),
     );
     const codes = new Set(connacks.map((c) => c?.reasonCode));
     expect(codes).toContain(0x89);
@@ -392,7 +295,7 @@ describe("MQTT 5.0 with third-party clients, end to end", () => {
         [Buffer.from([0x30, 0x09, 0x00, 0x01, 0x74, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00]), undefined],
       ];
       for (const [input, code] of inputs) {
-        const conn = await rawV5(bad);
+        const conn = await rawV5(hostPort(t.mqttUrl).port, bad);
         expect(conn.connack).toMatchObject({ reasonCode: 0 });
         conn.socket.write(input);
         await conn.closed;
@@ -408,35 +311,3 @@ describe("MQTT 5.0 with third-party clients, end to end", () => {
     }
   });
 });
-
-/** A raw MQTT 5.0 connection that sent CONNECT; answers its CONNACK (undefined if none came) and what it received. */
-async function rawV5(d: TestDevice) {
-  const socket = netConnect(hostPort(t.mqttUrl).port, "127.0.0.1");
-  const parser = mqttPacket.parser({ protocolVersion: 5 });
-  const received: Packet[] = [];
-  parser.on("packet", (p) => received.push(p));
-  socket.on("data", (b) => parser.parse(b));
-  socket.on("error", () => undefined);
-  const closed = once(socket, "close").then(() => undefined);
-  await once(socket, "connect");
-  socket.write(
-    mqttPacket.generate(
-      {
-        cmd: "connect",
-        protocolId: "MQTT",
-        protocolVersion: 5,
-        clean: true,
-        keepalive: 30,
-        clientId: d.deviceID,
-        username: d.deviceUsername,
-        password: Buffer.from(d.token),
-      },
-      { protocolVersion: 5 },
-    ),
-  );
-  const connack = await new Promise<IConnackPacket | undefined>((resolve) => {
-    parser.on("packet", (p) => p.cmd === "connack" && resolve(p));
-    void closed.then(() => resolve(undefined));
-  });
-  return { socket, received, closed, connack, destroy: () => socket.destroy() };
-}
