@@ -4,6 +4,7 @@
  */
 import { expect } from "vitest";
 import { createProduct, type Caller, type Product } from "@iot/registry";
+import { insertDataPointRow, insertDataStreamRow } from "@iot/registry/testing";
 import { twoTenants } from "./test-tenants.js";
 
 /** A record as an answer holds it: its id and other members. */
@@ -42,58 +43,11 @@ export async function dataModelFixture(form: "1" | "2") {
     dataPointId: string,
     over: { pointDataType?: number; enum?: string } = {},
     who: Caller = admin,
-  ) =>
-    (
-      await t.store.db
-        .insertInto("dataPoints")
-        .values({
-          tenantId: who.tenantId,
-          userIntId: who.userIntId,
-          productIntId: p.id,
-          dataPointId,
-          dataPointName: `Point ${dataPointId}`,
-          pointDataType: over.pointDataType ?? 1,
-          dataTransType: 3,
-          unitName: null,
-          unitSymbol: null,
-          upperLimit: null,
-          lowerLimit: null,
-          dataStep: null,
-          binarySize: null,
-          faultValue: null,
-          isDiscard: null,
-          isLocationType: null,
-          locationType: null,
-          enum: over.enum ?? null,
-          registerAddr: null,
-          detail: null,
-          createAt: Date.now(),
-          updateAt: null,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
+  ) => (await insertDataPointRow(t.store.db, who, p.id, dataPointId, { ...over, createAt: Date.now() })).id;
 
   /** Inserts a data stream row on `topic` directly. */
   const stream = async (p: Product, topic: string, who: Caller = admin) =>
-    (
-      await t.store.db
-        .insertInto("dataStreams")
-        .values({
-          tenantId: who.tenantId,
-          userIntId: who.userIntId,
-          productIntId: p.id,
-          streamName: `Stream ${topic}`,
-          streamType: 1,
-          streamDataType: 1,
-          topic,
-          detail: null,
-          createAt: Date.now(),
-          updateAt: null,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
+    (await insertDataStreamRow(t.store.db, who, p.id, topic, Date.now())).id;
 
   /** POSTs `body` to `path` as `as` (the admin unless told), expects 201 and answers the record created. */
   const post = async (path: string, body: Record<string, unknown>, as = token) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDevice, createProduct, type Caller, type Device, type Product } from "@iot/registry";
+import { insertDataPointRow } from "@iot/registry/testing";
 import { testApp } from "./test-app.js";
 
 type Rec = Record<string, unknown> & { id: number };
@@ -24,34 +25,11 @@ describe.each(["1", "2"] as const)("device consoles, original data and metric da
   /** Inserts a data point row directly (the data point API is not under test here). */
   const point = async (p: Product, dataPointId: string, pointDataType = 1, dataTransType = 3) =>
     (
-      await t.store.db
-        .insertInto("dataPoints")
-        .values({
-          tenantId: admin.tenantId,
-          userIntId: 1,
-          productIntId: p.id,
-          dataPointId,
-          dataPointName: `Point ${dataPointId}`,
-          pointDataType,
-          dataTransType,
-          unitName: null,
-          unitSymbol: null,
-          upperLimit: null,
-          lowerLimit: null,
-          dataStep: null,
-          binarySize: null,
-          faultValue: null,
-          isDiscard: null,
-          isLocationType: null,
-          locationType: null,
-          enum: null,
-          registerAddr: null,
-          detail: null,
-          createAt: Date.now(),
-          updateAt: null,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow()
+      await insertDataPointRow(t.store.db, { tenantId: admin.tenantId, userIntId: 1 }, p.id, dataPointId, {
+        pointDataType,
+        dataTransType,
+        createAt: Date.now(),
+      })
     ).id;
   const post = async (path: string, body: Record<string, unknown>) => {
     const r = await t.call("POST", path, body, token);

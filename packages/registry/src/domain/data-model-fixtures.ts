@@ -5,6 +5,7 @@
  */
 import type { EngineUnderTest } from "../store/test-engines.js";
 import { twoTenants } from "./test-tenants.js";
+import { insertDataPointRow, insertDataStreamRow } from "./data-model-rows.js";
 import { createDevice } from "./devices.js";
 import { createProduct, type Product } from "./products.js";
 
@@ -16,58 +17,14 @@ export async function dataModelFixture(engine: EngineUnderTest) {
   const eveProduct = await createProduct(db, other, { productName: "Eve's", cloudProtocol: 1 });
 
   /** Inserts a data point row (default: numeric, reported and commanded). */
-  const point = async (
+  const point = (
     p: Product,
     dataPointId: string,
     over: { pointDataType?: number; dataTransType?: number; enum?: string | null } = {},
     who = caller,
-  ) =>
-    db
-      .insertInto("dataPoints")
-      .values({
-        tenantId: who.tenantId,
-        userIntId: who.userIntId,
-        productIntId: p.id,
-        dataPointId,
-        dataPointName: `Point ${dataPointId}`,
-        pointDataType: over.pointDataType ?? 1,
-        dataTransType: over.dataTransType ?? 3,
-        unitName: null,
-        unitSymbol: null,
-        upperLimit: null,
-        lowerLimit: null,
-        dataStep: null,
-        binarySize: null,
-        faultValue: null,
-        isDiscard: null,
-        isLocationType: null,
-        locationType: null,
-        enum: over.enum ?? null,
-        registerAddr: null,
-        detail: null,
-        createAt: 0,
-        updateAt: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  ) => insertDataPointRow(db, who, p.id, dataPointId, over);
   /** Inserts a data stream row of a product. */
-  const stream = async (p: Product, topic: string, who = caller) =>
-    db
-      .insertInto("dataStreams")
-      .values({
-        tenantId: who.tenantId,
-        userIntId: who.userIntId,
-        productIntId: p.id,
-        streamName: `Stream ${topic}`,
-        streamType: 1,
-        streamDataType: 1,
-        topic,
-        detail: null,
-        createAt: 0,
-        updateAt: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  const stream = (p: Product, topic: string, who = caller) => insertDataStreamRow(db, who, p.id, topic);
   /** Creates a device of a product. */
   const device = (name: string, p: Product = product, who = caller) =>
     createDevice(db, who, { productId: p.productId, deviceName: name, upLinkSystem: 1, authType: 1 });
