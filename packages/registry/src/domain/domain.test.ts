@@ -4,6 +4,7 @@ import { engines } from "../store/test-engines.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import type { Caller } from "./caller.js";
 import { authenticateDevice } from "./device-auth.js";
+import { insertDataPointRow, insertDataStreamRow } from "./data-model-rows.js";
 import { createDevice } from "./devices.js";
 import { listDevices } from "./list-devices.js";
 import { updateDevice } from "./update-device.js";
@@ -103,50 +104,10 @@ describe.each(engines)("domain on $name", (engine) => {
 
   it("deletes a product together with its data points and streams", async () => {
     const { db, caller, product } = await setup();
-    const point = await db
-      .insertInto("dataPoints")
-      .values({
-        tenantId: caller.tenantId,
-        userIntId: 1,
-        productIntId: product.id,
-        dataPointId: "t",
-        dataPointName: "t",
-        pointDataType: 1,
-        dataTransType: 1,
-        unitName: null,
-        unitSymbol: null,
-        upperLimit: null,
-        lowerLimit: null,
-        dataStep: null,
-        binarySize: null,
-        faultValue: null,
-        isDiscard: null,
-        isLocationType: null,
-        locationType: null,
-        enum: null,
-        registerAddr: null,
-        detail: null,
-        createAt: 0,
-        updateAt: null,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const stream = await db
-      .insertInto("dataStreams")
-      .values({
-        tenantId: caller.tenantId,
-        userIntId: 1,
-        productIntId: product.id,
-        streamName: "s",
-        streamType: 1,
-        streamDataType: 1,
-        topic: "t",
-        detail: null,
-        createAt: 0,
-        updateAt: null,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
+    const point = await insertDataPointRow(db, { tenantId: caller.tenantId, userIntId: 1 }, product.id, "t", {
+      dataTransType: 1,
+    });
+    const stream = await insertDataStreamRow(db, { tenantId: caller.tenantId, userIntId: 1 }, product.id, "t");
     await db
       .insertInto("dataStreamPoints")
       .values({ dataStreamIntId: stream.id, dataPointIntId: point.id, position: 0 })
