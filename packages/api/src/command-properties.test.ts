@@ -46,9 +46,9 @@ describe("MQTT 5.0 properties on device_publish and group_publish", () => {
   });
 
   const bad: Array<[string, Record<string, unknown>]> = [
-    ["userProperties", { userProperties: { k: 1 } }],
+    ["userProperties.k", { userProperties: { k: 1 } }],
     ["userProperties", { userProperties: ["k", "v"] }],
-    ["userProperties", { userProperties: { k: [] } }],
+    ["userProperties.k", { userProperties: { k: [] } }],
     ["userProperties", { userProperties: { "a\u0000": "v" } }],
     ["userProperties", { userProperties: { k: "x".repeat(9000) } }],
     ["contentType", { contentType: "" }],

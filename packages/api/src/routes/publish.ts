@@ -89,8 +89,6 @@ function propertiesOf(b: z.output<z.ZodObject<typeof commandProperties>>): Comma
   };
   return Object.values(p).some((v) => v !== undefined) ? p : undefined;
 }
-  return Object.values(p).some((v) => v !== undefined) ? p : undefined;
-};
 
 /**
  * `POST /device_publish`: records a control log and sends the command to the

@@ -24,11 +24,11 @@ export interface StoredCommandProperties {
 }
 
 /**
- * The key that ties a device's answer to the command it answers: the answer's topic (relative, the command's response
- * topic) and its correlation data (base64 of the bytes).
+ * The key that ties a device's answer to the command it answers: its correlation data (base64 of the bytes, which
+ * holds no space) and the answer's topic (relative, the command's response topic). PostgreSQL text holds no NUL.
  */
 export function answerKey(topic: string, correlationDataBase64: string): string {
-  return `${topic}\u0000${correlationDataBase64}`;
+  return `${correlationDataBase64} ${topic}`;
 }
 
 /** What the control log of a command with these properties keeps. */
