@@ -66,9 +66,12 @@ describe("MQTT 5.0 properties on device_publish and group_publish", () => {
   });
 
   it("gives every member's command of a group_publish the properties", async () => {
-    const group = (await t.call("POST", "/groups", { productID: await productOf(), groupName: "g5", description: "d" }, token))
-      .body;
-    expect((await t.call("POST", `/groups/${group.id}/devices`, { ids: [deviceIntID] }, token)).status).toBeLessThan(300);
+    const group = (
+      await t.call("POST", "/groups", { productID: await productOf(), groupName: "g5", description: "d" }, token)
+    ).body;
+    expect((await t.call("POST", `/groups/${group.id}/devices`, { ids: [deviceIntID] }, token)).status).toBeLessThan(
+      300,
+    );
     const r = await t.call(
       "POST",
       "/group_publish",

@@ -51,7 +51,7 @@ export function commandPublishProperties(
 function parse(text: string): SentProperties {
   try {
     const value = JSON.parse(text) as unknown;
-    return value !== null && typeof value === "object" ? (value as SentProperties) : {};
+    return value !== null && typeof value === "object" ? value : {};
   } catch {
     return {};
   }

@@ -81,7 +81,14 @@ describe("MQTT adapter: MQTT 5.0 PUBLISH properties", () => {
     const expiresAtMs = Date.now() + 30_000;
     const sent = await Promise.all(
       [1, 2].map((deviceIntId) =>
-        h.registry.pushDownlink({ deviceIntId, topic: "inbox", payload: payload("go"), qos: 1, expiresAtMs, properties }),
+        h.registry.pushDownlink({
+          deviceIntId,
+          topic: "inbox",
+          payload: payload("go"),
+          qos: 1,
+          expiresAtMs,
+          properties,
+        }),
       ),
     );
     expect(sent).toEqual([{ status: "DELIVERED" }, { status: "DELIVERED" }]);

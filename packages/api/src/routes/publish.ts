@@ -18,11 +18,7 @@ const noNul = (s: string) => !s.includes("\u0000");
 
 /** An MQTT 5.0 string property of a command: UTF-8 text without NUL, 1 to `max` characters. */
 const propertyText = (max: number) =>
-  z
-    .string()
-    .min(1, "required")
-    .max(max, `at most ${max} characters`)
-    .refine(noNul, "must not contain NUL");
+  z.string().min(1, "required").max(max, `at most ${max} characters`).refine(noNul, "must not contain NUL");
 
 /**
  * MQTT 5.0 PUBLISH properties a command may carry (our addition, docs/devices/mqtt.md "Command properties"): an MQTT

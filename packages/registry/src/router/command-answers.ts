@@ -13,7 +13,11 @@ import { commandResult, type PublishStatus } from "./publish-status.js";
  * carrying the answer. Runs inside the uplinks' batch transaction (StoreHooks.uplinkAnswers): the command is settled
  * exactly when its answer is stored.
  */
-export async function settleAnswers(trx: Kysely<Database>, answers: readonly UplinkAnswer[], now: number): Promise<void> {
+export async function settleAnswers(
+  trx: Kysely<Database>,
+  answers: readonly UplinkAnswer[],
+  now: number,
+): Promise<void> {
   const events: NewEvent[] = [];
   for (const a of answers) {
     const result = Buffer.from(a.payload.buffer, a.payload.byteOffset, a.payload.byteLength).toString("utf8");

@@ -195,7 +195,8 @@ export class BatchedUplinkWriter implements UplinkWriter {
           if (uplinkId === undefined) continue;
           events.push({ tenantId: r.tenantId, uplinkId });
           counts.set(r.tenantId, (counts.get(r.tenantId) ?? 0) + 1);
-          if (r.answerKey) (answers ??= []).push({ deviceIntId: r.deviceIntId, answerKey: r.answerKey, payload: r.payload });
+          if (r.answerKey)
+            (answers ??= []).push({ deviceIntId: r.deviceIntId, answerKey: r.answerKey, payload: r.payload });
         }
         await this.#events?.append(trx, events, now);
         await addUplinkCounts(trx, counts);

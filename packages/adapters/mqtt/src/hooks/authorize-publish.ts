@@ -10,7 +10,7 @@ import {
 import type { AdapterContext } from "../context.js";
 import { ReasonCode } from "../reason-codes.js";
 import { publishPropertiesProblem } from "./publish-properties.js";
-import { keptProperties, MAX_KEPT_PROPERTIES_BYTES, type PublishProperties } from "./uplink-properties.js";
+import { keptProperties, MAX_KEPT_PROPERTIES_BYTES } from "./uplink-properties.js";
 
 /**
  * MQTT-3.3 PUBLISH from a device (and its will, published when it drops):
@@ -171,7 +171,7 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
     if (client.version === 5) {
       const bad = publishPropertiesProblem(packet.properties);
       if (bad) return refuse(ctx, client, state, topic, bad.reason, bad.code, done);
-      const kept = keptProperties(packet.properties as PublishProperties | undefined);
+      const kept = keptProperties(packet.properties);
       if (kept && "tooLarge" in kept)
         return refuse(
           ctx,

@@ -7,7 +7,7 @@
 export const MAX_KEPT_PROPERTIES_BYTES = 8192;
 
 /** The PUBLISH properties of an MQTT 5.0 device as mqtt-packet decodes them (a repeated user property an array). */
-export interface PublishProperties {
+interface PublishProperties {
   userProperties?: Record<string, string | string[]>;
   contentType?: string;
   payloadFormatIndicator?: boolean;
