@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { addGroupDevices, createGroup, getGroup } from "../domain/groups.js";
+import { createDevice } from "../domain/devices.js";
 import { readEvents } from "../northbound/events.js";
 import { fakeAdapterLink } from "../sessions/fake-adapter-link.js";
 import { uplinkAnswerKey } from "./command-properties.js";
@@ -121,5 +122,52 @@ describe.each(engines)("commands answered by their device (MQTT 5.0 request/resp
     await uplink("resp", "mine", "g");
     expect((await log(logs.find((l) => l.deviceIntId === d.id)!.id)).result).toBe("mine");
     expect((await log(logs.find((l) => l.deviceIntId === other.id)!.id)).result).toBeNull();
+  });
+
+  it("names a relayed command's response topic under the child's relay prefix, and the child's answer settles it", async () => {
+    const { db, caller, sessions, router, product, store, log } = await setup("rr5");
+    const gw = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "gw5",
+      deviceType: 2,
+      authType: 1,
+    });
+    const child = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "c5",
+      deviceId: "child-5",
+      upLinkSystem: 2,
+      gateway: gw.id,
+      authType: 1,
+    });
+    const r = await router.publish(caller, {
+      deviceIntId: child.id,
+      payload: "on",
+      qos: 1,
+      properties: { responseTopic: "resp", correlationData: "c5" },
+    });
+    const adapter = fakeAdapterLink(sessions);
+    adapter.open(gw.id);
+    expect(await router.deliverPending([gw.id])).toBe(1);
+    expect(JSON.parse(adapter.sent[0]!.properties!)).toEqual({
+      responseTopic: "devices/child-5/resp",
+      correlationData: "c5",
+    });
+    // The gateway's answer on devices/child-5/resp is the child's uplink on "resp" once the intake resolved the relay.
+    const metadata = metadataWith("c5");
+    await store.uplinks.write({
+      msgKey: "rr5:relayed",
+      tenantId: caller.tenantId,
+      deviceIntId: child.id,
+      gatewayIntId: gw.id,
+      topic: "resp",
+      payload: Buffer.from("done"),
+      ip: null,
+      qos: 1,
+      msgTime: 1_000,
+      metadata,
+      answerKey: uplinkAnswerKey("resp", metadata) ?? null,
+    });
+    expect((await log(r.id)).result).toBe("done");
   });
 });
