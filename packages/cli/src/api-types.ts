@@ -5108,6 +5108,13 @@ export interface operations {
                     payload: string;
                     topic?: string;
                     qos?: (0 | 1) | ("0" | "1");
+                    userProperties?: {
+                        [key: string]: string | string[];
+                    };
+                    contentType?: string;
+                    payloadFormatIndicator?: (0 | 1) | ("0" | "1");
+                    responseTopic?: string;
+                    correlationData?: string;
                 };
             };
         };
@@ -5201,6 +5208,13 @@ export interface operations {
                     groupIntID?: number | string;
                     payload: string;
                     needAck?: (0 | 1) | ("0" | "1");
+                    userProperties?: {
+                        [key: string]: string | string[];
+                    };
+                    contentType?: string;
+                    payloadFormatIndicator?: (0 | 1) | ("0" | "1");
+                    responseTopic?: string;
+                    correlationData?: string;
                 };
             };
         };

@@ -101,6 +101,7 @@ export function registryMessages() {
     payload: new Uint8Array([0, 1, 255]),
     qos: 1,
     expiresAtMs: 1_700_000_000_000n,
+    properties: '{"responseTopic":"r","correlationData":"c"}',
   };
   return [
     create(RegistryMessageSchema, {

@@ -32,6 +32,7 @@ export { LiveUpdates } from "./sessions/live-updates.js";
 export { ModbusConfigPush } from "./modbus/config-push.js";
 export { MODBUS_CONFIG_TOPIC, type ChannelConfig } from "./modbus/channel-config.js";
 export { CommandRouter, type DeviceCommand, type GroupCommand } from "./router/commands.js";
+export type { CommandProperties } from "./router/command-properties.js";
 export { PUBLISH_STATUS, type PublishStatus } from "./router/publish-status.js";
 export type { CommandRouterOptions } from "./router/command-router-options.js";
 export { groupOfCommand } from "./router/group-commands.js";

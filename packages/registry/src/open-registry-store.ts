@@ -2,6 +2,7 @@ import type { DatabaseStateChange } from "./ops/database-state.js";
 import { databaseErrorLog, uplinkBatchRows, uplinkBatchSeconds, uplinkWriterQueue } from "./ops/registry-metrics.js";
 import { appendUplinkEvents, eventsCommitted } from "./northbound/events.js";
 import { openStore } from "./store/open-store.js";
+import { settleAnswers } from "./router/command-answers.js";
 import type { Store, StoreOptions } from "./store/store.js";
 import type { StoreHooks } from "./store/store-hooks.js";
 
@@ -14,12 +15,14 @@ export interface RegistryStoreOptions extends Omit<StoreOptions, "hooks"> {
 /**
  * What the registry's store calls in the registry's other layers: every failed statement counted in the metrics and
  * fed to the database's state (`onDatabaseState`), each uplink batch's northbound `uplink` events appended in its
- * transaction and announced after its commit, and the uplink writer's metrics.
+ * transaction and announced after its commit, the commands its uplinks answer settled in it, and the uplink writer's
+ * metrics.
  */
 export function registryStoreHooks(onDatabaseState?: (change: DatabaseStateChange) => void): StoreHooks {
   return {
     queryLog: (engine) => databaseErrorLog(engine, onDatabaseState),
     uplinkEvents: { append: appendUplinkEvents, committed: eventsCommitted },
+    uplinkAnswers: { settle: settleAnswers },
     uplinkMetrics: {
       enqueued: () => uplinkWriterQueue().inc(),
       dequeued: (count) => uplinkWriterQueue().dec(count),

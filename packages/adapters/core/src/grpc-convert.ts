@@ -236,6 +236,7 @@ export function fromDownlink(d: PbDownlink): Downlink {
     payload: d.payload,
     qos: d.qos,
     expiresAtMs: Number(d.expiresAtMs),
+    ...(d.properties ? { properties: d.properties } : {}),
   };
 }
 

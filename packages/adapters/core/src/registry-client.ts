@@ -161,7 +161,8 @@ export interface Uplink {
   readonly gatewayDeviceIntId?: number;
   /**
    * How the message reached the service, as a JSON object text kept with the event (LoRaWAN: the gateways that
-   * heard the frame, RSSI, SNR, frequency, data rate, FCnt). Absent for protocols with nothing to add.
+   * heard the frame, RSSI, SNR, frequency, data rate, FCnt; MQTT 5.0: the PUBLISH's user properties, content type,
+   * payload format indicator, response topic and correlation data). Absent for protocols with nothing to add.
    */
   readonly metadata?: string;
   /** The protocol's identity of the message, for recognising a device's resend of it (see `UplinkResend`). */
@@ -195,6 +196,11 @@ export interface Downlink {
   readonly qos: number;
   /** Epoch ms after which it must not be delivered; 0 = no limit. */
   readonly expiresAtMs: number;
+  /**
+   * MQTT 5.0 PUBLISH properties of the command, a JSON object text (userProperties, contentType,
+   * payloadFormatIndicator, responseTopic, correlationData as UTF-8 text); absent when none. Other protocols ignore it.
+   */
+  readonly properties?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Client } from "aedes";
 import { isAllowed, mountTopic, publishTopicProblem, type Downlink, type DownlinkOutcome } from "@iot/adapter-core";
 import { highestGrantedQos } from "./granted-qos.js";
+import { commandPublishProperties, type CommandPublishProperties } from "./command-properties.js";
 import type { ClientState } from "./client-table.js";
 import type { AdapterContext } from "./context.js";
 
@@ -28,7 +29,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * a matching subscription. FAILED when the device is not connected here, the
  * topic is invalid or denied by its policies, the write fails, or no PUBACK
  * arrives within the ack timeout or before the device disconnects. QoS is
- * capped at 1 and at the QoS the device was granted.
+ * capped at 1 and at the QoS the device was granted. An MQTT 5.0 device gets
+ * the command's PUBLISH properties, and its remaining TTL as Message Expiry
+ * Interval (`commandPublishProperties`); a 3.1.1 device gets none.
  */
 export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): Promise<DownlinkOutcome> {
   const client = ctx.clients.ofDevice(downlink.deviceIntId).at(-1);
@@ -46,7 +49,8 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
   if (granted < 0) return queued(`expired before the device subscribed to "${topic}"`);
   const qos = Math.min(downlink.qos, 1, granted) as 0 | 1;
   ctx.stats.downlinks++;
-  return send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos);
+  const properties = client.version === 5 ? commandPublishProperties(downlink, Date.now()) : undefined;
+  return send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos, properties);
 }
 
 /**
@@ -89,6 +93,7 @@ function send(
   topic: string,
   payload: Buffer,
   qos: 0 | 1,
+  properties: CommandPublishProperties | undefined,
 ): Promise<DownlinkOutcome> {
   return new Promise((resolve) => {
     let messageId: number | undefined;
@@ -106,7 +111,8 @@ function send(
       messageId = packet.messageId;
       if (messageId !== undefined) state.awaitingAck.set(messageId, settle);
     });
-    client.publish({ cmd: "publish", topic, payload, qos, retain: false, dup: false }, (err) => {
+    const packet = { cmd: "publish" as const, topic, payload, qos, retain: false, dup: false };
+    client.publish(properties ? { ...packet, properties } : packet, (err) => {
       if (state.downlinkMarks.has(payload)) return settle(failed("the device's connection did not accept the message"));
       if (err || client.closed) return settle(failed(`write failed: ${err?.message ?? "connection closed"}`));
       if (qos === 0) return settle({ status: "SENT" });

@@ -22,6 +22,8 @@ export const ReasonCode = {
   PACKET_TOO_LARGE: 0x95,
   /** DISCONNECT: the tenant is over its uplink rate (maxUplinkRate). */
   MESSAGE_RATE_TOO_HIGH: 0x96,
+  /** DISCONNECT: a publish's properties over what is kept with a message (MAX_KEPT_PROPERTIES_BYTES). */
+  QUOTA_EXCEEDED: 0x97,
   /** DISCONNECT: the registry refused the message for good. */
   IMPLEMENTATION_SPECIFIC_ERROR: 0x83,
 } as const;

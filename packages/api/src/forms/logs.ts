@@ -23,7 +23,7 @@ const eventBase = z.object({
   payload: f.str.describe("UTF-8 text, or base64 when the bytes are not UTF-8"),
   topic: f.str,
   updateAt: z.null(),
-  /** How the message arrived (LoRaWAN metadata); only on events that have it. */
+  /** How the message arrived (LoRaWAN radio metadata, MQTT 5.0 properties); only on events that have it. */
   metadata: f.json.optional(),
 });
 const connectBase = z.object({
@@ -83,7 +83,8 @@ export function event(
     payload: payloadText(e.payload),
     topic: e.topic,
     updateAt: null,
-    // How the message arrived (LoRaWAN: gateways, RSSI, SNR, frequency, data rate); only on events that have it.
+    // How the message arrived (LoRaWAN: gateways, RSSI, SNR, frequency, data rate; MQTT 5.0: its properties); only on
+    // events that have it.
     ...(e.metadata ? { metadata: uplinkMetadata(e.metadata) as JsonValue } : {}),
   };
   return view.form === "1" ? { ...common, msgTime: formatDate(e.msgTime) } : { ...common, productName: e.productName };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupOfCommand } from "@iot/registry";
+import { groupOfCommand, type CommandProperties } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { codeField, intField } from "../params.js";
@@ -9,6 +9,41 @@ import { taskLink } from "../forms/tasks.js";
 /** MQTT-style topic a command may go to: relative, no wildcards, no empty levels at the ends. */
 // eslint-disable-next-line no-control-regex -- NUL is exactly what a topic must not contain
 const topic = z.string().regex(/^[^/#+\u0000][^#+\u0000]{0,199}$/, "a relative topic without wildcards");
+
+/** Most bytes of a command's user properties, as JSON text (what an MQTT 5.0 uplink keeps of its own, too). */
+const MAX_USER_PROPERTIES_BYTES = 8192;
+
+/** MQTT's UTF-8 strings may not hold NUL (MQTT-1.5.4-2). */
+const noNul = (s: string) => !s.includes("\u0000");
+
+/** An MQTT 5.0 string property of a command: UTF-8 text without NUL, 1 to `max` characters. */
+const propertyText = (max: number) =>
+  z.string().min(1, "required").max(max, `at most ${max} characters`).refine(noNul, "must not contain NUL");
+
+/**
+ * MQTT 5.0 PUBLISH properties a command may carry (our addition, docs/devices/mqtt.md "Command properties"): an MQTT
+ * 5.0 device gets them on the command's PUBLISH, a 3.1.1 device and other protocols ignore them. A command with a
+ * response topic and correlation data is settled by the device's answer (its payload becomes publishResult).
+ */
+const commandProperties = {
+  /** name → value, or several values for one name, sent in order. */
+  userProperties: z
+    .record(z.string(), z.union([z.string(), z.array(z.string()).min(1, "at least one value")]))
+    .refine((p) => Object.entries(p).every(([k, v]) => noNul(k) && [v].flat().every(noNul)), "must not contain NUL")
+    .refine(
+      (p) => Buffer.byteLength(JSON.stringify(p)) <= MAX_USER_PROPERTIES_BYTES,
+      `at most ${MAX_USER_PROPERTIES_BYTES} bytes as JSON`,
+    )
+    .optional(),
+  /** The payload's MIME type, e.g. `application/json`. */
+  contentType: propertyText(256).optional(),
+  /** 0: bytes, 1: UTF-8 text. */
+  payloadFormatIndicator: codeField([0, 1]).optional(),
+  /** Relative topic the device answers on (request/response). */
+  responseTopic: topic.optional(),
+  /** Sent as its UTF-8 bytes; the device's answer on the response topic repeats them. */
+  correlationData: propertyText(256).optional(),
+};
 
 /** Body of `POST /device_publish` (scheduled device commands share its members). */
 export const publishBody = z.strictObject({
@@ -23,6 +58,7 @@ export const publishBody = z.strictObject({
   topic: topic.optional(),
   /** 1 (default): the device must acknowledge; 0: fire and forget. */
   qos: codeField([0, 1]).optional(),
+  ...commandProperties,
 });
 
 const groupPublishBody = z.strictObject({
@@ -34,7 +70,21 @@ const groupPublishBody = z.strictObject({
    * it on connect.
    */
   needAck: codeField([0, 1]).optional(),
+  ...commandProperties,
 });
+
+/** The command properties of a publish body, as the router takes them; undefined when it gives none. */
+function propertiesOf(b: z.output<z.ZodObject<typeof commandProperties>>): CommandProperties | undefined {
+  const { userProperties, contentType, payloadFormatIndicator, responseTopic, correlationData } = b;
+  const p: CommandProperties = {
+    userProperties,
+    contentType,
+    payloadFormatIndicator: payloadFormatIndicator as 0 | 1 | undefined,
+    responseTopic,
+    correlationData,
+  };
+  return Object.values(p).some((v) => v !== undefined) ? p : undefined;
+}
 
 /**
  * `POST /device_publish`: records a control log and sends the command to the
@@ -65,6 +115,7 @@ export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
           topic: body.topic,
           payload: body.payload,
           qos: (body.qos ?? 1) as 0 | 1,
+          properties: propertiesOf(body),
         });
         return { publishStatus: String(r.publishStatus), controlLogIntID: r.id };
       },
@@ -84,6 +135,7 @@ export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
           group,
           payload: body.payload,
           needAck: (body.needAck ?? 0) as 0 | 1,
+          properties: propertiesOf(body),
         });
         return { statusUrl: `/task_status/${r.task.taskId}` };
       },

@@ -61,6 +61,7 @@ export class AdapterOutbox {
       id: BigInt(c.id),
       deviceIntId: BigInt(c.deviceIntId),
       expiresAtMs: BigInt(c.expiresAt),
+      properties: c.properties ?? "",
     });
     if (!this.takesDownlinkBatches) return this.send({ case: "downlink", value: downlink });
     this.downlinks.push(downlink);

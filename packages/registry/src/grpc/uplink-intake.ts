@@ -10,6 +10,7 @@ import { sessionRevocations } from "../domain/session-revocations.js";
 import type { AdapterOutbox } from "./adapter-outbox.js";
 import type { ConnectDeps } from "./connect-stream.js";
 import { uplinkMsgKey } from "./uplink-key.js";
+import { uplinkAnswerKey } from "../router/command-properties.js";
 
 /** Most sessions unknown to this node whose verdict is remembered (all forgotten past it). */
 const MAX_UNKNOWN_VERDICTS = 10_000;
@@ -87,6 +88,7 @@ export class UplinkIntake {
       metadata: u.metadata || null,
       resendId: u.resendId || null,
       maybeResend: u.maybeResend,
+      answerKey: uplinkAnswerKey(target.topic, u.metadata) ?? null,
     };
     // One closure per uplink, called once (no promise and then/catch closures per uplink).
     this.deps.uplinks.writeThen(record, (error, outcome) => {

@@ -1,4 +1,5 @@
 import type { AdapterLink, DownlinkCommand } from "../sessions/session-table.js";
+import { routedProperties } from "./command-properties.js";
 
 /** A stored command still to deliver, with what routing it needs. */
 export interface QueuedCommand {
@@ -15,6 +16,8 @@ export interface QueuedCommand {
   qos: number;
   /** Epoch ms; 0 = no limit. */
   expiresAt: number;
+  /** MQTT 5.0 PUBLISH properties (JSON object text, `CommandProperties`), or null when none. */
+  properties: string | null;
 }
 
 /** Where a command goes now: an adapter stream and the session's device and topic there. */
@@ -22,6 +25,8 @@ export interface DownlinkRoute {
   link: AdapterLink;
   deviceIntId: number;
   topic: string;
+  /** `devices/<deviceID>/` when the device's gateway relays it, else undefined. */
+  relayPrefix?: string | undefined;
 }
 
 /**
@@ -38,12 +43,13 @@ export function routeFor(
   if (own) return { link: own, deviceIntId: cmd.deviceIntId, topic: cmd.topic };
   const viaGateway = cmd.gateway != null ? route(cmd.gateway) : undefined;
   if (!viaGateway || cmd.gateway == null) return undefined;
-  return { link: viaGateway, deviceIntId: cmd.gateway, topic: `devices/${cmd.deviceId}/${cmd.topic}` };
+  const relayPrefix = `devices/${cmd.deviceId}/`;
+  return { link: viaGateway, deviceIntId: cmd.gateway, topic: `${relayPrefix}${cmd.topic}`, relayPrefix };
 }
 
 /** The gRPC-free downlink an adapter link sends for a routed command. */
 export function downlinkOf(cmd: QueuedCommand, route: DownlinkRoute): DownlinkCommand {
-  return {
+  const downlink: DownlinkCommand = {
     id: cmd.id,
     deviceIntId: route.deviceIntId,
     topic: route.topic,
@@ -51,6 +57,9 @@ export function downlinkOf(cmd: QueuedCommand, route: DownlinkRoute): DownlinkCo
     qos: cmd.qos,
     expiresAt: cmd.expiresAt,
   };
+  const properties = routedProperties(cmd.properties, route.relayPrefix);
+  if (properties !== undefined) downlink.properties = properties;
+  return downlink;
 }
 
 /**

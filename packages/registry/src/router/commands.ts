@@ -24,6 +24,7 @@ import { insertControlLogs, type NewDeviceCommand, type RecordedCommand } from "
 import { reportCommit } from "./report-commit.js";
 import type { SettledLog, SettleReport } from "./settle-batch.js";
 import { commandTopic } from "./command-payload.js";
+import { storedCommandProperties, type CommandProperties } from "./command-properties.js";
 import { commandStreamsOf } from "./command-streams.js";
 import { commandsTotal } from "../ops/registry-metrics.js";
 import { queryIn } from "../store/query-in.js";
@@ -43,6 +44,8 @@ export interface DeviceCommand {
   payload: string;
   /** 1 asks the device for an acknowledgement, 0 does not. */
   qos: 0 | 1;
+  /** MQTT 5.0 PUBLISH properties (an MQTT 5.0 device gets them; others ignore them). */
+  properties?: CommandProperties | undefined;
 }
 
 /** A command for every member of a group, already checked to be the caller's. */
@@ -54,6 +57,8 @@ export interface GroupCommand {
    * now (QoS 0).
    */
   needAck: 0 | 1;
+  /** MQTT 5.0 PUBLISH properties of every member's command. */
+  properties?: CommandProperties | undefined;
 }
 
 /**
@@ -139,6 +144,7 @@ export class CommandRouter {
         expiresAt,
         createAt: now,
         taskIntId: null,
+        ...storedCommandProperties(cmd.properties),
       },
       deviceId: device.deviceId,
       gateway: device.gateway,
@@ -176,6 +182,7 @@ export class CommandRouter {
         topic,
         needAck: cmd.needAck,
         expiresAt: now + this.ttlMs,
+        properties: cmd.properties,
       },
       now,
     );

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { ControlLogsTable, Database } from "../store/schema.js";
 import { EitherEngineInsert } from "../store/multi-row-insert.js";
+import type { StoredCommandProperties } from "./command-properties.js";
 
 /** A device command's control log as both command paths (device_publish, group_publish) insert it. */
 export type DeviceLogRow = Pick<
@@ -11,7 +12,7 @@ export type DeviceLogRow = Pick<
   topic: string;
   /** The group command's task, else null. */
   taskIntId: number | null;
-};
+} & Partial<StoredCommandProperties>;
 
 /**
  * Inserts device commands' control logs (group_int_id and update_at null) and answers each new row's id and device,
@@ -37,6 +38,8 @@ export async function insertDeviceLogs(
       r.expiresAt,
       r.createAt,
       r.taskIntId,
+      r.properties ?? null,
+      r.awaitingAnswer ?? null,
     );
   const returned = await INSERT.run(tx, values);
   return returned.map((r) => ({ id: Number(r.i), deviceIntId: Number(r.d) }));
@@ -57,6 +60,8 @@ const INSERT = new EitherEngineInsert(
     "expires_at",
     "create_at",
     "task_int_id",
+    "properties",
+    "awaiting_answer",
   ],
   "returning id as i, device_int_id as d",
 );

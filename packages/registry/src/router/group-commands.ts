@@ -6,6 +6,7 @@ import { getGroup, type Group } from "../domain/groups.js";
 import { createTask, TASK_STATUS, type Task } from "../domain/tasks.js";
 import type { QueuedCommand } from "./command-delivery.js";
 import { insertDeviceLogs } from "./control-log-insert.js";
+import { storedCommandProperties, type CommandProperties } from "./command-properties.js";
 
 /** What `recordGroupCommand` stores. */
 export interface GroupCommandRecord {
@@ -17,6 +18,8 @@ export interface GroupCommandRecord {
   needAck: 0 | 1;
   /** Epoch ms after which a member's command is no longer delivered. */
   expiresAt: number;
+  /** MQTT 5.0 PUBLISH properties every member's command carries. */
+  properties?: CommandProperties | undefined;
 }
 
 /**
@@ -90,9 +93,10 @@ export async function recordGroupCommand(
       .values({ ...base, deviceIntId: null, groupIntId: cmd.group.id, topic: cmd.topic, expiresAt: null })
       .returning("id")
       .executeTakeFirstOrThrow();
+    const stored = storedCommandProperties(cmd.properties);
     const rows = await insertDeviceLogs(
       tx,
-      members.map((m) => ({ ...base, deviceIntId: m.id, topic: cmd.topic, expiresAt: cmd.expiresAt })),
+      members.map((m) => ({ ...base, ...stored, deviceIntId: m.id, topic: cmd.topic, expiresAt: cmd.expiresAt })),
     );
     const byDevice = new Map(members.map((m) => [m.id, m]));
     const commands = rows.map((r): QueuedCommand => {
@@ -106,6 +110,7 @@ export async function recordGroupCommand(
         payload: cmd.payload,
         qos: cmd.needAck,
         expiresAt: cmd.expiresAt,
+        properties: stored.properties,
       };
     });
     commands.sort((a, b) => a.id - b.id);

@@ -15,7 +15,17 @@ export const pendingCommandsQuery = (db: Kysely<Database>, ids: number[], now: n
   db
     .selectFrom("controlLogs as l")
     .innerJoin("devices as d", "d.id", "l.deviceIntId")
-    .select(["l.id", "l.deviceIntId", "d.deviceId", "d.gateway", "l.topic", "l.payload", "l.qos", "l.expiresAt"])
+    .select([
+      "l.id",
+      "l.deviceIntId",
+      "d.deviceId",
+      "d.gateway",
+      "l.topic",
+      "l.payload",
+      "l.qos",
+      "l.expiresAt",
+      "l.properties",
+    ])
     .where("l.deviceIntId", "in", (eb) =>
       eb
         .selectFrom("devices")

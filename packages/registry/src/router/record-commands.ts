@@ -50,6 +50,7 @@ export async function insertControlLogs(
       payload: log.payload,
       qos: log.qos,
       expiresAt: log.expiresAt ?? 0,
+      properties: log.properties ?? null,
     };
     return { cmd, now };
   });

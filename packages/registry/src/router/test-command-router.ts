@@ -12,9 +12,12 @@ import { CommandRouter } from "./commands.js";
 /** The routers' command TTL, ms. */
 export const TTL = 60_000;
 
-/** The router (in-flight grace 10 s), its session table, the caller's product, `device(name)` and `statusOf(id)`. */
+/**
+ * The store, the router (in-flight grace 10 s), its session table, the caller's product, `device(name)` and
+ * `statusOf(id)`.
+ */
 export async function routerSetup(engine: EngineUnderTest) {
-  const { db, caller, other } = await twoTenants(engine);
+  const { store, db, caller, other } = await twoTenants(engine);
   const sessions = new SessionTable();
   const router = new CommandRouter(db, sessions, TTL, { inFlightGraceMs: 10_000 });
   const product = await createProduct(db, caller, { productName: "Valves", cloudProtocol: 1 });
@@ -29,5 +32,5 @@ export async function routerSetup(engine: EngineUnderTest) {
   const statusOf = async (id: number) =>
     (await db.selectFrom("controlLogs").select("publishStatus").where("id", "=", id).executeTakeFirstOrThrow())
       .publishStatus;
-  return { db, caller, other, sessions, router, product, device, statusOf };
+  return { store, db, caller, other, sessions, router, product, device, statusOf };
 }

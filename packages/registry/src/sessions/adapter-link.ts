@@ -12,6 +12,8 @@ export interface DownlinkCommand {
   qos: number;
   /** Epoch ms; 0 = no limit. */
   expiresAt: number;
+  /** MQTT 5.0 PUBLISH properties (JSON object text, `CommandProperties`); absent when none. */
+  properties?: string | undefined;
 }
 
 /** A topic rule pushed to live sessions (Form 1 access code; deny wins). */

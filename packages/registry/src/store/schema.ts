@@ -276,6 +276,16 @@ export interface ControlLogsTable {
    * any node waits for its answer; null otherwise. May be left out on insert.
    */
   handedAt: ColumnType<number | null, number | null | undefined, number | null>;
+  /**
+   * MQTT 5.0 PUBLISH properties the command carries (JSON object text, `CommandProperties`), else null; may be left
+   * out on insert.
+   */
+  properties: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * While the command waits for its device's answer (it carries a response topic and correlation data): the key an
+   * uplink answering it has (`answerKey`), cleared once an answer settled it; else null. May be left out on insert.
+   */
+  awaitingAnswer: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

@@ -14,6 +14,24 @@ export interface StoreHooks {
   uplinkEvents?: UplinkEvents | undefined;
   /** The uplink writer's metrics. */
   uplinkMetrics?: UplinkWriterMetrics | undefined;
+  /** Settles the commands that uplinks answer (request/response), in their batch's transaction. */
+  uplinkAnswers?: UplinkAnswers | undefined;
+}
+
+/** An uplink a batch stored now that answers a command (its `answerKey`). */
+export interface UplinkAnswer {
+  deviceIntId: number;
+  answerKey: string;
+  payload: Uint8Array;
+}
+
+/** How the uplink writer has the commands answered by a batch's uplinks settled. */
+export interface UplinkAnswers {
+  /**
+   * Settles, inside the batch's transaction `trx`, the command each answer answers (if one still waits for it), so
+   * the command is settled exactly when its answer is stored; `now` is the batch's epoch-ms time.
+   */
+  settle(trx: Kysely<Database>, answers: readonly UplinkAnswer[], now: number): Promise<void>;
 }
 
 /** One uplink a batch stored now: whose it is and its device_events id. */

@@ -56,6 +56,11 @@ export interface UplinkRecord {
    * the device has no recent uplink with the same resendId, topic and payload (see `resend-match.ts`).
    */
   maybeResend?: boolean;
+  /**
+   * The command answer key it carries (MQTT 5.0 correlation data on its topic, `answerKey` of the router), absent or
+   * null when none: once stored, it settles the command waiting for that answer (StoreHooks.uplinkAnswers).
+   */
+  answerKey?: string | null;
 }
 
 /** What became of one uplink: stored now, or already stored before (a replay). */

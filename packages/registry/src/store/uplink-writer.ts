@@ -6,6 +6,8 @@ import {
   NO_UPLINK_METRICS,
   type StoreHooks,
   type StoredUplinkRef,
+  type UplinkAnswer,
+  type UplinkAnswers,
   type UplinkEvents,
   type UplinkWriterMetrics,
 } from "./store-hooks.js";
@@ -52,6 +54,7 @@ export class BatchedUplinkWriter implements UplinkWriter {
   readonly #rows: UplinkRows;
   readonly #durability: BatchDurability;
   readonly #events: UplinkEvents | undefined;
+  readonly #answers: UplinkAnswers | undefined;
   readonly #metrics: UplinkWriterMetrics;
   /**
    * The resend lookup in memory, on SQLite only: the store is then the only writer of its database (one node holds
@@ -74,11 +77,12 @@ export class BatchedUplinkWriter implements UplinkWriter {
     engine: Engine,
     options: BatchOptions = {},
     durability: BatchDurability = commitIsDurable,
-    hooks: Pick<StoreHooks, "uplinkEvents" | "uplinkMetrics"> = {},
+    hooks: Pick<StoreHooks, "uplinkEvents" | "uplinkMetrics" | "uplinkAnswers"> = {},
   ) {
     this.#db = db;
     this.#durability = durability;
     this.#events = hooks.uplinkEvents;
+    this.#answers = hooks.uplinkAnswers;
     this.#metrics = hooks.uplinkMetrics ?? NO_UPLINK_METRICS;
     this.#maxRows = Math.max(1, options.batchMaxRows ?? DEFAULT_BATCH_MAX_ROWS);
     this.#maxDelayMs = Math.max(0, options.batchMaxDelayMs ?? DEFAULT_BATCH_MAX_DELAY_MS);
@@ -185,14 +189,19 @@ export class BatchedUplinkWriter implements UplinkWriter {
         // replay is no new event).
         const events: StoredUplinkRef[] = [];
         const counts = new Map<string, number>();
+        let answers: UplinkAnswer[] | undefined;
         for (const r of firsts) {
           const uplinkId = stored.get(r.msgKey);
           if (uplinkId === undefined) continue;
           events.push({ tenantId: r.tenantId, uplinkId });
           counts.set(r.tenantId, (counts.get(r.tenantId) ?? 0) + 1);
+          if (r.answerKey)
+            (answers ??= []).push({ deviceIntId: r.deviceIntId, answerKey: r.answerKey, payload: r.payload });
         }
         await this.#events?.append(trx, events, now);
         await addUplinkCounts(trx, counts);
+        // Answers to commands (MQTT 5.0 request/response) are rare: a batch without one pays for nothing.
+        if (answers !== undefined) await this.#answers?.settle(trx, answers, now);
       });
       this.#recent?.stored(firsts, stored);
       if (stored.size > 0) {

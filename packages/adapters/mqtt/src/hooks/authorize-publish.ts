@@ -10,6 +10,7 @@ import {
 import type { AdapterContext } from "../context.js";
 import { ReasonCode } from "../reason-codes.js";
 import { publishPropertiesProblem } from "./publish-properties.js";
+import { keptProperties, MAX_KEPT_PROPERTIES_BYTES } from "./uplink-properties.js";
 
 /**
  * MQTT-3.3 PUBLISH from a device (and its will, published when it drops):
@@ -33,6 +34,10 @@ import { publishPropertiesProblem } from "./publish-properties.js";
  *   get this far: the connection's size gate closes it from their header).
  *   An MQTT 5.0 device gets DISCONNECT 0x90 topic name invalid or 0x95
  *   packet too large first.
+ * - MQTT 5.0: user properties, content type, payload format indicator,
+ *   response topic and correlation data are kept with the uplink, as its
+ *   metadata (`keptProperties`); over MAX_KEPT_PROPERTIES_BYTES the publish
+ *   is refused with DISCONNECT 0x97 quota exceeded.
  * - A publish the device's policies deny is dropped and logged, and the
  *   connection stays up: it is acked like any other (MQTT 3.1.1 has no
  *   negative PUBACK), never stored, and routed to a topic outside every
@@ -162,9 +167,22 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
         ReasonCode.PACKET_TOO_LARGE,
         done,
       );
+    let metadata: string | undefined;
     if (client.version === 5) {
       const bad = publishPropertiesProblem(packet.properties);
       if (bad) return refuse(ctx, client, state, topic, bad.reason, bad.code, done);
+      const kept = keptProperties(packet.properties);
+      if (kept && "tooLarge" in kept)
+        return refuse(
+          ctx,
+          client,
+          state,
+          topic,
+          `properties of ${kept.tooLarge} bytes are over the ${MAX_KEPT_PROPERTIES_BYTES} bytes kept with a message`,
+          ReasonCode.QUOTA_EXCEEDED,
+          done,
+        );
+      metadata = kept?.metadata;
     }
     const problem = publishTopicProblem(topic);
     if (problem)
@@ -184,6 +202,7 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
       clientIp: connect.clientIp,
       receivedAtMs: Date.now(),
       resend: qos > 0 ? resendOf(packet) : undefined,
+      metadata,
     };
     ctx.stats.uplinks++;
     packet.topic = mountTopic(device.mountpoint, topic);

@@ -49,3 +49,23 @@ export const exportFileSecrets: Migration = {
     await sql`alter table export_files drop column secrets`.execute(db);
   },
 };
+
+/**
+ * 0028: a command's MQTT 5.0 PUBLISH properties (`control_logs.properties`, JSON text) and, while it waits for its
+ * device's answer on its response topic, the key that answer carries (`control_logs.awaiting_answer`, docs/devices/
+ * mqtt.md "Request/response"). Both nullable: existing rows need no rewrite. The partial index holds only the
+ * commands waiting for an answer, looked up by each uplink that carries correlation data.
+ */
+export const commandProperties: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`alter table control_logs add column properties text`.execute(db);
+    await sql`alter table control_logs add column awaiting_answer text`.execute(db);
+    await sql`create index control_logs_awaiting_answer on control_logs (device_int_id, awaiting_answer)
+      where awaiting_answer is not null`.execute(db);
+  },
+  async down(db: Kysely<unknown>) {
+    await sql`drop index control_logs_awaiting_answer`.execute(db);
+    await sql`alter table control_logs drop column awaiting_answer`.execute(db);
+    await sql`alter table control_logs drop column properties`.execute(db);
+  },
+};
