@@ -10,8 +10,8 @@
  * Each side first runs the load unmeasured (the warm-up, as in bench:mqtt), then three measured passes of every side,
  * the sides' order rotating from pass to pass, and each side's median counts: the machine's drift and the growing
  * database then move all sides alike. The load is bench:mqtt's (mqtt-load.ts: 32 publishes in flight per device).
- * The CPU seconds the MQTT adapter and the central node spend per 100,000 messages of each side say where a gap
- * comes from, whatever else the machine runs.
+ * The CPU seconds the MQTT adapter, the central node and the load generator (MQTT.js, in this process, on the same
+ * cores) spend per 100,000 messages of each side say where a gap comes from, whatever else the machine runs.
  */
 import type { IClientOptions, MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
@@ -39,7 +39,7 @@ interface Side {
   readonly clients: MqttClient[];
   readonly properties?: PublishProperties;
   readonly rates: number[];
-  readonly cpu: { adapter: number; central: number };
+  readonly cpu: { adapter: number; central: number; generator: number };
 }
 
 const t = await startTestFleet({ IOT_LOG_LEVEL: "error" });
@@ -68,10 +68,13 @@ async function sideDevices(productID: string, prefix: string, options: IClientOp
   return clients;
 }
 
-/** One measured pass of a side, with the CPU it cost the adapter and the central node. */
+/** One measured pass of a side, with the CPU it cost the adapter, the central node and the load generator (MQTT.js). */
 async function pass(side: Side): Promise<void> {
   const [adapter, central] = [cpuSeconds(pids.adapter), cpuSeconds(pids.central)];
+  const self = process.cpuUsage();
   side.rates.push(await measure(side.clients, perDevice, side.properties));
+  const { user, system } = process.cpuUsage(self);
+  side.cpu.generator += (user + system) / 1e6;
   // NaN (printed as "?") when /proc cannot tell.
   side.cpu.adapter += (cpuSeconds(pids.adapter) ?? NaN) - (adapter ?? NaN);
   side.cpu.central += (cpuSeconds(pids.central) ?? NaN) - (central ?? NaN);
@@ -85,7 +88,7 @@ async function run(): Promise<void> {
     clients,
     ...(properties ? { properties } : {}),
     rates: [],
-    cpu: { adapter: 0, central: 0 },
+    cpu: { adapter: 0, central: 0, generator: 0 },
   });
   const v311 = side("MQTT 3.1.1", await sideDevices(productID, "v311", {}));
   const v5 = side("MQTT 5.0", await sideDevices(productID, "v5", { protocolVersion: 5 }));
@@ -113,7 +116,8 @@ async function run(): Promise<void> {
   for (const s of sides)
     console.log(
       `${s.label.padEnd(38)} ${fmt(median(s)).padStart(7)} msg/s, the median of ${s.rates.map(fmt).join(", ")}; ` +
-        `CPU s per 100k messages: adapter ${per100k(s.cpu.adapter)}, central ${per100k(s.cpu.central)}`,
+        `CPU s per 100k messages: adapter ${per100k(s.cpu.adapter)}, central ${per100k(s.cpu.central)}, ` +
+        `load generator ${per100k(s.cpu.generator)}`,
     );
   for (const s of [v5, v5props]) {
     const ratio = median(s) / median(v311);
