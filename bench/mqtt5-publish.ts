@@ -81,8 +81,7 @@ async function pass(side: Side): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  const productID = (await t.api("POST", "/products", { productName: "bench-mqtt5", cloudProtocol: 1 })).body
-    .productID;
+  const productID = (await t.api("POST", "/products", { productName: "bench-mqtt5", cloudProtocol: 1 })).body.productID;
   const side = (label: string, clients: MqttClient[], properties?: PublishProperties): Side => ({
     label,
     clients,
@@ -121,7 +120,9 @@ async function run(): Promise<void> {
     );
   for (const s of [v5, v5props]) {
     const ratio = median(s) / median(v311);
-    console.log(`ratio ${s.label} / MQTT 3.1.1: ${ratio.toFixed(2)} (goal >= 0.9: ${ratio >= 0.9 ? "met" : "NOT met"})`);
+    console.log(
+      `ratio ${s.label} / MQTT 3.1.1: ${ratio.toFixed(2)} (goal >= 0.9: ${ratio >= 0.9 ? "met" : "NOT met"})`,
+    );
     printResult({
       measure: `${s.label} QoS 1 ingest, ${devices} devices (durable before PUBACK)`,
       figure: `${Math.round(median(s))} msg/s`,

@@ -38,12 +38,12 @@ async function uplinks(d: TestDevice): Promise<{ topic: string; payload: string 
 
 /** Drops the connection as a device losing power does: no DISCONNECT. */
 async function drop(client: MqttClient): Promise<void> {
-  const closed = new Promise((resolve) => client.once("close", resolve));
+  const closed = new Promise<void>((resolve) => client.once("close", () => resolve()));
   client.stream.destroy();
   await closed;
 }
 
-/** Publishes a QoS 1 marker from a new connection: once acknowledged, it is stored after anything the device sent before. */
+/** A QoS 1 marker from a new connection: once acknowledged, it is stored after anything the device sent before. */
 async function marker(d: TestDevice, protocolVersion: 4 | 5): Promise<void> {
   const c = await connect(d, { protocolVersion });
   await c.publishAsync("marker", "after", { qos: 1 });
@@ -51,7 +51,13 @@ async function marker(d: TestDevice, protocolVersion: 4 | 5): Promise<void> {
 }
 
 const will = (payload: string, properties?: object) =>
-  ({ topic: "status", payload: Buffer.from(payload), qos: 1, retain: false, ...(properties ? { properties } : {}) }) as const;
+  ({
+    topic: "status",
+    payload: Buffer.from(payload),
+    qos: 1,
+    retain: false,
+    ...(properties ? { properties } : {}),
+  }) as const;
 
 describe("a device's will", () => {
   it("of an MQTT 3.1.1 device is stored when its connection drops, and not after a DISCONNECT", async () => {

@@ -70,7 +70,7 @@ export function sometimes<T>(arbitrary: fc.Arbitrary<T>, every: number): fc.Arbi
 /** Any subset of `names` with generated values. */
 export function propertiesOf(names: readonly PropertyName[]): fc.Arbitrary<Properties> {
   const fields = Object.fromEntries(names.map((n) => [n, VALUES[PROPERTIES[n][1]]]));
-  return fc.record(fields, { requiredKeys: [] }) as fc.Arbitrary<Properties>;
+  return fc.record(fields, { requiredKeys: [] });
 }
 
 /**
@@ -131,7 +131,9 @@ export function encodeProperty(name: PropertyName, value: unknown): Buffer {
       return Buffer.concat([head, prefixed(value as string | Uint8Array)]);
     case "pairs":
       return Buffer.concat(
-        Object.entries(value as Record<string, string>).map(([k, v]) => Buffer.concat([head, prefixed(k), prefixed(v)])),
+        Object.entries(value as Record<string, string>).map(([k, v]) =>
+          Buffer.concat([head, prefixed(k), prefixed(v)]),
+        ),
       );
   }
 }
@@ -144,7 +146,10 @@ export type LengthEncoding = "minimal" | "five-bytes" | "padded" | "short" | "lo
 
 const lengthEncoding: fc.Arbitrary<LengthEncoding> = fc.oneof(
   { weight: 6, arbitrary: fc.constant("minimal" as const) },
-  { weight: 1, arbitrary: fc.constantFrom("five-bytes" as const, "padded" as const, "short" as const, "long" as const) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("five-bytes" as const, "padded" as const, "short" as const, "long" as const),
+  },
 );
 
 function propertiesLength(length: number, how: LengthEncoding): Buffer {

@@ -24,7 +24,13 @@ const payload = fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b));
 const messageId = fc.integer({ min: 1, max: 0xffff });
 const fuzzDevices = [DEVICES.a, DEVICES.otherTenantA, DEVICES.blocked, DEVICES.restricted, DEVICES.proxied];
 /** The 3.1.1 live device beside the v5 one (DEVICES.b), in the same tenant. */
-const LIVE_311: FakeDevice = { deviceIntId: 7, deviceId: "dev-g", username: "user-g", token: "token-g", tenantId: "t1" };
+const LIVE_311: FakeDevice = {
+  deviceIntId: 7,
+  deviceId: "dev-g",
+  username: "user-g",
+  token: "token-g",
+  tenantId: "t1",
+};
 
 /** Mostly a reason code the packet type allows a client (MQTT 5.0 §2.4), sometimes any byte. */
 const reasonCode = (allowed: readonly number[]) =>
@@ -176,7 +182,8 @@ const connection = fc.oneof({ weight: 1, arbitrary: valid }, { weight: 2, arbitr
 /** The MQTT 5.0 target: in-memory connections to one adapter on a fake registry. */
 export const mqtt5Packets: FuzzTarget<Uint8Array[]> = {
   name: "mqtt5-packets",
-  description: "MQTT 5.0 packets, valid and mutated, never crash the adapter; live v5 and 3.1.1 devices keep getting PUBACKs",
+  description:
+    "MQTT 5.0 packets, valid and mutated, never crash the adapter; live v5 and 3.1.1 devices keep getting PUBACKs",
   start: () =>
     mqttAdapterSession(
       inWrites(connection),
