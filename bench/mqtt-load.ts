@@ -10,16 +10,26 @@ export const WINDOW = 32;
 /** The telemetry every benchmark device sends: a small JSON object (4 numbers). */
 export const TELEMETRY = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
 
+/** MQTT 5.0 properties a device's publishes carry (bench:mqtt5), or none. */
+export type PublishProperties = mqtt.IClientPublishOptions["properties"];
+
 /**
- * One device publishing `count` QoS 1 messages of `payload`, at most WINDOW unacknowledged at a time. Rejects when
- * the broker disconnects the device meanwhile: its unanswered publishes would otherwise be awaited for ever.
+ * One device publishing `count` QoS 1 messages of `payload` (with MQTT 5.0 `properties`), at most WINDOW
+ * unacknowledged at a time. Rejects when the broker disconnects the device meanwhile: its unanswered publishes would
+ * otherwise be awaited for ever.
  */
-export async function publishAll(client: MqttClient, count: number, payload: Buffer = TELEMETRY): Promise<void> {
+export async function publishAll(
+  client: MqttClient,
+  count: number,
+  payload: Buffer = TELEMETRY,
+  properties?: PublishProperties,
+): Promise<void> {
   let next = 0;
+  const options = properties ? { qos: 1 as const, properties } : { qos: 1 as const };
   const lane = async () => {
     while (next < count) {
       const i = next++;
-      await client.publishAsync(`telemetry/${i % 10}`, payload, { qos: 1 });
+      await client.publishAsync(`telemetry/${i % 10}`, payload, options);
     }
   };
   let onClose = () => {};
@@ -35,10 +45,14 @@ export async function publishAll(client: MqttClient, count: number, payload: Buf
   }
 }
 
-/** Messages per second (PUBACKed) for every client publishing `perDevice` messages at once. */
-export async function measure(clients: MqttClient[], perDevice: number): Promise<number> {
+/** Messages per second (PUBACKed) for every client publishing `perDevice` messages (with `properties`) at once. */
+export async function measure(
+  clients: MqttClient[],
+  perDevice: number,
+  properties?: PublishProperties,
+): Promise<number> {
   const started = performance.now();
-  await Promise.all(clients.map((c) => publishAll(c, perDevice)));
+  await Promise.all(clients.map((c) => publishAll(c, perDevice, TELEMETRY, properties)));
   return (clients.length * perDevice) / ((performance.now() - started) / 1000);
 }
 

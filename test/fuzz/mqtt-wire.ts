@@ -1,9 +1,12 @@
 /**
- * A minimal MQTT 3.1.1 device over an in-memory stream (mqtt-packet's parser and generator), for fuzz targets:
+ * A minimal MQTT 3.1.1 or 5.0 device over an in-memory stream (mqtt-packet's parser and generator), for fuzz targets:
  * connects, publishes QoS 1 and waits for the PUBACK, so a target can show a well-behaved device keeps working.
  */
 import { duplexPair, type Duplex } from "node:stream";
-import mqttPacket, { type Packet } from "mqtt-packet";
+import mqttPacket, { type IPublishPacket, type Packet } from "mqtt-packet";
+
+/** MQTT 5.0 properties of a PUBLISH, as mqtt-packet names them. */
+export type PublishProperties = NonNullable<IPublishPacket["properties"]>;
 
 /** One device connection served by `handle` (an adapter's `handle(stream)`). */
 export class WireDevice {
@@ -12,10 +15,13 @@ export class WireDevice {
   closed = false;
   private nextId = 1;
 
-  constructor(handle: (stream: Duplex) => void) {
+  constructor(
+    handle: (stream: Duplex) => void,
+    readonly protocolVersion: 4 | 5 = 4,
+  ) {
     const [ours, theirs] = duplexPair();
     this.ours = ours;
-    const parser = mqttPacket.parser({ protocolVersion: 4 });
+    const parser = mqttPacket.parser({ protocolVersion });
     parser.on("packet", (p) => {
       const i = this.waiters.findIndex((w) => w(p));
       if (i >= 0) this.waiters.splice(i, 1);
@@ -40,32 +46,46 @@ export class WireDevice {
     });
   }
 
-  /** Sends CONNECT and resolves with the CONNACK's return code. */
+  /** Sends CONNECT and resolves with the CONNACK's return code (3.1.1) or reason code (5.0). */
   async connect(clientId: string, username: string, password: string): Promise<number> {
     const ack = this.next((p) => p.cmd === "connack", "CONNACK");
     this.send({
       cmd: "connect",
       protocolId: "MQTT",
-      protocolVersion: 4,
+      protocolVersion: this.protocolVersion,
       clean: true,
       keepalive: 0,
       clientId,
       username,
       password: Buffer.from(password),
     });
-    return ((await ack) as { returnCode?: number }).returnCode ?? -1;
+    const connack = (await ack) as { returnCode?: number; reasonCode?: number };
+    return connack.returnCode ?? connack.reasonCode ?? -1;
   }
 
-  /** Publishes QoS 1 and resolves once the PUBACK of its message id came back. */
-  async publish(topic: string, payload: string): Promise<void> {
+  /**
+   * Publishes QoS 1 (with MQTT 5.0 `properties`) and resolves once the PUBACK of its message id came back; rejects
+   * when an MQTT 5.0 PUBACK refuses it (reason code 0x80 or above).
+   */
+  async publish(topic: string, payload: string, properties?: PublishProperties): Promise<void> {
     const messageId = this.nextId++;
     const ack = this.next((p) => p.cmd === "puback" && p.messageId === messageId, `PUBACK ${messageId}`);
-    this.send({ cmd: "publish", topic, payload: Buffer.from(payload), qos: 1, messageId, retain: false, dup: false });
-    await ack;
+    this.send({
+      cmd: "publish",
+      topic,
+      payload: Buffer.from(payload),
+      qos: 1,
+      messageId,
+      retain: false,
+      dup: false,
+      ...(properties ? { properties } : {}),
+    });
+    const code = ((await ack) as { reasonCode?: number }).reasonCode ?? 0;
+    if (code >= 0x80) throw new Error(`PUBACK ${messageId} refused the publish with reason code ${code}`);
   }
 
   send(packet: Packet): void {
-    this.ours.write(mqttPacket.generate(packet));
+    this.ours.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
   }
 
   destroy(): void {

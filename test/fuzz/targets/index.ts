@@ -6,11 +6,13 @@ import { lorawanFrames } from "./lorawan-frames.js";
 import { lwm2mCodecs } from "./lwm2m-codecs.js";
 import { modbusReplies } from "./modbus-replies.js";
 import { mqttPackets } from "./mqtt-packets.js";
+import { mqtt5Packets } from "./mqtt5-packets.js";
 import { restApi } from "./rest-api.js";
 
 /** The targets by name. */
 export const TARGETS: readonly FuzzTarget<never>[] = [
   mqttPackets,
+  mqtt5Packets,
   coapMessages,
   httpDevice,
   restApi,

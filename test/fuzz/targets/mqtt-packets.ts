@@ -5,14 +5,11 @@
  * uncaught exception or unhandled rejection fails the case), and a device on its own connection keeps publishing
  * QoS 1 with PUBACKs and its uplinks reaching the registry.
  */
-import { duplexPair } from "node:stream";
 import fc from "fast-check";
 import mqttPacket, { type Packet } from "mqtt-packet";
-import { createAdapterLogger, FakeRegistryClient } from "@iot/adapter-core";
-import { createMqttAdapter } from "@iot/adapter-mqtt";
 import { DEVICES } from "../../../packages/adapters/mqtt/src/test-support.js";
 import { mutatedBytes, type FuzzTarget } from "../harness.js";
-import { WireDevice } from "../mqtt-wire.js";
+import { inWrites, mqttAdapterSession } from "../mqtt-session.js";
 
 const topic = fc.oneof(
   fc.constantFrom("telemetry", "up/x", "secret/keys", "config/a", "inbox", "$SYS/x", "a/+/b", "#", ""),
@@ -76,82 +73,10 @@ const connection = mutatedBytes(
     .map(([c, rest]) => new Uint8Array(Buffer.concat([...(c ? [c] : []), ...rest].map(generate)))),
 );
 
-/** Split points: a connection's bytes arrive in 1 to 3 writes, as TCP segments would. */
-const writes = fc.tuple(connection, fc.array(fc.nat(), { maxLength: 2 })).map(([bytes, cuts]) => {
-  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  return [0, ...at].map((from, i) => bytes.subarray(from, at[i] ?? bytes.length));
-});
-
-/** Waits until the stream closes or stays quiet for `quietMs`, at most `maxMs`. */
-function settle(stream: NodeJS.ReadableStream & { destroyed: boolean }, quietMs = 3, maxMs = 40): Promise<void> {
-  return new Promise((resolve) => {
-    let quiet: NodeJS.Timeout;
-    const done = () => {
-      clearTimeout(quiet);
-      clearTimeout(cap);
-      stream.off("data", again);
-      resolve();
-    };
-    const again = () => {
-      clearTimeout(quiet);
-      quiet = setTimeout(done, quietMs);
-    };
-    const cap = setTimeout(done, maxMs);
-    stream.on("data", again);
-    stream.once("close", done);
-    again();
-  });
-}
-
 /** The MQTT adapter target: in-memory connections to one adapter on a fake registry. */
 export const mqttPackets: FuzzTarget<Uint8Array[]> = {
   name: "mqtt-packets",
   description: "MQTT packets, valid and mutated, never crash the adapter; a live device keeps getting PUBACKs",
-  async start() {
-    const registry = new FakeRegistryClient({ devices: Object.values(DEVICES) });
-    registry.start();
-    const adapter = await createMqttAdapter({
-      registry,
-      logger: createAdapterLogger("fuzz", "silent"),
-      policyDefault: "allow",
-      connectTimeoutMs: 200,
-    });
-    let live: WireDevice | undefined;
-    let published = 0;
-    return {
-      arbitrary: writes,
-      async run(chunks) {
-        const [ours, theirs] = duplexPair();
-        ours.on("error", () => {});
-        ours.resume();
-        adapter.handle(theirs);
-        for (const c of chunks) ours.write(c);
-        await settle(ours);
-        ours.destroy();
-      },
-      async alive() {
-        // A fuzzed connection may take over the live device's client id (a legitimate takeover): connect again then.
-        if (!live || live.closed) {
-          live?.destroy();
-          live = new WireDevice((s) => adapter.handle(s));
-          const code = await live.connect(DEVICES.b.deviceId, DEVICES.b.username, DEVICES.b.token);
-          if (code !== 0) throw new Error(`the live device's CONNECT was answered ${code}`);
-        }
-        const before = registry.uplinks.filter((u) => u.deviceIntId === DEVICES.b.deviceIntId).length;
-        await live.publish("telemetry", JSON.stringify({ n: ++published }));
-        const after = registry.uplinks.filter((u) => u.deviceIntId === DEVICES.b.deviceIntId).length;
-        if (after !== before + 1)
-          throw new Error(`the live device's publish reached the registry ${after - before} times`);
-      },
-      forget() {
-        registry.uplinks.length = 0;
-        registry.events.length = 0;
-        registry.authAttempts.length = 0;
-      },
-      async stop() {
-        live?.destroy();
-        await adapter.close();
-      },
-    };
-  },
+  start: () =>
+    mqttAdapterSession(inWrites(connection), Object.values(DEVICES), [{ device: DEVICES.b, protocolVersion: 4 }]),
 };
