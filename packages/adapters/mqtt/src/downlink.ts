@@ -101,10 +101,14 @@ function send(
       if (packet.messageId === undefined || (packet.qos !== 1 && packet.qos !== 2)) return;
       flow = new AckFlow(ctx, state, { ...command, messageId: packet.messageId, qos: packet.qos }, settle);
     });
-    const fail = (outcome: DownlinkOutcome) => (flow ? flow.settle(outcome) : settle(outcome));
     client.publish({ cmd: "publish", topic, payload, qos, retain: false, dup: false }, (err) => {
-      if (state.downlinkMarks.has(payload)) return fail(failed("the device's connection did not accept the message"));
-      if (err || client.closed) return fail(failed(`write failed: ${err?.message ?? "connection closed"}`));
+      if (state.downlinkMarks.has(payload)) return settle(failed("the device's connection did not accept the message"));
+      // A QoS 1/2 PUBLISH whose connection ended: the flow's `dropped` answers, as it does for a later end.
+      if (flow && client.closed) return;
+      if (err || client.closed) {
+        const outcome = failed(`write failed: ${err?.message ?? "connection closed"}`);
+        return flow ? flow.settle(outcome) : settle(outcome);
+      }
       if (!flow) return settle({ status: "SENT" });
       flow.written();
     });
