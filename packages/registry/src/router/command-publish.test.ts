@@ -76,6 +76,21 @@ describe.each(engines)("publishing device commands on $name", (engine) => {
     expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.delivered);
   });
 
+  it("does not send a command again to a session opening while the command's delivered report is being committed", async () => {
+    const { caller, sessions, router, device, statusOf } = await routerSetup(engine);
+    const d = await device("v4");
+    const adapter = fakeAdapterLink(sessions);
+    adapter.open(d.id);
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "once", qos: 2 });
+    const settled = router.settle(r.id, PUBLISH_STATUS.delivered);
+    adapter.open(d.id);
+    expect(await router.deliverPending([d.id])).toBe(0);
+    await settled;
+    expect(await router.deliverPending([d.id])).toBe(0);
+    expect(adapter.sent.map((c) => c.id)).toEqual([r.id]);
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.delivered);
+  });
+
   it("finds the device by its deviceID alone, and refuses a deviceIntId that is another device", async () => {
     const { caller, sessions, router, device } = await routerSetup(engine);
     const [d, other] = [await device("n1"), await device("n2")];

@@ -232,9 +232,18 @@ export class CommandRouter {
    * undelivered, see `requeue`.
    */
   async settle(downlinkId: number, status: PublishStatus, message = "", now = Date.now()): Promise<void> {
-    this.inFlight.release(downlinkId);
-    if (status === PUBLISH_STATUS.issued) return this.requeue(downlinkId, now);
-    await this.settling.add({ downlinkId, status, message, now });
+    if (status === PUBLISH_STATUS.issued) {
+      this.inFlight.release(downlinkId);
+      return this.requeue(downlinkId, now);
+    }
+    // Still held while the report is committed: a session opening meanwhile reads the log as issued, and must not
+    // send the command again down the stream that just delivered it (a QoS 2 PUBREL resent right after CONNACK is
+    // answered within the commit).
+    try {
+      await this.settling.add({ downlinkId, status, message, now });
+    } finally {
+      this.inFlight.release(downlinkId);
+    }
   }
 
   /**
