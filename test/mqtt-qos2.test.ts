@@ -5,7 +5,6 @@
  * follows the packets: issued (1) until the PUBCOMP, delivered (2) on it.
  */
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,9 +24,8 @@ afterAll(async () => {
 });
 
 const statusOf = async (d: TestDevice, controlLogIntID: number) =>
-  (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items.find(
-    (l: { id: number }) => l.id === controlLogIntID,
-  )?.publishStatus;
+  (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items.find((l: { id: number }) => l.id === controlLogIntID)
+    ?.publishStatus;
 
 const online = async (d: TestDevice) => (await t.api("GET", `/devices/${d.id}`)).body.deviceStatus;
 
@@ -49,10 +47,17 @@ async function mqttJsDevice(d: TestDevice, extra: IClientOptions = {}) {
   const packets: Array<{ cmd: string; dup?: boolean; messageId?: number }> = [];
   const messages: string[] = [];
   client.on("packetreceive", (p) =>
-    packets.push({ cmd: p.cmd, ...("dup" in p ? { dup: p.dup } : {}), ...("messageId" in p ? { messageId: p.messageId } : {}) }),
+    packets.push({
+      cmd: p.cmd,
+      ...("dup" in p ? { dup: p.dup } : {}),
+      ...("messageId" in p ? { messageId: p.messageId } : {}),
+    }),
   );
   client.on("message", (_topic, payload) => messages.push(payload.toString()));
-  await once(client, "connect");
+  await new Promise<void>((resolve, reject) => {
+    client.once("connect", () => resolve());
+    client.once("error", reject);
+  });
   await client.subscribeAsync("inbox", { qos: 2 });
   return { client, packets, messages };
 }
@@ -85,7 +90,9 @@ describe("QoS 2 commands over MQTT", () => {
         await expect.poll(() => statusOf(d, id), { timeout: 5_000 }).toBe(2);
         const flow = out
           .split("\n")
-          .map((l) => /(received|sending) (PUBLISH|PUBREC|PUBREL|PUBCOMP)/i.exec(l)?.slice(1, 3).join(" ").toLowerCase())
+          .map((l) =>
+            /(received|sending) (PUBLISH|PUBREC|PUBREL|PUBCOMP)/i.exec(l)?.slice(1, 3).join(" ").toLowerCase(),
+          )
           .filter(Boolean);
         expect(flow).toEqual(["received publish", "sending pubrec", "received pubrel", "sending pubcomp"]);
         expect(out).toMatch(/received PUBLISH \(d0, q2/);

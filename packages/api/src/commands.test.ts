@@ -135,11 +135,24 @@ describe.each(["1", "2"] as const)("group commands and task status in Form %s", 
       status: 3,
       result: { total: 1, success: 1, failed: 0, pending: 0 },
     });
-    const agree = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x", qos: 2, needAck: 1 }, token);
+    const agree = await t.call(
+      "POST",
+      "/group_publish",
+      { groupID: g.groupID, payload: "x", qos: 2, needAck: 1 },
+      token,
+    );
     expect(agree.status).toBe(201);
-    const clash = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x", qos: 2, needAck: 0 }, token);
+    const clash = await t.call(
+      "POST",
+      "/group_publish",
+      { groupID: g.groupID, payload: "x", qos: 2, needAck: 0 },
+      token,
+    );
     expect(clash.status).toBe(400);
-    expect(clash.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { qos: expect.stringContaining("needAck") } });
+    expect(clash.body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { qos: expect.stringContaining("needAck") },
+    });
     const bad = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x", qos: 3 }, token);
     expect(bad.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { qos: expect.any(String) } });
   });

@@ -75,8 +75,7 @@ export class AckFlow implements AwaitedAck {
 
   dropped(): void {
     if (this.cmd.qos === 1) return this.settle(failed("device disconnected before its PUBACK"));
-    if (!this.released)
-      return this.settle({ status: "QUEUED", message: "device disconnected before its PUBREC" });
+    if (!this.released) return this.settle({ status: "QUEUED", message: "device disconnected before its PUBREC" });
     this.detach();
     // A newer connection of the device replaced this one (it came back before this one was seen to end).
     const newer = this.ctx.clients.ofDevice(this.cmd.deviceIntId).at(-1);

@@ -59,9 +59,9 @@ describe.each(engines)("publishing device commands on $name", (engine) => {
     const r = await router.publish(caller, { deviceIntId: d.id, payload: "once", qos: 2 }, 1_000);
     expect(r.publishStatus).toBe(PUBLISH_STATUS.issued);
     expect(adapter.sent.map((c) => [c.id, c.qos])).toEqual([[r.id, 2]]);
-    expect((await db.selectFrom("controlLogs").select("qos").where("id", "=", r.id).executeTakeFirstOrThrow()).qos).toBe(
-      2,
-    );
+    expect(
+      (await db.selectFrom("controlLogs").select("qos").where("id", "=", r.id).executeTakeFirstOrThrow()).qos,
+    ).toBe(2);
     // The device left before its PUBREC: the adapter gives the command back, and its next session gets it anew.
     sessions.close("mqtt-1", adapter.sessionIds.at(-1)!);
     await router.settle(r.id, PUBLISH_STATUS.issued, "device disconnected before its PUBREC", 2_000);
