@@ -123,6 +123,40 @@ describe.each(["1", "2"] as const)("group commands and task status in Form %s", 
     });
   });
 
+  it("sends qos 2 to each member at QoS 2, tracked like needAck 1, and refuses a qos that disagrees with needAck", async () => {
+    const g = await newGroup("exactly-once", 1);
+    t.attachDevice(g.ids[0]!, admin.tenantId);
+    const r = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "once", qos: 2 }, token);
+    expect(r.status).toBe(201);
+    const [sent] = await memberLogs(g.ids[0]!);
+    expect(sent).toMatchObject({ publishStatus: 1, qos: 2 });
+    await t.commands.settle(sent!.id, 2);
+    expect((await taskOf(r.body.statusUrl)).body).toMatchObject({
+      status: 3,
+      result: { total: 1, success: 1, failed: 0, pending: 0 },
+    });
+    const agree = await t.call(
+      "POST",
+      "/group_publish",
+      { groupID: g.groupID, payload: "x", qos: 2, needAck: 1 },
+      token,
+    );
+    expect(agree.status).toBe(201);
+    const clash = await t.call(
+      "POST",
+      "/group_publish",
+      { groupID: g.groupID, payload: "x", qos: 2, needAck: 0 },
+      token,
+    );
+    expect(clash.status).toBe(400);
+    expect(clash.body).toMatchObject({
+      errorCode: "FORM_INVALID",
+      errors: { qos: expect.stringContaining("needAck") },
+    });
+    const bad = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x", qos: 3 }, token);
+    expect(bad.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { qos: expect.any(String) } });
+  });
+
   it("finishes a command to an empty group at once as a success", async () => {
     const g = await newGroup("empty", 0);
     const r = await t.call("POST", "/group_publish", { groupID: g.groupID, payload: "x", needAck: 1 }, token);

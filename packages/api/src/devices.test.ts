@@ -133,6 +133,22 @@ describe("devices", () => {
       deviceName: "off",
     });
   });
+  it("take qos 2 on device_publish (recorded with the log) and refuse qos 3 naming the field", async () => {
+    const d = (await t.call("POST", "/devices", { productID, deviceName: "q2", upLinkSystem: 1, authType: 1 }, token))
+      .body;
+    const r = await t.call("POST", "/device_publish", { deviceID: d.deviceID, payload: "once", qos: 2 }, token);
+    expect(r.status).toBe(201);
+    expect(r.body.publishStatus).toBe("1");
+    const log = await t.store.db
+      .selectFrom("controlLogs")
+      .select(["qos", "publishStatus"])
+      .where("id", "=", r.body.controlLogIntID)
+      .executeTakeFirstOrThrow();
+    expect(log).toEqual({ qos: 2, publishStatus: 1 });
+    const bad = await t.call("POST", "/device_publish", { deviceID: d.deviceID, payload: "x", qos: 3 }, token);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ errorCode: "FORM_INVALID", errors: { qos: "must be one of 0, 1, 2" } });
+  });
 });
 
 describe("device edit and delete (Form 1)", () => {

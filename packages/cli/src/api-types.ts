@@ -5107,7 +5107,7 @@ export interface operations {
                     deviceIntID?: number | string;
                     payload: string;
                     topic?: string;
-                    qos?: (0 | 1) | ("0" | "1");
+                    qos?: (0 | 1 | 2) | ("0" | "1" | "2");
                     userProperties?: {
                         [key: string]: string | string[];
                     };
@@ -5208,6 +5208,7 @@ export interface operations {
                     groupIntID?: number | string;
                     payload: string;
                     needAck?: (0 | 1) | ("0" | "1");
+                    qos?: (0 | 1 | 2) | ("0" | "1" | "2");
                     userProperties?: {
                         [key: string]: string | string[];
                     };

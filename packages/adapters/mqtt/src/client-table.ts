@@ -1,6 +1,6 @@
 import type { Client } from "aedes";
 import type { Socket } from "node:net";
-import type { DeviceSession, DownlinkOutcome } from "@iot/adapter-core";
+import type { DeviceSession } from "@iot/adapter-core";
 
 /** What the CONNECT packet and the socket said, kept until authentication decides. */
 export interface ConnectInfo {
@@ -29,8 +29,12 @@ export interface ClientState {
   closeReason: string | undefined;
   /** Set by a kick: nothing more (not even the will) is accepted from this connection. */
   kicked: boolean;
-  /** QoS 1 downlinks waiting for their PUBACK, by MQTT message id. */
-  readonly awaitingAck: Map<number, (outcome: DownlinkOutcome) => void>;
+  /** QoS 1/2 downlinks written and not yet acknowledged (PUBACK, or PUBREC then PUBCOMP), by packet identifier. */
+  readonly awaitingAck: Map<number, AwaitedAck>;
+  /** True once aedes wrote the connection's CONNACK: nothing else may be written to the device before it. */
+  connackSent: boolean;
+  /** Called once the CONNACK is written (at once when it already is). */
+  afterConnack(write: () => void): void;
   /** Downlinks handed to aedes and not yet seen by authorizeForward, keyed by their payload Buffer. */
   readonly downlinkMarks: Map<Buffer, (packet: { qos: number; messageId?: number }) => void>;
   /** Downlinks waiting for the device to subscribe to their topic; each is called after every SUBSCRIBE. */
@@ -50,7 +54,22 @@ export interface ClientState {
   nextMessageId(): number;
 }
 
-type Settle = (outcome: DownlinkOutcome) => void;
+/** A QoS 1/2 downlink written to the device and not yet acknowledged, told what the device answers. */
+export interface AwaitedAck {
+  /** The device sent PUBACK or PUBCOMP with this packet identifier. */
+  acked(cmd: "puback" | "pubcomp"): void;
+  /** The device sent PUBREC with this packet identifier (reason code 0 success; ≥ 0x80 refused, MQTT 5.0). */
+  received(reasonCode: number): void;
+  /** The connection ended before the flow did. */
+  dropped(): void;
+}
+
+/**
+ * A QoS 2 downlink the device received (PUBREC) whose connection ended before PUBCOMP: picks the flow up on the
+ * device's next connection to this adapter (registers its packet identifier there and sends PUBREL again).
+ */
+export type ResumeFlow = (client: Client, state: ClientState) => void;
+
 type Mark = (packet: { qos: number; messageId?: number }) => void;
 
 /**
@@ -61,7 +80,9 @@ class SessionState implements ClientState {
   phase: SessionPhase = "authenticated";
   closeReason: string | undefined = undefined;
   kicked = false;
-  private acks: Map<number, Settle> | undefined;
+  connackSent = false;
+  private acks: Map<number, AwaitedAck> | undefined;
+  private connackWaiters: (() => void)[] | undefined;
   private marks: Map<Buffer, Mark> | undefined;
   private waiters: Set<() => void> | undefined;
   private unsubscribing: Set<string> | undefined;
@@ -73,8 +94,21 @@ class SessionState implements ClientState {
     readonly connect: ConnectInfo,
   ) {}
 
-  get awaitingAck(): Map<number, Settle> {
+  get awaitingAck(): Map<number, AwaitedAck> {
     return (this.acks ??= new Map());
+  }
+
+  afterConnack(write: () => void): void {
+    if (this.connackSent) write();
+    else (this.connackWaiters ??= []).push(write);
+  }
+
+  /** aedes wrote the CONNACK: runs what waited for it, in order. */
+  connacked(): void {
+    this.connackSent = true;
+    const waiting = this.connackWaiters ?? [];
+    this.connackWaiters = undefined;
+    for (const write of waiting) write();
   }
 
   get downlinkMarks(): Map<Buffer, Mark> {
@@ -118,6 +152,8 @@ export class ClientTable {
   private readonly connects = new WeakMap<Client, ConnectInfo>();
   private readonly states = new WeakMap<Client, ClientState>();
   private readonly byDevice = new Map<number, Set<Client>>();
+  /** QoS 2 flows past PUBREC whose connection ended, by device, then packet identifier. */
+  private readonly carried = new Map<number, Map<number, ResumeFlow>>();
 
   /** Remembers the CONNECT details until authentication. */
   noteConnect(client: Client, info: ConnectInfo): void {
@@ -155,6 +191,34 @@ export class ClientTable {
     const set = this.byDevice.get(id);
     set?.delete(client);
     if (set?.size === 0) this.byDevice.delete(id);
+  }
+
+  /** aedes wrote the client's CONNACK (its 'connackSent' event). */
+  connacked(client: Client): void {
+    const state = this.states.get(client);
+    if (state instanceof SessionState) state.connacked();
+  }
+
+  /**
+   * Keeps a QoS 2 flow past PUBREC for the device's next connection here (see ResumeFlow). Answers a function that
+   * drops it again (the command expired meanwhile).
+   */
+  carry(deviceIntId: number, messageId: number, resume: ResumeFlow): () => void {
+    const flows = this.carried.get(deviceIntId) ?? new Map<number, ResumeFlow>();
+    flows.set(messageId, resume);
+    this.carried.set(deviceIntId, flows);
+    return () => {
+      if (flows.get(messageId) !== resume) return;
+      flows.delete(messageId);
+      if (flows.size === 0 && this.carried.get(deviceIntId) === flows) this.carried.delete(deviceIntId);
+    };
+  }
+
+  /** The device's carried QoS 2 flows, oldest first, handed over (and forgotten here). */
+  takeCarried(deviceIntId: number): ResumeFlow[] {
+    const flows = this.carried.get(deviceIntId);
+    this.carried.delete(deviceIntId);
+    return [...(flows?.values() ?? [])];
   }
 
   /** Live clients of a device, oldest first. */

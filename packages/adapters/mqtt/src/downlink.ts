@@ -1,5 +1,6 @@
 import type { Client } from "aedes";
 import { isAllowed, mountTopic, publishTopicProblem, type Downlink, type DownlinkOutcome } from "@iot/adapter-core";
+import { AckFlow, MAX_TIMER_MS } from "./ack-flow.js";
 import { highestGrantedQos } from "./granted-qos.js";
 import { commandPublishProperties, type CommandPublishProperties } from "./command-properties.js";
 import type { ClientState } from "./client-table.js";
@@ -7,12 +8,6 @@ import type { AdapterContext } from "./context.js";
 
 const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", message });
 const queued = (message: string): DownlinkOutcome => ({ status: "QUEUED", message });
-
-/**
- * Longest delay a Node.js timer takes, ms (a longer one fires at once): a command with a later expiry is given back
- * (QUEUED) after this long, and the registry sends it again while it is still valid.
- */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Delivers a registry command to a device connected here, as a PUBLISH on
@@ -23,15 +18,15 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * (a device that reconnects to collect its queued commands may take its time),
  * however long that takes within the command's expiry.
  *
- * Results: QoS 1 → DELIVERED when the device's PUBACK arrives; QoS 0 →
- * SENT once written. QUEUED (the registry keeps the command for the device's
- * next session) when the device disconnects, or the command expires, before
- * a matching subscription. FAILED when the device is not connected here, the
- * topic is invalid or denied by its policies, the write fails, or no PUBACK
- * arrives within the ack timeout or before the device disconnects. QoS is
- * capped at 1 and at the QoS the device was granted. An MQTT 5.0 device gets
- * the command's PUBLISH properties, and its remaining TTL as Message Expiry
- * Interval (`commandPublishProperties`); a 3.1.1 device gets none.
+ * Results: QoS 0 → SENT once written; QoS 1 and 2 as AckFlow follows them
+ * (DELIVERED on PUBACK, or on PUBCOMP after PUBREC). QUEUED (the registry
+ * keeps the command for the device's next session) when the device
+ * disconnects, or the command expires, before a matching subscription. FAILED
+ * when the device is not connected here, the topic is invalid or denied by its
+ * policies, or the write fails. QoS is capped at the QoS the device was
+ * granted. An MQTT 5.0 device gets the command's PUBLISH properties, and its
+ * remaining TTL as Message Expiry Interval (`commandPublishProperties`); a
+ * 3.1.1 device gets none.
  */
 export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): Promise<DownlinkOutcome> {
   const client = ctx.clients.ofDevice(downlink.deviceIntId).at(-1);
@@ -47,10 +42,11 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
   const granted = await grantedQos(client, state, mounted, downlink.expiresAtMs);
   if (client.closed) return queued("device disconnected before it subscribed");
   if (granted < 0) return queued(`expired before the device subscribed to "${topic}"`);
-  const qos = Math.min(downlink.qos, 1, granted) as 0 | 1;
+  const qos = Math.min(downlink.qos, 2, granted) as 0 | 1 | 2;
   ctx.stats.downlinks++;
   const properties = client.version === 5 ? commandPublishProperties(downlink, Date.now()) : undefined;
-  return send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos, properties);
+  const command = { deviceIntId: downlink.deviceIntId, expiresAtMs: downlink.expiresAtMs };
+  return send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos, command, properties);
 }
 
 /**
@@ -86,40 +82,41 @@ function grantedQos(
   });
 }
 
+/** Writes the PUBLISH and follows a QoS 1/2 one (AckFlow) once authorizeForward numbered it. */
 function send(
   ctx: AdapterContext,
   client: Client,
   state: ClientState,
   topic: string,
   payload: Buffer,
-  qos: 0 | 1,
+  qos: 0 | 1 | 2,
+  command: { deviceIntId: number; expiresAtMs: number },
   properties: CommandPublishProperties | undefined,
 ): Promise<DownlinkOutcome> {
   return new Promise((resolve) => {
-    let messageId: number | undefined;
-    let timer: NodeJS.Timeout | undefined;
+    let flow: AckFlow | undefined;
     let done = false;
     const settle = (outcome: DownlinkOutcome) => {
       if (done) return;
       done = true;
-      clearTimeout(timer);
       state.downlinkMarks.delete(payload);
-      if (messageId !== undefined) state.awaitingAck.delete(messageId);
       resolve(outcome);
     };
     state.downlinkMarks.set(payload, (packet) => {
-      messageId = packet.messageId;
-      if (messageId !== undefined) state.awaitingAck.set(messageId, settle);
+      if (packet.messageId === undefined || (packet.qos !== 1 && packet.qos !== 2)) return;
+      flow = new AckFlow(ctx, state, { ...command, messageId: packet.messageId, qos: packet.qos }, settle);
     });
     const packet = { cmd: "publish" as const, topic, payload, qos, retain: false, dup: false };
     client.publish(properties ? { ...packet, properties } : packet, (err) => {
       if (state.downlinkMarks.has(payload)) return settle(failed("the device's connection did not accept the message"));
-      if (err || client.closed) return settle(failed(`write failed: ${err?.message ?? "connection closed"}`));
-      if (qos === 0) return settle({ status: "SENT" });
-      timer = setTimeout(
-        () => settle(failed(`no PUBACK within ${ctx.downlinkAckTimeoutMs} ms`)),
-        ctx.downlinkAckTimeoutMs,
-      );
+      // A QoS 1/2 PUBLISH whose connection ended: the flow's `dropped` answers, as it does for a later end.
+      if (flow && client.closed) return;
+      if (err || client.closed) {
+        const outcome = failed(`write failed: ${err?.message ?? "connection closed"}`);
+        return flow ? flow.settle(outcome) : settle(outcome);
+      }
+      if (!flow) return settle({ status: "SENT" });
+      flow.written();
     });
   });
 }

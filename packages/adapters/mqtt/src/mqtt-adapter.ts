@@ -17,6 +17,7 @@ import { subscribeProxies, updateProxies } from "./proxy-subscriptions.js";
 import { pubackObservingPersistence } from "./puback-persistence.js";
 import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes.js";
 import { rewriteUnsubscribes } from "./rewrite-unsubscribes.js";
+import { watchPubrecs } from "./watch-pubrecs.js";
 
 /** What the MQTT adapter needs from outside. */
 export interface MqttAdapterOptions {
@@ -102,8 +103,8 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     id: options.registry.instanceId,
     connectTimeout: options.connectTimeoutMs ?? 10_000,
     maxClientsIdLength: 256,
-    persistence: pubackObservingPersistence((client, messageId) =>
-      ctx.clients.state(client)?.awaitingAck.get(messageId)?.({ status: "DELIVERED" }),
+    persistence: pubackObservingPersistence((client, cmd, messageId) =>
+      ctx.clients.state(client)?.awaitingAck.get(messageId)?.acked(cmd),
     ),
     // MQTT 5.0 CONNACK properties: what the service accepts (aedes enforces the packet size too).
     maximumPacketSize: maxPacketBytes,
@@ -134,6 +135,11 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
         () => closeOversized(stream),
       );
       ctx.unsubscribeRewriters.set(stream, rewriteUnsubscribes(stream, maxPacketBytes));
+      // Outermost: it sees the bytes aedes parses, rewritten UNSUBSCRIBEs included. A PUBREC comes only after the
+      // CONNECT aedes is handed below, so `client` is set by then.
+      watchPubrecs(stream, ({ messageId, reasonCode }) =>
+        ctx.clients.state(client)?.awaitingAck.get(messageId)?.received(reasonCode),
+      );
       const client = broker.handle(stream);
       streams.set(stream, client);
       // The socket's own end closes the session even when aedes never reports the client disconnected.
@@ -169,6 +175,9 @@ function connectionRegistered(ctx: AdapterContext, client: Client): void {
     other.disconnect({ reasonCode: ReasonCode.SESSION_TAKEN_OVER });
   }
   state.phase = "open";
+  // QoS 2 commands the device received (PUBREC) on an earlier connection: their identifiers are taken before any new
+  // command is numbered, and their PUBREL goes again after the CONNACK.
+  for (const resume of ctx.clients.takeCarried(device.deviceIntId)) resume(client, state);
   ctx.clients.register(client, state);
   // Proxy subscriptions first: commands queued for the device follow the SessionOpened.
   subscribeProxies(ctx, client, state.session.subscriptions);
@@ -185,8 +194,7 @@ function connectionEnded(ctx: AdapterContext, client: Client): void {
   if (!state || state.phase === "ended") return;
   const wasOpen = state.phase === "open";
   state.phase = "ended";
-  for (const settle of [...state.awaitingAck.values()])
-    settle({ status: "FAILED", message: "device disconnected before its PUBACK" });
+  for (const ack of [...state.awaitingAck.values()]) ack.dropped();
   for (const wake of [...state.subscribeWaiters]) wake();
   if (!wasOpen) return;
   ctx.clients.unregister(client, state);
@@ -201,6 +209,7 @@ function connectionEnded(ctx: AdapterContext, client: Client): void {
 /** Session bookkeeping from aedes' client lifecycle events. */
 function watchBroker(broker: Aedes, ctx: AdapterContext): void {
   broker.on("client", (client) => connectionRegistered(ctx, client));
+  broker.on("connackSent", (_packet, client) => ctx.clients.connacked(client));
   // The connection's subscriptions as granted (mounted filters): SUBACK codes of 0x80 and above are refusals.
   broker.on("subscribe", (subs, client) => {
     const state = ctx.clients.state(client);

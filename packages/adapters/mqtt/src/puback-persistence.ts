@@ -14,19 +14,23 @@ interface AckPacket {
 }
 
 /**
- * aedes' in-memory persistence, also telling the adapter about every PUBACK a device sends: aedes passes each PUBACK
- * (and PUBCOMP) to `outgoingClearMessageId` of its persistence, a public interface (aedes-persistence's), while its
- * 'ack' event carries no packet for a clean session, whose outgoing messages are never stored. The adapter settles
- * the QoS 1 command that PUBACK answers (by its packet identifier, which the adapter chose in authorizeForward).
+ * aedes' in-memory persistence, also telling the adapter about every PUBACK and PUBCOMP a device sends: aedes passes
+ * each to `outgoingClearMessageId` of its persistence, a public interface (aedes-persistence's), while its 'ack'
+ * event carries no packet for a clean session, whose outgoing messages are never stored. The adapter settles the
+ * QoS 1 or 2 command that PUBACK or PUBCOMP answers (by its packet identifier, which the adapter chose in
+ * authorizeForward).
  * A persistence of the registry's store, for persistent sessions, takes the same place later.
  */
-export function pubackObservingPersistence(onPuback: (client: Client, messageId: number) => void): unknown {
+export function pubackObservingPersistence(
+  onAck: (client: Client, cmd: "puback" | "pubcomp", messageId: number) => void,
+): unknown {
   const persistence = memory() as unknown as {
     outgoingClearMessageId(client: Client, packet: AckPacket, cb?: unknown): unknown;
   };
   const clear = persistence.outgoingClearMessageId.bind(persistence);
   persistence.outgoingClearMessageId = (client, packet, cb) => {
-    if (packet.cmd === "puback" && packet.messageId !== undefined) onPuback(client, packet.messageId);
+    if ((packet.cmd === "puback" || packet.cmd === "pubcomp") && packet.messageId !== undefined)
+      onAck(client, packet.cmd, packet.messageId);
     return clear(client, packet, cb);
   };
   return persistence;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { groupOfCommand, type CommandProperties } from "@iot/registry";
+import { fail, groupOfCommand, type CommandProperties } from "@iot/registry";
 import type { AppDeps } from "../deps.js";
 import type { ApiDocs } from "../docs.js";
 import { codeField, intField } from "../params.js";
@@ -56,8 +56,11 @@ export const publishBody = z.strictObject({
   payload: z.string().max(256 * 1024, "at most 256 KiB"),
   /** When omitted: the command stream's topic of a data point payload, else `inbox`. */
   topic: topic.optional(),
-  /** 1 (default): the device must acknowledge; 0: fire and forget. */
-  qos: codeField([0, 1]).optional(),
+  /**
+   * 1 (default): the device must acknowledge; 2: exactly once (MQTT QoS 2: PUBREC, PUBREL, PUBCOMP; other protocols
+   * acknowledge it as they do 1); 0: fire and forget.
+   */
+  qos: codeField([0, 1, 2]).optional(),
   ...commandProperties,
 });
 
@@ -70,8 +73,21 @@ const groupPublishBody = z.strictObject({
    * it on connect.
    */
   needAck: codeField([0, 1]).optional(),
+  /**
+   * Our addition: the QoS each member gets, 0, 1 or 2 (as `device_publish`'s); 1 or 2 is needAck 1, 0 is needAck 0.
+   * When both are given they must agree.
+   */
+  qos: codeField([0, 1, 2]).optional(),
   ...commandProperties,
 });
+
+/** The QoS of a group command: `qos` when given (needAck, if also given, must agree), else needAck (default 0). */
+function groupQos(body: { needAck?: number | undefined; qos?: number | undefined }): 0 | 1 | 2 {
+  if (body.qos === undefined) return (body.needAck ?? 0) as 0 | 1;
+  if (body.needAck !== undefined && body.needAck !== Math.min(body.qos, 1))
+    throw fail.form({ qos: `disagrees with needAck ${body.needAck} (qos 0 is needAck 0, qos 1 or 2 is needAck 1)` });
+  return body.qos as 0 | 1 | 2;
+}
 
 /** The command properties of a publish body, as the router takes them; undefined when it gives none. */
 function propertiesOf(b: z.output<z.ZodObject<typeof commandProperties>>): CommandProperties | undefined {
@@ -114,7 +130,7 @@ export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
           deviceId: body.deviceID,
           topic: body.topic,
           payload: body.payload,
-          qos: (body.qos ?? 1) as 0 | 1,
+          qos: (body.qos ?? 1) as 0 | 1 | 2,
           properties: propertiesOf(body),
         });
         return { publishStatus: String(r.publishStatus), controlLogIntID: r.id };
@@ -134,7 +150,7 @@ export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
         const r = await deps.commands.publishToGroup(caller, {
           group,
           payload: body.payload,
-          needAck: (body.needAck ?? 0) as 0 | 1,
+          qos: groupQos(body),
           properties: propertiesOf(body),
         });
         return { statusUrl: `/task_status/${r.task.taskId}` };

@@ -56,7 +56,7 @@ export function eventSubject(e: Pick<FeedEvent, "tenantID" | "type" | "deviceID"
 interface CommandBody {
   payload: string;
   topic?: string;
-  qos?: 0 | 1;
+  qos?: 0 | 1 | 2;
 }
 
 function parseCommand(data: Uint8Array): CommandBody {
@@ -70,7 +70,8 @@ function parseCommand(data: Uint8Array): CommandBody {
   if (typeof b?.payload !== "string") throw new RegistryError("FORM_INVALID", { payload: "must be a string" });
   if (b.topic !== undefined && typeof b.topic !== "string")
     throw new RegistryError("FORM_INVALID", { topic: "must be a string" });
-  if (b.qos !== undefined && b.qos !== 0 && b.qos !== 1) throw new RegistryError("FORM_INVALID", { qos: "0 or 1" });
+  if (b.qos !== undefined && b.qos !== 0 && b.qos !== 1 && b.qos !== 2)
+    throw new RegistryError("FORM_INVALID", { qos: "0, 1 or 2" });
   return { payload: b.payload, topic: b.topic, qos: b.qos };
 }
 

@@ -108,7 +108,7 @@ describe.each(engines)("commands answered by their device (MQTT 5.0 request/resp
     const { task } = await router.publishToGroup(caller, {
       group: await getGroup(db, caller, group.id),
       payload: "all",
-      needAck: 1,
+      qos: 1,
       properties: { responseTopic: "resp", correlationData: "g" },
     });
     const logs = await db

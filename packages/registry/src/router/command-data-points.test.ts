@@ -134,10 +134,11 @@ describe.each(engines)("commands with data points on $name", (engine) => {
       members.map((m) => m.id),
     );
     const g = await getGroup(db, caller, group.id);
-    await expect(
-      router.publishToGroup(caller, { group: g, payload: '{"speed": -5}', needAck: 1 }),
-    ).rejects.toMatchObject({ code: "FORM_INVALID", errors: { "payload.speed": "must be at least 0 (lowerLimit)" } });
-    const { task } = await router.publishToGroup(caller, { group: g, payload: '{"speed": 5}', needAck: 1 });
+    await expect(router.publishToGroup(caller, { group: g, payload: '{"speed": -5}', qos: 1 })).rejects.toMatchObject({
+      code: "FORM_INVALID",
+      errors: { "payload.speed": "must be at least 0 (lowerLimit)" },
+    });
+    const { task } = await router.publishToGroup(caller, { group: g, payload: '{"speed": 5}', qos: 1 });
     const logs = await db.selectFrom("controlLogs").select("topic").where("taskIntId", "=", task.id).execute();
     expect(logs.map((l) => l.topic)).toEqual(["cmd/motor", "cmd/motor", "cmd/motor"]);
   });

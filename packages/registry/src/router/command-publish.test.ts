@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { engines } from "../store/test-engines.js";
 import { fakeAdapterLink } from "../sessions/fake-adapter-link.js";
+import { PUBLISH_STATUS } from "./publish-status.js";
 import { routerSetup } from "./test-command-router.js";
 
 afterAll(async () => {
@@ -48,6 +49,46 @@ describe.each(engines)("publishing device commands on $name", (engine) => {
       const ids = sent.filter(([, p]) => String(p).startsWith(prefix)).map(([id]) => Number(id));
       expect(ids).toEqual([...ids].sort((x, y) => x - y));
     }
+  });
+
+  it("keeps a QoS 2 command's QoS to its adapter, issued until the device completed it, a new delivery after a give-back", async () => {
+    const { db, caller, sessions, router, device, statusOf } = await routerSetup(engine);
+    const d = await device("v2");
+    const adapter = fakeAdapterLink(sessions);
+    adapter.open(d.id);
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "once", qos: 2 }, 1_000);
+    expect(r.publishStatus).toBe(PUBLISH_STATUS.issued);
+    expect(adapter.sent.map((c) => [c.id, c.qos])).toEqual([[r.id, 2]]);
+    expect(
+      (await db.selectFrom("controlLogs").select("qos").where("id", "=", r.id).executeTakeFirstOrThrow()).qos,
+    ).toBe(2);
+    // The device left before its PUBREC: the adapter gives the command back, and its next session gets it anew.
+    sessions.close("mqtt-1", adapter.sessionIds.at(-1)!);
+    await router.settle(r.id, PUBLISH_STATUS.issued, "device disconnected before its PUBREC", 2_000);
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.issued);
+    adapter.open(d.id);
+    expect(await router.deliverPending([d.id], 3_000)).toBe(1);
+    expect(adapter.sent.map((c) => [c.id, c.qos])).toEqual([
+      [r.id, 2],
+      [r.id, 2],
+    ]);
+    await router.settle(r.id, PUBLISH_STATUS.delivered, "", 4_000);
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.delivered);
+  });
+
+  it("does not send a command again to a session opening while the command's delivered report is being committed", async () => {
+    const { caller, sessions, router, device, statusOf } = await routerSetup(engine);
+    const d = await device("v4");
+    const adapter = fakeAdapterLink(sessions);
+    adapter.open(d.id);
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "once", qos: 2 });
+    const settled = router.settle(r.id, PUBLISH_STATUS.delivered);
+    adapter.open(d.id);
+    expect(await router.deliverPending([d.id])).toBe(0);
+    await settled;
+    expect(await router.deliverPending([d.id])).toBe(0);
+    expect(adapter.sent.map((c) => c.id)).toEqual([r.id]);
+    expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.delivered);
   });
 
   it("finds the device by its deviceID alone, and refuses a deviceIntId that is another device", async () => {

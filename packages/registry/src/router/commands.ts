@@ -42,8 +42,11 @@ export interface DeviceCommand {
   topic?: string | undefined;
   /** Opaque, or `{dataPointID: value}` checked against the product's command streams (see `commandTopic`). */
   payload: string;
-  /** 1 asks the device for an acknowledgement, 0 does not. */
-  qos: 0 | 1;
+  /**
+   * 1 or 2 asks the device for an acknowledgement (MQTT QoS 1 PUBACK, QoS 2 PUBREC/PUBREL/PUBCOMP; protocols without
+   * QoS levels treat 2 as 1: their own acknowledgement), 0 does not.
+   */
+  qos: 0 | 1 | 2;
   /** MQTT 5.0 PUBLISH properties (an MQTT 5.0 device gets them; others ignore them). */
   properties?: CommandProperties | undefined;
 }
@@ -53,10 +56,10 @@ export interface GroupCommand {
   group: Group;
   payload: string;
   /**
-   * 1: each member's acknowledgement is tracked (QoS 1, queued while offline); 0: sent once to the members connected
-   * now (QoS 0).
+   * 1 or 2: each member's acknowledgement is tracked at that QoS (queued while offline); 0: sent once to the members
+   * connected now (QoS 0). The API's needAck 1 is QoS 1.
    */
-  needAck: 0 | 1;
+  qos: 0 | 1 | 2;
   /** MQTT 5.0 PUBLISH properties of every member's command. */
   properties?: CommandProperties | undefined;
 }
@@ -154,10 +157,10 @@ export class CommandRouter {
   }
 
   /**
-   * Sends a command to every member of a group and answers its task. With
-   * needAck 1 each member's command is tracked like `publish` (queued while
-   * offline); with needAck 0 it goes once, at QoS 0, to the members connected
-   * now, and the others' logs fail at once. A data point payload is checked
+   * Sends a command to every member of a group and answers its task. At
+   * QoS 1 or 2 each member's command is tracked like `publish` (queued while
+   * offline); at QoS 0 it goes once to the members connected now, and the
+   * others' logs fail at once. A data point payload is checked
    * against the product's device command streams (type 2) like `publish`'s
    * with no topic, and goes to that stream's topic on every member.
    */
@@ -180,7 +183,7 @@ export class CommandRouter {
         group: cmd.group,
         payload: cmd.payload,
         topic,
-        needAck: cmd.needAck,
+        qos: cmd.qos,
         expiresAt: now + this.ttlMs,
         properties: cmd.properties,
       },
@@ -195,7 +198,7 @@ export class CommandRouter {
       const elsewhere = await this.remote.heldElsewhere(targets);
       unreachable = away.filter((c) => !routingIds(c).some((id) => elsewhere.has(id))).map((c) => c.id);
     }
-    if (cmd.needAck === 0) {
+    if (cmd.qos === 0) {
       let failed = 0;
       for (let i = 0; i < unreachable.length; i += SWEEP_BATCH) {
         const batch = unreachable.slice(i, i + SWEEP_BATCH);
@@ -236,9 +239,18 @@ export class CommandRouter {
    * undelivered, see `requeue`.
    */
   async settle(downlinkId: number, status: PublishStatus, message = "", now = Date.now()): Promise<void> {
-    this.inFlight.release(downlinkId);
-    if (status === PUBLISH_STATUS.issued) return this.requeue(downlinkId, now);
-    await this.settling.add({ downlinkId, status, message, now });
+    if (status === PUBLISH_STATUS.issued) {
+      this.inFlight.release(downlinkId);
+      return this.requeue(downlinkId, now);
+    }
+    // Still held while the report is committed: a session opening meanwhile reads the log as issued, and must not
+    // send the command again down the stream that just delivered it (a QoS 2 PUBREL resent right after CONNACK is
+    // answered within the commit).
+    try {
+      await this.settling.add({ downlinkId, status, message, now });
+    } finally {
+      this.inFlight.release(downlinkId);
+    }
   }
 
   /**

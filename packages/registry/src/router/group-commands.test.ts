@@ -47,7 +47,7 @@ describe.each(engines)("group commands on $name", (engine) => {
     const adapter = fakeAdapterLink(sessions);
     adapter.open(devices[0]!.id);
     adapter.open(devices[2]!.id);
-    const { task, controlLogId } = await router.publishToGroup(caller, { group, payload: "all-off", needAck: 0 });
+    const { task, controlLogId } = await router.publishToGroup(caller, { group, payload: "all-off", qos: 0 });
     expect(adapter.sent.map((s) => [s.deviceIntId, s.qos, s.topic, s.payload])).toEqual([
       [devices[0]!.id, 0, "inbox", "all-off"],
       [devices[2]!.id, 0, "inbox", "all-off"],
@@ -81,7 +81,7 @@ describe.each(engines)("group commands on $name", (engine) => {
     const { db, caller, sessions, router, group, devices } = await groupSetup(3);
     const adapter = fakeAdapterLink(sessions);
     adapter.open(devices[1]!.id);
-    await router.publishToGroup(caller, { group, payload: "all-off", needAck: 0 });
+    await router.publishToGroup(caller, { group, payload: "all-off", qos: 0 });
     const events = await readEvents(db, { afterId: 0, limit: 10, types: ["command_result"] });
     expect(events.map((e) => [e.tenantID, e.deviceID, e.data.status, e.data.result])).toEqual([
       [caller.tenantId, devices[0]!.deviceId, "failed", "device not connected"],
@@ -93,7 +93,7 @@ describe.each(engines)("group commands on $name", (engine) => {
     const { db, caller, sessions, router, group, devices, memberLogs, groupLog } = await groupSetup(2);
     const adapter = fakeAdapterLink(sessions);
     adapter.open(devices[0]!.id);
-    const { task } = await router.publishToGroup(caller, { group, payload: "reboot", needAck: 1 });
+    const { task } = await router.publishToGroup(caller, { group, payload: "reboot", qos: 1 });
     expect(adapter.sent.map((s) => [s.deviceIntId, s.qos])).toEqual([[devices[0]!.id, 1]]);
     await router.settle(adapter.sent[0]!.id, PUBLISH_STATUS.delivered);
     let t = await getTask(db, caller, task.taskId);
@@ -110,9 +110,21 @@ describe.each(engines)("group commands on $name", (engine) => {
     expect((await groupLog(task.id)).publishStatus).toBe(PUBLISH_STATUS.delivered);
   });
 
+  it("qos 2: tracks each member at QoS 2 and marks the group's own log delivered once every member completed it", async () => {
+    const { caller, sessions, router, group, devices, memberLogs, groupLog } = await groupSetup(1);
+    const adapter = fakeAdapterLink(sessions);
+    adapter.open(devices[0]!.id);
+    const { task } = await router.publishToGroup(caller, { group, payload: "once", qos: 2 });
+    expect(adapter.sent.map((s) => [s.deviceIntId, s.qos])).toEqual([[devices[0]!.id, 2]]);
+    expect((await memberLogs(task.id)).map((l) => [l.qos, l.publishStatus])).toEqual([[2, 1]]);
+    await router.settle(adapter.sent[0]!.id, PUBLISH_STATUS.delivered);
+    expect((await memberLogs(task.id)).map((l) => l.publishStatus)).toEqual([2]);
+    expect(await groupLog(task.id)).toMatchObject({ qos: 2, publishStatus: PUBLISH_STATUS.delivered });
+  });
+
   it("needAck 1: a member that stays away past the TTL fails the task", async () => {
     const { db, caller, router, group, groupLog } = await groupSetup(1);
-    const { task } = await router.publishToGroup(caller, { group, payload: "x", needAck: 1 }, 1_000);
+    const { task } = await router.publishToGroup(caller, { group, payload: "x", qos: 1 }, 1_000);
     expect(await router.expire(1_000 + TTL)).toBe(1);
     const t = await getTask(db, caller, task.taskId);
     expect(t).toMatchObject({ status: TASK_STATUS.failed, progress: 100, message: "1 of 1 devices failed" });
@@ -121,7 +133,7 @@ describe.each(engines)("group commands on $name", (engine) => {
 
   it("finishes a command to a group with no devices at once, as a success", async () => {
     const { db, caller, router, group } = await groupSetup(0);
-    const { task } = await router.publishToGroup(caller, { group, payload: "x", needAck: 1 });
+    const { task } = await router.publishToGroup(caller, { group, payload: "x", qos: 1 });
     expect(task).toMatchObject({ status: TASK_STATUS.success, progress: 100, message: "the group has no devices" });
     expect(JSON.parse((await getTask(db, caller, task.taskId)).result!)).toEqual({
       total: 0,
@@ -133,7 +145,7 @@ describe.each(engines)("group commands on $name", (engine) => {
 
   it("keeps the group's own log out of device lists and its members' logs out of the group's list", async () => {
     const { db, caller, router, group, devices } = await groupSetup(2);
-    const { controlLogId } = await router.publishToGroup(caller, { group, payload: "hi", needAck: 1 });
+    const { controlLogId } = await router.publishToGroup(caller, { group, payload: "hi", qos: 1 });
     const page = { page: 1, limit: 10 };
     expect((await listGroupControlLogs(db, caller, group.id, page)).items.map((l) => l.id)).toEqual([controlLogId]);
     const all = await listControlLogs(db, caller, page);

@@ -14,8 +14,8 @@ export interface GroupCommandRecord {
   payload: string;
   /** Relative topic on every member. */
   topic: string;
-  /** 1: each member acknowledges (QoS 1); 0: none does. */
-  needAck: 0 | 1;
+  /** The QoS each member gets: 1 or 2, it acknowledges (PUBACK, PUBCOMP); 0, none does. */
+  qos: 0 | 1 | 2;
   /** Epoch ms after which a member's command is no longer delivered. */
   expiresAt: number;
   /** MQTT 5.0 PUBLISH properties every member's command carries. */
@@ -80,7 +80,7 @@ export async function recordGroupCommand(
     const base = {
       tenantId: caller.tenantId,
       payload: cmd.payload,
-      qos: cmd.needAck,
+      qos: cmd.qos,
       publishStatus: 1,
       userIntId: caller.userIntId,
       publishUser: caller.username,
@@ -108,7 +108,7 @@ export async function recordGroupCommand(
         gateway: m.gateway,
         topic: cmd.topic,
         payload: cmd.payload,
-        qos: cmd.needAck,
+        qos: cmd.qos,
         expiresAt: cmd.expiresAt,
         properties: stored.properties,
       };

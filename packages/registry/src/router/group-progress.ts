@@ -109,11 +109,11 @@ export class GroupProgress {
     if (c.pending > 0) return;
     this.started.delete(taskIntId);
     this.took.delete(taskIntId);
-    // The group's own log: 2 (or 3 without acknowledgement) when every member got it, else 0.
+    // The group's own log: 2 (or 3 without acknowledgement, QoS 0) when every member got it, else 0.
     await this.db
       .updateTable("controlLogs")
       .set((eb) => ({
-        publishStatus: c.failed > 0 ? 0 : eb.case().when("qos", "=", 1).then(2).else(3).end(),
+        publishStatus: c.failed > 0 ? 0 : eb.case().when("qos", ">=", 1).then(2).else(3).end(),
         updateAt: now,
       }))
       .where("taskIntId", "=", taskIntId)

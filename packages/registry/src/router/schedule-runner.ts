@@ -115,7 +115,7 @@ export class ScheduleRunner {
 
   private async toGroup(row: Row, caller: Caller, now: number) {
     const group = await getGroup(this.db, caller, row.groupIntId!);
-    const r = await this.commands.publishToGroup(caller, { group, payload: row.payload, needAck: bit(row) }, now);
+    const r = await this.commands.publishToGroup(caller, { group, payload: row.payload, qos: bit(row) }, now);
     return { lastControlLogId: r.controlLogId, lastTaskIntId: r.task.id };
   }
 
