@@ -137,6 +137,8 @@ describe("QoS 2 commands over MQTT", () => {
         first.client.stream.destroy();
       },
     });
+    // Online first, so that "offline" below is the drop, not the connect not yet written.
+    await expect.poll(() => online(d), { timeout: 5_000 }).toBe(1);
     const id = await publish(d, "close valve");
     await expect.poll(() => online(d), { timeout: 5_000 }).toBe(0);
     expect(first.packets.map((p) => p.cmd)).toEqual(["connack", "suback", "publish"]);
