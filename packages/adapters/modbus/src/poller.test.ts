@@ -114,7 +114,8 @@ describe("UnitPoller", () => {
     await poll(device);
     await until(() => stats.polls >= 3);
     poller!.stop();
-    await until(() => stats.requests === slave.reads.length); // the request in flight answered
+    // The request in flight answered: counted when sent, its registers when its answer came.
+    await until(() => stats.requests === slave.reads.length && stats.registersRead === 19 * slave.reads.length);
     const perCycle = slave.reads.filter((r) => r.offset === 9);
     expect(perCycle.length).toBe(slave.reads.length);
     expect(slave.reads[0]).toEqual({ unit: 1, area: "holdingRegister", offset: 9, count: 19 });
