@@ -1,4 +1,7 @@
 import mqttPacket, { type IUnsubscribePacket } from "mqtt-packet";
+import { PacketFramer, type FrameReader } from "./packet-framer.js";
+
+const EMPTY: Buffer = Buffer.alloc(0);
 
 /** Control packet types (MQTT 3.1.1 §2.2.1, MQTT 5.0 §2.1.2) the rewriter tells apart. */
 const CONNECT = 1;
@@ -11,7 +14,7 @@ type FilterMap = (filter: string) => string;
  * Rewrites the topic filters of the UNSUBSCRIBE packets in one MQTT byte stream, so a broker that mounts every
  * SUBSCRIBE filter in a hook (aedes' authorizeSubscribe) also finds the mounted filter when the device unsubscribes:
  * aedes has no hook for UNSUBSCRIBE (moscajs/aedes#605). Pure and incremental, like PacketSizeGate: feed it the
- * stream's chunks in order, split at any byte; it follows packet boundaries by their fixed headers (MQTT 5.0 §2.1),
+ * stream's chunks in order, split at any byte; it follows packet boundaries with a PacketFramer (MQTT 5.0 §2.1),
  * passes every other packet through untouched as it comes, and holds an UNSUBSCRIBE (at most the size gate's limit)
  * until it is whole. An UNSUBSCRIBE is decoded and encoded again with mqtt-packet, for the protocol level of the
  * connection (its v5 properties kept).
@@ -19,18 +22,20 @@ type FilterMap = (filter: string) => string;
  * The mapping is known only once the device is authenticated, after CONNECT; a client may send packets before its
  * CONNACK (MQTT 3.1.1 §3.1.4), so every byte after the CONNECT is held until `release` names the mapping.
  */
-export class UnsubscribeRewriter {
-  private phase: "type" | "length" | "body" | "off" = "type";
-  private type = 0;
-  private length = 0;
-  private lengthBytes = 0;
-  private bodyLeft = 0;
+export class UnsubscribeRewriter implements FrameReader {
+  private readonly framer = new PacketFramer();
   /** Bytes of the UNSUBSCRIBE being collected (its fixed header included). */
-  private collected: Buffer[] | undefined;
+  private collected: Uint8Array[] | undefined;
   /** Bytes after the CONNECT, kept until `release`. */
   private held: Buffer[] | undefined;
   private map: FilterMap | undefined;
   private protocolVersion = 4;
+  /** The chunk being scanned, what of it is handed on so far, and where its bytes not yet handed on start. */
+  private chunk: Buffer = EMPTY;
+  private out: Uint8Array[] = [];
+  private passFrom = 0;
+  /** Where the CONNECT ended in the chunk, when it did in this one: what follows is held. */
+  private connectEnd: number | undefined;
 
   /** True while bytes after CONNECT wait for `release`. */
   get holding(): boolean {
@@ -67,65 +72,48 @@ export class UnsubscribeRewriter {
     return this.scan(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
   }
 
-  private scan(chunk: Buffer): Buffer {
-    const out: Buffer[] = [];
-    let passFrom = 0;
-    let i = 0;
-    while (i < chunk.length) {
-      if (this.phase === "off") break;
-      if (this.phase === "type") {
-        this.type = chunk[i]! >> 4;
-        this.length = 0;
-        this.lengthBytes = 0;
-        this.phase = "length";
-        if (this.type === UNSUBSCRIBE && this.map) {
-          out.push(chunk.subarray(passFrom, i));
-          this.collected = [];
-          passFrom = i;
-        }
-        i++;
-      } else if (this.phase === "length") {
-        const byte = chunk[i++]!;
-        this.length += (byte & 0x7f) * 128 ** this.lengthBytes++;
-        if (byte & 0x80) {
-          // A fifth length byte is malformed: the broker's parser refuses it; stop looking.
-          if (this.lengthBytes === 4) this.stop();
-          continue;
-        }
-        this.bodyLeft = this.length;
-        this.phase = "body";
-      } else {
-        const n = Math.min(this.bodyLeft, chunk.length - i);
-        i += n;
-        this.bodyLeft -= n;
-      }
-      if (this.phase === "body" && this.bodyLeft === 0) {
-        this.phase = "type";
-        if (this.collected) {
-          this.collected.push(chunk.subarray(passFrom, i));
-          out.push(this.rewrite(Buffer.concat(this.collected)));
-          this.collected = undefined;
-          passFrom = i;
-        } else if (this.type === CONNECT && !this.map) {
-          out.push(chunk.subarray(passFrom, i));
-          this.held = i < chunk.length ? [Buffer.from(chunk.subarray(i))] : [];
-          return Buffer.concat(out);
-        }
-      }
-    }
+  /** FrameReader: an UNSUBSCRIBE starts (once the mapping is known): what came before it is handed on. */
+  start(type: number, _chunk: Uint8Array, at: number): void {
+    if (type !== UNSUBSCRIBE || !this.map) return;
+    this.out.push(this.chunk.subarray(this.passFrom, at));
+    this.collected = [];
+    this.passFrom = at;
+  }
+
+  /** FrameReader: a packet ended: an UNSUBSCRIBE is rewritten; the CONNECT ends this scan (what follows is held). */
+  end(type: number, _chunk: Uint8Array, end: number): boolean {
     if (this.collected) {
-      this.collected.push(chunk.subarray(passFrom));
-      if (this.phase === "off") {
+      this.collected.push(this.chunk.subarray(this.passFrom, end));
+      this.out.push(this.rewrite(Buffer.concat(this.collected)));
+      this.collected = undefined;
+      this.passFrom = end;
+    } else if (type === CONNECT && !this.map) {
+      this.connectEnd = end;
+      return false;
+    }
+    return true;
+  }
+
+  private scan(chunk: Buffer): Buffer {
+    this.chunk = chunk;
+    this.out = [];
+    this.passFrom = 0;
+    this.framer.feed(chunk, this);
+    const out = this.out;
+    if (this.connectEnd !== undefined) {
+      out.push(chunk.subarray(this.passFrom, this.connectEnd));
+      this.held = this.connectEnd < chunk.length ? [Buffer.from(chunk.subarray(this.connectEnd))] : [];
+      this.connectEnd = undefined;
+    } else if (this.collected) {
+      this.collected.push(chunk.subarray(this.passFrom));
+      // A malformed length stopped the framer: whatever was collected, and everything after, passes as it came.
+      if (this.framer.stopped) {
         out.push(...this.collected);
         this.collected = undefined;
       }
-    } else out.push(chunk.subarray(passFrom));
-    return out.length === 1 ? out[0]! : Buffer.concat(out);
-  }
-
-  /** Stops rewriting: whatever was collected, and everything after, passes as it came. */
-  private stop(): void {
-    this.phase = "off";
+    } else out.push(chunk.subarray(this.passFrom));
+    this.chunk = EMPTY;
+    return out.length === 1 ? Buffer.from(out[0]!.buffer, out[0]!.byteOffset, out[0]!.length) : Buffer.concat(out);
   }
 
   /** One whole UNSUBSCRIBE, its filters mapped; one mqtt-packet cannot read passes as it is (the broker refuses it). */
