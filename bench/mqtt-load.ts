@@ -59,3 +59,36 @@ export async function measure(
 /** An MQTT 3.1.1 client that never reconnects by itself (a lost connection shows), connected. */
 export const connect = (url: string, opts: mqtt.IClientOptions = {}) =>
   mqtt.connectAsync(url, { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5000, ...opts });
+
+/** The part of the test fleet that makes devices: its REST call and its MQTT address. */
+interface DeviceMaker {
+  api: (
+    method: string,
+    path: string,
+    body?: unknown,
+  ) => Promise<{ body: { deviceID: string } & Record<string, string> }>;
+  mqttUrl: string;
+}
+
+/** Creates `count` token devices of the product (`<prefix>-<i>`) through REST and connects each with `options`. */
+export async function connectNewDevices(
+  fleet: DeviceMaker,
+  productID: string,
+  prefix: string,
+  count: number,
+  options: mqtt.IClientOptions = {},
+): Promise<{ deviceID: string; client: MqttClient }[]> {
+  const made: { deviceID: string; client: MqttClient }[] = [];
+  for (let i = 0; i < count; i++) {
+    const body = { productID, deviceName: `${prefix}-${i}`, deviceType: 1, upLinkSystem: 1, authType: 1 };
+    const d = (await fleet.api("POST", "/devices", body)).body;
+    const client = await connect(fleet.mqttUrl, {
+      clientId: d.deviceID,
+      username: d.deviceUsername,
+      password: d.token,
+      ...options,
+    });
+    made.push({ deviceID: d.deviceID, client });
+  }
+  return made;
+}

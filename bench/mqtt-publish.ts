@@ -37,7 +37,7 @@
  */
 import type { MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
-import { connect, measure as measureAll, TELEMETRY as payload, WINDOW } from "./mqtt-load.js";
+import { connect, connectNewDevices, measure as measureAll, TELEMETRY as payload, WINDOW } from "./mqtt-load.js";
 import { baselineBroker } from "./mqtt-baseline.js";
 import { lossNote, paced, pacedNote, sequential } from "./mqtt-paced.js";
 import { pipelinePass, printPipelinePaced, type MqttBenchRun } from "./mqtt-pipeline-phase.js";
@@ -73,25 +73,8 @@ const t = await startTestFleet(
 );
 
 /** Connects `devices` new devices of the product to the fleet. */
-async function fleetDevices(productID: string, prefix: string) {
-  const made: { deviceID: string; client: MqttClient }[] = [];
-  for (let i = 0; i < devices; i++) {
-    const d = (
-      await t.api("POST", "/devices", {
-        productID,
-        deviceName: `${prefix}-${i}`,
-        deviceType: 1,
-        upLinkSystem: 1,
-        authType: 1,
-      })
-    ).body;
-    const client = await connect(t.mqttUrl, { clientId: d.deviceID, username: d.deviceUsername, password: d.token });
-    made.push({ deviceID: d.deviceID, client });
-  }
-  return made;
-}
+const fleetDevices = (productID: string, prefix: string) => connectNewDevices(t, productID, prefix, devices);
 
-/** What the phases of other files need of this run. */
 const bench: MqttBenchRun = { t, devices, perDevice, warmUpPerDevice, fleetDevices };
 
 /**

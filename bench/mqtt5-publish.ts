@@ -16,7 +16,7 @@
 import type { IClientOptions, MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
 import { cpuSeconds, percentile, positiveInt } from "./figures.js";
-import { connect, measure, TELEMETRY, WINDOW, type PublishProperties } from "./mqtt-load.js";
+import { connectNewDevices, measure, TELEMETRY, WINDOW, type PublishProperties } from "./mqtt-load.js";
 import { printResult } from "./result.js";
 
 const devices = positiveInt(process.argv[2], 20);
@@ -49,24 +49,8 @@ const pids = {
 };
 
 /** Creates `devices` devices of the product and connects them with `options` (3.1.1 unless they say otherwise). */
-async function sideDevices(productID: string, prefix: string, options: IClientOptions): Promise<MqttClient[]> {
-  const clients: MqttClient[] = [];
-  for (let i = 0; i < devices; i++) {
-    const d = (
-      await t.api("POST", "/devices", {
-        productID,
-        deviceName: `${prefix}-${i}`,
-        deviceType: 1,
-        upLinkSystem: 1,
-        authType: 1,
-      })
-    ).body;
-    clients.push(
-      await connect(t.mqttUrl, { clientId: d.deviceID, username: d.deviceUsername, password: d.token, ...options }),
-    );
-  }
-  return clients;
-}
+const sideDevices = async (productID: string, prefix: string, options: IClientOptions): Promise<MqttClient[]> =>
+  (await connectNewDevices(t, productID, prefix, devices, options)).map((d) => d.client);
 
 /** One measured pass of a side, with the CPU it cost the adapter, the central node and the load generator (MQTT.js). */
 async function pass(side: Side): Promise<void> {

@@ -19,8 +19,9 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import mqtt, { type MqttClient } from "mqtt";
+import type { MqttClient } from "mqtt";
 import { startTestFleet } from "../test/helpers.js";
+import { connectNewDevices } from "./mqtt-load.js";
 import { printResult } from "./result.js";
 import { positiveInt } from "./figures.js";
 
@@ -71,30 +72,9 @@ const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port
 const t = await startTestFleet({ IOT_LOG_LEVEL: "error", IOT_WEBHOOK_ALLOW_PRIVATE: "true" });
 let seq = 0;
 
-async function connectDevices(productID: string, prefix: string, count = devices): Promise<MqttClient[]> {
-  const clients: MqttClient[] = [];
-  for (let i = 0; i < count; i++) {
-    const d = (
-      await t.api("POST", "/devices", {
-        productID,
-        deviceName: `${prefix}-${i}`,
-        deviceType: 1,
-        upLinkSystem: 1,
-        authType: 1,
-      })
-    ).body;
-    clients.push(
-      await mqtt.connectAsync(t.mqttUrl, {
-        clientId: d.deviceID,
-        username: d.deviceUsername,
-        password: d.token,
-        protocolVersion: 4,
-        reconnectPeriod: 0,
-      }),
-    );
-  }
-  return clients;
-}
+/** Creates `count` devices of the product and connects each (MQTT 3.1.1). */
+const connectDevices = async (productID: string, prefix: string, count = devices): Promise<MqttClient[]> =>
+  (await connectNewDevices(t, productID, prefix, count)).map((d) => d.client);
 
 /**
  * CPU time (ms, user + system) used so far by the central node, the adapters and this process (load generator and
