@@ -32,6 +32,20 @@ function counts(report) {
   };
 }
 
+/** The names of a run's failed tests ("file > test"), and of its files that failed to load. */
+function failures(report) {
+  if (!report || !existsSync(report)) return [];
+  const r = JSON.parse(readFileSync(report, "utf8"));
+  const names = [];
+  for (const f of r.testResults ?? []) {
+    const file = f.name?.replace(`${process.cwd()}/`, "") ?? "?";
+    const failed = (f.assertionResults ?? []).filter((a) => a.status === "failed");
+    if (f.status === "failed" && failed.length === 0) names.push(`${file} (did not load: ${f.message ?? ""})`);
+    for (const a of failed) names.push(`${file} > ${a.fullName ?? a.title}`);
+  }
+  return names;
+}
+
 const line = (c) => `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ""}`;
 
 const main = counts(file);
@@ -41,11 +55,11 @@ if (!main.missing && main.passed + main.failed === 0) console.error("no test ran
 const total = { ...main };
 // A failed typecheck, and failed formatting or lint, count as one failed check each.
 if (Number(typecheckStatus) !== 0) {
-  console.error("typecheck failed (see above)");
+  console.log("FAILED: typecheck (see above)");
   total.failed += 1;
 }
 if (Number(lintStatus) !== 0) {
-  console.error("lint failed (see above): run `pnpm format`, then fix what `pnpm lint` names");
+  console.log("FAILED: lint (see above): run `pnpm format`, then fix what `pnpm lint` names");
   total.failed += 1;
 }
 for (const run of also) {
@@ -57,6 +71,9 @@ for (const run of also) {
   total.failed += c.failed;
   total.skipped += c.skipped;
 }
+// What failed is named last but one: CI shows only the tail of the output.
+for (const [label, report] of [["main run", file], ...also.map((run) => [run.label, run.file])])
+  for (const name of failures(report)) console.log(`FAILED (${label}): ${name}`);
 // The closing line comes last, so CI reads it as the run's result.
 console.log(line(total));
 process.exit(ok && total.failed === 0 ? 0 : 1);
