@@ -45,7 +45,10 @@ describe.each(engines)("queued commands sent when sessions open on $name", (engi
         authType: 1,
       })),
     );
-    const devices = made.map((m, i) => ({ id: m.id!, deviceId: names[i]! }));
+    const devices = made.map((m, i) => {
+      if (!("id" in m)) throw m.error;
+      return { id: m.id, deviceId: names[i]! };
+    });
     const commands = await mapConcurrently(devices, 8, (d) =>
       router.publish(caller, { deviceIntId: d.id, payload: d.deviceId, qos: 1 }, 1_000),
     );
