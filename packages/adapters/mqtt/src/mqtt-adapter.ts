@@ -18,6 +18,7 @@ import { pubackObservingPersistence } from "./puback-persistence.js";
 import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes.js";
 import { rewriteUnsubscribes } from "./rewrite-unsubscribes.js";
 import { watchPubrecs } from "./watch-pubrecs.js";
+import { DelayedWills } from "./will-delay.js";
 
 /** What the MQTT adapter needs from outside. */
 export interface MqttAdapterOptions {
@@ -99,6 +100,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     const reasonString = `packet larger than the maximum packet size (${maxPacketBytes} bytes)`;
     client.disconnect({ reasonCode: ReasonCode.PACKET_TOO_LARGE, properties: { reasonString } });
   };
+  const wills = new DelayedWills(ctx);
   const broker = await Aedes.createBroker({
     id: options.registry.instanceId,
     connectTimeout: options.connectTimeoutMs ?? 10_000,
@@ -110,14 +112,15 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     maximumPacketSize: maxPacketBytes,
     topicAliasMaximum: TOPIC_ALIAS_MAXIMUM,
     receiveMaximum: RECEIVE_MAXIMUM,
-    preConnect: preConnectHook(ctx),
+    preConnect: wills.preConnect(preConnectHook(ctx)),
     authenticate: authenticateHook(ctx),
-    authorizePublish: authorizePublishHook(ctx),
+    authorizePublish: wills.authorizePublish(authorizePublishHook(ctx)),
     authorizeSubscribe: authorizeSubscribeHook(ctx),
     authorizeForward: authorizeForwardHook(ctx),
   });
   skipUnmatchedFanOut(broker);
   watchBroker(broker, ctx);
+  broker.on("client", (client) => wills.connected(client));
   options.registry.setHandlers({
     downlink: (d) => deliverDownlink(ctx, d),
     kick: (deviceIntId, reason) => kick(ctx, deviceIntId, reason),
@@ -150,6 +153,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     close: () =>
       new Promise<void>((resolve) => {
         ctx.closing = true;
+        wills.flush();
         broker.close(() => resolve());
       }),
     get stats() {
