@@ -133,7 +133,10 @@ export class DelayedWills {
     };
     this.held.set(id, held);
     const wait = (left: number) => {
-      timer = setTimeout(() => (left > MAX_TIMER_MS ? wait(left - MAX_TIMER_MS) : held.fire()), Math.min(left, MAX_TIMER_MS));
+      timer = setTimeout(
+        () => (left > MAX_TIMER_MS ? wait(left - MAX_TIMER_MS) : held.fire()),
+        Math.min(left, MAX_TIMER_MS),
+      );
       timer.unref();
     };
     wait(delayMs);
