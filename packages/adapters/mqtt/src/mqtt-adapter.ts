@@ -7,6 +7,7 @@ import { ClientTable, clientIpOf } from "./client-table.js";
 import type { AdapterContext, MqttAdapterStats } from "./context.js";
 import { deliverDownlink } from "./downlink.js";
 import { skipUnmatchedFanOut } from "./fan-out-filter.js";
+import { guardInbound } from "./guard-inbound.js";
 import { guardPacketSizes } from "./guard-packet-sizes.js";
 import { authenticateHook } from "./hooks/authenticate.js";
 import { authorizeForwardHook } from "./hooks/authorize-forward.js";
@@ -16,6 +17,7 @@ import { preConnectHook } from "./hooks/pre-connect.js";
 import { subscribeProxies, updateProxies } from "./proxy-subscriptions.js";
 import { pubackObservingPersistence } from "./puback-persistence.js";
 import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes.js";
+import { refuseMalformed } from "./refuse-malformed.js";
 import { rewriteUnsubscribes } from "./rewrite-unsubscribes.js";
 import { watchPubrecs } from "./watch-pubrecs.js";
 import { DelayedWills } from "./will-delay.js";
@@ -131,6 +133,8 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
 
   return {
     handle(stream: Duplex) {
+      // Innermost: nothing after the device's DISCONNECT or a refused PUBLISH reaches the other readers or aedes.
+      guardInbound(stream, (problem) => refuseMalformed(ctx, client, problem));
       guardPacketSizes(
         stream,
         maxRemainingLength,
