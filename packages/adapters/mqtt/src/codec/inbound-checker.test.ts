@@ -86,4 +86,19 @@ describe("InboundChecker", () => {
       problem: undefined,
     });
   });
+
+  it("refuses the QoS 1/2 PUBLISH one past its Receive Maximum until an earlier one is answered", () => {
+    const checker = new InboundChecker(2);
+    const p = (id: number) =>
+      encode(
+        { cmd: "publish", topic: "t", payload: Buffer.from("x"), qos: 1, messageId: id, retain: false, dup: false },
+        5,
+      );
+    expect(checker.pass(Buffer.concat([connect(5), p(1), p(2), p(1)])).length).toBeGreaterThan(0);
+    expect(checker.countsAnswers).toBe(true);
+    checker.answered(1);
+    const next = Buffer.concat([p(3), p(4)]);
+    expect(checker.pass(next)).toEqual(p(3));
+    expect(checker.problem).toMatchObject({ code: 0x93 });
+  });
 });

@@ -1,4 +1,4 @@
-import { ReasonCode } from "../reason-codes.js";
+import { RECEIVE_MAXIMUM, ReasonCode } from "../reason-codes.js";
 import { PacketFramer, type FrameReader } from "./packet-framer.js";
 
 /** Control packet types (MQTT 5.0 §2.1.2). */
@@ -97,12 +97,29 @@ export function publishProblem(
  * Checks one device connection's byte stream (device → adapter) before the MQTT parser reads it, cutting it where it
  * must end: after the device's DISCONNECT (it sends nothing more, MQTT-3.14.4-1; aedes would still handle packets
  * that came in the same read), and, on an MQTT 5.0 connection, before a PUBLISH `publishProblem` finds wrong (aedes
- * would store some of those, or close the connection without telling the device why). Pure and incremental: feed it
- * the stream's chunks in order, split at any byte; it answers how much of each to pass on.
+ * would store some of those, or close the connection without telling the device why), or one past the Receive
+ * Maximum (MQTT 5.0 §3.3.4: more QoS 1/2 PUBLISHes than `receiveMaximum` not yet answered by PUBACK or PUBCOMP, which
+ * the caller reports with `answered`). Pure and incremental: feed it the stream's chunks in order, split at any byte;
+ * it answers how much of each to pass on.
  */
 export class InboundChecker {
   private readonly framer = new PacketFramer();
   private version = 0;
+  /** Packet identifiers of the QoS 1/2 PUBLISHes read and not yet answered (MQTT 5.0 connections). */
+  private readonly unanswered = new Set<number>();
+
+  constructor(private readonly receiveMaximum = RECEIVE_MAXIMUM) {}
+
+  /** True on an MQTT 5.0 connection: its PUBACKs and PUBCOMPs are to be reported with `answered`. */
+  get countsAnswers(): boolean {
+    return this.version === 5;
+  }
+
+  /** The adapter wrote PUBACK or PUBCOMP for the device's PUBLISH `messageId`. */
+  answered(messageId: number): void {
+    this.unanswered.delete(messageId);
+  }
+
   /** Set once the stream is cut: nothing more passes. */
   private cut = false;
   /** Why it was cut, when a packet was refused (not after a DISCONNECT). */
@@ -163,12 +180,28 @@ export class InboundChecker {
       this.checked = true;
       return;
     }
-    const problem = publishProblem(this.flags, body, complete);
-    if (problem === "short") return;
+    const found = publishProblem(this.flags, body, complete);
+    if (found === "short") return;
     this.checked = true;
     this.parts = [];
+    const problem = found ?? this.overReceiveMaximum(body);
     if (!problem) return;
     this.problem = problem;
     this.cut = true;
+  }
+
+  /** Counts a QoS 1/2 PUBLISH (its packet identifier follows the topic); a problem when it is one too many. */
+  private overReceiveMaximum(body: Uint8Array): InboundProblem | undefined {
+    if ((this.flags & 0x06) === 0) return undefined;
+    const at = 2 + ((body[0]! << 8) | body[1]!);
+    const messageId = (body[at]! << 8) | body[at + 1]!;
+    if (this.unanswered.has(messageId)) return undefined; // a resend (DUP) of one still in flight
+    if (this.unanswered.size >= this.receiveMaximum)
+      return {
+        code: ReasonCode.RECEIVE_MAXIMUM_EXCEEDED,
+        reason: `more than ${this.receiveMaximum} QoS 1/2 publishes unacknowledged`,
+      };
+    this.unanswered.add(messageId);
+    return undefined;
   }
 }
