@@ -1,4 +1,5 @@
 import mqttPacket, { type Packet } from "mqtt-packet";
+import { quietFor } from "@iot/config/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RECEIVE_MAXIMUM } from "./reason-codes.js";
 import { DEVICES, connectPacketOf, rawConnection, startHarness, type Harness } from "./test-support.js";
@@ -69,5 +70,28 @@ describe("MQTT adapter: Receive Maximum (MQTT 5.0 §3.3.4)", () => {
     await vi.waitFor(() => expect(count(raw, "pubrec")).toBe(RECEIVE_MAXIMUM + 1), 5000);
     expect(disconnectCode(raw)).toBeUndefined();
     raw.destroy();
+  });
+
+  it("has at most the device's own Receive Maximum of QoS 1 commands in flight to it; the next waits for a PUBACK", async () => {
+    h = await startHarness();
+    const raw = await rawConnection(h.tcp.port, 5);
+    raw.send(connectPacketOf(DEVICES.a, 5, { properties: { receiveMaximum: 2 } }));
+    await raw.next("connack");
+    raw.send({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "inbox", qos: 1 }] } as Packet);
+    await raw.next("suback");
+    const outcomes = [1, 2, 3].map((id) =>
+      h.registry.pushDownlink({ id, deviceIntId: 1, payload: new Uint8Array(Buffer.from(`c${id}`)), qos: 1 }),
+    );
+    await vi.waitFor(() => expect(count(raw, "publish")).toBe(2));
+    await quietFor(200, "a third command sent past the device's Receive Maximum would come within this");
+    expect(count(raw, "publish")).toBe(2);
+    const first = raw.received.find((p) => p.cmd === "publish") as Packet & { messageId: number };
+    raw.send({ cmd: "puback", messageId: first.messageId, reasonCode: 0 } as Packet);
+    await vi.waitFor(() => expect(count(raw, "publish")).toBe(3));
+    const third = raw.received.filter((p) => p.cmd === "publish")[2] as Packet & { payload: Buffer };
+    expect(third.payload.toString()).toBe("c3");
+    expect(await outcomes[0]).toEqual({ status: "DELIVERED" });
+    raw.destroy();
+    expect(await outcomes[2]).toMatchObject({ status: "FAILED" });
   });
 });
