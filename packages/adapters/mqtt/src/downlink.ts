@@ -27,9 +27,9 @@ const queued = (message: string): DownlinkOutcome => ({ status: "QUEUED", messag
  * policies, or the write fails. QoS is capped at the QoS the device was
  * granted. At most the device's Receive Maximum QoS 1/2 commands are in flight
  * to it at once; later ones wait for room in order (`sendRoom`), QUEUED when
- * the device disconnects or the command expires first. An MQTT 5.0 device gets the command's PUBLISH properties, and its
- * remaining TTL as Message Expiry Interval (`commandPublishProperties`); a
- * 3.1.1 device gets none.
+ * the device disconnects or the command expires first. An MQTT 5.0 device
+ * gets the command's PUBLISH properties, and its remaining TTL as Message
+ * Expiry Interval (`commandPublishProperties`); a 3.1.1 device gets none.
  */
 export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): Promise<DownlinkOutcome> {
   const client = ctx.clients.ofDevice(downlink.deviceIntId).at(-1);

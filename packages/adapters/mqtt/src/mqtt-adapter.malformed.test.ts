@@ -21,7 +21,7 @@ function varint(n: number): number[] {
   return out;
 }
 
-/** An MQTT 5.0 QoS 0 PUBLISH to `topic` whose property bytes are `properties` as given (mqtt-packet will not repeat one). */
+/** An MQTT 5.0 QoS 0 PUBLISH to `topic` with `properties` as given bytes (mqtt-packet will not repeat one). */
 function rawPublish(topic: string, properties: number[], payload = "x"): Buffer {
   const t = Buffer.from(topic);
   const body = [

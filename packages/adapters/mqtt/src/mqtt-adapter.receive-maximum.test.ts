@@ -77,7 +77,7 @@ describe("MQTT adapter: Receive Maximum (MQTT 5.0 §3.3.4)", () => {
     const raw = await rawConnection(h.tcp.port, 5);
     raw.send(connectPacketOf(DEVICES.a, 5, { properties: { receiveMaximum: 2 } }));
     await raw.next("connack");
-    raw.send({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "inbox", qos: 1 }] } as Packet);
+    raw.send({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "inbox", qos: 1 }] });
     await raw.next("suback");
     const outcomes = [1, 2, 3].map((id) =>
       h.registry.pushDownlink({ id, deviceIntId: 1, payload: new Uint8Array(Buffer.from(`c${id}`)), qos: 1 }),
@@ -86,7 +86,7 @@ describe("MQTT adapter: Receive Maximum (MQTT 5.0 §3.3.4)", () => {
     await quietFor(200, "a third command sent past the device's Receive Maximum would come within this");
     expect(count(raw, "publish")).toBe(2);
     const first = raw.received.find((p) => p.cmd === "publish") as Packet & { messageId: number };
-    raw.send({ cmd: "puback", messageId: first.messageId, reasonCode: 0 } as Packet);
+    raw.send({ cmd: "puback", messageId: first.messageId, reasonCode: 0 });
     await vi.waitFor(() => expect(count(raw, "publish")).toBe(3));
     const third = raw.received.filter((p) => p.cmd === "publish")[2] as Packet & { payload: Buffer };
     expect(third.payload.toString()).toBe("c3");

@@ -90,7 +90,7 @@ export class DelayedWills {
 
   private note(client: Client, packet: ConnectPacket): void {
     if (packet.protocolVersion !== 5) return;
-    const properties = packet.will?.properties as { willDelayInterval?: number } | undefined;
+    const properties = packet.will?.properties;
     const delaySeconds = properties?.willDelayInterval ?? 0;
     // Gone before aedes reads it: aedes publishes the will at once, to the hook above.
     if (properties && "willDelayInterval" in properties) delete properties.willDelayInterval;

@@ -50,7 +50,7 @@ const groupScheduleBody = z.strictObject({
   groupIntID: intField.optional(),
   payload: publishBody.shape.payload,
   needAck: codeField([0, 1]).optional(),
-  /** Our addition, as `group_publish`'s: the QoS each member gets; 1 or 2 is needAck 1, 0 needAck 0 (they must agree). */
+  /** Our addition, as `group_publish`'s: each member's QoS; 1 or 2 is needAck 1, 0 needAck 0 (they must agree). */
   qos: codeField([0, 1, 2]).optional(),
   ...timing,
 });

@@ -43,8 +43,8 @@ export async function listSchedules(
 }
 
 /**
- * `iot schedules create <deviceID|groupID> <payload> --name N (--at T | --every M | --cron E) [--group] [--topic] [--qos]`:
- * stores the schedule, then shows it as the API lists it (the create answers 201 with only its `Location`).
+ * `iot schedules create <deviceID|groupID> <payload> --name N (--at T | --every M | --cron E) [--group] [--topic]
+ * [--qos]`: stores the schedule, then shows it as the API lists it (the create answers 201 with only its `Location`).
  */
 export async function createSchedule(
   ctx: CommandContext,
