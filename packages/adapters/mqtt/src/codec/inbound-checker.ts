@@ -26,18 +26,19 @@ const PUBLISH_PROPERTIES: Partial<Record<number, number | "string" | "pair">> = 
   0x23: 2, // Topic Alias
   0x26: "pair", // User Property (the one that may repeat)
 };
+/** A bit per single property, to find one given twice without a Set per PUBLISH. */
+const SEEN_BIT: Partial<Record<number, number>> = { 0x01: 1, 0x02: 2, 0x03: 4, 0x08: 8, 0x09: 16, 0x23: 32 };
 const SUBSCRIPTION_IDENTIFIER = 0x0b;
-const TOPIC_ALIAS = 0x23;
-const USER_PROPERTY = 0x26;
+const TOPIC_ALIAS_BIT = 32;
 
 const malformed = (reason: string): InboundProblem => ({ code: ReasonCode.MALFORMED_PACKET, reason });
 const protocolError = (reason: string): InboundProblem => ({ code: ReasonCode.PROTOCOL_ERROR, reason });
 
-/** A variable byte integer at `at` (MQTT 5.0 §1.5.5): its value and size; "short" if `buf` ends first. */
-function varint(buf: Uint8Array, at: number): { value: number; size: number } | "short" | "bad" {
+/** A variable byte integer at `at`, before `end` (MQTT 5.0 §1.5.5): its value and size; "short" if `end` comes first. */
+function varint(buf: Uint8Array, at: number, end: number): { value: number; size: number } | "short" | "bad" {
   let value = 0;
   for (let k = 0; k < 4; k++) {
-    if (at + k >= buf.length) return "short";
+    if (at + k >= end) return "short";
     const byte = buf[at + k]!;
     value += (byte & 0x7f) * 128 ** k;
     if (!(byte & 0x80)) return { value, size: k + 1 };
@@ -46,49 +47,52 @@ function varint(buf: Uint8Array, at: number): { value: number; size: number } | 
 }
 
 /**
- * What is wrong with an MQTT 5.0 PUBLISH, from its fixed header flags and the start of its body (`body` may hold
- * the whole packet or more): "short" when its topic and properties are not all in `body` yet (and `complete` is
- * false), undefined when nothing is. Checks what aedes would take as given or only close the connection for:
- * QoS 3, a wildcard or, without a Topic Alias, empty topic name, a property not valid in PUBLISH or the same
+ * What is wrong with an MQTT 5.0 PUBLISH, from its fixed header flags and the start of its body, bytes [from, to) of
+ * `buf` (they may hold the whole packet or more): "short" when its topic and properties are not all there yet (and
+ * `complete` is false), undefined when nothing is. Checks what aedes would take as given or only close the connection
+ * for: QoS 3, a wildcard or, without a Topic Alias, empty topic name, a property not valid in PUBLISH or the same
  * single property twice.
  */
 export function publishProblem(
   flags: number,
-  body: Uint8Array,
+  buf: Uint8Array,
   complete: boolean,
+  from = 0,
+  to = buf.length,
 ): InboundProblem | "short" | undefined {
   const short = complete ? malformed("PUBLISH shorter than its topic and properties") : "short";
   const qos = (flags >> 1) & 3;
   if (qos === 3) return malformed("PUBLISH with QoS 3");
-  if (body.length < 2) return short;
-  const topicEnd = 2 + ((body[0]! << 8) | body[1]!);
-  if (body.length < topicEnd) return short;
-  for (let k = 2; k < topicEnd; k++)
-    if (body[k] === 0x23 || body[k] === 0x2b)
+  if (to - from < 2) return short;
+  const topicEnd = from + 2 + ((buf[from]! << 8) | buf[from + 1]!);
+  if (to < topicEnd) return short;
+  for (let k = from + 2; k < topicEnd; k++)
+    if (buf[k] === 0x23 || buf[k] === 0x2b)
       return { code: ReasonCode.TOPIC_NAME_INVALID, reason: "a PUBLISH topic name must not contain wildcards" };
-  const length = varint(body, topicEnd + (qos > 0 ? 2 : 0));
+  const lengthAt = topicEnd + (qos > 0 ? 2 : 0);
+  const length = varint(buf, lengthAt, to);
   if (length === "bad") return malformed("PUBLISH property length longer than 4 bytes");
   if (length === "short") return short;
-  let at = topicEnd + (qos > 0 ? 2 : 0) + length.size;
+  let at = lengthAt + length.size;
   const end = at + length.value;
-  if (body.length < end) return short;
-  const seen = new Set<number>();
+  if (to < end) return short;
+  let seen = 0;
   while (at < end) {
-    const id = body[at++]!;
+    const id = buf[at++]!;
     const size = PUBLISH_PROPERTIES[id];
     if (id === SUBSCRIPTION_IDENTIFIER)
       return protocolError("a client's PUBLISH must not carry a subscription identifier");
     if (size === undefined) return malformed(`property 0x${id.toString(16)} is not valid in PUBLISH`);
-    if (id !== USER_PROPERTY && seen.has(id))
-      return protocolError(`property 0x${id.toString(16)} is included more than once`);
-    seen.add(id);
+    const bit = SEEN_BIT[id] ?? 0;
+    if (seen & bit) return protocolError(`property 0x${id.toString(16)} is included more than once`);
+    seen |= bit;
     if (typeof size === "number") at += size;
     else
       for (let strings = size === "pair" ? 2 : 1; strings > 0; strings--)
-        at += at + 2 <= end ? 2 + ((body[at]! << 8) | body[at + 1]!) : 2;
+        at += at + 2 <= end ? 2 + ((buf[at]! << 8) | buf[at + 1]!) : 2;
     if (at > end) return malformed("PUBLISH property longer than the properties");
   }
-  if (topicEnd === 2 && !seen.has(TOPIC_ALIAS))
+  if (topicEnd === from + 2 && !(seen & TOPIC_ALIAS_BIT))
     return protocolError("a PUBLISH with an empty topic name must carry a topic alias");
   return undefined;
 }
@@ -134,17 +138,19 @@ export class InboundChecker {
   private readonly reader: FrameReader = {
     start: (type, chunk, at) => {
       this.flags = chunk[at]! & 0x0f;
-      this.parts = [];
+      if (this.parts.length > 0) this.parts = [];
       this.checked = type !== CONNECT && !(type === PUBLISH && this.version === 5);
       this.startAt = at;
     },
     body: (type, chunk, from, to) => {
       if (this.checked) return;
+      // Mostly the head is all in one chunk: checked where it lies, nothing copied.
+      if (this.parts.length === 0 && this.check(type, chunk, from, to, false)) return;
       this.parts.push(chunk.subarray(from, to));
-      this.check(type, false);
+      if (this.parts.length > 1) this.checkParts(type, false);
     },
     end: (type, chunk, end) => {
-      if (!this.checked) this.check(type, true);
+      if (!this.checked) this.checkParts(type, true);
       if (this.cut) {
         this.passUpTo = this.problem ? Math.max(this.startAt, 0) : end;
         return false;
@@ -168,33 +174,38 @@ export class InboundChecker {
     return this.passUpTo < 0 ? chunk : chunk.subarray(0, this.passUpTo);
   }
 
-  private check(type: number, complete: boolean): void {
+  /** Checks the parts gathered so far, joined. */
+  private checkParts(type: number, complete: boolean): void {
     const body = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
     this.parts = [body];
+    this.check(type, body, 0, body.length, complete);
+  }
+
+  /** Checks the head in bytes [from, to) of `buf`; answers whether it is decided (false: more bytes are needed). */
+  private check(type: number, buf: Uint8Array, from: number, to: number, complete: boolean): boolean {
     if (type === CONNECT) {
       // Protocol name (2-byte length, then the name), then the protocol level (MQTT 5.0 §3.1.2.2).
-      if (body.length < 2) return;
-      const levelAt = 2 + ((body[0]! << 8) | body[1]!);
-      if (body.length <= levelAt) return;
-      this.version = body[levelAt]!;
-      this.checked = true;
-      return;
+      const levelAt = to - from < 2 ? to : from + 2 + ((buf[from]! << 8) | buf[from + 1]!);
+      if (levelAt >= to) return (this.checked = complete);
+      this.version = buf[levelAt]!;
+      return (this.checked = true);
     }
-    const found = publishProblem(this.flags, body, complete);
-    if (found === "short") return;
+    const found = publishProblem(this.flags, buf, complete, from, to);
+    if (found === "short") return false;
     this.checked = true;
     this.parts = [];
-    const problem = found ?? this.overReceiveMaximum(body);
-    if (!problem) return;
+    const problem = found ?? this.overReceiveMaximum(buf, from);
+    if (!problem) return true;
     this.problem = problem;
     this.cut = true;
+    return true;
   }
 
   /** Counts a QoS 1/2 PUBLISH (its packet identifier follows the topic); a problem when it is one too many. */
-  private overReceiveMaximum(body: Uint8Array): InboundProblem | undefined {
+  private overReceiveMaximum(buf: Uint8Array, from: number): InboundProblem | undefined {
     if ((this.flags & 0x06) === 0) return undefined;
-    const at = 2 + ((body[0]! << 8) | body[1]!);
-    const messageId = (body[at]! << 8) | body[at + 1]!;
+    const at = from + 2 + ((buf[from]! << 8) | buf[from + 1]!);
+    const messageId = (buf[at]! << 8) | buf[at + 1]!;
     if (this.unanswered.has(messageId)) return undefined; // a resend (DUP) of one still in flight
     if (this.unanswered.size >= this.receiveMaximum)
       return {
