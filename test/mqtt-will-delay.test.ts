@@ -59,7 +59,11 @@ async function drop(client: MqttClient): Promise<void> {
   await closed;
 }
 
-/** A paho MQTTv5 device with a delayed will that continues its session; it reports its CONNACK, then idles. */
+/**
+ * A paho MQTTv5 device that continues its session (Clean Start 0, a minute's expiry): with `delay`, it has a will on
+ * "status" delayed that long; it reports its CONNACK, then idles until killed, or, with `marker`, publishes "marker"
+ * at QoS 1 and disconnects normally.
+ */
 const PAHO_DEVICE = `
 import json, sys
 import paho.mqtt.client as mqtt
@@ -68,17 +72,39 @@ from paho.mqtt.packettypes import PacketTypes
 o = json.loads(sys.argv[1])
 c = mqtt.Client(client_id=o["clientId"], protocol=mqtt.MQTTv5)
 c.username_pw_set(o["username"], o["password"])
-will = Properties(PacketTypes.WILLMESSAGE)
-will.WillDelayInterval = o["delay"]
-c.will_set("status", "lost", qos=1, properties=will)
+if "delay" in o:
+    will = Properties(PacketTypes.WILLMESSAGE)
+    will.WillDelayInterval = o["delay"]
+    c.will_set("status", "lost", qos=1, properties=will)
 session = Properties(PacketTypes.CONNECT)
 session.SessionExpiryInterval = 60
 def on_connect(c, u, flags, rc, props):
     print(json.dumps({"rc": rc.value}), flush=True)
-c.on_connect = on_connect
+    if o.get("marker"):
+        c.publish("marker", "after", qos=1)
+def on_publish(c, u, mid):
+    c.disconnect()
+c.on_connect, c.on_publish = on_connect, on_publish
 c.connect(o["host"], o["port"], keepalive=30, clean_start=False, properties=session)
 c.loop_forever()
 `;
+
+/** Starts a paho device of `d` (PAHO_DEVICE) and waits for its CONNACK. */
+async function pahoDevice(d: TestDevice, options: { delay?: number; marker?: boolean }) {
+  const { hostname, port } = new URL(t.mqttUrl);
+  const args = { host: hostname, port: Number(port), clientId: d.deviceID, username: d.deviceUsername };
+  const child = spawn(
+    "/usr/bin/python3",
+    ["-c", PAHO_DEVICE, JSON.stringify({ ...args, password: d.token, ...options })],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const exited = once(child, "exit");
+  const [line] = (await once(child.stdout, "data")) as [Buffer];
+  expect(JSON.parse(line.toString())).toEqual({ rc: 0 });
+  return { kill: () => (child.kill("SIGKILL"), exited), exited };
+}
 
 describe("an MQTT 5.0 device's delayed will", () => {
   it("is stored once its delay has passed, not at once (MQTT.js)", async () => {
@@ -106,20 +132,23 @@ describe("an MQTT 5.0 device's delayed will", () => {
 
   it("is stored once its delay has passed after the device died (paho-mqtt)", async () => {
     const d = await t.newDevice(productID, "will-delay-paho");
-    const { hostname, port } = new URL(t.mqttUrl);
-    const options = { host: hostname, port: Number(port), clientId: d.deviceID, username: d.deviceUsername };
-    const child = spawn(
-      "/usr/bin/python3",
-      ["-c", PAHO_DEVICE, JSON.stringify({ ...options, password: d.token, delay: 1 })],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    const [line] = (await once(child.stdout, "data")) as [Buffer];
-    expect(JSON.parse(line.toString())).toEqual({ rc: 0 });
-    child.kill("SIGKILL");
-    await once(child, "exit");
+    await (await pahoDevice(d, { delay: 1 })).kill();
     expect(await topics(d)).toEqual([]);
     await vi.waitFor(async () => expect(await topics(d)).toEqual(["status"]), 10_000);
+  });
+
+  it("is not stored when the device comes back within the delay, and stored at once with delay 0 (paho-mqtt)", async () => {
+    const d = await t.newDevice(productID, "will-delay-paho-back");
+    await (await pahoDevice(d, { delay: 2 })).kill();
+    const back = await pahoDevice(d, {});
+    await sleep(2500); // absence: the delay has to pass first
+    await (
+      await pahoDevice(d, { marker: true })
+    ).exited;
+    await back.kill(); // no will of its own
+    expect(await topics(d)).toEqual(["marker"]);
+
+    await (await pahoDevice(d, { delay: 0 })).kill();
+    await vi.waitFor(async () => expect(await topics(d)).toEqual(["marker", "status"]), 5_000);
   });
 });
