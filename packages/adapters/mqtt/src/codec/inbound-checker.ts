@@ -34,7 +34,7 @@ const TOPIC_ALIAS_BIT = 32;
 const malformed = (reason: string): InboundProblem => ({ code: ReasonCode.MALFORMED_PACKET, reason });
 const protocolError = (reason: string): InboundProblem => ({ code: ReasonCode.PROTOCOL_ERROR, reason });
 
-/** A variable byte integer at `at`, before `end` (MQTT 5.0 §1.5.5): its value and size; "short" if `end` comes first. */
+/** A variable byte integer at `at`, before `end` (MQTT 5.0 §1.5.5): its value and size; "short" if `end` is first. */
 function varint(buf: Uint8Array, at: number, end: number): { value: number; size: number } | "short" | "bad" {
   let value = 0;
   for (let k = 0; k < 4; k++) {
