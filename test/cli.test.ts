@@ -90,6 +90,9 @@ describe("the iot CLI", () => {
     const product = await json("products", "create", "productName=Sensors", "cloudProtocol=5");
     const d = await t.newDevice(product.productID, "cli-events");
     expect(await json("publish", d.deviceID, "hello")).toMatchObject({ publishStatus: "1" });
+    expect(await json("publish", d.deviceID, "exactly once", "--qos", "2")).toMatchObject({ publishStatus: "1" });
+    const badQos = await iot("publish", d.deviceID, "x", "--qos", "3");
+    expect([badQos.code, badQos.err]).toEqual([1, '--qos must be 0, 1 or 2, not "3"\n']);
     const send = (n: number) =>
       fetch(`${t.httpUrl}/topics/telemetry`, {
         method: "POST",
@@ -216,12 +219,24 @@ describe("the iot CLI", () => {
     const product = await json("products", "create", "productName=Scheduled", "cloudProtocol=5");
     const d = await t.newDevice(product.productID, "cli-scheduled");
     const group = await json("groups", "create", `productID=${product.productID}`, "groupName=cli-group");
-    const every = await json("schedules", "create", d.deviceID, "on", "--name", "hourly", "--every", "60");
+    const every = await json(
+      "schedules",
+      "create",
+      d.deviceID,
+      "on",
+      "--name",
+      "hourly",
+      "--every",
+      "60",
+      "--qos",
+      "2",
+    );
     expect(every).toMatchObject({
       scheduleName: "hourly",
       scheduleType: 1,
       IntervalMinute: "60",
       deviceID: d.deviceID,
+      qos: 2,
     });
     const once = await json(
       "schedules",
@@ -233,8 +248,16 @@ describe("the iot CLI", () => {
       "tonight",
       "--at",
       "2099-01-01 00:00:00",
+      "--qos",
+      "2",
     );
-    expect(once).toMatchObject({ scheduleName: "tonight", scheduleType: 0, groupID: group.groupID });
+    expect(once).toMatchObject({
+      scheduleName: "tonight",
+      scheduleType: 0,
+      groupID: group.groupID,
+      needAck: 1,
+      qos: 2,
+    });
     const table = await iot("schedules", "list");
     expect(table.out.split("\n")[0]).toMatch(/^id\s+scheduleName\s+deviceID/);
     expect(table.out).toContain("hourly");

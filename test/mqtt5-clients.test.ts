@@ -291,8 +291,27 @@ describe("MQTT 5.0 with third-party clients, end to end", () => {
         [Buffer.from([0x30, 0x0b, 0x00, 0x01, 0x74, 0x05, 0x11, 0, 0, 0, 9, 0x78, 0x78]), 0x81],
         // The content type twice: 0x82 protocol error.
         [Buffer.from([0x30, 0x0d, 0x00, 0x01, 0x74, 0x08, 0x03, 0x00, 0x01, 0x61, 0x03, 0x00, 0x01, 0x61, 0x78]), 0x82],
-        // A five-byte variable byte integer: the connection closes (no reason code is owed for a malformed packet).
-        [Buffer.from([0x30, 0x09, 0x00, 0x01, 0x74, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00]), undefined],
+        // A five-byte variable byte integer as the properties length: 0x81 malformed packet.
+        [Buffer.from([0x30, 0x09, 0x00, 0x01, 0x74, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00]), 0x81],
+        // A PUBLISH after the client's own DISCONNECT in the same write: not read, no DISCONNECT from the adapter.
+        [
+          Buffer.concat([
+            mqttPacket.generate({ cmd: "disconnect", reasonCode: 0 }, { protocolVersion: 5 }),
+            mqttPacket.generate(
+              {
+                cmd: "publish",
+                topic: "t",
+                payload: Buffer.from("x"),
+                qos: 1,
+                messageId: 1,
+                dup: false,
+                retain: false,
+              },
+              { protocolVersion: 5 },
+            ),
+          ]),
+          undefined,
+        ],
       ];
       for (const [input, code] of inputs) {
         const conn = await rawV5(hostPort(t.mqttUrl).port, bad);

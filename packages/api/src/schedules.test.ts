@@ -188,6 +188,31 @@ describe("scheduled commands over the API", () => {
     expect(task.body).toMatchObject({ result: { total: 1, failed: 1 } });
   });
 
+  it("schedules QoS 2 (exactly once) commands for a device and a group, and runs them at QoS 2", async () => {
+    const once = { payload: "exactly once", scheduleType: 0, crontabTime: inAnHour() };
+    const toDevice = { deviceID: device.deviceId, scheduleName: "qos2 device", qos: 2, ...once };
+    expect((await t.call("POST", "/device_schedule_publish", toDevice, token)).status).toBe(201);
+    const toGroup = { groupID: group.groupID, scheduleName: "qos2 group", qos: 2, ...once };
+    expect((await t.call("POST", "/group_schedule_publish", toGroup, token)).status).toBe(201);
+    const disagree = { ...toGroup, scheduleName: "disagree", needAck: 0 };
+    expect((await t.call("POST", "/group_schedule_publish", disagree, token)).status).toBe(400);
+    const named = async (path: string, name: string) =>
+      (await t.call("GET", path, undefined, token)).body.items.find(
+        (x: { scheduleName: string }) => x.scheduleName === name,
+      );
+    expect(await named("/device_schedule_publish", "qos2 device")).toMatchObject({ qos: 2 });
+    expect(await named("/group_schedule_publish", "qos2 group")).toMatchObject({ needAck: 1, qos: 2 });
+    const runner = new ScheduleRunner(t.store.db, t.commands);
+    await runner.tick(Date.now() + 3_600_000);
+    const logs = await t.store.db
+      .selectFrom("controlLogs")
+      .select(["payload", "qos"])
+      .where("payload", "=", "exactly once")
+      .execute();
+    expect(logs.length).toBeGreaterThanOrEqual(2);
+    expect(logs.every((l) => l.qos === 2)).toBe(true);
+  });
+
   it("answers 404 for another tenant's schedule and ignores its ids on delete", async () => {
     const [s] = (await t.call("GET", "/device_schedule_publish", undefined, token)).body.items;
     expect((await t.call("GET", `/device_schedule_publish/${s.id}`, undefined, eveToken)).status).toBe(404);

@@ -12226,7 +12226,7 @@ export interface operations {
                     deviceIntID?: number | string;
                     payload: string;
                     topic?: string;
-                    qos?: (0 | 1) | ("0" | "1");
+                    qos?: (0 | 1 | 2) | ("0" | "1" | "2");
                     scheduleName: string;
                     scheduleType: (0 | 1 | 2) | ("0" | "1" | "2");
                     IntervalMinute?: number | string;
@@ -12440,6 +12440,7 @@ export interface operations {
                             groupID: string | null;
                             groupName: string | null;
                             needAck: number;
+                            qos: number;
                         }[];
                         meta: {
                             count: number;
@@ -12525,6 +12526,7 @@ export interface operations {
                     groupIntID?: number | string;
                     payload: string;
                     needAck?: (0 | 1) | ("0" | "1");
+                    qos?: (0 | 1 | 2) | ("0" | "1" | "2");
                     scheduleName: string;
                     scheduleType: (0 | 1 | 2) | ("0" | "1" | "2");
                     IntervalMinute?: number | string;
@@ -12851,6 +12853,7 @@ export interface operations {
                         groupID: string | null;
                         groupName: string | null;
                         needAck: number;
+                        qos: number;
                     };
                 };
             };

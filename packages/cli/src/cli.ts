@@ -18,6 +18,13 @@ const int = (v: string) => {
   return n;
 };
 
+/** A command's QoS: 0 fire and forget, 1 acknowledged, 2 exactly once (MQTT QoS 2). */
+const qos = (v: string) => {
+  if (v !== "0" && v !== "1" && v !== "2") throw new CliError(`--qos must be 0, 1 or 2, not "${v}"`);
+  return Number(v) as 0 | 1 | 2;
+};
+const QOS_HELP = "0 fire and forget, 1 acknowledged (default for a device), 2 exactly once (MQTT QoS 2)";
+
 /**
  * Runs `iot` with `argv` (the arguments after the program name); answers the exit code: 0, or 1 with the API's
  * message (or the usage error) on stderr. `signal` ends `events --follow`.
@@ -67,12 +74,13 @@ export async function runCli(
     .description("send a command to a device (target: its deviceID), or with --group to a group (its groupID)")
     .option("--group", "the target is a groupID")
     .option("--topic <topic>", "the device topic (default: the device's command topic)")
-    .action(async (target: string, payload: string, o: { group?: boolean; topic?: string }) =>
+    .option("--qos <qos>", QOS_HELP, qos)
+    .action(async (target: string, payload: string, o: { group?: boolean; topic?: string; qos?: 0 | 1 | 2 }) =>
       (await import("./commands/publish.js")).publish(
         ctx(),
         o.group ? { groupID: target } : { deviceID: target },
         payload,
-        { topic: o.topic },
+        { topic: o.topic, qos: o.qos },
       ),
     );
   program
@@ -130,11 +138,20 @@ export async function runCli(
     .option("--cron <expression>", "by five cron fields (UTC)")
     .option("--group", "the target is a groupID")
     .option("--topic <topic>", "the device topic (default: the device's command topic)")
+    .option("--qos <qos>", QOS_HELP, qos)
     .action(
       async (
         target: string,
         payload: string,
-        o: { name: string; at?: string; every?: number; cron?: string; group?: boolean; topic?: string },
+        o: {
+          name: string;
+          at?: string;
+          every?: number;
+          cron?: string;
+          group?: boolean;
+          topic?: string;
+          qos?: 0 | 1 | 2;
+        },
       ) => (await schedules()).createSchedule(ctx(), kind(o), target, payload, o),
     );
   scheduleCommands

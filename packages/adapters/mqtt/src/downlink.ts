@@ -5,6 +5,7 @@ import { highestGrantedQos } from "./granted-qos.js";
 import { commandPublishProperties, type CommandPublishProperties } from "./command-properties.js";
 import type { ClientState } from "./client-table.js";
 import type { AdapterContext } from "./context.js";
+import { sendRoom } from "./send-window.js";
 
 const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", message });
 const queued = (message: string): DownlinkOutcome => ({ status: "QUEUED", message });
@@ -24,9 +25,11 @@ const queued = (message: string): DownlinkOutcome => ({ status: "QUEUED", messag
  * disconnects, or the command expires, before a matching subscription. FAILED
  * when the device is not connected here, the topic is invalid or denied by its
  * policies, or the write fails. QoS is capped at the QoS the device was
- * granted. An MQTT 5.0 device gets the command's PUBLISH properties, and its
- * remaining TTL as Message Expiry Interval (`commandPublishProperties`); a
- * 3.1.1 device gets none.
+ * granted. At most the device's Receive Maximum QoS 1/2 commands are in flight
+ * to it at once; later ones wait for room in order (`sendRoom`), QUEUED when
+ * the device disconnects or the command expires first. An MQTT 5.0 device
+ * gets the command's PUBLISH properties, and its remaining TTL as Message
+ * Expiry Interval (`commandPublishProperties`); a 3.1.1 device gets none.
  */
 export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): Promise<DownlinkOutcome> {
   const client = ctx.clients.ofDevice(downlink.deviceIntId).at(-1);
@@ -43,10 +46,19 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
   if (client.closed) return queued("device disconnected before it subscribed");
   if (granted < 0) return queued(`expired before the device subscribed to "${topic}"`);
   const qos = Math.min(downlink.qos, 2, granted) as 0 | 1 | 2;
+  const release = qos > 0 ? await sendRoom(client, downlink.expiresAtMs) : undefined;
+  if (qos > 0 && !release)
+    return queued(
+      client.closed
+        ? "device disconnected while earlier commands were in flight"
+        : "expired while earlier commands were in flight",
+    );
   ctx.stats.downlinks++;
   const properties = client.version === 5 ? commandPublishProperties(downlink, Date.now()) : undefined;
   const command = { deviceIntId: downlink.deviceIntId, expiresAtMs: downlink.expiresAtMs };
-  return send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos, command, properties);
+  const outcome = await send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos, command, properties);
+  release?.();
+  return outcome;
 }
 
 /**

@@ -7,6 +7,7 @@ import { ClientTable, clientIpOf } from "./client-table.js";
 import type { AdapterContext, MqttAdapterStats } from "./context.js";
 import { deliverDownlink } from "./downlink.js";
 import { skipUnmatchedFanOut } from "./fan-out-filter.js";
+import { guardInbound } from "./guard-inbound.js";
 import { guardPacketSizes } from "./guard-packet-sizes.js";
 import { authenticateHook } from "./hooks/authenticate.js";
 import { authorizeForwardHook } from "./hooks/authorize-forward.js";
@@ -16,8 +17,10 @@ import { preConnectHook } from "./hooks/pre-connect.js";
 import { subscribeProxies, updateProxies } from "./proxy-subscriptions.js";
 import { pubackObservingPersistence } from "./puback-persistence.js";
 import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes.js";
+import { refuseMalformed } from "./refuse-malformed.js";
 import { rewriteUnsubscribes } from "./rewrite-unsubscribes.js";
 import { watchPubrecs } from "./watch-pubrecs.js";
+import { DelayedWills } from "./will-delay.js";
 
 /** What the MQTT adapter needs from outside. */
 export interface MqttAdapterOptions {
@@ -99,6 +102,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     const reasonString = `packet larger than the maximum packet size (${maxPacketBytes} bytes)`;
     client.disconnect({ reasonCode: ReasonCode.PACKET_TOO_LARGE, properties: { reasonString } });
   };
+  const wills = new DelayedWills(ctx);
   const broker = await Aedes.createBroker({
     id: options.registry.instanceId,
     connectTimeout: options.connectTimeoutMs ?? 10_000,
@@ -110,14 +114,15 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     maximumPacketSize: maxPacketBytes,
     topicAliasMaximum: TOPIC_ALIAS_MAXIMUM,
     receiveMaximum: RECEIVE_MAXIMUM,
-    preConnect: preConnectHook(ctx),
+    preConnect: wills.preConnect(preConnectHook(ctx)),
     authenticate: authenticateHook(ctx),
-    authorizePublish: authorizePublishHook(ctx),
+    authorizePublish: wills.authorizePublish(authorizePublishHook(ctx)),
     authorizeSubscribe: authorizeSubscribeHook(ctx),
     authorizeForward: authorizeForwardHook(ctx),
   });
   skipUnmatchedFanOut(broker);
   watchBroker(broker, ctx);
+  broker.on("client", (client) => wills.connected(client));
   options.registry.setHandlers({
     downlink: (d) => deliverDownlink(ctx, d),
     kick: (deviceIntId, reason) => kick(ctx, deviceIntId, reason),
@@ -128,6 +133,8 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
 
   return {
     handle(stream: Duplex) {
+      // Innermost: nothing after the device's DISCONNECT or a refused PUBLISH reaches the other readers or aedes.
+      guardInbound(stream, (problem) => refuseMalformed(ctx, client, problem));
       guardPacketSizes(
         stream,
         maxRemainingLength,
@@ -150,6 +157,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     close: () =>
       new Promise<void>((resolve) => {
         ctx.closing = true;
+        wills.flush();
         broker.close(() => resolve());
       }),
     get stats() {

@@ -204,7 +204,7 @@ describe("MQTT adapter: MQTT 5.0", () => {
     [
       "a malformed variable byte integer",
       Buffer.from([0x30, 0x09, 0x00, 0x01, 0x74, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00]),
-      undefined,
+      0x81,
     ],
   ];
   it.each(badInput)("closes the connection that sends %s and keeps serving the others", async (_what, bad, code) => {

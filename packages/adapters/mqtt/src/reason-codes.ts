@@ -16,6 +16,8 @@ export const ReasonCode = {
   SESSION_TAKEN_OVER: 0x8e,
   /** DISCONNECT: nothing arrived within 1.5 × the keep-alive (MQTT-3.1.2-22). */
   KEEP_ALIVE_TIMEOUT: 0x8d,
+  /** DISCONNECT: more unacknowledged QoS 1/2 PUBLISHes than the RECEIVE_MAXIMUM advertised in CONNACK (§3.3.4). */
+  RECEIVE_MAXIMUM_EXCEEDED: 0x93,
   /** DISCONNECT: a PUBLISH's topic name is not one the device may use (topic rules). */
   TOPIC_NAME_INVALID: 0x90,
   /** DISCONNECT: a packet, or a message's payload, over IOT_MAX_MESSAGE_SIZE. */

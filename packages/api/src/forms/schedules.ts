@@ -38,7 +38,15 @@ export const scheduleRecords = {
     topic: f.strN,
     qos: f.int,
   }),
-  group: z.object({ ...scheduleBase, groupIntID: f.intN, groupID: f.strN, groupName: f.strN, needAck: f.int }),
+  group: z.object({
+    ...scheduleBase,
+    groupIntID: f.intN,
+    groupID: f.strN,
+    groupName: f.strN,
+    needAck: f.int,
+    /** Our addition: the QoS each member gets (needAck is 1 for 1 and 2). */
+    qos: f.int,
+  }),
 };
 
 /** What the last run of a schedule did: its device command or group task, or why it could not issue one. */
@@ -65,7 +73,13 @@ export function schedule(
   const target =
     s.deviceIntId !== null
       ? { deviceIntID: s.deviceIntId, deviceID: s.deviceId, deviceName: s.deviceName, topic: s.topic, qos: s.qos }
-      : { groupIntID: s.groupIntId, groupID: s.groupId, groupName: s.groupName, needAck: s.qos };
+      : {
+          groupIntID: s.groupIntId,
+          groupID: s.groupId,
+          groupName: s.groupName,
+          needAck: Math.min(s.qos, 1),
+          qos: s.qos,
+        };
   return {
     id: s.id,
     scheduleName: s.scheduleName,

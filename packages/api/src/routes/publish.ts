@@ -82,7 +82,7 @@ const groupPublishBody = z.strictObject({
 });
 
 /** The QoS of a group command: `qos` when given (needAck, if also given, must agree), else needAck (default 0). */
-function groupQos(body: { needAck?: number | undefined; qos?: number | undefined }): 0 | 1 | 2 {
+export function groupQos(body: { needAck?: number | undefined; qos?: number | undefined }): 0 | 1 | 2 {
   if (body.qos === undefined) return (body.needAck ?? 0) as 0 | 1;
   if (body.needAck !== undefined && body.needAck !== Math.min(body.qos, 1))
     throw fail.form({ qos: `disagrees with needAck ${body.needAck} (qos 0 is needAck 0, qos 1 or 2 is needAck 1)` });

@@ -19,7 +19,7 @@ import { schedule } from "../forms/schedules.js";
 import { codeField, dateQuery, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
 import type { Env } from "../deps.js";
-import { publishBody } from "./publish.js";
+import { groupQos, publishBody } from "./publish.js";
 import { listOf } from "../forms/common.js";
 import { scheduleRecords } from "../forms/schedules.js";
 
@@ -40,7 +40,8 @@ const deviceScheduleBody = z.strictObject({
   deviceIntID: intField.optional(),
   payload: publishBody.shape.payload,
   topic: publishBody.shape.topic,
-  qos: codeField([0, 1]).optional(),
+  /** As `device_publish`'s: 1 (default) acknowledged, 2 exactly once (MQTT QoS 2), 0 fire and forget. */
+  qos: codeField([0, 1, 2]).optional(),
   ...timing,
 });
 
@@ -49,6 +50,8 @@ const groupScheduleBody = z.strictObject({
   groupIntID: intField.optional(),
   payload: publishBody.shape.payload,
   needAck: codeField([0, 1]).optional(),
+  /** Our addition, as `group_publish`'s: each member's QoS; 1 or 2 is needAck 1, 0 needAck 0 (they must agree). */
+  qos: codeField([0, 1, 2]).optional(),
   ...timing,
 });
 
@@ -91,7 +94,7 @@ export function scheduleRoutes(deps: AppDeps, docs: ApiDocs) {
           ...timingOf(body),
           topic: body.topic,
           payload: body.payload,
-          qos: (body.qos ?? 1) as 0 | 1,
+          qos: (body.qos ?? 1) as 0 | 1 | 2,
         });
         return created(c, "/device_schedule_publish", s.id);
       },
@@ -107,7 +110,7 @@ export function scheduleRoutes(deps: AppDeps, docs: ApiDocs) {
           target: { groupIntId: group.id },
           ...timingOf(body),
           payload: body.payload,
-          qos: (body.needAck ?? 0) as 0 | 1,
+          qos: groupQos(body),
         });
         return created(c, "/group_schedule_publish", s.id);
       },

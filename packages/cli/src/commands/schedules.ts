@@ -43,15 +43,15 @@ export async function listSchedules(
 }
 
 /**
- * `iot schedules create <deviceID|groupID> <payload> --name N (--at T | --every M | --cron E) [--group] [--topic]`:
- * stores the schedule, then shows it as the API lists it (the create answers 201 with only its `Location`).
+ * `iot schedules create <deviceID|groupID> <payload> --name N (--at T | --every M | --cron E) [--group] [--topic]
+ * [--qos]`: stores the schedule, then shows it as the API lists it (the create answers 201 with only its `Location`).
  */
 export async function createSchedule(
   ctx: CommandContext,
   kind: ScheduleKind,
   target: string,
   payload: string,
-  o: ScheduleTiming & { name: string; topic?: string | undefined },
+  o: ScheduleTiming & { name: string; topic?: string | undefined; qos?: 0 | 1 | 2 | undefined },
 ): Promise<void> {
   const client = loggedIn(ctx);
   const body = {
@@ -59,6 +59,7 @@ export async function createSchedule(
     payload,
     scheduleName: o.name,
     ...(o.topic !== undefined ? { topic: o.topic } : {}),
+    ...(o.qos !== undefined ? { qos: o.qos } : {}),
     ...timingBody(o),
   };
   const call = client.POST(pathOf(kind) as "/api/v1/device_schedule_publish", { body: body as never });

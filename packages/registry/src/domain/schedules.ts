@@ -35,8 +35,8 @@ export interface ScheduleInput {
   cronExpression?: string | undefined;
   topic?: string | undefined;
   payload: string;
-  /** Device: 1 acknowledged, 0 not. Group: needAck. */
-  qos: 0 | 1;
+  /** The command's QoS: 1 acknowledged, 2 exactly once, 0 fire and forget (a group's needAck is 1 for 1 and 2). */
+  qos: 0 | 1 | 2;
 }
 
 /** The timing members a schedule type needs, as FORM_INVALID errors named by their API fields. */

@@ -108,14 +108,14 @@ export class ScheduleRunner {
   }
 
   private async toDevice(row: Row, caller: Caller, now: number) {
-    const cmd = { deviceIntId: row.deviceIntId!, topic: row.topic ?? undefined, payload: row.payload, qos: bit(row) };
+    const cmd = { deviceIntId: row.deviceIntId!, topic: row.topic ?? undefined, payload: row.payload, qos: qosOf(row) };
     const r = await this.commands.publish(caller, cmd, now);
     return { lastControlLogId: r.id, lastTaskIntId: null };
   }
 
   private async toGroup(row: Row, caller: Caller, now: number) {
     const group = await getGroup(this.db, caller, row.groupIntId!);
-    const r = await this.commands.publishToGroup(caller, { group, payload: row.payload, qos: bit(row) }, now);
+    const r = await this.commands.publishToGroup(caller, { group, payload: row.payload, qos: qosOf(row) }, now);
     return { lastControlLogId: r.controlLogId, lastTaskIntId: r.task.id };
   }
 
@@ -152,4 +152,4 @@ export class ScheduleRunner {
   }
 }
 
-const bit = (row: Row): 0 | 1 => (row.qos === 1 ? 1 : 0);
+const qosOf = (row: Row): 0 | 1 | 2 => (row.qos === 2 ? 2 : row.qos === 1 ? 1 : 0);

@@ -2,6 +2,7 @@ import { PacketFramer, type FrameReader } from "./packet-framer.js";
 
 /** Control packet type of PUBREC (MQTT 3.1.1 §2.2.1, MQTT 5.0 §2.1.2). */
 const PUBREC = 5;
+const ONLY_PUBREC: ReadonlySet<number> = new Set([PUBREC]);
 
 /** A PUBREC a device sent: the packet identifier it answers and its reason code (0 success; MQTT 5.0 only). */
 export interface Pubrec {
@@ -17,6 +18,12 @@ export interface Pubrec {
  * stream's chunks in order, split at any byte. After a malformed length it stops looking (the parser refuses it).
  */
 export class PubrecScanner {
+  /**
+   * @param types the acknowledgement packet types to find: PUBREC by default; the same layout (packet identifier,
+   * then an MQTT 5.0 reason code) serves PUBACK (4) and PUBCOMP (7) too.
+   */
+  constructor(private readonly types: ReadonlySet<number> = ONLY_PUBREC) {}
+
   private readonly framer = new PacketFramer();
   /** The first body bytes of the PUBREC being read. */
   private head: number[] = [];
@@ -26,11 +33,11 @@ export class PubrecScanner {
       this.head = [];
     },
     body: (type, chunk, from, to) => {
-      if (type !== PUBREC) return;
+      if (!this.types.has(type)) return;
       for (let k = from; k < to && this.head.length < 3; k++) this.head.push(chunk[k]!);
     },
     end: (type) => {
-      if (type === PUBREC && this.head.length >= 2)
+      if (this.types.has(type) && this.head.length >= 2)
         this.found.push({ messageId: (this.head[0]! << 8) | this.head[1]!, reasonCode: this.head[2] ?? 0 });
     },
   };

@@ -21,8 +21,9 @@ interface PropertiesProblem {
  * Checks the properties of an MQTT 5.0 device's PUBLISH as mqtt-packet decoded them: it reads any property in any
  * packet and makes a repeated one an array, and aedes checks neither. A property not valid in PUBLISH makes it a
  * Malformed Packet (MQTT 5.0 §2.2.2.2: 0x81); a Subscription Identifier from a client (MQTT-3.3.4-6) or a property
- * other than a User Property given twice (§3.3.2.3) a Protocol Error (0x82). aedes has already taken the Topic Alias
- * out (its value undefined); a repeated alias it reads as one it does not know (0x94).
+ * other than a User Property given twice (§3.3.2.3) a Protocol Error (0x82). A PUBLISH off the wire has passed the
+ * same checks on its bytes already (codec/inbound-checker.ts, before aedes reads it); what reaches this is mainly a
+ * will, whose properties come from CONNECT (its Will Delay Interval taken out by will-delay.ts).
  */
 export function publishPropertiesProblem(properties: object | undefined): PropertiesProblem | undefined {
   if (!properties) return undefined;

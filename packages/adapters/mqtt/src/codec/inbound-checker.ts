@@ -1,0 +1,218 @@
+import { RECEIVE_MAXIMUM, ReasonCode } from "../reason-codes.js";
+import { PacketFramer, type FrameReader } from "./packet-framer.js";
+
+/** Control packet types (MQTT 5.0 §2.1.2). */
+const CONNECT = 1;
+const PUBLISH = 3;
+const DISCONNECT = 14;
+
+/** Why a device's packet is refused, with the DISCONNECT reason code the standard gives for it. */
+export interface InboundProblem {
+  readonly code: number;
+  readonly reason: string;
+}
+
+/**
+ * Bytes of the value of each property a client's PUBLISH may carry (MQTT 5.0 §3.3.2.3), by identifier: a fixed
+ * size, or "string" (2-byte length and that many bytes: UTF-8 string, binary data) or "pair" (two strings). The
+ * Subscription Identifier (0x0B) goes only from server to client (MQTT-3.3.4-6).
+ */
+const PUBLISH_PROPERTIES: Partial<Record<number, number | "string" | "pair">> = {
+  0x01: 1, // Payload Format Indicator
+  0x02: 4, // Message Expiry Interval
+  0x03: "string", // Content Type
+  0x08: "string", // Response Topic
+  0x09: "string", // Correlation Data
+  0x23: 2, // Topic Alias
+  0x26: "pair", // User Property (the one that may repeat)
+};
+/** A bit per single property, to find one given twice without a Set per PUBLISH. */
+const SEEN_BIT: Partial<Record<number, number>> = { 0x01: 1, 0x02: 2, 0x03: 4, 0x08: 8, 0x09: 16, 0x23: 32 };
+const SUBSCRIPTION_IDENTIFIER = 0x0b;
+const TOPIC_ALIAS_BIT = 32;
+
+const malformed = (reason: string): InboundProblem => ({ code: ReasonCode.MALFORMED_PACKET, reason });
+const protocolError = (reason: string): InboundProblem => ({ code: ReasonCode.PROTOCOL_ERROR, reason });
+
+/** A variable byte integer at `at`, before `end` (MQTT 5.0 §1.5.5): its value and size; "short" if `end` is first. */
+function varint(buf: Uint8Array, at: number, end: number): { value: number; size: number } | "short" | "bad" {
+  let value = 0;
+  for (let k = 0; k < 4; k++) {
+    if (at + k >= end) return "short";
+    const byte = buf[at + k]!;
+    value += (byte & 0x7f) * 128 ** k;
+    if (!(byte & 0x80)) return { value, size: k + 1 };
+  }
+  return "bad";
+}
+
+/**
+ * What is wrong with an MQTT 5.0 PUBLISH, from its fixed header flags and the start of its body, bytes [from, to) of
+ * `buf` (they may hold the whole packet or more): "short" when its topic and properties are not all there yet (and
+ * `complete` is false), undefined when nothing is. Checks what aedes would take as given or only close the connection
+ * for: QoS 3, a wildcard or, without a Topic Alias, empty topic name, a property not valid in PUBLISH or the same
+ * single property twice.
+ */
+export function publishProblem(
+  flags: number,
+  buf: Uint8Array,
+  complete: boolean,
+  from = 0,
+  to = buf.length,
+): InboundProblem | "short" | undefined {
+  const short = complete ? malformed("PUBLISH shorter than its topic and properties") : "short";
+  const qos = (flags >> 1) & 3;
+  if (qos === 3) return malformed("PUBLISH with QoS 3");
+  if (to - from < 2) return short;
+  const topicEnd = from + 2 + ((buf[from]! << 8) | buf[from + 1]!);
+  if (to < topicEnd) return short;
+  for (let k = from + 2; k < topicEnd; k++)
+    if (buf[k] === 0x23 || buf[k] === 0x2b)
+      return { code: ReasonCode.TOPIC_NAME_INVALID, reason: "a PUBLISH topic name must not contain wildcards" };
+  const lengthAt = topicEnd + (qos > 0 ? 2 : 0);
+  const length = varint(buf, lengthAt, to);
+  if (length === "bad") return malformed("PUBLISH property length longer than 4 bytes");
+  if (length === "short") return short;
+  let at = lengthAt + length.size;
+  const end = at + length.value;
+  if (to < end) return short;
+  let seen = 0;
+  while (at < end) {
+    const id = buf[at++]!;
+    const size = PUBLISH_PROPERTIES[id];
+    if (id === SUBSCRIPTION_IDENTIFIER)
+      return protocolError("a client's PUBLISH must not carry a subscription identifier");
+    if (size === undefined) return malformed(`property 0x${id.toString(16)} is not valid in PUBLISH`);
+    const bit = SEEN_BIT[id] ?? 0;
+    if (seen & bit) return protocolError(`property 0x${id.toString(16)} is included more than once`);
+    seen |= bit;
+    if (typeof size === "number") at += size;
+    else
+      for (let strings = size === "pair" ? 2 : 1; strings > 0; strings--)
+        at += at + 2 <= end ? 2 + ((buf[at]! << 8) | buf[at + 1]!) : 2;
+    if (at > end) return malformed("PUBLISH property longer than the properties");
+  }
+  if (topicEnd === from + 2 && !(seen & TOPIC_ALIAS_BIT))
+    return protocolError("a PUBLISH with an empty topic name must carry a topic alias");
+  return undefined;
+}
+
+/**
+ * Checks one device connection's byte stream (device → adapter) before the MQTT parser reads it, cutting it where it
+ * must end: after the device's DISCONNECT (it sends nothing more, MQTT-3.14.4-1; aedes would still handle packets
+ * that came in the same read), and, on an MQTT 5.0 connection, before a PUBLISH `publishProblem` finds wrong (aedes
+ * would store some of those, or close the connection without telling the device why), or one past the Receive
+ * Maximum (MQTT 5.0 §3.3.4: more QoS 1/2 PUBLISHes than `receiveMaximum` not yet answered by PUBACK or PUBCOMP, which
+ * the caller reports with `answered`). Pure and incremental: feed it the stream's chunks in order, split at any byte;
+ * it answers how much of each to pass on.
+ */
+export class InboundChecker {
+  private readonly framer = new PacketFramer();
+  private version = 0;
+  /** Packet identifiers of the QoS 1/2 PUBLISHes read and not yet answered (MQTT 5.0 connections). */
+  private readonly unanswered = new Set<number>();
+
+  constructor(private readonly receiveMaximum = RECEIVE_MAXIMUM) {}
+
+  /** True on an MQTT 5.0 connection: its PUBACKs and PUBCOMPs are to be reported with `answered`. */
+  get countsAnswers(): boolean {
+    return this.version === 5;
+  }
+
+  /** The adapter wrote PUBACK or PUBCOMP for the device's PUBLISH `messageId`. */
+  answered(messageId: number): void {
+    this.unanswered.delete(messageId);
+  }
+
+  /** Set once the stream is cut: nothing more passes. */
+  private cut = false;
+  /** Why it was cut, when a packet was refused (not after a DISCONNECT). */
+  problem: InboundProblem | undefined;
+  private flags = 0;
+  /** Body bytes of the current CONNECT or PUBLISH until its head is checked (slices of the chunks). */
+  private parts: Uint8Array[] = [];
+  private checked = false;
+  /** Where the current packet began in the current chunk (-1: in an earlier chunk). */
+  private startAt = -1;
+  private passUpTo = -1;
+  private readonly reader: FrameReader = {
+    start: (type, chunk, at) => {
+      this.flags = chunk[at]! & 0x0f;
+      if (this.parts.length > 0) this.parts = [];
+      this.checked = type !== CONNECT && !(type === PUBLISH && this.version === 5);
+      this.startAt = at;
+    },
+    body: (type, chunk, from, to) => {
+      if (this.checked) return;
+      // Mostly the head is all in one chunk: checked where it lies, nothing copied.
+      if (this.parts.length === 0 && this.check(type, chunk, from, to, false)) return;
+      this.parts.push(chunk.subarray(from, to));
+      if (this.parts.length > 1) this.checkParts(type, false);
+    },
+    end: (type, chunk, end) => {
+      if (!this.checked) this.checkParts(type, true);
+      if (this.cut) {
+        this.passUpTo = this.problem ? Math.max(this.startAt, 0) : end;
+        return false;
+      }
+      if (type === DISCONNECT) {
+        this.cut = true;
+        this.passUpTo = end;
+        return false;
+      }
+      return true;
+    },
+  };
+
+  /** Reads the next chunk; answers the bytes of it the parser may have (all of it until the stream is cut). */
+  pass(chunk: Uint8Array): Uint8Array {
+    if (this.cut) return chunk.subarray(0, 0);
+    this.passUpTo = -1;
+    this.startAt = -1;
+    this.framer.feed(chunk, this.reader);
+    if (this.cut && this.passUpTo < 0) this.passUpTo = this.problem ? Math.max(this.startAt, 0) : chunk.length;
+    return this.passUpTo < 0 ? chunk : chunk.subarray(0, this.passUpTo);
+  }
+
+  /** Checks the parts gathered so far, joined. */
+  private checkParts(type: number, complete: boolean): void {
+    const body = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
+    this.parts = [body];
+    this.check(type, body, 0, body.length, complete);
+  }
+
+  /** Checks the head in bytes [from, to) of `buf`; answers whether it is decided (false: more bytes are needed). */
+  private check(type: number, buf: Uint8Array, from: number, to: number, complete: boolean): boolean {
+    if (type === CONNECT) {
+      // Protocol name (2-byte length, then the name), then the protocol level (MQTT 5.0 §3.1.2.2).
+      const levelAt = to - from < 2 ? to : from + 2 + ((buf[from]! << 8) | buf[from + 1]!);
+      if (levelAt >= to) return (this.checked = complete);
+      this.version = buf[levelAt]!;
+      return (this.checked = true);
+    }
+    const found = publishProblem(this.flags, buf, complete, from, to);
+    if (found === "short") return false;
+    this.checked = true;
+    this.parts = [];
+    const problem = found ?? this.overReceiveMaximum(buf, from);
+    if (!problem) return true;
+    this.problem = problem;
+    this.cut = true;
+    return true;
+  }
+
+  /** Counts a QoS 1/2 PUBLISH (its packet identifier follows the topic); a problem when it is one too many. */
+  private overReceiveMaximum(buf: Uint8Array, from: number): InboundProblem | undefined {
+    if ((this.flags & 0x06) === 0) return undefined;
+    const at = from + 2 + ((buf[from]! << 8) | buf[from + 1]!);
+    const messageId = (buf[at]! << 8) | buf[at + 1]!;
+    if (this.unanswered.has(messageId)) return undefined; // a resend (DUP) of one still in flight
+    if (this.unanswered.size >= this.receiveMaximum)
+      return {
+        code: ReasonCode.RECEIVE_MAXIMUM_EXCEEDED,
+        reason: `more than ${this.receiveMaximum} QoS 1/2 publishes unacknowledged`,
+      };
+    this.unanswered.add(messageId);
+    return undefined;
+  }
+}
