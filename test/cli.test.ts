@@ -90,6 +90,9 @@ describe("the iot CLI", () => {
     const product = await json("products", "create", "productName=Sensors", "cloudProtocol=5");
     const d = await t.newDevice(product.productID, "cli-events");
     expect(await json("publish", d.deviceID, "hello")).toMatchObject({ publishStatus: "1" });
+    expect(await json("publish", d.deviceID, "on", "--topic", "cfg", "--retain")).toMatchObject({ publishStatus: "1" });
+    const retained = await t.api("GET", `/devices/${d.id}/retained`);
+    expect(retained.body.items).toMatchObject([{ direction: "command", topic: "cfg", payload: "on" }]);
     const send = (n: number) =>
       fetch(`${t.httpUrl}/topics/telemetry`, {
         method: "POST",

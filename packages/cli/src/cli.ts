@@ -67,12 +67,13 @@ export async function runCli(
     .description("send a command to a device (target: its deviceID), or with --group to a group (its groupID)")
     .option("--group", "the target is a groupID")
     .option("--topic <topic>", "the device topic (default: the device's command topic)")
-    .action(async (target: string, payload: string, o: { group?: boolean; topic?: string }) =>
+    .option("--retain", "keep it as the desired state, sent at each subscribe (an empty payload clears it)")
+    .action(async (target: string, payload: string, o: { group?: boolean; topic?: string; retain?: boolean }) =>
       (await import("./commands/publish.js")).publish(
         ctx(),
         o.group ? { groupID: target } : { deviceID: target },
         payload,
-        { topic: o.topic },
+        { topic: o.topic, retain: o.retain },
       ),
     );
   program

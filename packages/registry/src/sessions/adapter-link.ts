@@ -3,6 +3,8 @@
  * converts): its link, the sessions it reports, and what is pushed through it.
  */
 
+import type { PushedRetained } from "../domain/retained.js";
+
 /** A command on its way to a device, in plain types (the gRPC edge converts). */
 export interface DownlinkCommand {
   id: number;
@@ -14,6 +16,8 @@ export interface DownlinkCommand {
   expiresAt: number;
   /** MQTT 5.0 PUBLISH properties (JSON object text, `CommandProperties`); absent when none. */
   properties?: string | undefined;
+  /** A retained command: the device's desired state on its topic (sent RETAIN=1 under Retain As Published). */
+  retain?: boolean | undefined;
 }
 
 /** A topic rule pushed to live sessions (Form 1 access code; deny wins). */
@@ -43,6 +47,8 @@ export interface AdapterLink {
   updatePolicies(deviceIntId: number, policies: readonly PushedPolicy[]): void;
   /** Replaces the proxy subscriptions of the device's sessions on this adapter. */
   updateSubscriptions(deviceIntId: number, subscriptions: readonly PushedSubscription[]): void;
+  /** Replaces the retained messages of the device's sessions on this adapter (one per topic). */
+  updateRetained(deviceIntId: number, retained: readonly PushedRetained[]): void;
   /** Tells the adapter a tenant's uplink rate limit (messages per second, 0 = unlimited) changed. */
   updateTenantLimits(tenantId: string, maxUplinkRate: number): void;
 }
