@@ -13,7 +13,7 @@ export async function publish(
   o: { topic?: string | undefined; qos?: 0 | 1 | undefined; retain?: boolean | undefined },
 ): Promise<void> {
   const client = loggedIn(ctx);
-  const retain = o.retain ? { retain: 1 } : {};
+  const retain = o.retain ? { retain: 1 as const } : {};
   const r =
     "groupID" in target
       ? await answer(
