@@ -66,6 +66,26 @@ export async function writeRetained(db: Kysely<Database>, write: RetainedWrite, 
     .execute();
 }
 
+/**
+ * What a retained uplink keeps of its MQTT 5.0 properties (the uplink's metadata JSON): userProperties, contentType
+ * and payloadFormatIndicator. A response topic and correlation data belong to one request, not to a value later
+ * subscribers get. Undefined when none (or when the metadata is not an MQTT 5.0 properties object).
+ */
+export function retainedUplinkProperties(metadata: string | undefined): string | undefined {
+  if (!metadata) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(metadata);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== "object") return undefined;
+  const kept: Record<string, unknown> = {};
+  for (const key of ["userProperties", "contentType", "payloadFormatIndicator"])
+    if (key in parsed) kept[key] = (parsed as Record<string, unknown>)[key];
+  return Object.keys(kept).length > 0 ? JSON.stringify(kept) : undefined;
+}
+
 /** What a list of retained messages may be narrowed to. */
 export interface RetainedFilter {
   direction?: RetainedDirection | undefined;
