@@ -240,7 +240,6 @@ export function fromDownlink(d: PbDownlink): Downlink {
     qos: d.qos,
     expiresAtMs: Number(d.expiresAtMs),
     ...(d.properties ? { properties: d.properties } : {}),
-    ...(d.retain ? { retain: true } : {}),
   };
 }
 

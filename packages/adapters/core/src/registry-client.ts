@@ -222,8 +222,6 @@ export interface Downlink {
    * payloadFormatIndicator, responseTopic, correlationData as UTF-8 text); absent when none. Other protocols ignore it.
    */
   readonly properties?: string;
-  /** A retained command (the device's desired state on its topic): MQTT 5.0 sends it RETAIN=1 under Retain As Published. */
-  readonly retain?: boolean;
 }
 
 /**

@@ -16,8 +16,6 @@ export interface DownlinkCommand {
   expiresAt: number;
   /** MQTT 5.0 PUBLISH properties (JSON object text, `CommandProperties`); absent when none. */
   properties?: string | undefined;
-  /** A retained command: the device's desired state on its topic (sent RETAIN=1 under Retain As Published). */
-  retain?: boolean | undefined;
 }
 
 /** A topic rule pushed to live sessions (Form 1 access code; deny wins). */

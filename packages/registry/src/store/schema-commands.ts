@@ -112,7 +112,7 @@ export interface RetainedMessagesTable {
   topic: string;
   payload: Uint8Array;
   qos: number;
-  /** MQTT 5.0 PUBLISH properties (JSON object text: a command's `CommandProperties`, an uplink's kept ones), else null. */
+  /** MQTT 5.0 PUBLISH properties (JSON text: a command's `CommandProperties`, an uplink's kept ones), else null. */
   properties: string | null;
   /** The command (control log) that set a retained command; null for an uplink. */
   controlLogIntId: number | null;
