@@ -63,6 +63,18 @@ describe("MQTT adapter: retained messages", () => {
     expect(await fresh).toEqual({ topic: "state/temp", payload: "b's own" });
   });
 
+  it("sends them at an MQTT 5.0 SUBSCRIBE with Retain Handling 1 only when the subscription is new", async () => {
+    h.registry.updateRetained(DEVICES.a.deviceIntId, [state("on")]);
+    const a = await h.connect(DEVICES.a, { protocolVersion: 5 });
+    const first = nextPacket(a);
+    await a.subscribeAsync("cfg/led", { qos: 1, rh: 1 });
+    expect(await first).toMatchObject({ payload: "on", retain: true });
+    await a.subscribeAsync("cfg/led", { qos: 1, rh: 1 });
+    const fresh = nextPacket(a);
+    await a.publishAsync("cfg/led", "mine", { qos: 1 });
+    expect(await fresh).toEqual({ topic: "cfg/led", payload: "mine", retain: false, qos: 1 });
+  });
+
   it("sends none at an MQTT 5.0 SUBSCRIBE with Retain Handling 2", async () => {
     h.registry.updateRetained(DEVICES.a.deviceIntId, [state("on")]);
     const a = await h.connect(DEVICES.a, { protocolVersion: 5 });
