@@ -93,6 +93,9 @@ describe("the iot CLI", () => {
     expect(await json("publish", d.deviceID, "exactly once", "--qos", "2")).toMatchObject({ publishStatus: "1" });
     const badQos = await iot("publish", d.deviceID, "x", "--qos", "3");
     expect([badQos.code, badQos.err]).toEqual([1, '--qos must be 0, 1 or 2, not "3"\n']);
+    expect(await json("publish", d.deviceID, "on", "--topic", "cfg", "--retain")).toMatchObject({ publishStatus: "1" });
+    const retained = await t.api("GET", `/devices/${d.id}/retained`);
+    expect(retained.body.items).toMatchObject([{ direction: "command", topic: "cfg", payload: "on" }]);
     const send = (n: number) =>
       fetch(`${t.httpUrl}/topics/telemetry`, {
         method: "POST",

@@ -216,4 +216,30 @@ describe.skipIf(!postgresEngine)("device sessions across two central nodes", () 
       device.close();
     }
   });
+
+  it("sends a retained command made on the other node at the device's next SUBSCRIBE, RETAIN=1", async () => {
+    const d = await newDevice();
+    const device = connect(a, d);
+    try {
+      await expect.poll(() => sessionRows(d), { timeout: 5_000 }).toEqual([a.nodeId]);
+      // Made on B after the device authenticated on A: only B's RetainedUpdate, routed to A, brings it.
+      const r = await call(b, "POST", "/device_publish", {
+        deviceID: d.deviceID,
+        topic: "cfg",
+        payload: "v1",
+        retain: 1,
+      });
+      expect(r.status).toBe(201);
+      await quietFor(1_000, "a live change reaches the other node's adapters within one second");
+      const retained = new Promise<string>((resolve) =>
+        device.client.on("message", (topic, payload, packet) => {
+          if (packet.retain) resolve(`${topic} ${payload.toString()}`);
+        }),
+      );
+      await device.client.subscribeAsync("cfg", { qos: 1 });
+      expect(await retained).toBe("cfg v1");
+    } finally {
+      await device.client.endAsync();
+    }
+  });
 });

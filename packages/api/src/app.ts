@@ -25,6 +25,7 @@ import { userRoutes } from "./routes/users.js";
 import { policyRoutes } from "./routes/policies.js";
 import { devicePolicyRoutes } from "./routes/device-policies.js";
 import { subscriptionRoutes } from "./routes/subscriptions.js";
+import { retainedRoutes } from "./routes/retained.js";
 import { alertRoutes } from "./routes/alerts.js";
 import { dataPointRoutes } from "./routes/data-points.js";
 import { dataStreamRoutes } from "./routes/data-streams.js";
@@ -62,6 +63,7 @@ const securedRoutes = [
   policyRoutes,
   devicePolicyRoutes,
   subscriptionRoutes,
+  retainedRoutes,
   alertRoutes,
   dataPointRoutes,
   dataStreamRoutes,

@@ -203,6 +203,11 @@ describe.each(["1", "2"] as const)("the Form %s OpenAPI document", (form) => {
     await call("GET", `/devices/${d}/subscriptions`);
     await call("DELETE", `/devices/${d}/subscriptions?ids=${s.id}`);
 
+    await call("POST", "/device_publish", { deviceID: ids.device.deviceID, payload: "on", topic: "cfg", retain: 1 });
+    const retained = await call("GET", `/devices/${d}/retained?direction=command`);
+    expect(retained.items).toMatchObject([{ direction: "command", topic: "cfg", payload: "on" }]);
+    await call("DELETE", `/devices/${d}/retained?topic=cfg`);
+
     const alert = await t.store.db
       .insertInto("historyAlerts")
       .values({

@@ -66,6 +66,8 @@ describe.each(["1", "2"] as const)("tenant isolation (Form %s)", (form) => {
     ).body;
     await call("POST", `/devices/${device.id}/policies`, { ids: [policy.id] });
     await call("POST", `/devices/${device.id}/subscriptions`, { topic: "A-secret/sub" });
+    const retained = { deviceID: device.deviceID, payload: "A-secret-state", topic: "A-secret/state", retain: 1 };
+    expect((await call("POST", "/device_publish", retained)).status).toBe(201);
     const point = (
       await call("POST", "/data_points", {
         productIntID: product.id,
@@ -171,6 +173,7 @@ describe.each(["1", "2"] as const)("tenant isolation (Form %s)", (form) => {
     expect(walked).toBeGreaterThan(10);
     expect((await t.call("GET", `/devices/${ids.devices}`, undefined, a)).body.deviceName).toBe("A-secret-device");
     expect((await t.call("GET", `/groups/${ids.groups}/devices`, undefined, a)).body.meta.count).toBe(1);
+    expect((await t.call("GET", `/devices/${ids.devices}/retained`, undefined, a)).body.meta.count).toBe(1);
   });
 
   it("lists, filters and looks up nothing of another tenant", async () => {

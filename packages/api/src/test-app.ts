@@ -108,8 +108,9 @@ export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {
       kicks: Array<[number, string]>;
       policies: Array<[number, unknown[]]>;
       subscriptions: Array<[number, unknown[]]>;
+      retained: Array<[number, unknown[]]>;
       tenantLimits: Array<[string, number]>;
-    } = { kicks: [], policies: [], subscriptions: [], tenantLimits: [] };
+    } = { kicks: [], policies: [], subscriptions: [], retained: [], tenantLimits: [] };
     const link: AdapterLink = {
       instanceId,
       protocol: 1,
@@ -119,6 +120,7 @@ export async function testApp(form: "1" | "2" = "1", options: TestAppOptions = {
       kick: (id, reason) => sent.kicks.push([id, reason]),
       updatePolicies: (id, rules) => sent.policies.push([id, [...rules]]),
       updateSubscriptions: (id, subs) => sent.subscriptions.push([id, [...subs]]),
+      updateRetained: (id, retained) => sent.retained.push([id, [...retained]]),
       updateTenantLimits: (tenantId, rate) => sent.tenantLimits.push([tenantId, rate]),
     };
     sessions.attach(link);

@@ -160,6 +160,7 @@ describe("central node over gRPC", () => {
         metadata: "",
         resendId: "",
         maybeResend: false,
+        retain: false,
       },
     });
 

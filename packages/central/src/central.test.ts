@@ -67,6 +67,7 @@ describe("central node over gRPC", () => {
         metadata: "",
         resendId: "",
         maybeResend: false,
+        retain: false,
       },
     });
     s.send(uplink(1));

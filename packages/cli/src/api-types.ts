@@ -663,6 +663,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/devices/{id}/retained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retained messages of a device (newest first): its desired state and its last reported values */
+        get: operations["listDevicesRetained"];
+        put?: never;
+        post?: never;
+        /** Clear a device's retained message on a topic (of one direction, or both); applies to a live device */
+        delete: operations["deleteDevicesRetained"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/history_alerts": {
         parameters: {
             query?: never;
@@ -5108,6 +5126,7 @@ export interface operations {
                     payload: string;
                     topic?: string;
                     qos?: (0 | 1 | 2) | ("0" | "1" | "2");
+                    retain?: (0 | 1) | ("0" | "1");
                     userProperties?: {
                         [key: string]: string | string[];
                     };
@@ -5209,6 +5228,7 @@ export interface operations {
                     payload: string;
                     needAck?: (0 | 1) | ("0" | "1");
                     qos?: (0 | 1 | 2) | ("0" | "1" | "2");
+                    retain?: (0 | 1) | ("0" | "1");
                     userProperties?: {
                         [key: string]: string | string[];
                     };
@@ -8688,6 +8708,204 @@ export interface operations {
         parameters: {
             query: {
                 ids: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done, empty body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_FAILED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description DATA_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listDevicesRetained: {
+        parameters: {
+            query?: {
+                _page?: string;
+                _limit?: string;
+                _order?: string;
+                direction?: "command" | "uplink";
+                topic?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /**
+                             * @description command: the device's desired state; uplink: its last report
+                             * @enum {string}
+                             */
+                            direction: "command" | "uplink";
+                            /** @description relative to the device's namespace */
+                            topic: string;
+                            /** @description UTF-8 text, or base64 when the bytes are not UTF-8 */
+                            payload: string;
+                            /** @enum {string} */
+                            qos: "0" | "1" | "2";
+                            /** @description MQTT 5.0 PUBLISH properties kept with it, or null */
+                            properties: string | number | boolean | null | unknown[] | {
+                                [key: string]: unknown;
+                            };
+                            /** @description the command that set a retained command; null for an uplink */
+                            controlLogIntID: number | null;
+                            /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                            updateAt: string | null;
+                        }[];
+                        meta: {
+                            count: number;
+                            limit: number;
+                            page: number;
+                        };
+                    };
+                };
+            };
+            /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_FAILED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description DATA_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteDevicesRetained: {
+        parameters: {
+            query: {
+                topic: string;
+                direction?: "command" | "uplink";
             };
             header?: never;
             path: {

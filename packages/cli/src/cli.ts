@@ -75,13 +75,19 @@ export async function runCli(
     .option("--group", "the target is a groupID")
     .option("--topic <topic>", "the device topic (default: the device's command topic)")
     .option("--qos <qos>", QOS_HELP, qos)
-    .action(async (target: string, payload: string, o: { group?: boolean; topic?: string; qos?: 0 | 1 | 2 }) =>
-      (await import("./commands/publish.js")).publish(
-        ctx(),
-        o.group ? { groupID: target } : { deviceID: target },
-        payload,
-        { topic: o.topic, qos: o.qos },
-      ),
+    .option("--retain", "keep it as the desired state, sent at each subscribe (an empty payload clears it)")
+    .action(
+      async (
+        target: string,
+        payload: string,
+        o: { group?: boolean; topic?: string; qos?: 0 | 1 | 2; retain?: boolean },
+      ) =>
+        (await import("./commands/publish.js")).publish(
+          ctx(),
+          o.group ? { groupID: target } : { deviceID: target },
+          payload,
+          { topic: o.topic, qos: o.qos, retain: o.retain },
+        ),
     );
   program
     .command("import <file>")

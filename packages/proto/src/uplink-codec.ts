@@ -68,6 +68,7 @@ function writeUplink(w: BinaryWriter, u: UplinkInit): void {
   if (u.metadata) w.tag(11, LEN).string(u.metadata);
   if (u.resendId) w.tag(12, LEN).string(u.resendId);
   if (u.maybeResend) w.tag(13, VARINT).bool(true);
+  if (u.retain) w.tag(14, VARINT).bool(true);
 }
 
 /**
@@ -129,6 +130,7 @@ function readUplink(r: BinaryReader, end: number): Uplink | undefined {
     metadata: "",
     resendId: "",
     maybeResend: false,
+    retain: false,
   };
   while (r.pos < end) {
     const [no, wire] = r.tag();
@@ -172,6 +174,9 @@ function readUplink(r: BinaryReader, end: number): Uplink | undefined {
         break;
       case 13:
         u.maybeResend = r.bool();
+        break;
+      case 14:
+        u.retain = r.bool();
         break;
       default:
         return undefined;

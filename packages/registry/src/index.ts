@@ -61,6 +61,7 @@ export { describeCluster, type ClusterAdapterView, type ClusterNodeView } from "
 export * from "./domain/policies.js";
 export * from "./domain/policy-bindings.js";
 export * from "./domain/subscriptions.js";
+export * from "./domain/retained.js";
 export * from "./domain/alerts.js";
 export { topicFilterProblem, topicMatches, MAX_TOPIC_FILTER_BYTES } from "./domain/topic-filter.js";
 export * from "./domain/certs.js";

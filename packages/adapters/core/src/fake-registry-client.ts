@@ -17,6 +17,7 @@ import type {
   RegistryClient,
   ProxySubscription,
   RegistryHandlers,
+  RetainedMessage,
   RegistryLinkState,
   SessionInfo,
   TopicPolicy,
@@ -99,6 +100,8 @@ export class FakeRegistryClient implements RegistryClient {
   private nextSession = 1;
   /** maxUplinkRate per tenant, as the registry would answer it with each session and enforce on this client. */
   private readonly rates = new TenantRateLimiter();
+  /** Retained messages set by `updateRetained`, by device: answered with the device's later sessions. */
+  private readonly retained = new Map<number, readonly RetainedMessage[]>();
 
   /** `maxMessageSize`: payloads over it are refused as the gRPC client refuses them (default 262144 bytes). */
   constructor(options: { devices?: readonly FakeDevice[]; bufferLimit?: number; maxMessageSize?: number } = {}) {
@@ -244,6 +247,7 @@ export class FakeRegistryClient implements RegistryClient {
         subscriptions: d.subscriptions ?? [],
         tenantUplinkRate: this.rates.rateOf(tenantId),
         ...(d.lora ? { lora: d.lora } : {}),
+        ...(this.retained.has(d.deviceIntId) ? { retained: this.retained.get(d.deviceIntId) } : {}),
       },
     };
   }
@@ -356,6 +360,12 @@ export class FakeRegistryClient implements RegistryClient {
   updateSubscriptions(deviceIntId: number, subscriptions: readonly ProxySubscription[]): void {
     const previous = this.live.applySubscriptions(deviceIntId, subscriptions);
     this.handlers.subscriptionUpdate?.(deviceIntId, subscriptions, previous);
+  }
+
+  /** Replaces a device's retained messages, as a RetainedUpdate would; its later sessions are admitted with them. */
+  updateRetained(deviceIntId: number, retained: readonly RetainedMessage[]): void {
+    this.retained.set(deviceIntId, retained);
+    this.handlers.retainedUpdate?.(deviceIntId, retained);
   }
 
   /** Sessions currently reported open. */

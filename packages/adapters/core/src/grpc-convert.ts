@@ -22,6 +22,7 @@ import {
   type Downlink as PbDownlink,
   type TopicPolicy as PbTopicPolicy,
   type ProxySubscription as PbProxySubscription,
+  type RetainedMessage as PbRetainedMessage,
   type LoraDevice as PbLoraDevice,
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -38,6 +39,7 @@ import type {
   PolicyAccess,
   ProtocolName,
   ProxySubscription,
+  RetainedMessage,
   TopicPolicy,
   Uplink,
 } from "./registry-client.js";
@@ -219,6 +221,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         credentialStamp: res.credentialStamp,
         tenantUplinkRate: res.tenantLimits?.maxUplinkRate ?? 0,
         ...(res.lora ? { lora: fromLoraDevice(res.lora) } : {}),
+        ...(res.retained.length > 0 ? { retained: fromRetained(res.retained) } : {}),
       },
     };
   }
@@ -238,6 +241,16 @@ export function fromDownlink(d: PbDownlink): Downlink {
     expiresAtMs: Number(d.expiresAtMs),
     ...(d.properties ? { properties: d.properties } : {}),
   };
+}
+
+/** Plain retained messages (RetainedMessage has no bigints; an empty properties text is left out). */
+export function fromRetained(retained: readonly PbRetainedMessage[]): RetainedMessage[] {
+  return retained.map((r) => ({
+    topic: r.topic,
+    payload: r.payload,
+    qos: r.qos,
+    ...(r.properties ? { properties: r.properties } : {}),
+  }));
 }
 
 type Kind = MessageInitShape<typeof AdapterMessageSchema>["kind"];
@@ -354,6 +367,7 @@ export function uplinkValue(seq: number, u: Uplink): UplinkInit {
     metadata: u.metadata ?? "",
     resendId: u.resend?.id ?? "",
     maybeResend: u.resend?.maybe ?? false,
+    retain: u.retain ?? false,
   };
 }
 

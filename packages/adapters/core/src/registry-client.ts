@@ -120,6 +120,25 @@ export interface DeviceSession {
    * unset: unlimited). The client enforces it on publish; later changes arrive as registry pushes.
    */
   readonly tenantUplinkRate?: number;
+  /**
+   * The device's retained messages when the session was admitted, one per topic (see `RetainedMessage`); later
+   * changes arrive through `RegistryHandlers.retainedUpdate`. Absent or empty when it has none.
+   */
+  readonly retained?: readonly RetainedMessage[];
+}
+
+/**
+ * A retained message of a device (DESIGN §4): its retained command, its desired state on the topic, or its own
+ * retained uplink, the topic's last reported value. An MQTT adapter sends it with RETAIN=1 at each SUBSCRIBE whose
+ * filter matches the topic (MQTT 3.1.1 §3.3.1.3, MQTT 5.0 §3.3.1.3).
+ */
+export interface RetainedMessage {
+  /** Relative to the device's mountpoint. */
+  readonly topic: string;
+  readonly payload: Uint8Array;
+  readonly qos: number;
+  /** MQTT 5.0 PUBLISH properties, a JSON object text as `Downlink.properties`; absent when none. */
+  readonly properties?: string;
 }
 
 /**
@@ -167,6 +186,8 @@ export interface Uplink {
   readonly metadata?: string;
   /** The protocol's identity of the message, for recognising a device's resend of it (see `UplinkResend`). */
   readonly resend?: UplinkResend;
+  /** MQTT RETAIN=1: the registry keeps it as the topic's last reported value (an empty payload clears that). */
+  readonly retain?: boolean;
 }
 
 /**
@@ -232,6 +253,8 @@ export interface RegistryHandlers {
     subscriptions: readonly ProxySubscription[],
     previous: readonly ProxySubscription[],
   ): void;
+  /** The device's retained messages changed: `retained` is all of them now (one per topic). */
+  retainedUpdate?(deviceIntId: number, retained: readonly RetainedMessage[]): void;
 }
 
 /** A listener certificate signed by the service CA, and that CA (which device certificates chain to), PEM. */

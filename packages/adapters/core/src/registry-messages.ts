@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { AdapterMetrics } from "./adapter-metrics.js";
 import type { AuthenticateCalls } from "./authenticate-calls.js";
 import { dispatchDownlink } from "./downlink-dispatch.js";
-import { downlinkResultValue, fromDownlink, fromPolicies, fromSubscriptions } from "./grpc-convert.js";
+import { downlinkResultValue, fromDownlink, fromPolicies, fromRetained, fromSubscriptions } from "./grpc-convert.js";
 import type { LiveSessions } from "./live-sessions.js";
 import type { RegistryHandlers } from "./registry-client.js";
 import type { RegistryLink } from "./registry-link.js";
@@ -85,6 +85,12 @@ export class RegistryMessages {
         this.safely("subscription update", () =>
           t.handlers().subscriptionUpdate?.(deviceIntId, subscriptions, previous),
         );
+        return;
+      }
+      case "retainedUpdate": {
+        const deviceIntId = Number(k.value.deviceIntId);
+        const retained = fromRetained(k.value.retained);
+        this.safely("retained update", () => t.handlers().retainedUpdate?.(deviceIntId, retained));
         return;
       }
       case "authenticateAnswer":

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { RegistryClient } from "@iot/adapter-core";
 import type { ClientTable } from "./client-table.js";
+import type { RetainedTable } from "./retained-table.js";
 import type { UnsubscribeRewriter } from "./codec/unsubscribe-rewriter.js";
 
 /** Counters for health and tests; all since the adapter started. */
@@ -24,6 +25,8 @@ export interface AdapterContext {
   /** IOT_POLICY_DEFAULT: the decision when no policy matches. */
   readonly defaultAllow: boolean;
   readonly clients: ClientTable;
+  /** The retained messages of the devices connected here, sent at SUBSCRIBE (by aedes, from its store). */
+  readonly retained: RetainedTable;
   readonly stats: { -readonly [K in keyof MqttAdapterStats]: number };
   /** How long a QoS 1 downlink waits for the device's PUBACK, ms. */
   readonly downlinkAckTimeoutMs: number;

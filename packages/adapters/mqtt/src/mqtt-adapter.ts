@@ -18,6 +18,7 @@ import { subscribeProxies, updateProxies } from "./proxy-subscriptions.js";
 import { pubackObservingPersistence } from "./puback-persistence.js";
 import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes.js";
 import { refuseMalformed } from "./refuse-malformed.js";
+import { RetainedTable } from "./retained-table.js";
 import { rewriteUnsubscribes } from "./rewrite-unsubscribes.js";
 import { watchPubrecs } from "./watch-pubrecs.js";
 import { DelayedWills } from "./will-delay.js";
@@ -75,11 +76,15 @@ export interface MqttAdapter {
  */
 export async function createMqttAdapter(options: MqttAdapterOptions): Promise<MqttAdapter> {
   const clients = new ClientTable();
+  const persistence = pubackObservingPersistence((client, cmd, messageId) =>
+    ctx.clients.state(client)?.awaitingAck.get(messageId)?.acked(cmd),
+  );
   const ctx: AdapterContext = {
     registry: options.registry,
     log: options.logger.child({ component: "mqtt-adapter" }),
     defaultAllow: options.policyDefault === "allow",
     clients,
+    retained: new RetainedTable(persistence),
     stats: { clients: 0, authFailures: 0, uplinks: 0, uplinkFailures: 0, denied: 0, downlinks: 0 },
     downlinkAckTimeoutMs: options.downlinkAckTimeoutMs ?? 30_000,
     maxMessageSize: options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
@@ -107,9 +112,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     id: options.registry.instanceId,
     connectTimeout: options.connectTimeoutMs ?? 10_000,
     maxClientsIdLength: 256,
-    persistence: pubackObservingPersistence((client, cmd, messageId) =>
-      ctx.clients.state(client)?.awaitingAck.get(messageId)?.acked(cmd),
-    ),
+    persistence: persistence as NonNullable<Parameters<typeof Aedes.createBroker>[0]>["persistence"],
     // MQTT 5.0 CONNACK properties: what the service accepts (aedes enforces the packet size too).
     maximumPacketSize: maxPacketBytes,
     topicAliasMaximum: TOPIC_ALIAS_MAXIMUM,
@@ -129,6 +132,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     // Policies are read from the session on every check; nothing to redo here.
     policyUpdate: (deviceIntId) => ctx.log.info({ deviceIntId }, "device policies updated"),
     subscriptionUpdate: (deviceIntId, now, before) => updateProxies(ctx, deviceIntId, now, before),
+    retainedUpdate: (deviceIntId, retained) => ctx.retained.update(deviceIntId, retained),
   });
 
   return {
@@ -187,6 +191,8 @@ function connectionRegistered(ctx: AdapterContext, client: Client): void {
   // command is numbered, and their PUBREL goes again after the CONNACK.
   for (const resume of ctx.clients.takeCarried(device.deviceIntId)) resume(client, state);
   ctx.clients.register(client, state);
+  // Before the CONNACK: the device's first SUBSCRIBE finds its retained messages.
+  ctx.retained.set(device.deviceIntId, device.mountpoint, state.session.retained ?? []);
   // Proxy subscriptions first: commands queued for the device follow the SessionOpened.
   subscribeProxies(ctx, client, state.session.subscriptions);
   ctx.registry.sessionOpened(state.session, { clientIp: state.connect.clientIp, keepAlive: state.connect.keepAlive });
@@ -206,6 +212,8 @@ function connectionEnded(ctx: AdapterContext, client: Client): void {
   for (const wake of [...state.subscribeWaiters]) wake();
   if (!wasOpen) return;
   ctx.clients.unregister(client, state);
+  if (ctx.clients.ofDevice(state.session.device.deviceIntId).length === 0)
+    ctx.retained.drop(state.session.device.deviceIntId);
   const reason = state.closeReason ?? (ctx.closing ? "adapter shutting down" : "client disconnected");
   ctx.registry.sessionClosed(state.session, reason);
   ctx.log.info(

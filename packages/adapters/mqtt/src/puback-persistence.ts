@@ -1,5 +1,6 @@
 import type { Client } from "aedes";
 import memoryPersistence from "aedes-persistence";
+import type { RetainedStore } from "./retained-table.js";
 
 /**
  * aedes-persistence's factory. The package is CommonJS (`module.exports` is the factory) while its types declare an
@@ -23,8 +24,8 @@ interface AckPacket {
  */
 export function pubackObservingPersistence(
   onAck: (client: Client, cmd: "puback" | "pubcomp", messageId: number) => void,
-): unknown {
-  const persistence = memory() as unknown as {
+): RetainedStore {
+  const persistence = memory() as unknown as RetainedStore & {
     outgoingClearMessageId(client: Client, packet: AckPacket, cb?: unknown): unknown;
   };
   const clear = persistence.outgoingClearMessageId.bind(persistence);

@@ -6,7 +6,7 @@ import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
 
 /** Payload bytes as text: UTF-8 when they are valid UTF-8, base64 otherwise. */
-function payloadText(bytes: Uint8Array): string {
+export function payloadText(bytes: Uint8Array): string {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {

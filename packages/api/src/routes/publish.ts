@@ -45,6 +45,13 @@ const commandProperties = {
   correlationData: propertyText(256).optional(),
 };
 
+/**
+ * Our addition (docs/devices/mqtt.md, "Retained messages"): 1 keeps the command as the device's desired state on its
+ * topic, sent again (RETAIN=1) at each SUBSCRIBE that matches it until replaced; 1 with an empty payload clears it.
+ * 0 (default): an ordinary command.
+ */
+const retainField = codeField([0, 1]).optional();
+
 /** Body of `POST /device_publish` (scheduled device commands share its members). */
 export const publishBody = z.strictObject({
   deviceID: z.string().min(1, "required"),
@@ -61,6 +68,7 @@ export const publishBody = z.strictObject({
    * acknowledge it as they do 1); 0: fire and forget.
    */
   qos: codeField([0, 1, 2]).optional(),
+  retain: retainField,
   ...commandProperties,
 });
 
@@ -78,6 +86,7 @@ const groupPublishBody = z.strictObject({
    * When both are given they must agree.
    */
   qos: codeField([0, 1, 2]).optional(),
+  retain: retainField,
   ...commandProperties,
 });
 
@@ -132,7 +141,9 @@ export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
           payload: body.payload,
           qos: (body.qos ?? 1) as 0 | 1 | 2,
           properties: propertiesOf(body),
+          retain: body.retain === 1,
         });
+        if (body.retain === 1) await deps.live.retainedChanged([r.deviceIntId]).catch(deps.logError);
         return { publishStatus: String(r.publishStatus), controlLogIntID: r.id };
       },
     )
@@ -152,7 +163,9 @@ export function publishRoutes(deps: AppDeps, docs: ApiDocs) {
           payload: body.payload,
           qos: groupQos(body),
           properties: propertiesOf(body),
+          retain: body.retain === 1,
         });
+        if (body.retain === 1) await deps.live.retainedChanged(r.deviceIntIds).catch(deps.logError);
         return { statusUrl: `/task_status/${r.task.taskId}` };
       },
     ).app;

@@ -11,6 +11,7 @@ export type ClusterMessage =
   | { kind: "kick"; deviceIntIds: number[]; reason: string }
   | { kind: "policies"; deviceIntIds: number[] }
   | { kind: "subscriptions"; deviceIntIds: number[] }
+  | { kind: "retained"; deviceIntIds: number[] }
   | { kind: "tenantLimits"; tenantId: string; maxUplinkRate: number }
   /** Something the tenant's Modbus gateway configurations are built from changed: push to those held here. */
   | { kind: "modbusConfig"; tenantId: string }

@@ -71,6 +71,7 @@ export class Cluster {
     live.remote = {
       policiesChanged: (ids) => bus.broadcast({ kind: "policies", deviceIntIds: ids }),
       subscriptionsChanged: (ids) => bus.broadcast({ kind: "subscriptions", deviceIntIds: ids }),
+      retainedChanged: (ids) => bus.broadcast({ kind: "retained", deviceIntIds: ids }),
       tenantLimitsChanged: (tenantId, maxUplinkRate) =>
         bus.broadcast({ kind: "tenantLimits", tenantId, maxUplinkRate }),
     };
@@ -104,6 +105,8 @@ export class Cluster {
         return live.policiesChangedHere(m.deviceIntIds);
       case "subscriptions":
         return live.subscriptionsChangedHere(m.deviceIntIds);
+      case "retained":
+        return live.retainedChangedHere(m.deviceIntIds);
       case "tenantLimits":
         return live.tenantLimitsChangedHere(m.tenantId, m.maxUplinkRate);
       case "modbusConfig":

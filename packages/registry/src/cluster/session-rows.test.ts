@@ -22,6 +22,7 @@ const link = (instanceId: string): AdapterLink => ({
   kick: () => {},
   updatePolicies: () => {},
   updateSubscriptions: () => {},
+  updateRetained: () => {},
   updateTenantLimits: () => {},
 });
 

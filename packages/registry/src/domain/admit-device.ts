@@ -5,6 +5,7 @@ import type { AuthDeviceRow } from "./auth-device-row.js";
 import { DEFAULT_DOWNLINK_TOPIC, type AuthOutcome, type TopicRule } from "./auth-outcome.js";
 import type { Deny, Refusal } from "./auth-refusal.js";
 import { policiesOfDevice } from "./policies.js";
+import { retainedOfDevices, type PushedRetained } from "./retained.js";
 import { subscriptionsOfDevice } from "./subscriptions.js";
 
 /**
@@ -32,18 +33,23 @@ export function sharedRefusal(row: AuthDeviceRow, protocol: number): Refusal | u
   return undefined;
 }
 
-/** An admitted device's outcome: the identity the adapter needs, with its topic rules and proxy subscriptions. */
+/**
+ * An admitted device's outcome: the identity the adapter needs, with its topic rules, proxy subscriptions and
+ * retained messages.
+ */
 export function admitted(
   row: AuthDeviceRow,
   credentialStamp: string,
   policies: TopicRule[],
   subscriptions: ReadonlyArray<{ topic: string; qos: number }>,
+  retained: PushedRetained[] | undefined,
 ): AuthOutcome {
   return {
     ok: true,
     credentialStamp,
     policies,
     subscriptions: subscriptions.map((s) => ({ topic: s.topic, qos: s.qos })),
+    ...(retained?.length ? { retained } : {}),
     device: {
       tenantId: row.tenantId,
       deviceIntId: row.id,
@@ -75,9 +81,10 @@ export async function admitDevice(
   const refusal = sharedRefusal(row, protocol);
   if (refusal) return deny(...refusal);
   // The device's topic rules travel with its session: the adapter enforces them with no call per message.
-  const [policies, subscriptions] = await Promise.all([
+  const [policies, subscriptions, retained] = await Promise.all([
     policiesOfDevice(db, row.id),
     subscriptionsOfDevice(db, row.id),
+    retainedOfDevices(db, [row.id]),
   ]);
-  return admitted(row, credentialStamp, policies, subscriptions);
+  return admitted(row, credentialStamp, policies, subscriptions, retained.get(row.id));
 }

@@ -1,4 +1,5 @@
 import type { LoraSessionState } from "../lora/lora-session-state.js";
+import type { PushedRetained } from "./retained.js";
 
 /** Who an authenticated device is, as the adapter needs to know it. */
 export interface DeviceIdentity {
@@ -43,6 +44,8 @@ export type AuthOutcome =
       credentialStamp: string;
       /** LoRa devices: what the network server needs (keys, counters, settings). */
       lora?: LoraDevice;
+      /** The device's retained messages, one per topic (retainedOfDevices); absent when it has none. */
+      retained?: PushedRetained[];
     }
   | { ok: false; result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED"; message: string };
 

@@ -6,6 +6,7 @@ import { createDevice } from "./devices.js";
 import { bindDevicePolicies } from "./policy-bindings.js";
 import { createPolicy } from "./policies.js";
 import { createProduct } from "./products.js";
+import { writeRetained } from "./retained.js";
 import { addSubscription } from "./subscriptions.js";
 import { twoTenants } from "./test-tenants.js";
 
@@ -39,6 +40,14 @@ describe.each(engines)("token credentials of a batch on $name", (engine) => {
     await addSubscription(db, caller, a.id, { topic: "cmd/#", qos: 1 });
     await addSubscription(db, caller, a.id, { topic: "cfg", qos: 0 });
     await addSubscription(db, other, x.id, { topic: "cmd/#", qos: 0 });
+    await writeRetained(db, {
+      tenantId: caller.tenantId,
+      deviceIntId: a.id,
+      direction: "command",
+      topic: "cfg",
+      payload: Buffer.from("on"),
+      qos: 1,
+    });
 
     const ask = (
       d: { deviceUsername: string; deviceName: string },
@@ -102,9 +111,11 @@ describe.each(engines)("token credentials of a batch on $name", (engine) => {
         { topic: "cmd/#", qos: 1 },
         { topic: "cfg", qos: 0 },
       ],
+      retained: [{ topic: "cfg", payload: Buffer.from("on"), qos: 1, properties: "" }],
     });
     expect(batch[5]).toMatchObject({ ok: true, policies: [], subscriptions: [{ topic: "cmd/#", qos: 0 }] });
     expect(batch[7]).toMatchObject({ ok: true, policies: [], subscriptions: [] });
+    expect(batch[7]).not.toHaveProperty("retained");
     expect(batchLogs.map((l) => [l.tenantId, l.deviceId, l.connectStatus, l.reason])).toEqual([
       [null, "ghost", 2, "unknown username or wrong token"],
       [caller.tenantId, b.deviceId, 2, "unknown username or wrong token"],

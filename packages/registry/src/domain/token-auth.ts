@@ -9,6 +9,7 @@ import type { AuthOutcome } from "./auth-outcome.js";
 import { denier, type Refusal } from "./auth-refusal.js";
 import type { AuthRequest, DeviceCredentials } from "./device-credentials.js";
 import { policiesOfDevices } from "./policies.js";
+import { retainedOfDevices } from "./retained.js";
 import { subscriptionsOfDevices } from "./subscriptions.js";
 
 /**
@@ -77,9 +78,10 @@ export async function authenticateTokens(
     return { req, row, refusal };
   });
   const admissible = checked.flatMap((x) => (x.row && !x.refusal ? [x.row.id] : []));
-  const [policies, subscriptions] = await Promise.all([
+  const [policies, subscriptions, retained] = await Promise.all([
     policiesOfDevices(db, admissible),
     subscriptionsOfDevices(db, admissible),
+    retainedOfDevices(db, admissible),
   ]);
   const outcomes: AuthOutcome[] = [];
   for (const { req, row, refusal } of checked) {
@@ -88,7 +90,13 @@ export async function authenticateTokens(
     if (refusal || !row) outcomes.push(await denier(db, req, row, null, now)(...(refusal ?? UNKNOWN_TOKEN)));
     else
       outcomes.push(
-        admitted(row, tokenStamp(c.username, c.token), policies.get(row.id) ?? [], subscriptions.get(row.id) ?? []),
+        admitted(
+          row,
+          tokenStamp(c.username, c.token),
+          policies.get(row.id) ?? [],
+          subscriptions.get(row.id) ?? [],
+          retained.get(row.id),
+        ),
       );
   }
   return outcomes;

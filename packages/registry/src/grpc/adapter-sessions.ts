@@ -121,7 +121,7 @@ export async function sessionsReannounced(
     deliverQueued(id);
   }
   void deps.live
-    .sessionsOpened([...kept], new Set(["policies", "subscriptions"]))
+    .sessionsOpened([...kept], new Set(["policies", "subscriptions", "retained"]))
     .catch((err: unknown) => deps.logger.error({ err }, "push to re-announced sessions failed"));
   if (revoked.size > 0)
     deps.logger.info({ instance: link.instanceId, revoked: revoked.size }, "re-announced sessions revoked");

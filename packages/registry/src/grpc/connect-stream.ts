@@ -10,6 +10,7 @@ import {
   DownlinkStatus,
   KickSchema,
   PolicyUpdateSchema,
+  RetainedUpdateSchema,
   SubscriptionUpdateSchema,
   TenantLimitsSchema,
   grpc,
@@ -20,7 +21,7 @@ import {
   type Hello,
 } from "@iot/proto";
 import type { GatewayRelay } from "../router/gateway-relay.js";
-import { policiesToProto, subscriptionsToProto } from "./convert.js";
+import { policiesToProto, retainedToProto, subscriptionsToProto } from "./convert.js";
 import type { Logger } from "pino";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
@@ -126,6 +127,14 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
           value: create(SubscriptionUpdateSchema, {
             deviceIntId: BigInt(deviceIntId),
             subscriptions: subscriptionsToProto(subscriptions),
+          }),
+        }),
+      updateRetained: (deviceIntId, retained) =>
+        send({
+          case: "retainedUpdate",
+          value: create(RetainedUpdateSchema, {
+            deviceIntId: BigInt(deviceIntId),
+            retained: retainedToProto(retained),
           }),
         }),
       updateTenantLimits: (tenantId, maxUplinkRate) =>

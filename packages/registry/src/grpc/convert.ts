@@ -6,10 +6,12 @@ import {
   type Credentials,
   type DeviceIdentity as PbDeviceIdentity,
   type ProxySubscription,
+  type RetainedMessage as PbRetainedMessage,
   type TopicPolicy,
 } from "@iot/proto";
 import type { AuthOutcome, DeviceIdentity, LoraDevice, ProxyFilter, TopicRule } from "../domain/auth-outcome.js";
 import type { DeviceCredentials } from "../domain/device-credentials.js";
+import type { PushedRetained } from "../domain/retained.js";
 
 /** Proto credentials → domain credentials; undefined for kinds this registry does not take yet. */
 export function credentialsFromProto(c: Credentials | undefined): DeviceCredentials | undefined {
@@ -67,6 +69,7 @@ export function authOutcomeToProto(o: AuthOutcome) {
     subscriptions: subscriptionsToProto(o.subscriptions),
     credentialStamp: o.credentialStamp,
     ...(o.lora ? { lora: loraToProto(o.lora) } : {}),
+    retained: retainedToProto(o.retained ?? []),
   };
 }
 
@@ -91,7 +94,19 @@ export function admittedAnswer(
     credentialStamp: o.credentialStamp,
     ...(o.lora ? { lora: loraToProto(o.lora) } : {}),
     tenantLimits: { $typeName: "iot.registry.v1.TenantLimits", ...limits },
+    retained: retainedToProto(o.retained ?? []),
   };
+}
+
+/** Retained messages as AuthenticateResponse and RetainedUpdate carry them. */
+export function retainedToProto(retained: readonly PushedRetained[]): PbRetainedMessage[] {
+  return retained.map((r) => ({
+    $typeName: "iot.registry.v1.RetainedMessage",
+    topic: r.topic,
+    payload: r.payload,
+    qos: r.qos,
+    properties: r.properties,
+  }));
 }
 
 function deviceToProto(d: DeviceIdentity): PbDeviceIdentity {

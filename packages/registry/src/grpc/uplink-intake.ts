@@ -11,12 +11,15 @@ import type { AdapterOutbox } from "./adapter-outbox.js";
 import type { ConnectDeps } from "./connect-stream.js";
 import { uplinkMsgKey } from "./uplink-key.js";
 import { uplinkAnswerKey } from "../router/command-properties.js";
+import { retainedUplinkProperties, writeRetained } from "../domain/retained.js";
 
 /** Most sessions unknown to this node whose verdict is remembered (all forgotten past it). */
 const MAX_UNKNOWN_VERDICTS = 10_000;
 
 /** The uplinks of one adapter instance's stream. */
 export class UplinkIntake {
+  /** Retained uplinks' writes, one after another in arrival order, so the last one a topic gets is its value. */
+  private retainedWrites: Promise<void> = Promise.resolve();
   /** Verdicts on sessions this node does not know, looked up once per session. */
   private readonly unknownVerdicts = new Map<string, Promise<string | undefined>>();
 
@@ -24,7 +27,7 @@ export class UplinkIntake {
    * @param fatal ends the stream with this status (a failed write: nothing was acked, the adapter replays).
    */
   constructor(
-    private readonly deps: Pick<ConnectDeps, "db" | "uplinks" | "sessions" | "relay" | "pipeline">,
+    private readonly deps: Pick<ConnectDeps, "db" | "uplinks" | "sessions" | "relay" | "pipeline" | "live" | "logger">,
     private readonly out: AdapterOutbox,
     private readonly instanceId: string,
     private readonly fatal: (code: grpc.status, details: string) => void,
@@ -98,8 +101,34 @@ export class UplinkIntake {
         return this.fatal(grpc.status.UNAVAILABLE, `uplink store failed: ${error.message}`);
       }
       this.out.stored(outcome!);
-      this.out.ack(u.seq);
       this.deps.pipeline.wake();
+      if (u.retain) this.keepRetained(u, target);
+      else this.out.ack(u.seq);
     });
+  }
+
+  /**
+   * A retained uplink (MQTT RETAIN=1) becomes its topic's last reported value (an empty payload clears it), pushed to
+   * the device's live sessions; acked once written, so the device's REST view and next SUBSCRIBE already show it. A
+   * failed write is logged and the uplink acked anyway: the message itself is stored.
+   */
+  private keepRetained(u: Uplink, target: { deviceIntId: number; topic: string }): void {
+    const write = {
+      tenantId: u.tenantId,
+      deviceIntId: target.deviceIntId,
+      direction: "uplink" as const,
+      topic: target.topic,
+      payload: u.payload,
+      qos: u.qos,
+      properties: retainedUplinkProperties(u.metadata),
+    };
+    this.retainedWrites = this.retainedWrites
+      .then(() => writeRetained(this.deps.db, write, Number(u.receivedAtMs) || Date.now()))
+      .then(
+        () => this.deps.live.retainedChanged([target.deviceIntId]),
+        (err: unknown) => this.deps.logger.error({ err, deviceIntId: target.deviceIntId }, "retained uplink not kept"),
+      )
+      .catch((err: unknown) => this.deps.logger.error({ err }, "retained uplink not pushed"))
+      .finally(() => this.out.ack(u.seq));
   }
 }

@@ -13,6 +13,7 @@ const link = (instanceId: string, protocol: number): AdapterLink => ({
   kick: () => {},
   updatePolicies: () => {},
   updateSubscriptions: () => {},
+  updateRetained: () => {},
   updateTenantLimits: () => {},
 });
 const session = (sessionId: string, deviceIntId: number) => ({

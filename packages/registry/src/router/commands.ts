@@ -28,6 +28,7 @@ import { storedCommandProperties, type CommandProperties } from "./command-prope
 import { commandStreamsOf } from "./command-streams.js";
 import { commandsTotal } from "../ops/registry-metrics.js";
 import { queryIn } from "../store/query-in.js";
+import { writeRetained } from "../domain/retained.js";
 
 /** A command for one device, already checked to belong to the caller's tenant. */
 export interface DeviceCommand {
@@ -49,6 +50,11 @@ export interface DeviceCommand {
   qos: 0 | 1 | 2;
   /** MQTT 5.0 PUBLISH properties (an MQTT 5.0 device gets them; others ignore them). */
   properties?: CommandProperties | undefined;
+  /**
+   * Retained (MQTT RETAIN=1): the command is also kept as the device's desired state on its topic, sent at each
+   * SUBSCRIBE that matches it until replaced; an empty payload clears it (see domain/retained.ts).
+   */
+  retain?: boolean | undefined;
 }
 
 /** A command for every member of a group, already checked to be the caller's. */
@@ -62,6 +68,8 @@ export interface GroupCommand {
   qos: 0 | 1 | 2;
   /** MQTT 5.0 PUBLISH properties of every member's command. */
   properties?: CommandProperties | undefined;
+  /** Retained: the command is kept as every member's desired state on its topic (see DeviceCommand.retain). */
+  retain?: boolean | undefined;
 }
 
 /**
@@ -123,7 +131,7 @@ export class CommandRouter {
     caller: Caller,
     cmd: DeviceCommand,
     now = Date.now(),
-  ): Promise<{ id: number; publishStatus: PublishStatus }> {
+  ): Promise<{ id: number; publishStatus: PublishStatus; deviceIntId: number }> {
     const expiresAt = now + this.ttlMs;
     const [device] =
       cmd.deviceIntId !== undefined
@@ -153,7 +161,24 @@ export class CommandRouter {
       gateway: device.gateway,
       now,
     });
-    return { id: recorded.id, publishStatus: PUBLISH_STATUS.issued };
+    if (cmd.retain) {
+      const stored = storedCommandProperties(cmd.properties);
+      await writeRetained(
+        this.db,
+        {
+          tenantId: caller.tenantId,
+          deviceIntId: device.id,
+          direction: "command",
+          topic,
+          payload: Buffer.from(cmd.payload, "utf8"),
+          qos: cmd.qos,
+          properties: stored.properties,
+          controlLogIntId: recorded.id,
+        },
+        now,
+      );
+    }
+    return { id: recorded.id, publishStatus: PUBLISH_STATUS.issued, deviceIntId: device.id };
   }
 
   /**
@@ -168,7 +193,7 @@ export class CommandRouter {
     caller: Caller,
     cmd: GroupCommand,
     now = Date.now(),
-  ): Promise<{ task: Task; controlLogId: number }> {
+  ): Promise<{ task: Task; controlLogId: number; deviceIntIds: number[] }> {
     const product = await this.db
       .selectFrom("products")
       .select(["id as productIntId", "cloudProtocol"])
@@ -186,6 +211,7 @@ export class CommandRouter {
         qos: cmd.qos,
         expiresAt: now + this.ttlMs,
         properties: cmd.properties,
+        retain: cmd.retain,
       },
       now,
     );
@@ -207,7 +233,8 @@ export class CommandRouter {
       commandsTotal().inc({ outcome: "failed" }, failed);
     }
     await this.progress.refresh(task.id);
-    return { task: await getTask(this.db, caller, task.taskId), controlLogId: groupLogId };
+    const deviceIntIds = commands.map((c) => c.deviceIntId);
+    return { task: await getTask(this.db, caller, task.taskId), controlLogId: groupLogId, deviceIntIds };
   }
 
   /**

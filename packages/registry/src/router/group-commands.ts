@@ -6,6 +6,7 @@ import { getGroup, type Group } from "../domain/groups.js";
 import { createTask, TASK_STATUS, type Task } from "../domain/tasks.js";
 import type { QueuedCommand } from "./command-delivery.js";
 import { insertDeviceLogs } from "./control-log-insert.js";
+import { writeRetained } from "../domain/retained.js";
 import { storedCommandProperties, type CommandProperties } from "./command-properties.js";
 
 /** What `recordGroupCommand` stores. */
@@ -20,6 +21,8 @@ export interface GroupCommandRecord {
   expiresAt: number;
   /** MQTT 5.0 PUBLISH properties every member's command carries. */
   properties?: CommandProperties | undefined;
+  /** Kept as every member's retained command on the topic (its desired state); an empty payload clears it. */
+  retain?: boolean | undefined;
 }
 
 /**
@@ -114,6 +117,22 @@ export async function recordGroupCommand(
       };
     });
     commands.sort((a, b) => a.id - b.id);
+    if (cmd.retain)
+      for (const c of commands)
+        await writeRetained(
+          tx,
+          {
+            tenantId: caller.tenantId,
+            deviceIntId: c.deviceIntId,
+            direction: "command",
+            topic: c.topic,
+            payload: Buffer.from(c.payload, "utf8"),
+            qos: c.qos,
+            properties: c.properties,
+            controlLogIntId: c.id,
+          },
+          now,
+        );
     return { task, groupLogId: groupLog.id, commands };
   });
 }

@@ -3,6 +3,8 @@
  * converts): its link, the sessions it reports, and what is pushed through it.
  */
 
+import type { PushedRetained } from "../domain/retained.js";
+
 /** A command on its way to a device, in plain types (the gRPC edge converts). */
 export interface DownlinkCommand {
   id: number;
@@ -43,6 +45,8 @@ export interface AdapterLink {
   updatePolicies(deviceIntId: number, policies: readonly PushedPolicy[]): void;
   /** Replaces the proxy subscriptions of the device's sessions on this adapter. */
   updateSubscriptions(deviceIntId: number, subscriptions: readonly PushedSubscription[]): void;
+  /** Replaces the retained messages of the device's sessions on this adapter (one per topic). */
+  updateRetained(deviceIntId: number, retained: readonly PushedRetained[]): void;
   /** Tells the adapter a tenant's uplink rate limit (messages per second, 0 = unlimited) changed. */
   updateTenantLimits(tenantId: string, maxUplinkRate: number): void;
 }

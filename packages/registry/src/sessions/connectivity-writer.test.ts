@@ -25,6 +25,7 @@ const link: AdapterLink = {
   kick: () => {},
   updatePolicies: () => {},
   updateSubscriptions: () => {},
+  updateRetained: () => {},
   updateTenantLimits: () => {},
 };
 

@@ -17,6 +17,7 @@ export function fakeAdapterLink(sessions: SessionTable, instanceId = "mqtt-1", p
     kick: (deviceIntId, reason) => kicks.push({ deviceIntId, reason }),
     updatePolicies: () => {},
     updateSubscriptions: () => {},
+    updateRetained: () => {},
     updateTenantLimits: (tenantId, maxUplinkRate) => limits.push({ tenantId, maxUplinkRate }),
   };
   sessions.attach(link);

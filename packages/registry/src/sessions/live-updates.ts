@@ -1,18 +1,21 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { deviceIdsByPolicy, policiesOfDevices } from "../domain/policies.js";
+import { retainedOfDevices } from "../domain/retained.js";
 import { subscriptionsOfDevices } from "../domain/subscriptions.js";
+import type { PushedState } from "./pending-sessions.js";
 import type { SessionTable } from "./session-table.js";
 
 /** Where changes go for the sessions other nodes hold (several nodes; see cluster/cluster.ts). */
 export interface RemoteUpdates {
   policiesChanged(deviceIntIds: number[]): void;
   subscriptionsChanged(deviceIntIds: number[]): void;
+  retainedChanged(deviceIntIds: number[]): void;
   tenantLimitsChanged(tenantId: string, maxUplinkRate: number): void;
 }
 
 /**
- * Pushes a device's current policies or proxy subscriptions to the adapters
+ * Pushes a device's current policies, proxy subscriptions or retained messages to the adapters
  * holding its live sessions, so a change made through the API applies at
  * once. Offline devices need nothing: they get both when they authenticate.
  * Pushes run one after another and each reads the stored state when it runs,
@@ -74,6 +77,25 @@ export class LiveUpdates {
     });
   }
 
+  /** These devices' retained messages changed (a retained command or uplink set or cleared). */
+  retainedChanged(deviceIntIds: Iterable<number>): Promise<void> {
+    const ids = [...new Set(deviceIntIds)];
+    if (ids.length > 0) this.remote?.retainedChanged(ids);
+    return this.retainedChangedHere(ids);
+  }
+
+  /** `retainedChanged` for the sessions of this node only. */
+  retainedChangedHere(deviceIntIds: readonly number[]): Promise<void> {
+    return this.run(async () => {
+      for (const id of deviceIntIds) this.sessions.markStale(id, "retained");
+      const held = deviceIntIds.filter((id) => this.sessions.linksOf(id).length > 0);
+      if (held.length === 0) return;
+      const retained = await retainedOfDevices(this.db, held);
+      for (const id of held)
+        for (const link of this.sessions.linksOf(id)) link.updateRetained(id, retained.get(id) ?? []);
+    });
+  }
+
   /** The tenant's uplink rate limit changed: every attached adapter applies it to the tenant's traffic at once. */
   tenantLimitsChanged(tenantId: string, maxUplinkRate: number): void {
     this.remote?.tenantLimitsChanged(tenantId, maxUplinkRate);
@@ -89,12 +111,10 @@ export class LiveUpdates {
    * Sessions just opened, or re-announced after an adapter's stream came back: sends what they missed (while pending,
    * or while the link was down).
    */
-  async sessionsOpened(
-    deviceIntIds: readonly number[],
-    missed: ReadonlySet<"policies" | "subscriptions">,
-  ): Promise<void> {
+  async sessionsOpened(deviceIntIds: readonly number[], missed: ReadonlySet<PushedState>): Promise<void> {
     if (missed.has("policies")) await this.policiesChangedHere(deviceIntIds);
     if (missed.has("subscriptions")) await this.subscriptionsChangedHere(deviceIntIds);
+    if (missed.has("retained")) await this.retainedChangedHere(deviceIntIds);
   }
 
   private run(task: () => Promise<void>): Promise<void> {

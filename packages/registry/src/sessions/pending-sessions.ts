@@ -1,3 +1,6 @@
+/** What the registry pushes to a device's live sessions when it changes (see LiveUpdates). */
+export type PushedState = "policies" | "subscriptions" | "retained";
+
 /** What happened to a device between its authentication and its SessionOpened. */
 export interface PendingSession {
   deviceIntId: number;
@@ -7,7 +10,7 @@ export interface PendingSession {
   /** Set when the device was revoked meanwhile: the session must be closed as soon as it opens. */
   revoked?: string;
   /** Pushes the session missed because it was not open yet. */
-  stale: Set<"policies" | "subscriptions">;
+  stale: Set<PushedState>;
 }
 
 /** How long an authenticated session may take to be reported open, ms. */

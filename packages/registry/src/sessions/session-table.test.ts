@@ -12,6 +12,7 @@ function recordingLink(instanceId: string) {
     kick: (id, reason) => kicks.push([id, reason]),
     updatePolicies: () => {},
     updateSubscriptions: () => {},
+    updateRetained: () => {},
     updateTenantLimits: () => {},
   };
   return { link, kicks };

@@ -1,7 +1,7 @@
 import { trackSessions } from "../ops/registry-metrics.js";
 import type { AdapterLink, LiveSession } from "./adapter-link.js";
 import { ParkedAdapters, type ParkedLink } from "./parked-adapters.js";
-import { PendingSessions, type PendingSession } from "./pending-sessions.js";
+import { PendingSessions, type PendingSession, type PushedState } from "./pending-sessions.js";
 
 // What the table's users hand it and take from it, importable beside it.
 export type { AdapterLink, DownlinkCommand, LiveSession } from "./adapter-link.js";
@@ -92,7 +92,7 @@ export class SessionTable {
   }
 
   /** Notes that the device's not-yet-open sessions missed a push of `what`. */
-  markStale(deviceIntId: number, what: "policies" | "subscriptions"): void {
+  markStale(deviceIntId: number, what: PushedState): void {
     for (const [, p] of this.pending.of(deviceIntId)) p.stale.add(what);
   }
 

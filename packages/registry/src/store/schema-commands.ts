@@ -99,3 +99,26 @@ export interface SchedulesTable {
   createAt: number;
   updateAt: number | null;
 }
+
+/**
+ * Retained messages (DESIGN §4): per device, direction and topic (relative to the device's mountpoint), the retained
+ * command that is the device's desired state there, or the retained uplink that is the topic's last reported value.
+ * A retained message with an empty payload deletes the row (MQTT-3.3.1-10/11).
+ */
+export interface RetainedMessagesTable {
+  tenantId: string;
+  deviceIntId: number;
+  direction: RetainedDirection;
+  topic: string;
+  payload: Uint8Array;
+  qos: number;
+  /** MQTT 5.0 PUBLISH properties (JSON text: a command's `CommandProperties`, an uplink's kept ones), else null. */
+  properties: string | null;
+  /** The command (control log) that set a retained command; null for an uplink. */
+  controlLogIntId: number | null;
+  /** Epoch ms. */
+  updateAt: number;
+}
+
+/** `command`: sent to the device (its desired state); `uplink`: published by the device (its last reported value). */
+export type RetainedDirection = "command" | "uplink";

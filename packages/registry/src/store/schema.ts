@@ -16,7 +16,7 @@ import type {
   ProxySubscriptionsTable,
 } from "./schema-data-model.js";
 import type { NorthboundEventsTable, WebhookDeliveriesTable, WebhooksTable } from "./schema-northbound.js";
-import type { ControlLogsTable, SchedulesTable, TasksTable } from "./schema-commands.js";
+import type { ControlLogsTable, RetainedMessagesTable, SchedulesTable, TasksTable } from "./schema-commands.js";
 import type {
   ClusterAdaptersTable,
   ClusterLeasesTable,
@@ -47,6 +47,7 @@ export interface Database {
   uplinkCounts: UplinkCountsTable;
   connectLogs: ConnectLogsTable;
   controlLogs: ControlLogsTable;
+  retainedMessages: RetainedMessagesTable;
   groups: GroupsTable;
   groupDevices: GroupDevicesTable;
   applications: ApplicationsTable;

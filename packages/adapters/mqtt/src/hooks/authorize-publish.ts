@@ -10,7 +10,7 @@ import {
 import type { AdapterContext } from "../context.js";
 import { ReasonCode } from "../reason-codes.js";
 import { publishPropertiesProblem } from "./publish-properties.js";
-import { keptProperties, MAX_KEPT_PROPERTIES_BYTES } from "./uplink-properties.js";
+import { keptProperties, MAX_KEPT_PROPERTIES_BYTES, stateProperties } from "./uplink-properties.js";
 
 /**
  * MQTT-3.3 PUBLISH from a device (and its will, published when it drops):
@@ -145,6 +145,22 @@ function resendOf(packet: Packet): UplinkResend {
 }
 
 /**
+ * A retained uplink the registry stored becomes the topic's retained message here at once (MQTT-3.3.1-5; an empty
+ * one clears it, MQTT-3.3.1-10): a SUBSCRIBE the device sends after the PUBACK finds it before the registry's
+ * RetainedUpdate, which carries the same, arrives. Only userProperties, contentType and payloadFormatIndicator go
+ * with it, as the registry sends a retained uplink's.
+ */
+function keepRetained(ctx: AdapterContext, uplink: Uplink, packet: Packet): void {
+  const properties = packet.properties && stateProperties(packet.properties);
+  ctx.retained.put(uplink.deviceIntId, {
+    topic: uplink.topic,
+    payload: uplink.payload,
+    qos: uplink.qos,
+    ...(properties ? { properties } : {}),
+  });
+}
+
+/**
  * The hook. Its helpers are module functions and not closures made per publish: at tens of thousands of publishes
  * a second those closures were a measurable share of the adapter's CPU profile.
  */
@@ -203,6 +219,7 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
       receivedAtMs: Date.now(),
       resend: qos > 0 ? resendOf(packet) : undefined,
       metadata,
+      retain: packet.retain,
     };
     ctx.stats.uplinks++;
     packet.topic = mountTopic(device.mountpoint, topic);
@@ -210,6 +227,7 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
     if (qos === 0) {
       ctx.registry.publishThen(uplink, (err) => {
         if (err) failed(ctx, state, topic, qos, err);
+        else if (uplink.retain) keepRetained(ctx, uplink, packet);
       });
       return done(null);
     }
@@ -219,7 +237,10 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
     ctx.registry.publishThen(
       uplink,
       (err) => {
-        if (!err) return done(null);
+        if (!err) {
+          if (uplink.retain) keepRetained(ctx, uplink, packet);
+          return done(null);
+        }
         failed(ctx, state, topic, qos, err);
         state.closeReason = `uplink not stored: ${err.message}`;
         closeFor(client, uplinkReasonCode(err), "message not stored, send it again later", done, err);

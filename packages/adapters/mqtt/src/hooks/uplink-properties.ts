@@ -40,3 +40,17 @@ export function keptProperties(
   const bytes = Buffer.byteLength(metadata);
   return bytes > MAX_KEPT_PROPERTIES_BYTES ? { tooLarge: bytes } : { metadata };
 }
+
+/**
+ * The properties a retained uplink is kept with as the topic's last value, JSON text as a command's: userProperties,
+ * contentType and payloadFormatIndicator (0/1). A response topic and correlation data belong to one request, not to
+ * a value later subscribers get, so they are left out (the registry keeps the same three). Undefined when none.
+ */
+export function stateProperties(properties: PublishProperties): string | undefined {
+  const { userProperties, contentType, payloadFormatIndicator } = properties;
+  const kept: Record<string, unknown> = {};
+  if (userProperties !== undefined) kept.userProperties = userProperties;
+  if (contentType !== undefined) kept.contentType = contentType;
+  if (payloadFormatIndicator !== undefined) kept.payloadFormatIndicator = payloadFormatIndicator ? 1 : 0;
+  return Object.keys(kept).length > 0 ? JSON.stringify(kept) : undefined;
+}

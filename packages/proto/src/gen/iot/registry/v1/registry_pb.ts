@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file iot/registry/v1/registry.proto.
  */
 export const file_iot_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSI6CgxUZW5hbnRMaW1pdHMSEQoJdGVuYW50X2lkGAEgASgJEhcKD21heF91cGxpbmtfcmF0ZRgCIAEoDSL/AgoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlEjQKDXRlbmFudF9saW1pdHMYCSABKAsyHS5pb3QucmVnaXN0cnkudjEuVGVuYW50TGltaXRzIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKqAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgSEAoIYXV0b19zdWIYDCABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCKJBQoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIABI2Cg1zZXNzaW9uX3N0YXRlGAYgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25TdGF0ZUgAEjYKDWxvcmFfY291bnRlcnMYByABKAsyHS5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXJzSAASNAoMdXBsaW5rX2JhdGNoGAggASgLMhwuaW90LnJlZ2lzdHJ5LnYxLlVwbGlua0JhdGNoSAASRQoVZG93bmxpbmtfcmVzdWx0X2JhdGNoGAkgASgLMiQuaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0QmF0Y2hIABJDChRzZXNzaW9uX29wZW5lZF9iYXRjaBgKIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkQmF0Y2hIABI5CgxhdXRoZW50aWNhdGUYCyABKAsyIS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQ2FsbEgAQgYKBGtpbmQiVgoQQXV0aGVudGljYXRlQ2FsbBIKCgJpZBgBIAEoBBI2CghyZXF1ZXN0cxgCIAMoCzIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0IkYKElNlc3Npb25PcGVuZWRCYXRjaBIwCghzZXNzaW9ucxgBIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkIjcKC1VwbGlua0JhdGNoEigKB3VwbGlua3MYASADKAsyFy5pb3QucmVnaXN0cnkudjEuVXBsaW5rIj4KDExvcmFDb3VudGVycxIuCghjb3VudGVycxgBIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Mb3JhQ291bnRlciJICgtMb3JhQ291bnRlchIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg8KB2ZjbnRfdXAYAiABKA0SEQoJZmNudF9kb3duGAMgASgNIqYBCgVIZWxsbxITCgtpbnN0YW5jZV9pZBgBIAEoCRIrCghwcm90b2NvbBgCIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIPCgd2ZXJzaW9uGAMgASgJEjAKCHNlc3Npb25zGAQgAygLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWQSGAoQZG93bmxpbmtfYmF0Y2hlcxgFIAEoCCK2AQoNU2Vzc2lvbk9wZW5lZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJY2xpZW50X2lwGAMgASgJEhIKCmtlZXBfYWxpdmUYBCABKA0SFAoMb3BlbmVkX2F0X21zGAUgASgDEhEKCXRlbmFudF9pZBgGIAEoCRIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJEhAKCHNsZWVwaW5nGAggASgIIl4KDFNlc3Npb25TdGF0ZRISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJdGVuYW50X2lkGAMgASgJEhAKCHNsZWVwaW5nGAQgASgIInMKDVNlc3Npb25DbG9zZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg4KBnJlYXNvbhgDIAEoCRIUCgxjbG9zZWRfYXRfbXMYBCABKAMSEQoJdGVuYW50X2lkGAUgASgJIoUCCgZVcGxpbmsSCwoDc2VxGAEgASgEEhIKCnNlc3Npb25faWQYAiABKAkSFQoNZGV2aWNlX2ludF9pZBgDIAEoAxINCgV0b3BpYxgEIAEoCRIPCgdwYXlsb2FkGAUgASgMEhEKCWNsaWVudF9pcBgGIAEoCRIWCg5yZWNlaXZlZF9hdF9tcxgHIAEoAxILCgNxb3MYCCABKA0SEQoJdGVuYW50X2lkGAkgASgJEh0KFWdhdGV3YXlfZGV2aWNlX2ludF9pZBgKIAEoAxIQCghtZXRhZGF0YRgLIAEoCRIRCglyZXNlbmRfaWQYDCABKAkSFAoMbWF5YmVfcmVzZW5kGA0gASgIImcKDkRvd25saW5rUmVzdWx0EhMKC2Rvd25saW5rX2lkGAEgASgDEi8KBnN0YXR1cxgCIAEoDjIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1N0YXR1cxIPCgdtZXNzYWdlGAMgASgJIkcKE0Rvd25saW5rUmVzdWx0QmF0Y2gSMAoHcmVzdWx0cxgBIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdCKDBAoPUmVnaXN0cnlNZXNzYWdlEi4KCWhlbGxvX2FjaxgBIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5IZWxsb0Fja0gAEjAKCnVwbGlua19hY2sYAiABKAsyGi5pb3QucmVnaXN0cnkudjEuVXBsaW5rQWNrSAASLQoIZG93bmxpbmsYAyABKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtIABIlCgRraWNrGAQgASgLMhUuaW90LnJlZ2lzdHJ5LnYxLktpY2tIABI2Cg1wb2xpY3lfdXBkYXRlGAUgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlBvbGljeVVwZGF0ZUgAEkIKE3N1YnNjcmlwdGlvbl91cGRhdGUYBiABKAsyIy5pb3QucmVnaXN0cnkudjEuU3Vic2NyaXB0aW9uVXBkYXRlSAASNgoNdGVuYW50X2xpbWl0cxgHIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5UZW5hbnRMaW1pdHNIABI4Cg5kb3dubGlua19iYXRjaBgIIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0JhdGNoSAASQgoTYXV0aGVudGljYXRlX2Fuc3dlchgJIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVBbnN3ZXJIAEIGCgRraW5kImkKEkF1dGhlbnRpY2F0ZUFuc3dlchIKCgJpZBgBIAEoBBI4CglyZXNwb25zZXMYAiADKAsyJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USDQoFZXJyb3IYAyABKAkikwEKCEhlbGxvQWNrEg8KB25vZGVfaWQYASABKAkSFgoOdXBsaW5rX2JhdGNoZXMYAiABKAgSHwoXZG93bmxpbmtfcmVzdWx0X2JhdGNoZXMYAyABKAgSHgoWc2Vzc2lvbl9vcGVuZWRfYmF0Y2hlcxgEIAEoCBIdChVzdHJlYW1fYXV0aGVudGljYXRpb24YBSABKAgiTAoJVXBsaW5rQWNrEgwKBHNlcXMYASADKAQSMQoIcmVqZWN0ZWQYAiADKAsyHy5pb3QucmVnaXN0cnkudjEuVXBsaW5rUmVqZWN0ZWQiLQoOVXBsaW5rUmVqZWN0ZWQSCwoDc2VxGAEgASgEEg4KBnJlYXNvbhgCIAEoCSKFAQoIRG93bmxpbmsSCgoCaWQYASABKAMSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxINCgV0b3BpYxgDIAEoCRIPCgdwYXlsb2FkGAQgASgMEgsKA3FvcxgFIAEoDRIVCg1leHBpcmVzX2F0X21zGAYgASgDEhIKCnByb3BlcnRpZXMYCiABKAkiPQoNRG93bmxpbmtCYXRjaBIsCglkb3dubGlua3MYASADKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmsiLQoES2ljaxIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg4KBnJlYXNvbhgCIAEoCSJVCgxQb2xpY3lVcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIuCghwb2xpY2llcxgCIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeSJmChJTdWJzY3JpcHRpb25VcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxI5Cg1zdWJzY3JpcHRpb25zGAIgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uIlIKGEF1dGhlbnRpY2F0ZUJhdGNoUmVxdWVzdBI2CghyZXF1ZXN0cxgBIAMoCzIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0IlUKGUF1dGhlbnRpY2F0ZUJhdGNoUmVzcG9uc2USOAoJcmVzcG9uc2VzGAEgAygLMiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlKrEBCghQcm90b2NvbBIYChRQUk9UT0NPTF9VTlNQRUNJRklFRBAAEhEKDVBST1RPQ09MX01RVFQQARIRCg1QUk9UT0NPTF9DT0FQEAISEgoOUFJPVE9DT0xfTFdNMk0QAxIRCg1QUk9UT0NPTF9MT1JBEAQSEQoNUFJPVE9DT0xfSFRUUBAFEhYKElBST1RPQ09MX1dFQlNPQ0tFVBAGEhMKD1BST1RPQ09MX01PREJVUxAHKtEBChJMb3JhQWN0aXZhdGVSZXN1bHQSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfVU5TUEVDSUZJRUQQABIbChdMT1JBX0FDVElWQVRFX1JFU1VMVF9PSxABEikKJUxPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9OT05DRV9SRVVTRUQQAhInCiNMT1JBX0FDVElWQVRFX1JFU1VMVF9ERVZfQUREUl9UQUtFThADEiQKIExPUkFfQUNUSVZBVEVfUkVTVUxUX05PVF9BTExPV0VEEAQqtAEKCkF1dGhSZXN1bHQSGwoXQVVUSF9SRVNVTFRfVU5TUEVDSUZJRUQQABISCg5BVVRIX1JFU1VMVF9PSxABEh8KG0FVVEhfUkVTVUxUX0JBRF9DUkVERU5USUFMUxACEhcKE0FVVEhfUkVTVUxUX0JMT0NLRUQQAxIbChdBVVRIX1JFU1VMVF9OT1RfQUxMT1dFRBAEEh4KGkFVVEhfUkVTVUxUX1FVT1RBX0VYQ0VFREVEEAUqWwoGQWNjZXNzEhYKEkFDQ0VTU19VTlNQRUNJRklFRBAAEhIKDkFDQ0VTU19QVUJMSVNIEAESFAoQQUNDRVNTX1NVQlNDUklCRRACEg8KC0FDQ0VTU19CT1RIEAMqogEKDkRvd25saW5rU3RhdHVzEh8KG0RPV05MSU5LX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGURPV05MSU5LX1NUQVRVU19ERUxJVkVSRUQQARIYChRET1dOTElOS19TVEFUVVNfU0VOVBACEhoKFkRPV05MSU5LX1NUQVRVU19GQUlMRUQQAxIaChZET1dOTElOS19TVEFUVVNfUVVFVUVEEAQyigQKD1JlZ2lzdHJ5U2VydmljZRJbCgxBdXRoZW50aWNhdGUSJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJQCgdDb25uZWN0Eh8uaW90LnJlZ2lzdHJ5LnYxLkFkYXB0ZXJNZXNzYWdlGiAuaW90LnJlZ2lzdHJ5LnYxLlJlZ2lzdHJ5TWVzc2FnZSgBMAESfwoYSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlEjAuaW90LnJlZ2lzdHJ5LnYxLklzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QaMS5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USWwoMTG9yYUFjdGl2YXRlEiQuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlcXVlc3QaJS5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVzcG9uc2USagoRQXV0aGVudGljYXRlQmF0Y2gSKS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXF1ZXN0GiouaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUJhdGNoUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSI6CgxUZW5hbnRMaW1pdHMSEQoJdGVuYW50X2lkGAEgASgJEhcKD21heF91cGxpbmtfcmF0ZRgCIAEoDSKzAwoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlEjQKDXRlbmFudF9saW1pdHMYCSABKAsyHS5pb3QucmVnaXN0cnkudjEuVGVuYW50TGltaXRzEjIKCHJldGFpbmVkGBAgAygLMiAuaW90LnJlZ2lzdHJ5LnYxLlJldGFpbmVkTWVzc2FnZSJSCg9SZXRhaW5lZE1lc3NhZ2USDQoFdG9waWMYASABKAkSDwoHcGF5bG9hZBgCIAEoDBILCgNxb3MYAyABKA0SEgoKcHJvcGVydGllcxgEIAEoCSJbCg5SZXRhaW5lZFVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjIKCHJldGFpbmVkGAIgAygLMiAuaW90LnJlZ2lzdHJ5LnYxLlJldGFpbmVkTWVzc2FnZSIvChFQcm94eVN1YnNjcmlwdGlvbhINCgV0b3BpYxgBIAEoCRILCgNxb3MYAiABKA0iqgIKDkRldmljZUlkZW50aXR5EhEKCXRlbmFudF9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWRldmljZV9pZBgDIAEoCRITCgtkZXZpY2VfbmFtZRgEIAEoCRIWCg5wcm9kdWN0X2ludF9pZBgFIAEoAxISCgpwcm9kdWN0X2lkGAYgASgJEisKCHByb3RvY29sGAcgASgOMhkuaW90LnJlZ2lzdHJ5LnYxLlByb3RvY29sEhIKCm1vdW50cG9pbnQYCCABKAkSHgoWZGVmYXVsdF9kb3dubGlua190b3BpYxgJIAEoCRITCgtkZXZpY2VfdHlwZRgKIAEoBRISCgppc19nYXRld2F5GAsgASgIEhAKCGF1dG9fc3ViGAwgASgIImAKC1RvcGljUG9saWN5EgoKAmlkGAEgASgDEg0KBXRvcGljGAIgASgJEicKBmFjY2VzcxgDIAEoDjIXLmlvdC5yZWdpc3RyeS52MS5BY2Nlc3MSDQoFYWxsb3cYBCABKAgiiQUKDkFkYXB0ZXJNZXNzYWdlEicKBWhlbGxvGAEgASgLMhYuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvSAASOAoOc2Vzc2lvbl9vcGVuZWQYAiABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZEgAEjgKDnNlc3Npb25fY2xvc2VkGAMgASgLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25DbG9zZWRIABIpCgZ1cGxpbmsYBCABKAsyFy5pb3QucmVnaXN0cnkudjEuVXBsaW5rSAASOgoPZG93bmxpbmtfcmVzdWx0GAUgASgLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0SAASNgoNc2Vzc2lvbl9zdGF0ZRgGIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uU3RhdGVIABI2Cg1sb3JhX2NvdW50ZXJzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLkxvcmFDb3VudGVyc0gAEjQKDHVwbGlua19iYXRjaBgIIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtCYXRjaEgAEkUKFWRvd25saW5rX3Jlc3VsdF9iYXRjaBgJIAEoCzIkLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdEJhdGNoSAASQwoUc2Vzc2lvbl9vcGVuZWRfYmF0Y2gYCiABKAsyIy5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZEJhdGNoSAASOQoMYXV0aGVudGljYXRlGAsgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUNhbGxIAEIGCgRraW5kIlYKEEF1dGhlbnRpY2F0ZUNhbGwSCgoCaWQYASABKAQSNgoIcmVxdWVzdHMYAiADKAsyJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdCJGChJTZXNzaW9uT3BlbmVkQmF0Y2gSMAoIc2Vzc2lvbnMYASADKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZCI3CgtVcGxpbmtCYXRjaBIoCgd1cGxpbmtzGAEgAygLMhcuaW90LnJlZ2lzdHJ5LnYxLlVwbGluayI+CgxMb3JhQ291bnRlcnMSLgoIY291bnRlcnMYASADKAsyHC5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXIiSAoLTG9yYUNvdW50ZXISFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIPCgdmY250X3VwGAIgASgNEhEKCWZjbnRfZG93bhgDIAEoDSKmAQoFSGVsbG8SEwoLaW5zdGFuY2VfaWQYASABKAkSKwoIcHJvdG9jb2wYAiABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSDwoHdmVyc2lvbhgDIAEoCRIwCghzZXNzaW9ucxgEIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkEhgKEGRvd25saW5rX2JhdGNoZXMYBSABKAgitgEKDVNlc3Npb25PcGVuZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWNsaWVudF9pcBgDIAEoCRISCgprZWVwX2FsaXZlGAQgASgNEhQKDG9wZW5lZF9hdF9tcxgFIAEoAxIRCgl0ZW5hbnRfaWQYBiABKAkSGAoQY3JlZGVudGlhbF9zdGFtcBgHIAEoCRIQCghzbGVlcGluZxgIIAEoCCJeCgxTZXNzaW9uU3RhdGUSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCXRlbmFudF9pZBgDIAEoCRIQCghzbGVlcGluZxgEIAEoCCJzCg1TZXNzaW9uQ2xvc2VkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIOCgZyZWFzb24YAyABKAkSFAoMY2xvc2VkX2F0X21zGAQgASgDEhEKCXRlbmFudF9pZBgFIAEoCSKVAgoGVXBsaW5rEgsKA3NlcRgBIAEoBBISCgpzZXNzaW9uX2lkGAIgASgJEhUKDWRldmljZV9pbnRfaWQYAyABKAMSDQoFdG9waWMYBCABKAkSDwoHcGF5bG9hZBgFIAEoDBIRCgljbGllbnRfaXAYBiABKAkSFgoOcmVjZWl2ZWRfYXRfbXMYByABKAMSCwoDcW9zGAggASgNEhEKCXRlbmFudF9pZBgJIAEoCRIdChVnYXRld2F5X2RldmljZV9pbnRfaWQYCiABKAMSEAoIbWV0YWRhdGEYCyABKAkSEQoJcmVzZW5kX2lkGAwgASgJEhQKDG1heWJlX3Jlc2VuZBgNIAEoCBIOCgZyZXRhaW4YDiABKAgiZwoORG93bmxpbmtSZXN1bHQSEwoLZG93bmxpbmtfaWQYASABKAMSLwoGc3RhdHVzGAIgASgOMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rU3RhdHVzEg8KB21lc3NhZ2UYAyABKAkiRwoTRG93bmxpbmtSZXN1bHRCYXRjaBIwCgdyZXN1bHRzGAEgAygLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0Ir8ECg9SZWdpc3RyeU1lc3NhZ2USLgoJaGVsbG9fYWNrGAEgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvQWNrSAASMAoKdXBsaW5rX2FjaxgCIAEoCzIaLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtBY2tIABItCghkb3dubGluaxgDIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0gAEiUKBGtpY2sYBCABKAsyFS5pb3QucmVnaXN0cnkudjEuS2lja0gAEjYKDXBvbGljeV91cGRhdGUYBSABKAsyHS5pb3QucmVnaXN0cnkudjEuUG9saWN5VXBkYXRlSAASQgoTc3Vic2NyaXB0aW9uX3VwZGF0ZRgGIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TdWJzY3JpcHRpb25VcGRhdGVIABI2Cg10ZW5hbnRfbGltaXRzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlRlbmFudExpbWl0c0gAEjgKDmRvd25saW5rX2JhdGNoGAggASgLMh4uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rQmF0Y2hIABJCChNhdXRoZW50aWNhdGVfYW5zd2VyGAkgASgLMiMuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUFuc3dlckgAEjoKD3JldGFpbmVkX3VwZGF0ZRgKIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5SZXRhaW5lZFVwZGF0ZUgAQgYKBGtpbmQiaQoSQXV0aGVudGljYXRlQW5zd2VyEgoKAmlkGAEgASgEEjgKCXJlc3BvbnNlcxgCIAMoCzIlLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRINCgVlcnJvchgDIAEoCSKTAQoISGVsbG9BY2sSDwoHbm9kZV9pZBgBIAEoCRIWCg51cGxpbmtfYmF0Y2hlcxgCIAEoCBIfChdkb3dubGlua19yZXN1bHRfYmF0Y2hlcxgDIAEoCBIeChZzZXNzaW9uX29wZW5lZF9iYXRjaGVzGAQgASgIEh0KFXN0cmVhbV9hdXRoZW50aWNhdGlvbhgFIAEoCCJMCglVcGxpbmtBY2sSDAoEc2VxcxgBIAMoBBIxCghyZWplY3RlZBgCIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtSZWplY3RlZCItCg5VcGxpbmtSZWplY3RlZBILCgNzZXEYASABKAQSDgoGcmVhc29uGAIgASgJIoUBCghEb3dubGluaxIKCgJpZBgBIAEoAxIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg0KBXRvcGljGAMgASgJEg8KB3BheWxvYWQYBCABKAwSCwoDcW9zGAUgASgNEhUKDWV4cGlyZXNfYXRfbXMYBiABKAMSEgoKcHJvcGVydGllcxgKIAEoCSI9Cg1Eb3dubGlua0JhdGNoEiwKCWRvd25saW5rcxgBIAMoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGluayItCgRLaWNrEhUKDWRldmljZV9pbnRfaWQYASABKAMSDgoGcmVhc29uGAIgASgJIlUKDFBvbGljeVVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEi4KCHBvbGljaWVzGAIgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLlRvcGljUG9saWN5ImYKElN1YnNjcmlwdGlvblVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjkKDXN1YnNjcmlwdGlvbnMYAiADKAsyIi5pb3QucmVnaXN0cnkudjEuUHJveHlTdWJzY3JpcHRpb24iUgoYQXV0aGVudGljYXRlQmF0Y2hSZXF1ZXN0EjYKCHJlcXVlc3RzGAEgAygLMiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QiVQoZQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZRI4CglyZXNwb25zZXMYASADKAsyJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2UqsQEKCFByb3RvY29sEhgKFFBST1RPQ09MX1VOU1BFQ0lGSUVEEAASEQoNUFJPVE9DT0xfTVFUVBABEhEKDVBST1RPQ09MX0NPQVAQAhISCg5QUk9UT0NPTF9MV00yTRADEhEKDVBST1RPQ09MX0xPUkEQBBIRCg1QUk9UT0NPTF9IVFRQEAUSFgoSUFJPVE9DT0xfV0VCU09DS0VUEAYSEwoPUFJPVE9DT0xfTU9EQlVTEAcq0QEKEkxvcmFBY3RpdmF0ZVJlc3VsdBIkCiBMT1JBX0FDVElWQVRFX1JFU1VMVF9VTlNQRUNJRklFRBAAEhsKF0xPUkFfQUNUSVZBVEVfUkVTVUxUX09LEAESKQolTE9SQV9BQ1RJVkFURV9SRVNVTFRfREVWX05PTkNFX1JFVVNFRBACEicKI0xPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9BRERSX1RBS0VOEAMSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfTk9UX0FMTE9XRUQQBCq0AQoKQXV0aFJlc3VsdBIbChdBVVRIX1JFU1VMVF9VTlNQRUNJRklFRBAAEhIKDkFVVEhfUkVTVUxUX09LEAESHwobQVVUSF9SRVNVTFRfQkFEX0NSRURFTlRJQUxTEAISFwoTQVVUSF9SRVNVTFRfQkxPQ0tFRBADEhsKF0FVVEhfUkVTVUxUX05PVF9BTExPV0VEEAQSHgoaQVVUSF9SRVNVTFRfUVVPVEFfRVhDRUVERUQQBSpbCgZBY2Nlc3MSFgoSQUNDRVNTX1VOU1BFQ0lGSUVEEAASEgoOQUNDRVNTX1BVQkxJU0gQARIUChBBQ0NFU1NfU1VCU0NSSUJFEAISDwoLQUNDRVNTX0JPVEgQAyqiAQoORG93bmxpbmtTdGF0dXMSHwobRE9XTkxJTktfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZRE9XTkxJTktfU1RBVFVTX0RFTElWRVJFRBABEhgKFERPV05MSU5LX1NUQVRVU19TRU5UEAISGgoWRE9XTkxJTktfU1RBVFVTX0ZBSUxFRBADEhoKFkRPV05MSU5LX1NUQVRVU19RVUVVRUQQBDKKBAoPUmVnaXN0cnlTZXJ2aWNlElsKDEF1dGhlbnRpY2F0ZRIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlElAKB0Nvbm5lY3QSHy5pb3QucmVnaXN0cnkudjEuQWRhcHRlck1lc3NhZ2UaIC5pb3QucmVnaXN0cnkudjEuUmVnaXN0cnlNZXNzYWdlKAEwARJ/ChhJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGUSMC5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVxdWVzdBoxLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRJbCgxMb3JhQWN0aXZhdGUSJC5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5Mb3JhQWN0aXZhdGVSZXNwb25zZRJqChFBdXRoZW50aWNhdGVCYXRjaBIpLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVCYXRjaFJlcXVlc3QaKi5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * A LoRaWAN device's network session: its address, keys and frame counters (fcnt_up the next uplink
@@ -562,6 +562,15 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
    * @generated from field: iot.registry.v1.TenantLimits tenant_limits = 9;
    */
   tenantLimits?: TenantLimits | undefined;
+
+  /**
+   * The device's retained messages (set when result is OK), one per topic: the adapter sends those a SUBSCRIBE's
+   * filter matches with RETAIN=1 (MQTT 3.1.1 §3.3.1.3, MQTT 5.0 §3.3.1.3 and Retain Handling); later changes come as
+   * RetainedUpdate pushes.
+   *
+   * @generated from field: repeated iot.registry.v1.RetainedMessage retained = 16;
+   */
+  retained: RetainedMessage[];
 };
 
 /**
@@ -570,6 +579,69 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
  */
 export const AuthenticateResponseSchema: GenMessage<AuthenticateResponse> = /*@__PURE__*/
   messageDesc(file_iot_registry_v1_registry, 14);
+
+/**
+ * A retained message of a device: its retained command (desired state) or its own retained uplink (last reported
+ * value) on a topic, whichever was set last.
+ *
+ * @generated from message iot.registry.v1.RetainedMessage
+ */
+export type RetainedMessage = Message<"iot.registry.v1.RetainedMessage"> & {
+  /**
+   * Relative to the device's mountpoint.
+   *
+   * @generated from field: string topic = 1;
+   */
+  topic: string;
+
+  /**
+   * @generated from field: bytes payload = 2;
+   */
+  payload: Uint8Array;
+
+  /**
+   * @generated from field: uint32 qos = 3;
+   */
+  qos: number;
+
+  /**
+   * MQTT 5.0 PUBLISH properties, a JSON object text as Downlink.properties; empty when none.
+   *
+   * @generated from field: string properties = 4;
+   */
+  properties: string;
+};
+
+/**
+ * Describes the message iot.registry.v1.RetainedMessage.
+ * Use `create(RetainedMessageSchema)` to create a new message.
+ */
+export const RetainedMessageSchema: GenMessage<RetainedMessage> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 15);
+
+/**
+ * Replaces the retained messages of a live device's sessions (all of them; none clears every one).
+ *
+ * @generated from message iot.registry.v1.RetainedUpdate
+ */
+export type RetainedUpdate = Message<"iot.registry.v1.RetainedUpdate"> & {
+  /**
+   * @generated from field: int64 device_int_id = 1;
+   */
+  deviceIntId: bigint;
+
+  /**
+   * @generated from field: repeated iot.registry.v1.RetainedMessage retained = 2;
+   */
+  retained: RetainedMessage[];
+};
+
+/**
+ * Describes the message iot.registry.v1.RetainedUpdate.
+ * Use `create(RetainedUpdateSchema)` to create a new message.
+ */
+export const RetainedUpdateSchema: GenMessage<RetainedUpdate> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 16);
 
 /**
  * A subscription the registry keeps for a device (relative topic filter).
@@ -593,7 +665,7 @@ export type ProxySubscription = Message<"iot.registry.v1.ProxySubscription"> & {
  * Use `create(ProxySubscriptionSchema)` to create a new message.
  */
 export const ProxySubscriptionSchema: GenMessage<ProxySubscription> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 15);
+  messageDesc(file_iot_registry_v1_registry, 17);
 
 /**
  * @generated from message iot.registry.v1.DeviceIdentity
@@ -674,7 +746,7 @@ export type DeviceIdentity = Message<"iot.registry.v1.DeviceIdentity"> & {
  * Use `create(DeviceIdentitySchema)` to create a new message.
  */
 export const DeviceIdentitySchema: GenMessage<DeviceIdentity> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 16);
+  messageDesc(file_iot_registry_v1_registry, 18);
 
 /**
  * One publish/subscribe rule, topic relative to the device's mountpoint,
@@ -710,7 +782,7 @@ export type TopicPolicy = Message<"iot.registry.v1.TopicPolicy"> & {
  * Use `create(TopicPolicySchema)` to create a new message.
  */
 export const TopicPolicySchema: GenMessage<TopicPolicy> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 17);
+  messageDesc(file_iot_registry_v1_registry, 19);
 
 /**
  * @generated from message iot.registry.v1.AdapterMessage
@@ -806,7 +878,7 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
  * Use `create(AdapterMessageSchema)` to create a new message.
  */
 export const AdapterMessageSchema: GenMessage<AdapterMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 18);
+  messageDesc(file_iot_registry_v1_registry, 20);
 
 /**
  * Several Authenticate checks on the Connect stream, answered as AuthenticateBatch would answer them (at most 1000).
@@ -832,7 +904,7 @@ export type AuthenticateCall = Message<"iot.registry.v1.AuthenticateCall"> & {
  * Use `create(AuthenticateCallSchema)` to create a new message.
  */
 export const AuthenticateCallSchema: GenMessage<AuthenticateCall> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 19);
+  messageDesc(file_iot_registry_v1_registry, 21);
 
 /**
  * Sessions opened, in order, each handled as if it came alone.
@@ -851,7 +923,7 @@ export type SessionOpenedBatch = Message<"iot.registry.v1.SessionOpenedBatch"> &
  * Use `create(SessionOpenedBatchSchema)` to create a new message.
  */
 export const SessionOpenedBatchSchema: GenMessage<SessionOpenedBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 20);
+  messageDesc(file_iot_registry_v1_registry, 22);
 
 /**
  * Uplinks in seq order, each handled as if it came alone.
@@ -870,7 +942,7 @@ export type UplinkBatch = Message<"iot.registry.v1.UplinkBatch"> & {
  * Use `create(UplinkBatchSchema)` to create a new message.
  */
 export const UplinkBatchSchema: GenMessage<UplinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 21);
+  messageDesc(file_iot_registry_v1_registry, 23);
 
 /**
  * LoRaWAN frame counters, sent every so often (batched): the registry keeps the highest seen, so a
@@ -890,7 +962,7 @@ export type LoraCounters = Message<"iot.registry.v1.LoraCounters"> & {
  * Use `create(LoraCountersSchema)` to create a new message.
  */
 export const LoraCountersSchema: GenMessage<LoraCounters> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 22);
+  messageDesc(file_iot_registry_v1_registry, 24);
 
 /**
  * @generated from message iot.registry.v1.LoraCounter
@@ -917,7 +989,7 @@ export type LoraCounter = Message<"iot.registry.v1.LoraCounter"> & {
  * Use `create(LoraCounterSchema)` to create a new message.
  */
 export const LoraCounterSchema: GenMessage<LoraCounter> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 23);
+  messageDesc(file_iot_registry_v1_registry, 25);
 
 /**
  * First message on every Connect stream, also after a reconnect. It lists the
@@ -963,7 +1035,7 @@ export type Hello = Message<"iot.registry.v1.Hello"> & {
  * Use `create(HelloSchema)` to create a new message.
  */
 export const HelloSchema: GenMessage<Hello> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 24);
+  messageDesc(file_iot_registry_v1_registry, 26);
 
 /**
  * @generated from message iot.registry.v1.SessionOpened
@@ -1021,7 +1093,7 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 25);
+  messageDesc(file_iot_registry_v1_registry, 27);
 
 /**
  * A live session's device went to sleep or woke up (LwM2M queue mode: it is reachable only for a while
@@ -1056,7 +1128,7 @@ export type SessionState = Message<"iot.registry.v1.SessionState"> & {
  * Use `create(SessionStateSchema)` to create a new message.
  */
 export const SessionStateSchema: GenMessage<SessionState> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 26);
+  messageDesc(file_iot_registry_v1_registry, 28);
 
 /**
  * @generated from message iot.registry.v1.SessionClosed
@@ -1093,7 +1165,7 @@ export type SessionClosed = Message<"iot.registry.v1.SessionClosed"> & {
  * Use `create(SessionClosedSchema)` to create a new message.
  */
 export const SessionClosedSchema: GenMessage<SessionClosed> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 27);
+  messageDesc(file_iot_registry_v1_registry, 29);
 
 /**
  * A device message. seq increases by one per uplink within an adapter
@@ -1189,6 +1261,13 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
    * @generated from field: bool maybe_resend = 13;
    */
   maybeResend: boolean;
+
+  /**
+   * MQTT RETAIN=1: the registry keeps the message as the topic's last reported value (an empty payload clears it).
+   *
+   * @generated from field: bool retain = 14;
+   */
+  retain: boolean;
 };
 
 /**
@@ -1196,7 +1275,7 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
  * Use `create(UplinkSchema)` to create a new message.
  */
 export const UplinkSchema: GenMessage<Uplink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 28);
+  messageDesc(file_iot_registry_v1_registry, 30);
 
 /**
  * @generated from message iot.registry.v1.DownlinkResult
@@ -1223,7 +1302,7 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
  * Use `create(DownlinkResultSchema)` to create a new message.
  */
 export const DownlinkResultSchema: GenMessage<DownlinkResult> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 29);
+  messageDesc(file_iot_registry_v1_registry, 31);
 
 /**
  * Downlink results in the order the adapter had them, each handled as if it came alone.
@@ -1242,7 +1321,7 @@ export type DownlinkResultBatch = Message<"iot.registry.v1.DownlinkResultBatch">
  * Use `create(DownlinkResultBatchSchema)` to create a new message.
  */
 export const DownlinkResultBatchSchema: GenMessage<DownlinkResultBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 30);
+  messageDesc(file_iot_registry_v1_registry, 32);
 
 /**
  * @generated from message iot.registry.v1.RegistryMessage
@@ -1312,6 +1391,14 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
      */
     value: AuthenticateAnswer;
     case: "authenticateAnswer";
+  } | {
+    /**
+     * A live device's retained messages changed: the adapter replaces what it sends at SUBSCRIBE.
+     *
+     * @generated from field: iot.registry.v1.RetainedUpdate retained_update = 10;
+     */
+    value: RetainedUpdate;
+    case: "retainedUpdate";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1320,7 +1407,7 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
  * Use `create(RegistryMessageSchema)` to create a new message.
  */
 export const RegistryMessageSchema: GenMessage<RegistryMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 31);
+  messageDesc(file_iot_registry_v1_registry, 33);
 
 /**
  * One answer per request of the AuthenticateCall, in its order; none, with `error` set, when the registry could not
@@ -1350,7 +1437,7 @@ export type AuthenticateAnswer = Message<"iot.registry.v1.AuthenticateAnswer"> &
  * Use `create(AuthenticateAnswerSchema)` to create a new message.
  */
 export const AuthenticateAnswerSchema: GenMessage<AuthenticateAnswer> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 32);
+  messageDesc(file_iot_registry_v1_registry, 34);
 
 /**
  * @generated from message iot.registry.v1.HelloAck
@@ -1398,7 +1485,7 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
  * Use `create(HelloAckSchema)` to create a new message.
  */
 export const HelloAckSchema: GenMessage<HelloAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 33);
+  messageDesc(file_iot_registry_v1_registry, 35);
 
 /**
  * Sent only after the uplinks are durably stored (or found to be replays of
@@ -1424,7 +1511,7 @@ export type UplinkAck = Message<"iot.registry.v1.UplinkAck"> & {
  * Use `create(UplinkAckSchema)` to create a new message.
  */
 export const UplinkAckSchema: GenMessage<UplinkAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 34);
+  messageDesc(file_iot_registry_v1_registry, 36);
 
 /**
  * @generated from message iot.registry.v1.UplinkRejected
@@ -1446,7 +1533,7 @@ export type UplinkRejected = Message<"iot.registry.v1.UplinkRejected"> & {
  * Use `create(UplinkRejectedSchema)` to create a new message.
  */
 export const UplinkRejectedSchema: GenMessage<UplinkRejected> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 35);
+  messageDesc(file_iot_registry_v1_registry, 37);
 
 /**
  * A command for a device attached to this adapter. The adapter answers with a
@@ -1504,7 +1591,7 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
  * Use `create(DownlinkSchema)` to create a new message.
  */
 export const DownlinkSchema: GenMessage<Downlink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 36);
+  messageDesc(file_iot_registry_v1_registry, 38);
 
 /**
  * Downlinks in the order the registry sent them (a device's commands oldest first), each handled as if it came alone.
@@ -1523,7 +1610,7 @@ export type DownlinkBatch = Message<"iot.registry.v1.DownlinkBatch"> & {
  * Use `create(DownlinkBatchSchema)` to create a new message.
  */
 export const DownlinkBatchSchema: GenMessage<DownlinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 37);
+  messageDesc(file_iot_registry_v1_registry, 39);
 
 /**
  * Close the device's sessions at once (blocked, deleted, credentials changed).
@@ -1547,7 +1634,7 @@ export type Kick = Message<"iot.registry.v1.Kick"> & {
  * Use `create(KickSchema)` to create a new message.
  */
 export const KickSchema: GenMessage<Kick> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 38);
+  messageDesc(file_iot_registry_v1_registry, 40);
 
 /**
  * Replaces the policies of a live device's sessions.
@@ -1571,7 +1658,7 @@ export type PolicyUpdate = Message<"iot.registry.v1.PolicyUpdate"> & {
  * Use `create(PolicyUpdateSchema)` to create a new message.
  */
 export const PolicyUpdateSchema: GenMessage<PolicyUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 39);
+  messageDesc(file_iot_registry_v1_registry, 41);
 
 /**
  * Replaces the proxy subscriptions of a live device's sessions: the adapter
@@ -1596,7 +1683,7 @@ export type SubscriptionUpdate = Message<"iot.registry.v1.SubscriptionUpdate"> &
  * Use `create(SubscriptionUpdateSchema)` to create a new message.
  */
 export const SubscriptionUpdateSchema: GenMessage<SubscriptionUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 40);
+  messageDesc(file_iot_registry_v1_registry, 42);
 
 /**
  * The requests of AuthenticateBatch (at most 1000).
@@ -1615,7 +1702,7 @@ export type AuthenticateBatchRequest = Message<"iot.registry.v1.AuthenticateBatc
  * Use `create(AuthenticateBatchRequestSchema)` to create a new message.
  */
 export const AuthenticateBatchRequestSchema: GenMessage<AuthenticateBatchRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 41);
+  messageDesc(file_iot_registry_v1_registry, 43);
 
 /**
  * One answer per request, in the same order.
@@ -1634,7 +1721,7 @@ export type AuthenticateBatchResponse = Message<"iot.registry.v1.AuthenticateBat
  * Use `create(AuthenticateBatchResponseSchema)` to create a new message.
  */
 export const AuthenticateBatchResponseSchema: GenMessage<AuthenticateBatchResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 42);
+  messageDesc(file_iot_registry_v1_registry, 44);
 
 /**
  * Device protocols. The numbers equal the management API's cloudProtocol codes.
