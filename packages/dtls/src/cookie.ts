@@ -31,7 +31,9 @@ export class CookieJar {
   check(address: string, hello: ClientHello): boolean {
     this.rotate();
     if (hello.cookie.length !== COOKIE_BYTES) return false;
-    return [this.current, this.previous].some((secret) => timingSafeEqual(this.mac(secret, address, hello), hello.cookie));
+    return [this.current, this.previous].some((secret) =>
+      timingSafeEqual(this.mac(secret, address, hello), hello.cookie),
+    );
   }
 
   private rotate(): void {

@@ -16,7 +16,7 @@ export const HandshakeType = {
 /** The DTLS handshake header is 12 bytes: type, length, message_seq, fragment_offset, fragment_length. */
 export const HANDSHAKE_HEADER = 12;
 /** Largest handshake message reassembled; a PSK handshake's largest (a ClientHello) is far below. */
-export const MAX_HANDSHAKE_MESSAGE = 8192;
+const MAX_HANDSHAKE_MESSAGE = 8192;
 
 /** One handshake fragment as carried in a record (RFC 6347 §4.2.2). */
 export interface HandshakeFragment {

@@ -21,7 +21,7 @@ export function pskPremasterSecret(psk: Buffer): Buffer {
   return Buffer.concat([uint(psk.length, 2), Buffer.alloc(psk.length), uint(psk.length, 2), psk]);
 }
 
-/** The master secret: from the randoms (RFC 5246 §8.1), or from the session hash (RFC 7627 §4) when both ends agreed. */
+/** The master secret: from the randoms (RFC 5246 §8.1), or from the session hash (RFC 7627 §4) when both agreed. */
 export function masterSecret(
   premaster: Buffer,
   params: { extended: true; sessionHash: Buffer } | { extended: false; clientRandom: Buffer; serverRandom: Buffer },

@@ -48,7 +48,7 @@ export function decodeRecords(datagram: Buffer): Result<DtlsRecord[]> {
 }
 
 /** The 13-byte header of a record whose body is `length` bytes. */
-export function recordHeader(type: number, version: number, epoch: number, seq: number, length: number): Buffer {
+function recordHeader(type: number, version: number, epoch: number, seq: number, length: number): Buffer {
   return Buffer.concat([uint(type, 1), uint(version, 2), uint(epoch, 2), uint(seq, 6), uint(length, 2)]);
 }
 

@@ -149,13 +149,16 @@ export class ServerSession {
     this.queued++;
     this.chain = this.chain
       .then(() => this.process(datagram))
-      .catch((e: unknown) => this.fail(e instanceof DtlsError ? e : new DtlsError(String(e), AlertDescription.internalError)))
+      .catch((e: unknown) =>
+        this.fail(e instanceof DtlsError ? e : new DtlsError(String(e), AlertDescription.internalError)),
+      )
       .finally(() => this.queued--);
   }
 
   /** Sends application data over the established session. */
   sendData(data: Buffer): void {
-    if (this.state !== "established") throw new DtlsError("session not established", AlertDescription.unexpectedMessage);
+    if (this.state !== "established")
+      throw new DtlsError("session not established", AlertDescription.unexpectedMessage);
     this.opts.send(this.channel.record(ContentType.applicationData, 1, data));
   }
 
@@ -274,7 +277,8 @@ export class ServerSession {
     const alert = decodeAlert(plaintext);
     if (!alert.ok) return;
     if (alert.value.description === AlertDescription.closeNotify) return this.close("closed by the client");
-    if (alert.value.level === AlertLevel.fatal) this.end(`client sent fatal alert ${alert.value.description}`, alert.value.description);
+    if (alert.value.level === AlertLevel.fatal)
+      this.end(`client sent fatal alert ${alert.value.description}`, alert.value.description);
   }
 
   /** The next handshake message this server sends, added to the transcript. */

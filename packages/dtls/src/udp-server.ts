@@ -71,7 +71,12 @@ export class DtlsServer {
     this.start(verdict, key, address, port);
   }
 
-  private start(accepted: ConstructorParameters<typeof ServerSession>[0], key: string, address: string, port: number): void {
+  private start(
+    accepted: ConstructorParameters<typeof ServerSession>[0],
+    key: string,
+    address: string,
+    port: number,
+  ): void {
     let peer: DtlsPeer | undefined;
     let counted = true;
     this.handshaking++;
