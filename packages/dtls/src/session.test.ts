@@ -161,6 +161,16 @@ describe("ServerSession", () => {
     expect(session.closed).toBe(true);
   });
 
+  test("ignores an unprotected fatal alert once keys are in use", async () => {
+    const { client, session, closes } = await establish();
+    session.receive(
+      client.record(ContentType.alert, 0, Buffer.from([AlertLevel.fatal, AlertDescription.internalError])),
+    );
+    await settle();
+    expect(closes).toEqual([]);
+    expect(session.established).toBe(true);
+  });
+
   test("fails with handshake_failure when no cipher suite is shared", () => {
     const { sent, closes } = start(new PskTestClient([0xc02b]));
     expect(sent.at(-1)!.subarray(13)).toEqual(Buffer.from([AlertLevel.fatal, AlertDescription.handshakeFailure]));

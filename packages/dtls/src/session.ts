@@ -185,7 +185,8 @@ export class ServerSession {
     const plaintext = opened.value;
     switch (record.type) {
       case ContentType.alert:
-        return this.onAlert(plaintext);
+        // Once keys are in use, an unprotected alert may be anyone's: it cannot end the session.
+        return record.epoch === 1 || !this.channel.hasKeys ? this.onAlert(plaintext) : undefined;
       case ContentType.applicationData:
         if (this.state === "established" && record.epoch === 1) this.opts.onData(plaintext);
         return;

@@ -2,7 +2,7 @@ import type { RemoteInfo, Socket } from "node:dgram";
 import { type Clock, systemClock } from "./clock.js";
 import { CookieJar } from "./cookie.js";
 import { helloGate } from "./gate.js";
-import { ContentType } from "./record.js";
+import { ContentType, RECORD_HEADER } from "./record.js";
 import { ServerSession, type SessionOptions } from "./session.js";
 
 /** One client of the server: its address and its session. */
@@ -61,7 +61,7 @@ export class DtlsServer {
     const existing = this.sessions.get(key);
     // An established client that sends an epoch 0 handshake record is starting over (a device that restarted):
     // it goes through the cookie exchange again, and only then replaces its session (RFC 6347 §4.2.8).
-    const restart = msg[0] === ContentType.handshake && msg.readUInt16BE(3) === 0;
+    const restart = msg.length >= RECORD_HEADER && msg[0] === ContentType.handshake && msg.readUInt16BE(3) === 0;
     if (existing && !(existing.session.established && restart)) return existing.session.receive(msg);
     const verdict = helloGate(msg, key, this.jar);
     if (verdict.kind === "drop") return;
