@@ -3,13 +3,13 @@ import { createSocket, type Socket } from "node:dgram";
 import { once } from "node:events";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { AlertDescription } from "./messages.js";
-import { type DtlsPeer, DtlsServer } from "./udp-server.js";
+import { type DtlsPeer, DtlsServer, type DtlsServerOptions } from "./udp-server.js";
 
 /** A device token of hex digits: the service accepts its UTF-8 bytes and the bytes the hex spells. */
 const TOKEN = "00112233445566778899aabbccddeeff";
 const candidates = (token: string) => [Buffer.from(token, "utf8"), Buffer.from(token, "hex")];
 
-let socket: Socket;
+let socket: Socket | undefined;
 let server: DtlsServer;
 let port: number;
 const events: { kind: string; peer?: DtlsPeer; data?: Buffer; info?: unknown; alert?: number }[] = [];
@@ -32,26 +32,41 @@ function record(e: (typeof events)[number]) {
   for (const w of waiters) w();
 }
 
-beforeEach(async () => {
-  events.length = 0;
-  waiters = [];
-  socket = createSocket("udp4");
-  server = new DtlsServer(socket, {
+/** Starts the server on a fresh socket with `extra` options (closing the one before, if any). */
+async function listen(extra: Partial<DtlsServerOptions> = {}) {
+  await stop();
+  const s = createSocket("udp4");
+  socket = s;
+  server = new DtlsServer(s, {
     lookupPsk: (identity) => Promise.resolve(identity.toString() === "dev1" ? candidates(TOKEN) : undefined),
     onData: (peer, data) => record({ kind: "data", peer, data }),
     onEstablished: (peer, info) => record({ kind: "established", peer, info }),
     onClose: (peer, reason, alert) => record({ kind: "close", peer, info: reason, alert }),
+    ...extra,
   });
-  socket.bind(0, "127.0.0.1");
-  await once(socket, "listening");
-  port = socket.address().port;
+  s.bind(0, "127.0.0.1");
+  await once(s, "listening");
+  port = s.address().port;
+}
+
+async function stop() {
+  const closing = socket;
+  if (!closing) return;
+  socket = undefined;
+  server.close();
+  closing.close();
+  await once(closing, "close");
+}
+
+beforeEach(async () => {
+  events.length = 0;
+  waiters = [];
+  await listen();
 });
 
 afterEach(async () => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill();
-  server.close();
-  socket.close();
-  await once(socket, "close");
+  await stop();
 });
 
 function sClient(cipher: string, identity: string, pskHex: string): { child: ChildProcess; out: () => string } {
@@ -97,6 +112,14 @@ describe("DtlsServer with openssl s_client", () => {
     expect(server.size).toBe(0);
   });
 
+  test("fragments its flight to a small MTU and openssl reassembles it, identity hint included", async () => {
+    await listen({ mtu: 120, identityHint: Buffer.alloc(100, 0x41) });
+    const { child } = sClient("PSK-AES128-CCM8", "dev1", TOKEN);
+    child.stdin!.write("after fragments\n");
+    const data = await until(() => events.find((e) => e.kind === "data"));
+    expect(data.data!.toString()).toBe("after fragments\n");
+  });
+
   test("a wrong key fails the handshake with decrypt_error and a nonzero exit", async () => {
     const { child } = sClient("PSK-AES128-CCM8", "dev1", "ffeeddccbbaa99887766554433221100");
     const closed = await until(() => events.find((e) => e.kind === "close"));
@@ -115,7 +138,7 @@ describe("DtlsServer with openssl s_client", () => {
   });
 });
 
-describe("DtlsServer with libcoap's coap-client-openssl", () => {
+describe("DtlsServer with libcoap's coap-client-openssl and coap-client-gnutls", () => {
   test("completes a handshake with the token's text as key and its CoAP request arrives", async () => {
     const child = spawn("coap-client-openssl", [
       "-k",
@@ -136,5 +159,30 @@ describe("DtlsServer with libcoap's coap-client-openssl", () => {
     const data = await until(() => events.find((e) => e.kind === "data"));
     expect(data.data!.subarray(0, 1)[0]! >> 6).toBe(1); // CoAP version 1
     expect(data.data!.toString("latin1")).toContain("temperature=21");
+  });
+
+  test("coap-client-gnutls completes a handshake with the token's text as key and its request arrives", async () => {
+    const child = spawn("coap-client-gnutls", [
+      "-k",
+      TOKEN,
+      "-u",
+      "dev1",
+      "-m",
+      "put",
+      "-e",
+      "from-gnutls",
+      "-B",
+      "5",
+      `coaps://127.0.0.1:${port}/t`,
+    ]);
+    children.push(child);
+    const established = await until(() => events.find((e) => e.kind === "established"));
+    expect(established.info).toMatchObject({
+      identity: Buffer.from("dev1"),
+      keyIndex: 0,
+      suite: "TLS_PSK_WITH_AES_128_CCM_8",
+    });
+    const data = await until(() => events.find((e) => e.kind === "data"));
+    expect(data.data!.toString("latin1")).toContain("from-gnutls");
   });
 });
