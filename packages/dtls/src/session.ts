@@ -169,6 +169,11 @@ export class ServerSession {
     this.end(reason);
   }
 
+  /** Ends the session without an alert: the peer has already dropped its side (it started a new handshake). */
+  abandon(reason: string): void {
+    this.end(reason);
+  }
+
   private async process(datagram: Buffer): Promise<void> {
     const records = decodeRecords(datagram);
     if (!records.ok) return;

@@ -72,3 +72,31 @@ test("drops datagrams that are not a ClientHello from an address without a sessi
   expect(server.size).toBe(0);
   server.close();
 });
+
+test("an established client that starts over passes the cookie exchange again and then replaces its session", async () => {
+  const serverSocket = await udp();
+  const closes: string[] = [];
+  const server = new DtlsServer(serverSocket, {
+    lookupPsk: () => Promise.resolve([PSK]),
+    onData: () => {},
+    onClose: (_peer, reason) => closes.push(reason),
+  });
+  const port = serverSocket.address().port;
+  const device = await udp();
+  const first = new PskTestClient();
+  first.serverFlight([
+    (await ask(device, port, first.hello(first.cookieOf((await ask(device, port, first.hello()))!))))!,
+  ]);
+  await ask(device, port, first.keyExchange("dev1", PSK));
+
+  const again = new PskTestClient();
+  const verify = await ask(device, port, again.hello());
+  expect(again.cookieOf(verify!)).toHaveLength(16);
+  expect(closes).toEqual([]);
+  const flight = await ask(device, port, again.hello(again.cookieOf(verify!)));
+  expect(flight!.subarray(0, 5)).toEqual(Buffer.from([22, 0xfe, 0xfd, 0, 0])); // a ServerHello, no alert first
+  expect(flight![13]).toBe(2);
+  expect(closes).toEqual(["client started a new handshake"]);
+  expect(server.size).toBe(1);
+  server.close();
+});

@@ -67,7 +67,7 @@ export class DtlsServer {
     if (verdict.kind === "drop") return;
     if (verdict.kind === "verify") return this.send(verdict.reply, address, port);
     if (this.handshaking >= (this.opts.maxHandshakes ?? 1000)) return;
-    existing?.session.close("client started a new handshake");
+    existing?.session.abandon("client started a new handshake");
     this.start(verdict, key, address, port);
   }
 
