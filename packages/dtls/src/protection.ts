@@ -1,0 +1,132 @@
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { uint } from "./bytes.js";
+import type { DirectionKeys, KeySizes } from "./prf.js";
+import { DTLS12 } from "./record.js";
+import { ok, refuse, type Result } from "./result.js";
+
+/** Protects and opens the records of one direction under one epoch's keys. */
+export interface RecordProtection {
+  seal(type: number, epoch: number, seq: number, plaintext: Buffer): Buffer;
+  /** The plaintext, or a refusal when the record was altered or made under other keys (bad_record_mac). */
+  open(type: number, epoch: number, seq: number, body: Buffer): Result<Buffer>;
+}
+
+/** A cipher suite this server negotiates: its number, key sizes and record protection. */
+export interface CipherSuite {
+  id: number;
+  name: string;
+  sizes: KeySizes;
+  protection(keys: DirectionKeys): RecordProtection;
+}
+
+/** seq_num of RFC 5246 §6.2.3.1 as DTLS defines it (RFC 6347 §4.1.2.1): epoch and sequence number, 8 bytes. */
+function seqNum(epoch: number, seq: number): Buffer {
+  return Buffer.concat([uint(epoch, 2), uint(seq, 6)]);
+}
+
+/** The additional data of an AEAD record, and the input of a CBC record's MAC before the fragment (RFC 5246 §6.2.3). */
+function additionalData(type: number, epoch: number, seq: number, length: number): Buffer {
+  return Buffer.concat([seqNum(epoch, seq), uint(type, 1), uint(DTLS12, 2), uint(length, 2)]);
+}
+
+/** AES-128-CCM with an 8-byte tag: the primitive of RFC 3610 as node:crypto runs it. */
+export function ccm8Seal(key: Buffer, nonce: Buffer, aad: Buffer, plaintext: Buffer): Buffer {
+  const c = createCipheriv("aes-128-ccm", key, nonce, { authTagLength: 8 });
+  c.setAAD(aad, { plaintextLength: plaintext.length });
+  const body = Buffer.concat([c.update(plaintext), c.final()]);
+  return Buffer.concat([body, c.getAuthTag()]);
+}
+
+export function ccm8Open(key: Buffer, nonce: Buffer, aad: Buffer, sealed: Buffer): Buffer | undefined {
+  if (sealed.length < 8) return undefined;
+  const body = sealed.subarray(0, sealed.length - 8);
+  const d = createDecipheriv("aes-128-ccm", key, nonce, { authTagLength: 8 });
+  d.setAuthTag(sealed.subarray(sealed.length - 8));
+  d.setAAD(aad, { plaintextLength: body.length });
+  const plain = d.update(body);
+  try {
+    d.final();
+  } catch {
+    return undefined;
+  }
+  return plain;
+}
+
+/**
+ * TLS_PSK_WITH_AES_128_CCM_8 (RFC 6655 §3): nonce = 4-byte implicit IV from the key block + 8-byte explicit part,
+ * which is the record's epoch and sequence number, sent before the ciphertext.
+ */
+const ccm8: CipherSuite = {
+  id: 0xc0a8,
+  name: "TLS_PSK_WITH_AES_128_CCM_8",
+  sizes: { macKey: 0, encKey: 16, fixedIv: 4 },
+  protection: ({ encKey, fixedIv }) => ({
+    seal(type, epoch, seq, plaintext) {
+      const explicit = seqNum(epoch, seq);
+      const nonce = Buffer.concat([fixedIv, explicit]);
+      return Buffer.concat([
+        explicit,
+        ccm8Seal(encKey, nonce, additionalData(type, epoch, seq, plaintext.length), plaintext),
+      ]);
+    },
+    open(type, epoch, seq, body) {
+      if (body.length < 16) return refuse("record: too short for CCM_8");
+      const nonce = Buffer.concat([fixedIv, body.subarray(0, 8)]);
+      const sealed = body.subarray(8);
+      const plain = ccm8Open(encKey, nonce, additionalData(type, epoch, seq, sealed.length - 8), sealed);
+      return plain ? ok(plain) : refuse("record: CCM_8 tag does not match");
+    },
+  }),
+};
+
+const BLOCK = 16;
+const MAC = 32;
+
+/**
+ * TLS_PSK_WITH_AES_128_CBC_SHA256 (RFC 5487): HMAC-SHA256 over the plaintext, then padding, then AES-128-CBC under an
+ * explicit random IV (RFC 5246 §6.2.3.2). The padding is checked without branching on its bytes and a bad one still
+ * costs a MAC, so timing tells little about which failed.
+ */
+const cbcSha256: CipherSuite = {
+  id: 0x00ae,
+  name: "TLS_PSK_WITH_AES_128_CBC_SHA256",
+  sizes: { macKey: MAC, encKey: 16, fixedIv: 0 },
+  protection: ({ macKey, encKey }) => ({
+    seal(type, epoch, seq, plaintext) {
+      const mac = createHmac("sha256", macKey)
+        .update(additionalData(type, epoch, seq, plaintext.length))
+        .update(plaintext)
+        .digest();
+      const padLength = (BLOCK - ((plaintext.length + MAC + 1) % BLOCK)) % BLOCK;
+      const padded = Buffer.concat([plaintext, mac, Buffer.alloc(padLength + 1, padLength)]);
+      const iv = randomBytes(BLOCK);
+      const c = createCipheriv("aes-128-cbc", encKey, iv).setAutoPadding(false);
+      return Buffer.concat([iv, c.update(padded), c.final()]);
+    },
+    open(type, epoch, seq, body) {
+      if (body.length % BLOCK !== 0 || body.length < BLOCK + 3 * BLOCK) return refuse("record: bad CBC length");
+      const d = createDecipheriv("aes-128-cbc", encKey, body.subarray(0, BLOCK)).setAutoPadding(false);
+      const padded = Buffer.concat([d.update(body.subarray(BLOCK)), d.final()]);
+      const padLength = padded[padded.length - 1]!;
+      // Every byte of the largest possible padding is looked at; `bad` gathers mismatches of the ones inside it.
+      let bad = padLength + 1 + MAC > padded.length ? 1 : 0;
+      const span = Math.min(256, padded.length);
+      for (let i = 1; i <= span; i++) {
+        const inPad = i <= padLength + 1 ? 1 : 0;
+        bad |= inPad & (padded[padded.length - i]! ^ padLength ? 1 : 0);
+      }
+      const cut = bad ? MAC : padLength + 1 + MAC;
+      const plaintext = padded.subarray(0, padded.length - cut);
+      const mac = padded.subarray(plaintext.length, plaintext.length + MAC);
+      const want = createHmac("sha256", macKey)
+        .update(additionalData(type, epoch, seq, plaintext.length))
+        .update(plaintext)
+        .digest();
+      const good = timingSafeEqual(mac, want) && !bad;
+      return good ? ok(plaintext) : refuse("record: CBC padding or MAC does not match");
+    },
+  }),
+};
+
+/** The suites in this server's order of preference. */
+export const CIPHER_SUITES: readonly CipherSuite[] = [ccm8, cbcSha256];

@@ -1,0 +1,157 @@
+import { randomBytes } from "node:crypto";
+import { decodeFragments, encodeHandshake, HandshakeType } from "./handshake.js";
+import {
+  CHANGE_CIPHER_SPEC,
+  type ClientHello,
+  decodeHelloVerifyRequest,
+  decodeServerHello,
+  encodeAlert,
+  encodeClientHello,
+  encodePskIdentity,
+  type Extension,
+  ExtensionType,
+} from "./messages.js";
+import { transcriptHash, verifyData } from "./prf.js";
+import { CIPHER_SUITES, type RecordProtection } from "./protection.js";
+import { ContentType, decodeRecords, DTLS12, encodeRecord } from "./record.js";
+import { candidateKeys } from "./session-keys.js";
+
+/**
+ * A DTLS 1.2 PSK client built from this package's codecs, for driving the server in memory where a real peer cannot
+ * be steered (lost flights, replays, renegotiation). Interoperability is shown against OpenSSL and libcoap instead.
+ */
+export class PskTestClient {
+  readonly random = randomBytes(32);
+  private messageSeq = 0;
+  private readonly seq = [0, 0];
+  private transcript: Buffer[] = [];
+  private serverRandom: Buffer = Buffer.alloc(0);
+  private suiteId = 0;
+  private extended = false;
+  private write: RecordProtection | undefined;
+  private read: RecordProtection | undefined;
+  private master: Buffer = Buffer.alloc(0);
+  private finished: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly suites = [0xc0a8],
+    private readonly extensions: Extension[] = [{ type: ExtensionType.extendedMasterSecret, data: Buffer.alloc(0) }],
+  ) {}
+
+  /** A ClientHello datagram; the one with a cookie starts the transcript. */
+  hello(cookie: Buffer = Buffer.alloc(0)): Buffer {
+    const h: ClientHello = {
+      clientVersion: DTLS12,
+      random: this.random,
+      sessionId: Buffer.alloc(0),
+      cookie,
+      cipherSuites: this.suites,
+      compressionMethods: Buffer.from([0]),
+      extensions: this.extensions,
+    };
+    const wire = encodeHandshake({
+      msgType: HandshakeType.clientHello,
+      messageSeq: this.messageSeq++,
+      body: encodeClientHello(h),
+    });
+    if (cookie.length > 0) this.transcript = [wire];
+    return this.record(ContentType.handshake, 0, wire);
+  }
+
+  /** The cookie of a HelloVerifyRequest datagram. */
+  cookieOf(datagram: Buffer): Buffer {
+    const body = this.handshakeBodies(datagram)[0]!;
+    const hvr = decodeHelloVerifyRequest(body.subarray(12));
+    if (!hvr.ok) throw new Error(hvr.reason);
+    return hvr.value.cookie;
+  }
+
+  /** Takes the server's ServerHello ... ServerHelloDone flight. */
+  serverFlight(datagrams: Buffer[]): void {
+    for (const wire of datagrams.flatMap((d) => this.handshakeBodies(d))) {
+      this.transcript.push(wire);
+      if (wire[0] !== HandshakeType.serverHello) continue;
+      const sh = decodeServerHello(wire.subarray(12));
+      if (!sh.ok) throw new Error(sh.reason);
+      this.serverRandom = sh.value.random;
+      this.suiteId = sh.value.cipherSuite;
+      this.extended = sh.value.extensions.some((e) => e.type === ExtensionType.extendedMasterSecret);
+    }
+  }
+
+  /** ClientKeyExchange, ChangeCipherSpec and Finished in one datagram. */
+  keyExchange(identity: string, psk: Buffer): Buffer {
+    const cke = this.nextHandshake(HandshakeType.clientKeyExchange, encodePskIdentity(Buffer.from(identity)));
+    this.transcript.push(cke);
+    const suite = CIPHER_SUITES.find((s) => s.id === this.suiteId)!;
+    const randoms = { client: this.random, server: this.serverRandom };
+    const [keys] = candidateKeys([psk], suite, this.transcript, randoms, this.extended);
+    this.master = keys!.master;
+    this.read = keys!.write;
+    this.write = keys!.read;
+    const finished = this.nextHandshake(
+      HandshakeType.finished,
+      verifyData(this.master, "client", transcriptHash(this.transcript)),
+    );
+    this.transcript.push(finished);
+    this.finished = finished;
+    return Buffer.concat([
+      this.record(ContentType.handshake, 0, cke),
+      this.record(ContentType.changeCipherSpec, 0, CHANGE_CIPHER_SPEC),
+      this.record(ContentType.handshake, 1, finished),
+    ]);
+  }
+
+  /** The client's Finished sent again under a new record number, as when the server's last flight was lost. */
+  repeatFinished(): Buffer {
+    return this.record(ContentType.handshake, 1, this.finished);
+  }
+
+  /** The verify_data the server's Finished must carry. */
+  expectedServerFinished(): Buffer {
+    return verifyData(this.master, "server", transcriptHash(this.transcript));
+  }
+
+  record(type: number, epoch: 0 | 1, plaintext: Buffer): Buffer {
+    const seq = this.seq[epoch]!++;
+    const body = epoch === 1 ? this.write!.seal(type, epoch, seq, plaintext) : plaintext;
+    return encodeRecord({ type, version: DTLS12, epoch, seq, body });
+  }
+
+  alert(level: number, description: number): Buffer {
+    return this.record(ContentType.alert, 1, encodeAlert({ level, description }));
+  }
+
+  /** The records of a datagram from the server, epoch 1 ones opened. */
+  open(datagram: Buffer): { type: number; epoch: number; plaintext: Buffer }[] {
+    const records = decodeRecords(datagram);
+    if (!records.ok) throw new Error(records.reason);
+    return records.value.map((r) => {
+      if (r.epoch === 0) return { type: r.type, epoch: 0, plaintext: r.body };
+      const opened = this.read!.open(r.type, r.epoch, r.seq, r.body);
+      if (!opened.ok) throw new Error(opened.reason);
+      return { type: r.type, epoch: 1, plaintext: opened.value };
+    });
+  }
+
+  /** Another ClientHello after the handshake, protected: an attempt to renegotiate. */
+  renegotiate(): Buffer {
+    return this.record(ContentType.handshake, 1, this.nextHandshake(HandshakeType.clientHello, Buffer.alloc(40)));
+  }
+
+  private nextHandshake(msgType: number, body: Buffer): Buffer {
+    return encodeHandshake({ msgType, messageSeq: this.messageSeq++, body });
+  }
+
+  private handshakeBodies(datagram: Buffer): Buffer[] {
+    const records = decodeRecords(datagram);
+    if (!records.ok) throw new Error(records.reason);
+    return records.value
+      .filter((r) => r.type === ContentType.handshake && r.epoch === 0)
+      .flatMap((r) => {
+        const f = decodeFragments(r.body);
+        if (!f.ok) throw new Error(f.reason);
+        return f.value.map((x) => encodeHandshake({ msgType: x.msgType, messageSeq: x.messageSeq, body: x.body }));
+      });
+  }
+}

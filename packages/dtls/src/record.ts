@@ -1,0 +1,59 @@
+import { decodeWith, uint } from "./bytes.js";
+import { ok, refuse, type Result } from "./result.js";
+
+/** Record content types (RFC 5246 §6.2.1). */
+export const ContentType = { changeCipherSpec: 20, alert: 21, handshake: 22, applicationData: 23 } as const;
+
+/** DTLS 1.2 on the wire (RFC 6347 §4.1: the ones' complement of 1.2). */
+export const DTLS12 = 0xfefd;
+/** DTLS 1.0, which a HelloVerifyRequest carries whatever version follows (RFC 6347 §4.2.1). */
+export const DTLS10 = 0xfeff;
+
+/** A record's header is 13 bytes: type, version, epoch, 48-bit sequence number, length. */
+export const RECORD_HEADER = 13;
+/** Largest record body accepted: 2^14 plus the 2048 bytes protection may add (RFC 6347 §4.1, RFC 5246 §6.2.3). */
+export const MAX_RECORD_BODY = 16384 + 2048;
+
+/** One DTLS record; `body` is the fragment as sent (protected when epoch > 0). */
+export interface DtlsRecord {
+  type: number;
+  version: number;
+  epoch: number;
+  seq: number;
+  body: Buffer;
+}
+
+const TYPES = new Set<number>(Object.values(ContentType));
+
+/**
+ * Splits a datagram into its records (RFC 6347 §4.1.1: several may share one). A malformed record refuses the whole
+ * datagram: its length cannot be trusted to find the next one.
+ */
+export function decodeRecords(datagram: Buffer): Result<DtlsRecord[]> {
+  return decodeWith("record", datagram, (r) => {
+    const records: DtlsRecord[] = [];
+    while (r.remaining > 0) {
+      const type = r.u8();
+      const version = r.u16();
+      const epoch = r.u16();
+      const seq = r.u48();
+      const length = r.u16();
+      if (!TYPES.has(type)) return refuse(`record: unknown content type ${type}`);
+      if (version >> 8 !== 0xfe) return refuse(`record: version ${version.toString(16)} is not DTLS`);
+      if (length > MAX_RECORD_BODY) return refuse(`record: length ${length} over ${MAX_RECORD_BODY}`);
+      records.push({ type, version, epoch, seq, body: r.bytes(length) });
+    }
+    return ok(records);
+  });
+}
+
+/** The 13-byte header of a record whose body is `length` bytes. */
+function recordHeader(type: number, version: number, epoch: number, seq: number, length: number): Buffer {
+  return Buffer.concat([uint(type, 1), uint(version, 2), uint(epoch, 2), uint(seq, 6), uint(length, 2)]);
+}
+
+/** One record on the wire. */
+export function encodeRecord(record: DtlsRecord): Buffer {
+  const { type, version, epoch, seq, body } = record;
+  return Buffer.concat([recordHeader(type, version, epoch, seq, body.length), body]);
+}

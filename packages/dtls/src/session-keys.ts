@@ -1,0 +1,32 @@
+import { keyBlock, masterSecret, pskPremasterSecret, transcriptHash } from "./prf.js";
+import type { CipherSuite, RecordProtection } from "./protection.js";
+
+/** The secrets one candidate PSK gives a handshake. */
+export interface CandidateKeys {
+  index: number;
+  master: Buffer;
+  read: RecordProtection;
+  write: RecordProtection;
+}
+
+/**
+ * The master secret and epoch 1 protections for each candidate key. The extended master secret hashes the handshake
+ * up to and including ClientKeyExchange (RFC 7627 §3), which `transcript` holds at this point.
+ */
+export function candidateKeys(
+  psks: Buffer[],
+  suite: CipherSuite,
+  transcript: Buffer[],
+  randoms: { client: Buffer; server: Buffer },
+  extended: boolean,
+): CandidateKeys[] {
+  const sessionHash = transcriptHash(transcript);
+  return psks.map((psk, index) => {
+    const premaster = pskPremasterSecret(psk);
+    const master = extended
+      ? masterSecret(premaster, { extended: true, sessionHash })
+      : masterSecret(premaster, { extended: false, clientRandom: randoms.client, serverRandom: randoms.server });
+    const keys = keyBlock(master, randoms.client, randoms.server, suite.sizes);
+    return { index, master, read: suite.protection(keys.client), write: suite.protection(keys.server) };
+  });
+}

@@ -1,0 +1,112 @@
+import type { RemoteInfo, Socket } from "node:dgram";
+import { type Clock, systemClock } from "./clock.js";
+import { CookieJar } from "./cookie.js";
+import { helloGate } from "./gate.js";
+import { ContentType, RECORD_HEADER } from "./record.js";
+import { ServerSession, type SessionOptions } from "./session.js";
+
+/** One client of the server: its address and its session. */
+export interface DtlsPeer {
+  address: string;
+  port: number;
+  session: ServerSession;
+}
+
+export interface DtlsServerOptions {
+  lookupPsk: SessionOptions["lookupPsk"];
+  identityHint?: Buffer;
+  clock?: Clock;
+  mtu?: number;
+  handshakeTimeoutMs?: number;
+  /** Handshakes in progress at once; ClientHellos with a good cookie beyond it are dropped. */
+  maxHandshakes?: number;
+  onData(peer: DtlsPeer, data: Buffer): void;
+  onEstablished?(peer: DtlsPeer, info: { identity: Buffer; keyIndex: number; suite: string }): void;
+  onClose?(peer: DtlsPeer, reason: string, alert?: number): void;
+}
+
+/**
+ * DTLS over a UDP socket the caller owns: a session per remote address, created only for a ClientHello that returns
+ * this server's cookie, and at most `maxHandshakes` of them still handshaking.
+ */
+export class DtlsServer {
+  private readonly sessions = new Map<string, DtlsPeer>();
+  private readonly jar: CookieJar;
+  private readonly clock: Clock;
+  private handshaking = 0;
+  private readonly listener = (msg: Buffer, rinfo: RemoteInfo) => this.onDatagram(msg, rinfo.address, rinfo.port);
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly opts: DtlsServerOptions,
+  ) {
+    this.clock = opts.clock ?? systemClock;
+    this.jar = new CookieJar(() => this.clock.now());
+    socket.on("message", this.listener);
+  }
+
+  /** Sessions by `address:port`, established or handshaking. */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Sends close_notify to every session and stops reading the socket (which stays the caller's to close). */
+  close(): void {
+    this.socket.off("message", this.listener);
+    for (const peer of [...this.sessions.values()]) peer.session.close("server closing");
+  }
+
+  private onDatagram(msg: Buffer, address: string, port: number): void {
+    const key = `${address}:${port}`;
+    const existing = this.sessions.get(key);
+    // An established client that sends an epoch 0 handshake record is starting over (a device that restarted):
+    // it goes through the cookie exchange again, and only then replaces its session (RFC 6347 §4.2.8).
+    const restart = msg.length >= RECORD_HEADER && msg[0] === ContentType.handshake && msg.readUInt16BE(3) === 0;
+    if (existing && !(existing.session.established && restart)) return existing.session.receive(msg);
+    const verdict = helloGate(msg, key, this.jar);
+    if (verdict.kind === "drop") return;
+    if (verdict.kind === "verify") return this.send(verdict.reply, address, port);
+    if (this.handshaking >= (this.opts.maxHandshakes ?? 1000)) return;
+    existing?.session.abandon("client started a new handshake");
+    this.start(verdict, key, address, port);
+  }
+
+  private start(
+    accepted: ConstructorParameters<typeof ServerSession>[0],
+    key: string,
+    address: string,
+    port: number,
+  ): void {
+    let peer: DtlsPeer | undefined;
+    let counted = true;
+    this.handshaking++;
+    const uncount = () => {
+      if (counted) this.handshaking--;
+      counted = false;
+    };
+    const session = new ServerSession(accepted, {
+      lookupPsk: this.opts.lookupPsk,
+      identityHint: this.opts.identityHint,
+      clock: this.clock,
+      mtu: this.opts.mtu,
+      handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
+      send: (d) => this.send(d, address, port),
+      onData: (d) => peer && this.opts.onData(peer, d),
+      onEstablished: (info) => {
+        uncount();
+        if (peer) this.opts.onEstablished?.(peer, info);
+      },
+      onClose: (reason, alert) => {
+        uncount();
+        if (peer && this.sessions.get(key) === peer) this.sessions.delete(key);
+        if (peer) this.opts.onClose?.(peer, reason, alert);
+      },
+    });
+    peer = { address, port, session };
+    if (!session.closed) this.sessions.set(key, peer);
+  }
+
+  private send(datagram: Buffer, address: string, port: number): void {
+    this.socket.send(datagram, port, address);
+  }
+}
