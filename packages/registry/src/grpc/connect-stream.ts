@@ -39,6 +39,8 @@ import { authenticateAll } from "./authenticate.js";
 import { AdapterOutbox, type ConnectCall } from "./adapter-outbox.js";
 import { closeSession, sessionClosed, sessionOpened, sessionsReannounced } from "./adapter-sessions.js";
 import { UplinkIntake } from "./uplink-intake.js";
+import { storedSubscriptionsFromProto } from "./mqtt-session-answers.js";
+import { updateSession } from "../sessions/mqtt-sessions.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -220,6 +222,19 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
         return;
       case "authenticate":
         return onAuthenticate(k.value);
+      case "mqttSession": {
+        // Awaited: a session's updates are written in the order its adapter sent them (its end last).
+        const v = k.value;
+        return updateSession(deps.db, {
+          sessionId: v.sessionId,
+          deviceIntId: Number(v.deviceIntId),
+          clientId: v.clientId,
+          subscriptions: storedSubscriptionsFromProto(v.subscriptions),
+          expiryInterval: v.expiryInterval,
+          ended: v.ended,
+          atMs: Number(v.atMs),
+        });
+      }
       default:
         return;
     }

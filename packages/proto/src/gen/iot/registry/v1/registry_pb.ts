@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file iot/registry/v1/registry.proto.
  */
 export const file_iot_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSI6CgxUZW5hbnRMaW1pdHMSEQoJdGVuYW50X2lkGAEgASgJEhcKD21heF91cGxpbmtfcmF0ZRgCIAEoDSL/AgoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlEjQKDXRlbmFudF9saW1pdHMYCSABKAsyHS5pb3QucmVnaXN0cnkudjEuVGVuYW50TGltaXRzIi8KEVByb3h5U3Vic2NyaXB0aW9uEg0KBXRvcGljGAEgASgJEgsKA3FvcxgCIAEoDSKqAgoORGV2aWNlSWRlbnRpdHkSEQoJdGVuYW50X2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJZGV2aWNlX2lkGAMgASgJEhMKC2RldmljZV9uYW1lGAQgASgJEhYKDnByb2R1Y3RfaW50X2lkGAUgASgDEhIKCnByb2R1Y3RfaWQYBiABKAkSKwoIcHJvdG9jb2wYByABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSEgoKbW91bnRwb2ludBgIIAEoCRIeChZkZWZhdWx0X2Rvd25saW5rX3RvcGljGAkgASgJEhMKC2RldmljZV90eXBlGAogASgFEhIKCmlzX2dhdGV3YXkYCyABKAgSEAoIYXV0b19zdWIYDCABKAgiYAoLVG9waWNQb2xpY3kSCgoCaWQYASABKAMSDQoFdG9waWMYAiABKAkSJwoGYWNjZXNzGAMgASgOMhcuaW90LnJlZ2lzdHJ5LnYxLkFjY2VzcxINCgVhbGxvdxgEIAEoCCKJBQoOQWRhcHRlck1lc3NhZ2USJwoFaGVsbG8YASABKAsyFi5pb3QucmVnaXN0cnkudjEuSGVsbG9IABI4Cg5zZXNzaW9uX29wZW5lZBgCIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkSAASOAoOc2Vzc2lvbl9jbG9zZWQYAyABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbkNsb3NlZEgAEikKBnVwbGluaxgEIAEoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtIABI6Cg9kb3dubGlua19yZXN1bHQYBSABKAsyHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRIABI2Cg1zZXNzaW9uX3N0YXRlGAYgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25TdGF0ZUgAEjYKDWxvcmFfY291bnRlcnMYByABKAsyHS5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXJzSAASNAoMdXBsaW5rX2JhdGNoGAggASgLMhwuaW90LnJlZ2lzdHJ5LnYxLlVwbGlua0JhdGNoSAASRQoVZG93bmxpbmtfcmVzdWx0X2JhdGNoGAkgASgLMiQuaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0QmF0Y2hIABJDChRzZXNzaW9uX29wZW5lZF9iYXRjaBgKIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkQmF0Y2hIABI5CgxhdXRoZW50aWNhdGUYCyABKAsyIS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQ2FsbEgAQgYKBGtpbmQiVgoQQXV0aGVudGljYXRlQ2FsbBIKCgJpZBgBIAEoBBI2CghyZXF1ZXN0cxgCIAMoCzIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0IkYKElNlc3Npb25PcGVuZWRCYXRjaBIwCghzZXNzaW9ucxgBIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkIjcKC1VwbGlua0JhdGNoEigKB3VwbGlua3MYASADKAsyFy5pb3QucmVnaXN0cnkudjEuVXBsaW5rIj4KDExvcmFDb3VudGVycxIuCghjb3VudGVycxgBIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Mb3JhQ291bnRlciJICgtMb3JhQ291bnRlchIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg8KB2ZjbnRfdXAYAiABKA0SEQoJZmNudF9kb3duGAMgASgNIqYBCgVIZWxsbxITCgtpbnN0YW5jZV9pZBgBIAEoCRIrCghwcm90b2NvbBgCIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIPCgd2ZXJzaW9uGAMgASgJEjAKCHNlc3Npb25zGAQgAygLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWQSGAoQZG93bmxpbmtfYmF0Y2hlcxgFIAEoCCK2AQoNU2Vzc2lvbk9wZW5lZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJY2xpZW50X2lwGAMgASgJEhIKCmtlZXBfYWxpdmUYBCABKA0SFAoMb3BlbmVkX2F0X21zGAUgASgDEhEKCXRlbmFudF9pZBgGIAEoCRIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJEhAKCHNsZWVwaW5nGAggASgIIl4KDFNlc3Npb25TdGF0ZRISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJdGVuYW50X2lkGAMgASgJEhAKCHNsZWVwaW5nGAQgASgIInMKDVNlc3Npb25DbG9zZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg4KBnJlYXNvbhgDIAEoCRIUCgxjbG9zZWRfYXRfbXMYBCABKAMSEQoJdGVuYW50X2lkGAUgASgJIoUCCgZVcGxpbmsSCwoDc2VxGAEgASgEEhIKCnNlc3Npb25faWQYAiABKAkSFQoNZGV2aWNlX2ludF9pZBgDIAEoAxINCgV0b3BpYxgEIAEoCRIPCgdwYXlsb2FkGAUgASgMEhEKCWNsaWVudF9pcBgGIAEoCRIWCg5yZWNlaXZlZF9hdF9tcxgHIAEoAxILCgNxb3MYCCABKA0SEQoJdGVuYW50X2lkGAkgASgJEh0KFWdhdGV3YXlfZGV2aWNlX2ludF9pZBgKIAEoAxIQCghtZXRhZGF0YRgLIAEoCRIRCglyZXNlbmRfaWQYDCABKAkSFAoMbWF5YmVfcmVzZW5kGA0gASgIImcKDkRvd25saW5rUmVzdWx0EhMKC2Rvd25saW5rX2lkGAEgASgDEi8KBnN0YXR1cxgCIAEoDjIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1N0YXR1cxIPCgdtZXNzYWdlGAMgASgJIkcKE0Rvd25saW5rUmVzdWx0QmF0Y2gSMAoHcmVzdWx0cxgBIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdCKDBAoPUmVnaXN0cnlNZXNzYWdlEi4KCWhlbGxvX2FjaxgBIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5IZWxsb0Fja0gAEjAKCnVwbGlua19hY2sYAiABKAsyGi5pb3QucmVnaXN0cnkudjEuVXBsaW5rQWNrSAASLQoIZG93bmxpbmsYAyABKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtIABIlCgRraWNrGAQgASgLMhUuaW90LnJlZ2lzdHJ5LnYxLktpY2tIABI2Cg1wb2xpY3lfdXBkYXRlGAUgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlBvbGljeVVwZGF0ZUgAEkIKE3N1YnNjcmlwdGlvbl91cGRhdGUYBiABKAsyIy5pb3QucmVnaXN0cnkudjEuU3Vic2NyaXB0aW9uVXBkYXRlSAASNgoNdGVuYW50X2xpbWl0cxgHIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5UZW5hbnRMaW1pdHNIABI4Cg5kb3dubGlua19iYXRjaBgIIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0JhdGNoSAASQgoTYXV0aGVudGljYXRlX2Fuc3dlchgJIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVBbnN3ZXJIAEIGCgRraW5kImkKEkF1dGhlbnRpY2F0ZUFuc3dlchIKCgJpZBgBIAEoBBI4CglyZXNwb25zZXMYAiADKAsyJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USDQoFZXJyb3IYAyABKAkikwEKCEhlbGxvQWNrEg8KB25vZGVfaWQYASABKAkSFgoOdXBsaW5rX2JhdGNoZXMYAiABKAgSHwoXZG93bmxpbmtfcmVzdWx0X2JhdGNoZXMYAyABKAgSHgoWc2Vzc2lvbl9vcGVuZWRfYmF0Y2hlcxgEIAEoCBIdChVzdHJlYW1fYXV0aGVudGljYXRpb24YBSABKAgiTAoJVXBsaW5rQWNrEgwKBHNlcXMYASADKAQSMQoIcmVqZWN0ZWQYAiADKAsyHy5pb3QucmVnaXN0cnkudjEuVXBsaW5rUmVqZWN0ZWQiLQoOVXBsaW5rUmVqZWN0ZWQSCwoDc2VxGAEgASgEEg4KBnJlYXNvbhgCIAEoCSKFAQoIRG93bmxpbmsSCgoCaWQYASABKAMSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxINCgV0b3BpYxgDIAEoCRIPCgdwYXlsb2FkGAQgASgMEgsKA3FvcxgFIAEoDRIVCg1leHBpcmVzX2F0X21zGAYgASgDEhIKCnByb3BlcnRpZXMYCiABKAkiPQoNRG93bmxpbmtCYXRjaBIsCglkb3dubGlua3MYASADKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmsiLQoES2ljaxIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg4KBnJlYXNvbhgCIAEoCSJVCgxQb2xpY3lVcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIuCghwb2xpY2llcxgCIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeSJmChJTdWJzY3JpcHRpb25VcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxI5Cg1zdWJzY3JpcHRpb25zGAIgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uIlIKGEF1dGhlbnRpY2F0ZUJhdGNoUmVxdWVzdBI2CghyZXF1ZXN0cxgBIAMoCzIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0IlUKGUF1dGhlbnRpY2F0ZUJhdGNoUmVzcG9uc2USOAoJcmVzcG9uc2VzGAEgAygLMiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlKrEBCghQcm90b2NvbBIYChRQUk9UT0NPTF9VTlNQRUNJRklFRBAAEhEKDVBST1RPQ09MX01RVFQQARIRCg1QUk9UT0NPTF9DT0FQEAISEgoOUFJPVE9DT0xfTFdNMk0QAxIRCg1QUk9UT0NPTF9MT1JBEAQSEQoNUFJPVE9DT0xfSFRUUBAFEhYKElBST1RPQ09MX1dFQlNPQ0tFVBAGEhMKD1BST1RPQ09MX01PREJVUxAHKtEBChJMb3JhQWN0aXZhdGVSZXN1bHQSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfVU5TUEVDSUZJRUQQABIbChdMT1JBX0FDVElWQVRFX1JFU1VMVF9PSxABEikKJUxPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9OT05DRV9SRVVTRUQQAhInCiNMT1JBX0FDVElWQVRFX1JFU1VMVF9ERVZfQUREUl9UQUtFThADEiQKIExPUkFfQUNUSVZBVEVfUkVTVUxUX05PVF9BTExPV0VEEAQqtAEKCkF1dGhSZXN1bHQSGwoXQVVUSF9SRVNVTFRfVU5TUEVDSUZJRUQQABISCg5BVVRIX1JFU1VMVF9PSxABEh8KG0FVVEhfUkVTVUxUX0JBRF9DUkVERU5USUFMUxACEhcKE0FVVEhfUkVTVUxUX0JMT0NLRUQQAxIbChdBVVRIX1JFU1VMVF9OT1RfQUxMT1dFRBAEEh4KGkFVVEhfUkVTVUxUX1FVT1RBX0VYQ0VFREVEEAUqWwoGQWNjZXNzEhYKEkFDQ0VTU19VTlNQRUNJRklFRBAAEhIKDkFDQ0VTU19QVUJMSVNIEAESFAoQQUNDRVNTX1NVQlNDUklCRRACEg8KC0FDQ0VTU19CT1RIEAMqogEKDkRvd25saW5rU3RhdHVzEh8KG0RPV05MSU5LX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGURPV05MSU5LX1NUQVRVU19ERUxJVkVSRUQQARIYChRET1dOTElOS19TVEFUVVNfU0VOVBACEhoKFkRPV05MSU5LX1NUQVRVU19GQUlMRUQQAxIaChZET1dOTElOS19TVEFUVVNfUVVFVUVEEAQyigQKD1JlZ2lzdHJ5U2VydmljZRJbCgxBdXRoZW50aWNhdGUSJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJQCgdDb25uZWN0Eh8uaW90LnJlZ2lzdHJ5LnYxLkFkYXB0ZXJNZXNzYWdlGiAuaW90LnJlZ2lzdHJ5LnYxLlJlZ2lzdHJ5TWVzc2FnZSgBMAESfwoYSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlEjAuaW90LnJlZ2lzdHJ5LnYxLklzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QaMS5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USWwoMTG9yYUFjdGl2YXRlEiQuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlcXVlc3QaJS5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVzcG9uc2USagoRQXV0aGVudGljYXRlQmF0Y2gSKS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXF1ZXN0GiouaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUJhdGNoUmVzcG9uc2ViBnByb3RvMw");
+  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSLgAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCRI5CgxtcXR0X3Nlc3Npb24YBSABKAsyIy5pb3QucmVnaXN0cnkudjEuTXF0dFNlc3Npb25SZXF1ZXN0IkIKEk1xdHRTZXNzaW9uUmVxdWVzdBITCgtjbGVhbl9zdGFydBgBIAEoCBIXCg9leHBpcnlfaW50ZXJ2YWwYAiABKA0iXwoQTXF0dFNlc3Npb25TdGF0ZRIPCgdwcmVzZW50GAEgASgIEjoKDXN1YnNjcmlwdGlvbnMYAiADKAsyIy5pb3QucmVnaXN0cnkudjEuU3RvcmVkU3Vic2NyaXB0aW9uIpkBChJTdG9yZWRTdWJzY3JpcHRpb24SDQoFdG9waWMYASABKAkSCwoDcW9zGAIgASgNEhAKCG5vX2xvY2FsGAMgASgIEhsKE3JldGFpbl9hc19wdWJsaXNoZWQYBCABKAgSFwoPcmV0YWluX2hhbmRsaW5nGAUgASgNEh8KF3N1YnNjcmlwdGlvbl9pZGVudGlmaWVyGAYgASgNItcBChFNcXR0U2Vzc2lvblVwZGF0ZRISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJdGVuYW50X2lkGAMgASgJEhEKCWNsaWVudF9pZBgEIAEoCRI6Cg1zdWJzY3JpcHRpb25zGAUgAygLMiMuaW90LnJlZ2lzdHJ5LnYxLlN0b3JlZFN1YnNjcmlwdGlvbhIXCg9leHBpcnlfaW50ZXJ2YWwYBiABKA0SDQoFZW5kZWQYByABKAgSDQoFYXRfbXMYCCABKAMiOgoMVGVuYW50TGltaXRzEhEKCXRlbmFudF9pZBgBIAEoCRIXCg9tYXhfdXBsaW5rX3JhdGUYAiABKA0iuAMKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEisKBnJlc3VsdBgBIAEoDjIbLmlvdC5yZWdpc3RyeS52MS5BdXRoUmVzdWx0Eg8KB21lc3NhZ2UYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIvCgZkZXZpY2UYBCABKAsyHy5pb3QucmVnaXN0cnkudjEuRGV2aWNlSWRlbnRpdHkSLgoIcG9saWNpZXMYBSADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kSOQoNc3Vic2NyaXB0aW9ucxgGIAMoCzIiLmlvdC5yZWdpc3RyeS52MS5Qcm94eVN1YnNjcmlwdGlvbhIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJEikKBGxvcmEYCCABKAsyGy5pb3QucmVnaXN0cnkudjEuTG9yYURldmljZRI0Cg10ZW5hbnRfbGltaXRzGAkgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlRlbmFudExpbWl0cxI3CgxtcXR0X3Nlc3Npb24YDSABKAsyIS5pb3QucmVnaXN0cnkudjEuTXF0dFNlc3Npb25TdGF0ZSIvChFQcm94eVN1YnNjcmlwdGlvbhINCgV0b3BpYxgBIAEoCRILCgNxb3MYAiABKA0iqgIKDkRldmljZUlkZW50aXR5EhEKCXRlbmFudF9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWRldmljZV9pZBgDIAEoCRITCgtkZXZpY2VfbmFtZRgEIAEoCRIWCg5wcm9kdWN0X2ludF9pZBgFIAEoAxISCgpwcm9kdWN0X2lkGAYgASgJEisKCHByb3RvY29sGAcgASgOMhkuaW90LnJlZ2lzdHJ5LnYxLlByb3RvY29sEhIKCm1vdW50cG9pbnQYCCABKAkSHgoWZGVmYXVsdF9kb3dubGlua190b3BpYxgJIAEoCRITCgtkZXZpY2VfdHlwZRgKIAEoBRISCgppc19nYXRld2F5GAsgASgIEhAKCGF1dG9fc3ViGAwgASgIImAKC1RvcGljUG9saWN5EgoKAmlkGAEgASgDEg0KBXRvcGljGAIgASgJEicKBmFjY2VzcxgDIAEoDjIXLmlvdC5yZWdpc3RyeS52MS5BY2Nlc3MSDQoFYWxsb3cYBCABKAgixQUKDkFkYXB0ZXJNZXNzYWdlEicKBWhlbGxvGAEgASgLMhYuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvSAASOAoOc2Vzc2lvbl9vcGVuZWQYAiABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZEgAEjgKDnNlc3Npb25fY2xvc2VkGAMgASgLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25DbG9zZWRIABIpCgZ1cGxpbmsYBCABKAsyFy5pb3QucmVnaXN0cnkudjEuVXBsaW5rSAASOgoPZG93bmxpbmtfcmVzdWx0GAUgASgLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0SAASNgoNc2Vzc2lvbl9zdGF0ZRgGIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uU3RhdGVIABI2Cg1sb3JhX2NvdW50ZXJzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLkxvcmFDb3VudGVyc0gAEjQKDHVwbGlua19iYXRjaBgIIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtCYXRjaEgAEkUKFWRvd25saW5rX3Jlc3VsdF9iYXRjaBgJIAEoCzIkLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdEJhdGNoSAASQwoUc2Vzc2lvbl9vcGVuZWRfYmF0Y2gYCiABKAsyIy5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZEJhdGNoSAASOQoMYXV0aGVudGljYXRlGAsgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUNhbGxIABI6CgxtcXR0X3Nlc3Npb24YDCABKAsyIi5pb3QucmVnaXN0cnkudjEuTXF0dFNlc3Npb25VcGRhdGVIAEIGCgRraW5kIlYKEEF1dGhlbnRpY2F0ZUNhbGwSCgoCaWQYASABKAQSNgoIcmVxdWVzdHMYAiADKAsyJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdCJGChJTZXNzaW9uT3BlbmVkQmF0Y2gSMAoIc2Vzc2lvbnMYASADKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZCI3CgtVcGxpbmtCYXRjaBIoCgd1cGxpbmtzGAEgAygLMhcuaW90LnJlZ2lzdHJ5LnYxLlVwbGluayI+CgxMb3JhQ291bnRlcnMSLgoIY291bnRlcnMYASADKAsyHC5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXIiSAoLTG9yYUNvdW50ZXISFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIPCgdmY250X3VwGAIgASgNEhEKCWZjbnRfZG93bhgDIAEoDSKmAQoFSGVsbG8SEwoLaW5zdGFuY2VfaWQYASABKAkSKwoIcHJvdG9jb2wYAiABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSDwoHdmVyc2lvbhgDIAEoCRIwCghzZXNzaW9ucxgEIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkEhgKEGRvd25saW5rX2JhdGNoZXMYBSABKAgitgEKDVNlc3Npb25PcGVuZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWNsaWVudF9pcBgDIAEoCRISCgprZWVwX2FsaXZlGAQgASgNEhQKDG9wZW5lZF9hdF9tcxgFIAEoAxIRCgl0ZW5hbnRfaWQYBiABKAkSGAoQY3JlZGVudGlhbF9zdGFtcBgHIAEoCRIQCghzbGVlcGluZxgIIAEoCCJeCgxTZXNzaW9uU3RhdGUSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCXRlbmFudF9pZBgDIAEoCRIQCghzbGVlcGluZxgEIAEoCCJzCg1TZXNzaW9uQ2xvc2VkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIOCgZyZWFzb24YAyABKAkSFAoMY2xvc2VkX2F0X21zGAQgASgDEhEKCXRlbmFudF9pZBgFIAEoCSKFAgoGVXBsaW5rEgsKA3NlcRgBIAEoBBISCgpzZXNzaW9uX2lkGAIgASgJEhUKDWRldmljZV9pbnRfaWQYAyABKAMSDQoFdG9waWMYBCABKAkSDwoHcGF5bG9hZBgFIAEoDBIRCgljbGllbnRfaXAYBiABKAkSFgoOcmVjZWl2ZWRfYXRfbXMYByABKAMSCwoDcW9zGAggASgNEhEKCXRlbmFudF9pZBgJIAEoCRIdChVnYXRld2F5X2RldmljZV9pbnRfaWQYCiABKAMSEAoIbWV0YWRhdGEYCyABKAkSEQoJcmVzZW5kX2lkGAwgASgJEhQKDG1heWJlX3Jlc2VuZBgNIAEoCCKMAQoORG93bmxpbmtSZXN1bHQSEwoLZG93bmxpbmtfaWQYASABKAMSLwoGc3RhdHVzGAIgASgOMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rU3RhdHVzEg8KB21lc3NhZ2UYAyABKAkSEQoJcGFja2V0X2lkGAQgASgNEhAKCHJlbGVhc2VkGAUgASgIIkcKE0Rvd25saW5rUmVzdWx0QmF0Y2gSMAoHcmVzdWx0cxgBIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdCKDBAoPUmVnaXN0cnlNZXNzYWdlEi4KCWhlbGxvX2FjaxgBIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5IZWxsb0Fja0gAEjAKCnVwbGlua19hY2sYAiABKAsyGi5pb3QucmVnaXN0cnkudjEuVXBsaW5rQWNrSAASLQoIZG93bmxpbmsYAyABKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtIABIlCgRraWNrGAQgASgLMhUuaW90LnJlZ2lzdHJ5LnYxLktpY2tIABI2Cg1wb2xpY3lfdXBkYXRlGAUgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlBvbGljeVVwZGF0ZUgAEkIKE3N1YnNjcmlwdGlvbl91cGRhdGUYBiABKAsyIy5pb3QucmVnaXN0cnkudjEuU3Vic2NyaXB0aW9uVXBkYXRlSAASNgoNdGVuYW50X2xpbWl0cxgHIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5UZW5hbnRMaW1pdHNIABI4Cg5kb3dubGlua19iYXRjaBgIIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0JhdGNoSAASQgoTYXV0aGVudGljYXRlX2Fuc3dlchgJIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVBbnN3ZXJIAEIGCgRraW5kImkKEkF1dGhlbnRpY2F0ZUFuc3dlchIKCgJpZBgBIAEoBBI4CglyZXNwb25zZXMYAiADKAsyJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2USDQoFZXJyb3IYAyABKAkikwEKCEhlbGxvQWNrEg8KB25vZGVfaWQYASABKAkSFgoOdXBsaW5rX2JhdGNoZXMYAiABKAgSHwoXZG93bmxpbmtfcmVzdWx0X2JhdGNoZXMYAyABKAgSHgoWc2Vzc2lvbl9vcGVuZWRfYmF0Y2hlcxgEIAEoCBIdChVzdHJlYW1fYXV0aGVudGljYXRpb24YBSABKAgiTAoJVXBsaW5rQWNrEgwKBHNlcXMYASADKAQSMQoIcmVqZWN0ZWQYAiADKAsyHy5pb3QucmVnaXN0cnkudjEuVXBsaW5rUmVqZWN0ZWQiLQoOVXBsaW5rUmVqZWN0ZWQSCwoDc2VxGAEgASgEEg4KBnJlYXNvbhgCIAEoCSK4AQoIRG93bmxpbmsSCgoCaWQYASABKAMSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxINCgV0b3BpYxgDIAEoCRIPCgdwYXlsb2FkGAQgASgMEgsKA3FvcxgFIAEoDRIVCg1leHBpcmVzX2F0X21zGAYgASgDEhIKCnByb3BlcnRpZXMYCiABKAkSGAoQcmVzdW1lX3BhY2tldF9pZBgLIAEoDRIXCg9yZXN1bWVfcmVsZWFzZWQYDCABKAgiPQoNRG93bmxpbmtCYXRjaBIsCglkb3dubGlua3MYASADKAsyGS5pb3QucmVnaXN0cnkudjEuRG93bmxpbmsiLQoES2ljaxIVCg1kZXZpY2VfaW50X2lkGAEgASgDEg4KBnJlYXNvbhgCIAEoCSJVCgxQb2xpY3lVcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIuCghwb2xpY2llcxgCIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeSJmChJTdWJzY3JpcHRpb25VcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxI5Cg1zdWJzY3JpcHRpb25zGAIgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uIlIKGEF1dGhlbnRpY2F0ZUJhdGNoUmVxdWVzdBI2CghyZXF1ZXN0cxgBIAMoCzIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0IlUKGUF1dGhlbnRpY2F0ZUJhdGNoUmVzcG9uc2USOAoJcmVzcG9uc2VzGAEgAygLMiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlKrEBCghQcm90b2NvbBIYChRQUk9UT0NPTF9VTlNQRUNJRklFRBAAEhEKDVBST1RPQ09MX01RVFQQARIRCg1QUk9UT0NPTF9DT0FQEAISEgoOUFJPVE9DT0xfTFdNMk0QAxIRCg1QUk9UT0NPTF9MT1JBEAQSEQoNUFJPVE9DT0xfSFRUUBAFEhYKElBST1RPQ09MX1dFQlNPQ0tFVBAGEhMKD1BST1RPQ09MX01PREJVUxAHKtEBChJMb3JhQWN0aXZhdGVSZXN1bHQSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfVU5TUEVDSUZJRUQQABIbChdMT1JBX0FDVElWQVRFX1JFU1VMVF9PSxABEikKJUxPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9OT05DRV9SRVVTRUQQAhInCiNMT1JBX0FDVElWQVRFX1JFU1VMVF9ERVZfQUREUl9UQUtFThADEiQKIExPUkFfQUNUSVZBVEVfUkVTVUxUX05PVF9BTExPV0VEEAQqtAEKCkF1dGhSZXN1bHQSGwoXQVVUSF9SRVNVTFRfVU5TUEVDSUZJRUQQABISCg5BVVRIX1JFU1VMVF9PSxABEh8KG0FVVEhfUkVTVUxUX0JBRF9DUkVERU5USUFMUxACEhcKE0FVVEhfUkVTVUxUX0JMT0NLRUQQAxIbChdBVVRIX1JFU1VMVF9OT1RfQUxMT1dFRBAEEh4KGkFVVEhfUkVTVUxUX1FVT1RBX0VYQ0VFREVEEAUqWwoGQWNjZXNzEhYKEkFDQ0VTU19VTlNQRUNJRklFRBAAEhIKDkFDQ0VTU19QVUJMSVNIEAESFAoQQUNDRVNTX1NVQlNDUklCRRACEg8KC0FDQ0VTU19CT1RIEAMqogEKDkRvd25saW5rU3RhdHVzEh8KG0RPV05MSU5LX1NUQVRVU19VTlNQRUNJRklFRBAAEh0KGURPV05MSU5LX1NUQVRVU19ERUxJVkVSRUQQARIYChRET1dOTElOS19TVEFUVVNfU0VOVBACEhoKFkRPV05MSU5LX1NUQVRVU19GQUlMRUQQAxIaChZET1dOTElOS19TVEFUVVNfUVVFVUVEEAQyigQKD1JlZ2lzdHJ5U2VydmljZRJbCgxBdXRoZW50aWNhdGUSJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRJQCgdDb25uZWN0Eh8uaW90LnJlZ2lzdHJ5LnYxLkFkYXB0ZXJNZXNzYWdlGiAuaW90LnJlZ2lzdHJ5LnYxLlJlZ2lzdHJ5TWVzc2FnZSgBMAESfwoYSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlEjAuaW90LnJlZ2lzdHJ5LnYxLklzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QaMS5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVzcG9uc2USWwoMTG9yYUFjdGl2YXRlEiQuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlcXVlc3QaJS5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVzcG9uc2USagoRQXV0aGVudGljYXRlQmF0Y2gSKS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXF1ZXN0GiouaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUJhdGNoUmVzcG9uc2ViBnByb3RvMw");
 
 /**
  * A LoRaWAN device's network session: its address, keys and frame counters (fcnt_up the next uplink
@@ -464,6 +464,13 @@ export type AuthenticateRequest = Message<"iot.registry.v1.AuthenticateRequest">
    * @generated from field: string adapter_instance_id = 4;
    */
   adapterInstanceId: string;
+
+  /**
+   * MQTT: what the CONNECT asks of its session. Absent for other protocols and for an MQTT device with no client id.
+   *
+   * @generated from field: iot.registry.v1.MqttSessionRequest mqtt_session = 5;
+   */
+  mqttSession?: MqttSessionRequest | undefined;
 };
 
 /**
@@ -472,6 +479,162 @@ export type AuthenticateRequest = Message<"iot.registry.v1.AuthenticateRequest">
  */
 export const AuthenticateRequestSchema: GenMessage<AuthenticateRequest> = /*@__PURE__*/
   messageDesc(file_iot_registry_v1_registry, 12);
+
+/**
+ * An MQTT CONNECT's session flags (docs/devices/mqtt.md "Persistent sessions").
+ *
+ * @generated from message iot.registry.v1.MqttSessionRequest
+ */
+export type MqttSessionRequest = Message<"iot.registry.v1.MqttSessionRequest"> & {
+  /**
+   * Clean Start (5.0) or Clean Session (3.1.1): the stored session, if any, is dropped and none is resumed.
+   *
+   * @generated from field: bool clean_start = 1;
+   */
+  cleanStart: boolean;
+
+  /**
+   * Seconds the session outlives its connection: 0 ends it with the connection, 4294967295 never expires
+   * (3.1.1 clean session 0).
+   *
+   * @generated from field: uint32 expiry_interval = 2;
+   */
+  expiryInterval: number;
+};
+
+/**
+ * Describes the message iot.registry.v1.MqttSessionRequest.
+ * Use `create(MqttSessionRequestSchema)` to create a new message.
+ */
+export const MqttSessionRequestSchema: GenMessage<MqttSessionRequest> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 13);
+
+/**
+ * The session an MQTT device resumes: present when one was stored for its device and client id.
+ *
+ * @generated from message iot.registry.v1.MqttSessionState
+ */
+export type MqttSessionState = Message<"iot.registry.v1.MqttSessionState"> & {
+  /**
+   * @generated from field: bool present = 1;
+   */
+  present: boolean;
+
+  /**
+   * @generated from field: repeated iot.registry.v1.StoredSubscription subscriptions = 2;
+   */
+  subscriptions: StoredSubscription[];
+};
+
+/**
+ * Describes the message iot.registry.v1.MqttSessionState.
+ * Use `create(MqttSessionStateSchema)` to create a new message.
+ */
+export const MqttSessionStateSchema: GenMessage<MqttSessionState> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 14);
+
+/**
+ * One subscription of a persistent MQTT session, its filter relative to the device's mountpoint, with its
+ * MQTT 5.0 options.
+ *
+ * @generated from message iot.registry.v1.StoredSubscription
+ */
+export type StoredSubscription = Message<"iot.registry.v1.StoredSubscription"> & {
+  /**
+   * @generated from field: string topic = 1;
+   */
+  topic: string;
+
+  /**
+   * @generated from field: uint32 qos = 2;
+   */
+  qos: number;
+
+  /**
+   * @generated from field: bool no_local = 3;
+   */
+  noLocal: boolean;
+
+  /**
+   * @generated from field: bool retain_as_published = 4;
+   */
+  retainAsPublished: boolean;
+
+  /**
+   * @generated from field: uint32 retain_handling = 5;
+   */
+  retainHandling: number;
+
+  /**
+   * 0 = none.
+   *
+   * @generated from field: uint32 subscription_identifier = 6;
+   */
+  subscriptionIdentifier: number;
+};
+
+/**
+ * Describes the message iot.registry.v1.StoredSubscription.
+ * Use `create(StoredSubscriptionSchema)` to create a new message.
+ */
+export const StoredSubscriptionSchema: GenMessage<StoredSubscription> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 15);
+
+/**
+ * A persistent MQTT session's state, written to the registry's store: after each SUBSCRIBE and UNSUBSCRIBE of its
+ * connection (its whole subscription set), and once when the connection ends (ended, with the expiry interval then
+ * in force: an MQTT 5.0 DISCONNECT may change it). Ignored unless session_id still holds the stored session.
+ *
+ * @generated from message iot.registry.v1.MqttSessionUpdate
+ */
+export type MqttSessionUpdate = Message<"iot.registry.v1.MqttSessionUpdate"> & {
+  /**
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * @generated from field: int64 device_int_id = 2;
+   */
+  deviceIntId: bigint;
+
+  /**
+   * @generated from field: string tenant_id = 3;
+   */
+  tenantId: string;
+
+  /**
+   * @generated from field: string client_id = 4;
+   */
+  clientId: string;
+
+  /**
+   * @generated from field: repeated iot.registry.v1.StoredSubscription subscriptions = 5;
+   */
+  subscriptions: StoredSubscription[];
+
+  /**
+   * @generated from field: uint32 expiry_interval = 6;
+   */
+  expiryInterval: number;
+
+  /**
+   * @generated from field: bool ended = 7;
+   */
+  ended: boolean;
+
+  /**
+   * @generated from field: int64 at_ms = 8;
+   */
+  atMs: bigint;
+};
+
+/**
+ * Describes the message iot.registry.v1.MqttSessionUpdate.
+ * Use `create(MqttSessionUpdateSchema)` to create a new message.
+ */
+export const MqttSessionUpdateSchema: GenMessage<MqttSessionUpdate> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 16);
 
 /**
  * A tenant's limits that adapters enforce themselves, with no registry call per message (0 = unlimited).
@@ -498,7 +661,7 @@ export type TenantLimits = Message<"iot.registry.v1.TenantLimits"> & {
  * Use `create(TenantLimitsSchema)` to create a new message.
  */
 export const TenantLimitsSchema: GenMessage<TenantLimits> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 13);
+  messageDesc(file_iot_registry_v1_registry, 17);
 
 /**
  * @generated from message iot.registry.v1.AuthenticateResponse
@@ -562,6 +725,13 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
    * @generated from field: iot.registry.v1.TenantLimits tenant_limits = 9;
    */
   tenantLimits?: TenantLimits | undefined;
+
+  /**
+   * MQTT, when the request carried mqtt_session and result is OK: the session resumed (subscriptions to restore).
+   *
+   * @generated from field: iot.registry.v1.MqttSessionState mqtt_session = 13;
+   */
+  mqttSession?: MqttSessionState | undefined;
 };
 
 /**
@@ -569,7 +739,7 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
  * Use `create(AuthenticateResponseSchema)` to create a new message.
  */
 export const AuthenticateResponseSchema: GenMessage<AuthenticateResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 14);
+  messageDesc(file_iot_registry_v1_registry, 18);
 
 /**
  * A subscription the registry keeps for a device (relative topic filter).
@@ -593,7 +763,7 @@ export type ProxySubscription = Message<"iot.registry.v1.ProxySubscription"> & {
  * Use `create(ProxySubscriptionSchema)` to create a new message.
  */
 export const ProxySubscriptionSchema: GenMessage<ProxySubscription> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 15);
+  messageDesc(file_iot_registry_v1_registry, 19);
 
 /**
  * @generated from message iot.registry.v1.DeviceIdentity
@@ -674,7 +844,7 @@ export type DeviceIdentity = Message<"iot.registry.v1.DeviceIdentity"> & {
  * Use `create(DeviceIdentitySchema)` to create a new message.
  */
 export const DeviceIdentitySchema: GenMessage<DeviceIdentity> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 16);
+  messageDesc(file_iot_registry_v1_registry, 20);
 
 /**
  * One publish/subscribe rule, topic relative to the device's mountpoint,
@@ -710,7 +880,7 @@ export type TopicPolicy = Message<"iot.registry.v1.TopicPolicy"> & {
  * Use `create(TopicPolicySchema)` to create a new message.
  */
 export const TopicPolicySchema: GenMessage<TopicPolicy> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 17);
+  messageDesc(file_iot_registry_v1_registry, 21);
 
 /**
  * @generated from message iot.registry.v1.AdapterMessage
@@ -798,6 +968,14 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
      */
     value: AuthenticateCall;
     case: "authenticate";
+  } | {
+    /**
+     * A persistent MQTT session's subscriptions or its end, for the registry's store.
+     *
+     * @generated from field: iot.registry.v1.MqttSessionUpdate mqtt_session = 12;
+     */
+    value: MqttSessionUpdate;
+    case: "mqttSession";
   } | { case: undefined; value?: undefined };
 };
 
@@ -806,7 +984,7 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
  * Use `create(AdapterMessageSchema)` to create a new message.
  */
 export const AdapterMessageSchema: GenMessage<AdapterMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 18);
+  messageDesc(file_iot_registry_v1_registry, 22);
 
 /**
  * Several Authenticate checks on the Connect stream, answered as AuthenticateBatch would answer them (at most 1000).
@@ -832,7 +1010,7 @@ export type AuthenticateCall = Message<"iot.registry.v1.AuthenticateCall"> & {
  * Use `create(AuthenticateCallSchema)` to create a new message.
  */
 export const AuthenticateCallSchema: GenMessage<AuthenticateCall> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 19);
+  messageDesc(file_iot_registry_v1_registry, 23);
 
 /**
  * Sessions opened, in order, each handled as if it came alone.
@@ -851,7 +1029,7 @@ export type SessionOpenedBatch = Message<"iot.registry.v1.SessionOpenedBatch"> &
  * Use `create(SessionOpenedBatchSchema)` to create a new message.
  */
 export const SessionOpenedBatchSchema: GenMessage<SessionOpenedBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 20);
+  messageDesc(file_iot_registry_v1_registry, 24);
 
 /**
  * Uplinks in seq order, each handled as if it came alone.
@@ -870,7 +1048,7 @@ export type UplinkBatch = Message<"iot.registry.v1.UplinkBatch"> & {
  * Use `create(UplinkBatchSchema)` to create a new message.
  */
 export const UplinkBatchSchema: GenMessage<UplinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 21);
+  messageDesc(file_iot_registry_v1_registry, 25);
 
 /**
  * LoRaWAN frame counters, sent every so often (batched): the registry keeps the highest seen, so a
@@ -890,7 +1068,7 @@ export type LoraCounters = Message<"iot.registry.v1.LoraCounters"> & {
  * Use `create(LoraCountersSchema)` to create a new message.
  */
 export const LoraCountersSchema: GenMessage<LoraCounters> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 22);
+  messageDesc(file_iot_registry_v1_registry, 26);
 
 /**
  * @generated from message iot.registry.v1.LoraCounter
@@ -917,7 +1095,7 @@ export type LoraCounter = Message<"iot.registry.v1.LoraCounter"> & {
  * Use `create(LoraCounterSchema)` to create a new message.
  */
 export const LoraCounterSchema: GenMessage<LoraCounter> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 23);
+  messageDesc(file_iot_registry_v1_registry, 27);
 
 /**
  * First message on every Connect stream, also after a reconnect. It lists the
@@ -963,7 +1141,7 @@ export type Hello = Message<"iot.registry.v1.Hello"> & {
  * Use `create(HelloSchema)` to create a new message.
  */
 export const HelloSchema: GenMessage<Hello> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 24);
+  messageDesc(file_iot_registry_v1_registry, 28);
 
 /**
  * @generated from message iot.registry.v1.SessionOpened
@@ -1021,7 +1199,7 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 25);
+  messageDesc(file_iot_registry_v1_registry, 29);
 
 /**
  * A live session's device went to sleep or woke up (LwM2M queue mode: it is reachable only for a while
@@ -1056,7 +1234,7 @@ export type SessionState = Message<"iot.registry.v1.SessionState"> & {
  * Use `create(SessionStateSchema)` to create a new message.
  */
 export const SessionStateSchema: GenMessage<SessionState> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 26);
+  messageDesc(file_iot_registry_v1_registry, 30);
 
 /**
  * @generated from message iot.registry.v1.SessionClosed
@@ -1093,7 +1271,7 @@ export type SessionClosed = Message<"iot.registry.v1.SessionClosed"> & {
  * Use `create(SessionClosedSchema)` to create a new message.
  */
 export const SessionClosedSchema: GenMessage<SessionClosed> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 27);
+  messageDesc(file_iot_registry_v1_registry, 31);
 
 /**
  * A device message. seq increases by one per uplink within an adapter
@@ -1196,7 +1374,7 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
  * Use `create(UplinkSchema)` to create a new message.
  */
 export const UplinkSchema: GenMessage<Uplink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 28);
+  messageDesc(file_iot_registry_v1_registry, 32);
 
 /**
  * @generated from message iot.registry.v1.DownlinkResult
@@ -1216,6 +1394,21 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
    * @generated from field: string message = 3;
    */
   message: string;
+
+  /**
+   * QUEUED MQTT QoS 1/2 command of a persistent session whose PUBLISH went out unacknowledged: its packet
+   * identifier, which the device's next session gets it with again (MQTT-4.4.0-1); 0 = none.
+   *
+   * @generated from field: uint32 packet_id = 4;
+   */
+  packetId: number;
+
+  /**
+   * QoS 2: the device answered PUBREC, so only PUBREL goes again.
+   *
+   * @generated from field: bool released = 5;
+   */
+  released: boolean;
 };
 
 /**
@@ -1223,7 +1416,7 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
  * Use `create(DownlinkResultSchema)` to create a new message.
  */
 export const DownlinkResultSchema: GenMessage<DownlinkResult> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 29);
+  messageDesc(file_iot_registry_v1_registry, 33);
 
 /**
  * Downlink results in the order the adapter had them, each handled as if it came alone.
@@ -1242,7 +1435,7 @@ export type DownlinkResultBatch = Message<"iot.registry.v1.DownlinkResultBatch">
  * Use `create(DownlinkResultBatchSchema)` to create a new message.
  */
 export const DownlinkResultBatchSchema: GenMessage<DownlinkResultBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 30);
+  messageDesc(file_iot_registry_v1_registry, 34);
 
 /**
  * @generated from message iot.registry.v1.RegistryMessage
@@ -1320,7 +1513,7 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
  * Use `create(RegistryMessageSchema)` to create a new message.
  */
 export const RegistryMessageSchema: GenMessage<RegistryMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 31);
+  messageDesc(file_iot_registry_v1_registry, 35);
 
 /**
  * One answer per request of the AuthenticateCall, in its order; none, with `error` set, when the registry could not
@@ -1350,7 +1543,7 @@ export type AuthenticateAnswer = Message<"iot.registry.v1.AuthenticateAnswer"> &
  * Use `create(AuthenticateAnswerSchema)` to create a new message.
  */
 export const AuthenticateAnswerSchema: GenMessage<AuthenticateAnswer> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 32);
+  messageDesc(file_iot_registry_v1_registry, 36);
 
 /**
  * @generated from message iot.registry.v1.HelloAck
@@ -1398,7 +1591,7 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
  * Use `create(HelloAckSchema)` to create a new message.
  */
 export const HelloAckSchema: GenMessage<HelloAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 33);
+  messageDesc(file_iot_registry_v1_registry, 37);
 
 /**
  * Sent only after the uplinks are durably stored (or found to be replays of
@@ -1424,7 +1617,7 @@ export type UplinkAck = Message<"iot.registry.v1.UplinkAck"> & {
  * Use `create(UplinkAckSchema)` to create a new message.
  */
 export const UplinkAckSchema: GenMessage<UplinkAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 34);
+  messageDesc(file_iot_registry_v1_registry, 38);
 
 /**
  * @generated from message iot.registry.v1.UplinkRejected
@@ -1446,7 +1639,7 @@ export type UplinkRejected = Message<"iot.registry.v1.UplinkRejected"> & {
  * Use `create(UplinkRejectedSchema)` to create a new message.
  */
 export const UplinkRejectedSchema: GenMessage<UplinkRejected> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 35);
+  messageDesc(file_iot_registry_v1_registry, 39);
 
 /**
  * A command for a device attached to this adapter. The adapter answers with a
@@ -1497,6 +1690,21 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
    * @generated from field: string properties = 10;
    */
   properties: string;
+
+  /**
+   * MQTT: the command went out before with this packet identifier, unacknowledged (DownlinkResult.packet_id): a
+   * resumed session gets it again with that identifier and DUP 1; 0 = a new message.
+   *
+   * @generated from field: uint32 resume_packet_id = 11;
+   */
+  resumePacketId: number;
+
+  /**
+   * QoS 2: the device answered PUBREC before: a resumed session gets PUBREL with resume_packet_id only.
+   *
+   * @generated from field: bool resume_released = 12;
+   */
+  resumeReleased: boolean;
 };
 
 /**
@@ -1504,7 +1712,7 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
  * Use `create(DownlinkSchema)` to create a new message.
  */
 export const DownlinkSchema: GenMessage<Downlink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 36);
+  messageDesc(file_iot_registry_v1_registry, 40);
 
 /**
  * Downlinks in the order the registry sent them (a device's commands oldest first), each handled as if it came alone.
@@ -1523,7 +1731,7 @@ export type DownlinkBatch = Message<"iot.registry.v1.DownlinkBatch"> & {
  * Use `create(DownlinkBatchSchema)` to create a new message.
  */
 export const DownlinkBatchSchema: GenMessage<DownlinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 37);
+  messageDesc(file_iot_registry_v1_registry, 41);
 
 /**
  * Close the device's sessions at once (blocked, deleted, credentials changed).
@@ -1547,7 +1755,7 @@ export type Kick = Message<"iot.registry.v1.Kick"> & {
  * Use `create(KickSchema)` to create a new message.
  */
 export const KickSchema: GenMessage<Kick> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 38);
+  messageDesc(file_iot_registry_v1_registry, 42);
 
 /**
  * Replaces the policies of a live device's sessions.
@@ -1571,7 +1779,7 @@ export type PolicyUpdate = Message<"iot.registry.v1.PolicyUpdate"> & {
  * Use `create(PolicyUpdateSchema)` to create a new message.
  */
 export const PolicyUpdateSchema: GenMessage<PolicyUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 39);
+  messageDesc(file_iot_registry_v1_registry, 43);
 
 /**
  * Replaces the proxy subscriptions of a live device's sessions: the adapter
@@ -1596,7 +1804,7 @@ export type SubscriptionUpdate = Message<"iot.registry.v1.SubscriptionUpdate"> &
  * Use `create(SubscriptionUpdateSchema)` to create a new message.
  */
 export const SubscriptionUpdateSchema: GenMessage<SubscriptionUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 40);
+  messageDesc(file_iot_registry_v1_registry, 44);
 
 /**
  * The requests of AuthenticateBatch (at most 1000).
@@ -1615,7 +1823,7 @@ export type AuthenticateBatchRequest = Message<"iot.registry.v1.AuthenticateBatc
  * Use `create(AuthenticateBatchRequestSchema)` to create a new message.
  */
 export const AuthenticateBatchRequestSchema: GenMessage<AuthenticateBatchRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 41);
+  messageDesc(file_iot_registry_v1_registry, 45);
 
 /**
  * One answer per request, in the same order.
@@ -1634,7 +1842,7 @@ export type AuthenticateBatchResponse = Message<"iot.registry.v1.AuthenticateBat
  * Use `create(AuthenticateBatchResponseSchema)` to create a new message.
  */
 export const AuthenticateBatchResponseSchema: GenMessage<AuthenticateBatchResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 42);
+  messageDesc(file_iot_registry_v1_registry, 46);
 
 /**
  * Device protocols. The numbers equal the management API's cloudProtocol codes.
