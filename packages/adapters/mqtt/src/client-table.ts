@@ -1,6 +1,6 @@
 import type { Client } from "aedes";
 import type { Socket } from "node:net";
-import type { DeviceSession } from "@iot/adapter-core";
+import type { DeviceSession, StoredSubscription } from "@iot/adapter-core";
 
 /** What the CONNECT packet and the socket said, kept until authentication decides. */
 export interface ConnectInfo {
@@ -11,6 +11,8 @@ export interface ConnectInfo {
   readonly clientIp: string;
   /** MQTT protocol level from CONNECT: 3 (3.1), 4 (3.1.1) or 5 (5.0). */
   readonly protocolVersion: number;
+  /** Clean Start (5.0) or Clean Session (3.1.1); always set for a CONNECT without a client id. */
+  readonly cleanStart: boolean;
 }
 
 /**
@@ -47,6 +49,15 @@ export interface ClientState {
   /** The connection's subscriptions: mounted filter → granted QoS, from aedes' 'subscribe'/'unsubscribe' events. */
   readonly granted: Map<string, number>;
   /**
+   * The session outlives the connection (its expiry interval was above 0 at CONNECT): its subscriptions go to the
+   * registry's store after each change (persistent-session.ts).
+   */
+  persistent: boolean;
+  /** A persistent session's subscriptions as stored: relative filter → subscription with its options. */
+  readonly stored: Map<string, StoredSubscription>;
+  /** The stored subscriptions aedes is restoring at CONNECT (handed to it by the persistence), until registered. */
+  restoring: ReadonlySet<object> | undefined;
+  /**
    * The packet identifier of the next QoS 1/2 PUBLISH sent to the device (MQTT-2.3.1-2: one not in use). The adapter
    * numbers every such PUBLISH itself in authorizeForward (aedes keeps an identifier a forwarded packet already has),
    * so it knows which PUBACK answers a command.
@@ -81,6 +92,9 @@ class SessionState implements ClientState {
   closeReason: string | undefined = undefined;
   kicked = false;
   connackSent = false;
+  persistent = false;
+  restoring: ReadonlySet<object> | undefined = undefined;
+  private storedSubs: Map<string, StoredSubscription> | undefined;
   private acks: Map<number, AwaitedAck> | undefined;
   private connackWaiters: (() => void)[] | undefined;
   private marks: Map<Buffer, Mark> | undefined;
@@ -125,6 +139,10 @@ class SessionState implements ClientState {
 
   get granted(): Map<string, number> {
     return (this.subscriptions ??= new Map());
+  }
+
+  get stored(): Map<string, StoredSubscription> {
+    return (this.storedSubs ??= new Map());
   }
 
   nextMessageId(): number {

@@ -14,7 +14,8 @@ import { PublishDenied, authorizePublishHook } from "./hooks/authorize-publish.j
 import { authorizeSubscribeHook } from "./hooks/authorize-subscribe.js";
 import { preConnectHook } from "./hooks/pre-connect.js";
 import { subscribeProxies, updateProxies } from "./proxy-subscriptions.js";
-import { pubackObservingPersistence } from "./puback-persistence.js";
+import { pubackObservingPersistence, type AedesSubscription } from "./puback-persistence.js";
+import { noteSubscribed, noteUnsubscribed, reportSession, takeRestored } from "./persistent-session.js";
 import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes.js";
 import { rewriteUnsubscribes } from "./rewrite-unsubscribes.js";
 import { watchPubrecs } from "./watch-pubrecs.js";
@@ -81,6 +82,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     downlinkAckTimeoutMs: options.downlinkAckTimeoutMs ?? 30_000,
     maxMessageSize: options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
     unsubscribeRewriters: new WeakMap(),
+    restoring: new Map(),
     closing: false,
   };
   const maxRemainingLength = ctx.maxMessageSize + PACKET_OVERHEAD_BYTES;
@@ -103,8 +105,9 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     id: options.registry.instanceId,
     connectTimeout: options.connectTimeoutMs ?? 10_000,
     maxClientsIdLength: 256,
-    persistence: pubackObservingPersistence((client, cmd, messageId) =>
-      ctx.clients.state(client)?.awaitingAck.get(messageId)?.acked(cmd),
+    persistence: pubackObservingPersistence(
+      (client, cmd, messageId) => ctx.clients.state(client)?.awaitingAck.get(messageId)?.acked(cmd),
+      (clientId) => takeRestored(ctx, clientId),
     ),
     // MQTT 5.0 CONNACK properties: what the service accepts (aedes enforces the packet size too).
     maximumPacketSize: maxPacketBytes,
@@ -175,6 +178,7 @@ function connectionRegistered(ctx: AdapterContext, client: Client): void {
     other.disconnect({ reasonCode: ReasonCode.SESSION_TAKEN_OVER });
   }
   state.phase = "open";
+  state.restoring = undefined;
   // QoS 2 commands the device received (PUBREC) on an earlier connection: their identifiers are taken before any new
   // command is numbered, and their PUBREL goes again after the CONNACK.
   for (const resume of ctx.clients.takeCarried(device.deviceIntId)) resume(client, state);
@@ -196,8 +200,10 @@ function connectionEnded(ctx: AdapterContext, client: Client): void {
   state.phase = "ended";
   for (const ack of [...state.awaitingAck.values()]) ack.dropped();
   for (const wake of [...state.subscribeWaiters]) wake();
+  if (state.restoring) ctx.restoring.delete(client.id);
   if (!wasOpen) return;
   ctx.clients.unregister(client, state);
+  reportSession(ctx, client, state, true);
   const reason = state.closeReason ?? (ctx.closing ? "adapter shutting down" : "client disconnected");
   ctx.registry.sessionClosed(state.session, reason);
   ctx.log.info(
@@ -216,10 +222,13 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
     if (!state) return;
     for (const sub of subs) if (sub.qos < 0x80) state.granted.set(sub.topic, sub.qos);
     for (const wake of state.subscribeWaiters) wake();
+    noteSubscribed(ctx, client, state, subs as AedesSubscription[]);
   });
   broker.on("unsubscribe", (filters, client) => {
     const state = ctx.clients.state(client);
-    if (state) for (const filter of filters) state.granted.delete(filter);
+    if (!state) return;
+    for (const filter of filters) state.granted.delete(filter);
+    noteUnsubscribed(ctx, client, state, filters);
   });
   broker.on("clientDisconnect", (client) => connectionEnded(ctx, client));
   broker.on("clientError", (client, err) => {
