@@ -37,8 +37,11 @@ export interface ClientState {
   connackSent: boolean;
   /** Called once the CONNACK is written (at once when it already is). */
   afterConnack(write: () => void): void;
-  /** Downlinks handed to aedes and not yet seen by authorizeForward, keyed by their payload Buffer. */
-  readonly downlinkMarks: Map<Buffer, (packet: { qos: number; messageId?: number }) => void>;
+  /**
+   * Downlinks handed to aedes and not yet seen by authorizeForward, keyed by their payload Buffer: each may set the
+   * packet identifier and DUP of its PUBLISH (a resumed command goes with its first identifier again).
+   */
+  readonly downlinkMarks: Map<Buffer, (packet: { qos: number; messageId?: number; dup?: boolean }) => void>;
   /** Downlinks waiting for the device to subscribe to their topic; each is called after every SUBSCRIBE. */
   readonly subscribeWaiters: Set<() => void>;
   /**
@@ -75,13 +78,7 @@ export interface AwaitedAck {
   dropped(): void;
 }
 
-/**
- * A QoS 2 downlink the device received (PUBREC) whose connection ended before PUBCOMP: picks the flow up on the
- * device's next connection to this adapter (registers its packet identifier there and sends PUBREL again).
- */
-export type ResumeFlow = (client: Client, state: ClientState) => void;
-
-type Mark = (packet: { qos: number; messageId?: number }) => void;
+type Mark = (packet: { qos: number; messageId?: number; dup?: boolean }) => void;
 
 /**
  * A connection's ClientState. Its collections are made on first use: most devices never get a downlink, and three
@@ -170,8 +167,6 @@ export class ClientTable {
   private readonly connects = new WeakMap<Client, ConnectInfo>();
   private readonly states = new WeakMap<Client, ClientState>();
   private readonly byDevice = new Map<number, Set<Client>>();
-  /** QoS 2 flows past PUBREC whose connection ended, by device, then packet identifier. */
-  private readonly carried = new Map<number, Map<number, ResumeFlow>>();
 
   /** Remembers the CONNECT details until authentication. */
   noteConnect(client: Client, info: ConnectInfo): void {
@@ -215,28 +210,6 @@ export class ClientTable {
   connacked(client: Client): void {
     const state = this.states.get(client);
     if (state instanceof SessionState) state.connacked();
-  }
-
-  /**
-   * Keeps a QoS 2 flow past PUBREC for the device's next connection here (see ResumeFlow). Answers a function that
-   * drops it again (the command expired meanwhile).
-   */
-  carry(deviceIntId: number, messageId: number, resume: ResumeFlow): () => void {
-    const flows = this.carried.get(deviceIntId) ?? new Map<number, ResumeFlow>();
-    flows.set(messageId, resume);
-    this.carried.set(deviceIntId, flows);
-    return () => {
-      if (flows.get(messageId) !== resume) return;
-      flows.delete(messageId);
-      if (flows.size === 0 && this.carried.get(deviceIntId) === flows) this.carried.delete(deviceIntId);
-    };
-  }
-
-  /** The device's carried QoS 2 flows, oldest first, handed over (and forgotten here). */
-  takeCarried(deviceIntId: number): ResumeFlow[] {
-    const flows = this.carried.get(deviceIntId);
-    this.carried.delete(deviceIntId);
-    return [...(flows?.values() ?? [])];
   }
 
   /** Live clients of a device, oldest first. */

@@ -179,9 +179,6 @@ function connectionRegistered(ctx: AdapterContext, client: Client): void {
   }
   state.phase = "open";
   state.restoring = undefined;
-  // QoS 2 commands the device received (PUBREC) on an earlier connection: their identifiers are taken before any new
-  // command is numbered, and their PUBREL goes again after the CONNACK.
-  for (const resume of ctx.clients.takeCarried(device.deviceIntId)) resume(client, state);
   ctx.clients.register(client, state);
   // Proxy subscriptions first: commands queued for the device follow the SessionOpened.
   subscribeProxies(ctx, client, state.session.subscriptions);

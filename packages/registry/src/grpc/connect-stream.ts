@@ -156,7 +156,13 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
     // Not awaited, like an uplink's write: reports are committed in batches, which a wait here would defeat.
     if (status !== undefined)
       deps.commands
-        .settle(Number(r.downlinkId), status, r.message)
+        .settle(
+          Number(r.downlinkId),
+          status,
+          r.message,
+          undefined,
+          r.packetId > 0 ? { packetId: r.packetId, released: r.released } : undefined,
+        )
         .catch((err: unknown) => log.error({ err }, "downlink result not recorded"));
   };
 
