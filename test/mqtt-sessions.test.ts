@@ -8,22 +8,38 @@
 import { execFile } from "node:child_process";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reachable, stopProcess } from "../scripts/fleet.js";
+import { ADAPTERS, reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
 import type { TestDevice } from "./helpers.js";
 import { startRestartableFleet, type RestartableFleet } from "./restartable-fleet.js";
 
 let f: RestartableFleet;
 const clients: MqttClient[] = [];
+/** MQTT adapter processes beside the fleet's own, stopped at the end. */
+const others: FleetProcess[] = [];
 
 beforeAll(async () => {
   f = await startRestartableFleet();
 }, 90_000);
 afterAll(async () => {
   for (const c of clients) c.end(true);
+  await Promise.all(others.map((p) => stopProcess(p)));
   await f?.close();
 });
 
 const mqttUrl = (p = f.adapter) => reachable(p.urls.mqtt!);
+
+/** Another MQTT adapter process attached to the fleet's central node, on a port of its own. */
+async function anotherAdapter(): Promise<FleetProcess> {
+  const entry = ADAPTERS.find((a) => a.name === "mqtt-adapter")!.entry;
+  const registry = `127.0.0.1:${f.settings.IOT_GRPC_PORT}`;
+  const p = await startProcess("mqtt-adapter", entry, {
+    ...f.settings,
+    IOT_REGISTRY_URL: registry,
+    IOT_MQTT_PORT: "0",
+  });
+  others.push(p);
+  return p;
+}
 
 /** Connects `d` with its token; answers the client, its CONNACK's session present, and the messages it is handed. */
 async function connect(d: TestDevice, options: IClientOptions, url = mqttUrl()) {
@@ -52,11 +68,15 @@ async function connect(d: TestDevice, options: IClientOptions, url = mqttUrl()) 
 const end = (c: MqttClient) => new Promise<void>((resolve) => c.end(false, {}, () => resolve()));
 
 /** Sends a command through the API, QoS 1 on the device's default topic (inbox); answers its control log id. */
-async function command(d: TestDevice, payload: string): Promise<number> {
-  const r = await f.api("POST", "/device_publish", { deviceID: d.deviceID, payload, qos: 1 });
+async function command(d: TestDevice, payload: string, qos = 1): Promise<number> {
+  const r = await f.api("POST", "/device_publish", { deviceID: d.deviceID, payload, qos });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
   return r.body.controlLogIntID as number;
 }
+
+const statusOf = async (d: TestDevice, controlLogIntID: number) =>
+  (await f.api("GET", `/devices/${d.id}/control_logs`)).body.items.find((l: { id: number }) => l.id === controlLogIntID)
+    ?.publishStatus;
 
 const offline = (d: TestDevice) =>
   expect.poll(async () => (await f.api("GET", `/devices/${d.id}`)).body.deviceStatus, { timeout: 10_000 }).not.toBe(1);
@@ -82,7 +102,7 @@ describe("persistent MQTT sessions in the registry's store", () => {
     await offline(d);
     await command(d, "three");
     // A second adapter process (another port) serves the same session.
-    const other = await f.startAdapter("mqtt-adapter", { IOT_MQTT_PORT: "0" });
+    const other = await anotherAdapter();
     const moved = await connect(d, { clean: false, protocolVersion: 4 }, mqttUrl(other));
     expect(moved.present).toBe(true);
     await expect.poll(() => moved.messages, { timeout: 10_000 }).toEqual(["three"]);
@@ -118,6 +138,44 @@ describe("persistent MQTT sessions in the registry's store", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(after.messages).toEqual([]);
     await end(after.client);
+  });
+
+  it("resends an unacknowledged command with its packet identifier on another adapter: QoS 1 DUP 1, QoS 2 PUBREL", async () => {
+    const a = f.adapter;
+    const b = await anotherAdapter();
+    const d = await f.newDevice(1, "persist-unacked");
+    const first = await connect(d, { clean: false, protocolVersion: 4 }, mqttUrl(a));
+    await first.client.subscribeAsync("inbox", { qos: 2 });
+    // The device takes the QoS 1 PUBLISH and drops before its PUBACK (MQTT.js answers once the message is handled).
+    first.client.handleMessage = () => first.client.stream.destroy();
+    const q1 = await command(d, "q1", 1);
+    await offline(d);
+    expect(await statusOf(d, q1)).toBe(1);
+    const sent = first.packets.find((p) => p.cmd === "publish")!;
+    expect(sent.dup).toBe(false);
+
+    const second = await connect(d, { clean: false, protocolVersion: 4 }, mqttUrl(b));
+    expect(second.present).toBe(true);
+    await expect.poll(() => statusOf(d, q1), { timeout: 10_000 }).toBe(2);
+    expect(second.packets.filter((p) => p.cmd === "publish")).toEqual([
+      { cmd: "publish", dup: true, messageId: sent.messageId },
+    ]);
+    expect(second.messages).toEqual(["q1"]);
+
+    // QoS 2: the device answers PUBREC, takes the message at PUBREL and drops before its PUBCOMP.
+    second.client.handleMessage = () => second.client.stream.destroy();
+    const q2 = await command(d, "q2", 2);
+    await offline(d);
+    const published = second.packets.filter((p) => p.cmd === "publish").at(-1)!;
+    expect(second.packets.map((p) => p.cmd).slice(-2)).toEqual(["publish", "pubrel"]);
+    const third = await connect(d, { clean: false, protocolVersion: 4 }, mqttUrl(a));
+    expect(third.present).toBe(true);
+    await expect.poll(() => statusOf(d, q2), { timeout: 10_000 }).toBe(2);
+    expect(third.packets.map((p) => [p.cmd, p.messageId])).toEqual([
+      ["connack", undefined],
+      ["pubrel", published.messageId],
+    ]);
+    await end(third.client);
   });
 
   it("gives mosquitto_sub (-c, 3.1.1) and paho (MQTTv5, clean_start=False) their commands queued while away", async () => {
