@@ -210,7 +210,7 @@ describe("persistent MQTT sessions in the registry's store", () => {
 
 const creds = (d: TestDevice) => ({ clientId: d.deviceID, username: d.deviceUsername, password: d.token });
 
-/** A paho MQTTv5 client resuming its session (Clean Start 0): prints session present, then one message, no SUBSCRIBE. */
+/** A paho MQTTv5 client resuming its session (Clean Start 0): prints session present, then one message; no SUBSCRIBE */
 const PAHO_RESUME = `
 import json, sys
 import paho.mqtt.client as mqtt

@@ -14,7 +14,7 @@ import { PublishDenied, authorizePublishHook } from "./hooks/authorize-publish.j
 import { authorizeSubscribeHook } from "./hooks/authorize-subscribe.js";
 import { preConnectHook } from "./hooks/pre-connect.js";
 import { subscribeProxies, updateProxies } from "./proxy-subscriptions.js";
-import { pubackObservingPersistence, type AedesSubscription } from "./puback-persistence.js";
+import { pubackObservingPersistence } from "./puback-persistence.js";
 import { noteSubscribed, noteUnsubscribed, reportSession, takeRestored } from "./persistent-session.js";
 import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes.js";
 import { rewriteUnsubscribes } from "./rewrite-unsubscribes.js";
@@ -219,7 +219,7 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
     if (!state) return;
     for (const sub of subs) if (sub.qos < 0x80) state.granted.set(sub.topic, sub.qos);
     for (const wake of state.subscribeWaiters) wake();
-    noteSubscribed(ctx, client, state, subs as AedesSubscription[]);
+    noteSubscribed(ctx, client, state, subs);
   });
   broker.on("unsubscribe", (filters, client) => {
     const state = ctx.clients.state(client);

@@ -3,7 +3,7 @@ import type { Database } from "../store/schema.js";
 import { sweepExpiredSessions } from "./mqtt-sessions.js";
 
 /** Default pause between two sweeps of expired MQTT sessions, ms. */
-export const DEFAULT_SESSION_SWEEP_MS = 60_000;
+const DEFAULT_SESSION_SWEEP_MS = 60_000;
 
 /**
  * Deletes persistent MQTT sessions past their expiry time, every `intervalMs`. Only room is at stake: a connect

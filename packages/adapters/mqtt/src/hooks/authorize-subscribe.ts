@@ -2,7 +2,6 @@ import type { AedesOptions } from "aedes";
 import { filterProblem, isAllowed, mountTopic } from "@iot/adapter-core";
 import type { AdapterContext } from "../context.js";
 import { noteRestored } from "../persistent-session.js";
-import type { AedesSubscription } from "../puback-persistence.js";
 
 /**
  * MQTT-3.8 SUBSCRIBE: each relative filter is validated and checked against
@@ -26,7 +25,7 @@ export function authorizeSubscribeHook(ctx: AdapterContext): NonNullable<AedesOp
       return done(null, null);
     }
     sub.topic = mountTopic(device.mountpoint, filter);
-    noteRestored(state, sub as AedesSubscription, filter);
+    noteRestored(state, sub, filter);
     done(null, sub);
   };
 }
