@@ -23,6 +23,7 @@ import type { SessionTable, TenantConnectionsElsewhere } from "../sessions/sessi
 import { admittedAnswer, authOutcomeToProto, credentialsFromProto } from "./convert.js";
 import { mapConcurrently } from "./map-concurrently.js";
 import { openMqttSessions } from "./mqtt-session-answers.js";
+import type { SessionWrites } from "../sessions/mqtt-session-writes.js";
 
 /** What authenticating needs of the registry (the Connect stream's dependencies have it). */
 export interface AuthDeps {
@@ -30,6 +31,8 @@ export interface AuthDeps {
   sessions: SessionTable;
   logger: Logger;
   adapterRows?: Pick<SessionRows, "tenantConnectionsElsewhere"> | undefined;
+  /** Shared transactions for persistent MQTT session writes; without it each batch writes its own. */
+  mqttSessionWrites?: SessionWrites | undefined;
 }
 
 /** A device whose credentials passed, with what admitting it needs; or the final answer when they did not. */
@@ -120,7 +123,7 @@ function admit(verified: Verified, deps: AuthDeps): AuthenticateResponse {
 export async function authenticate(req: AuthenticateRequest, deps: AuthDeps): Promise<AuthenticateResponse> {
   const [verified] = await verify([req], deps);
   const responses = [admit(verified!, deps)];
-  await openMqttSessions([req], responses, deps.db);
+  await openMqttSessions([req], responses, deps.db, deps.mqttSessionWrites);
   return responses[0]!;
 }
 
@@ -139,6 +142,6 @@ export async function authenticateAll(
     throw new RegistryError("FORM_INVALID", undefined, `at most ${AUTHENTICATE_BATCH_MAX} requests per call`);
   const verified = await verify(reqs, deps);
   const responses = verified.map((v) => admit(v, deps));
-  await openMqttSessions(reqs, responses, deps.db);
+  await openMqttSessions(reqs, responses, deps.db, deps.mqttSessionWrites);
   return responses;
 }

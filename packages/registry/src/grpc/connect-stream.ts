@@ -41,6 +41,7 @@ import { closeSession, sessionClosed, sessionOpened, sessionsReannounced } from 
 import { UplinkIntake } from "./uplink-intake.js";
 import { storedSubscriptionsFromProto } from "./mqtt-session-answers.js";
 import { updateSession } from "../sessions/mqtt-sessions.js";
+import { SessionWrites } from "../sessions/mqtt-session-writes.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -62,6 +63,8 @@ export interface ConnectDeps {
   pipeline: Pick<DataPipeline, "wake">;
   /** Configures a Modbus gateway's adapter when the gateway's session opens. */
   modbusConfig: ModbusConfigPush;
+  /** Shared transactions for persistent MQTT session writes (one per stream when absent). */
+  mqttSessionWrites?: SessionWrites | undefined;
   /** Several nodes: records which adapter streams this node holds. */
   adapterRows?: Pick<SessionRows, "adapterAttached" | "adapterDetached" | "tenantConnectionsElsewhere"> | undefined;
 }
@@ -81,6 +84,7 @@ const statusOf: Partial<Record<DownlinkStatus, PublishStatus>> = {
 export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
   const log = deps.logger;
   let link: (AdapterLink & { sessions: Set<string> }) | undefined;
+  const writes = deps.mqttSessionWrites ?? new SessionWrites(deps.db);
   let uplinks: UplinkIntake | undefined;
   const out = new AdapterOutbox(call, () => link?.protocol ?? 0);
 
@@ -229,9 +233,10 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
       case "authenticate":
         return onAuthenticate(k.value);
       case "mqttSession": {
-        // Awaited: a session's updates are written in the order its adapter sent them (its end last).
+        // Not awaited, like an uplink's write: queued in arrival order, so a session's end is written after its
+        // subscriptions, in shared transactions.
         const v = k.value;
-        return updateSession(deps.db, {
+        const update = {
           sessionId: v.sessionId,
           deviceIntId: Number(v.deviceIntId),
           clientId: v.clientId,
@@ -239,7 +244,11 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
           expiryInterval: v.expiryInterval,
           ended: v.ended,
           atMs: Number(v.atMs),
-        });
+        };
+        writes
+          .run((tx) => updateSession(tx, update))
+          .catch((err: unknown) => log.error({ err }, "MQTT session state not stored"));
+        return;
       }
       default:
         return;

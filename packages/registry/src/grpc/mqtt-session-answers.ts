@@ -10,6 +10,7 @@ import {
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { openSessions, type SessionAsk, type StoredSubscription } from "../sessions/mqtt-sessions.js";
+import type { SessionWrites } from "../sessions/mqtt-session-writes.js";
 
 /** Proto stored subscriptions → the store's (options left out when unset). */
 export function storedSubscriptionsFromProto(subs: readonly PbStoredSubscription[]): StoredSubscription[] {
@@ -52,6 +53,7 @@ export async function openMqttSessions(
   reqs: readonly AuthenticateRequest[],
   responses: AuthenticateResponse[],
   db: Kysely<Database>,
+  writes: SessionWrites | undefined,
 ): Promise<void> {
   const asks: SessionAsk[] = [];
   const at: number[] = [];
@@ -70,7 +72,7 @@ export async function openMqttSessions(
     at.push(i);
   });
   if (asks.length === 0) return;
-  const resumed = await openSessions(db, asks, Date.now());
+  const resumed = await openSessions(db, asks, Date.now(), writes && ((w) => writes.run(w)));
   resumed.forEach((r, k) => {
     responses[at[k]!]!.mqttSession = create(MqttSessionStateSchema, {
       present: r.present,

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
+import type { SessionWrite } from "./mqtt-session-writes.js";
 
 /** Session Expiry Interval meaning "never" (MQTT 5.0 §3.1.2.11.2; 3.1.1 clean session 0), seconds. */
 export const SESSION_NEVER_EXPIRES = 0xffffffff;
@@ -55,6 +56,7 @@ export async function openSessions(
   db: Kysely<Database>,
   asks: readonly SessionAsk[],
   now: number,
+  run: (write: SessionWrite) => Promise<void> = (write) => write(db),
 ): Promise<ResumedSession[]> {
   if (asks.length === 0) return [];
   const rows = await db
@@ -72,39 +74,48 @@ export async function openSessions(
     if (a.cleanStart || !row || (row.expiresAt !== null && Number(row.expiresAt) <= now)) return NONE;
     return { present: true, subscriptions: parseSubscriptions(row.subscriptions) };
   });
-  const kept = asks.flatMap((a, i) => (a.expiryInterval > 0 ? [{ a, subs: resumed[i]!.subscriptions }] : []));
+  // One row per session (two connects of one device in a batch: the later one holds it), as an upsert needs.
+  const held = new Map(
+    asks.flatMap((a, i) =>
+      a.expiryInterval > 0 ? [[`${a.deviceIntId}:${a.clientId}`, { a, subs: resumed[i]!.subscriptions }] as const] : [],
+    ),
+  );
+  const kept = [...held.values()];
   const dropped = asks.filter((a) => a.expiryInterval === 0 && stored.has(`${a.deviceIntId}:${a.clientId}`));
-  if (dropped.length > 0)
-    await db
-      .deleteFrom("mqttSessions")
-      .where((eb) =>
-        eb.or(dropped.map((a) => eb.and([eb("deviceIntId", "=", a.deviceIntId), eb("clientId", "=", a.clientId)]))),
-      )
-      .execute();
-  if (kept.length > 0)
-    await db
-      .insertInto("mqttSessions")
-      .values(
-        kept.map(({ a, subs }) => ({
-          deviceIntId: a.deviceIntId,
-          clientId: a.clientId,
-          sessionId: a.sessionId,
-          subscriptions: JSON.stringify(subs),
-          expiryInterval: a.expiryInterval,
-          expiresAt: null,
-          updatedAt: now,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(["deviceIntId", "clientId"]).doUpdateSet((eb) => ({
-          sessionId: eb.ref("excluded.sessionId"),
-          subscriptions: eb.ref("excluded.subscriptions"),
-          expiryInterval: eb.ref("excluded.expiryInterval"),
-          expiresAt: null,
-          updatedAt: eb.ref("excluded.updatedAt"),
-        })),
-      )
-      .execute();
+  if (dropped.length === 0 && kept.length === 0) return resumed;
+  await run(async (tx) => {
+    if (dropped.length > 0)
+      await tx
+        .deleteFrom("mqttSessions")
+        .where((eb) =>
+          eb.or(dropped.map((a) => eb.and([eb("deviceIntId", "=", a.deviceIntId), eb("clientId", "=", a.clientId)]))),
+        )
+        .execute();
+    if (kept.length > 0)
+      await tx
+        .insertInto("mqttSessions")
+        .values(
+          kept.map(({ a, subs }) => ({
+            deviceIntId: a.deviceIntId,
+            clientId: a.clientId,
+            sessionId: a.sessionId,
+            subscriptions: JSON.stringify(subs),
+            expiryInterval: a.expiryInterval,
+            expiresAt: null,
+            updatedAt: now,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(["deviceIntId", "clientId"]).doUpdateSet((eb) => ({
+            sessionId: eb.ref("excluded.sessionId"),
+            subscriptions: eb.ref("excluded.subscriptions"),
+            expiryInterval: eb.ref("excluded.expiryInterval"),
+            expiresAt: null,
+            updatedAt: eb.ref("excluded.updatedAt"),
+          })),
+        )
+        .execute();
+  });
   return resumed;
 }
 
