@@ -126,8 +126,8 @@ export function connectPacket(c: RawCredentials): Buffer {
 
 /**
  * A device resuming its persistent session (CONNECT with clean session 0) that waits for one command without
- * subscribing: resolves with its CONNACK (code, session present, ms after `started`) and when the command came (ms after
- * `started`; undefined when none came within `timeoutMs`), once it acknowledged the command and closed.
+ * subscribing: resolves with its CONNACK (code, session present, ms after `started`) and when the command came (ms
+ * after `started`; undefined when none came within `timeoutMs`), once it acknowledged the command and closed.
  */
 export function rawResume(port: number, c: RawCredentials, started: number, timeoutMs: number) {
   return new Promise<{ code: number; present: boolean; connackMs: number; commandMs: number | undefined }>(
