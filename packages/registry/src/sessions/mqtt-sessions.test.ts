@@ -88,4 +88,13 @@ describe.each(engines)("persistent MQTT sessions on $name", (engine) => {
     await updateSession(store.db, stored("s5", inbox, true, 0));
     expect(await openSessions(store.db, [ask("s6", false, 60)], NOW)).toEqual([{ present: false, subscriptions: [] }]);
   });
+
+  it("drops a stored session for a clean session that ends with its connection (3.1.1 clean session 1)", async () => {
+    const { store } = await engine.open();
+    expect(await openSessions(store.db, [ask("c1", true, 0)], NOW)).toEqual([{ present: false, subscriptions: [] }]);
+    await openSessions(store.db, [ask("s1", false, SESSION_NEVER_EXPIRES)], NOW);
+    await updateSession(store.db, stored("s1", inbox, true, SESSION_NEVER_EXPIRES));
+    expect(await openSessions(store.db, [ask("c2", true, 0)], NOW)).toEqual([{ present: false, subscriptions: [] }]);
+    expect(await store.db.selectFrom("mqttSessions").selectAll().execute()).toEqual([]);
+  });
 });

@@ -56,9 +56,35 @@ export async function openSessions(
   db: Kysely<Database>,
   asks: readonly SessionAsk[],
   now: number,
-  run: (write: SessionWrite) => Promise<void> = (write) => write(db),
+  run: (write: SessionWrite) => Promise<unknown> = (write) => write(db),
 ): Promise<ResumedSession[]> {
   if (asks.length === 0) return [];
+  // Clean sessions (most devices) leave nothing to resume or keep: unless one of them has a session stored to drop,
+  // they need no transaction (a connect storm of them would queue one per batch of checks).
+  if (asks.every((a) => a.cleanStart && a.expiryInterval === 0)) {
+    const stored = await db
+      .selectFrom("mqttSessions")
+      .select("deviceIntId")
+      .where(
+        "deviceIntId",
+        "in",
+        asks.map((a) => a.deviceIntId),
+      )
+      .limit(1)
+      .execute();
+    if (stored.length === 0) return asks.map(() => NONE);
+  }
+  // Otherwise read and written in the queue of session writes: what an adapter reported before the device came back
+  // (its subscriptions, its end) is read here.
+  let resumed: ResumedSession[] = [];
+  await run(async (tx) => {
+    resumed = await openIn(tx, asks, now);
+  });
+  return resumed;
+}
+
+/** openSessions' read and writes, in `db` (a transaction of the session writes). */
+async function openIn(db: Kysely<Database>, asks: readonly SessionAsk[], now: number): Promise<ResumedSession[]> {
   const rows = await db
     .selectFrom("mqttSessions")
     .select(["deviceIntId", "clientId", "subscriptions", "expiresAt"])
@@ -82,40 +108,37 @@ export async function openSessions(
   );
   const kept = [...held.values()];
   const dropped = asks.filter((a) => a.expiryInterval === 0 && stored.has(`${a.deviceIntId}:${a.clientId}`));
-  if (dropped.length === 0 && kept.length === 0) return resumed;
-  await run(async (tx) => {
-    if (dropped.length > 0)
-      await tx
-        .deleteFrom("mqttSessions")
-        .where((eb) =>
-          eb.or(dropped.map((a) => eb.and([eb("deviceIntId", "=", a.deviceIntId), eb("clientId", "=", a.clientId)]))),
-        )
-        .execute();
-    if (kept.length > 0)
-      await tx
-        .insertInto("mqttSessions")
-        .values(
-          kept.map(({ a, subs }) => ({
-            deviceIntId: a.deviceIntId,
-            clientId: a.clientId,
-            sessionId: a.sessionId,
-            subscriptions: JSON.stringify(subs),
-            expiryInterval: a.expiryInterval,
-            expiresAt: null,
-            updatedAt: now,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(["deviceIntId", "clientId"]).doUpdateSet((eb) => ({
-            sessionId: eb.ref("excluded.sessionId"),
-            subscriptions: eb.ref("excluded.subscriptions"),
-            expiryInterval: eb.ref("excluded.expiryInterval"),
-            expiresAt: null,
-            updatedAt: eb.ref("excluded.updatedAt"),
-          })),
-        )
-        .execute();
-  });
+  if (dropped.length > 0)
+    await db
+      .deleteFrom("mqttSessions")
+      .where((eb) =>
+        eb.or(dropped.map((a) => eb.and([eb("deviceIntId", "=", a.deviceIntId), eb("clientId", "=", a.clientId)]))),
+      )
+      .execute();
+  if (kept.length > 0)
+    await db
+      .insertInto("mqttSessions")
+      .values(
+        kept.map(({ a, subs }) => ({
+          deviceIntId: a.deviceIntId,
+          clientId: a.clientId,
+          sessionId: a.sessionId,
+          subscriptions: JSON.stringify(subs),
+          expiryInterval: a.expiryInterval,
+          expiresAt: null,
+          updatedAt: now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(["deviceIntId", "clientId"]).doUpdateSet((eb) => ({
+          sessionId: eb.ref("excluded.sessionId"),
+          subscriptions: eb.ref("excluded.subscriptions"),
+          expiryInterval: eb.ref("excluded.expiryInterval"),
+          expiresAt: null,
+          updatedAt: eb.ref("excluded.updatedAt"),
+        })),
+      )
+      .execute();
   return resumed;
 }
 
