@@ -4,6 +4,8 @@ import mqttPacket from "mqtt-packet";
 /** What a device sends in CONNECT. */
 export interface RawCredentials {
   readonly clientId: string;
+  /** Clean session (default true); false asks for a persistent session. */
+  readonly clean?: boolean;
   readonly username?: string;
   readonly password?: string;
 }
@@ -108,16 +110,53 @@ export function publishPacket(topic: string, payload: string, messageId: number)
   return mqttPacket.generate({ cmd: "publish", topic, payload, qos: 1, dup: false, retain: false, messageId });
 }
 
-/** An MQTT 3.1.1 CONNECT with a clean session and a 300 s keepalive. */
+/** An MQTT 3.1.1 CONNECT (a clean session unless `c.clean` is false) with a 300 s keepalive. */
 export function connectPacket(c: RawCredentials): Buffer {
   return mqttPacket.generate({
     cmd: "connect",
     protocolId: "MQTT",
     protocolVersion: 4,
-    clean: true,
+    clean: c.clean ?? true,
     keepalive: 300,
     clientId: c.clientId,
     ...(c.username !== undefined ? { username: c.username } : {}),
     ...(c.password !== undefined ? { password: Buffer.from(c.password) } : {}),
   });
+}
+
+/**
+ * A device resuming its persistent session (CONNECT with clean session 0) that waits for one command without
+ * subscribing: resolves with its CONNACK (code, session present, ms after `started`) and when the command came (ms
+ * after `started`; undefined when none came within `timeoutMs`), once it acknowledged the command and closed.
+ */
+export function rawResume(port: number, c: RawCredentials, started: number, timeoutMs: number) {
+  return new Promise<{ code: number; present: boolean; connackMs: number; commandMs: number | undefined }>(
+    (resolve) => {
+      const socket = netConnect(port, "127.0.0.1");
+      const parser = mqttPacket.parser({ protocolVersion: 4 });
+      const got = { code: -1, present: false, connackMs: 0, commandMs: undefined as number | undefined };
+      const done = () => {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(got);
+      };
+      const timer = setTimeout(done, timeoutMs);
+      parser.on("packet", (p) => {
+        if (p.cmd === "connack") {
+          got.code = p.returnCode ?? -1;
+          got.present = p.sessionPresent;
+          got.connackMs = performance.now() - started;
+          if (p.returnCode !== 0) done();
+        } else if (p.cmd === "publish") {
+          got.commandMs = performance.now() - started;
+          // Ended after the PUBACK is written: the command is delivered, not given back.
+          socket.end(mqttPacket.generate({ cmd: "puback", messageId: p.messageId! }), done);
+        }
+      });
+      socket.on("data", (b) => parser.parse(b));
+      socket.on("error", done);
+      socket.on("close", done);
+      socket.on("connect", () => socket.write(connectPacket({ ...c, clean: false })));
+    },
+  );
 }

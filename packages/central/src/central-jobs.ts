@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import {
   DEFAULT_RECONCILE_INTERVAL_MS,
   DataPipeline,
+  MqttSessionSweeper,
   NatsBridge,
   OutboxPruner,
   PipelineThread,
@@ -83,6 +84,10 @@ export function addSingletonJobs(leases: JobLeases, deps: SingletonJobDeps): voi
         onError: (err) => logger.error({ err }, "uplink count fold failed"),
       }),
     ),
+  );
+  // Persistent MQTT sessions past their expiry interval leave the store (connects already ignore them).
+  leases.add("mqtt-session-expiry", () =>
+    started(new MqttSessionSweeper(store.db, { onError: (err) => logger.error({ err }, "session sweep failed") })),
   );
   // Scheduled commands: runs missed while down fire once now when less than one interval late, else are skipped.
   leases.add("schedules", () =>

@@ -67,6 +67,8 @@ describe("central node over gRPC", () => {
             downlinkId: d.id,
             status: DownlinkStatus.DELIVERED,
             message: "",
+            packetId: 0,
+            released: false,
           })),
         },
       });

@@ -109,6 +109,8 @@ describe("central node over gRPC", () => {
         downlinkId: downlink.id,
         status: DownlinkStatus.DELIVERED,
         message: "",
+        packetId: 0,
+        released: false,
       },
     });
     await expect
@@ -231,7 +233,14 @@ describe("central node over gRPC", () => {
     const status = new Promise<grpc.StatusObject>((resolve) => s.call.on("status", resolve));
     s.send({
       case: "downlinkResult",
-      value: { $typeName: "iot.registry.v1.DownlinkResult", downlinkId: 1n, status: DownlinkStatus.SENT, message: "" },
+      value: {
+        $typeName: "iot.registry.v1.DownlinkResult",
+        downlinkId: 1n,
+        status: DownlinkStatus.SENT,
+        message: "",
+        packetId: 0,
+        released: false,
+      },
     });
     expect((await status).code).toBe(grpc.status.FAILED_PRECONDITION);
   });

@@ -29,6 +29,7 @@ export {
 export { ConnectivityWriter, type SessionEvent } from "./sessions/connectivity-writer.js";
 export { SessionTable, type AdapterLink, type LiveSession, type DownlinkCommand } from "./sessions/session-table.js";
 export { LiveUpdates } from "./sessions/live-updates.js";
+export { MqttSessionSweeper } from "./sessions/mqtt-session-sweeper.js";
 export { ModbusConfigPush } from "./modbus/config-push.js";
 export { MODBUS_CONFIG_TOPIC, type ChannelConfig } from "./modbus/channel-config.js";
 export { CommandRouter, type DeviceCommand, type GroupCommand } from "./router/commands.js";

@@ -6,6 +6,7 @@ import type {
   AuthOutcome,
   DeviceCredentials,
   DeviceSession,
+  MqttSessionReport,
   Downlink,
   DownlinkOutcome,
   ListenerCertificate,
@@ -62,7 +63,8 @@ export interface RecordedUplink extends Uplink {
 export type FakeSessionEvent =
   | { readonly type: "opened"; readonly session: DeviceSession; readonly info: SessionInfo }
   | { readonly type: "closed"; readonly session: DeviceSession; readonly reason: string }
-  | { readonly type: "state"; readonly session: DeviceSession; readonly sleeping: boolean };
+  | { readonly type: "state"; readonly session: DeviceSession; readonly sleeping: boolean }
+  | { readonly type: "mqttSession"; readonly session: DeviceSession; readonly report: MqttSessionReport };
 
 /**
  * An in-process registry for adapter unit tests: a devices table in memory,
@@ -268,6 +270,10 @@ export class FakeRegistryClient implements RegistryClient {
   sessionClosed(session: DeviceSession, reason: string): void {
     this.live.close(session.sessionId);
     this.events.push({ type: "closed", session, reason });
+  }
+
+  updateMqttSession(session: DeviceSession, report: MqttSessionReport): void {
+    this.events.push({ type: "mqttSession", session, report });
   }
 
   sessionState(session: DeviceSession, sleeping: boolean): void {

@@ -27,6 +27,7 @@ import {
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { LiveSession } from "./live-sessions.js";
+import { fromMqttSessionState, mqttSessionRequest, resumedFlowFields, resumedFlowOf } from "./mqtt-session-convert.js";
 import type {
   LoraCounterReport,
   LoraDeviceInfo,
@@ -36,6 +37,8 @@ import type {
   DeviceSession,
   Downlink,
   DownlinkStatus,
+  MqttSessionAsk,
+  ResumedFlow,
   PolicyAccess,
   ProtocolName,
   ProxySubscription,
@@ -79,6 +82,7 @@ export function toAuthenticateRequest(
   credentials: DeviceCredentials,
   clientIp: string,
   instanceId: string,
+  mqttSession?: MqttSessionAsk,
 ): AuthenticateRequest {
   return {
     $typeName: "iot.registry.v1.AuthenticateRequest",
@@ -86,6 +90,7 @@ export function toAuthenticateRequest(
     credentials: { $typeName: "iot.registry.v1.Credentials", kind: credentialsKind(credentials) },
     clientIp,
     adapterInstanceId: instanceId,
+    ...(mqttSession ? { mqttSession: mqttSessionRequest(mqttSession) } : {}),
   };
 }
 
@@ -222,6 +227,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         tenantUplinkRate: res.tenantLimits?.maxUplinkRate ?? 0,
         ...(res.lora ? { lora: fromLoraDevice(res.lora) } : {}),
         ...(res.retained.length > 0 ? { retained: fromRetained(res.retained) } : {}),
+        ...(res.mqttSession ? { mqttSession: fromMqttSessionState(res.mqttSession) } : {}),
       },
     };
   }
@@ -240,6 +246,7 @@ export function fromDownlink(d: PbDownlink): Downlink {
     qos: d.qos,
     expiresAtMs: Number(d.expiresAtMs),
     ...(d.properties ? { properties: d.properties } : {}),
+    ...(d.resumePacketId > 0 ? { resume: resumedFlowOf(d)! } : {}),
   };
 }
 
@@ -375,8 +382,18 @@ export function uplinkValue(seq: number, u: Uplink): UplinkInit {
 export type DownlinkResultInit = MessageInitShape<typeof DownlinkResultSchema>;
 
 /** The DownlinkResult fields of an outcome. */
-export function downlinkResultValue(downlinkId: number, status: DownlinkStatus, text: string): DownlinkResultInit {
-  return { downlinkId: BigInt(downlinkId), status: downlinkStatusCodes[status], message: text };
+export function downlinkResultValue(
+  downlinkId: number,
+  status: DownlinkStatus,
+  text: string,
+  resume?: ResumedFlow,
+): DownlinkResultInit {
+  return {
+    downlinkId: BigInt(downlinkId),
+    status: downlinkStatusCodes[status],
+    message: text,
+    ...resumedFlowFields(resume),
+  };
 }
 
 /** A DownlinkResult stream message. */

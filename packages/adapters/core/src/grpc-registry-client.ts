@@ -26,6 +26,7 @@ import {
   uplinkMessage,
 } from "./grpc-convert.js";
 import { LiveSessions } from "./live-sessions.js";
+import { mqttSessionMessage } from "./mqtt-session-convert.js";
 import { issueListenerCertificate, loraActivate } from "./registry-grpc-calls.js";
 import { RegistryMessages } from "./registry-messages.js";
 import { StreamOutbox } from "./stream-outbox.js";
@@ -46,6 +47,8 @@ import type {
   SessionInfo,
   Uplink,
   UplinkSettled,
+  MqttSessionAsk,
+  MqttSessionReport,
 } from "./registry-client.js";
 import { refuseUplink, UplinkBuffer, uplinkPromise } from "./uplink-buffer.js";
 import { uplinkOutcome } from "./uplink-outcomes.js";
@@ -145,6 +148,7 @@ export class GrpcRegistryClient implements RegistryClient {
     credentials: DeviceCredentials,
     clientIp: string,
     signal?: GiveUpSignal,
+    mqttSession?: MqttSessionAsk,
   ): Promise<AuthOutcome> {
     const unavailable = (why: string): AuthOutcome => ({
       ok: false,
@@ -162,7 +166,7 @@ export class GrpcRegistryClient implements RegistryClient {
         busy: true,
       });
     }
-    const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId);
+    const req = toAuthenticateRequest(protocol, credentials, clientIp, this.instanceId, mqttSession);
     return this.auths
       .run(req, signal)
       .then((outcome) => {
@@ -208,6 +212,10 @@ export class GrpcRegistryClient implements RegistryClient {
     this.live.close(session.sessionId);
     this.metrics.sessions(this.live.size);
     this.outbox.send(sessionClosedMessage(session, reason, Date.now()));
+  }
+
+  updateMqttSession(session: DeviceSession, report: MqttSessionReport): void {
+    this.outbox.send(mqttSessionMessage(session, report, Date.now()));
   }
 
   publish(uplink: Uplink): Promise<void> {

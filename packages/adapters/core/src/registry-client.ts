@@ -99,6 +99,51 @@ export interface LoraCounterReport {
   readonly fcntDown: number;
 }
 
+/** MQTT: what a CONNECT asks of its session (docs/devices/mqtt.md "Persistent sessions"). */
+export interface MqttSessionAsk {
+  /** Clean Start (5.0) or Clean Session (3.1.1): no stored session is resumed, and the stored one is dropped. */
+  readonly cleanStart: boolean;
+  /** Seconds the session outlives its connection: 0 ends it with the connection, 0xFFFFFFFF never expires. */
+  readonly expiryInterval: number;
+}
+
+/** One subscription of a persistent MQTT session: a filter relative to the mountpoint, its QoS and 5.0 options. */
+export interface StoredSubscription {
+  readonly topic: string;
+  readonly qos: number;
+  readonly noLocal?: boolean;
+  readonly retainAsPublished?: boolean;
+  readonly retainHandling?: number;
+  /** Absent: none. */
+  readonly subscriptionIdentifier?: number;
+}
+
+/** The MQTT session a connection resumes, as the registry's store held it. */
+export interface MqttSessionState {
+  readonly present: boolean;
+  readonly subscriptions: readonly StoredSubscription[];
+}
+
+/** A persistent MQTT session's state for the registry's store: its subscriptions now, or its end. */
+export interface MqttSessionReport {
+  /** The client id the device connected with. */
+  readonly clientId: string;
+  readonly subscriptions: readonly StoredSubscription[];
+  /** Seconds, as in force now (an MQTT 5.0 DISCONNECT may change it). */
+  readonly expiryInterval: number;
+  /** The connection ended: the session's expiry starts. */
+  readonly ended: boolean;
+}
+
+/**
+ * An MQTT QoS 1/2 command that went out unacknowledged in a persistent session: its packet identifier, and (QoS 2)
+ * whether the device answered PUBREC. The device's next session gets it again with that identifier (MQTT-4.4.0-1).
+ */
+export interface ResumedFlow {
+  readonly packetId: number;
+  readonly released: boolean;
+}
+
 /**
  * One authenticated device connection; `policies` and `subscriptions` are
  * replaced in place when the registry pushes an update.
@@ -125,6 +170,8 @@ export interface DeviceSession {
    * changes arrive through `RegistryHandlers.retainedUpdate`. Absent or empty when it has none.
    */
   readonly retained?: readonly RetainedMessage[];
+  /** MQTT, when the authentication asked for a session: the one resumed from the registry's store. */
+  readonly mqttSession?: MqttSessionState;
 }
 
 /**
@@ -222,6 +269,8 @@ export interface Downlink {
    * payloadFormatIndicator, responseTopic, correlationData as UTF-8 text); absent when none. Other protocols ignore it.
    */
   readonly properties?: string;
+  /** MQTT: the command went out before in a persistent session, unacknowledged (see ResumedFlow). */
+  readonly resume?: ResumedFlow;
 }
 
 /**
@@ -234,6 +283,8 @@ export type DownlinkStatus = "DELIVERED" | "SENT" | "FAILED" | "QUEUED";
 export interface DownlinkOutcome {
   readonly status: DownlinkStatus;
   readonly message?: string;
+  /** QUEUED MQTT command of a persistent session that went out unacknowledged: how it goes again. */
+  readonly resume?: ResumedFlow;
 }
 
 /** Callbacks for what the registry pushes to the adapter. */
@@ -299,11 +350,14 @@ export interface RegistryClient {
     credentials: DeviceCredentials,
     clientIp: string,
     signal?: GiveUpSignal,
+    mqttSession?: MqttSessionAsk,
   ): Promise<AuthOutcome>;
   /** Reports a session as live (and lists it in every later Hello until closed). */
   sessionOpened(session: DeviceSession, info: SessionInfo): void;
   /** Reports a session's end; `reason` is for the connect log. */
   sessionClosed(session: DeviceSession, reason: string): void;
+  /** MQTT: writes a persistent session's subscriptions, or its end, to the registry's store (in order). */
+  updateMqttSession(session: DeviceSession, report: MqttSessionReport): void;
   /**
    * Reports that a live session's device went to sleep or woke up (LwM2M queue mode); later Hellos re-announce the
    * session in that state. Ignored for a session that is not open.

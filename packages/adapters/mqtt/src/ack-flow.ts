@@ -12,11 +12,8 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** What a downlink's flow needs to know of its command. */
 export interface AckFlowCommand {
-  readonly deviceIntId: number;
   readonly messageId: number;
   readonly qos: 1 | 2;
-  /** Epoch ms, 0 = no limit. */
-  readonly expiresAtMs: number;
 }
 
 const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", message });
@@ -24,34 +21,32 @@ const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", messag
 /**
  * Follows one QoS 1 or 2 command from its PUBLISH to its outcome, on the device's packets:
  *
- * - QoS 1: DELIVERED on PUBACK; FAILED when none comes within the ack timeout or before the connection ends.
+ * - QoS 1: DELIVERED on PUBACK; FAILED when none comes within the ack timeout.
  * - QoS 2: PUBLISH → PUBREC → PUBREL → PUBCOMP (MQTT 3.1.1 §4.3.3, MQTT 5.0 §4.3.3), DELIVERED on PUBCOMP: the
  *   client libraries devices use (libmosquitto, paho, MQTT.js) hand the message to the application when PUBREL
- *   comes and answer PUBCOMP after, so PUBCOMP is the device's "I have it", PUBREC only "I stored it".
- *   Before PUBREC, a connection that ends gives the command back (QUEUED): sessions are clean, so the device threw
- *   away what it had stored, and its next connection gets the command as a new message (new packet identifier,
- *   DUP 0). After PUBREC the PUBLISH is never sent again (MQTT 5.0 §4.3.3, §4.4): the flow waits for the device's next
- *   connection to this adapter, sends PUBREL again with the same packet identifier after its CONNACK, and settles on
- *   its PUBCOMP; FAILED if the command expires first. A PUBREC with a reason code ≥ 0x80 (MQTT 5.0) is a refusal:
- *   FAILED, no PUBREL.
+ *   comes and answer PUBCOMP after, so PUBCOMP is the device's "I have it", PUBREC only "I stored it". A PUBREC with
+ *   a reason code ≥ 0x80 (MQTT 5.0) is a refusal: FAILED, no PUBREL.
+ *
+ * A connection that ends before the flow does gives the command back to the registry (QUEUED), which sends it to the
+ * device's next session on whichever adapter it reaches: after PUBREC always with its packet identifier, so that only
+ * PUBREL goes again (MQTT 5.0 §4.3.3, §4.4: the PUBLISH is never sent again); before it, in a persistent session,
+ * with its packet identifier too, so the PUBLISH goes again with it and DUP 1 (MQTT-4.4.0-1). A clean session threw
+ * away what it had: a QoS 1 command is then FAILED, a QoS 2 one before PUBREC goes as a new message.
  *
  * Each step waits at most the ack timeout while the device is connected.
  */
 export class AckFlow implements AwaitedAck {
-  private state: ClientState;
   private timer: NodeJS.Timeout | undefined;
-  /** PUBREC arrived (QoS 2). */
-  private released = false;
   private done = false;
-  private forget: (() => void) | undefined;
 
+  /** `released`: the device answered PUBREC on an earlier connection (QoS 2); only PUBREL goes (`release`). */
   constructor(
     private readonly ctx: AdapterContext,
-    state: ClientState,
+    private readonly state: ClientState,
     private readonly cmd: AckFlowCommand,
     private readonly resolve: (outcome: DownlinkOutcome) => void,
+    private released = false,
   ) {
-    this.state = state;
     state.awaitingAck.set(cmd.messageId, this);
   }
 
@@ -74,35 +69,20 @@ export class AckFlow implements AwaitedAck {
   }
 
   dropped(): void {
+    const resume = { packetId: this.cmd.messageId, released: this.released };
+    if (this.released)
+      return this.settle({ status: "QUEUED", message: "device disconnected before its PUBCOMP", resume });
+    if (this.state.persistent)
+      return this.settle({ status: "QUEUED", message: `device disconnected before its ${this.awaited()}`, resume });
     if (this.cmd.qos === 1) return this.settle(failed("device disconnected before its PUBACK"));
-    if (!this.released) return this.settle({ status: "QUEUED", message: "device disconnected before its PUBREC" });
-    this.detach();
-    // A newer connection of the device replaced this one (it came back before this one was seen to end).
-    const newer = this.ctx.clients.ofDevice(this.cmd.deviceIntId).at(-1);
-    const newerState = this.ctx.clients.state(newer);
-    if (newer && newerState && newerState !== this.state && newerState.phase === "open")
-      return this.resume(newer, newerState);
-    this.forget = this.ctx.clients.carry(this.cmd.deviceIntId, this.cmd.messageId, (client, state) =>
-      this.resume(client, state),
-    );
-    const { expiresAtMs } = this.cmd;
-    const left = expiresAtMs > 0 ? Math.min(Math.max(expiresAtMs - Date.now(), 0), MAX_TIMER_MS) : MAX_TIMER_MS;
-    this.timer = setTimeout(
-      () => this.settle(failed("the device did not reconnect for its PUBREL before the command expired")),
-      left,
-    );
-    this.timer.unref();
+    this.settle({ status: "QUEUED", message: "device disconnected before its PUBREC" });
   }
 
-  /** The device connected again: PUBREL once its CONNACK is out, then PUBCOMP awaited. */
-  private resume(client: Client, state: ClientState): void {
-    this.forget = undefined;
-    clearTimeout(this.timer);
-    this.state = state;
-    state.awaitingAck.set(this.cmd.messageId, this);
-    state.afterConnack(() => {
-      if (this.done || client.closed) return;
-      const version = state.connect.protocolVersion;
+  /** A flow past PUBREC on an earlier connection: PUBREL once this connection's CONNACK is out, then PUBCOMP. */
+  release(client: Client): void {
+    this.state.afterConnack(() => {
+      if (this.done || client.closed) return; // dropped() gives it back
+      const version = this.state.connect.protocolVersion;
       const pubrel = mqttPacket.generate(
         { cmd: "pubrel", messageId: this.cmd.messageId, ...(version === 5 ? { reasonCode: 0 } : {}) },
         { protocolVersion: version },
@@ -112,24 +92,22 @@ export class AckFlow implements AwaitedAck {
     });
   }
 
+  private awaited(): string {
+    return this.cmd.qos === 1 ? "PUBACK" : "PUBREC";
+  }
+
   private wait(what: string): void {
     clearTimeout(this.timer);
     const ms = this.ctx.downlinkAckTimeoutMs;
     this.timer = setTimeout(() => this.settle(failed(`no ${what} within ${ms} ms`)), ms);
   }
 
-  /** Leaves the connection's table of awaited acknowledgements. */
-  private detach(): void {
-    clearTimeout(this.timer);
-    if (this.state.awaitingAck.get(this.cmd.messageId) === this) this.state.awaitingAck.delete(this.cmd.messageId);
-  }
-
-  /** Ends the flow with `outcome`, once. */
+  /** Ends the flow with `outcome`, once, leaving the connection's table of awaited acknowledgements. */
   settle(outcome: DownlinkOutcome): void {
     if (this.done) return;
     this.done = true;
-    this.detach();
-    this.forget?.();
+    clearTimeout(this.timer);
+    if (this.state.awaitingAck.get(this.cmd.messageId) === this) this.state.awaitingAck.delete(this.cmd.messageId);
     this.resolve(outcome);
   }
 }

@@ -1,6 +1,6 @@
 import type { Client } from "aedes";
 import type { Socket } from "node:net";
-import type { DeviceSession } from "@iot/adapter-core";
+import type { DeviceSession, StoredSubscription } from "@iot/adapter-core";
 
 /** What the CONNECT packet and the socket said, kept until authentication decides. */
 export interface ConnectInfo {
@@ -11,6 +11,8 @@ export interface ConnectInfo {
   readonly clientIp: string;
   /** MQTT protocol level from CONNECT: 3 (3.1), 4 (3.1.1) or 5 (5.0). */
   readonly protocolVersion: number;
+  /** Clean Start (5.0) or Clean Session (3.1.1); always set for a CONNECT without a client id. */
+  readonly cleanStart: boolean;
 }
 
 /**
@@ -35,8 +37,11 @@ export interface ClientState {
   connackSent: boolean;
   /** Called once the CONNACK is written (at once when it already is). */
   afterConnack(write: () => void): void;
-  /** Downlinks handed to aedes and not yet seen by authorizeForward, keyed by their payload Buffer. */
-  readonly downlinkMarks: Map<Buffer, (packet: { qos: number; messageId?: number }) => void>;
+  /**
+   * Downlinks handed to aedes and not yet seen by authorizeForward, keyed by their payload Buffer: each may set the
+   * packet identifier and DUP of its PUBLISH (a resumed command goes with its first identifier again).
+   */
+  readonly downlinkMarks: Map<Buffer, (packet: { qos: number; messageId?: number; dup?: boolean }) => void>;
   /** Downlinks waiting for the device to subscribe to their topic; each is called after every SUBSCRIBE. */
   readonly subscribeWaiters: Set<() => void>;
   /**
@@ -46,6 +51,15 @@ export interface ClientState {
   readonly leaving: Set<string>;
   /** The connection's subscriptions: mounted filter → granted QoS, from aedes' 'subscribe'/'unsubscribe' events. */
   readonly granted: Map<string, number>;
+  /**
+   * The session outlives the connection (its expiry interval was above 0 at CONNECT): its subscriptions go to the
+   * registry's store after each change (persistent-session.ts).
+   */
+  persistent: boolean;
+  /** A persistent session's subscriptions as stored: relative filter → subscription with its options. */
+  readonly stored: Map<string, StoredSubscription>;
+  /** The stored subscriptions aedes is restoring at CONNECT (handed to it by the persistence), until registered. */
+  restoring: ReadonlySet<object> | undefined;
   /**
    * The packet identifier of the next QoS 1/2 PUBLISH sent to the device (MQTT-2.3.1-2: one not in use). The adapter
    * numbers every such PUBLISH itself in authorizeForward (aedes keeps an identifier a forwarded packet already has),
@@ -64,13 +78,7 @@ export interface AwaitedAck {
   dropped(): void;
 }
 
-/**
- * A QoS 2 downlink the device received (PUBREC) whose connection ended before PUBCOMP: picks the flow up on the
- * device's next connection to this adapter (registers its packet identifier there and sends PUBREL again).
- */
-export type ResumeFlow = (client: Client, state: ClientState) => void;
-
-type Mark = (packet: { qos: number; messageId?: number }) => void;
+type Mark = (packet: { qos: number; messageId?: number; dup?: boolean }) => void;
 
 /**
  * A connection's ClientState. Its collections are made on first use: most devices never get a downlink, and three
@@ -81,6 +89,9 @@ class SessionState implements ClientState {
   closeReason: string | undefined = undefined;
   kicked = false;
   connackSent = false;
+  persistent = false;
+  restoring: ReadonlySet<object> | undefined = undefined;
+  private storedSubs: Map<string, StoredSubscription> | undefined;
   private acks: Map<number, AwaitedAck> | undefined;
   private connackWaiters: (() => void)[] | undefined;
   private marks: Map<Buffer, Mark> | undefined;
@@ -127,6 +138,10 @@ class SessionState implements ClientState {
     return (this.subscriptions ??= new Map());
   }
 
+  get stored(): Map<string, StoredSubscription> {
+    return (this.storedSubs ??= new Map());
+  }
+
   nextMessageId(): number {
     do this.lastMessageId = this.lastMessageId >= 65535 ? 1 : this.lastMessageId + 1;
     while (this.acks?.has(this.lastMessageId));
@@ -152,8 +167,6 @@ export class ClientTable {
   private readonly connects = new WeakMap<Client, ConnectInfo>();
   private readonly states = new WeakMap<Client, ClientState>();
   private readonly byDevice = new Map<number, Set<Client>>();
-  /** QoS 2 flows past PUBREC whose connection ended, by device, then packet identifier. */
-  private readonly carried = new Map<number, Map<number, ResumeFlow>>();
 
   /** Remembers the CONNECT details until authentication. */
   noteConnect(client: Client, info: ConnectInfo): void {
@@ -197,28 +210,6 @@ export class ClientTable {
   connacked(client: Client): void {
     const state = this.states.get(client);
     if (state instanceof SessionState) state.connacked();
-  }
-
-  /**
-   * Keeps a QoS 2 flow past PUBREC for the device's next connection here (see ResumeFlow). Answers a function that
-   * drops it again (the command expired meanwhile).
-   */
-  carry(deviceIntId: number, messageId: number, resume: ResumeFlow): () => void {
-    const flows = this.carried.get(deviceIntId) ?? new Map<number, ResumeFlow>();
-    flows.set(messageId, resume);
-    this.carried.set(deviceIntId, flows);
-    return () => {
-      if (flows.get(messageId) !== resume) return;
-      flows.delete(messageId);
-      if (flows.size === 0 && this.carried.get(deviceIntId) === flows) this.carried.delete(deviceIntId);
-    };
-  }
-
-  /** The device's carried QoS 2 flows, oldest first, handed over (and forgotten here). */
-  takeCarried(deviceIntId: number): ResumeFlow[] {
-    const flows = this.carried.get(deviceIntId);
-    this.carried.delete(deviceIntId);
-    return [...(flows?.values() ?? [])];
   }
 
   /** Live clients of a device, oldest first. */

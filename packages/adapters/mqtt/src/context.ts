@@ -3,6 +3,7 @@ import type { RegistryClient } from "@iot/adapter-core";
 import type { ClientTable } from "./client-table.js";
 import type { RetainedTable } from "./retained-table.js";
 import type { UnsubscribeRewriter } from "./codec/unsubscribe-rewriter.js";
+import type { AedesSubscription } from "./puback-persistence.js";
 
 /** Counters for health and tests; all since the adapter started. */
 export interface MqttAdapterStats {
@@ -34,6 +35,8 @@ export interface AdapterContext {
   readonly maxMessageSize: number;
   /** The UNSUBSCRIBE rewriter of each connection stream, released once its device is authenticated. */
   readonly unsubscribeRewriters: WeakMap<object, UnsubscribeRewriter>;
+  /** Stored subscriptions aedes is about to restore, by aedes client id (persistent-session.ts). */
+  readonly restoring: Map<string, AedesSubscription[]>;
   /** True once close() began: disconnects are then "adapter shutting down". */
   closing: boolean;
 }

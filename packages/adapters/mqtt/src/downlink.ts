@@ -35,6 +35,8 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
   const client = ctx.clients.ofDevice(downlink.deviceIntId).at(-1);
   const state = ctx.clients.state(client);
   if (!client || !state) return failed("device is not connected to this adapter");
+  // A QoS 2 command the device answered PUBREC for on an earlier connection: only PUBREL goes (see AckFlow).
+  if (downlink.resume?.released) return release(ctx, client, state, downlink.resume.packetId);
   const { device, policies } = state.session;
   const topic = downlink.topic || device.defaultDownlinkTopic;
   const problem = publishTopicProblem(topic);
@@ -46,8 +48,8 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
   if (client.closed) return queued("device disconnected before it subscribed");
   if (granted < 0) return queued(`expired before the device subscribed to "${topic}"`);
   const qos = Math.min(downlink.qos, 2, granted) as 0 | 1 | 2;
-  const release = qos > 0 ? await sendRoom(client, downlink.expiresAtMs) : undefined;
-  if (qos > 0 && !release)
+  const freeSlot = qos > 0 ? await sendRoom(client, downlink.expiresAtMs) : undefined;
+  if (qos > 0 && !freeSlot)
     return queued(
       client.closed
         ? "device disconnected while earlier commands were in flight"
@@ -55,9 +57,10 @@ export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): 
     );
   ctx.stats.downlinks++;
   const properties = client.version === 5 ? commandPublishProperties(downlink, Date.now()) : undefined;
-  const command = { deviceIntId: downlink.deviceIntId, expiresAtMs: downlink.expiresAtMs };
-  const outcome = await send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos, command, properties);
-  release?.();
+  // Sent before, unacknowledged, in the session this connection resumed: the same packet identifier again, DUP 1.
+  const resumeId = state.session.mqttSession?.present ? downlink.resume?.packetId : undefined;
+  const outcome = await send(ctx, client, state, mounted, Buffer.from(downlink.payload), qos, resumeId, properties);
+  freeSlot?.();
   return outcome;
 }
 
@@ -102,7 +105,7 @@ function send(
   topic: string,
   payload: Buffer,
   qos: 0 | 1 | 2,
-  command: { deviceIntId: number; expiresAtMs: number },
+  resumeId: number | undefined,
   properties: CommandPublishProperties | undefined,
 ): Promise<DownlinkOutcome> {
   return new Promise((resolve) => {
@@ -116,7 +119,11 @@ function send(
     };
     state.downlinkMarks.set(payload, (packet) => {
       if (packet.messageId === undefined || (packet.qos !== 1 && packet.qos !== 2)) return;
-      flow = new AckFlow(ctx, state, { ...command, messageId: packet.messageId, qos: packet.qos }, settle);
+      if (resumeId !== undefined && !state.awaitingAck.has(resumeId)) {
+        packet.messageId = resumeId;
+        packet.dup = true;
+      }
+      flow = new AckFlow(ctx, state, { messageId: packet.messageId, qos: packet.qos }, settle);
     });
     const packet = { cmd: "publish" as const, topic, payload, qos, retain: false, dup: false };
     client.publish(properties ? { ...packet, properties } : packet, (err) => {
@@ -131,4 +138,12 @@ function send(
       flow.written();
     });
   });
+}
+
+/** Resumes a QoS 2 command past PUBREC: PUBREL with its packet identifier after the CONNACK, PUBCOMP awaited. */
+function release(ctx: AdapterContext, client: Client, state: ClientState, packetId: number): Promise<DownlinkOutcome> {
+  ctx.stats.downlinks++;
+  return new Promise((resolve) =>
+    new AckFlow(ctx, state, { messageId: packetId, qos: 2 }, resolve, true).release(client),
+  );
 }

@@ -120,7 +120,7 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
     await expect(result).resolves.toEqual({ status: "QUEUED", message: "device disconnected before it subscribed" });
   });
 
-  it("serves a CONNECT with clean session 0 as a clean one: session present 0, no subscription kept for next time", async () => {
+  it("reports a clean session 0 connection's subscriptions and end to the registry's store, keeping nothing itself", async () => {
     h = await startHarness();
     /** Connects as device a asking for a persistent session; answers the client and its CONNACK's session present. */
     const persistent = () =>
@@ -130,14 +130,20 @@ describe("MQTT adapter: proxy subscriptions and waiting for a subscription", () 
         client.once("connect", (connack) => resolve([client, connack.sessionPresent]));
         client.once("error", reject);
       });
+    const reports = () => h.registry.events.flatMap((e) => (e.type === "mqttSession" ? [e.report] : []));
     const [first, firstPresent] = await persistent();
     expect(firstPresent).toBe(false);
     await first.subscribeAsync("inbox", { qos: 1 });
+    const inbox = [{ topic: "inbox", qos: 1 }];
+    expect(reports()).toEqual([
+      { clientId: DEVICES.a.deviceId, subscriptions: inbox, expiryInterval: 0xffffffff, ended: false },
+    ]);
     first.end(true);
     await closed(first);
+    await vi.waitFor(() => expect(reports().at(-1)).toMatchObject({ subscriptions: inbox, ended: true }));
+    // The fake registry stores no session: the adapter restores only what the registry answers, nothing of its own.
     const [again, present] = await persistent();
     expect(present).toBe(false);
-    // Its subscription from the first connection is gone: a command waits for a new one and expires unsent.
     await expect(h.registry.pushDownlink({ ...soon(), deviceIntId: 1, payload: payload("z") })).resolves.toEqual({
       status: "QUEUED",
       message: 'expired before the device subscribed to "inbox"',

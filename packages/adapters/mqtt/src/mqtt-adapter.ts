@@ -16,6 +16,7 @@ import { authorizeSubscribeHook } from "./hooks/authorize-subscribe.js";
 import { preConnectHook } from "./hooks/pre-connect.js";
 import { subscribeProxies, updateProxies } from "./proxy-subscriptions.js";
 import { pubackObservingPersistence } from "./puback-persistence.js";
+import { noteSubscribed, noteUnsubscribed, reportSession, takeRestored } from "./persistent-session.js";
 import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes.js";
 import { refuseMalformed } from "./refuse-malformed.js";
 import { RetainedTable } from "./retained-table.js";
@@ -76,8 +77,9 @@ export interface MqttAdapter {
  */
 export async function createMqttAdapter(options: MqttAdapterOptions): Promise<MqttAdapter> {
   const clients = new ClientTable();
-  const persistence = pubackObservingPersistence((client, cmd, messageId) =>
-    ctx.clients.state(client)?.awaitingAck.get(messageId)?.acked(cmd),
+  const persistence = pubackObservingPersistence(
+    (client, cmd, messageId) => ctx.clients.state(client)?.awaitingAck.get(messageId)?.acked(cmd),
+    (clientId) => takeRestored(ctx, clientId),
   );
   const ctx: AdapterContext = {
     registry: options.registry,
@@ -89,6 +91,7 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     downlinkAckTimeoutMs: options.downlinkAckTimeoutMs ?? 30_000,
     maxMessageSize: options.maxMessageSize ?? DEFAULT_MAX_MESSAGE_SIZE,
     unsubscribeRewriters: new WeakMap(),
+    restoring: new Map(),
     closing: false,
   };
   const maxRemainingLength = ctx.maxMessageSize + PACKET_OVERHEAD_BYTES;
@@ -187,9 +190,7 @@ function connectionRegistered(ctx: AdapterContext, client: Client): void {
     other.disconnect({ reasonCode: ReasonCode.SESSION_TAKEN_OVER });
   }
   state.phase = "open";
-  // QoS 2 commands the device received (PUBREC) on an earlier connection: their identifiers are taken before any new
-  // command is numbered, and their PUBREL goes again after the CONNACK.
-  for (const resume of ctx.clients.takeCarried(device.deviceIntId)) resume(client, state);
+  state.restoring = undefined;
   ctx.clients.register(client, state);
   // Before the CONNACK: the device's first SUBSCRIBE finds its retained messages.
   ctx.retained.set(device.deviceIntId, device.mountpoint, state.session.retained ?? []);
@@ -210,10 +211,12 @@ function connectionEnded(ctx: AdapterContext, client: Client): void {
   state.phase = "ended";
   for (const ack of [...state.awaitingAck.values()]) ack.dropped();
   for (const wake of [...state.subscribeWaiters]) wake();
+  if (state.restoring) ctx.restoring.delete(client.id);
   if (!wasOpen) return;
   ctx.clients.unregister(client, state);
   if (ctx.clients.ofDevice(state.session.device.deviceIntId).length === 0)
     ctx.retained.drop(state.session.device.deviceIntId);
+  reportSession(ctx, client, state, true);
   const reason = state.closeReason ?? (ctx.closing ? "adapter shutting down" : "client disconnected");
   ctx.registry.sessionClosed(state.session, reason);
   ctx.log.info(
@@ -232,10 +235,13 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
     if (!state) return;
     for (const sub of subs) if (sub.qos < 0x80) state.granted.set(sub.topic, sub.qos);
     for (const wake of state.subscribeWaiters) wake();
+    noteSubscribed(ctx, client, state, subs);
   });
   broker.on("unsubscribe", (filters, client) => {
     const state = ctx.clients.state(client);
-    if (state) for (const filter of filters) state.granted.delete(filter);
+    if (!state) return;
+    for (const filter of filters) state.granted.delete(filter);
+    noteUnsubscribed(ctx, client, state, filters);
   });
   broker.on("clientDisconnect", (client) => connectionEnded(ctx, client));
   broker.on("clientError", (client, err) => {

@@ -15,8 +15,6 @@ interface Noted {
   readonly will: object | undefined;
   /** Will Delay Interval, seconds (0 when absent). */
   readonly delaySeconds: number;
-  /** Session Expiry Interval the device asked for, seconds. */
-  readonly requestedExpiry: number;
   /** Clean Start: a connection with it set discards the session an earlier connection left, will included. */
   readonly cleanStart: boolean;
 }
@@ -38,8 +36,7 @@ interface Held {
  * min(will delay, session expiry) seconds: then it goes the normal uplink path. A new connection with the same
  * client id before that (the same device: the id is the device's) continues the session and drops the will
  * (MQTT-3.1.3-9), unless it sets Clean Start, which ends the old session and so sends the will at once. The session
- * expiry is aedes' negotiated one, or, where the adapter ends aedes' session with its connection, the one the device
- * asked for: the device was not told otherwise, and the registry keeps its commands meanwhile.
+ * expiry is aedes' negotiated one (the session itself lives in the registry's store, docs/devices/mqtt.md).
  *
  * Adapter shutdown ends every session this process holds: pending wills are published then, before the broker
  * closes (so aedes' own delayed-will timers, which it clears silently on close, are never used, and its
@@ -67,7 +64,7 @@ export class DelayedWills {
       const noted = client ? this.noted.get(client) : undefined;
       if (!client || !noted || noted.will !== packet || noted.delaySeconds === 0 || this.ctx.closing)
         return inner(client, packet, done);
-      const seconds = Math.min(noted.delaySeconds, client.sessionExpiryInterval || noted.requestedExpiry);
+      const seconds = Math.min(noted.delaySeconds, client.sessionExpiryInterval);
       if (seconds === 0) return inner(client, packet, done);
       const newer = this.newerConnection(client);
       if (newer) return this.noted.get(newer)?.cleanStart ? inner(client, packet, done) : dropped(done);
@@ -97,7 +94,6 @@ export class DelayedWills {
     this.noted.set(client, {
       will: packet.will,
       delaySeconds,
-      requestedExpiry: packet.properties?.sessionExpiryInterval ?? 0,
       cleanStart: packet.clean !== false,
     });
   }

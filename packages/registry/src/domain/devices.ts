@@ -125,6 +125,7 @@ export async function deleteDevices(
       await tx.deleteFrom("deviceCerts").where("deviceIntId", "in", mine).execute();
       await tx.deleteFrom("devicePolicies").where("deviceIntId", "in", mine).execute();
       await tx.deleteFrom("proxySubscriptions").where("deviceIntId", "in", mine).execute();
+      await tx.deleteFrom("mqttSessions").where("deviceIntId", "in", mine).execute();
       await tx.deleteFrom("retainedMessages").where("deviceIntId", "in", mine).execute();
       // A deleted device's schedules end with it.
       await tx.deleteFrom("schedules").where("deviceIntId", "in", mine).execute();

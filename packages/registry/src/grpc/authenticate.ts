@@ -22,6 +22,8 @@ import type { Database } from "../store/schema.js";
 import type { SessionTable, TenantConnectionsElsewhere } from "../sessions/session-table.js";
 import { admittedAnswer, authOutcomeToProto, credentialsFromProto } from "./convert.js";
 import { mapConcurrently } from "./map-concurrently.js";
+import { openMqttSessions } from "./mqtt-session-answers.js";
+import type { SessionWrites } from "../sessions/mqtt-session-writes.js";
 
 /** What authenticating needs of the registry (the Connect stream's dependencies have it). */
 export interface AuthDeps {
@@ -29,6 +31,8 @@ export interface AuthDeps {
   sessions: SessionTable;
   logger: Logger;
   adapterRows?: Pick<SessionRows, "tenantConnectionsElsewhere"> | undefined;
+  /** Shared transactions for persistent MQTT session writes; without it each batch writes its own. */
+  mqttSessionWrites?: SessionWrites | undefined;
 }
 
 /** A device whose credentials passed, with what admitting it needs; or the final answer when they did not. */
@@ -118,7 +122,9 @@ function admit(verified: Verified, deps: AuthDeps): AuthenticateResponse {
 /** Handles Authenticate: every answer is a response; only a broken store is a gRPC error. */
 export async function authenticate(req: AuthenticateRequest, deps: AuthDeps): Promise<AuthenticateResponse> {
   const [verified] = await verify([req], deps);
-  return admit(verified!, deps);
+  const responses = [admit(verified!, deps)];
+  await openMqttSessions([req], responses, deps.db, deps.mqttSessionWrites);
+  return responses[0]!;
 }
 
 /** Most requests one AuthenticateBatch, or AuthenticateCall on the stream, may carry: a bound on one call's work. */
@@ -135,5 +141,7 @@ export async function authenticateAll(
   if (reqs.length > AUTHENTICATE_BATCH_MAX)
     throw new RegistryError("FORM_INVALID", undefined, `at most ${AUTHENTICATE_BATCH_MAX} requests per call`);
   const verified = await verify(reqs, deps);
-  return verified.map((v) => admit(v, deps));
+  const responses = verified.map((v) => admit(v, deps));
+  await openMqttSessions(reqs, responses, deps.db, deps.mqttSessionWrites);
+  return responses;
 }

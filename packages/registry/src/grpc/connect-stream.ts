@@ -40,6 +40,9 @@ import { authenticateAll } from "./authenticate.js";
 import { AdapterOutbox, type ConnectCall } from "./adapter-outbox.js";
 import { closeSession, sessionClosed, sessionOpened, sessionsReannounced } from "./adapter-sessions.js";
 import { UplinkIntake } from "./uplink-intake.js";
+import { storedSubscriptionsFromProto } from "./mqtt-session-answers.js";
+import { updateSession } from "../sessions/mqtt-sessions.js";
+import { SessionWrites } from "../sessions/mqtt-session-writes.js";
 
 /** What one Connect stream needs from the registry. */
 export interface ConnectDeps {
@@ -61,6 +64,8 @@ export interface ConnectDeps {
   pipeline: Pick<DataPipeline, "wake">;
   /** Configures a Modbus gateway's adapter when the gateway's session opens. */
   modbusConfig: ModbusConfigPush;
+  /** Shared transactions for persistent MQTT session writes (one per stream when absent). */
+  mqttSessionWrites?: SessionWrites | undefined;
   /** Several nodes: records which adapter streams this node holds. */
   adapterRows?: Pick<SessionRows, "adapterAttached" | "adapterDetached" | "tenantConnectionsElsewhere"> | undefined;
 }
@@ -80,6 +85,7 @@ const statusOf: Partial<Record<DownlinkStatus, PublishStatus>> = {
 export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
   const log = deps.logger;
   let link: (AdapterLink & { sessions: Set<string> }) | undefined;
+  const writes = deps.mqttSessionWrites ?? new SessionWrites(deps.db);
   let uplinks: UplinkIntake | undefined;
   const out = new AdapterOutbox(call, () => link?.protocol ?? 0);
 
@@ -163,7 +169,13 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
     // Not awaited, like an uplink's write: reports are committed in batches, which a wait here would defeat.
     if (status !== undefined)
       deps.commands
-        .settle(Number(r.downlinkId), status, r.message)
+        .settle(
+          Number(r.downlinkId),
+          status,
+          r.message,
+          undefined,
+          r.packetId > 0 ? { packetId: r.packetId, released: r.released } : undefined,
+        )
         .catch((err: unknown) => log.error({ err }, "downlink result not recorded"));
   };
 
@@ -229,6 +241,24 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
         return;
       case "authenticate":
         return onAuthenticate(k.value);
+      case "mqttSession": {
+        // Not awaited, like an uplink's write: queued in arrival order, so a session's end is written after its
+        // subscriptions, in shared transactions.
+        const v = k.value;
+        const update = {
+          sessionId: v.sessionId,
+          deviceIntId: Number(v.deviceIntId),
+          clientId: v.clientId,
+          subscriptions: storedSubscriptionsFromProto(v.subscriptions),
+          expiryInterval: v.expiryInterval,
+          ended: v.ended,
+          atMs: Number(v.atMs),
+        };
+        writes
+          .run((tx) => updateSession(tx, update))
+          .catch((err: unknown) => log.error({ err }, "MQTT session state not stored"));
+        return;
+      }
       default:
         return;
     }

@@ -24,6 +24,7 @@ import { activateLoraSession } from "../lora/lora-sessions.js";
 import { RegistryError } from "../errors.js";
 import { authenticate, authenticateAll } from "./authenticate.js";
 import { serveConnect, type ConnectDeps } from "./connect-stream.js";
+import { SessionWrites } from "../sessions/mqtt-session-writes.js";
 import { requireAdapterToken } from "./adapter-token.js";
 
 /** What the registry service needs: the Connect stream's dependencies and the host listener certificates may name. */
@@ -78,7 +79,9 @@ function grpcError(err: unknown): Partial<grpc.StatusObject> {
 }
 
 /** The RegistryService implementation for a grpc-js server. */
-export function registryHandlers(deps: RegistryServiceDeps): grpc.UntypedServiceImplementation {
+export function registryHandlers(given: RegistryServiceDeps): grpc.UntypedServiceImplementation {
+  // One writer of persistent MQTT session state for every stream and call (shared transactions).
+  const deps = { ...given, mqttSessionWrites: given.mqttSessionWrites ?? new SessionWrites(given.db) };
   return {
     authenticate(
       call: grpc.ServerUnaryCall<AuthenticateRequest, AuthenticateResponse>,

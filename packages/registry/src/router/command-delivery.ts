@@ -18,6 +18,16 @@ export interface QueuedCommand {
   expiresAt: number;
   /** MQTT 5.0 PUBLISH properties (JSON object text, `CommandProperties`), or null when none. */
   properties: string | null;
+  /** MQTT: the packet identifier it went out with unacknowledged in a persistent session (control log), if any. */
+  resumePacketId?: number | null;
+  /** MQTT QoS 2: 1 when the device answered PUBREC before. */
+  resumeReleased?: number | null;
+}
+
+/** An MQTT command that went out unacknowledged in a persistent session: its packet identifier, PUBREC answered. */
+export interface ResumedFlow {
+  packetId: number;
+  released: boolean;
 }
 
 /** Where a command goes now: an adapter stream and the session's device and topic there. */
@@ -59,6 +69,11 @@ export function downlinkOf(cmd: QueuedCommand, route: DownlinkRoute): DownlinkCo
   };
   const properties = routedProperties(cmd.properties, route.relayPrefix);
   if (properties !== undefined) downlink.properties = properties;
+  // Only to the device itself: a gateway's relayed child has no MQTT session of its own.
+  if (cmd.resumePacketId != null && route.deviceIntId === cmd.deviceIntId) {
+    downlink.resumePacketId = Number(cmd.resumePacketId);
+    downlink.resumeReleased = cmd.resumeReleased === 1;
+  }
   return downlink;
 }
 

@@ -53,6 +53,25 @@ describe.each(engines)("commands given back undelivered on $name", (engine) => {
     expect(await statusOf(r.id)).toBe(PUBLISH_STATUS.issued);
   });
 
+  it("sends a command given back unacknowledged with the packet identifier it went out with", async () => {
+    const { caller, sessions, router, device } = await routerSetup(engine);
+    const d = await device("q4");
+    const r = await router.publish(caller, { deviceIntId: d.id, payload: "dup", qos: 2 }, 1_000);
+    const adapter = fakeAdapterLink(sessions);
+    adapter.open(d.id);
+    expect(await router.deliverPending([d.id], 2_000)).toBe(1);
+    expect(adapter.sent[0]!.resumePacketId).toBeUndefined();
+    sessions.close("mqtt-1", adapter.sessionIds.at(-1)!);
+    const resume = { packetId: 17, released: true };
+    await router.settle(r.id, PUBLISH_STATUS.issued, "device disconnected before its PUBCOMP", 3_000, resume);
+    adapter.open(d.id);
+    expect(await router.deliverPending([d.id], 4_000)).toBe(1);
+    expect(adapter.sent.map((c) => [c.id, c.resumePacketId, c.resumeReleased])).toEqual([
+      [r.id, undefined, undefined],
+      [r.id, 17, true],
+    ]);
+  });
+
   it("lets the sweep fail a command given back undelivered once its TTL ran out, and never sends it again", async () => {
     const { caller, sessions, router, device, statusOf } = await routerSetup(engine);
     const d = await device("q3");

@@ -28,6 +28,7 @@ import { storedCommandProperties, type CommandProperties } from "./command-prope
 import { commandStreamsOf } from "./command-streams.js";
 import { commandsTotal } from "../ops/registry-metrics.js";
 import { queryIn } from "../store/query-in.js";
+import type { ResumedFlow } from "./command-delivery.js";
 import { writeRetained } from "../domain/retained.js";
 
 /** A command for one device, already checked to belong to the caller's tenant. */
@@ -265,10 +266,16 @@ export class CommandRouter {
    * still issued changes; its group task is recounted. `issued` is no outcome: the adapter gave the command back
    * undelivered, see `requeue`.
    */
-  async settle(downlinkId: number, status: PublishStatus, message = "", now = Date.now()): Promise<void> {
+  async settle(
+    downlinkId: number,
+    status: PublishStatus,
+    message = "",
+    now = Date.now(),
+    resume?: ResumedFlow,
+  ): Promise<void> {
     if (status === PUBLISH_STATUS.issued) {
       this.inFlight.release(downlinkId);
-      return this.requeue(downlinkId, now);
+      return this.requeue(downlinkId, now, resume);
     }
     // Still held while the report is committed: a session opening meanwhile reads the log as issued, and must not
     // send the command again down the stream that just delivered it (a QoS 2 PUBREL resent right after CONNACK is
@@ -282,11 +289,19 @@ export class CommandRouter {
 
   /**
    * An adapter gave a command back undelivered (its device left, or the command expired, before the device
-   * subscribed to its topic): it stays queued, unchanged, and goes again like any queued command — at once when a
-   * session of its device (or gateway) is open on this node now (a new connection of the device that opened while
-   * the command was held on the old one), else when one opens, until its TTL.
+   * subscribed to its topic, or — a persistent MQTT session — before it acknowledged it): it stays queued and goes
+   * again like any queued command — at once when a session of its device (or gateway) is open on this node now (a
+   * new connection of the device that opened while the command was held on the old one), else when one opens, until
+   * its TTL. `resume` (the packet identifier it went out with) is kept on the log and goes with it.
    */
-  private async requeue(downlinkId: number, now: number): Promise<void> {
+  private async requeue(downlinkId: number, now: number, resume: ResumedFlow | undefined): Promise<void> {
+    if (resume)
+      await this.db
+        .updateTable("controlLogs")
+        .set({ resumePacketId: resume.packetId, resumeReleased: resume.released ? 1 : 0 })
+        .where("id", "=", downlinkId)
+        .where("publishStatus", "=", PUBLISH_STATUS.issued)
+        .execute();
     const log = await this.db
       .selectFrom("controlLogs")
       .select("deviceIntId")

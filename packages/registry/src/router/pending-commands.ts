@@ -25,6 +25,8 @@ export const pendingCommandsQuery = (db: Kysely<Database>, ids: number[], now: n
       "l.qos",
       "l.expiresAt",
       "l.properties",
+      "l.resumePacketId",
+      "l.resumeReleased",
     ])
     .where("l.deviceIntId", "in", (eb) =>
       eb

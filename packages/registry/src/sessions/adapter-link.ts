@@ -16,6 +16,12 @@ export interface DownlinkCommand {
   expiresAt: number;
   /** MQTT 5.0 PUBLISH properties (JSON object text, `CommandProperties`); absent when none. */
   properties?: string | undefined;
+  /**
+   * MQTT: the packet identifier a persistent session was sent it with, unacknowledged; a resumed session gets it again
+   * with it (DUP 1), or only PUBREL when `resumeReleased` (the device answered PUBREC). Absent: a new message.
+   */
+  resumePacketId?: number | undefined;
+  resumeReleased?: boolean | undefined;
 }
 
 /** A topic rule pushed to live sessions (Form 1 access code; deny wins). */

@@ -41,6 +41,13 @@ export interface ControlLogsTable {
    * uplink answering it has (`answerKey`), cleared once an answer settled it; else null. May be left out on insert.
    */
   awaitingAnswer: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * MQTT: the packet identifier a persistent session was sent the command with, unacknowledged, which the device's
+   * next session gets it with again; else null. May be left out on insert.
+   */
+  resumePacketId: ColumnType<number | null, number | null | undefined, number | null>;
+  /** MQTT QoS 2: 1 once the device answered PUBREC (only PUBREL goes again), else null. May be left out on insert. */
+  resumeReleased: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /**

@@ -25,11 +25,13 @@ import type {
   ClusterSessionsTable,
   LoginFailuresTable,
 } from "./schema-cluster.js";
+import type { MqttSessionsTable } from "./schema-sessions.js";
 
 export type * from "./schema-data-model.js";
 export type * from "./schema-northbound.js";
 export type * from "./schema-cluster.js";
 export type * from "./schema-commands.js";
+export type * from "./schema-sessions.js";
 
 /**
  * Table types as the domain code sees them. Columns are snake_case in the
@@ -78,6 +80,7 @@ export interface Database {
   clusterMessages: ClusterMessagesTable;
   clusterLeases: ClusterLeasesTable;
   loginFailures: LoginFailuresTable;
+  mqttSessions: MqttSessionsTable;
 }
 
 /** Service-wide key/value state (token signing secret, CA material, ...). */

@@ -6,6 +6,7 @@ import mqttPacket from "mqtt-packet";
 import { mountTopic, type AuthFailureCode, type DeviceCredentials, type DeviceIdentity } from "@iot/adapter-core";
 import type { ConnectInfo } from "../client-table.js";
 import type { AdapterContext } from "../context.js";
+import { prepareRestore } from "../persistent-session.js";
 
 /**
  * Why a connect is refused, as the adapter tells the device: the registry's answer, or BUSY when the adapter's own
@@ -146,6 +147,7 @@ export function authenticateHook(ctx: AdapterContext): NonNullable<AedesOptions[
       keepAlive: 0,
       clientIp: "",
       protocolVersion: client.version,
+      cleanStart: true,
     };
     const credentials = credentialsOf(client.conn, connect, username, password);
     // A device that hangs up while its turn is still to come (a reconnect storm) costs the registry nothing. A getter
@@ -155,7 +157,11 @@ export function authenticateHook(ctx: AdapterContext): NonNullable<AedesOptions[
         return client.conn.destroyed;
       },
     };
-    ctx.registry.authenticate("mqtt", credentials, connect.clientIp, gaveUp).then(
+    // A device with a client id has a session the registry's store may hold (persistent-session.ts).
+    const session = connect.claimedId
+      ? { cleanStart: connect.cleanStart, expiryInterval: client.sessionExpiryInterval }
+      : undefined;
+    ctx.registry.authenticate("mqtt", credentials, connect.clientIp, gaveUp, session).then(
       (outcome) => {
         if (!outcome.ok) {
           ctx.stats.authFailures++;
@@ -168,9 +174,10 @@ export function authenticateHook(ctx: AdapterContext): NonNullable<AedesOptions[
           return;
         }
         const { mountpoint } = outcome.session.device;
-        ctx.clients.attach(client, outcome.session, connect);
+        const state = ctx.clients.attach(client, outcome.session, connect);
         ctx.unsubscribeRewriters.get(client.conn)?.release((f) => mountTopic(mountpoint, f), client.version);
         client.id = internalClientId(outcome.session.device);
+        prepareRestore(ctx, client, state);
         done(null, true);
       },
       (err: unknown) => refuse(client, "UNAVAILABLE", `registry error: ${String(err)}`, done),

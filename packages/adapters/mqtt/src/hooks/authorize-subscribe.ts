@@ -1,6 +1,7 @@
 import type { AedesOptions } from "aedes";
 import { filterProblem, isAllowed, mountTopic } from "@iot/adapter-core";
 import type { AdapterContext } from "../context.js";
+import { noteRestored } from "../persistent-session.js";
 
 /**
  * MQTT-3.8 SUBSCRIBE: each relative filter is validated and checked against
@@ -24,6 +25,7 @@ export function authorizeSubscribeHook(ctx: AdapterContext): NonNullable<AedesOp
       return done(null, null);
     }
     sub.topic = mountTopic(device.mountpoint, filter);
+    noteRestored(state, sub, filter);
     done(null, sub);
   };
 }

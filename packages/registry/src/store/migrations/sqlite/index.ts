@@ -22,6 +22,7 @@ import { outboxUplinkRanges } from "./0021-outbox-uplink-ranges.js";
 import { deviceNameTrigrams } from "./0022-device-name-trigrams.js";
 import { deviceIdTrigrams } from "./0023-device-id-trigrams.js";
 import { uplinkCounts } from "./0024-uplink-counts.js";
+import { mqttSessions } from "../mqtt-sessions.js";
 import { retainedMessages } from "./0030-retained-messages.js";
 import { commandProperties, exportFileSecrets, loraGateways, metricsProduct } from "../shared-indexes.js";
 
@@ -59,5 +60,6 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0026-lora-gateways": loraGateways,
   "0027-export-file-secrets": exportFileSecrets,
   "0028-command-properties": commandProperties,
+  "0029-mqtt-sessions": mqttSessions,
   "0030-retained-messages": retainedMessages,
 };
