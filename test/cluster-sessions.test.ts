@@ -15,7 +15,8 @@ import { rawConnect, rawDevice } from "./raw-mqtt.js";
  * Two central nodes on one PostgreSQL database, each with its own MQTT adapter (A's adapter attached only to node A,
  * B's only to node B): what must hold across nodes for device sessions — a device seen through both at once ends
  * with one session, a tenant's maxConnections counts both nodes' connections, and the command TTL sweep on one node
- * waits for the answer to a command the other handed to its adapter. Skipped (visibly) without PostgreSQL unless CI.
+ * waits for the answer to a command the other handed to its adapter, and a persistent MQTT session resumes on the
+ * other node. Skipped (visibly) without PostgreSQL unless CI.
  */
 const run = randomBytes(3).toString("hex");
 const processes: FleetProcess[] = [];
@@ -240,6 +241,44 @@ describe.skipIf(!postgresEngine)("device sessions across two central nodes", () 
       expect(await retained).toBe("cfg v1");
     } finally {
       await device.client.endAsync();
+    }
+  });
+
+  it("resumes a persistent session on the other node: session present, and the command queued meanwhile without SUBSCRIBE", async () => {
+    const d = await newDevice();
+    const persistent = (side: Side) =>
+      mqtt.connectAsync(side.mqttUrl, {
+        protocolVersion: 4,
+        clean: false,
+        reconnectPeriod: 0,
+        clientId: d.deviceID,
+        username: d.deviceUsername,
+        password: d.token,
+      });
+    const first = await persistent(a);
+    await first.subscribeAsync("inbox", { qos: 1 });
+    await first.endAsync();
+    await expect.poll(() => sessionRows(d), { timeout: 5_000 }).toEqual([]);
+    const r = await call(b, "POST", "/device_publish", { deviceID: d.deviceID, payload: "while-away", qos: 1 });
+    expect(r.status).toBe(201);
+    const connacks: boolean[] = [];
+    const received: string[] = [];
+    const second = mqtt.connect(b.mqttUrl, {
+      protocolVersion: 4,
+      clean: false,
+      reconnectPeriod: 0,
+      clientId: d.deviceID,
+      username: d.deviceUsername,
+      password: d.token,
+    });
+    second.on("connect", (connack) => connacks.push(connack.sessionPresent));
+    second.on("message", (topic, payload) => received.push(`${topic} ${payload.toString()}`));
+    try {
+      await expect.poll(() => received, { timeout: 8_000 }).toEqual(["inbox while-away"]);
+      expect(connacks).toEqual([true]);
+      expect(await sessionRows(d)).toEqual([b.nodeId]);
+    } finally {
+      await second.endAsync();
     }
   });
 });
