@@ -14,5 +14,10 @@ export {
   type EncodedAdapterMessage,
   type UplinkInit,
 } from "./uplink-codec.js";
+export {
+  storedSubscriptionFromProto,
+  storedSubscriptionToProto,
+  type StoredSubscription as SessionSubscription,
+} from "./stored-subscription.js";
 export { create, toBinary, fromBinary } from "@bufbuild/protobuf";
 export * as grpc from "@grpc/grpc-js";

@@ -10,7 +10,8 @@ import {
   type Downlink as PbDownlink,
   type MqttSessionRequest,
   type MqttSessionState as PbMqttSessionState,
-  type StoredSubscription as PbStoredSubscription,
+  storedSubscriptionFromProto,
+  storedSubscriptionToProto,
 } from "@iot/proto";
 import type {
   DeviceSession,
@@ -18,7 +19,6 @@ import type {
   MqttSessionReport,
   MqttSessionState,
   ResumedFlow,
-  StoredSubscription,
 } from "./registry-client.js";
 
 /** AuthenticateRequest.mqtt_session of a CONNECT that asks for a session. */
@@ -30,20 +30,9 @@ export function mqttSessionRequest(ask: MqttSessionAsk): MqttSessionRequest {
   };
 }
 
-function fromStored(s: PbStoredSubscription): StoredSubscription {
-  return {
-    topic: s.topic,
-    qos: s.qos,
-    ...(s.noLocal ? { noLocal: true } : {}),
-    ...(s.retainAsPublished ? { retainAsPublished: true } : {}),
-    ...(s.retainHandling ? { retainHandling: s.retainHandling } : {}),
-    ...(s.subscriptionIdentifier ? { subscriptionIdentifier: s.subscriptionIdentifier } : {}),
-  };
-}
-
 /** AuthenticateResponse.mqtt_session → the session resumed. */
 export function fromMqttSessionState(pb: PbMqttSessionState): MqttSessionState {
-  return { present: pb.present, subscriptions: pb.subscriptions.map(fromStored) };
+  return { present: pb.present, subscriptions: pb.subscriptions.map(storedSubscriptionFromProto) };
 }
 
 /** A persistent session's report as an AdapterMessage. */
@@ -56,14 +45,7 @@ export function mqttSessionMessage(session: DeviceSession, r: MqttSessionReport,
         deviceIntId: BigInt(session.device.deviceIntId),
         tenantId: session.device.tenantId,
         clientId: r.clientId,
-        subscriptions: r.subscriptions.map((s) => ({
-          topic: s.topic,
-          qos: s.qos,
-          noLocal: s.noLocal ?? false,
-          retainAsPublished: s.retainAsPublished ?? false,
-          retainHandling: s.retainHandling ?? 0,
-          subscriptionIdentifier: s.subscriptionIdentifier ?? 0,
-        })),
+        subscriptions: r.subscriptions.map(storedSubscriptionToProto),
         expiryInterval: r.expiryInterval,
         ended: r.ended,
         atMs: BigInt(atMs),

@@ -3,6 +3,7 @@
  * (numbers, not bigints). The gRPC implementation and the in-process fake both
  * satisfy it, so adapters are tested without a network.
  */
+import type { SessionSubscription } from "@iot/proto";
 
 /** Device protocols; each maps to the registry's Protocol enum at the gRPC edge. */
 export type ProtocolName = "mqtt" | "coap" | "lwm2m" | "lora" | "http" | "websocket" | "modbus";
@@ -108,15 +109,7 @@ export interface MqttSessionAsk {
 }
 
 /** One subscription of a persistent MQTT session: a filter relative to the mountpoint, its QoS and 5.0 options. */
-export interface StoredSubscription {
-  readonly topic: string;
-  readonly qos: number;
-  readonly noLocal?: boolean;
-  readonly retainAsPublished?: boolean;
-  readonly retainHandling?: number;
-  /** Absent: none. */
-  readonly subscriptionIdentifier?: number;
-}
+export type StoredSubscription = SessionSubscription;
 
 /** The MQTT session a connection resumes, as the registry's store held it. */
 export interface MqttSessionState {

@@ -14,6 +14,7 @@ import {
   SubscriptionUpdateSchema,
   TenantLimitsSchema,
   grpc,
+  storedSubscriptionFromProto,
   type AdapterMessage,
   type AuthenticateCall,
   type AuthenticateResponse,
@@ -40,7 +41,6 @@ import { authenticateAll } from "./authenticate.js";
 import { AdapterOutbox, type ConnectCall } from "./adapter-outbox.js";
 import { closeSession, sessionClosed, sessionOpened, sessionsReannounced } from "./adapter-sessions.js";
 import { UplinkIntake } from "./uplink-intake.js";
-import { storedSubscriptionsFromProto } from "./mqtt-session-answers.js";
 import { updateSession } from "../sessions/mqtt-sessions.js";
 import { SessionWrites } from "../sessions/mqtt-session-writes.js";
 
@@ -249,7 +249,7 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
           sessionId: v.sessionId,
           deviceIntId: Number(v.deviceIntId),
           clientId: v.clientId,
-          subscriptions: storedSubscriptionsFromProto(v.subscriptions),
+          subscriptions: v.subscriptions.map(storedSubscriptionFromProto),
           expiryInterval: v.expiryInterval,
           ended: v.ended,
           atMs: Number(v.atMs),

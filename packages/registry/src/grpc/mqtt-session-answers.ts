@@ -2,41 +2,14 @@ import {
   AuthResult,
   create,
   MqttSessionStateSchema,
-  StoredSubscriptionSchema,
   type AuthenticateRequest,
   type AuthenticateResponse,
-  type StoredSubscription as PbStoredSubscription,
+  storedSubscriptionToProto,
 } from "@iot/proto";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
-import { openSessions, type SessionAsk, type StoredSubscription } from "../sessions/mqtt-sessions.js";
+import { openSessions, type SessionAsk } from "../sessions/mqtt-sessions.js";
 import type { SessionWrites } from "../sessions/mqtt-session-writes.js";
-
-/** Proto stored subscriptions → the store's (options left out when unset). */
-export function storedSubscriptionsFromProto(subs: readonly PbStoredSubscription[]): StoredSubscription[] {
-  return subs.map((s) => ({
-    topic: s.topic,
-    qos: s.qos,
-    ...(s.noLocal ? { noLocal: true } : {}),
-    ...(s.retainAsPublished ? { retainAsPublished: true } : {}),
-    ...(s.retainHandling ? { retainHandling: s.retainHandling } : {}),
-    ...(s.subscriptionIdentifier ? { subscriptionIdentifier: s.subscriptionIdentifier } : {}),
-  }));
-}
-
-/** The store's stored subscriptions → proto. */
-function storedSubscriptionsToProto(subs: readonly StoredSubscription[]): PbStoredSubscription[] {
-  return subs.map((s) =>
-    create(StoredSubscriptionSchema, {
-      topic: s.topic,
-      qos: s.qos,
-      noLocal: s.noLocal ?? false,
-      retainAsPublished: s.retainAsPublished ?? false,
-      retainHandling: s.retainHandling ?? 0,
-      subscriptionIdentifier: s.subscriptionIdentifier ?? 0,
-    }),
-  );
-}
 
 /** The MQTT client id the request's credentials claim; "" for kinds that carry none. */
 function clientIdOf(req: AuthenticateRequest): string {
@@ -76,7 +49,7 @@ export async function openMqttSessions(
   resumed.forEach((r, k) => {
     responses[at[k]!]!.mqttSession = create(MqttSessionStateSchema, {
       present: r.present,
-      subscriptions: storedSubscriptionsToProto(r.subscriptions),
+      subscriptions: r.subscriptions.map(storedSubscriptionToProto),
     });
   });
 }

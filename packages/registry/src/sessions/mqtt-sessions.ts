@@ -1,3 +1,4 @@
+import type { SessionSubscription } from "@iot/proto";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { SessionWrite } from "./mqtt-session-writes.js";
@@ -6,15 +7,7 @@ import type { SessionWrite } from "./mqtt-session-writes.js";
 export const SESSION_NEVER_EXPIRES = 0xffffffff;
 
 /** One subscription of a persistent MQTT session, its filter relative to the device's mountpoint. */
-export interface StoredSubscription {
-  readonly topic: string;
-  readonly qos: number;
-  readonly noLocal?: boolean;
-  readonly retainAsPublished?: boolean;
-  readonly retainHandling?: number;
-  /** 0 or absent: none. */
-  readonly subscriptionIdentifier?: number;
-}
+export type StoredSubscription = SessionSubscription;
 
 /** What an admitted MQTT CONNECT asks of its session. */
 export interface SessionAsk {
