@@ -1,13 +1,10 @@
-import type { SessionSubscription } from "@iot/proto";
+import type { SessionSubscription as StoredSubscription } from "@iot/proto";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { SessionWrite } from "./mqtt-session-writes.js";
 
 /** Session Expiry Interval meaning "never" (MQTT 5.0 §3.1.2.11.2; 3.1.1 clean session 0), seconds. */
 export const SESSION_NEVER_EXPIRES = 0xffffffff;
-
-/** One subscription of a persistent MQTT session, its filter relative to the device's mountpoint. */
-export type StoredSubscription = SessionSubscription;
 
 /** What an admitted MQTT CONNECT asks of its session. */
 export interface SessionAsk {
