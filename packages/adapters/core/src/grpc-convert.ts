@@ -147,6 +147,8 @@ function credentialsKind(c: DeviceCredentials): Credentials["kind"] {
           gatewayToken: c.gatewayToken,
         },
       };
+    case "psk":
+      return { case: "psk", value: { $typeName: "iot.registry.v1.PskCredentials", identity: c.identity } };
   }
 }
 
@@ -222,6 +224,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         tenantUplinkRate: res.tenantLimits?.maxUplinkRate ?? 0,
         ...(res.lora ? { lora: fromLoraDevice(res.lora) } : {}),
         ...(res.retained.length > 0 ? { retained: fromRetained(res.retained) } : {}),
+        ...(res.pskKeys.length > 0 ? { pskKeys: res.pskKeys.map((k) => Buffer.from(k)) } : {}),
       },
     };
   }

@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file iot/registry/v1/registry.proto.
  */
 export const file_iot_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSI6CgxUZW5hbnRMaW1pdHMSEQoJdGVuYW50X2lkGAEgASgJEhcKD21heF91cGxpbmtfcmF0ZRgCIAEoDSKzAwoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlEjQKDXRlbmFudF9saW1pdHMYCSABKAsyHS5pb3QucmVnaXN0cnkudjEuVGVuYW50TGltaXRzEjIKCHJldGFpbmVkGBAgAygLMiAuaW90LnJlZ2lzdHJ5LnYxLlJldGFpbmVkTWVzc2FnZSJSCg9SZXRhaW5lZE1lc3NhZ2USDQoFdG9waWMYASABKAkSDwoHcGF5bG9hZBgCIAEoDBILCgNxb3MYAyABKA0SEgoKcHJvcGVydGllcxgEIAEoCSJbCg5SZXRhaW5lZFVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjIKCHJldGFpbmVkGAIgAygLMiAuaW90LnJlZ2lzdHJ5LnYxLlJldGFpbmVkTWVzc2FnZSIvChFQcm94eVN1YnNjcmlwdGlvbhINCgV0b3BpYxgBIAEoCRILCgNxb3MYAiABKA0iqgIKDkRldmljZUlkZW50aXR5EhEKCXRlbmFudF9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWRldmljZV9pZBgDIAEoCRITCgtkZXZpY2VfbmFtZRgEIAEoCRIWCg5wcm9kdWN0X2ludF9pZBgFIAEoAxISCgpwcm9kdWN0X2lkGAYgASgJEisKCHByb3RvY29sGAcgASgOMhkuaW90LnJlZ2lzdHJ5LnYxLlByb3RvY29sEhIKCm1vdW50cG9pbnQYCCABKAkSHgoWZGVmYXVsdF9kb3dubGlua190b3BpYxgJIAEoCRITCgtkZXZpY2VfdHlwZRgKIAEoBRISCgppc19nYXRld2F5GAsgASgIEhAKCGF1dG9fc3ViGAwgASgIImAKC1RvcGljUG9saWN5EgoKAmlkGAEgASgDEg0KBXRvcGljGAIgASgJEicKBmFjY2VzcxgDIAEoDjIXLmlvdC5yZWdpc3RyeS52MS5BY2Nlc3MSDQoFYWxsb3cYBCABKAgiiQUKDkFkYXB0ZXJNZXNzYWdlEicKBWhlbGxvGAEgASgLMhYuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvSAASOAoOc2Vzc2lvbl9vcGVuZWQYAiABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZEgAEjgKDnNlc3Npb25fY2xvc2VkGAMgASgLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25DbG9zZWRIABIpCgZ1cGxpbmsYBCABKAsyFy5pb3QucmVnaXN0cnkudjEuVXBsaW5rSAASOgoPZG93bmxpbmtfcmVzdWx0GAUgASgLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0SAASNgoNc2Vzc2lvbl9zdGF0ZRgGIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uU3RhdGVIABI2Cg1sb3JhX2NvdW50ZXJzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLkxvcmFDb3VudGVyc0gAEjQKDHVwbGlua19iYXRjaBgIIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtCYXRjaEgAEkUKFWRvd25saW5rX3Jlc3VsdF9iYXRjaBgJIAEoCzIkLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdEJhdGNoSAASQwoUc2Vzc2lvbl9vcGVuZWRfYmF0Y2gYCiABKAsyIy5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZEJhdGNoSAASOQoMYXV0aGVudGljYXRlGAsgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUNhbGxIAEIGCgRraW5kIlYKEEF1dGhlbnRpY2F0ZUNhbGwSCgoCaWQYASABKAQSNgoIcmVxdWVzdHMYAiADKAsyJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdCJGChJTZXNzaW9uT3BlbmVkQmF0Y2gSMAoIc2Vzc2lvbnMYASADKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZCI3CgtVcGxpbmtCYXRjaBIoCgd1cGxpbmtzGAEgAygLMhcuaW90LnJlZ2lzdHJ5LnYxLlVwbGluayI+CgxMb3JhQ291bnRlcnMSLgoIY291bnRlcnMYASADKAsyHC5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXIiSAoLTG9yYUNvdW50ZXISFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIPCgdmY250X3VwGAIgASgNEhEKCWZjbnRfZG93bhgDIAEoDSKmAQoFSGVsbG8SEwoLaW5zdGFuY2VfaWQYASABKAkSKwoIcHJvdG9jb2wYAiABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSDwoHdmVyc2lvbhgDIAEoCRIwCghzZXNzaW9ucxgEIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkEhgKEGRvd25saW5rX2JhdGNoZXMYBSABKAgitgEKDVNlc3Npb25PcGVuZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWNsaWVudF9pcBgDIAEoCRISCgprZWVwX2FsaXZlGAQgASgNEhQKDG9wZW5lZF9hdF9tcxgFIAEoAxIRCgl0ZW5hbnRfaWQYBiABKAkSGAoQY3JlZGVudGlhbF9zdGFtcBgHIAEoCRIQCghzbGVlcGluZxgIIAEoCCJeCgxTZXNzaW9uU3RhdGUSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCXRlbmFudF9pZBgDIAEoCRIQCghzbGVlcGluZxgEIAEoCCJzCg1TZXNzaW9uQ2xvc2VkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIOCgZyZWFzb24YAyABKAkSFAoMY2xvc2VkX2F0X21zGAQgASgDEhEKCXRlbmFudF9pZBgFIAEoCSKVAgoGVXBsaW5rEgsKA3NlcRgBIAEoBBISCgpzZXNzaW9uX2lkGAIgASgJEhUKDWRldmljZV9pbnRfaWQYAyABKAMSDQoFdG9waWMYBCABKAkSDwoHcGF5bG9hZBgFIAEoDBIRCgljbGllbnRfaXAYBiABKAkSFgoOcmVjZWl2ZWRfYXRfbXMYByABKAMSCwoDcW9zGAggASgNEhEKCXRlbmFudF9pZBgJIAEoCRIdChVnYXRld2F5X2RldmljZV9pbnRfaWQYCiABKAMSEAoIbWV0YWRhdGEYCyABKAkSEQoJcmVzZW5kX2lkGAwgASgJEhQKDG1heWJlX3Jlc2VuZBgNIAEoCBIOCgZyZXRhaW4YDiABKAgiZwoORG93bmxpbmtSZXN1bHQSEwoLZG93bmxpbmtfaWQYASABKAMSLwoGc3RhdHVzGAIgASgOMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rU3RhdHVzEg8KB21lc3NhZ2UYAyABKAkiRwoTRG93bmxpbmtSZXN1bHRCYXRjaBIwCgdyZXN1bHRzGAEgAygLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0Ir8ECg9SZWdpc3RyeU1lc3NhZ2USLgoJaGVsbG9fYWNrGAEgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvQWNrSAASMAoKdXBsaW5rX2FjaxgCIAEoCzIaLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtBY2tIABItCghkb3dubGluaxgDIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0gAEiUKBGtpY2sYBCABKAsyFS5pb3QucmVnaXN0cnkudjEuS2lja0gAEjYKDXBvbGljeV91cGRhdGUYBSABKAsyHS5pb3QucmVnaXN0cnkudjEuUG9saWN5VXBkYXRlSAASQgoTc3Vic2NyaXB0aW9uX3VwZGF0ZRgGIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TdWJzY3JpcHRpb25VcGRhdGVIABI2Cg10ZW5hbnRfbGltaXRzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlRlbmFudExpbWl0c0gAEjgKDmRvd25saW5rX2JhdGNoGAggASgLMh4uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rQmF0Y2hIABJCChNhdXRoZW50aWNhdGVfYW5zd2VyGAkgASgLMiMuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUFuc3dlckgAEjoKD3JldGFpbmVkX3VwZGF0ZRgKIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5SZXRhaW5lZFVwZGF0ZUgAQgYKBGtpbmQiaQoSQXV0aGVudGljYXRlQW5zd2VyEgoKAmlkGAEgASgEEjgKCXJlc3BvbnNlcxgCIAMoCzIlLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRINCgVlcnJvchgDIAEoCSKTAQoISGVsbG9BY2sSDwoHbm9kZV9pZBgBIAEoCRIWCg51cGxpbmtfYmF0Y2hlcxgCIAEoCBIfChdkb3dubGlua19yZXN1bHRfYmF0Y2hlcxgDIAEoCBIeChZzZXNzaW9uX29wZW5lZF9iYXRjaGVzGAQgASgIEh0KFXN0cmVhbV9hdXRoZW50aWNhdGlvbhgFIAEoCCJMCglVcGxpbmtBY2sSDAoEc2VxcxgBIAMoBBIxCghyZWplY3RlZBgCIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtSZWplY3RlZCItCg5VcGxpbmtSZWplY3RlZBILCgNzZXEYASABKAQSDgoGcmVhc29uGAIgASgJIoUBCghEb3dubGluaxIKCgJpZBgBIAEoAxIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg0KBXRvcGljGAMgASgJEg8KB3BheWxvYWQYBCABKAwSCwoDcW9zGAUgASgNEhUKDWV4cGlyZXNfYXRfbXMYBiABKAMSEgoKcHJvcGVydGllcxgKIAEoCSI9Cg1Eb3dubGlua0JhdGNoEiwKCWRvd25saW5rcxgBIAMoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGluayItCgRLaWNrEhUKDWRldmljZV9pbnRfaWQYASABKAMSDgoGcmVhc29uGAIgASgJIlUKDFBvbGljeVVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEi4KCHBvbGljaWVzGAIgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLlRvcGljUG9saWN5ImYKElN1YnNjcmlwdGlvblVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjkKDXN1YnNjcmlwdGlvbnMYAiADKAsyIi5pb3QucmVnaXN0cnkudjEuUHJveHlTdWJzY3JpcHRpb24iUgoYQXV0aGVudGljYXRlQmF0Y2hSZXF1ZXN0EjYKCHJlcXVlc3RzGAEgAygLMiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QiVQoZQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZRI4CglyZXNwb25zZXMYASADKAsyJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2UqsQEKCFByb3RvY29sEhgKFFBST1RPQ09MX1VOU1BFQ0lGSUVEEAASEQoNUFJPVE9DT0xfTVFUVBABEhEKDVBST1RPQ09MX0NPQVAQAhISCg5QUk9UT0NPTF9MV00yTRADEhEKDVBST1RPQ09MX0xPUkEQBBIRCg1QUk9UT0NPTF9IVFRQEAUSFgoSUFJPVE9DT0xfV0VCU09DS0VUEAYSEwoPUFJPVE9DT0xfTU9EQlVTEAcq0QEKEkxvcmFBY3RpdmF0ZVJlc3VsdBIkCiBMT1JBX0FDVElWQVRFX1JFU1VMVF9VTlNQRUNJRklFRBAAEhsKF0xPUkFfQUNUSVZBVEVfUkVTVUxUX09LEAESKQolTE9SQV9BQ1RJVkFURV9SRVNVTFRfREVWX05PTkNFX1JFVVNFRBACEicKI0xPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9BRERSX1RBS0VOEAMSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfTk9UX0FMTE9XRUQQBCq0AQoKQXV0aFJlc3VsdBIbChdBVVRIX1JFU1VMVF9VTlNQRUNJRklFRBAAEhIKDkFVVEhfUkVTVUxUX09LEAESHwobQVVUSF9SRVNVTFRfQkFEX0NSRURFTlRJQUxTEAISFwoTQVVUSF9SRVNVTFRfQkxPQ0tFRBADEhsKF0FVVEhfUkVTVUxUX05PVF9BTExPV0VEEAQSHgoaQVVUSF9SRVNVTFRfUVVPVEFfRVhDRUVERUQQBSpbCgZBY2Nlc3MSFgoSQUNDRVNTX1VOU1BFQ0lGSUVEEAASEgoOQUNDRVNTX1BVQkxJU0gQARIUChBBQ0NFU1NfU1VCU0NSSUJFEAISDwoLQUNDRVNTX0JPVEgQAyqiAQoORG93bmxpbmtTdGF0dXMSHwobRE9XTkxJTktfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZRE9XTkxJTktfU1RBVFVTX0RFTElWRVJFRBABEhgKFERPV05MSU5LX1NUQVRVU19TRU5UEAISGgoWRE9XTkxJTktfU1RBVFVTX0ZBSUxFRBADEhoKFkRPV05MSU5LX1NUQVRVU19RVUVVRUQQBDKKBAoPUmVnaXN0cnlTZXJ2aWNlElsKDEF1dGhlbnRpY2F0ZRIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlElAKB0Nvbm5lY3QSHy5pb3QucmVnaXN0cnkudjEuQWRhcHRlck1lc3NhZ2UaIC5pb3QucmVnaXN0cnkudjEuUmVnaXN0cnlNZXNzYWdlKAEwARJ/ChhJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGUSMC5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVxdWVzdBoxLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRJbCgxMb3JhQWN0aXZhdGUSJC5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5Mb3JhQWN0aXZhdGVSZXNwb25zZRJqChFBdXRoZW50aWNhdGVCYXRjaBIpLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVCYXRjaFJlcXVlc3QaKi5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAki1QIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSAASLgoDcHNrGAYgASgLMh8uaW90LnJlZ2lzdHJ5LnYxLlBza0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSIiCg5Qc2tDcmVkZW50aWFscxIQCghpZGVudGl0eRgBIAEoCSKlAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCSI6CgxUZW5hbnRMaW1pdHMSEQoJdGVuYW50X2lkGAEgASgJEhcKD21heF91cGxpbmtfcmF0ZRgCIAEoDSLFAwoUQXV0aGVudGljYXRlUmVzcG9uc2USKwoGcmVzdWx0GAEgASgOMhsuaW90LnJlZ2lzdHJ5LnYxLkF1dGhSZXN1bHQSDwoHbWVzc2FnZRgCIAEoCRISCgpzZXNzaW9uX2lkGAMgASgJEi8KBmRldmljZRgEIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5EZXZpY2VJZGVudGl0eRIuCghwb2xpY2llcxgFIAMoCzIcLmlvdC5yZWdpc3RyeS52MS5Ub3BpY1BvbGljeRI5Cg1zdWJzY3JpcHRpb25zGAYgAygLMiIuaW90LnJlZ2lzdHJ5LnYxLlByb3h5U3Vic2NyaXB0aW9uEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSKQoEbG9yYRgIIAEoCzIbLmlvdC5yZWdpc3RyeS52MS5Mb3JhRGV2aWNlEjQKDXRlbmFudF9saW1pdHMYCSABKAsyHS5pb3QucmVnaXN0cnkudjEuVGVuYW50TGltaXRzEjIKCHJldGFpbmVkGBAgAygLMiAuaW90LnJlZ2lzdHJ5LnYxLlJldGFpbmVkTWVzc2FnZRIQCghwc2tfa2V5cxgSIAMoDCJSCg9SZXRhaW5lZE1lc3NhZ2USDQoFdG9waWMYASABKAkSDwoHcGF5bG9hZBgCIAEoDBILCgNxb3MYAyABKA0SEgoKcHJvcGVydGllcxgEIAEoCSJbCg5SZXRhaW5lZFVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjIKCHJldGFpbmVkGAIgAygLMiAuaW90LnJlZ2lzdHJ5LnYxLlJldGFpbmVkTWVzc2FnZSIvChFQcm94eVN1YnNjcmlwdGlvbhINCgV0b3BpYxgBIAEoCRILCgNxb3MYAiABKA0iqgIKDkRldmljZUlkZW50aXR5EhEKCXRlbmFudF9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWRldmljZV9pZBgDIAEoCRITCgtkZXZpY2VfbmFtZRgEIAEoCRIWCg5wcm9kdWN0X2ludF9pZBgFIAEoAxISCgpwcm9kdWN0X2lkGAYgASgJEisKCHByb3RvY29sGAcgASgOMhkuaW90LnJlZ2lzdHJ5LnYxLlByb3RvY29sEhIKCm1vdW50cG9pbnQYCCABKAkSHgoWZGVmYXVsdF9kb3dubGlua190b3BpYxgJIAEoCRITCgtkZXZpY2VfdHlwZRgKIAEoBRISCgppc19nYXRld2F5GAsgASgIEhAKCGF1dG9fc3ViGAwgASgIImAKC1RvcGljUG9saWN5EgoKAmlkGAEgASgDEg0KBXRvcGljGAIgASgJEicKBmFjY2VzcxgDIAEoDjIXLmlvdC5yZWdpc3RyeS52MS5BY2Nlc3MSDQoFYWxsb3cYBCABKAgiiQUKDkFkYXB0ZXJNZXNzYWdlEicKBWhlbGxvGAEgASgLMhYuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvSAASOAoOc2Vzc2lvbl9vcGVuZWQYAiABKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZEgAEjgKDnNlc3Npb25fY2xvc2VkGAMgASgLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25DbG9zZWRIABIpCgZ1cGxpbmsYBCABKAsyFy5pb3QucmVnaXN0cnkudjEuVXBsaW5rSAASOgoPZG93bmxpbmtfcmVzdWx0GAUgASgLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0SAASNgoNc2Vzc2lvbl9zdGF0ZRgGIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uU3RhdGVIABI2Cg1sb3JhX2NvdW50ZXJzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLkxvcmFDb3VudGVyc0gAEjQKDHVwbGlua19iYXRjaBgIIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtCYXRjaEgAEkUKFWRvd25saW5rX3Jlc3VsdF9iYXRjaBgJIAEoCzIkLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdEJhdGNoSAASQwoUc2Vzc2lvbl9vcGVuZWRfYmF0Y2gYCiABKAsyIy5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZEJhdGNoSAASOQoMYXV0aGVudGljYXRlGAsgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUNhbGxIAEIGCgRraW5kIlYKEEF1dGhlbnRpY2F0ZUNhbGwSCgoCaWQYASABKAQSNgoIcmVxdWVzdHMYAiADKAsyJC5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVxdWVzdCJGChJTZXNzaW9uT3BlbmVkQmF0Y2gSMAoIc2Vzc2lvbnMYASADKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZCI3CgtVcGxpbmtCYXRjaBIoCgd1cGxpbmtzGAEgAygLMhcuaW90LnJlZ2lzdHJ5LnYxLlVwbGluayI+CgxMb3JhQ291bnRlcnMSLgoIY291bnRlcnMYASADKAsyHC5pb3QucmVnaXN0cnkudjEuTG9yYUNvdW50ZXIiSAoLTG9yYUNvdW50ZXISFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIPCgdmY250X3VwGAIgASgNEhEKCWZjbnRfZG93bhgDIAEoDSKmAQoFSGVsbG8SEwoLaW5zdGFuY2VfaWQYASABKAkSKwoIcHJvdG9jb2wYAiABKA4yGS5pb3QucmVnaXN0cnkudjEuUHJvdG9jb2wSDwoHdmVyc2lvbhgDIAEoCRIwCghzZXNzaW9ucxgEIAMoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uT3BlbmVkEhgKEGRvd25saW5rX2JhdGNoZXMYBSABKAgitgEKDVNlc3Npb25PcGVuZWQSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCWNsaWVudF9pcBgDIAEoCRISCgprZWVwX2FsaXZlGAQgASgNEhQKDG9wZW5lZF9hdF9tcxgFIAEoAxIRCgl0ZW5hbnRfaWQYBiABKAkSGAoQY3JlZGVudGlhbF9zdGFtcBgHIAEoCRIQCghzbGVlcGluZxgIIAEoCCJeCgxTZXNzaW9uU3RhdGUSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1kZXZpY2VfaW50X2lkGAIgASgDEhEKCXRlbmFudF9pZBgDIAEoCRIQCghzbGVlcGluZxgEIAEoCCJzCg1TZXNzaW9uQ2xvc2VkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIOCgZyZWFzb24YAyABKAkSFAoMY2xvc2VkX2F0X21zGAQgASgDEhEKCXRlbmFudF9pZBgFIAEoCSKVAgoGVXBsaW5rEgsKA3NlcRgBIAEoBBISCgpzZXNzaW9uX2lkGAIgASgJEhUKDWRldmljZV9pbnRfaWQYAyABKAMSDQoFdG9waWMYBCABKAkSDwoHcGF5bG9hZBgFIAEoDBIRCgljbGllbnRfaXAYBiABKAkSFgoOcmVjZWl2ZWRfYXRfbXMYByABKAMSCwoDcW9zGAggASgNEhEKCXRlbmFudF9pZBgJIAEoCRIdChVnYXRld2F5X2RldmljZV9pbnRfaWQYCiABKAMSEAoIbWV0YWRhdGEYCyABKAkSEQoJcmVzZW5kX2lkGAwgASgJEhQKDG1heWJlX3Jlc2VuZBgNIAEoCBIOCgZyZXRhaW4YDiABKAgiZwoORG93bmxpbmtSZXN1bHQSEwoLZG93bmxpbmtfaWQYASABKAMSLwoGc3RhdHVzGAIgASgOMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rU3RhdHVzEg8KB21lc3NhZ2UYAyABKAkiRwoTRG93bmxpbmtSZXN1bHRCYXRjaBIwCgdyZXN1bHRzGAEgAygLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0Ir8ECg9SZWdpc3RyeU1lc3NhZ2USLgoJaGVsbG9fYWNrGAEgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvQWNrSAASMAoKdXBsaW5rX2FjaxgCIAEoCzIaLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtBY2tIABItCghkb3dubGluaxgDIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0gAEiUKBGtpY2sYBCABKAsyFS5pb3QucmVnaXN0cnkudjEuS2lja0gAEjYKDXBvbGljeV91cGRhdGUYBSABKAsyHS5pb3QucmVnaXN0cnkudjEuUG9saWN5VXBkYXRlSAASQgoTc3Vic2NyaXB0aW9uX3VwZGF0ZRgGIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TdWJzY3JpcHRpb25VcGRhdGVIABI2Cg10ZW5hbnRfbGltaXRzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlRlbmFudExpbWl0c0gAEjgKDmRvd25saW5rX2JhdGNoGAggASgLMh4uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rQmF0Y2hIABJCChNhdXRoZW50aWNhdGVfYW5zd2VyGAkgASgLMiMuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUFuc3dlckgAEjoKD3JldGFpbmVkX3VwZGF0ZRgKIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5SZXRhaW5lZFVwZGF0ZUgAQgYKBGtpbmQiaQoSQXV0aGVudGljYXRlQW5zd2VyEgoKAmlkGAEgASgEEjgKCXJlc3BvbnNlcxgCIAMoCzIlLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRINCgVlcnJvchgDIAEoCSKTAQoISGVsbG9BY2sSDwoHbm9kZV9pZBgBIAEoCRIWCg51cGxpbmtfYmF0Y2hlcxgCIAEoCBIfChdkb3dubGlua19yZXN1bHRfYmF0Y2hlcxgDIAEoCBIeChZzZXNzaW9uX29wZW5lZF9iYXRjaGVzGAQgASgIEh0KFXN0cmVhbV9hdXRoZW50aWNhdGlvbhgFIAEoCCJMCglVcGxpbmtBY2sSDAoEc2VxcxgBIAMoBBIxCghyZWplY3RlZBgCIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtSZWplY3RlZCItCg5VcGxpbmtSZWplY3RlZBILCgNzZXEYASABKAQSDgoGcmVhc29uGAIgASgJIoUBCghEb3dubGluaxIKCgJpZBgBIAEoAxIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg0KBXRvcGljGAMgASgJEg8KB3BheWxvYWQYBCABKAwSCwoDcW9zGAUgASgNEhUKDWV4cGlyZXNfYXRfbXMYBiABKAMSEgoKcHJvcGVydGllcxgKIAEoCSI9Cg1Eb3dubGlua0JhdGNoEiwKCWRvd25saW5rcxgBIAMoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGluayItCgRLaWNrEhUKDWRldmljZV9pbnRfaWQYASABKAMSDgoGcmVhc29uGAIgASgJIlUKDFBvbGljeVVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEi4KCHBvbGljaWVzGAIgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLlRvcGljUG9saWN5ImYKElN1YnNjcmlwdGlvblVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjkKDXN1YnNjcmlwdGlvbnMYAiADKAsyIi5pb3QucmVnaXN0cnkudjEuUHJveHlTdWJzY3JpcHRpb24iUgoYQXV0aGVudGljYXRlQmF0Y2hSZXF1ZXN0EjYKCHJlcXVlc3RzGAEgAygLMiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QiVQoZQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZRI4CglyZXNwb25zZXMYASADKAsyJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2UqsQEKCFByb3RvY29sEhgKFFBST1RPQ09MX1VOU1BFQ0lGSUVEEAASEQoNUFJPVE9DT0xfTVFUVBABEhEKDVBST1RPQ09MX0NPQVAQAhISCg5QUk9UT0NPTF9MV00yTRADEhEKDVBST1RPQ09MX0xPUkEQBBIRCg1QUk9UT0NPTF9IVFRQEAUSFgoSUFJPVE9DT0xfV0VCU09DS0VUEAYSEwoPUFJPVE9DT0xfTU9EQlVTEAcq0QEKEkxvcmFBY3RpdmF0ZVJlc3VsdBIkCiBMT1JBX0FDVElWQVRFX1JFU1VMVF9VTlNQRUNJRklFRBAAEhsKF0xPUkFfQUNUSVZBVEVfUkVTVUxUX09LEAESKQolTE9SQV9BQ1RJVkFURV9SRVNVTFRfREVWX05PTkNFX1JFVVNFRBACEicKI0xPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9BRERSX1RBS0VOEAMSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfTk9UX0FMTE9XRUQQBCq0AQoKQXV0aFJlc3VsdBIbChdBVVRIX1JFU1VMVF9VTlNQRUNJRklFRBAAEhIKDkFVVEhfUkVTVUxUX09LEAESHwobQVVUSF9SRVNVTFRfQkFEX0NSRURFTlRJQUxTEAISFwoTQVVUSF9SRVNVTFRfQkxPQ0tFRBADEhsKF0FVVEhfUkVTVUxUX05PVF9BTExPV0VEEAQSHgoaQVVUSF9SRVNVTFRfUVVPVEFfRVhDRUVERUQQBSpbCgZBY2Nlc3MSFgoSQUNDRVNTX1VOU1BFQ0lGSUVEEAASEgoOQUNDRVNTX1BVQkxJU0gQARIUChBBQ0NFU1NfU1VCU0NSSUJFEAISDwoLQUNDRVNTX0JPVEgQAyqiAQoORG93bmxpbmtTdGF0dXMSHwobRE9XTkxJTktfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZRE9XTkxJTktfU1RBVFVTX0RFTElWRVJFRBABEhgKFERPV05MSU5LX1NUQVRVU19TRU5UEAISGgoWRE9XTkxJTktfU1RBVFVTX0ZBSUxFRBADEhoKFkRPV05MSU5LX1NUQVRVU19RVUVVRUQQBDKKBAoPUmVnaXN0cnlTZXJ2aWNlElsKDEF1dGhlbnRpY2F0ZRIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlElAKB0Nvbm5lY3QSHy5pb3QucmVnaXN0cnkudjEuQWRhcHRlck1lc3NhZ2UaIC5pb3QucmVnaXN0cnkudjEuUmVnaXN0cnlNZXNzYWdlKAEwARJ/ChhJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGUSMC5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVxdWVzdBoxLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRJbCgxMb3JhQWN0aXZhdGUSJC5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5Mb3JhQWN0aXZhdGVSZXNwb25zZRJqChFBdXRoZW50aWNhdGVCYXRjaBIpLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVCYXRjaFJlcXVlc3QaKi5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * A LoRaWAN device's network session: its address, keys and frame counters (fcnt_up the next uplink
@@ -283,6 +283,12 @@ export type Credentials = Message<"iot.registry.v1.Credentials"> & {
      */
     value: ModbusCredentials;
     case: "modbus";
+  } | {
+    /**
+     * @generated from field: iot.registry.v1.PskCredentials psk = 6;
+     */
+    value: PskCredentials;
+    case: "psk";
   } | { case: undefined; value?: undefined };
 };
 
@@ -440,6 +446,27 @@ export const ModbusCredentialsSchema: GenMessage<ModbusCredentials> = /*@__PURE_
   messageDesc(file_iot_registry_v1_registry, 11);
 
 /**
+ * CoAP over DTLS with a pre-shared key: the PSK identity the client sent in its handshake, which is the
+ * deviceUsername of an authType 1 device. Answered only to a CoAP adapter; the OK answer carries the candidate keys
+ * (psk_keys), which the adapter's DTLS server checks against the client's Finished: the handshake is the proof.
+ *
+ * @generated from message iot.registry.v1.PskCredentials
+ */
+export type PskCredentials = Message<"iot.registry.v1.PskCredentials"> & {
+  /**
+   * @generated from field: string identity = 1;
+   */
+  identity: string;
+};
+
+/**
+ * Describes the message iot.registry.v1.PskCredentials.
+ * Use `create(PskCredentialsSchema)` to create a new message.
+ */
+export const PskCredentialsSchema: GenMessage<PskCredentials> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 12);
+
+/**
  * @generated from message iot.registry.v1.AuthenticateRequest
  */
 export type AuthenticateRequest = Message<"iot.registry.v1.AuthenticateRequest"> & {
@@ -471,7 +498,7 @@ export type AuthenticateRequest = Message<"iot.registry.v1.AuthenticateRequest">
  * Use `create(AuthenticateRequestSchema)` to create a new message.
  */
 export const AuthenticateRequestSchema: GenMessage<AuthenticateRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 12);
+  messageDesc(file_iot_registry_v1_registry, 13);
 
 /**
  * A tenant's limits that adapters enforce themselves, with no registry call per message (0 = unlimited).
@@ -498,7 +525,7 @@ export type TenantLimits = Message<"iot.registry.v1.TenantLimits"> & {
  * Use `create(TenantLimitsSchema)` to create a new message.
  */
 export const TenantLimitsSchema: GenMessage<TenantLimits> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 13);
+  messageDesc(file_iot_registry_v1_registry, 14);
 
 /**
  * @generated from message iot.registry.v1.AuthenticateResponse
@@ -571,6 +598,14 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
    * @generated from field: repeated iot.registry.v1.RetainedMessage retained = 16;
    */
   retained: RetainedMessage[];
+
+  /**
+   * PSK credentials only: the device's token as candidate DTLS keys, its UTF-8 bytes and, for a token of hex
+   * digits, the bytes the hex spells. Secret: never logged.
+   *
+   * @generated from field: repeated bytes psk_keys = 18;
+   */
+  pskKeys: Uint8Array[];
 };
 
 /**
@@ -578,7 +613,7 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
  * Use `create(AuthenticateResponseSchema)` to create a new message.
  */
 export const AuthenticateResponseSchema: GenMessage<AuthenticateResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 14);
+  messageDesc(file_iot_registry_v1_registry, 15);
 
 /**
  * A retained message of a device: its retained command (desired state) or its own retained uplink (last reported
@@ -617,7 +652,7 @@ export type RetainedMessage = Message<"iot.registry.v1.RetainedMessage"> & {
  * Use `create(RetainedMessageSchema)` to create a new message.
  */
 export const RetainedMessageSchema: GenMessage<RetainedMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 15);
+  messageDesc(file_iot_registry_v1_registry, 16);
 
 /**
  * Replaces the retained messages of a live device's sessions (all of them; none clears every one).
@@ -641,7 +676,7 @@ export type RetainedUpdate = Message<"iot.registry.v1.RetainedUpdate"> & {
  * Use `create(RetainedUpdateSchema)` to create a new message.
  */
 export const RetainedUpdateSchema: GenMessage<RetainedUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 16);
+  messageDesc(file_iot_registry_v1_registry, 17);
 
 /**
  * A subscription the registry keeps for a device (relative topic filter).
@@ -665,7 +700,7 @@ export type ProxySubscription = Message<"iot.registry.v1.ProxySubscription"> & {
  * Use `create(ProxySubscriptionSchema)` to create a new message.
  */
 export const ProxySubscriptionSchema: GenMessage<ProxySubscription> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 17);
+  messageDesc(file_iot_registry_v1_registry, 18);
 
 /**
  * @generated from message iot.registry.v1.DeviceIdentity
@@ -746,7 +781,7 @@ export type DeviceIdentity = Message<"iot.registry.v1.DeviceIdentity"> & {
  * Use `create(DeviceIdentitySchema)` to create a new message.
  */
 export const DeviceIdentitySchema: GenMessage<DeviceIdentity> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 18);
+  messageDesc(file_iot_registry_v1_registry, 19);
 
 /**
  * One publish/subscribe rule, topic relative to the device's mountpoint,
@@ -782,7 +817,7 @@ export type TopicPolicy = Message<"iot.registry.v1.TopicPolicy"> & {
  * Use `create(TopicPolicySchema)` to create a new message.
  */
 export const TopicPolicySchema: GenMessage<TopicPolicy> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 19);
+  messageDesc(file_iot_registry_v1_registry, 20);
 
 /**
  * @generated from message iot.registry.v1.AdapterMessage
@@ -878,7 +913,7 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
  * Use `create(AdapterMessageSchema)` to create a new message.
  */
 export const AdapterMessageSchema: GenMessage<AdapterMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 20);
+  messageDesc(file_iot_registry_v1_registry, 21);
 
 /**
  * Several Authenticate checks on the Connect stream, answered as AuthenticateBatch would answer them (at most 1000).
@@ -904,7 +939,7 @@ export type AuthenticateCall = Message<"iot.registry.v1.AuthenticateCall"> & {
  * Use `create(AuthenticateCallSchema)` to create a new message.
  */
 export const AuthenticateCallSchema: GenMessage<AuthenticateCall> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 21);
+  messageDesc(file_iot_registry_v1_registry, 22);
 
 /**
  * Sessions opened, in order, each handled as if it came alone.
@@ -923,7 +958,7 @@ export type SessionOpenedBatch = Message<"iot.registry.v1.SessionOpenedBatch"> &
  * Use `create(SessionOpenedBatchSchema)` to create a new message.
  */
 export const SessionOpenedBatchSchema: GenMessage<SessionOpenedBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 22);
+  messageDesc(file_iot_registry_v1_registry, 23);
 
 /**
  * Uplinks in seq order, each handled as if it came alone.
@@ -942,7 +977,7 @@ export type UplinkBatch = Message<"iot.registry.v1.UplinkBatch"> & {
  * Use `create(UplinkBatchSchema)` to create a new message.
  */
 export const UplinkBatchSchema: GenMessage<UplinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 23);
+  messageDesc(file_iot_registry_v1_registry, 24);
 
 /**
  * LoRaWAN frame counters, sent every so often (batched): the registry keeps the highest seen, so a
@@ -962,7 +997,7 @@ export type LoraCounters = Message<"iot.registry.v1.LoraCounters"> & {
  * Use `create(LoraCountersSchema)` to create a new message.
  */
 export const LoraCountersSchema: GenMessage<LoraCounters> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 24);
+  messageDesc(file_iot_registry_v1_registry, 25);
 
 /**
  * @generated from message iot.registry.v1.LoraCounter
@@ -989,7 +1024,7 @@ export type LoraCounter = Message<"iot.registry.v1.LoraCounter"> & {
  * Use `create(LoraCounterSchema)` to create a new message.
  */
 export const LoraCounterSchema: GenMessage<LoraCounter> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 25);
+  messageDesc(file_iot_registry_v1_registry, 26);
 
 /**
  * First message on every Connect stream, also after a reconnect. It lists the
@@ -1035,7 +1070,7 @@ export type Hello = Message<"iot.registry.v1.Hello"> & {
  * Use `create(HelloSchema)` to create a new message.
  */
 export const HelloSchema: GenMessage<Hello> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 26);
+  messageDesc(file_iot_registry_v1_registry, 27);
 
 /**
  * @generated from message iot.registry.v1.SessionOpened
@@ -1093,7 +1128,7 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 27);
+  messageDesc(file_iot_registry_v1_registry, 28);
 
 /**
  * A live session's device went to sleep or woke up (LwM2M queue mode: it is reachable only for a while
@@ -1128,7 +1163,7 @@ export type SessionState = Message<"iot.registry.v1.SessionState"> & {
  * Use `create(SessionStateSchema)` to create a new message.
  */
 export const SessionStateSchema: GenMessage<SessionState> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 28);
+  messageDesc(file_iot_registry_v1_registry, 29);
 
 /**
  * @generated from message iot.registry.v1.SessionClosed
@@ -1165,7 +1200,7 @@ export type SessionClosed = Message<"iot.registry.v1.SessionClosed"> & {
  * Use `create(SessionClosedSchema)` to create a new message.
  */
 export const SessionClosedSchema: GenMessage<SessionClosed> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 29);
+  messageDesc(file_iot_registry_v1_registry, 30);
 
 /**
  * A device message. seq increases by one per uplink within an adapter
@@ -1275,7 +1310,7 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
  * Use `create(UplinkSchema)` to create a new message.
  */
 export const UplinkSchema: GenMessage<Uplink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 30);
+  messageDesc(file_iot_registry_v1_registry, 31);
 
 /**
  * @generated from message iot.registry.v1.DownlinkResult
@@ -1302,7 +1337,7 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
  * Use `create(DownlinkResultSchema)` to create a new message.
  */
 export const DownlinkResultSchema: GenMessage<DownlinkResult> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 31);
+  messageDesc(file_iot_registry_v1_registry, 32);
 
 /**
  * Downlink results in the order the adapter had them, each handled as if it came alone.
@@ -1321,7 +1356,7 @@ export type DownlinkResultBatch = Message<"iot.registry.v1.DownlinkResultBatch">
  * Use `create(DownlinkResultBatchSchema)` to create a new message.
  */
 export const DownlinkResultBatchSchema: GenMessage<DownlinkResultBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 32);
+  messageDesc(file_iot_registry_v1_registry, 33);
 
 /**
  * @generated from message iot.registry.v1.RegistryMessage
@@ -1407,7 +1442,7 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
  * Use `create(RegistryMessageSchema)` to create a new message.
  */
 export const RegistryMessageSchema: GenMessage<RegistryMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 33);
+  messageDesc(file_iot_registry_v1_registry, 34);
 
 /**
  * One answer per request of the AuthenticateCall, in its order; none, with `error` set, when the registry could not
@@ -1437,7 +1472,7 @@ export type AuthenticateAnswer = Message<"iot.registry.v1.AuthenticateAnswer"> &
  * Use `create(AuthenticateAnswerSchema)` to create a new message.
  */
 export const AuthenticateAnswerSchema: GenMessage<AuthenticateAnswer> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 34);
+  messageDesc(file_iot_registry_v1_registry, 35);
 
 /**
  * @generated from message iot.registry.v1.HelloAck
@@ -1485,7 +1520,7 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
  * Use `create(HelloAckSchema)` to create a new message.
  */
 export const HelloAckSchema: GenMessage<HelloAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 35);
+  messageDesc(file_iot_registry_v1_registry, 36);
 
 /**
  * Sent only after the uplinks are durably stored (or found to be replays of
@@ -1511,7 +1546,7 @@ export type UplinkAck = Message<"iot.registry.v1.UplinkAck"> & {
  * Use `create(UplinkAckSchema)` to create a new message.
  */
 export const UplinkAckSchema: GenMessage<UplinkAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 36);
+  messageDesc(file_iot_registry_v1_registry, 37);
 
 /**
  * @generated from message iot.registry.v1.UplinkRejected
@@ -1533,7 +1568,7 @@ export type UplinkRejected = Message<"iot.registry.v1.UplinkRejected"> & {
  * Use `create(UplinkRejectedSchema)` to create a new message.
  */
 export const UplinkRejectedSchema: GenMessage<UplinkRejected> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 37);
+  messageDesc(file_iot_registry_v1_registry, 38);
 
 /**
  * A command for a device attached to this adapter. The adapter answers with a
@@ -1591,7 +1626,7 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
  * Use `create(DownlinkSchema)` to create a new message.
  */
 export const DownlinkSchema: GenMessage<Downlink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 38);
+  messageDesc(file_iot_registry_v1_registry, 39);
 
 /**
  * Downlinks in the order the registry sent them (a device's commands oldest first), each handled as if it came alone.
@@ -1610,7 +1645,7 @@ export type DownlinkBatch = Message<"iot.registry.v1.DownlinkBatch"> & {
  * Use `create(DownlinkBatchSchema)` to create a new message.
  */
 export const DownlinkBatchSchema: GenMessage<DownlinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 39);
+  messageDesc(file_iot_registry_v1_registry, 40);
 
 /**
  * Close the device's sessions at once (blocked, deleted, credentials changed).
@@ -1634,7 +1669,7 @@ export type Kick = Message<"iot.registry.v1.Kick"> & {
  * Use `create(KickSchema)` to create a new message.
  */
 export const KickSchema: GenMessage<Kick> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 40);
+  messageDesc(file_iot_registry_v1_registry, 41);
 
 /**
  * Replaces the policies of a live device's sessions.
@@ -1658,7 +1693,7 @@ export type PolicyUpdate = Message<"iot.registry.v1.PolicyUpdate"> & {
  * Use `create(PolicyUpdateSchema)` to create a new message.
  */
 export const PolicyUpdateSchema: GenMessage<PolicyUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 41);
+  messageDesc(file_iot_registry_v1_registry, 42);
 
 /**
  * Replaces the proxy subscriptions of a live device's sessions: the adapter
@@ -1683,7 +1718,7 @@ export type SubscriptionUpdate = Message<"iot.registry.v1.SubscriptionUpdate"> &
  * Use `create(SubscriptionUpdateSchema)` to create a new message.
  */
 export const SubscriptionUpdateSchema: GenMessage<SubscriptionUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 42);
+  messageDesc(file_iot_registry_v1_registry, 43);
 
 /**
  * The requests of AuthenticateBatch (at most 1000).
@@ -1702,7 +1737,7 @@ export type AuthenticateBatchRequest = Message<"iot.registry.v1.AuthenticateBatc
  * Use `create(AuthenticateBatchRequestSchema)` to create a new message.
  */
 export const AuthenticateBatchRequestSchema: GenMessage<AuthenticateBatchRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 43);
+  messageDesc(file_iot_registry_v1_registry, 44);
 
 /**
  * One answer per request, in the same order.
@@ -1721,7 +1756,7 @@ export type AuthenticateBatchResponse = Message<"iot.registry.v1.AuthenticateBat
  * Use `create(AuthenticateBatchResponseSchema)` to create a new message.
  */
 export const AuthenticateBatchResponseSchema: GenMessage<AuthenticateBatchResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 44);
+  messageDesc(file_iot_registry_v1_registry, 45);
 
 /**
  * Device protocols. The numbers equal the management API's cloudProtocol codes.
