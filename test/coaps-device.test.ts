@@ -1,4 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 
@@ -11,6 +14,7 @@ let t: TestFleet;
 let productID: string;
 let n = 0;
 const children: ChildProcess[] = [];
+let files: string;
 
 beforeAll(async () => {
   t = await startTestFleet({ IOT_COAP_KEEPALIVE: "30" }, { adapters: ["coap-adapter"] });
@@ -21,7 +25,16 @@ afterEach(() => {
 });
 afterAll(async () => {
   await t?.close();
+  if (files) rmSync(files, { recursive: true, force: true });
 });
+
+/** Writes `content` to a new file for coap-client's `-f` and answers its path. */
+function file(name: string, content: string): string {
+  files ||= mkdtempSync(join(tmpdir(), "coaps-e2e-"));
+  const path = join(files, name);
+  writeFileSync(path, content);
+  return path;
+}
 
 const newDevice = () => t.newDevice(productID, `coaps-${n++}`);
 const url = (path: string) => `${t.coapsUrl}${path}`;
@@ -110,6 +123,35 @@ describe("a CoAP device over DTLS with a pre-shared key", () => {
       .toBe(2);
   });
 
+  it("uploads a 3 KB JSON in 256-byte Block1 blocks inside the session; the event holds the whole body", async () => {
+    const d = await newDevice();
+    const json = JSON.stringify({ readings: Array.from({ length: 200 }, (_, i) => ({ i, temp: 20 + i / 10 })) });
+    expect(json.length).toBeGreaterThan(3000);
+    const r = coapsClient(d.deviceUsername, d.token, [
+      ...["-m", "post", "-b", "256", "-f", file("big.json", json)],
+      url("/mqtt/bulk"),
+    ]);
+    expect(r.stderr).toBe("");
+    expect((await events(d))[0]).toMatchObject({ topic: "bulk", payload: json });
+  });
+
+  it("receives a command larger than a block as an observer: the first block notified, the rest fetched", async () => {
+    const d = await newDevice();
+    const observer = run("coap-client-openssl", [
+      ...["-u", d.deviceUsername, "-k", d.token, "-m", "get", "-s", "15", "-b", "512"],
+      url("/mqtt"),
+    ]);
+    const command = "0123456789abcdef".repeat(160);
+    await expect.poll(() => statusOf(d), { timeout: 10_000 }).toBe(1);
+    await t.api("POST", "/device_publish", { deviceID: d.deviceID, payload: command });
+    await expect.poll(observer.out, { timeout: 10_000 }).toContain(command);
+    await expect
+      .poll(async () => (await t.api("GET", `/devices/${d.id}/control_logs`)).body.items[0]?.publishStatus, {
+        timeout: 5000,
+      })
+      .toBe(2);
+  });
+
   it("fails the handshake for a wrong key: nothing stored, the device stays offline", async () => {
     const d = await newDevice();
     const r = coapsClient(d.deviceUsername, "not-the-token", ["-m", "post", "-e", "1", url("/mqtt/x")]);
@@ -137,5 +179,22 @@ describe("a CoAP device over DTLS with a pre-shared key", () => {
     const again = sClient(d.deviceUsername, d.token);
     await expect.poll(again.out, { timeout: 10_000 }).toMatch(/unknown psk identity/i);
     expect(await connectStatuses(d)).toContain(2);
+  });
+
+  it("ends the DTLS session of a device whose token changed; the old key no longer completes a handshake", async () => {
+    const d = await newDevice();
+    const s = sClient(d.deviceUsername, d.token);
+    await expect.poll(s.out, { timeout: 10_000 }).toMatch(/Cipher is PSK-AES128-CCM8/);
+    await expect.poll(() => statusOf(d), { timeout: 5000 }).toBe(1);
+    const changedAt = Date.now();
+    const token = "ffeeddccbbaa99887766554433221100";
+    expect((await t.api("PUT", `/devices/${d.id}`, { token })).status).toBe(200);
+    await expect.poll(() => s.child.exitCode !== null, { timeout: 3000, interval: 20 }).toBe(true);
+    expect(Date.now() - changedAt).toBeLessThan(1500);
+    const old = coapsClient(d.deviceUsername, d.token, ["-m", "post", "-e", "old", url("/mqtt/x")]);
+    expect(old.stdout).toMatch(/decrypt error/);
+    const renewed = coapsClient(d.deviceUsername, token, ["-m", "post", "-e", "new", url("/mqtt/x")]);
+    expect(renewed.stderr).toBe("");
+    expect((await events(d)).map((e: { payload: string }) => e.payload)).toEqual(["new"]);
   });
 });
