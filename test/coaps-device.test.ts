@@ -58,8 +58,8 @@ function run(command: string, args: string[]): { child: ChildProcess; out: () =>
   const child = spawn(command, args);
   children.push(child);
   let out = "";
-  child.stdout!.on("data", (b: Buffer) => (out += b.toString()));
-  child.stderr!.on("data", (b: Buffer) => (out += b.toString()));
+  child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (out += b.toString()));
   return { child, out: () => out };
 }
 
