@@ -13,6 +13,13 @@ export const coapAdapterSettings = {
     -1,
     65535,
   ),
+  coapsIdle: integer(
+    "IOT_COAPS_IDLE",
+    3600,
+    "seconds a DTLS session may send nothing before the adapter closes it (the device then handshakes again)",
+    1,
+    604_800,
+  ),
   coapHost: text("IOT_COAP_HOST", "0.0.0.0", "address the CoAP listener binds to"),
   keepAlive: integer(
     "IOT_COAP_KEEPALIVE",

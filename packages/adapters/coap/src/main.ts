@@ -35,6 +35,7 @@ runMain("coap-adapter", async () => {
       ? undefined
       : await listenDtls(adapter.secure, {
           port: config.coapsPort,
+          idleMs: config.coapsIdle * 1000,
           host: config.coapHost,
           onError: (err) => logger.warn({ err: err.message }, "dtls socket error"),
         });

@@ -95,4 +95,18 @@ describe("listenDtls", () => {
     await expect.poll(s.out, { timeout: 10_000 }).toMatch(/unknown psk identity/i);
     expect(registry.events).toEqual([]);
   });
+
+  it("closes a session that sent nothing for idleMs with close_notify", async () => {
+    await listener.close();
+    listener = await listenDtls(adapter.secure, {
+      port: 0,
+      host: "127.0.0.1",
+      onError: (err) => expect.unreachable(err.message),
+      idleMs: 300,
+    });
+    const s = sClient("u7", TOKEN);
+    await expect.poll(s.out, { timeout: 10_000 }).toMatch(/Cipher is PSK-AES128-CCM8/);
+    await expect.poll(() => s.child.exitCode !== null, { timeout: 3000, interval: 20 }).toBe(true);
+    expect(listener.sessions).toBe(0);
+  });
 });
