@@ -97,6 +97,7 @@ beforeAll(async () => {
   mqttUrl = reachable(mqttAdapter.urls.mqtt!);
   const coapAdapter = await startAdapter("coap-adapter", "packages/adapters/coap/src/main.ts", b, {
     IOT_COAP_PORT: "0",
+    IOT_COAPS_PORT: "-1",
   });
   coapPort = Number(new URL(reachable(coapAdapter.urls.coap!)).port);
   const httpAdapter = await startAdapter("http-adapter", "packages/adapters/http/src/main.ts", c, {

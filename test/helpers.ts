@@ -27,6 +27,8 @@ export interface TestFleet {
   httpUrl: string;
   /** The CoAP adapter, `coap://host:port`. */
   coapUrl: string;
+  /** The CoAP adapter's DTLS (pre-shared key) listener, `coaps://host:port`. */
+  coapsUrl: string;
   /** The LwM2M adapter (LwM2M server, CoAP over UDP), `coap://host:port`. */
   lwm2mUrl: string;
   api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
@@ -62,6 +64,7 @@ export async function startTestFleet(
       IOT_MQTT_WS_PORT: "0",
       IOT_HTTP_DEVICE_PORT: "0",
       IOT_COAP_PORT: "0",
+      IOT_COAPS_PORT: "0",
       IOT_LWM2M_PORT: "0",
       IOT_ADMIN_USERNAME: "admin",
       IOT_ADMIN_PASSWORD: "e2e-admin-pass",
@@ -95,6 +98,7 @@ export async function startTestFleet(
     wsUrl: reachable(mqttUrls.ws ?? ""),
     httpUrl: reachable(fleet.adapters.find((a) => a.name === "http-adapter")?.urls.http ?? ""),
     coapUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coap ?? ""),
+    coapsUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coaps ?? ""),
     lwm2mUrl: reachable(fleet.adapters.find((a) => a.name === "lwm2m-adapter")?.urls.lwm2m ?? ""),
     api,
     token,

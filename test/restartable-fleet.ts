@@ -78,6 +78,7 @@ export async function startRestartableFleet(
     IOT_MQTT_WS_PORT: "0",
     IOT_HTTP_DEVICE_PORT: http!,
     IOT_COAP_PORT: coap!,
+    IOT_COAPS_PORT: "0",
     IOT_LWM2M_PORT: lwm2m!,
     IOT_ADMIN_PASSWORD: PASSWORD,
     IOT_LOG_LEVEL: "warn",

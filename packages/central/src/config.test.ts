@@ -11,11 +11,15 @@ describe("brokerAddresses", () => {
     });
   });
 
-  it("advertises no CoAP over DTLS address unless a port is set, since no adapter listens for DTLS", () => {
+  it("advertises the CoAP over DTLS (PSK) address the CoAP adapter listens on, and none when it is off", () => {
     const defaults = brokerAddresses(readCentralConfig({ IOT_PUBLIC_HOST: "iot.example.com" }));
-    expect(defaults).toMatchObject({ coapBroker: "iot.example.com:5683", coapsBroker: "", coapssBroker: "" });
-    const proxied = brokerAddresses(readCentralConfig({ IOT_PUBLIC_HOST: "h", IOT_COAPS_PORT: "5684" }));
-    expect(proxied).toMatchObject({ coapsBroker: "h:5684", coapssBroker: "" });
+    expect(defaults).toMatchObject({
+      coapBroker: "iot.example.com:5683",
+      coapsBroker: "iot.example.com:5684",
+      coapssBroker: "",
+    });
+    const off = brokerAddresses(readCentralConfig({ IOT_PUBLIC_HOST: "h", IOT_COAPS_PORT: "-1" }));
+    expect(off).toMatchObject({ coapsBroker: "", coapssBroker: "" });
   });
 
   it("refuses ports below -1 with one line naming the variable", () => {

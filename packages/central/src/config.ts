@@ -133,11 +133,10 @@ export const centralSettings = {
     65535,
   ),
   coapPort: port("IOT_COAP_PORT", 5683, "CoAP port, as advertised."),
-  // No adapter listens for CoAP over DTLS (no maintained DTLS server exists for Node): off unless a port is given.
   coapsPort: integer(
     "IOT_COAPS_PORT",
-    -1,
-    "CoAP over DTLS port, as advertised; -1 (default): no such listener, advertised as empty.",
+    5684,
+    "CoAP over DTLS with pre-shared keys port, as advertised (the CoAP adapter listens on it; -1: off, advertised as empty).",
     -1,
     65535,
   ),

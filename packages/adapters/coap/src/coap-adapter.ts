@@ -4,6 +4,7 @@ import {
   DeviceLeases,
   Lease,
   retryAfterSeconds,
+  type DeviceCredentials,
   type DownlinkOutcome,
   type LeaseRefusal,
   type RegistryClient,
@@ -11,6 +12,7 @@ import {
 } from "@iot/adapter-core";
 import { createMessageLayer, EXCHANGE_MS, type CoapReply, type CoapRequest, type Peer } from "./message-layer.js";
 import { CODES } from "./messages.js";
+import { SecurePeers, type SecureTarget } from "./secure-peers.js";
 
 export type { Peer } from "./message-layer.js";
 
@@ -53,6 +55,8 @@ export interface CoapAdapterOptions {
 export interface CoapAdapter {
   /** Handles one datagram from `peer`; `send` writes a datagram back to it. Never throws. */
   handle(datagram: Buffer, peer: Peer, send: (datagram: Buffer) => void): void;
+  /** The DTLS listener's side: PSK lookups, sessions and their decrypted datagrams (see transport/dtls.ts). */
+  readonly secure: SecureTarget;
   /** Ends every observation and device session. */
   close(): void;
   readonly leases: DeviceLeases;
@@ -176,33 +180,53 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     return reply ?? { code: CODES.content };
   };
 
-  /** An observation's key: its observer and token. */
-  const observationKey = ({ peer, token }: CoapRequest) => `${peer.address}:${peer.port}:${token.toString("hex")}`;
+  /** An observation's key: its listener (plain or DTLS: a peer may talk to both), observer and token. */
+  const observationKey = ({ peer, token }: CoapRequest, scope: string) =>
+    `${scope}${peer.address}:${peer.port}:${token.toString("hex")}`;
 
-  const serve = async (request: CoapRequest): Promise<CoapReply> => {
-    const { method, path, query, peer } = request;
-    if (path[0] !== "mqtt") return answer(CODES.notFound, "use /mqtt/<topic>");
-    const topic = path.slice(1).join("/");
-    if (method === "GET" && request.observe === 1) {
-      observations.get(observationKey(request))?.stop();
-      return answer(CODES.content);
-    }
-    if (method !== "GET" && method !== "POST" && method !== "PUT")
-      return answer(CODES.methodNotAllowed, "use POST or PUT to publish, GET to receive");
+  /** Plain CoAP: the credentials are the query's `?c=&u=&p=`. */
+  const queryCredentials = ({ query }: CoapRequest): DeviceCredentials | CoapReply => {
     const username = query.get("u");
     const token = query.get("p");
     if (!username || !token)
       return answer(CODES.unauthorized, "credentials missing: ?c=<deviceID>&u=<deviceUsername>&p=<token>");
-    const credentials = { kind: "token", clientId: query.get("c") ?? "", username, token } as const;
+    return { kind: "token", clientId: query.get("c") ?? "", username, token };
+  };
+
+  const secure = new SecurePeers(leases, options.registry, log);
+
+  /** CoAP over DTLS: the session's handshake authenticated the device. */
+  const sessionCredentials = ({ peer }: CoapRequest): DeviceCredentials | CoapReply =>
+    secure.credentialsOf(peer) ?? answer(CODES.unauthorized, "no DTLS session");
+
+  const serve = async (
+    request: CoapRequest,
+    credentialsOf: (request: CoapRequest) => DeviceCredentials | CoapReply,
+    scope: string,
+  ): Promise<CoapReply> => {
+    const { method, path, peer } = request;
+    if (path[0] !== "mqtt") return answer(CODES.notFound, "use /mqtt/<topic>");
+    const topic = path.slice(1).join("/");
+    if (method === "GET" && request.observe === 1) {
+      observations.get(observationKey(request, scope))?.stop();
+      return answer(CODES.content);
+    }
+    if (method !== "GET" && method !== "POST" && method !== "PUT")
+      return answer(CODES.methodNotAllowed, "use POST or PUT to publish, GET to receive");
+    const credentials = credentialsOf(request);
+    if ("code" in credentials) return credentials;
     const lease = leases.openLease(credentials) ?? (await leases.acquire(credentials, peer.address));
     if (!(lease instanceof Lease))
       return refusalReply(
         lease,
         lease.kind === "auth" && lease.code === "BAD_CREDENTIALS" ? "unknown username or wrong token" : lease.message,
       );
+    if (credentials.kind === "psk") secure.watch(peer, lease);
     if (method === "GET") {
       const filter = topic || lease.session.device.defaultDownlinkTopic;
-      return request.observe === 0 ? observe(observationKey(request), lease, request, filter) : fetchOne(lease, filter);
+      return request.observe === 0
+        ? observe(observationKey(request, scope), lease, request, filter)
+        : fetchOne(lease, filter);
     }
     if (!topic) return answer(CODES.badRequest, "a topic is required: /mqtt/<topic>");
     const qos = request.confirmable ? 1 : 0;
@@ -230,7 +254,7 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     return answer(CODES.unavailable, "not stored; try again", retryAfterSeconds(err.code));
   };
 
-  const layer = createMessageLayer(serve, {
+  const layerOptions = {
     logger: log,
     maxBodyBytes: options.maxMessageSize,
     ...(options.ackTimeoutMs !== undefined && { ackTimeoutMs: options.ackTimeoutMs }),
@@ -238,15 +262,30 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     ...(options.maxTransfers !== undefined && { maxTransfers: options.maxTransfers }),
     ...(options.transferTimeoutMs !== undefined && { transferTimeoutMs: options.transferTimeoutMs }),
     ...(options.maxSzx !== undefined && { maxSzx: options.maxSzx }),
+  };
+  const layer = createMessageLayer((request) => serve(request, queryCredentials, ""), {
+    ...layerOptions,
     // The device a refused request claims to come from (its credentials are not checked before the body is whole).
     describe: ({ query }) => ({ deviceId: query.get("c"), deviceUsername: query.get("u") }),
+  });
+  // A message layer of its own: Message IDs, duplicates and block-wise transfers are per listener.
+  const secureLayer = createMessageLayer((request) => serve(request, sessionCredentials, "dtls:"), {
+    ...layerOptions,
+    describe: ({ peer }) => ({ deviceUsername: secure.identityOf(peer) }),
   });
 
   return {
     leases,
     handle: (datagram, peer, send) => layer.handle(datagram, peer, send),
+    secure: {
+      lookupPsk: (identity) => secure.lookupPsk(identity),
+      established: (peer, identity, end) => secure.established(peer, identity, end),
+      handle: (datagram, peer, send) => secureLayer.handle(datagram, peer, send),
+      closed: (peer) => secure.closed(peer),
+    },
     close() {
       layer.close();
+      secureLayer.close();
       for (const o of [...observations.values()]) o.stop();
       leases.closeAll("adapter shutting down");
     },

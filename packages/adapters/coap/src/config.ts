@@ -6,6 +6,20 @@ export const coapAdapterSettings = {
   ...adapterSettings,
   ...adapterMetricsSettings("IOT_COAP_METRICS_PORT"),
   coapPort: port("IOT_COAP_PORT", 5683, "CoAP (UDP) port for devices; 0 picks a free one"),
+  coapsPort: integer(
+    "IOT_COAPS_PORT",
+    5684,
+    "CoAP over DTLS (UDP) port for devices with pre-shared keys (identity deviceUsername, key token); 0 picks a free one, -1 turns it off",
+    -1,
+    65535,
+  ),
+  coapsIdle: integer(
+    "IOT_COAPS_IDLE",
+    3600,
+    "seconds a DTLS session may send nothing before the adapter closes it (the device then handshakes again)",
+    1,
+    604_800,
+  ),
   coapHost: text("IOT_COAP_HOST", "0.0.0.0", "address the CoAP listener binds to"),
   keepAlive: integer(
     "IOT_COAP_KEEPALIVE",

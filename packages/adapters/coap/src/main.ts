@@ -1,6 +1,7 @@
 /**
  * The CoAP adapter process: reads its settings once, connects to the
- * registry, listens for devices on UDP and prints one READY line on stdout.
+ * registry, listens for devices on UDP (plain, and DTLS with pre-shared keys
+ * unless IOT_COAPS_PORT is -1) and prints one READY line on stdout.
  * Logs go to stderr. SIGINT/SIGTERM: stop listening, end observations and
  * device sessions (reported closed), close the registry link, exit 0.
  */
@@ -8,6 +9,7 @@ import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetr
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { createCoapAdapter } from "./coap-adapter.js";
 import { coapAdapterSettings } from "./config.js";
+import { listenDtls } from "./transport/dtls.js";
 import { listenUdp } from "./transport/udp.js";
 
 runMain("coap-adapter", async () => {
@@ -28,19 +30,29 @@ runMain("coap-adapter", async () => {
     host: config.coapHost,
     onError: (err) => logger.warn({ err: err.message }, "udp socket error"),
   });
+  const dtls =
+    config.coapsPort < 0
+      ? undefined
+      : await listenDtls(adapter.secure, {
+          port: config.coapsPort,
+          idleMs: config.coapsIdle * 1000,
+          host: config.coapHost,
+          onError: (err) => logger.warn({ err: err.message }, "dtls socket error"),
+        });
   signals.onStop(async () => {
     logger.info("shutting down");
     await udp.close();
+    await dtls?.close();
     adapter.close();
     await metrics?.close();
     await registry.close();
   });
   registry.start();
   logger.info(
-    { port: udp.port, registry: config.registryUrls, instance: registry.instanceId },
+    { port: udp.port, dtlsPort: dtls?.port, registry: config.registryUrls, instance: registry.instanceId },
     "coap adapter listening",
   );
   process.stdout.write(
-    `READY coap-adapter coap=coap://${announcedHost(config.coapHost)}:${udp.port}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
+    `READY coap-adapter coap=coap://${announcedHost(config.coapHost)}:${udp.port}${dtls ? ` coaps=coaps://${announcedHost(config.coapHost)}:${dtls.port}` : ""}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
   );
 });

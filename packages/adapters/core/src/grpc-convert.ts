@@ -152,6 +152,8 @@ function credentialsKind(c: DeviceCredentials): Credentials["kind"] {
           gatewayToken: c.gatewayToken,
         },
       };
+    case "psk":
+      return { case: "psk", value: { $typeName: "iot.registry.v1.PskCredentials", identity: c.identity } };
   }
 }
 
@@ -228,6 +230,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         ...(res.lora ? { lora: fromLoraDevice(res.lora) } : {}),
         ...(res.retained.length > 0 ? { retained: fromRetained(res.retained) } : {}),
         ...(res.mqttSession ? { mqttSession: fromMqttSessionState(res.mqttSession) } : {}),
+        ...(res.pskKeys.length > 0 ? { pskKeys: res.pskKeys.map((k) => Buffer.from(k)) } : {}),
       },
     };
   }

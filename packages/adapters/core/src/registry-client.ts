@@ -26,7 +26,9 @@ export type DeviceCredentials =
       gatewayToken: string;
       /** The slave's unit id: the device's modBusIndex under that gateway. */
       index: number;
-    };
+    }
+  /** CoAP over DTLS: the PSK identity of the handshake (a deviceUsername); the handshake checks the key. */
+  | { kind: "psk"; identity: string };
 
 /** Policy access, Form 1 codes: 1 publish, 2 subscribe, 3 both. */
 export type PolicyAccess = 1 | 2 | 3;
@@ -165,6 +167,8 @@ export interface DeviceSession {
   readonly retained?: readonly RetainedMessage[];
   /** MQTT, when the authentication asked for a session: the one resumed from the registry's store. */
   readonly mqttSession?: MqttSessionState;
+  /** PSK credentials: the device's token as candidate DTLS keys (secret: never logged). */
+  readonly pskKeys?: readonly Buffer[];
 }
 
 /**

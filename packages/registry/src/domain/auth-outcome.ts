@@ -46,6 +46,8 @@ export type AuthOutcome =
       lora?: LoraDevice;
       /** The device's retained messages, one per topic (retainedOfDevices); absent when it has none. */
       retained?: PushedRetained[];
+      /** PSK credentials: the candidate DTLS keys (secret, never logged). */
+      pskKeys?: Buffer[];
     }
   | { ok: false; result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED"; message: string };
 

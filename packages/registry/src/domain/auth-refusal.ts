@@ -20,6 +20,8 @@ function claimedId(c: DeviceCredentials): string {
       return c.endpoint;
     case "lora":
       return c.gatewayEui || c.devEui || c.devAddr;
+    case "psk":
+      return "";
     default:
       return c.clientId;
   }

@@ -6,6 +6,7 @@ import type { AuthRequest } from "./device-credentials.js";
 import { loraAuth } from "./lora-auth.js";
 import { lwm2mAuth } from "./lwm2m-auth.js";
 import { modbusAuth } from "./modbus-auth.js";
+import { pskAuth } from "./psk-auth.js";
 import { tokenAuth } from "./token-auth.js";
 
 /**
@@ -30,5 +31,7 @@ export async function authenticateDevice(
       return lwm2mAuth(db, req, c, now);
     case "lora":
       return loraAuth(db, req, c, now);
+    case "psk":
+      return pskAuth(db, req, c, now);
   }
 }

@@ -4,7 +4,9 @@ export type DeviceCredentials =
   | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
   | { kind: "modbus"; gatewayDeviceId: string; gatewayUsername: string; gatewayToken: string; index: number }
   | { kind: "lwm2m"; endpoint: string }
-  | { kind: "lora"; devEui: string; devAddr: string; gatewayEui?: string };
+  | { kind: "lora"; devEui: string; devAddr: string; gatewayEui?: string }
+  /** CoAP over DTLS: the PSK identity of the handshake, a deviceUsername. */
+  | { kind: "psk"; identity: string };
 
 /** One connect to check: the credentials, the protocol of the adapter asking, and the client's address (logged). */
 export type AuthRequest = { protocol: number; credentials: DeviceCredentials; clientIp: string };

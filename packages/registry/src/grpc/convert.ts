@@ -47,6 +47,8 @@ export function credentialsFromProto(c: Credentials | undefined): DeviceCredenti
         devAddr: c.kind.value.devAddr,
         ...(c.kind.value.gatewayEui ? { gatewayEui: c.kind.value.gatewayEui } : {}),
       };
+    case "psk":
+      return { kind: "psk", identity: c.kind.value.identity };
     default:
       return undefined;
   }
@@ -70,6 +72,7 @@ export function authOutcomeToProto(o: AuthOutcome) {
     credentialStamp: o.credentialStamp,
     ...(o.lora ? { lora: loraToProto(o.lora) } : {}),
     retained: retainedToProto(o.retained ?? []),
+    pskKeys: o.pskKeys ?? [],
   };
 }
 
@@ -95,6 +98,7 @@ export function admittedAnswer(
     ...(o.lora ? { lora: loraToProto(o.lora) } : {}),
     tenantLimits: { $typeName: "iot.registry.v1.TenantLimits", ...limits },
     retained: retainedToProto(o.retained ?? []),
+    pskKeys: o.pskKeys ?? [],
   };
 }
 

@@ -21,7 +21,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file iot/registry/v1/registry.proto.
  */
 export const file_iot_registry_v1_registry: GenFile = /*@__PURE__*/
-  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAkipQIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSLgAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCRI5CgxtcXR0X3Nlc3Npb24YBSABKAsyIy5pb3QucmVnaXN0cnkudjEuTXF0dFNlc3Npb25SZXF1ZXN0IkIKEk1xdHRTZXNzaW9uUmVxdWVzdBITCgtjbGVhbl9zdGFydBgBIAEoCBIXCg9leHBpcnlfaW50ZXJ2YWwYAiABKA0iXwoQTXF0dFNlc3Npb25TdGF0ZRIPCgdwcmVzZW50GAEgASgIEjoKDXN1YnNjcmlwdGlvbnMYAiADKAsyIy5pb3QucmVnaXN0cnkudjEuU3RvcmVkU3Vic2NyaXB0aW9uIpkBChJTdG9yZWRTdWJzY3JpcHRpb24SDQoFdG9waWMYASABKAkSCwoDcW9zGAIgASgNEhAKCG5vX2xvY2FsGAMgASgIEhsKE3JldGFpbl9hc19wdWJsaXNoZWQYBCABKAgSFwoPcmV0YWluX2hhbmRsaW5nGAUgASgNEh8KF3N1YnNjcmlwdGlvbl9pZGVudGlmaWVyGAYgASgNItcBChFNcXR0U2Vzc2lvblVwZGF0ZRISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJdGVuYW50X2lkGAMgASgJEhEKCWNsaWVudF9pZBgEIAEoCRI6Cg1zdWJzY3JpcHRpb25zGAUgAygLMiMuaW90LnJlZ2lzdHJ5LnYxLlN0b3JlZFN1YnNjcmlwdGlvbhIXCg9leHBpcnlfaW50ZXJ2YWwYBiABKA0SDQoFZW5kZWQYByABKAgSDQoFYXRfbXMYCCABKAMiOgoMVGVuYW50TGltaXRzEhEKCXRlbmFudF9pZBgBIAEoCRIXCg9tYXhfdXBsaW5rX3JhdGUYAiABKA0i7AMKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEisKBnJlc3VsdBgBIAEoDjIbLmlvdC5yZWdpc3RyeS52MS5BdXRoUmVzdWx0Eg8KB21lc3NhZ2UYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIvCgZkZXZpY2UYBCABKAsyHy5pb3QucmVnaXN0cnkudjEuRGV2aWNlSWRlbnRpdHkSLgoIcG9saWNpZXMYBSADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kSOQoNc3Vic2NyaXB0aW9ucxgGIAMoCzIiLmlvdC5yZWdpc3RyeS52MS5Qcm94eVN1YnNjcmlwdGlvbhIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJEikKBGxvcmEYCCABKAsyGy5pb3QucmVnaXN0cnkudjEuTG9yYURldmljZRI0Cg10ZW5hbnRfbGltaXRzGAkgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlRlbmFudExpbWl0cxIyCghyZXRhaW5lZBgQIAMoCzIgLmlvdC5yZWdpc3RyeS52MS5SZXRhaW5lZE1lc3NhZ2USNwoMbXF0dF9zZXNzaW9uGA0gASgLMiEuaW90LnJlZ2lzdHJ5LnYxLk1xdHRTZXNzaW9uU3RhdGUiUgoPUmV0YWluZWRNZXNzYWdlEg0KBXRvcGljGAEgASgJEg8KB3BheWxvYWQYAiABKAwSCwoDcW9zGAMgASgNEhIKCnByb3BlcnRpZXMYBCABKAkiWwoOUmV0YWluZWRVcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIyCghyZXRhaW5lZBgCIAMoCzIgLmlvdC5yZWdpc3RyeS52MS5SZXRhaW5lZE1lc3NhZ2UiLwoRUHJveHlTdWJzY3JpcHRpb24SDQoFdG9waWMYASABKAkSCwoDcW9zGAIgASgNIqoCCg5EZXZpY2VJZGVudGl0eRIRCgl0ZW5hbnRfaWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCglkZXZpY2VfaWQYAyABKAkSEwoLZGV2aWNlX25hbWUYBCABKAkSFgoOcHJvZHVjdF9pbnRfaWQYBSABKAMSEgoKcHJvZHVjdF9pZBgGIAEoCRIrCghwcm90b2NvbBgHIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBISCgptb3VudHBvaW50GAggASgJEh4KFmRlZmF1bHRfZG93bmxpbmtfdG9waWMYCSABKAkSEwoLZGV2aWNlX3R5cGUYCiABKAUSEgoKaXNfZ2F0ZXdheRgLIAEoCBIQCghhdXRvX3N1YhgMIAEoCCJgCgtUb3BpY1BvbGljeRIKCgJpZBgBIAEoAxINCgV0b3BpYxgCIAEoCRInCgZhY2Nlc3MYAyABKA4yFy5pb3QucmVnaXN0cnkudjEuQWNjZXNzEg0KBWFsbG93GAQgASgIIsUFCg5BZGFwdGVyTWVzc2FnZRInCgVoZWxsbxgBIAEoCzIWLmlvdC5yZWdpc3RyeS52MS5IZWxsb0gAEjgKDnNlc3Npb25fb3BlbmVkGAIgASgLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWRIABI4Cg5zZXNzaW9uX2Nsb3NlZBgDIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uQ2xvc2VkSAASKQoGdXBsaW5rGAQgASgLMhcuaW90LnJlZ2lzdHJ5LnYxLlVwbGlua0gAEjoKD2Rvd25saW5rX3Jlc3VsdBgFIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdEgAEjYKDXNlc3Npb25fc3RhdGUYBiABKAsyHS5pb3QucmVnaXN0cnkudjEuU2Vzc2lvblN0YXRlSAASNgoNbG9yYV9jb3VudGVycxgHIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5Mb3JhQ291bnRlcnNIABI0Cgx1cGxpbmtfYmF0Y2gYCCABKAsyHC5pb3QucmVnaXN0cnkudjEuVXBsaW5rQmF0Y2hIABJFChVkb3dubGlua19yZXN1bHRfYmF0Y2gYCSABKAsyJC5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRCYXRjaEgAEkMKFHNlc3Npb25fb3BlbmVkX2JhdGNoGAogASgLMiMuaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWRCYXRjaEgAEjkKDGF1dGhlbnRpY2F0ZRgLIAEoCzIhLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVDYWxsSAASOgoMbXF0dF9zZXNzaW9uGAwgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1xdHRTZXNzaW9uVXBkYXRlSABCBgoEa2luZCJWChBBdXRoZW50aWNhdGVDYWxsEgoKAmlkGAEgASgEEjYKCHJlcXVlc3RzGAIgAygLMiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QiRgoSU2Vzc2lvbk9wZW5lZEJhdGNoEjAKCHNlc3Npb25zGAEgAygLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWQiNwoLVXBsaW5rQmF0Y2gSKAoHdXBsaW5rcxgBIAMoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmsiPgoMTG9yYUNvdW50ZXJzEi4KCGNvdW50ZXJzGAEgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFDb3VudGVyIkgKC0xvcmFDb3VudGVyEhUKDWRldmljZV9pbnRfaWQYASABKAMSDwoHZmNudF91cBgCIAEoDRIRCglmY250X2Rvd24YAyABKA0ipgEKBUhlbGxvEhMKC2luc3RhbmNlX2lkGAEgASgJEisKCHByb3RvY29sGAIgASgOMhkuaW90LnJlZ2lzdHJ5LnYxLlByb3RvY29sEg8KB3ZlcnNpb24YAyABKAkSMAoIc2Vzc2lvbnMYBCADKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZBIYChBkb3dubGlua19iYXRjaGVzGAUgASgIIrYBCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgljbGllbnRfaXAYAyABKAkSEgoKa2VlcF9hbGl2ZRgEIAEoDRIUCgxvcGVuZWRfYXRfbXMYBSABKAMSEQoJdGVuYW50X2lkGAYgASgJEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSEAoIc2xlZXBpbmcYCCABKAgiXgoMU2Vzc2lvblN0YXRlEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgl0ZW5hbnRfaWQYAyABKAkSEAoIc2xlZXBpbmcYBCABKAgicwoNU2Vzc2lvbkNsb3NlZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSDgoGcmVhc29uGAMgASgJEhQKDGNsb3NlZF9hdF9tcxgEIAEoAxIRCgl0ZW5hbnRfaWQYBSABKAkilQIKBlVwbGluaxILCgNzZXEYASABKAQSEgoKc2Vzc2lvbl9pZBgCIAEoCRIVCg1kZXZpY2VfaW50X2lkGAMgASgDEg0KBXRvcGljGAQgASgJEg8KB3BheWxvYWQYBSABKAwSEQoJY2xpZW50X2lwGAYgASgJEhYKDnJlY2VpdmVkX2F0X21zGAcgASgDEgsKA3FvcxgIIAEoDRIRCgl0ZW5hbnRfaWQYCSABKAkSHQoVZ2F0ZXdheV9kZXZpY2VfaW50X2lkGAogASgDEhAKCG1ldGFkYXRhGAsgASgJEhEKCXJlc2VuZF9pZBgMIAEoCRIUCgxtYXliZV9yZXNlbmQYDSABKAgSDgoGcmV0YWluGA4gASgIIowBCg5Eb3dubGlua1Jlc3VsdBITCgtkb3dubGlua19pZBgBIAEoAxIvCgZzdGF0dXMYAiABKA4yHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtTdGF0dXMSDwoHbWVzc2FnZRgDIAEoCRIRCglwYWNrZXRfaWQYBCABKA0SEAoIcmVsZWFzZWQYBSABKAgiRwoTRG93bmxpbmtSZXN1bHRCYXRjaBIwCgdyZXN1bHRzGAEgAygLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0Ir8ECg9SZWdpc3RyeU1lc3NhZ2USLgoJaGVsbG9fYWNrGAEgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvQWNrSAASMAoKdXBsaW5rX2FjaxgCIAEoCzIaLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtBY2tIABItCghkb3dubGluaxgDIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0gAEiUKBGtpY2sYBCABKAsyFS5pb3QucmVnaXN0cnkudjEuS2lja0gAEjYKDXBvbGljeV91cGRhdGUYBSABKAsyHS5pb3QucmVnaXN0cnkudjEuUG9saWN5VXBkYXRlSAASQgoTc3Vic2NyaXB0aW9uX3VwZGF0ZRgGIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TdWJzY3JpcHRpb25VcGRhdGVIABI2Cg10ZW5hbnRfbGltaXRzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlRlbmFudExpbWl0c0gAEjgKDmRvd25saW5rX2JhdGNoGAggASgLMh4uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rQmF0Y2hIABJCChNhdXRoZW50aWNhdGVfYW5zd2VyGAkgASgLMiMuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUFuc3dlckgAEjoKD3JldGFpbmVkX3VwZGF0ZRgKIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5SZXRhaW5lZFVwZGF0ZUgAQgYKBGtpbmQiaQoSQXV0aGVudGljYXRlQW5zd2VyEgoKAmlkGAEgASgEEjgKCXJlc3BvbnNlcxgCIAMoCzIlLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRINCgVlcnJvchgDIAEoCSKTAQoISGVsbG9BY2sSDwoHbm9kZV9pZBgBIAEoCRIWCg51cGxpbmtfYmF0Y2hlcxgCIAEoCBIfChdkb3dubGlua19yZXN1bHRfYmF0Y2hlcxgDIAEoCBIeChZzZXNzaW9uX29wZW5lZF9iYXRjaGVzGAQgASgIEh0KFXN0cmVhbV9hdXRoZW50aWNhdGlvbhgFIAEoCCJMCglVcGxpbmtBY2sSDAoEc2VxcxgBIAMoBBIxCghyZWplY3RlZBgCIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtSZWplY3RlZCItCg5VcGxpbmtSZWplY3RlZBILCgNzZXEYASABKAQSDgoGcmVhc29uGAIgASgJIrgBCghEb3dubGluaxIKCgJpZBgBIAEoAxIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg0KBXRvcGljGAMgASgJEg8KB3BheWxvYWQYBCABKAwSCwoDcW9zGAUgASgNEhUKDWV4cGlyZXNfYXRfbXMYBiABKAMSEgoKcHJvcGVydGllcxgKIAEoCRIYChByZXN1bWVfcGFja2V0X2lkGAsgASgNEhcKD3Jlc3VtZV9yZWxlYXNlZBgMIAEoCCI9Cg1Eb3dubGlua0JhdGNoEiwKCWRvd25saW5rcxgBIAMoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGluayItCgRLaWNrEhUKDWRldmljZV9pbnRfaWQYASABKAMSDgoGcmVhc29uGAIgASgJIlUKDFBvbGljeVVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEi4KCHBvbGljaWVzGAIgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLlRvcGljUG9saWN5ImYKElN1YnNjcmlwdGlvblVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjkKDXN1YnNjcmlwdGlvbnMYAiADKAsyIi5pb3QucmVnaXN0cnkudjEuUHJveHlTdWJzY3JpcHRpb24iUgoYQXV0aGVudGljYXRlQmF0Y2hSZXF1ZXN0EjYKCHJlcXVlc3RzGAEgAygLMiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QiVQoZQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZRI4CglyZXNwb25zZXMYASADKAsyJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2UqsQEKCFByb3RvY29sEhgKFFBST1RPQ09MX1VOU1BFQ0lGSUVEEAASEQoNUFJPVE9DT0xfTVFUVBABEhEKDVBST1RPQ09MX0NPQVAQAhISCg5QUk9UT0NPTF9MV00yTRADEhEKDVBST1RPQ09MX0xPUkEQBBIRCg1QUk9UT0NPTF9IVFRQEAUSFgoSUFJPVE9DT0xfV0VCU09DS0VUEAYSEwoPUFJPVE9DT0xfTU9EQlVTEAcq0QEKEkxvcmFBY3RpdmF0ZVJlc3VsdBIkCiBMT1JBX0FDVElWQVRFX1JFU1VMVF9VTlNQRUNJRklFRBAAEhsKF0xPUkFfQUNUSVZBVEVfUkVTVUxUX09LEAESKQolTE9SQV9BQ1RJVkFURV9SRVNVTFRfREVWX05PTkNFX1JFVVNFRBACEicKI0xPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9BRERSX1RBS0VOEAMSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfTk9UX0FMTE9XRUQQBCq0AQoKQXV0aFJlc3VsdBIbChdBVVRIX1JFU1VMVF9VTlNQRUNJRklFRBAAEhIKDkFVVEhfUkVTVUxUX09LEAESHwobQVVUSF9SRVNVTFRfQkFEX0NSRURFTlRJQUxTEAISFwoTQVVUSF9SRVNVTFRfQkxPQ0tFRBADEhsKF0FVVEhfUkVTVUxUX05PVF9BTExPV0VEEAQSHgoaQVVUSF9SRVNVTFRfUVVPVEFfRVhDRUVERUQQBSpbCgZBY2Nlc3MSFgoSQUNDRVNTX1VOU1BFQ0lGSUVEEAASEgoOQUNDRVNTX1BVQkxJU0gQARIUChBBQ0NFU1NfU1VCU0NSSUJFEAISDwoLQUNDRVNTX0JPVEgQAyqiAQoORG93bmxpbmtTdGF0dXMSHwobRE9XTkxJTktfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZRE9XTkxJTktfU1RBVFVTX0RFTElWRVJFRBABEhgKFERPV05MSU5LX1NUQVRVU19TRU5UEAISGgoWRE9XTkxJTktfU1RBVFVTX0ZBSUxFRBADEhoKFkRPV05MSU5LX1NUQVRVU19RVUVVRUQQBDKKBAoPUmVnaXN0cnlTZXJ2aWNlElsKDEF1dGhlbnRpY2F0ZRIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlElAKB0Nvbm5lY3QSHy5pb3QucmVnaXN0cnkudjEuQWRhcHRlck1lc3NhZ2UaIC5pb3QucmVnaXN0cnkudjEuUmVnaXN0cnlNZXNzYWdlKAEwARJ/ChhJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGUSMC5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVxdWVzdBoxLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRJbCgxMb3JhQWN0aXZhdGUSJC5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5Mb3JhQWN0aXZhdGVSZXNwb25zZRJqChFBdXRoZW50aWNhdGVCYXRjaBIpLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVCYXRjaFJlcXVlc3QaKi5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("Ch5pb3QvcmVnaXN0cnkvdjEvcmVnaXN0cnkucHJvdG8SD2lvdC5yZWdpc3RyeS52MSJpCgtMb3JhU2Vzc2lvbhIQCghkZXZfYWRkchgBIAEoCRIRCglud2tfc19rZXkYAiABKAkSEQoJYXBwX3Nfa2V5GAMgASgJEg8KB2ZjbnRfdXAYBCABKA0SEQoJZmNudF9kb3duGAUgASgNIuIBCgpMb3JhRGV2aWNlEhIKCmFjdGl2YXRpb24YASABKAkSDwoHZGV2X2V1aRgCIAEoCRIPCgdhcHBfZXVpGAMgASgJEg8KB2FwcF9rZXkYBCABKAkSEAoIY2FuX2pvaW4YBSABKAgSEgoKZmNudF9jaGVjaxgGIAEoDRIOCgZyZWdpb24YByABKAkSDwoHY2xhc3NfYxgIIAEoCBItCgdzZXNzaW9uGAkgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhcKD3VzZWRfZGV2X25vbmNlcxgKIAMoDSKLAQoTTG9yYUFjdGl2YXRlUmVxdWVzdBIVCg1kZXZpY2VfaW50X2lkGAEgASgDEhEKCWRldl9ub25jZRgCIAEoDRItCgdzZXNzaW9uGAMgASgLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFTZXNzaW9uEhsKE2FkYXB0ZXJfaW5zdGFuY2VfaWQYBCABKAkiXAoUTG9yYUFjdGl2YXRlUmVzcG9uc2USMwoGcmVzdWx0GAEgASgOMiMuaW90LnJlZ2lzdHJ5LnYxLkxvcmFBY3RpdmF0ZVJlc3VsdBIPCgdtZXNzYWdlGAIgASgJImIKH0lzc3VlTGlzdGVuZXJDZXJ0aWZpY2F0ZVJlcXVlc3QSDwoHY3NyX3BlbRgBIAEoCRIRCglob3N0bmFtZXMYAiADKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgDIAEoCSJECiBJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRIQCghjZXJ0X3BlbRgBIAEoCRIOCgZjYV9wZW0YAiABKAki1QIKC0NyZWRlbnRpYWxzEjIKBXRva2VuGAEgASgLMiEuaW90LnJlZ2lzdHJ5LnYxLlRva2VuQ3JlZGVudGlhbHNIABI+CgtjZXJ0aWZpY2F0ZRgCIAEoCzInLmlvdC5yZWdpc3RyeS52MS5DZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzSAASMgoFbHdtMm0YAyABKAsyIS5pb3QucmVnaXN0cnkudjEuTHdtMm1DcmVkZW50aWFsc0gAEjAKBGxvcmEYBCABKAsyIC5pb3QucmVnaXN0cnkudjEuTG9yYUNyZWRlbnRpYWxzSAASNAoGbW9kYnVzGAUgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1vZGJ1c0NyZWRlbnRpYWxzSAASLgoDcHNrGAYgASgLMh8uaW90LnJlZ2lzdHJ5LnYxLlBza0NyZWRlbnRpYWxzSABCBgoEa2luZCJGChBUb2tlbkNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRIQCgh1c2VybmFtZRgCIAEoCRINCgV0b2tlbhgDIAEoCSJVChZDZXJ0aWZpY2F0ZUNyZWRlbnRpYWxzEhEKCWNsaWVudF9pZBgBIAEoCRITCgtjb21tb25fbmFtZRgCIAEoCRITCgtmaW5nZXJwcmludBgDIAEoCSIkChBMd20ybUNyZWRlbnRpYWxzEhAKCGVuZHBvaW50GAEgASgJIkkKD0xvcmFDcmVkZW50aWFscxIPCgdkZXZfZXVpGAEgASgJEhAKCGRldl9hZGRyGAIgASgJEhMKC2dhdGV3YXlfZXVpGAMgASgJIm4KEU1vZGJ1c0NyZWRlbnRpYWxzEhkKEWdhdGV3YXlfZGV2aWNlX2lkGAEgASgJEg0KBWluZGV4GAIgASgNEhgKEGdhdGV3YXlfdXNlcm5hbWUYAyABKAkSFQoNZ2F0ZXdheV90b2tlbhgEIAEoCSIiCg5Qc2tDcmVkZW50aWFscxIQCghpZGVudGl0eRgBIAEoCSLgAQoTQXV0aGVudGljYXRlUmVxdWVzdBIrCghwcm90b2NvbBgBIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBIxCgtjcmVkZW50aWFscxgCIAEoCzIcLmlvdC5yZWdpc3RyeS52MS5DcmVkZW50aWFscxIRCgljbGllbnRfaXAYAyABKAkSGwoTYWRhcHRlcl9pbnN0YW5jZV9pZBgEIAEoCRI5CgxtcXR0X3Nlc3Npb24YBSABKAsyIy5pb3QucmVnaXN0cnkudjEuTXF0dFNlc3Npb25SZXF1ZXN0IkIKEk1xdHRTZXNzaW9uUmVxdWVzdBITCgtjbGVhbl9zdGFydBgBIAEoCBIXCg9leHBpcnlfaW50ZXJ2YWwYAiABKA0iXwoQTXF0dFNlc3Npb25TdGF0ZRIPCgdwcmVzZW50GAEgASgIEjoKDXN1YnNjcmlwdGlvbnMYAiADKAsyIy5pb3QucmVnaXN0cnkudjEuU3RvcmVkU3Vic2NyaXB0aW9uIpkBChJTdG9yZWRTdWJzY3JpcHRpb24SDQoFdG9waWMYASABKAkSCwoDcW9zGAIgASgNEhAKCG5vX2xvY2FsGAMgASgIEhsKE3JldGFpbl9hc19wdWJsaXNoZWQYBCABKAgSFwoPcmV0YWluX2hhbmRsaW5nGAUgASgNEh8KF3N1YnNjcmlwdGlvbl9pZGVudGlmaWVyGAYgASgNItcBChFNcXR0U2Vzc2lvblVwZGF0ZRISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSEQoJdGVuYW50X2lkGAMgASgJEhEKCWNsaWVudF9pZBgEIAEoCRI6Cg1zdWJzY3JpcHRpb25zGAUgAygLMiMuaW90LnJlZ2lzdHJ5LnYxLlN0b3JlZFN1YnNjcmlwdGlvbhIXCg9leHBpcnlfaW50ZXJ2YWwYBiABKA0SDQoFZW5kZWQYByABKAgSDQoFYXRfbXMYCCABKAMiOgoMVGVuYW50TGltaXRzEhEKCXRlbmFudF9pZBgBIAEoCRIXCg9tYXhfdXBsaW5rX3JhdGUYAiABKA0i/gMKFEF1dGhlbnRpY2F0ZVJlc3BvbnNlEisKBnJlc3VsdBgBIAEoDjIbLmlvdC5yZWdpc3RyeS52MS5BdXRoUmVzdWx0Eg8KB21lc3NhZ2UYAiABKAkSEgoKc2Vzc2lvbl9pZBgDIAEoCRIvCgZkZXZpY2UYBCABKAsyHy5pb3QucmVnaXN0cnkudjEuRGV2aWNlSWRlbnRpdHkSLgoIcG9saWNpZXMYBSADKAsyHC5pb3QucmVnaXN0cnkudjEuVG9waWNQb2xpY3kSOQoNc3Vic2NyaXB0aW9ucxgGIAMoCzIiLmlvdC5yZWdpc3RyeS52MS5Qcm94eVN1YnNjcmlwdGlvbhIYChBjcmVkZW50aWFsX3N0YW1wGAcgASgJEikKBGxvcmEYCCABKAsyGy5pb3QucmVnaXN0cnkudjEuTG9yYURldmljZRI0Cg10ZW5hbnRfbGltaXRzGAkgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlRlbmFudExpbWl0cxIyCghyZXRhaW5lZBgQIAMoCzIgLmlvdC5yZWdpc3RyeS52MS5SZXRhaW5lZE1lc3NhZ2USNwoMbXF0dF9zZXNzaW9uGA0gASgLMiEuaW90LnJlZ2lzdHJ5LnYxLk1xdHRTZXNzaW9uU3RhdGUSEAoIcHNrX2tleXMYEiADKAwiUgoPUmV0YWluZWRNZXNzYWdlEg0KBXRvcGljGAEgASgJEg8KB3BheWxvYWQYAiABKAwSCwoDcW9zGAMgASgNEhIKCnByb3BlcnRpZXMYBCABKAkiWwoOUmV0YWluZWRVcGRhdGUSFQoNZGV2aWNlX2ludF9pZBgBIAEoAxIyCghyZXRhaW5lZBgCIAMoCzIgLmlvdC5yZWdpc3RyeS52MS5SZXRhaW5lZE1lc3NhZ2UiLwoRUHJveHlTdWJzY3JpcHRpb24SDQoFdG9waWMYASABKAkSCwoDcW9zGAIgASgNIqoCCg5EZXZpY2VJZGVudGl0eRIRCgl0ZW5hbnRfaWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCglkZXZpY2VfaWQYAyABKAkSEwoLZGV2aWNlX25hbWUYBCABKAkSFgoOcHJvZHVjdF9pbnRfaWQYBSABKAMSEgoKcHJvZHVjdF9pZBgGIAEoCRIrCghwcm90b2NvbBgHIAEoDjIZLmlvdC5yZWdpc3RyeS52MS5Qcm90b2NvbBISCgptb3VudHBvaW50GAggASgJEh4KFmRlZmF1bHRfZG93bmxpbmtfdG9waWMYCSABKAkSEwoLZGV2aWNlX3R5cGUYCiABKAUSEgoKaXNfZ2F0ZXdheRgLIAEoCBIQCghhdXRvX3N1YhgMIAEoCCJgCgtUb3BpY1BvbGljeRIKCgJpZBgBIAEoAxINCgV0b3BpYxgCIAEoCRInCgZhY2Nlc3MYAyABKA4yFy5pb3QucmVnaXN0cnkudjEuQWNjZXNzEg0KBWFsbG93GAQgASgIIsUFCg5BZGFwdGVyTWVzc2FnZRInCgVoZWxsbxgBIAEoCzIWLmlvdC5yZWdpc3RyeS52MS5IZWxsb0gAEjgKDnNlc3Npb25fb3BlbmVkGAIgASgLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWRIABI4Cg5zZXNzaW9uX2Nsb3NlZBgDIAEoCzIeLmlvdC5yZWdpc3RyeS52MS5TZXNzaW9uQ2xvc2VkSAASKQoGdXBsaW5rGAQgASgLMhcuaW90LnJlZ2lzdHJ5LnYxLlVwbGlua0gAEjoKD2Rvd25saW5rX3Jlc3VsdBgFIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua1Jlc3VsdEgAEjYKDXNlc3Npb25fc3RhdGUYBiABKAsyHS5pb3QucmVnaXN0cnkudjEuU2Vzc2lvblN0YXRlSAASNgoNbG9yYV9jb3VudGVycxgHIAEoCzIdLmlvdC5yZWdpc3RyeS52MS5Mb3JhQ291bnRlcnNIABI0Cgx1cGxpbmtfYmF0Y2gYCCABKAsyHC5pb3QucmVnaXN0cnkudjEuVXBsaW5rQmF0Y2hIABJFChVkb3dubGlua19yZXN1bHRfYmF0Y2gYCSABKAsyJC5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtSZXN1bHRCYXRjaEgAEkMKFHNlc3Npb25fb3BlbmVkX2JhdGNoGAogASgLMiMuaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWRCYXRjaEgAEjkKDGF1dGhlbnRpY2F0ZRgLIAEoCzIhLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVDYWxsSAASOgoMbXF0dF9zZXNzaW9uGAwgASgLMiIuaW90LnJlZ2lzdHJ5LnYxLk1xdHRTZXNzaW9uVXBkYXRlSABCBgoEa2luZCJWChBBdXRoZW50aWNhdGVDYWxsEgoKAmlkGAEgASgEEjYKCHJlcXVlc3RzGAIgAygLMiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QiRgoSU2Vzc2lvbk9wZW5lZEJhdGNoEjAKCHNlc3Npb25zGAEgAygLMh4uaW90LnJlZ2lzdHJ5LnYxLlNlc3Npb25PcGVuZWQiNwoLVXBsaW5rQmF0Y2gSKAoHdXBsaW5rcxgBIAMoCzIXLmlvdC5yZWdpc3RyeS52MS5VcGxpbmsiPgoMTG9yYUNvdW50ZXJzEi4KCGNvdW50ZXJzGAEgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLkxvcmFDb3VudGVyIkgKC0xvcmFDb3VudGVyEhUKDWRldmljZV9pbnRfaWQYASABKAMSDwoHZmNudF91cBgCIAEoDRIRCglmY250X2Rvd24YAyABKA0ipgEKBUhlbGxvEhMKC2luc3RhbmNlX2lkGAEgASgJEisKCHByb3RvY29sGAIgASgOMhkuaW90LnJlZ2lzdHJ5LnYxLlByb3RvY29sEg8KB3ZlcnNpb24YAyABKAkSMAoIc2Vzc2lvbnMYBCADKAsyHi5pb3QucmVnaXN0cnkudjEuU2Vzc2lvbk9wZW5lZBIYChBkb3dubGlua19iYXRjaGVzGAUgASgIIrYBCg1TZXNzaW9uT3BlbmVkEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgljbGllbnRfaXAYAyABKAkSEgoKa2VlcF9hbGl2ZRgEIAEoDRIUCgxvcGVuZWRfYXRfbXMYBSABKAMSEQoJdGVuYW50X2lkGAYgASgJEhgKEGNyZWRlbnRpYWxfc3RhbXAYByABKAkSEAoIc2xlZXBpbmcYCCABKAgiXgoMU2Vzc2lvblN0YXRlEhIKCnNlc3Npb25faWQYASABKAkSFQoNZGV2aWNlX2ludF9pZBgCIAEoAxIRCgl0ZW5hbnRfaWQYAyABKAkSEAoIc2xlZXBpbmcYBCABKAgicwoNU2Vzc2lvbkNsb3NlZBISCgpzZXNzaW9uX2lkGAEgASgJEhUKDWRldmljZV9pbnRfaWQYAiABKAMSDgoGcmVhc29uGAMgASgJEhQKDGNsb3NlZF9hdF9tcxgEIAEoAxIRCgl0ZW5hbnRfaWQYBSABKAkilQIKBlVwbGluaxILCgNzZXEYASABKAQSEgoKc2Vzc2lvbl9pZBgCIAEoCRIVCg1kZXZpY2VfaW50X2lkGAMgASgDEg0KBXRvcGljGAQgASgJEg8KB3BheWxvYWQYBSABKAwSEQoJY2xpZW50X2lwGAYgASgJEhYKDnJlY2VpdmVkX2F0X21zGAcgASgDEgsKA3FvcxgIIAEoDRIRCgl0ZW5hbnRfaWQYCSABKAkSHQoVZ2F0ZXdheV9kZXZpY2VfaW50X2lkGAogASgDEhAKCG1ldGFkYXRhGAsgASgJEhEKCXJlc2VuZF9pZBgMIAEoCRIUCgxtYXliZV9yZXNlbmQYDSABKAgSDgoGcmV0YWluGA4gASgIIowBCg5Eb3dubGlua1Jlc3VsdBITCgtkb3dubGlua19pZBgBIAEoAxIvCgZzdGF0dXMYAiABKA4yHy5pb3QucmVnaXN0cnkudjEuRG93bmxpbmtTdGF0dXMSDwoHbWVzc2FnZRgDIAEoCRIRCglwYWNrZXRfaWQYBCABKA0SEAoIcmVsZWFzZWQYBSABKAgiRwoTRG93bmxpbmtSZXN1bHRCYXRjaBIwCgdyZXN1bHRzGAEgAygLMh8uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rUmVzdWx0Ir8ECg9SZWdpc3RyeU1lc3NhZ2USLgoJaGVsbG9fYWNrGAEgASgLMhkuaW90LnJlZ2lzdHJ5LnYxLkhlbGxvQWNrSAASMAoKdXBsaW5rX2FjaxgCIAEoCzIaLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtBY2tIABItCghkb3dubGluaxgDIAEoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGlua0gAEiUKBGtpY2sYBCABKAsyFS5pb3QucmVnaXN0cnkudjEuS2lja0gAEjYKDXBvbGljeV91cGRhdGUYBSABKAsyHS5pb3QucmVnaXN0cnkudjEuUG9saWN5VXBkYXRlSAASQgoTc3Vic2NyaXB0aW9uX3VwZGF0ZRgGIAEoCzIjLmlvdC5yZWdpc3RyeS52MS5TdWJzY3JpcHRpb25VcGRhdGVIABI2Cg10ZW5hbnRfbGltaXRzGAcgASgLMh0uaW90LnJlZ2lzdHJ5LnYxLlRlbmFudExpbWl0c0gAEjgKDmRvd25saW5rX2JhdGNoGAggASgLMh4uaW90LnJlZ2lzdHJ5LnYxLkRvd25saW5rQmF0Y2hIABJCChNhdXRoZW50aWNhdGVfYW5zd2VyGAkgASgLMiMuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUFuc3dlckgAEjoKD3JldGFpbmVkX3VwZGF0ZRgKIAEoCzIfLmlvdC5yZWdpc3RyeS52MS5SZXRhaW5lZFVwZGF0ZUgAQgYKBGtpbmQiaQoSQXV0aGVudGljYXRlQW5zd2VyEgoKAmlkGAEgASgEEjgKCXJlc3BvbnNlcxgCIAMoCzIlLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXNwb25zZRINCgVlcnJvchgDIAEoCSKTAQoISGVsbG9BY2sSDwoHbm9kZV9pZBgBIAEoCRIWCg51cGxpbmtfYmF0Y2hlcxgCIAEoCBIfChdkb3dubGlua19yZXN1bHRfYmF0Y2hlcxgDIAEoCBIeChZzZXNzaW9uX29wZW5lZF9iYXRjaGVzGAQgASgIEh0KFXN0cmVhbV9hdXRoZW50aWNhdGlvbhgFIAEoCCJMCglVcGxpbmtBY2sSDAoEc2VxcxgBIAMoBBIxCghyZWplY3RlZBgCIAMoCzIfLmlvdC5yZWdpc3RyeS52MS5VcGxpbmtSZWplY3RlZCItCg5VcGxpbmtSZWplY3RlZBILCgNzZXEYASABKAQSDgoGcmVhc29uGAIgASgJIrgBCghEb3dubGluaxIKCgJpZBgBIAEoAxIVCg1kZXZpY2VfaW50X2lkGAIgASgDEg0KBXRvcGljGAMgASgJEg8KB3BheWxvYWQYBCABKAwSCwoDcW9zGAUgASgNEhUKDWV4cGlyZXNfYXRfbXMYBiABKAMSEgoKcHJvcGVydGllcxgKIAEoCRIYChByZXN1bWVfcGFja2V0X2lkGAsgASgNEhcKD3Jlc3VtZV9yZWxlYXNlZBgMIAEoCCI9Cg1Eb3dubGlua0JhdGNoEiwKCWRvd25saW5rcxgBIAMoCzIZLmlvdC5yZWdpc3RyeS52MS5Eb3dubGluayItCgRLaWNrEhUKDWRldmljZV9pbnRfaWQYASABKAMSDgoGcmVhc29uGAIgASgJIlUKDFBvbGljeVVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEi4KCHBvbGljaWVzGAIgAygLMhwuaW90LnJlZ2lzdHJ5LnYxLlRvcGljUG9saWN5ImYKElN1YnNjcmlwdGlvblVwZGF0ZRIVCg1kZXZpY2VfaW50X2lkGAEgASgDEjkKDXN1YnNjcmlwdGlvbnMYAiADKAsyIi5pb3QucmVnaXN0cnkudjEuUHJveHlTdWJzY3JpcHRpb24iUgoYQXV0aGVudGljYXRlQmF0Y2hSZXF1ZXN0EjYKCHJlcXVlc3RzGAEgAygLMiQuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlcXVlc3QiVQoZQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZRI4CglyZXNwb25zZXMYASADKAsyJS5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlUmVzcG9uc2UqsQEKCFByb3RvY29sEhgKFFBST1RPQ09MX1VOU1BFQ0lGSUVEEAASEQoNUFJPVE9DT0xfTVFUVBABEhEKDVBST1RPQ09MX0NPQVAQAhISCg5QUk9UT0NPTF9MV00yTRADEhEKDVBST1RPQ09MX0xPUkEQBBIRCg1QUk9UT0NPTF9IVFRQEAUSFgoSUFJPVE9DT0xfV0VCU09DS0VUEAYSEwoPUFJPVE9DT0xfTU9EQlVTEAcq0QEKEkxvcmFBY3RpdmF0ZVJlc3VsdBIkCiBMT1JBX0FDVElWQVRFX1JFU1VMVF9VTlNQRUNJRklFRBAAEhsKF0xPUkFfQUNUSVZBVEVfUkVTVUxUX09LEAESKQolTE9SQV9BQ1RJVkFURV9SRVNVTFRfREVWX05PTkNFX1JFVVNFRBACEicKI0xPUkFfQUNUSVZBVEVfUkVTVUxUX0RFVl9BRERSX1RBS0VOEAMSJAogTE9SQV9BQ1RJVkFURV9SRVNVTFRfTk9UX0FMTE9XRUQQBCq0AQoKQXV0aFJlc3VsdBIbChdBVVRIX1JFU1VMVF9VTlNQRUNJRklFRBAAEhIKDkFVVEhfUkVTVUxUX09LEAESHwobQVVUSF9SRVNVTFRfQkFEX0NSRURFTlRJQUxTEAISFwoTQVVUSF9SRVNVTFRfQkxPQ0tFRBADEhsKF0FVVEhfUkVTVUxUX05PVF9BTExPV0VEEAQSHgoaQVVUSF9SRVNVTFRfUVVPVEFfRVhDRUVERUQQBSpbCgZBY2Nlc3MSFgoSQUNDRVNTX1VOU1BFQ0lGSUVEEAASEgoOQUNDRVNTX1BVQkxJU0gQARIUChBBQ0NFU1NfU1VCU0NSSUJFEAISDwoLQUNDRVNTX0JPVEgQAyqiAQoORG93bmxpbmtTdGF0dXMSHwobRE9XTkxJTktfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHQoZRE9XTkxJTktfU1RBVFVTX0RFTElWRVJFRBABEhgKFERPV05MSU5LX1NUQVRVU19TRU5UEAISGgoWRE9XTkxJTktfU1RBVFVTX0ZBSUxFRBADEhoKFkRPV05MSU5LX1NUQVRVU19RVUVVRUQQBDKKBAoPUmVnaXN0cnlTZXJ2aWNlElsKDEF1dGhlbnRpY2F0ZRIkLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVSZXF1ZXN0GiUuaW90LnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZVJlc3BvbnNlElAKB0Nvbm5lY3QSHy5pb3QucmVnaXN0cnkudjEuQWRhcHRlck1lc3NhZ2UaIC5pb3QucmVnaXN0cnkudjEuUmVnaXN0cnlNZXNzYWdlKAEwARJ/ChhJc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGUSMC5pb3QucmVnaXN0cnkudjEuSXNzdWVMaXN0ZW5lckNlcnRpZmljYXRlUmVxdWVzdBoxLmlvdC5yZWdpc3RyeS52MS5Jc3N1ZUxpc3RlbmVyQ2VydGlmaWNhdGVSZXNwb25zZRJbCgxMb3JhQWN0aXZhdGUSJC5pb3QucmVnaXN0cnkudjEuTG9yYUFjdGl2YXRlUmVxdWVzdBolLmlvdC5yZWdpc3RyeS52MS5Mb3JhQWN0aXZhdGVSZXNwb25zZRJqChFBdXRoZW50aWNhdGVCYXRjaBIpLmlvdC5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVCYXRjaFJlcXVlc3QaKi5pb3QucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQmF0Y2hSZXNwb25zZWIGcHJvdG8z");
 
 /**
  * A LoRaWAN device's network session: its address, keys and frame counters (fcnt_up the next uplink
@@ -283,6 +283,12 @@ export type Credentials = Message<"iot.registry.v1.Credentials"> & {
      */
     value: ModbusCredentials;
     case: "modbus";
+  } | {
+    /**
+     * @generated from field: iot.registry.v1.PskCredentials psk = 6;
+     */
+    value: PskCredentials;
+    case: "psk";
   } | { case: undefined; value?: undefined };
 };
 
@@ -440,6 +446,27 @@ export const ModbusCredentialsSchema: GenMessage<ModbusCredentials> = /*@__PURE_
   messageDesc(file_iot_registry_v1_registry, 11);
 
 /**
+ * CoAP over DTLS with a pre-shared key: the PSK identity the client sent in its handshake, which is the
+ * deviceUsername of an authType 1 device. Answered only to a CoAP adapter; the OK answer carries the candidate keys
+ * (psk_keys), which the adapter's DTLS server checks against the client's Finished: the handshake is the proof.
+ *
+ * @generated from message iot.registry.v1.PskCredentials
+ */
+export type PskCredentials = Message<"iot.registry.v1.PskCredentials"> & {
+  /**
+   * @generated from field: string identity = 1;
+   */
+  identity: string;
+};
+
+/**
+ * Describes the message iot.registry.v1.PskCredentials.
+ * Use `create(PskCredentialsSchema)` to create a new message.
+ */
+export const PskCredentialsSchema: GenMessage<PskCredentials> = /*@__PURE__*/
+  messageDesc(file_iot_registry_v1_registry, 12);
+
+/**
  * @generated from message iot.registry.v1.AuthenticateRequest
  */
 export type AuthenticateRequest = Message<"iot.registry.v1.AuthenticateRequest"> & {
@@ -478,7 +505,7 @@ export type AuthenticateRequest = Message<"iot.registry.v1.AuthenticateRequest">
  * Use `create(AuthenticateRequestSchema)` to create a new message.
  */
 export const AuthenticateRequestSchema: GenMessage<AuthenticateRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 12);
+  messageDesc(file_iot_registry_v1_registry, 13);
 
 /**
  * An MQTT CONNECT's session flags (docs/devices/mqtt.md "Persistent sessions").
@@ -507,7 +534,7 @@ export type MqttSessionRequest = Message<"iot.registry.v1.MqttSessionRequest"> &
  * Use `create(MqttSessionRequestSchema)` to create a new message.
  */
 export const MqttSessionRequestSchema: GenMessage<MqttSessionRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 13);
+  messageDesc(file_iot_registry_v1_registry, 14);
 
 /**
  * The session an MQTT device resumes: present when one was stored for its device and client id.
@@ -531,7 +558,7 @@ export type MqttSessionState = Message<"iot.registry.v1.MqttSessionState"> & {
  * Use `create(MqttSessionStateSchema)` to create a new message.
  */
 export const MqttSessionStateSchema: GenMessage<MqttSessionState> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 14);
+  messageDesc(file_iot_registry_v1_registry, 15);
 
 /**
  * One subscription of a persistent MQTT session, its filter relative to the device's mountpoint, with its
@@ -578,7 +605,7 @@ export type StoredSubscription = Message<"iot.registry.v1.StoredSubscription"> &
  * Use `create(StoredSubscriptionSchema)` to create a new message.
  */
 export const StoredSubscriptionSchema: GenMessage<StoredSubscription> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 15);
+  messageDesc(file_iot_registry_v1_registry, 16);
 
 /**
  * A persistent MQTT session's state, written to the registry's store: after each SUBSCRIBE and UNSUBSCRIBE of its
@@ -634,7 +661,7 @@ export type MqttSessionUpdate = Message<"iot.registry.v1.MqttSessionUpdate"> & {
  * Use `create(MqttSessionUpdateSchema)` to create a new message.
  */
 export const MqttSessionUpdateSchema: GenMessage<MqttSessionUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 16);
+  messageDesc(file_iot_registry_v1_registry, 17);
 
 /**
  * A tenant's limits that adapters enforce themselves, with no registry call per message (0 = unlimited).
@@ -661,7 +688,7 @@ export type TenantLimits = Message<"iot.registry.v1.TenantLimits"> & {
  * Use `create(TenantLimitsSchema)` to create a new message.
  */
 export const TenantLimitsSchema: GenMessage<TenantLimits> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 17);
+  messageDesc(file_iot_registry_v1_registry, 18);
 
 /**
  * @generated from message iot.registry.v1.AuthenticateResponse
@@ -741,6 +768,14 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
    * @generated from field: iot.registry.v1.MqttSessionState mqtt_session = 13;
    */
   mqttSession?: MqttSessionState | undefined;
+
+  /**
+   * PSK credentials only: the device's token as candidate DTLS keys, its UTF-8 bytes and, for a token of hex
+   * digits, the bytes the hex spells. Secret: never logged.
+   *
+   * @generated from field: repeated bytes psk_keys = 18;
+   */
+  pskKeys: Uint8Array[];
 };
 
 /**
@@ -748,7 +783,7 @@ export type AuthenticateResponse = Message<"iot.registry.v1.AuthenticateResponse
  * Use `create(AuthenticateResponseSchema)` to create a new message.
  */
 export const AuthenticateResponseSchema: GenMessage<AuthenticateResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 18);
+  messageDesc(file_iot_registry_v1_registry, 19);
 
 /**
  * A retained message of a device: its retained command (desired state) or its own retained uplink (last reported
@@ -787,7 +822,7 @@ export type RetainedMessage = Message<"iot.registry.v1.RetainedMessage"> & {
  * Use `create(RetainedMessageSchema)` to create a new message.
  */
 export const RetainedMessageSchema: GenMessage<RetainedMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 19);
+  messageDesc(file_iot_registry_v1_registry, 20);
 
 /**
  * Replaces the retained messages of a live device's sessions (all of them; none clears every one).
@@ -811,7 +846,7 @@ export type RetainedUpdate = Message<"iot.registry.v1.RetainedUpdate"> & {
  * Use `create(RetainedUpdateSchema)` to create a new message.
  */
 export const RetainedUpdateSchema: GenMessage<RetainedUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 20);
+  messageDesc(file_iot_registry_v1_registry, 21);
 
 /**
  * A subscription the registry keeps for a device (relative topic filter).
@@ -835,7 +870,7 @@ export type ProxySubscription = Message<"iot.registry.v1.ProxySubscription"> & {
  * Use `create(ProxySubscriptionSchema)` to create a new message.
  */
 export const ProxySubscriptionSchema: GenMessage<ProxySubscription> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 21);
+  messageDesc(file_iot_registry_v1_registry, 22);
 
 /**
  * @generated from message iot.registry.v1.DeviceIdentity
@@ -916,7 +951,7 @@ export type DeviceIdentity = Message<"iot.registry.v1.DeviceIdentity"> & {
  * Use `create(DeviceIdentitySchema)` to create a new message.
  */
 export const DeviceIdentitySchema: GenMessage<DeviceIdentity> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 22);
+  messageDesc(file_iot_registry_v1_registry, 23);
 
 /**
  * One publish/subscribe rule, topic relative to the device's mountpoint,
@@ -952,7 +987,7 @@ export type TopicPolicy = Message<"iot.registry.v1.TopicPolicy"> & {
  * Use `create(TopicPolicySchema)` to create a new message.
  */
 export const TopicPolicySchema: GenMessage<TopicPolicy> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 23);
+  messageDesc(file_iot_registry_v1_registry, 24);
 
 /**
  * @generated from message iot.registry.v1.AdapterMessage
@@ -1056,7 +1091,7 @@ export type AdapterMessage = Message<"iot.registry.v1.AdapterMessage"> & {
  * Use `create(AdapterMessageSchema)` to create a new message.
  */
 export const AdapterMessageSchema: GenMessage<AdapterMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 24);
+  messageDesc(file_iot_registry_v1_registry, 25);
 
 /**
  * Several Authenticate checks on the Connect stream, answered as AuthenticateBatch would answer them (at most 1000).
@@ -1082,7 +1117,7 @@ export type AuthenticateCall = Message<"iot.registry.v1.AuthenticateCall"> & {
  * Use `create(AuthenticateCallSchema)` to create a new message.
  */
 export const AuthenticateCallSchema: GenMessage<AuthenticateCall> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 25);
+  messageDesc(file_iot_registry_v1_registry, 26);
 
 /**
  * Sessions opened, in order, each handled as if it came alone.
@@ -1101,7 +1136,7 @@ export type SessionOpenedBatch = Message<"iot.registry.v1.SessionOpenedBatch"> &
  * Use `create(SessionOpenedBatchSchema)` to create a new message.
  */
 export const SessionOpenedBatchSchema: GenMessage<SessionOpenedBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 26);
+  messageDesc(file_iot_registry_v1_registry, 27);
 
 /**
  * Uplinks in seq order, each handled as if it came alone.
@@ -1120,7 +1155,7 @@ export type UplinkBatch = Message<"iot.registry.v1.UplinkBatch"> & {
  * Use `create(UplinkBatchSchema)` to create a new message.
  */
 export const UplinkBatchSchema: GenMessage<UplinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 27);
+  messageDesc(file_iot_registry_v1_registry, 28);
 
 /**
  * LoRaWAN frame counters, sent every so often (batched): the registry keeps the highest seen, so a
@@ -1140,7 +1175,7 @@ export type LoraCounters = Message<"iot.registry.v1.LoraCounters"> & {
  * Use `create(LoraCountersSchema)` to create a new message.
  */
 export const LoraCountersSchema: GenMessage<LoraCounters> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 28);
+  messageDesc(file_iot_registry_v1_registry, 29);
 
 /**
  * @generated from message iot.registry.v1.LoraCounter
@@ -1167,7 +1202,7 @@ export type LoraCounter = Message<"iot.registry.v1.LoraCounter"> & {
  * Use `create(LoraCounterSchema)` to create a new message.
  */
 export const LoraCounterSchema: GenMessage<LoraCounter> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 29);
+  messageDesc(file_iot_registry_v1_registry, 30);
 
 /**
  * First message on every Connect stream, also after a reconnect. It lists the
@@ -1213,7 +1248,7 @@ export type Hello = Message<"iot.registry.v1.Hello"> & {
  * Use `create(HelloSchema)` to create a new message.
  */
 export const HelloSchema: GenMessage<Hello> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 30);
+  messageDesc(file_iot_registry_v1_registry, 31);
 
 /**
  * @generated from message iot.registry.v1.SessionOpened
@@ -1271,7 +1306,7 @@ export type SessionOpened = Message<"iot.registry.v1.SessionOpened"> & {
  * Use `create(SessionOpenedSchema)` to create a new message.
  */
 export const SessionOpenedSchema: GenMessage<SessionOpened> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 31);
+  messageDesc(file_iot_registry_v1_registry, 32);
 
 /**
  * A live session's device went to sleep or woke up (LwM2M queue mode: it is reachable only for a while
@@ -1306,7 +1341,7 @@ export type SessionState = Message<"iot.registry.v1.SessionState"> & {
  * Use `create(SessionStateSchema)` to create a new message.
  */
 export const SessionStateSchema: GenMessage<SessionState> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 32);
+  messageDesc(file_iot_registry_v1_registry, 33);
 
 /**
  * @generated from message iot.registry.v1.SessionClosed
@@ -1343,7 +1378,7 @@ export type SessionClosed = Message<"iot.registry.v1.SessionClosed"> & {
  * Use `create(SessionClosedSchema)` to create a new message.
  */
 export const SessionClosedSchema: GenMessage<SessionClosed> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 33);
+  messageDesc(file_iot_registry_v1_registry, 34);
 
 /**
  * A device message. seq increases by one per uplink within an adapter
@@ -1453,7 +1488,7 @@ export type Uplink = Message<"iot.registry.v1.Uplink"> & {
  * Use `create(UplinkSchema)` to create a new message.
  */
 export const UplinkSchema: GenMessage<Uplink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 34);
+  messageDesc(file_iot_registry_v1_registry, 35);
 
 /**
  * @generated from message iot.registry.v1.DownlinkResult
@@ -1495,7 +1530,7 @@ export type DownlinkResult = Message<"iot.registry.v1.DownlinkResult"> & {
  * Use `create(DownlinkResultSchema)` to create a new message.
  */
 export const DownlinkResultSchema: GenMessage<DownlinkResult> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 35);
+  messageDesc(file_iot_registry_v1_registry, 36);
 
 /**
  * Downlink results in the order the adapter had them, each handled as if it came alone.
@@ -1514,7 +1549,7 @@ export type DownlinkResultBatch = Message<"iot.registry.v1.DownlinkResultBatch">
  * Use `create(DownlinkResultBatchSchema)` to create a new message.
  */
 export const DownlinkResultBatchSchema: GenMessage<DownlinkResultBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 36);
+  messageDesc(file_iot_registry_v1_registry, 37);
 
 /**
  * @generated from message iot.registry.v1.RegistryMessage
@@ -1600,7 +1635,7 @@ export type RegistryMessage = Message<"iot.registry.v1.RegistryMessage"> & {
  * Use `create(RegistryMessageSchema)` to create a new message.
  */
 export const RegistryMessageSchema: GenMessage<RegistryMessage> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 37);
+  messageDesc(file_iot_registry_v1_registry, 38);
 
 /**
  * One answer per request of the AuthenticateCall, in its order; none, with `error` set, when the registry could not
@@ -1630,7 +1665,7 @@ export type AuthenticateAnswer = Message<"iot.registry.v1.AuthenticateAnswer"> &
  * Use `create(AuthenticateAnswerSchema)` to create a new message.
  */
 export const AuthenticateAnswerSchema: GenMessage<AuthenticateAnswer> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 38);
+  messageDesc(file_iot_registry_v1_registry, 39);
 
 /**
  * @generated from message iot.registry.v1.HelloAck
@@ -1678,7 +1713,7 @@ export type HelloAck = Message<"iot.registry.v1.HelloAck"> & {
  * Use `create(HelloAckSchema)` to create a new message.
  */
 export const HelloAckSchema: GenMessage<HelloAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 39);
+  messageDesc(file_iot_registry_v1_registry, 40);
 
 /**
  * Sent only after the uplinks are durably stored (or found to be replays of
@@ -1704,7 +1739,7 @@ export type UplinkAck = Message<"iot.registry.v1.UplinkAck"> & {
  * Use `create(UplinkAckSchema)` to create a new message.
  */
 export const UplinkAckSchema: GenMessage<UplinkAck> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 40);
+  messageDesc(file_iot_registry_v1_registry, 41);
 
 /**
  * @generated from message iot.registry.v1.UplinkRejected
@@ -1726,7 +1761,7 @@ export type UplinkRejected = Message<"iot.registry.v1.UplinkRejected"> & {
  * Use `create(UplinkRejectedSchema)` to create a new message.
  */
 export const UplinkRejectedSchema: GenMessage<UplinkRejected> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 41);
+  messageDesc(file_iot_registry_v1_registry, 42);
 
 /**
  * A command for a device attached to this adapter. The adapter answers with a
@@ -1799,7 +1834,7 @@ export type Downlink = Message<"iot.registry.v1.Downlink"> & {
  * Use `create(DownlinkSchema)` to create a new message.
  */
 export const DownlinkSchema: GenMessage<Downlink> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 42);
+  messageDesc(file_iot_registry_v1_registry, 43);
 
 /**
  * Downlinks in the order the registry sent them (a device's commands oldest first), each handled as if it came alone.
@@ -1818,7 +1853,7 @@ export type DownlinkBatch = Message<"iot.registry.v1.DownlinkBatch"> & {
  * Use `create(DownlinkBatchSchema)` to create a new message.
  */
 export const DownlinkBatchSchema: GenMessage<DownlinkBatch> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 43);
+  messageDesc(file_iot_registry_v1_registry, 44);
 
 /**
  * Close the device's sessions at once (blocked, deleted, credentials changed).
@@ -1842,7 +1877,7 @@ export type Kick = Message<"iot.registry.v1.Kick"> & {
  * Use `create(KickSchema)` to create a new message.
  */
 export const KickSchema: GenMessage<Kick> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 44);
+  messageDesc(file_iot_registry_v1_registry, 45);
 
 /**
  * Replaces the policies of a live device's sessions.
@@ -1866,7 +1901,7 @@ export type PolicyUpdate = Message<"iot.registry.v1.PolicyUpdate"> & {
  * Use `create(PolicyUpdateSchema)` to create a new message.
  */
 export const PolicyUpdateSchema: GenMessage<PolicyUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 45);
+  messageDesc(file_iot_registry_v1_registry, 46);
 
 /**
  * Replaces the proxy subscriptions of a live device's sessions: the adapter
@@ -1891,7 +1926,7 @@ export type SubscriptionUpdate = Message<"iot.registry.v1.SubscriptionUpdate"> &
  * Use `create(SubscriptionUpdateSchema)` to create a new message.
  */
 export const SubscriptionUpdateSchema: GenMessage<SubscriptionUpdate> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 46);
+  messageDesc(file_iot_registry_v1_registry, 47);
 
 /**
  * The requests of AuthenticateBatch (at most 1000).
@@ -1910,7 +1945,7 @@ export type AuthenticateBatchRequest = Message<"iot.registry.v1.AuthenticateBatc
  * Use `create(AuthenticateBatchRequestSchema)` to create a new message.
  */
 export const AuthenticateBatchRequestSchema: GenMessage<AuthenticateBatchRequest> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 47);
+  messageDesc(file_iot_registry_v1_registry, 48);
 
 /**
  * One answer per request, in the same order.
@@ -1929,7 +1964,7 @@ export type AuthenticateBatchResponse = Message<"iot.registry.v1.AuthenticateBat
  * Use `create(AuthenticateBatchResponseSchema)` to create a new message.
  */
 export const AuthenticateBatchResponseSchema: GenMessage<AuthenticateBatchResponse> = /*@__PURE__*/
-  messageDesc(file_iot_registry_v1_registry, 48);
+  messageDesc(file_iot_registry_v1_registry, 49);
 
 /**
  * Device protocols. The numbers equal the management API's cloudProtocol codes.

@@ -1,0 +1,85 @@
+import { createSocket } from "node:dgram";
+import { DtlsServer, type DtlsPeer } from "@iot/dtls";
+import { listenError } from "@iot/config";
+import type { SecureTarget } from "../secure-peers.js";
+import type { UdpListener } from "./udp.js";
+import { literalLookup } from "./udp.js";
+
+/** The bound DTLS listener: the UDP socket and the sessions on it. */
+export interface DtlsListener extends Omit<UdpListener, "send"> {
+  /** DTLS sessions now, established or handshaking. */
+  readonly sessions: number;
+}
+
+/**
+ * Binds a UDP socket for CoAP over DTLS with pre-shared keys (RFC 7252 §9.1.3.1): the handshake asks the target for
+ * the identity's candidate keys; a completed one tells the target the peer's identity, then every decrypted datagram
+ * goes to the target and its answers go back encrypted on the same session. A session that ends (close_notify, the
+ * target's `end` on a kick, a failed handshake) is told to the target; so is one that sent nothing for `idleMs`
+ * (default one hour), closed then: the DTLS layer keeps a session until told, and a device that vanished would hold
+ * its memory for ever. A taken port fails as a one-line StartupError naming IOT_COAPS_PORT.
+ */
+export function listenDtls(
+  target: SecureTarget,
+  options: {
+    port: number;
+    host: string;
+    onError: (err: Error) => void;
+    mtu?: number;
+    maxHandshakes?: number;
+    idleMs?: number;
+  },
+): Promise<DtlsListener> {
+  const socket = createSocket({ type: options.host.includes(":") ? "udp6" : "udp4", lookup: literalLookup });
+  /** Established sessions and when each last sent a record the adapter got. */
+  const established = new Map<DtlsPeer, number>();
+  const idleMs = options.idleMs ?? 3_600_000;
+  const server = new DtlsServer(socket, {
+    lookupPsk: (identity) => target.lookupPsk(identity),
+    ...(options.mtu !== undefined && { mtu: options.mtu }),
+    ...(options.maxHandshakes !== undefined && { maxHandshakes: options.maxHandshakes }),
+    onEstablished: (peer, info) => {
+      established.set(peer, Date.now());
+      target.established(peer, info.identity, (reason) => peer.session.close(reason));
+    },
+    onData: (peer, data) => {
+      established.set(peer, Date.now());
+      target.handle(data, peer, (answer) => {
+        // An answer that comes after the session ended (a kick while a publish was stored) has nowhere to go.
+        if (!peer.session.closed) peer.session.sendData(answer);
+      });
+    },
+    onClose: (peer) => {
+      if (established.delete(peer)) target.closed(peer);
+    },
+  });
+  const sweep = setInterval(
+    () => {
+      const before = Date.now() - idleMs;
+      for (const [peer, seen] of established) if (seen < before) peer.session.close("idle");
+    },
+    Math.min(idleMs, 60_000),
+  );
+  sweep.unref();
+  return new Promise((resolve, reject) => {
+    socket.once("error", (err) => {
+      clearInterval(sweep);
+      reject(listenError(err, "coaps", options.port, "IOT_COAPS_PORT"));
+    });
+    socket.bind(options.port, options.host, () => {
+      socket.removeAllListeners("error");
+      socket.on("error", options.onError);
+      resolve({
+        port: socket.address().port,
+        get sessions() {
+          return server.size;
+        },
+        close: () => {
+          clearInterval(sweep);
+          server.close();
+          return new Promise<void>((done) => socket.close(() => done()));
+        },
+      });
+    });
+  });
+}
