@@ -187,7 +187,10 @@ function connectionRegistered(ctx: AdapterContext, client: Client): void {
     const otherState = ctx.clients.state(other);
     if (other === client || other.id !== client.id || !otherState) continue;
     otherState.closeReason ??= "replaced by a new connection with the same client id";
-    other.disconnect({ reasonCode: ReasonCode.SESSION_TAKEN_OVER });
+    other.disconnect({
+      reasonCode: ReasonCode.SESSION_TAKEN_OVER,
+      properties: { reasonString: "a new connection with the same client id took the session over" },
+    });
   }
   state.phase = "open";
   state.restoring = undefined;
@@ -253,9 +256,13 @@ function watchBroker(broker: Aedes, ctx: AdapterContext): void {
   broker.on("keepaliveTimeout", (client) => {
     const state = ctx.clients.state(client);
     if (state) state.closeReason = "keepalive timeout";
+    const keepAlive = state ? ` of ${state.connect.keepAlive} s` : "";
     // aedes destroys the connection right after this event; an MQTT 5.0 device is told why first. The packet is
     // written corked (mqtt-packet uncorks on the next tick), so it is flushed here, before the destroy.
-    client.disconnect({ reasonCode: ReasonCode.KEEP_ALIVE_TIMEOUT });
+    client.disconnect({
+      reasonCode: ReasonCode.KEEP_ALIVE_TIMEOUT,
+      properties: { reasonString: `no packet within one and a half times the keep alive${keepAlive}` },
+    });
     client.conn.uncork();
   });
   broker.on("connectionError", (_client, err) =>
@@ -306,6 +313,6 @@ function kick(ctx: AdapterContext, deviceIntId: number, reason: string): void {
       state.closeReason = `kicked: ${reason}`;
     }
     ctx.log.info({ deviceIntId, reason }, "kicking device");
-    client.disconnect({ reasonCode: ReasonCode.ADMINISTRATIVE_ACTION });
+    client.disconnect({ reasonCode: ReasonCode.ADMINISTRATIVE_ACTION, properties: { reasonString: reason } });
   }
 }

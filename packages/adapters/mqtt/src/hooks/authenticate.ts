@@ -38,12 +38,6 @@ const reasonCodes: Record<Refusal, { readonly code: number; readonly reason: str
   BUSY: { code: 0x89, reason: "server busy, retry later" },
 };
 
-/**
- * The MQTT 5.0 reason codes aedes writes itself from a refusal's 3.1.1 return code (2 → 0x85, 3 → 0x88, 4 → 0x86,
- * 5 → 0x87); the others (banned, quota exceeded, server busy) it cannot express.
- */
-const aedesReturnCodeFor: Partial<Record<number, number>> = { 0x88: 3, 0x86: 4, 0x87: 5 };
-
 type AuthenticateDone = Parameters<NonNullable<AedesOptions["authenticate"]>>[3];
 
 function refusalError(returnCode: number, message: string): AuthenticateError {
@@ -52,8 +46,10 @@ function refusalError(returnCode: number, message: string): AuthenticateError {
 
 /**
  * Refuses an MQTT 5.0 CONNECT with `code` and a reason string. aedes' authenticate error carries only a 3.1.1 return
- * code (upstream request in docs/devices/mqtt.md), so a code it has no return code for is written here, on the
- * connection the adapter handed aedes, which is then ended; aedes sees the connection close before its own answer.
+ * code (upstream request in docs/devices/mqtt.md): aedes would write 0x86, 0x87 and 0x88 from one, without a reason
+ * string, and has none for banned, quota exceeded or server busy. So every refusal of a 5.0 device is written here,
+ * on the connection the adapter handed aedes, which is then ended; aedes sees the connection close before its own
+ * answer.
  */
 function refuseV5(conn: Duplex, code: number, reason: string, then: () => void): void {
   const connack = mqttPacket.generate(
@@ -68,8 +64,6 @@ function refuseV5(conn: Duplex, code: number, reason: string, then: () => void):
 function refuse(client: Client, why: Refusal, message: string, done: AuthenticateDone): void {
   if (client.version !== 5) return done(refusalError(returnCodes[why], message), null);
   const { code, reason } = reasonCodes[why];
-  const returnCode = aedesReturnCodeFor[code];
-  if (returnCode !== undefined) return done(refusalError(returnCode, reason), null);
   refuseV5(client.conn, code, reason, () => done(refusalError(returnCodes[why], message), null));
 }
 
