@@ -19,11 +19,18 @@ export function run(file: string, args: string[], timeoutMs = 20_000) {
   });
 }
 
-/** The events (JSON lines) a paho MQTTv5 client reports: its CONNACK, SUBACK, PUBACK and messages. */
+/**
+ * The events (JSON lines) a paho MQTTv5 client reports: its CONNACK, SUBACK, PUBACK and messages (one that came with a
+ * Topic Alias also with the alias and the topic name as sent, its topic resolved by the script).
+ */
 const PAHO_CLIENT = `
 import json, sys
 import paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.packettypes import PacketTypes
 o = json.loads(sys.argv[1])
+# paho 1.6.1 hands a PUBLISH's Topic Alias to the application as it came: the application resolves it.
+aliases, received = {}, [0]
 c = mqtt.Client(client_id=o["clientId"], protocol=mqtt.MQTTv5, transport=o.get("transport", "tcp"))
 if o.get("transport") == "websockets":
     c.ws_set_options(path="/mqtt")
@@ -54,10 +61,21 @@ def on_publish(c, u, mid):
     if not o.get("subscribe"):
         c.disconnect()
 def on_message(c, u, m):
-    out(event="message", topic=m.topic, payload=m.payload.decode())
-    c.disconnect()
+    alias = getattr(m.properties, "TopicAlias", None)
+    if alias is None:
+        out(event="message", topic=m.topic, payload=m.payload.decode())
+    else:
+        aliases[alias] = m.topic or aliases.get(alias, "")
+        out(event="message", topic=aliases[alias], payload=m.payload.decode(), alias=alias, sentTopic=m.topic)
+    received[0] += 1
+    if received[0] >= o.get("messages", 1):
+        c.disconnect()
 c.on_connect, c.on_subscribe, c.on_publish, c.on_message = on_connect, on_subscribe, on_publish, on_message
-c.connect(o["host"], o["port"], keepalive=30)
+props = None
+if o.get("topicAliasMaximum"):
+    props = Properties(PacketTypes.CONNECT)
+    props.TopicAliasMaximum = o["topicAliasMaximum"]
+c.connect(o["host"], o["port"], keepalive=30, properties=props)
 c.loop_forever()
 `;
 
@@ -71,6 +89,10 @@ interface PahoOptions {
   password: string;
   subscribe?: string;
   publish?: { topic: string; payload: string };
+  /** Messages to receive before disconnecting (default 1). */
+  messages?: number;
+  /** CONNECT's Topic Alias Maximum: the aliases the client accepts from the service (default none). */
+  topicAliasMaximum?: number;
 }
 
 /** Starts a paho client; `events` resolves with its report once it exits, `next` with the first event of a kind. */
