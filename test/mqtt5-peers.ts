@@ -95,7 +95,7 @@ interface PahoOptions {
   topicAliasMaximum?: number;
 }
 
-/** Starts a paho client; `events` resolves with its report once it exits, `next` with the first event of a kind. */
+/** Starts a paho client; `events` resolves with its report once it exits, `next` with an event of a kind. */
 export function paho(options: PahoOptions) {
   const child = spawn(PYTHON, ["-c", PAHO_CLIENT, JSON.stringify(options)], { stdio: ["ignore", "pipe", "pipe"] });
   const lines: Record<string, unknown>[] = [];
@@ -118,11 +118,13 @@ export function paho(options: PahoOptions) {
     if (stderr) throw new Error(`paho: ${stderr}`);
     return lines;
   });
-  const next = (event: string) =>
+  /** The `nth` (from 1) event of the kind, already reported or still to come. */
+  const next = (event: string, nth = 1) =>
     new Promise<Record<string, unknown>>((resolve) => {
-      const found = lines.find((l) => l.event === event);
+      const nthSeen = () => lines.filter((l) => l.event === event)[nth - 1];
+      const found = nthSeen();
       if (found) return resolve(found);
-      seen.push((e) => e.event === event && resolve(e));
+      seen.push((e) => e.event === event && nthSeen() === e && resolve(e));
     });
   return { events, next };
 }
