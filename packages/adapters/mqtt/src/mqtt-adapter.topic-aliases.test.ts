@@ -55,6 +55,26 @@ describe("MQTT adapter: topic aliases on commands (MQTT 5.0 §3.3.2.3.4)", () =>
     expect([first, second, third].map((p) => p!.payload.toString())).toEqual(["one", "two", "three"]);
   });
 
+  it("never sends an empty name before the alias's name was written, commands issued at once keeping their properties", async () => {
+    h = await startHarness();
+    const raw = await subscribedDevice(5, { properties: { topicAliasMaximum: 4 } });
+    const expiresAtMs = Date.now() + 60_000;
+    const texts = ["a", "b", "c", "d"];
+    await Promise.all(
+      texts.map((text) =>
+        h.registry.pushDownlink({ deviceIntId: 1, topic: "inbox", payload: payload(text), qos: 0, expiresAtMs }),
+      ),
+    );
+    await command(["e"], 0);
+    const sent = publishes(raw.received);
+    expect(sent.map((p) => p.payload.toString()).sort()).toEqual([...texts, "e"]);
+    expect(sent[0]).toMatchObject({ topic: "inbox", properties: { topicAlias: 1 } });
+    for (const p of sent) expect(p.topic === "inbox" || p.topic === "").toBe(true);
+    expect(sent.every((p) => p.properties?.topicAlias === 1)).toBe(true);
+    expect(sent.slice(0, 4).every((p) => (p.properties?.messageExpiryInterval ?? 0) >= 59)).toBe(true);
+    expect(sent.at(-1)).toMatchObject({ topic: "", properties: { topicAlias: 1 } });
+  });
+
   it("gives each topic its own alias, up to the device's Topic Alias Maximum, and full names past it", async () => {
     h = await startHarness();
     const raw = await subscribedDevice(5, { properties: { topicAliasMaximum: 2 } }, ["t/#"]);
