@@ -252,6 +252,44 @@ describe("MQTT 5.0 with third-party clients, end to end", () => {
     }
   });
 
+  it("gives paho's and MQTT.js' commands on one topic a topic alias when their CONNECT allowed some", async () => {
+    const [p, m] = [await newDevice("alias-paho"), await newDevice("alias-mqttjs")];
+    const texts = ["c1", "c2", "c3"];
+    const sub = paho({
+      ...hostPort(t.mqttUrl),
+      ...credentials(p),
+      subscribe: "inbox",
+      messages: 3,
+      topicAliasMaximum: 4,
+    });
+    await sub.next("ready");
+    // One at a time: a command issued before the first was written would carry the topic name again.
+    for (const [i, text] of texts.entries()) {
+      expect((await command(p, text, "inbox")).body.publishStatus).toBe("1");
+      await sub.next("message", i + 1);
+    }
+    expect((await sub.events).filter((e) => e.event === "message")).toEqual(
+      texts.map((payload, i) => ({ event: "message", topic: "inbox", payload, alias: 1, sentTopic: i ? "" : "inbox" })),
+    );
+    const client = await mqtt.connectAsync(t.mqttUrl, {
+      ...base,
+      ...credentials(m),
+      properties: { topicAliasMaximum: 4 },
+    });
+    try {
+      const got: [string, string, number | undefined][] = [];
+      client.on("message", (topic, body, packet) => got.push([topic, body.toString(), packet.properties?.topicAlias]));
+      await client.subscribeAsync("inbox", { qos: 1 });
+      for (const [i, text] of texts.entries()) {
+        expect((await command(m, text, "inbox")).body.publishStatus).toBe("1");
+        await expect.poll(() => got.length, { timeout: 5000 }).toBe(i + 1);
+      }
+      expect(got).toEqual(texts.map((text) => ["inbox", text, 1]));
+    } finally {
+      await client.endAsync();
+    }
+  });
+
   it("answers a burst of MQTT 5.0 connects over the authentication queue with 0x89 server busy, the rest 0x00", async () => {
     const devices = await Promise.all(Array.from({ length: 6 }, (_, i) => newDevice(`burst-${i}`)));
     const connacks = await Promise.all(

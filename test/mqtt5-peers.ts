@@ -19,11 +19,18 @@ export function run(file: string, args: string[], timeoutMs = 20_000) {
   });
 }
 
-/** The events (JSON lines) a paho MQTTv5 client reports: its CONNACK, SUBACK, PUBACK and messages. */
+/**
+ * The events (JSON lines) a paho MQTTv5 client reports: its CONNACK, SUBACK, PUBACK and messages (one that came with a
+ * Topic Alias also with the alias and the topic name as sent, its topic resolved by the script).
+ */
 const PAHO_CLIENT = `
 import json, sys
 import paho.mqtt.client as mqtt
+from paho.mqtt.properties import Properties
+from paho.mqtt.packettypes import PacketTypes
 o = json.loads(sys.argv[1])
+# paho 1.6.1 hands a PUBLISH's Topic Alias to the application as it came: the application resolves it.
+aliases, received = {}, [0]
 c = mqtt.Client(client_id=o["clientId"], protocol=mqtt.MQTTv5, transport=o.get("transport", "tcp"))
 if o.get("transport") == "websockets":
     c.ws_set_options(path="/mqtt")
@@ -54,10 +61,21 @@ def on_publish(c, u, mid):
     if not o.get("subscribe"):
         c.disconnect()
 def on_message(c, u, m):
-    out(event="message", topic=m.topic, payload=m.payload.decode())
-    c.disconnect()
+    alias = getattr(m.properties, "TopicAlias", None)
+    if alias is None:
+        out(event="message", topic=m.topic, payload=m.payload.decode())
+    else:
+        aliases[alias] = m.topic or aliases.get(alias, "")
+        out(event="message", topic=aliases[alias], payload=m.payload.decode(), alias=alias, sentTopic=m.topic)
+    received[0] += 1
+    if received[0] >= o.get("messages", 1):
+        c.disconnect()
 c.on_connect, c.on_subscribe, c.on_publish, c.on_message = on_connect, on_subscribe, on_publish, on_message
-c.connect(o["host"], o["port"], keepalive=30)
+props = None
+if o.get("topicAliasMaximum"):
+    props = Properties(PacketTypes.CONNECT)
+    props.TopicAliasMaximum = o["topicAliasMaximum"]
+c.connect(o["host"], o["port"], keepalive=30, properties=props)
 c.loop_forever()
 `;
 
@@ -71,9 +89,13 @@ interface PahoOptions {
   password: string;
   subscribe?: string;
   publish?: { topic: string; payload: string };
+  /** Messages to receive before disconnecting (default 1). */
+  messages?: number;
+  /** CONNECT's Topic Alias Maximum: the aliases the client accepts from the service (default none). */
+  topicAliasMaximum?: number;
 }
 
-/** Starts a paho client; `events` resolves with its report once it exits, `next` with the first event of a kind. */
+/** Starts a paho client; `events` resolves with its report once it exits, `next` with an event of a kind. */
 export function paho(options: PahoOptions) {
   const child = spawn(PYTHON, ["-c", PAHO_CLIENT, JSON.stringify(options)], { stdio: ["ignore", "pipe", "pipe"] });
   const lines: Record<string, unknown>[] = [];
@@ -96,11 +118,13 @@ export function paho(options: PahoOptions) {
     if (stderr) throw new Error(`paho: ${stderr}`);
     return lines;
   });
-  const next = (event: string) =>
+  /** The `nth` (from 1) event of the kind, already reported or still to come. */
+  const next = (event: string, nth = 1) =>
     new Promise<Record<string, unknown>>((resolve) => {
-      const found = lines.find((l) => l.event === event);
+      const nthSeen = () => lines.filter((l) => l.event === event)[nth - 1];
+      const found = nthSeen();
       if (found) return resolve(found);
-      seen.push((e) => e.event === event && resolve(e));
+      seen.push((e) => e.event === event && nthSeen() === e && resolve(e));
     });
   return { events, next };
 }

@@ -1,6 +1,7 @@
 import type { Client } from "aedes";
 import type { Socket } from "node:net";
 import type { DeviceSession, StoredSubscription } from "@iot/adapter-core";
+import { OutboundTopicAliases } from "./topic-aliases.js";
 
 /** What the CONNECT packet and the socket said, kept until authentication decides. */
 export interface ConnectInfo {
@@ -13,6 +14,8 @@ export interface ConnectInfo {
   readonly protocolVersion: number;
   /** Clean Start (5.0) or Clean Session (3.1.1); always set for a CONNECT without a client id. */
   readonly cleanStart: boolean;
+  /** MQTT 5.0 Topic Alias Maximum from CONNECT (§3.1.2.11.5): aliases the device accepts; 0 when none (and 3.1.1). */
+  readonly topicAliasMaximum: number;
 }
 
 /**
@@ -66,6 +69,8 @@ export interface ClientState {
    * so it knows which PUBACK answers a command.
    */
   nextMessageId(): number;
+  /** The topic aliases of the connection's commands; undefined when the device accepts none (topic-aliases.ts). */
+  readonly topicAliases: OutboundTopicAliases | undefined;
 }
 
 /** A QoS 1/2 downlink written to the device and not yet acknowledged, told what the device answers. */
@@ -99,6 +104,7 @@ class SessionState implements ClientState {
   private unsubscribing: Set<string> | undefined;
   private subscriptions: Map<string, number> | undefined;
   private lastMessageId = 0;
+  private aliases: OutboundTopicAliases | undefined;
 
   constructor(
     readonly session: DeviceSession,
@@ -140,6 +146,11 @@ class SessionState implements ClientState {
 
   get stored(): Map<string, StoredSubscription> {
     return (this.storedSubs ??= new Map());
+  }
+
+  get topicAliases(): OutboundTopicAliases | undefined {
+    if (this.connect.topicAliasMaximum <= 0) return undefined;
+    return (this.aliases ??= new OutboundTopicAliases(this.connect.topicAliasMaximum));
   }
 
   nextMessageId(): number {

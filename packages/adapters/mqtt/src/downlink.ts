@@ -30,6 +30,8 @@ const queued = (message: string): DownlinkOutcome => ({ status: "QUEUED", messag
  * the device disconnects or the command expires first. An MQTT 5.0 device
  * gets the command's PUBLISH properties, and its remaining TTL as Message
  * Expiry Interval (`commandPublishProperties`); a 3.1.1 device gets none.
+ * One that accepts topic aliases gets the command's topic as an alias after
+ * the first command on it (authorizeForward, `OutboundTopicAliases`).
  */
 export async function deliverDownlink(ctx: AdapterContext, downlink: Downlink): Promise<DownlinkOutcome> {
   const client = ctx.clients.ofDevice(downlink.deviceIntId).at(-1);
@@ -134,6 +136,7 @@ function send(
         const outcome = failed(`write failed: ${err?.message ?? "connection closed"}`);
         return flow ? flow.settle(outcome) : settle(outcome);
       }
+      state.topicAliases?.written(topic);
       if (!flow) return settle({ status: "SENT" });
       flow.written();
     });

@@ -142,6 +142,7 @@ export function authenticateHook(ctx: AdapterContext): NonNullable<AedesOptions[
       clientIp: "",
       protocolVersion: client.version,
       cleanStart: true,
+      topicAliasMaximum: 0,
     };
     const credentials = credentialsOf(client.conn, connect, username, password);
     // A device that hangs up while its turn is still to come (a reconnect storm) costs the registry nothing. A getter

@@ -13,8 +13,12 @@ import type { AdapterContext } from "../context.js";
  * once stripped). Every QoS 1/2 PUBLISH gets its packet identifier here,
  * from the connection's own counter (aedes keeps an identifier a forwarded
  * packet has), so the PUBACK of a downlink the adapter waits for is known.
+ * A command to an MQTT 5.0 device that accepts topic aliases goes with one
+ * (`OutboundTopicAliases`); retained messages and other forwarded publishes
+ * keep their full topic name and no alias.
  * aedes hands this hook a packet of its own per subscription, so changing it
- * changes nothing another subscriber gets.
+ * changes nothing another subscriber gets (its properties object, shared, is
+ * replaced rather than changed).
  */
 export function authorizeForwardHook(ctx: AdapterContext): NonNullable<AedesOptions["authorizeForward"]> {
   return (client, packet) => {
@@ -33,6 +37,11 @@ export function authorizeForwardHook(ctx: AdapterContext): NonNullable<AedesOpti
     if (mark) {
       state.downlinkMarks.delete(payload);
       mark(packet);
+      const aliased = state.topicAliases?.use(mounted);
+      if (aliased) {
+        if (!aliased.named) packet.topic = "";
+        packet.properties = { ...packet.properties, topicAlias: aliased.alias };
+      }
     }
     return packet;
   };

@@ -4,7 +4,7 @@ import type { AdapterContext } from "../context.js";
 
 /**
  * MQTT-3.1 CONNECT, before authentication: keeps what CONNECT said (the
- * claimed client id, keepalive, Clean Start) and the client IP while the
+ * claimed client id, keepalive, Clean Start, Topic Alias Maximum) and the client IP while the
  * socket is still open. A persistent session (clean session 0, or a Session
  * Expiry Interval above 0) lives in the registry's store, keyed by the device
  * and its client id (docs/devices/mqtt.md "Persistent sessions"); a device
@@ -19,6 +19,7 @@ export function preConnectHook(ctx: AdapterContext): NonNullable<AedesOptions["p
       clientIp: clientIpOf(client),
       protocolVersion: packet.protocolVersion ?? 4,
       cleanStart: packet.clean !== false || !packet.clientId,
+      topicAliasMaximum: packet.protocolVersion === 5 ? (packet.properties?.topicAliasMaximum ?? 0) : 0,
     });
     if (!packet.clientId) {
       packet.clean = true;
