@@ -45,6 +45,23 @@ describe("MQTT adapter: persistent sessions", () => {
     expect(raw.received.map((p) => p.cmd)).toEqual(["connack", "publish"]);
   });
 
+  it.each([4, 5] as const)(
+    "answers session present 1 for a stored session without subscriptions (MQTT %i), and restores none",
+    async (version) => {
+      h = await startHarness();
+      storedSession({ present: true, subscriptions: [] });
+      const { raw, connack } = await persistentDevice(version);
+      expect(connack.sessionPresent).toBe(true);
+      // Nothing was restored: a command waits for the device's own SUBSCRIBE, then goes on it.
+      const outcome = h.registry.pushDownlink({ id: 9, deviceIntId: 1, payload: payload("later"), qos: 0 });
+      raw.send({ cmd: "subscribe", messageId: 1, subscriptions: [{ topic: "inbox", qos: 0 }] });
+      expect(await raw.next("suback")).toMatchObject({ granted: [0] });
+      expect(await raw.next("publish")).toMatchObject({ topic: "inbox", payload: Buffer.from("later") });
+      await expect(outcome).resolves.toEqual({ status: "SENT" });
+      expect(raw.received.map((p) => p.cmd)).toEqual(["connack", "suback", "publish"]);
+    },
+  );
+
   it("gives an unacknowledged QoS 1 command back with its packet identifier, and resends it with it and DUP 1", async () => {
     h = await startHarness();
     storedSession({ present: false, subscriptions: [] });

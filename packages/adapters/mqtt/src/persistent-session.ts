@@ -36,13 +36,28 @@ export function toStoredSubscription(sub: AedesSubscription, relative: string): 
 }
 
 /**
+ * Handed to aedes to restore for a resumed session that has no subscriptions: aedes answers CONNACK session present
+ * from the subscriptions it restores (MQTT-3.2.2-2 asks for 1 whenever a session was stored), and the
+ * authorizeSubscribe hook drops this one (`isSessionMarker`), so the session has none. A topic no device filter can
+ * be (it is not under a mountpoint), and the object is told by identity.
+ */
+const SESSION_MARKER_TOPIC = "$session-present";
+
+/** Whether `sub` is the marker a subscription-less resumed session restores (see SESSION_MARKER_TOPIC). */
+export function isSessionMarker(state: ClientState, sub: object & { topic: string }): boolean {
+  return sub.topic === SESSION_MARKER_TOPIC && state.restoring?.has(sub) === true;
+}
+
+/**
  * The device authenticated with the session the registry resumed: aedes asks its persistence for the subscriptions
  * to restore next (by the client id just set), and the authorizeSubscribe hook tells the restored ones by identity.
  */
 export function prepareRestore(ctx: AdapterContext, client: Client, state: ClientState): void {
   state.persistent = client.sessionExpiryInterval > 0;
-  const subs = (state.session.mqttSession?.subscriptions ?? []).map(toAedesSubscription);
-  if (subs.length === 0) return;
+  const resumed = state.session.mqttSession;
+  if (!resumed?.present) return;
+  const stored = resumed.subscriptions.map(toAedesSubscription);
+  const subs = stored.length > 0 ? stored : [{ topic: SESSION_MARKER_TOPIC, qos: 0 as const }];
   state.restoring = new Set(subs);
   ctx.restoring.set(client.id, subs);
 }

@@ -1,7 +1,7 @@
 import type { AedesOptions } from "aedes";
 import { filterProblem, isAllowed, mountTopic } from "@iot/adapter-core";
 import type { AdapterContext } from "../context.js";
-import { noteRestored } from "../persistent-session.js";
+import { isSessionMarker, noteRestored } from "../persistent-session.js";
 
 /**
  * MQTT-3.8 SUBSCRIBE: each relative filter is validated and checked against
@@ -13,6 +13,7 @@ export function authorizeSubscribeHook(ctx: AdapterContext): NonNullable<AedesOp
   return (client, sub, done) => {
     const state = ctx.clients.state(client);
     if (!state) return done(new Error("subscribe from a connection that is not authenticated"));
+    if (isSessionMarker(state, sub)) return done(null, null);
     const { device } = state.session;
     const filter = sub.topic;
     const problem = filterProblem(filter);
