@@ -45,8 +45,6 @@ function coaps(identity: string, key: string, args: string[]): { stdout: string;
 const register = (identity: string, key: string, ep: string, extra: string[] = []) =>
   coaps(identity, key, ["-m", "post", "-v", "6", ...extra, "-e", "</1/0>,</3/0>", rd(`?ep=${ep}&lt=60&b=U`)]);
 
-const locationOf = (out: string) => /Location-Path:(rd,[\w-]+)|\/rd\/([\w-]+)/.exec(out);
-
 const statusOf = async (d: TestDevice) => (await t.api("GET", `/devices/${d.id}`)).body.deviceStatus;
 const connectStatuses = async (d: TestDevice) =>
   (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items.map(
