@@ -55,16 +55,20 @@ const connectStatuses = async (d: TestDevice) =>
  * openssl s_client's PSK handshake with the token's hex as the key; it stays connected while its stdin is open and
  * sends what is written there as application data.
  */
-function sClient(identity: string, keyHex: string): { child: ChildProcess; out: () => string } {
+function sClient(identity: string, keyHex: string): { child: ChildProcess; out: () => string; received: () => Buffer } {
   const child = spawn("openssl", [
     ...["s_client", "-dtls1_2", "-quiet", "-connect", new URL(t.lwm2msUrl).host],
     ...["-psk_identity", identity, "-psk", keyHex, "-cipher", "PSK-AES128-CCM8"],
   ]);
   children.push(child);
   let out = "";
-  child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+  const received: Buffer[] = [];
+  child.stdout.on("data", (b: Buffer) => {
+    received.push(b);
+    out += b.toString();
+  });
   child.stderr.on("data", (b: Buffer) => (out += b.toString()));
-  return { child, out: () => out };
+  return { child, out: () => out, received: () => Buffer.concat(received) };
 }
 
 /** A CoAP Register (CON POST /rd?ep=<ep>&lt=60&b=U, link format `</3/0>`), as bytes (RFC 7252 §3). */
@@ -83,6 +87,17 @@ function registerDatagram(ep: string): Buffer {
     Buffer.from("b=U"),
     Buffer.from([0xff]),
     Buffer.from("</3/0>"),
+  ]);
+}
+
+/** A device's piggybacked 2.05 answer (text/plain `text`) to the server's CON `request`. */
+function answerContent(request: Buffer, text: string): Buffer {
+  const tkl = request[0]! & 0x0f;
+  return Buffer.concat([
+    Buffer.from([0x60 | tkl, 0x45, request[2]!, request[3]!]), // ACK, 2.05 Content, the request's Message ID
+    request.subarray(4, 4 + tkl), // its token
+    Buffer.from([0xc0, 0xff]), // Content-Format (12): text/plain (0 = empty value), payload marker
+    Buffer.from(text),
   ]);
 }
 
@@ -133,6 +148,38 @@ describe("an LwM2M device over DTLS with a pre-shared key", () => {
     expect(wrong.stdout).not.toMatch(/c:2\.01/);
     expect(wrong.stdout + wrong.stderr).toMatch(/decrypt error/i);
     expect(await statusOf(d)).toBe(0);
+  });
+
+  it("takes a read command on its DTLS session and its answer comes back as up/resp", async () => {
+    const d = await newDevice();
+    const held = sClient(d.IMEI, d.token);
+    held.child.stdin?.write(registerDatagram(d.IMEI));
+    await expect.poll(() => statusOf(d), { timeout: 10_000 }).toBe(1);
+    // s_client -quiet prints only what it decrypts: first the Register's ACK, 2.01 Created (0x41).
+    await expect.poll(() => held.received()[1], { timeout: 5000 }).toBe(0x41);
+    const ackLength = held.received().length;
+    const sent = await t.api("POST", "/device_publish", {
+      deviceID: d.deviceID,
+      payload: JSON.stringify({ reqID: 1, msgType: "read", data: { path: "/3/0/0" } }),
+    });
+    expect(sent.body.publishStatus).toBe("1");
+    // The server's GET /3/0/0 arrives decrypted on s_client's stdout; the device answers it on the same session.
+    await expect.poll(() => held.received().length, { timeout: 5000 }).toBeGreaterThan(ackLength);
+    const request = held.received().subarray(ackLength);
+    expect(request[1]).toBe(0x01); // GET
+    expect(request.toString("latin1")).toContain("3\u00010\u00010");
+    held.child.stdin?.write(answerContent(request, "Open Mobile Alliance"));
+    const events = async () =>
+      ((await t.api("GET", `/devices/${d.id}/events?_limit=10`)).body.items as { topic: string; payload: string }[])
+        .filter((e) => e.topic === "up/resp")
+        .map((e) => JSON.parse(e.payload));
+    await expect.poll(events, { timeout: 5000 }).toEqual([
+      {
+        reqID: 1,
+        msgType: "read",
+        data: { code: "2.05", codeMsg: "Content", content: [{ path: "/3/0/0", value: "Open Mobile Alliance" }] },
+      },
+    ]);
   });
 
   it("ends the registration and DTLS session of a device that is blocked, and refuses its next handshake", async () => {
