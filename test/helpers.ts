@@ -31,6 +31,8 @@ export interface TestFleet {
   coapsUrl: string;
   /** The LwM2M adapter (LwM2M server, CoAP over UDP), `coap://host:port`. */
   lwm2mUrl: string;
+  /** The LwM2M adapter's DTLS listener, coaps://127.0.0.1:<port>. */
+  lwm2msUrl: string;
   api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
   /** The logged-in admin's bearer token `api` sends (for a client of its own, e.g. a benchmark's). */
   token: string;
@@ -66,6 +68,7 @@ export async function startTestFleet(
       IOT_COAP_PORT: "0",
       IOT_COAPS_PORT: "0",
       IOT_LWM2M_PORT: "0",
+      IOT_LWM2M_DTLS_PORT: "0",
       IOT_ADMIN_USERNAME: "admin",
       IOT_ADMIN_PASSWORD: "e2e-admin-pass",
       IOT_LOG_LEVEL: "warn",
@@ -100,6 +103,7 @@ export async function startTestFleet(
     coapUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coap ?? ""),
     coapsUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coaps ?? ""),
     lwm2mUrl: reachable(fleet.adapters.find((a) => a.name === "lwm2m-adapter")?.urls.lwm2m ?? ""),
+    lwm2msUrl: reachable(fleet.adapters.find((a) => a.name === "lwm2m-adapter")?.urls.lwm2ms ?? ""),
     api,
     token,
     async newDevice(productID, deviceName, extra = {}) {

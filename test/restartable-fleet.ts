@@ -80,6 +80,7 @@ export async function startRestartableFleet(
     IOT_COAP_PORT: coap!,
     IOT_COAPS_PORT: "0",
     IOT_LWM2M_PORT: lwm2m!,
+    IOT_LWM2M_DTLS_PORT: "0",
     IOT_ADMIN_PASSWORD: PASSWORD,
     IOT_LOG_LEVEL: "warn",
     ...env,

@@ -43,7 +43,7 @@ describe("pnpm start", () => {
       IOT_DATABASE_URL: "",
       IOT_API_HOST: "127.0.0.1",
       ...Object.fromEntries(
-        ["API", "GRPC", "MQTT", "MQTTS", "MQTTSS", "MQTT_WS", "HTTP_DEVICE", "COAP", "LWM2M"].map((p) => [
+        ["API", "GRPC", "MQTT", "MQTTS", "MQTTSS", "MQTT_WS", "HTTP_DEVICE", "COAP", "LWM2M", "LWM2M_DTLS"].map((p) => [
           `IOT_${p}_PORT`,
           "0",
         ]),

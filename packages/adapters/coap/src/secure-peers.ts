@@ -1,5 +1,11 @@
 import type { Logger } from "pino";
-import { Lease, type DeviceCredentials, type DeviceLeases, type RegistryClient } from "@iot/adapter-core";
+import {
+  Lease,
+  type DeviceCredentials,
+  type DeviceLeases,
+  type ProtocolName,
+  type RegistryClient,
+} from "@iot/adapter-core";
 import type { Peer } from "./message-layer.js";
 
 /**
@@ -7,7 +13,7 @@ import type { Peer } from "./message-layer.js";
  * the decrypted datagrams of a session (`send` encrypts the answer on the same session).
  */
 export interface SecureTarget {
-  /** Candidate keys of a PSK identity (a deviceUsername); undefined when the registry refuses it. */
+  /** Candidate keys of a PSK identity (a deviceUsername, an LwM2M endpoint name); undefined when refused. */
   lookupPsk(identity: Buffer): Promise<Buffer[] | undefined>;
   /** A handshake completed: `peer`'s requests are now the device's; `end` closes the DTLS session (a kick). */
   established(peer: Peer, identity: Buffer, end: (reason: string) => void): void;
@@ -25,6 +31,19 @@ interface SecurePeer {
 
 const keyOf = (peer: Peer) => `${peer.address}:${peer.port}`;
 
+/** How an adapter's DTLS sessions authenticate. */
+export interface SecurePeersOptions {
+  /** The adapter asking the registry (default coap: the identity is a deviceUsername). */
+  readonly protocol?: ProtocolName;
+  /** The identity as the registry knows it (LwM2M: the endpoint name without `urn:imei:`); default as sent. */
+  readonly normalise?: (identity: string) => string;
+  /**
+   * Opens the device's session when the handshake completes (default true: CoAP). LwM2M opens it on Register, and
+   * watches that lease.
+   */
+  readonly openOnHandshake?: boolean;
+}
+
 /**
  * The devices of established DTLS sessions, by the peer's address: the handshake proved the key, so a request on the
  * session is its device's with no credentials in the request. A kick of the device's lease (blocked, token changed)
@@ -37,15 +56,22 @@ export class SecurePeers {
     private readonly leases: DeviceLeases,
     private readonly registry: RegistryClient,
     private readonly log: Logger,
+    private readonly options: SecurePeersOptions = {},
   ) {}
+
+  private identityText(identity: Buffer): string {
+    const text = identity.toString("utf8");
+    return this.options.normalise ? this.options.normalise(text) : text;
+  }
 
   /**
    * Asks the registry for the identity's device and its token as keys. The admission it answers is left unopened
    * (the registry forgets it): the device's session opens once the handshake proves the key.
    */
   async lookupPsk(identity: Buffer): Promise<Buffer[] | undefined> {
-    const username = identity.toString("utf8");
-    const outcome = await this.registry.authenticate("coap", { kind: "psk", identity: username }, "");
+    const username = this.identityText(identity);
+    const protocol = this.options.protocol ?? "coap";
+    const outcome = await this.registry.authenticate(protocol, { kind: "psk", identity: username }, "");
     if (!outcome.ok) {
       this.log.info({ identity: username, code: outcome.code }, "DTLS PSK identity refused");
       return undefined;
@@ -54,10 +80,14 @@ export class SecurePeers {
     return keys && keys.length > 0 ? [...keys] : undefined;
   }
 
-  /** Opens the device's session right away, so it is online (and kickable) from the handshake on. */
+  /**
+   * Remembers the session's identity; for CoAP opens the device's session right away, so it is online (and
+   * kickable) from the handshake on.
+   */
   established(peer: Peer, identity: Buffer, end: (reason: string) => void): void {
-    const entry: SecurePeer = { credentials: { kind: "psk", identity: identity.toString("utf8") }, end };
+    const entry: SecurePeer = { credentials: { kind: "psk", identity: this.identityText(identity) }, end };
     this.peers.set(keyOf(peer), entry);
+    if (this.options.openOnHandshake === false) return;
     void this.leases.acquire(entry.credentials, peer.address).then((lease) => {
       if (lease instanceof Lease) this.watch(peer, lease);
       else if (this.peers.get(keyOf(peer)) === entry) end(`refused: ${lease.message}`);
@@ -69,7 +99,7 @@ export class SecurePeers {
     return this.peers.get(keyOf(peer))?.credentials;
   }
 
-  /** The PSK identity (deviceUsername) of `peer`'s session, for logs. */
+  /** The PSK identity (deviceUsername, normalised endpoint name) of `peer`'s session. */
   identityOf(peer: Peer): string | undefined {
     const credentials = this.credentialsOf(peer);
     return credentials?.kind === "psk" ? credentials.identity : undefined;

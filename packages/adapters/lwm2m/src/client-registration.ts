@@ -1,4 +1,4 @@
-import type { ClientObservation, Peer } from "@iot/adapter-coap";
+import type { ClientObservation, MessageLayer, Peer } from "@iot/adapter-coap";
 import type { Lease } from "@iot/adapter-core";
 import type { ObjectLinks } from "./codec/link-format.js";
 import type { Lwm2mVersion, RegisterRequest } from "./codec/registration.js";
@@ -42,6 +42,10 @@ export class ClientRegistration {
     readonly lease: Lease,
     peer: Peer,
     request: RegisterRequest,
+    /** The layer its requests go through: the plain or the DTLS listener's, where it registered. */
+    readonly layer: MessageLayer,
+    /** The PSK identity of the DTLS session it registered on (normalised endpoint name); undefined for NoSec. */
+    readonly identity?: string,
   ) {
     this.peer = peer;
     this.version = request.version;

@@ -1,11 +1,22 @@
 import { integer, port, text, type ConfigOf } from "@iot/config";
+import { coapAdapterSettings } from "@iot/adapter-coap";
 import { adapterMetricsSettings, adapterSettings } from "@iot/adapter-core";
 
-/** Settings of the LwM2M adapter process: the shared adapter settings, listener, queue mode and request timeout. */
+/**
+ * Settings of the LwM2M adapter process: the shared adapter settings, listeners (NoSec and DTLS-PSK; the DTLS
+ * sessions' idle limit is the CoAP adapter's IOT_COAPS_IDLE), queue mode and request timeout.
+ */
 export const lwm2mAdapterSettings = {
   ...adapterSettings,
   ...adapterMetricsSettings("IOT_LWM2M_METRICS_PORT"),
   lwm2mPort: port("IOT_LWM2M_PORT", 5783, "LwM2M server (CoAP over UDP) port for devices; 0 picks a free one"),
+  lwm2mDtlsPort: integer(
+    "IOT_LWM2M_DTLS_PORT",
+    5784,
+    "LwM2M over DTLS (UDP) port for devices with pre-shared keys (identity the endpoint name, key token); 0 picks a free one, -1 turns it off",
+    -1,
+    65535,
+  ),
   lwm2mHost: text("IOT_LWM2M_HOST", "0.0.0.0", "address the LwM2M listener binds to"),
   queueAwake: integer(
     "IOT_LWM2M_QUEUE_AWAKE",
@@ -14,6 +25,7 @@ export const lwm2mAdapterSettings = {
     1,
     86_400,
   ),
+  dtlsIdle: coapAdapterSettings.coapsIdle,
   requestTimeoutMs: integer(
     "IOT_LWM2M_REQUEST_TIMEOUT_MS",
     30_000,

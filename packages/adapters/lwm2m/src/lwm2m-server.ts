@@ -1,5 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { CODES, type CoapReply, type CoapRequest, type MessageLayer } from "@iot/adapter-coap";
+import {
+  CODES,
+  SecurePeers,
+  type CoapReply,
+  type CoapRequest,
+  type MessageLayer,
+  type SecureTarget,
+} from "@iot/adapter-coap";
 import { DeviceLeases, Lease, retryAfterSeconds, type AuthFailureCode, type RegistryClient } from "@iot/adapter-core";
 import type { Logger } from "pino";
 import { ClientRegistration } from "./client-registration.js";
@@ -36,15 +43,34 @@ export interface Lwm2mServerOptions {
 
 /** The LwM2M server: a handler for the CoAP message layer, which it then uses as a client to reach devices. */
 export interface Lwm2mServer {
-  /** Serves the Client Registration Interface (`/rd`); give it to createMessageLayer. */
+  /** Serves the Client Registration Interface (`/rd`) in NoSec mode; give it to createMessageLayer. */
   readonly handler: (request: CoapRequest) => Promise<CoapReply>;
-  /** Gives the server the layer its handler serves, through which it sends requests; before any datagram. */
-  attach(layer: MessageLayer): void;
+  /** The same over DTLS with pre-shared keys: give it to the layer fed by `secure`. */
+  readonly secureHandler: (request: CoapRequest) => Promise<CoapReply>;
+  /** What listenDtls feeds (PSK lookups, sessions, decrypted datagrams to the layer attached as `secureLayer`). */
+  readonly secure: SecureTarget;
+  /**
+   * Gives the server the layers its handlers serve, through which it sends requests to clients registered there;
+   * before any datagram.
+   */
+  attach(layer: MessageLayer, secureLayer?: MessageLayer): void;
   /** Registrations held now, by location id. */
   readonly registrations: ReadonlyMap<string, ClientRegistration>;
   /** Ends every registration (sessions reported closed) and observation. */
   close(): void;
 }
+
+/** Where a request came: the layer that answers it and, over DTLS, the session's PSK identity. */
+interface Via {
+  readonly layer: MessageLayer;
+  readonly identity?: string;
+}
+
+/** The endpoint name as the registry knows it: the IMEI without `urn:imei:` (any other name as it is). */
+const normaliseEndpoint = (endpoint: string) => endpointImei(endpoint) ?? endpoint;
+
+/** An Update or De-register comes from the client that registered: the same transport and DTLS identity. */
+const sameClient = (r: ClientRegistration, via: Via) => r.layer === via.layer && r.identity === via.identity;
 
 /** Default grace after a lifetime, seconds. */
 const DEFAULT_LIFETIME_GRACE_S = 15;
@@ -82,6 +108,14 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
   const byId = new Map<string, ClientRegistration>();
   const byEndpoint = new Map<string, ClientRegistration>();
   let ctx: ServerContext | undefined;
+  let plainLayer: MessageLayer | undefined;
+  let secureLayer: MessageLayer | undefined;
+  // The handshake's identity is the endpoint name; the device's session opens on Register, whose lease it watches.
+  const secure = new SecurePeers(leases, options.registry, log, {
+    protocol: "lwm2m",
+    normalise: normaliseEndpoint,
+    openOnHandshake: false,
+  });
 
   const format = (r: ClientRegistration) => preferredFormat(r.version, r.objects.contentFormats);
 
@@ -146,9 +180,20 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
       if (r.lease.session.device.autoSub && ctx) void autoSubscribe(ctx, r, format(r));
     }, 0);
 
-  const register = async (request: CoapRequest, reg: RegisterRequest): Promise<CoapReply> => {
-    byEndpoint.get(reg.endpoint)?.lease.close("replaced by a new registration");
-    const credentials = { kind: "lwm2m" as const, endpoint: endpointImei(reg.endpoint) ?? reg.endpoint };
+  const register = async (request: CoapRequest, reg: RegisterRequest, via: Via): Promise<CoapReply> => {
+    const endpoint = normaliseEndpoint(reg.endpoint);
+    if (via.identity !== undefined && via.identity !== endpoint) {
+      log.info({ endpoint: reg.endpoint, identity: via.identity }, "registration refused: not the DTLS identity");
+      return { code: CODES.forbidden };
+    }
+    const previous = byEndpoint.get(reg.endpoint);
+    // A NoSec Register does not take over a registration a DTLS session proved.
+    if (previous?.identity !== undefined && via.identity === undefined) return { code: CODES.forbidden };
+    previous?.lease.close("replaced by a new registration");
+    const credentials =
+      via.identity === undefined
+        ? { kind: "lwm2m" as const, endpoint }
+        : { kind: "psk" as const, identity: via.identity };
     const lease = await leases.acquire(credentials, request.peer.address, keepAlive(reg.lifetime));
     if (!(lease instanceof Lease)) {
       log.info({ endpoint: reg.endpoint, reason: lease.message }, "registration refused");
@@ -159,7 +204,8 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     if (twin?.lease === lease) ended(twin, "replaced by a new registration");
     let id = randomBytes(6).toString("base64url");
     while (byId.has(id)) id = randomBytes(6).toString("base64url");
-    const r = new ClientRegistration(id, reg.endpoint, lease, request.peer, reg);
+    const r = new ClientRegistration(id, reg.endpoint, lease, request.peer, reg, via.layer, via.identity);
+    if (via.identity !== undefined) secure.watch(request.peer, lease);
     byId.set(id, r);
     byEndpoint.set(reg.endpoint, r);
     lease.onClose((reason) => ended(r, reason));
@@ -171,10 +217,12 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     return { code: CODES.created, locationPath: [RD, id] };
   };
 
-  const update = (request: CoapRequest, u: UpdateRequest): CoapReply => {
+  const update = (request: CoapRequest, u: UpdateRequest, via: Via): CoapReply => {
     const r = byId.get(u.location);
     if (!r) return { code: CODES.notFound };
+    if (!sameClient(r, via)) return { code: CODES.forbidden };
     r.peer = request.peer;
+    if (via.identity !== undefined) secure.watch(request.peer, r.lease);
     if (u.binding !== undefined) r.binding = u.binding;
     if (u.queueMode !== undefined) r.queueMode = u.queueMode;
     if (u.objects !== undefined) r.objects = u.objects;
@@ -188,7 +236,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     return { code: CODES.changed };
   };
 
-  const handler = async (request: CoapRequest): Promise<CoapReply> => {
+  const serve = async (request: CoapRequest, via: Via): Promise<CoapReply> => {
     if (request.path[0] !== RD) return { code: CODES.notFound };
     const parsed = parseRegistrationRequest(
       { method: request.method, path: request.path, query: request.queryList, payload: request.payload },
@@ -199,18 +247,39 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
       return { code: CODES.badRequest, payload: parsed.reason };
     }
     const req = parsed.value;
-    if (req.kind === "register") return register(request, req);
-    if (req.kind === "update") return update(request, req);
+    if (req.kind === "register") return register(request, req, via);
+    if (req.kind === "update") return update(request, req, via);
     const r = byId.get(req.location);
     if (!r) return { code: CODES.notFound };
+    if (!sameClient(r, via)) return { code: CODES.forbidden };
     r.lease.close("de-registered");
     return { code: CODES.deleted };
   };
 
+  /** Unattached layers answer 5.03: the server was given no way to reach its clients yet. */
+  const handler = (request: CoapRequest): Promise<CoapReply> =>
+    plainLayer ? serve(request, { layer: plainLayer }) : Promise.resolve({ code: CODES.unavailable });
+  const secureHandler = (request: CoapRequest): Promise<CoapReply> => {
+    const identity = secure.identityOf(request.peer);
+    if (identity === undefined) return Promise.resolve({ code: CODES.unauthorized });
+    return secureLayer
+      ? serve(request, { layer: secureLayer, identity })
+      : Promise.resolve({ code: CODES.unavailable });
+  };
+
   return {
     handler,
-    attach(layer) {
-      ctx = serverContext(layer, log);
+    secureHandler,
+    secure: {
+      lookupPsk: (identity) => secure.lookupPsk(identity),
+      established: (peer, identity, end) => secure.established(peer, identity, end),
+      handle: (datagram, peer, send) => secureLayer?.handle(datagram, peer, send),
+      closed: (peer) => secure.closed(peer),
+    },
+    attach(layer, securedLayer) {
+      plainLayer = layer;
+      secureLayer = securedLayer;
+      ctx = serverContext(log);
     },
     registrations: byId,
     close() {

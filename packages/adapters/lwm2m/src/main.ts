@@ -1,10 +1,11 @@
 /**
  * The LwM2M adapter process: reads its settings once, connects to the registry, serves the LwM2M registration
- * interface on UDP (NoSec; see docs/devices/lwm2m.md, Security) and prints one READY line on stdout. Logs go to
+ * interface on UDP (NoSec) and on DTLS with pre-shared keys unless IOT_LWM2M_DTLS_PORT is -1 (docs/devices/lwm2m.md,
+ * Security) and prints one READY line on stdout. Logs go to
  * stderr. SIGINT/SIGTERM: stop listening, end every registration (sessions reported closed), close the registry
  * link, exit 0.
  */
-import { createMessageLayer, listenUdp, type UdpListener } from "@iot/adapter-coap";
+import { createMessageLayer, listenDtls, listenUdp, type DtlsListener, type UdpListener } from "@iot/adapter-coap";
 import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { lwm2mAdapterSettings } from "./config.js";
@@ -26,16 +27,23 @@ runMain("lwm2m-adapter", async () => {
     queueAwakeSeconds: config.queueAwake,
   });
   let udp: UdpListener | undefined;
-  // DTLS-PSK (LwM2M Security mode 0) would wrap this transport: a DTLS server feeding the same layer decrypted
-  // datagrams. None maintained exists for Node, so the server runs NoSec (docs/devices/lwm2m.md, Security).
-  const layer = createMessageLayer(server.handler, {
+  let dtls: DtlsListener | undefined;
+  const layerOptions = {
     logger,
     maxBodyBytes: config.maxMessageSize,
-    send: (datagram, peer) => udp?.send(datagram, peer),
     // An unanswered command frees the device after this, not CoAP's 93 s (docs/devices/lwm2m.md, Commands).
     requestTimeoutMs: config.requestTimeoutMs,
+  };
+  const layer = createMessageLayer(server.handler, {
+    ...layerOptions,
+    send: (datagram, peer) => udp?.send(datagram, peer),
   });
-  server.attach(layer);
+  // A layer of its own for DTLS (LwM2M Security mode PSK): Message IDs and exchanges are per listener.
+  const secureLayer = createMessageLayer(server.secureHandler, {
+    ...layerOptions,
+    send: (datagram, peer) => dtls?.send(datagram, peer),
+  });
+  server.attach(layer, secureLayer);
   udp = await listenUdp(layer, {
     port: config.lwm2mPort,
     host: config.lwm2mHost,
@@ -44,20 +52,31 @@ runMain("lwm2m-adapter", async () => {
     name: "lwm2m",
     receiveBufferBytes: RECEIVE_BUFFER_BYTES,
   });
+  if (config.lwm2mDtlsPort >= 0)
+    dtls = await listenDtls(server.secure, {
+      port: config.lwm2mDtlsPort,
+      host: config.lwm2mHost,
+      idleMs: config.dtlsIdle * 1000,
+      onError: (err) => logger.warn({ err: err.message }, "dtls socket error"),
+      setting: "IOT_LWM2M_DTLS_PORT",
+      name: "lwm2m-dtls",
+    });
   signals.onStop(async () => {
     logger.info("shutting down");
     await udp?.close();
+    await dtls?.close();
     server.close();
     layer.close();
+    secureLayer.close();
     await metrics?.close();
     await registry.close();
   });
   registry.start();
   logger.info(
-    { port: udp.port, registry: config.registryUrls, instance: registry.instanceId },
+    { port: udp.port, dtlsPort: dtls?.port, registry: config.registryUrls, instance: registry.instanceId },
     "lwm2m adapter listening",
   );
   process.stdout.write(
-    `READY lwm2m-adapter lwm2m=coap://${announcedHost(config.lwm2mHost)}:${udp.port}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
+    `READY lwm2m-adapter lwm2m=coap://${announcedHost(config.lwm2mHost)}:${udp.port}${dtls ? ` lwm2ms=coaps://${announcedHost(config.lwm2mHost)}:${dtls.port}` : ""}${metrics ? ` metrics=${metrics.url}` : ""}\n`,
   );
 });

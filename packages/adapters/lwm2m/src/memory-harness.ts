@@ -1,5 +1,11 @@
 import { MemoryLink, type MessageLayer, type MessageLayerOptions } from "@iot/adapter-coap";
-import { FakeRegistryClient, type FakeDevice } from "@iot/adapter-core";
+import {
+  FakeRegistryClient,
+  type AuthOutcome,
+  type DeviceCredentials,
+  type FakeDevice,
+  type ProtocolName,
+} from "@iot/adapter-core";
 import pino from "pino";
 import { Lwm2mClientSimulator, type SimulatorOptions } from "./lwm2m-client-simulator.js";
 import { createLwm2mServer, type Lwm2mServer, type Lwm2mServerOptions } from "./lwm2m-server.js";
@@ -17,9 +23,22 @@ const lwm2mDevice = (over: Partial<FakeDevice> = {}): FakeDevice => ({
   ...over,
 });
 
+/** The fake registry, answering a PSK identity as the registry does for LwM2M: the device whose IMEI it is. */
+class PskAsEndpointRegistry extends FakeRegistryClient {
+  /** The PSK identities asked, with the asking adapter. */
+  readonly pskAsked: { protocol: ProtocolName; identity: string }[] = [];
+
+  override async authenticate(p: ProtocolName, c: DeviceCredentials, ip: string): Promise<AuthOutcome> {
+    if (c.kind !== "psk") return super.authenticate(p, c, ip);
+    this.pskAsked.push({ protocol: p, identity: c.identity });
+    const outcome = await super.authenticate(p, { kind: "lwm2m", endpoint: c.identity }, ip);
+    return outcome.ok ? { ok: true, session: { ...outcome.session, pskKeys: [Buffer.from("key")] } } : outcome;
+  }
+}
+
 /** A server, a fake registry and one simulated client joined in memory (tests only). */
 export interface Harness {
-  readonly registry: FakeRegistryClient;
+  readonly registry: PskAsEndpointRegistry;
   readonly server: Lwm2mServer;
   readonly client: Lwm2mClientSimulator;
   readonly link: MemoryLink;
@@ -38,9 +57,11 @@ export function memoryHarness(
     layer?: Partial<MessageLayerOptions>;
     /** The device layer's own options (e.g. `nstart: 2` to send two requests at once). */
     deviceLayer?: Partial<MessageLayerOptions>;
+    /** The link is the DTLS listener's: the server's secure handler (the test tells it of sessions). */
+    secure?: boolean;
   } = {},
 ): Harness {
-  const registry = new FakeRegistryClient({ devices: [lwm2mDevice(options.device)] });
+  const registry = new PskAsEndpointRegistry({ devices: [lwm2mDevice(options.device)] });
   registry.start();
   const server = createLwm2mServer({
     registry,
@@ -51,7 +72,7 @@ export function memoryHarness(
   });
   const client = new Lwm2mClientSimulator({ endpoint: IMEI, ...options.client });
   const link = new MemoryLink(
-    server.handler,
+    options.secure ? server.secureHandler : server.handler,
     client.handler,
     {
       ackTimeoutMs: 100,
@@ -62,7 +83,8 @@ export function memoryHarness(
     },
     options.deviceLayer,
   );
-  server.attach(link.server);
+  if (options.secure) server.attach(link.server, link.server);
+  else server.attach(link.server);
   client.attach(link.device as MessageLayer, link.serverPeer);
   return {
     registry,

@@ -33,7 +33,7 @@ export async function observePath(
   const now = () => Math.floor(Date.now() / 1000);
   let observation;
   try {
-    observation = await ctx.layer.observe(registration.peer, request, (notification) =>
+    observation = await registration.layer.observe(registration.peer, request, (notification) =>
       ctx.publish(registration, NOTIFY_TOPIC, {
         reqID,
         msgType: "notify",

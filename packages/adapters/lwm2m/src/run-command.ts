@@ -38,11 +38,11 @@ export async function runCommand(
   let response: ClientResponse;
   let asked = command.msgType === "discover" ? CONTENT_FORMAT.linkFormat : format;
   try {
-    response = await ctx.layer.request(registration.peer, request.value);
+    response = await registration.layer.request(registration.peer, request.value);
     const resource = command.path.split("/").length > 3;
     if (command.msgType === "read" && response.code === "4.06" && resource) {
       asked = CONTENT_FORMAT.text;
-      response = await ctx.layer.request(registration.peer, { ...request.value, accept: asked });
+      response = await registration.layer.request(registration.peer, { ...request.value, accept: asked });
     }
   } catch (err) {
     return failureOf(err);

@@ -1,22 +1,22 @@
-import type { MessageLayer } from "@iot/adapter-coap";
 import type { DownlinkOutcome } from "@iot/adapter-core";
 import { CoapError } from "@iot/adapter-coap";
 import type { Logger } from "pino";
 import type { ClientRegistration } from "./client-registration.js";
 import { uplinkBytes, type AnswerUplink } from "./response-uplink.js";
 
-/** What the operations (commands, observations) share: the CoAP layer to reach clients and the uplink path back. */
+/**
+ * What the operations (commands, observations) share: the uplink path back (each registration holds the CoAP layer
+ * that reaches its client).
+ */
 export interface ServerContext {
-  readonly layer: MessageLayer;
   readonly log: Logger;
   /** Sends an answer or notification as an uplink of the registration's session; never rejects (failures logged). */
   publish(registration: ClientRegistration, topic: string, uplink: AnswerUplink): Promise<void>;
 }
 
-/** Builds the context around a layer. */
-export function serverContext(layer: MessageLayer, log: Logger): ServerContext {
+/** Builds the context. */
+export function serverContext(log: Logger): ServerContext {
   return {
-    layer,
     log,
     async publish(registration, topic, uplink) {
       try {

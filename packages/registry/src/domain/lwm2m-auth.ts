@@ -10,9 +10,9 @@ import type { AuthRequest, DeviceCredentials } from "./device-credentials.js";
 export const lwm2mStamp = (endpoint: string) => `l:${endpoint}`;
 
 /**
- * An LwM2M client registering with its endpoint name, which is the device's IMEI (unique service-wide). LwM2M runs
- * in NoSec mode here (no DTLS server exists for Node): the endpoint name is all a client presents, so only a
- * registered, unblocked device of an LwM2M product is let in (docs/devices/lwm2m.md says what limits the risk).
+ * An LwM2M client registering in NoSec mode with its endpoint name, which is the device's IMEI (unique
+ * service-wide). The endpoint name is all such a client presents, so only a registered, unblocked device of an LwM2M
+ * product is let in (docs/devices/lwm2m.md says what limits the risk); over DTLS the client is a `psk` one.
  */
 export async function lwm2mAuth(
   db: Kysely<Database>,

@@ -45,7 +45,7 @@ describe.each(engines)("CoAP devices by DTLS PSK identity on $name", (engine) =>
     expect(r.ok && r.pskKeys).toEqual(pskKeysOf(meter.token));
   });
 
-  it("refuses an unknown identity, an adapter other than CoAP and a blocked device, each logged with status 2", async () => {
+  it("refuses an unknown identity, an adapter other than CoAP or LwM2M and a blocked device, each logged with status 2", async () => {
     const { db, caller, meter, lookup } = await setup();
     expect(await lookup("nobody")).toMatchObject({ ok: false, result: "BAD_CREDENTIALS" });
     expect(await lookup(meter.deviceUsername, MQTT)).toMatchObject({ ok: false, result: "NOT_ALLOWED" });
@@ -63,5 +63,27 @@ describe.each(engines)("CoAP devices by DTLS PSK identity on $name", (engine) =>
     expect(await sessionRevocations(db, held)).toEqual(new Map());
     await updateDevice(db, caller, meter.id, { token: "a-new-token-of-the-device" });
     expect((await sessionRevocations(db, held)).get("s")).toBeTruthy();
+  });
+});
+
+describe.each(engines)("LwM2M devices by DTLS PSK identity on $name", (engine) => {
+  it("admits the device whose IMEI is the identity, with its token as keys, and refuses its deviceUsername", async () => {
+    const LWM2M = 3;
+    const { db, caller } = await twoTenants(engine);
+    const product = await createProduct(db, caller, { productName: "NB meters", cloudProtocol: LWM2M });
+    const meter = await createDevice(db, caller, {
+      productId: product.productId,
+      deviceName: "meter",
+      upLinkSystem: 1,
+      authType: 1,
+      imei: "868333030000001",
+      autoSub: 1,
+    });
+    const lookup = (identity: string) =>
+      authenticateDevice(db, { protocol: LWM2M, clientIp: "10.1.1.1", credentials: { kind: "psk", identity } });
+    const r = await lookup("868333030000001");
+    expect(r).toMatchObject({ ok: true, device: { deviceIntId: meter.id, protocol: LWM2M } });
+    expect(r.ok && r.pskKeys).toEqual(pskKeysOf(meter.token));
+    expect(await lookup(meter.deviceUsername)).toMatchObject({ ok: false, result: "BAD_CREDENTIALS" });
   });
 });

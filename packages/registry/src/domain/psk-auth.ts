@@ -7,8 +7,9 @@ import { denier } from "./auth-refusal.js";
 import type { AuthRequest, DeviceCredentials } from "./device-credentials.js";
 import { tokenStamp } from "./token-auth.js";
 
-/** proto Protocol.COAP: the only adapter that terminates DTLS with pre-shared keys. */
+/** proto Protocol.COAP and LWM2M: the adapters that terminate DTLS with pre-shared keys. */
 const COAP = 2;
+const LWM2M = 3;
 
 /**
  * A token's candidate DTLS keys: its text as UTF-8 bytes (what libcoap's `-k` sends) and, for a token of an even
@@ -21,10 +22,11 @@ export function pskKeysOf(token: string): Buffer[] {
 }
 
 /**
- * A CoAP client's DTLS PSK identity, which is the deviceUsername of an authType 1 device (unique service-wide). The
+ * A DTLS PSK identity: for the CoAP adapter the deviceUsername of an authType 1 device, for the LwM2M adapter the
+ * device's IMEI (the endpoint client name, which the adapter strips of `urn:imei:`); both unique service-wide. The
  * registry cannot check the key (the handshake does, in the adapter): it answers the device's session with its
- * token as candidate keys, and only to a CoAP adapter. The stamp is the token credentials' one, so a token changed
- * while the registry was away revokes the session as it does a token session's.
+ * token as candidate keys, and only to those two adapters. The stamp is the token credentials' one, so a token
+ * changed while the registry was away revokes the session as it does a token session's.
  */
 export async function pskAuth(
   db: Kysely<Database>,
@@ -32,15 +34,14 @@ export async function pskAuth(
   c: Extract<DeviceCredentials, { kind: "psk" }>,
   now: number,
 ): Promise<AuthOutcome> {
+  const column = req.protocol === LWM2M ? "d.imei" : "d.deviceUsername";
   const row = c.identity
-    ? await selectAuthDevice(db)
-        .select("d.deviceUsername")
-        .where("d.deviceUsername", "=", c.identity)
-        .executeTakeFirst()
+    ? await selectAuthDevice(db).select("d.deviceUsername").where(column, "=", c.identity).executeTakeFirst()
     : undefined;
   const deny = denier(db, req, row, null, now);
   if (!row) return deny("BAD_CREDENTIALS", "unknown PSK identity");
-  if (req.protocol !== COAP) return deny("NOT_ALLOWED", "pre-shared keys are for CoAP over DTLS");
+  if (req.protocol !== COAP && req.protocol !== LWM2M)
+    return deny("NOT_ALLOWED", "pre-shared keys are for CoAP and LwM2M over DTLS");
   if (row.authType !== 1) return deny("NOT_ALLOWED", "device authenticates with a certificate");
   const outcome = await admitDevice(db, row, req.protocol, deny, tokenStamp(row.deviceUsername, row.token));
   return outcome.ok ? { ...outcome, pskKeys: pskKeysOf(row.token) } : outcome;

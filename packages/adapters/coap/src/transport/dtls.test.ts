@@ -109,4 +109,15 @@ describe("listenDtls", () => {
     await expect.poll(() => s.child.exitCode !== null, { timeout: 3000, interval: 20 }).toBe(true);
     expect(listener.sessions).toBe(0);
   });
+
+  it("fails on a taken port naming the listener's setting", async () => {
+    const taken = listenDtls(adapter.secure, {
+      port: listener.port,
+      host: "127.0.0.1",
+      onError: (err) => expect.unreachable(err.message),
+      setting: "IOT_LWM2M_DTLS_PORT",
+      name: "lwm2m-dtls",
+    });
+    await expect(taken).rejects.toThrow(/IOT_LWM2M_DTLS_PORT/);
+  });
 });

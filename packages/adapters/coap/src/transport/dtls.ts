@@ -2,13 +2,19 @@ import { createSocket } from "node:dgram";
 import { DtlsServer, type DtlsPeer } from "@iot/dtls";
 import { listenError } from "@iot/config";
 import type { SecureTarget } from "../secure-peers.js";
+import type { Peer } from "../message-layer.js";
 import type { UdpListener } from "./udp.js";
 import { literalLookup } from "./udp.js";
 
 /** The bound DTLS listener: the UDP socket and the sessions on it. */
-export interface DtlsListener extends Omit<UdpListener, "send"> {
+export interface DtlsListener extends UdpListener {
   /** DTLS sessions now, established or handshaking. */
   readonly sessions: number;
+  /**
+   * Encrypts a datagram on the established session of `peer` (the message layer's `send`, for requests the server
+   * makes as a client: LwM2M commands); dropped when the peer has none, as a datagram lost on the way would be.
+   */
+  send(datagram: Buffer, peer: Peer): void;
 }
 
 /**
@@ -17,7 +23,8 @@ export interface DtlsListener extends Omit<UdpListener, "send"> {
  * goes to the target and its answers go back encrypted on the same session. A session that ends (close_notify, the
  * target's `end` on a kick, a failed handshake) is told to the target; so is one that sent nothing for `idleMs`
  * (default one hour), closed then: the DTLS layer keeps a session until told, and a device that vanished would hold
- * its memory for ever. A taken port fails as a one-line StartupError naming IOT_COAPS_PORT.
+ * its memory for ever. A taken port fails as a one-line StartupError naming `setting` (default IOT_COAPS_PORT) and
+ * `name` (default coaps).
  */
 export function listenDtls(
   target: SecureTarget,
@@ -28,11 +35,16 @@ export function listenDtls(
     mtu?: number;
     maxHandshakes?: number;
     idleMs?: number;
+    setting?: string;
+    name?: string;
   },
 ): Promise<DtlsListener> {
   const socket = createSocket({ type: options.host.includes(":") ? "udp6" : "udp4", lookup: literalLookup });
   /** Established sessions and when each last sent a record the adapter got. */
   const established = new Map<DtlsPeer, number>();
+  /** The same sessions by `address:port`, for `send`. */
+  const byAddress = new Map<string, DtlsPeer>();
+  const keyOf = (peer: Peer) => `${peer.address}:${peer.port}`;
   const idleMs = options.idleMs ?? 3_600_000;
   const server = new DtlsServer(socket, {
     lookupPsk: (identity) => target.lookupPsk(identity),
@@ -40,6 +52,7 @@ export function listenDtls(
     ...(options.maxHandshakes !== undefined && { maxHandshakes: options.maxHandshakes }),
     onEstablished: (peer, info) => {
       established.set(peer, Date.now());
+      byAddress.set(keyOf(peer), peer);
       target.established(peer, info.identity, (reason) => peer.session.close(reason));
     },
     onData: (peer, data) => {
@@ -50,6 +63,7 @@ export function listenDtls(
       });
     },
     onClose: (peer) => {
+      if (byAddress.get(keyOf(peer)) === peer) byAddress.delete(keyOf(peer));
       if (established.delete(peer)) target.closed(peer);
     },
   });
@@ -64,7 +78,7 @@ export function listenDtls(
   return new Promise((resolve, reject) => {
     socket.once("error", (err) => {
       clearInterval(sweep);
-      reject(listenError(err, "coaps", options.port, "IOT_COAPS_PORT"));
+      reject(listenError(err, options.name ?? "coaps", options.port, options.setting ?? "IOT_COAPS_PORT"));
     });
     socket.bind(options.port, options.host, () => {
       socket.removeAllListeners("error");
@@ -73,6 +87,10 @@ export function listenDtls(
         port: socket.address().port,
         get sessions() {
           return server.size;
+        },
+        send(datagram, peer) {
+          const session = byAddress.get(keyOf(peer))?.session;
+          if (session && !session.closed) session.sendData(datagram);
         },
         close: () => {
           clearInterval(sweep);
