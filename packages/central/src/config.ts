@@ -140,13 +140,6 @@ export const centralSettings = {
     -1,
     65535,
   ),
-  lwm2mDtlsPort: integer(
-    "IOT_LWM2M_DTLS_PORT",
-    5784,
-    "LwM2M over DTLS with pre-shared keys port (the LwM2M adapter listens on it; -1: off).",
-    -1,
-    65535,
-  ),
   coapssPort: integer(
     "IOT_COAPSS_PORT",
     -1,
