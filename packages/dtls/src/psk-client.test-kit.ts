@@ -11,7 +11,7 @@ import {
   type Extension,
   ExtensionType,
 } from "./messages.js";
-import { transcriptHash, verifyData } from "./prf.js";
+import { pskPremasterSecret, transcriptHash, verifyData } from "./prf.js";
 import { CIPHER_SUITES, type RecordProtection } from "./protection.js";
 import { ContentType, decodeRecords, DTLS12, encodeRecord } from "./record.js";
 import { candidateKeys } from "./session-keys.js";
@@ -85,7 +85,7 @@ export class PskTestClient {
     this.transcript.push(cke);
     const suite = CIPHER_SUITES.find((s) => s.id === this.suiteId)!;
     const randoms = { client: this.random, server: this.serverRandom };
-    const [keys] = candidateKeys([psk], suite, this.transcript, randoms, this.extended);
+    const [keys] = candidateKeys([pskPremasterSecret(psk)], suite, this.transcript, randoms, this.extended);
     this.master = keys!.master;
     this.read = keys!.write;
     this.write = keys!.read;
