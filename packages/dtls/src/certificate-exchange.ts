@@ -138,11 +138,11 @@ export class CertificateExchange {
     }
     const verifier = createVerify("sha256");
     for (const m of transcript) verifier.update(m);
-    let good = false;
+    let good: boolean;
     try {
       good = verifier.verify(this.clientKey!, signed.value.signature);
     } catch {
-      good = false;
+      good = false; // a signature that is not DER
     }
     if (!good) throw new DtlsError("CertificateVerify does not verify", AlertDescription.decryptError);
     const client = await this.check(this.chain);

@@ -73,8 +73,8 @@ type State = "keyExchange" | "finished" | "established" | "closed";
  * The server side of one DTLS 1.2 association after its ClientHello passed the cookie check. With a PSK suite it
  * answers ServerHello [ServerKeyExchange] ServerHelloDone and finds the PSK whose keys open and verify the client's
  * Finished; with an ECDHE_ECDSA suite it sends its certificate and a CertificateRequest and takes the client's
- * certificate flight ({@link CertificateExchange}). Then ChangeCipherSpec Finished, then application data. It owns no socket: datagrams come in
- * through {@link receive} and leave through `send`.
+ * certificate flight ({@link CertificateExchange}). Then ChangeCipherSpec Finished, then application data. It owns
+ * no socket: datagrams come in through {@link receive} and leave through `send`.
  */
 export class ServerSession {
   private state: State = "keyExchange";

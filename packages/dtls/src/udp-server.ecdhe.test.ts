@@ -94,7 +94,7 @@ describe("DtlsServer with certificates and openssl s_client", () => {
     ["ECDHE-ECDSA-AES128-CCM8", "TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8"],
   ])("completes a mutually authenticated %s handshake and carries data both ways", async (cipher, suite) => {
     const { child, out } = sClient(cipher, device);
-    child.stdin!.write("hello over ecdhe\n");
+    child.stdin.write("hello over ecdhe\n");
     const established = await until(() => events.find((e) => e.kind === "established"));
     expect(established.info).toMatchObject({
       identity: Buffer.from("device-7"),
@@ -107,7 +107,7 @@ describe("DtlsServer with certificates and openssl s_client", () => {
     await until(() => (out().includes("hello from the server") ? true : undefined));
     expect(out()).toContain("Extended master secret: yes");
     expect(out()).toContain("depth=0 CN = dtls-server");
-    child.stdin!.end();
+    child.stdin.end();
     const closed = await until(() => events.find((e) => e.kind === "close"));
     expect(closed.info).toBe("closed by the client");
   });

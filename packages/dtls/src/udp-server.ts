@@ -16,9 +16,9 @@ export interface DtlsPeer {
 export interface DtlsServerOptions {
   /** Enables the PSK suites. */
   lookupPsk?: SessionOptions["lookupPsk"];
-  /** The server's chain (its own certificate first) and P-256 key in PEM; with `checkClientCertificate` it enables the ECDHE_ECDSA suites. */
+  /** The server's chain (its own certificate first) and P-256 key in PEM; with the check, the ECDHE_ECDSA suites. */
   certificate?: { chain: string; key: string };
-  /** Decides whether a client's certificate chain (DER) is trusted and whose it is; its key possession is checked here. */
+  /** Whether a client's chain (DER) is trusted and whose it is; possession of its key is checked here already. */
   checkClientCertificate?: CheckClientCertificate;
   identityHint?: Buffer;
   clock?: Clock;
