@@ -24,8 +24,9 @@ import { ContentType, decodeRecords, DTLS12, encodeRecord } from "./record.js";
 import { candidateKeys } from "./session-keys.js";
 
 /**
- * A DTLS 1.2 PSK or ECDHE_ECDSA client built from this package's codecs, for driving the server in memory where a real peer cannot
- * be steered (lost flights, replays, renegotiation). Interoperability is shown against OpenSSL and libcoap instead.
+ * A DTLS 1.2 PSK or ECDHE_ECDSA client built from this package's codecs, for driving the server in memory where a
+ * real peer cannot be steered (lost flights, replays, renegotiation, a CertificateVerify under another key).
+ * Interoperability is shown against OpenSSL and libcoap instead.
  */
 export class PskTestClient {
   readonly random = randomBytes(32);
