@@ -6,8 +6,9 @@ import { join } from "node:path";
 /** Test support: a throw-away P-256 CA made by the openssl CLI, its files on disk for openssl s_client's flags. */
 export interface TestCa {
   caPem: string;
-  /** Issues a certificate with subject CN `cn`; returns the paths and PEM of it and its key. */
-  issue(cn: string): { certFile: string; keyFile: string; certPem: string; keyPem: string };
+  caFile: string;
+  /** Issues a certificate with subject CN `cn` (and `san`, e.g. `IP:127.0.0.1`); the paths and PEM of it and its key. */
+  issue(cn: string, san?: string): { certFile: string; keyFile: string; certPem: string; keyPem: string };
   cleanup(): void;
 }
 
@@ -20,10 +21,11 @@ export function createTestCa(name: string): TestCa {
   let serial = 0;
   return {
     caPem: readFileSync(join(dir, "ca.crt"), "utf8"),
-    issue(cn) {
+    caFile: join(dir, "ca.crt"),
+    issue(cn, san) {
       const base = join(dir, `${cn}-${++serial}`);
       openssl("req", ...EC_KEY, "-keyout", `${base}.key`, "-out", `${base}.csr`, "-subj", `/CN=${cn}`);
-      writeFileSync(`${base}.cnf`, "basicConstraints=CA:FALSE\n");
+      writeFileSync(`${base}.cnf`, `basicConstraints=CA:FALSE\n${san ? `subjectAltName=${san}\n` : ""}`);
       const sign = ["-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2", "-extfile", `${base}.cnf`];
       openssl("x509", "-req", "-in", `${base}.csr`, ...sign, "-out", `${base}.crt`);
       const certFile = `${base}.crt`;

@@ -10,7 +10,7 @@ import { type DtlsPeer, DtlsServer } from "./udp-server.js";
 
 const ca = createTestCa("Tenant CA");
 const other = createTestCa("Other CA");
-const serverCert = ca.issue("dtls-server");
+const serverCert = ca.issue("dtls-server", "IP:127.0.0.1");
 const device = ca.issue("device-7");
 const stranger = other.issue("device-7");
 const caCert = new X509Certificate(ca.caPem);
@@ -128,5 +128,21 @@ describe("DtlsServer with certificates and openssl s_client", () => {
     await once(child, "exit");
     expect(out()).toMatch(/bad certificate/i);
     expect(events.some((e) => e.kind === "established")).toBe(false);
+  });
+});
+
+describe("DtlsServer with certificates and libcoap's coap-client-openssl", () => {
+  test("completes a mutually authenticated handshake, checks the server against the CA, and its request arrives", async () => {
+    const args = ["-c", device.certFile, "-j", device.keyFile, "-R", ca.caFile, "-m", "put", "-e", "t=22", "-B", "5"];
+    const child = spawn("coap-client-openssl", [...args, `coaps://127.0.0.1:${port}/t`]);
+    children.push(child);
+    const established = await until(() => events.find((e) => e.kind === "established"));
+    expect(established.info).toMatchObject({
+      identity: Buffer.from("device-7"),
+      suite: expect.stringMatching(/^TLS_ECDHE_ECDSA_/),
+    });
+    const data = await until(() => events.find((e) => e.kind === "data"));
+    expect(data.data![0]! >> 6).toBe(1); // CoAP version 1
+    expect(data.data!.toString("latin1")).toContain("t=22");
   });
 });
