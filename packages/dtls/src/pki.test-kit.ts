@@ -7,7 +7,7 @@ import { join } from "node:path";
 export interface TestCa {
   caPem: string;
   caFile: string;
-  /** Issues a certificate with subject CN `cn` (and `san`, e.g. `IP:127.0.0.1`); the paths and PEM of it and its key. */
+  /** A certificate with subject CN `cn` (and `san`, e.g. `IP:127.0.0.1`): paths and PEM of it and its key. */
   issue(cn: string, san?: string): { certFile: string; keyFile: string; certPem: string; keyPem: string };
   cleanup(): void;
 }
