@@ -6,6 +6,7 @@ import { AlertDescription, decodeServerHello, ExtensionType } from "./messages.j
 import { FakeClock } from "./fake-clock.test-kit.js";
 import { helloGate } from "./gate.js";
 import { HandshakeType } from "./handshake.js";
+import { mutate, random } from "./mutate.test-kit.js";
 import { createTestCa } from "./pki.test-kit.js";
 import { PskTestClient } from "./psk-client.test-kit.js";
 import { ContentType } from "./record.js";
@@ -106,5 +107,24 @@ describe("ServerSession with ECDHE_ECDSA", () => {
     const { sent } = start(client, { lookupPsk: () => Promise.resolve([Buffer.alloc(16)]) });
     const hello = decodeServerHello(client.open(sent[0]!)[0]!.plaintext.subarray(12));
     expect(hello.ok && hello.value.cipherSuite).toBe(0xc02b);
+  });
+
+  test("a session fed mutated copies of the certificate flight ends established, closed or waiting, never with internal_error", async () => {
+    const next = random(7251);
+    const key = createPrivateKey(device.keyPem);
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 20; round++) {
+      const client = new PskTestClient([0xc02b], [EMS]);
+      const { session, closes } = start(client);
+      const flight = client.certificateFlight(deviceChain, key);
+      for (let i = 0; i < 50; i++) {
+        session.receive(mutate(flight, next));
+        if (i % 8 === 7) await settle();
+      }
+      await settle();
+      expect(closes.filter((c) => c.alert === AlertDescription.internalError)).toEqual([]);
+      outcomes.add(session.established ? "established" : session.closed ? "closed" : "handshaking");
+    }
+    expect(outcomes.size).toBeGreaterThan(1);
   });
 });
