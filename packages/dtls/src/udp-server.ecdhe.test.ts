@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from "vitest"
 import type { ClientIdentity } from "./certificate-exchange.js";
 import { AlertDescription } from "./messages.js";
 import { createTestCa } from "./pki.test-kit.js";
-import { type DtlsPeer, DtlsServer } from "./udp-server.js";
+import { type DtlsPeer, DtlsServer, type DtlsServerOptions } from "./udp-server.js";
 
 const ca = createTestCa("Tenant CA");
 const other = createTestCa("Other CA");
@@ -49,6 +49,11 @@ async function checkClient(chain: Buffer[]): Promise<ClientIdentity | undefined>
 beforeEach(async () => {
   events.length = 0;
   waiters = [];
+  await listen();
+});
+
+/** Starts the server on a fresh socket with `extra` options. */
+async function listen(extra: Partial<DtlsServerOptions> = {}) {
   socket = createSocket("udp4");
   server = new DtlsServer(socket, {
     certificate: { chain: serverCert.certPem, key: serverCert.keyPem },
@@ -56,17 +61,22 @@ beforeEach(async () => {
     onData: (peer, data) => record({ kind: "data", peer, data }),
     onEstablished: (peer, info) => record({ kind: "established", peer, info }),
     onClose: (peer, reason, alert) => record({ kind: "close", peer, info: reason, alert }),
+    ...extra,
   });
   socket.bind(0, "127.0.0.1");
   await once(socket, "listening");
   port = socket.address().port;
-});
+}
 
-afterEach(async () => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill();
+async function stop() {
   server.close();
   socket.close();
   await once(socket, "close");
+}
+
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill();
+  await stop();
 });
 
 afterAll(() => {
@@ -110,6 +120,15 @@ describe("DtlsServer with certificates and openssl s_client", () => {
     child.stdin.end();
     const closed = await until(() => events.find((e) => e.kind === "close"));
     expect(closed.info).toBe("closed by the client");
+  });
+
+  test("fragments its certificate flight to a small MTU and openssl reassembles it", async () => {
+    await stop();
+    await listen({ mtu: 200 });
+    const { child } = sClient("ECDHE-ECDSA-AES128-GCM-SHA256", device);
+    child.stdin.write("after fragments\n");
+    const data = await until(() => events.find((e) => e.kind === "data"));
+    expect(data.data!.toString()).toBe("after fragments\n");
   });
 
   test("a client without a certificate is refused with handshake_failure", async () => {
