@@ -187,5 +187,9 @@ const ecdheCcm8: CipherSuite = {
   keyExchange: "ecdhe_ecdsa",
 };
 
-/** The suites in this server's order of preference: CCM_8 first (LwM2M's mandatory one), certificates before PSK. */
-export const CIPHER_SUITES: readonly CipherSuite[] = [ecdheCcm8, ecdheGcm, ccm8, cbcSha256];
+/**
+ * The suites in this server's order of preference. PSK first: a client offers PSK suites only when it holds a key,
+ * while PSK clients (OpenSSL's default list) offer ECDHE_ECDSA suites too without having a certificate. CCM_8 first
+ * within each: LwM2M makes it mandatory.
+ */
+export const CIPHER_SUITES: readonly CipherSuite[] = [ccm8, cbcSha256, ecdheCcm8, ecdheGcm];

@@ -100,13 +100,13 @@ describe("ServerSession with ECDHE_ECDSA", () => {
     expect(closes).toEqual([{ reason: "no cipher suite in common", alert: AlertDescription.handshakeFailure }]);
   });
 
-  test("PSK suites are chosen only with a PSK lookup, and certificates come first when both are configured", () => {
+  test("PSK suites are chosen only with a PSK lookup, and first when both are configured and offered", () => {
     const pskOnlyClient = start(new PskTestClient([0xc0a8], [EMS]));
     expect(pskOnlyClient.closes[0]?.alert).toBe(AlertDescription.handshakeFailure);
-    const client = new PskTestClient([0xc0a8, 0xc02b], [EMS]);
+    const client = new PskTestClient([0xc02b, 0xc0a8], [EMS]);
     const { sent } = start(client, { lookupPsk: () => Promise.resolve([Buffer.alloc(16)]) });
     const hello = decodeServerHello(client.open(sent[0]!)[0]!.plaintext.subarray(12));
-    expect(hello.ok && hello.value.cipherSuite).toBe(0xc02b);
+    expect(hello.ok && hello.value.cipherSuite).toBe(0xc0a8);
   });
 
   test("a session fed mutated copies of the certificate flight ends established, closed or waiting, never with internal_error", async () => {

@@ -165,3 +165,39 @@ describe("DtlsServer with certificates and libcoap's coap-client-openssl", () =>
     expect(data.data!.toString("latin1")).toContain("t=22");
   });
 });
+
+describe("DtlsServer with both PSK and certificates", () => {
+  test("a PSK client offering OpenSSL's default list gets a PSK suite, a certificate client an ECDHE_ECDSA one", async () => {
+    await stop();
+    await listen({ lookupPsk: () => Promise.resolve([Buffer.from("00112233445566778899aabbccddeeff", "hex")]) });
+    const psk = spawn("openssl", [
+      "s_client",
+      "-dtls1_2",
+      "-connect",
+      `127.0.0.1:${port}`,
+      "-psk_identity",
+      "d",
+      "-psk",
+      "00112233445566778899aabbccddeeff",
+    ]);
+    children.push(psk);
+    const first = await until(() => events.find((e) => e.kind === "established"));
+    expect(first.info).toMatchObject({ identity: Buffer.from("d"), suite: expect.stringMatching(/^TLS_PSK_/) });
+    const cert = spawn("openssl", [
+      "s_client",
+      "-dtls1_2",
+      "-connect",
+      `127.0.0.1:${port}`,
+      "-cert",
+      device.certFile,
+      "-key",
+      device.keyFile,
+    ]);
+    children.push(cert);
+    const second = await until(() => events.filter((e) => e.kind === "established")[1]);
+    expect(second.info).toMatchObject({
+      identity: Buffer.from("device-7"),
+      suite: expect.stringMatching(/^TLS_ECDHE_ECDSA_/),
+    });
+  });
+});
