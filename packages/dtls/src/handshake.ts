@@ -7,15 +7,18 @@ export const HandshakeType = {
   clientHello: 1,
   serverHello: 2,
   helloVerifyRequest: 3,
+  certificate: 11,
   serverKeyExchange: 12,
+  certificateRequest: 13,
   serverHelloDone: 14,
+  certificateVerify: 15,
   clientKeyExchange: 16,
   finished: 20,
 } as const;
 
 /** The DTLS handshake header is 12 bytes: type, length, message_seq, fragment_offset, fragment_length. */
 export const HANDSHAKE_HEADER = 12;
-/** Largest handshake message reassembled; a PSK handshake's largest (a ClientHello) is far below. */
+/** Largest handshake message reassembled; a ClientHello or a device's certificate chain is far below. */
 const MAX_HANDSHAKE_MESSAGE = 8192;
 
 /** One handshake fragment as carried in a record (RFC 6347 §4.2.2). */

@@ -1,4 +1,5 @@
 export { type Clock, systemClock } from "./clock.js";
 export { DtlsServer, type DtlsPeer, type DtlsServerOptions } from "./udp-server.js";
-export { ServerSession, type SessionOptions } from "./session.js";
+export { type EstablishedInfo, ServerSession, type SessionOptions } from "./session.js";
 export { DtlsError } from "./result.js";
+export type { CheckClientCertificate, ClientIdentity } from "./certificate-exchange.js";

@@ -5,6 +5,7 @@ import { ok, refuse, type Result } from "./result.js";
 export const ExtensionType = {
   supportedGroups: 10,
   ecPointFormats: 11,
+  signatureAlgorithms: 13,
   encryptThenMac: 22,
   extendedMasterSecret: 23,
   renegotiationInfo: 0xff01,
@@ -145,6 +146,8 @@ export const AlertDescription = {
   unexpectedMessage: 10,
   badRecordMac: 20,
   handshakeFailure: 40,
+  badCertificate: 42,
+  unsupportedCertificate: 43,
   illegalParameter: 47,
   decodeError: 50,
   decryptError: 51,

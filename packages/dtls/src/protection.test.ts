@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ccm8Open, ccm8Seal, CIPHER_SUITES } from "./protection.js";
+import { ccm8Open, ccm8Seal, CIPHER_SUITES, gcmOpen, gcmSeal } from "./protection.js";
 
 const hex = (s: string) => Buffer.from(s.replace(/\s/g, ""), "hex");
 
@@ -15,6 +15,25 @@ describe("ccm8", () => {
     expect(ccm8Open(key, nonce, aad, sealed)).toEqual(plain);
     sealed[0]! ^= 1;
     expect(ccm8Open(key, nonce, aad, sealed)).toBeUndefined();
+  });
+});
+
+describe("gcm", () => {
+  // McGrew & Viega, "The Galois/Counter Mode of Operation", AES-128 test case 4 (96-bit IV, 20 bytes of AAD).
+  test("matches the GCM specification's test case 4", () => {
+    const key = hex("feffe9928665731c6d6a8f9467308308");
+    const nonce = hex("cafebabefacedbaddecaf888");
+    const aad = hex("feedfacedeadbeeffeedfacedeadbeefabaddad2");
+    const plain = hex(
+      `d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39`,
+    );
+    const sealed = gcmSeal(key, nonce, aad, plain);
+    const cipher =
+      "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091";
+    expect(sealed.toString("hex")).toBe(cipher + "5bc94fbc3221a5db94fae95ae7121a47");
+    expect(gcmOpen(key, nonce, aad, sealed)).toEqual(plain);
+    sealed[sealed.length - 1]! ^= 1;
+    expect(gcmOpen(key, nonce, aad, sealed)).toBeUndefined();
   });
 });
 

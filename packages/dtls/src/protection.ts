@@ -15,6 +15,8 @@ export interface RecordProtection {
 export interface CipherSuite {
   id: number;
   name: string;
+  /** Pre-shared key (RFC 4279) or ephemeral ECDH signed with ECDSA certificates (RFC 8422). */
+  keyExchange: "psk" | "ecdhe_ecdsa";
   sizes: KeySizes;
   protection(keys: DirectionKeys): RecordProtection;
 }
@@ -59,6 +61,7 @@ export function ccm8Open(key: Buffer, nonce: Buffer, aad: Buffer, sealed: Buffer
 const ccm8: CipherSuite = {
   id: 0xc0a8,
   name: "TLS_PSK_WITH_AES_128_CCM_8",
+  keyExchange: "psk",
   sizes: { macKey: 0, encKey: 16, fixedIv: 4 },
   protection: ({ encKey, fixedIv }) => ({
     seal(type, epoch, seq, plaintext) {
@@ -90,6 +93,7 @@ const MAC = 32;
 const cbcSha256: CipherSuite = {
   id: 0x00ae,
   name: "TLS_PSK_WITH_AES_128_CBC_SHA256",
+  keyExchange: "psk",
   sizes: { macKey: MAC, encKey: 16, fixedIv: 0 },
   protection: ({ macKey, encKey }) => ({
     seal(type, epoch, seq, plaintext) {
@@ -128,5 +132,64 @@ const cbcSha256: CipherSuite = {
   }),
 };
 
-/** The suites in this server's order of preference. */
-export const CIPHER_SUITES: readonly CipherSuite[] = [ccm8, cbcSha256];
+/** AES-128-GCM with its 16-byte tag: nonce = 4-byte implicit salt + 8-byte explicit part (RFC 5288 §3). */
+export function gcmSeal(key: Buffer, nonce: Buffer, aad: Buffer, plaintext: Buffer): Buffer {
+  const c = createCipheriv("aes-128-gcm", key, nonce, { authTagLength: 16 });
+  c.setAAD(aad);
+  return Buffer.concat([c.update(plaintext), c.final(), c.getAuthTag()]);
+}
+
+export function gcmOpen(key: Buffer, nonce: Buffer, aad: Buffer, sealed: Buffer): Buffer | undefined {
+  if (sealed.length < 16) return undefined;
+  const d = createDecipheriv("aes-128-gcm", key, nonce, { authTagLength: 16 });
+  d.setAuthTag(sealed.subarray(sealed.length - 16));
+  d.setAAD(aad);
+  const plain = d.update(sealed.subarray(0, sealed.length - 16));
+  try {
+    d.final();
+  } catch {
+    return undefined;
+  }
+  return plain;
+}
+
+/**
+ * TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256 (RFC 5289): the explicit nonce is the record's epoch and sequence number,
+ * unique per key as RFC 5288 §3 asks, sent before the ciphertext.
+ */
+const ecdheGcm: CipherSuite = {
+  id: 0xc02b,
+  name: "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+  keyExchange: "ecdhe_ecdsa",
+  sizes: { macKey: 0, encKey: 16, fixedIv: 4 },
+  protection: ({ encKey, fixedIv }) => ({
+    seal(type, epoch, seq, plaintext) {
+      const explicit = seqNum(epoch, seq);
+      const nonce = Buffer.concat([fixedIv, explicit]);
+      const aad = additionalData(type, epoch, seq, plaintext.length);
+      return Buffer.concat([explicit, gcmSeal(encKey, nonce, aad, plaintext)]);
+    },
+    open(type, epoch, seq, body) {
+      if (body.length < 8 + 16) return refuse("record: too short for GCM");
+      const nonce = Buffer.concat([fixedIv, body.subarray(0, 8)]);
+      const sealed = body.subarray(8);
+      const plain = gcmOpen(encKey, nonce, additionalData(type, epoch, seq, sealed.length - 16), sealed);
+      return plain ? ok(plain) : refuse("record: GCM tag does not match");
+    },
+  }),
+};
+
+/** TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8 (RFC 7251): the PSK suite's record protection under ECDHE keys. */
+const ecdheCcm8: CipherSuite = {
+  ...ccm8,
+  id: 0xc0ae,
+  name: "TLS_ECDHE_ECDSA_WITH_AES_128_CCM_8",
+  keyExchange: "ecdhe_ecdsa",
+};
+
+/**
+ * The suites in this server's order of preference. PSK first: a client offers PSK suites only when it holds a key,
+ * while PSK clients (OpenSSL's default list) offer ECDHE_ECDSA suites too without having a certificate. CCM_8 first
+ * within each: LwM2M makes it mandatory.
+ */
+export const CIPHER_SUITES: readonly CipherSuite[] = [ccm8, cbcSha256, ecdheCcm8, ecdheGcm];

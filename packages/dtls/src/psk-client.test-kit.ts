@@ -1,4 +1,11 @@
-import { randomBytes } from "node:crypto";
+import { createECDH, createSign, type KeyObject, randomBytes } from "node:crypto";
+import {
+  decodeEcdheServerKeyExchange,
+  ECDSA_SHA256,
+  encodeCertificate,
+  encodeCertificateVerify,
+  encodeEcdhClientKeyExchange,
+} from "./ecdhe-messages.js";
 import { decodeFragments, encodeHandshake, HandshakeType } from "./handshake.js";
 import {
   CHANGE_CIPHER_SPEC,
@@ -11,14 +18,15 @@ import {
   type Extension,
   ExtensionType,
 } from "./messages.js";
-import { transcriptHash, verifyData } from "./prf.js";
+import { pskPremasterSecret, transcriptHash, verifyData } from "./prf.js";
 import { CIPHER_SUITES, type RecordProtection } from "./protection.js";
 import { ContentType, decodeRecords, DTLS12, encodeRecord } from "./record.js";
 import { candidateKeys } from "./session-keys.js";
 
 /**
- * A DTLS 1.2 PSK client built from this package's codecs, for driving the server in memory where a real peer cannot
- * be steered (lost flights, replays, renegotiation). Interoperability is shown against OpenSSL and libcoap instead.
+ * A DTLS 1.2 PSK or ECDHE_ECDSA client built from this package's codecs, for driving the server in memory where a
+ * real peer cannot be steered (lost flights, replays, renegotiation, a CertificateVerify under another key).
+ * Interoperability is shown against OpenSSL and libcoap instead.
  */
 export class PskTestClient {
   readonly random = randomBytes(32);
@@ -32,6 +40,7 @@ export class PskTestClient {
   private read: RecordProtection | undefined;
   private master: Buffer = Buffer.alloc(0);
   private finished: Buffer = Buffer.alloc(0);
+  private serverKeyExchange: Buffer | undefined;
 
   constructor(
     private readonly suites = [0xc0a8],
@@ -70,6 +79,7 @@ export class PskTestClient {
   serverFlight(datagrams: Buffer[]): void {
     for (const wire of datagrams.flatMap((d) => this.handshakeBodies(d))) {
       this.transcript.push(wire);
+      if (wire[0] === HandshakeType.serverKeyExchange) this.serverKeyExchange = wire.subarray(12);
       if (wire[0] !== HandshakeType.serverHello) continue;
       const sh = decodeServerHello(wire.subarray(12));
       if (!sh.ok) throw new Error(sh.reason);
@@ -83,12 +93,40 @@ export class PskTestClient {
   keyExchange(identity: string, psk: Buffer): Buffer {
     const cke = this.nextHandshake(HandshakeType.clientKeyExchange, encodePskIdentity(Buffer.from(identity)));
     this.transcript.push(cke);
+    this.takeKeys(pskPremasterSecret(psk));
+    return this.finishFlight([this.record(ContentType.handshake, 0, cke)]);
+  }
+
+  /** Certificate, ECDH ClientKeyExchange, CertificateVerify signed with `signer`, ChangeCipherSpec and Finished. */
+  certificateFlight(chain: Buffer[], signer: KeyObject): Buffer {
+    const ske = decodeEcdheServerKeyExchange(this.serverKeyExchange ?? Buffer.alloc(0));
+    if (!ske.ok) throw new Error(ske.reason);
+    const ecdh = createECDH("prime256v1");
+    ecdh.generateKeys();
+    const certificate = this.nextHandshake(HandshakeType.certificate, encodeCertificate(chain));
+    this.transcript.push(certificate);
+    const cke = this.nextHandshake(HandshakeType.clientKeyExchange, encodeEcdhClientKeyExchange(ecdh.getPublicKey()));
+    this.transcript.push(cke);
+    this.takeKeys(ecdh.computeSecret(ske.value.point));
+    const sign = createSign("sha256");
+    for (const m of this.transcript) sign.update(m);
+    const signed = { algorithm: ECDSA_SHA256, signature: sign.sign(signer) };
+    const verify = this.nextHandshake(HandshakeType.certificateVerify, encodeCertificateVerify(signed));
+    this.transcript.push(verify);
+    return this.finishFlight([certificate, cke, verify].map((m) => this.record(ContentType.handshake, 0, m)));
+  }
+
+  private takeKeys(premaster: Buffer): void {
     const suite = CIPHER_SUITES.find((s) => s.id === this.suiteId)!;
     const randoms = { client: this.random, server: this.serverRandom };
-    const [keys] = candidateKeys([psk], suite, this.transcript, randoms, this.extended);
+    const [keys] = candidateKeys([premaster], suite, this.transcript, randoms, this.extended);
     this.master = keys!.master;
     this.read = keys!.write;
     this.write = keys!.read;
+  }
+
+  /** The flight's records, then ChangeCipherSpec and Finished, in one datagram. */
+  private finishFlight(records: Buffer[]): Buffer {
     const finished = this.nextHandshake(
       HandshakeType.finished,
       verifyData(this.master, "client", transcriptHash(this.transcript)),
@@ -96,7 +134,7 @@ export class PskTestClient {
     this.transcript.push(finished);
     this.finished = finished;
     return Buffer.concat([
-      this.record(ContentType.handshake, 0, cke),
+      ...records,
       this.record(ContentType.changeCipherSpec, 0, CHANGE_CIPHER_SPEC),
       this.record(ContentType.handshake, 1, finished),
     ]);

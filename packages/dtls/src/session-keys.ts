@@ -1,7 +1,7 @@
-import { keyBlock, masterSecret, pskPremasterSecret, transcriptHash } from "./prf.js";
+import { keyBlock, masterSecret, transcriptHash } from "./prf.js";
 import type { CipherSuite, RecordProtection } from "./protection.js";
 
-/** The secrets one candidate PSK gives a handshake. */
+/** The secrets one candidate premaster secret (one per candidate PSK, or the ECDH one) gives a handshake. */
 export interface CandidateKeys {
   index: number;
   master: Buffer;
@@ -14,15 +14,14 @@ export interface CandidateKeys {
  * up to and including ClientKeyExchange (RFC 7627 §3), which `transcript` holds at this point.
  */
 export function candidateKeys(
-  psks: Buffer[],
+  premasters: Buffer[],
   suite: CipherSuite,
   transcript: Buffer[],
   randoms: { client: Buffer; server: Buffer },
   extended: boolean,
 ): CandidateKeys[] {
   const sessionHash = transcriptHash(transcript);
-  return psks.map((psk, index) => {
-    const premaster = pskPremasterSecret(psk);
+  return premasters.map((premaster, index) => {
     const master = extended
       ? masterSecret(premaster, { extended: true, sessionHash })
       : masterSecret(premaster, { extended: false, clientRandom: randoms.client, serverRandom: randoms.server });

@@ -1,35 +1,12 @@
 import { describe, expect, test } from "vitest";
-import type { Clock } from "./clock.js";
 import { CookieJar } from "./cookie.js";
+import { FakeClock } from "./fake-clock.test-kit.js";
 import { helloGate } from "./gate.js";
 import { decodeFragments, HandshakeType } from "./handshake.js";
 import { AlertDescription, AlertLevel, decodeServerHello, ExtensionType } from "./messages.js";
 import { PskTestClient } from "./psk-client.test-kit.js";
 import { ContentType, decodeRecords } from "./record.js";
 import { ServerSession } from "./session.js";
-
-/** Time that moves only when a test says so. */
-class FakeClock implements Clock {
-  private t = 0;
-  private timers: { at: number; fn: () => void }[] = [];
-  now = () => this.t;
-  setTimer(ms: number, fn: () => void) {
-    const timer = { at: this.t + ms, fn };
-    this.timers.push(timer);
-    return () => void (this.timers = this.timers.filter((x) => x !== timer));
-  }
-  advance(ms: number) {
-    const end = this.t + ms;
-    for (;;) {
-      const due = this.timers.filter((x) => x.at <= end).sort((a, b) => a.at - b.at)[0];
-      if (!due) break;
-      this.timers = this.timers.filter((x) => x !== due);
-      this.t = due.at;
-      due.fn();
-    }
-    this.t = end;
-  }
-}
 
 const PSK = Buffer.from("00112233445566778899aabbccddeeff", "hex");
 const settle = () => new Promise((r) => setImmediate(r));

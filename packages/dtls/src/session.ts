@@ -1,15 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { RecordChannel } from "./channel.js";
-import type { Clock } from "./clock.js";
 import {
-  decodeFragments,
-  encodeHandshake,
-  fragmentHandshake,
-  type HandshakeMessage,
-  HandshakeType,
-  HANDSHAKE_HEADER,
-  Reassembler,
-} from "./handshake.js";
+  CertificateExchange,
+  type CheckClientCertificate,
+  type ClientIdentity,
+  type ServerCertificate,
+} from "./certificate-exchange.js";
+import { RecordChannel } from "./channel.js";
+import { encodePointFormats } from "./ecdhe-messages.js";
+import type { Clock } from "./clock.js";
+import { decodeFragments, encodeHandshake, type HandshakeMessage, HandshakeType, Reassembler } from "./handshake.js";
 import {
   AlertDescription,
   AlertLevel,
@@ -26,21 +25,26 @@ import {
   ExtensionType,
   findExtension,
 } from "./messages.js";
-import { verifyData, transcriptHash } from "./prf.js";
-import { CIPHER_SUITES, type CipherSuite } from "./protection.js";
-import { ContentType, decodeRecords, type DtlsRecord, DTLS12, RECORD_HEADER } from "./record.js";
+import { chooseSuite } from "./negotiate.js";
+import { pskPremasterSecret, verifyData, transcriptHash } from "./prf.js";
+import type { CipherSuite } from "./protection.js";
+import { type FlightEntry, packFlight } from "./flight.js";
+import { ContentType, decodeRecords, type DtlsRecord, DTLS12 } from "./record.js";
 import { DtlsError } from "./result.js";
 import { type CandidateKeys, candidateKeys } from "./session-keys.js";
 
 export interface SessionOptions {
   /** Candidate keys for a PSK identity, tried in order against the client's Finished; undefined: identity unknown. */
-  lookupPsk(identity: Buffer): Promise<Buffer[] | undefined>;
+  lookupPsk?(identity: Buffer): Promise<Buffer[] | undefined>;
+  /** The server's chain and key; with `checkClientCertificate` it enables the ECDHE_ECDSA suites. */
+  certificate?: ServerCertificate;
+  checkClientCertificate?: CheckClientCertificate;
   /** Sent in a ServerKeyExchange when set (RFC 4279 §2); without it the message is left out. */
   identityHint?: Buffer;
   clock: Clock;
   send(datagram: Buffer): void;
   onData(data: Buffer): void;
-  onEstablished?(info: { identity: Buffer; keyIndex: number; suite: string }): void;
+  onEstablished?(info: EstablishedInfo): void;
   /** The session ended: closed by either side, failed with `alert`, or timed out. Called once. */
   onClose(reason: string, alert?: number): void;
   /** Largest datagram sent; handshake messages beyond it are fragmented. */
@@ -49,22 +53,28 @@ export interface SessionOptions {
   handshakeTimeoutMs?: number;
 }
 
+/** A session's peer: its PSK identity and which candidate key matched, or its certificate's checked identity. */
+export interface EstablishedInfo {
+  identity: Buffer;
+  keyIndex: number;
+  suite: string;
+  client?: ClientIdentity;
+}
+
 /** RFC 6347 §4.2.4.1: initial retransmission timer 1 s, doubled on each retransmission, at most 60 s. */
 const INITIAL_RETRANSMIT_MS = 1000;
 const MAX_RETRANSMIT_MS = 60_000;
-/** Datagrams queued behind a PSK lookup; more are dropped. */
+/** Datagrams queued behind a PSK lookup or a client certificate check; more are dropped. */
 const MAX_QUEUED = 16;
-/** Room a protected record needs beyond its plaintext: CBC's IV, MAC and a block of padding. */
-const PROTECTION_OVERHEAD = 16 + 32 + 16;
 
 type State = "keyExchange" | "finished" | "established" | "closed";
-type FlightEntry = { type: number; epoch: 0 | 1; plaintext: Buffer };
 
 /**
- * The server side of one DTLS 1.2 PSK association after its ClientHello passed the cookie check: it answers with
- * ServerHello [ServerKeyExchange] ServerHelloDone, finds the PSK whose keys open and verify the client's Finished,
- * answers with ChangeCipherSpec Finished, then carries application data. It owns no socket: datagrams come in
- * through {@link receive} and leave through `send`.
+ * The server side of one DTLS 1.2 association after its ClientHello passed the cookie check. With a PSK suite it
+ * answers ServerHello [ServerKeyExchange] ServerHelloDone and finds the PSK whose keys open and verify the client's
+ * Finished; with an ECDHE_ECDSA suite it sends its certificate and a CertificateRequest and takes the client's
+ * certificate flight ({@link CertificateExchange}). Then ChangeCipherSpec Finished, then application data. It owns
+ * no socket: datagrams come in through {@link receive} and leave through `send`.
  */
 export class ServerSession {
   private state: State = "keyExchange";
@@ -82,6 +92,8 @@ export class ServerSession {
   private cancelRetransmit: (() => void) | undefined;
   private readonly cancelDeadline: () => void;
   private candidates: CandidateKeys[] = [];
+  private readonly exchange: CertificateExchange | undefined;
+  private client: ClientIdentity | undefined;
   private chain = Promise.resolve();
   private queued = 0;
   identity: Buffer | undefined;
@@ -96,7 +108,11 @@ export class ServerSession {
     this.nextReceiveSeq = message.messageSeq + 1;
     this.nextSendSeq = message.messageSeq;
     this.extendedMasterSecret = findExtension(hello.extensions, ExtensionType.extendedMasterSecret) !== undefined;
-    this.suite = CIPHER_SUITES.find((s) => hello.cipherSuites.includes(s.id));
+    const { certificate, checkClientCertificate } = opts;
+    this.suite = chooseSuite(hello, { psk: !!opts.lookupPsk, certificate: !!(certificate && checkClientCertificate) });
+    if (this.suite?.keyExchange === "ecdhe_ecdsa") {
+      this.exchange = new CertificateExchange(certificate!, checkClientCertificate!);
+    }
     this.cancelDeadline = opts.clock.setTimer(opts.handshakeTimeoutMs ?? 120_000, () => {
       if (this.state !== "established") this.end("handshake timed out");
     });
@@ -119,6 +135,9 @@ export class ServerSession {
     if (renegotiation || hello.cipherSuites.includes(EMPTY_RENEGOTIATION_INFO_SCSV)) {
       extensions.push({ type: ExtensionType.renegotiationInfo, data: Buffer.from([0]) });
     }
+    if (this.exchange && findExtension(hello.extensions, ExtensionType.ecPointFormats)) {
+      extensions.push({ type: ExtensionType.ecPointFormats, data: encodePointFormats([0]) }); // RFC 8422 §5.2
+    }
     const serverHello = encodeServerHello({
       serverVersion: DTLS12,
       random: this.serverRandom,
@@ -127,7 +146,11 @@ export class ServerSession {
       extensions,
     });
     const messages = [this.handshake(HandshakeType.serverHello, serverHello)];
-    if (opts.identityHint) {
+    if (this.exchange) {
+      for (const m of this.exchange.serverMessages(this.clientRandom, this.serverRandom)) {
+        messages.push(this.handshake(m.msgType, m.body));
+      }
+    } else if (opts.identityHint) {
       messages.push(this.handshake(HandshakeType.serverKeyExchange, encodePskIdentity(opts.identityHint)));
     }
     messages.push(this.handshake(HandshakeType.serverHelloDone, Buffer.alloc(0)));
@@ -230,6 +253,7 @@ export class ServerSession {
       this.nextReceiveSeq++;
       return this.sendAlert(AlertLevel.warning, AlertDescription.noRenegotiation);
     }
+    if (this.state === "keyExchange" && this.exchange) return this.onCertificateMessage(this.exchange, message);
     if (this.state !== "keyExchange" || message.msgType !== HandshakeType.clientKeyExchange) {
       throw new DtlsError(`unexpected handshake message ${message.msgType}`, AlertDescription.unexpectedMessage);
     }
@@ -239,11 +263,29 @@ export class ServerSession {
     this.stopRetransmit();
     this.transcript.push(encodeHandshake(message));
     this.identity = Buffer.from(identity.value);
-    const psks = await this.opts.lookupPsk(this.identity);
+    const psks = await this.opts.lookupPsk!(this.identity);
     if (!psks || psks.length === 0) throw new DtlsError("unknown PSK identity", AlertDescription.unknownPskIdentity);
-    const randoms = { client: this.clientRandom, server: this.serverRandom };
-    this.candidates = candidateKeys(psks, this.suite!, this.transcript, randoms, this.extendedMasterSecret);
+    this.candidates = this.keysFrom(psks.map(pskPremasterSecret));
     this.state = "finished";
+  }
+
+  /** Certificate, ClientKeyExchange, CertificateVerify of an ECDHE_ECDSA handshake; then the Finished is awaited. */
+  private async onCertificateMessage(exchange: CertificateExchange, message: HandshakeMessage): Promise<void> {
+    const step = await exchange.take(message, this.transcript);
+    this.nextReceiveSeq++;
+    this.stopRetransmit();
+    this.transcript.push(encodeHandshake(message));
+    if (step.premaster) this.candidates = this.keysFrom([step.premaster]);
+    if (step.client) {
+      this.client = step.client;
+      this.identity = step.client.identity;
+      this.state = "finished";
+    }
+  }
+
+  private keysFrom(premasters: Buffer[]): CandidateKeys[] {
+    const randoms = { client: this.clientRandom, server: this.serverRandom };
+    return candidateKeys(premasters, this.suite!, this.transcript, randoms, this.extendedMasterSecret);
   }
 
   /** Tries each candidate key on the client's Finished; the one that opens and verifies it is the session's. */
@@ -276,7 +318,8 @@ export class ServerSession {
     this.transcript.length = 0;
     this.state = "established";
     this.cancelDeadline();
-    this.opts.onEstablished?.({ identity: this.identity!, keyIndex: candidate.index, suite: this.suite!.name });
+    const info = { identity: this.identity!, keyIndex: candidate.index, suite: this.suite!.name, client: this.client };
+    this.opts.onEstablished?.(info);
   }
 
   private onAlert(plaintext: Buffer): void {
@@ -299,31 +342,9 @@ export class ServerSession {
     this.transmit();
   }
 
-  /** Sends the current flight as records packed into datagrams of at most the MTU, fragmenting big messages. */
+  /** Sends the current flight, packed into datagrams of at most the MTU. */
   private transmit(): void {
-    const mtu = this.opts.mtu ?? 1200;
-    const room = mtu - RECORD_HEADER - PROTECTION_OVERHEAD - HANDSHAKE_HEADER;
-    const datagrams: Buffer[][] = [[]];
-    let size = 0;
-    for (const { type, epoch, plaintext } of this.flight) {
-      const parts = type === ContentType.handshake ? this.refragment(plaintext, room) : [plaintext];
-      for (const part of parts) {
-        const record = this.channel.record(type, epoch, part);
-        if (size + record.length > mtu && size > 0) {
-          datagrams.push([]);
-          size = 0;
-        }
-        datagrams.at(-1)!.push(record);
-        size += record.length;
-      }
-    }
-    for (const d of datagrams) this.opts.send(Buffer.concat(d));
-  }
-
-  private refragment(wire: Buffer, room: number): Buffer[] {
-    if (wire.length - HANDSHAKE_HEADER <= room) return [wire];
-    const body = wire.subarray(HANDSHAKE_HEADER);
-    return fragmentHandshake({ msgType: wire[0]!, messageSeq: wire.readUInt16BE(4), body }, room);
+    for (const d of packFlight(this.flight, this.channel, this.opts.mtu ?? 1200)) this.opts.send(d);
   }
 
   private armRetransmit(): void {

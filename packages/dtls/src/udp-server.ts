@@ -3,7 +3,8 @@ import { type Clock, systemClock } from "./clock.js";
 import { CookieJar } from "./cookie.js";
 import { helloGate } from "./gate.js";
 import { ContentType, RECORD_HEADER } from "./record.js";
-import { ServerSession, type SessionOptions } from "./session.js";
+import { type CheckClientCertificate, loadServerCertificate } from "./certificate-exchange.js";
+import { type EstablishedInfo, ServerSession, type SessionOptions } from "./session.js";
 
 /** One client of the server: its address and its session. */
 export interface DtlsPeer {
@@ -13,7 +14,12 @@ export interface DtlsPeer {
 }
 
 export interface DtlsServerOptions {
-  lookupPsk: SessionOptions["lookupPsk"];
+  /** Enables the PSK suites. */
+  lookupPsk?: SessionOptions["lookupPsk"];
+  /** The server's chain (its own certificate first) and P-256 key in PEM; with the check, the ECDHE_ECDSA suites. */
+  certificate?: { chain: string; key: string };
+  /** Whether a client's chain (DER) is trusted and whose it is; possession of its key is checked here already. */
+  checkClientCertificate?: CheckClientCertificate;
   identityHint?: Buffer;
   clock?: Clock;
   mtu?: number;
@@ -21,7 +27,7 @@ export interface DtlsServerOptions {
   /** Handshakes in progress at once; ClientHellos with a good cookie beyond it are dropped. */
   maxHandshakes?: number;
   onData(peer: DtlsPeer, data: Buffer): void;
-  onEstablished?(peer: DtlsPeer, info: { identity: Buffer; keyIndex: number; suite: string }): void;
+  onEstablished?(peer: DtlsPeer, info: EstablishedInfo): void;
   onClose?(peer: DtlsPeer, reason: string, alert?: number): void;
 }
 
@@ -34,6 +40,7 @@ export class DtlsServer {
   private readonly jar: CookieJar;
   private readonly clock: Clock;
   private handshaking = 0;
+  private readonly certificate: SessionOptions["certificate"];
   private readonly listener = (msg: Buffer, rinfo: RemoteInfo) => this.onDatagram(msg, rinfo.address, rinfo.port);
 
   constructor(
@@ -42,6 +49,7 @@ export class DtlsServer {
   ) {
     this.clock = opts.clock ?? systemClock;
     this.jar = new CookieJar(() => this.clock.now());
+    if (opts.certificate) this.certificate = loadServerCertificate(opts.certificate.chain, opts.certificate.key);
     socket.on("message", this.listener);
   }
 
@@ -87,6 +95,8 @@ export class DtlsServer {
     const session = new ServerSession(accepted, {
       lookupPsk: this.opts.lookupPsk,
       identityHint: this.opts.identityHint,
+      certificate: this.certificate,
+      checkClientCertificate: this.opts.checkClientCertificate,
       clock: this.clock,
       mtu: this.opts.mtu,
       handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
