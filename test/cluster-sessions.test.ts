@@ -276,7 +276,7 @@ describe.skipIf(!postgresEngine)("device sessions across two central nodes", () 
     try {
       await expect.poll(() => received, { timeout: 8_000 }).toEqual(["inbox while-away"]);
       expect(connacks).toEqual([true]);
-      expect(await sessionRows(d)).toEqual([b.nodeId]);
+      await expect.poll(() => sessionRows(d), { timeout: 5_000 }).toEqual([b.nodeId]);
     } finally {
       await second.endAsync();
     }

@@ -6,6 +6,7 @@
  * interval and a Clean Start drops it. Clients: MQTT.js, Mosquitto's mosquitto_sub and Debian's python3-paho-mqtt.
  */
 import { execFile } from "node:child_process";
+import { quietFor } from "@iot/config/testing";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADAPTERS, reachable, startProcess, stopProcess, type FleetProcess } from "../scripts/fleet.js";
@@ -120,7 +121,7 @@ describe("persistent MQTT sessions in the registry's store", () => {
     const back = await v5(false, 2);
     expect(back.present).toBe(true);
     await end(back.client);
-    await new Promise((r) => setTimeout(r, 3_000)); // the 2 s interval passes with the device away
+    await quietFor(3_000, "the 2 s session expiry interval passes with the device away");
     const expired = await v5(false, 60);
     expect(expired.present).toBe(false);
     await expired.client.subscribeAsync("inbox", { qos: 1 });
@@ -136,7 +137,7 @@ describe("persistent MQTT sessions in the registry's store", () => {
     const after = await v5(false, 60);
     expect(after.present).toBe(true);
     await command(d, "unseen");
-    await new Promise((r) => setTimeout(r, 500));
+    await quietFor(500, "a command on a restored subscription would arrive within this");
     expect(after.messages).toEqual([]);
     await end(after.client);
   });
@@ -190,7 +191,7 @@ describe("persistent MQTT sessions in the registry's store", () => {
     // The first run subscribes and takes one command; the commands sent after it ends wait in the registry.
     const firstRun = sub(1);
     await expect.poll(async () => (await f.api("GET", `/devices/${d.id}`)).body.deviceStatus).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
+    // A command waits in the adapter for the device's SUBSCRIBE, so it may go before mosquitto_sub subscribed.
     await command(d, "m1");
     expect((await firstRun).stdout.trim()).toBe("m1");
     await offline(d);

@@ -4,8 +4,8 @@
  * when the device reconnected meanwhile (MQTT-3.1.3-9), and at once when the delay is 0.
  */
 import { spawn } from "node:child_process";
+import { quietFor } from "@iot/config/testing";
 import { once } from "node:events";
-import { setTimeout as sleep } from "node:timers/promises";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
@@ -118,7 +118,7 @@ describe("an MQTT 5.0 device's delayed will", () => {
     const d = await t.newDevice(productID, "will-delay-back");
     await drop(await connect(d, 2, SESSION));
     const again = await connect(d, undefined, SESSION);
-    await sleep(2500); // absence: the delay has to pass first
+    await quietFor(2500, "a will not dropped would be stored once its 2 s delay passed");
     await again.publishAsync("marker", "after", { qos: 1 });
     await again.endAsync();
     expect(await topics(d)).toEqual(["marker"]);
@@ -141,7 +141,7 @@ describe("an MQTT 5.0 device's delayed will", () => {
     const d = await t.newDevice(productID, "will-delay-paho-back");
     await (await pahoDevice(d, { delay: 2 })).kill();
     const back = await pahoDevice(d, {});
-    await sleep(2500); // absence: the delay has to pass first
+    await quietFor(2500, "a will not dropped would be stored once its 2 s delay passed");
     await (
       await pahoDevice(d, { marker: true })
     ).exited;

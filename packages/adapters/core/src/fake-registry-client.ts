@@ -2,6 +2,7 @@ import { dispatchDownlink } from "./downlink-dispatch.js";
 import { AdapterError } from "./errors.js";
 import { LiveSessions, type LiveSession } from "./live-sessions.js";
 import { TenantRateLimiter } from "./tenant-rate-limiter.js";
+import type { LoraActivateResult, LoraCounterReport, LoraDeviceInfo, LoraSessionInfo } from "./lora-types.js";
 import type {
   AuthOutcome,
   DeviceCredentials,
@@ -10,10 +11,6 @@ import type {
   Downlink,
   DownlinkOutcome,
   ListenerCertificate,
-  LoraActivateResult,
-  LoraCounterReport,
-  LoraDeviceInfo,
-  LoraSessionInfo,
   ProtocolName,
   RegistryClient,
   ProxySubscription,

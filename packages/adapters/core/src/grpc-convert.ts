@@ -23,14 +23,11 @@ import {
   type TopicPolicy as PbTopicPolicy,
   type ProxySubscription as PbProxySubscription,
   type RetainedMessage as PbRetainedMessage,
-  type LoraDevice as PbLoraDevice,
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { LiveSession } from "./live-sessions.js";
 import { fromMqttSessionState, mqttSessionRequest, resumedFlowFields, resumedFlowOf } from "./mqtt-session-convert.js";
 import type {
-  LoraCounterReport,
-  LoraDeviceInfo,
   AuthFailureCode,
   AuthOutcome,
   DeviceCredentials,
@@ -46,6 +43,7 @@ import type {
   TopicPolicy,
   Uplink,
 } from "./registry-client.js";
+import { fromLoraDevice } from "./lora-convert.js";
 
 /** Registry Protocol enum value of each protocol name. */
 const PROTOCOL_CODES: Record<ProtocolName, Protocol> = {
@@ -167,39 +165,6 @@ export function fromPolicies(policies: readonly PbTopicPolicy[]): TopicPolicy[] 
 /** Plain proxy subscriptions; QoS above 1 is capped at 1 (the adapters deliver at most QoS 1). */
 export function fromSubscriptions(subscriptions: readonly PbProxySubscription[]): ProxySubscription[] {
   return subscriptions.map((s) => ({ topic: s.topic, qos: Math.min(s.qos, 1) }));
-}
-
-/** A LoRa device's keys, settings and session, with plain numbers. */
-function fromLoraDevice(l: PbLoraDevice): LoraDeviceInfo {
-  const s = l.session;
-  return {
-    activation: l.activation === "abp" ? "abp" : "otaa",
-    devEui: l.devEui,
-    appEui: l.appEui,
-    appKey: l.appKey,
-    canJoin: l.canJoin,
-    fcntCheck: l.fcntCheck,
-    region: l.region,
-    classC: l.classC,
-    session: s
-      ? { devAddr: s.devAddr, nwkSKey: s.nwkSKey, appSKey: s.appSKey, fcntUp: s.fcntUp, fcntDown: s.fcntDown }
-      : null,
-    usedDevNonces: [...l.usedDevNonces],
-  };
-}
-
-/** A LoraCounters stream message. */
-export function loraCountersMessage(counters: readonly LoraCounterReport[]): AdapterMessage {
-  return message({
-    case: "loraCounters",
-    value: {
-      counters: counters.map((c) => ({
-        deviceIntId: BigInt(c.deviceIntId),
-        fcntUp: c.fcntUp,
-        fcntDown: c.fcntDown,
-      })),
-    },
-  });
 }
 
 /** The outcome of Authenticate; an OK without a device or a result code we do not know counts as UNAVAILABLE. */

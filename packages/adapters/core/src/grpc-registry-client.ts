@@ -20,12 +20,13 @@ import {
   helloMessage,
   sessionClosedMessage,
   sessionStateMessage,
-  loraCountersMessage,
   toAuthenticateRequest,
   toListenerCertificateRequest,
   uplinkMessage,
 } from "./grpc-convert.js";
 import { LiveSessions } from "./live-sessions.js";
+import { loraCountersMessage } from "./lora-convert.js";
+import type { LoraActivateResult, LoraCounterReport, LoraSessionInfo } from "./lora-types.js";
 import { mqttSessionMessage } from "./mqtt-session-convert.js";
 import { issueListenerCertificate, loraActivate } from "./registry-grpc-calls.js";
 import { RegistryMessages } from "./registry-messages.js";
@@ -37,9 +38,6 @@ import type {
   DeviceSession,
   GiveUpSignal,
   ListenerCertificate,
-  LoraActivateResult,
-  LoraCounterReport,
-  LoraSessionInfo,
   ProtocolName,
   RegistryClient,
   RegistryHandlers,

@@ -1,4 +1,5 @@
 export * from "./registry-client.js";
+export * from "./lora-types.js";
 export { AdapterError, type AdapterErrorCode } from "./errors.js";
 export { retryAfterSeconds } from "./retry-after.js";
 export { GrpcRegistryClient, newInstanceId } from "./grpc-registry-client.js";

@@ -4,6 +4,7 @@
  * satisfy it, so adapters are tested without a network.
  */
 import type { SessionSubscription } from "@iot/proto";
+import type { LoraActivateResult, LoraCounterReport, LoraDeviceInfo, LoraSessionInfo } from "./lora-types.js";
 
 /** Device protocols; each maps to the registry's Protocol enum at the gRPC edge. */
 export type ProtocolName = "mqtt" | "coap" | "lwm2m" | "lora" | "http" | "websocket" | "modbus";
@@ -64,42 +65,6 @@ export interface DeviceIdentity {
 export interface ProxySubscription {
   readonly topic: string;
   readonly qos: number;
-}
-
-/** A LoRaWAN network session: address, keys (hex) and frame counters (next expected up, next to use down). */
-export interface LoraSessionInfo {
-  readonly devAddr: string;
-  readonly nwkSKey: string;
-  readonly appSKey: string;
-  readonly fcntUp: number;
-  readonly fcntDown: number;
-}
-
-/** What a LoRaWAN network server needs of a device: join keys (OTAA), settings and its current session. */
-export interface LoraDeviceInfo {
-  readonly activation: "otaa" | "abp";
-  readonly devEui: string;
-  readonly appEui: string;
-  readonly appKey: string;
-  readonly canJoin: boolean;
-  /** 0 strict 16-bit, 1 strict 32-bit, 2 reset on zero, 3 disabled. */
-  readonly fcntCheck: number;
-  readonly region: string;
-  readonly classC: boolean;
-  /** Always for ABP; for OTAA once it joined. */
-  readonly session: LoraSessionInfo | null;
-  /** DevNonces of its past joins (OTAA): a JoinRequest reusing one is a replay. */
-  readonly usedDevNonces: readonly number[];
-}
-
-/** The registry's answer to a join's new session: OK, or why it was refused (UNAVAILABLE: not asked). */
-export type LoraActivateResult = "OK" | "DEV_NONCE_REUSED" | "DEV_ADDR_TAKEN" | "NOT_ALLOWED" | "UNAVAILABLE";
-
-/** Frame counters of a LoRa device as the network server holds them now. */
-export interface LoraCounterReport {
-  readonly deviceIntId: number;
-  readonly fcntUp: number;
-  readonly fcntDown: number;
 }
 
 /** MQTT: what a CONNECT asks of its session (docs/devices/mqtt.md "Persistent sessions"). */

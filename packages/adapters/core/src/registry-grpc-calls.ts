@@ -24,7 +24,8 @@ import {
 import type { Logger } from "pino";
 import { Backoff, type BackoffOptions } from "@iot/config";
 import { AdapterError } from "./errors.js";
-import type { ListenerCertificate, LoraActivateResult } from "./registry-client.js";
+import type { LoraActivateResult } from "./lora-types.js";
+import type { ListenerCertificate } from "./registry-client.js";
 
 /** The Connect stream; uplinks go as bytes encoded beforehand (the proto package's serializer passes them on). */
 export type ConnectCall = grpc.ClientDuplexStream<AdapterMessage | EncodedAdapterMessage, RegistryMessage>;

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
+import { quietFor } from "@iot/config/testing";
 import type { IClientOptions, MqttClient } from "mqtt";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEVICES, closed, startHarness, type Harness } from "./test-support.js";
@@ -55,7 +55,7 @@ describe("MQTT adapter: MQTT 5.0 will delay", () => {
     await drop(await connectWithWill("gone", 1, session));
     const again = await h.connect(DEVICES.a, { protocolVersion: 5, ...session });
     // Absence needs the delay to pass: wait it out (and some), then the device's own marker comes after.
-    await sleep(1500);
+    await quietFor(1500, "a will not dropped would be published once its 1 s delay passed");
     await again.publishAsync("marker", "after", { qos: 1 });
     expect(wills()).toEqual([]);
     expect(h.registry.uplinks.map((u) => u.topic)).toEqual(["marker"]);

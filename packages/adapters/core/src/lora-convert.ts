@@ -1,0 +1,37 @@
+import { AdapterMessageSchema, create, type AdapterMessage, type LoraDevice as PbLoraDevice } from "@iot/proto";
+import type { LoraCounterReport, LoraDeviceInfo } from "./lora-types.js";
+
+/** A LoRa device's keys, settings and session, with plain numbers. */
+export function fromLoraDevice(l: PbLoraDevice): LoraDeviceInfo {
+  const s = l.session;
+  return {
+    activation: l.activation === "abp" ? "abp" : "otaa",
+    devEui: l.devEui,
+    appEui: l.appEui,
+    appKey: l.appKey,
+    canJoin: l.canJoin,
+    fcntCheck: l.fcntCheck,
+    region: l.region,
+    classC: l.classC,
+    session: s
+      ? { devAddr: s.devAddr, nwkSKey: s.nwkSKey, appSKey: s.appSKey, fcntUp: s.fcntUp, fcntDown: s.fcntDown }
+      : null,
+    usedDevNonces: [...l.usedDevNonces],
+  };
+}
+
+/** A LoraCounters stream message. */
+export function loraCountersMessage(counters: readonly LoraCounterReport[]): AdapterMessage {
+  return create(AdapterMessageSchema, {
+    kind: {
+      case: "loraCounters",
+      value: {
+        counters: counters.map((c) => ({
+          deviceIntId: BigInt(c.deviceIntId),
+          fcntUp: c.fcntUp,
+          fcntDown: c.fcntDown,
+        })),
+      },
+    },
+  });
+}
