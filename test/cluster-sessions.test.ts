@@ -257,6 +257,12 @@ describe.skipIf(!postgresEngine)("device sessions across two central nodes", () 
       });
     const first = await persistent(a);
     await first.subscribeAsync("inbox", { qos: 1 });
+    // The adapter reports the session's subscriptions after the SUBACK: stored before the device moves on.
+    const stored = async () =>
+      (await store.db.selectFrom("mqttSessions").select("subscriptions").where("deviceIntId", "=", d.id).execute()).map(
+        (r) => r.subscriptions,
+      );
+    await expect.poll(stored, { timeout: 5_000 }).toEqual([expect.stringContaining('"inbox"')]);
     await first.endAsync();
     await expect.poll(() => sessionRows(d), { timeout: 5_000 }).toEqual([]);
     const r = await call(b, "POST", "/device_publish", { deviceID: d.deviceID, payload: "while-away", qos: 1 });
