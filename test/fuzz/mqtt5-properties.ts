@@ -200,7 +200,7 @@ export function encodePublish(p: RawPublish): Buffer {
 }
 
 /** The properties a client's PUBLISH may carry (§3.3.2.3), the Topic Alias apart. */
-const PUBLISH_PROPERTIES: readonly PropertyName[] = [
+export const PUBLISH_PROPERTIES: readonly PropertyName[] = [
   "payloadFormatIndicator",
   "messageExpiryInterval",
   "contentType",

@@ -13,7 +13,7 @@ import type { FakeDevice } from "@iot/adapter-core";
 import { DEVICES } from "../../../packages/adapters/mqtt/src/test-support.js";
 import { mutatedBytes, type FuzzTarget } from "../harness.js";
 import { inWrites, mqttAdapterSession } from "../mqtt-session.js";
-import { propertiesFor, propertiesOf, publishV5, sometimes } from "../mqtt5-properties.js";
+import { PUBLISH_PROPERTIES, propertiesFor, propertiesOf, publishV5, sometimes } from "../mqtt5-properties.js";
 
 const topic = fc.oneof(
   fc.constantFrom("telemetry", "up/x", "secret/keys", "config/a", "inbox", "$SYS/x", "a/+/b", "#", ""),
@@ -65,15 +65,8 @@ const connect: fc.Arbitrary<Packet> = fc
         payload,
         qos: fc.constantFrom(0, 1, 2),
         retain: fc.boolean(),
-        properties: propertiesOf([
-          "willDelayInterval",
-          "payloadFormatIndicator",
-          "messageExpiryInterval",
-          "contentType",
-          "responseTopic",
-          "correlationData",
-          "userProperties",
-        ]),
+        // A will carries a PUBLISH's properties and its own Will Delay Interval (§3.1.3.2).
+        properties: propertiesOf(["willDelayInterval", ...PUBLISH_PROPERTIES]),
       }),
       { freq: 2, nil: undefined },
     ),

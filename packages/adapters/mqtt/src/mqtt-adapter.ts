@@ -187,10 +187,7 @@ function connectionRegistered(ctx: AdapterContext, client: Client): void {
     const otherState = ctx.clients.state(other);
     if (other === client || other.id !== client.id || !otherState) continue;
     otherState.closeReason ??= "replaced by a new connection with the same client id";
-    other.disconnect({
-      reasonCode: ReasonCode.SESSION_TAKEN_OVER,
-      properties: { reasonString: "a new connection with the same client id took the session over" },
-    });
+    other.disconnect({ reasonCode: ReasonCode.SESSION_TAKEN_OVER });
   }
   state.phase = "open";
   state.restoring = undefined;
