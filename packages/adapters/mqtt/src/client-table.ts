@@ -228,6 +228,11 @@ export class ClientTable {
     return [...(this.byDevice.get(deviceIntId) ?? [])].filter((c) => !c.closed);
   }
 
+  /** Every live registered client. */
+  *live(): IterableIterator<Client> {
+    for (const set of this.byDevice.values()) for (const client of set) if (!client.closed) yield client;
+  }
+
   /** Number of connected devices' clients. */
   get size(): number {
     let n = 0;

@@ -161,16 +161,34 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
     },
     maxPacketBytes,
     refuseOversized: refuse,
-    close: () =>
-      new Promise<void>((resolve) => {
-        ctx.closing = true;
-        wills.flush();
-        broker.close(() => resolve());
-      }),
+    close: async () => {
+      ctx.closing = true;
+      wills.flush();
+      await tellShutdown(ctx);
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+    },
     get stats() {
       return { ...ctx.stats, clients: clients.size };
     },
   };
+}
+
+/**
+ * Sends every connected MQTT 5.0 device DISCONNECT 0x8B with a reason string and waits until each connection is
+ * closed. aedes' own close would send 0x8B too, without a reason string (its disconnect options are not settable on
+ * close); a client closed here is only closed again there, which writes nothing.
+ */
+async function tellShutdown(ctx: AdapterContext): Promise<void> {
+  const properties = { reasonString: "server shutting down" };
+  const closing = [...ctx.clients.live()]
+    .filter((client) => client.version === 5 && client.connected)
+    .map(
+      (client) =>
+        new Promise<void>((done) =>
+          client.disconnect({ reasonCode: ReasonCode.SERVER_SHUTTING_DOWN, properties }, () => done()),
+        ),
+    );
+  await Promise.all(closing);
 }
 
 /**

@@ -251,7 +251,7 @@ describe("MQTT adapter: MQTT 5.0", () => {
     });
   });
 
-  it("sends DISCONNECT 0x8B to an MQTT 5.0 device when the adapter stops", async () => {
+  it("sends DISCONNECT 0x8B with a reason string to an MQTT 5.0 device when the adapter stops", async () => {
     h = await startHarness();
     const { raw } = await rawV5(DEVICES.a);
     // Connected once a packet after CONNECT is answered (aedes finishes the connection after writing CONNACK).
@@ -259,7 +259,9 @@ describe("MQTT adapter: MQTT 5.0", () => {
     await raw.next("pingresp");
     await h.stop();
     await raw.closed;
-    expect(raw.received.at(-1)).toMatchObject({ cmd: "disconnect", reasonCode: 0x8b });
+    expect(raw.received.filter((p) => p.cmd === "disconnect")).toEqual([
+      expect.objectContaining({ reasonCode: 0x8b, properties: { reasonString: "server shutting down" } }),
+    ]);
     h = await startHarness(); // the one afterEach stops
   });
 

@@ -1,6 +1,6 @@
 /**
  * MQTT 5.0 reason codes the adapter sends itself (MQTT 5.0 §2.4, tables in §3.2.2.2, §3.4.2.1 and §3.14.2.1); those
- * aedes sends on its own (0x8B server shutting down, 0x8E session taken over, 0x94 topic alias invalid, ...) are not
+ * aedes sends on its own (0x8E session taken over when aedes' own table finds the older connection, 0x94 topic alias invalid, ...) are not
  * repeated here.
  */
 export const ReasonCode = {
@@ -14,6 +14,8 @@ export const ReasonCode = {
   SERVER_BUSY: 0x89,
   /** DISCONNECT: a newer connection of the same device took the session over (MQTT-3.1.4-3). */
   SESSION_TAKEN_OVER: 0x8e,
+  /** DISCONNECT: the adapter stops (sent with a reason string before aedes closes). */
+  SERVER_SHUTTING_DOWN: 0x8b,
   /** DISCONNECT: nothing arrived within 1.5 × the keep-alive (MQTT-3.1.2-22). */
   KEEP_ALIVE_TIMEOUT: 0x8d,
   /** DISCONNECT: more unacknowledged QoS 1/2 PUBLISHes than the RECEIVE_MAXIMUM advertised in CONNACK (§3.3.4). */
