@@ -1,20 +1,39 @@
 import type { Duplex } from "node:stream";
 import { InboundChecker, type InboundProblem } from "./codec/inbound-checker.js";
-import { PubrecScanner } from "./codec/pubrec-scanner.js";
+import { PacketFramer } from "./codec/packet-framer.js";
+import { PacketSizeGate, type OversizedPacket } from "./codec/packet-size-gate.js";
+import { PubrecScanner, type Pubrec } from "./codec/pubrec-scanner.js";
 
 /** Control packet types of the adapter's answers that end a device's QoS 1 and QoS 2 PUBLISH flows. */
 const PUBACK = 4;
 const PUBCOMP = 7;
 
+/** What the guard tells the adapter about one connection's inbound stream. */
+export interface InboundEvents {
+  /** A packet the InboundChecker refused: nothing of it, nor after it, reaches the broker. */
+  problem(problem: InboundProblem): void;
+  /** A packet announced over the size limit: the read holding its header is withheld. The caller closes. */
+  oversized(packet: OversizedPacket): void;
+  /** A PUBREC the broker is about to read (aedes answers it with PUBREL and tells nobody). */
+  pubrec(pubrec: Pubrec): void;
+}
+
 /**
- * Puts an InboundChecker in front of one connection stream (TCP, TLS, WebSocket or in memory alike), innermost: the
- * broker never reads what the device sent after its DISCONNECT, nor an MQTT 5.0 PUBLISH the checker refuses, or
- * anything after it. For the latter `onProblem` runs once (the adapter then closes the connection, telling the device
- * why); the stream is not read any further. The PUBACKs and PUBCOMPs aedes writes to an MQTT 5.0 device are read back
- * from the stream's writes (aedes writes Buffers and strings) for the checker's Receive Maximum count.
+ * The one reader of a connection stream's inbound bytes in front of the broker (TCP, TLS, WebSocket or in memory
+ * alike), innermost: one framing of the stream serves the InboundChecker, the size gate and the PUBREC scanner.
+ * - The broker never reads what the device sent after its DISCONNECT, nor an MQTT 5.0 PUBLISH the checker refuses, or
+ *   anything after it; `problem` runs once and the stream is not read any further.
+ * - At the first packet whose fixed header announces a remaining length over `maxRemainingLength`, the read holding
+ *   it is withheld and `oversized` runs, so at most one socket read of the packet is ever held (aedes' parser would
+ *   buffer the whole body).
+ * The PUBACKs and PUBCOMPs aedes writes to an MQTT 5.0 device are read back from the stream's writes (aedes writes
+ * Buffers and strings) for the checker's Receive Maximum count. aedes reads its connection with `stream.read()`,
+ * which this wraps on the instance; the adapter tests cover it.
  */
-export function guardInbound(stream: Duplex, onProblem: (problem: InboundProblem) => void): void {
-  const checker = new InboundChecker();
+export function guardInbound(stream: Duplex, maxRemainingLength: number, events: InboundEvents): void {
+  const gate = new PacketSizeGate(maxRemainingLength);
+  const pubrecs = new PubrecScanner();
+  const checker = new InboundChecker(undefined, [gate, pubrecs]);
   const read = stream.read.bind(stream);
   let done = false;
   stream.read = (size?: number): unknown => {
@@ -22,11 +41,18 @@ export function guardInbound(stream: Duplex, onProblem: (problem: InboundProblem
     const chunk: unknown = read(size);
     if (!(chunk instanceof Uint8Array)) return chunk;
     const passed = checker.pass(chunk);
+    if (gate.oversized) {
+      done = true;
+      events.oversized(gate.oversized);
+      return null;
+    }
+    for (const pubrec of pubrecs.take()) events.pubrec(pubrec);
     if (passed.length === chunk.length) return chunk;
     done = true;
-    if (checker.problem) onProblem(checker.problem);
+    if (checker.problem) events.problem(checker.problem);
     return passed.length > 0 ? passed : null;
   };
+  const framer = new PacketFramer();
   const answers = new PubrecScanner(new Set([PUBACK, PUBCOMP]));
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
   stream.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
@@ -35,7 +61,10 @@ export function guardInbound(stream: Duplex, onProblem: (problem: InboundProblem
         typeof chunk === "string"
           ? Buffer.from(chunk, typeof rest[0] === "string" ? (rest[0] as BufferEncoding) : "utf8")
           : chunk;
-      if (bytes instanceof Uint8Array) for (const ack of answers.scan(bytes)) checker.answered(ack.messageId);
+      if (bytes instanceof Uint8Array) {
+        framer.feed(bytes, answers);
+        for (const ack of answers.take()) checker.answered(ack.messageId);
+      }
     }
     return write(chunk, ...rest);
   }) as Duplex["write"];

@@ -8,7 +8,6 @@ import type { AdapterContext, MqttAdapterStats } from "./context.js";
 import { deliverDownlink } from "./downlink.js";
 import { skipUnmatchedFanOut } from "./fan-out-filter.js";
 import { guardInbound } from "./guard-inbound.js";
-import { guardPacketSizes } from "./guard-packet-sizes.js";
 import { authenticateHook } from "./hooks/authenticate.js";
 import { authorizeForwardHook } from "./hooks/authorize-forward.js";
 import { PublishDenied, authorizePublishHook } from "./hooks/authorize-publish.js";
@@ -21,7 +20,6 @@ import { RECEIVE_MAXIMUM, ReasonCode, TOPIC_ALIAS_MAXIMUM } from "./reason-codes
 import { refuseMalformed } from "./refuse-malformed.js";
 import { RetainedTable } from "./retained-table.js";
 import { rewriteUnsubscribes } from "./rewrite-unsubscribes.js";
-import { watchPubrecs } from "./watch-pubrecs.js";
 import { DelayedWills } from "./will-delay.js";
 
 /** What the MQTT adapter needs from outside. */
@@ -140,20 +138,19 @@ export async function createMqttAdapter(options: MqttAdapterOptions): Promise<Mq
 
   return {
     handle(stream: Duplex) {
-      // Innermost: nothing after the device's DISCONNECT or a refused PUBLISH reaches the other readers or aedes.
-      guardInbound(stream, (problem) => refuseMalformed(ctx, client, problem));
-      guardPacketSizes(
-        stream,
-        maxRemainingLength,
-        (p) => refuse(stream, p.type, p.remainingLength),
-        () => closeOversized(stream),
-      );
+      // Innermost: nothing after the device's DISCONNECT, a refused PUBLISH or an oversized header reaches the
+      // UNSUBSCRIBE rewriter or aedes. A PUBREC comes only after the CONNECT aedes is handed below, so `client` is set
+      // by then.
+      guardInbound(stream, maxRemainingLength, {
+        problem: (problem) => refuseMalformed(ctx, client, problem),
+        oversized: (p) => {
+          refuse(stream, p.type, p.remainingLength);
+          closeOversized(stream);
+        },
+        pubrec: ({ messageId, reasonCode }) =>
+          ctx.clients.state(client)?.awaitingAck.get(messageId)?.received(reasonCode),
+      });
       ctx.unsubscribeRewriters.set(stream, rewriteUnsubscribes(stream, maxPacketBytes));
-      // Outermost: it sees the bytes aedes parses, rewritten UNSUBSCRIBEs included. A PUBREC comes only after the
-      // CONNECT aedes is handed below, so `client` is set by then.
-      watchPubrecs(stream, ({ messageId, reasonCode }) =>
-        ctx.clients.state(client)?.awaitingAck.get(messageId)?.received(reasonCode),
-      );
       const client = broker.handle(stream);
       streams.set(stream, client);
       // The socket's own end closes the session even when aedes never reports the client disconnected.

@@ -1,7 +1,7 @@
 /**
  * MQTT 5.0 reason codes the adapter sends itself (MQTT 5.0 §2.4, tables in §3.2.2.2, §3.4.2.1 and §3.14.2.1); those
- * aedes sends on its own (0x8E session taken over when aedes' own table finds the older connection, 0x94 topic alias invalid, ...) are not
- * repeated here.
+ * aedes sends on its own (0x8E session taken over when aedes' own table finds the older connection, 0x94 topic
+ * alias invalid, ...) are not repeated here.
  */
 export const ReasonCode = {
   /** DISCONNECT: a packet that does not read as the standard says (a property not valid for its packet type). */

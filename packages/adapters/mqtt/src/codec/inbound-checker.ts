@@ -1,5 +1,5 @@
 import { RECEIVE_MAXIMUM, ReasonCode } from "../reason-codes.js";
-import { PacketFramer, type FrameReader } from "./packet-framer.js";
+import { PacketFramer, ReaderChain, type FrameReader } from "./packet-framer.js";
 
 /** Control packet types (MQTT 5.0 §2.1.2). */
 const CONNECT = 1;
@@ -112,7 +112,19 @@ export class InboundChecker {
   /** Packet identifiers of the QoS 1/2 PUBLISHes read and not yet answered (MQTT 5.0 connections). */
   private readonly unanswered = new Set<number>();
 
-  constructor(private readonly receiveMaximum = RECEIVE_MAXIMUM) {}
+  /** The checker's own reader, then its companions: one framing of the stream for them all. */
+  private readonly readers: FrameReader;
+
+  /**
+   * @param companions other readers of the same stream (the size gate, the PUBREC scanner), fed through the
+   * checker's framer with the bytes it reads, up to where it cuts.
+   */
+  constructor(
+    private readonly receiveMaximum = RECEIVE_MAXIMUM,
+    companions: readonly FrameReader[] = [],
+  ) {
+    this.readers = companions.length > 0 ? new ReaderChain([this.reader, ...companions]) : this.reader;
+  }
 
   /** True on an MQTT 5.0 connection: its PUBACKs and PUBCOMPs are to be reported with `answered`. */
   get countsAnswers(): boolean {
@@ -169,7 +181,7 @@ export class InboundChecker {
     if (this.cut) return chunk.subarray(0, 0);
     this.passUpTo = -1;
     this.startAt = -1;
-    this.framer.feed(chunk, this.reader);
+    this.framer.feed(chunk, this.readers);
     if (this.cut && this.passUpTo < 0) this.passUpTo = this.problem ? Math.max(this.startAt, 0) : chunk.length;
     return this.passUpTo < 0 ? chunk : chunk.subarray(0, this.passUpTo);
   }

@@ -11,11 +11,40 @@ export interface FrameReader {
 }
 
 /**
+ * Several FrameReaders as one, so one PacketFramer serves them all: each step goes to every reader in order; a
+ * `header` or `end` of any reader that answers `false` stops (as for one reader).
+ */
+export class ReaderChain implements FrameReader {
+  constructor(private readonly readers: readonly FrameReader[]) {}
+
+  start(type: number, chunk: Uint8Array, at: number): void {
+    for (const r of this.readers) r.start?.(type, chunk, at);
+  }
+
+  header(type: number, remainingLength: number): boolean {
+    let go = true;
+    for (const r of this.readers) if (r.header?.(type, remainingLength) === false) go = false;
+    return go;
+  }
+
+  body(type: number, chunk: Uint8Array, from: number, to: number): void {
+    for (const r of this.readers) r.body?.(type, chunk, from, to);
+  }
+
+  end(type: number, chunk: Uint8Array, end: number): boolean {
+    let go = true;
+    for (const r of this.readers) if (r.end?.(type, chunk, end) === false) go = false;
+    return go;
+  }
+}
+
+/**
  * Follows the packet boundaries of one MQTT byte stream by its fixed headers alone (MQTT 3.1.1 §2.2, MQTT 5.0 §2.1:
  * a type byte, then the remaining length as a 1–4 byte variable byte integer, then that many body bytes). The one
- * framing the adapter's stream readers share (the size gate, the PUBREC scanner, the UNSUBSCRIBE rewriter), each
- * a FrameReader. Pure and incremental: feed it the stream's chunks in order, split at any byte. A malformed length
- * (a fifth length byte) stops it for good: the MQTT parser refuses that packet and closes the connection anyway.
+ * framing the adapter's stream readers share (the inbound checker with the size gate and the PUBREC scanner, the
+ * UNSUBSCRIBE rewriter, the scanner of the adapter's own acknowledgements), each a FrameReader. Pure and
+ * incremental: feed it the stream's chunks in order, split at any byte. A malformed length (a fifth length byte)
+ * stops it for good: the MQTT parser refuses that packet and closes the connection anyway.
  */
 export class PacketFramer {
   private phase: "type" | "length" | "body" = "type";

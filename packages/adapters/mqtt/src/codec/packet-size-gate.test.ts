@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PacketFramer } from "./packet-framer.js";
 import { PacketSizeGate, type OversizedPacket } from "./packet-size-gate.js";
 
 /** Remaining-length encodings from MQTT 3.1.1 §2.2.3 (Table 2.4's boundaries). */
@@ -20,11 +21,12 @@ function packet(typeByte: number, lengthBytes: number[], body: number): Buffer {
 
 /** Feeds `chunks` in order; answers the verdict and the stream offset of the byte that ended the chunk giving it. */
 function feed(gate: PacketSizeGate, chunks: Buffer[]): { verdict?: OversizedPacket; at?: number } {
+  const framer = new PacketFramer();
   let offset = 0;
   for (const c of chunks) {
     offset += c.length;
-    const verdict = gate.scan(c);
-    if (verdict) return { verdict, at: offset };
+    framer.feed(c, gate);
+    if (gate.oversized) return { verdict: gate.oversized, at: offset };
   }
   return {};
 }
@@ -68,16 +70,21 @@ describe("PacketSizeGate", () => {
     }
   });
 
-  it("answers once, then ignores the rest of the stream", () => {
+  it("stops its framer at the first packet over the limit, so nothing after it is read", () => {
     const gate = new PacketSizeGate(10);
-    expect(gate.scan(packet(0x10, [0x0b], 0))).toEqual({ type: "CONNECT", remainingLength: 11 });
-    expect(gate.scan(packet(0x30, [0x7f], 127))).toBeUndefined();
+    const framer = new PacketFramer();
+    const stream = Buffer.concat([packet(0x10, [0x0b], 0), packet(0x30, [0x7f], 127)]);
+    expect(framer.feed(stream, gate)).toBe(2);
+    expect(gate.oversized).toEqual({ type: "CONNECT", remainingLength: 11 });
+    expect(framer.stopped).toBe(true);
   });
 
-  it("stops looking at a malformed length (a fifth varint byte), which the MQTT parser refuses", () => {
+  it("gives no verdict at a malformed length (a fifth varint byte), which the MQTT parser refuses", () => {
     const gate = new PacketSizeGate(10);
-    expect(gate.scan(Buffer.from([0x10, 0xff, 0xff, 0xff, 0xff, 0x7f]))).toBeUndefined();
-    expect(gate.scan(packet(0x30, [0x7f], 127))).toBeUndefined();
+    const framer = new PacketFramer();
+    framer.feed(Buffer.from([0x10, 0xff, 0xff, 0xff, 0xff, 0x7f]), gate);
+    framer.feed(packet(0x30, [0x7f], 127), gate);
+    expect(gate.oversized).toBeUndefined();
   });
 
   it("refuses limits the remaining length cannot express", () => {

@@ -1,4 +1,4 @@
-import { PacketFramer, type FrameReader } from "./packet-framer.js";
+import type { FrameReader } from "./packet-framer.js";
 
 /** Control packet type names by their 4-bit code (MQTT 3.1.1 §2.2.1), for log lines. */
 const PACKET_TYPES = [
@@ -32,21 +32,13 @@ export interface OversizedPacket {
 const MAX_VARINT = 268_435_455;
 
 /**
- * Knows a packet larger than `maxRemainingLength` from its first 2 to 5 bytes (its fixed header, read by a
- * PacketFramer), before any of its body is held anywhere. Pure and incremental: feed it the stream's chunks in order,
- * split at any byte. After the first oversized packet it is done; after a malformed length it stops looking, as the
- * MQTT parser refuses it anyway.
+ * Knows a packet larger than `maxRemainingLength` from its first 2 to 5 bytes (its fixed header), before any of its
+ * body is held anywhere: a FrameReader whose `header` stops the PacketFramer it is fed through at the first such
+ * packet, which it then names in `oversized`. Pure: the framer takes the stream's chunks in order, split at any byte.
  */
-export class PacketSizeGate {
-  private readonly framer = new PacketFramer();
-  private oversized: OversizedPacket | undefined;
-  private readonly reader: FrameReader = {
-    header: (type, remainingLength) => {
-      if (remainingLength <= this.maxRemainingLength) return true;
-      this.oversized = { type: PACKET_TYPES[type]!, remainingLength };
-      return false;
-    },
-  };
+export class PacketSizeGate implements FrameReader {
+  /** The first packet announced over the limit, once there is one. */
+  oversized: OversizedPacket | undefined;
 
   /** @param maxRemainingLength largest remaining length accepted, bytes (0 to 268,435,455). */
   constructor(readonly maxRemainingLength: number) {
@@ -54,10 +46,9 @@ export class PacketSizeGate {
       throw new RangeError(`maxRemainingLength must be a whole number from 0 to ${MAX_VARINT}`);
   }
 
-  /** Reads the next chunk of the stream; answers the first packet announced over the limit, once. */
-  scan(chunk: Uint8Array): OversizedPacket | undefined {
-    if (this.framer.stopped) return undefined;
-    this.framer.feed(chunk, this.reader);
-    return this.oversized;
+  header(type: number, remainingLength: number): boolean {
+    if (remainingLength <= this.maxRemainingLength) return true;
+    this.oversized = { type: PACKET_TYPES[type]!, remainingLength };
+    return false;
   }
 }
