@@ -1,5 +1,5 @@
 import type { SessionSubscription as StoredSubscription } from "@iot/proto";
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import type { SessionWrite } from "./mqtt-session-writes.js";
 
@@ -151,29 +151,27 @@ export interface SessionUpdate {
  * device took it over otherwise, and its state wins.
  */
 export async function updateSession(db: Kysely<Database>, u: SessionUpdate): Promise<void> {
-  const held = db
-    .updateTable("mqttSessions")
-    .where("deviceIntId", "=", u.deviceIntId)
-    .where("clientId", "=", u.clientId)
-    .where("sessionId", "=", u.sessionId);
   if (u.ended && u.expiryInterval === 0) {
-    await db
-      .deleteFrom("mqttSessions")
-      .where("deviceIntId", "=", u.deviceIntId)
-      .where("clientId", "=", u.clientId)
-      .where("sessionId", "=", u.sessionId)
-      .execute();
+    await db.deleteFrom("mqttSessions").where(heldBy(u)).execute();
     return;
   }
   const expiresAt = u.ended && u.expiryInterval < SESSION_NEVER_EXPIRES ? u.atMs + u.expiryInterval * 1000 : null;
-  await held
+  await db
+    .updateTable("mqttSessions")
     .set({
       subscriptions: JSON.stringify(u.subscriptions),
       expiryInterval: u.expiryInterval,
       expiresAt,
       updatedAt: u.atMs,
     })
+    .where(heldBy(u))
     .execute();
+}
+
+/** The session row `u` names, while its connection (`sessionId`) still holds it. */
+function heldBy(u: SessionUpdate) {
+  return (eb: ExpressionBuilder<Database, "mqttSessions">) =>
+    eb.and([eb("deviceIntId", "=", u.deviceIntId), eb("clientId", "=", u.clientId), eb("sessionId", "=", u.sessionId)]);
 }
 
 /** Deletes the sessions whose expiry time passed; answers how many. Connects ignore them already (openSessions). */
