@@ -52,6 +52,7 @@ function dynamicRegion(p: DynamicPlan): Region {
     cfListType: 0,
     ...(p.extraChannels.length > 0 ? { defaultCfList: cfListOf(p.extraChannels) } : {}),
     gatewayChannels: [...p.defaultChannels, ...p.extraChannels],
+    band: p.band,
     dwellTime: p.dwellTime ?? false,
     codingRate: "4/5",
     rx1DataRate: rx1FromTable,

@@ -58,6 +58,7 @@ export const US915: Region = {
   // Sub-band 2 (channels 8..15 and 65), the one most gateways and networks use.
   gatewayChannels: range(8, 8).map((c) => 902_300_000 + c * 200_000),
   gatewayStdChannel: { frequency: 904_600_000, dataRate: 4 },
+  band: [902_000_000, 928_000_000],
   dwellTime: false,
   codingRate: "4/5",
   rx1DataRate: rx1FromTable,
@@ -84,6 +85,7 @@ export const AU915: Region = {
   cfListType: 1,
   gatewayChannels: range(8, 8).map((c) => 915_200_000 + c * 200_000),
   gatewayStdChannel: { frequency: 917_500_000, dataRate: 6 },
+  band: [915_000_000, 928_000_000],
   dwellTime: false,
   codingRate: "4/5",
   rx1DataRate: rx1FromTable,
@@ -108,6 +110,7 @@ export const CN470: Region = {
   joinAcceptDelay2: 6,
   defaultChannels: [],
   gatewayChannels: range(8).map((c) => 470_300_000 + c * 200_000),
+  band: [470_000_000, 510_000_000],
   dwellTime: false,
   codingRate: "4/5",
   rx1DataRate: rx1FromTable,

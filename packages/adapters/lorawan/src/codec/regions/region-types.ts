@@ -47,6 +47,8 @@ export interface Region {
    */
   gatewayChannels: readonly number[];
   gatewayStdChannel?: { frequency: number; dataRate: number };
+  /** The band's lowest and highest frequency (Hz): a Basics Station sends nothing outside it (`freq_range`). */
+  band: readonly [number, number];
   /** Whether the 400 ms dwell-time limit applies (AS923 with UplinkDwellTime/DownlinkDwellTime 1). */
   dwellTime: boolean;
   /** Coding rate of downlinks. */
