@@ -3,7 +3,7 @@
 // single-SF LoRa channel when it has one), so a station needs no local channel configuration.
 import type { Region } from "../../codec/region.js";
 
-/** How far a concentrator IF channel may sit from its radio's centre, Hz (SX1301: about ±500 kHz less half a channel). */
+/** How far an IF channel may sit from its radio's centre, Hz (SX1301: about ±500 kHz less half a channel). */
 const MAX_IF_HZ = 400_000;
 
 type Radio = { enable: boolean; freq: number };
