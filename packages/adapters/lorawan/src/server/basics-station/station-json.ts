@@ -26,21 +26,42 @@ export function parseStationJson(text: string): Result<StationObject> {
   return ok(o.value as StationObject);
 }
 
-/** Parses one text record that must be a JSON object (the discovery query has no `msgtype`). */
+/** A wide member written as a plain integer in the text: its key and digits. */
+const WIDE_IN_TEXT = /"(xtime|rctx|gpstime|diid|txtime|router)"\s*:\s*(-?\d+)(?=\s*[,}])/g;
+
+/**
+ * Parses one text record that must be a JSON object (the discovery query has no `msgtype`). The plain parse is
+ * the fast path; the wide members (which the protocol puts at the top level or in `upinfo`, once each) are then read
+ * exactly from their digits in the text. A text where a wide key appears twice takes the reviver's path instead,
+ * which reads every member from its own source text (about ten times slower).
+ */
 export function parseJsonObject(text: string): Result<Record<string, unknown>> {
-  if (text.length > MAX_STATION_MESSAGE_BYTES) return refuse(`message over ${MAX_STATION_MESSAGE_BYTES} bytes`);
   let value: unknown;
   try {
-    value = JSON.parse(text, function (this: unknown, key: string, v: unknown, context?: { source?: string }) {
-      if (WIDE.has(key) && typeof v === "number" && context?.source && /^-?\d+$/.test(context.source))
-        return BigInt(context.source);
-      return v;
-    } as (this: unknown, key: string, v: unknown) => unknown);
+    value = JSON.parse(text);
   } catch (err) {
     return refuse(`not JSON: ${(err as Error).message}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return refuse("not a JSON object");
-  return ok(value as Record<string, unknown>);
+  const found = new Map<string, bigint>();
+  for (const m of text.matchAll(WIDE_IN_TEXT)) {
+    if (found.has(m[1]!)) return parseWithSource(text);
+    found.set(m[1]!, BigInt(m[2]!));
+  }
+  const o = value as Record<string, unknown>;
+  const up = typeof o.upinfo === "object" && o.upinfo !== null ? (o.upinfo as Record<string, unknown>) : undefined;
+  for (const [key, exact] of found)
+    for (const target of up ? [o, up] : [o]) if (typeof target[key] === "number") target[key] = exact;
+  return ok(o);
+}
+
+function parseWithSource(text: string): Result<Record<string, unknown>> {
+  const value = JSON.parse(text, function (this: unknown, key: string, v: unknown, context?: { source?: string }) {
+    if (WIDE.has(key) && typeof v === "number" && context?.source && /^-?\d+$/.test(context.source))
+      return BigInt(context.source);
+    return v;
+  } as (this: unknown, key: string, v: unknown) => unknown) as Record<string, unknown>;
+  return ok(value);
 }
 
 /** Writes a message, bigint members as exact JSON integers. */

@@ -25,6 +25,16 @@ describe("station JSON", () => {
     expect(back.diid).toBe(2n ** 63n - 1n);
   });
 
+  test("reads exact values when a 64-bit key appears twice, and leaves fractions and strings alone", () => {
+    const big = (1n << 62n) + 1n;
+    const twice = v(parseStationJson(`{"msgtype":"x","xtime":${big},"upinfo":{"xtime":${big + 1n}},"txtime":1.5}`));
+    expect(twice.xtime).toBe(big);
+    expect((twice.upinfo as { xtime: bigint }).xtime).toBe(big + 1n);
+    expect(twice.txtime).toBe(1.5);
+    const quoted = v(parseStationJson(`{"msgtype":"x","note":"\\"rctx\\":5","rctx":${big}}`));
+    expect(quoted.rctx).toBe(big);
+  });
+
   test("reads an EUI in dashed, plain, ID6 and integer form", () => {
     expect(v(parseEui("b8-27-eb-ff-fe-00-00-01"))).toBe("B827EBFFFE000001");
     expect(v(parseEui("B827EBFFFE000001"))).toBe("B827EBFFFE000001");
