@@ -66,7 +66,7 @@ export const lora = (sf: number, bwKHz: number): DataRate => ({ modu: "LORA", sf
 /** FSK at 50 kbit/s, the only FSK rate of the plans. */
 export const FSK50: DataRate = { modu: "FSK", bitRate: 50_000 };
 /** A payload size from its MACPayload length (FRMPayload = M − 8 without FOpts). */
-export const size = (m: number): MaxPayloadSize => ({ m, n: m - 8 });
+const size = (m: number): MaxPayloadSize => ({ m, n: m - 8 });
 /** Sizes by DR index from a list of M values (`undefined`: no size, the DR is not usable). */
 export function sizes(ms: readonly (number | undefined)[], firstDr = 0): Record<number, MaxPayloadSize> {
   const out: Record<number, MaxPayloadSize> = {};
