@@ -218,6 +218,34 @@ describe("device creation rules (Form 1)", () => {
     expect(ok.body).toMatchObject({ deviceID: "26011BDA", gateway: gw.id });
   });
 
+  it("accepts every RP002 region for LoRa devices and names lora.region when it is not one", async () => {
+    const productID = await product(4);
+    const otaa = (deviceID: string, region: unknown) => ({
+      productID,
+      deviceName: "lora region",
+      deviceType: 1,
+      upLinkSystem: 1,
+      deviceID,
+      lora: {
+        type: "otaa",
+        appEUI: "70B3D57ED0000000",
+        appKey: "2B7E151628AED2A6ABF7158809CF4F3C",
+        fcntCheck: 1,
+        canJoin: true,
+        region,
+      },
+    });
+    expectInvalid(await call("POST", "/devices", otaa("70B3D57ED00000F0", "AS923-9")), {
+      "lora.region": expect.stringContaining("must be one of"),
+    });
+    const regions = ["AU915", "AS923-1", "AS923-2", "AS923-3", "AS923-4", "KR920", "IN865", "RU864"];
+    for (const [i, region] of regions.entries()) {
+      const r = await call("POST", "/devices", otaa(`70B3D57ED00000A${i}`, region));
+      expect(r.status).toBe(201);
+      expect(r.body.lora).toMatchObject({ region });
+    }
+  });
+
   it("requires modBusIndex 0..255 for Modbus devices, unique among the devices of one gateway, on create and on edit", async () => {
     const productID = await product(7);
     const gw1 = await gatewayOf(productID, "mb-gw-1");

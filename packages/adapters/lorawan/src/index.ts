@@ -16,3 +16,8 @@ export * from "./server/network-server.js";
 export * from "./server/udp-listener.js";
 export * from "./server/udp-thread.js";
 export { lorawanAdapterSettings, type LorawanAdapterConfig } from "./config.js";
+export * from "./sim/basics-station.js";
+export * from "./sim/basics-station-frames.js";
+export * from "./server/basics-station/station-server.js";
+export { formatEui, gpsMicros, parseEui } from "./server/basics-station/station-json.js";
+export { routerConfig } from "./server/basics-station/router-config.js";

@@ -32,6 +32,10 @@ export const LORA_REGIONS = [
   "EU433",
   "AU915",
   "AS923",
+  "AS923-1",
+  "AS923-2",
+  "AS923-3",
+  "AS923-4",
   "KR920",
   "IN865",
   "RU864",
@@ -59,6 +63,9 @@ function loraErrors(d: DeviceDraft, errors: Record<string, string>): void {
     need("appEUI", hex(16), "must be 16 hex digits");
     need("appKey", hex(32), "must be 32 hex digits");
     need("canJoin", isFlag, "must be true or false");
+    // Optional for OTAA (EU868 when absent), but a region the network server cannot serve is refused here.
+    if (l.region !== undefined && l.region !== null && !(LORA_REGIONS as readonly unknown[]).includes(l.region))
+      errors["lora.region"] = `must be one of ${LORA_REGIONS.join(", ")}`;
   } else {
     if (!d.deviceId || !HEX(8).test(d.deviceId)) errors.deviceID = "must be the DevAddr: 8 hex digits";
     if (d.gateway === null) errors.gateway = "required for LoRa abp devices";

@@ -145,7 +145,7 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
   state.uplinks++;
   ctx.stats.uplinks++;
   const best = heard.best;
-  state.lastHeard = { gatewayEui: best.gatewayEui, rx: best.rx };
+  state.lastHeard = { gatewayEui: best.gatewayEui, rx: best.rx, station: best.station };
   const dr = uplinkDataRate(state.region, best.rx);
   const datr = typeof best.rx.datr === "string" ? parseLoraDatr(best.rx.datr) : undefined;
   const sf = datr?.ok ? datr.value.sf : undefined;

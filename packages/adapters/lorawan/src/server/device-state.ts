@@ -2,6 +2,7 @@ import type { DownlinkOutcome, Lease, LoraDeviceInfo } from "@iot/adapter-core";
 import type { DownlinkMacCommand } from "../mac/mac-commands.js";
 import type { RxPacket } from "../codec/radio-packet.js";
 import type { Region } from "../codec/region.js";
+import type { StationUpinfo } from "./server-context.js";
 import type { FCntCheck, UplinkSession } from "../codec/uplink.js";
 
 /** An application downlink waiting for the device's next receive window. */
@@ -24,6 +25,8 @@ export interface NetworkSession extends UplinkSession {
 export interface LastHeard {
   readonly gatewayEui: string;
   readonly rx: RxPacket;
+  /** The Basics Station's upinfo when the copy came from one (its rctx picks the antenna for class C). */
+  readonly station?: StationUpinfo | undefined;
 }
 
 /**

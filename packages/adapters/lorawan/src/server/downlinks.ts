@@ -61,11 +61,12 @@ export async function sendInWindows(
   firstHeardAt: number,
   phy: Buffer,
   kind: "join" | "data",
+  devEui?: string,
 ): Promise<WindowOutcome> {
   const delayS = kind === "join" ? region.joinAcceptDelay1 : region.receiveDelay1;
-  const copy = copies.find((c) => ctx.gateways.pullPath(c.gatewayEui));
-  if (!copy) return { ok: false, tried: false, reason: "no gateway that heard it has a downlink path (PULL_DATA)" };
-  const path = ctx.gateways.pullPath(copy.gatewayEui)!;
+  const copy = copies.find((c) => ctx.link(c.gatewayEui));
+  if (!copy) return { ok: false, tried: false, reason: "no gateway that heard it has a downlink path" };
+  const link = ctx.link(copy.gatewayEui)!;
   let reason = "too late for RX1 and RX2";
   let tried = false;
   for (const [window, opensS] of [
@@ -80,7 +81,16 @@ export async function sendInWindows(
       if (window === "rx2") tried = true;
       continue;
     }
-    const sent = await ctx.transmitter.transmit(copy.gatewayEui, path, tx.value);
+    const rx2 = window === "rx1" ? planDownlink(region, copy.rx, phy, { window: "rx2", kind }) : undefined;
+    const sent = await link.transmit({
+      region,
+      copy,
+      window,
+      rx1DelayS: delayS,
+      tx: tx.value,
+      ...(rx2?.ok ? { fallback: rx2.value } : {}),
+      ...(devEui ? { devEui } : {}),
+    });
     if (sent.ok) {
       ctx.stats.downlinks++;
       return { ok: true, window };
@@ -154,7 +164,8 @@ export async function answerUplink(
     return;
   }
   const { phy, item } = frame.value;
-  const outcome = await sendInWindows(ctx, state.region, copies, firstHeardAt, phy, "data");
+  const devEui = state.lora.devEui || undefined;
+  const outcome = await sendInWindows(ctx, state.region, copies, firstHeardAt, phy, "data", devEui);
   if (outcome.ok) return sent(state, item);
   ctx.log.info({ deviceId: state.deviceId, reason: outcome.reason }, "downlink not sent");
   if (!item) return;
@@ -165,15 +176,22 @@ export async function answerUplink(
 /** Class C: sends the first queued command at once on RX2 through the gateway that heard the device last. */
 async function sendClassC(ctx: ServerContext, state: DeviceState): Promise<void> {
   const heard = state.lastHeard;
-  const path = heard && ctx.gateways.pullPath(heard.gatewayEui);
-  if (!state.session || !heard || !path || state.awaitingAck || state.queue.length === 0) return;
+  const link = heard && ctx.link(heard.gatewayEui);
+  if (!state.session || !heard || !link || state.awaitingAck || state.queue.length === 0) return;
   const frame = nextFrame(state, false);
   if (!frame.ok) return void ctx.log.warn({ deviceId: state.deviceId, reason: frame.reason }, "downlink not built");
   const { phy, item } = frame.value;
   const tx = planDownlink(state.region, heard.rx, phy, { window: "rx2", kind: "data" });
   if (!tx.ok) return item?.settle({ status: "FAILED", message: tx.reason });
   const { tmst: _tmst, ...rest } = tx.value;
-  const out = await ctx.transmitter.transmit(heard.gatewayEui, path, { ...rest, imme: true });
+  const out = await link.transmit({
+    region: state.region,
+    copy: heard,
+    window: "immediate",
+    rx1DelayS: state.region.receiveDelay1,
+    tx: { ...rest, imme: true },
+    ...(state.lora.devEui ? { devEui: state.lora.devEui } : {}),
+  });
   if (!out.ok) return item?.settle({ status: "FAILED", message: `gateway refused the class C downlink: ${out.error}` });
   ctx.stats.downlinks++;
   sent(state, item);

@@ -2,6 +2,7 @@ import { DeviceLeases, Lease, type RegistryClient } from "@iot/adapter-core";
 import type { Logger } from "pino";
 import type { GatewayStat } from "../codec/radio-packet.js";
 import type { SemtechVersion } from "../codec/semtech-udp.js";
+import type { GatewayLink } from "./gateway-link.js";
 
 /** A UDP peer: where a datagram came from, or where one goes. */
 export interface Peer {
@@ -39,6 +40,7 @@ export class GatewayTable {
   readonly leases: DeviceLeases;
   readonly #log: Logger;
   readonly #paths = new Map<string, PullPath>();
+  readonly #stations = new Map<string, GatewayLink>();
   readonly #open = new Map<string, Lease>();
   readonly #refused = new Map<string, Refusal>();
   readonly #refusalMemoryMs: number;
@@ -100,6 +102,17 @@ export class GatewayTable {
   /** Where a downlink for the gateway goes; undefined before its first PULL_DATA or once it went offline. */
   pullPath(eui: string): PullPath | undefined {
     return this.openLease(eui) ? this.#paths.get(eui) : undefined;
+  }
+
+  /** Sets (or, with undefined, removes) the link of a gateway connected as a Basics Station. */
+  setStationLink(eui: string, link: GatewayLink | undefined): void {
+    if (link) this.#stations.set(eui, link);
+    else this.#stations.delete(eui);
+  }
+
+  /** The Basics Station link of a gateway connected now and online. */
+  stationLink(eui: string): GatewayLink | undefined {
+    return this.openLease(eui) ? this.#stations.get(eui) : undefined;
   }
 
   /** Keeps a gateway `stat` report as an event of the gateway (topic `stat`, the report as JSON). */

@@ -93,7 +93,7 @@ export async function handleJoin(ctx: ServerContext, heard: Heard): Promise<void
   indexDevAddr(ctx, state, previous);
   state.lease.touch();
   ctx.stats.joins++;
-  const sent = await sendInWindows(ctx, state.region, heard.copies, heard.firstHeardAt, accept.value, "join");
+  const sent = await sendInWindows(ctx, state.region, heard.copies, heard.firstHeardAt, accept.value, "join", devEui);
   ctx.log.info(
     { deviceId: state.deviceId, devEui, devAddr: session.devAddr, sent: sent.ok ? sent.window : sent.reason },
     "device joined",

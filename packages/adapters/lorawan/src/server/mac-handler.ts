@@ -12,6 +12,14 @@ const ADR_INSTALLATION_MARGIN_DB = 10;
 const ADR_LIMITS: Partial<Record<Region["name"], { maxDr: number; maxTxPower: number }>> = {
   EU868: { maxDr: 5, maxTxPower: 7 },
   CN470: { maxDr: 5, maxTxPower: 7 },
+  // The other dynamic plans (RP002-1.0.3 TXPower tables: 0..7 in AS923/KR920/RU864, 0..10 in IN865).
+  "AS923-1": { maxDr: 5, maxTxPower: 7 },
+  "AS923-2": { maxDr: 5, maxTxPower: 7 },
+  "AS923-3": { maxDr: 5, maxTxPower: 7 },
+  "AS923-4": { maxDr: 5, maxTxPower: 7 },
+  KR920: { maxDr: 5, maxTxPower: 7 },
+  IN865: { maxDr: 5, maxTxPower: 10 },
+  RU864: { maxDr: 5, maxTxPower: 7 },
 };
 
 /** What the device told the network in MAC commands that the service shows: battery and link margin. */
@@ -71,7 +79,8 @@ export function handleMacCommands(
  * ADR (LoRaWAN 1.0.2 §4.3.1.1, the network side as Semtech's recommended algorithm): once {@link ADR_HISTORY}
  * uplinks are known, the best SNR above the floor of the current data rate, less the installation margin, is spent
  * in 3 dB steps on a higher data rate, then on lower TX power. Queues a LinkADRReq (all channels on, ChMaskCntl 6)
- * when that changes something. EU868 and CN470 only: in US915 ChMaskCntl 6 would switch on all 64 channels.
+ * when that changes something. Dynamic plans and CN470 only: in US915/AU915 ChMaskCntl 6 would switch on all 64
+ * channels.
  */
 export function considerAdr(state: DeviceState, uplinkDr: number, sf: number | undefined): void {
   const limits = ADR_LIMITS[state.region.name];

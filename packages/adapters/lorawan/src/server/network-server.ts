@@ -6,6 +6,7 @@ import { acknowledgementOf, decodeSemtechPacket, type SemtechPacket } from "../c
 import { handleDataUplink } from "./data-uplink.js";
 import type { DeviceState } from "./device-state.js";
 import { downlinkConsumer } from "./downlinks.js";
+import { udpLink } from "./gateway-link.js";
 import { GatewayTable, type Peer } from "./gateways.js";
 import { handleJoin } from "./join-handler.js";
 import { newStats, type Copy, type Heard, type ServerContext, type ServerStats } from "./server-context.js";
@@ -44,6 +45,11 @@ export interface NetworkServerOptions {
 export interface NetworkServer {
   /** `acknowledged`: the listener sent its PUSH_ACK / PULL_ACK already (see LorawanUdpThread). */
   receive(datagram: Buffer, peer: Peer, acknowledged?: boolean): void;
+  /**
+   * One gateway's copy of an uplink, from any gateway protocol: gathered with the other gateways' copies of the
+   * same PHYPayload for the dedup window, then handled once. Returns false when it was a duplicate.
+   */
+  hear(phyPayload: Buffer, copy: Copy): boolean;
   readonly stats: ServerStats;
   readonly gateways: GatewayTable;
   /** Device states held now, by deviceIntId. */
@@ -84,13 +90,20 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
       gh.kick?.(id, reason);
     },
   });
+  const transmitter = new Transmitter(options.send, log, options.txAckTimeoutMs);
   const ctx: ServerContext = {
     registry: options.registry,
     log,
     netId: options.netId.toLowerCase(),
     gateways,
     devices,
-    transmitter: new Transmitter(options.send, log, options.txAckTimeoutMs),
+    transmitter,
+    link: (eui) => {
+      const station = gateways.stationLink(eui);
+      if (station) return station;
+      const path = gateways.pullPath(eui);
+      return path ? udpLink(transmitter, eui, path) : undefined;
+    },
     stats,
     scheduleMarginMs: options.scheduleMarginMs ?? 150,
     devStatusEvery: options.devStatusEvery ?? 100,
@@ -154,10 +167,15 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
         stats.badFrames++;
         continue;
       }
-      const outcome = dedup.add(rx.data, { gatewayEui: p.gatewayEui, rx, gatewayLease: lease }, now);
-      if (outcome === "first") schedule();
-      else stats.duplicates++;
+      hear(rx.data, { gatewayEui: p.gatewayEui, rx, gatewayLease: lease }, now);
     }
+  };
+
+  const hear = (phyPayload: Buffer, copy: Copy, now = Date.now()): boolean => {
+    const outcome = dedup.add(phyPayload, copy, now);
+    if (outcome === "first") schedule();
+    else stats.duplicates++;
+    return outcome === "first";
   };
 
   const counterTimer = setInterval(() => reportCounters(), options.counterReportMs ?? 1_000);
@@ -203,6 +221,7 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
 
   return {
     receive,
+    hear: (phyPayload, copy) => hear(phyPayload, copy),
     stats,
     gateways,
     devices: ctx.states,

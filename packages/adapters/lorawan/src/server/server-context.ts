@@ -4,13 +4,29 @@ import type { DedupedUplink, HeardCopy } from "../codec/dedup.js";
 import type { RxPacket } from "../codec/radio-packet.js";
 import { regionByName } from "../codec/region.js";
 import { DeviceState } from "./device-state.js";
+import type { GatewayLink } from "./gateway-link.js";
 import type { GatewayTable } from "./gateways.js";
 import type { Transmitter } from "./transmitter.js";
 
-/** One gateway's copy of an uplink, with the gateway's session (for metadata). */
+/**
+ * What a Basics Station reports with an uplink (`upinfo`) and wants back in the `dnmsg` answering it: its 64-bit
+ * receive time and antenna context (bigint: the values use all 64 bits), and the GPS time (µs, 0 without GPS).
+ */
+export interface StationUpinfo {
+  readonly xtime: bigint;
+  readonly rctx: bigint;
+  readonly gpstime: bigint;
+}
+
+/**
+ * One gateway's copy of an uplink, with the gateway's session (for metadata). `rx` is the radio metadata in the
+ * packet forwarder's terms whatever the gateway's protocol, so dedup, metadata and scheduling are shared.
+ */
 export interface Copy extends HeardCopy {
   rx: RxPacket;
   gatewayLease: Lease;
+  /** Set for a copy from a Basics Station. */
+  station?: StationUpinfo;
 }
 
 /** An uplink once its dedup window closed. */
@@ -33,6 +49,8 @@ export interface ServerStats {
   joins: number;
   joinsRefused: number;
   downlinks: number;
+  /** Basics Station `dntxed`: downlinks a station reported on air. */
+  txConfirmed: number;
 }
 
 /** What the server's parts share. */
@@ -43,6 +61,8 @@ export interface ServerContext {
   readonly gateways: GatewayTable;
   readonly devices: DeviceLeases;
   readonly transmitter: Transmitter;
+  /** How a downlink reaches the gateway now (its Basics Station socket or its UDP pull path); undefined: it cannot. */
+  readonly link: (gatewayEui: string) => GatewayLink | undefined;
   readonly stats: ServerStats;
   /** ms before a receive window opens by which a downlink must be sent, or the next window is used. */
   readonly scheduleMarginMs: number;
@@ -69,6 +89,7 @@ export function newStats(): ServerStats {
     joins: 0,
     joinsRefused: 0,
     downlinks: 0,
+    txConfirmed: 0,
   };
 }
 

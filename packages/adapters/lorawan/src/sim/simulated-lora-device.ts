@@ -6,7 +6,7 @@ import { randomInt } from "node:crypto";
 import { buildUplink, verifyDownlink } from "../codec/device-frames.js";
 import { parseKey } from "../codec/hex.js";
 import { buildJoinRequest, decodeJoinAccept, deriveSessionKeys } from "../codec/join.js";
-import { decodeCfList, REGIONS, type CfList, type Region, type RegionName } from "../codec/region.js";
+import { decodeCfList, REGIONS, uplinkDataRate, type CfList, type Region, type RegionName } from "../codec/region.js";
 import { ok, refuse, type Result } from "../codec/result.js";
 import {
   decodeDownlinkMacCommands,
@@ -81,12 +81,15 @@ export interface ReceivedDownlink {
   answers: UplinkMacCommand[];
 }
 
-const DEFAULT_DR: Record<RegionName, number> = { EU868: 5, US915: 3, CN470: 5 };
-const DEFAULT_CHANNELS: Record<RegionName, number[]> = {
-  EU868: [...REGIONS.EU868.defaultChannels],
-  US915: Array.from({ length: 8 }, (_, i) => 902_300_000 + i * 200_000),
-  CN470: Array.from({ length: 8 }, (_, i) => 470_300_000 + i * 200_000),
-};
+/** The DR a simulated device starts at: SF7BW125 where the region has it (DR5, DR3 in US915). */
+function defaultDr(region: Region): number {
+  const dr = uplinkDataRate(region, { modu: "LORA", datr: "SF7BW125" });
+  return dr.ok ? dr.value : 0;
+}
+/** The channels a simulated device sends on: the region's join channels, else the gateways' default plan. */
+function defaultChannels(region: Region): number[] {
+  return [...(region.defaultChannels.length > 0 ? region.defaultChannels : region.gatewayChannels)];
+}
 
 function key(text: string, what: string): Buffer {
   const k = parseKey(text, what);
@@ -130,10 +133,10 @@ export class SimulatedLoraDevice {
     if (!options.otaa === !options.abp) throw new Error("give exactly one of otaa and abp");
     this.fcntBits = options.fcntBits ?? 32;
     this.behaviour = { battery: 200, margin: 10, ...options.mac };
-    this.channels = options.channels ?? DEFAULT_CHANNELS[name];
+    this.channels = options.channels ?? defaultChannels(this.region);
     this.nextDevNonce = options.nextDevNonce ?? (() => randomInt(0x10000));
     this.settings = {
-      dataRate: options.dataRate ?? DEFAULT_DR[name],
+      dataRate: options.dataRate ?? defaultDr(this.region),
       txPower: 0,
       nbTrans: 1,
       rx1DrOffset: 0,
