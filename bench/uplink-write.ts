@@ -101,7 +101,9 @@ async function bench(label: string, open: () => Promise<Store>, bytes: Bytes): P
       closed = true;
     }
     const perUplink = ((await bytes(closed ? undefined : store)) - bytesBefore) / stored;
-    console.log(`${label.padEnd(10)} disk:    ${perUplink.toFixed(0)} bytes per uplink (payload ${payload.length} bytes)`);
+    console.log(
+      `${label.padEnd(10)} disk:    ${perUplink.toFixed(0)} bytes per uplink (payload ${payload.length} bytes)`,
+    );
     printResult({
       measure: `batched uplink writes (${label}, ${total})`,
       figure: `${Math.round(batched)} uplinks/s`,

@@ -83,7 +83,12 @@ class MultiRowUplinkRows implements UplinkRows {
   readonly #insert: MultiRowInsert;
 
   constructor(engine: Engine) {
-    this.#insert = new MultiRowInsert(engine, "device_events", COLUMN_TYPES, `${ON_CONFLICT} returning msg_key as k, id`);
+    this.#insert = new MultiRowInsert(
+      engine,
+      "device_events",
+      COLUMN_TYPES,
+      `${ON_CONFLICT} returning msg_key as k, id`,
+    );
   }
 
   async insert(trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Map<string, number>> {
