@@ -118,14 +118,25 @@ async function reserveEventIds(tx: Kysely<Database>, count: number): Promise<num
   return Number(r.rows[0]?.seq ?? 0) + count;
 }
 
-/** The columns of an event's row, in the order appendEvents gives their values. */
-const EVENT_COLUMNS = ["tenant_id", "device_int_id", "type", "event_time", "data", "create_at"];
+/** The columns of an event's row with their PostgreSQL types, in the order appendEvents gives their values. */
+const EVENT_COLUMNS = {
+  tenant_id: "text",
+  device_int_id: "bigint",
+  type: "text",
+  event_time: "bigint",
+  data: "text",
+  create_at: "bigint",
+};
 
 /** The outbox INSERT (its SQL text made once per row count and engine). */
 const OUTBOX_INSERT = new EitherEngineInsert("northbound_events", EVENT_COLUMNS);
 
 /** The INSERT of uplink range rows: their ids first, their uplinks last. */
-const UPLINK_RANGE_INSERT = new EitherEngineInsert("northbound_events", ["id", ...EVENT_COLUMNS, "uplink_ids"]);
+const UPLINK_RANGE_INSERT = new EitherEngineInsert("northbound_events", {
+  id: "bigint",
+  ...EVENT_COLUMNS,
+  uplink_ids: "text",
+});
 
 /** A stored uplink's columns its event reports. */
 interface StoredUplink {

@@ -9,25 +9,25 @@ export type PointValueRow = Omit<PointValuesTable, "id">;
 /** One formula metric value of one uplink, as stored in metric_values. */
 export type MetricValueRow = Omit<MetricValuesTable, "id">;
 
-const POINT_VALUES = new EitherEngineInsert("point_values", [
-  "tenant_id",
-  "device_int_id",
-  "data_point_int_id",
-  "event_id",
-  "value_time",
-  "received_at",
-  "num_value",
-  "text_value",
-]);
+const POINT_VALUES = new EitherEngineInsert("point_values", {
+  tenant_id: "text",
+  device_int_id: "bigint",
+  data_point_int_id: "bigint",
+  event_id: "bigint",
+  value_time: "bigint",
+  received_at: "bigint",
+  num_value: "double precision",
+  text_value: "text",
+});
 
-const METRIC_VALUES = new EitherEngineInsert("metric_values", [
-  "tenant_id",
-  "device_int_id",
-  "metric_int_id",
-  "event_id",
-  "value_time",
-  "value",
-]);
+const METRIC_VALUES = new EitherEngineInsert("metric_values", {
+  tenant_id: "text",
+  device_int_id: "bigint",
+  metric_int_id: "bigint",
+  event_id: "bigint",
+  value_time: "bigint",
+  value: "double precision",
+});
 
 /**
  * Stores values. The pipeline hands each event's values over once (its cursor is committed with them), so a plain

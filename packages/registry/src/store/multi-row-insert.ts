@@ -6,11 +6,23 @@ import type { Engine } from "./store.js";
 const MAX_ROWS_PER_STATEMENT = 256;
 
 /**
+ * A table's columns for an insert: their SQL names in the order of each row's values, or those names mapped to
+ * their PostgreSQL types (`{ msg_key: "text", qos: "integer" }`), which lets PostgreSQL take the rows as one array a
+ * column (`unnest`, see MultiRowInsert).
+ */
+export type InsertColumns = readonly string[] | Readonly<Record<string, string>>;
+
+/**
  * A multi-row INSERT for the hot write paths (uplinks, their outbox events), with its SQL text made once per row
  * count instead of by the query builder for every batch: building, compiling and freezing kysely's query tree for
  * hundreds of rows, and preparing a new statement for each new batch size, were a fifth of the central node's
  * profile under MQTT load. A batch goes as statements of power-of-two row counts (a batch of 300: 256 + 32 + 8 + 4),
  * so at most nine SQL texts exist and the SQLite connection's statement cache keeps them all prepared.
+ *
+ * On PostgreSQL, columns given with their types go as `INSERT … SELECT * FROM unnest($1::text[], $2::bigint[], …)`:
+ * one statement of as many parameters as columns for the whole batch, whatever its size, so its text is one short
+ * string the server parses in microseconds; a 256-row VALUES list was 3,072 parameters to parse, plan and bind for
+ * each chunk (docs/performance.md, "PostgreSQL writes").
  */
 export class MultiRowInsert {
   readonly #engine: Engine;
@@ -18,17 +30,25 @@ export class MultiRowInsert {
   readonly #tail: string;
   readonly #width: number;
   readonly #texts = new Map<number, string>();
+  /** The `unnest` statement, when PostgreSQL was given the column types. */
+  readonly #arrays: string | undefined;
 
   /**
    * @param table the table's SQL name (snake_case).
    * @param columns the columns' SQL names, in the order of each row's values.
    * @param tail SQL after the VALUES list, e.g. `on conflict (msg_key) do nothing returning msg_key as k`.
    */
-  constructor(engine: Engine, table: string, columns: readonly string[], tail = "") {
+  constructor(engine: Engine, table: string, columns: InsertColumns, tail = "") {
+    const names = Array.isArray(columns) ? (columns as readonly string[]) : Object.keys(columns);
     this.#engine = engine;
-    this.#head = `insert into ${table} (${columns.join(", ")}) values `;
+    this.#head = `insert into ${table} (${names.join(", ")}) `;
     this.#tail = tail ? ` ${tail}` : "";
-    this.#width = columns.length;
+    this.#width = names.length;
+    if (engine === "postgres" && !Array.isArray(columns)) {
+      const types = Object.values(columns as Record<string, string>);
+      const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(", ");
+      this.#arrays = `${this.#head}select * from unnest(${arrays})${this.#tail}`;
+    }
   }
 
   /**
@@ -37,6 +57,7 @@ export class MultiRowInsert {
    */
   async run(db: Kysely<Database>, values: readonly unknown[]): Promise<Record<string, unknown>[]> {
     const rows = values.length / this.#width;
+    if (this.#arrays !== undefined) return rows === 0 ? [] : this.#runArrays(db, values, rows);
     const returned: Record<string, unknown>[] = [];
     for (let at = 0; at < rows;) {
       const n = chunkRows(rows - at);
@@ -47,6 +68,18 @@ export class MultiRowInsert {
       at += n;
     }
     return returned;
+  }
+
+  /** PostgreSQL: every row in one `unnest` statement, its values handed over as one array a column. */
+  async #runArrays(db: Kysely<Database>, values: readonly unknown[], rows: number): Promise<Record<string, unknown>[]> {
+    const width = this.#width;
+    const columns: unknown[][] = [];
+    for (let c = 0; c < width; c++) {
+      const column = new Array<unknown>(rows);
+      for (let r = 0, at = c; r < rows; r++, at += width) column[r] = values[at];
+      columns.push(column);
+    }
+    return (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(this.#arrays!, columns))).rows;
   }
 
   /** The SQL text for `n` rows, made once. */
@@ -60,7 +93,7 @@ export class MultiRowInsert {
         for (let c = 0; c < this.#width; c++) marks.push(this.#engine === "postgres" ? `$${++p}` : "?");
         tuples.push(`(${marks.join(", ")})`);
       }
-      text = this.#head + tuples.join(", ") + this.#tail;
+      text = `${this.#head}values ${tuples.join(", ")}${this.#tail}`;
       this.#texts.set(n, text);
     }
     return text;
@@ -75,7 +108,7 @@ export const engineOf = (db: Kysely<Database>): Engine =>
 export class EitherEngineInsert {
   readonly #inserts: Record<Engine, MultiRowInsert>;
 
-  constructor(table: string, columns: readonly string[], tail = "") {
+  constructor(table: string, columns: InsertColumns, tail = "") {
     this.#inserts = {
       sqlite: new MultiRowInsert("sqlite", table, columns, tail),
       postgres: new MultiRowInsert("postgres", table, columns, tail),

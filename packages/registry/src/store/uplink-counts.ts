@@ -18,7 +18,7 @@ import { EitherEngineInsert } from "./multi-row-insert.js";
  * reconciles the sums with the rows now and then (reconcileUplinkCounts).
  */
 
-const COUNT_INSERT = new EitherEngineInsert("uplink_counts", ["tenant_id", "n"]);
+const COUNT_INSERT = new EitherEngineInsert("uplink_counts", { tenant_id: "text", n: "bigint" });
 
 /** Adds each tenant's uplinks stored now (tenant → how many), inside the transaction that stored them. */
 export async function addUplinkCounts(tx: Kysely<Database>, counts: ReadonlyMap<string, number>): Promise<void> {

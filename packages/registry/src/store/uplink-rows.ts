@@ -14,21 +14,22 @@ export interface UplinkRows {
   insert(trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Map<string, number>>;
 }
 
-/** The columns of a stored uplink, in the order `pushRow` gives their values. */
-const COLUMNS = [
-  "msg_key",
-  "tenant_id",
-  "device_int_id",
-  "gateway_int_id",
-  "topic",
-  "payload",
-  "ip",
-  "qos",
-  "msg_time",
-  "create_at",
-  "metadata",
-  "resend_id",
-] as const;
+/** The columns of a stored uplink with their PostgreSQL types, in the order `pushRow` gives their values. */
+const COLUMN_TYPES = {
+  msg_key: "text",
+  tenant_id: "text",
+  device_int_id: "bigint",
+  gateway_int_id: "bigint",
+  topic: "text",
+  payload: "bytea",
+  ip: "text",
+  qos: "integer",
+  msg_time: "bigint",
+  create_at: "bigint",
+  metadata: "text",
+  resend_id: "text",
+} as const;
+const COLUMNS = Object.keys(COLUMN_TYPES);
 
 const ON_CONFLICT = "on conflict (msg_key) do nothing";
 
@@ -75,14 +76,19 @@ export class SteppedUplinkRows implements UplinkRows {
 }
 
 /**
- * PostgreSQL (and a SQLite handle made elsewhere): multi-row `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING
- * msg_key` (MultiRowInsert): one round trip per statement of up to 256 rows.
+ * PostgreSQL (and a SQLite handle made elsewhere): `INSERT … ON CONFLICT (msg_key) DO NOTHING RETURNING msg_key`
+ * (MultiRowInsert): on PostgreSQL one statement for the batch, its rows as one array a column (`unnest`).
  */
 class MultiRowUplinkRows implements UplinkRows {
   readonly #insert: MultiRowInsert;
 
   constructor(engine: Engine) {
-    this.#insert = new MultiRowInsert(engine, "device_events", COLUMNS, `${ON_CONFLICT} returning msg_key as k, id`);
+    this.#insert = new MultiRowInsert(
+      engine,
+      "device_events",
+      COLUMN_TYPES,
+      `${ON_CONFLICT} returning msg_key as k, id`,
+    );
   }
 
   async insert(trx: Kysely<Database>, records: readonly UplinkRecord[], now: number): Promise<Map<string, number>> {
