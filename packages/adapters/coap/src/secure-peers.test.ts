@@ -48,8 +48,8 @@ function post(topic: string, payload: string): Promise<ParsedPacket> {
 
 describe("the CoAP adapter's DTLS side", () => {
   it("answers the identity's token as candidate keys, and nothing for an identity the registry refuses", async () => {
-    expect(await adapter.secure.lookupPsk(Buffer.from("u3"))).toEqual([Buffer.from("t")]);
-    expect(await adapter.secure.lookupPsk(Buffer.from("nobody"))).toBeUndefined();
+    expect(await adapter.secure.lookupPsk(Buffer.from("u3"), peer)).toEqual([Buffer.from("t")]);
+    expect(await adapter.secure.lookupPsk(Buffer.from("nobody"), peer)).toBeUndefined();
   });
 
   it("refuses with 4.01 a request from a peer without an established session", async () => {

@@ -1,11 +1,18 @@
 /**
  * The LwM2M adapter process: reads its settings once, connects to the registry, serves the LwM2M registration
- * interface on UDP (NoSec) and on DTLS with pre-shared keys unless IOT_LWM2M_DTLS_PORT is -1 (docs/devices/lwm2m.md,
- * Security) and prints one READY line on stdout. Logs go to
- * stderr. SIGINT/SIGTERM: stop listening, end every registration (sessions reported closed), close the registry
- * link, exit 0.
+ * interface on UDP (NoSec) and on DTLS with pre-shared keys or certificates unless IOT_LWM2M_DTLS_PORT is -1
+ * (docs/devices/lwm2m.md, Security) and prints one READY line on stdout. Logs go to stderr. SIGINT/SIGTERM: stop
+ * listening, end every registration (sessions reported closed), close the registry link, exit 0.
  */
-import { createMessageLayer, listenDtls, listenUdp, type DtlsListener, type UdpListener } from "@iot/adapter-coap";
+import {
+  createMessageLayer,
+  dtlsCertificates,
+  dtlsHostnames,
+  listenDtls,
+  listenUdp,
+  type DtlsListener,
+  type UdpListener,
+} from "@iot/adapter-coap";
 import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { lwm2mAdapterSettings } from "./config.js";
@@ -20,11 +27,18 @@ runMain("lwm2m-adapter", async () => {
   const logger = createAdapterLogger("lwm2m-adapter", config.logLevel);
   const metrics = await serveAdapterMetrics(config, lwm2mAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "lwm2m", logger);
+  registry.start();
+  // Security mode Certificate on the DTLS port: the server certificate and the service CA come from the registry.
+  const certificates =
+    config.lwm2mDtlsPort < 0
+      ? undefined
+      : await dtlsCertificates(registry, dtlsHostnames(config.publicHost, config.lwm2mHost));
   const server = createLwm2mServer({
     registry,
     logger,
     policyDefault: config.policyDefault,
     queueAwakeSeconds: config.queueAwake,
+    ...(certificates && { ca: certificates.ca }),
   });
   let udp: UdpListener | undefined;
   let dtls: DtlsListener | undefined;
@@ -60,6 +74,8 @@ runMain("lwm2m-adapter", async () => {
       onError: (err) => logger.warn({ err: err.message }, "dtls socket error"),
       setting: "IOT_LWM2M_DTLS_PORT",
       name: "lwm2m-dtls",
+      // One port for both security modes: the suites the client offers decide (PSK or ECDHE_ECDSA).
+      ...(certificates && { certificate: { chain: certificates.chain, key: certificates.key } }),
     });
   signals.onStop(async () => {
     logger.info("shutting down");
@@ -71,7 +87,6 @@ runMain("lwm2m-adapter", async () => {
     await metrics?.close();
     await registry.close();
   });
-  registry.start();
   logger.info(
     { port: udp.port, dtlsPort: dtls?.port, registry: config.registryUrls, instance: registry.instanceId },
     "lwm2m adapter listening",
