@@ -8,7 +8,7 @@
  */
 import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
-import { createCoapAdapter } from "./coap-adapter.js";
+import { createCoapAdapter, type CoapAdapter } from "./coap-adapter.js";
 import { coapAdapterSettings } from "./config.js";
 import { dtlsCertificates, dtlsHostnames } from "./dtls-certificates.js";
 import { listenDtls } from "./transport/dtls.js";
@@ -20,13 +20,27 @@ runMain("coap-adapter", async () => {
   const logger = createAdapterLogger("coap-adapter", config.logLevel);
   const metrics = await serveAdapterMetrics(config, coapAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "coap", logger);
+  let stopping = false;
+  let adapter: CoapAdapter | undefined;
+  const listeners: { close(): Promise<void> }[] = [];
+  signals.onStop(async () => {
+    stopping = true;
+    logger.info("shutting down");
+    await Promise.all(listeners.map((l) => l.close()));
+    adapter?.close();
+    await metrics?.close();
+    await registry.close();
+  });
   registry.start();
-  // The certificate listener's server certificate and the service CA come from the registry (waits while it is away).
+  // The certificate listener's server certificate and the service CA come from the registry (waits while it is away;
+  // a stop meanwhile ends the process through onStop, not as a failed start).
   const certificates =
     config.coapssPort < 0
       ? undefined
-      : await dtlsCertificates(registry, dtlsHostnames(config.publicHost, config.coapHost));
-  const adapter = createCoapAdapter({
+      : await dtlsCertificates(registry, dtlsHostnames(config.publicHost, config.coapHost)).catch((err: unknown) =>
+          stopping ? new Promise<never>(() => undefined) : Promise.reject(err),
+        );
+  adapter = createCoapAdapter({
     registry,
     logger,
     policyDefault: config.policyDefault,
@@ -39,6 +53,7 @@ runMain("coap-adapter", async () => {
     host: config.coapHost,
     onError: (err) => logger.warn({ err: err.message }, "udp socket error"),
   });
+  listeners.push(udp);
   const dtlsOptions = {
     idleMs: config.coapsIdle * 1000,
     host: config.coapHost,
@@ -46,6 +61,7 @@ runMain("coap-adapter", async () => {
   };
   const dtls =
     config.coapsPort < 0 ? undefined : await listenDtls(adapter.secure, { ...dtlsOptions, port: config.coapsPort });
+  if (dtls) listeners.push(dtls);
   const dtlsCerts = certificates
     ? await listenDtls(adapter.secure, {
         ...dtlsOptions,
@@ -56,15 +72,7 @@ runMain("coap-adapter", async () => {
         name: "coapss",
       })
     : undefined;
-  signals.onStop(async () => {
-    logger.info("shutting down");
-    await udp.close();
-    await dtls?.close();
-    await dtlsCerts?.close();
-    adapter.close();
-    await metrics?.close();
-    await registry.close();
-  });
+  if (dtlsCerts) listeners.push(dtlsCerts);
   const host = announcedHost(config.coapHost);
   logger.info(
     {
