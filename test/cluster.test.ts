@@ -98,6 +98,7 @@ beforeAll(async () => {
   const coapAdapter = await startAdapter("coap-adapter", "packages/adapters/coap/src/main.ts", b, {
     IOT_COAP_PORT: "0",
     IOT_COAPS_PORT: "-1",
+    IOT_COAPSS_PORT: "-1",
   });
   coapPort = Number(new URL(reachable(coapAdapter.urls.coap!)).port);
   const httpAdapter = await startAdapter("http-adapter", "packages/adapters/http/src/main.ts", c, {

@@ -152,12 +152,26 @@ describe("a CoAP device over DTLS with a pre-shared key", () => {
       .toBe(2);
   });
 
-  it("fails the handshake for a wrong key: nothing stored, the device stays offline", async () => {
+  it("fails the handshake for a wrong key with decrypt_error: nothing stored, offline, a connect log of status 2", async () => {
     const d = await newDevice();
     const r = coapsClient(d.deviceUsername, "not-the-token", ["-m", "post", "-e", "1", url("/mqtt/x")]);
     expect(r.stdout).toMatch(/alert read:fatal:decrypt error/);
     expect(await events(d)).toEqual([]);
     expect(await statusOf(d)).toBe(0);
+    await expect.poll(() => connectStatuses(d), { timeout: 5000 }).toEqual([2]);
+    const log = (await t.api("GET", `/devices/${d.id}/connect_logs`)).body.items[0];
+    expect(log).toMatchObject({ connectStatus: 2, IP: "127.0.0.1" });
+  });
+
+  it("publishes with coap-client-gnutls's PSK handshake (-u identity, -k token)", async () => {
+    const d = await newDevice();
+    const r = spawnSync(
+      "coap-client-gnutls",
+      [...["-u", d.deviceUsername, "-k", d.token, "-m", "post", "-e", "by-gnutls"], url("/mqtt/g")],
+      { encoding: "utf8", timeout: 20_000 },
+    );
+    expect(r.stderr).toBe("");
+    expect((await events(d))[0]).toMatchObject({ topic: "g", payload: "by-gnutls" });
   });
 
   it("fails the handshake with unknown_psk_identity for an identity that is no deviceUsername", async () => {
@@ -176,8 +190,10 @@ describe("a CoAP device over DTLS with a pre-shared key", () => {
     await expect.poll(() => s.child.exitCode !== null, { timeout: 3000, interval: 20 }).toBe(true);
     expect(Date.now() - blockedAt).toBeLessThan(1500);
     expect(s.out()).toMatch(/closed|DONE/i);
-    const again = sClient(d.deviceUsername, d.token);
-    await expect.poll(again.out, { timeout: 10_000 }).toMatch(/unknown psk identity/i);
+    // RFC 4279 §2: a known identity the server refuses ends as a wrong key would, with decrypt_error.
+    const again = coapsClient(d.deviceUsername, d.token, ["-m", "post", "-e", "1", url("/mqtt/x")]);
+    expect(again.stdout).toMatch(/alert read:fatal:decrypt error/);
+    expect(await events(d)).toEqual([]);
     expect(await connectStatuses(d)).toContain(2);
   });
 
@@ -196,5 +212,15 @@ describe("a CoAP device over DTLS with a pre-shared key", () => {
     const renewed = coapsClient(d.deviceUsername, token, ["-m", "post", "-e", "new", url("/mqtt/x")]);
     expect(renewed.stderr).toBe("");
     expect((await events(d)).map((e: { payload: string }) => e.payload)).toEqual(["new"]);
+  });
+  it("writes at most ten connect logs a minute for the failed handshakes of one address", async () => {
+    const d = await newDevice();
+    for (let i = 0; i < 12; i++) {
+      const r = coapsClient(d.deviceUsername, `wrong-${i}`, ["-m", "post", "-e", "1", url("/mqtt/x")]);
+      expect(r.stdout).toMatch(/decrypt error/);
+    }
+    // Last in this file: the earlier tests' failures from this address count too, so not every one of these is logged.
+    await expect.poll(() => connectStatuses(d), { timeout: 5000 }).not.toEqual([]);
+    expect((await connectStatuses(d)).length).toBeLessThan(12);
   });
 });

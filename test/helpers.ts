@@ -29,6 +29,8 @@ export interface TestFleet {
   coapUrl: string;
   /** The CoAP adapter's DTLS (pre-shared key) listener, `coaps://host:port`. */
   coapsUrl: string;
+  /** The CoAP adapter's DTLS certificate listener, `coaps://host:port`. */
+  coapssUrl: string;
   /** The LwM2M adapter (LwM2M server, CoAP over UDP), `coap://host:port`. */
   lwm2mUrl: string;
   /** The LwM2M adapter's DTLS listener, coaps://127.0.0.1:<port>. */
@@ -67,6 +69,7 @@ export async function startTestFleet(
       IOT_HTTP_DEVICE_PORT: "0",
       IOT_COAP_PORT: "0",
       IOT_COAPS_PORT: "0",
+      IOT_COAPSS_PORT: "0",
       IOT_LWM2M_PORT: "0",
       IOT_LWM2M_DTLS_PORT: "0",
       IOT_ADMIN_USERNAME: "admin",
@@ -102,6 +105,7 @@ export async function startTestFleet(
     httpUrl: reachable(fleet.adapters.find((a) => a.name === "http-adapter")?.urls.http ?? ""),
     coapUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coap ?? ""),
     coapsUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coaps ?? ""),
+    coapssUrl: reachable(fleet.adapters.find((a) => a.name === "coap-adapter")?.urls.coapss ?? ""),
     lwm2mUrl: reachable(fleet.adapters.find((a) => a.name === "lwm2m-adapter")?.urls.lwm2m ?? ""),
     lwm2msUrl: reachable(fleet.adapters.find((a) => a.name === "lwm2m-adapter")?.urls.lwm2ms ?? ""),
     api,

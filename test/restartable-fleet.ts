@@ -79,6 +79,7 @@ export async function startRestartableFleet(
     IOT_HTTP_DEVICE_PORT: http!,
     IOT_COAP_PORT: coap!,
     IOT_COAPS_PORT: "0",
+    IOT_COAPSS_PORT: "0",
     IOT_LWM2M_PORT: lwm2m!,
     IOT_LWM2M_DTLS_PORT: "0",
     IOT_ADMIN_PASSWORD: PASSWORD,

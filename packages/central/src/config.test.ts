@@ -11,14 +11,16 @@ describe("brokerAddresses", () => {
     });
   });
 
-  it("advertises the CoAP over DTLS (PSK) address the CoAP adapter listens on, and none when it is off", () => {
+  it("advertises the CoAP over DTLS addresses (PSK, certificates) the CoAP adapter listens on, and none when off", () => {
     const defaults = brokerAddresses(readCentralConfig({ IOT_PUBLIC_HOST: "iot.example.com" }));
     expect(defaults).toMatchObject({
       coapBroker: "iot.example.com:5683",
       coapsBroker: "iot.example.com:5684",
-      coapssBroker: "",
+      coapssBroker: "iot.example.com:5685",
     });
-    const off = brokerAddresses(readCentralConfig({ IOT_PUBLIC_HOST: "h", IOT_COAPS_PORT: "-1" }));
+    const off = brokerAddresses(
+      readCentralConfig({ IOT_PUBLIC_HOST: "h", IOT_COAPS_PORT: "-1", IOT_COAPSS_PORT: "-1" }),
+    );
     expect(off).toMatchObject({ coapsBroker: "", coapssBroker: "" });
   });
 

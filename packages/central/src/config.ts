@@ -142,8 +142,8 @@ export const centralSettings = {
   ),
   coapssPort: integer(
     "IOT_COAPSS_PORT",
-    -1,
-    "CoAP over DTLS with client certificates port, as advertised; -1 (default): no such listener, advertised as empty.",
+    5685,
+    "CoAP over DTLS with client certificates port, as advertised (the CoAP adapter listens on it; -1: off, advertised as empty).",
     -1,
     65535,
   ),

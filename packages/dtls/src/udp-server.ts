@@ -14,12 +14,12 @@ export interface DtlsPeer {
 }
 
 export interface DtlsServerOptions {
-  /** Enables the PSK suites. */
-  lookupPsk?: SessionOptions["lookupPsk"];
+  /** Enables the PSK suites; `from` is the client's address (for the caller's logs and limits). */
+  lookupPsk?(identity: Buffer, from: { address: string; port: number }): Promise<Buffer[] | undefined>;
   /** The server's chain (its own certificate first) and P-256 key in PEM; with the check, the ECDHE_ECDSA suites. */
   certificate?: { chain: string; key: string };
   /** Whether a client's chain (DER) is trusted and whose it is; possession of its key is checked here already. */
-  checkClientCertificate?: CheckClientCertificate;
+  checkClientCertificate?(chain: Buffer[], from: { address: string; port: number }): ReturnType<CheckClientCertificate>;
   identityHint?: Buffer;
   clock?: Clock;
   mtu?: number;
@@ -93,10 +93,11 @@ export class DtlsServer {
       counted = false;
     };
     const session = new ServerSession(accepted, {
-      lookupPsk: this.opts.lookupPsk,
+      lookupPsk: this.opts.lookupPsk && ((identity) => this.opts.lookupPsk!(identity, { address, port })),
       identityHint: this.opts.identityHint,
       certificate: this.certificate,
-      checkClientCertificate: this.opts.checkClientCertificate,
+      checkClientCertificate:
+        this.opts.checkClientCertificate && ((chain) => this.opts.checkClientCertificate!(chain, { address, port })),
       clock: this.clock,
       mtu: this.opts.mtu,
       handshakeTimeoutMs: this.opts.handshakeTimeoutMs,

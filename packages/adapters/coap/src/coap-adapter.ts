@@ -1,3 +1,4 @@
+import type { X509Certificate } from "node:crypto";
 import type { Logger } from "pino";
 import {
   AdapterError,
@@ -49,6 +50,8 @@ export interface CoapAdapterOptions {
   readonly transferTimeoutMs?: number;
   /** Largest block exponent (default 6: 1024-byte blocks). */
   readonly maxSzx?: number;
+  /** The service CA device certificates chain to (IOT_COAPSS_PORT): without it certificate handshakes fail. */
+  readonly ca?: X509Certificate;
 }
 
 /** A CoAP front for devices: fed datagrams by a UDP socket it does not own. */
@@ -193,7 +196,7 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     return { kind: "token", clientId: query.get("c") ?? "", username, token };
   };
 
-  const secure = new SecurePeers(leases, options.registry, log);
+  const secure = new SecurePeers(leases, options.registry, log, options.ca ? { ca: options.ca } : {});
 
   /** CoAP over DTLS: the session's handshake authenticated the device. */
   const sessionCredentials = ({ peer }: CoapRequest): DeviceCredentials | CoapReply =>
@@ -221,7 +224,7 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
         lease,
         lease.kind === "auth" && lease.code === "BAD_CREDENTIALS" ? "unknown username or wrong token" : lease.message,
       );
-    if (credentials.kind === "psk") secure.watch(peer, lease);
+    if (credentials.kind === "psk" || credentials.kind === "certificate") secure.watch(peer, lease);
     if (method === "GET") {
       const filter = topic || lease.session.device.defaultDownlinkTopic;
       return request.observe === 0
@@ -278,8 +281,10 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     leases,
     handle: (datagram, peer, send) => layer.handle(datagram, peer, send),
     secure: {
-      lookupPsk: (identity) => secure.lookupPsk(identity),
-      established: (peer, identity, end) => secure.established(peer, identity, end),
+      lookupPsk: (identity, from) => secure.lookupPsk(identity, from),
+      checkCertificate: (chain, from) => secure.checkCertificate(chain, from),
+      established: (peer, identity, end, client) => secure.established(peer, identity, end, client),
+      failed: (peer, reason, alert) => secure.failed(peer, reason, alert),
       handle: (datagram, peer, send) => secureLayer.handle(datagram, peer, send),
       closed: (peer) => secure.closed(peer),
     },

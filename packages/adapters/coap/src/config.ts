@@ -13,6 +13,18 @@ export const coapAdapterSettings = {
     -1,
     65535,
   ),
+  coapssPort: integer(
+    "IOT_COAPSS_PORT",
+    5685,
+    "CoAP over DTLS (UDP) port for certificate devices (mutual: a client certificate issued by the service CA, authType 2); 0 picks a free one, -1 turns it off",
+    -1,
+    65535,
+  ),
+  publicHost: text(
+    "IOT_PUBLIC_HOST",
+    "localhost",
+    "Host name devices use to reach the adapter; the DTLS server certificate names it (with localhost, 127.0.0.1 and ::1).",
+  ),
   coapsIdle: integer(
     "IOT_COAPS_IDLE",
     3600,

@@ -1,6 +1,7 @@
 export { createCoapAdapter, type CoapAdapter, type CoapAdapterOptions, type Peer } from "./coap-adapter.js";
 export { coapAdapterSettings, type CoapAdapterConfig } from "./config.js";
 export { listenDtls, type DtlsListener } from "./transport/dtls.js";
+export { dtlsCertificates, dtlsHostnames, verifyClientChain, type DtlsCertificates } from "./dtls-certificates.js";
 export { SecurePeers, type SecurePeersOptions, type SecureTarget } from "./secure-peers.js";
 export { listenUdp, type DatagramTarget, type UdpListener } from "./transport/udp.js";
 export {

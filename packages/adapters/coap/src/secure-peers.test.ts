@@ -48,8 +48,8 @@ function post(topic: string, payload: string): Promise<ParsedPacket> {
 
 describe("the CoAP adapter's DTLS side", () => {
   it("answers the identity's token as candidate keys, and nothing for an identity the registry refuses", async () => {
-    expect(await adapter.secure.lookupPsk(Buffer.from("u3"))).toEqual([Buffer.from("t")]);
-    expect(await adapter.secure.lookupPsk(Buffer.from("nobody"))).toBeUndefined();
+    expect(await adapter.secure.lookupPsk(Buffer.from("u3"), peer)).toEqual([Buffer.from("t")]);
+    expect(await adapter.secure.lookupPsk(Buffer.from("nobody"), peer)).toBeUndefined();
   });
 
   it("refuses with 4.01 a request from a peer without an established session", async () => {
@@ -79,5 +79,35 @@ describe("the CoAP adapter's DTLS side", () => {
     registry.addDevice({ deviceIntId: 3, deviceId: "d3", username: "u3", token: "t", blocked: true });
     adapter.secure.established(peer, Buffer.from("u3"), (reason) => ended.push(reason));
     await expect.poll(() => ended).toEqual(["refused: device is blocked"]);
+  });
+
+  it("answers a random key for a known identity the registry refuses, so its handshake ends with decrypt_error", async () => {
+    registry.addDevice({ deviceIntId: 3, deviceId: "d3", username: "u3", token: "t", blocked: true });
+    const keys = await adapter.secure.lookupPsk(Buffer.from("u3"), peer);
+    expect(keys).toHaveLength(1);
+    expect(keys![0]).not.toEqual(Buffer.from("t"));
+    // The registry logged the refusal itself: the failed Finished is not reported again.
+    adapter.secure.failed!(peer, "no candidate key verifies the client's Finished", 51);
+    expect(registry.authFailures).toEqual([]);
+  });
+
+  it("reports a handshake of an admitted identity that failed on the key, once, and no other failure", async () => {
+    await adapter.secure.lookupPsk(Buffer.from("u3"), peer);
+    adapter.secure.failed!(peer, "no candidate key verifies the client's Finished", 51);
+    adapter.secure.failed!(peer, "no candidate key verifies the client's Finished", 51);
+    await adapter.secure.lookupPsk(Buffer.from("u3"), { ...peer, port: 40001 });
+    adapter.secure.failed!({ ...peer, port: 40001 }, "handshake timed out");
+    expect(registry.authFailures).toEqual([
+      {
+        credentials: { kind: "psk", identity: "u3" },
+        ip: "10.0.0.9",
+        reason: "wrong pre-shared key: the handshake's Finished does not verify",
+      },
+    ]);
+  });
+
+  it("refuses every client certificate when the adapter was given no CA", async () => {
+    expect(await adapter.secure.checkCertificate!([Buffer.from("x")], peer)).toBeUndefined();
+    expect(registry.authAttempts).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash, randomBytes, X509Certificate as X509, type X509Certificate } from "node:crypto";
 import type { Logger } from "pino";
 import {
   Lease,
@@ -7,6 +8,16 @@ import {
   type RegistryClient,
 } from "@iot/adapter-core";
 import type { Peer } from "./message-layer.js";
+import { verifyClientChain } from "./dtls-certificates.js";
+
+/** Who a client certificate belongs to, as the DTLS layer takes it (its ClientIdentity). */
+export interface CertificateIdentity {
+  identity: Buffer;
+  attributes?: Record<string, string>;
+}
+
+/** TLS alert decrypt_error (RFC 5246 §7.2.2): what a handshake whose client Finished no key verifies ends with. */
+const DECRYPT_ERROR = 51;
 
 /**
  * What the DTLS listener feeds the adapter: the PSK lookup of a handshake, the sessions that completed or ended, and
@@ -14,9 +25,16 @@ import type { Peer } from "./message-layer.js";
  */
 export interface SecureTarget {
   /** Candidate keys of a PSK identity (a deviceUsername, an LwM2M endpoint name); undefined when refused. */
-  lookupPsk(identity: Buffer): Promise<Buffer[] | undefined>;
-  /** A handshake completed: `peer`'s requests are now the device's; `end` closes the DTLS session (a kick). */
-  established(peer: Peer, identity: Buffer, end: (reason: string) => void): void;
+  lookupPsk(identity: Buffer, from: Peer): Promise<Buffer[] | undefined>;
+  /** Whose a client certificate chain (DER, own first) is; undefined when refused. Absent: no certificate suites. */
+  checkCertificate?(chain: Buffer[], from: Peer): Promise<CertificateIdentity | undefined>;
+  /**
+   * A handshake completed: `peer`'s requests are now the device's; `end` closes the DTLS session (a kick). `client`:
+   * the certificate's checked identity, for a certificate handshake.
+   */
+  established(peer: Peer, identity: Buffer, end: (reason: string) => void, client?: CertificateIdentity): void;
+  /** A handshake that did not complete ended with `alert` (when it sent one). */
+  failed?(peer: Peer, reason: string, alert?: number): void;
   handle(datagram: Buffer, peer: Peer, send: (datagram: Buffer) => void): void;
   /** The DTLS session of `peer` ended (close_notify, a failed record, the server's own close). */
   closed(peer: Peer): void;
@@ -42,6 +60,8 @@ export interface SecurePeersOptions {
    * watches that lease.
    */
   readonly openOnHandshake?: boolean;
+  /** The service CA client certificates must chain to: without it, certificate handshakes are refused. */
+  readonly ca?: X509Certificate;
 }
 
 /**
@@ -51,6 +71,11 @@ export interface SecurePeersOptions {
  */
 export class SecurePeers {
   private readonly peers = new Map<string, SecurePeer>();
+  /**
+   * Handshakes past their PSK lookup, by address: the identity asked, and whether the registry refused it (and so
+   * logged it already) — a handshake it admitted that fails on the key is reported from here.
+   */
+  private readonly pending = new Map<string, { identity: string; refused: boolean }>();
 
   constructor(
     private readonly leases: DeviceLeases,
@@ -68,24 +93,78 @@ export class SecurePeers {
    * Asks the registry for the identity's device and its token as keys. The admission it answers is left unopened
    * (the registry forgets it): the device's session opens once the handshake proves the key.
    */
-  async lookupPsk(identity: Buffer): Promise<Buffer[] | undefined> {
+  async lookupPsk(identity: Buffer, from: Peer): Promise<Buffer[] | undefined> {
     const username = this.identityText(identity);
-    const protocol = this.options.protocol ?? "coap";
-    const outcome = await this.registry.authenticate(protocol, { kind: "psk", identity: username }, "");
+    const outcome = await this.registry.authenticate(this.protocol, { kind: "psk", identity: username }, from.address);
+    this.pending.set(keyOf(from), { identity: username, refused: !outcome.ok });
     if (!outcome.ok) {
       this.log.info({ identity: username, code: outcome.code }, "DTLS PSK identity refused");
-      return undefined;
+      // RFC 4279 §2: unknown_psk_identity for an identity the service does not know; a known one refused (blocked,
+      // another protocol's, a certificate device) goes on as if the key were wrong and ends with decrypt_error, so a
+      // client without the key learns nothing of the device. A key of random bytes verifies no Finished.
+      return outcome.code === "BAD_CREDENTIALS" || outcome.code === "UNAVAILABLE" ? undefined : [randomBytes(16)];
     }
     const keys = outcome.session.pskKeys;
     return keys && keys.length > 0 ? [...keys] : undefined;
   }
 
   /**
+   * Checks a client certificate: it must chain to the service CA (checked here, as the MQTT mutual-TLS listener's
+   * TLS stack does), then the registry checks its CN and fingerprint (enabled, bound to one authType 2 device). A
+   * chain that is not ours is reported to the registry for its connect log.
+   */
+  async checkCertificate(chain: Buffer[], from: Peer): Promise<CertificateIdentity | undefined> {
+    if (!this.options.ca) return undefined;
+    const verified = verifyClientChain(chain, this.options.ca);
+    if (typeof verified === "string") {
+      this.log.info({ peer: from.address, reason: verified }, "DTLS client certificate refused");
+      const who = certificateNames(chain[0]);
+      this.registry.reportAuthFailure(
+        this.protocol,
+        { kind: "certificate", clientId: "", ...who },
+        from.address,
+        verified,
+      );
+      return undefined;
+    }
+    const credentials = { kind: "certificate" as const, clientId: "", ...verified };
+    const outcome = await this.registry.authenticate(this.protocol, credentials, from.address);
+    if (!outcome.ok) {
+      this.log.info({ commonName: verified.commonName, code: outcome.code }, "DTLS client certificate refused");
+      return undefined;
+    }
+    return { identity: Buffer.from(verified.commonName), attributes: { ...verified } };
+  }
+
+  /** A handshake that failed on the key (decrypt_error) after its identity was admitted: the registry logs it. */
+  failed(peer: Peer, reason: string, alert?: number): void {
+    const asked = this.pending.get(keyOf(peer));
+    this.pending.delete(keyOf(peer));
+    if (!asked || asked.refused || alert !== DECRYPT_ERROR) return;
+    this.log.info({ identity: asked.identity, peer: peer.address, reason }, "DTLS handshake failed: wrong key");
+    this.registry.reportAuthFailure(
+      this.protocol,
+      { kind: "psk", identity: asked.identity },
+      peer.address,
+      "wrong pre-shared key: the handshake's Finished does not verify",
+    );
+  }
+
+  private get protocol(): ProtocolName {
+    return this.options.protocol ?? "coap";
+  }
+
+  /**
    * Remembers the session's identity; for CoAP opens the device's session right away, so it is online (and
    * kickable) from the handshake on.
    */
-  established(peer: Peer, identity: Buffer, end: (reason: string) => void): void {
-    const entry: SecurePeer = { credentials: { kind: "psk", identity: this.identityText(identity) }, end };
+  established(peer: Peer, identity: Buffer, end: (reason: string) => void, client?: CertificateIdentity): void {
+    this.pending.delete(keyOf(peer));
+    const cert = client?.attributes;
+    const credentials: DeviceCredentials = cert
+      ? { kind: "certificate", clientId: "", commonName: cert.commonName ?? "", fingerprint: cert.fingerprint ?? "" }
+      : { kind: "psk", identity: this.identityText(identity) };
+    const entry: SecurePeer = { credentials, end };
     this.peers.set(keyOf(peer), entry);
     if (this.options.openOnHandshake === false) return;
     void this.leases.acquire(entry.credentials, peer.address).then((lease) => {
@@ -117,10 +196,22 @@ export class SecurePeers {
 
   closed(peer: Peer): void {
     this.peers.delete(keyOf(peer));
+    this.pending.delete(keyOf(peer));
   }
 
   /** Established sessions now. */
   get size(): number {
     return this.peers.size;
+  }
+}
+
+/** The CN and fingerprint of a certificate that is not ours, for the registry's connect log (empty when unparsable). */
+function certificateNames(der: Buffer | undefined): { commonName: string; fingerprint: string } {
+  try {
+    const cert = new X509(der!);
+    const cn = cert.subject.split("\n").find((line) => line.startsWith("CN="));
+    return { commonName: cn ? cn.slice(3) : "", fingerprint: createHash("sha256").update(cert.raw).digest("hex") };
+  } catch {
+    return { commonName: "", fingerprint: "" };
   }
 }

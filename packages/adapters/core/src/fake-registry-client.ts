@@ -77,6 +77,8 @@ export class FakeRegistryClient implements RegistryClient {
   /** Every sessionOpened/sessionClosed/sessionState call, in order. */
   readonly events: FakeSessionEvent[] = [];
   /** Every authentication attempt. */
+  /** Failed authentications the adapter reported (reportAuthFailure). */
+  readonly authFailures: { credentials: DeviceCredentials; ip: string; reason: string }[] = [];
   readonly authAttempts: { protocol: ProtocolName; credentials: DeviceCredentials; clientIp: string }[] = [];
   /** When true, authenticate answers UNAVAILABLE (registry unreachable). */
   unavailable = false;
@@ -267,6 +269,10 @@ export class FakeRegistryClient implements RegistryClient {
   sessionClosed(session: DeviceSession, reason: string): void {
     this.live.close(session.sessionId);
     this.events.push({ type: "closed", session, reason });
+  }
+
+  reportAuthFailure(_protocol: ProtocolName, credentials: DeviceCredentials, ip: string, reason: string): void {
+    this.authFailures.push({ credentials, ip, reason });
   }
 
   updateMqttSession(session: DeviceSession, report: MqttSessionReport): void {

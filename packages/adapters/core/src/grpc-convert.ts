@@ -295,6 +295,24 @@ export function sessionStateMessage(session: DeviceSession, sleeping: boolean): 
   });
 }
 
+/** An AuthenticationFailed stream message: a refusal the adapter decided alone (a DTLS key that did not verify). */
+export function authenticationFailedMessage(
+  protocol: ProtocolName,
+  credentials: DeviceCredentials,
+  clientIp: string,
+  reason: string,
+): AdapterMessage {
+  return message({
+    case: "authenticationFailed",
+    value: {
+      protocol: PROTOCOL_CODES[protocol],
+      credentials: { $typeName: "iot.registry.v1.Credentials", kind: credentialsKind(credentials) },
+      clientIp,
+      reason,
+    },
+  });
+}
+
 /** A SessionClosed stream message. */
 export function sessionClosedMessage(session: DeviceSession, reason: string, closedAtMs: number): AdapterMessage {
   return message({

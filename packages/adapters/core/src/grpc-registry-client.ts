@@ -20,6 +20,7 @@ import {
   helloMessage,
   sessionClosedMessage,
   sessionStateMessage,
+  authenticationFailedMessage,
   toAuthenticateRequest,
   toListenerCertificateRequest,
   uplinkMessage,
@@ -210,6 +211,10 @@ export class GrpcRegistryClient implements RegistryClient {
     this.live.close(session.sessionId);
     this.metrics.sessions(this.live.size);
     this.outbox.send(sessionClosedMessage(session, reason, Date.now()));
+  }
+
+  reportAuthFailure(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string, reason: string): void {
+    this.outbox.send(authenticationFailedMessage(protocol, credentials, clientIp, reason));
   }
 
   updateMqttSession(session: DeviceSession, report: MqttSessionReport): void {

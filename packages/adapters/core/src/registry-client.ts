@@ -318,6 +318,12 @@ export interface RegistryClient {
   sessionOpened(session: DeviceSession, info: SessionInfo): void;
   /** Reports a session's end; `reason` is for the connect log. */
   sessionClosed(session: DeviceSession, reason: string): void;
+  /**
+   * Reports an authentication the adapter refused by itself after the registry admitted the credentials (a DTLS
+   * handshake whose Finished no candidate key verified): the registry writes its connect log with status 2. Dropped
+   * while the link is down, as a log line would be.
+   */
+  reportAuthFailure(protocol: ProtocolName, credentials: DeviceCredentials, clientIp: string, reason: string): void;
   /** MQTT: writes a persistent session's subscriptions, or its end, to the registry's store (in order). */
   updateMqttSession(session: DeviceSession, report: MqttSessionReport): void;
   /**

@@ -13,7 +13,7 @@ export const lwm2mAdapterSettings = {
   lwm2mDtlsPort: integer(
     "IOT_LWM2M_DTLS_PORT",
     5784,
-    "LwM2M over DTLS (UDP) port for devices with pre-shared keys (identity the endpoint name, key token); 0 picks a free one, -1 turns it off",
+    "LwM2M over DTLS (UDP) port for devices with pre-shared keys (identity the endpoint name, key token) or certificates (issued by the service CA, authType 2); 0 picks a free one, -1 turns it off",
     -1,
     65535,
   ),
@@ -26,6 +26,7 @@ export const lwm2mAdapterSettings = {
     86_400,
   ),
   dtlsIdle: coapAdapterSettings.coapsIdle,
+  publicHost: coapAdapterSettings.publicHost,
   requestTimeoutMs: integer(
     "IOT_LWM2M_REQUEST_TIMEOUT_MS",
     30_000,

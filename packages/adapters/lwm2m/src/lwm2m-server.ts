@@ -1,3 +1,4 @@
+import type { X509Certificate } from "node:crypto";
 import { randomBytes } from "node:crypto";
 import {
   CODES,
@@ -7,7 +8,14 @@ import {
   type MessageLayer,
   type SecureTarget,
 } from "@iot/adapter-coap";
-import { DeviceLeases, Lease, retryAfterSeconds, type AuthFailureCode, type RegistryClient } from "@iot/adapter-core";
+import {
+  DeviceLeases,
+  Lease,
+  retryAfterSeconds,
+  type AuthFailureCode,
+  type DeviceCredentials,
+  type RegistryClient,
+} from "@iot/adapter-core";
 import type { Logger } from "pino";
 import { ClientRegistration } from "./client-registration.js";
 import {
@@ -39,6 +47,8 @@ export interface Lwm2mServerOptions {
   readonly lifetimeGraceSeconds?: number;
   /** Most commands kept waiting per sleeping device (default 100; the oldest fails when full). */
   readonly queueLimit?: number;
+  /** The service CA device certificates chain to (LwM2M Security mode Certificate); without it they are refused. */
+  readonly ca?: X509Certificate;
 }
 
 /** The LwM2M server: a handler for the CoAP message layer, which it then uses as a client to reach devices. */
@@ -63,7 +73,10 @@ export interface Lwm2mServer {
 /** Where a request came: the layer that answers it and, over DTLS, the session's PSK identity. */
 interface Via {
   readonly layer: MessageLayer;
+  /** The DTLS session's name: its PSK identity, or `cert:<fingerprint>` for a certificate session. */
   readonly identity?: string;
+  /** A certificate session's credentials (the Register names the device by its endpoint). */
+  readonly certificate?: Extract<DeviceCredentials, { kind: "certificate" }>;
 }
 
 /** The endpoint name as the registry knows it: the IMEI without `urn:imei:` (any other name as it is). */
@@ -115,6 +128,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     protocol: "lwm2m",
     normalise: normaliseEndpoint,
     openOnHandshake: false,
+    ...(options.ca && { ca: options.ca }),
   });
 
   const format = (r: ClientRegistration) => preferredFormat(r.version, r.objects.contentFormats);
@@ -182,7 +196,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
 
   const register = async (request: CoapRequest, reg: RegisterRequest, via: Via): Promise<CoapReply> => {
     const endpoint = normaliseEndpoint(reg.endpoint);
-    if (via.identity !== undefined && via.identity !== endpoint) {
+    if (via.identity !== undefined && !via.certificate && via.identity !== endpoint) {
       log.info({ endpoint: reg.endpoint, identity: via.identity }, "registration refused: not the DTLS identity");
       return { code: CODES.forbidden };
     }
@@ -190,10 +204,13 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     // A NoSec Register does not take over a registration a DTLS session proved.
     if (previous?.identity !== undefined && via.identity === undefined) return { code: CODES.forbidden };
     previous?.lease.close("replaced by a new registration");
-    const credentials =
+    // A certificate session: the endpoint's device must be the authType 2 device bound to the certificate.
+    const credentials: DeviceCredentials =
       via.identity === undefined
-        ? { kind: "lwm2m" as const, endpoint }
-        : { kind: "psk" as const, identity: via.identity };
+        ? { kind: "lwm2m", endpoint }
+        : via.certificate
+          ? { ...via.certificate, clientId: endpoint }
+          : { kind: "psk", identity: via.identity };
     const lease = await leases.acquire(credentials, request.peer.address, keepAlive(reg.lifetime));
     if (!(lease instanceof Lease)) {
       log.info({ endpoint: reg.endpoint, reason: lease.message }, "registration refused");
@@ -260,19 +277,23 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
   const handler = (request: CoapRequest): Promise<CoapReply> =>
     plainLayer ? serve(request, { layer: plainLayer }) : Promise.resolve({ code: CODES.unavailable });
   const secureHandler = (request: CoapRequest): Promise<CoapReply> => {
-    const identity = secure.identityOf(request.peer);
-    if (identity === undefined) return Promise.resolve({ code: CODES.unauthorized });
-    return secureLayer
-      ? serve(request, { layer: secureLayer, identity })
-      : Promise.resolve({ code: CODES.unavailable });
+    const credentials = secure.credentialsOf(request.peer);
+    if (credentials === undefined) return Promise.resolve({ code: CODES.unauthorized });
+    const via =
+      credentials.kind === "certificate"
+        ? { identity: `cert:${credentials.fingerprint}`, certificate: credentials }
+        : { identity: secure.identityOf(request.peer) };
+    return secureLayer ? serve(request, { layer: secureLayer, ...via }) : Promise.resolve({ code: CODES.unavailable });
   };
 
   return {
     handler,
     secureHandler,
     secure: {
-      lookupPsk: (identity) => secure.lookupPsk(identity),
-      established: (peer, identity, end) => secure.established(peer, identity, end),
+      lookupPsk: (identity, from) => secure.lookupPsk(identity, from),
+      checkCertificate: (chain, from) => secure.checkCertificate(chain, from),
+      established: (peer, identity, end, client) => secure.established(peer, identity, end, client),
+      failed: (peer, reason, alert) => secure.failed(peer, reason, alert),
       handle: (datagram, peer, send) => secureLayer?.handle(datagram, peer, send),
       closed: (peer) => secure.closed(peer),
     },

@@ -1,15 +1,23 @@
 /**
  * The LwM2M adapter process: reads its settings once, connects to the registry, serves the LwM2M registration
- * interface on UDP (NoSec) and on DTLS with pre-shared keys unless IOT_LWM2M_DTLS_PORT is -1 (docs/devices/lwm2m.md,
- * Security) and prints one READY line on stdout. Logs go to
- * stderr. SIGINT/SIGTERM: stop listening, end every registration (sessions reported closed), close the registry
- * link, exit 0.
+ * interface on UDP (NoSec) and on DTLS with pre-shared keys or certificates unless IOT_LWM2M_DTLS_PORT is -1
+ * (docs/devices/lwm2m.md, Security) and prints one READY line on stdout. Logs go to stderr. SIGINT/SIGTERM: stop
+ * listening, end every registration (sessions reported closed), close the registry link, exit 0.
  */
-import { createMessageLayer, listenDtls, listenUdp, type DtlsListener, type UdpListener } from "@iot/adapter-coap";
+import {
+  createMessageLayer,
+  dtlsCertificates,
+  dtlsHostnames,
+  listenDtls,
+  listenUdp,
+  type DtlsListener,
+  type MessageLayer,
+  type UdpListener,
+} from "@iot/adapter-coap";
 import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { lwm2mAdapterSettings } from "./config.js";
-import { createLwm2mServer } from "./lwm2m-server.js";
+import { createLwm2mServer, type Lwm2mServer } from "./lwm2m-server.js";
 
 /** UDP receive buffer, bytes: devices register in bursts (after an outage, a cell coming back). */
 const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -20,14 +28,37 @@ runMain("lwm2m-adapter", async () => {
   const logger = createAdapterLogger("lwm2m-adapter", config.logLevel);
   const metrics = await serveAdapterMetrics(config, lwm2mAdapterSettings.metricsPort.env, logger);
   const registry = registryClientFor(config, "lwm2m", logger);
+  let stopping = false;
+  let udp: UdpListener | undefined;
+  let dtls: DtlsListener | undefined;
+  /** What the stop ends once it exists. */
+  const started: { server?: Lwm2mServer; layers: MessageLayer[] } = { layers: [] };
+  // Before the certificate request, which waits while the registry is away: a stop then still ends the process.
+  signals.onStop(async () => {
+    stopping = true;
+    logger.info("shutting down");
+    await udp?.close();
+    await dtls?.close();
+    started.server?.close();
+    for (const l of started.layers) l.close();
+    await metrics?.close();
+    await registry.close();
+  });
+  registry.start();
+  // Security mode Certificate on the DTLS port: the server certificate and the service CA come from the registry.
+  const certificates =
+    config.lwm2mDtlsPort < 0
+      ? undefined
+      : await dtlsCertificates(registry, dtlsHostnames(config.publicHost, config.lwm2mHost)).catch((err: unknown) =>
+          stopping ? new Promise<never>(() => undefined) : Promise.reject(err),
+        );
   const server = createLwm2mServer({
     registry,
     logger,
     policyDefault: config.policyDefault,
     queueAwakeSeconds: config.queueAwake,
+    ...(certificates && { ca: certificates.ca }),
   });
-  let udp: UdpListener | undefined;
-  let dtls: DtlsListener | undefined;
   const layerOptions = {
     logger,
     maxBodyBytes: config.maxMessageSize,
@@ -44,6 +75,7 @@ runMain("lwm2m-adapter", async () => {
     send: (datagram, peer) => dtls?.send(datagram, peer),
   });
   server.attach(layer, secureLayer);
+  Object.assign(started, { server, layers: [layer, secureLayer] });
   udp = await listenUdp(layer, {
     port: config.lwm2mPort,
     host: config.lwm2mHost,
@@ -60,18 +92,9 @@ runMain("lwm2m-adapter", async () => {
       onError: (err) => logger.warn({ err: err.message }, "dtls socket error"),
       setting: "IOT_LWM2M_DTLS_PORT",
       name: "lwm2m-dtls",
+      // One port for both security modes: the suites the client offers decide (PSK or ECDHE_ECDSA).
+      ...(certificates && { certificate: { chain: certificates.chain, key: certificates.key } }),
     });
-  signals.onStop(async () => {
-    logger.info("shutting down");
-    await udp?.close();
-    await dtls?.close();
-    server.close();
-    layer.close();
-    secureLayer.close();
-    await metrics?.close();
-    await registry.close();
-  });
-  registry.start();
   logger.info(
     { port: udp.port, dtlsPort: dtls?.port, registry: config.registryUrls, instance: registry.instanceId },
     "lwm2m adapter listening",

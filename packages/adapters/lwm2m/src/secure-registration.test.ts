@@ -17,7 +17,9 @@ function establish(harness: Harness, identity: string): string[] {
 describe("LwM2M registration over DTLS with a pre-shared key", () => {
   it("asks the registry for the identity's keys as the LwM2M adapter, with the urn:imei: prefix stripped", async () => {
     h = memoryHarness({ secure: true });
-    expect(await h.server.secure.lookupPsk(Buffer.from(`urn:imei:${IMEI}`))).toEqual([Buffer.from("key")]);
+    expect(await h.server.secure.lookupPsk(Buffer.from(`urn:imei:${IMEI}`), h.link.devicePeer)).toEqual([
+      Buffer.from("key"),
+    ]);
     expect(h.registry.pskAsked).toEqual([{ protocol: "lwm2m", identity: IMEI }]);
   });
 

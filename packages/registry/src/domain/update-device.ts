@@ -114,6 +114,8 @@ export async function updateDevice(
               ? "IMEI changed"
               : loraRekeyed
                 ? "LoRa keys changed"
-                : undefined;
+                : cur.certs.some((c) => !device.certs.includes(c))
+                  ? "certificate unbound"
+                  : undefined;
   return revoke ? { device, revoke } : { device };
 }

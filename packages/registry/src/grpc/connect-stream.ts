@@ -22,7 +22,7 @@ import {
   type Hello,
 } from "@iot/proto";
 import type { GatewayRelay } from "../router/gateway-relay.js";
-import { policiesToProto, retainedToProto, subscriptionsToProto } from "./convert.js";
+import { credentialsFromProto, policiesToProto, retainedToProto, subscriptionsToProto } from "./convert.js";
 import type { Logger } from "pino";
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
@@ -38,6 +38,7 @@ import { RegistryError } from "../errors.js";
 import { recordLoraCounters } from "../lora/lora-sessions.js";
 import type { SessionRows } from "../cluster/session-rows.js";
 import { authenticateAll } from "./authenticate.js";
+import { recordHandshakeFailure } from "../domain/handshake-failure.js";
 import { AdapterOutbox, type ConnectCall } from "./adapter-outbox.js";
 import { closeSession, sessionClosed, sessionOpened, sessionsReannounced } from "./adapter-sessions.js";
 import { UplinkIntake } from "./uplink-intake.js";
@@ -257,6 +258,16 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
         writes
           .run((tx) => updateSession(tx, update))
           .catch((err: unknown) => log.error({ err }, "MQTT session state not stored"));
+        return;
+      }
+      case "authenticationFailed": {
+        // Not awaited: a connect log, written as an Authenticate refusal's would be (bounded per address).
+        const v = k.value;
+        const credentials = credentialsFromProto(v.credentials);
+        if (!credentials) return;
+        recordHandshakeFailure(deps.db, { protocol: v.protocol, credentials, clientIp: v.clientIp }, v.reason).catch(
+          (err: unknown) => log.error({ err }, "failed authentication not recorded"),
+        );
         return;
       }
       default:

@@ -18,12 +18,14 @@ export interface DtlsListener extends UdpListener {
 }
 
 /**
- * Binds a UDP socket for CoAP over DTLS with pre-shared keys (RFC 7252 §9.1.3.1): the handshake asks the target for
- * the identity's candidate keys; a completed one tells the target the peer's identity, then every decrypted datagram
- * goes to the target and its answers go back encrypted on the same session. A session that ends (close_notify, the
- * target's `end` on a kick, a failed handshake) is told to the target; so is one that sent nothing for `idleMs`
- * (default one hour), closed then: the DTLS layer keeps a session until told, and a device that vanished would hold
- * its memory for ever. A taken port fails as a one-line StartupError naming `setting` (default IOT_COAPS_PORT) and
+ * Binds a UDP socket for CoAP over DTLS with pre-shared keys (RFC 7252 §9.1.3.1) and, given a server certificate,
+ * with certificates (§9.1.3.3, mutual): the handshake asks the target for the identity's candidate keys, or whose the
+ * client's certificate is; a handshake that fails is told to the target (a wrong key is logged); a completed one
+ * tells the target the peer's identity, then every decrypted datagram goes to the target and its answers go back
+ * encrypted on the same session. A session that ends (close_notify, the target's `end` on a kick, a failed record)
+ * is told to the target; so is one that sent nothing for `idleMs` (default one hour), closed then: the DTLS layer
+ * keeps a session until told, and a device that vanished would hold its memory for ever. A taken port fails as a
+ * one-line StartupError naming `setting` (default IOT_COAPS_PORT) and
  * `name` (default coaps).
  */
 export function listenDtls(
@@ -37,6 +39,10 @@ export function listenDtls(
     idleMs?: number;
     setting?: string;
     name?: string;
+    /** Pre-shared key suites (default true). */
+    psk?: boolean;
+    /** The server's chain and P-256 key (PEM): with the target's checkCertificate, the ECDHE_ECDSA suites. */
+    certificate?: { chain: string; key: string };
   },
 ): Promise<DtlsListener> {
   const socket = createSocket({ type: options.host.includes(":") ? "udp6" : "udp4", lookup: literalLookup });
@@ -47,13 +53,18 @@ export function listenDtls(
   const keyOf = (peer: Peer) => `${peer.address}:${peer.port}`;
   const idleMs = options.idleMs ?? 3_600_000;
   const server = new DtlsServer(socket, {
-    lookupPsk: (identity) => target.lookupPsk(identity),
+    ...(options.psk !== false && { lookupPsk: (identity, from) => target.lookupPsk(identity, from) }),
+    ...(options.certificate &&
+      target.checkCertificate && {
+        certificate: options.certificate,
+        checkClientCertificate: (chain, from) => target.checkCertificate!(chain, from),
+      }),
     ...(options.mtu !== undefined && { mtu: options.mtu }),
     ...(options.maxHandshakes !== undefined && { maxHandshakes: options.maxHandshakes }),
     onEstablished: (peer, info) => {
       established.set(peer, Date.now());
       byAddress.set(keyOf(peer), peer);
-      target.established(peer, info.identity, (reason) => peer.session.close(reason));
+      target.established(peer, info.identity, (reason) => peer.session.close(reason), info.client);
     },
     onData: (peer, data) => {
       established.set(peer, Date.now());
@@ -62,9 +73,10 @@ export function listenDtls(
         if (!peer.session.closed) peer.session.sendData(answer);
       });
     },
-    onClose: (peer) => {
+    onClose: (peer, reason, alert) => {
       if (byAddress.get(keyOf(peer)) === peer) byAddress.delete(keyOf(peer));
       if (established.delete(peer)) target.closed(peer);
+      else target.failed?.(peer, reason, alert);
     },
   });
   const sweep = setInterval(
