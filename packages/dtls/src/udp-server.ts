@@ -4,6 +4,7 @@ import { CookieJar } from "./cookie.js";
 import { helloGate } from "./gate.js";
 import { ContentType, RECORD_HEADER } from "./record.js";
 import { type CheckClientCertificate, loadServerCertificate } from "./certificate-exchange.js";
+import { SessionCache, type SessionCacheOptions } from "./session-cache.js";
 import { type EstablishedInfo, ServerSession, type SessionOptions } from "./session.js";
 
 /** One client of the server: its address and its session. */
@@ -26,6 +27,8 @@ export interface DtlsServerOptions {
   handshakeTimeoutMs?: number;
   /** Handshakes in progress at once; ClientHellos with a good cookie beyond it are dropped. */
   maxHandshakes?: number;
+  /** Session resumption (RFC 5246 §7.3): the cache's count and age limits, or false for full handshakes only. */
+  sessionCache?: SessionCacheOptions | false;
   onData(peer: DtlsPeer, data: Buffer): void;
   onEstablished?(peer: DtlsPeer, info: EstablishedInfo): void;
   onClose?(peer: DtlsPeer, reason: string, alert?: number): void;
@@ -41,6 +44,7 @@ export class DtlsServer {
   private readonly clock: Clock;
   private handshaking = 0;
   private readonly certificate: SessionOptions["certificate"];
+  private readonly cache: SessionCache | undefined;
   private readonly listener = (msg: Buffer, rinfo: RemoteInfo) => this.onDatagram(msg, rinfo.address, rinfo.port);
 
   constructor(
@@ -49,6 +53,7 @@ export class DtlsServer {
   ) {
     this.clock = opts.clock ?? systemClock;
     this.jar = new CookieJar(() => this.clock.now());
+    if (opts.sessionCache !== false) this.cache = new SessionCache(this.clock, opts.sessionCache);
     if (opts.certificate) this.certificate = loadServerCertificate(opts.certificate.chain, opts.certificate.key);
     socket.on("message", this.listener);
   }
@@ -56,6 +61,16 @@ export class DtlsServer {
   /** Sessions by `address:port`, established or handshaking. */
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Sessions kept for resumption. */
+  get cachedSessions(): number {
+    return this.cache?.size ?? 0;
+  }
+
+  /** Forgets the cached sessions of an identity, so its next handshake is a full one (its key or rights changed). */
+  forgetIdentity(identity: Buffer): void {
+    this.cache?.forgetIdentity(identity);
   }
 
   /** Sends close_notify to every session and stops reading the socket (which stays the caller's to close). */
@@ -100,6 +115,7 @@ export class DtlsServer {
       clock: this.clock,
       mtu: this.opts.mtu,
       handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
+      sessionCache: this.cache,
       send: (d) => this.send(d, address, port),
       onData: (d) => peer && this.opts.onData(peer, d),
       onEstablished: (info) => {
