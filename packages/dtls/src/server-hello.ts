@@ -1,4 +1,6 @@
+import { decodeWith, vector } from "./bytes.js";
 import { encodePointFormats } from "./ecdhe-messages.js";
+import { ok, refuse } from "./result.js";
 import {
   type ClientHello,
   EMPTY_RENEGOTIATION_INFO_SCSV,
@@ -39,9 +41,35 @@ export function resumable(
   return cached.extended === offersExtendedMasterSecret(hello) ? cached : undefined;
 }
 
-/** The ServerHello's extensions: EMS when agreed, secure renegotiation's empty answer, point formats for ECDHE. */
-export function serverHelloExtensions(hello: ClientHello, extended: boolean, ecdhe: boolean): Extension[] {
-  const extensions: Extension[] = [];
+/**
+ * RFC 9146 §3: a client offering connection_id gets `ours` in the ServerHello's; `peer` is the client's own, which
+ * the server's records carry (none when it is empty). A malformed extension is ignored.
+ */
+export function negotiateConnectionId(
+  hello: ClientHello,
+  ours: Buffer,
+): { extension: Extension; peer: Buffer } | undefined {
+  const offered = findExtension(hello.extensions, ExtensionType.connectionId);
+  if (!offered) return undefined;
+  const peer = decodeWith("connection_id", offered.data, (r) => {
+    const cid = r.vector(1, 0, 255);
+    return r.remaining === 0 ? ok(cid) : refuse("connection_id: trailing bytes");
+  });
+  if (!peer.ok) return undefined;
+  return { extension: { type: ExtensionType.connectionId, data: vector(1, ours) }, peer: peer.value };
+}
+
+/**
+ * The ServerHello's extensions: the connection ID's answer, EMS when agreed, secure renegotiation's empty answer,
+ * point formats for ECDHE.
+ */
+export function serverHelloExtensions(
+  hello: ClientHello,
+  extended: boolean,
+  ecdhe: boolean,
+  connectionId?: Extension,
+): Extension[] {
+  const extensions: Extension[] = connectionId ? [connectionId] : [];
   if (extended) extensions.push({ type: ExtensionType.extendedMasterSecret, data: Buffer.alloc(0) });
   // RFC 5746 §3.6: answer a client that signals secure renegotiation; renegotiation itself is refused later.
   const renegotiation = findExtension(hello.extensions, ExtensionType.renegotiationInfo);

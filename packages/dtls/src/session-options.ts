@@ -22,6 +22,10 @@ export interface SessionOptions {
   handshakeTimeoutMs?: number;
   /** Where finished sessions are kept for resumption; without it the ServerHello's session id is empty. */
   sessionCache?: SessionCache;
+  /** The connection ID (RFC 9146) handed to a client that offers the extension; without it none is negotiated. */
+  connectionId?: Buffer;
+  /** An authentic tls12_cid record, the newest so far, came in a datagram from `from` (RFC 9146 §6). */
+  onMoved?(from: unknown): void;
 }
 
 /** A session's peer: its PSK identity and which candidate key matched, or its certificate's checked identity. */

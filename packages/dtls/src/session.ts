@@ -14,16 +14,22 @@ import {
   encodePskIdentity,
   encodeServerHello,
 } from "./messages.js";
-import { chooseSuite } from "./negotiate.js";
-import { keyBlock, pskPremasterSecret, verifyData, transcriptHash } from "./prf.js";
-import { CIPHER_SUITES, type CipherSuite } from "./protection.js";
+import { chooseSuite, servedSuite } from "./negotiate.js";
+import { pskPremasterSecret, verifyData, transcriptHash } from "./prf.js";
+import type { CipherSuite } from "./protection.js";
 import { FlightSender } from "./flight-sender.js";
-import { helloRefusal, offersExtendedMasterSecret, resumable, serverHelloExtensions } from "./server-hello.js";
+import {
+  helloRefusal,
+  negotiateConnectionId,
+  offersExtendedMasterSecret,
+  resumable,
+  serverHelloExtensions,
+} from "./server-hello.js";
 import type { CachedSession } from "./session-cache.js";
 import { ContentType, decodeRecords, type DtlsRecord, DTLS12 } from "./record.js";
 import { DtlsError } from "./result.js";
 import type { EstablishedInfo, SessionOptions } from "./session-options.js";
-import { type CandidateKeys, candidateKeys } from "./session-keys.js";
+import { type CandidateKeys, candidateKeys, resumedKeys } from "./session-keys.js";
 
 /** Datagrams queued behind a PSK lookup or a client certificate check; more are dropped. */
 const MAX_QUEUED = 16;
@@ -59,6 +65,8 @@ export class ServerSession {
   private chain = Promise.resolve();
   private queued = 0;
   identity: Buffer | undefined;
+  /** The connection ID the client puts in its records (RFC 9146), when it asked for one. */
+  readonly connectionId: Buffer | undefined;
 
   constructor(
     accepted: { hello: ClientHello; message: HandshakeMessage; recordSeq: number },
@@ -73,12 +81,13 @@ export class ServerSession {
     this.nextSendSeq = message.messageSeq;
     const { certificate, checkClientCertificate } = opts;
     const have = { psk: !!opts.lookupPsk, certificate: !!(certificate && checkClientCertificate) };
-    const serves = (id: number) =>
-      CIPHER_SUITES.some((s) => s.id === id && (s.keyExchange === "psk" ? have.psk : have.certificate));
-    this.resumed = resumable(hello, opts.sessionCache, serves);
-    this.suite = this.resumed ? CIPHER_SUITES.find((s) => s.id === this.resumed!.suiteId) : chooseSuite(hello, have);
+    this.resumed = resumable(hello, opts.sessionCache, (id) => !!servedSuite(id, have));
+    this.suite = this.resumed ? servedSuite(this.resumed.suiteId, have) : chooseSuite(hello, have);
     this.extendedMasterSecret = offersExtendedMasterSecret(hello);
     this.sessionId = this.resumed?.id ?? (opts.sessionCache ? randomBytes(32) : Buffer.alloc(0));
+    const cid = opts.connectionId && negotiateConnectionId(hello, opts.connectionId);
+    if (cid) this.channel.useConnectionIds(opts.connectionId!, cid.peer);
+    this.connectionId = cid ? opts.connectionId : undefined;
     if (this.suite?.keyExchange === "ecdhe_ecdsa" && !this.resumed) {
       this.exchange = new CertificateExchange(certificate!, checkClientCertificate!);
     }
@@ -91,12 +100,10 @@ export class ServerSession {
       return;
     }
     this.transcript.push(encodeHandshake(message));
+    const extensions = serverHelloExtensions(hello, this.extendedMasterSecret, !!this.exchange, cid?.extension);
     const serverHello = encodeServerHello({
-      serverVersion: DTLS12,
-      random: this.serverRandom,
-      sessionId: this.sessionId,
-      cipherSuite: this.suite.id,
-      extensions: serverHelloExtensions(hello, this.extendedMasterSecret, !!this.exchange),
+      ...{ serverVersion: DTLS12, random: this.serverRandom, sessionId: this.sessionId },
+      ...{ cipherSuite: this.suite.id, extensions },
     });
     const messages = [this.handshake(HandshakeType.serverHello, serverHello)];
     if (this.resumed) {
@@ -122,13 +129,7 @@ export class ServerSession {
   private resume(cached: CachedSession, serverHello: Buffer): void {
     this.identity = cached.identity;
     this.client = cached.client;
-    const keys = keyBlock(cached.master, this.clientRandom, this.serverRandom, this.suite!.sizes);
-    const candidate = {
-      index: cached.keyIndex,
-      master: cached.master,
-      read: this.suite!.protection(keys.client),
-      write: this.suite!.protection(keys.server),
-    };
+    const candidate = resumedKeys(cached, this.suite!, { client: this.clientRandom, server: this.serverRandom });
     this.channel.useKeys(candidate.read, candidate.write);
     this.candidates = [candidate];
     const finished = this.handshake(
@@ -154,12 +155,15 @@ export class ServerSession {
     return this.state === "closed";
   }
 
-  /** Takes one datagram from the peer; it is processed after those before it (a PSK lookup may be under way). */
-  receive(datagram: Buffer): void {
+  /**
+   * Takes one datagram from the peer; it is processed after those before it (a PSK lookup may be under way). `from`
+   * is handed to `onMoved` when the datagram carries an authentic tls12_cid record newer than any before.
+   */
+  receive(datagram: Buffer, from?: unknown): void {
     if (this.state === "closed" || this.queued >= MAX_QUEUED) return;
     this.queued++;
     this.chain = this.chain
-      .then(() => this.process(datagram))
+      .then(() => this.process(datagram, from))
       .catch((e: unknown) =>
         this.fail(e instanceof DtlsError ? e : new DtlsError(String(e), AlertDescription.internalError)),
       )
@@ -186,21 +190,22 @@ export class ServerSession {
     this.end(reason);
   }
 
-  private async process(datagram: Buffer): Promise<void> {
-    const records = decodeRecords(datagram);
+  private async process(datagram: Buffer, from: unknown): Promise<void> {
+    const records = decodeRecords(datagram, this.channel.cidLength);
     if (!records.ok) return;
     for (const record of records.value) {
       if (this.state === "closed") return;
-      await this.processRecord(record);
+      await this.processRecord(record, from);
     }
   }
 
-  private async processRecord(record: DtlsRecord): Promise<void> {
+  private async processRecord(record: DtlsRecord, from: unknown): Promise<void> {
     if (record.epoch === 1 && this.state === "finished") return this.tryFinished(record);
     const opened = this.channel.open(record);
     if (!opened.ok) return; // RFC 6347 §4.1.2.7: invalid records are dropped silently.
-    const plaintext = opened.value;
-    switch (record.type) {
+    const { plaintext, type } = opened.value;
+    if (record.cid && opened.value.newest && this.state === "established") this.opts.onMoved?.(from);
+    switch (type) {
       case ContentType.alert:
         // Once keys are in use, an unprotected alert may be anyone's: it cannot end the session.
         return record.epoch === 1 || !this.channel.hasKeys ? this.onAlert(plaintext) : undefined;
@@ -281,12 +286,11 @@ export class ServerSession {
 
   /** Tries each candidate key on the client's Finished; the one that opens and verifies it is the session's. */
   private tryFinished(record: DtlsRecord): void {
-    if (record.type !== ContentType.handshake) return;
     const expected = (master: Buffer) => verifyData(master, "client", transcriptHash(this.transcript));
     for (const candidate of this.candidates) {
       const opened = this.channel.open(record, candidate.read);
-      if (!opened.ok) continue;
-      const fragments = decodeFragments(opened.value);
+      if (!opened.ok || opened.value.type !== ContentType.handshake) continue;
+      const fragments = decodeFragments(opened.value.plaintext);
       const f = fragments.ok ? fragments.value[0] : undefined;
       if (!f || f.msgType !== HandshakeType.finished || f.messageSeq !== this.nextReceiveSeq) continue;
       const verify = decodeFinished(f.body);
@@ -390,5 +394,3 @@ export class ServerSession {
     this.opts.onClose(reason, alert);
   }
 }
-
-export type { EstablishedInfo, SessionOptions };

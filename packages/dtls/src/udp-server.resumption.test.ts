@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { EstablishedInfo } from "./session.js";
+import type { EstablishedInfo } from "./session-options.js";
 import { createTestCa } from "./pki.test-kit.js";
 import { DtlsServer, type DtlsServerOptions } from "./udp-server.js";
 
