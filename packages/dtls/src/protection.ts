@@ -28,7 +28,7 @@ function seqNum(epoch: number, seq: number): Buffer {
 }
 
 /** tls12_cid's content type (RFC 9146 §3), the outer type of a record that carries a connection ID. */
-export const TLS12_CID = 25;
+const TLS12_CID = 25;
 const SEQ_NUM_PLACEHOLDER = Buffer.alloc(8, 0xff);
 
 /**
@@ -36,7 +36,7 @@ const SEQ_NUM_PLACEHOLDER = Buffer.alloc(8, 0xff);
  * With a connection ID it is RFC 9146 §5's: seq_num_placeholder, tls12_cid, cid_length, tls12_cid, version, epoch,
  * sequence number, cid, and the length of the DTLSInnerPlaintext.
  */
-export function additionalData(type: number, epoch: number, seq: number, length: number, cid?: Buffer): Buffer {
+function additionalData(type: number, epoch: number, seq: number, length: number, cid?: Buffer): Buffer {
   if (!cid) return Buffer.concat([seqNum(epoch, seq), uint(type, 1), uint(DTLS12, 2), uint(length, 2)]);
   const head = [SEQ_NUM_PLACEHOLDER, uint(TLS12_CID, 1), uint(cid.length, 1), uint(TLS12_CID, 1)];
   return Buffer.concat([...head, uint(DTLS12, 2), seqNum(epoch, seq), cid, uint(length, 2)]);
