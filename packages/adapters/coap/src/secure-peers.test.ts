@@ -3,6 +3,7 @@ import { generate, parse, type ParsedPacket } from "coap-packet";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCoapAdapter, type CoapAdapter } from "./coap-adapter.js";
+import { SecurePeers } from "./secure-peers.js";
 
 /** The fake registry answering PSK credentials of its devices with their token as the one candidate key. */
 class PskRegistry extends FakeRegistryClient {
@@ -79,5 +80,20 @@ describe("the CoAP adapter's DTLS side", () => {
     registry.addDevice({ deviceIntId: 3, deviceId: "d3", username: "u3", token: "t", blocked: true });
     adapter.secure.established(peer, Buffer.from("u3"), (reason) => ended.push(reason));
     await expect.poll(() => ended).toEqual(["refused: device is blocked"]);
+  });
+});
+
+describe("SecurePeers with a DTLS Connection ID", () => {
+  it("keeps the device of a session whose address moved, and forgets the old address", () => {
+    const peers = new SecurePeers(adapter.leases, registry, pino({ level: "silent" }), { openOnHandshake: false });
+    const device = { address: "10.0.0.9", port: 40000 };
+    peers.established(device, Buffer.from("u3"), () => {});
+    const before = { ...device };
+    device.port = 40001;
+    expect(peers.identityOf(device)).toBeUndefined();
+    peers.moved(device, before);
+    expect(peers.identityOf(device)).toBe("u3");
+    expect(peers.identityOf(before)).toBeUndefined();
+    expect(peers.size).toBe(1);
   });
 });
