@@ -1,5 +1,5 @@
 import type { RecordProtection } from "./protection.js";
-import { type DtlsRecord, DTLS12, encodeRecord } from "./record.js";
+import { ContentType, type DtlsRecord, DTLS12, encodeRecord } from "./record.js";
 import { ReplayWindow } from "./replay.js";
 import { ok, refuse, type Result } from "./result.js";
 
@@ -12,6 +12,8 @@ export class RecordChannel {
   private readonly windows = [new ReplayWindow(), new ReplayWindow()];
   private write: RecordProtection | undefined;
   private read: RecordProtection | undefined;
+  private readCid: Buffer | undefined;
+  private writeCid: Buffer | undefined;
 
   /** `firstSeq`: the server's first record reuses the ClientHello's number (RFC 6347 §4.2.1). */
   constructor(firstSeq: number) {
@@ -24,6 +26,20 @@ export class RecordChannel {
     this.write = write;
   }
 
+  /**
+   * Connection IDs (RFC 9146): `read` is the one this side handed out, which the peer's epoch 1 records may carry;
+   * `write`, the peer's, goes into every epoch 1 record sent (none when the peer asked for an empty one).
+   */
+  useConnectionIds(read: Buffer, write: Buffer | undefined): void {
+    this.readCid = read;
+    this.writeCid = write && write.length > 0 ? write : undefined;
+  }
+
+  /** The length of this side's connection ID, which tls12_cid records are decoded with (0: none). */
+  get cidLength(): number {
+    return this.readCid?.length ?? 0;
+  }
+
   get hasKeys(): boolean {
     return this.write !== undefined;
   }
@@ -34,27 +50,55 @@ export class RecordChannel {
     let body = plaintext;
     if (epoch === 1) {
       if (!this.write) throw new Error("epoch 1 written before keys were agreed");
+      const cid = this.writeCid;
+      if (cid) {
+        // RFC 9146 §4: DTLSInnerPlaintext is the content, then its real type, no padding.
+        body = this.write.seal(ContentType.tls12Cid, epoch, seq, Buffer.concat([plaintext, Buffer.from([type])]), cid);
+        return encodeRecord({ type: ContentType.tls12Cid, version: DTLS12, epoch, seq, cid, body });
+      }
       body = this.write.seal(type, epoch, seq, plaintext);
     }
     return encodeRecord({ type, version: DTLS12, epoch, seq, body });
   }
 
   /**
-   * A received record's plaintext, refused when replayed, from an unknown epoch, or not authentic. `protection`
-   * opens epoch 1 with keys not yet taken (a candidate PSK's).
+   * A received record's content type and plaintext, refused when replayed, from an unknown epoch, or not authentic.
+   * `protection` opens epoch 1 with keys not yet taken (a candidate PSK's). `newest`: no record of its epoch with a
+   * higher sequence number came before (RFC 9146 §6 moves a peer's address only for such a record).
    */
-  open(record: DtlsRecord, protection = this.read): Result<Buffer> {
+  open(record: DtlsRecord, protection = this.read): Result<Opened> {
     const window = this.windows[record.epoch];
     if (!window) return refuse(`record: epoch ${record.epoch} unknown`);
     if (!window.mayAccept(record.seq)) return refuse("record: replayed");
     let plaintext = record.body;
+    let type = record.type;
     if (record.epoch === 1) {
       if (!protection) return refuse("record: epoch 1 before keys");
-      const opened = protection.open(record.type, record.epoch, record.seq, record.body);
+      if (record.cid && !(this.readCid && record.cid.equals(this.readCid))) return refuse("record: not our CID");
+      const opened = protection.open(record.type, record.epoch, record.seq, record.body, record.cid);
       if (!opened.ok) return opened;
       plaintext = opened.value;
+      if (record.cid) {
+        const inner = innerPlaintext(plaintext);
+        if (!inner.ok) return inner;
+        ({ type, plaintext } = inner.value);
+      }
     }
-    window.mark(record.seq);
-    return ok(plaintext);
+    return ok({ type, plaintext, newest: window.mark(record.seq) });
   }
+}
+
+/** An authenticated record: its (inner) content type and plaintext, and whether it is its epoch's newest. */
+export interface Opened {
+  type: number;
+  plaintext: Buffer;
+  newest: boolean;
+}
+
+/** RFC 9146 §4: the real content type is the last non-zero byte; the zeros after it are padding. */
+function innerPlaintext(inner: Buffer): Result<{ type: number; plaintext: Buffer }> {
+  let end = inner.length - 1;
+  while (end >= 0 && inner[end] === 0) end--;
+  if (end < 0) return refuse("record: DTLSInnerPlaintext without a content type");
+  return ok({ type: inner[end]!, plaintext: inner.subarray(0, end) });
 }

@@ -8,6 +8,7 @@ export const ExtensionType = {
   signatureAlgorithms: 13,
   encryptThenMac: 22,
   extendedMasterSecret: 23,
+  connectionId: 54,
   renegotiationInfo: 0xff01,
 } as const;
 

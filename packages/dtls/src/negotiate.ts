@@ -13,6 +13,11 @@ export function chooseSuite(hello: ClientHello, have: { psk: boolean; certificat
   return CIPHER_SUITES.find((s) => hello.cipherSuites.includes(s.id) && (s.keyExchange === "psk" ? have.psk : ecdhe));
 }
 
+/** The suite with this number if the server still serves its kind of key exchange (a cached session's suite). */
+export function servedSuite(id: number, have: { psk: boolean; certificate: boolean }): CipherSuite | undefined {
+  return CIPHER_SUITES.find((s) => s.id === id && (s.keyExchange === "psk" ? have.psk : have.certificate));
+}
+
 function clientTakesP256(hello: ClientHello): boolean {
   const allows = (type: number, decode: (d: Buffer) => { ok: boolean; value?: number[] }, want: number) => {
     const ext = findExtension(hello.extensions, type);

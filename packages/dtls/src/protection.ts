@@ -6,9 +6,10 @@ import { ok, refuse, type Result } from "./result.js";
 
 /** Protects and opens the records of one direction under one epoch's keys. */
 export interface RecordProtection {
-  seal(type: number, epoch: number, seq: number, plaintext: Buffer): Buffer;
+  /** `cid`: the record is a tls12_cid one (RFC 9146) and `plaintext` its DTLSInnerPlaintext. */
+  seal(type: number, epoch: number, seq: number, plaintext: Buffer, cid?: Buffer): Buffer;
   /** The plaintext, or a refusal when the record was altered or made under other keys (bad_record_mac). */
-  open(type: number, epoch: number, seq: number, body: Buffer): Result<Buffer>;
+  open(type: number, epoch: number, seq: number, body: Buffer, cid?: Buffer): Result<Buffer>;
 }
 
 /** A cipher suite this server negotiates: its number, key sizes and record protection. */
@@ -26,9 +27,19 @@ function seqNum(epoch: number, seq: number): Buffer {
   return Buffer.concat([uint(epoch, 2), uint(seq, 6)]);
 }
 
-/** The additional data of an AEAD record, and the input of a CBC record's MAC before the fragment (RFC 5246 §6.2.3). */
-function additionalData(type: number, epoch: number, seq: number, length: number): Buffer {
-  return Buffer.concat([seqNum(epoch, seq), uint(type, 1), uint(DTLS12, 2), uint(length, 2)]);
+/** tls12_cid's content type (RFC 9146 §3), the outer type of a record that carries a connection ID. */
+const TLS12_CID = 25;
+const SEQ_NUM_PLACEHOLDER = Buffer.alloc(8, 0xff);
+
+/**
+ * The additional data of an AEAD record, and the input of a CBC record's MAC before the fragment (RFC 5246 §6.2.3).
+ * With a connection ID it is RFC 9146 §5's: seq_num_placeholder, tls12_cid, cid_length, tls12_cid, version, epoch,
+ * sequence number, cid, and the length of the DTLSInnerPlaintext.
+ */
+function additionalData(type: number, epoch: number, seq: number, length: number, cid?: Buffer): Buffer {
+  if (!cid) return Buffer.concat([seqNum(epoch, seq), uint(type, 1), uint(DTLS12, 2), uint(length, 2)]);
+  const head = [SEQ_NUM_PLACEHOLDER, uint(TLS12_CID, 1), uint(cid.length, 1), uint(TLS12_CID, 1)];
+  return Buffer.concat([...head, uint(DTLS12, 2), seqNum(epoch, seq), cid, uint(length, 2)]);
 }
 
 /** AES-128-CCM with an 8-byte tag: the primitive of RFC 3610 as node:crypto runs it. */
@@ -64,19 +75,19 @@ const ccm8: CipherSuite = {
   keyExchange: "psk",
   sizes: { macKey: 0, encKey: 16, fixedIv: 4 },
   protection: ({ encKey, fixedIv }) => ({
-    seal(type, epoch, seq, plaintext) {
+    seal(type, epoch, seq, plaintext, cid) {
       const explicit = seqNum(epoch, seq);
       const nonce = Buffer.concat([fixedIv, explicit]);
       return Buffer.concat([
         explicit,
-        ccm8Seal(encKey, nonce, additionalData(type, epoch, seq, plaintext.length), plaintext),
+        ccm8Seal(encKey, nonce, additionalData(type, epoch, seq, plaintext.length, cid), plaintext),
       ]);
     },
-    open(type, epoch, seq, body) {
+    open(type, epoch, seq, body, cid) {
       if (body.length < 16) return refuse("record: too short for CCM_8");
       const nonce = Buffer.concat([fixedIv, body.subarray(0, 8)]);
       const sealed = body.subarray(8);
-      const plain = ccm8Open(encKey, nonce, additionalData(type, epoch, seq, sealed.length - 8), sealed);
+      const plain = ccm8Open(encKey, nonce, additionalData(type, epoch, seq, sealed.length - 8, cid), sealed);
       return plain ? ok(plain) : refuse("record: CCM_8 tag does not match");
     },
   }),
@@ -96,9 +107,9 @@ const cbcSha256: CipherSuite = {
   keyExchange: "psk",
   sizes: { macKey: MAC, encKey: 16, fixedIv: 0 },
   protection: ({ macKey, encKey }) => ({
-    seal(type, epoch, seq, plaintext) {
+    seal(type, epoch, seq, plaintext, cid) {
       const mac = createHmac("sha256", macKey)
-        .update(additionalData(type, epoch, seq, plaintext.length))
+        .update(additionalData(type, epoch, seq, plaintext.length, cid))
         .update(plaintext)
         .digest();
       const padLength = (BLOCK - ((plaintext.length + MAC + 1) % BLOCK)) % BLOCK;
@@ -107,7 +118,7 @@ const cbcSha256: CipherSuite = {
       const c = createCipheriv("aes-128-cbc", encKey, iv).setAutoPadding(false);
       return Buffer.concat([iv, c.update(padded), c.final()]);
     },
-    open(type, epoch, seq, body) {
+    open(type, epoch, seq, body, cid) {
       if (body.length % BLOCK !== 0 || body.length < BLOCK + 3 * BLOCK) return refuse("record: bad CBC length");
       const d = createDecipheriv("aes-128-cbc", encKey, body.subarray(0, BLOCK)).setAutoPadding(false);
       const padded = Buffer.concat([d.update(body.subarray(BLOCK)), d.final()]);
@@ -123,7 +134,7 @@ const cbcSha256: CipherSuite = {
       const plaintext = padded.subarray(0, padded.length - cut);
       const mac = padded.subarray(plaintext.length, plaintext.length + MAC);
       const want = createHmac("sha256", macKey)
-        .update(additionalData(type, epoch, seq, plaintext.length))
+        .update(additionalData(type, epoch, seq, plaintext.length, cid))
         .update(plaintext)
         .digest();
       const good = timingSafeEqual(mac, want) && !bad;
@@ -163,17 +174,17 @@ const ecdheGcm: CipherSuite = {
   keyExchange: "ecdhe_ecdsa",
   sizes: { macKey: 0, encKey: 16, fixedIv: 4 },
   protection: ({ encKey, fixedIv }) => ({
-    seal(type, epoch, seq, plaintext) {
+    seal(type, epoch, seq, plaintext, cid) {
       const explicit = seqNum(epoch, seq);
       const nonce = Buffer.concat([fixedIv, explicit]);
-      const aad = additionalData(type, epoch, seq, plaintext.length);
+      const aad = additionalData(type, epoch, seq, plaintext.length, cid);
       return Buffer.concat([explicit, gcmSeal(encKey, nonce, aad, plaintext)]);
     },
-    open(type, epoch, seq, body) {
+    open(type, epoch, seq, body, cid) {
       if (body.length < 8 + 16) return refuse("record: too short for GCM");
       const nonce = Buffer.concat([fixedIv, body.subarray(0, 8)]);
       const sealed = body.subarray(8);
-      const plain = gcmOpen(encKey, nonce, additionalData(type, epoch, seq, sealed.length - 16), sealed);
+      const plain = gcmOpen(encKey, nonce, additionalData(type, epoch, seq, sealed.length - 16, cid), sealed);
       return plain ? ok(plain) : refuse("record: GCM tag does not match");
     },
   }),

@@ -41,6 +41,8 @@ export class PskTestClient {
   private master: Buffer = Buffer.alloc(0);
   private finished: Buffer = Buffer.alloc(0);
   private serverKeyExchange: Buffer | undefined;
+  /** The connection ID the server handed out (RFC 9146), which this client's epoch 1 records carry. */
+  serverCid: Buffer | undefined;
 
   constructor(
     private readonly suites = [0xc0a8],
@@ -86,6 +88,8 @@ export class PskTestClient {
       this.serverRandom = sh.value.random;
       this.suiteId = sh.value.cipherSuite;
       this.extended = sh.value.extensions.some((e) => e.type === ExtensionType.extendedMasterSecret);
+      const cid = sh.value.extensions.find((e) => e.type === ExtensionType.connectionId);
+      this.serverCid = cid ? cid.data.subarray(1, 1 + cid.data[0]!) : undefined;
     }
   }
 
@@ -152,6 +156,12 @@ export class PskTestClient {
 
   record(type: number, epoch: 0 | 1, plaintext: Buffer): Buffer {
     const seq = this.seq[epoch]!++;
+    const cid = this.serverCid;
+    if (epoch === 1 && cid && cid.length > 0) {
+      const inner = Buffer.concat([plaintext, Buffer.from([type])]);
+      const sealed = this.write!.seal(ContentType.tls12Cid, epoch, seq, inner, cid);
+      return encodeRecord({ type: ContentType.tls12Cid, version: DTLS12, epoch, seq, cid, body: sealed });
+    }
     const body = epoch === 1 ? this.write!.seal(type, epoch, seq, plaintext) : plaintext;
     return encodeRecord({ type, version: DTLS12, epoch, seq, body });
   }
@@ -161,15 +171,23 @@ export class PskTestClient {
   }
 
   /** The records of a datagram from the server, epoch 1 ones opened. */
-  open(datagram: Buffer): { type: number; epoch: number; plaintext: Buffer }[] {
-    const records = decodeRecords(datagram);
+  open(datagram: Buffer): { type: number; epoch: number; plaintext: Buffer; cid?: Buffer }[] {
+    const records = decodeRecords(datagram, this.ownCid().length);
     if (!records.ok) throw new Error(records.reason);
     return records.value.map((r) => {
       if (r.epoch === 0) return { type: r.type, epoch: 0, plaintext: r.body };
-      const opened = this.read!.open(r.type, r.epoch, r.seq, r.body);
+      const opened = this.read!.open(r.type, r.epoch, r.seq, r.body, r.cid);
       if (!opened.ok) throw new Error(opened.reason);
-      return { type: r.type, epoch: 1, plaintext: opened.value };
+      if (!r.cid) return { type: r.type, epoch: 1, plaintext: opened.value };
+      const inner = opened.value; // no padding from this server: the last byte is the real type
+      return { type: inner.at(-1)!, epoch: 1, plaintext: inner.subarray(0, -1), cid: r.cid };
     });
+  }
+
+  /** The connection ID this client asked the server to put in its records, if any. */
+  private ownCid(): Buffer {
+    const ext = this.extensions.find((e) => e.type === ExtensionType.connectionId);
+    return ext ? ext.data.subarray(1, 1 + ext.data[0]!) : Buffer.alloc(0);
   }
 
   /** Another ClientHello after the handshake, protected: an attempt to renegotiate. */

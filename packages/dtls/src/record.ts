@@ -1,8 +1,14 @@
 import { decodeWith, uint } from "./bytes.js";
 import { ok, refuse, type Result } from "./result.js";
 
-/** Record content types (RFC 5246 §6.2.1). */
-export const ContentType = { changeCipherSpec: 20, alert: 21, handshake: 22, applicationData: 23 } as const;
+/** Record content types (RFC 5246 §6.2.1), and tls12_cid (RFC 9146 §3). */
+export const ContentType = {
+  changeCipherSpec: 20,
+  alert: 21,
+  handshake: 22,
+  applicationData: 23,
+  tls12Cid: 25,
+} as const;
 
 /** DTLS 1.2 on the wire (RFC 6347 §4.1: the ones' complement of 1.2). */
 export const DTLS12 = 0xfefd;
@@ -20,6 +26,8 @@ export interface DtlsRecord {
   version: number;
   epoch: number;
   seq: number;
+  /** The connection ID of a tls12_cid record (RFC 9146 §4), between the sequence number and the length. */
+  cid?: Buffer;
   body: Buffer;
 }
 
@@ -27,9 +35,10 @@ const TYPES = new Set<number>(Object.values(ContentType));
 
 /**
  * Splits a datagram into its records (RFC 6347 §4.1.1: several may share one). A malformed record refuses the whole
- * datagram: its length cannot be trusted to find the next one.
+ * datagram: its length cannot be trusted to find the next one. `cidLength`: the length of the connection IDs this side
+ * hands out (RFC 9146 leaves it implicit); 0 refuses tls12_cid records.
  */
-export function decodeRecords(datagram: Buffer): Result<DtlsRecord[]> {
+export function decodeRecords(datagram: Buffer, cidLength = 0): Result<DtlsRecord[]> {
   return decodeWith("record", datagram, (r) => {
     const records: DtlsRecord[] = [];
     while (r.remaining > 0) {
@@ -37,11 +46,15 @@ export function decodeRecords(datagram: Buffer): Result<DtlsRecord[]> {
       const version = r.u16();
       const epoch = r.u16();
       const seq = r.u48();
+      const withCid = type === ContentType.tls12Cid;
+      if (withCid && (cidLength === 0 || epoch === 0)) return refuse("record: tls12_cid without a connection ID");
+      const cid = withCid ? r.bytes(cidLength) : undefined;
       const length = r.u16();
       if (!TYPES.has(type)) return refuse(`record: unknown content type ${type}`);
       if (version >> 8 !== 0xfe) return refuse(`record: version ${version.toString(16)} is not DTLS`);
       if (length > MAX_RECORD_BODY) return refuse(`record: length ${length} over ${MAX_RECORD_BODY}`);
-      records.push({ type, version, epoch, seq, body: r.bytes(length) });
+      const body = r.bytes(length);
+      records.push(cid ? { type, version, epoch, seq, cid, body } : { type, version, epoch, seq, body });
     }
     return ok(records);
   });
@@ -54,6 +67,7 @@ function recordHeader(type: number, version: number, epoch: number, seq: number,
 
 /** One record on the wire. */
 export function encodeRecord(record: DtlsRecord): Buffer {
-  const { type, version, epoch, seq, body } = record;
-  return Buffer.concat([recordHeader(type, version, epoch, seq, body.length), body]);
+  const { type, version, epoch, seq, cid, body } = record;
+  const header = recordHeader(type, version, epoch, seq, body.length);
+  return cid ? Buffer.concat([header.subarray(0, 11), cid, header.subarray(11), body]) : Buffer.concat([header, body]);
 }

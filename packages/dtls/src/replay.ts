@@ -14,14 +14,15 @@ export class ReplayWindow {
     return ((this.bits >> BigInt(behind)) & 1n) === 0n;
   }
 
-  /** Records a sequence number whose record was authenticated. */
-  mark(seq: number): void {
+  /** Records a sequence number whose record was authenticated; true when it is the highest seen. */
+  mark(seq: number): boolean {
     if (seq > this.highest) {
       const shift = this.highest < 0 ? 64 : seq - this.highest;
       this.bits = shift >= 64 ? 1n : ((this.bits << BigInt(shift)) | 1n) & 0xffff_ffff_ffff_ffffn;
       this.highest = seq;
-      return;
+      return true;
     }
     this.bits |= 1n << BigInt(this.highest - seq);
+    return false;
   }
 }

@@ -1,4 +1,5 @@
 import { keyBlock, masterSecret, transcriptHash } from "./prf.js";
+import type { CachedSession } from "./session-cache.js";
 import type { CipherSuite, RecordProtection } from "./protection.js";
 
 /** The secrets one candidate premaster secret (one per candidate PSK, or the ECDH one) gives a handshake. */
@@ -28,4 +29,15 @@ export function candidateKeys(
     const keys = keyBlock(master, randoms.client, randoms.server, suite.sizes);
     return { index, master, read: suite.protection(keys.client), write: suite.protection(keys.server) };
   });
+}
+
+/** The epoch 1 protections of an abbreviated handshake: the cached master secret with the new randoms (§7.3). */
+export function resumedKeys(
+  cached: CachedSession,
+  suite: CipherSuite,
+  randoms: { client: Buffer; server: Buffer },
+): CandidateKeys {
+  const keys = keyBlock(cached.master, randoms.client, randoms.server, suite.sizes);
+  const read = suite.protection(keys.client);
+  return { index: cached.keyIndex, master: cached.master, read, write: suite.protection(keys.server) };
 }

@@ -10,7 +10,8 @@ import { mutate, random } from "./mutate.test-kit.js";
 import { createTestCa } from "./pki.test-kit.js";
 import { PskTestClient } from "./psk-client.test-kit.js";
 import { ContentType } from "./record.js";
-import { ServerSession, type SessionOptions } from "./session.js";
+import { ServerSession } from "./session.js";
+import type { SessionOptions } from "./session-options.js";
 
 const ca = createTestCa("Session CA");
 const serverCert = ca.issue("server");

@@ -1,13 +1,6 @@
 import { randomBytes } from "node:crypto";
-import {
-  CertificateExchange,
-  type CheckClientCertificate,
-  type ClientIdentity,
-  type ServerCertificate,
-} from "./certificate-exchange.js";
+import { CertificateExchange, type ClientIdentity } from "./certificate-exchange.js";
 import { RecordChannel } from "./channel.js";
-import { encodePointFormats } from "./ecdhe-messages.js";
-import type { Clock } from "./clock.js";
 import { decodeFragments, encodeHandshake, type HandshakeMessage, HandshakeType, Reassembler } from "./handshake.js";
 import {
   AlertDescription,
@@ -17,57 +10,32 @@ import {
   decodeAlert,
   decodeFinished,
   decodePskIdentity,
-  EMPTY_RENEGOTIATION_INFO_SCSV,
   encodeAlert,
   encodePskIdentity,
   encodeServerHello,
-  type Extension,
-  ExtensionType,
-  findExtension,
 } from "./messages.js";
-import { chooseSuite } from "./negotiate.js";
+import { chooseSuite, servedSuite } from "./negotiate.js";
 import { pskPremasterSecret, verifyData, transcriptHash } from "./prf.js";
 import type { CipherSuite } from "./protection.js";
-import { type FlightEntry, packFlight } from "./flight.js";
+import { FlightSender } from "./flight-sender.js";
+import {
+  helloRefusal,
+  negotiateConnectionId,
+  offersExtendedMasterSecret,
+  resumable,
+  serverHelloExtensions,
+} from "./server-hello.js";
+import type { CachedSession } from "./session-cache.js";
 import { ContentType, decodeRecords, type DtlsRecord, DTLS12 } from "./record.js";
 import { DtlsError } from "./result.js";
-import { type CandidateKeys, candidateKeys } from "./session-keys.js";
+import type { EstablishedInfo, SessionOptions } from "./session-options.js";
+import { type CandidateKeys, candidateKeys, resumedKeys } from "./session-keys.js";
 
-export interface SessionOptions {
-  /** Candidate keys for a PSK identity, tried in order against the client's Finished; undefined: identity unknown. */
-  lookupPsk?(identity: Buffer): Promise<Buffer[] | undefined>;
-  /** The server's chain and key; with `checkClientCertificate` it enables the ECDHE_ECDSA suites. */
-  certificate?: ServerCertificate;
-  checkClientCertificate?: CheckClientCertificate;
-  /** Sent in a ServerKeyExchange when set (RFC 4279 §2); without it the message is left out. */
-  identityHint?: Buffer;
-  clock: Clock;
-  send(datagram: Buffer): void;
-  onData(data: Buffer): void;
-  onEstablished?(info: EstablishedInfo): void;
-  /** The session ended: closed by either side, failed with `alert`, or timed out. Called once. */
-  onClose(reason: string, alert?: number): void;
-  /** Largest datagram sent; handshake messages beyond it are fragmented. */
-  mtu?: number;
-  /** Time a handshake may take before its state is dropped. */
-  handshakeTimeoutMs?: number;
-}
-
-/** A session's peer: its PSK identity and which candidate key matched, or its certificate's checked identity. */
-export interface EstablishedInfo {
-  identity: Buffer;
-  keyIndex: number;
-  suite: string;
-  client?: ClientIdentity;
-}
-
-/** RFC 6347 §4.2.4.1: initial retransmission timer 1 s, doubled on each retransmission, at most 60 s. */
-const INITIAL_RETRANSMIT_MS = 1000;
-const MAX_RETRANSMIT_MS = 60_000;
 /** Datagrams queued behind a PSK lookup or a client certificate check; more are dropped. */
 const MAX_QUEUED = 16;
 
-type State = "keyExchange" | "finished" | "established" | "closed";
+/** `finished`: a full handshake awaits the client's Finished; `resumed`: an abbreviated one does. */
+type State = "keyExchange" | "finished" | "resumed" | "established" | "closed";
 
 /**
  * The server side of one DTLS 1.2 association after its ClientHello passed the cookie check. With a PSK suite it
@@ -85,18 +53,20 @@ export class ServerSession {
   private readonly clientRandom: Buffer;
   private readonly serverRandom = randomBytes(32);
   private readonly extendedMasterSecret: boolean;
+  private readonly sessionId: Buffer;
+  private readonly flights: FlightSender;
   private nextReceiveSeq: number;
   private nextSendSeq: number;
-  private flight: FlightEntry[] = [];
-  private retransmitMs = INITIAL_RETRANSMIT_MS;
-  private cancelRetransmit: (() => void) | undefined;
   private readonly cancelDeadline: () => void;
   private candidates: CandidateKeys[] = [];
   private readonly exchange: CertificateExchange | undefined;
+  private readonly resumed: CachedSession | undefined;
   private client: ClientIdentity | undefined;
   private chain = Promise.resolve();
   private queued = 0;
   identity: Buffer | undefined;
+  /** The connection ID the client puts in its records (RFC 9146), when it asked for one. */
+  readonly connectionId: Buffer | undefined;
 
   constructor(
     accepted: { hello: ClientHello; message: HandshakeMessage; recordSeq: number },
@@ -104,48 +74,42 @@ export class ServerSession {
   ) {
     const { hello, message } = accepted;
     this.channel = new RecordChannel(accepted.recordSeq);
+    const retransmitting = () => this.state === "keyExchange" || this.state === "resumed";
+    this.flights = new FlightSender(this.channel, opts.clock, (d) => opts.send(d), opts.mtu ?? 1200, retransmitting);
     this.clientRandom = Buffer.from(hello.random);
     this.nextReceiveSeq = message.messageSeq + 1;
     this.nextSendSeq = message.messageSeq;
-    this.extendedMasterSecret = findExtension(hello.extensions, ExtensionType.extendedMasterSecret) !== undefined;
     const { certificate, checkClientCertificate } = opts;
-    this.suite = chooseSuite(hello, { psk: !!opts.lookupPsk, certificate: !!(certificate && checkClientCertificate) });
-    if (this.suite?.keyExchange === "ecdhe_ecdsa") {
+    const have = { psk: !!opts.lookupPsk, certificate: !!(certificate && checkClientCertificate) };
+    this.resumed = resumable(hello, opts.sessionCache, (id) => !!servedSuite(id, have));
+    this.suite = this.resumed ? servedSuite(this.resumed.suiteId, have) : chooseSuite(hello, have);
+    this.extendedMasterSecret = offersExtendedMasterSecret(hello);
+    this.sessionId = this.resumed?.id ?? (opts.sessionCache ? randomBytes(32) : Buffer.alloc(0));
+    const cid = opts.connectionId && negotiateConnectionId(hello, opts.connectionId);
+    if (cid) this.channel.useConnectionIds(opts.connectionId!, cid.peer);
+    this.connectionId = cid ? opts.connectionId : undefined;
+    if (this.suite?.keyExchange === "ecdhe_ecdsa" && !this.resumed) {
       this.exchange = new CertificateExchange(certificate!, checkClientCertificate!);
     }
     this.cancelDeadline = opts.clock.setTimer(opts.handshakeTimeoutMs ?? 120_000, () => {
       if (this.state !== "established") this.end("handshake timed out");
     });
-    const renegotiation = findExtension(hello.extensions, ExtensionType.renegotiationInfo);
-    const refusal = !this.suite
-      ? "no cipher suite in common"
-      : !hello.compressionMethods.includes(0) || hello.clientVersion > DTLS12
-        ? "no DTLS 1.2 without compression"
-        : renegotiation && !renegotiation.data.equals(Buffer.from([0]))
-          ? "renegotiation_info not empty"
-          : undefined;
+    const refusal = helloRefusal(hello, this.suite);
     if (refusal || !this.suite) {
       this.fail(new DtlsError(refusal ?? "", AlertDescription.handshakeFailure));
       return;
     }
     this.transcript.push(encodeHandshake(message));
-    const extensions: Extension[] = [];
-    if (this.extendedMasterSecret) extensions.push({ type: ExtensionType.extendedMasterSecret, data: Buffer.alloc(0) });
-    // RFC 5746 §3.6: answer a client that signals secure renegotiation; renegotiation itself is refused later.
-    if (renegotiation || hello.cipherSuites.includes(EMPTY_RENEGOTIATION_INFO_SCSV)) {
-      extensions.push({ type: ExtensionType.renegotiationInfo, data: Buffer.from([0]) });
-    }
-    if (this.exchange && findExtension(hello.extensions, ExtensionType.ecPointFormats)) {
-      extensions.push({ type: ExtensionType.ecPointFormats, data: encodePointFormats([0]) }); // RFC 8422 §5.2
-    }
+    const extensions = serverHelloExtensions(hello, this.extendedMasterSecret, !!this.exchange, cid?.extension);
     const serverHello = encodeServerHello({
-      serverVersion: DTLS12,
-      random: this.serverRandom,
-      sessionId: Buffer.alloc(0),
-      cipherSuite: this.suite.id,
-      extensions,
+      ...{ serverVersion: DTLS12, random: this.serverRandom, sessionId: this.sessionId },
+      ...{ cipherSuite: this.suite.id, extensions },
     });
     const messages = [this.handshake(HandshakeType.serverHello, serverHello)];
+    if (this.resumed) {
+      this.resume(this.resumed, messages[0]!);
+      return;
+    }
     if (this.exchange) {
       for (const m of this.exchange.serverMessages(this.clientRandom, this.serverRandom)) {
         messages.push(this.handshake(m.msgType, m.body));
@@ -154,8 +118,33 @@ export class ServerSession {
       messages.push(this.handshake(HandshakeType.serverKeyExchange, encodePskIdentity(opts.identityHint)));
     }
     messages.push(this.handshake(HandshakeType.serverHelloDone, Buffer.alloc(0)));
-    this.sendFlight(messages.map((plaintext) => ({ type: ContentType.handshake, epoch: 0, plaintext })));
-    this.armRetransmit();
+    const flight = messages.map((plaintext) => ({ type: ContentType.handshake, epoch: 0 as const, plaintext }));
+    this.flights.send(flight, true);
+  }
+
+  /**
+   * The abbreviated handshake (RFC 5246 §7.3): ServerHello, ChangeCipherSpec and Finished under keys from the cached
+   * master secret and the new randoms; the client's ChangeCipherSpec and Finished end it.
+   */
+  private resume(cached: CachedSession, serverHello: Buffer): void {
+    this.identity = cached.identity;
+    this.client = cached.client;
+    const candidate = resumedKeys(cached, this.suite!, { client: this.clientRandom, server: this.serverRandom });
+    this.channel.useKeys(candidate.read, candidate.write);
+    this.candidates = [candidate];
+    const finished = this.handshake(
+      HandshakeType.finished,
+      verifyData(cached.master, "server", transcriptHash(this.transcript)),
+    );
+    this.state = "resumed";
+    this.flights.send(
+      [
+        { type: ContentType.handshake, epoch: 0, plaintext: serverHello },
+        { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
+        { type: ContentType.handshake, epoch: 1, plaintext: finished },
+      ],
+      true,
+    );
   }
 
   get established(): boolean {
@@ -166,12 +155,15 @@ export class ServerSession {
     return this.state === "closed";
   }
 
-  /** Takes one datagram from the peer; it is processed after those before it (a PSK lookup may be under way). */
-  receive(datagram: Buffer): void {
+  /**
+   * Takes one datagram from the peer; it is processed after those before it (a PSK lookup may be under way). `from`
+   * is handed to `onMoved` when the datagram carries an authentic tls12_cid record newer than any before.
+   */
+  receive(datagram: Buffer, from?: unknown): void {
     if (this.state === "closed" || this.queued >= MAX_QUEUED) return;
     this.queued++;
     this.chain = this.chain
-      .then(() => this.process(datagram))
+      .then(() => this.process(datagram, from))
       .catch((e: unknown) =>
         this.fail(e instanceof DtlsError ? e : new DtlsError(String(e), AlertDescription.internalError)),
       )
@@ -189,6 +181,7 @@ export class ServerSession {
   close(reason = "closed by the server"): void {
     if (this.state === "closed") return;
     this.sendAlert(AlertLevel.warning, AlertDescription.closeNotify);
+    this.forgetSession(); // the server ended it (a device refused since): no resumption
     this.end(reason);
   }
 
@@ -197,21 +190,22 @@ export class ServerSession {
     this.end(reason);
   }
 
-  private async process(datagram: Buffer): Promise<void> {
-    const records = decodeRecords(datagram);
+  private async process(datagram: Buffer, from: unknown): Promise<void> {
+    const records = decodeRecords(datagram, this.channel.cidLength);
     if (!records.ok) return;
     for (const record of records.value) {
       if (this.state === "closed") return;
-      await this.processRecord(record);
+      await this.processRecord(record, from);
     }
   }
 
-  private async processRecord(record: DtlsRecord): Promise<void> {
+  private async processRecord(record: DtlsRecord, from: unknown): Promise<void> {
     if (record.epoch === 1 && this.state === "finished") return this.tryFinished(record);
     const opened = this.channel.open(record);
     if (!opened.ok) return; // RFC 6347 §4.1.2.7: invalid records are dropped silently.
-    const plaintext = opened.value;
-    switch (record.type) {
+    const { plaintext, type } = opened.value;
+    if (record.cid && opened.value.newest && this.state === "established") this.opts.onMoved?.(from);
+    switch (type) {
       case ContentType.alert:
         // Once keys are in use, an unprotected alert may be anyone's: it cannot end the session.
         return record.epoch === 1 || !this.channel.hasKeys ? this.onAlert(plaintext) : undefined;
@@ -242,9 +236,10 @@ export class ServerSession {
 
   /** A peer that repeats its last flight lost ours (RFC 6347 §4.2.4): send it again. */
   private onRetransmittedFlight(msgType: number, epoch: number): void {
-    const repeatsHello = this.state === "keyExchange" && msgType === HandshakeType.clientHello && epoch === 0;
+    const awaiting = this.state === "keyExchange" || this.state === "resumed";
+    const repeatsHello = awaiting && msgType === HandshakeType.clientHello && epoch === 0;
     const repeatsFinished = this.state === "established" && msgType === HandshakeType.finished && epoch === 1;
-    if (repeatsHello || repeatsFinished) this.transmit();
+    if (repeatsHello || repeatsFinished) this.flights.transmit();
   }
 
   private async onHandshake(message: HandshakeMessage): Promise<void> {
@@ -253,6 +248,7 @@ export class ServerSession {
       this.nextReceiveSeq++;
       return this.sendAlert(AlertLevel.warning, AlertDescription.noRenegotiation);
     }
+    if (this.state === "resumed" && message.msgType === HandshakeType.finished) return this.resumedFinished(message);
     if (this.state === "keyExchange" && this.exchange) return this.onCertificateMessage(this.exchange, message);
     if (this.state !== "keyExchange" || message.msgType !== HandshakeType.clientKeyExchange) {
       throw new DtlsError(`unexpected handshake message ${message.msgType}`, AlertDescription.unexpectedMessage);
@@ -260,7 +256,7 @@ export class ServerSession {
     const identity = decodePskIdentity(message.body);
     if (!identity.ok) throw new DtlsError(identity.reason, AlertDescription.decodeError);
     this.nextReceiveSeq++;
-    this.stopRetransmit();
+    this.flights.stop();
     this.transcript.push(encodeHandshake(message));
     this.identity = Buffer.from(identity.value);
     const psks = await this.opts.lookupPsk!(this.identity);
@@ -273,7 +269,7 @@ export class ServerSession {
   private async onCertificateMessage(exchange: CertificateExchange, message: HandshakeMessage): Promise<void> {
     const step = await exchange.take(message, this.transcript);
     this.nextReceiveSeq++;
-    this.stopRetransmit();
+    this.flights.stop();
     this.transcript.push(encodeHandshake(message));
     if (step.premaster) this.candidates = this.keysFrom([step.premaster]);
     if (step.client) {
@@ -290,12 +286,11 @@ export class ServerSession {
 
   /** Tries each candidate key on the client's Finished; the one that opens and verifies it is the session's. */
   private tryFinished(record: DtlsRecord): void {
-    if (record.type !== ContentType.handshake) return;
     const expected = (master: Buffer) => verifyData(master, "client", transcriptHash(this.transcript));
     for (const candidate of this.candidates) {
       const opened = this.channel.open(record, candidate.read);
-      if (!opened.ok) continue;
-      const fragments = decodeFragments(opened.value);
+      if (!opened.ok || opened.value.type !== ContentType.handshake) continue;
+      const fragments = decodeFragments(opened.value.plaintext);
       const f = fragments.ok ? fragments.value[0] : undefined;
       if (!f || f.msgType !== HandshakeType.finished || f.messageSeq !== this.nextReceiveSeq) continue;
       const verify = decodeFinished(f.body);
@@ -311,23 +306,60 @@ export class ServerSession {
     this.transcript.push(encodeHandshake(clientFinished));
     const serverVerify = verifyData(candidate.master, "server", transcriptHash(this.transcript));
     this.candidates = [];
-    this.sendFlight([
-      { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
-      { type: ContentType.handshake, epoch: 1, plaintext: this.handshake(HandshakeType.finished, serverVerify) },
-    ]);
+    this.flights.send(
+      [
+        { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
+        { type: ContentType.handshake, epoch: 1, plaintext: this.handshake(HandshakeType.finished, serverVerify) },
+      ],
+      false,
+    );
+    if (this.sessionId.length > 0) {
+      this.opts.sessionCache?.put({
+        id: this.sessionId,
+        master: candidate.master,
+        suiteId: this.suite!.id,
+        extended: this.extendedMasterSecret,
+        identity: this.identity!,
+        keyIndex: candidate.index,
+        client: this.client,
+      });
+    }
+    this.established_(candidate.index);
+  }
+
+  /** The client's Finished of an abbreviated handshake: it covers ClientHello, ServerHello, the server's Finished. */
+  private resumedFinished(message: HandshakeMessage): void {
+    const candidate = this.candidates[0]!;
+    const verify = decodeFinished(message.body);
+    if (!verify.ok || !verify.value.equals(verifyData(candidate.master, "client", transcriptHash(this.transcript)))) {
+      throw new DtlsError("the client's Finished does not verify", AlertDescription.decryptError);
+    }
+    this.nextReceiveSeq++;
+    this.flights.stop();
+    this.candidates = [];
+    this.established_(candidate.index, true);
+  }
+
+  private established_(keyIndex: number, resumed?: true): void {
     this.transcript.length = 0;
     this.state = "established";
     this.cancelDeadline();
-    const info = { identity: this.identity!, keyIndex: candidate.index, suite: this.suite!.name, client: this.client };
+    const info: EstablishedInfo = { identity: this.identity!, keyIndex, suite: this.suite!.name, client: this.client };
+    if (resumed) info.resumed = true;
     this.opts.onEstablished?.(info);
   }
 
   private onAlert(plaintext: Buffer): void {
     const alert = decodeAlert(plaintext);
     if (!alert.ok) return;
-    if (alert.value.description === AlertDescription.closeNotify) return this.close("closed by the client");
-    if (alert.value.level === AlertLevel.fatal)
-      this.end(`client sent fatal alert ${alert.value.description}`, alert.value.description);
+    if (alert.value.description === AlertDescription.closeNotify) {
+      // A session closed properly by the client may be resumed later.
+      this.sendAlert(AlertLevel.warning, AlertDescription.closeNotify);
+      return this.end("closed by the client");
+    }
+    if (alert.value.level !== AlertLevel.fatal) return;
+    this.forgetSession();
+    this.end(`client sent fatal alert ${alert.value.description}`, alert.value.description);
   }
 
   /** The next handshake message this server sends, added to the transcript. */
@@ -335,30 +367,6 @@ export class ServerSession {
     const wire = encodeHandshake({ msgType, messageSeq: this.nextSendSeq++, body });
     this.transcript.push(wire);
     return wire;
-  }
-
-  private sendFlight(entries: FlightEntry[]): void {
-    this.flight = entries;
-    this.transmit();
-  }
-
-  /** Sends the current flight, packed into datagrams of at most the MTU. */
-  private transmit(): void {
-    for (const d of packFlight(this.flight, this.channel, this.opts.mtu ?? 1200)) this.opts.send(d);
-  }
-
-  private armRetransmit(): void {
-    this.cancelRetransmit = this.opts.clock.setTimer(this.retransmitMs, () => {
-      if (this.state !== "keyExchange") return;
-      this.retransmitMs = Math.min(this.retransmitMs * 2, MAX_RETRANSMIT_MS);
-      this.transmit();
-      this.armRetransmit();
-    });
-  }
-
-  private stopRetransmit(): void {
-    this.cancelRetransmit?.();
-    this.cancelRetransmit = undefined;
   }
 
   private sendAlert(level: number, description: number): void {
@@ -369,13 +377,19 @@ export class ServerSession {
   private fail(error: DtlsError): void {
     if (this.state === "closed") return;
     this.sendAlert(AlertLevel.fatal, error.alert);
+    this.forgetSession();
     this.end(error.message, error.alert);
+  }
+
+  /** RFC 5246 §7.2.2: a session ended by a fatal alert (or by the server) is not resumed. */
+  private forgetSession(): void {
+    if (this.sessionId.length > 0) this.opts.sessionCache?.delete(this.sessionId);
   }
 
   private end(reason: string, alert?: number): void {
     if (this.state === "closed") return;
     this.state = "closed";
-    this.stopRetransmit();
+    this.flights?.stop();
     this.cancelDeadline?.();
     this.opts.onClose(reason, alert);
   }

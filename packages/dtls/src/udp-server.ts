@@ -1,12 +1,15 @@
+import { randomBytes } from "node:crypto";
 import type { RemoteInfo, Socket } from "node:dgram";
 import { type Clock, systemClock } from "./clock.js";
 import { CookieJar } from "./cookie.js";
 import { helloGate } from "./gate.js";
 import { ContentType, RECORD_HEADER } from "./record.js";
 import { type CheckClientCertificate, loadServerCertificate } from "./certificate-exchange.js";
-import { type EstablishedInfo, ServerSession, type SessionOptions } from "./session.js";
+import { SessionCache, type SessionCacheOptions } from "./session-cache.js";
+import { ServerSession } from "./session.js";
+import type { EstablishedInfo, SessionOptions } from "./session-options.js";
 
-/** One client of the server: its address and its session. */
+/** One client of the server: its address (which moves with its connection ID) and its session. */
 export interface DtlsPeer {
   address: string;
   port: number;
@@ -26,9 +29,15 @@ export interface DtlsServerOptions {
   handshakeTimeoutMs?: number;
   /** Handshakes in progress at once; ClientHellos with a good cookie beyond it are dropped. */
   maxHandshakes?: number;
+  /** Session resumption (RFC 5246 §7.3): the cache's count and age limits, or false for full handshakes only. */
+  sessionCache?: SessionCacheOptions | false;
+  /** Connection IDs (RFC 9146) of this many bytes for clients that ask; 0 negotiates none. Default 6. */
+  connectionIdLength?: number;
   onData(peer: DtlsPeer, data: Buffer): void;
   onEstablished?(peer: DtlsPeer, info: EstablishedInfo): void;
   onClose?(peer: DtlsPeer, reason: string, alert?: number): void;
+  /** A client with a connection ID now sends from another address; `peer` holds the new one (RFC 9146 §6). */
+  onMoved?(peer: DtlsPeer, from: { address: string; port: number }): void;
 }
 
 /**
@@ -37,10 +46,12 @@ export interface DtlsServerOptions {
  */
 export class DtlsServer {
   private readonly sessions = new Map<string, DtlsPeer>();
+  private readonly byConnectionId = new Map<string, DtlsPeer>();
   private readonly jar: CookieJar;
   private readonly clock: Clock;
   private handshaking = 0;
   private readonly certificate: SessionOptions["certificate"];
+  private readonly cache: SessionCache | undefined;
   private readonly listener = (msg: Buffer, rinfo: RemoteInfo) => this.onDatagram(msg, rinfo.address, rinfo.port);
 
   constructor(
@@ -49,6 +60,7 @@ export class DtlsServer {
   ) {
     this.clock = opts.clock ?? systemClock;
     this.jar = new CookieJar(() => this.clock.now());
+    if (opts.sessionCache !== false) this.cache = new SessionCache(this.clock, opts.sessionCache);
     if (opts.certificate) this.certificate = loadServerCertificate(opts.certificate.chain, opts.certificate.key);
     socket.on("message", this.listener);
   }
@@ -58,6 +70,16 @@ export class DtlsServer {
     return this.sessions.size;
   }
 
+  /** Sessions kept for resumption. */
+  get cachedSessions(): number {
+    return this.cache?.size ?? 0;
+  }
+
+  /** Forgets the cached sessions of an identity, so its next handshake is a full one (its key or rights changed). */
+  forgetIdentity(identity: Buffer): void {
+    this.cache?.forgetIdentity(identity);
+  }
+
   /** Sends close_notify to every session and stops reading the socket (which stays the caller's to close). */
   close(): void {
     this.socket.off("message", this.listener);
@@ -65,6 +87,12 @@ export class DtlsServer {
   }
 
   private onDatagram(msg: Buffer, address: string, port: number): void {
+    const cidLength = this.opts.connectionIdLength ?? 6;
+    if (msg[0] === ContentType.tls12Cid) {
+      // Routed by connection ID whatever the address; the session moves the peer once a record authenticates.
+      const cid = msg.length >= 11 + cidLength ? msg.subarray(11, 11 + cidLength).toString("hex") : "";
+      return this.byConnectionId.get(cid)?.session.receive(msg, { address, port });
+    }
     const key = `${address}:${port}`;
     const existing = this.sessions.get(key);
     // An established client that sends an epoch 0 handshake record is starting over (a device that restarted):
@@ -87,6 +115,7 @@ export class DtlsServer {
   ): void {
     let peer: DtlsPeer | undefined;
     let counted = true;
+    const cidLength = this.opts.connectionIdLength ?? 6;
     this.handshaking++;
     const uncount = () => {
       if (counted) this.handshaking--;
@@ -101,7 +130,10 @@ export class DtlsServer {
       clock: this.clock,
       mtu: this.opts.mtu,
       handshakeTimeoutMs: this.opts.handshakeTimeoutMs,
-      send: (d) => this.send(d, address, port),
+      sessionCache: this.cache,
+      connectionId: cidLength > 0 ? this.freshConnectionId(cidLength) : undefined,
+      send: (d) => (peer ? this.send(d, peer.address, peer.port) : this.send(d, address, port)),
+      onMoved: (from) => peer && this.move(peer, from as { address: string; port: number }),
       onData: (d) => peer && this.opts.onData(peer, d),
       onEstablished: (info) => {
         uncount();
@@ -109,12 +141,37 @@ export class DtlsServer {
       },
       onClose: (reason, alert) => {
         uncount();
-        if (peer && this.sessions.get(key) === peer) this.sessions.delete(key);
+        if (peer && this.sessions.get(`${peer.address}:${peer.port}`) === peer) {
+          this.sessions.delete(`${peer.address}:${peer.port}`);
+        }
+        if (session.connectionId) this.byConnectionId.delete(session.connectionId.toString("hex"));
         if (peer) this.opts.onClose?.(peer, reason, alert);
       },
     });
     peer = { address, port, session };
-    if (!session.closed) this.sessions.set(key, peer);
+    if (session.closed) return;
+    this.sessions.set(key, peer);
+    if (session.connectionId) this.byConnectionId.set(session.connectionId.toString("hex"), peer);
+  }
+
+  /** A connection ID no session holds. */
+  private freshConnectionId(length: number): Buffer {
+    for (;;) {
+      const cid = randomBytes(length);
+      if (!this.byConnectionId.has(cid.toString("hex"))) return cid;
+    }
+  }
+
+  /** The peer's authentic newest record came from `to`: answers go there, and its address finds it (§6). */
+  private move(peer: DtlsPeer, to: { address: string; port: number }): void {
+    if (peer.address === to.address && peer.port === to.port) return;
+    const from = { address: peer.address, port: peer.port };
+    if (this.sessions.get(`${from.address}:${from.port}`) === peer)
+      this.sessions.delete(`${from.address}:${from.port}`);
+    peer.address = to.address;
+    peer.port = to.port;
+    if (!this.sessions.has(`${to.address}:${to.port}`)) this.sessions.set(`${to.address}:${to.port}`, peer);
+    this.opts.onMoved?.(peer, from);
   }
 
   private send(datagram: Buffer, address: string, port: number): void {

@@ -287,6 +287,7 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
       failed: (peer, reason, alert) => secure.failed(peer, reason, alert),
       handle: (datagram, peer, send) => secureLayer.handle(datagram, peer, send),
       closed: (peer) => secure.closed(peer),
+      moved: (peer, from) => secure.moved(peer, from),
     },
     close() {
       layer.close();

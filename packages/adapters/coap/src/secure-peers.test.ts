@@ -3,6 +3,7 @@ import { generate, parse, type ParsedPacket } from "coap-packet";
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCoapAdapter, type CoapAdapter } from "./coap-adapter.js";
+import { SecurePeers } from "./secure-peers.js";
 
 /** The fake registry answering PSK credentials of its devices with their token as the one candidate key. */
 class PskRegistry extends FakeRegistryClient {
@@ -109,5 +110,20 @@ describe("the CoAP adapter's DTLS side", () => {
   it("refuses every client certificate when the adapter was given no CA", async () => {
     expect(await adapter.secure.checkCertificate!([Buffer.from("x")], peer)).toBeUndefined();
     expect(registry.authAttempts).toEqual([]);
+  });
+});
+
+describe("SecurePeers with a DTLS Connection ID", () => {
+  it("keeps the device of a session whose address moved, and forgets the old address", () => {
+    const peers = new SecurePeers(adapter.leases, registry, pino({ level: "silent" }), { openOnHandshake: false });
+    const device = { address: "10.0.0.9", port: 40000 };
+    peers.established(device, Buffer.from("u3"), () => {});
+    const before = { ...device };
+    device.port = 40001;
+    expect(peers.identityOf(device)).toBeUndefined();
+    peers.moved(device, before);
+    expect(peers.identityOf(device)).toBe("u3");
+    expect(peers.identityOf(before)).toBeUndefined();
+    expect(peers.size).toBe(1);
   });
 });

@@ -38,6 +38,8 @@ export interface SecureTarget {
   handle(datagram: Buffer, peer: Peer, send: (datagram: Buffer) => void): void;
   /** The DTLS session of `peer` ended (close_notify, a failed record, the server's own close). */
   closed(peer: Peer): void;
+  /** `peer`'s session now comes from another address (its DTLS Connection ID, RFC 9146); `from` is the old one. */
+  moved?(peer: Peer, from: Peer): void;
 }
 
 interface SecurePeer {
@@ -197,6 +199,14 @@ export class SecurePeers {
   closed(peer: Peer): void {
     this.peers.delete(keyOf(peer));
     this.pending.delete(keyOf(peer));
+  }
+
+  /** The session moved to `peer`'s address with its Connection ID: its device goes with it, no new handshake. */
+  moved(peer: Peer, from: Peer): void {
+    const entry = this.peers.get(keyOf(from));
+    if (!entry) return;
+    this.peers.delete(keyOf(from));
+    this.peers.set(keyOf(peer), entry);
   }
 
   /** Established sessions now. */

@@ -73,6 +73,12 @@ export function listenDtls(
         if (!peer.session.closed) peer.session.sendData(answer);
       });
     },
+    onMoved: (peer, from) => {
+      // RFC 9146: the device's NAT binding changed and its Connection ID kept the session.
+      if (byAddress.get(keyOf(from)) === peer) byAddress.delete(keyOf(from));
+      byAddress.set(keyOf(peer), peer);
+      target.moved?.(peer, from);
+    },
     onClose: (peer, reason, alert) => {
       if (byAddress.get(keyOf(peer)) === peer) byAddress.delete(keyOf(peer));
       if (established.delete(peer)) target.closed(peer);
