@@ -25,6 +25,16 @@ runMain("lwm2m-adapter", async () => {
     logger,
     policyDefault: config.policyDefault,
     queueAwakeSeconds: config.queueAwake,
+    // The listeners' ports are known once they are bound, before the first datagram.
+    bootstrapDefaults: () => {
+      const host = config.bootstrapHost || announcedHost(config.lwm2mHost);
+      return {
+        nosecUri: `coap://${host}:${udp?.port ?? config.lwm2mPort}`,
+        ...(dtls ? { pskUri: `coaps://${host}:${dtls.port}` } : {}),
+        lifetime: config.bootstrapLifetime,
+        binding: config.bootstrapBinding,
+      };
+    },
   });
   let udp: UdpListener | undefined;
   let dtls: DtlsListener | undefined;
