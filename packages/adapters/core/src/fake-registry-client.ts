@@ -7,6 +7,7 @@ import type {
   AuthOutcome,
   DeviceCredentials,
   DeviceSession,
+  Lwm2mBootstrapSettings,
   MqttSessionReport,
   Downlink,
   DownlinkOutcome,
@@ -44,6 +45,8 @@ export interface FakeDevice {
   readonly imei?: string;
   /** LwM2M devices: observe every registered object instance (default false). */
   readonly autoSub?: boolean;
+  /** LwM2M devices: the bootstrap settings of their record. */
+  readonly lwm2mBootstrap?: Lwm2mBootstrapSettings;
   /** LoRa devices: found by `lora.devEui` or `lora.session.devAddr` (any case); answered with the session. */
   readonly lora?: LoraDeviceInfo;
   /** A Modbus slave's gateway (its deviceID) and unit id: modbus credentials of that gateway and index admit it. */
@@ -248,6 +251,7 @@ export class FakeRegistryClient implements RegistryClient {
         subscriptions: d.subscriptions ?? [],
         tenantUplinkRate: this.rates.rateOf(tenantId),
         ...(d.lora ? { lora: d.lora } : {}),
+        ...(d.lwm2mBootstrap ? { lwm2mBootstrap: d.lwm2mBootstrap } : {}),
         ...(this.retained.has(d.deviceIntId) ? { retained: this.retained.get(d.deviceIntId) } : {}),
       },
     };

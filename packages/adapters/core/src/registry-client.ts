@@ -134,6 +134,18 @@ export interface DeviceSession {
   readonly mqttSession?: MqttSessionState;
   /** PSK credentials: the device's token as candidate DTLS keys (secret: never logged). */
   readonly pskKeys?: readonly Buffer[];
+  /** LwM2M devices with bootstrap settings in their record (docs/devices/lwm2m.md, Bootstrap). */
+  readonly lwm2mBootstrap?: Lwm2mBootstrapSettings;
+}
+
+/** An LwM2M device's bootstrap settings as its record holds them; empty or 0 members take the deployment's defaults. */
+export interface Lwm2mBootstrapSettings {
+  /** `nosec`, `psk`, or empty (follow the port the client bootstraps on). */
+  readonly securityMode: string;
+  readonly serverUri: string;
+  /** Seconds. */
+  readonly lifetime: number;
+  readonly binding: string;
 }
 
 /**

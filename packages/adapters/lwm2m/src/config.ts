@@ -34,6 +34,23 @@ export const lwm2mAdapterSettings = {
     100,
     93_000,
   ),
+  bootstrapHost: text(
+    "IOT_LWM2M_BOOTSTRAP_HOST",
+    "",
+    "host name a bootstrap writes into the client's LwM2M server URI (coap://host:IOT_LWM2M_PORT, coaps://host:IOT_LWM2M_DTLS_PORT); empty: the announced host of IOT_LWM2M_HOST",
+  ),
+  bootstrapLifetime: integer(
+    "IOT_LWM2M_BOOTSTRAP_LIFETIME",
+    300,
+    "registration lifetime, seconds, a bootstrap writes when the device's record gives none",
+    1,
+    2_147_483_647,
+  ),
+  bootstrapBinding: text(
+    "IOT_LWM2M_BOOTSTRAP_BINDING",
+    "U",
+    "binding a bootstrap writes when the device's record gives none (U, UQ)",
+  ),
 };
 
 /** The typed values of lwm2mAdapterSettings. */

@@ -16,3 +16,6 @@ export { createLwm2mServer, type Lwm2mServer, type Lwm2mServerOptions } from "./
 export { Lwm2mClientSimulator, defaultResources, type SimulatorOptions } from "./lwm2m-client-simulator.js";
 export { parseCommand, MSG_TYPES, type Lwm2mCommand, type MsgType } from "./command.js";
 export { RESP_TOPIC, NOTIFY_TOPIC, type AnswerUplink, type AnswerData } from "./response-uplink.js";
+export { SEND_TOPIC } from "./send.js";
+export { COMPOSITE_MSG_TYPES, type CompositeMsgType } from "./composite/composite-command.js";
+export { type BootstrapResult } from "./bootstrap/simulator-bootstrap.js";

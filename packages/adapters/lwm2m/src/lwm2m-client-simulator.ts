@@ -1,10 +1,13 @@
 import type { ClientResponse, CoapReply, CoapRequest, MessageLayer, Peer } from "@iot/adapter-coap";
+import { SimulatorBootstrap, type BootstrapResult } from "./bootstrap/simulator-bootstrap.js";
 import { CONTENT_FORMAT } from "./codec/content-format.js";
 import { decodeContent, encodeWrite, type WriteValue } from "./codec/content.js";
 import { formatRegisteredObjects } from "./codec/link-format.js";
 import { formatObjectPath, isWithin, parseObjectPath, pathDepth, type ObjectPath } from "./codec/object-path.js";
 import { resourceType } from "./codec/objects.js";
 import { typedFromJson, type TypedValue } from "./codec/typed-value.js";
+import { encodeCompositeWrite } from "./composite/senml-paths.js";
+import { SimulatorComposite } from "./composite/simulator-composite.js";
 
 /** How the simulated client registers. */
 export interface SimulatorOptions {
@@ -75,12 +78,49 @@ export class Lwm2mClientSimulator {
   readonly ignore = new Set<string>();
   /** The registration's location segments (`["rd", "<id>"]`) after a successful Register. */
   location: readonly string[] | undefined;
+  /** Read-, Write- and Observe-Composite (1.1) over the same resources. */
+  readonly composite: SimulatorComposite;
+  /** The bootstrap under way (`bootstrap()`), which answers the bootstrap server's requests. */
+  bootstrapping: SimulatorBootstrap | undefined;
+  /** What the latest finished bootstrap wrote; Register then uses its lifetime and binding. */
+  bootstrapped: BootstrapResult | undefined;
   private readonly observers = new Map<string, Observer>();
   private layer: MessageLayer | undefined;
   private server: Peer | undefined;
 
   constructor(readonly options: SimulatorOptions) {
     this.resources = new Map(options.resources ?? defaultResources());
+    this.composite = new SimulatorComposite(this.resources, (path) => void this.notifyAbout(path));
+  }
+
+  /**
+   * Bootstraps (`POST /bs?ep=…`, with `pct` when given) and waits for Bootstrap-Finish; answers what the server
+   * wrote. `prepare` sees the bootstrap state before the request goes (to make a step fail).
+   */
+  async bootstrap(pct?: number, prepare?: (b: SimulatorBootstrap) => void): Promise<BootstrapResult> {
+    const session = new SimulatorBootstrap(this.resources);
+    prepare?.(session);
+    this.bootstrapping = session;
+    const query = [`ep=${this.options.endpoint}`, ...(pct === undefined ? [] : [`pct=${pct}`])];
+    const response = await this.send({ method: "POST", path: ["bs"], query });
+    if (response.code !== "2.04") session.abandon(`Bootstrap-Request answered ${response.code}`);
+    try {
+      this.bootstrapped = await session.finished;
+      return this.bootstrapped;
+    } finally {
+      if (this.bootstrapping === session) this.bootstrapping = undefined;
+    }
+  }
+
+  /** The Send operation (`POST /dp`): the values at `paths` now, as SenML JSON (110) or CBOR (112). */
+  sendValues(paths: readonly string[], format: number = CONTENT_FORMAT.senmlJson): Promise<ClientResponse> {
+    const values = paths.flatMap((p) => {
+      const value = this.resources.get(p);
+      return value === undefined ? [] : [{ path: p, value }];
+    });
+    const payload = encodeCompositeWrite(format, values);
+    if (!payload.ok) throw new Error(payload.reason);
+    return this.send({ method: "POST", path: ["dp"], payload: payload.value, contentFormat: format });
   }
 
   /** The layer the simulator talks through and the server's address; before register. */
@@ -109,7 +149,9 @@ export class Lwm2mClientSimulator {
 
   /** Sends Register (`POST /rd?ep=…`); keeps the location on 2.01. */
   async register(): Promise<ClientResponse> {
-    const { endpoint, lifetime = 300, version = "1.0", binding = "U", queueParameter } = this.options;
+    const { endpoint, version = "1.0", queueParameter } = this.options;
+    const lifetime = this.bootstrapped?.lifetime ?? this.options.lifetime ?? 300;
+    const binding = this.bootstrapped?.binding ?? this.options.binding ?? "U";
     const query = [`ep=${endpoint}`, `lt=${lifetime}`, `lwm2m=${version}`, `b=${binding}`];
     if (queueParameter) query.push("Q");
     const response = await this.send({ method: "POST", path: ["rd"], query, payload: this.objectLinks() });
@@ -132,6 +174,7 @@ export class Lwm2mClientSimulator {
   async set(path: string, value: TypedValue): Promise<void> {
     this.resources.set(path, value);
     await this.notifyAbout(path);
+    await this.composite.notifyAbout(path);
   }
 
   /** The server's requests to this client: give it as the device's CoAP handler. */
@@ -152,6 +195,8 @@ export class Lwm2mClientSimulator {
       this.answerWith.delete(path);
       return { code: forced };
     }
+    const special = this.bootstrapping?.handle(request) ?? this.composite.handle(request);
+    if (special) return special;
     const parsed = parseObjectPath(path);
     if (!parsed.ok) return { code: "4.04" };
     const target = parsed.value;

@@ -17,6 +17,8 @@ import {
   type RegistryClient,
 } from "@iot/adapter-core";
 import type { Logger } from "pino";
+import type { BootstrapDefaults } from "./bootstrap/bootstrap-plan.js";
+import { BS, createBootstrapServer } from "./bootstrap/bootstrap-server.js";
 import { ClientRegistration } from "./client-registration.js";
 import {
   RD,
@@ -28,6 +30,7 @@ import {
 import { autoSubscribe } from "./observe-path.js";
 import { preferredFormat } from "./preferred-format.js";
 import { runCommand } from "./run-command.js";
+import { DP, handleSend } from "./send.js";
 import { serverContext, type ServerContext } from "./server-context.js";
 
 /** What the LwM2M server needs from outside. */
@@ -49,6 +52,8 @@ export interface Lwm2mServerOptions {
   readonly queueLimit?: number;
   /** The service CA device certificates chain to (LwM2M Security mode Certificate); without it they are refused. */
   readonly ca?: X509Certificate;
+  /** What a Bootstrap-Request writes when the device's record does not say (default: coap://localhost:5783, 300 s, U). */
+  readonly bootstrapDefaults?: () => BootstrapDefaults;
 }
 
 /** The LwM2M server: a handler for the CoAP message layer, which it then uses as a client to reach devices. */
@@ -66,6 +71,8 @@ export interface Lwm2mServer {
   attach(layer: MessageLayer, secureLayer?: MessageLayer): void;
   /** Registrations held now, by location id. */
   readonly registrations: ReadonlyMap<string, ClientRegistration>;
+  /** Bootstraps under way now. */
+  readonly bootstrapping: number;
   /** Ends every registration (sessions reported closed) and observation. */
   close(): void;
 }
@@ -253,7 +260,25 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     return { code: CODES.changed };
   };
 
+  const bootstrap = createBootstrapServer({
+    registry: options.registry,
+    log,
+    defaults: options.bootstrapDefaults ?? (() => ({ nosecUri: "coap://localhost:5783", lifetime: 300, binding: "U" })),
+  });
+
+  /** A Send comes from a registered client's address (over DTLS: from its identity's session). */
+  const send = (request: CoapRequest, via: Via): Promise<CoapReply> => {
+    const at = (r: ClientRegistration) => r.peer.address === request.peer.address && r.peer.port === request.peer.port;
+    let found: ClientRegistration | undefined;
+    for (const r of byId.values()) if (at(r) || (via.identity !== undefined && r.identity === via.identity)) found = r;
+    const other = found !== undefined && !sameClient(found, via);
+    if (found && !other) wake(found);
+    return handleSend(request, found, other, log);
+  };
+
   const serve = async (request: CoapRequest, via: Via): Promise<CoapReply> => {
+    if (request.path[0] === BS) return bootstrap.request(request, via);
+    if (request.path[0] === DP) return send(request, via);
     if (request.path[0] !== RD) return { code: CODES.notFound };
     const parsed = parseRegistrationRequest(
       { method: request.method, path: request.path, query: request.queryList, payload: request.payload },
@@ -303,6 +328,9 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
       ctx = serverContext(log);
     },
     registrations: byId,
+    get bootstrapping() {
+      return bootstrap.running;
+    },
     close() {
       leases.closeAll("adapter stopping");
     },

@@ -58,6 +58,16 @@ runMain("lwm2m-adapter", async () => {
     policyDefault: config.policyDefault,
     queueAwakeSeconds: config.queueAwake,
     ...(certificates && { ca: certificates.ca }),
+    // The listeners' ports are known once they are bound, before the first datagram.
+    bootstrapDefaults: () => {
+      const host = config.bootstrapHost || announcedHost(config.lwm2mHost);
+      return {
+        nosecUri: `coap://${host}:${udp?.port ?? config.lwm2mPort}`,
+        ...(dtls ? { pskUri: `coaps://${host}:${dtls.port}` } : {}),
+        lifetime: config.bootstrapLifetime,
+        binding: config.bootstrapBinding,
+      };
+    },
   });
   const layerOptions = {
     logger,

@@ -5,6 +5,7 @@ import { decodeContent } from "./codec/content.js";
 import type { ContentEntry } from "./codec/typed-value.js";
 import { codeMessage, isSuccess } from "./code-message.js";
 import type { MsgType, ReqId } from "./command.js";
+import type { CompositeMsgType } from "./composite/composite-command.js";
 
 /** Topic of a command's answer, relative to the device's mountpoint. */
 export const RESP_TOPIC = "up/resp";
@@ -26,7 +27,7 @@ export interface AnswerData {
 /** An uplink's JSON: `{reqID, msgType, data}`. */
 export interface AnswerUplink {
   readonly reqID: ReqId;
-  readonly msgType: MsgType | "notify";
+  readonly msgType: MsgType | CompositeMsgType | "notify";
   readonly data: AnswerData;
 }
 

@@ -3,6 +3,8 @@ import type { Downlink, DownlinkOutcome } from "@iot/adapter-core";
 import type { ClientRegistration } from "./client-registration.js";
 import { CONTENT_FORMAT } from "./codec/content-format.js";
 import { parseCommand } from "./command.js";
+import { parseCompositeCommand } from "./composite/composite-command.js";
+import { runComposite } from "./composite/run-composite.js";
 import { commandRequest } from "./command-request.js";
 import { cancelObservation, observePath } from "./observe-path.js";
 import { preferredFormat } from "./preferred-format.js";
@@ -20,13 +22,20 @@ export async function runCommand(
   registration: ClientRegistration,
   downlink: Downlink,
 ): Promise<DownlinkOutcome> {
+  const composite = parseCompositeCommand(downlink.payload);
+  if (composite && !composite.ok) {
+    ctx.log.info({ deviceId: registration.deviceId, reason: composite.reason }, "command refused");
+    return { status: "FAILED", message: composite.reason };
+  }
+  const preferred = preferredFormat(registration.version, registration.objects.contentFormats);
+  if (composite) return runComposite(ctx, registration, composite.value, preferred);
   const parsed = parseCommand(downlink.payload);
   if (!parsed.ok) {
     ctx.log.info({ deviceId: registration.deviceId, reason: parsed.reason }, "command refused");
     return { status: "FAILED", message: parsed.reason };
   }
   const command = parsed.value;
-  const format = preferredFormat(registration.version, registration.objects.contentFormats);
+  const format = preferred;
   if (command.msgType === "observe") return observePath(ctx, registration, command.path, command.reqID, format);
   if (command.msgType === "cancel-observe")
     return cancelObservation(ctx, registration, command.path, command.reqID, format);

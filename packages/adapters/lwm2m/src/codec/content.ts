@@ -204,7 +204,8 @@ function recordEntries(
   return ok(out);
 }
 
-function recordValue(value: SenmlValue, base64: boolean): ContentEntry["value"] {
+/** A SenML record's value as an uplink carries it (opaque text as base64 when `base64`). */
+export function recordValue(value: SenmlValue, base64: boolean): ContentEntry["value"] {
   if (typeof value === "bigint") return toContentValue({ type: "integer", value });
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
   if (typeof value === "string") {
@@ -271,7 +272,8 @@ export function encodeWrite(format: number, basePath: string, values: readonly W
   }
 }
 
-function senmlValue(typed: TypedValue): SenmlValue {
+/** A typed value as a SenML record's value: integers as numbers where exact. */
+export function senmlValue(typed: TypedValue): SenmlValue {
   switch (typed.type) {
     case "integer":
     case "unsignedInteger": {

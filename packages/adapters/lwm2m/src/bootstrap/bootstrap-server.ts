@@ -1,0 +1,173 @@
+import {
+  CODES,
+  type ClientRequest,
+  type CoapReply,
+  type CoapRequest,
+  type MessageLayer,
+  type Peer,
+} from "@iot/adapter-coap";
+import type { DeviceCredentials, RegistryClient } from "@iot/adapter-core";
+import type { Logger } from "pino";
+import { CONTENT_FORMAT } from "../codec/content-format.js";
+import { encodeWrite } from "../codec/content.js";
+import { parseLinkFormat } from "../codec/link-format.js";
+import { endpointImei } from "../codec/registration.js";
+import {
+  bootstrapPlan,
+  freeSecurityInstance,
+  securityValues,
+  serverValues,
+  type BootstrapDefaults,
+  type BootstrapPlan,
+} from "./bootstrap-plan.js";
+
+/** The Uri-Path of Bootstrap-Request and Bootstrap-Finish. */
+export const BS = "bs";
+
+/** Where a Bootstrap-Request came: the layer that answers it and, over DTLS, the session's PSK identity. */
+interface BootstrapVia {
+  readonly layer: MessageLayer;
+  readonly identity?: string;
+}
+
+/** What the bootstrap server needs. */
+export interface BootstrapServerOptions {
+  readonly registry: RegistryClient;
+  readonly log: Logger;
+  /** The deployment's defaults and this service's listener URIs (known once the listeners are bound). */
+  readonly defaults: () => BootstrapDefaults;
+}
+
+/** The Bootstrap Interface's server side (OMA-TS-LightweightM2M-V1_0 §5.2, Core V1_1 §6.1). */
+export interface BootstrapServer {
+  /** Answers `POST /bs?ep=…[&pct=…]`; on 2.04 the Delete, Writes and Finish follow on their own. */
+  request(request: CoapRequest, via: BootstrapVia): Promise<CoapReply>;
+  /** Bootstraps under way now (a test and the shutdown look). */
+  readonly running: number;
+}
+
+/** Formats a Bootstrap-Write may use when the client names one with `pct` (else TLV, which 1.0 mandates). */
+const WRITE_FORMATS: readonly number[] = [
+  CONTENT_FORMAT.tlv,
+  CONTENT_FORMAT.senmlJson,
+  CONTENT_FORMAT.senmlCbor,
+  CONTENT_FORMAT.lwm2mJson,
+];
+
+/** Why a step of a bootstrap failed: the client's code, or the layer's reason (timeout). */
+class StepFailed extends Error {}
+
+/**
+ * Builds the bootstrap server. A Bootstrap-Request is checked with the registry (an unknown or blocked endpoint gets
+ * 4.03 and the registry writes its connect log; over DTLS the `ep` must be the handshake's identity), answered 2.04,
+ * and then the server, acting as a client on the same layer: Bootstrap-Delete `/`, Bootstrap-Discover `/0` (1.1,
+ * when the request carried `pct`) to keep clear of the bootstrap account, Bootstrap-Write of the Security and
+ * Server instances that point at this service's LwM2M server, Bootstrap-Finish. Nothing is stored on the server
+ * side: a bootstrap that fails midway is only logged, and the client's next Bootstrap-Request starts afresh (a new
+ * request of an endpoint abandons the one under way).
+ */
+export function createBootstrapServer(options: BootstrapServerOptions): BootstrapServer {
+  const { registry, log } = options;
+  /** The latest bootstrap of each endpoint: a step of an older one stops the sequence. */
+  const current = new Map<string, object>();
+
+  const run = async (
+    endpoint: string,
+    peer: Peer,
+    layer: MessageLayer,
+    plan: BootstrapPlan,
+    psk: { identity: Uint8Array; key: Uint8Array } | undefined,
+    format: number,
+    discover: boolean,
+    ticket: object,
+  ) => {
+    const step = async (what: string, request: ClientRequest, expected: string[]) => {
+      if (current.get(endpoint) !== ticket) throw new StepFailed(`${what}: a newer Bootstrap-Request took over`);
+      const response = await layer.request(peer, request);
+      if (!expected.includes(response.code)) throw new StepFailed(`${what} answered ${response.code}`);
+      return response;
+    };
+    await step("Bootstrap-Delete /", { method: "DELETE", path: [] }, ["2.02"]);
+    let listed: number[] | undefined;
+    if (discover) {
+      const d = await layer.request(peer, { method: "GET", path: ["0"], accept: CONTENT_FORMAT.linkFormat });
+      const links = d.code === "2.05" ? parseLinkFormat(d.payload) : undefined;
+      if (links?.ok)
+        listed = links.value
+          .map((l) => l.uri.split("/"))
+          .filter((s) => s.length === 3)
+          .map((s) => Number(s[2]));
+    }
+    const security = freeSecurityInstance(listed);
+    const write = async (path: string, values: ReturnType<typeof serverValues>) => {
+      const payload = encodeWrite(format, path, values);
+      if (!payload.ok) throw new StepFailed(`Bootstrap-Write ${path}: ${payload.reason}`);
+      await step(
+        `Bootstrap-Write ${path}`,
+        { method: "PUT", path: path.slice(1).split("/"), payload: payload.value, contentFormat: format },
+        ["2.04"],
+      );
+    };
+    await write(`/0/${security}`, securityValues(plan, security, psk));
+    await write("/1/0", serverValues(plan, 0));
+    await step("Bootstrap-Finish", { method: "POST", path: [BS] }, ["2.04"]);
+    log.info({ endpoint, serverUri: plan.serverUri, securityMode: plan.securityMode }, "client bootstrapped");
+  };
+
+  const request = async (request: CoapRequest, via: BootstrapVia): Promise<CoapReply> => {
+    if (request.method !== "POST" || request.path.length !== 1) return { code: CODES.methodNotAllowed };
+    const ep = request.queryList.find((q) => q.startsWith("ep="))?.slice(3);
+    if (!ep) return { code: CODES.badRequest, payload: "Bootstrap-Request needs ep=<endpoint name>" };
+    const pctText = request.queryList.find((q) => q.startsWith("pct="))?.slice(4);
+    const pct = pctText === undefined ? undefined : Number(pctText);
+    if (pctText !== undefined && !Number.isSafeInteger(pct))
+      return { code: CODES.badRequest, payload: "pct must be a content format number" };
+    const endpoint = endpointImei(ep) ?? ep;
+    if (via.identity !== undefined && via.identity !== endpoint) {
+      log.info({ endpoint: ep, identity: via.identity }, "bootstrap refused: not the DTLS identity");
+      return { code: CODES.forbidden };
+    }
+    const onDtls = via.identity !== undefined;
+    const ask = (credentials: DeviceCredentials) => registry.authenticate("lwm2m", credentials, request.peer.address);
+    let auth = await ask(onDtls ? { kind: "psk", identity: endpoint } : { kind: "lwm2m", endpoint });
+    if (!auth.ok) {
+      log.info({ endpoint: ep, reason: auth.message }, "bootstrap refused");
+      return { code: auth.code === "UNAVAILABLE" ? CODES.unavailable : CODES.forbidden };
+    }
+    const planned = bootstrapPlan(auth.session.lwm2mBootstrap, options.defaults(), onDtls);
+    if (!planned.ok) {
+      log.warn({ deviceId: auth.session.device.deviceId, reason: planned.reason }, "bootstrap refused");
+      return { code: CODES.forbidden };
+    }
+    const plan = planned.plan;
+    // PSK written over a NoSec bootstrap (the device's settings ask for it): its key is the token, asked for here.
+    if (plan.securityMode === "psk" && !onDtls) {
+      auth = await ask({ kind: "psk", identity: endpoint });
+      if (!auth.ok) return { code: CODES.forbidden };
+    }
+    const key = auth.session.pskKeys?.[0];
+    if (plan.securityMode === "psk" && !key) return { code: CODES.forbidden };
+    const psk = plan.securityMode === "psk" && key ? { identity: Buffer.from(endpoint), key } : undefined;
+    const format = pct !== undefined && WRITE_FORMATS.includes(pct) ? pct : CONTENT_FORMAT.tlv;
+    const ticket = {};
+    current.set(endpoint, ticket);
+    const deviceId = auth.session.device.deviceId;
+    log.info({ deviceId, endpoint: ep }, "bootstrap request");
+    // After the 2.04 has gone: the client takes the server's requests once it has its answer.
+    setTimeout(() => {
+      run(endpoint, request.peer, via.layer, plan, psk, format, pct !== undefined, ticket)
+        .catch((err: Error) => log.info({ deviceId, endpoint: ep, reason: err.message }, "bootstrap failed"))
+        .finally(() => {
+          if (current.get(endpoint) === ticket) current.delete(endpoint);
+        });
+    }, 0);
+    return { code: CODES.changed };
+  };
+
+  return {
+    request,
+    get running() {
+      return current.size;
+    },
+  };
+}
