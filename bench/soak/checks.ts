@@ -107,7 +107,10 @@ export function modbusCheck(dbFile: string, traffic: Traffic, sinceMs: number): 
   }
 }
 
-/** Commands still "issued" (publishStatus 1) although their TTL ran out more than `slackMs` ago. */
+/**
+ * Commands still "issued" (publishStatus 1) although their TTL ran out more than `slackMs` ago; the commands of the
+ * last `slackMs` of the run are not judged.
+ */
 export function commandsCheck(dbFile: string, slackMs: number): Check {
   const db = new DatabaseSync(dbFile, { readOnly: true });
   try {

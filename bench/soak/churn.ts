@@ -225,8 +225,9 @@ export async function startChurn(
     while (!stopping) {
       const due = startedAt + (n + 1) * plan.killEveryMs;
       while (!stopping && performance.now() < due) await sleep(Math.min(1000, due - performance.now()));
-      // None in the last latency window: the checks read a settled fleet, and that window is compared with the first.
-      if (stopping || due > startedAt + plan.runMs - plan.windowMs) break;
+      // None in the last two latency windows: the last is compared with the first, and a restart (up to 20 s on a
+      // loaded machine) with the resends after it must be over before it starts.
+      if (stopping || due > startedAt + plan.runMs - 2 * plan.windowMs) break;
       // A random order of all the processes, gone through in turn: each is killed once before any is killed twice.
       if (n % order.length === 0)
         for (let i = order.length - 1; i > 0; i--) {

@@ -39,8 +39,6 @@ export interface SoakOptions {
   restChurnPerMinute?: number;
   /** Check the RSS and heap slopes (default: runs of 30 minutes or more). */
   slopes?: boolean;
-  /** PostgreSQL URL: two central nodes on it instead of one on SQLite. */
-  databaseUrl?: string | undefined;
   /** Print progress lines (default true). */
   log?: (line: string) => void;
 }

@@ -78,7 +78,7 @@ function shapeFor(rate: number, devices: number, lanesEach: number, latency: Win
 
 /**
  * One POST /mqtt/<topic> over DTLS-PSK by coap-client-openssl (a handshake each); acknowledged when it printed
- * nothing (libcoap prints any answer but 2.xx, and every handshake failure).
+ * nothing (libcoap prints any answer but 2.xx, and every handshake failure) and ended before its wait ran out.
  */
 function coapsSend(url: string, d: LoadDevice, topic: string, payload: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -90,7 +90,9 @@ function coapsSend(url: string, d: LoadDevice, topic: string, payload: string): 
     child.stdout.on("data", (b: Buffer) => (out += b.toString()));
     child.stderr.on("data", (b: Buffer) => (out += b.toString()));
     child.on("error", () => resolve(false));
-    child.on("exit", (code) => resolve(code === 0 && out === ""));
+    // libcoap exits 0 even when no answer came: it then waits out -B (10 s) first, where an answer ends it at once.
+    const started = performance.now();
+    child.on("exit", (code) => resolve(code === 0 && out === "" && performance.now() - started < 9_000));
   });
 }
 
