@@ -14,7 +14,13 @@ export default defineConfig({
         extends: true,
         // The end-to-end files start processes and take longest: their project's name sorts first, so they are
         // dispatched first and the short package files fill the end of the run instead of one long file.
-        test: { name: "e2e", include: ["test/**/*.test.ts"] },
+        test: { name: "e2e", include: ["test/**/*.test.ts"], exclude: ["**/node_modules/**", "test/soak.test.ts"] },
+      },
+      {
+        extends: true,
+        // The 3-minute soak, the longest file by far: its project's name sorts before "e2e", so it starts first and
+        // runs in one worker while the other takes the end-to-end files.
+        test: { name: "3-minute soak", include: ["test/soak.test.ts"] },
       },
       {
         extends: true,
