@@ -16,3 +16,5 @@ export { createLwm2mServer, type Lwm2mServer, type Lwm2mServerOptions } from "./
 export { Lwm2mClientSimulator, defaultResources, type SimulatorOptions } from "./lwm2m-client-simulator.js";
 export { parseCommand, MSG_TYPES, type Lwm2mCommand, type MsgType } from "./command.js";
 export { RESP_TOPIC, NOTIFY_TOPIC, type AnswerUplink, type AnswerData } from "./response-uplink.js";
+export { SimulatedFirmware, simulatedPackage } from "./firmware/firmware-client.js";
+export { FIRMWARE_MSG_TYPE, type DeliveryMethod } from "./firmware/firmware-command.js";

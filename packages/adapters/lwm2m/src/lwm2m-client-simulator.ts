@@ -5,6 +5,7 @@ import { formatRegisteredObjects } from "./codec/link-format.js";
 import { formatObjectPath, isWithin, parseObjectPath, pathDepth, type ObjectPath } from "./codec/object-path.js";
 import { resourceType } from "./codec/objects.js";
 import { typedFromJson, type TypedValue } from "./codec/typed-value.js";
+import { SimulatedFirmware } from "./firmware/firmware-client.js";
 
 /** How the simulated client registers. */
 export interface SimulatorOptions {
@@ -20,6 +21,8 @@ export interface SimulatorOptions {
   readonly queueParameter?: boolean;
   /** Starting resources by path; default a Device object (/3/0) and a Temperature sensor (/3303/0). */
   readonly resources?: ReadonlyMap<string, TypedValue>;
+  /** A Firmware Update object (5) and this firmware version in /3/0/3 (firmware/firmware-client.ts). */
+  readonly firmwareVersion?: string;
 }
 
 /** A request the simulated client received, as tests check it. */
@@ -73,6 +76,8 @@ export class Lwm2mClientSimulator {
   readonly answerWith = new Map<string, string>();
   readonly refuse = new Set<number>();
   readonly ignore = new Set<string>();
+  /** Object 5, when `firmwareVersion` was given. */
+  readonly firmware: SimulatedFirmware | undefined;
   /** The registration's location segments (`["rd", "<id>"]`) after a successful Register. */
   location: readonly string[] | undefined;
   private readonly observers = new Map<string, Observer>();
@@ -81,6 +86,21 @@ export class Lwm2mClientSimulator {
 
   constructor(readonly options: SimulatorOptions) {
     this.resources = new Map(options.resources ?? defaultResources());
+    this.firmware =
+      options.firmwareVersion === undefined
+        ? undefined
+        : new SimulatedFirmware(
+            {
+              resources: this.resources,
+              set: (path, value) => this.set(path, value),
+              requestTo: (peer, request) => this.requestTo(peer, request),
+              reboot: async () => {
+                this.observers.clear();
+                await this.register();
+              },
+            },
+            options.firmwareVersion,
+          );
   }
 
   /** The layer the simulator talks through and the server's address; before register. */
@@ -147,6 +167,8 @@ export class Lwm2mClientSimulator {
       payload: request.payload,
     });
     if (this.ignore.has(path)) return new Promise<CoapReply>(() => {});
+    const firmware = this.firmware?.handle(request, path);
+    if (firmware) return firmware;
     const forced = this.answerWith.get(path);
     if (forced) {
       this.answerWith.delete(path);
@@ -181,6 +203,12 @@ export class Lwm2mClientSimulator {
         return { code: "4.05" };
     }
   };
+
+  /** Sends a request to any peer through the simulator's transport (object 5 downloads its package so). */
+  requestTo(peer: Peer, request: Parameters<MessageLayer["request"]>[1]): Promise<ClientResponse> {
+    if (!this.layer) throw new Error("simulator not attached");
+    return this.layer.request(peer, request);
+  }
 
   private async send(request: Parameters<MessageLayer["request"]>[1]): Promise<ClientResponse> {
     if (!this.layer || !this.server) throw new Error("simulator not attached");

@@ -17,6 +17,8 @@ import {
   type RegisterRequest,
   type UpdateRequest,
 } from "./codec/registration.js";
+import { DOWNLOAD_PATH, FirmwareDownloads } from "./firmware/firmware-downloads.js";
+import type { FirmwareHooks } from "./firmware/run-firmware.js";
 import { autoSubscribe } from "./observe-path.js";
 import { preferredFormat } from "./preferred-format.js";
 import { runCommand } from "./run-command.js";
@@ -39,6 +41,13 @@ export interface Lwm2mServerOptions {
   readonly lifetimeGraceSeconds?: number;
   /** Most commands kept waiting per sleeping device (default 100; the oldest fails when full). */
   readonly queueLimit?: number;
+  /**
+   * The URI prefix devices download firmware packages from (`coap://host:port`), by the transport they registered
+   * on; without it, firmware update commands take push delivery only.
+   */
+  readonly firmwareBaseUri?: (secure: boolean) => string | undefined;
+  /** Longest wait for each step a device takes by itself in a firmware update, ms (default 10 minutes). */
+  readonly firmwareStepTimeoutMs?: number;
 }
 
 /** The LwM2M server: a handler for the CoAP message layer, which it then uses as a client to reach devices. */
@@ -56,6 +65,8 @@ export interface Lwm2mServer {
   attach(layer: MessageLayer, secureLayer?: MessageLayer): void;
   /** Registrations held now, by location id. */
   readonly registrations: ReadonlyMap<string, ClientRegistration>;
+  /** Firmware packages offered for download now (pull delivery). */
+  readonly downloads: FirmwareDownloads;
   /** Ends every registration (sessions reported closed) and observation. */
   close(): void;
 }
@@ -117,6 +128,19 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     openOnHandshake: false,
   });
 
+  const downloads = new FirmwareDownloads();
+  const registeredListeners = new Set<(r: ClientRegistration) => void>();
+  const firmware: FirmwareHooks = {
+    downloads,
+    packageUri: (r, token) =>
+      `${options.firmwareBaseUri?.(r.identity !== undefined) ?? "coap://localhost"}/${DOWNLOAD_PATH}/${token}`,
+    onRegistered(listener) {
+      registeredListeners.add(listener);
+      return () => registeredListeners.delete(listener);
+    },
+    stepTimeoutMs: options.firmwareStepTimeoutMs ?? 600_000,
+  };
+
   const format = (r: ClientRegistration) => preferredFormat(r.version, r.objects.contentFormats);
 
   /** Lets commands through to the client: it is awake (always, outside queue mode). */
@@ -126,7 +150,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     const take = (filter: string) =>
       r.lease.consume(
         filter,
-        (downlink) => runCommand(context, r, downlink),
+        (downlink) => runCommand(context, r, downlink, firmware),
         () => {},
       );
     let consumer = take("#");
@@ -177,6 +201,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     setTimeout(() => {
       if (r.ended) return;
       wake(r);
+      for (const listener of [...registeredListeners]) listener(r);
       if (r.lease.session.device.autoSub && ctx) void autoSubscribe(ctx, r, format(r));
     }, 0);
 
@@ -237,6 +262,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
   };
 
   const serve = async (request: CoapRequest, via: Via): Promise<CoapReply> => {
+    if (request.path[0] === DOWNLOAD_PATH) return downloads.serve(request);
     if (request.path[0] !== RD) return { code: CODES.notFound };
     const parsed = parseRegistrationRequest(
       { method: request.method, path: request.path, query: request.queryList, payload: request.payload },
@@ -282,6 +308,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
       ctx = serverContext(log);
     },
     registrations: byId,
+    downloads,
     close() {
       leases.closeAll("adapter stopping");
     },

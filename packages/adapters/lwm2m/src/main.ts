@@ -25,6 +25,11 @@ runMain("lwm2m-adapter", async () => {
     logger,
     policyDefault: config.policyDefault,
     queueAwakeSeconds: config.queueAwake,
+    // Firmware packages (pull delivery) are served on the listener the device registered on.
+    firmwareBaseUri: (secure) =>
+      secure
+        ? dtls && `coaps://${announcedHost(config.lwm2mHost)}:${dtls.port}`
+        : udp && `coap://${announcedHost(config.lwm2mHost)}:${udp.port}`,
   });
   let udp: UdpListener | undefined;
   let dtls: DtlsListener | undefined;

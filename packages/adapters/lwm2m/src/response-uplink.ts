@@ -26,7 +26,8 @@ export interface AnswerData {
 /** An uplink's JSON: `{reqID, msgType, data}`. */
 export interface AnswerUplink {
   readonly reqID: ReqId;
-  readonly msgType: MsgType | "notify";
+  /** A command's msgType, "notify", or "firmware-update" (firmware/run-firmware.ts). */
+  readonly msgType: MsgType | "notify" | "firmware-update";
   readonly data: AnswerData;
 }
 
