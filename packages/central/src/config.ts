@@ -105,6 +105,13 @@ export const centralSettings = {
     1_024,
     1_073_741_824,
   ),
+  firmwareMaxBytes: integer(
+    "IOT_FIRMWARE_MAX_BYTES",
+    16_777_216,
+    "Largest firmware package an operator uploads, bytes (kept in <IOT_DATA_DIR>/firmwares; a larger one answers 400).",
+    1_024,
+    1_073_741_824,
+  ),
   publicHost: text(
     "IOT_PUBLIC_HOST",
     "localhost",
