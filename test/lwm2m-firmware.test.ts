@@ -42,7 +42,7 @@ async function upload(fields: Record<string, string>, bytes?: Buffer) {
     headers: { authorization: `Bearer ${t.token}` },
     body: form,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 /** A registered simulated device with firmware 1.0.0, on its own UDP socket. */

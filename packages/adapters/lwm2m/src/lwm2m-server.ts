@@ -20,6 +20,9 @@ import {
 import { DOWNLOAD_PATH, FirmwareDownloads } from "./firmware/firmware-downloads.js";
 import type { FirmwareHooks } from "./firmware/run-firmware.js";
 import { autoSubscribe } from "./observe-path.js";
+import { RegistrationFile } from "./restart/registration-file.js";
+import { restoreRegistrations } from "./restart/restore.js";
+import { saveRegistration } from "./restart/saved-registration.js";
 import { preferredFormat } from "./preferred-format.js";
 import { runCommand } from "./run-command.js";
 import { serverContext, type ServerContext } from "./server-context.js";
@@ -46,6 +49,11 @@ export interface Lwm2mServerOptions {
    * on; without it, firmware update commands take push delivery only.
    */
   readonly firmwareBaseUri?: (secure: boolean) => string | undefined;
+  /**
+   * The file registrations and their observations are kept in, so that a restarted adapter takes them back
+   * (`restore`); unset, they live in memory only.
+   */
+  readonly registrationsFile?: string;
   /** Longest wait for each step a device takes by itself in a firmware update, ms (default 10 minutes). */
   readonly firmwareStepTimeoutMs?: number;
 }
@@ -67,6 +75,11 @@ export interface Lwm2mServer {
   readonly registrations: ReadonlyMap<string, ClientRegistration>;
   /** Firmware packages offered for download now (pull delivery). */
   readonly downloads: FirmwareDownloads;
+  /**
+   * Takes back the unexpired NoSec registrations the previous process saved (registrationsFile) and observes their
+   * paths again; after attach and once the registry link is started. Answers how many.
+   */
+  restore(): Promise<number>;
   /** Ends every registration (sessions reported closed) and observation. */
   close(): void;
 }
@@ -141,6 +154,15 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     stepTimeoutMs: options.firmwareStepTimeoutMs ?? 600_000,
   };
 
+  const file =
+    options.registrationsFile === undefined
+      ? undefined
+      : new RegistrationFile(
+          options.registrationsFile,
+          () => [...byId.values()].filter((r) => r.identity === undefined && !r.ended).map(saveRegistration),
+          log,
+        );
+
   const format = (r: ClientRegistration) => preferredFormat(r.version, r.objects.contentFormats);
 
   /** Lets commands through to the client: it is awake (always, outside queue mode). */
@@ -193,6 +215,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     r.forgetObservations();
     if (byId.get(r.id) === r) byId.delete(r.id);
     if (byEndpoint.get(r.endpoint) === r) byEndpoint.delete(r.endpoint);
+    file?.changed();
     log.info({ deviceId: r.deviceId, endpoint: r.endpoint, reason }, "registration ended");
   };
 
@@ -204,6 +227,15 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
       for (const listener of [...registeredListeners]) listener(r);
       if (r.lease.session.device.autoSub && ctx) void autoSubscribe(ctx, r, format(r));
     }, 0);
+
+  /** Holds a new (or restored) registration: found by id and endpoint, ended with its lease, saved. */
+  const adopt = (r: ClientRegistration) => {
+    byId.set(r.id, r);
+    byEndpoint.set(r.endpoint, r);
+    r.lease.onClose((reason) => ended(r, reason));
+    r.onChange = () => file?.changed();
+    file?.changed();
+  };
 
   const register = async (request: CoapRequest, reg: RegisterRequest, via: Via): Promise<CoapReply> => {
     const endpoint = normaliseEndpoint(reg.endpoint);
@@ -231,9 +263,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     while (byId.has(id)) id = randomBytes(6).toString("base64url");
     const r = new ClientRegistration(id, reg.endpoint, lease, request.peer, reg, via.layer, via.identity);
     if (via.identity !== undefined) secure.watch(request.peer, lease);
-    byId.set(id, r);
-    byEndpoint.set(reg.endpoint, r);
-    lease.onClose((reason) => ended(r, reason));
+    adopt(r);
     log.info(
       { deviceId: r.deviceId, endpoint: reg.endpoint, lifetime: reg.lifetime, binding: reg.binding, id },
       "client registered",
@@ -253,6 +283,8 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     if (u.objects !== undefined) r.objects = u.objects;
     if (u.lifetime !== undefined) r.lifetime = u.lifetime;
     r.lease.setKeepAlive(keepAlive(r.lifetime));
+    r.refreshedAt = Date.now();
+    file?.changed();
     setTimeout(() => {
       if (r.ended) return;
       wake(r);
@@ -309,7 +341,38 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     },
     registrations: byId,
     downloads,
+    async restore() {
+      if (!file || !plainLayer || !ctx) return 0;
+      const layer = plainLayer;
+      const context = ctx;
+      const n = await restoreRegistrations(
+        {
+          leases,
+          layer,
+          ctx: context,
+          log,
+          normalise: normaliseEndpoint,
+          graceSeconds: graceS,
+          adopt(r) {
+            // A client that registered again meanwhile keeps its new registration.
+            if (byEndpoint.has(r.endpoint) || byId.has(r.id)) {
+              r.lease.close("replaced by a new registration");
+              return false;
+            }
+            adopt(r);
+            wake(r);
+            return true;
+          },
+        },
+        file.read(),
+      );
+      log.info({ restored: n }, "saved registrations restored");
+      return n;
+    },
     close() {
+      // Saved as they are now: ending them below (sessions reported closed) does not empty the file.
+      file?.flush();
+      file?.close();
       leases.closeAll("adapter stopping");
     },
   };

@@ -7,6 +7,7 @@
  */
 import { createMessageLayer, listenDtls, listenUdp, type DtlsListener, type UdpListener } from "@iot/adapter-coap";
 import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
+import { join } from "node:path";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { lwm2mAdapterSettings } from "./config.js";
 import { createLwm2mServer } from "./lwm2m-server.js";
@@ -25,6 +26,7 @@ runMain("lwm2m-adapter", async () => {
     logger,
     policyDefault: config.policyDefault,
     queueAwakeSeconds: config.queueAwake,
+    registrationsFile: join(config.dataDir, `lwm2m-registrations-${config.lwm2mPort}.json`),
     // Firmware packages (pull delivery) are served on the listener the device registered on.
     firmwareBaseUri: (secure) =>
       secure
@@ -77,6 +79,8 @@ runMain("lwm2m-adapter", async () => {
     await registry.close();
   });
   registry.start();
+  // Clients still registered with the previous process keep their registration and observations.
+  void server.restore().catch((err: Error) => logger.warn({ err: err.message }, "registrations not restored"));
   logger.info(
     { port: udp.port, dtlsPort: dtls?.port, registry: config.registryUrls, instance: registry.instanceId },
     "lwm2m adapter listening",
