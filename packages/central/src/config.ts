@@ -107,10 +107,10 @@ export const centralSettings = {
   ),
   firmwareMaxBytes: integer(
     "IOT_FIRMWARE_MAX_BYTES",
-    16_777_216,
-    "Largest firmware package an operator uploads, bytes (kept in <IOT_DATA_DIR>/firmwares; a larger one answers 400).",
+    2_097_152,
+    "Largest firmware package an operator uploads, bytes (kept in <IOT_DATA_DIR>/firmwares; a larger one answers 400). At most 3,000,000: a package goes to the LwM2M adapter in base64 in one command, within gRPC's 4 MiB.",
     1_024,
-    1_073_741_824,
+    3_000_000,
   ),
   publicHost: text(
     "IOT_PUBLIC_HOST",
