@@ -16,13 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import pino from "pino";
-import {
-  createMessageLayer,
-  listenUdp,
-  type CoapHandler,
-  type MessageLayer,
-  type UdpListener,
-} from "@iot/adapter-coap";
+import { createMessageLayer, listenUdp, type CoapHandler, type UdpListener } from "@iot/adapter-coap";
 import { FakeRegistryClient, type FakeDevice } from "@iot/adapter-core";
 import { Lwm2mClientSimulator, createLwm2mServer, simulatedPackage } from "@iot/adapter-lwm2m";
 import { positiveInt } from "./figures.js";
@@ -95,10 +89,8 @@ const fleet: FakeDevice[] = Array.from({ length: devices }, (_, i) => ({
 const registry = new FakeRegistryClient({ devices: fleet });
 registry.start();
 const server = createLwm2mServer({ registry, logger, policyDefault: "allow", queueAwakeSeconds: 93 });
-let serverLayer: MessageLayer | undefined;
 const lwm2m = await endpoint((r) => server.handler(r), maxBody);
-serverLayer = lwm2m.layer;
-server.attach(serverLayer);
+server.attach(lwm2m.layer);
 const sims: Lwm2mClientSimulator[] = [];
 const simEndpoints = [];
 for (let i = 0; i < devices; i++) {
