@@ -5,7 +5,7 @@ import type { Lwm2mVersion, RegisterRequest } from "./codec/registration.js";
 import type { ReqId } from "./command.js";
 
 /** An observation the server holds on a client: the command that made it (or autoSub) and the layer's handle. */
-export interface HeldObservation {
+interface HeldObservation {
   readonly reqID: ReqId;
   readonly observation: ClientObservation;
   /** The Content-Format asked for (kept to observe again after a restart). */

@@ -19,7 +19,7 @@ import { taskLink } from "../forms/tasks.js";
 import { ApiRouter } from "../router.js";
 
 /** Default largest firmware package, bytes (IOT_FIRMWARE_MAX_BYTES). */
-export const FIRMWARE_MAX_BYTES = 2 * 1024 * 1024;
+const FIRMWARE_MAX_BYTES = 2 * 1024 * 1024;
 /** What a multipart body may add to the package: its fields and boundaries. */
 const MULTIPART_SLACK_BYTES = 64 * 1024;
 /** The upload's path: the app's 1 MiB body limit does not apply to it (app.ts), its own does. */

@@ -17,7 +17,7 @@ const int = (value: number): TypedValue => ({ type: "integer", value: BigInt(val
 const str = (value: string): TypedValue => ({ type: "string", value });
 
 /** The first line of a package the simulated device takes: `SIMFW <version>`, then the image. */
-export const SIMULATED_PACKAGE_HEADER = "SIMFW ";
+const SIMULATED_PACKAGE_HEADER = "SIMFW ";
 
 /** A package the simulated device accepts: the header line naming `version`, then `size` bytes in all. */
 export function simulatedPackage(version: string, size: number): Buffer {

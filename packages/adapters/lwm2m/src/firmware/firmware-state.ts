@@ -5,7 +5,7 @@
 export const FW_STATE = { idle: 0, downloading: 1, downloaded: 2, updating: 3 } as const;
 
 /** Update Result codes 0–9. */
-export const UPDATE_RESULT_TEXT: Record<number, string> = {
+const UPDATE_RESULT_TEXT: Record<number, string> = {
   0: "initial value",
   1: "firmware updated successfully",
   2: "not enough flash memory for the new firmware package",

@@ -4,7 +4,7 @@ import type { Lwm2mVersion } from "../codec/registration.js";
 import type { ReqId } from "../command.js";
 
 /** An observation as kept across restarts: what to observe again and whose notifications they are. */
-export interface SavedObservation {
+interface SavedObservation {
   readonly path: string;
   readonly reqID: ReqId;
   /** The Content-Format asked for. */
