@@ -36,6 +36,7 @@ import { deviceDataRoutes } from "./routes/device-data.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { scheduleRoutes } from "./routes/schedules.js";
 import { deviceTransferRoutes } from "./routes/device-transfer.js";
+import { FIRMWARE_UPLOAD_PATH, firmwareRoutes } from "./routes/firmwares.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 import { streamRoutes } from "./routes/stream.js";
 import { viewMiddleware } from "./view.js";
@@ -74,6 +75,7 @@ const securedRoutes = [
   taskRoutes,
   scheduleRoutes,
   deviceTransferRoutes,
+  firmwareRoutes,
   webhookRoutes,
   streamRoutes,
 ];
@@ -98,7 +100,9 @@ export function createApp(deps: AppDeps) {
   const secured = new Hono<Env>().use("*", requireCaller(deps)).use("*", configChanges(deps));
   for (const routes of securedRoutes) secured.route("/", routes(deps, docs));
   const app = new Hono<Env>()
-    .use("*", (c, next) => (c.req.path === IMPORT_PATH ? next() : limit(c, next)))
+    .use("*", (c, next) =>
+      c.req.path === IMPORT_PATH || c.req.path === FIRMWARE_UPLOAD_PATH ? next() : limit(c, next),
+    )
     .use("*", viewMiddleware(deps))
     .route("/", prometheusRoute(deps))
     .route("/api/v1", open)

@@ -45,6 +45,10 @@ export interface AppDeps {
   exportTtlSeconds?: number;
   /** Largest device import file, bytes (default IMPORT_MAX_BYTES, 32 MiB). */
   importMaxBytes?: number;
+  /** Folder of uploaded firmware packages (`<IOT_DATA_DIR>/firmwares`); unset, firmware uploads answer 503. */
+  firmwareDir?: string | undefined;
+  /** Largest firmware package, bytes (IOT_FIRMWARE_MAX_BYTES, default 2 MiB). */
+  firmwareMaxBytes?: number;
   /** Webhook settings of the service admin (IOT_WEBHOOK_*); defaults: private targets refused, 10 s timeout. */
   webhooks?: {
     allowPrivate: boolean;

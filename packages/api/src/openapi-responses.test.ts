@@ -4,6 +4,7 @@
  * every operation the document lists must have been driven (a new route cannot be left out).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firmwareDir, firmwareForm, lwm2mDevice, lwm2mProduct } from "./firmware-fixture.js";
 import { OpenApiCheck } from "./openapi-check.js";
 import { taskEnded } from "./task-ended.js";
 import { testApp } from "./test-app.js";
@@ -42,7 +43,10 @@ describe.each(["1", "2"] as const)("the Form %s OpenAPI document", (form) => {
   beforeAll(async () => {
     t = await testApp(form, {
       // Webhook receivers on loopback are allowed here; nothing listens on port 9, so a test delivery fails fast.
-      deps: { webhooks: { allowPrivate: true, timeoutMs: 500, resolve: async () => ["127.0.0.1"] } },
+      deps: {
+        webhooks: { allowPrivate: true, timeoutMs: 500, resolve: async () => ["127.0.0.1"] },
+        firmwareDir: firmwareDir(),
+      },
     });
     check = new OpenApiCheck(await (await t.app.request("/api/v1/openapi.json")).json());
     token = await t.login();
@@ -357,6 +361,18 @@ describe.each(["1", "2"] as const)("the Form %s OpenAPI document", (form) => {
     await call("DELETE", `/devices?ids=${ids.spareDevice}`);
     await call("DELETE", `/gateways?ids=${ids.gateway.id}`);
     await call("DELETE", `/products?ids=${ids.spareProduct}`);
+  });
+
+  it("answers firmware packages and updates as documented", async () => {
+    const productID = await lwm2mProduct(t, 1, "Firmware");
+    const fw = await call("POST", "/firmwares", undefined, {
+      body: firmwareForm({ name: "app", version: "1.0.0", productID }, new Uint8Array(100)),
+    });
+    await call("GET", "/firmwares");
+    await call("GET", `/firmwares/${fw.firmwareID}`);
+    const deviceID = await lwm2mDevice(t, 1, productID, "490154203237518");
+    await call("POST", `/firmwares/${fw.firmwareID}/update`, { deviceIDs: [deviceID] });
+    await call("DELETE", `/firmwares/${fw.firmwareID}`);
   });
 
   it("has driven every operation the document lists", () => {

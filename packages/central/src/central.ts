@@ -227,6 +227,8 @@ export async function startCentral(
     startedAt: Date.now(),
     exportTtlSeconds: config.exportTtl,
     importMaxBytes: config.importMaxBytes,
+    firmwareDir: join(config.dataDir, "firmwares"),
+    firmwareMaxBytes: config.firmwareMaxBytes,
     webhooks: { allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs },
     stream: { keepaliveMs: config.streamKeepaliveMs, resumeMax: config.streamResumeMax, pollMs: 500 },
     logError: (err) => logger.error({ err }, "request failed"),

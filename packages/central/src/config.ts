@@ -105,6 +105,13 @@ export const centralSettings = {
     1_024,
     1_073_741_824,
   ),
+  firmwareMaxBytes: integer(
+    "IOT_FIRMWARE_MAX_BYTES",
+    2_097_152,
+    "Largest firmware package an operator uploads, bytes (kept in <IOT_DATA_DIR>/firmwares; a larger one answers 400). At most 3,000,000: a package goes to the LwM2M adapter in base64 in one command, within gRPC's 4 MiB.",
+    1_024,
+    3_000_000,
+  ),
   publicHost: text(
     "IOT_PUBLIC_HOST",
     "localhost",

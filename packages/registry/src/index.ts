@@ -38,6 +38,8 @@ export { PUBLISH_STATUS, type PublishStatus } from "./router/publish-status.js";
 export type { CommandRouterOptions } from "./router/command-router-options.js";
 export { groupOfCommand } from "./router/group-commands.js";
 export * from "./domain/tasks.js";
+export * from "./domain/firmwares.js";
+export * from "./domain/firmware-update.js";
 export {
   startGrpcServer,
   stopGrpcServer,

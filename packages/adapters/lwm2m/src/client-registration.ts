@@ -5,9 +5,34 @@ import type { Lwm2mVersion, RegisterRequest } from "./codec/registration.js";
 import type { ReqId } from "./command.js";
 
 /** An observation the server holds on a client: the command that made it (or autoSub) and the layer's handle. */
-export interface HeldObservation {
+interface HeldObservation {
   readonly reqID: ReqId;
   readonly observation: ClientObservation;
+  /** The Content-Format asked for (kept to observe again after a restart). */
+  readonly format: number;
+}
+
+/** The observations of a registration, telling their owner of each change (the adapter saves them). */
+class ObservationMap extends Map<string, HeldObservation> {
+  changed: (() => void) | undefined;
+
+  override set(path: string, held: HeldObservation): this {
+    super.set(path, held);
+    this.changed?.();
+    return this;
+  }
+
+  override delete(path: string): boolean {
+    const had = super.delete(path);
+    if (had) this.changed?.();
+    return had;
+  }
+
+  override clear(): void {
+    const had = this.size > 0;
+    super.clear();
+    if (had) this.changed?.();
+  }
 }
 
 /**
@@ -28,7 +53,9 @@ export class ClientRegistration {
   /** True while a queue-mode client sleeps (the registry shows deviceStatus 2). */
   sleeping = false;
   /** Observations held, by canonical path. */
-  readonly observations = new Map<string, HeldObservation>();
+  readonly observations = new ObservationMap();
+  /** Epoch ms of the latest Register or Update: the registration expires a lifetime after it. */
+  refreshedAt = Date.now();
   /** Stops handing commands to the client (set while it takes them). */
   stopCommands: (() => void) | undefined;
   awakeTimer: NodeJS.Timeout | undefined;
@@ -53,6 +80,11 @@ export class ClientRegistration {
     this.queueMode = request.queueMode;
     this.lifetime = request.lifetime;
     this.objects = request.objects;
+  }
+
+  /** Called when the observations change (the adapter saves its registrations then). */
+  set onChange(listener: (() => void) | undefined) {
+    this.observations.changed = listener;
   }
 
   /** The device's id in the registry, for logs. */

@@ -17,6 +17,11 @@ export const lwm2mAdapterSettings = {
     -1,
     65535,
   ),
+  dataDir: text(
+    "IOT_DATA_DIR",
+    "./data",
+    "folder where the LwM2M adapter keeps its registrations and their observations across restarts (lwm2m-registrations-<port>.json)",
+  ),
   lwm2mHost: text("IOT_LWM2M_HOST", "0.0.0.0", "address the LwM2M listener binds to"),
   queueAwake: integer(
     "IOT_LWM2M_QUEUE_AWAKE",

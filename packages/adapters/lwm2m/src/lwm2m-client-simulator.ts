@@ -8,6 +8,7 @@ import { resourceType } from "./codec/objects.js";
 import { typedFromJson, type TypedValue } from "./codec/typed-value.js";
 import { encodeCompositeWrite } from "./composite/senml-paths.js";
 import { SimulatorComposite } from "./composite/simulator-composite.js";
+import { SimulatedFirmware } from "./firmware/firmware-client.js";
 
 /** How the simulated client registers. */
 export interface SimulatorOptions {
@@ -23,6 +24,8 @@ export interface SimulatorOptions {
   readonly queueParameter?: boolean;
   /** Starting resources by path; default a Device object (/3/0) and a Temperature sensor (/3303/0). */
   readonly resources?: ReadonlyMap<string, TypedValue>;
+  /** A Firmware Update object (5) and this firmware version in /3/0/3 (firmware/firmware-client.ts). */
+  readonly firmwareVersion?: string;
 }
 
 /** A request the simulated client received, as tests check it. */
@@ -76,6 +79,8 @@ export class Lwm2mClientSimulator {
   readonly answerWith = new Map<string, string>();
   readonly refuse = new Set<number>();
   readonly ignore = new Set<string>();
+  /** Object 5, when `firmwareVersion` was given. */
+  readonly firmware: SimulatedFirmware | undefined;
   /** The registration's location segments (`["rd", "<id>"]`) after a successful Register. */
   location: readonly string[] | undefined;
   /** Read-, Write- and Observe-Composite (1.1) over the same resources. */
@@ -91,6 +96,21 @@ export class Lwm2mClientSimulator {
   constructor(readonly options: SimulatorOptions) {
     this.resources = new Map(options.resources ?? defaultResources());
     this.composite = new SimulatorComposite(this.resources, (path) => void this.notifyAbout(path));
+    this.firmware =
+      options.firmwareVersion === undefined
+        ? undefined
+        : new SimulatedFirmware(
+            {
+              resources: this.resources,
+              set: (path, value) => this.set(path, value),
+              requestTo: (peer, request) => this.requestTo(peer, request),
+              reboot: async () => {
+                this.observers.clear();
+                await this.register();
+              },
+            },
+            options.firmwareVersion,
+          );
   }
 
   /**
@@ -190,6 +210,8 @@ export class Lwm2mClientSimulator {
       payload: request.payload,
     });
     if (this.ignore.has(path)) return new Promise<CoapReply>(() => {});
+    const firmware = this.firmware?.handle(request, path);
+    if (firmware) return firmware;
     const forced = this.answerWith.get(path);
     if (forced) {
       this.answerWith.delete(path);
@@ -226,6 +248,12 @@ export class Lwm2mClientSimulator {
         return { code: "4.05" };
     }
   };
+
+  /** Sends a request to any peer through the simulator's transport (object 5 downloads its package so). */
+  requestTo(peer: Peer, request: Parameters<MessageLayer["request"]>[1]): Promise<ClientResponse> {
+    if (!this.layer) throw new Error("simulator not attached");
+    return this.layer.request(peer, request);
+  }
 
   private async send(request: Parameters<MessageLayer["request"]>[1]): Promise<ClientResponse> {
     if (!this.layer || !this.server) throw new Error("simulator not attached");

@@ -1,23 +1,12 @@
-import type { X509Certificate } from "node:crypto";
 import { randomBytes } from "node:crypto";
-import {
-  CODES,
-  SecurePeers,
-  type CoapReply,
-  type CoapRequest,
-  type MessageLayer,
-  type SecureTarget,
-} from "@iot/adapter-coap";
+import { CODES, SecurePeers, type CoapReply, type CoapRequest, type MessageLayer } from "@iot/adapter-coap";
 import {
   DeviceLeases,
   Lease,
   retryAfterSeconds,
   type AuthFailureCode,
   type DeviceCredentials,
-  type RegistryClient,
 } from "@iot/adapter-core";
-import type { Logger } from "pino";
-import type { BootstrapDefaults } from "./bootstrap/bootstrap-plan.js";
 import { BS, createBootstrapServer } from "./bootstrap/bootstrap-server.js";
 import { ClientRegistration } from "./client-registration.js";
 import {
@@ -27,55 +16,17 @@ import {
   type RegisterRequest,
   type UpdateRequest,
 } from "./codec/registration.js";
+import { DOWNLOAD_PATH, FirmwareDownloads } from "./firmware/firmware-downloads.js";
+import type { FirmwareHooks } from "./firmware/run-firmware.js";
 import { autoSubscribe } from "./observe-path.js";
+import { RegistrationFile } from "./restart/registration-file.js";
+import { restoreRegistrations } from "./restart/restore.js";
+import { saveRegistration } from "./restart/saved-registration.js";
 import { preferredFormat } from "./preferred-format.js";
 import { runCommand } from "./run-command.js";
 import { DP, handleSend } from "./send.js";
+import type { Lwm2mServer, Lwm2mServerOptions } from "./lwm2m-server-types.js";
 import { serverContext, type ServerContext } from "./server-context.js";
-
-/** What the LwM2M server needs from outside. */
-export interface Lwm2mServerOptions {
-  readonly registry: RegistryClient;
-  readonly logger: Logger;
-  readonly policyDefault: "allow" | "deny";
-  /**
-   * Seconds a queue-mode client stays awake after each Register or Update (IOT_LWM2M_QUEUE_AWAKE; the default
-   * 93 is CoAP's MAX_TRANSMIT_WAIT, the awake time OMA-TS-LightweightM2M-V1_0 §5.3.1 recommends).
-   */
-  readonly queueAwakeSeconds: number;
-  /**
-   * Seconds a registration outlives its lifetime before it expires, for an Update that is late on the wire (default
-   * 15; never more than the lifetime itself, so a 2 s test lifetime expires after 4 s).
-   */
-  readonly lifetimeGraceSeconds?: number;
-  /** Most commands kept waiting per sleeping device (default 100; the oldest fails when full). */
-  readonly queueLimit?: number;
-  /** The service CA device certificates chain to (LwM2M Security mode Certificate); without it they are refused. */
-  readonly ca?: X509Certificate;
-  /** What a Bootstrap-Request writes when the device's record does not say (default: coap://localhost:5783, 300 s, U). */
-  readonly bootstrapDefaults?: () => BootstrapDefaults;
-}
-
-/** The LwM2M server: a handler for the CoAP message layer, which it then uses as a client to reach devices. */
-export interface Lwm2mServer {
-  /** Serves the Client Registration Interface (`/rd`) in NoSec mode; give it to createMessageLayer. */
-  readonly handler: (request: CoapRequest) => Promise<CoapReply>;
-  /** The same over DTLS with pre-shared keys: give it to the layer fed by `secure`. */
-  readonly secureHandler: (request: CoapRequest) => Promise<CoapReply>;
-  /** What listenDtls feeds (PSK lookups, sessions, decrypted datagrams to the layer attached as `secureLayer`). */
-  readonly secure: SecureTarget;
-  /**
-   * Gives the server the layers its handlers serve, through which it sends requests to clients registered there;
-   * before any datagram.
-   */
-  attach(layer: MessageLayer, secureLayer?: MessageLayer): void;
-  /** Registrations held now, by location id. */
-  readonly registrations: ReadonlyMap<string, ClientRegistration>;
-  /** Bootstraps under way now. */
-  readonly bootstrapping: number;
-  /** Ends every registration (sessions reported closed) and observation. */
-  close(): void;
-}
 
 /** Where a request came: the layer that answers it and, over DTLS, the session's PSK identity. */
 interface Via {
@@ -138,6 +89,28 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     ...(options.ca && { ca: options.ca }),
   });
 
+  const downloads = new FirmwareDownloads();
+  const registeredListeners = new Set<(r: ClientRegistration) => void>();
+  const firmware: FirmwareHooks = {
+    downloads,
+    packageUri: (r, token) =>
+      `${options.firmwareBaseUri?.(r.identity !== undefined) ?? "coap://localhost"}/${DOWNLOAD_PATH}/${token}`,
+    onRegistered(listener) {
+      registeredListeners.add(listener);
+      return () => registeredListeners.delete(listener);
+    },
+    stepTimeoutMs: options.firmwareStepTimeoutMs ?? 600_000,
+  };
+
+  const file =
+    options.registrationsFile === undefined
+      ? undefined
+      : new RegistrationFile(
+          options.registrationsFile,
+          () => [...byId.values()].filter((r) => r.identity === undefined && !r.ended).map(saveRegistration),
+          log,
+        );
+
   const format = (r: ClientRegistration) => preferredFormat(r.version, r.objects.contentFormats);
 
   /** Lets commands through to the client: it is awake (always, outside queue mode). */
@@ -147,7 +120,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     const take = (filter: string) =>
       r.lease.consume(
         filter,
-        (downlink) => runCommand(context, r, downlink),
+        (downlink) => runCommand(context, r, downlink, firmware),
         () => {},
       );
     let consumer = take("#");
@@ -190,6 +163,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     r.forgetObservations();
     if (byId.get(r.id) === r) byId.delete(r.id);
     if (byEndpoint.get(r.endpoint) === r) byEndpoint.delete(r.endpoint);
+    file?.changed();
     log.info({ deviceId: r.deviceId, endpoint: r.endpoint, reason }, "registration ended");
   };
 
@@ -198,8 +172,18 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     setTimeout(() => {
       if (r.ended) return;
       wake(r);
+      for (const listener of [...registeredListeners]) listener(r);
       if (r.lease.session.device.autoSub && ctx) void autoSubscribe(ctx, r, format(r));
     }, 0);
+
+  /** Holds a new (or restored) registration: found by id and endpoint, ended with its lease, saved. */
+  const adopt = (r: ClientRegistration) => {
+    byId.set(r.id, r);
+    byEndpoint.set(r.endpoint, r);
+    r.lease.onClose((reason) => ended(r, reason));
+    r.onChange = () => file?.changed();
+    file?.changed();
+  };
 
   const register = async (request: CoapRequest, reg: RegisterRequest, via: Via): Promise<CoapReply> => {
     const endpoint = normaliseEndpoint(reg.endpoint);
@@ -230,9 +214,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     while (byId.has(id)) id = randomBytes(6).toString("base64url");
     const r = new ClientRegistration(id, reg.endpoint, lease, request.peer, reg, via.layer, via.identity);
     if (via.identity !== undefined) secure.watch(request.peer, lease);
-    byId.set(id, r);
-    byEndpoint.set(reg.endpoint, r);
-    lease.onClose((reason) => ended(r, reason));
+    adopt(r);
     log.info(
       { deviceId: r.deviceId, endpoint: reg.endpoint, lifetime: reg.lifetime, binding: reg.binding, id },
       "client registered",
@@ -252,6 +234,8 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     if (u.objects !== undefined) r.objects = u.objects;
     if (u.lifetime !== undefined) r.lifetime = u.lifetime;
     r.lease.setKeepAlive(keepAlive(r.lifetime));
+    r.refreshedAt = Date.now();
+    file?.changed();
     setTimeout(() => {
       if (r.ended) return;
       wake(r);
@@ -279,6 +263,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
   const serve = async (request: CoapRequest, via: Via): Promise<CoapReply> => {
     if (request.path[0] === BS) return bootstrap.request(request, via);
     if (request.path[0] === DP) return send(request, via);
+    if (request.path[0] === DOWNLOAD_PATH) return downloads.serve(request);
     if (request.path[0] !== RD) return { code: CODES.notFound };
     const parsed = parseRegistrationRequest(
       { method: request.method, path: request.path, query: request.queryList, payload: request.payload },
@@ -331,7 +316,39 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
     get bootstrapping() {
       return bootstrap.running;
     },
+    downloads,
+    async restore() {
+      if (!file || !plainLayer || !ctx) return 0;
+      const layer = plainLayer;
+      const context = ctx;
+      const n = await restoreRegistrations(
+        {
+          leases,
+          layer,
+          ctx: context,
+          log,
+          normalise: normaliseEndpoint,
+          graceSeconds: graceS,
+          adopt(r) {
+            // A client that registered again meanwhile keeps its new registration.
+            if (byEndpoint.has(r.endpoint) || byId.has(r.id)) {
+              r.lease.close("replaced by a new registration");
+              return false;
+            }
+            adopt(r);
+            wake(r);
+            return true;
+          },
+        },
+        file.read(),
+      );
+      log.info({ restored: n }, "saved registrations restored");
+      return n;
+    },
     close() {
+      // Saved as they are now: ending them below (sessions reported closed) does not empty the file.
+      file?.flush();
+      file?.close();
       leases.closeAll("adapter stopping");
     },
   };

@@ -15,9 +15,11 @@ import {
   type UdpListener,
 } from "@iot/adapter-coap";
 import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetrics } from "@iot/adapter-core";
+import { join } from "node:path";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { lwm2mAdapterSettings } from "./config.js";
-import { createLwm2mServer, type Lwm2mServer } from "./lwm2m-server.js";
+import { createLwm2mServer } from "./lwm2m-server.js";
+import type { Lwm2mServer } from "./lwm2m-server-types.js";
 
 /** UDP receive buffer, bytes: devices register in bursts (after an outage, a cell coming back). */
 const RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
@@ -68,6 +70,12 @@ runMain("lwm2m-adapter", async () => {
         binding: config.bootstrapBinding,
       };
     },
+    registrationsFile: join(config.dataDir, `lwm2m-registrations-${config.lwm2mPort}.json`),
+    // Firmware packages (pull delivery) are served on the listener the device registered on.
+    firmwareBaseUri: (secure) =>
+      secure
+        ? dtls && `coaps://${announcedHost(config.lwm2mHost)}:${dtls.port}`
+        : udp && `coap://${announcedHost(config.lwm2mHost)}:${udp.port}`,
   });
   const layerOptions = {
     logger,
@@ -105,6 +113,8 @@ runMain("lwm2m-adapter", async () => {
       // One port for both security modes: the suites the client offers decide (PSK or ECDHE_ECDSA).
       ...(certificates && { certificate: { chain: certificates.chain, key: certificates.key } }),
     });
+  // Clients still registered with the previous process keep their registration and observations.
+  void server.restore().catch((err: Error) => logger.warn({ err: err.message }, "registrations not restored"));
   logger.info(
     { port: udp.port, dtlsPort: dtls?.port, registry: config.registryUrls, instance: registry.instanceId },
     "lwm2m adapter listening",

@@ -8,7 +8,8 @@ import {
 } from "@iot/adapter-core";
 import pino from "pino";
 import { Lwm2mClientSimulator, type SimulatorOptions } from "./lwm2m-client-simulator.js";
-import { createLwm2mServer, type Lwm2mServer, type Lwm2mServerOptions } from "./lwm2m-server.js";
+import { createLwm2mServer } from "./lwm2m-server.js";
+import type { Lwm2mServer, Lwm2mServerOptions } from "./lwm2m-server-types.js";
 
 /** The IMEI the harness's device registers with. */
 export const IMEI = "490154203237518";

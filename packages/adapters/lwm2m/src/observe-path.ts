@@ -21,6 +21,8 @@ export async function observePath(
   path: string,
   reqID: ReqId,
   format: number,
+  /** Observed again after a restart: its first answer goes to `up/notify` as a notification. */
+  restored = false,
 ): Promise<DownlinkOutcome> {
   registration.observations.get(path)?.observation.forget();
   registration.observations.delete(path);
@@ -44,9 +46,10 @@ export async function observePath(
     return failureOf(err);
   }
   if (registration.ended) observation.forget();
-  else if (observation.active) registration.observations.set(path, { reqID, observation });
+  else if (observation.active) registration.observations.set(path, { reqID, observation, format });
   const data = answerData(observation.response, path, format, now());
-  if (reqID === AUTO_SUB_REQ_ID) await ctx.publish(registration, NOTIFY_TOPIC, { reqID, msgType: "notify", data });
+  if (reqID === AUTO_SUB_REQ_ID || restored)
+    await ctx.publish(registration, NOTIFY_TOPIC, { reqID, msgType: "notify", data });
   else await ctx.publish(registration, RESP_TOPIC, { reqID, msgType: "observe", data });
   return outcomeOf(observation.response.code);
 }

@@ -27,7 +27,8 @@ export interface AnswerData {
 /** An uplink's JSON: `{reqID, msgType, data}`. */
 export interface AnswerUplink {
   readonly reqID: ReqId;
-  readonly msgType: MsgType | CompositeMsgType | "notify";
+  /** A command's msgType, "notify", or "firmware-update" (firmware/run-firmware.ts). */
+  readonly msgType: MsgType | CompositeMsgType | "notify" | "firmware-update";
   readonly data: AnswerData;
 }
 

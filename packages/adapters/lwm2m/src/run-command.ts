@@ -10,6 +10,8 @@ import { cancelObservation, observePath } from "./observe-path.js";
 import { preferredFormat } from "./preferred-format.js";
 import { RESP_TOPIC, answerData, outcomeOf } from "./response-uplink.js";
 import { failureOf, type ServerContext } from "./server-context.js";
+import { isFirmwareCommand } from "./firmware/firmware-command.js";
+import { runFirmwareUpdate, type FirmwareHooks } from "./firmware/run-firmware.js";
 
 /**
  * Carries out one registry downlink on a registered client: parses the JSON command, sends its CoAP request, and
@@ -21,7 +23,10 @@ export async function runCommand(
   ctx: ServerContext,
   registration: ClientRegistration,
   downlink: Downlink,
+  firmware?: FirmwareHooks,
 ): Promise<DownlinkOutcome> {
+  if (firmware && isFirmwareCommand(downlink.payload))
+    return runFirmwareUpdate(ctx, registration, downlink.payload, firmware);
   const composite = parseCompositeCommand(downlink.payload);
   if (composite && !composite.ok) {
     ctx.log.info({ deviceId: registration.deviceId, reason: composite.reason }, "command refused");

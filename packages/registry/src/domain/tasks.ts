@@ -9,7 +9,7 @@ export const TASK_STATUS = { waiting: 1, running: 2, success: 3, failed: 4 } as 
 export type TaskStatus = (typeof TASK_STATUS)[keyof typeof TASK_STATUS];
 
 /** What a task does; each kind decides what its `result` holds. */
-export type TaskKind = "group_publish" | "devices_import" | "devices_export";
+export type TaskKind = "group_publish" | "devices_import" | "devices_export" | "firmware_update";
 
 /** A task row; `result` is JSON text. */
 export type Task = Selectable<TasksTable>;

@@ -129,3 +129,20 @@ export interface RetainedMessagesTable {
 
 /** `command`: sent to the device (its desired state); `uplink`: published by the device (its last reported value). */
 export type RetainedDirection = "command" | "uplink";
+
+/** A firmware package of a product (migration 0032); its bytes are `<data folder>/firmwares/<firmwareId>`. */
+export interface FirmwaresTable {
+  id: Generated<number>;
+  tenantId: string;
+  /** Public id (UUID). */
+  firmwareId: string;
+  firmwareName: string;
+  version: string;
+  productIntId: number;
+  /** Bytes. */
+  size: number;
+  /** SHA-256 of the bytes, lowercase hex. */
+  sha256: string;
+  userIntId: number | null;
+  createAt: number;
+}

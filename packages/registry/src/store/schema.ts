@@ -16,7 +16,13 @@ import type {
   ProxySubscriptionsTable,
 } from "./schema-data-model.js";
 import type { NorthboundEventsTable, WebhookDeliveriesTable, WebhooksTable } from "./schema-northbound.js";
-import type { ControlLogsTable, RetainedMessagesTable, SchedulesTable, TasksTable } from "./schema-commands.js";
+import type {
+  ControlLogsTable,
+  FirmwaresTable,
+  RetainedMessagesTable,
+  SchedulesTable,
+  TasksTable,
+} from "./schema-commands.js";
 import type {
   ClusterAdaptersTable,
   ClusterLeasesTable,
@@ -81,6 +87,7 @@ export interface Database {
   clusterLeases: ClusterLeasesTable;
   loginFailures: LoginFailuresTable;
   mqttSessions: MqttSessionsTable;
+  firmwares: FirmwaresTable;
 }
 
 /** Service-wide key/value state (token signing secret, CA material, ...). */

@@ -109,7 +109,7 @@ async function observeComposite(
     return failureOf(err);
   }
   if (registration.ended) observation.forget();
-  else if (observation.active) registration.observations.set(key, { reqID: command.reqID, observation });
+  else if (observation.active) registration.observations.set(key, { reqID: command.reqID, observation, format });
   await ctx.publish(registration, RESP_TOPIC, {
     reqID: command.reqID,
     msgType: command.msgType,

@@ -24,6 +24,7 @@ import { deviceIdTrigrams } from "./0023-device-id-trigrams.js";
 import { uplinkCounts } from "./0024-uplink-counts.js";
 import { mqttSessions } from "../mqtt-sessions.js";
 import { retainedMessages } from "./0030-retained-messages.js";
+import { firmwares } from "./0032-firmwares.js";
 import { commandProperties, exportFileSecrets, loraGateways, metricsProduct } from "../shared-indexes.js";
 
 /**
@@ -62,4 +63,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0028-command-properties": commandProperties,
   "0029-mqtt-sessions": mqttSessions,
   "0030-retained-messages": retainedMessages,
+  "0032-firmwares": firmwares,
 };
