@@ -10,11 +10,11 @@ import { ok, refuse, type Result } from "./result.js";
 /** Beacon period: one beacon every 128 s of GPS time. */
 export const BEACON_PERIOD_MS = 128_000;
 /** Time after the beacon's start reserved for the beacon itself. */
-export const BEACON_RESERVED_MS = 2_120;
+const BEACON_RESERVED_MS = 2_120;
 /** Length of one ping slot. */
-export const SLOT_LEN_MS = 30;
+const SLOT_LEN_MS = 30;
 /** Slots in the ping window of one beacon period (122.880 s / 30 ms). */
-export const SLOTS_PER_BEACON = 4096;
+const SLOTS_PER_BEACON = 4096;
 
 /** GPS epoch (1980-01-06T00:00:00Z) in Unix ms. */
 const GPS_EPOCH_UNIX_MS = 315_964_800_000;
