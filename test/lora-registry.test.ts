@@ -4,7 +4,7 @@
  * counters reported on the stream are kept.
  */
 
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdapterLogger, createGrpcRegistryClient, type RegistryClient } from "@iot/adapter-core";
 import { reachable } from "../scripts/fleet.js";
 import { startTestFleet, type TestFleet } from "./helpers.js";
@@ -91,4 +91,37 @@ it("names a LoRa gateway by its EUI: a gateway record with gatewayProtocol 4 and
     "",
   );
   expect(unknown).toMatchObject({ ok: false, code: "BAD_CREDENTIALS" });
+});
+
+describe("lora.macVersion", () => {
+  const NWK = "000102030405060708090A0B0C0D0E0F";
+  let productID: string;
+  const post = (deviceID: string, lora: Record<string, unknown>) =>
+    t.api("POST", "/devices", { productID, deviceName: `d${deviceID}`, deviceID, upLinkSystem: 1, lora });
+  const otaa = { type: "otaa", appEUI: "70B3D57ED0000000", appKey: KEY, fcntCheck: 1, canJoin: true };
+
+  beforeAll(async () => {
+    productID = (await t.api("POST", "/products", { productName: "1.1 sensors", cloudProtocol: 4 })).body.productID;
+  });
+
+  it("gives the network server a 1.1 device's NwkKey beside its AppKey, and 1.0.x when the record says none", async () => {
+    expect((await post("70B3D57ED0000011", { ...otaa, macVersion: "1.1", nwkKey: NWK })).status).toBe(201);
+    expect((await post("70B3D57ED0000010", otaa)).status).toBe(201);
+    const v11 = await registry.authenticate("lora", { kind: "lora", devEui: "70b3d57ed0000011", devAddr: "" }, "");
+    expect(v11).toMatchObject({ ok: true, session: { lora: { macVersion: "1.1", nwkKey: NWK, appKey: KEY } } });
+    const v10 = await registry.authenticate("lora", { kind: "lora", devEui: "70b3d57ed0000010", devAddr: "" }, "");
+    expect(v10).toMatchObject({ ok: true, session: { lora: { macVersion: "1.0.x", nwkKey: "" } } });
+  });
+
+  it.each([
+    [{ ...otaa, macVersion: "1.2" }, "lora.macVersion", /1\.0\.x, 1\.1/],
+    [{ ...otaa, macVersion: "1.1" }, "lora.nwkKey", /required/],
+    [{ ...otaa, macVersion: "1.1", nwkKey: "00ff" }, "lora.nwkKey", /32 hex digits/],
+    [{ ...otaa, nwkKey: NWK }, "lora.nwkKey", /only for macVersion 1.1/],
+  ])("refuses %o with a 400 naming %s", async (lora, field, reason) => {
+    const r = await post("70B3D57ED00000AA", lora);
+    expect(r.status).toBe(400);
+    expect(r.body.errorCode).toBe("FORM_INVALID");
+    expect(r.body.errors[field]).toMatch(reason);
+  });
 });

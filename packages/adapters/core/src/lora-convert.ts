@@ -17,6 +17,8 @@ export function fromLoraDevice(l: PbLoraDevice): LoraDeviceInfo {
       ? { devAddr: s.devAddr, nwkSKey: s.nwkSKey, appSKey: s.appSKey, fcntUp: s.fcntUp, fcntDown: s.fcntDown }
       : null,
     usedDevNonces: [...l.usedDevNonces],
+    macVersion: l.macVersion === "1.1" ? "1.1" : "1.0.x",
+    nwkKey: l.nwkKey,
   };
 }
 

@@ -24,6 +24,10 @@ export interface LoraDeviceInfo {
   readonly session: LoraSessionInfo | null;
   /** DevNonces of its past joins (OTAA): a JoinRequest reusing one is a replay. */
   readonly usedDevNonces: readonly number[];
+  /** LoRaWAN MAC version; 1.0.x when absent. */
+  readonly macVersion?: "1.0.x" | "1.1";
+  /** LoRaWAN 1.1 OTAA: the NwkKey beside the AppKey (empty for 1.0.x). */
+  readonly nwkKey?: string;
 }
 
 /** The registry's answer to a join's new session: OK, or why it was refused (UNAVAILABLE: not asked). */

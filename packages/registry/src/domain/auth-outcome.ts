@@ -63,6 +63,10 @@ export interface LoraDevice {
   classC: boolean;
   session: Omit<LoraSessionState, "devNonces"> | null;
   usedDevNonces: number[];
+  /** "1.0.x" or "1.1". */
+  macVersion?: string;
+  /** LoRaWAN 1.1 NwkKey (32 hex digits); empty for 1.0.x devices. */
+  nwkKey?: string;
 }
 
 /** Devices speak relative topics; commands with no topic go here. */

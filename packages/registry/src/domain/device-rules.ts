@@ -45,6 +45,30 @@ const isInt = (v: unknown, min: number, max: number) =>
   Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 const isFlag = (v: unknown) => v === true || v === false || v === 0 || v === 1;
 
+/** LoRaWAN MAC versions the network server speaks: 1.0.x when absent. */
+const LORA_MAC_VERSIONS = ["1.0.x", "1.1"] as const;
+
+/**
+ * `lora.macVersion` and the 1.1 root key: a 1.1 device joins over the air with a NwkKey beside its AppKey (1.1
+ * activation by personalization, with its four session keys, is not offered).
+ */
+function macVersionErrors(l: Record<string, unknown>, errors: Record<string, string>): void {
+  const v = l.macVersion;
+  if (v !== undefined && v !== null && !(LORA_MAC_VERSIONS as readonly unknown[]).includes(v)) {
+    errors["lora.macVersion"] = `must be one of ${LORA_MAC_VERSIONS.join(", ")}`;
+    return;
+  }
+  const nwkKey = l.nwkKey;
+  const absent = nwkKey === undefined || nwkKey === null || nwkKey === "";
+  if (v !== "1.1") {
+    if (!absent) errors["lora.nwkKey"] = "only for macVersion 1.1";
+    return;
+  }
+  if (l.type !== "otaa") errors["lora.macVersion"] = "1.1 is supported for otaa devices only";
+  else if (absent) errors["lora.nwkKey"] = "required for macVersion 1.1";
+  else if (typeof nwkKey !== "string" || !HEX(32).test(nwkKey)) errors["lora.nwkKey"] = "must be 32 hex digits";
+}
+
 /** LoRa members by activation type (spec rules table); errors go under `lora.<member>`. */
 function loraErrors(d: DeviceDraft, errors: Record<string, string>): void {
   const l = d.lora;
@@ -58,6 +82,7 @@ function loraErrors(d: DeviceDraft, errors: Record<string, string>): void {
   };
   const hex = (n: number) => (v: unknown) => typeof v === "string" && HEX(n).test(v);
   need("fcntCheck", (v) => isInt(v, 0, 3), "must be 0 to 3");
+  macVersionErrors(l, errors);
   if (l.type === "otaa") {
     if (!d.deviceId || !HEX(16).test(d.deviceId)) errors.deviceID = "must be the DevEUI: 16 hex digits";
     need("appEUI", hex(16), "must be 16 hex digits");

@@ -29,6 +29,8 @@ function loraDevice(row: AuthDeviceRow): LoraDevice {
       fcntDown: state.fcntDown,
     },
     usedDevNonces: state?.devNonces ?? [],
+    macVersion: l.macVersion === "1.1" ? "1.1" : "1.0.x",
+    nwkKey: l.macVersion === "1.1" ? text(l.nwkKey) : "",
   };
 }
 

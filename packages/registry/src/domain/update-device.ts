@@ -13,7 +13,17 @@ const parseLora = (text: string | null): Record<string, unknown> | null =>
   text ? (JSON.parse(text) as Record<string, unknown>) : null;
 
 /** The `lora` members a network session is made from: a change to any of them (or to the deviceID) ends it. */
-const LORA_IDENTITY = ["type", "appEUI", "appKey", "nwkSKey", "appSKey", "fcntUp", "fcntDown"] as const;
+const LORA_IDENTITY = [
+  "type",
+  "appEUI",
+  "appKey",
+  "nwkSKey",
+  "appSKey",
+  "fcntUp",
+  "fcntDown",
+  "macVersion",
+  "nwkKey",
+] as const;
 
 function loraIdentityChanged(
   before: Record<string, unknown> | null,
