@@ -5,12 +5,8 @@ export { retryAfterSeconds } from "./retry-after.js";
 export { GrpcRegistryClient, newInstanceId } from "./grpc-registry-client.js";
 export { type GrpcRegistryClientOptions } from "./grpc-registry-client-options.js";
 export { createGrpcRegistryClient, registryClientFor } from "./registry-client-for.js";
-export {
-  FakeRegistryClient,
-  type FakeDevice,
-  type FakeSessionEvent,
-  type RecordedUplink,
-} from "./fake-registry-client.js";
+export { FakeRegistryClient } from "./fake-registry-client.js";
+export type { FakeDevice, FakeSessionEvent, RecordedUplink } from "./fake-registry-types.js";
 export { UplinkBuffer, uplinkPromise, type PendingUplink } from "./uplink-buffer.js";
 export { TenantRateLimiter, TokenBucket } from "./tenant-rate-limiter.js";
 export { LiveSessions, type LiveSession } from "./live-sessions.js";

@@ -6,41 +6,9 @@ import { EitherEngineInsert, engineOf } from "../store/multi-row-insert.js";
 import { uplinkMetadata } from "../store/uplink-metadata.js";
 import { queryIn } from "../store/query-in.js";
 
-/** Every event type of the northbound feed, as named on the wire (webhooks, stream, NATS subjects). */
-export const EVENT_TYPES = [
-  "uplink",
-  "decoded",
-  "online",
-  "offline",
-  "command_result",
-  "alert_opened",
-  "alert_closed",
-] as const;
+import type { EventType, FeedEvent, NewEvent } from "./event-types.js";
 
-/** One of EVENT_TYPES. */
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** An event to append: what happened to which device of which tenant, and when (epoch ms). */
-export interface NewEvent {
-  tenantId: string;
-  deviceIntId: number | null;
-  type: EventType;
-  time: number;
-  /** The event's own fields; stored as JSON. */
-  data: Record<string, unknown>;
-}
-
-/** An event as consumers get it: ids resolved, `id` increasing with commit order. */
-export interface FeedEvent {
-  id: number;
-  type: EventType;
-  tenantID: string;
-  productID: string | null;
-  deviceID: string | null;
-  /** Epoch ms when it happened. */
-  time: number;
-  data: Record<string, unknown>;
-}
+export { EVENT_TYPES, type EventType, type FeedEvent, type NewEvent } from "./event-types.js";
 
 /** Any PostgreSQL advisory lock key only the outbox uses ("nbevents" in ASCII, fits a bigint). */
 const OUTBOX_LOCK = 0x6e626576656e7473n;
