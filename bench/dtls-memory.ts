@@ -1,15 +1,17 @@
 /**
  * Memory per idle DTLS session: N full PSK (CCM_8) handshakes driven in memory against ServerSession by the
  * package's test-kit client, the sessions then held established; heap difference after gc / N. Run with
- * `pnpm bench:dtls` (node --expose-gc). N from DTLS_SESSIONS (default 5000).
+ * `pnpm bench:dtls [sessions=5000]` (node --expose-gc).
  */
 import { CookieJar } from "../packages/dtls/src/cookie.js";
 import { helloGate } from "../packages/dtls/src/gate.js";
 import { PskTestClient } from "../packages/dtls/src/psk-client.test-kit.js";
 import { ServerSession } from "../packages/dtls/src/session.js";
 import { systemClock } from "../packages/dtls/src/clock.js";
+import { positiveInt } from "./figures.js";
+import { printResult } from "./result.js";
 
-const N = Number(process.env.DTLS_SESSIONS ?? 5000);
+const N = positiveInt(process.argv[2], 5000);
 const PSK = Buffer.alloc(16, 7);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with node --expose-gc");
@@ -52,5 +54,15 @@ gc();
 const after = process.memoryUsage().heapUsed;
 console.log(`${N} established PSK sessions in ${seconds.toFixed(1)} s (in memory, ${(N / seconds).toFixed(0)}/s)`);
 console.log(`heap before ${(before / 1e6).toFixed(1)} MB, after ${(after / 1e6).toFixed(1)} MB`);
-console.log(`memory per idle session: ${((after - before) / N / 1024).toFixed(2)} KB (target ≤ 4 KB)`);
-console.log(`sessions still established: ${held.filter((s) => s.established).length}`);
+const perSession = (after - before) / N / 1024;
+const stillEstablished = held.filter((s) => s.established).length;
+console.log(`memory per idle session: ${perSession.toFixed(2)} KB (target ≤ 4 KB)`);
+console.log(`sessions still established: ${stillEstablished}`);
+printResult({
+  measure: `memory per idle DTLS session (PSK, ${N} sessions, in process)`,
+  figure: `${perSession.toFixed(2)} KB`,
+  baseline: "",
+  ratio: null,
+  goal: "≤ 4 KB",
+  met: stillEstablished === N && perSession <= 4,
+});

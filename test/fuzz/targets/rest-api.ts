@@ -7,6 +7,7 @@
  */
 import fc from "fast-check";
 import { openApiDocument } from "@iot/api";
+import { firmwareDir } from "../../../packages/api/src/firmware-fixture.js";
 import { testApp } from "../../../packages/api/src/test-app.js";
 import { mutatedFields, mutatedText, oddJson, type FuzzTarget } from "../harness.js";
 import { operationsOf, valueOf, type Operation } from "../openapi-arbitrary.js";
@@ -97,7 +98,8 @@ export const restApi: FuzzTarget<Case> = {
   name: "rest-api",
   description: "every declared REST operation with generated and mutated paths, queries and bodies never answers 500",
   async start() {
-    const t = await testApp("1");
+    // As central sets it up: with a firmware folder (a deployment without one answers 503 to firmware calls).
+    const t = await testApp("1", { deps: { firmwareDir: firmwareDir() } });
     await t.addTenant("fuzz");
     const admin = (await t.addUser("fuzz", "fuzz-admin", "admin")).token;
     const viewer = (await t.addUser("fuzz", "fuzz-viewer", "viewer")).token;
