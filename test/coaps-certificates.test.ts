@@ -1,9 +1,10 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestFleet } from "./helpers.js";
+import { certificateFiles, issueCertificate, type IssuedCertificate } from "./issued-certificates.js";
 
 /**
  * A CoAP device over DTLS with a client certificate (IOT_COAPSS_PORT), end to end: real processes, libcoap's
@@ -16,13 +17,7 @@ let dir: string;
 let n = 0;
 const children: ChildProcess[] = [];
 
-interface Cert {
-  id: number;
-  CN: string;
-  cert: string;
-  key: string;
-  root: string;
-}
+type Cert = IssuedCertificate;
 interface Device {
   id: number;
   deviceID: string;
@@ -41,17 +36,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function newCert(enable = 1): Promise<Cert> {
-  const r = await t.api("POST", "/certs", { name: `c-${n++}`, enable });
-  expect(r.status).toBe(201);
-  return {
-    id: r.body.id,
-    CN: r.body.CN,
-    cert: r.body.cert.content,
-    key: r.body.key.content,
-    root: r.body.root.content,
-  };
-}
+const newCert = (enable = 1): Promise<Cert> => issueCertificate(t, `c-${n++}`, enable);
 
 async function newDevice(extra: Record<string, unknown>): Promise<Device> {
   const r = await t.api("POST", "/devices", {
@@ -68,11 +53,8 @@ async function newDevice(extra: Record<string, unknown>): Promise<Device> {
 
 /** The certificate's PEM files for libcoap's -c, -j and -R. */
 function files(c: Pick<Cert, "cert" | "key" | "root">): string[] {
-  const base = join(dir, `f-${n++}`);
-  writeFileSync(`${base}.crt`, c.cert);
-  writeFileSync(`${base}.key`, c.key);
-  writeFileSync(`${base}.ca`, c.root);
-  return ["-c", `${base}.crt`, "-j", `${base}.key`, "-R", `${base}.ca`];
+  const f = certificateFiles(join(dir, `f-${n++}`), c);
+  return ["-c", f.cert, "-j", f.key, "-R", f.ca];
 }
 
 const url = (path: string) => `${t.coapssUrl}${path}`;

@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestFleet } from "./helpers.js";
+import { certificateFiles, issueCertificate, type IssuedCertificate } from "./issued-certificates.js";
 
 /**
  * An LwM2M device in Security mode Certificate, end to end: the same DTLS port as pre-shared keys (the suites the
@@ -17,12 +18,7 @@ let dir: string;
 let n = 0;
 const children: ChildProcess[] = [];
 
-interface Cert {
-  id: number;
-  cert: string;
-  key: string;
-  root: string;
-}
+type Cert = IssuedCertificate;
 interface Device {
   id: number;
   deviceID: string;
@@ -42,11 +38,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function newCert(enable = 1): Promise<Cert> {
-  const r = await t.api("POST", "/certs", { name: `l-${n++}`, enable });
-  expect(r.status).toBe(201);
-  return { id: r.body.id, cert: r.body.cert.content, key: r.body.key.content, root: r.body.root.content };
-}
+const newCert = (enable = 1): Promise<Cert> => issueCertificate(t, `l-${n++}`, enable);
 
 async function newDevice(certs: number[]): Promise<Device> {
   const IMEI = `35200000000${String(1000 + n).padStart(4, "0")}`;
@@ -65,13 +57,7 @@ async function newDevice(certs: number[]): Promise<Device> {
 }
 
 /** The certificate's PEM files: certificate, key, the service CA. */
-function files(c: Cert): { cert: string; key: string; ca: string } {
-  const base = join(dir, `f-${n++}`);
-  writeFileSync(`${base}.crt`, c.cert);
-  writeFileSync(`${base}.key`, c.key);
-  writeFileSync(`${base}.ca`, c.root);
-  return { cert: `${base}.crt`, key: `${base}.key`, ca: `${base}.ca` };
-}
+const files = (c: Cert) => certificateFiles(join(dir, `f-${n++}`), c);
 
 /** A Register of `ep` by coap-client-openssl presenting `cert`; -v 6 prints the response code. */
 function register(cert: Cert, ep: string): { stdout: string; stderr: string } {
