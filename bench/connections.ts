@@ -1,7 +1,9 @@
 /**
  * MQTT connections at fleet size: a paced connect storm of authenticated devices against the running fleet (each
  * CONNECT authenticated by the registry, marked online and logged), its CONNACK latency, and the memory the held
- * connections cost (RSS growth of the MQTT adapter processes plus the central node, per connection); beside the same
+ * connections cost (RSS growth of the MQTT adapter processes plus the central node, per connection, less the growth of
+ * V8's young generation: a reserve of at most two semi-spaces a process, sized by V8 from the machine's memory and grown
+ * under any allocation burst, whatever the number of connections); beside the same
  * storm against a plain broker (the machine's Mosquitto, else bare aedes in process) in the same run.
  *
  *   pnpm bench:connections [devices=20000] [connects per second=2000] [baseline=mqtt://127.0.0.1:1883]
@@ -38,6 +40,17 @@ function rss(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   if (!m) throw new Error(`no VmRSS for process ${pid}`);
   return Number(m[1]) * 1024;
+}
+
+/**
+ * The bytes V8's young generation has committed in a process now (prom-client's
+ * `nodejs_heap_space_size_total_bytes{space="new"}` from its metrics URL).
+ */
+async function youngGeneration(metricsUrl: string): Promise<number> {
+  const body = await (await fetch(metricsUrl)).text();
+  const m = /^nodejs_heap_space_size_total_bytes\{space="new"\} (\S+)$/m.exec(body);
+  if (!m) throw new Error(`no young generation size at ${metricsUrl}`);
+  return Number(m[1]);
 }
 
 /** CPU time a process has used so far (user + system), ms, from /proc (Linux; clock ticks of 10 ms). */
@@ -156,7 +169,7 @@ const nodeArgs = [
   ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
   ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
 ];
-const t = await startTestFleet({ IOT_LOG_LEVEL: "error" }, { nodeArgs });
+const t = await startTestFleet({ IOT_LOG_LEVEL: "error", IOT_MQTT_METRICS_PORT: "0" }, { nodeArgs });
 const extraAdapters: FleetProcess[] = [];
 try {
   const firstAdapter = t.fleet.adapters.find((a) => a.name === "mqtt-adapter")!;
@@ -199,18 +212,24 @@ try {
   // not memory a held connection costs, and V8 gives it back only some seconds after the work stops.
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const pids = [t.fleet.central.child.pid!, ...adapters.map((a) => a.child.pid!)];
+  const metricsUrls = [`${new URL(t.apiUrl).origin}/metrics`, ...adapters.map((a) => a.urls.metrics!)];
+  const youngOf = () => Promise.all(metricsUrls.map(youngGeneration));
   const before = pids.map(rss);
+  const youngBefore = await youngOf();
   const cpuBefore = pids.map(cpuMs);
   const systemBefore = pids.map(systemCpuMs);
 
   const fleet = await storm(ports, credentials);
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const after = pids.map(rss);
+  const youngAfter = await youngOf();
   // Taken after the rest too: the connect logs and online states of the storm are written by then.
   const cpu = pids.map((pid, i) => cpuMs(pid) - cpuBefore[i]!);
   const system = pids.map((pid, i) => systemCpuMs(pid) - systemBefore[i]!);
   await fleet.close();
-  const growth = after.map((a, i) => a - before[i]!);
+  const youngGrowth = youngAfter.map((y, i) => y - youngBefore[i]!);
+  const rssGrowth = after.map((a, i) => a - before[i]!);
+  const growth = rssGrowth.map((g, i) => g - youngGrowth[i]!);
   const perConnection = growth.reduce((a, b) => a + b, 0) / devices;
 
   const baseline = await baselineBroker();
@@ -227,6 +246,7 @@ try {
   await baseline.close();
 
   const kb = (b: number) => (b / 1024).toFixed(1);
+  const mb = (b: number) => (b / 2 ** 20).toFixed(0);
   console.log(
     `${devices} devices connecting at ${rate}/s offered, held open; ${adapters.length} MQTT adapter process(es)`,
   );
@@ -242,7 +262,9 @@ try {
   );
   console.log(
     `fleet memory per connection: ${kb(perConnection)} KB ` +
-      `(central ${kb(growth[0]! / devices)} KB, adapters ${kb(growth.slice(1).reduce((a, b) => a + b, 0) / devices)} KB)`,
+      `(central ${kb(growth[0]! / devices)} KB, adapters ${kb(growth.slice(1).reduce((a, b) => a + b, 0) / devices)} KB); ` +
+      `RSS growth with the young generation ${kb(rssGrowth.reduce((a, b) => a + b, 0) / devices)} KB, young generation ` +
+      `of each process before/after ${youngBefore.map((y, i) => `${mb(y)}/${mb(youngAfter[i]!)}`).join(", ")} MB`,
   );
   console.log(
     `baseline (${baseline.label}): CONNACK ${JSON.stringify(base.codes)}, ${base.rate.toFixed(0)} connects/s, ` +
@@ -269,7 +291,7 @@ try {
     met: fleet.p99 <= 100 && rate >= 2000,
   });
   printResult({
-    measure: `memory per held MQTT connection (adapter + central RSS), ${devices} devices`,
+    measure: `memory per held MQTT connection (adapter + central RSS less V8's young generation), ${devices} devices`,
     figure: `${kb(perConnection)} KB`,
     baseline: `${baseline.label} ${kb(basePerConnection)} KB`,
     // Mosquitto's RSS often grows by less than the reading's resolution (0.0 KB a connection): no ratio then.

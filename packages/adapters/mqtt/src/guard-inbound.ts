@@ -7,6 +7,7 @@ import { PubrecScanner, type Pubrec } from "./codec/pubrec-scanner.js";
 /** Control packet types of the adapter's answers that end a device's QoS 1 and QoS 2 PUBLISH flows. */
 const PUBACK = 4;
 const PUBCOMP = 7;
+const ANSWERS: ReadonlySet<number> = new Set([PUBACK, PUBCOMP]);
 
 /** What the guard tells the adapter about one connection's inbound stream. */
 export interface InboundEvents {
@@ -52,8 +53,8 @@ export function guardInbound(stream: Duplex, maxRemainingLength: number, events:
     if (checker.problem) events.problem(checker.problem);
     return passed.length > 0 ? passed : null;
   };
-  const framer = new PacketFramer();
-  const answers = new PubrecScanner(new Set([PUBACK, PUBCOMP]));
+  // Made at the first answer to an MQTT 5.0 device: most held connections never get one.
+  let answers: { framer: PacketFramer; scanner: PubrecScanner } | undefined;
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
   stream.write = ((chunk: unknown, ...rest: unknown[]): boolean => {
     if (checker.countsAnswers) {
@@ -62,8 +63,9 @@ export function guardInbound(stream: Duplex, maxRemainingLength: number, events:
           ? Buffer.from(chunk, typeof rest[0] === "string" ? (rest[0] as BufferEncoding) : "utf8")
           : chunk;
       if (bytes instanceof Uint8Array) {
-        framer.feed(bytes, answers);
-        for (const ack of answers.take()) checker.answered(ack.messageId);
+        answers ??= { framer: new PacketFramer(), scanner: new PubrecScanner(ANSWERS) };
+        answers.framer.feed(bytes, answers.scanner);
+        for (const ack of answers.scanner.take()) checker.answered(ack.messageId);
       }
     }
     return write(chunk, ...rest);

@@ -109,8 +109,11 @@ export function publishProblem(
 export class InboundChecker {
   private readonly framer = new PacketFramer();
   private version = 0;
-  /** Packet identifiers of the QoS 1/2 PUBLISHes read and not yet answered (MQTT 5.0 connections). */
-  private readonly unanswered = new Set<number>();
+  /**
+   * Packet identifiers of the QoS 1/2 PUBLISHes read and not yet answered (MQTT 5.0 connections); made at the first
+   * such PUBLISH, as most held connections never send one.
+   */
+  private unanswered: Set<number> | undefined;
 
   /** The checker's own reader, then its companions: one framing of the stream for them all. */
   private readonly readers: FrameReader;
@@ -133,7 +136,7 @@ export class InboundChecker {
 
   /** The adapter wrote PUBACK or PUBCOMP for the device's PUBLISH `messageId`. */
   answered(messageId: number): void {
-    this.unanswered.delete(messageId);
+    this.unanswered?.delete(messageId);
   }
 
   /** Set once the stream is cut: nothing more passes. */
@@ -218,13 +221,14 @@ export class InboundChecker {
     if ((this.flags & 0x06) === 0) return undefined;
     const at = from + 2 + ((buf[from]! << 8) | buf[from + 1]!);
     const messageId = (buf[at]! << 8) | buf[at + 1]!;
-    if (this.unanswered.has(messageId)) return undefined; // a resend (DUP) of one still in flight
-    if (this.unanswered.size >= this.receiveMaximum)
+    const unanswered = (this.unanswered ??= new Set());
+    if (unanswered.has(messageId)) return undefined; // a resend (DUP) of one still in flight
+    if (unanswered.size >= this.receiveMaximum)
       return {
         code: ReasonCode.RECEIVE_MAXIMUM_EXCEEDED,
         reason: `more than ${this.receiveMaximum} QoS 1/2 publishes unacknowledged`,
       };
-    this.unanswered.add(messageId);
+    unanswered.add(messageId);
     return undefined;
   }
 }
