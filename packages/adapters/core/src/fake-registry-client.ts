@@ -158,7 +158,7 @@ export class FakeRegistryClient implements RegistryClient {
   loraActivate(
     deviceIntId: number,
     devNonce: number,
-    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey">,
+    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey" | "lorawan11">,
   ): Promise<{ result: LoraActivateResult; message: string }> {
     this.loraActivations.push({ deviceIntId, devNonce, devAddr: session.devAddr });
     if (this.unavailable) return Promise.resolve({ result: "UNAVAILABLE", message: "fake registry unavailable" });
@@ -177,6 +177,7 @@ export class FakeRegistryClient implements RegistryClient {
         ...d.lora,
         session: { ...session, fcntUp: 0, fcntDown: 0 },
         usedDevNonces: [...d.lora.usedDevNonces, devNonce],
+        ...(session.lorawan11 ? { nextJoinNonce: session.lorawan11.joinNonce + 1 } : {}),
       },
     });
     return Promise.resolve({ result: "OK", message: "" });
