@@ -4,6 +4,7 @@ import { buildDownlink } from "../codec/uplink.js";
 import { encodeDownlinkMacCommands } from "../mac/mac-commands.js";
 import { ok, refuse, type Result } from "../codec/result.js";
 import type { DeviceState, QueuedDownlink } from "./device-state.js";
+import { buildDownlinkOf11 } from "./lorawan11.js";
 import type { Copy, ServerContext } from "./server-context.js";
 
 /** Largest application payload of a downlink at any data rate, bytes. */
@@ -118,22 +119,33 @@ function nextFrame(state: DeviceState, ack: boolean): Result<BuiltFrame> {
     fOpts = encodeDownlinkMacCommands(macs);
   }
   state.macOut = [];
-  const built = buildDownlink({
-    devAddr: s.devAddr,
-    nwkSKey: s.nwkSKey,
-    appSKey: s.appSKey,
-    fcntDown: s.fcntDown,
+  const next = {
     ack,
     confirmed: item?.confirmed ?? false,
     fPending: state.queue.length > 1,
     fOpts: fOpts.ok ? fOpts.value : Buffer.alloc(0),
     ...(item ? { fPort: item.fPort, payload: item.payload } : {}),
-  });
-  if (!built.ok) return built;
-  s.fcntDown = built.value.nextFCntDown;
+  };
+  let phy: Buffer;
+  if (s.v11) {
+    const built = buildDownlinkOf11(state, s, s.v11, next);
+    if (!built.ok) return built;
+    phy = built.value;
+  } else {
+    const built = buildDownlink({
+      devAddr: s.devAddr,
+      nwkSKey: s.nwkSKey,
+      appSKey: s.appSKey,
+      fcntDown: s.fcntDown,
+      ...next,
+    });
+    if (!built.ok) return built;
+    s.fcntDown = built.value.nextFCntDown;
+    phy = built.value.phy;
+  }
   state.dirty = true;
   if (item) state.queue.shift();
-  return ok({ phy: built.value.phy, item });
+  return ok({ phy, item });
 }
 
 /** A command left the network: unconfirmed ones are SENT, confirmed ones wait for the device's ACK. */
