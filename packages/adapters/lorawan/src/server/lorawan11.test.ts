@@ -1,0 +1,125 @@
+import { describe, expect, test } from "vitest";
+import { gpsMsFromUnixMs } from "../codec/class-b.js";
+import { SimulatedLoraDevice11 } from "../sim/simulated-lora-device11.js";
+import { GW1, gatewayDevice, Harness, loraDevice } from "./test-kit.js";
+
+const DEV_EUI = "0004a30b001c0531";
+const JOIN_EUI = "70b3d57ed0000001";
+const APP_KEY = "2b7e151628aed2a6abf7158809cf4f3c";
+const NWK_KEY = "000102030405060708090a0b0c0d0e0f";
+const v11 = (usedDevNonces: number[] = [], nextJoinNonce = 0) =>
+  loraDevice(30, {
+    activation: "otaa",
+    devEui: DEV_EUI.toUpperCase(),
+    appEui: JOIN_EUI.toUpperCase(),
+    appKey: APP_KEY,
+    nwkKey: NWK_KEY,
+    macVersion: "1.1",
+    canJoin: true,
+    usedDevNonces,
+    nextJoinNonce,
+  });
+const device = (devNonce = 0) =>
+  new SimulatedLoraDevice11({ devEui: DEV_EUI, joinEui: JOIN_EUI, appKey: APP_KEY, nwkKey: NWK_KEY, devNonce });
+
+/** Pushes the device's next uplink as GW1 heard it (on the channel and data rate its MIC covers). */
+function send(h: Harness, sim: SimulatedLoraDevice11, ...args: Parameters<SimulatedLoraDevice11["uplink"]>) {
+  const phy = sim.uplink(...args);
+  h.push(GW1, phy, sim.lastRadio);
+}
+
+async function joined(h: Harness, sim: SimulatedLoraDevice11) {
+  h.pull(GW1);
+  h.push(GW1, sim.joinRequest());
+  await h.until(() => h.pullResps().length === 1);
+  const accepted = sim.handleJoinAccept(h.pullResps()[0]!.txpk.data);
+  if (!accepted.ok) throw new Error(accepted.reason);
+  return accepted.value;
+}
+
+describe("LoRaWAN 1.1 devices", () => {
+  test("join with the 1.1 rules, and the session the registry records carries the 1.1 keys and JoinNonce", async () => {
+    const h = new Harness([gatewayDevice(1, GW1), v11([4], 7)]);
+    const sim = device(5);
+    const session = await joined(h, sim);
+    expect(session.joinNonce).toBe(7);
+    expect(h.registry.loraActivations).toEqual([{ deviceIntId: 30, devNonce: 5, devAddr: session.devAddr }]);
+    const state = h.server.devices.get(30)!;
+    expect(state.nextJoinNonce).toBe(8);
+    expect(state.session!.v11!.keys.sNwkSIntKey).toEqual(session.keys.sNwkSIntKey);
+    expect(state.session!.appSKey).toEqual(session.keys.appSKey);
+    h.server.close();
+  });
+
+  test.each([
+    ["a DevNonce not above the last one", [9], 9, NWK_KEY],
+    ["a MIC under the AppKey instead of the NwkKey", [], 0, APP_KEY],
+  ])("refuse a JoinRequest with %s", async (_what, used, devNonce, nwkKey) => {
+    const h = new Harness([gatewayDevice(1, GW1), v11(used)]);
+    const sim = new SimulatedLoraDevice11({ devEui: DEV_EUI, joinEui: JOIN_EUI, appKey: APP_KEY, nwkKey, devNonce });
+    h.pull(GW1);
+    h.push(GW1, sim.joinRequest());
+    await h.until(() => h.server.stats.joinsRefused === 1);
+    expect(h.registry.loraActivations).toEqual([]);
+    h.server.close();
+  });
+
+  test("store uplinks checked with the 1.1 MIC, answer RekeyInd with RekeyConf, and refuse a frame on another channel", async () => {
+    const h = new Harness([gatewayDevice(1, GW1), v11()]);
+    const sim = device();
+    await joined(h, sim);
+    send(h, sim, { fPort: 3, payload: "t=21" });
+    await h.until(() => h.pullResps().length === 2);
+    expect(Buffer.from(h.registry.uplinks[0]!.payload).toString()).toBe("t=21");
+    const answer = sim.handleDownlink(h.pullResps()[1]!.txpk.data);
+    if (!answer.ok) throw new Error(answer.reason);
+    expect(answer.value).toMatchObject({
+      counter: "nFCntDown",
+      fcnt: 0,
+      macCommands: [{ type: "RekeyConf", minor: 1 }],
+    });
+    expect(sim.rekeyPending).toBe(false);
+    const phy = sim.uplink({ fPort: 3, payload: "moved" });
+    h.push(GW1, phy, { ...sim.lastRadio, freq: 868.5 });
+    await h.until(() => h.server.stats.unauthentic === 1);
+    expect(h.registry.uplinks).toHaveLength(1);
+    h.server.close();
+  });
+
+  test("deliver a confirmed command on AFCntDown, DELIVERED once the device's next uplink acknowledges it", async () => {
+    const h = new Harness([gatewayDevice(1, GW1), v11()]);
+    const sim = device();
+    await joined(h, sim);
+    const outcome = h.registry.pushDownlink({ deviceIntId: 30, topic: "dn/5/confirmed", payload: Buffer.from("on") });
+    send(h, sim, { fPort: 3, payload: "t=21", confirmed: true });
+    await h.until(() => h.pullResps().length === 2);
+    h.txAck(GW1, h.pullResps()[1]!.token);
+    const got = sim.handleDownlink(h.pullResps()[1]!.txpk.data);
+    if (!got.ok) throw new Error(got.reason);
+    expect(got.value).toMatchObject({ counter: "aFCntDown", fcnt: 0, fPort: 5, confirmed: true, ack: true });
+    expect(got.value.payload.toString()).toBe("on");
+    send(h, sim, { fPort: 3, payload: "t=22" });
+    expect(await outcome).toEqual({ status: "DELIVERED" });
+    expect(h.registry.uplinks).toHaveLength(2);
+    h.server.close();
+  });
+
+  test("answer DeviceTimeReq with the GPS time the gateway received the uplink at (tmms), else its UTC time", async () => {
+    const h = new Harness([gatewayDevice(1, GW1), v11()]);
+    const sim = device();
+    await joined(h, sim);
+    sim.rekeyPending = false;
+    const tmms = 1_400_000_123_500;
+    h.push(GW1, sim.uplink({ macCommands: [{ type: "DeviceTimeReq" }] }), { ...sim.lastRadio, tmms });
+    await h.until(() => h.pullResps().length === 2);
+    expect(sim.handleDownlink(h.pullResps()[1]!.txpk.data).ok).toBe(true);
+    expect(sim.deviceTime).toEqual({ gpsSeconds: 1_400_000_123, fraction: 128 });
+    const time = "2026-12-07T23:00:00.250Z";
+    h.push(GW1, sim.uplink({ macCommands: [{ type: "DeviceTimeReq" }] }), { ...sim.lastRadio, time });
+    await h.until(() => h.pullResps().length === 3);
+    expect(sim.handleDownlink(h.pullResps()[2]!.txpk.data).ok).toBe(true);
+    const gps = gpsMsFromUnixMs(Date.parse(time));
+    expect(sim.deviceTime).toEqual({ gpsSeconds: Math.floor(gps / 1000), fraction: 64 });
+    h.server.close();
+  });
+});
