@@ -170,6 +170,11 @@ describe("the registry's 1.1 session contract (gRPC)", () => {
       result: "DEV_NONCE_REUSED",
       message: expect.stringMatching(/JoinNonce/),
     });
+    // A Rejoin-Request's session: its RJcount is no DevNonce, the JoinNonce still has to increase.
+    const rejoin = (joinNonce: number) => ({ ...session, lorawan11: { ...lorawan11(joinNonce), rejoin: true } });
+    expect(await registry.loraActivate(d.id, 0, rejoin(5))).toEqual({ result: "OK", message: "" });
+    expect((await registry.loraActivate(d.id, 1, rejoin(5))).result).toBe("DEV_NONCE_REUSED");
+    expect(await loraOf("70b3d57ed0001103")).toMatchObject({ nextJoinNonce: 6, usedDevNonces: [10] });
     registry.reportLoraCounters([{ deviceIntId: d.id, fcntUp: 3, fcntDown: 7 }]);
     await expect
       .poll(async () => (await loraOf("70b3d57ed0001103")).session?.lorawan11, { timeout: 5_000 })

@@ -165,7 +165,7 @@ export class FakeRegistryClient implements RegistryClient {
     const d = [...this.devices.values()].find((c) => c.deviceIntId === deviceIntId);
     if (!d?.lora || d.lora.activation !== "otaa" || !d.lora.canJoin)
       return Promise.resolve({ result: "NOT_ALLOWED", message: "not an OTAA device that may join" });
-    if (d.lora.usedDevNonces.includes(devNonce))
+    if (!session.lorawan11?.rejoin && d.lora.usedDevNonces.includes(devNonce))
       return Promise.resolve({ result: "DEV_NONCE_REUSED", message: `DevNonce ${devNonce} was used before` });
     const taken = [...this.devices.values()].some(
       (c) => c !== d && c.lora?.session?.devAddr.toUpperCase() === session.devAddr.toUpperCase(),
@@ -176,7 +176,7 @@ export class FakeRegistryClient implements RegistryClient {
       lora: {
         ...d.lora,
         session: { ...session, fcntUp: 0, fcntDown: 0 },
-        usedDevNonces: [...d.lora.usedDevNonces, devNonce],
+        usedDevNonces: session.lorawan11?.rejoin ? d.lora.usedDevNonces : [...d.lora.usedDevNonces, devNonce],
         ...(session.lorawan11 ? { nextJoinNonce: session.lorawan11.joinNonce + 1 } : {}),
       },
     });

@@ -203,6 +203,7 @@ export class GrpcRegistryClient implements RegistryClient {
           sNwkSIntKey: lorawan11.sNwkSIntKey,
           nwkSEncKey: lorawan11.nwkSEncKey,
           joinNonce: lorawan11.joinNonce,
+          rejoin: lorawan11.rejoin ?? false,
         }),
       },
       adapterInstanceId: this.instanceId,

@@ -20,6 +20,8 @@ export interface LoraSession11Info {
   readonly nFCntDown: number;
   readonly aFCntDown: number;
   readonly joinNonce: number;
+  /** Set when a Rejoin-Request made the session (LoraActivate's DevNonce is then its RJcount). */
+  readonly rejoin?: boolean;
 }
 
 /** What a LoRaWAN network server needs of a device: join keys (OTAA), settings and its current session. */

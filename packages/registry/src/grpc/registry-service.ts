@@ -64,7 +64,13 @@ async function loraActivate(req: LoraActivateRequest, deps: ConnectDeps): Promis
   if (!s || !/^[0-9A-Fa-f]{8}$/.test(s.devAddr) || !key.test(s.nwkSKey) || !key.test(s.appSKey))
     return create(LoraActivateResponseSchema, { result: LoraActivateResult.NOT_ALLOWED, message: "malformed session" });
   const v11 = s.sNwkSIntKey
-    ? { fNwkSIntKey: s.fNwkSIntKey, sNwkSIntKey: s.sNwkSIntKey, nwkSEncKey: s.nwkSEncKey, joinNonce: s.joinNonce }
+    ? {
+        fNwkSIntKey: s.fNwkSIntKey,
+        sNwkSIntKey: s.sNwkSIntKey,
+        nwkSEncKey: s.nwkSEncKey,
+        joinNonce: s.joinNonce,
+        rejoin: s.rejoin,
+      }
     : undefined;
   if (v11 && ![v11.fNwkSIntKey, v11.sNwkSIntKey, v11.nwkSEncKey].every((k) => key.test(k)))
     return create(LoraActivateResponseSchema, { result: LoraActivateResult.NOT_ALLOWED, message: "malformed session" });

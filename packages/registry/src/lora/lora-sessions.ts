@@ -13,13 +13,18 @@ export interface LoraActivation {
   devAddr: string;
   nwkSKey: string;
   appSKey: string;
-  lorawan11?: { fNwkSIntKey: string; sNwkSIntKey: string; nwkSEncKey: string; joinNonce: number };
+  /** `rejoin`: made by a Rejoin-Request, whose RJcount the DevNonce argument carries. */
+  lorawan11?: { fNwkSIntKey: string; sNwkSIntKey: string; nwkSEncKey: string; joinNonce: number; rejoin?: boolean };
 }
 
 /** Why a 1.1 join's nonces are refused (1.1 §6.2.4, §6.2.5: both are counters that only increase), or undefined. */
-function nonceProblem11(before: LoraSessionState | null, devNonce: number, joinNonce: number): string | undefined {
+function nonceProblem11(
+  before: LoraSessionState | null,
+  devNonce: number | undefined,
+  joinNonce: number,
+): string | undefined {
   const lastDevNonce = before?.devNonces.at(-1);
-  if (lastDevNonce !== undefined && devNonce <= lastDevNonce)
+  if (devNonce !== undefined && lastDevNonce !== undefined && devNonce <= lastDevNonce)
     return `DevNonce ${devNonce} does not increase past ${lastDevNonce}`;
   if (joinNonce < (before?.nextJoinNonce ?? 0)) return `JoinNonce ${joinNonce} was used before`;
   return undefined;
@@ -54,10 +59,11 @@ export async function activateLoraSession(
       if (d.blocked === 1) return { result: "NOT_ALLOWED", message: "device is blocked" };
       if (lora.canJoin !== true && lora.canJoin !== 1) return { result: "NOT_ALLOWED", message: "canJoin is off" };
       const before = sessionState(d.loraSession, lora, d.deviceId);
-      if (before?.devNonces.includes(devNonce))
-        return { result: "DEV_NONCE_REUSED", message: `DevNonce ${devNonce} was used before` };
       const v11 = session.lorawan11;
-      const problem = v11 && nonceProblem11(before, devNonce, v11.joinNonce);
+      const rejoin = v11?.rejoin === true;
+      if (!rejoin && before?.devNonces.includes(devNonce))
+        return { result: "DEV_NONCE_REUSED", message: `DevNonce ${devNonce} was used before` };
+      const problem = v11 && nonceProblem11(before, rejoin ? undefined : devNonce, v11.joinNonce);
       if (problem) return { result: "DEV_NONCE_REUSED", message: problem };
       const state: LoraSessionState = {
         devAddr: session.devAddr.toUpperCase(),
@@ -65,9 +71,17 @@ export async function activateLoraSession(
         appSKey: session.appSKey,
         fcntUp: 0,
         fcntDown: 0,
-        devNonces: [...(before?.devNonces ?? []), devNonce].slice(-MAX_DEV_NONCES),
+        devNonces: rejoin ? (before?.devNonces ?? []) : [...(before?.devNonces ?? []), devNonce].slice(-MAX_DEV_NONCES),
         ...(v11
-          ? { ...v11, nFcntDown: 0, aFcntDown: 0, nextJoinNonce: v11.joinNonce + 1 }
+          ? {
+              fNwkSIntKey: v11.fNwkSIntKey,
+              sNwkSIntKey: v11.sNwkSIntKey,
+              nwkSEncKey: v11.nwkSEncKey,
+              joinNonce: v11.joinNonce,
+              nFcntDown: 0,
+              aFcntDown: 0,
+              nextJoinNonce: v11.joinNonce + 1,
+            }
           : before?.nextJoinNonce !== undefined
             ? { nextJoinNonce: before.nextJoinNonce }
             : {}),

@@ -63,6 +63,9 @@ export class DeviceState {
   lastStored: Promise<boolean> | undefined;
   /** LoRaWAN 1.1: the JoinNonce the next JoinAccept carries. */
   nextJoinNonce: number;
+  /** LoRaWAN 1.1: the lowest RJcount0 (this session's type 0/2 Rejoin-Requests) and RJcount1 (type 1) accepted next. */
+  nextRjCount0 = 0;
+  nextRjCount1 = 0;
   /** FCnt of the last accepted uplink: a 1.1 downlink acknowledging it carries it in its MIC (ConfFCnt). */
   lastUplinkFCnt = 0;
   /** FCnt of the last confirmed downlink sent: a 1.1 uplink acknowledging it carries it in its MIC. */

@@ -123,3 +123,43 @@ describe("LoRaWAN 1.1 devices", () => {
     h.server.close();
   });
 });
+
+describe("LoRaWAN 1.1 Rejoin-Requests", () => {
+  test.each([0, 1, 2] as const)(
+    "a type %i Rejoin-Request gets new session keys through a JoinAccept under the JSEncKey",
+    async (type) => {
+      const h = new Harness([gatewayDevice(1, GW1), v11()]);
+      const sim = device();
+      const first = await joined(h, sim);
+      h.push(GW1, sim.rejoinRequest(type));
+      await h.until(() => h.pullResps().length === 2);
+      const again = sim.handleJoinAccept(h.pullResps()[1]!.txpk.data);
+      if (!again.ok) throw new Error(again.reason);
+      expect(again.value.joinNonce).toBe(first.joinNonce + 1);
+      expect(again.value.keys.sNwkSIntKey).not.toEqual(first.keys.sNwkSIntKey);
+      if (type === 2) expect(again.value.devAddr).toBe(first.devAddr);
+      expect(h.registry.loraActivations).toHaveLength(2);
+      send(h, sim, { fPort: 4, payload: "rejoined" });
+      await h.until(() => h.registry.uplinks.length === 1);
+      expect(Buffer.from(h.registry.uplinks[0]!.payload).toString()).toBe("rejoined");
+      h.server.close();
+    },
+  );
+
+  test("a replayed type 1 Rejoin-Request is refused by its RJcount1, and a device without a session sends no type 0", async () => {
+    // Frames are not remembered past their dedup window here, so the replay is judged by its RJcount.
+    const h = new Harness([gatewayDevice(1, GW1), v11()], { dedupWindowMs: 20, dedupRememberMs: 0 });
+    const sim = device();
+    await joined(h, sim);
+    const rejoin = sim.rejoinRequest(1);
+    h.push(GW1, rejoin);
+    await h.until(() => h.pullResps().length === 2);
+    expect(sim.handleJoinAccept(h.pullResps()[1]!.txpk.data).ok).toBe(true);
+    h.push(GW1, rejoin);
+    await h.until(() => h.server.stats.joinsRefused === 1);
+    const fresh = device();
+    expect(() => fresh.rejoinRequest(0)).toThrow(/session/);
+    expect(h.registry.loraActivations).toHaveLength(2);
+    h.server.close();
+  });
+});

@@ -7,6 +7,7 @@ import { buildJoinRequest } from "../codec/join.js";
 import { decodeJoinAccept11 } from "../codec/lorawan11-join-accept.js";
 import { deriveJoinServerKeys, deriveSessionKeys11, type SessionKeys11 } from "../codec/lorawan11-keys.js";
 import { JOIN_REQ_TYPE_JOIN } from "../codec/lorawan11-mic.js";
+import { buildRejoinRequest } from "../codec/lorawan11-rejoin.js";
 import { uplinkChannelIndex } from "../codec/lorawan11-verify.js";
 import { REGIONS, uplinkDataRate, type Region, type RegionName } from "../codec/region.js";
 import { ok, refuse, type Result } from "../codec/result.js";
@@ -75,8 +76,15 @@ export class SimulatedLoraDevice11 {
   private readonly appKey: Buffer;
   private readonly nwkKey: Buffer;
   private readonly jsIntKey: Buffer;
+  private readonly jsEncKey: Buffer;
   private nextDevNonce: number;
   private pendingDevNonce?: number;
+  /** The Rejoin-Request waiting for its JoinAccept: its type and RJcount. */
+  private pendingRejoin?: { type: 0 | 1 | 2; rjCount: number };
+  /** RJcount0 counts this session's type 0/2 Rejoin-Requests, RJcount1 the type 1 ones for good. */
+  private rjCount0 = 0;
+  private rjCount1 = 0;
+  private netId = "";
   private lastJoinNonce = -1;
   private current?: DeviceSession11;
   private answers: UplinkMacCommand[] = [];
@@ -96,6 +104,7 @@ export class SimulatedLoraDevice11 {
     const js = deriveJoinServerKeys(this.nwkKey, this.devEui);
     if (!js.ok) throw new Error(js.reason);
     this.jsIntKey = js.value.jsIntKey;
+    this.jsEncKey = js.value.jsEncKey;
     this.nextDevNonce = options.devNonce ?? 0;
     const sf7 = uplinkDataRate(this.region, { modu: "LORA", datr: "SF7BW125" });
     this.settings = {
@@ -125,14 +134,35 @@ export class SimulatedLoraDevice11 {
     const phy = buildJoinRequest({ devEui: this.devEui, appEui: this.joinEui, devNonce }, this.nwkKey);
     if (!phy.ok) throw new Error(phy.reason);
     this.pendingDevNonce = devNonce;
+    this.pendingRejoin = undefined;
     return phy.value;
+  }
+
+  /**
+   * A Rejoin-Request of `type`: 0 or 2 from the current session (MIC under its SNwkSIntKey, RJcount0), 1 with the
+   * JoinEUI (MIC under the JSIntKey, RJcount1). The session stays until its JoinAccept arrives.
+   */
+  rejoinRequest(type: 0 | 1 | 2): Buffer {
+    const s = this.current;
+    if (type !== 1 && !s) throw new Error("a type 0 or 2 Rejoin-Request needs a session");
+    const rjCount = type === 1 ? this.rjCount1++ : this.rjCount0++;
+    const built =
+      type === 1
+        ? buildRejoinRequest({ type, joinEui: this.joinEui, devEui: this.devEui, rjCount }, this.jsIntKey)
+        : buildRejoinRequest({ type, netId: this.netId, devEui: this.devEui, rjCount }, s!.keys.sNwkSIntKey);
+    if (!built.ok) throw new Error(built.reason);
+    this.pendingRejoin = { type, rjCount };
+    this.pendingDevNonce = undefined;
+    return built.value;
   }
 
   /** Takes the JoinAccept of the pending JoinRequest (1.1 rules) and starts the session; refused otherwise. */
   handleJoinAccept(phy: Uint8Array): Result<DeviceSession11> {
-    if (this.pendingDevNonce === undefined) return refuse("no JoinRequest is waiting for a JoinAccept");
-    const ctx = { joinReqType: JOIN_REQ_TYPE_JOIN, joinEui: this.joinEui, devNonce: this.pendingDevNonce };
-    const fields = decodeJoinAccept11(phy, ctx, this.jsIntKey, this.nwkKey);
+    const rejoin = this.pendingRejoin;
+    const devNonce = rejoin ? rejoin.rjCount : this.pendingDevNonce;
+    if (devNonce === undefined) return refuse("no JoinRequest or Rejoin-Request is waiting for a JoinAccept");
+    const ctx = { joinReqType: rejoin ? rejoin.type : JOIN_REQ_TYPE_JOIN, joinEui: this.joinEui, devNonce };
+    const fields = decodeJoinAccept11(phy, ctx, this.jsIntKey, rejoin ? this.jsEncKey : this.nwkKey);
     if (!fields.ok) return fields;
     const f = fields.value;
     if (f.appNonce <= this.lastJoinNonce) return refuse(`JoinNonce ${f.appNonce} is not above ${this.lastJoinNonce}`);
@@ -140,6 +170,9 @@ export class SimulatedLoraDevice11 {
     if (!keys.ok) return keys;
     this.lastJoinNonce = f.appNonce;
     this.pendingDevNonce = undefined;
+    this.pendingRejoin = undefined;
+    this.rjCount0 = 0;
+    this.netId = f.netId;
     const extraChannels: Record<number, number> = {};
     this.region.gatewayChannels.slice(this.region.defaultChannels.length).forEach((hz, i) => {
       if (f.cfList) extraChannels[this.region.defaultChannels.length + i] = hz;
