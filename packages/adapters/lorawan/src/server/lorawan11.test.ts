@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { gpsMsFromUnixMs } from "../codec/class-b.js";
+import { SimulatedLoraDevice } from "../sim/simulated-lora-device.js";
 import { SimulatedLoraDevice11 } from "../sim/simulated-lora-device11.js";
 import { GW1, gatewayDevice, Harness, loraDevice } from "./test-kit.js";
 
@@ -160,6 +161,58 @@ describe("LoRaWAN 1.1 Rejoin-Requests", () => {
     const fresh = device();
     expect(() => fresh.rejoinRequest(0)).toThrow(/session/);
     expect(h.registry.loraActivations).toHaveLength(2);
+    h.server.close();
+  });
+});
+
+describe("MAC commands by command (topic mac)", () => {
+  test("ForceRejoinReq and ADRParamSetupReq reach a 1.1 device in an FPort 0 downlink; it rejoins as asked", async () => {
+    const h = new Harness([gatewayDevice(1, GW1), v11()]);
+    const sim = device();
+    await joined(h, sim);
+    sim.rekeyPending = false;
+    const commands = [
+      { type: "ForceRejoinReq", period: 1, maxRetries: 2, rejoinType: 2, dataRate: 5 },
+      { type: "ADRParamSetupReq", limitExp: 6, delayExp: 5 },
+    ];
+    const outcome = h.registry.pushDownlink({
+      deviceIntId: 30,
+      topic: "mac",
+      payload: Buffer.from(JSON.stringify(commands)),
+    });
+    send(h, sim, { fPort: 1, payload: "x" });
+    await h.until(() => h.pullResps().length === 2);
+    h.txAck(GW1, h.pullResps()[1]!.token);
+    expect(await outcome).toEqual({ status: "SENT" });
+    const got = sim.handleDownlink(h.pullResps()[1]!.txpk.data);
+    expect(got).toMatchObject({ ok: true, value: { fPort: 0, counter: "nFCntDown", macCommands: commands } });
+    expect(sim.forcedRejoin).toEqual(commands[0]);
+    h.push(GW1, sim.rejoinRequest(2));
+    await h.until(() => h.pullResps().length === 3);
+    expect(sim.handleJoinAccept(h.pullResps()[2]!.txpk.data).ok).toBe(true);
+    h.server.close();
+  });
+
+  test.each([
+    ["not JSON", "ForceRejoinReq", /JSON/],
+    [
+      "a 1.1 command to a 1.0.x device",
+      JSON.stringify({ type: "RejoinParamSetupReq", maxTimeN: 1, maxCountN: 2 }),
+      /1\.1/,
+    ],
+    ["a value out of range", JSON.stringify({ type: "DutyCycleReq", maxDutyCycle: 16 }), /maxDutyCycle/],
+  ])("a mac command with %s fails with the reason", async (_what, payload, reason) => {
+    const old = loraDevice(31, {
+      activation: "abp",
+      session: { devAddr: "26000001", nwkSKey: NWK_KEY, appSKey: APP_KEY, fcntUp: 0, fcntDown: 0 },
+    });
+    const h = new Harness([gatewayDevice(1, GW1), old]);
+    h.pull(GW1);
+    const abp = new SimulatedLoraDevice({ abp: { devAddr: "26000001", nwkSKey: NWK_KEY, appSKey: APP_KEY } });
+    h.push(GW1, abp.uplink({ payload: "hi" }));
+    await h.until(() => h.registry.uplinks.length === 1);
+    const outcome = await h.registry.pushDownlink({ deviceIntId: 31, topic: "mac", payload: Buffer.from(payload) });
+    expect(outcome).toMatchObject({ status: "FAILED", message: expect.stringMatching(reason) });
     h.server.close();
   });
 });

@@ -72,6 +72,8 @@ export class SimulatedLoraDevice11 {
   /** The minor version the network's RekeyConf confirmed. */
   servedMinor?: number;
   deviceTime?: { gpsSeconds: number; fraction: number };
+  /** The last ForceRejoinReq received: the test sends the Rejoin-Request it asks for. */
+  forcedRejoin?: Extract<DownlinkMacCommand, { type: "ForceRejoinReq" }>;
   private readonly joinEui: string;
   private readonly appKey: Buffer;
   private readonly nwkKey: Buffer;
@@ -258,7 +260,9 @@ export class SimulatedLoraDevice11 {
       if (c.type === "RekeyConf") {
         this.rekeyPending = false;
         this.servedMinor = c.minor;
-      }
+      } else if (c.type === "ADRParamSetupReq") this.answers.push({ type: "ADRParamSetupAns" });
+      else if (c.type === "RejoinParamSetupReq") this.answers.push({ type: "RejoinParamSetupAns", timeOk: true });
+      else if (c.type === "ForceRejoinReq") this.forcedRejoin = c;
     }
     const reaction = answerMacCommands(commands, this.settings, this.region, { battery: 200, margin: 10 });
     this.settings = reaction.settings;
