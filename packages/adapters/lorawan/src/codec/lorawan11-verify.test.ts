@@ -19,14 +19,14 @@ const session = {
   fcntUp: 0x1fffe,
   fcntCheck: 1 as const,
 };
-const up = (fcnt: number, txCh = 2) =>
+const up = (fcnt: number, txCh = 2, confFCnt?: number) =>
   deviceUplink11(
     {
       devAddr: "26011bda",
       fcnt,
       confirmed: false,
-      ack: false,
-      confFCnt: 0,
+      ack: confFCnt !== undefined,
+      confFCnt: confFCnt ?? 0,
       adr: false,
       adrAckReq: false,
       fOpts: hex("0d"),
@@ -58,6 +58,12 @@ describe("verifyUplink11", () => {
       ok: true,
       value: { kind: "refused", cause: "replay" },
     });
+  });
+
+  test("checks an acknowledging uplink's cmacS over the ConfFCnt of the confirmed downlink it acknowledges", () => {
+    const ack = up(0x1fffe, 2, 0x0102);
+    expect(verifyUplink11(ack, session, keys, { ...radio, confFCnt: 0x0102 })).toMatchObject({ ok: true });
+    expect(verifyUplink11(ack, session, keys, { ...radio, confFCnt: 0x0201 })).toMatchObject({ ok: false });
   });
 
   test("refuses a frame whose cmacS covers another channel, and one of another DevAddr", () => {

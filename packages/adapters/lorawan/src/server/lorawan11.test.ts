@@ -91,7 +91,11 @@ describe("LoRaWAN 1.1 devices", () => {
     const h = new Harness([gatewayDevice(1, GW1), v11()]);
     const sim = device();
     await joined(h, sim);
+    sim.rekeyPending = false;
+    send(h, sim, { fPort: 3, payload: "t=20" });
+    await h.until(() => h.registry.uplinks.length === 1);
     const outcome = h.registry.pushDownlink({ deviceIntId: 30, topic: "dn/5/confirmed", payload: Buffer.from("on") });
+    // FCnt 1: the ACK's MIC covers it (ConfFCnt).
     send(h, sim, { fPort: 3, payload: "t=21", confirmed: true });
     await h.until(() => h.pullResps().length === 2);
     h.txAck(GW1, h.pullResps()[1]!.token);
@@ -101,7 +105,7 @@ describe("LoRaWAN 1.1 devices", () => {
     expect(got.value.payload.toString()).toBe("on");
     send(h, sim, { fPort: 3, payload: "t=22" });
     expect(await outcome).toEqual({ status: "DELIVERED" });
-    expect(h.registry.uplinks).toHaveLength(2);
+    expect(h.registry.uplinks).toHaveLength(3);
     h.server.close();
   });
 

@@ -8,9 +8,13 @@ import { ok, refuse, type Result } from "../codec/result.js";
 
 /** The upper 16 bits of a 32-bit frame counter as lora-packet takes them (least significant byte first). */
 const msb = (fcnt: number) => Buffer.from([(fcnt >>> 16) & 0xff, (fcnt >>> 24) & 0xff]);
-/** ConfFCnt (2 bytes, LSB first) | TxDr | TxCh: the 1.1 MIC's context as lora-packet takes it. */
-const micContext = (confFCnt: number, txDr = 0, txCh = 0) =>
-  Buffer.from([confFCnt & 0xff, (confFCnt >> 8) & 0xff, txDr, txCh]);
+/**
+ * The 1.1 MIC's context as lora-packet takes it: for an uplink ConfFCnt most significant byte first (it swaps them
+ * into B1), then TxDr and TxCh; for a downlink ConfFCnt alone, least significant byte first (copied into B0).
+ */
+const upContext = (confFCnt: number, txDr: number, txCh: number) =>
+  Buffer.from([(confFCnt >> 8) & 0xff, confFCnt & 0xff, txDr, txCh]);
+const downContext = (confFCnt: number) => Buffer.from([confFCnt & 0xff, (confFCnt >> 8) & 0xff]);
 const be16 = (n: number) => Buffer.from([(n >> 8) & 0xff, n & 0xff]);
 
 /** A 1.1 uplink to build. */
@@ -50,7 +54,7 @@ export function deviceUplink11(u: Uplink11, keys: SessionKeys11): Buffer {
     msb(u.fcnt),
   );
   if (u.fOpts.length > 0) packet.encryptFOpts(keys.nwkSEncKey, undefined, msb(u.fcnt));
-  const context = micContext(u.ack ? u.confFCnt : 0, u.txDr, u.txCh);
+  const context = upContext(u.ack ? u.confFCnt : 0, u.txDr, u.txCh);
   loraPacket.recalculateMIC(packet, keys.fNwkSIntKey, keys.sNwkSIntKey, msb(u.fcnt), context);
   return Buffer.from(packet.getPHYPayload()!);
 }
@@ -93,8 +97,7 @@ export function deviceDownlink11(
   const expected = next[counter];
   const fcnt = expected + ((packet.getFCnt()! - expected) & 0xffff);
   const ack = packet.getFCtrlACK() ?? false;
-  const confFCntLe = micContext(ack ? confFCnt : 0).subarray(0, 2);
-  if (!loraPacket.verifyMIC(packet, undefined, keys.sNwkSIntKey, msb(fcnt), confFCntLe))
+  if (!loraPacket.verifyMIC(packet, undefined, keys.sNwkSIntKey, msb(fcnt), downContext(ack ? confFCnt : 0)))
     return refuse(`MIC does not match at ${counter} ${fcnt}`);
   let payload = Buffer.alloc(0);
   if (fPort !== null && packet.FRMPayload && packet.FRMPayload.length > 0)
