@@ -335,7 +335,7 @@ async function main() {
 /** `--lorawan11`: the same load through the threaded server with 1.0.x sessions, then with 1.1 sessions. */
 async function versions(d10: Buffer[][], d11: Buffer[][]) {
   // Twice each, alternating, and the better run of each kept: the first run also pays for warming up the JIT.
-  const runs = [];
+  const runs: Array<{ v11: boolean } & Awaited<ReturnType<typeof networkServer>>> = [];
   for (const v11 of [false, true, false, true])
     runs.push({ v11, ...(await networkServer(v11 ? d11 : d10, true, v11)) });
   const best = (v11: boolean) =>

@@ -46,7 +46,10 @@ export function parseRejoinRequest(phy: Uint8Array): Result<RejoinRequest & { mi
   return refuse(`RejoinType ${String(type)} is not 0, 1 or 2`);
 }
 
-/** Whether a Rejoin-Request's MIC is aes128_cmac(`key`, MHDR | fields)[0..3]: SNwkSIntKey (types 0, 2), JSIntKey (1). */
+/**
+ * Whether a Rejoin-Request's MIC is aes128_cmac(`key`, MHDR | fields)[0..3]: the SNwkSIntKey for types 0 and 2,
+ * the JSIntKey for type 1.
+ */
 export function rejoinMicMatches(phy: Uint8Array, key: Buffer): boolean {
   const b = Buffer.from(phy);
   return aesCmac(key, b.subarray(0, -4)).subarray(0, 4).equals(b.subarray(-4));

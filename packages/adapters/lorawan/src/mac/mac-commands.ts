@@ -51,7 +51,7 @@ export type DownlinkMacCommand =
   | { type: "RekeyConf"; minor: number }
   /** ADR_ACK_LIMIT = 2^limitExp, ADR_ACK_DELAY = 2^delayExp (each 0..15). */
   | { type: "ADRParamSetupReq"; limitExp: number; delayExp: number }
-  /** The device sends a Rejoin-Request of rejoinType (0 or 2) at dataRate, period and maxRetries as §5.13 codes them. */
+  /** The device sends a Rejoin-Request of rejoinType (0 or 2) at dataRate; period and maxRetries coded as §5.13. */
   | { type: "ForceRejoinReq"; period: number; maxRetries: number; rejoinType: number; dataRate: number }
   /** A type 0 Rejoin-Request every 2^(maxCountN+4) uplinks or 2^(maxTimeN+10) s (each 0..15). */
   | { type: "RejoinParamSetupReq"; maxTimeN: number; maxCountN: number };
