@@ -110,6 +110,12 @@ describe("LoRaWAN 1.1 through the adapter", () => {
       .toEqual(["t=20.5", "t=20.7"]);
     await expect.poll(async () => (await events(d10.id)).map((e) => e.payload), { timeout: 10_000 }).toEqual(["v1.0"]);
 
+    // DeviceTimeReq (1.0.3+) through a GPS gateway: the answer is the gateway's GPS time of reception.
+    const tmms = 1_418_000_000_750;
+    await forwarder.push({ data: sim10.uplink({ macCommands: [{ type: "DeviceTimeReq" }] }), tmms });
+    expect(sim10.handleDownlink((await forwarder.nextDownlink(5_000)).data).ok).toBe(true);
+    expect(sim10.deviceTime).toEqual({ gpsSeconds: 1_418_000_000, fraction: 192 });
+
     const pub = await t.api("POST", "/device_publish", {
       deviceID: "70B3D57ED0001101",
       deviceIntID: d11.id,

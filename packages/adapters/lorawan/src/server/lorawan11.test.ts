@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { gpsMsFromUnixMs } from "../codec/class-b.js";
+import { deviceDownlink11, deviceUplink11 } from "../sim/device-frames11.js";
 import { SimulatedLoraDevice } from "../sim/simulated-lora-device.js";
 import { SimulatedLoraDevice11 } from "../sim/simulated-lora-device11.js";
 import { GW1, gatewayDevice, Harness, loraDevice } from "./test-kit.js";
@@ -217,6 +218,55 @@ describe("MAC commands by command (topic mac)", () => {
     await h.until(() => h.registry.uplinks.length === 1);
     const outcome = await h.registry.pushDownlink({ deviceIntId: 31, topic: "mac", payload: Buffer.from(payload) });
     expect(outcome).toMatchObject({ status: "FAILED", message: expect.stringMatching(reason) });
+    h.server.close();
+  });
+});
+
+describe("a 1.1 session the registry hands back (a restarted server)", () => {
+  test("checks its uplinks with the stored 1.1 keys and resumes its NFCntDown", async () => {
+    const hex = (s: string) => Buffer.from(s, "hex");
+    const keys = {
+      fNwkSIntKey: hex("e163635133105cc690cb2d57ba9c31b9"),
+      sNwkSIntKey: hex("05ec7c795b2f0b5bcdfa710db52b9d8f"),
+      nwkSEncKey: hex("44024241ed4ce9a68c6a8bc055233fd3"),
+      appSKey: hex("ec925802ae430ca77fd3dd73cb2cc588"),
+    };
+    const session = {
+      devAddr: "26011BDA",
+      nwkSKey: keys.fNwkSIntKey.toString("hex"),
+      appSKey: keys.appSKey.toString("hex"),
+      fcntUp: 40,
+      fcntDown: 9,
+      lorawan11: {
+        fNwkSIntKey: keys.fNwkSIntKey.toString("hex"),
+        sNwkSIntKey: keys.sNwkSIntKey.toString("hex"),
+        nwkSEncKey: keys.nwkSEncKey.toString("hex"),
+        nFCntDown: 5,
+        aFCntDown: 9,
+        joinNonce: 3,
+      },
+    };
+    const h = new Harness([gatewayDevice(1, GW1), loraDevice(32, { ...v11().lora, session })]);
+    h.pull(GW1);
+    const up = {
+      devAddr: "26011bda",
+      fcnt: 40,
+      confirmed: false,
+      ack: false,
+      confFCnt: 0,
+      adr: false,
+      adrAckReq: false,
+      fOpts: hex("0d"),
+      fPort: 2,
+      payload: Buffer.from("back"),
+      txDr: 5,
+      txCh: 0,
+    };
+    h.push(GW1, deviceUplink11(up, keys), { freq: 868.1, datr: "SF7BW125" });
+    await h.until(() => h.pullResps().length === 1);
+    expect(Buffer.from(h.registry.uplinks[0]!.payload).toString()).toBe("back");
+    const answer = deviceDownlink11(h.pullResps()[0]!.txpk.data, "26011bda", keys, { nFCntDown: 5, aFCntDown: 9 }, 0);
+    expect(answer).toMatchObject({ ok: true, value: { counter: "nFCntDown", fcnt: 5 } });
     h.server.close();
   });
 });
