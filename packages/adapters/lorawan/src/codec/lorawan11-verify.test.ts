@@ -54,6 +54,7 @@ describe("verifyUplink11", () => {
       ok: true,
       value: { kind: "retransmission" },
     });
+    expect(verifyUplink11(up(0x1fffd), session, keys, { ...radio, txCh: 1 }).ok).toBe(false);
     expect(verifyUplink11(up(0x1fff0), session, keys, radio)).toMatchObject({
       ok: true,
       value: { kind: "refused", cause: "replay" },

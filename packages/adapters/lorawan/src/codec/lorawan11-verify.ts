@@ -2,7 +2,7 @@
 // the MIC (FNwkSIntKey; the same 16-bit-to-32-bit policies as 1.0.x, see uplink.ts), the policy's verdict, then
 // the whole MIC with the cmacS half (SNwkSIntKey, ConfFCnt, TxDr, TxCh) and the decryption of FOpts and payload.
 import type { SessionKeys11 } from "./lorawan11-keys.js";
-import { uplinkMicF } from "./lorawan11-mic.js";
+import { uplinkMic11, uplinkMicF } from "./lorawan11-mic.js";
 import { openUplink11 } from "./lorawan11-uplink.js";
 import type { Region } from "./region.js";
 import { ok, refuse, type Result } from "./result.js";
@@ -39,7 +39,12 @@ export function verifyUplink11<S extends UplinkSession>(
   const full = authenticateFCnt(session, frame.fCnt16, (c) => uplinkMicF(keys.fNwkSIntKey, body, c).equals(micF));
   if (full === undefined) return refuse(`MIC (cmacF) does not match the session of DevAddr ${frame.devAddr}`);
   const verdict = judge(session, frame, full, { maxFCntGap: MAX_FCNT_GAP, maxLostAfterReset: MAX_LOST_AFTER_RESET });
-  if (verdict.kind !== "accepted") return ok(verdict);
+  if (verdict.kind === "refused") return ok(verdict);
+  // A retransmission is ACKed again: its whole MIC is checked first, as an accepted frame's is below.
+  if (verdict.kind === "retransmission") {
+    const mic = uplinkMic11(keys.fNwkSIntKey, keys.sNwkSIntKey, body, { fcnt: full, ...radio });
+    return mic.equals(frame.mic) ? ok(verdict) : refuse("MIC (cmacS) of the retransmission does not match");
+  }
   const opened = openUplink11(bytes, frame, keys, { fcnt: full, ...radio });
   if (!opened.ok) return opened;
   return ok({ ...verdict, ...opened.value });

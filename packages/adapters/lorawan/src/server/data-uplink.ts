@@ -144,7 +144,10 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
     return;
   }
   session.fcntUp = v.nextFCntUp;
-  if (v.reset) session.fcntDown = 0;
+  if (v.reset) {
+    session.fcntDown = 0;
+    if (session.v11) session.v11.nFCntDown = session.v11.aFCntDown = 0;
+  }
   state.dirty = true;
   state.uplinks++;
   ctx.stats.uplinks++;
