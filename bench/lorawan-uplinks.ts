@@ -8,6 +8,14 @@
  * decoding) and as the adapter runs it (`lorawan`, LorawanUdpThread: the socket in a thread that ACKs at once).
  *
  *   pnpm bench:lorawan [uplinks=20000] [rate=2500] [devices=1000]
+ *   pnpm bench:lorawan11 [uplinks=20000] [rate=2500] [devices=1000]
+ *
+ * `bench:lorawan11` (the `--lorawan11` option) runs the threaded server twice on the same offered load instead: with
+ * LoRaWAN 1.0.x sessions, then with 1.1 sessions (bench/lorawan11-devices.ts: the two-half MIC, found through its
+ * cmacF half, and the 1.1 decryption), and compares the uplinks each handles per busy second of the server's event
+ * loop (the offered rate is an open loop both keep up with, so the busy time is what differs), the better of two
+ * alternating runs of each. Exits 1 when an
+ * uplink was lost or 1.1 handles less than 0.9 of 1.0.x's.
  *
  * Each gateway is its own UDP socket, all of them in a worker thread (as gateways are other machines: the server's
  * event loop is its own), sending its PUSH_DATAs at `rate` uplinks per second (paced every 5 ms, an open loop
@@ -44,10 +52,14 @@ import {
 } from "@iot/adapter-lorawan";
 import { printResult } from "./result.js";
 import { positiveInt } from "./figures.js";
+import { device11, uplink11 } from "./lorawan11-devices.js";
 
-const total = positiveInt(process.argv[2], 20_000);
-const rate = positiveInt(process.argv[3], 2_500);
-const deviceCount = positiveInt(process.argv[4], 1_000);
+const compare11 = process.argv.includes("--lorawan11");
+const args = process.argv.slice(2).filter((a) => a !== "--lorawan11");
+const total = positiveInt(args[0], 20_000);
+const rate = positiveInt(args[1], 2_500);
+const deviceCount = positiveInt(args[2], 1_000);
+const MIN_RATIO_11 = 0.9;
 const GATEWAYS = ["aa555a0000000001", "aa555a0000000002"];
 const NWK = Buffer.from("44024241ed4ce9a68c6a8bc055233fd3", "hex");
 const APP = Buffer.from("ec925802ae430ca77fd3dd73cb2cc588", "hex");
@@ -58,18 +70,15 @@ const MAX_P99_MS = 5;
 const devAddr = (i: number) => (0x26000000 + i).toString(16).padStart(8, "0");
 
 /** The PUSH_DATA datagrams of every uplink, per gateway, in sending order (token = index mod 2^16). */
-function buildDatagrams(): Buffer[][] {
+function buildDatagrams(v11 = false): Buffer[][] {
   const perGateway: Buffer[][] = GATEWAYS.map(() => []);
   for (let n = 0; n < total; n++) {
     const device = n % deviceCount;
-    const phy = buildUplink({
-      devAddr: devAddr(device),
-      nwkSKey: NWK,
-      appSKey: APP,
-      fcnt: Math.floor(n / deviceCount),
-      fPort: 1,
-      payload: Buffer.from(`{"t":${20 + (n % 10)},"n":${n}}`),
-    });
+    const fcnt = Math.floor(n / deviceCount);
+    const payload = Buffer.from(`{"t":${20 + (n % 10)},"n":${n}}`);
+    const phy = v11
+      ? { ok: true as const, value: uplink11(devAddr(device), fcnt, payload) }
+      : buildUplink({ devAddr: devAddr(device), nwkSKey: NWK, appSKey: APP, fcnt, fPort: 1, payload });
     if (!phy.ok) throw new Error(phy.reason);
     GATEWAYS.forEach((gatewayEui, g) => {
       const d = encodeSemtechPacket({
@@ -195,7 +204,7 @@ function report(name: string, run: Run, uplinks: number) {
     `per uplink (${(uplinks / ((run.busyMs ?? 1) / 1000)).toFixed(0)} uplinks/s per busy second)`,
   ];
   process.stdout.write(`${line.join(" ")}\n`);
-  return { perSecond, p99: pct(sorted, 0.99) };
+  return { perSecond, p99: pct(sorted, 0.99), perBusySecond: uplinks / ((run.busyMs ?? 1) / 1000) };
 }
 
 async function echo(datagrams: Buffer[][]) {
@@ -216,7 +225,7 @@ async function echo(datagrams: Buffer[][]) {
  * The network server taking the datagrams: its socket in a thread of its own that ACKs at once (`threaded`, as the
  * adapter runs it: LorawanUdpThread), or on the server's event loop (listenLorawanUdp, the server ACKing).
  */
-async function networkServer(datagrams: Buffer[][], threaded: boolean) {
+async function networkServer(datagrams: Buffer[][], threaded: boolean, v11 = false) {
   const devices: FakeDevice[] = GATEWAYS.map((eui, i) => ({
     deviceIntId: i + 1,
     deviceId: eui.toUpperCase(),
@@ -224,7 +233,8 @@ async function networkServer(datagrams: Buffer[][], threaded: boolean) {
     token: "t",
     isGateway: true,
   }));
-  for (let i = 0; i < deviceCount; i++)
+  for (let i = 0; i < deviceCount && v11; i++) devices.push(device11(1_000 + i, devAddr(i), `dev-${i}`));
+  for (let i = 0; i < deviceCount && !v11; i++)
     devices.push({
       deviceIntId: 1_000 + i,
       deviceId: devAddr(i).toUpperCase(),
@@ -276,7 +286,7 @@ async function networkServer(datagrams: Buffer[][], threaded: boolean) {
   warm.close();
   const run = await drive(udp.port, datagrams, () => registry.uplinks.length >= total);
   const stored = registry.uplinks.filter((u) => u.topic === "up/1").length;
-  const result = report(threaded ? "lorawan" : "in-loop", run, stored);
+  const result = report(v11 ? "1.1" : threaded ? "lorawan" : "in-loop", run, stored);
   const s = server.stats;
   process.stdout.write(
     `         server: ${s.uplinks} accepted, ${s.duplicates} duplicate copies, ${s.unauthentic} unauthentic, ` +
@@ -295,6 +305,7 @@ async function main() {
   );
   const datagrams = buildDatagrams();
   process.stdout.write(`offered: ${rate} uplinks/s (${rate * GATEWAYS.length} PUSH_DATA/s)\n`);
+  if (compare11) return versions(datagrams, buildDatagrams(true));
   const base = await echo(datagrams);
   const inLoop = await networkServer(datagrams, false);
   const ns = await networkServer(datagrams, true);
@@ -311,6 +322,37 @@ async function main() {
     baseline: `UDP echo ${base.perSecond.toFixed(0)}/s, p99 ${base.p99.toFixed(2)} ms`,
     ratio: ns.perSecond / base.perSecond,
     goal: `≥ ${MIN_RATE}/s, p99 ≤ ${MAX_P99_MS} ms, none lost`,
+    met: failures.length === 0,
+  });
+  if (failures.length > 0) {
+    process.stdout.write(`FAIL: ${failures.join("; ")}\n`);
+    process.exit(1);
+  }
+  process.stdout.write("OK\n");
+  process.exit(0);
+}
+
+/** `--lorawan11`: the same load through the threaded server with 1.0.x sessions, then with 1.1 sessions. */
+async function versions(d10: Buffer[][], d11: Buffer[][]) {
+  // Twice each, alternating, and the better run of each kept: the first run also pays for warming up the JIT.
+  const runs: Array<{ v11: boolean } & Awaited<ReturnType<typeof networkServer>>> = [];
+  for (const v11 of [false, true, false, true])
+    runs.push({ v11, ...(await networkServer(v11 ? d11 : d10, true, v11)) });
+  const best = (v11: boolean) =>
+    runs.filter((r) => r.v11 === v11).reduce((a, b) => (b.perBusySecond > a.perBusySecond ? b : a));
+  const [v10, v11] = [best(false), best(true)];
+  const ratio = v11.perBusySecond / v10.perBusySecond;
+  process.stdout.write(`ratio 1.1/1.0.x: uplinks per busy second ${ratio.toFixed(2)}\n`);
+  const failures: string[] = [];
+  const lost = runs.filter((r) => r.stored < total).length;
+  if (lost > 0) failures.push(`uplinks lost in ${lost} of the runs`);
+  if (!(ratio >= MIN_RATIO_11)) failures.push(`1.1 handles ${ratio.toFixed(2)} of 1.0.x's uplinks per busy second`);
+  printResult({
+    measure: `LoRaWAN 1.1 vs 1.0.x uplinks, ${total} of ${deviceCount} devices at ${rate}/s`,
+    figure: `1.1 ${v11.perBusySecond.toFixed(0)} uplinks per busy second (${v11.perSecond.toFixed(0)}/s kept)`,
+    baseline: `1.0.x ${v10.perBusySecond.toFixed(0)} uplinks per busy second (${v10.perSecond.toFixed(0)}/s kept)`,
+    ratio,
+    goal: `≥ ${MIN_RATIO_11} of 1.0.x, none lost`,
     met: failures.length === 0,
   });
   if (failures.length > 0) {

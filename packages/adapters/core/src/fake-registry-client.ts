@@ -158,14 +158,14 @@ export class FakeRegistryClient implements RegistryClient {
   loraActivate(
     deviceIntId: number,
     devNonce: number,
-    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey">,
+    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey" | "lorawan11">,
   ): Promise<{ result: LoraActivateResult; message: string }> {
     this.loraActivations.push({ deviceIntId, devNonce, devAddr: session.devAddr });
     if (this.unavailable) return Promise.resolve({ result: "UNAVAILABLE", message: "fake registry unavailable" });
     const d = [...this.devices.values()].find((c) => c.deviceIntId === deviceIntId);
     if (!d?.lora || d.lora.activation !== "otaa" || !d.lora.canJoin)
       return Promise.resolve({ result: "NOT_ALLOWED", message: "not an OTAA device that may join" });
-    if (d.lora.usedDevNonces.includes(devNonce))
+    if (!session.lorawan11?.rejoin && d.lora.usedDevNonces.includes(devNonce))
       return Promise.resolve({ result: "DEV_NONCE_REUSED", message: `DevNonce ${devNonce} was used before` });
     const taken = [...this.devices.values()].some(
       (c) => c !== d && c.lora?.session?.devAddr.toUpperCase() === session.devAddr.toUpperCase(),
@@ -176,7 +176,8 @@ export class FakeRegistryClient implements RegistryClient {
       lora: {
         ...d.lora,
         session: { ...session, fcntUp: 0, fcntDown: 0 },
-        usedDevNonces: [...d.lora.usedDevNonces, devNonce],
+        usedDevNonces: session.lorawan11?.rejoin ? d.lora.usedDevNonces : [...d.lora.usedDevNonces, devNonce],
+        ...(session.lorawan11 ? { nextJoinNonce: session.lorawan11.joinNonce + 1 } : {}),
       },
     });
     return Promise.resolve({ result: "OK", message: "" });

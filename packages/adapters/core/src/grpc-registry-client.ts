@@ -188,12 +188,24 @@ export class GrpcRegistryClient implements RegistryClient {
   loraActivate(
     deviceIntId: number,
     devNonce: number,
-    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey">,
+    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey" | "lorawan11">,
   ): Promise<{ result: LoraActivateResult; message: string }> {
+    const { lorawan11, ...keys } = session;
     const req = create(LoraActivateRequestSchema, {
       deviceIntId: BigInt(deviceIntId),
       devNonce,
-      session: { ...session, fcntUp: 0, fcntDown: 0 },
+      session: {
+        ...keys,
+        fcntUp: 0,
+        fcntDown: 0,
+        ...(lorawan11 && {
+          fNwkSIntKey: lorawan11.fNwkSIntKey,
+          sNwkSIntKey: lorawan11.sNwkSIntKey,
+          nwkSEncKey: lorawan11.nwkSEncKey,
+          joinNonce: lorawan11.joinNonce,
+          rejoin: lorawan11.rejoin ?? false,
+        }),
+      },
       adapterInstanceId: this.instanceId,
     });
     return loraActivate(this.link.raw, req);

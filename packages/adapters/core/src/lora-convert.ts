@@ -14,11 +14,30 @@ export function fromLoraDevice(l: PbLoraDevice): LoraDeviceInfo {
     region: l.region,
     classC: l.classC,
     session: s
-      ? { devAddr: s.devAddr, nwkSKey: s.nwkSKey, appSKey: s.appSKey, fcntUp: s.fcntUp, fcntDown: s.fcntDown }
+      ? {
+          devAddr: s.devAddr,
+          nwkSKey: s.nwkSKey,
+          appSKey: s.appSKey,
+          fcntUp: s.fcntUp,
+          fcntDown: s.fcntDown,
+          ...(s.sNwkSIntKey
+            ? {
+                lorawan11: {
+                  fNwkSIntKey: s.fNwkSIntKey,
+                  sNwkSIntKey: s.sNwkSIntKey,
+                  nwkSEncKey: s.nwkSEncKey,
+                  nFCntDown: s.nFcntDown,
+                  aFCntDown: s.aFcntDown,
+                  joinNonce: s.joinNonce,
+                },
+              }
+            : {}),
+        }
       : null,
     usedDevNonces: [...l.usedDevNonces],
     macVersion: l.macVersion === "1.1" ? "1.1" : "1.0.x",
     nwkKey: l.nwkKey,
+    nextJoinNonce: l.nextJoinNonce,
   };
 }
 

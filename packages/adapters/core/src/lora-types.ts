@@ -7,6 +7,21 @@ export interface LoraSessionInfo {
   readonly appSKey: string;
   readonly fcntUp: number;
   readonly fcntDown: number;
+  /** LoRaWAN 1.1 sessions only: the network session keys, the two downlink counters and the join's JoinNonce. */
+  readonly lorawan11?: LoraSession11Info;
+}
+
+/** The LoRaWAN 1.1 part of a session (hex keys; `nwkSKey` of the session is the FNwkSIntKey). */
+export interface LoraSession11Info {
+  readonly fNwkSIntKey: string;
+  readonly sNwkSIntKey: string;
+  readonly nwkSEncKey: string;
+  /** Next NFCntDown (MAC-only downlinks) and AFCntDown (application downlinks) to use. */
+  readonly nFCntDown: number;
+  readonly aFCntDown: number;
+  readonly joinNonce: number;
+  /** Set when a Rejoin-Request made the session (LoraActivate's DevNonce is then its RJcount). */
+  readonly rejoin?: boolean;
 }
 
 /** What a LoRaWAN network server needs of a device: join keys (OTAA), settings and its current session. */
@@ -28,6 +43,8 @@ export interface LoraDeviceInfo {
   readonly macVersion?: "1.0.x" | "1.1";
   /** LoRaWAN 1.1 OTAA: the NwkKey beside the AppKey (empty for 1.0.x). */
   readonly nwkKey?: string;
+  /** LoRaWAN 1.1 OTAA: the JoinNonce the next JoinAccept must carry (0 before the first join). */
+  readonly nextJoinNonce?: number;
 }
 
 /** The registry's answer to a join's new session: OK, or why it was refused (UNAVAILABLE: not asked). */

@@ -359,12 +359,14 @@ export interface RegistryClient {
   publishThen(uplink: Uplink, settled: UplinkSettled, waitForRoom?: boolean): void;
   /**
    * LoRaWAN: records the session an OTAA join created before the JoinAccept is sent; refused when the DevNonce was
-   * used before or the DevAddr is taken. Never rejects (UNAVAILABLE when the registry could not be asked).
+   * used before or the DevAddr is taken. Never rejects (UNAVAILABLE when the registry could not be asked). A 1.1
+   * session carries `lorawan11` (its keys and JoinNonce; the registry refuses a DevNonce or JoinNonce that does not
+   * increase).
    */
   loraActivate(
     deviceIntId: number,
     devNonce: number,
-    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey">,
+    session: Pick<LoraSessionInfo, "devAddr" | "nwkSKey" | "appSKey" | "lorawan11">,
   ): Promise<{ result: LoraActivateResult; message: string }>;
   /** LoRaWAN: reports frame counters (batch them, e.g. once a second); the registry keeps the highest. */
   reportLoraCounters(counters: readonly LoraCounterReport[]): void;

@@ -11,6 +11,8 @@ export * from "./mac/mac-commands.js";
 export * from "./codec/device-frames.js";
 export * from "./sim/device-mac-answers.js";
 export * from "./sim/simulated-lora-device.js";
+export * from "./sim/simulated-lora-device11.js";
+export * from "./sim/device-frames11.js";
 export * from "./sim/simulated-forwarder.js";
 export * from "./server/network-server.js";
 export * from "./server/udp-listener.js";

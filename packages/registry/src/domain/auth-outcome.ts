@@ -61,12 +61,14 @@ export interface LoraDevice {
   fcntCheck: number;
   region: string;
   classC: boolean;
-  session: Omit<LoraSessionState, "devNonces"> | null;
+  session: Omit<LoraSessionState, "devNonces" | "nextJoinNonce"> | null;
   usedDevNonces: number[];
   /** "1.0.x" or "1.1". */
   macVersion?: string;
   /** LoRaWAN 1.1 NwkKey (32 hex digits); empty for 1.0.x devices. */
   nwkKey?: string;
+  /** LoRaWAN 1.1: the JoinNonce the next JoinAccept must carry. */
+  nextJoinNonce?: number;
 }
 
 /** Devices speak relative topics; commands with no topic go here. */

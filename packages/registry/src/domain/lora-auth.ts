@@ -27,10 +27,21 @@ function loraDevice(row: AuthDeviceRow): LoraDevice {
       appSKey: state.appSKey,
       fcntUp: state.fcntUp,
       fcntDown: state.fcntDown,
+      ...(state.sNwkSIntKey !== undefined
+        ? {
+            fNwkSIntKey: state.fNwkSIntKey ?? state.nwkSKey,
+            sNwkSIntKey: state.sNwkSIntKey,
+            nwkSEncKey: state.nwkSEncKey ?? "",
+            nFcntDown: state.nFcntDown ?? 0,
+            aFcntDown: state.aFcntDown ?? 0,
+            joinNonce: state.joinNonce ?? 0,
+          }
+        : {}),
     },
     usedDevNonces: state?.devNonces ?? [],
     macVersion: l.macVersion === "1.1" ? "1.1" : "1.0.x",
     nwkKey: l.macVersion === "1.1" ? text(l.nwkKey) : "",
+    nextJoinNonce: state?.nextJoinNonce ?? 0,
   };
 }
 

@@ -63,7 +63,19 @@ async function loraActivate(req: LoraActivateRequest, deps: ConnectDeps): Promis
   const key = /^[0-9A-Fa-f]{32}$/;
   if (!s || !/^[0-9A-Fa-f]{8}$/.test(s.devAddr) || !key.test(s.nwkSKey) || !key.test(s.appSKey))
     return create(LoraActivateResponseSchema, { result: LoraActivateResult.NOT_ALLOWED, message: "malformed session" });
-  const r = await activateLoraSession(deps.db, Number(req.deviceIntId), req.devNonce, s);
+  const v11 = s.sNwkSIntKey
+    ? {
+        fNwkSIntKey: s.fNwkSIntKey,
+        sNwkSIntKey: s.sNwkSIntKey,
+        nwkSEncKey: s.nwkSEncKey,
+        joinNonce: s.joinNonce,
+        rejoin: s.rejoin,
+      }
+    : undefined;
+  if (v11 && ![v11.fNwkSIntKey, v11.sNwkSIntKey, v11.nwkSEncKey].every((k) => key.test(k)))
+    return create(LoraActivateResponseSchema, { result: LoraActivateResult.NOT_ALLOWED, message: "malformed session" });
+  const session = { devAddr: s.devAddr, nwkSKey: s.nwkSKey, appSKey: s.appSKey, ...(v11 ? { lorawan11: v11 } : {}) };
+  const r = await activateLoraSession(deps.db, Number(req.deviceIntId), req.devNonce, session);
   if (r.result === "OK")
     deps.logger.info({ device: Number(req.deviceIntId), devAddr: s.devAddr }, "LoRa device joined");
   return create(LoraActivateResponseSchema, { result: activateResults[r.result], message: r.message });

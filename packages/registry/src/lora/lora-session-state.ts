@@ -9,6 +9,17 @@ export interface LoraSessionState {
   fcntDown: number;
   /** DevNonces of past joins, oldest first, at most MAX_DEV_NONCES. */
   devNonces: number[];
+  /** LoRaWAN 1.1 sessions: the network session keys (`nwkSKey` holds the FNwkSIntKey too). */
+  fNwkSIntKey?: string;
+  sNwkSIntKey?: string;
+  nwkSEncKey?: string;
+  /** LoRaWAN 1.1: next NFCntDown and AFCntDown (`fcntDown` is the higher of them). */
+  nFcntDown?: number;
+  aFcntDown?: number;
+  /** LoRaWAN 1.1: the JoinNonce of the JoinAccept that made this session. */
+  joinNonce?: number;
+  /** LoRaWAN 1.1: the JoinNonce the next JoinAccept must carry; kept from join to join. */
+  nextJoinNonce?: number;
 }
 
 /** A `lora` member that the creation rules made a string (hex keys, region), else "". */

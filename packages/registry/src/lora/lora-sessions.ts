@@ -8,6 +8,28 @@ export type ActivateResult = "OK" | "DEV_NONCE_REUSED" | "DEV_ADDR_TAKEN" | "NOT
 
 const parse = (text: string | null) => (text ? (JSON.parse(text) as Record<string, unknown>) : null);
 
+/** The session a join created; a LoRaWAN 1.1 join adds its other keys and JoinNonce. */
+export interface LoraActivation {
+  devAddr: string;
+  nwkSKey: string;
+  appSKey: string;
+  /** `rejoin`: made by a Rejoin-Request, whose RJcount the DevNonce argument carries. */
+  lorawan11?: { fNwkSIntKey: string; sNwkSIntKey: string; nwkSEncKey: string; joinNonce: number; rejoin?: boolean };
+}
+
+/** Why a 1.1 join's nonces are refused (1.1 §6.2.4, §6.2.5: both are counters that only increase), or undefined. */
+function nonceProblem11(
+  before: LoraSessionState | null,
+  devNonce: number | undefined,
+  joinNonce: number,
+): string | undefined {
+  const lastDevNonce = before?.devNonces.at(-1);
+  if (devNonce !== undefined && lastDevNonce !== undefined && devNonce <= lastDevNonce)
+    return `DevNonce ${devNonce} does not increase past ${lastDevNonce}`;
+  if (joinNonce < (before?.nextJoinNonce ?? 0)) return `JoinNonce ${joinNonce} was used before`;
+  return undefined;
+}
+
 /**
  * Records the session an OTAA join created, before the network server sends the JoinAccept: the device must be an
  * unblocked OTAA LoRa device that may join (`canJoin`); a DevNonce it used before is a replayed JoinRequest; the
@@ -17,7 +39,7 @@ export async function activateLoraSession(
   db: Kysely<Database>,
   deviceIntId: number,
   devNonce: number,
-  session: { devAddr: string; nwkSKey: string; appSKey: string },
+  session: LoraActivation,
 ): Promise<{ result: ActivateResult; message: string }> {
   // A DevAddr another device holds fails the update; the transaction is rolled back (PostgreSQL refuses to commit
   // after a failed statement) and the violation is answered outside it.
@@ -37,15 +59,32 @@ export async function activateLoraSession(
       if (d.blocked === 1) return { result: "NOT_ALLOWED", message: "device is blocked" };
       if (lora.canJoin !== true && lora.canJoin !== 1) return { result: "NOT_ALLOWED", message: "canJoin is off" };
       const before = sessionState(d.loraSession, lora, d.deviceId);
-      if (before?.devNonces.includes(devNonce))
+      const v11 = session.lorawan11;
+      const rejoin = v11?.rejoin === true;
+      if (!rejoin && before?.devNonces.includes(devNonce))
         return { result: "DEV_NONCE_REUSED", message: `DevNonce ${devNonce} was used before` };
+      const problem = v11 && nonceProblem11(before, rejoin ? undefined : devNonce, v11.joinNonce);
+      if (problem) return { result: "DEV_NONCE_REUSED", message: problem };
       const state: LoraSessionState = {
         devAddr: session.devAddr.toUpperCase(),
         nwkSKey: session.nwkSKey,
         appSKey: session.appSKey,
         fcntUp: 0,
         fcntDown: 0,
-        devNonces: [...(before?.devNonces ?? []), devNonce].slice(-MAX_DEV_NONCES),
+        devNonces: rejoin ? (before?.devNonces ?? []) : [...(before?.devNonces ?? []), devNonce].slice(-MAX_DEV_NONCES),
+        ...(v11
+          ? {
+              fNwkSIntKey: v11.fNwkSIntKey,
+              sNwkSIntKey: v11.sNwkSIntKey,
+              nwkSEncKey: v11.nwkSEncKey,
+              joinNonce: v11.joinNonce,
+              nFcntDown: 0,
+              aFcntDown: 0,
+              nextJoinNonce: v11.joinNonce + 1,
+            }
+          : before?.nextJoinNonce !== undefined
+            ? { nextJoinNonce: before.nextJoinNonce }
+            : {}),
       };
       await tx
         .updateTable("devices")
@@ -101,6 +140,12 @@ async function recordChunk(db: Kysely<Database>, ids: number[], highest: Readonl
       const h = highest.get(row.id)!;
       state.fcntUp = Math.max(state.fcntUp, h.fcntUp);
       state.fcntDown = Math.max(state.fcntDown, h.fcntDown);
+      // A 1.1 session's report carries the higher of its two downlink counters: both resume from it, so a
+      // restarted server skips some downlink counts but never uses one twice.
+      if (state.sNwkSIntKey !== undefined) {
+        state.nFcntDown = Math.max(state.nFcntDown ?? 0, h.fcntDown);
+        state.aFcntDown = Math.max(state.aFcntDown ?? 0, h.fcntDown);
+      }
       await tx
         .updateTable("devices")
         .set({ loraSession: JSON.stringify(state) })

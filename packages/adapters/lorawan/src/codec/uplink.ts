@@ -161,17 +161,25 @@ function micMatches(packet: Packet, nwkSKey: Buffer, fcnt: number): boolean {
   return dataFrameMic(nwkSKey, packet.body, false, fcnt).equals(packet.mic);
 }
 
-/** The 32-bit counter whose MIC matched, trying the policy's interpretations of the 16 bits in order. */
-function authenticate(packet: Packet, s: UplinkSession, f: number): number | undefined {
+/**
+ * The 32-bit counter whose MIC matched (`matches`), trying the policy's interpretations of the 16 bits in order:
+ * shared with the LoRaWAN 1.1 uplink check, whose MIC differs.
+ */
+export function authenticateFCnt(
+  s: Pick<UplinkSession, "fcntUp" | "fcntCheck">,
+  f: number,
+  matches: (fcnt: number) => boolean,
+): number | undefined {
   const ahead = s.fcntUp + ((f - s.fcntUp) & 0xffff);
   const behind = ahead - 0x10000;
   const candidates =
     s.fcntCheck === 0 || s.fcntCheck === 2 ? [f] : s.fcntCheck === 1 ? [ahead, behind] : [ahead, f, behind];
-  for (const c of candidates) if (c >= 0 && c <= 0xffffffff && micMatches(packet, s.nwkSKey, c)) return c;
+  for (const c of candidates) if (c >= 0 && c <= 0xffffffff && matches(c)) return c;
   return undefined;
 }
 
-function judge<S extends UplinkSession>(
+/** The verdict of the fcntCheck policy on an authenticated frame's full counter (without its contents). */
+export function judge<S extends UplinkSession>(
   session: S,
   frame: DataFrame,
   full: number,
@@ -237,7 +245,7 @@ export function verifyUplink<S extends UplinkSession>(
         return refuse(`the session keys of DevAddr ${frame.devAddr} must be 16 bytes`);
       if (!Number.isInteger(session.fcntUp) || session.fcntUp < 0 || session.fcntUp > 0xffffffff)
         return refuse(`fcntUp ${session.fcntUp} of DevAddr ${frame.devAddr} must be 0..4294967295`);
-      const full = authenticate(packet, session, frame.fCnt16);
+      const full = authenticateFCnt(session, frame.fCnt16, (c) => micMatches(packet, session.nwkSKey, c));
       if (full === undefined) continue;
       const verdict = judge(session, frame, full, opts);
       if (verdict.kind !== "accepted") return ok(verdict);

@@ -1,4 +1,5 @@
-// MAC commands of LoRaWAN 1.0.x (LoRaWAN 1.0.2 §5, 1.0.3 §5.9 for DeviceTime): the byte codec for both directions,
+// MAC commands of LoRaWAN 1.0.x (LoRaWAN 1.0.2 §5, 1.0.3 §5.9 for DeviceTime) and 1.1 (§5: ResetInd, RekeyInd,
+// ADRParamSetup, ForceRejoin, RejoinParamSetup): the byte codec for both directions,
 // as carried in FOpts or in an FPort 0 FRMPayload. A command's length follows from its CID and direction, so an
 // unknown CID ends parsing: what follows it cannot be delimited and is reported as skipped.
 import { ok, refuse, type Result } from "../codec/result.js";
@@ -15,7 +16,12 @@ export type UplinkMacCommand =
   | { type: "RXTimingSetupAns" }
   | { type: "TxParamSetupAns" }
   | { type: "DlChannelAns"; uplinkFrequencyExists: boolean; channelFrequencyOk: boolean }
-  | { type: "DeviceTimeReq" };
+  | { type: "DeviceTimeReq" }
+  /** LoRaWAN 1.1: minor: the device's LoRaWAN minor version (1 for 1.1). */
+  | { type: "ResetInd"; minor: number }
+  | { type: "RekeyInd"; minor: number }
+  | { type: "ADRParamSetupAns" }
+  | { type: "RejoinParamSetupAns"; timeOk: boolean };
 
 /** MAC commands the network sends (downlink). Frequencies in Hz (multiples of 100), data rates as DR indexes. */
 export type DownlinkMacCommand =
@@ -39,7 +45,16 @@ export type DownlinkMacCommand =
   | { type: "RXTimingSetupReq"; delay: number }
   | { type: "DlChannelReq"; channelIndex: number; frequency: number }
   /** gpsSeconds since the GPS epoch and fraction in 1/256 s. */
-  | { type: "DeviceTimeAns"; gpsSeconds: number; fraction: number };
+  | { type: "DeviceTimeAns"; gpsSeconds: number; fraction: number }
+  /** LoRaWAN 1.1: the version the network serves the device at (minor 1: 1.1). */
+  | { type: "ResetConf"; minor: number }
+  | { type: "RekeyConf"; minor: number }
+  /** ADR_ACK_LIMIT = 2^limitExp, ADR_ACK_DELAY = 2^delayExp (each 0..15). */
+  | { type: "ADRParamSetupReq"; limitExp: number; delayExp: number }
+  /** The device sends a Rejoin-Request of rejoinType (0 or 2) at dataRate; period and maxRetries coded as §5.13. */
+  | { type: "ForceRejoinReq"; period: number; maxRetries: number; rejoinType: number; dataRate: number }
+  /** A type 0 Rejoin-Request every 2^(maxCountN+4) uplinks or 2^(maxTimeN+10) s (each 0..15). */
+  | { type: "RejoinParamSetupReq"; maxTimeN: number; maxCountN: number };
 
 /** The commands read, and the bytes that could not be (an unknown CID or a truncated command) with why. */
 export interface DecodedMacCommands<C> {
@@ -70,6 +85,20 @@ const none = <C>(type: string, cid: number): Spec<C> => ({
   encode: () => ok(Buffer.alloc(0)),
 });
 const flags = (...values: boolean[]) => Buffer.from([values.reduce((acc, v, i) => acc | (v ? 1 << i : 0), 0)]);
+
+/** A one-byte command of two 4-bit fields, `hi` in bits 7..4 and `lo` in bits 3..0 (`hi` absent: bits 7..4 RFU). */
+function nibbles<C>(type: string, cid: number, lo: string, hi?: string): Spec<C> {
+  return {
+    cid,
+    length: 1,
+    decode: (b) => ({ type, [lo]: b[0]! & 0x0f, ...(hi ? { [hi]: b[0]! >> 4 } : {}) }) as C,
+    encode: (c) => {
+      const v = c as Record<string, number>;
+      for (const f of hi ? [lo, hi] : [lo]) if (!inRange(v[f]!, 0, 15)) return refuse(`${f} ${v[f]} must be 0..15`);
+      return ok(Buffer.from([((hi ? v[hi]! : 0) << 4) | v[lo]!]));
+    },
+  };
+}
 
 type Up<T extends UplinkMacCommand["type"]> = Extract<UplinkMacCommand, { type: T }>;
 type Down<T extends DownlinkMacCommand["type"]> = Extract<DownlinkMacCommand, { type: T }>;
@@ -137,6 +166,15 @@ const UPLINK: Record<UplinkMacCommand["type"], Spec<UplinkMacCommand>> = {
     },
   },
   DeviceTimeReq: none("DeviceTimeReq", 0x0d),
+  ResetInd: nibbles("ResetInd", 0x01, "minor"),
+  RekeyInd: nibbles("RekeyInd", 0x0b, "minor"),
+  ADRParamSetupAns: none("ADRParamSetupAns", 0x0c),
+  RejoinParamSetupAns: {
+    cid: 0x0f,
+    length: 1,
+    decode: (b) => ({ type: "RejoinParamSetupAns", timeOk: bit(b[0]!, 0) }),
+    encode: (c) => ok(flags((c as Up<"RejoinParamSetupAns">).timeOk)),
+  },
 };
 
 const DOWNLINK: Record<DownlinkMacCommand["type"], Spec<DownlinkMacCommand>> = {
@@ -260,6 +298,33 @@ const DOWNLINK: Record<DownlinkMacCommand["type"], Spec<DownlinkMacCommand>> = {
       return ok(b);
     },
   },
+  ResetConf: nibbles("ResetConf", 0x01, "minor"),
+  RekeyConf: nibbles("RekeyConf", 0x0b, "minor"),
+  ADRParamSetupReq: nibbles("ADRParamSetupReq", 0x0c, "delayExp", "limitExp"),
+  ForceRejoinReq: {
+    cid: 0x0e,
+    length: 2,
+    decode: (b) => {
+      const v = b.readUInt16LE(0);
+      return {
+        type: "ForceRejoinReq",
+        period: (v >> 11) & 7,
+        maxRetries: (v >> 8) & 7,
+        rejoinType: (v >> 4) & 7,
+        dataRate: v & 15,
+      };
+    },
+    encode: (c) => {
+      const a = c as Down<"ForceRejoinReq">;
+      if (![a.period, a.maxRetries].every((v) => inRange(v, 0, 7))) return refuse("period and maxRetries must be 0..7");
+      if (a.rejoinType !== 0 && a.rejoinType !== 2) return refuse(`rejoinType ${a.rejoinType} must be 0 or 2`);
+      if (!inRange(a.dataRate, 0, 15)) return refuse(`dataRate ${a.dataRate} must be 0..15`);
+      const b = Buffer.alloc(2);
+      b.writeUInt16LE((a.period << 11) | (a.maxRetries << 8) | (a.rejoinType << 4) | a.dataRate, 0);
+      return ok(b);
+    },
+  },
+  RejoinParamSetupReq: nibbles("RejoinParamSetupReq", 0x0f, "maxCountN", "maxTimeN"),
 };
 
 const byCid = <C>(table: Record<string, Spec<C>>) => new Map(Object.values(table).map((s) => [s.cid, s]));
@@ -325,22 +390,4 @@ export function encodeDownlinkMacCommands(commands: readonly DownlinkMacCommand[
   return encodeWith(commands, DOWNLINK);
 }
 
-/** SNR (dB) a LoRa receiver needs to demodulate each spreading factor (Semtech SX1276 datasheet table 13). */
-export const DEMODULATION_FLOOR_DB: Readonly<Record<number, number>> = {
-  5: -2.5,
-  6: -5,
-  7: -7.5,
-  8: -10,
-  9: -12.5,
-  10: -15,
-  11: -17.5,
-  12: -20,
-};
-
-/** The LinkCheckAns margin: dB of SNR above the demodulation floor of the spreading factor, as 0..254. */
-export function linkMargin(snrDb: number, spreadingFactor: number): Result<number> {
-  const floor = DEMODULATION_FLOOR_DB[spreadingFactor];
-  if (floor === undefined) return refuse(`spreading factor ${spreadingFactor} must be 5..12`);
-  if (!Number.isFinite(snrDb)) return refuse("SNR must be a number of dB");
-  return ok(Math.min(254, Math.max(0, Math.floor(snrDb - floor))));
-}
+export { DEMODULATION_FLOOR_DB, linkMargin } from "./link-margin.js";

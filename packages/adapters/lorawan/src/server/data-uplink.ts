@@ -4,6 +4,7 @@ import { parseDataFrame, verifyUplink, type AcceptedUplink } from "../codec/upli
 import type { DeviceState, NetworkSession } from "./device-state.js";
 import { answerUplink } from "./downlinks.js";
 import { ADR_HISTORY, considerAdr, handleMacCommands } from "./mac-handler.js";
+import { receptionGpsMs, verifyUplinkOf11 } from "./lorawan11.js";
 import { loadDevice, type Heard, type ServerContext } from "./server-context.js";
 
 /** Topic of the device status (battery, margin) a DevStatusAns reports, kept as an event of the device. */
@@ -118,7 +119,9 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
     return;
   }
   const session = state.session;
-  const verdict = verifyUplink(heard.phyPayload, () => [session]);
+  const verdict = session.v11
+    ? verifyUplinkOf11(state, session, session.v11, heard)
+    : verifyUplink(heard.phyPayload, () => [session]);
   if (!verdict.ok) {
     ctx.stats.unauthentic++;
     ctx.log.info({ deviceId: state.deviceId, devAddr, reason: verdict.reason }, "uplink refused");
@@ -131,6 +134,7 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
     return;
   }
   state.lease.touch();
+  state.lastUplinkFCnt = v.fcnt;
   if (v.kind === "retransmission") {
     // Stored by this process, or by one before it (the registry's counter is reported only for stored frames).
     const ack =
@@ -140,7 +144,10 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
     return;
   }
   session.fcntUp = v.nextFCntUp;
-  if (v.reset) session.fcntDown = 0;
+  if (v.reset) {
+    session.fcntDown = 0;
+    if (session.v11) session.v11.nFCntDown = session.v11.aFCntDown = 0;
+  }
   state.dirty = true;
   state.uplinks++;
   ctx.stats.uplinks++;
@@ -163,7 +170,7 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
   const status = handleMacCommands(
     state,
     v.macCommands,
-    { snr: best.rx.lsnr ?? 0, sf, gateways: heard.copies.length },
+    { snr: best.rx.lsnr ?? 0, sf, gateways: heard.copies.length, gpsMs: receptionGpsMs(heard) },
     ctx.log,
   );
   if (v.frame.adr && dr.ok) considerAdr(state, dr.value, sf);

@@ -4,6 +4,7 @@ import type { RxPacket } from "../codec/radio-packet.js";
 import type { Region } from "../codec/region.js";
 import type { StationUpinfo } from "./server-context.js";
 import type { FCntCheck, UplinkSession } from "../codec/uplink.js";
+import { session11FromInfo, type Session11 } from "./lorawan11.js";
 
 /** An application downlink waiting for the device's next receive window. */
 export interface QueuedDownlink {
@@ -17,8 +18,10 @@ export interface QueuedDownlink {
 
 /** The session the network server checks a device's frames with, plus the downlink counter. */
 export interface NetworkSession extends UplinkSession {
-  /** Next FCntDown to use (32 bits). */
+  /** Next FCntDown to use (32 bits); in a 1.1 session the higher of NFCntDown and AFCntDown (what is reported). */
   fcntDown: number;
+  /** A LoRaWAN 1.1 session: its keys and two downlink counters (`nwkSKey` is then the FNwkSIntKey). */
+  v11?: Session11;
 }
 
 /** Where the device was last heard: the gateway to answer class C downlinks through, and its rxpk. */
@@ -58,6 +61,15 @@ export class DeviceState {
   readonly unstored = new Set<number>();
   /** Whether the last accepted uplink was stored (once the registry answered): gates a retransmission's ACK. */
   lastStored: Promise<boolean> | undefined;
+  /** LoRaWAN 1.1: the JoinNonce the next JoinAccept carries. */
+  nextJoinNonce: number;
+  /** LoRaWAN 1.1: the lowest RJcount0 (this session's type 0/2 Rejoin-Requests) and RJcount1 (type 1) accepted next. */
+  nextRjCount0 = 0;
+  nextRjCount1 = 0;
+  /** FCnt of the last accepted uplink: a 1.1 downlink acknowledging it carries it in its MIC (ConfFCnt). */
+  lastUplinkFCnt = 0;
+  /** FCnt of the last confirmed downlink sent: a 1.1 uplink acknowledging it carries it in its MIC. */
+  confirmedDownFCnt = 0;
   /** Removes the downlink consumer from the lease. */
   stopConsuming: (() => void) | undefined;
 
@@ -67,7 +79,9 @@ export class DeviceState {
     readonly region: Region,
   ) {
     this.usedDevNonces = [...lora.usedDevNonces];
+    this.nextJoinNonce = lora.nextJoinNonce ?? 0;
     const s = lora.session;
+    const v11 = s?.lorawan11 && session11FromInfo(s.lorawan11);
     this.session = s && {
       devAddr: s.devAddr.toLowerCase(),
       nwkSKey: Buffer.from(s.nwkSKey, "hex"),
@@ -75,6 +89,7 @@ export class DeviceState {
       fcntUp: s.fcntUp,
       fcntDown: s.fcntDown,
       fcntCheck: ([0, 1, 2, 3].includes(lora.fcntCheck) ? lora.fcntCheck : 0) as FCntCheck,
+      ...(v11 ? { v11 } : {}),
     };
   }
 

@@ -4,6 +4,8 @@ import { buildDownlink } from "../codec/uplink.js";
 import { encodeDownlinkMacCommands } from "../mac/mac-commands.js";
 import { ok, refuse, type Result } from "../codec/result.js";
 import type { DeviceState, QueuedDownlink } from "./device-state.js";
+import { buildDownlinkOf11 } from "./lorawan11.js";
+import { MAC_TOPIC, macCommandPayload } from "./mac-topic.js";
 import type { Copy, ServerContext } from "./server-context.js";
 
 /** Largest application payload of a downlink at any data rate, bytes. */
@@ -35,6 +37,13 @@ export function downlinkPayload(payload: Uint8Array): Result<Buffer> {
 export function downlinkConsumer(ctx: ServerContext, state: DeviceState) {
   return (downlink: Downlink, topic: string): Promise<DownlinkOutcome> =>
     new Promise((settle) => {
+      if (topic === MAC_TOPIC) {
+        const mac = macCommandPayload(downlink.payload, state.lora.macVersion);
+        if (!mac.ok) return settle({ status: "FAILED", message: mac.reason });
+        state.queue.push({ id: downlink.id, fPort: 0, confirmed: false, payload: mac.value, settle });
+        if (state.lora.classC) void sendClassC(ctx, state);
+        return;
+      }
       const t = downlinkTopic(topic, state.lease.session.device.defaultDownlinkTopic);
       if (!t.ok) return settle({ status: "FAILED", message: t.reason });
       const payload = downlinkPayload(downlink.payload);
@@ -111,29 +120,41 @@ interface BuiltFrame {
 function nextFrame(state: DeviceState, ack: boolean): Result<BuiltFrame> {
   const s = state.session!;
   const item = state.awaitingAck ? undefined : state.queue[0];
-  let macs = state.macOut;
+  // An FPort 0 command carries MAC commands in its payload: the queued ones wait for the next frame.
+  let macs = item?.fPort === 0 ? [] : state.macOut;
   let fOpts = encodeDownlinkMacCommands(macs);
   while (fOpts.ok && fOpts.value.length > 15) {
     macs = macs.slice(0, -1);
     fOpts = encodeDownlinkMacCommands(macs);
   }
-  state.macOut = [];
-  const built = buildDownlink({
-    devAddr: s.devAddr,
-    nwkSKey: s.nwkSKey,
-    appSKey: s.appSKey,
-    fcntDown: s.fcntDown,
+  if (item?.fPort !== 0) state.macOut = [];
+  const next = {
     ack,
     confirmed: item?.confirmed ?? false,
     fPending: state.queue.length > 1,
     fOpts: fOpts.ok ? fOpts.value : Buffer.alloc(0),
     ...(item ? { fPort: item.fPort, payload: item.payload } : {}),
-  });
-  if (!built.ok) return built;
-  s.fcntDown = built.value.nextFCntDown;
+  };
+  let phy: Buffer;
+  if (s.v11) {
+    const built = buildDownlinkOf11(state, s, s.v11, next);
+    if (!built.ok) return built;
+    phy = built.value;
+  } else {
+    const built = buildDownlink({
+      devAddr: s.devAddr,
+      nwkSKey: s.nwkSKey,
+      appSKey: s.appSKey,
+      fcntDown: s.fcntDown,
+      ...next,
+    });
+    if (!built.ok) return built;
+    s.fcntDown = built.value.nextFCntDown;
+    phy = built.value.phy;
+  }
   state.dirty = true;
   if (item) state.queue.shift();
-  return ok({ phy: built.value.phy, item });
+  return ok({ phy, item });
 }
 
 /** A command left the network: unconfirmed ones are SENT, confirmed ones wait for the device's ACK. */

@@ -9,6 +9,8 @@ import {
 } from "../codec/join.js";
 import { toHex } from "../codec/hex.js";
 import { sendInWindows } from "./downlinks.js";
+import type { DeviceState, NetworkSession } from "./device-state.js";
+import { handleJoin11 } from "./join-handler11.js";
 import { indexDevAddr, loadDevice, type Heard, type ServerContext } from "./server-context.js";
 
 /** Draws of a DevAddr the registry may find taken (by a device another adapter joined) before the join is dropped. */
@@ -37,6 +39,7 @@ export async function handleJoin(ctx: ServerContext, heard: Heard): Promise<void
   if (lora.activation !== "otaa") return refuse("device is ABP", { deviceId: state.deviceId });
   if (lora.appEui.toLowerCase() !== appEui) return refuse(`AppEUI ${appEui} is not the device's`);
   if (!lora.canJoin) return refuse("canJoin is 0", { deviceId: state.deviceId });
+  if (lora.macVersion === "1.1") return handleJoin11(ctx, heard, state, req.value, refuse);
   const appKey = Buffer.from(lora.appKey, "hex");
   const verified = verifyJoinRequest(heard.phyPayload, appKey);
   if (!verified.ok) return refuse(verified.reason, { deviceId: state.deviceId });
@@ -74,16 +77,26 @@ export async function handleJoin(ctx: ServerContext, heard: Heard): Promise<void
     appKey,
   );
   if (!accept.ok) return refuse(accept.reason);
+  const fcntCheck = state.session?.fcntCheck ?? (([0, 1, 2, 3].includes(lora.fcntCheck) ? lora.fcntCheck : 0) as 0);
+  const started = { devAddr: session.devAddr, nwkSKey: session.nwkSKey, appSKey: session.appSKey };
+  await startSession(ctx, state, heard, { ...started, fcntUp: 0, fcntDown: 0, fcntCheck }, nonces.value, accept.value);
+}
+
+/**
+ * Makes a join's session the device's (counters at 0, pending MAC state and unacknowledged downlink dropped,
+ * indexed by its DevAddr), then sends the JoinAccept in the join windows through the best gateway.
+ */
+export async function startSession(
+  ctx: ServerContext,
+  state: DeviceState,
+  heard: Heard,
+  session: NetworkSession,
+  usedDevNonces: number[],
+  accept: Buffer,
+): Promise<void> {
   const previous = state.session?.devAddr;
-  state.session = {
-    devAddr: session.devAddr,
-    nwkSKey: session.nwkSKey,
-    appSKey: session.appSKey,
-    fcntUp: 0,
-    fcntDown: 0,
-    fcntCheck: state.session?.fcntCheck ?? (([0, 1, 2, 3].includes(lora.fcntCheck) ? lora.fcntCheck : 0) as 0),
-  };
-  state.usedDevNonces = nonces.value;
+  state.session = session;
+  state.usedDevNonces = usedDevNonces;
   state.awaitingAck?.settle({ status: "FAILED", message: "the device joined again before acknowledging it" });
   state.awaitingAck = undefined;
   state.macOut = [];
@@ -93,9 +106,10 @@ export async function handleJoin(ctx: ServerContext, heard: Heard): Promise<void
   indexDevAddr(ctx, state, previous);
   state.lease.touch();
   ctx.stats.joins++;
-  const sent = await sendInWindows(ctx, state.region, heard.copies, heard.firstHeardAt, accept.value, "join", devEui);
+  const devEui = state.lora.devEui.toLowerCase();
+  const sent = await sendInWindows(ctx, state.region, heard.copies, heard.firstHeardAt, accept, "join", devEui);
   ctx.log.info(
     { deviceId: state.deviceId, devEui, devAddr: session.devAddr, sent: sent.ok ? sent.window : sent.reason },
-    "device joined",
+    session.v11 ? "device joined (LoRaWAN 1.1)" : "device joined",
   );
 }

@@ -32,13 +32,15 @@ export interface DeviceStatus {
 
 /**
  * Reads a device's MAC commands (FOpts or FPort 0) and queues the answers: LinkCheckAns with the best copy's margin
- * and the number of gateways; DevStatusAns and LinkADRAns are recorded. Unknown commands (and everything after
- * them, which cannot be delimited) are logged and skipped. Answers the device status when it reported one.
+ * and the number of gateways; DeviceTimeAns with the GPS time of the uplink's reception (`gpsMs`); ResetConf and
+ * RekeyConf (LoRaWAN 1.1) with the version served; DevStatusAns and LinkADRAns are recorded. Unknown commands (and
+ * everything after them, which cannot be delimited) are logged and skipped. Answers the device status when it
+ * reported one.
  */
 export function handleMacCommands(
   state: DeviceState,
   bytes: Buffer,
-  link: { snr: number; sf: number | undefined; gateways: number },
+  link: { snr: number; sf: number | undefined; gateways: number; gpsMs: number },
   log: Logger,
 ): DeviceStatus | undefined {
   if (bytes.length === 0) return undefined;
@@ -55,6 +57,18 @@ export function handleMacCommands(
         });
         break;
       }
+      case "DeviceTimeReq":
+        state.macOut.push({
+          type: "DeviceTimeAns",
+          gpsSeconds: Math.floor(link.gpsMs / 1000) >>> 0,
+          fraction: Math.floor(((link.gpsMs % 1000) * 256) / 1000),
+        });
+        break;
+      case "ResetInd":
+      case "RekeyInd":
+        // LoRaWAN 1.1 §5.1, §5.10: confirm the version the network serves the device at (never above its own).
+        state.macOut.push({ type: c.type === "ResetInd" ? "ResetConf" : "RekeyConf", minor: Math.min(c.minor, 1) });
+        break;
       case "DevStatusAns":
         status = { battery: c.battery, margin: c.margin };
         break;

@@ -9,6 +9,7 @@ import { downlinkConsumer } from "./downlinks.js";
 import { udpLink } from "./gateway-link.js";
 import { GatewayTable, type Peer } from "./gateways.js";
 import { handleJoin } from "./join-handler.js";
+import { handleRejoin } from "./rejoin-handler.js";
 import { newStats, type Copy, type Heard, type ServerContext, type ServerStats } from "./server-context.js";
 import { Transmitter, type SendDatagram } from "./transmitter.js";
 
@@ -128,7 +129,13 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
     heard.copies.sort((a, b) => (betterCopy(a, b) ? -1 : betterCopy(b, a) ? 1 : 0));
     const mType = heard.phyPayload[0]! >> 5;
     const handled =
-      mType === 0 ? handleJoin(ctx, heard) : mType === 2 || mType === 4 ? handleDataUplink(ctx, heard) : undefined;
+      mType === 0
+        ? handleJoin(ctx, heard)
+        : mType === 2 || mType === 4
+          ? handleDataUplink(ctx, heard)
+          : mType === 6
+            ? handleRejoin(ctx, heard)
+            : undefined;
     if (!handled) stats.badFrames++;
     handled?.catch((err: Error) => log.error({ err: err.message }, "uplink handling failed"));
   };

@@ -48,6 +48,8 @@ export interface HeardFrame {
   /** CRC status (default 1). */
   stat?: 1 | 0 | -1;
   time?: string;
+  /** GPS time of reception, ms since the GPS epoch (a GPS-synchronised gateway). */
+  tmms?: number;
 }
 
 /** A PULL_RESP received: the txpk, its frame, and the TX_ACK the gateway answered. */
@@ -178,6 +180,7 @@ export class SimulatedForwarder extends EventEmitter<SimulatedForwarderEvents> {
       size: f.data.length,
       data: f.data,
       ...(f.time === undefined ? {} : { time: f.time }),
+      ...(f.tmms === undefined ? {} : { tmms: f.tmms }),
     }));
     this.counters.rxnb += list.length;
     this.counters.rxok += list.filter((f) => (f.stat ?? 1) === 1).length;
