@@ -14,6 +14,7 @@ import {
 import { SimulatedForwarder, SimulatedLoraDevice, SimulatedLoraDevice11 } from "@iot/adapter-lorawan";
 import { reachable } from "../scripts/fleet.js";
 import { startTestFleet, type TestFleet } from "./helpers.js";
+import { pendingLoraCommands } from "./lora-metrics.js";
 
 const GW = "AA555A0000001101";
 const JOIN_EUI = "70B3D57ED0001100";
@@ -47,13 +48,6 @@ const otaa = (deviceID: string, lora: Record<string, unknown> = {}) =>
     upLinkSystem: 1,
     lora: { type: "otaa", appEUI: JOIN_EUI, appKey: APP_KEY, fcntCheck: 1, canJoin: true, region: "EU868", ...lora },
   });
-
-/** Commands the adapter holds for class A devices until their next uplink, from its metrics. */
-async function pendingCommands(): Promise<number> {
-  const adapter = t.fleet.adapters.find((a) => a.name === "lorawan-adapter")!;
-  const text = await (await fetch(reachable(adapter.urls.metrics!))).text();
-  return Number(/^iot_adapter_commands_pending\{protocol="lora"\} (\d+)/m.exec(text)?.[1] ?? NaN);
-}
 
 /** Sends a 1.1 device's next uplink through the forwarder on the channel and data rate its MIC covers. */
 async function up11(sim: SimulatedLoraDevice11, ...args: Parameters<SimulatedLoraDevice11["uplink"]>) {
@@ -124,7 +118,7 @@ describe("LoRaWAN 1.1 through the adapter", () => {
     });
     expect(pub.status).toBe(201);
     // The command has reached the adapter, which holds it for the device's next uplink.
-    await expect.poll(pendingCommands, { timeout: 5_000 }).toBe(1);
+    await expect.poll(() => pendingLoraCommands(t), { timeout: 5_000 }).toBe(1);
     await up11(sim11, { fPort: 2, payload: "poll" });
     const got = sim11.handleDownlink((await forwarder.nextDownlink(5_000)).data);
     expect(got).toMatchObject({ ok: true, value: { fPort: 9, counter: "aFCntDown", fcnt: 0, confirmed: true } });

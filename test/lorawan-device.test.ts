@@ -5,8 +5,8 @@
 import { quietFor } from "@iot/config/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SimulatedForwarder, SimulatedLoraDevice, hearOnAll } from "@iot/adapter-lorawan";
-import { reachable } from "../scripts/fleet.js";
 import { startTestFleet, type TestFleet } from "./helpers.js";
+import { pendingLoraCommands } from "./lora-metrics.js";
 
 const GW = ["AA555A0000000101", "AA555A0000000102", "AA555A0000000103"];
 const APP_KEY = "2B7E151628AED2A6ABF7158809CF4F3C";
@@ -36,13 +36,6 @@ const controlStatus = async (id: number) =>
   String(
     ((await t.api("GET", `/devices/${id}/control_logs`)).body.items as { publishStatus: unknown }[])[0]?.publishStatus,
   );
-
-/** Commands the adapter holds for class A devices until their next uplink, from its metrics. */
-async function pendingCommands(): Promise<number> {
-  const adapter = t.fleet.adapters.find((a) => a.name === "lorawan-adapter")!;
-  const text = await (await fetch(reachable(adapter.urls.metrics!))).text();
-  return Number(/^iot_adapter_commands_pending\{protocol="lorawan"\} (\d+)/m.exec(text)?.[1] ?? NaN);
-}
 
 async function abpDevice(devAddr: string, extra: Record<string, unknown> = {}) {
   const d = await ok(t.api, "POST", "/devices", {
@@ -155,7 +148,7 @@ describe("LoRaWAN adapter", () => {
     const { id, sim } = await abpDevice("26011B02");
     await forwarders[0]!.push({ data: sim.uplink({ payload: "hello" }) });
     await expect.poll(async () => (await events(id)).length, { timeout: 10_000 }).toBe(1);
-    const held = await pendingCommands();
+    const held = await pendingLoraCommands(t);
     const pub = await t.api("POST", "/device_publish", {
       deviceID: "26011B02",
       deviceIntID: id,
@@ -164,7 +157,7 @@ describe("LoRaWAN adapter", () => {
     });
     expect(pub.status).toBe(201);
     // The command has reached the adapter, which holds it for the device's next uplink.
-    await expect.poll(pendingCommands, { timeout: 5_000 }).toBe(held + 1);
+    await expect.poll(() => pendingLoraCommands(t), { timeout: 5_000 }).toBe(held + 1);
     const tmst = forwarders[0]!.tmst;
     await forwarders[0]!.push({ data: sim.uplink({ payload: "poll" }), tmst });
     const d = await forwarders[0]!.nextDownlink(5_000);
@@ -181,10 +174,10 @@ describe("LoRaWAN adapter", () => {
     const { id, sim } = await abpDevice("26011B03");
     await forwarders[0]!.push({ data: sim.uplink({ payload: "hello" }) });
     await expect.poll(async () => (await events(id)).length, { timeout: 10_000 }).toBe(1);
-    const held = await pendingCommands();
+    const held = await pendingLoraCommands(t);
     await t.api("POST", "/device_publish", { deviceID: "26011B03", deviceIntID: id, payload: "x", topic: "dn/4" });
     // The command has reached the adapter, which holds it for the device's next uplink.
-    await expect.poll(pendingCommands, { timeout: 5_000 }).toBe(held + 1);
+    await expect.poll(() => pendingLoraCommands(t), { timeout: 5_000 }).toBe(held + 1);
     forwarders[0]!.failNextTxAck("TOO_LATE");
     const tmst = forwarders[0]!.tmst;
     await forwarders[0]!.push({ data: sim.uplink({ payload: "poll" }), tmst });
