@@ -128,4 +128,17 @@ describe("MQTT adapter: malformed or out-of-order input from an MQTT 5.0 device"
     expect(raw.received.map((p) => p.cmd)).toEqual(["connack", "disconnect"]);
     expect(h.registry.uplinks).toEqual([]);
   });
+
+  it("answers a CONNECT whose will carries a Topic Alias with CONNACK 0x81 and a reason string, opening no session", async () => {
+    h = await startHarness();
+    const raw = await rawConnection(h.tcp.port, 5);
+    const will = { topic: "w", payload: Buffer.from("bye"), qos: 0, retain: false, properties: { topicAlias: 1 } };
+    raw.send(v5(connectPacketOf(DEVICES.a, 5, { will })));
+    await raw.closed;
+    expect(raw.received).toMatchObject([
+      { cmd: "connack", reasonCode: 0x81, properties: { reasonString: "property 0x23 is not valid in will" } },
+    ]);
+    expect(h.registry.events.filter((e) => e.type === "opened")).toEqual([]);
+    expect(h.registry.uplinks).toEqual([]);
+  });
 });

@@ -1,50 +1,22 @@
 import { RECEIVE_MAXIMUM, ReasonCode } from "../reason-codes.js";
+import {
+  PUBLISH_PROPERTIES,
+  TOPIC_ALIAS_BIT,
+  malformed,
+  protocolError,
+  scanProperties,
+  varint,
+  willProblem,
+  type InboundProblem,
+} from "./mqtt5-properties.js";
 import { PacketFramer, ReaderChain, type FrameReader } from "./packet-framer.js";
+
+export type { InboundProblem } from "./mqtt5-properties.js";
 
 /** Control packet types (MQTT 5.0 §2.1.2). */
 const CONNECT = 1;
 const PUBLISH = 3;
 const DISCONNECT = 14;
-
-/** Why a device's packet is refused, with the DISCONNECT reason code the standard gives for it. */
-export interface InboundProblem {
-  readonly code: number;
-  readonly reason: string;
-}
-
-/**
- * Bytes of the value of each property a client's PUBLISH may carry (MQTT 5.0 §3.3.2.3), by identifier: a fixed
- * size, or "string" (2-byte length and that many bytes: UTF-8 string, binary data) or "pair" (two strings). The
- * Subscription Identifier (0x0B) goes only from server to client (MQTT-3.3.4-6).
- */
-const PUBLISH_PROPERTIES: Partial<Record<number, number | "string" | "pair">> = {
-  0x01: 1, // Payload Format Indicator
-  0x02: 4, // Message Expiry Interval
-  0x03: "string", // Content Type
-  0x08: "string", // Response Topic
-  0x09: "string", // Correlation Data
-  0x23: 2, // Topic Alias
-  0x26: "pair", // User Property (the one that may repeat)
-};
-/** A bit per single property, to find one given twice without a Set per PUBLISH. */
-const SEEN_BIT: Partial<Record<number, number>> = { 0x01: 1, 0x02: 2, 0x03: 4, 0x08: 8, 0x09: 16, 0x23: 32 };
-const SUBSCRIPTION_IDENTIFIER = 0x0b;
-const TOPIC_ALIAS_BIT = 32;
-
-const malformed = (reason: string): InboundProblem => ({ code: ReasonCode.MALFORMED_PACKET, reason });
-const protocolError = (reason: string): InboundProblem => ({ code: ReasonCode.PROTOCOL_ERROR, reason });
-
-/** A variable byte integer at `at`, before `end` (MQTT 5.0 §1.5.5): its value and size; "short" if `end` is first. */
-function varint(buf: Uint8Array, at: number, end: number): { value: number; size: number } | "short" | "bad" {
-  let value = 0;
-  for (let k = 0; k < 4; k++) {
-    if (at + k >= end) return "short";
-    const byte = buf[at + k]!;
-    value += (byte & 0x7f) * 128 ** k;
-    if (!(byte & 0x80)) return { value, size: k + 1 };
-  }
-  return "bad";
-}
 
 /**
  * What is wrong with an MQTT 5.0 PUBLISH, from its fixed header flags and the start of its body, bytes [from, to) of
@@ -73,25 +45,11 @@ export function publishProblem(
   const length = varint(buf, lengthAt, to);
   if (length === "bad") return malformed("PUBLISH property length longer than 4 bytes");
   if (length === "short") return short;
-  let at = lengthAt + length.size;
+  const at = lengthAt + length.size;
   const end = at + length.value;
   if (to < end) return short;
-  let seen = 0;
-  while (at < end) {
-    const id = buf[at++]!;
-    const size = PUBLISH_PROPERTIES[id];
-    if (id === SUBSCRIPTION_IDENTIFIER)
-      return protocolError("a client's PUBLISH must not carry a subscription identifier");
-    if (size === undefined) return malformed(`property 0x${id.toString(16)} is not valid in PUBLISH`);
-    const bit = SEEN_BIT[id] ?? 0;
-    if (seen & bit) return protocolError(`property 0x${id.toString(16)} is included more than once`);
-    seen |= bit;
-    if (typeof size === "number") at += size;
-    else
-      for (let strings = size === "pair" ? 2 : 1; strings > 0; strings--)
-        at += at + 2 <= end ? 2 + ((buf[at]! << 8) | buf[at + 1]!) : 2;
-    if (at > end) return malformed("PUBLISH property longer than the properties");
-  }
+  const seen = scanProperties(buf, at, end, PUBLISH_PROPERTIES, "PUBLISH");
+  if (typeof seen !== "number") return seen;
   if (topicEnd === from + 2 && !(seen & TOPIC_ALIAS_BIT))
     return protocolError("a PUBLISH with an empty topic name must carry a topic alias");
   return undefined;
@@ -100,8 +58,9 @@ export function publishProblem(
 /**
  * Checks one device connection's byte stream (device → adapter) before the MQTT parser reads it, cutting it where it
  * must end: after the device's DISCONNECT (it sends nothing more, MQTT-3.14.4-1; aedes would still handle packets
- * that came in the same read), and, on an MQTT 5.0 connection, before a PUBLISH `publishProblem` finds wrong (aedes
- * would store some of those, or close the connection without telling the device why), or one past the Receive
+ * that came in the same read), and, on an MQTT 5.0 connection, before a CONNECT whose will properties `willProblem`
+ * finds wrong, a PUBLISH `publishProblem` finds wrong (aedes would store some of those, or close the connection
+ * without telling the device why), or one past the Receive
  * Maximum (MQTT 5.0 §3.3.4: more QoS 1/2 PUBLISHes than `receiveMaximum` not yet answered by PUBACK or PUBCOMP, which
  * the caller reports with `answered`). Pure and incremental: feed it the stream's chunks in order, split at any byte;
  * it answers how much of each to pass on.
@@ -203,7 +162,16 @@ export class InboundChecker {
       const levelAt = to - from < 2 ? to : from + 2 + ((buf[from]! << 8) | buf[from + 1]!);
       if (levelAt >= to) return (this.checked = complete);
       this.version = buf[levelAt]!;
-      return (this.checked = true);
+      if (this.version !== 5) return (this.checked = true);
+      const found = willProblem(buf, levelAt, to, complete);
+      if (found === "short") return false;
+      this.checked = true;
+      this.parts = [];
+      if (found) {
+        this.problem = { ...found, inConnect: true };
+        this.cut = true;
+      }
+      return true;
     }
     const found = publishProblem(this.flags, buf, complete, from, to);
     if (found === "short") return false;

@@ -9,7 +9,6 @@ import {
 } from "@iot/adapter-core";
 import type { AdapterContext } from "../context.js";
 import { ReasonCode } from "../reason-codes.js";
-import { publishPropertiesProblem } from "./publish-properties.js";
 import { keptProperties, MAX_KEPT_PROPERTIES_BYTES, stateProperties } from "./uplink-properties.js";
 
 /**
@@ -185,8 +184,6 @@ export function authorizePublishHook(ctx: AdapterContext): NonNullable<AedesOpti
       );
     let metadata: string | undefined;
     if (client.version === 5) {
-      const bad = publishPropertiesProblem(packet.properties);
-      if (bad) return refuse(ctx, client, state, topic, bad.reason, bad.code, done);
       const kept = keptProperties(packet.properties);
       if (kept && "tooLarge" in kept)
         return refuse(
