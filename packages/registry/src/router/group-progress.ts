@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { TASK_STATUS, updateTask, type TaskStatus } from "../domain/tasks.js";
+import type { MulticastNote } from "./lora-multicast-send.js";
 
 /**
  * A group command's members by outcome: `success` acknowledged (2) or sent (3), `failed` 0, `pending` still issued (1).
@@ -24,6 +25,10 @@ function groupTaskState(c: GroupCounts): { status: TaskStatus; progress: number;
   return { status: TASK_STATUS.success, progress, message: `all ${c.total} devices reached` };
 }
 
+/** What a task's message says of its multicast frame. */
+const multicastMessage = (m: MulticastNote) =>
+  `sent as multicast (McAddr ${m.mcAddr}, FCnt ${m.fCnt}) to ${m.gateways} gateway${m.gateways === 1 ? "" : "s"}`;
+
 /** How many times its last recount's duration a task's next recount waits after that one started (at least). */
 const RECOUNT_SPACING = 4;
 
@@ -41,6 +46,8 @@ export class GroupProgress {
   private readonly started = new Map<number, number>();
   /** Per task still running, how long its last recount took (ms). */
   private readonly took = new Map<number, number>();
+  /** Per task sent as LoRaWAN multicast, what its frame came to (see `note`). */
+  private readonly notes = new Map<number, MulticastNote>();
 
   /**
    * @param minIntervalMs least time between two recounts of one task, ms: a recount reads every member's log, and
@@ -88,6 +95,14 @@ export class GroupProgress {
     await Promise.all(this.running.values());
   }
 
+  /**
+   * The group command went as one LoRaWAN multicast frame: its task's result carries `multicast` (McAddr, FCnt,
+   * gateways) and its message says so, from the next recount on.
+   */
+  note(taskIntId: number, multicast: MulticastNote): void {
+    this.notes.set(taskIntId, multicast);
+  }
+
   private async recount(taskIntId: number, now = Date.now()): Promise<void> {
     const rows = await this.db
       .selectFrom("controlLogs")
@@ -105,8 +120,11 @@ export class GroupProgress {
       else c.success += n;
     }
     const state = groupTaskState(c);
-    await updateTask(this.db, taskIntId, { ...state, result: c }, now);
+    const multicast = this.notes.get(taskIntId);
+    if (multicast) state.message = `${multicastMessage(multicast)}; ${state.message}`;
+    await updateTask(this.db, taskIntId, { ...state, result: multicast ? { ...c, multicast } : c }, now);
     if (c.pending > 0) return;
+    this.notes.delete(taskIntId);
     this.started.delete(taskIntId);
     this.took.delete(taskIntId);
     // The group's own log: 2 (or 3 without acknowledgement, QoS 0) when every member got it, else 0.
