@@ -44,8 +44,8 @@ export async function putLoraMulticast(
   if (product.cloudProtocol !== LORA) throw fail.form({ productID: "the group's product is not a LoRa product" });
   const values = {
     mcAddr: input.mcAddr.toUpperCase(),
-    mcNwkSKey: input.mcNwkSKey.toUpperCase(),
-    mcAppSKey: input.mcAppSKey.toUpperCase(),
+    nwkSessionKey: input.mcNwkSKey.toUpperCase(),
+    appSessionKey: input.mcAppSKey.toUpperCase(),
     dataRate: input.dataRate ?? null,
     frequency: input.frequency ?? null,
   };

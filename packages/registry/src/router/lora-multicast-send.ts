@@ -93,8 +93,8 @@ export class LoraMulticastSends {
         expiresAt: first.expiresAt,
         loraMulticast: {
           mcAddr: session.mcAddr,
-          mcNwkSKey: session.mcNwkSKey,
-          mcAppSKey: session.mcAppSKey,
+          mcNwkSKey: session.nwkSessionKey,
+          mcAppSKey: session.appSessionKey,
           fcnt: session.fcntDown,
           ...(session.dataRate !== null ? { dataRate: session.dataRate } : {}),
           ...(session.frequency !== null ? { frequencyHz: session.frequency } : {}),

@@ -152,8 +152,10 @@ export interface LoraMulticastTable {
   groupIntId: number;
   tenantId: string;
   mcAddr: string;
-  mcNwkSKey: string;
-  mcAppSKey: string;
+  /** McNwkSKey. */
+  nwkSessionKey: string;
+  /** McAppSKey. */
+  appSessionKey: string;
   /** The McFCntDown of the next multicast downlink. */
   fcntDown: number;
   /** Region data rate index of the downlinks; null: the region's RX2 data rate. */
