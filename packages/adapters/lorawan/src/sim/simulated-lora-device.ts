@@ -125,6 +125,8 @@ export class SimulatedLoraDevice {
   private pendingJoinNonce?: number;
   private channelIndex = 0;
   private current?: DeviceSession;
+  /** The multicast group session it listens to (joinMulticast). */
+  private multicast?: { devAddr: string; nwkSKey: Buffer; appSKey: Buffer; fcntDown: number };
 
   constructor(options: SimulatedLoraDeviceOptions) {
     const name = options.region ?? "EU868";
@@ -343,6 +345,26 @@ export class SimulatedLoraDevice {
     };
     if (decoded.skipped) received.skippedMac = decoded.skipped.reason;
     return ok(received);
+  }
+
+  /**
+   * Joins a multicast group (as the TS005 McGroupSetupReq or provisioning would set it up): McAddr and the group's
+   * session keys as hex digits, and the next McFCntDown it accepts (default 0).
+   */
+  joinMulticast(group: { mcAddr: string; mcNwkSKey: string; mcAppSKey: string; fcntDown?: number }): void {
+    const nwk = parseKey(group.mcNwkSKey, "McNwkSKey");
+    const app = parseKey(group.mcAppSKey, "McAppSKey");
+    if (!nwk.ok || !app.ok) throw new Error("multicast keys must be 32 hex digits");
+    this.multicast = { devAddr: group.mcAddr, nwkSKey: nwk.value, appSKey: app.value, fcntDown: group.fcntDown ?? 0 };
+  }
+
+  /** Takes a multicast downlink of its group: McAddr, MIC and McFCntDown checked, FRMPayload decrypted. */
+  handleMulticastDownlink(phy: Uint8Array): Result<{ fcnt: number; fPort: number | null; payload: Buffer }> {
+    if (!this.multicast) return refuse("the device is in no multicast group");
+    const checked = verifyDownlink(phy, this.multicast);
+    if (!checked.ok) return checked;
+    this.multicast.fcntDown = checked.value.nextFCntDown;
+    return ok({ fcnt: checked.value.fcnt, fPort: checked.value.frame.fPort, payload: checked.value.payload });
   }
 
   /** The next uplink's radio: frequency in MHz round-robin over the channels, `datr` of the current data rate. */
