@@ -28,7 +28,15 @@ interface Pending {
   members: number[];
   sent: boolean;
   reasons: string[];
+  /** Epoch ms it was handed over. */
+  at: number;
 }
+
+/**
+ * A frame whose adapter never answered (its stream broke) is forgotten after this long, ms; its members fail when
+ * their TTL runs out, as any unanswered command's.
+ */
+const FORGET_AFTER_MS = 3_600_000;
 
 /** What the router gives the multicast path: how member logs are settled and failed, and how tasks hear of it. */
 export interface MulticastHooks {
@@ -67,6 +75,7 @@ export class LoraMulticastSends {
     commands: readonly QueuedCommand[],
     now: number,
   ): Promise<boolean> {
+    for (const [id, p] of this.pending) if (now - p.at > FORGET_AFTER_MS) this.pending.delete(id);
     const session = await takeMulticastFrame(this.db, group.id, now);
     if (!session) return false;
     const byLink = new Map<AdapterLink, QueuedCommand[]>();
@@ -77,11 +86,11 @@ export class LoraMulticastSends {
       else byLink.set(link, [...(byLink.get(link) ?? []), c]);
     }
     const note: MulticastNote = { mcAddr: session.mcAddr, fCnt: session.fcntDown, gateways: 0 };
-    await this.hooks.note(taskIntId, note);
     await this.hooks.fail(unheard, "no gateway has heard the device: outside the multicast", now);
+    await this.hooks.note(taskIntId, note);
     if (byLink.size === 0) return true;
     const members = [...byLink.values()].flat().map((c) => c.id);
-    this.pending.set(groupLogId, { taskIntId, note, waiting: byLink.size, members, sent: false, reasons: [] });
+    this.pending.set(groupLogId, { taskIntId, note, waiting: byLink.size, members, sent: false, reasons: [], at: now });
     const first = commands[0]!;
     for (const [link, held] of byLink)
       link.sendDownlink({
@@ -121,11 +130,11 @@ export class LoraMulticastSends {
     } else p.reasons.push(message || "the adapter could not send it");
     if (p.waiting > 0) return;
     this.pending.delete(downlinkId);
-    await this.hooks.note(p.taskIntId, p.note);
     if (p.sent) {
       const gateways = `${p.note.gateways} gateway${p.note.gateways === 1 ? "" : "s"}`;
       await this.hooks.settle(p.members, PUBLISH_STATUS.sent, `sent as multicast to ${gateways}`, now);
     } else await this.hooks.fail(p.members, `multicast not sent: ${p.reasons.join("; ")}`, now);
+    await this.hooks.note(p.taskIntId, p.note);
   }
 }
 
