@@ -25,9 +25,18 @@ function groupTaskState(c: GroupCounts): { status: TaskStatus; progress: number;
   return { status: TASK_STATUS.success, progress, message: `all ${c.total} devices reached` };
 }
 
-/** What a task's message says of its multicast frame. */
-const multicastMessage = (m: MulticastNote) =>
-  `sent as multicast (McAddr ${m.mcAddr}, FCnt ${m.fCnt}) to ${m.gateways} gateway${m.gateways === 1 ? "" : "s"}`;
+/**
+ * A multicast group command's task message: how its frame went (gateways, and the members last heard through them),
+ * then what is still awaited or failed. Members count as sent once the frame went out.
+ */
+function multicastMessage(m: MulticastNote, c: GroupCounts, counted: string): string {
+  const frame = `multicast (McAddr ${m.mcAddr}, FCnt ${m.fCnt})`;
+  const head =
+    m.gateways === 0
+      ? `${frame} sent by no gateway`
+      : `${frame} sent by ${m.gateways} gateway${m.gateways === 1 ? "" : "s"} that last heard ${m.covered} of ${c.total} devices`;
+  return c.pending > 0 || c.failed > 0 ? `${head}; ${counted}` : head;
+}
 
 /** How many times its last recount's duration a task's next recount waits after that one started (at least). */
 const RECOUNT_SPACING = 4;
@@ -121,7 +130,7 @@ export class GroupProgress {
     }
     const state = groupTaskState(c);
     const multicast = this.notes.get(taskIntId);
-    if (multicast) state.message = `${multicastMessage(multicast)}; ${state.message}`;
+    if (multicast) state.message = multicastMessage(multicast, c, state.message);
     await updateTask(this.db, taskIntId, { ...state, result: multicast ? { ...c, multicast } : c }, now);
     if (c.pending > 0) return;
     this.notes.delete(taskIntId);

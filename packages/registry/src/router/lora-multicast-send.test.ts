@@ -83,17 +83,23 @@ describe.each(engines)("LoRaWAN multicast group commands on $name", (engine) => 
     // The member no adapter holds is outside the multicast: failed at once.
     expect(await memberStatus(task.id)).toEqual([1, 1, 0]);
 
-    await router.settle(controlLogId, PUBLISH_STATUS.sent, "sent as multicast to 2 gateways");
+    await router.settle(
+      controlLogId,
+      PUBLISH_STATUS.sent,
+      "sent as multicast to 2 gateways that last heard 2 of the 2 members",
+    );
     await expect.poll(async () => (await getTask(db, caller, task.taskId)).progress).toBe(100);
     const done = await getTask(db, caller, task.taskId);
     expect(done.status).toBe(TASK_STATUS.failed);
-    expect(done.message).toBe("sent as multicast (McAddr 01AB23CD, FCnt 7) to 2 gateways; 1 of 3 devices failed");
+    expect(done.message).toBe(
+      "multicast (McAddr 01AB23CD, FCnt 7) sent by 2 gateways that last heard 2 of 3 devices; 1 of 3 devices failed",
+    );
     expect(JSON.parse(done.result!)).toEqual({
       total: 3,
       success: 2,
       failed: 1,
       pending: 0,
-      multicast: { mcAddr: "01AB23CD", fCnt: 7, gateways: 2 },
+      multicast: { mcAddr: "01AB23CD", fCnt: 7, gateways: 2, covered: 2 },
     });
     expect(await memberStatus(task.id)).toEqual([3, 3, 0]);
     await router.stop();
@@ -108,7 +114,9 @@ describe.each(engines)("LoRaWAN multicast group commands on $name", (engine) => 
     await router.settle(controlLogId, PUBLISH_STATUS.failed, "no member is a class C device");
     await expect.poll(async () => (await getTask(db, caller, task.taskId)).status).toBe(TASK_STATUS.failed);
     expect(await memberStatus(task.id)).toEqual([0, 0]);
-    expect((await getTask(db, caller, task.taskId)).message).toContain("to 0 gateways; 2 of 2 devices failed");
+    expect((await getTask(db, caller, task.taskId)).message).toBe(
+      "multicast (McAddr 01AB23CD, FCnt 0) sent by no gateway; 2 of 2 devices failed",
+    );
     await router.stop();
   });
 

@@ -16,6 +16,8 @@ export interface MulticastNote {
   fCnt: number;
   /** Gateways that sent it (summed over the adapters that held members). */
   gateways: number;
+  /** Members last heard through those gateways. */
+  covered: number;
 }
 
 /** A multicast frame handed to adapters, waiting for their answers. */
@@ -46,8 +48,11 @@ export interface MulticastHooks {
   note(taskIntId: number, note: MulticastNote): Promise<void>;
 }
 
-/** The message an adapter answers a multicast downlink with when a gateway sent it: `sent as multicast to N gateways`. */
-const SENT_TO = /^sent as multicast to (\d+) gateways?/;
+/**
+ * The message an adapter answers a multicast downlink with when a gateway sent it: `sent as multicast to N gateways
+ * that last heard C of the M members`.
+ */
+const SENT_TO = /^sent as multicast to (\d+) gateways?(?: that last heard (\d+) of)?/;
 
 /**
  * Sends the group commands of groups that have a LoRaWAN multicast session as one frame instead of one downlink per
@@ -85,7 +90,7 @@ export class LoraMulticastSends {
       if (!link) unheard.push(c.id);
       else byLink.set(link, [...(byLink.get(link) ?? []), c]);
     }
-    const note: MulticastNote = { mcAddr: session.mcAddr, fCnt: session.fcntDown, gateways: 0 };
+    const note: MulticastNote = { mcAddr: session.mcAddr, fCnt: session.fcntDown, gateways: 0, covered: 0 };
     await this.hooks.fail(unheard, "no gateway has heard the device: outside the multicast", now);
     await this.hooks.note(taskIntId, note);
     if (byLink.size === 0) return true;
@@ -127,6 +132,7 @@ export class LoraMulticastSends {
     if (status !== PUBLISH_STATUS.failed && sentTo) {
       p.sent = true;
       p.note.gateways += Number(sentTo[1]);
+      p.note.covered += Number(sentTo[2] ?? 0);
     } else p.reasons.push(message || "the adapter could not send it");
     if (p.waiting > 0) return;
     this.pending.delete(downlinkId);

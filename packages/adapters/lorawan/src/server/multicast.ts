@@ -13,21 +13,24 @@ const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", messag
 
 /**
  * The gateways covering a group: for each class C member held here, the gateway it was last heard through (one entry
- * per gateway, the first member's copy kept for its radio context). Members of another region than the first are
+ * per gateway with how many members it covers, the first member's copy kept for its radio context). Members of another region than the first are
  * left out: one frame has one channel plan.
  */
-export function coveringGateways(members: readonly DeviceState[]): Map<string, LastHeard> {
-  const gateways = new Map<string, LastHeard>();
+export function coveringGateways(members: readonly DeviceState[]): Map<string, { heard: LastHeard; members: number }> {
+  const gateways = new Map<string, { heard: LastHeard; members: number }>();
   const region = members[0]?.region.name;
-  for (const m of members)
-    if (m.lastHeard && m.region.name === region && !gateways.has(m.lastHeard.gatewayEui))
-      gateways.set(m.lastHeard.gatewayEui, m.lastHeard);
+  for (const m of members) {
+    if (!m.lastHeard || m.region.name !== region) continue;
+    const g = gateways.get(m.lastHeard.gatewayEui);
+    if (g) g.members++;
+    else gateways.set(m.lastHeard.gatewayEui, { heard: m.lastHeard, members: 1 });
+  }
   return gateways;
 }
 
 /**
- * Sends one multicast frame per covering gateway. SENT with `sent as multicast to N gateways` (the registry reads the
- * count from it) when at least one gateway took it; FAILED with the reason otherwise. A confirmed topic is refused:
+ * Sends one multicast frame per covering gateway. SENT with `sent as multicast to N gateways that last heard C of the
+ * M members` (the registry reads N and C from it) when at least one gateway took it; FAILED with the reason otherwise. A confirmed topic is refused:
  * a multicast frame is never acknowledged.
  */
 export async function sendMulticast(
@@ -48,8 +51,8 @@ export async function sendMulticast(
   const phy = encodeMulticastFrame({ ...mc, fPort: topic.value.fPort, payload: payload.value });
   if (!phy.ok) return failed(phy.reason);
   const gateways = coveringGateways(classC);
-  const sends: Array<Promise<boolean>> = [];
-  for (const [gatewayEui, heard] of gateways) {
+  const sends: Array<Promise<number>> = [];
+  for (const [gatewayEui, { heard, members }] of gateways) {
     const link = ctx.link(gatewayEui);
     if (!link) continue;
     const tx = planDownlink(first.region, heard.rx, phy.value, {
@@ -71,15 +74,23 @@ export async function sendMulticast(
         })
         .then((out) => {
           if (!out.ok) ctx.log.info({ gatewayEui, error: out.error }, "gateway refused a multicast downlink");
-          return out.ok;
+          return out.ok ? members : -1;
         }),
     );
   }
-  const sent = (await Promise.all(sends)).filter(Boolean).length;
+  const outcomes = (await Promise.all(sends)).filter((n) => n >= 0);
+  const sent = outcomes.length;
   ctx.stats.downlinks += sent;
   if (sent === 0)
-    return failed(sends.length === 0 ? "no gateway that heard a member has a downlink path" : "every gateway refused it");
-  return { status: "SENT", message: `sent as multicast to ${sent} gateway${sent === 1 ? "" : "s"}` };
+    return failed(
+      sends.length === 0 ? "no gateway that heard a member has a downlink path" : "every gateway refused it",
+    );
+  const covered = outcomes.reduce((a, b) => a + b, 0);
+  const gatewaysText = `${sent} gateway${sent === 1 ? "" : "s"}`;
+  return {
+    status: "SENT",
+    message: `sent as multicast to ${gatewaysText} that last heard ${covered} of the ${mc.deviceIntIds.length} members`,
+  };
 }
 
 /**
