@@ -210,7 +210,7 @@ try {
       openedAt: 0,
     });
 
-  /** One group command: ms to the last PULL_RESP (once `expected` went out) and to the task's end; PULL_RESPs per gateway. */
+  /** One group command: ms to the last of `expected` PULL_RESPs and to the task's end; PULL_RESPs per gateway. */
   async function groupCommand(expected: number) {
     pullResps.clear();
     const start = performance.now();

@@ -16,8 +16,8 @@ describe("a group's LoRaWAN multicast session", () => {
   let mqttGroup: number;
 
   const newGroup = async (cloudProtocol: number, name: string, as = token) => {
-    const product = (await t.call("POST", "/products", { productName: name, cloudProtocol, description: "p" }, as))
-      .body.productID as string;
+    const product = (await t.call("POST", "/products", { productName: name, cloudProtocol, description: "p" }, as)).body
+      .productID as string;
     const r = await t.call("POST", "/groups", { productID: product, groupName: name, description: "d" }, as);
     expect(r.status).toBe(201);
     return r.body.id as number;

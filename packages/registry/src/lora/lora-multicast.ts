@@ -84,7 +84,11 @@ export async function putLoraMulticast(
 }
 
 /** The multicast session of a group of the caller's tenant; DATA_NOT_FOUND when the group or its session is none. */
-export async function getLoraMulticast(db: Kysely<Database>, caller: Caller, groupIntId: number): Promise<LoraMulticast> {
+export async function getLoraMulticast(
+  db: Kysely<Database>,
+  caller: Caller,
+  groupIntId: number,
+): Promise<LoraMulticast> {
   const row = await db
     .selectFrom("loraMulticast")
     .selectAll()

@@ -41,7 +41,7 @@ interface Pending {
 const FORGET_AFTER_MS = 3_600_000;
 
 /** What the router gives the multicast path: how member logs are settled and failed, and how tasks hear of it. */
-export interface MulticastHooks {
+interface MulticastHooks {
   route(deviceIntId: number): AdapterLink | undefined;
   settle(logIds: readonly number[], status: PublishStatus, message: string, now: number): Promise<void>;
   fail(logIds: readonly number[], message: string, now: number): Promise<void>;

@@ -30,7 +30,7 @@ export interface DownlinkCommand {
  * A group's LoRaWAN multicast session and the members an adapter holds: the adapter sends one frame to the McAddr
  * through each gateway that last heard one of them.
  */
-export interface LoraMulticastCommand {
+interface LoraMulticastCommand {
   /** 8 hex digits. */
   mcAddr: string;
   /** 32 hex digits each. */

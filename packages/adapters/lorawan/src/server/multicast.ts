@@ -2,7 +2,7 @@
 // group with a multicast session as one Downlink carrying the session and the members this adapter holds; the
 // frame goes out once through each gateway that last heard one of the class C members, at once on the RX2 channel
 // (or the session's data rate and frequency), as class C devices listen there continuously (LoRaWAN 1.0.4 §11.2).
-import type { Downlink, DownlinkOutcome, LoraMulticastDownlink } from "@iot/adapter-core";
+import type { Downlink, DownlinkOutcome, LoraMulticastDownlink, RegistryHandlers } from "@iot/adapter-core";
 import { encodeMulticastFrame } from "../codec/multicast-frame.js";
 import { planDownlink } from "../codec/region.js";
 import type { DeviceState, LastHeard } from "./device-state.js";
@@ -13,10 +13,10 @@ const failed = (message: string): DownlinkOutcome => ({ status: "FAILED", messag
 
 /**
  * The gateways covering a group: for each class C member held here, the gateway it was last heard through (one entry
- * per gateway with how many members it covers, the first member's copy kept for its radio context). Members of another region than the first are
- * left out: one frame has one channel plan.
+ * per gateway with how many members it covers, the first member's copy kept for its radio context). Members of
+ * another region than the first are left out: one frame has one channel plan.
  */
-export function coveringGateways(members: readonly DeviceState[]): Map<string, { heard: LastHeard; members: number }> {
+function coveringGateways(members: readonly DeviceState[]): Map<string, { heard: LastHeard; members: number }> {
   const gateways = new Map<string, { heard: LastHeard; members: number }>();
   const region = members[0]?.region.name;
   for (const m of members) {
@@ -30,10 +30,10 @@ export function coveringGateways(members: readonly DeviceState[]): Map<string, {
 
 /**
  * Sends one multicast frame per covering gateway. SENT with `sent as multicast to N gateways that last heard C of the
- * M members` (the registry reads N and C from it) when at least one gateway took it; FAILED with the reason otherwise. A confirmed topic is refused:
- * a multicast frame is never acknowledged.
+ * M members` (the registry reads N and C from it) when at least one gateway took it; FAILED with the reason
+ * otherwise. A confirmed topic is refused: a multicast frame is never acknowledged.
  */
-export async function sendMulticast(
+async function sendMulticast(
   ctx: ServerContext,
   downlink: Downlink,
   mc: LoraMulticastDownlink,
@@ -95,14 +95,15 @@ export async function sendMulticast(
 
 /**
  * The adapter's downlink handler: a multicast Downlink goes to `sendMulticast`, any other to the device's lease
- * (`unicast`). `ctx` is read when a downlink comes (the context is built after the handlers are set).
+ * (`devices`, the device leases' handlers). `ctx` is read when a downlink comes (the context is built after the
+ * handlers are set).
  */
 export function withMulticast(
   ctx: () => ServerContext,
-  unicast: ((downlink: Downlink) => Promise<DownlinkOutcome>) | undefined,
+  devices: RegistryHandlers,
 ): (downlink: Downlink) => Promise<DownlinkOutcome> {
   return (downlink) => {
     if (downlink.loraMulticast) return sendMulticast(ctx(), downlink, downlink.loraMulticast);
-    return unicast ? unicast(downlink) : Promise.resolve(failed("adapter has no downlink handler"));
+    return devices.downlink?.(downlink) ?? Promise.resolve(failed("adapter has no downlink handler"));
   };
 }

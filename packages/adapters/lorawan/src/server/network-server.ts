@@ -86,7 +86,7 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
   const gh = gateways.leases.handlers();
   options.registry.setHandlers({
     ...dh,
-    downlink: withMulticast(() => ctx, dh.downlink),
+    downlink: withMulticast(() => ctx, dh),
     kick: (id, reason) => {
       dh.kick?.(id, reason);
       gh.kick?.(id, reason);
