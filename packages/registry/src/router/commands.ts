@@ -114,7 +114,7 @@ export class CommandRouter {
     const durability = options.durability;
     const syncEveryMs = options.syncEveryMs ?? COMMAND_SYNC_EVERY_MS;
     this.settling = reportCommit(db, this.progress, durability, syncEveryMs);
-    this.multicast = routerMulticast(db, sessions, this.settling, this.progress);
+    this.multicast = routerMulticast(db, sessions, this.settling, this.progress, () => this.remote !== undefined);
     // Sent once committed, before the sync: a crash of this process keeps the log; only a power cut within the
     // sync (a few ms) could lose the log of a command a device got. The caller's 201 waits for the sync.
     this.recording = new GroupCommit(db, insertControlLogs, {

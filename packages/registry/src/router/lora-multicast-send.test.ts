@@ -120,6 +120,24 @@ describe.each(engines)("LoRaWAN multicast group commands on $name", (engine) => 
     await router.stop();
   });
 
+  it("leaves the command to the other nodes as unicast when none of the members is held on this one", async () => {
+    const { db, caller, router, devices, group, memberStatus } = await setup(2);
+    await putLoraMulticast(db, caller, group.id, MC);
+    const asked: number[][] = [];
+    const held = new Set(devices.map((d) => d.id));
+    router.remote = {
+      deliver: (ids) => void asked.push(ids),
+      heldElsewhere: async () => held,
+      handedOver: () => {},
+    };
+    const { task } = await router.publishToGroup(caller, { group, payload: "on", qos: 0 });
+    // The members (and their gateway, which may relay for them) are asked for on the other nodes.
+    expect(asked.flat()).toEqual(expect.arrayContaining([...held]));
+    expect(await memberStatus(task.id)).toEqual([1, 1]);
+    expect((await getLoraMulticast(db, caller, group.id)).fcntDown).toBe(0);
+    await router.stop();
+  });
+
   it("sends a unicast downlink per member to a group without a session", async () => {
     const { caller, sessions, router, devices, group } = await setup(2);
     const adapter = fakeAdapterLink(sessions, "lorawan-1", 4);

@@ -46,6 +46,8 @@ interface MulticastHooks {
   settle(logIds: readonly number[], status: PublishStatus, message: string, now: number): Promise<void>;
   fail(logIds: readonly number[], message: string, now: number): Promise<void>;
   note(taskIntId: number, note: MulticastNote): Promise<void>;
+  /** Whether other nodes may hold the members' sessions. */
+  severalNodes(): boolean;
 }
 
 /**
@@ -59,7 +61,8 @@ const SENT_TO = /^sent as multicast to (\d+) gateways?(?: that last heard (\d+) 
  * member: each adapter holding members gets one Downlink (id: the group's control log) with the session, the
  * McFCntDown taken from the store and the members it holds; it answers once, and that answer settles every member it
  * held (SENT: the frame went out, unconfirmed by nature; FAILED with its reason). Members no adapter holds fail at
- * once: no gateway has heard them, so none is known to cover them.
+ * once: no gateway has heard them, so none is known to cover them. With several nodes, a group none of whose members
+ * is held on this node goes the unicast way, which reaches the node the LoRaWAN adapter is attached to.
  */
 export class LoraMulticastSends {
   private readonly pending = new Map<number, Pending>();
@@ -81,8 +84,6 @@ export class LoraMulticastSends {
     now: number,
   ): Promise<boolean> {
     for (const [id, p] of this.pending) if (now - p.at > FORGET_AFTER_MS) this.pending.delete(id);
-    const session = await takeMulticastFrame(this.db, group.id, now);
-    if (!session) return false;
     const byLink = new Map<AdapterLink, QueuedCommand[]>();
     const unheard: number[] = [];
     for (const c of commands) {
@@ -90,6 +91,10 @@ export class LoraMulticastSends {
       if (!link) unheard.push(c.id);
       else byLink.set(link, [...(byLink.get(link) ?? []), c]);
     }
+    // Several nodes: the LoRaWAN adapter is attached to another one; the members' commands go there as unicast.
+    if (byLink.size === 0 && this.hooks.severalNodes()) return false;
+    const session = await takeMulticastFrame(this.db, group.id, now);
+    if (!session) return false;
     const note: MulticastNote = { mcAddr: session.mcAddr, fCnt: session.fcntDown, gateways: 0, covered: 0 };
     await this.hooks.fail(unheard, "no gateway has heard the device: outside the multicast", now);
     await this.hooks.note(taskIntId, note);
@@ -153,8 +158,10 @@ export function routerMulticast(
   sessions: { route(deviceIntId: number): AdapterLink | undefined },
   settling: { add(report: SettleReport): Promise<unknown> },
   progress: GroupProgress,
+  severalNodes: () => boolean,
 ): LoraMulticastSends {
   return new LoraMulticastSends(db, {
+    severalNodes,
     route: (id) => sessions.route(id),
     settle: async (ids, status, message, now) => {
       await Promise.all(ids.map((downlinkId) => settling.add({ downlinkId, status, message, now })));
