@@ -12,6 +12,11 @@
  *
  * Exits 1 when the multicast frame did not reach each gateway exactly once, or took more than a second (issue 49:
  * a multicast group command to 10,000 class C devices sent within one second).
+ *
+ * On this 2-core machine shared with other work (2026-12-07, load average 12.5 then 9): 10,000 devices, 4 gateways,
+ * the frame sent by each gateway once in 747 / 262 ms (task ended 1,398 / 586 ms), against the unicast baseline's
+ * 2,500 PULL_RESPs per gateway in 9,172 / 3,237 ms. Most of the multicast's time is the registry recording the
+ * group's 10,000 control logs, as for any group command.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
