@@ -136,11 +136,12 @@ export class GroupProgress {
     this.notes.delete(taskIntId);
     this.started.delete(taskIntId);
     this.took.delete(taskIntId);
-    // The group's own log: 2 (or 3 without acknowledgement, QoS 0) when every member got it, else 0.
+    // The group's own log: 2 (or 3 without acknowledgement, QoS 0, or as multicast, which nothing acknowledges) when
+    // every member got it, else 0.
     await this.db
       .updateTable("controlLogs")
       .set((eb) => ({
-        publishStatus: c.failed > 0 ? 0 : eb.case().when("qos", ">=", 1).then(2).else(3).end(),
+        publishStatus: c.failed > 0 ? 0 : multicast ? 3 : eb.case().when("qos", ">=", 1).then(2).else(3).end(),
         updateAt: now,
       }))
       .where("taskIntId", "=", taskIntId)

@@ -105,6 +105,31 @@ describe.each(engines)("LoRaWAN multicast group commands on $name", (engine) => 
     await router.stop();
   });
 
+  it("ends as sent (3), never delivered, when every member got the frame of a command asking for acknowledgement", async () => {
+    const { db, caller, sessions, router, devices, group, memberStatus } = await setup(2);
+    await putLoraMulticast(db, caller, group.id, MC);
+    const adapter = fakeAdapterLink(sessions, "lorawan-1", 4);
+    for (const d of devices) adapter.open(d.id);
+    const { task, controlLogId } = await router.publishToGroup(caller, { group, payload: "on", qos: 1 });
+    await router.settle(
+      controlLogId,
+      PUBLISH_STATUS.sent,
+      "sent as multicast to 1 gateway that last heard 2 of the 2 members",
+    );
+    await expect.poll(async () => (await getTask(db, caller, task.taskId)).status).toBe(TASK_STATUS.success);
+    expect((await getTask(db, caller, task.taskId)).message).toBe(
+      "multicast (McAddr 01AB23CD, FCnt 0) sent by 1 gateway that last heard 2 of 2 devices",
+    );
+    expect(await memberStatus(task.id)).toEqual([3, 3]);
+    const groupLog = await db
+      .selectFrom("controlLogs")
+      .select("publishStatus")
+      .where("id", "=", controlLogId)
+      .executeTakeFirstOrThrow();
+    expect(groupLog.publishStatus).toBe(PUBLISH_STATUS.sent);
+    await router.stop();
+  });
+
   it("fails the members the adapter held when it could not send the frame, with its reason", async () => {
     const { db, caller, sessions, router, devices, group, memberStatus } = await setup(2);
     await putLoraMulticast(db, caller, group.id, MC);
