@@ -235,7 +235,7 @@ try {
   }
 
   const unicast = await groupCommand(deviceCount);
-  await putLoraMulticast(db, caller, group.id, { mcAddr: "01AB23CD", mcNwkSKey: NWK, mcAppSKey: APP });
+  await putLoraMulticast(db, caller, group.id, { mcAddr: "01AB23CD", keys: { mcNwkSKey: NWK, mcAppSKey: APP } });
   const multicast = await groupCommand(gatewayCount);
   const oneEach = multicast.perGateway.length === gatewayCount && multicast.perGateway.every((n) => n === 1);
   const met = oneEach && multicast.sentMs <= GOAL_MS;

@@ -11,11 +11,8 @@ import { startTestFleet, type TestFleet } from "./helpers.js";
 const GW = ["AA555A0000000201", "AA555A0000000202", "AA555A0000000203"];
 const NWK = "44024241ED4CE9A68C6A8BC055233FD3";
 const APP = "EC925802AE430CA77FD3DD73CB2CC588";
-const MC = {
-  mcAddr: "01AB23CD",
-  mcNwkSKey: "00112233445566778899AABBCCDDEEFF",
-  mcAppSKey: "FFEEDDCCBBAA99887766554433221100",
-};
+/** The group's McKey (TS005): the registry and each device derive the session keys from it, each its own way. */
+const MC = { mcAddr: "01AB23CD", mcKey: "000102030405060708090A0B0C0D0E0F" };
 
 let t: TestFleet;
 const forwarders: SimulatedForwarder[] = [];

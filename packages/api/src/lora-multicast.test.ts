@@ -64,6 +64,23 @@ describe("a group's LoRaWAN multicast session", () => {
     expect(r.body).toMatchObject({ mcFCntDown: 41, dataRate: 3, frequency: 869_525_000 });
   });
 
+  it("derives McNwkSKey and McAppSKey from an McKey (TS005), and refuses an McKey beside the keys", async () => {
+    const mcKey = "000102030405060708090a0b0c0d0e0f";
+    const r = await t.call("PUT", `/groups/${loraGroup}/lora-multicast`, { mcAddr: "01AB23CD", mcKey }, token);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      mcAppSKey: "BB1790A39F1262BF152D58288954B5B4",
+      mcNwkSKey: "4C73A2261B3A677B56BCF4E1D5DB55FD",
+    });
+    expect(r.body).not.toHaveProperty("mcKey");
+    const both = await t.call("PUT", `/groups/${loraGroup}/lora-multicast`, { ...session, mcKey }, token);
+    expect(both.status).toBe(400);
+    expect(both.body.errors).toEqual({ mcKey: expect.any(String) });
+    const none = await t.call("PUT", `/groups/${loraGroup}/lora-multicast`, { mcAddr: "01AB23CD" }, token);
+    expect(none.body.errors).toEqual({ mcNwkSKey: expect.any(String), mcAppSKey: expect.any(String) });
+    await t.call("PUT", `/groups/${loraGroup}/lora-multicast`, session, token);
+  });
+
   it("is read by viewers without its keys", async () => {
     const r = await t.call("GET", `/groups/${loraGroup}/lora-multicast`, undefined, viewer);
     expect(r.status).toBe(200);

@@ -4964,8 +4964,10 @@ export interface operations {
             content: {
                 "application/json": {
                     mcAddr: string;
-                    mcNwkSKey: string;
-                    mcAppSKey: string;
+                    mcNwkSKey?: string;
+                    mcAppSKey?: string;
+                    /** @description the group's McKey (TS005): McNwkSKey and McAppSKey are derived from it */
+                    mcKey?: string;
                     mcFCntDown?: number;
                     dataRate?: number | null;
                     frequency?: number | null;

@@ -11,15 +11,32 @@ import type { View } from "../view.js";
 const hex = (digits: number) =>
   z.string().regex(new RegExp(`^[0-9A-Fa-f]{${digits}}$`), `must be ${digits} hex digits`);
 
-/** McAddr, keys and optional counter, data rate and frequency of a group's LoRaWAN multicast session. */
-const body = z.strictObject({
-  mcAddr: hex(8),
-  mcNwkSKey: hex(32),
-  mcAppSKey: hex(32),
-  mcFCntDown: z.number().int().min(0).max(0xffffffff, "at most 4294967295").optional(),
-  dataRate: z.number().int().min(0).max(15, "a region data rate index 0..15").nullish(),
-  frequency: z.number().int().min(100_000_000, "Hz, 100 MHz..1 GHz").max(1_000_000_000, "Hz, 100 MHz..1 GHz").nullish(),
-});
+/**
+ * McAddr, the session keys (McNwkSKey and McAppSKey) or the McKey they derive from, and the optional counter, data
+ * rate and frequency of a group's LoRaWAN multicast session.
+ */
+const body = z
+  .strictObject({
+    mcAddr: hex(8),
+    mcNwkSKey: hex(32).optional(),
+    mcAppSKey: hex(32).optional(),
+    mcKey: hex(32).optional().describe("the group's McKey (TS005): McNwkSKey and McAppSKey are derived from it"),
+    mcFCntDown: z.number().int().min(0).max(0xffffffff, "at most 4294967295").optional(),
+    dataRate: z.number().int().min(0).max(15, "a region data rate index 0..15").nullish(),
+    frequency: z
+      .number()
+      .int()
+      .min(100_000_000, "Hz, 100 MHz..1 GHz")
+      .max(1_000_000_000, "Hz, 100 MHz..1 GHz")
+      .nullish(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.mcKey !== undefined && (b.mcNwkSKey !== undefined || b.mcAppSKey !== undefined))
+      ctx.addIssue({ code: "custom", path: ["mcKey"], message: "give mcKey or mcNwkSKey and mcAppSKey, not both" });
+    if (b.mcKey !== undefined) return;
+    for (const key of ["mcNwkSKey", "mcAppSKey"] as const)
+      if (b[key] === undefined) ctx.addIssue({ code: "custom", path: [key], message: "required (or give mcKey)" });
+  });
 
 /** The session as answered: keys only to callers who may see secrets (not viewers), as device LoRa keys. */
 const record = z.object({
@@ -69,8 +86,7 @@ export function loraMulticastRoutes(deps: AppDeps, docs: ApiDocs) {
         multicastRecord(
           await putLoraMulticast(db, c.get("caller"), idParam(c), {
             mcAddr: b.mcAddr,
-            mcNwkSKey: b.mcNwkSKey,
-            mcAppSKey: b.mcAppSKey,
+            keys: b.mcKey !== undefined ? { mcKey: b.mcKey } : { mcNwkSKey: b.mcNwkSKey!, mcAppSKey: b.mcAppSKey! },
             fcntDown: b.mcFCntDown,
             dataRate: b.dataRate,
             frequency: b.frequency,

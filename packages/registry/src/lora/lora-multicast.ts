@@ -1,3 +1,4 @@
+import { createCipheriv } from "node:crypto";
 import type { Kysely, Selectable } from "kysely";
 import type { Database, LoraMulticastTable } from "../store/schema.js";
 import { fail, isUniqueViolation } from "../errors.js";
@@ -7,11 +8,13 @@ import { getGroup } from "../domain/groups.js";
 /** A group's LoRaWAN multicast session as stored (keys as 32 hex digits, McAddr 8 upper-case hex digits). */
 export type LoraMulticast = Selectable<LoraMulticastTable>;
 
-/** What an operator provisions: McAddr and keys, optionally the next McFCntDown, data rate and frequency. */
+/**
+ * What an operator provisions: McAddr and either the session keys or the group's McKey they derive from (TS005), and
+ * optionally the next McFCntDown, data rate and frequency.
+ */
 export interface LoraMulticastInput {
   mcAddr: string;
-  mcNwkSKey: string;
-  mcAppSKey: string;
+  keys: { mcNwkSKey: string; mcAppSKey: string } | { mcKey: string };
   /** Next McFCntDown; kept (or 0 for a new session) when omitted. */
   fcntDown?: number | undefined;
   /** Region data rate index; null or omitted: the region's RX2 data rate. */
@@ -42,10 +45,11 @@ export async function putLoraMulticast(
     .where("id", "=", group.productIntId)
     .executeTakeFirstOrThrow();
   if (product.cloudProtocol !== LORA) throw fail.form({ productID: "the group's product is not a LoRa product" });
+  const keys = "mcKey" in input.keys ? multicastSessionKeys(input.keys.mcKey, input.mcAddr) : input.keys;
   const values = {
     mcAddr: input.mcAddr.toUpperCase(),
-    nwkSessionKey: input.mcNwkSKey.toUpperCase(),
-    appSessionKey: input.mcAppSKey.toUpperCase(),
+    nwkSessionKey: keys.mcNwkSKey.toUpperCase(),
+    appSessionKey: keys.mcAppSKey.toUpperCase(),
     dataRate: input.dataRate ?? null,
     frequency: input.frequency ?? null,
   };
@@ -81,6 +85,24 @@ export async function putLoraMulticast(
     if (isUniqueViolation(err)) throw fail.form({ mcAddr: "is the McAddr of another group" });
     throw err;
   }
+}
+
+/**
+ * The session keys of a multicast group from its McKey, as its devices derive them (LoRaWAN Remote Multicast Setup
+ * TS005 §3.2): McAppSKey = aes128_encrypt(McKey, 0x01 | McAddr | pad16), McNwkSKey the same with 0x02, the McAddr
+ * least significant byte first. Keys and McAddr as hex digits (32 and 8); answers upper-case hex.
+ */
+export function multicastSessionKeys(mcKey: string, mcAddr: string): { mcNwkSKey: string; mcAppSKey: string } {
+  const derive = (prefix: number) => {
+    const block = Buffer.alloc(16);
+    block[0] = prefix;
+    Buffer.from(mcAddr, "hex").reverse().copy(block, 1);
+    const cipher = createCipheriv("aes-128-ecb", Buffer.from(mcKey, "hex"), null).setAutoPadding(false);
+    return Buffer.concat([cipher.update(block), cipher.final()])
+      .toString("hex")
+      .toUpperCase();
+  };
+  return { mcAppSKey: derive(0x01), mcNwkSKey: derive(0x02) };
 }
 
 /** The multicast session of a group of the caller's tenant; DATA_NOT_FOUND when the group or its session is none. */

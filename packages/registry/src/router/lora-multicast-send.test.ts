@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 
 const KEY = "2B7E151628AED2A6ABF7158809CF4F3C";
-const MC = { mcAddr: "01ab23cd", mcNwkSKey: KEY, mcAppSKey: "00112233445566778899AABBCCDDEEFF" };
+const MC = { mcAddr: "01ab23cd", keys: { mcNwkSKey: KEY, mcAppSKey: "00112233445566778899AABBCCDDEEFF" } };
 
 describe.each(engines)("LoRaWAN multicast group commands on $name", (engine) => {
   async function setup(members: number) {

@@ -2,9 +2,9 @@
 // or starts with ABP keys, builds uplinks with its own frame counter (and can replay old frames on purpose), checks
 // and decrypts downlinks, and answers the network's MAC commands in its next uplink. Frames go through the package's
 // codecs, so the network server and this device share no code paths beyond lora-packet's primitives.
-import { randomInt } from "node:crypto";
+import { createCipheriv, randomInt } from "node:crypto";
 import { buildUplink, verifyDownlink } from "../codec/device-frames.js";
-import { parseKey } from "../codec/hex.js";
+import { parseKey, reversed } from "../codec/hex.js";
 import { buildJoinRequest, decodeJoinAccept, deriveSessionKeys } from "../codec/join.js";
 import { decodeCfList, REGIONS, uplinkDataRate, type CfList, type Region, type RegionName } from "../codec/region.js";
 import { ok, refuse, type Result } from "../codec/result.js";
@@ -349,13 +349,27 @@ export class SimulatedLoraDevice {
 
   /**
    * Joins a multicast group (as the TS005 McGroupSetupReq or provisioning would set it up): McAddr and the group's
-   * session keys as hex digits, and the next McFCntDown it accepts (default 0).
+   * session keys, or the McKey it derives them from (TS005: aes128_encrypt(McKey, 0x01 or 0x02 | McAddr LSB first |
+   * pad16)), as hex digits, and the next McFCntDown it accepts (default 0).
    */
-  joinMulticast(group: { mcAddr: string; mcNwkSKey: string; mcAppSKey: string; fcntDown?: number }): void {
-    const nwk = parseKey(group.mcNwkSKey, "McNwkSKey");
-    const app = parseKey(group.mcAppSKey, "McAppSKey");
-    if (!nwk.ok || !app.ok) throw new Error("multicast keys must be 32 hex digits");
-    this.multicast = { devAddr: group.mcAddr, nwkSKey: nwk.value, appSKey: app.value, fcntDown: group.fcntDown ?? 0 };
+  joinMulticast(
+    group: { mcAddr: string; fcntDown?: number } & ({ mcNwkSKey: string; mcAppSKey: string } | { mcKey: string }),
+  ): void {
+    const derive = (mcKey: string, prefix: number) => {
+      const block = Buffer.concat([
+        Buffer.from([prefix]),
+        reversed(Buffer.from(group.mcAddr, "hex")),
+        Buffer.alloc(11),
+      ]);
+      return createCipheriv("aes-128-ecb", Buffer.from(mcKey, "hex"), null).setAutoPadding(false).update(block);
+    };
+    const keys =
+      "mcKey" in group
+        ? { nwk: ok(derive(group.mcKey, 0x02)), app: ok(derive(group.mcKey, 0x01)) }
+        : { nwk: parseKey(group.mcNwkSKey, "McNwkSKey"), app: parseKey(group.mcAppSKey, "McAppSKey") };
+    if (!keys.nwk.ok || !keys.app.ok) throw new Error("multicast keys must be 32 hex digits");
+    const fcntDown = group.fcntDown ?? 0;
+    this.multicast = { devAddr: group.mcAddr, nwkSKey: keys.nwk.value, appSKey: keys.app.value, fcntDown };
   }
 
   /** Takes a multicast downlink of its group: McAddr, MIC and McFCntDown checked, FRMPayload decrypted. */
