@@ -13,6 +13,7 @@ import { certRoutes } from "./routes/certs.js";
 import { deviceRoutes } from "./routes/devices.js";
 import { gatewayRoutes } from "./routes/gateways.js";
 import { groupRoutes } from "./routes/groups.js";
+import { loraMulticastRoutes } from "./routes/lora-multicast.js";
 import { healthRoutes } from "./routes/health.js";
 import { prometheusRoute } from "./routes/prometheus.js";
 import { loginRoutes } from "./routes/login.js";
@@ -55,6 +56,7 @@ const securedRoutes = [
   deviceRoutes,
   gatewayRoutes,
   groupRoutes,
+  loraMulticastRoutes,
   logRoutes,
   publishRoutes,
   applicationRoutes,

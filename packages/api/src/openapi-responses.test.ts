@@ -4,6 +4,7 @@
  * every operation the document lists must have been driven (a new route cannot be left out).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProduct } from "@iot/registry";
 import { firmwareDir, firmwareForm, lwm2mDevice, lwm2mProduct } from "./firmware-fixture.js";
 import { OpenApiCheck } from "./openapi-check.js";
 import { taskEnded } from "./task-ended.js";
@@ -373,6 +374,17 @@ describe.each(["1", "2"] as const)("the Form %s OpenAPI document", (form) => {
     const deviceID = await lwm2mDevice(t, 1, productID, "490154203237518");
     await call("POST", `/firmwares/${fw.firmwareID}/update`, { deviceIDs: [deviceID] });
     await call("DELETE", `/firmwares/${fw.firmwareID}`);
+  });
+
+  it("answers a group's LoRaWAN multicast session as documented", async () => {
+    // Form 2 products are MQTT ones: the LoRa product is made in the store.
+    const caller = { userIntId: 1, username: "admin", tenantId, role: "admin" as const, serviceAdmin: true };
+    const lora = await createProduct(t.store.db, caller, { productName: "Lights", cloudProtocol: 4 });
+    const group = await call("POST", "/groups", { productID: lora.productId, groupName: "Lights", description: "d" });
+    const session = { mcAddr: "01AB23CD", mcNwkSKey: "0".repeat(32), mcAppSKey: "F".repeat(32) };
+    await call("PUT", `/groups/${group.id}/lora-multicast`, session);
+    await call("GET", `/groups/${group.id}/lora-multicast`);
+    await call("DELETE", `/groups/${group.id}/lora-multicast`);
   });
 
   it("has driven every operation the document lists", () => {

@@ -303,6 +303,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/groups/{id}/lora-multicast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A group's LoRaWAN multicast session */
+        get: operations["listGroupsLoraMulticast"];
+        /** Provision or replace a LoRa group's multicast session (McAddr, McNwkSKey, McAppSKey) */
+        put: operations["updateGroupsLoraMulticast"];
+        post?: never;
+        /** End a group's LoRaWAN multicast session */
+        delete: operations["deleteGroupsLoraMulticast"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/device_connect_logs": {
         parameters: {
             query?: never;
@@ -4772,6 +4791,293 @@ export interface operations {
                         value: number;
                     }[];
                 };
+            };
+            /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_FAILED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description DATA_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listGroupsLoraMulticast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groupIntID: number;
+                        mcAddr: string;
+                        mcNwkSKey?: string;
+                        mcAppSKey?: string;
+                        /** @description the McFCntDown of the next multicast downlink */
+                        mcFCntDown: number;
+                        /** @description null: the region's RX2 data rate */
+                        dataRate: number | null;
+                        /** @description Hz; null: the region's RX2 frequency */
+                        frequency: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
+            };
+            /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_FAILED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description DATA_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    updateGroupsLoraMulticast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    mcAddr: string;
+                    mcNwkSKey?: string;
+                    mcAppSKey?: string;
+                    /** @description the group's McKey (TS005): McNwkSKey and McAppSKey are derived from it */
+                    mcKey?: string;
+                    mcFCntDown?: number;
+                    dataRate?: number | null;
+                    frequency?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        groupIntID: number;
+                        mcAddr: string;
+                        mcNwkSKey?: string;
+                        mcAppSKey?: string;
+                        /** @description the McFCntDown of the next multicast downlink */
+                        mcFCntDown: number;
+                        /** @description null: the region's RX2 data rate */
+                        dataRate: number | null;
+                        /** @description Hz; null: the region's RX2 frequency */
+                        frequency: number | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        createAt: string | null;
+                        /** @description YYYY-MM-DD HH:MM:SS (UTC) */
+                        updateAt: string | null;
+                    };
+                };
+            };
+            /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description AUTH_FAILED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            /** @description DATA_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        errorCode: string;
+                        message: string;
+                        errors?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteGroupsLoraMulticast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done, empty body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description FORM_INVALID, DATA_EXISTED, REFERENCED_ERROR, PARAMETER_INVALID or BAD_REQUEST */
             400: {

@@ -51,6 +51,7 @@ export * from "./store/index.js";
 export { openRegistryStore, registryStoreHooks, type RegistryStoreOptions } from "./open-registry-store.js";
 export { hashPassword, verifyPassword } from "./auth/passwords.js";
 export * from "./domain/groups.js";
+export * from "./lora/lora-multicast.js";
 export * from "./domain/applications.js";
 export * from "./domain/tenants.js";
 export { FailureLimiter, type FailureLimiterOptions } from "./auth/rate-limit.js";

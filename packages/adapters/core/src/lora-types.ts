@@ -56,3 +56,21 @@ export interface LoraCounterReport {
   readonly fcntUp: number;
   readonly fcntDown: number;
 }
+
+/**
+ * A group's LoRaWAN multicast session and the group's members this adapter holds (Downlink.loraMulticast): one frame
+ * to the McAddr under its keys with McFCntDown `fcnt`, sent by each gateway that last heard a member.
+ */
+export interface LoraMulticastDownlink {
+  /** 8 hex digits. */
+  readonly mcAddr: string;
+  /** 32 hex digits each. */
+  readonly mcNwkSKey: string;
+  readonly mcAppSKey: string;
+  readonly fcnt: number;
+  /** Region data rate index; absent: the region's RX2 one. */
+  readonly dataRate?: number;
+  /** Hz; absent: the region's RX2 frequency. */
+  readonly frequencyHz?: number;
+  readonly deviceIntIds: readonly number[];
+}

@@ -4,7 +4,13 @@
  * satisfy it, so adapters are tested without a network.
  */
 import type { SessionSubscription } from "@iot/proto";
-import type { LoraActivateResult, LoraCounterReport, LoraDeviceInfo, LoraSessionInfo } from "./lora-types.js";
+import type {
+  LoraActivateResult,
+  LoraCounterReport,
+  LoraDeviceInfo,
+  LoraMulticastDownlink,
+  LoraSessionInfo,
+} from "./lora-types.js";
 
 /** Device protocols; each maps to the registry's Protocol enum at the gRPC edge. */
 export type ProtocolName = "mqtt" | "coap" | "lwm2m" | "lora" | "http" | "websocket" | "modbus";
@@ -245,6 +251,8 @@ export interface Downlink {
   readonly properties?: string;
   /** MQTT: the command went out before in a persistent session, unacknowledged (see ResumedFlow). */
   readonly resume?: ResumedFlow;
+  /** LoRaWAN: a group command to send as one multicast frame (the id is the group's control log). */
+  readonly loraMulticast?: LoraMulticastDownlink;
 }
 
 /**

@@ -145,9 +145,10 @@ export async function deleteGroups(db: Kysely<Database>, caller: Caller, ids: nu
   await deleteUnreferenced(db, caller, ids, {
     table: "groups",
     referencedBy: [heldBy("device", "groupDevices", "groupIntId", "the group still has devices")],
-    // A deleted group's schedules end with it.
+    // A deleted group's schedules and LoRaWAN multicast session end with it.
     cascade: async (tx, mine) => {
       await tx.deleteFrom("schedules").where("groupIntId", "in", mine).execute();
+      await tx.deleteFrom("loraMulticast").where("groupIntId", "in", mine).execute();
     },
   });
 }

@@ -62,6 +62,11 @@ export class AdapterOutbox {
       deviceIntId: BigInt(c.deviceIntId),
       expiresAtMs: BigInt(c.expiresAt),
       properties: c.properties ?? "",
+      loraMulticast: c.loraMulticast && {
+        ...c.loraMulticast,
+        frequencyHz: c.loraMulticast.frequencyHz === undefined ? undefined : BigInt(c.loraMulticast.frequencyHz),
+        deviceIntIds: c.loraMulticast.deviceIntIds.map(BigInt),
+      },
     });
     if (!this.takesDownlinkBatches) return this.send({ case: "downlink", value: downlink });
     this.downlinks.push(downlink);

@@ -30,6 +30,7 @@ import { commandsTotal } from "../ops/registry-metrics.js";
 import { queryIn } from "../store/query-in.js";
 import type { ResumedFlow } from "./command-delivery.js";
 import { writeRetained } from "../domain/retained.js";
+import { routerMulticast, type LoraMulticastSends } from "./lora-multicast-send.js";
 
 /** A command for one device, already checked to belong to the caller's tenant. */
 export interface DeviceCommand {
@@ -97,6 +98,8 @@ export class CommandRouter {
   private readonly settling: GroupCommit<SettleReport, SettledLog | undefined>;
   /** New device commands, recorded in batches (group commit) and sent on once committed. */
   private readonly recording: GroupCommit<NewDeviceCommand, RecordedCommand>;
+  /** Group commands of groups with a LoRaWAN multicast session: one frame, not a downlink per member. */
+  private readonly multicast: LoraMulticastSends;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -111,6 +114,7 @@ export class CommandRouter {
     const durability = options.durability;
     const syncEveryMs = options.syncEveryMs ?? COMMAND_SYNC_EVERY_MS;
     this.settling = reportCommit(db, this.progress, durability, syncEveryMs);
+    this.multicast = routerMulticast(db, sessions, this.settling, this.progress, () => this.remote !== undefined);
     // Sent once committed, before the sync: a crash of this process keeps the log; only a power cut within the
     // sync (a few ms) could lose the log of a command a device got. The caller's 201 waits for the sync.
     this.recording = new GroupCommit(db, insertControlLogs, {
@@ -217,6 +221,10 @@ export class CommandRouter {
       now,
     );
     commandsTotal().inc({ outcome: "issued" }, commands.length);
+    if (product.cloudProtocol === 4 && (await this.multicast.send(cmd.group, task.id, groupLogId, commands, now))) {
+      const deviceIntIds = commands.map((c) => c.deviceIntId);
+      return { task: await getTask(this.db, caller, task.taskId), controlLogId: groupLogId, deviceIntIds };
+    }
     const away = commands.filter((c) => this.send(c, now, false) === "no route");
     let unreachable = away.map((c) => c.id);
     if (this.remote && away.length > 0) {
@@ -273,6 +281,7 @@ export class CommandRouter {
     now = Date.now(),
     resume?: ResumedFlow,
   ): Promise<void> {
+    if (this.multicast.owns(downlinkId)) return this.multicast.settle(downlinkId, status, message, now);
     if (status === PUBLISH_STATUS.issued) {
       this.inFlight.release(downlinkId);
       return this.requeue(downlinkId, now, resume);

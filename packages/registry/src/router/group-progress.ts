@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { TASK_STATUS, updateTask, type TaskStatus } from "../domain/tasks.js";
+import type { MulticastNote } from "./lora-multicast-send.js";
 
 /**
  * A group command's members by outcome: `success` acknowledged (2) or sent (3), `failed` 0, `pending` still issued (1).
@@ -24,6 +25,19 @@ function groupTaskState(c: GroupCounts): { status: TaskStatus; progress: number;
   return { status: TASK_STATUS.success, progress, message: `all ${c.total} devices reached` };
 }
 
+/**
+ * A multicast group command's task message: how its frame went (gateways, and the members last heard through them),
+ * then what is still awaited or failed. Members count as sent once the frame went out.
+ */
+function multicastMessage(m: MulticastNote, c: GroupCounts, counted: string): string {
+  const frame = `multicast (McAddr ${m.mcAddr}, FCnt ${m.fCnt})`;
+  const head =
+    m.gateways === 0
+      ? `${frame} sent by no gateway`
+      : `${frame} sent by ${m.gateways} gateway${m.gateways === 1 ? "" : "s"} that last heard ${m.covered} of ${c.total} devices`;
+  return c.pending > 0 || c.failed > 0 ? `${head}; ${counted}` : head;
+}
+
 /** How many times its last recount's duration a task's next recount waits after that one started (at least). */
 const RECOUNT_SPACING = 4;
 
@@ -41,6 +55,8 @@ export class GroupProgress {
   private readonly started = new Map<number, number>();
   /** Per task still running, how long its last recount took (ms). */
   private readonly took = new Map<number, number>();
+  /** Per task sent as LoRaWAN multicast, what its frame came to (see `note`). */
+  private readonly notes = new Map<number, MulticastNote>();
 
   /**
    * @param minIntervalMs least time between two recounts of one task, ms: a recount reads every member's log, and
@@ -88,6 +104,14 @@ export class GroupProgress {
     await Promise.all(this.running.values());
   }
 
+  /**
+   * The group command went as one LoRaWAN multicast frame: its task's result carries `multicast` (McAddr, FCnt,
+   * gateways) and its message says so, from the next recount on.
+   */
+  note(taskIntId: number, multicast: MulticastNote): void {
+    this.notes.set(taskIntId, multicast);
+  }
+
   private async recount(taskIntId: number, now = Date.now()): Promise<void> {
     const rows = await this.db
       .selectFrom("controlLogs")
@@ -105,15 +129,19 @@ export class GroupProgress {
       else c.success += n;
     }
     const state = groupTaskState(c);
-    await updateTask(this.db, taskIntId, { ...state, result: c }, now);
+    const multicast = this.notes.get(taskIntId);
+    if (multicast) state.message = multicastMessage(multicast, c, state.message);
+    await updateTask(this.db, taskIntId, { ...state, result: multicast ? { ...c, multicast } : c }, now);
     if (c.pending > 0) return;
+    this.notes.delete(taskIntId);
     this.started.delete(taskIntId);
     this.took.delete(taskIntId);
-    // The group's own log: 2 (or 3 without acknowledgement, QoS 0) when every member got it, else 0.
+    // The group's own log: 2 (or 3 without acknowledgement, QoS 0, or as multicast, which nothing acknowledges) when
+    // every member got it, else 0.
     await this.db
       .updateTable("controlLogs")
       .set((eb) => ({
-        publishStatus: c.failed > 0 ? 0 : eb.case().when("qos", ">=", 1).then(2).else(3).end(),
+        publishStatus: c.failed > 0 ? 0 : multicast ? 3 : eb.case().when("qos", ">=", 1).then(2).else(3).end(),
         updateAt: now,
       }))
       .where("taskIntId", "=", taskIntId)

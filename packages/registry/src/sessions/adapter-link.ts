@@ -22,6 +22,27 @@ export interface DownlinkCommand {
    */
   resumePacketId?: number | undefined;
   resumeReleased?: boolean | undefined;
+  /** LoRaWAN: the command goes as one multicast frame of a group's session (see LoraMulticastCommand). */
+  loraMulticast?: LoraMulticastCommand | undefined;
+}
+
+/**
+ * A group's LoRaWAN multicast session and the members an adapter holds: the adapter sends one frame to the McAddr
+ * through each gateway that last heard one of them.
+ */
+interface LoraMulticastCommand {
+  /** 8 hex digits. */
+  mcAddr: string;
+  /** 32 hex digits each. */
+  mcNwkSKey: string;
+  mcAppSKey: string;
+  /** The McFCntDown of this frame. */
+  fcnt: number;
+  /** Region data rate index; absent: the region's RX2 one. */
+  dataRate?: number | undefined;
+  /** Hz; absent: the region's RX2 frequency. */
+  frequencyHz?: number | undefined;
+  deviceIntIds: number[];
 }
 
 /** A topic rule pushed to live sessions (Form 1 access code; deny wins). */

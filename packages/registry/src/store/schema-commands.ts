@@ -146,3 +146,22 @@ export interface FirmwaresTable {
   userIntId: number | null;
   createAt: number;
 }
+
+/** A group's LoRaWAN multicast session (migration 0033); keys and McAddr as hex digits, McAddr upper case. */
+export interface LoraMulticastTable {
+  groupIntId: number;
+  tenantId: string;
+  mcAddr: string;
+  /** McNwkSKey. */
+  nwkSessionKey: string;
+  /** McAppSKey. */
+  appSessionKey: string;
+  /** The McFCntDown of the next multicast downlink. */
+  fcntDown: number;
+  /** Region data rate index of the downlinks; null: the region's RX2 data rate. */
+  dataRate: number | null;
+  /** Hz; null: the region's RX2 frequency. */
+  frequency: number | null;
+  createAt: number;
+  updateAt: number | null;
+}

@@ -19,6 +19,7 @@ import type { NorthboundEventsTable, WebhookDeliveriesTable, WebhooksTable } fro
 import type {
   ControlLogsTable,
   FirmwaresTable,
+  LoraMulticastTable,
   RetainedMessagesTable,
   SchedulesTable,
   TasksTable,
@@ -88,6 +89,7 @@ export interface Database {
   loginFailures: LoginFailuresTable;
   mqttSessions: MqttSessionsTable;
   firmwares: FirmwaresTable;
+  loraMulticast: LoraMulticastTable;
 }
 
 /** Service-wide key/value state (token signing secret, CA material, ...). */

@@ -9,6 +9,7 @@ import { downlinkConsumer } from "./downlinks.js";
 import { udpLink } from "./gateway-link.js";
 import { GatewayTable, type Peer } from "./gateways.js";
 import { handleJoin } from "./join-handler.js";
+import { withMulticast } from "./multicast.js";
 import { handleRejoin } from "./rejoin-handler.js";
 import { newStats, type Copy, type Heard, type ServerContext, type ServerStats } from "./server-context.js";
 import { Transmitter, type SendDatagram } from "./transmitter.js";
@@ -86,6 +87,7 @@ export function createNetworkServer(options: NetworkServerOptions): NetworkServe
   const gh = gateways.leases.handlers();
   options.registry.setHandlers({
     ...dh,
+    downlink: withMulticast(() => ctx, dh),
     kick: (id, reason) => {
       dh.kick?.(id, reason);
       gh.kick?.(id, reason);

@@ -2,9 +2,9 @@
 // or starts with ABP keys, builds uplinks with its own frame counter (and can replay old frames on purpose), checks
 // and decrypts downlinks, and answers the network's MAC commands in its next uplink. Frames go through the package's
 // codecs, so the network server and this device share no code paths beyond lora-packet's primitives.
-import { randomInt } from "node:crypto";
+import { createCipheriv, randomInt } from "node:crypto";
 import { buildUplink, verifyDownlink } from "../codec/device-frames.js";
-import { parseKey } from "../codec/hex.js";
+import { parseKey, reversed } from "../codec/hex.js";
 import { buildJoinRequest, decodeJoinAccept, deriveSessionKeys } from "../codec/join.js";
 import { decodeCfList, REGIONS, uplinkDataRate, type CfList, type Region, type RegionName } from "../codec/region.js";
 import { ok, refuse, type Result } from "../codec/result.js";
@@ -125,6 +125,8 @@ export class SimulatedLoraDevice {
   private pendingJoinNonce?: number;
   private channelIndex = 0;
   private current?: DeviceSession;
+  /** The multicast group session it listens to (joinMulticast). */
+  private multicast?: { devAddr: string; nwkSKey: Buffer; appSKey: Buffer; fcntDown: number };
 
   constructor(options: SimulatedLoraDeviceOptions) {
     const name = options.region ?? "EU868";
@@ -343,6 +345,40 @@ export class SimulatedLoraDevice {
     };
     if (decoded.skipped) received.skippedMac = decoded.skipped.reason;
     return ok(received);
+  }
+
+  /**
+   * Joins a multicast group (as the TS005 McGroupSetupReq or provisioning would set it up): McAddr and the group's
+   * session keys, or the McKey it derives them from (TS005: aes128_encrypt(McKey, 0x01 or 0x02 | McAddr LSB first |
+   * pad16)), as hex digits, and the next McFCntDown it accepts (default 0).
+   */
+  joinMulticast(
+    group: { mcAddr: string; fcntDown?: number } & ({ mcNwkSKey: string; mcAppSKey: string } | { mcKey: string }),
+  ): void {
+    const derive = (mcKey: string, prefix: number) => {
+      const block = Buffer.concat([
+        Buffer.from([prefix]),
+        reversed(Buffer.from(group.mcAddr, "hex")),
+        Buffer.alloc(11),
+      ]);
+      return createCipheriv("aes-128-ecb", Buffer.from(mcKey, "hex"), null).setAutoPadding(false).update(block);
+    };
+    const keys =
+      "mcKey" in group
+        ? { nwk: ok(derive(group.mcKey, 0x02)), app: ok(derive(group.mcKey, 0x01)) }
+        : { nwk: parseKey(group.mcNwkSKey, "McNwkSKey"), app: parseKey(group.mcAppSKey, "McAppSKey") };
+    if (!keys.nwk.ok || !keys.app.ok) throw new Error("multicast keys must be 32 hex digits");
+    const fcntDown = group.fcntDown ?? 0;
+    this.multicast = { devAddr: group.mcAddr, nwkSKey: keys.nwk.value, appSKey: keys.app.value, fcntDown };
+  }
+
+  /** Takes a multicast downlink of its group: McAddr, MIC and McFCntDown checked, FRMPayload decrypted. */
+  handleMulticastDownlink(phy: Uint8Array): Result<{ fcnt: number; fPort: number | null; payload: Buffer }> {
+    if (!this.multicast) return refuse("the device is in no multicast group");
+    const checked = verifyDownlink(phy, this.multicast);
+    if (!checked.ok) return checked;
+    this.multicast.fcntDown = checked.value.nextFCntDown;
+    return ok({ fcnt: checked.value.fcnt, fPort: checked.value.frame.fPort, payload: checked.value.payload });
   }
 
   /** The next uplink's radio: frequency in MHz round-robin over the channels, `datr` of the current data rate. */
