@@ -14,7 +14,10 @@ const PASSWORD = "restart-pass-1";
  * again and devices find the restarted adapter on the address they had.
  */
 export interface RestartableFleet {
+  /** The first central node (the one `api` calls). */
   readonly central: FleetProcess;
+  /** Every central node, the latest process of each: one, or two and more on one PostgreSQL database. */
+  readonly centrals: readonly FleetProcess[];
   /** The MQTT adapter. */
   readonly adapter: FleetProcess;
   /** Every running adapter by name (`mqtt-adapter`, `http-adapter`, …), the latest process of each. */
@@ -23,8 +26,8 @@ export interface RestartableFleet {
   readonly settings: Readonly<Record<string, string>>;
   /** The REST API of the current central node, logged in as admin. */
   api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** Starts the central node again (after it was stopped or killed) on the same data and ports. */
-  startCentral(): Promise<void>;
+  /** Starts central node `node` (default the first) again after it was stopped or killed, on its data and ports. */
+  startCentral(node?: number): Promise<void>;
   /**
    * A product of `cloudProtocol` (1 MQTT, 2 CoAP, 3 LwM2M, 5 HTTP, …) with one token device named `name` in it;
    * `extra` adds to the device's creation body (an LwM2M device's IMEI).
@@ -58,13 +61,21 @@ export function watchLog(p: FleetProcess): () => string {
 
 /**
  * Starts the central node and the adapters named in `adapters` (default the MQTT adapter) on a fresh SQLite file;
- * `env` adds or overrides settings (IOT_DATABASE_URL for PostgreSQL).
+ * `env` adds or overrides settings (IOT_DATABASE_URL for PostgreSQL). With `nodes` above 1 (PostgreSQL only) the
+ * central nodes share the database, each on gRPC and API ports of its own, and every adapter is given them all.
  */
 export async function startRestartableFleet(
   env: Record<string, string> = {},
   adapters: readonly string[] = ["mqtt-adapter"],
+  nodes = 1,
 ): Promise<RestartableFleet> {
   const dataDir = mkdtempSync(join(tmpdir(), "restartable-"));
+  // Node 0 takes the settings' ports; each other node fixed ports of its own, so a restart finds them again.
+  const others = await Promise.all(Array.from({ length: nodes - 1 }, () => freePorts(2)));
+  const nodePorts: Record<string, string>[] = [
+    {},
+    ...others.map(([grpc, api]) => ({ IOT_GRPC_PORT: String(grpc), IOT_API_PORT: String(api) })),
+  ];
   const [grpc, mqtt, http, coap, lwm2m] = (await freePorts(5)).map(String);
   const settings: Record<string, string> = {
     IOT_DATA_DIR: dataDir,
@@ -86,7 +97,7 @@ export async function startRestartableFleet(
     IOT_LOG_LEVEL: "warn",
     ...env,
   };
-  let central!: FleetProcess;
+  const centrals: FleetProcess[] = [];
   const running = new Map<string, FleetProcess>();
   let token = "";
   let apiUrl = "";
@@ -98,18 +109,22 @@ export async function startRestartableFleet(
     });
     return { status: res.status, body: await res.json().catch(() => null) };
   };
-  const startCentral = async () => {
-    central = await startProcess("central", "packages/central/src/main.ts", settings);
-    apiUrl = `${reachable(central.urls.api!)}/api/v1`;
+  const startCentral = async (node = 0) => {
+    const name = node === 0 ? "central" : `central-${node + 1}`;
+    centrals[node] = await startProcess(name, "packages/central/src/main.ts", { ...settings, ...nodePorts[node] });
+    if (node !== 0) return;
+    apiUrl = `${reachable(centrals[0]!.urls.api!)}/api/v1`;
     token = "";
     token = (await api("POST", "/login", { username: "admin", password: PASSWORD })).body.token;
   };
+  const registryUrl = () =>
+    [settings.IOT_GRPC_PORT, ...others.map(([grpc]) => grpc)].map((port) => `127.0.0.1:${port}`).join(",");
   const startAdapter = async (name: string, env: Record<string, string> = {}) => {
     const entry = ADAPTERS.find((a) => a.name === name)?.entry;
     if (!entry) throw new Error(`no adapter named ${name}`);
     const p = await startProcess(name, entry, {
       ...settings,
-      IOT_REGISTRY_URL: `127.0.0.1:${settings.IOT_GRPC_PORT}`,
+      IOT_REGISTRY_URL: registryUrl(),
       ...env,
     });
     running.set(name, p);
@@ -128,12 +143,13 @@ export async function startRestartableFleet(
     if (d.status !== 201) throw new Error(`device ${name} not created: ${d.status} ${JSON.stringify(d.body)}`);
     return d.body as TestDevice;
   };
-  await startCentral();
+  for (let node = 0; node < nodes; node++) await startCentral(node);
   for (const name of adapters) await startAdapter(name);
   return {
     get central() {
-      return central;
+      return centrals[0]!;
     },
+    centrals,
     get adapter() {
       return running.get("mqtt-adapter")!;
     },
@@ -145,7 +161,7 @@ export async function startRestartableFleet(
     newDevice,
     async close() {
       await Promise.all([...running.values()].map((p) => stopProcess(p)));
-      await stopProcess(central);
+      await Promise.all(centrals.map((c) => stopProcess(c)));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,12 +1,11 @@
 /**
  * The soak's checks at the end of a run, each a row of the report: what was measured, the goal, and whether it is
- * met. The store is read from the central node's SQLite file, read-only.
+ * met. The store is read through a SoakStore (the central node's SQLite file, or the nodes' PostgreSQL database).
  */
-import { statSync } from "node:fs";
-import { DatabaseSync } from "node:sqlite";
 import type { ChurnCounts } from "./churn.js";
 import { slopeMBPerHour, type Samples } from "./probe.js";
 import type { SoakPlan } from "./settings.js";
+import type { SoakStore } from "./store.js";
 import type { SoakLoad, Traffic } from "./traffic.js";
 
 export interface Check {
@@ -25,20 +24,16 @@ const STORE_BASE_BYTES = 32 * MB;
 const BYTES_PER_ROW = 1024;
 
 /** Stored payloads of each device, read once. */
-function storedPayloads(dbFile: string, loads: readonly SoakLoad[]): Map<number, string[]> {
-  const db = new DatabaseSync(dbFile, { readOnly: true });
-  try {
-    const query = db.prepare("select payload from device_events where device_int_id = ?");
-    const out = new Map<number, string[]>();
-    for (const l of loads)
-      out.set(
-        l.device.id,
-        query.all(l.device.id).map((r) => Buffer.from(r.payload as Uint8Array).toString()),
-      );
-    return out;
-  } finally {
-    db.close();
+async function storedPayloads(store: SoakStore, loads: readonly SoakLoad[]): Promise<Map<number, string[]>> {
+  const out = new Map<number, string[]>();
+  for (const l of loads) {
+    const rows = await store.all("select payload from device_events where device_int_id = ?", [l.device.id]);
+    out.set(
+      l.device.id,
+      rows.map((r) => Buffer.from(r.payload as Uint8Array).toString()),
+    );
   }
+  return out;
 }
 
 /**
@@ -46,8 +41,8 @@ function storedPayloads(dbFile: string, loads: readonly SoakLoad[]): Map<number,
  * twice only what was under way when its connection went (its lanes, per drop of its connection and per kill of a
  * process on its path) and what it sent again after a refusal.
  */
-export function storeChecks(dbFile: string, traffic: Traffic, churn: ChurnCounts): Check[] {
-  const stored = storedPayloads(dbFile, traffic.loads);
+export async function storeChecks(store: SoakStore, traffic: Traffic, churn: ChurnCounts): Promise<Check[]> {
+  const stored = await storedPayloads(store, traffic.loads);
   const path: Record<string, string> = {
     mqtt: "mqtt-adapter",
     mqtt5: "mqtt-adapter",
@@ -59,7 +54,7 @@ export function storeChecks(dbFile: string, traffic: Traffic, churn: ChurnCounts
   const rows: Check[] = [];
   for (const protocol of ["mqtt", "mqtt5", "http", "coap", "coaps", "lorawan"] as const) {
     const loads = traffic.loads.filter((l) => l.protocol === protocol);
-    const kills = churn.kills.filter((k) => k.name === path[protocol] || k.name === "central").length;
+    const kills = churn.kills.filter((k) => k.name === path[protocol] || k.name.startsWith("central")).length;
     let acked = 0;
     let lost = 0;
     let firstLost: string | undefined;
@@ -90,71 +85,54 @@ export function storeChecks(dbFile: string, traffic: Traffic, churn: ChurnCounts
 }
 
 /** Modbus: every meter has reports stored in the last fifth of the run (polling survived every kill). */
-export function modbusCheck(dbFile: string, traffic: Traffic, sinceMs: number): Check {
-  const db = new DatabaseSync(dbFile, { readOnly: true });
-  try {
-    const q = db.prepare("select count(*) as n from device_events where device_int_id = ? and create_at >= ?");
-    const counts = traffic.modbusMeters.map((m) => Number((q.get(m.id, sinceMs) as { n: number }).n));
-    const silent = counts.filter((n) => n === 0).length;
-    return {
-      name: "modbus: meters with no report in the last fifth",
-      figure: `${silent} of ${counts.length} (${counts.reduce((a, b) => a + b, 0)} reports)`,
-      goal: "0",
-      ok: silent === 0 && counts.length > 0,
-    };
-  } finally {
-    db.close();
+export async function modbusCheck(store: SoakStore, traffic: Traffic, sinceMs: number): Promise<Check> {
+  const counts: number[] = [];
+  for (const m of traffic.modbusMeters) {
+    const [row] = await store.all(
+      "select count(*) as n from device_events where device_int_id = ? and create_at >= ?",
+      [m.id, sinceMs],
+    );
+    counts.push(Number(row!.n));
   }
+  const silent = counts.filter((n) => n === 0).length;
+  return {
+    name: "modbus: meters with no report in the last fifth",
+    figure: `${silent} of ${counts.length} (${counts.reduce((a, b) => a + b, 0)} reports)`,
+    goal: "0",
+    ok: silent === 0 && counts.length > 0,
+  };
 }
 
 /**
  * Commands still "issued" (publishStatus 1) although their TTL ran out more than `slackMs` ago; the commands of the
  * last `slackMs` of the run are not judged.
  */
-export function commandsCheck(dbFile: string, slackMs: number): Check {
-  const db = new DatabaseSync(dbFile, { readOnly: true });
-  try {
-    const row = db
-      .prepare(
-        "select count(*) as n, (select count(*) from control_logs) as total from control_logs where publish_status = 1 and expires_at is not null and expires_at < ?",
-      )
-      .get(Date.now() - slackMs) as { n: number; total: number };
-    return {
-      name: "commands left issued past their TTL",
-      figure: `${row.n} of ${row.total} commands`,
-      goal: "0",
-      ok: Number(row.n) === 0,
-    };
-  } finally {
-    db.close();
-  }
+export async function commandsCheck(store: SoakStore, slackMs: number): Promise<Check> {
+  const [row] = await store.all(
+    "select count(*) as n, (select count(*) from control_logs) as total from control_logs where publish_status = 1 and expires_at is not null and expires_at < ?",
+    [Date.now() - slackMs],
+  );
+  return {
+    name: "commands left issued past their TTL",
+    figure: `${Number(row!.n)} of ${Number(row!.total)} commands`,
+    goal: "0",
+    ok: Number(row!.n) === 0,
+  };
 }
 
 /**
  * The store's size against what retention allows: with a run shorter than IOT_RETENTION_DAYS and the outbox's
  * retention every row is still within retention, so the file may hold those rows and no more.
  */
-export function sizeCheck(dbFile: string): Check {
-  const db = new DatabaseSync(dbFile, { readOnly: true });
+export async function sizeCheck(store: SoakStore): Promise<Check> {
   let rows = 0;
-  try {
-    for (const table of ["device_events", "connect_logs", "control_logs", "northbound_events", "webhook_deliveries"])
-      rows += Number((db.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n);
-  } finally {
-    db.close();
-  }
-  const size = (f: string) => {
-    try {
-      return statSync(f).size;
-    } catch {
-      return 0;
-    }
-  };
-  const bytes = size(dbFile) + size(`${dbFile}-wal`);
+  for (const table of ["device_events", "connect_logs", "control_logs", "northbound_events", "webhook_deliveries"])
+    rows += Number((await store.all(`select count(*) as n from ${table}`))[0]!.n);
+  const bytes = await store.bytes();
   const allowed = STORE_BASE_BYTES + rows * BYTES_PER_ROW;
   return {
-    name: "database size (file and WAL)",
-    figure: `${(bytes / MB).toFixed(1)} MB for ${rows} rows kept (${rows ? Math.round((bytes - 0) / rows) : 0} B a row)`,
+    name: `database size (${store.engine === "SQLite" ? "file and WAL" : "pg_database_size"})`,
+    figure: `${(bytes / MB).toFixed(1)} MB for ${rows} rows kept (${rows ? Math.round(bytes / rows) : 0} B a row)`,
     goal: `≤ ${(allowed / MB).toFixed(1)} MB (32 MB + 1 KiB a row)`,
     ok: bytes <= allowed,
   };

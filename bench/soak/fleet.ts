@@ -1,16 +1,19 @@
 /**
- * The soak's fleet: the central node and every adapter as separate processes on one SQLite file (test/
- * restartable-fleet.ts, every port fixed so a restarted process is found where it was), a process of Modbus TCP
- * slaves (bench/modbus-slaves.ts), and the supervisor that kill -9s one of them and starts it again as an operator's
- * would.
+ * The soak's fleet: the central node and every adapter as separate processes on one SQLite file, or two central
+ * nodes on a PostgreSQL database made for the run (test/restartable-fleet.ts, every port fixed so a restarted process
+ * is found where it was), a process of Modbus TCP slaves (bench/modbus-slaves.ts), and the supervisor that kill -9s
+ * one of them and starts it again as an operator's would.
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { join } from "node:path";
+import pg from "pg";
 import { reachable, type FleetProcess } from "../../scripts/fleet.js";
 import { freePorts } from "../../test/helpers.js";
 import { killHard, startRestartableFleet, type RestartableFleet } from "../../test/restartable-fleet.js";
 import type { SoakPlan } from "./settings.js";
+import { postgresStore, sqliteStore, type SoakStore } from "./store.js";
 
 /** The adapters started with the central node; the Modbus one follows once its gateway exists. */
 const ADAPTER_NAMES = ["mqtt-adapter", "http-adapter", "coap-adapter", "lwm2m-adapter", "lorawan-adapter"];
@@ -20,8 +23,8 @@ export interface SoakFleet {
   readonly coapsUrl: string;
   readonly loraPort: number;
   readonly apiBase: string;
-  /** The SQLite file the central node writes. */
-  readonly dbFile: string;
+  /** What the fleet stored, for the checks (close it when done). */
+  openStore(): Promise<SoakStore>;
   /** Every process by name (the latest of each): its pid and where its metrics are served. */
   processes(): { name: string; pid: number | undefined; metricsUrl: string | undefined }[];
   /** Starts the Modbus adapter for `gateway` (again after a kill with the same settings). */
@@ -45,8 +48,10 @@ async function startSlaves(units: number): Promise<{ child: ChildProcess; port: 
 
 export async function startSoakFleet(plan: SoakPlan): Promise<SoakFleet> {
   const [api, coaps, lora] = await freePorts(3);
+  const database = plan.databaseUrl ? await createDatabase(plan.databaseUrl) : undefined;
   const f = await startRestartableFleet(
     {
+      ...(database ? { IOT_DATABASE_URL: database.url } : {}),
       IOT_API_PORT: String(api),
       IOT_COAPS_PORT: String(coaps),
       IOT_LORA_UDP_PORT: String(lora),
@@ -64,6 +69,7 @@ export async function startSoakFleet(plan: SoakPlan): Promise<SoakFleet> {
       IOT_LOG_LEVEL: "error",
     },
     ADAPTER_NAMES,
+    database ? 2 : 1,
   );
   const slaves = await startSlaves(plan.modbusSlaves);
   let modbusEnv: Record<string, string> | undefined;
@@ -77,11 +83,12 @@ export async function startSoakFleet(plan: SoakPlan): Promise<SoakFleet> {
     coapsUrl: `coaps://127.0.0.1:${coaps}`,
     loraPort: lora!,
     apiBase,
-    dbFile: join(f.settings.IOT_DATA_DIR!, "iot.db"),
+    openStore: () =>
+      database ? postgresStore(database.url) : Promise.resolve(sqliteStore(join(f.settings.IOT_DATA_DIR!, "iot.db"))),
     modbusPort: slaves.port,
     startModbus,
     processes: () => [
-      { name: "central", pid: f.central.child.pid, metricsUrl: `${apiBase}/metrics` },
+      ...f.centrals.map((c) => ({ name: c.name, pid: c.child.pid, metricsUrl: `${reachable(c.urls.api!)}/metrics` })),
       ...[...f.adapters.values()].map((p: FleetProcess) => ({
         name: p.name,
         pid: p.child.pid,
@@ -90,9 +97,10 @@ export async function startSoakFleet(plan: SoakPlan): Promise<SoakFleet> {
     ],
     async killAndRestart(name) {
       const started = performance.now();
-      if (name === "central") {
-        await killHard(f.central);
-        await f.startCentral();
+      const node = f.centrals.findIndex((c) => c.name === name);
+      if (node >= 0) {
+        await killHard(f.centrals[node]!);
+        await f.startCentral(node);
       } else {
         await killHard(f.adapters.get(name)!);
         await f.startAdapter(name, name === "modbus-adapter" ? modbusEnv : {});
@@ -102,6 +110,25 @@ export async function startSoakFleet(plan: SoakPlan): Promise<SoakFleet> {
     async close() {
       slaves.child.disconnect();
       await f.close();
+      await database?.drop();
     },
   };
+}
+
+/** A fresh database on the server of `serverUrl` for one run, dropped with the fleet. */
+async function createDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `iot_soak_${randomBytes(5).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }

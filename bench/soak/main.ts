@@ -4,6 +4,7 @@
  *
  *   SOAK_FRACTION   share of the measured capacity offered in all (default 0.5; see settings.ts)
  *   SOAK_REST_CHURN devices created, blocked and deleted through REST per minute (default 300)
+ *   IOT_BENCH_DATABASE_URL  a PostgreSQL server: two central nodes on a database made there for the run
  */
 import { positiveInt } from "../figures.js";
 import { runSoak } from "./run.js";
@@ -17,6 +18,7 @@ const report = await runSoak({
   minutes,
   fraction,
   restChurnPerMinute: positiveInt(process.env.SOAK_REST_CHURN, 300),
+  ...(process.env.IOT_BENCH_DATABASE_URL ? { databaseUrl: process.env.IOT_BENCH_DATABASE_URL } : {}),
 });
 for (const line of report.lines) console.log(line);
 console.log(report.ok ? "soak: every check met" : "soak: a check FAILED");

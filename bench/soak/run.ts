@@ -83,7 +83,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const log = options.log ?? ((line: string) => console.log(line));
   const plan = planOf(options);
   log(
-    `soak: ${plan.minutes} min at ${plan.fraction} of capacity; windows ${plan.windowMs / 1000} s, samples every ${plan.sampleMs / 1000} s, a kill every ${plan.killEveryMs / 1000} s`,
+    `soak: ${plan.minutes} min at ${plan.fraction} of capacity, ${plan.databaseUrl ? "two central nodes on PostgreSQL" : "one central node on SQLite"}; windows ${plan.windowMs / 1000} s, samples every ${plan.sampleMs / 1000} s, a kill every ${plan.killEveryMs / 1000} s`,
   );
   const s = await startSoakFleet(plan);
   const samples: Samples = new Map();
@@ -107,16 +107,22 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     log("run over: checking");
     const status = await statusChecks(s, traffic);
     await traffic.stop();
-    const checks: Check[] = [
-      ...storeChecks(s.dbFile, traffic, churn.counts),
-      modbusCheck(s.dbFile, traffic, wallStart + plan.runMs * 0.8),
-      status.connected,
-      await status.stopped(),
-      // A command handed to an adapter may stay issued for the central node's in-flight grace (60 s) after it was
-      // handed, its TTL run out or not (the adapter may still answer); then the sweep (at most 5 s) fails it.
-      commandsCheck(s.dbFile, 70_000),
-      sizeCheck(s.dbFile),
-    ];
+    const store = await s.openStore();
+    const checks: Check[] = [];
+    try {
+      checks.push(
+        ...(await storeChecks(store, traffic, churn.counts)),
+        await modbusCheck(store, traffic, wallStart + plan.runMs * 0.8),
+        status.connected,
+        await status.stopped(),
+        // A command handed to an adapter may stay issued for the central node's in-flight grace (60 s) after it was
+        // handed, its TTL run out or not (the adapter may still answer); then the sweep (at most 5 s) fails it.
+        await commandsCheck(store, 70_000),
+        await sizeCheck(store),
+      );
+    } finally {
+      await store.close();
+    }
     const latency = latencyChecks(traffic, plan);
     const processes = processChecks(samples, plan);
     checks.push(...latency.checks, ...processes.checks);

@@ -39,6 +39,8 @@ export interface SoakOptions {
   restChurnPerMinute?: number;
   /** Check the RSS and heap slopes (default: runs of 30 minutes or more). */
   slopes?: boolean;
+  /** A PostgreSQL server (its URL): the run makes a database there and runs two central nodes on it; else SQLite. */
+  databaseUrl?: string;
   /** Print progress lines (default true). */
   log?: (line: string) => void;
 }
@@ -46,6 +48,8 @@ export interface SoakOptions {
 /** A run's settings, all derived. */
 export interface SoakPlan {
   readonly minutes: number;
+  /** PostgreSQL server for two central nodes; undefined: one central node on SQLite. */
+  readonly databaseUrl: string | undefined;
   readonly fraction: number;
   readonly runMs: number;
   /** Rate offered per protocol, messages per second. */
@@ -77,6 +81,7 @@ export function planOf(o: SoakOptions): SoakPlan {
   const tickMs = 10_000;
   return {
     minutes,
+    databaseUrl: o.databaseUrl,
     fraction,
     runMs,
     rates: {
