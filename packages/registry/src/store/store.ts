@@ -118,6 +118,11 @@ export interface StoreOptions {
   pgSchema?: string | undefined;
   /** SQLite only: told when a WAL checkpoint fails (see CheckpointedWal). Default: printed on stderr. */
   onCheckpointError?: (error: Error) => void;
+  /**
+   * PostgreSQL only: days of history one partition of the history tables holds (IOT_HISTORY_PARTITION_DAYS,
+   * history-partitions.ts). Default 1.
+   */
+  historyPartitionDays?: number | undefined;
   /** What the store calls outside its layer: query log, feed events, metrics (see StoreHooks). Default: none. */
   hooks?: StoreHooks | undefined;
 }

@@ -25,6 +25,7 @@ import { uplinkCounts } from "./0024-uplink-counts.js";
 import { mqttSessions } from "../mqtt-sessions.js";
 import { retainedMessages } from "./0030-retained-messages.js";
 import { firmwares } from "./0032-firmwares.js";
+import { partitionedHistory } from "./0034-partitioned-history.js";
 import { commandProperties, exportFileSecrets, loraGateways, metricsProduct } from "../shared-indexes.js";
 
 /**
@@ -64,4 +65,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0029-mqtt-sessions": mqttSessions,
   "0030-retained-messages": retainedMessages,
   "0032-firmwares": firmwares,
+  "0034-partitioned-history": partitionedHistory,
 };
