@@ -97,9 +97,7 @@ export async function ensurePartitions(db: Kysely<Database>, options: EnsureOpti
 function gaps(from: number, to: number, existing: readonly Partition[]): [number, number][] {
   const out: [number, number][] = [];
   let at = from;
-  const overlapping = existing
-    .filter((p) => p.from! < to && p.to! > from)
-    .sort((a, b) => a.from! - b.from!);
+  const overlapping = existing.filter((p) => p.from! < to && p.to! > from).sort((a, b) => a.from! - b.from!);
   for (const p of overlapping) {
     if (p.from! > at) out.push([at, p.from!]);
     at = Math.max(at, p.to!);

@@ -38,9 +38,9 @@ export async function moveUnpartitionedRows(db: Kysely<Database>, options: MoveO
       db,
     );
     if (exists.rows[0]?.r == null) continue;
-    const { rows } = await sql<{ oldest: number | null }>`select min(${sql.ref(t.column)}) as oldest from ${old}`.execute(
-      db,
-    );
+    const { rows } = await sql<{
+      oldest: number | null;
+    }>`select min(${sql.ref(t.column)}) as oldest from ${old}`.execute(db);
     const oldest = rows[0]?.oldest;
     if (oldest != null) {
       const spanDays = options.spanDays ?? 1;
