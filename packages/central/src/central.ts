@@ -109,6 +109,7 @@ export async function startCentral(
     dataDir: config.dataDir,
     batchMaxRows: config.uplinkBatchRows,
     batchMaxDelayMs: config.uplinkBatchDelayMs,
+    historyPartitionDays: config.historyPartitionDays,
     onDatabaseState,
     onCheckpointError: (err) =>
       logger.error({ err }, "WAL checkpoint failed: SQLite's own checkpoints take over, on the event loop"),

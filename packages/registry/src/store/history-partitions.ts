@@ -83,14 +83,45 @@ export async function ensurePartitions(db: Kysely<Database>, options: EnsureOpti
   let made = 0;
   for (const t of HISTORY_TABLES) {
     const existing = (await listPartitions(db, t.table)).filter((p) => p.from !== undefined);
+    const missing: [number, number][] = [];
     for (let start = spanStart(options.from ?? now, spanDays); start <= last; start += span) {
-      for (const [from, to] of gaps(start, start + span, existing)) {
-        if (await createPartition(db, t, from, to)) made++;
-        existing.push({ name: "", from, to });
+      for (const gap of gaps(start, start + span, existing)) {
+        missing.push(gap);
+        existing.push({ name: "", from: gap[0], to: gap[1] });
       }
     }
+    if (missing.length === 0) continue;
+    if (await createAll(db, t, missing)) made += missing.length;
+    else for (const [from, to] of missing) if (await createPartition(db, t, from, to)) made++;
   }
   return made;
+}
+
+/**
+ * Creates the partitions of `ranges` in one transaction (one round trip) when the default partition holds no row of
+ * their span; false when it does, or another node made one of them meanwhile (then they are made one by one).
+ */
+async function createAll(db: Kysely<Database>, t: HistoryTable, ranges: [number, number][]): Promise<boolean> {
+  const lo = Math.min(...ranges.map((r) => r[0]));
+  const hi = Math.max(...ranges.map((r) => r[1]));
+  const statements = ranges.map(
+    ([from, to]) =>
+      `create table ${partitionName(t.table, from)} partition of ${t.table} for values from (${from}) to (${to})`,
+  );
+  try {
+    return await db.transaction().execute(async (tx) => {
+      const key = sql.ref(t.column);
+      const { rows } = await sql<{ stray: boolean }>`select exists (select 1 from ${sql.table(`${t.table}_default`)}
+        where ${key} >= ${lo} and ${key} < ${hi}) as stray`.execute(tx);
+      if (rows[0]?.stray) return false;
+      await sql.raw(statements.join(";\n")).execute(tx);
+      return true;
+    });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "42P07" || code === "42P17") return false;
+    throw error;
+  }
 }
 
 /** The parts of `[from, to)` no partition of `existing` covers. */
