@@ -22,8 +22,9 @@ export interface MoveOptions {
 }
 
 /**
- * PostgreSQL, after migration 0034: moves the rows of each `<table>_unpartitioned` into its partitioned table, in
- * id order, `batchRows` per transaction (`DELETE … RETURNING` into `INSERT`), then drops the emptied table. First it
+ * PostgreSQL, after migration 0034: copies the rows of each `<table>_unpartitioned` into its partitioned table, in
+ * id ranges of `batchRows` ids per transaction, then drops the old table. A stopped move goes on after the newest id
+ * the partitioned table holds (nothing else writes it before the move ends: it runs under the start-up lock). First it
  * makes the partitions of the old rows' time range (at most MAX_PAST_SPANS spans back; older rows land in the default
  * partition). Each batch commits on its own, so a stop (a crash, `stop`) loses nothing and the next call goes on.
  * Answers the rows moved; 0 when there is nothing (left) to move.
@@ -47,16 +48,23 @@ export async function moveUnpartitionedRows(db: Kysely<Database>, options: MoveO
       const from = Math.max(Number(oldest), now - MAX_PAST_SPANS * spanDays * DAY_MS);
       await ensurePartitions(db, { spanDays, from, now });
     }
+    // Where a stopped move ended: the newest id copied (nothing else writes the table before the move ends).
+    const { rows: at } = await sql<{ last: number | null }>`select max(id) as last from ${sql.table(t.table)}`.execute(db);
+    let last = Number(at[0]?.last ?? 0);
     let moved = 0;
     for (;;) {
       if (options.stop?.()) return total + moved;
-      const r = await sql`with batch as (
-          delete from ${old} where id in (select id from ${old} order by id limit ${batchRows}) returning *)
-        insert into ${sql.table(t.table)} select * from batch`.execute(db);
-      const n = Number(r.numAffectedRows ?? 0);
-      moved += n;
+      // The batch's last id: batchRows rows on along the old primary key (none: the rest of the table).
+      const { rows: ends } = await sql<{ id: number }>`select id from ${old} where id > ${last}
+        order by id offset ${batchRows - 1} limit 1`.execute(db);
+      const upTo = ends[0] === undefined ? undefined : Number(ends[0].id);
+      // Copied, not deleted: the old table goes whole at the end.
+      const r = await sql`insert into ${sql.table(t.table)} select * from ${old} where id > ${last}
+        ${upTo === undefined ? sql`` : sql`and id <= ${upTo}`}`.execute(db);
+      moved += Number(r.numAffectedRows ?? 0);
       options.onProgress?.(t.table, moved);
-      if (n < batchRows) break;
+      if (upTo === undefined) break;
+      last = upTo;
     }
     await sql`drop table ${old}`.execute(db);
     total += moved;
