@@ -119,7 +119,10 @@ describe.skipIf(postgresEngine === undefined)("history partitions on PostgreSQL"
     const { db } = await open();
     await ensurePartitions(db, { spanDays: WEEK, from: edge - 14 * DAY, now: sweepAt });
     const ids = await addEvents(db, [edge - 10 * DAY, edge - 5 * DAY, cutoff - HOUR, cutoff + HOUR, sweepAt]);
-    await db.insertInto("settings").values({ key: PIPELINE_CURSOR_KEY, value: String(ids.at(-1)) }).execute();
+    await db
+      .insertInto("settings")
+      .values({ key: PIPELINE_CURSOR_KEY, value: String(ids.at(-1)) })
+      .execute();
     const counts = await new RetentionSweeper(db, { retentionDays: 90, pauseMs: 0 }).sweep(sweepAt);
     expect(counts.deviceEvents).toBe(3);
     const names = (await listPartitions(db, "device_events")).map((p) => p.name);

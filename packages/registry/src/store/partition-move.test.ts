@@ -47,7 +47,9 @@ describe.skipIf(postgresEngine === undefined)("moving a database from before 003
           select count(*) as n, sum(id)::text as ids from device_events`.execute(db);
 
         await sql`alter table device_events add constraint device_events_msg_key_key unique (msg_key)`.execute(db);
-        await sql`create index device_events_device_tenant_id on device_events (device_int_id, tenant_id, id)`.execute(db);
+        await sql`create index device_events_device_tenant_id on device_events (device_int_id, tenant_id, id)`.execute(
+          db,
+        );
         await sql`create index device_events_tenant_id_id on device_events (tenant_id, id)`.execute(db);
         expect((await migrator.migrateTo("0034-partitioned-history")).error).toBeUndefined();
         // The first run stops after three batches, as a node stopped during its start would.

@@ -49,7 +49,9 @@ export async function moveUnpartitionedRows(db: Kysely<Database>, options: MoveO
       await ensurePartitions(db, { spanDays, from, now });
     }
     // Where a stopped move ended: the newest id copied (nothing else writes the table before the move ends).
-    const { rows: at } = await sql<{ last: number | null }>`select max(id) as last from ${sql.table(t.table)}`.execute(db);
+    const { rows: at } = await sql<{ last: number | null }>`select max(id) as last from ${sql.table(t.table)}`.execute(
+      db,
+    );
     let last = Number(at[0]?.last ?? 0);
     let moved = 0;
     for (;;) {
