@@ -3,6 +3,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ensurePartitions, listPartitions, partitionName, spanStart } from "./history-partitions.js";
 import { PIPELINE_CURSOR_KEY } from "./pipeline-cursor-key.js";
 import { RetentionSweeper } from "./retention.js";
+import { HistoryPartitionKeeper } from "./history-partition-keeper.js";
+import { appendEvents } from "../northbound/events.js";
+import { OutboxPruner } from "../northbound/outbox-pruner.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./store.js";
 import { postgresEngine } from "./test-engines.js";
@@ -145,6 +148,30 @@ describe.skipIf(postgresEngine === undefined)("history partitions on PostgreSQL"
     );
     const left = await db.selectFrom("controlLogs").select("publishStatus").execute();
     expect(left).toEqual([{ publishStatus: 1 }]);
+  });
+
+  it("has the keeper make the partitions of the coming days on each round", async () => {
+    const { db } = await open();
+    const later = NOW + 30 * DAY;
+    expect(await new HistoryPartitionKeeper(db, { spanDays: 1 }).runOnce(later)).toBe(4 * 6);
+    const names = (await listPartitions(db, "northbound_events")).map((p) => p.name);
+    for (let d = 0; d <= 3; d++) expect(names).toContain(day(later + d * DAY, "northbound_events"));
+  });
+
+  it("has the outbox pruner drop the outbox partitions wholly past its window and delete the rest row by row", async () => {
+    const { db } = await open();
+    await ensurePartitions(db, { from: NOW - 3 * DAY, now: NOW });
+    const ev = (n: number) => ({ tenantId: "t", deviceIntId: null, type: "uplink" as const, time: n, data: { n } });
+    await db.transaction().execute((tx) => appendEvents(tx, [ev(1), ev(2)], NOW - 3 * DAY + HOUR));
+    await db.transaction().execute((tx) => appendEvents(tx, [ev(3)], NOW - DAY + HOUR));
+    await db.transaction().execute((tx) => appendEvents(tx, [ev(4)], NOW - DAY + 3 * HOUR));
+    const pruned = await new OutboxPruner(db, DAY, () => {}).pruneOnce(NOW + 2 * HOUR);
+    expect(pruned.events).toBe(3);
+    const names = (await listPartitions(db, "northbound_events")).map((p) => p.name);
+    expect(names).not.toContain(day(NOW - 3 * DAY, "northbound_events"));
+    expect(names).toContain(day(NOW - DAY, "northbound_events"));
+    const left = await db.selectFrom("northboundEvents").select("createAt").execute();
+    expect(left.map((r) => Number(r.createAt))).toEqual([NOW - DAY + 3 * HOUR]);
   });
 
   it("scans only the partitions of the range asked for one device's recent uplinks and values", async () => {
