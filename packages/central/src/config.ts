@@ -93,7 +93,7 @@ export const centralSettings = {
   ),
   historyPartitionDays: integer(
     "IOT_HISTORY_PARTITION_DAYS",
-    1,
+    7,
     "PostgreSQL: days of history (uplinks, values, connect and control logs, outbox) one table partition holds.",
     1,
     366,

@@ -11,6 +11,8 @@ const DAY = 86_400_000;
 const ROWS = 1_000_000;
 /** The newest uplink of the old database: its rows span the ten days before. */
 const NOW = Date.UTC(2026, 5, 1);
+/** Day partitions, 100,000 rows a batch. */
+const DAYS = { batchRows: 100_000, spanDays: 1, now: NOW };
 
 describe.skipIf(postgresEngine === undefined)("moving a database from before 0034 into partitions", () => {
   const engine = postgresEngine!;
@@ -54,7 +56,7 @@ describe.skipIf(postgresEngine === undefined)("moving a database from before 003
         expect((await migrator.migrateTo("0034-partitioned-history")).error).toBeUndefined();
         // The first run stops after three batches, as a node stopped during its start would.
         let batches = 0;
-        const first = await moveUnpartitionedRows(db, { batchRows: 100_000, now: NOW, stop: () => batches++ === 3 });
+        const first = await moveUnpartitionedRows(db, { ...DAYS, stop: () => batches++ === 3 });
         expect(first).toBe(300_000);
         const { rows: split } = await sql<{ moved: number; old: string | null }>`select count(*) as moved,
           to_regclass('device_events_unpartitioned')::text as old from device_events`.execute(db);
@@ -62,8 +64,7 @@ describe.skipIf(postgresEngine === undefined)("moving a database from before 003
 
         const progress: number[] = [];
         const second = await moveUnpartitionedRows(db, {
-          batchRows: 100_000,
-          now: NOW,
+          ...DAYS,
           onProgress: (table, moved) => table === "device_events" && progress.push(moved),
         });
         expect(second).toBe(ROWS - 300_000 + 100);

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { DAY_MS, HISTORY_TABLES, ensurePartitions } from "./history-partitions.js";
+import { DAY_MS, DEFAULT_PARTITION_DAYS, HISTORY_TABLES, ensurePartitions } from "./history-partitions.js";
 import { UNPARTITIONED } from "./migrations/postgres/0034-partitioned-history.js";
 import type { Database } from "./schema.js";
 
@@ -44,7 +44,7 @@ export async function moveUnpartitionedRows(db: Kysely<Database>, options: MoveO
     }>`select min(${sql.ref(t.column)}) as oldest from ${old}`.execute(db);
     const oldest = rows[0]?.oldest;
     if (oldest != null) {
-      const spanDays = options.spanDays ?? 1;
+      const spanDays = options.spanDays ?? DEFAULT_PARTITION_DAYS;
       const from = Math.max(Number(oldest), now - MAX_PAST_SPANS * spanDays * DAY_MS);
       await ensurePartitions(db, { spanDays, from, now });
     }

@@ -2,6 +2,17 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from "kysely";
 import { HISTORY_TABLES, listPartitions, type HistoryTable, type Partition } from "./history-partitions.js";
 import type { Database } from "./schema.js";
 
+/**
+ * The cutoff the row sweep uses on a partitioned table: the start of the partition holding `cutoff`, when one does.
+ * That partition's rows stay until it is dropped whole (they are kept at most one span past the retention window),
+ * so retention never deletes them row by row; older rows left (the default partition's, those of a partition kept
+ * for a row still needed) are the row sweep's.
+ */
+export async function rowSweepCutoff(db: Kysely<Database>, table: DropRule["table"], cutoff: number): Promise<number> {
+  const edge = (await listPartitions(db, table)).find((p) => p.from! <= cutoff && cutoff < p.to!);
+  return edge?.from ?? cutoff;
+}
+
 /** Longest wait for the lock that dropping a partition takes on its table, ms: ingest waits at most this long. */
 const DROP_LOCK_TIMEOUT_MS = 2_000;
 
@@ -16,8 +27,8 @@ export interface DropRule {
 
 /**
  * PostgreSQL: drops each partition of `rule.table` whose whole range lies before `cutoff` (epoch ms) and which holds
- * no row `rule.keep` names; answers the rows dropped. What is left past the cutoff (the partition at the edge, the
- * default partition, partitions kept) is the row sweep's (RetentionSweeper). The rows are counted before the drop;
+ * no row `rule.keep` names; answers the rows dropped. The default partition's rows past the cutoff and the rows of a
+ * partition kept are the row sweep's (RetentionSweeper, with rowSweepCutoff). The rows are counted before the drop;
  * the drop itself takes the table's ACCESS EXCLUSIVE lock for a moment, waiting at most DROP_LOCK_TIMEOUT_MS for it
  * (the partition is tried again at the next sweep).
  */

@@ -3,7 +3,7 @@ import { PIPELINE_CURSOR_KEY } from "./pipeline-cursor-key.js";
 import type { Database } from "./schema.js";
 import { subtractUplinksWhere } from "./uplink-counts.js";
 import { engineOf } from "./multi-row-insert.js";
-import { dropExpiredPartitions, type DropRule } from "./partition-retention.js";
+import { dropExpiredPartitions, rowSweepCutoff, type DropRule } from "./partition-retention.js";
 
 /** One day, ms. */
 const DAY_MS = 86_400_000;
@@ -75,9 +75,10 @@ export interface RetentionOptions {
  * the first window holding no row older than the cutoff: ids grow with arrival, so that is where the kept rows
  * begin (a window of old commands still waiting is stepped over). Events
  * the data pipeline has not gone through yet (above its cursor, or all of them before it ever ran) are kept.
- * On PostgreSQL the tables are partitioned by time (migration 0034): each partition wholly past the cutoff is first
- * dropped whole (partition-retention.ts), and the row sweep then deletes what is left past it (the partition at the
- * edge, the default partition, partitions kept for a row still needed), so the cutoff stays exact on both engines.
+ * On PostgreSQL the tables are partitioned by time (migration 0034): each partition wholly past the cutoff is
+ * dropped whole (partition-retention.ts), and the partition at the edge waits until it is wholly past too, so a row
+ * is kept at most one partition span longer than on SQLite and none is deleted one by one; the row sweep deletes
+ * only the default partition's expired rows and the expired rows of partitions kept for a row still needed.
  */
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -116,8 +117,13 @@ export class RetentionSweeper {
     const partitioned = engineOf(this.db) === "postgres";
     for (const trimmed of TRIMMED) {
       if (this.stopped) break;
-      const dropped = partitioned ? await this.dropPartitions(trimmed, cutoff) : 0;
-      counts[trimmed.table] = dropped + (await this.trim(trimmed, cutoff));
+      if (!partitioned) {
+        counts[trimmed.table] = await this.trim(trimmed, cutoff);
+        continue;
+      }
+      const dropped = await this.dropPartitions(trimmed, cutoff);
+      counts[trimmed.table] =
+        dropped + (await this.trim(trimmed, await rowSweepCutoff(this.db, trimmed.partitioned, cutoff)));
     }
     return counts;
   }

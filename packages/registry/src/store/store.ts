@@ -120,7 +120,7 @@ export interface StoreOptions {
   onCheckpointError?: (error: Error) => void;
   /**
    * PostgreSQL only: days of history one partition of the history tables holds (IOT_HISTORY_PARTITION_DAYS,
-   * history-partitions.ts). Default 1.
+   * history-partitions.ts). Default 7.
    */
   historyPartitionDays?: number | undefined;
   /** What the store calls outside its layer: query log, feed events, metrics (see StoreHooks). Default: none. */
