@@ -53,7 +53,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       await withPostgresStartupLock(db, async () => {
         await migrateToLatest(db, "postgres", migrationSchema);
         const spanDays = options.historyPartitionDays;
-        await moveUnpartitionedRows(db, { spanDays, onProgress: hooks.partitionMoveProgress });
+        await moveUnpartitionedRows(db, { spanDays, onProgress: options.onPartitionMove });
         await ensurePartitions(db, { spanDays });
       });
     else await migrateSqlite(db);

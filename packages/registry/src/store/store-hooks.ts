@@ -16,8 +16,6 @@ export interface StoreHooks {
   uplinkMetrics?: UplinkWriterMetrics | undefined;
   /** Settles the commands that uplinks answer (request/response), in their batch's transaction. */
   uplinkAnswers?: UplinkAnswers | undefined;
-  /** PostgreSQL: rows of `table` moved so far into its partitions after migration 0034 (partition-move.ts). */
-  partitionMoveProgress?: ((table: string, moved: number) => void) | undefined;
 }
 
 /** An uplink a batch stored now that answers a command (its `answerKey`). */

@@ -123,6 +123,11 @@ export interface StoreOptions {
    * history-partitions.ts). Default 7.
    */
   historyPartitionDays?: number | undefined;
+  /**
+   * PostgreSQL, at the first opening after migration 0034: told after each batch of history rows copied into their
+   * partitions, with the table and its rows copied so far by this opening (partition-move.ts).
+   */
+  onPartitionMove?: ((table: string, moved: number) => void) | undefined;
   /** What the store calls outside its layer: query log, feed events, metrics (see StoreHooks). Default: none. */
   hooks?: StoreHooks | undefined;
 }
