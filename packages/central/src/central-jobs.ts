@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import {
   DEFAULT_RECONCILE_INTERVAL_MS,
   DataPipeline,
+  HistoryPartitionKeeper,
   MqttSessionSweeper,
   NatsBridge,
   OutboxPruner,
@@ -73,6 +74,16 @@ export function addSingletonJobs(leases: JobLeases, deps: SingletonJobDeps): voi
       }),
     ),
   );
+  // PostgreSQL: the history tables' partitions of the next spans, made ahead (the store made them at start too).
+  if (store.engine === "postgres")
+    leases.add("history-partitions", () =>
+      started(
+        new HistoryPartitionKeeper(store.db, {
+          spanDays: config.historyPartitionDays,
+          onError: (err) => logger.error({ err }, "making history partitions failed"),
+        }),
+      ),
+    );
   // The tenants' uplink counts: the delta rows the uplink writer adds are folded into one per tenant, and on
   // PostgreSQL (where two races can leave a sum off) reconciled with the rows once an hour.
   leases.add("uplink-counts", () =>

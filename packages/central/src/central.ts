@@ -109,6 +109,10 @@ export async function startCentral(
     dataDir: config.dataDir,
     batchMaxRows: config.uplinkBatchRows,
     batchMaxDelayMs: config.uplinkBatchDelayMs,
+    historyPartitionDays: config.historyPartitionDays,
+    // A database from before migration 0034: its history moves into partitions before the node serves.
+    onPartitionMove: (table, moved) =>
+      moved % 1_000_000 === 0 && logger.info({ table, moved }, "history rows moved into partitions (migration 0034)"),
     onDatabaseState,
     onCheckpointError: (err) =>
       logger.error({ err }, "WAL checkpoint failed: SQLite's own checkpoints take over, on the event loop"),

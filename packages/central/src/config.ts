@@ -91,6 +91,13 @@ export const centralSettings = {
     0,
     36_500,
   ),
+  historyPartitionDays: integer(
+    "IOT_HISTORY_PARTITION_DAYS",
+    7,
+    "PostgreSQL: days of history (uplinks, values, connect and control logs, outbox) one table partition holds.",
+    1,
+    366,
+  ),
   exportTtl: integer(
     "IOT_EXPORT_TTL",
     86_400,

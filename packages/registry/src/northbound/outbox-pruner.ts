@@ -1,6 +1,11 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { pruneEvents } from "./events.js";
+import { engineOf } from "../store/multi-row-insert.js";
+import { dropExpiredPartitions, rowSweepCutoff } from "../store/partition-retention.js";
+
+/** The outbox's partitions are dropped whatever their rows. */
+const OUTBOX = { table: "northbound_events" } as const;
 
 /** How often the outbox is pruned, ms. */
 const PRUNE_INTERVAL_MS = 60_000;
@@ -23,8 +28,13 @@ export class OutboxPruner {
   /** Prunes now; answers how many events and delivery records went. */
   async pruneOnce(now = Date.now()): Promise<{ events: number; deliveries: number }> {
     const before = now - this.retentionMs;
-    let events = 0;
-    for (let n = -1; n !== 0; events += n) n = await pruneEvents(this.db, before);
+    // PostgreSQL: the outbox's partitions wholly past the window go whole (migration 0034), the rest row by row.
+    // PostgreSQL: the outbox's partitions wholly past the window go whole (migration 0034); the partition at the
+    // edge waits for its turn, so only the default partition's rows are deleted one by one.
+    const pg = engineOf(this.db) === "postgres";
+    let events = pg ? await dropExpiredPartitions(this.db, OUTBOX, before) : 0;
+    const rowsBefore = pg ? await rowSweepCutoff(this.db, OUTBOX.table, before) : before;
+    for (let n = -1; n !== 0; events += n) n = await pruneEvents(this.db, rowsBefore);
     const r = await this.db.deleteFrom("webhookDeliveries").where("createAt", "<", before).executeTakeFirst();
     return { events, deliveries: Number(r.numDeletedRows) };
   }

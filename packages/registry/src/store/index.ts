@@ -15,5 +15,6 @@ export {
   type RetentionCounts,
   type RetentionOptions,
 } from "./retention.js";
+export { HistoryPartitionKeeper, type HistoryPartitionKeeperOptions } from "./history-partition-keeper.js";
 export { DEFAULT_RECONCILE_INTERVAL_MS, UplinkCountFolder, recountUplinks } from "./uplink-counts.js";
 export { lockSqliteDataDir, SQLITE_LOCK_FILE_NAME, type SqliteNodeLock } from "./sqlite-lock.js";

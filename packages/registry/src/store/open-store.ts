@@ -9,6 +9,8 @@ import type { Engine, Store, StoreOptions } from "./store.js";
 import { BatchedUplinkWriter } from "./uplink-writer.js";
 import { CheckpointedWal } from "./wal-checkpoints.js";
 import { withPostgresStartupLock } from "./startup-lock.js";
+import { ensurePartitions } from "./history-partitions.js";
+import { moveUnpartitionedRows } from "./partition-move.js";
 import { WriteLock } from "./write-lock.js";
 
 /** Without a handler of its own, a failed WAL checkpoint is reported on stderr (the store goes on). */
@@ -45,7 +47,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   try {
     // Several nodes starting at once on PostgreSQL migrate one after another.
-    if (engine === "postgres") await withPostgresStartupLock(db, () => migrateToLatest(db, engine, migrationSchema));
+    // Then the history rows of a database from before 0034 move into their partitions (resumable), and the
+    // partitions of the next spans are made before any uplink needs them.
+    if (engine === "postgres")
+      await withPostgresStartupLock(db, async () => {
+        await migrateToLatest(db, "postgres", migrationSchema);
+        const spanDays = options.historyPartitionDays;
+        await moveUnpartitionedRows(db, { spanDays, onProgress: options.onPartitionMove });
+        await ensurePartitions(db, { spanDays });
+      });
     else await migrateSqlite(db);
   } catch (error) {
     await db.destroy();

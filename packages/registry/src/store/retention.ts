@@ -2,6 +2,8 @@ import { sql, type Expression, type Kysely, type SqlBool } from "kysely";
 import { PIPELINE_CURSOR_KEY } from "./pipeline-cursor-key.js";
 import type { Database } from "./schema.js";
 import { subtractUplinksWhere } from "./uplink-counts.js";
+import { engineOf } from "./multi-row-insert.js";
+import { dropExpiredPartitions, rowSweepCutoff, type DropRule } from "./partition-retention.js";
 
 /** One day, ms. */
 const DAY_MS = 86_400_000;
@@ -23,17 +25,25 @@ interface Trimmed {
   settledOnly?: true;
   /** Only events the data pipeline went through (id at or below its cursor). */
   processedOnly?: true;
+  /** PostgreSQL: the partitioned table (migration 0034) whose partitions past the cutoff are dropped whole. */
+  partitioned: DropRule["table"];
   /** Runs first in each delete's transaction, given the rows' condition (columns unqualified): what they count for. */
   beforeDelete?: (tx: Kysely<Database>, where: Expression<SqlBool>) => Promise<void>;
 }
 
 const TRIMMED: readonly Trimmed[] = [
   // Uplinks leave their tenants' counts (uplink-counts.ts) in the transaction that deletes them.
-  { table: "deviceEvents", time: "msgTime", processedOnly: true, beforeDelete: subtractUplinksWhere },
-  { table: "pointValues", time: "receivedAt" },
-  { table: "metricValues", time: "valueTime" },
-  { table: "connectLogs", time: "createAt" },
-  { table: "controlLogs", time: "createAt", settledOnly: true },
+  {
+    table: "deviceEvents",
+    partitioned: "device_events",
+    time: "msgTime",
+    processedOnly: true,
+    beforeDelete: subtractUplinksWhere,
+  },
+  { table: "pointValues", partitioned: "point_values", time: "receivedAt" },
+  { table: "metricValues", partitioned: "metric_values", time: "valueTime" },
+  { table: "connectLogs", partitioned: "connect_logs", time: "createAt" },
+  { table: "controlLogs", partitioned: "control_logs", time: "createAt", settledOnly: true },
 ];
 
 /** Rows one sweep deleted, per table. */
@@ -65,6 +75,10 @@ export interface RetentionOptions {
  * the first window holding no row older than the cutoff: ids grow with arrival, so that is where the kept rows
  * begin (a window of old commands still waiting is stepped over). Events
  * the data pipeline has not gone through yet (above its cursor, or all of them before it ever ran) are kept.
+ * On PostgreSQL the tables are partitioned by time (migration 0034): each partition wholly past the cutoff is
+ * dropped whole (partition-retention.ts), and the partition at the edge waits until it is wholly past too, so a row
+ * is kept at most one partition span longer than on SQLite and none is deleted one by one; the row sweep deletes
+ * only the default partition's expired rows and the expired rows of partitions kept for a row still needed.
  */
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -100,9 +114,16 @@ export class RetentionSweeper {
     const counts = Object.fromEntries(TRIMMED.map((t) => [t.table, 0])) as RetentionCounts;
     if (this.options.retentionDays <= 0) return counts;
     const cutoff = now - this.options.retentionDays * DAY_MS;
+    const partitioned = engineOf(this.db) === "postgres";
     for (const trimmed of TRIMMED) {
       if (this.stopped) break;
-      counts[trimmed.table] = await this.trim(trimmed, cutoff);
+      if (!partitioned) {
+        counts[trimmed.table] = await this.trim(trimmed, cutoff);
+        continue;
+      }
+      const dropped = await this.dropPartitions(trimmed, cutoff);
+      counts[trimmed.table] =
+        dropped + (await this.trim(trimmed, await rowSweepCutoff(this.db, trimmed.partitioned, cutoff)));
     }
     return counts;
   }
@@ -159,6 +180,22 @@ export class RetentionSweeper {
       await new Promise((resolve) => setTimeout(resolve, this.pauseMs));
     }
     return total;
+  }
+
+  /**
+   * PostgreSQL: drops the partitions wholly past the cutoff, but not one holding a row the row sweep would keep (a
+   * command still waiting, an event the pipeline has not gone through, a value received within the window: values
+   * are partitioned by their device time). Answers the rows dropped.
+   */
+  private async dropPartitions(t: Trimmed, cutoff: number): Promise<number> {
+    let keep: DropRule["keep"];
+    if (t.processedOnly) {
+      const ceiling = await this.pipelineCursor();
+      if (ceiling === null) return 0;
+      keep = sql<SqlBool>`id > ${ceiling}`;
+    } else if (t.settledOnly) keep = sql<SqlBool>`publish_status = 1`;
+    else if (t.table === "pointValues") keep = sql<SqlBool>`received_at >= ${cutoff}`;
+    return dropExpiredPartitions(this.db, { table: t.partitioned, keep, uplinkCounts: t.processedOnly }, cutoff);
   }
 
   /** Whether the window `(after, last]` holds a row older than the cutoff (one kept for another reason). */

@@ -118,6 +118,16 @@ export interface StoreOptions {
   pgSchema?: string | undefined;
   /** SQLite only: told when a WAL checkpoint fails (see CheckpointedWal). Default: printed on stderr. */
   onCheckpointError?: (error: Error) => void;
+  /**
+   * PostgreSQL only: days of history one partition of the history tables holds (IOT_HISTORY_PARTITION_DAYS,
+   * history-partitions.ts). Default 7.
+   */
+  historyPartitionDays?: number | undefined;
+  /**
+   * PostgreSQL, at the first opening after migration 0034: told after each batch of history rows copied into their
+   * partitions, with the table and its rows copied so far by this opening (partition-move.ts).
+   */
+  onPartitionMove?: ((table: string, moved: number) => void) | undefined;
   /** What the store calls outside its layer: query log, feed events, metrics (see StoreHooks). Default: none. */
   hooks?: StoreHooks | undefined;
 }

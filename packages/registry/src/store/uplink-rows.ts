@@ -32,6 +32,11 @@ const COLUMN_TYPES = {
 const COLUMNS = Object.keys(COLUMN_TYPES);
 
 const ON_CONFLICT = "on conflict (msg_key) do nothing";
+/**
+ * PostgreSQL's `device_events` is partitioned by `msg_time` (migration 0034), so its unique key is `(msg_key,
+ * msg_time)`: a replay carries its first copy's record, time included, and so still meets the conflict.
+ */
+const PG_ON_CONFLICT = "on conflict (msg_key, msg_time) do nothing";
 
 /** The UplinkRows of a store: one statement stepped per row on SQLite (its connection known), else multi-row. */
 export function uplinkRows(db: Kysely<Database>, engine: Engine): UplinkRows {
@@ -87,7 +92,7 @@ class MultiRowUplinkRows implements UplinkRows {
       engine,
       "device_events",
       COLUMN_TYPES,
-      `${ON_CONFLICT} returning msg_key as k, id`,
+      `${engine === "postgres" ? PG_ON_CONFLICT : ON_CONFLICT} returning msg_key as k, id`,
     );
   }
 

@@ -26,6 +26,7 @@ import { mqttSessions } from "../mqtt-sessions.js";
 import { retainedMessages } from "./0030-retained-messages.js";
 import { firmwares } from "./0032-firmwares.js";
 import { loraMulticast } from "./0033-lora-multicast.js";
+import { partitionedHistory } from "./0034-partitioned-history.js";
 import { commandProperties, exportFileSecrets, loraGateways, metricsProduct } from "../shared-indexes.js";
 
 /**
@@ -66,4 +67,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0030-retained-messages": retainedMessages,
   "0032-firmwares": firmwares,
   "0033-lora-multicast": loraMulticast,
+  "0034-partitioned-history": partitionedHistory,
 };
