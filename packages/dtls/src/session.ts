@@ -80,7 +80,10 @@ export class ServerSession {
     this.nextReceiveSeq = message.messageSeq + 1;
     this.nextSendSeq = message.messageSeq;
     const { certificate, checkClientCertificate } = opts;
-    const have = { psk: !!opts.lookupPsk, certificate: !!(certificate && checkClientCertificate) };
+    const have = {
+      psk: !!opts.lookupPsk,
+      certificate: checkClientCertificate ? certificate?.keyExchange : undefined,
+    };
     this.resumed = resumable(hello, opts.sessionCache, (id) => !!servedSuite(id, have));
     this.suite = this.resumed ? servedSuite(this.resumed.suiteId, have) : chooseSuite(hello, have);
     this.extendedMasterSecret = offersExtendedMasterSecret(hello);
@@ -88,7 +91,7 @@ export class ServerSession {
     const cid = opts.connectionId && negotiateConnectionId(hello, opts.connectionId);
     if (cid) this.channel.useConnectionIds(opts.connectionId!, cid.peer);
     this.connectionId = cid ? opts.connectionId : undefined;
-    if (this.suite?.keyExchange === "ecdhe_ecdsa" && !this.resumed) {
+    if (this.suite && this.suite.keyExchange !== "psk" && !this.resumed) {
       this.exchange = new CertificateExchange(certificate!, checkClientCertificate!);
     }
     this.cancelDeadline = opts.clock.setTimer(opts.handshakeTimeoutMs ?? 120_000, () => {

@@ -19,7 +19,10 @@ export interface DtlsPeer {
 export interface DtlsServerOptions {
   /** Enables the PSK suites; `from` is the client's address (for the caller's logs and limits). */
   lookupPsk?(identity: Buffer, from: { address: string; port: number }): Promise<Buffer[] | undefined>;
-  /** The server's chain (its own certificate first) and P-256 key in PEM; with the check, the ECDHE_ECDSA suites. */
+  /**
+   * The server's chain (its own certificate first) and key in PEM; with the check, the ECDHE_ECDSA suites for a P-256
+   * key, the ECDHE_RSA one for an RSA key.
+   */
   certificate?: { chain: string; key: string };
   /** Whether a client's chain (DER) is trusted and whose it is; possession of its key is checked here already. */
   checkClientCertificate?(chain: Buffer[], from: { address: string; port: number }): ReturnType<CheckClientCertificate>;
