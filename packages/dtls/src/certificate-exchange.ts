@@ -64,9 +64,9 @@ function isP256(key: KeyObject): boolean {
 export type ExchangeStep = { premaster?: Buffer; client?: ClientIdentity };
 
 /**
- * The certificate part of an ECDHE_ECDSA or ECDHE_RSA handshake with mutual authentication (RFC 8422, RFC 5246 §7.4): the server's
- * Certificate, signed ServerKeyExchange and CertificateRequest, then the client's Certificate, ClientKeyExchange and
- * CertificateVerify, in that order. The ephemeral key lives only as long as this object.
+ * The certificate part of an ECDHE_ECDSA or ECDHE_RSA handshake with mutual authentication (RFC 8422, RFC 5246
+ * §7.4): the server's Certificate, signed ServerKeyExchange and CertificateRequest, then the client's Certificate,
+ * ClientKeyExchange and CertificateVerify, in that order. The ephemeral key lives only as long as this object.
  */
 export class CertificateExchange {
   private readonly ecdh = createECDH("prime256v1");
