@@ -73,6 +73,11 @@ export class DtlsServer {
     return this.sessions.size;
   }
 
+  /** Sessions still handshaking (at most `maxHandshakes`): the state a client with a good cookie costs. */
+  get handshakes(): number {
+    return this.handshaking;
+  }
+
   /** Sessions kept for resumption. */
   get cachedSessions(): number {
     return this.cache?.size ?? 0;
