@@ -5,8 +5,9 @@
  * decoders, which promise a result, never a throw. Server cases: a DtlsServer on an in-memory socket with PSK and
  * certificate suites and connection IDs, fed the next datagram of one of four scripted clients (PSK, PSK with a
  * connection ID, certificate) — mutated or whole — from its address, a client now and then starting over (a new
- * handshake replacing its session), time moving now and then (retransmission, handshake timeouts). Nothing may throw or escape, no session may end with internal_error, an established session
- * echoes a whole data record, sessions and half-open handshakes stay bounded, and a fresh device still gets through.
+ * handshake replacing its session), time moving now and then (retransmission, handshake timeouts). Nothing may
+ * throw or escape, no session may end with internal_error, an established session echoes a whole data record,
+ * sessions and half-open handshakes stay bounded, and a fresh device still gets through.
  */
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import fc from "fast-check";
