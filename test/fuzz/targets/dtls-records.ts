@@ -97,6 +97,8 @@ interface Peer {
   client: PskTestClient;
   /** The datagram of this stage, kept so mutated copies of one flight are sent until a whole one gets through. */
   pending?: Buffer;
+  /** The last few steps (stage, whole or mutated, answers, closes), for the message of a failure. */
+  history: string[];
 }
 
 /** The system under test: a server with both kinds of suites, and the PKI its certificate clients use. */
@@ -120,6 +122,7 @@ class DtlsRig {
       checkClientCertificate: () => Promise.resolve({ identity: Buffer.from("fuzz-device") }),
       clock: this.clock,
       maxHandshakes: MAX_HANDSHAKES,
+      sessionCache: { maxEntries: 16, lifetimeMs: 3_600_000 },
       handshakeTimeoutMs: 30_000,
       onData: (peer, data) => peer.session.sendData(data),
       onEstablished: (peer) => this.established.add(peer.address),
@@ -130,7 +133,7 @@ class DtlsRig {
     });
     const peer = (i: number, certificate: boolean, extensions: Extension[]): Peer => ({
       ...{ address: `10.9.0.${i + 1}`, port: 5000 + i, certificate, extensions },
-      ...{ stage: "new", client: new PskTestClient() },
+      ...{ stage: "new", client: new PskTestClient(), history: [] },
     });
     this.peers = [peer(0, false, [EMS]), peer(1, false, []), peer(2, false, [EMS, CID]), peer(3, true, [EMS])];
   }
@@ -161,6 +164,13 @@ class DtlsRig {
   advance(p: Peer, whole: boolean, replies: Buffer[]): void {
     const lost = this.closed.has(p.address);
     this.closed.delete(p.address);
+    p.history.push(`${p.stage} ${whole ? "whole" : "mutated"} ${replies.length} answers${lost ? " closed" : ""}`);
+    p.history.splice(0, p.history.length - 12);
+    // A mutated flight that still established did so with this client's keys (its Finished verified).
+    if (p.stage === "flight" && this.established.delete(p.address)) {
+      p.stage = "established";
+      return;
+    }
     // In the cookie stage a close is the old session's, which the new handshake replaces.
     if (lost && p.stage !== "new" && p.stage !== "cookie") return this.reset(p);
     if (!whole) return;
@@ -172,12 +182,14 @@ class DtlsRig {
         p.client.serverFlight(replies);
         p.pending = undefined;
         p.stage = "flight";
+        this.established.delete(p.address); // the replaced session's, if it established unseen
       } else if (p.stage === "flight") {
-        if (this.established.delete(p.address)) p.stage = "established";
-        else this.reset(p); // the whole flight did not establish: its session was gone (timed out, ended)
+        // The whole flight did not establish: the session is gone (timed out, ended) or stuck (an earlier mutated
+        // record moved its epoch 0 replay window past the flight's record numbers).
+        this.reset(p);
       } else if (p.stage === "established") {
         const echoed = replies.flatMap((r) => p.client.open(r)).some((r) => r.type === ContentType.applicationData);
-        if (!echoed) throw new EchoMissing(p.address);
+        if (!echoed) throw new EchoMissing(p.address, p.history);
       }
     } catch (e) {
       if (e instanceof EchoMissing) throw e;
@@ -186,6 +198,8 @@ class DtlsRig {
   }
 
   private reset(p: Peer): void {
+    p.history.push("start over");
+    p.history.splice(0, p.history.length - 12);
     p.stage = "new";
     p.pending = undefined;
   }
@@ -250,8 +264,10 @@ class DtlsRig {
 }
 
 class EchoMissing extends Error {
-  constructor(address: string) {
-    super(`the established session of ${address} did not echo a whole data record`);
+  constructor(address: string, history: string[]) {
+    super(
+      `the established session of ${address} did not echo a whole data record; its last steps: ${history.join("; ")}`,
+    );
   }
 }
 
