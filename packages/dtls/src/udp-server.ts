@@ -17,7 +17,11 @@ export interface DtlsPeer {
 }
 
 export interface DtlsServerOptions {
-  /** Enables the PSK suites; `from` is the client's address (for the caller's logs and limits). */
+  /**
+   * Enables the PSK suites; `from` is the client's address (for the caller's logs and limits). Undefined or no key:
+   * the identity is unknown (unknown_psk_identity). A rejection (the key store could not answer) ends the handshake
+   * with internal_error.
+   */
   lookupPsk?(identity: Buffer, from: { address: string; port: number }): Promise<Buffer[] | undefined>;
   /**
    * The server's chain (its own certificate first) and key in PEM; with the check, the ECDHE_ECDSA suites for a P-256
