@@ -272,7 +272,7 @@ export class ServerSession {
     hs.transcript.push(encodeHandshake(message));
     this.identity = unpooled(identity.value);
     const psks = await this.opts.lookupPsk!(this.identity);
-    if (this.state === "closed") return; // timed out or closed while the lookup ran
+    if (this.closed) return; // timed out or closed while the lookup ran
     if (!psks || psks.length === 0) throw new DtlsError("unknown PSK identity", AlertDescription.unknownPskIdentity);
     hs.takePremasters(psks.map(pskPremasterSecret), this.suite!);
     this.state = "finished";
@@ -281,7 +281,7 @@ export class ServerSession {
   /** Certificate, ClientKeyExchange, CertificateVerify of an ECDHE handshake; then the Finished is awaited. */
   private async onCertificateMessage(hs: HandshakeState, message: HandshakeMessage): Promise<void> {
     const step = await hs.exchange!.take(message, hs.transcript);
-    if (this.state === "closed") return; // timed out or closed while the check ran
+    if (this.closed) return; // timed out or closed while the check ran
     this.nextReceiveSeq++;
     this.flights?.stop();
     hs.transcript.push(encodeHandshake(message));

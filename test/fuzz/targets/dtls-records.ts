@@ -47,7 +47,8 @@ const CID: Extension = { type: ExtensionType.connectionId, data: vector(1, Buffe
 const MAX_HANDSHAKES = 8;
 
 type Case =
-  { kind: "codec"; bytes: Uint8Array } | { kind: "server"; peer: number; mutations: Mutation[]; elapseMs: number };
+  | { kind: "codec"; bytes: Uint8Array }
+  | { kind: "server"; peer: number; restart: boolean; mutations: Mutation[]; elapseMs: number };
 
 /** Every decoder on every record, fragment and message body of the datagram. */
 function decodeAll(bytes: Uint8Array): void {
