@@ -69,3 +69,14 @@ export function uint(value: number, width: number): Buffer {
 export function vector(width: 1 | 2 | 3, body: Buffer): Buffer {
   return Buffer.concat([uint(body.length, width), body]);
 }
+
+/**
+ * A copy of `b` in memory of its own. Small buffers from `Buffer.concat`, `Buffer.from` and the decoders are views of
+ * a shared 8 KB pool slab or of a whole received datagram; one kept for a session's lifetime (a key, an identity)
+ * would keep all of that alive.
+ */
+export function unpooled(b: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafeSlow(b.length);
+  out.set(b);
+  return out;
+}

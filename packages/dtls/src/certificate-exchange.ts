@@ -9,14 +9,19 @@ import {
   encodeCertificateRequest,
   encodeEcdheServerKeyExchange,
   encodeEcdhParams,
+  RSA_SHA256,
 } from "./ecdhe-messages.js";
 import { AlertDescription } from "./messages.js";
 import { DtlsError } from "./result.js";
 
-/** The server's certificate chain (DER, its own first) and its P-256 private key. */
+/**
+ * The server's certificate chain (DER, its own first) and its private key, P-256 or RSA; `keyExchange` says which
+ * suites it can sign for.
+ */
 export interface ServerCertificate {
   chain: Buffer[];
   key: KeyObject;
+  keyExchange: "ecdhe_ecdsa" | "ecdhe_rsa";
 }
 
 /** Who a client certificate belongs to, as the caller's check decides; `identity` names the session. */
@@ -33,15 +38,22 @@ export type CheckClientCertificate = (chain: Buffer[]) => Promise<ClientIdentity
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
 
-/** Reads a PEM chain and PEM key, refusing anything but an ECDSA P-256 key, the one curve the suites here sign with. */
+/**
+ * Reads a PEM chain and PEM key: an ECDSA P-256 key (the one curve the ECDHE_ECDSA suites sign with) or an RSA key of
+ * at least 2048 bits (ECDHE_RSA), which must be the first certificate's.
+ */
 export function loadServerCertificate(chainPem: string, keyPem: string): ServerCertificate {
   const chain = (chainPem.match(PEM_CERTIFICATE) ?? []).map((pem) => new X509Certificate(pem).raw);
   const key = createPrivateKey(keyPem);
   if (chain.length === 0) throw new DtlsError("no certificate in the PEM chain", AlertDescription.internalError);
-  if (!isP256(key) || !new X509Certificate(chain[0]!).checkPrivateKey(key)) {
-    throw new DtlsError("the server key is not the P-256 key of its certificate", AlertDescription.internalError);
+  const rsa = key.asymmetricKeyType === "rsa" && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048;
+  if (!(isP256(key) || rsa) || !new X509Certificate(chain[0]!).checkPrivateKey(key)) {
+    throw new DtlsError(
+      "the server key is not the P-256 or RSA (≥ 2048 bits) key of its certificate",
+      AlertDescription.internalError,
+    );
   }
-  return { chain, key };
+  return { chain, key, keyExchange: rsa ? "ecdhe_rsa" : "ecdhe_ecdsa" };
 }
 
 function isP256(key: KeyObject): boolean {
@@ -52,9 +64,9 @@ function isP256(key: KeyObject): boolean {
 export type ExchangeStep = { premaster?: Buffer; client?: ClientIdentity };
 
 /**
- * The certificate part of an ECDHE_ECDSA handshake with mutual authentication (RFC 8422, RFC 5246 §7.4): the server's
- * Certificate, signed ServerKeyExchange and CertificateRequest, then the client's Certificate, ClientKeyExchange and
- * CertificateVerify, in that order. The ephemeral key lives only as long as this object.
+ * The certificate part of an ECDHE_ECDSA or ECDHE_RSA handshake with mutual authentication (RFC 8422, RFC 5246
+ * §7.4): the server's Certificate, signed ServerKeyExchange and CertificateRequest, then the client's Certificate,
+ * ClientKeyExchange and CertificateVerify, in that order. The ephemeral key lives only as long as this object.
  */
 export class CertificateExchange {
   private readonly ecdh = createECDH("prime256v1");
@@ -73,13 +85,12 @@ export class CertificateExchange {
   serverMessages(clientRandom: Buffer, serverRandom: Buffer): { msgType: number; body: Buffer }[] {
     const point = this.ecdh.getPublicKey();
     const signed = Buffer.concat([clientRandom, serverRandom, encodeEcdhParams(point)]);
+    // An RSA key signs with RSASSA-PKCS1-v1_5 (node's default padding), rsa_pkcs1_sha256.
     const signature = createSign("sha256").update(signed).sign(this.server.key);
+    const algorithm = this.server.keyExchange === "ecdhe_rsa" ? RSA_SHA256 : ECDSA_SHA256;
     return [
       { msgType: HandshakeType.certificate, body: encodeCertificate(this.server.chain) },
-      {
-        msgType: HandshakeType.serverKeyExchange,
-        body: encodeEcdheServerKeyExchange(point, { algorithm: ECDSA_SHA256, signature }),
-      },
+      { msgType: HandshakeType.serverKeyExchange, body: encodeEcdheServerKeyExchange(point, { algorithm, signature }) },
       { msgType: HandshakeType.certificateRequest, body: encodeCertificateRequest() },
     ];
   }

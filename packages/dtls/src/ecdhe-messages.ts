@@ -7,6 +7,8 @@ export const SECP256R1 = 23;
 const NAMED_CURVE = 3;
 /** ecdsa_secp256r1_sha256 as a TLS 1.2 SignatureAndHashAlgorithm: hash sha256 (4), signature ecdsa (3). */
 export const ECDSA_SHA256 = 0x0403;
+/** rsa_pkcs1_sha256: hash sha256 (4), signature rsa (1); what an RSA server signs its ServerKeyExchange with. */
+export const RSA_SHA256 = 0x0401;
 /** ClientCertificateType ecdsa_sign (RFC 8422 §5.5). */
 const ECDSA_SIGN = 64;
 /** An uncompressed P-256 point: 0x04, X, Y. */
@@ -14,8 +16,8 @@ const P256_POINT = 65;
 /** At most this many certificates in a chain, and bytes in one; a device chain is two or three of a few hundred. */
 const MAX_CHAIN = 8;
 const MAX_CERTIFICATE = 4096;
-/** A DER ECDSA P-256 signature is at most 72 bytes; room for longer keys' ones is not needed. */
-const MAX_SIGNATURE = 139;
+/** A DER ECDSA P-256 signature is at most 72 bytes, an RSA one as long as the modulus: up to 4096 bits here. */
+const MAX_SIGNATURE = 512;
 
 /** A list of 2-byte values (supported_groups, signature_algorithms) with a 2-byte length. */
 export function encodeU16List(values: number[]): Buffer {

@@ -1,3 +1,4 @@
+import { unpooled } from "./bytes.js";
 import { createHash, createHmac } from "node:crypto";
 import { uint } from "./bytes.js";
 
@@ -53,7 +54,8 @@ export function keyBlock(
   sizes: KeySizes,
 ): { client: DirectionKeys; server: DirectionKeys } {
   const total = 2 * (sizes.macKey + sizes.encKey + sizes.fixedIv);
-  const block = prf(master, "key expansion", Buffer.concat([serverRandom, clientRandom]), total);
+  // The keys live as long as the session: in memory of their own, not a view of a pool slab.
+  const block = unpooled(prf(master, "key expansion", Buffer.concat([serverRandom, clientRandom]), total));
   let at = 0;
   const take = (n: number) => block.subarray(at, (at += n));
   const clientMac = take(sizes.macKey);

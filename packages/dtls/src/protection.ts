@@ -12,12 +12,14 @@ export interface RecordProtection {
   open(type: number, epoch: number, seq: number, body: Buffer, cid?: Buffer): Result<Buffer>;
 }
 
+export type KeyExchange = "psk" | "ecdhe_ecdsa" | "ecdhe_rsa";
+
 /** A cipher suite this server negotiates: its number, key sizes and record protection. */
 export interface CipherSuite {
   id: number;
   name: string;
-  /** Pre-shared key (RFC 4279) or ephemeral ECDH signed with ECDSA certificates (RFC 8422). */
-  keyExchange: "psk" | "ecdhe_ecdsa";
+  /** Pre-shared key (RFC 4279), or ephemeral ECDH signed with the server's ECDSA or RSA certificate (RFC 8422). */
+  keyExchange: KeyExchange;
   sizes: KeySizes;
   protection(keys: DirectionKeys): RecordProtection;
 }
@@ -199,8 +201,20 @@ const ecdheCcm8: CipherSuite = {
 };
 
 /**
+ * TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 (RFC 5289): the ServerKeyExchange is signed with the server's RSA key; the
+ * records are protected as with {@link ecdheGcm}.
+ */
+const ecdheRsaGcm: CipherSuite = {
+  ...ecdheGcm,
+  id: 0xc02f,
+  name: "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+  keyExchange: "ecdhe_rsa",
+};
+
+/**
  * The suites in this server's order of preference. PSK first: a client offers PSK suites only when it holds a key,
  * while PSK clients (OpenSSL's default list) offer ECDHE_ECDSA suites too without having a certificate. CCM_8 first
- * within each: LwM2M makes it mandatory.
+ * within each: LwM2M makes it mandatory. The ECDHE_RSA suite is served only by a server whose key is RSA, the
+ * ECDHE_ECDSA ones only by one whose key is P-256.
  */
-export const CIPHER_SUITES: readonly CipherSuite[] = [ccm8, cbcSha256, ecdheCcm8, ecdheGcm];
+export const CIPHER_SUITES: readonly CipherSuite[] = [ccm8, cbcSha256, ecdheCcm8, ecdheGcm, ecdheRsaGcm];

@@ -6,7 +6,7 @@ import {
   encodeCertificateVerify,
   encodeEcdhClientKeyExchange,
 } from "./ecdhe-messages.js";
-import { decodeFragments, encodeHandshake, HandshakeType } from "./handshake.js";
+import { decodeFragments, encodeHandshake, HandshakeType, Reassembler } from "./handshake.js";
 import {
   CHANGE_CIPHER_SPEC,
   type ClientHello,
@@ -77,9 +77,10 @@ export class PskTestClient {
     return hvr.value.cookie;
   }
 
-  /** Takes the server's ServerHello ... ServerHelloDone flight. */
+  /** Takes the server's ServerHello ... ServerHelloDone flight (its messages may come in fragments). */
   serverFlight(datagrams: Buffer[]): void {
-    for (const wire of datagrams.flatMap((d) => this.handshakeBodies(d))) {
+    const reassembler = new Reassembler();
+    for (const wire of datagrams.flatMap((d) => this.handshakeBodies(d, reassembler))) {
       this.transcript.push(wire);
       if (wire[0] === HandshakeType.serverKeyExchange) this.serverKeyExchange = wire.subarray(12);
       if (wire[0] !== HandshakeType.serverHello) continue;
@@ -199,7 +200,8 @@ export class PskTestClient {
     return encodeHandshake({ msgType, messageSeq: this.messageSeq++, body });
   }
 
-  private handshakeBodies(datagram: Buffer): Buffer[] {
+  /** The whole handshake messages of a datagram, fragments put together by `reassembler`. */
+  private handshakeBodies(datagram: Buffer, reassembler = new Reassembler()): Buffer[] {
     const records = decodeRecords(datagram);
     if (!records.ok) throw new Error(records.reason);
     return records.value
@@ -207,7 +209,11 @@ export class PskTestClient {
       .flatMap((r) => {
         const f = decodeFragments(r.body);
         if (!f.ok) throw new Error(f.reason);
-        return f.value.map((x) => encodeHandshake({ msgType: x.msgType, messageSeq: x.messageSeq, body: x.body }));
+        return f.value.flatMap((x) => {
+          const whole = reassembler.add(x);
+          if (!whole.ok) throw new Error(whole.reason);
+          return whole.value ? [encodeHandshake(whole.value)] : [];
+        });
       });
   }
 }

@@ -11,11 +11,11 @@ export interface SessionOptions {
   /** Sent in a ServerKeyExchange when set (RFC 4279 §2); without it the message is left out. */
   identityHint?: Buffer;
   clock: Clock;
-  send(datagram: Buffer): void;
-  onData(data: Buffer): void;
-  onEstablished?(info: EstablishedInfo): void;
+  send: (datagram: Buffer) => void;
+  onData: (data: Buffer) => void;
+  onEstablished?: (info: EstablishedInfo) => void;
   /** The session ended: closed by either side, failed with `alert`, or timed out. Called once. */
-  onClose(reason: string, alert?: number): void;
+  onClose: (reason: string, alert?: number) => void;
   /** Largest datagram sent; handshake messages beyond it are fragmented. */
   mtu?: number;
   /** Time a handshake may take before its state is dropped. */
@@ -25,7 +25,7 @@ export interface SessionOptions {
   /** The connection ID (RFC 9146) handed to a client that offers the extension; without it none is negotiated. */
   connectionId?: Buffer;
   /** An authentic tls12_cid record, the newest so far, came in a datagram from `from` (RFC 9146 §6). */
-  onMoved?(from: unknown): void;
+  onMoved?: (from: unknown) => void;
 }
 
 /** A session's peer: its PSK identity and which candidate key matched, or its certificate's checked identity. */

@@ -1,7 +1,8 @@
-import { createPrivateKey, generateKeyPairSync, X509Certificate } from "node:crypto";
+import { createPrivateKey, createVerify, generateKeyPairSync, X509Certificate } from "node:crypto";
 import { afterAll, describe, expect, test } from "vitest";
 import { type CheckClientCertificate, loadServerCertificate } from "./certificate-exchange.js";
 import { CookieJar } from "./cookie.js";
+import { decodeEcdheServerKeyExchange, encodeEcdhParams, encodeU16List, RSA_SHA256 } from "./ecdhe-messages.js";
 import { AlertDescription, decodeServerHello, ExtensionType } from "./messages.js";
 import { FakeClock } from "./fake-clock.test-kit.js";
 import { helloGate } from "./gate.js";
@@ -17,6 +18,7 @@ const ca = createTestCa("Session CA");
 const serverCert = ca.issue("server");
 const device = ca.issue("device-1");
 const deviceChain = [new X509Certificate(device.certPem).raw];
+const rsaServer = ca.issueRsa("rsa-server");
 const EMS = { type: ExtensionType.extendedMasterSecret, data: Buffer.alloc(0) };
 afterAll(() => ca.cleanup());
 
@@ -127,5 +129,44 @@ describe("ServerSession with ECDHE_ECDSA", () => {
       outcomes.add(session.established ? "established" : session.closed ? "closed" : "handshaking");
     }
     expect(outcomes.size).toBeGreaterThan(1);
+  });
+
+  test("with an RSA server key it chooses ECDHE_RSA, signs the ServerKeyExchange with rsa_pkcs1_sha256 and establishes", async () => {
+    const client = new PskTestClient([0xc02b, 0xc0ae, 0xc02f], [EMS]);
+    const rsa = { certificate: loadServerCertificate(rsaServer.certPem, rsaServer.keyPem) };
+    const { session, sent, established } = start(client, rsa);
+    const messages = sent.flatMap((d) => client.open(d)).map((r) => r.plaintext);
+    const hello = decodeServerHello(messages.find((m) => m[0] === HandshakeType.serverHello)!.subarray(12));
+    expect(hello.ok && hello.value.cipherSuite).toBe(0xc02f);
+    const ske = decodeEcdheServerKeyExchange(
+      messages.find((m) => m[0] === HandshakeType.serverKeyExchange)!.subarray(12),
+    );
+    if (!ske.ok || !hello.ok) throw new Error("ServerHello or ServerKeyExchange does not decode");
+    expect(ske.value.algorithm).toBe(RSA_SHA256);
+    const signed = Buffer.concat([client.random, hello.value.random, encodeEcdhParams(ske.value.point)]);
+    const rsaPublic = new X509Certificate(rsaServer.certPem).publicKey;
+    expect(createVerify("sha256").update(signed).verify(rsaPublic, ske.value.signature)).toBe(true);
+    sent.length = 0;
+    session.receive(client.certificateFlight(deviceChain, createPrivateKey(device.keyPem)));
+    await settle();
+    expect(established).toMatchObject([
+      { identity: Buffer.from("device-1"), suite: "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256" },
+    ]);
+    const finished = client.open(sent[0]!).find((r) => r.type === ContentType.handshake)!;
+    expect(finished.plaintext.subarray(12)).toEqual(client.expectedServerFinished());
+  });
+
+  test("an RSA server refuses a client that offers only ECDHE_ECDSA suites or cannot check rsa_pkcs1_sha256", () => {
+    const rsa = { certificate: loadServerCertificate(rsaServer.certPem, rsaServer.keyPem) };
+    const ecdsaOnly = start(new PskTestClient([0xc02b, 0xc0ae], [EMS]), rsa);
+    expect(ecdsaOnly.closes[0]?.alert).toBe(AlertDescription.handshakeFailure);
+    const ecdsaSignatures = { type: ExtensionType.signatureAlgorithms, data: encodeU16List([0x0403]) };
+    const noRsa = start(new PskTestClient([0xc02f], [EMS, ecdsaSignatures]), rsa);
+    expect(noRsa.closes[0]?.alert).toBe(AlertDescription.handshakeFailure);
+  });
+
+  test("a P-256 server does not choose ECDHE_RSA", () => {
+    const { closes } = start(new PskTestClient([0xc02f], [EMS]));
+    expect(closes[0]?.alert).toBe(AlertDescription.handshakeFailure);
   });
 });

@@ -117,6 +117,18 @@ describe("ServerSession", () => {
     ]);
   });
 
+  test("forgets its Finished once the client's data shows it arrived: a later repeated Finished gets no answer", async () => {
+    const { client, session, sent, data } = await establish();
+    session.receive(client.record(ContentType.applicationData, 1, Buffer.from("first")));
+    await settle();
+    expect(data.map((d) => d.toString())).toEqual(["first"]);
+    sent.length = 0;
+    session.receive(client.repeatFinished());
+    await settle();
+    expect(sent).toEqual([]);
+    expect(session.established).toBe(true);
+  });
+
   test("refuses renegotiation with a warning and keeps the session", async () => {
     const { client, session, sent } = await establish();
     sent.length = 0;

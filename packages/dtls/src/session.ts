@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
+import { unpooled } from "./bytes.js";
 import { CertificateExchange, type ClientIdentity } from "./certificate-exchange.js";
 import { RecordChannel } from "./channel.js";
 import { decodeFragments, encodeHandshake, type HandshakeMessage, HandshakeType, Reassembler } from "./handshake.js";
+import { HandshakeState } from "./handshake-state.js";
 import {
   AlertDescription,
   AlertLevel,
   CHANGE_CIPHER_SPEC,
   type ClientHello,
   decodeAlert,
-  decodeFinished,
   decodePskIdentity,
   encodeAlert,
   encodePskIdentity,
@@ -17,6 +18,7 @@ import {
 import { chooseSuite, servedSuite } from "./negotiate.js";
 import { pskPremasterSecret, verifyData, transcriptHash } from "./prf.js";
 import type { CipherSuite } from "./protection.js";
+import { type FlightEntry, packFlight } from "./flight.js";
 import { FlightSender } from "./flight-sender.js";
 import {
   helloRefusal,
@@ -29,10 +31,12 @@ import type { CachedSession } from "./session-cache.js";
 import { ContentType, decodeRecords, type DtlsRecord, DTLS12 } from "./record.js";
 import { DtlsError } from "./result.js";
 import type { EstablishedInfo, SessionOptions } from "./session-options.js";
-import { type CandidateKeys, candidateKeys, resumedKeys } from "./session-keys.js";
+import { type CandidateKeys, resumedKeys } from "./session-keys.js";
 
 /** Datagrams queued behind a PSK lookup or a client certificate check; more are dropped. */
 const MAX_QUEUED = 16;
+const IDLE = Promise.resolve();
+const NO_SESSION_ID = Buffer.alloc(0);
 
 /** `finished`: a full handshake awaits the client's Finished; `resumed`: an abbreviated one does. */
 type State = "keyExchange" | "finished" | "resumed" | "established" | "closed";
@@ -40,58 +44,52 @@ type State = "keyExchange" | "finished" | "resumed" | "established" | "closed";
 /**
  * The server side of one DTLS 1.2 association after its ClientHello passed the cookie check. With a PSK suite it
  * answers ServerHello [ServerKeyExchange] ServerHelloDone and finds the PSK whose keys open and verify the client's
- * Finished; with an ECDHE_ECDSA suite it sends its certificate and a CertificateRequest and takes the client's
+ * Finished; with an ECDHE suite it sends its certificate and a CertificateRequest and takes the client's
  * certificate flight ({@link CertificateExchange}). Then ChangeCipherSpec Finished, then application data. It owns
- * no socket: datagrams come in through {@link receive} and leave through `send`.
+ * no socket: datagrams come in through {@link receive} and leave through `send`. What only the handshake needs is in
+ * a {@link HandshakeState} dropped when it ends; its Finished, once the client's data shows it arrived.
  */
 export class ServerSession {
   private state: State = "keyExchange";
   private readonly channel: RecordChannel;
   private readonly suite: CipherSuite | undefined;
-  private readonly transcript: Buffer[] = [];
-  private readonly reassembler = new Reassembler();
-  private readonly clientRandom: Buffer;
-  private readonly serverRandom = randomBytes(32);
-  private readonly extendedMasterSecret: boolean;
   private readonly sessionId: Buffer;
-  private readonly flights: FlightSender;
+  private hs: HandshakeState | undefined;
+  private flights: FlightSender | undefined;
+  /** The server's Finished once the handshake is over, until the client shows it arrived (its first data). */
+  private lastFinished: Buffer | undefined;
   private nextReceiveSeq: number;
   private nextSendSeq: number;
-  private readonly cancelDeadline: () => void;
-  private candidates: CandidateKeys[] = [];
-  private readonly exchange: CertificateExchange | undefined;
-  private readonly resumed: CachedSession | undefined;
   private client: ClientIdentity | undefined;
-  private chain = Promise.resolve();
+  private chain = IDLE;
   private queued = 0;
+  private opts: SessionOptions;
   identity: Buffer | undefined;
   /** The connection ID the client puts in its records (RFC 9146), when it asked for one. */
   readonly connectionId: Buffer | undefined;
 
-  constructor(
-    accepted: { hello: ClientHello; message: HandshakeMessage; recordSeq: number },
-    private readonly opts: SessionOptions,
-  ) {
+  constructor(accepted: { hello: ClientHello; message: HandshakeMessage; recordSeq: number }, opts: SessionOptions) {
+    this.opts = opts;
     const { hello, message } = accepted;
     this.channel = new RecordChannel(accepted.recordSeq);
-    const retransmitting = () => this.state === "keyExchange" || this.state === "resumed";
-    this.flights = new FlightSender(this.channel, opts.clock, (d) => opts.send(d), opts.mtu ?? 1200, retransmitting);
-    this.clientRandom = Buffer.from(hello.random);
+    const waiting = () => this.state === "keyExchange" || this.state === "resumed";
+    const flights = new FlightSender(this.channel, opts.clock, (d) => this.opts.send(d), opts.mtu ?? 1200, waiting);
+    this.flights = flights;
+    const hs = (this.hs = new HandshakeState(Buffer.from(hello.random), offersExtendedMasterSecret(hello)));
     this.nextReceiveSeq = message.messageSeq + 1;
     this.nextSendSeq = message.messageSeq;
     const { certificate, checkClientCertificate } = opts;
-    const have = { psk: !!opts.lookupPsk, certificate: !!(certificate && checkClientCertificate) };
-    this.resumed = resumable(hello, opts.sessionCache, (id) => !!servedSuite(id, have));
-    this.suite = this.resumed ? servedSuite(this.resumed.suiteId, have) : chooseSuite(hello, have);
-    this.extendedMasterSecret = offersExtendedMasterSecret(hello);
-    this.sessionId = this.resumed?.id ?? (opts.sessionCache ? randomBytes(32) : Buffer.alloc(0));
+    const have = { psk: !!opts.lookupPsk, certificate: checkClientCertificate && certificate?.keyExchange };
+    hs.resumed = resumable(hello, opts.sessionCache, (id) => !!servedSuite(id, have));
+    this.suite = hs.resumed ? servedSuite(hs.resumed.suiteId, have) : chooseSuite(hello, have);
+    this.sessionId = hs.resumed?.id ?? (opts.sessionCache ? randomBytes(32) : NO_SESSION_ID);
     const cid = opts.connectionId && negotiateConnectionId(hello, opts.connectionId);
-    if (cid) this.channel.useConnectionIds(opts.connectionId!, cid.peer);
+    if (cid) this.channel.useConnectionIds(opts.connectionId!, cid.peer && unpooled(cid.peer));
     this.connectionId = cid ? opts.connectionId : undefined;
-    if (this.suite?.keyExchange === "ecdhe_ecdsa" && !this.resumed) {
-      this.exchange = new CertificateExchange(certificate!, checkClientCertificate!);
+    if (this.suite && this.suite.keyExchange !== "psk" && !hs.resumed) {
+      hs.exchange = new CertificateExchange(certificate!, checkClientCertificate!);
     }
-    this.cancelDeadline = opts.clock.setTimer(opts.handshakeTimeoutMs ?? 120_000, () => {
+    hs.cancelDeadline = opts.clock.setTimer(opts.handshakeTimeoutMs ?? 120_000, () => {
       if (this.state !== "established") this.end("handshake timed out");
     });
     const refusal = helloRefusal(hello, this.suite);
@@ -99,19 +97,19 @@ export class ServerSession {
       this.fail(new DtlsError(refusal ?? "", AlertDescription.handshakeFailure));
       return;
     }
-    this.transcript.push(encodeHandshake(message));
-    const extensions = serverHelloExtensions(hello, this.extendedMasterSecret, !!this.exchange, cid?.extension);
+    hs.transcript.push(encodeHandshake(message));
+    const extensions = serverHelloExtensions(hello, hs.extendedMasterSecret, !!hs.exchange, cid?.extension);
     const serverHello = encodeServerHello({
-      ...{ serverVersion: DTLS12, random: this.serverRandom, sessionId: this.sessionId },
+      ...{ serverVersion: DTLS12, random: hs.serverRandom, sessionId: this.sessionId },
       ...{ cipherSuite: this.suite.id, extensions },
     });
     const messages = [this.handshake(HandshakeType.serverHello, serverHello)];
-    if (this.resumed) {
-      this.resume(this.resumed, messages[0]!);
+    if (hs.resumed) {
+      this.resume(hs, hs.resumed, messages[0]!);
       return;
     }
-    if (this.exchange) {
-      for (const m of this.exchange.serverMessages(this.clientRandom, this.serverRandom)) {
+    if (hs.exchange) {
+      for (const m of hs.exchange.serverMessages(hs.clientRandom, hs.serverRandom)) {
         messages.push(this.handshake(m.msgType, m.body));
       }
     } else if (opts.identityHint) {
@@ -119,25 +117,25 @@ export class ServerSession {
     }
     messages.push(this.handshake(HandshakeType.serverHelloDone, Buffer.alloc(0)));
     const flight = messages.map((plaintext) => ({ type: ContentType.handshake, epoch: 0 as const, plaintext }));
-    this.flights.send(flight, true);
+    flights.send(flight, true);
   }
 
   /**
    * The abbreviated handshake (RFC 5246 §7.3): ServerHello, ChangeCipherSpec and Finished under keys from the cached
    * master secret and the new randoms; the client's ChangeCipherSpec and Finished end it.
    */
-  private resume(cached: CachedSession, serverHello: Buffer): void {
+  private resume(hs: HandshakeState, cached: CachedSession, serverHello: Buffer): void {
     this.identity = cached.identity;
     this.client = cached.client;
-    const candidate = resumedKeys(cached, this.suite!, { client: this.clientRandom, server: this.serverRandom });
+    const candidate = resumedKeys(cached, this.suite!, hs.randoms);
     this.channel.useKeys(candidate.read, candidate.write);
-    this.candidates = [candidate];
+    hs.candidates = [candidate];
     const finished = this.handshake(
       HandshakeType.finished,
-      verifyData(cached.master, "server", transcriptHash(this.transcript)),
+      verifyData(cached.master, "server", transcriptHash(hs.transcript)),
     );
     this.state = "resumed";
-    this.flights.send(
+    this.flights!.send(
       [
         { type: ContentType.handshake, epoch: 0, plaintext: serverHello },
         { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
@@ -167,7 +165,9 @@ export class ServerSession {
       .catch((e: unknown) =>
         this.fail(e instanceof DtlsError ? e : new DtlsError(String(e), AlertDescription.internalError)),
       )
-      .finally(() => this.queued--);
+      .finally(() => {
+        if (--this.queued === 0) this.chain = IDLE; // nothing kept of the datagrams processed
+      });
   }
 
   /** Sends application data over the established session. */
@@ -210,8 +210,9 @@ export class ServerSession {
         // Once keys are in use, an unprotected alert may be anyone's: it cannot end the session.
         return record.epoch === 1 || !this.channel.hasKeys ? this.onAlert(plaintext) : undefined;
       case ContentType.applicationData:
-        if (this.state === "established" && record.epoch === 1) this.opts.onData(plaintext);
-        return;
+        if (this.state !== "established" || record.epoch !== 1) return;
+        this.lastFinished = undefined; // the client's data under the new keys: it has the server's Finished
+        return this.opts.onData(plaintext);
       case ContentType.handshake:
         return this.onHandshakeRecord(plaintext, record.epoch);
       default:
@@ -228,7 +229,7 @@ export class ServerSession {
         continue;
       }
       if (fragment.messageSeq > this.nextReceiveSeq) continue; // ahead of a lost message: the peer sends it again
-      const message = this.reassembler.add(fragment);
+      const message = (this.hs?.reassembler ?? new Reassembler()).add(fragment);
       if (!message.ok) throw new DtlsError(message.reason, AlertDescription.decodeError);
       if (message.value) await this.onHandshake(message.value);
     }
@@ -239,7 +240,17 @@ export class ServerSession {
     const awaiting = this.state === "keyExchange" || this.state === "resumed";
     const repeatsHello = awaiting && msgType === HandshakeType.clientHello && epoch === 0;
     const repeatsFinished = this.state === "established" && msgType === HandshakeType.finished && epoch === 1;
-    if (repeatsHello || repeatsFinished) this.flights.transmit();
+    if (repeatsHello) this.flights?.transmit();
+    if (repeatsFinished && this.lastFinished) this.resendFinished(this.lastFinished);
+  }
+
+  /** ChangeCipherSpec and Finished again, numbered anew: the client repeats its Finished, so ours was lost. */
+  private resendFinished(finished: Buffer): void {
+    const flight: FlightEntry[] = [
+      { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
+      { type: ContentType.handshake, epoch: 1, plaintext: finished },
+    ];
+    for (const d of packFlight(flight, this.channel, this.opts.mtu ?? 1200)) this.opts.send(d);
   }
 
   private async onHandshake(message: HandshakeMessage): Promise<void> {
@@ -249,29 +260,32 @@ export class ServerSession {
       return this.sendAlert(AlertLevel.warning, AlertDescription.noRenegotiation);
     }
     if (this.state === "resumed" && message.msgType === HandshakeType.finished) return this.resumedFinished(message);
-    if (this.state === "keyExchange" && this.exchange) return this.onCertificateMessage(this.exchange, message);
-    if (this.state !== "keyExchange" || message.msgType !== HandshakeType.clientKeyExchange) {
+    const hs = this.hs;
+    if (this.state === "keyExchange" && hs?.exchange) return this.onCertificateMessage(hs, message);
+    if (!hs || this.state !== "keyExchange" || message.msgType !== HandshakeType.clientKeyExchange) {
       throw new DtlsError(`unexpected handshake message ${message.msgType}`, AlertDescription.unexpectedMessage);
     }
     const identity = decodePskIdentity(message.body);
     if (!identity.ok) throw new DtlsError(identity.reason, AlertDescription.decodeError);
     this.nextReceiveSeq++;
-    this.flights.stop();
-    this.transcript.push(encodeHandshake(message));
-    this.identity = Buffer.from(identity.value);
+    this.flights?.stop();
+    hs.transcript.push(encodeHandshake(message));
+    this.identity = unpooled(identity.value);
     const psks = await this.opts.lookupPsk!(this.identity);
+    if (this.closed) return; // timed out or closed while the lookup ran
     if (!psks || psks.length === 0) throw new DtlsError("unknown PSK identity", AlertDescription.unknownPskIdentity);
-    this.candidates = this.keysFrom(psks.map(pskPremasterSecret));
+    hs.takePremasters(psks.map(pskPremasterSecret), this.suite!);
     this.state = "finished";
   }
 
-  /** Certificate, ClientKeyExchange, CertificateVerify of an ECDHE_ECDSA handshake; then the Finished is awaited. */
-  private async onCertificateMessage(exchange: CertificateExchange, message: HandshakeMessage): Promise<void> {
-    const step = await exchange.take(message, this.transcript);
+  /** Certificate, ClientKeyExchange, CertificateVerify of an ECDHE handshake; then the Finished is awaited. */
+  private async onCertificateMessage(hs: HandshakeState, message: HandshakeMessage): Promise<void> {
+    const step = await hs.exchange!.take(message, hs.transcript);
+    if (this.closed) return; // timed out or closed while the check ran
     this.nextReceiveSeq++;
-    this.flights.stop();
-    this.transcript.push(encodeHandshake(message));
-    if (step.premaster) this.candidates = this.keysFrom([step.premaster]);
+    this.flights?.stop();
+    hs.transcript.push(encodeHandshake(message));
+    if (step.premaster) hs.takePremasters([step.premaster], this.suite!);
     if (step.client) {
       this.client = step.client;
       this.identity = step.client.identity;
@@ -279,46 +293,30 @@ export class ServerSession {
     }
   }
 
-  private keysFrom(premasters: Buffer[]): CandidateKeys[] {
-    const randoms = { client: this.clientRandom, server: this.serverRandom };
-    return candidateKeys(premasters, this.suite!, this.transcript, randoms, this.extendedMasterSecret);
-  }
-
   /** Tries each candidate key on the client's Finished; the one that opens and verifies it is the session's. */
   private tryFinished(record: DtlsRecord): void {
-    const expected = (master: Buffer) => verifyData(master, "client", transcriptHash(this.transcript));
-    for (const candidate of this.candidates) {
-      const opened = this.channel.open(record, candidate.read);
-      if (!opened.ok || opened.value.type !== ContentType.handshake) continue;
-      const fragments = decodeFragments(opened.value.plaintext);
-      const f = fragments.ok ? fragments.value[0] : undefined;
-      if (!f || f.msgType !== HandshakeType.finished || f.messageSeq !== this.nextReceiveSeq) continue;
-      const verify = decodeFinished(f.body);
-      if (!verify.ok || !verify.value.equals(expected(candidate.master))) continue;
-      return this.finish(candidate, { msgType: f.msgType, messageSeq: f.messageSeq, body: Buffer.from(f.body) });
-    }
+    const hs = this.hs!;
+    const found = hs.verifyClientFinished(record, this.channel, this.nextReceiveSeq);
+    if (found) return this.finish(hs, found.candidate, found.message);
     this.fail(new DtlsError("no candidate key verifies the client's Finished", AlertDescription.decryptError));
   }
 
-  private finish(candidate: CandidateKeys, clientFinished: HandshakeMessage): void {
+  private finish(hs: HandshakeState, candidate: CandidateKeys, clientFinished: HandshakeMessage): void {
     this.nextReceiveSeq++;
     this.channel.useKeys(candidate.read, candidate.write);
-    this.transcript.push(encodeHandshake(clientFinished));
-    const serverVerify = verifyData(candidate.master, "server", transcriptHash(this.transcript));
-    this.candidates = [];
-    this.flights.send(
-      [
-        { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
-        { type: ContentType.handshake, epoch: 1, plaintext: this.handshake(HandshakeType.finished, serverVerify) },
-      ],
-      false,
-    );
+    hs.transcript.push(encodeHandshake(clientFinished));
+    const serverVerify = verifyData(candidate.master, "server", transcriptHash(hs.transcript));
+    // The last flight is the Finished alone, kept in memory of its own for a client that repeats its own Finished.
+    this.flights?.stop();
+    this.flights = undefined;
+    this.lastFinished = unpooled(this.handshake(HandshakeType.finished, serverVerify));
+    this.resendFinished(this.lastFinished);
     if (this.sessionId.length > 0) {
       this.opts.sessionCache?.put({
         id: this.sessionId,
-        master: candidate.master,
+        master: unpooled(candidate.master),
         suiteId: this.suite!.id,
-        extended: this.extendedMasterSecret,
+        extended: hs.extendedMasterSecret,
         identity: this.identity!,
         keyIndex: candidate.index,
         client: this.client,
@@ -329,24 +327,27 @@ export class ServerSession {
 
   /** The client's Finished of an abbreviated handshake: it covers ClientHello, ServerHello, the server's Finished. */
   private resumedFinished(message: HandshakeMessage): void {
-    const candidate = this.candidates[0]!;
-    const verify = decodeFinished(message.body);
-    if (!verify.ok || !verify.value.equals(verifyData(candidate.master, "client", transcriptHash(this.transcript)))) {
+    const candidate = this.hs!.candidates[0]!;
+    if (!this.hs!.verifiesFinished(candidate, message.body)) {
       throw new DtlsError("the client's Finished does not verify", AlertDescription.decryptError);
     }
     this.nextReceiveSeq++;
-    this.flights.stop();
-    this.candidates = [];
+    this.flights?.stop();
+    this.flights = undefined; // the client sent the last flight: nothing of ours to repeat
     this.established_(candidate.index, true);
   }
 
+  /** Drops the handshake's state and what the session's options held only for it (the PSK lookup, the check). */
   private established_(keyIndex: number, resumed?: true): void {
-    this.transcript.length = 0;
     this.state = "established";
-    this.cancelDeadline();
+    this.hs?.cancelDeadline();
+    this.hs = undefined;
+    const opts = this.opts;
+    const { clock, send, onData, onClose, onMoved, sessionCache, mtu } = opts;
+    this.opts = { clock, send, onData, onClose, onMoved, sessionCache, mtu };
     const info: EstablishedInfo = { identity: this.identity!, keyIndex, suite: this.suite!.name, client: this.client };
     if (resumed) info.resumed = true;
-    this.opts.onEstablished?.(info);
+    opts.onEstablished?.(info);
   }
 
   private onAlert(plaintext: Buffer): void {
@@ -365,7 +366,7 @@ export class ServerSession {
   /** The next handshake message this server sends, added to the transcript. */
   private handshake(msgType: number, body: Buffer): Buffer {
     const wire = encodeHandshake({ msgType, messageSeq: this.nextSendSeq++, body });
-    this.transcript.push(wire);
+    this.hs!.transcript.push(wire);
     return wire;
   }
 
@@ -390,7 +391,10 @@ export class ServerSession {
     if (this.state === "closed") return;
     this.state = "closed";
     this.flights?.stop();
-    this.cancelDeadline?.();
+    this.flights = undefined;
+    this.lastFinished = undefined;
+    this.hs?.cancelDeadline();
+    this.hs = undefined;
     this.opts.onClose(reason, alert);
   }
 }

@@ -136,6 +136,17 @@ describe("DtlsServer with openssl s_client", () => {
     await once(child, "exit");
     expect(out()).toMatch(/unknown psk identity/i);
   });
+
+  test("a PSK lookup that fails (the key store unreachable) ends the handshake with internal_error", async () => {
+    await stop();
+    await listen({ lookupPsk: () => Promise.reject(new Error("registry unavailable")) });
+    const { child, out } = sClient("PSK-AES128-CCM8", "dev1", TOKEN);
+    const closed = await until(() => events.find((e) => e.kind === "close"));
+    expect(closed.alert).toBe(AlertDescription.internalError);
+    await once(child, "exit");
+    expect(out()).toMatch(/internal error/i);
+    expect(out()).not.toMatch(/unknown psk identity/i);
+  });
 });
 
 describe("DtlsServer with libcoap's coap-client-openssl and coap-client-gnutls", () => {

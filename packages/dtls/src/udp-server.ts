@@ -17,9 +17,16 @@ export interface DtlsPeer {
 }
 
 export interface DtlsServerOptions {
-  /** Enables the PSK suites; `from` is the client's address (for the caller's logs and limits). */
+  /**
+   * Enables the PSK suites; `from` is the client's address (for the caller's logs and limits). Undefined or no key:
+   * the identity is unknown (unknown_psk_identity). A rejection (the key store could not answer) ends the handshake
+   * with internal_error.
+   */
   lookupPsk?(identity: Buffer, from: { address: string; port: number }): Promise<Buffer[] | undefined>;
-  /** The server's chain (its own certificate first) and P-256 key in PEM; with the check, the ECDHE_ECDSA suites. */
+  /**
+   * The server's chain (its own certificate first) and key in PEM; with the check, the ECDHE_ECDSA suites for a P-256
+   * key, the ECDHE_RSA one for an RSA key.
+   */
   certificate?: { chain: string; key: string };
   /** Whether a client's chain (DER) is trusted and whose it is; possession of its key is checked here already. */
   checkClientCertificate?(chain: Buffer[], from: { address: string; port: number }): ReturnType<CheckClientCertificate>;
@@ -68,6 +75,11 @@ export class DtlsServer {
   /** Sessions by `address:port`, established or handshaking. */
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Sessions still handshaking (at most `maxHandshakes`): the state a client with a good cookie costs. */
+  get handshakes(): number {
+    return this.handshaking;
   }
 
   /** Sessions kept for resumption. */

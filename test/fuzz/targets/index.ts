@@ -1,6 +1,7 @@
 /** Every fuzz target, in the order `pnpm fuzz` runs them. */
 import type { FuzzTarget } from "../harness.js";
 import { coapMessages } from "./coap-messages.js";
+import { dtlsRecords } from "./dtls-records.js";
 import { httpDevice } from "./http-device.js";
 import { lorawanFrames } from "./lorawan-frames.js";
 import { lwm2mCodecs } from "./lwm2m-codecs.js";
@@ -14,6 +15,7 @@ export const TARGETS: readonly FuzzTarget<never>[] = [
   mqttPackets,
   mqtt5Packets,
   coapMessages,
+  dtlsRecords,
   httpDevice,
   restApi,
   lwm2mCodecs,

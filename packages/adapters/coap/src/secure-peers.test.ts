@@ -53,6 +53,13 @@ describe("the CoAP adapter's DTLS side", () => {
     expect(await adapter.secure.lookupPsk(Buffer.from("nobody"), peer)).toBeUndefined();
   });
 
+  it("rejects the lookup while the registry is unavailable (internal_error), not as an unknown identity", async () => {
+    registry.unavailable = true;
+    await expect(adapter.secure.lookupPsk(Buffer.from("u3"), peer)).rejects.toThrow(/registry unavailable/);
+    registry.unavailable = false;
+    expect(await adapter.secure.lookupPsk(Buffer.from("u3"), peer)).toEqual([Buffer.from("t")]);
+  });
+
   it("refuses with 4.01 a request from a peer without an established session", async () => {
     expect((await post("temp", "1")).code).toBe("4.01");
     expect(registry.uplinks).toEqual([]);

@@ -99,12 +99,18 @@ export class SecurePeers {
     const username = this.identityText(identity);
     const outcome = await this.registry.authenticate(this.protocol, { kind: "psk", identity: username }, from.address);
     this.pending.set(keyOf(from), { identity: username, refused: !outcome.ok });
+    if (!outcome.ok && outcome.code === "UNAVAILABLE") {
+      // Not the device's fault: the handshake ends with internal_error (the dtls package's answer to a lookup that
+      // rejects), not unknown_psk_identity, which would tell a device with good credentials it has none.
+      this.log.warn({ identity: username }, "DTLS PSK lookup failed: registry unavailable");
+      throw new Error("registry unavailable");
+    }
     if (!outcome.ok) {
       this.log.info({ identity: username, code: outcome.code }, "DTLS PSK identity refused");
       // RFC 4279 §2: unknown_psk_identity for an identity the service does not know; a known one refused (blocked,
       // another protocol's, a certificate device) goes on as if the key were wrong and ends with decrypt_error, so a
       // client without the key learns nothing of the device. A key of random bytes verifies no Finished.
-      return outcome.code === "BAD_CREDENTIALS" || outcome.code === "UNAVAILABLE" ? undefined : [randomBytes(16)];
+      return outcome.code === "BAD_CREDENTIALS" ? undefined : [randomBytes(16)];
     }
     const keys = outcome.session.pskKeys;
     return keys && keys.length > 0 ? [...keys] : undefined;
