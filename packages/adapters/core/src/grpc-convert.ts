@@ -128,7 +128,10 @@ function credentialsKind(c: DeviceCredentials): Credentials["kind"] {
         },
       };
     case "lwm2m":
-      return { case: "lwm2m", value: { $typeName: "iot.registry.v1.Lwm2mCredentials", endpoint: c.endpoint } };
+      return {
+        case: "lwm2m",
+        value: { $typeName: "iot.registry.v1.Lwm2mCredentials", endpoint: c.endpoint, bootstrap: c.bootstrap ?? false },
+      };
     case "lora":
       return {
         case: "lora",
@@ -196,6 +199,16 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         ...(res.retained.length > 0 ? { retained: fromRetained(res.retained) } : {}),
         ...(res.mqttSession ? { mqttSession: fromMqttSessionState(res.mqttSession) } : {}),
         ...(res.pskKeys.length > 0 ? { pskKeys: res.pskKeys.map((k) => Buffer.from(k)) } : {}),
+        ...(res.lwm2mSecurityMode || res.lwm2mServerUri || res.lwm2mLifetime || res.lwm2mBinding
+          ? {
+              lwm2mBootstrap: {
+                securityMode: res.lwm2mSecurityMode,
+                serverUri: res.lwm2mServerUri,
+                lifetime: res.lwm2mLifetime,
+                binding: res.lwm2mBinding,
+              },
+            }
+          : {}),
       },
     };
   }

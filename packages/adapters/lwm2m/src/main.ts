@@ -66,6 +66,7 @@ runMain("lwm2m-adapter", async () => {
       return {
         nosecUri: `coap://${host}:${udp?.port ?? config.lwm2mPort}`,
         ...(dtls ? { pskUri: `coaps://${host}:${dtls.port}` } : {}),
+        ...(certificates ? { serverCertificate: certificates.ca.raw } : {}),
         lifetime: config.bootstrapLifetime,
         binding: config.bootstrapBinding,
       };
