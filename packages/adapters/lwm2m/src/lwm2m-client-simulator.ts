@@ -26,6 +26,8 @@ export interface SimulatorOptions {
   readonly resources?: ReadonlyMap<string, TypedValue>;
   /** A Firmware Update object (5) and this firmware version in /3/0/3 (firmware/firmware-client.ts). */
   readonly firmwareVersion?: string;
+  /** The Package URI schemes it downloads (Firmware Update Protocol Support /5/0/8); default coap (plain UDP). */
+  readonly firmwareProtocols?: readonly ("coap" | "coaps")[];
 }
 
 /** A request the simulated client received, as tests check it. */
@@ -110,6 +112,7 @@ export class Lwm2mClientSimulator {
               },
             },
             options.firmwareVersion,
+            options.firmwareProtocols,
           );
   }
 
