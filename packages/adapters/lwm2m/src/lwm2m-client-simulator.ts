@@ -28,6 +28,8 @@ export interface SimulatorOptions {
   readonly firmwareVersion?: string;
   /** The Package URI schemes it downloads (Firmware Update Protocol Support /5/0/8); default coap (plain UDP). */
   readonly firmwareProtocols?: readonly ("coap" | "coaps")[];
+  /** Downloads a Package URI in place of the simulator's own block-wise GET (a test that cuts the transfer). */
+  readonly firmwareDownload?: (uri: string) => Promise<Buffer>;
 }
 
 /** A request the simulated client received, as tests check it. */
@@ -106,6 +108,7 @@ export class Lwm2mClientSimulator {
               resources: this.resources,
               set: (path, value) => this.set(path, value),
               requestTo: (peer, request) => this.requestTo(peer, request),
+              ...(options.firmwareDownload && { download: options.firmwareDownload }),
               reboot: async () => {
                 this.observers.clear();
                 await this.register();

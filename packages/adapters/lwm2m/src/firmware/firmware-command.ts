@@ -14,6 +14,8 @@ export interface FirmwareCommand {
   readonly method: DeliveryMethod;
   /** The version the device reports in /3/0/3 once updated. */
   readonly version: string;
+  /** The package's SHA-256, lowercase hex. */
+  readonly sha256: string;
   readonly package: Buffer;
 }
 
@@ -46,5 +48,5 @@ export function parseFirmwareCommand(payload: Uint8Array): Result<FirmwareComman
   const bytes = Buffer.from(d.package, "base64");
   if (createHash("sha256").update(bytes).digest("hex") !== d.sha256.toLowerCase())
     return refuse("data.package does not match data.sha256");
-  return ok({ reqID, method: d.method, version: d.version, package: bytes });
+  return ok({ reqID, method: d.method, version: d.version, sha256: d.sha256.toLowerCase(), package: bytes });
 }
