@@ -44,6 +44,7 @@ import type {
   Uplink,
 } from "./registry-client.js";
 import { fromLoraDevice } from "./lora-convert.js";
+import { lwm2mBootstrapOf } from "./lwm2m-bootstrap-convert.js";
 
 /** Registry Protocol enum value of each protocol name. */
 const PROTOCOL_CODES: Record<ProtocolName, Protocol> = {
@@ -199,16 +200,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         ...(res.retained.length > 0 ? { retained: fromRetained(res.retained) } : {}),
         ...(res.mqttSession ? { mqttSession: fromMqttSessionState(res.mqttSession) } : {}),
         ...(res.pskKeys.length > 0 ? { pskKeys: res.pskKeys.map((k) => Buffer.from(k)) } : {}),
-        ...(res.lwm2mSecurityMode || res.lwm2mServerUri || res.lwm2mLifetime || res.lwm2mBinding
-          ? {
-              lwm2mBootstrap: {
-                securityMode: res.lwm2mSecurityMode,
-                serverUri: res.lwm2mServerUri,
-                lifetime: res.lwm2mLifetime,
-                binding: res.lwm2mBinding,
-              },
-            }
-          : {}),
+        ...lwm2mBootstrapOf(res),
       },
     };
   }
