@@ -3,7 +3,9 @@ import { createAdapterLogger } from "@iot/adapter-core";
 import { createMessageLayer, listenUdp, type MessageLayer, type Peer, type UdpListener } from "@iot/adapter-coap";
 import { Lwm2mClientSimulator, type SimulatorOptions } from "@iot/adapter-lwm2m";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { X509Certificate } from "node:crypto";
 import { DtlsPskClient } from "./dtls-psk-client.js";
+import { issueCertificate } from "./issued-certificates.js";
 import { startTestFleet, type TestDevice, type TestFleet } from "./helpers.js";
 
 /**
@@ -131,6 +133,32 @@ describe("LwM2M bootstrap with the device's own settings", () => {
     expect(sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["DELETE /", "PUT /0/1", "PUT /1/0", "POST /bs"]);
     expect((await sim.register()).code).toBe("2.01");
     await expect.poll(() => statusOf(d), { timeout: 5000 }).toBe(1);
+  });
+
+  it("writes certificate mode with the service CA as Server Public Key for a device with certificate credentials", async () => {
+    const cert = await issueCertificate(t, "bs-cert");
+    const IMEI = "354000000008888";
+    const created = await t.api("POST", "/devices", {
+      productID,
+      deviceName: "bs-cert",
+      deviceType: 1,
+      upLinkSystem: 1,
+      authType: 2,
+      IMEI,
+      autoSub: 0,
+      certs: [cert.id],
+      lwm2mBootstrap: { securityMode: "certificate" },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const sim = await udpClient({ endpoint: IMEI, version: "1.1" });
+    const result = await sim.bootstrap(110);
+    expect(result).toMatchObject({
+      serverUri: t.lwm2msUrl,
+      securityMode: 2,
+      identity: "",
+      key: "",
+      serverPublicKey: new X509Certificate(cert.root).raw.toString("hex"),
+    });
   });
 
   it("answers a device body with a lifetime below 1 second 400 naming lwm2mBootstrap.lifetime", async () => {
