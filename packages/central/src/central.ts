@@ -10,6 +10,7 @@ import { consoleRoutes } from "@iot/console";
 import {
   LiveUpdates,
   CommandRouter,
+  firmwareDownlinks,
   ModbusConfigPush,
   ConnectivityWriter,
   GatewayRelay,
@@ -151,6 +152,8 @@ export async function startCentral(
   const commands = new CommandRouter(store.db, sessions, config.commandTtl * 1000, {
     durability: store.durability,
     onError: (err) => logger.error({ err }, "command expiry sweep failed"),
+    // Firmware update commands name their package; the adapter gets its bytes (docs/devices/lwm2m.md).
+    downlinkPayload: firmwareDownlinks(join(config.dataDir, "firmwares")),
   });
   const modbusConfig = new ModbusConfigPush(store.db, sessions, commands, logger);
   const nodeId = config.nodeId ?? `central-${randomBytes(4).toString("hex")}`;

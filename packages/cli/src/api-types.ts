@@ -2104,6 +2104,12 @@ export interface operations {
                     lora?: {
                         [key: string]: unknown;
                     } | null;
+                    lwm2mBootstrap?: {
+                        securityMode?: ("nosec" | "psk" | "certificate") | null;
+                        serverUri?: string | null;
+                        lifetime?: number | null;
+                        binding?: string | null;
+                    } | null;
                     manufacturer?: string | null;
                     serialNumber?: string | null;
                     softVersion?: string | null;
@@ -2414,6 +2420,13 @@ export interface operations {
                         /** @description YYYY-MM-DD HH:MM:SS (UTC) */
                         connectedAt: string | null;
                         keepAlive: number | null;
+                        /** @description LwM2M bootstrap settings; null members take the deployment's defaults (IOT_LWM2M_BOOTSTRAP_*) */
+                        lwm2mBootstrap?: {
+                            securityMode: string | null;
+                            serverUri: string | null;
+                            lifetime: number | null;
+                            binding: string | null;
+                        };
                     };
                 };
             };
@@ -2512,6 +2525,12 @@ export interface operations {
                     location?: unknown;
                     lora?: {
                         [key: string]: unknown;
+                    } | null;
+                    lwm2mBootstrap?: {
+                        securityMode?: ("nosec" | "psk" | "certificate") | null;
+                        serverUri?: string | null;
+                        lifetime?: number | null;
+                        binding?: string | null;
                     } | null;
                     manufacturer?: string | null;
                     serialNumber?: string | null;

@@ -40,6 +40,7 @@ export { groupOfCommand } from "./router/group-commands.js";
 export * from "./domain/tasks.js";
 export * from "./domain/firmwares.js";
 export * from "./domain/firmware-update.js";
+export { firmwareDownlinks } from "./lwm2m/firmware-payload.js";
 export {
   startGrpcServer,
   stopGrpcServer,

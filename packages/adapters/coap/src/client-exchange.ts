@@ -275,7 +275,9 @@ export class ClientExchange {
     const long = [...path, ...query].find((s) => Buffer.byteLength(s) > 255);
     if (long !== undefined)
       throw new CoapError("invalid", `Uri-Path or Uri-Query "${long.slice(0, 40)}…" over 255 bytes`);
-    const payload = Buffer.from(r.payload ?? "");
+    // A Buffer body is sent as it is (a firmware package pushed to many devices is held once): not changed after.
+    const p = r.payload ?? "";
+    const payload = typeof p === "string" ? Buffer.from(p) : Buffer.isBuffer(p) ? p : Buffer.from(p);
     const limit = 2 ** 20 * blockSize(this.options.maxSzx);
     if (payload.length > limit)
       throw new CoapError("too-large", `a request body of ${payload.length} bytes is more than 2^20 blocks`);

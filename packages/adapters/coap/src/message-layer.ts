@@ -62,6 +62,11 @@ export interface CoapReply {
   readonly locationPath?: string | readonly string[];
   /** Max-Age, seconds (RFC 7252 §5.10.5). */
   readonly maxAge?: number;
+  /**
+   * ETag of an answer sent in blocks (RFC 7959 §2.4): the same for the same body, so a client that resumes a
+   * download on a later request sees its blocks belong together; when absent, the layer gives each body a new one.
+   */
+  readonly etag?: Buffer;
 }
 
 /** The application on top of the message layer (the MQTT bridge; later LwM2M). */
@@ -91,6 +96,12 @@ export interface MessageLayerOptions {
   readonly maxSzx?: number;
   /** Log fields naming who sent a refused request (the device it claims to be). */
   readonly describe?: (request: RequestHead) => Record<string, unknown>;
+  /**
+   * Resources (by Uri-Path) whose answer is the same body at every request (a download): a request for a later
+   * block (Block2 num > 0) of one whose earlier blocks the layer no longer holds — from another port, after a
+   * minute's silence — goes to the handler again, and the block asked is cut from its answer (else 4.08).
+   */
+  readonly resumableBlock2?: (path: readonly string[]) => boolean;
   /**
    * How long a client request message may go without its response, from its first transmission, ACKed or not, ms
    * (default MAX_TRANSMIT_WAIT: 93 000 with the default timing): then it rejects `timeout`. Below the retransmission
@@ -155,6 +166,7 @@ export function createMessageLayer(handler: CoapHandler, options: MessageLayerOp
     transferTimeoutMs,
     maxSzx,
     describe: options.describe,
+    resumableBlock2: options.resumableBlock2,
     messageId,
     retransmitter,
     duplicates,

@@ -20,6 +20,8 @@ export interface ServerExchangeOptions {
   readonly transferTimeoutMs: number;
   readonly maxSzx: number;
   readonly describe: ((request: RequestHead) => Record<string, unknown>) | undefined;
+  /** See MessageLayerOptions.resumableBlock2. */
+  readonly resumableBlock2?: ((path: readonly string[]) => boolean) | undefined;
   /** The layer's message ids (shared with its client side, so no two messages to a peer reuse one). */
   readonly messageId: () => number;
   readonly retransmitter: Retransmitter;
@@ -109,13 +111,25 @@ export function createServerExchange(handler: CoapHandler, options: ServerExchan
 
   /**
    * A body too large for one block of 2^(szx+4) bytes: keeps it under `key` for the client's requests of the other
-   * blocks and answers its first block with the options that say so; undefined when it fits.
+   * blocks and answers its first block (or block `num` of a resumed download) with the options that say so;
+   * undefined when it fits or `num` is past its end. A Buffer body is kept as it is, not copied (a download served to
+   * many clients is held once): the handler must not change it afterwards.
    */
-  const firstBlock = (key: string, code: string, payload: Uint8Array, szx: number, contentFormat?: number) => {
+  const firstBlock = (
+    key: string,
+    code: string,
+    payload: Uint8Array,
+    szx: number,
+    contentFormat?: number,
+    tag?: Buffer,
+    num = 0,
+  ) => {
     if (payload.length <= blockSize(szx)) return undefined;
-    const representation = { code, payload: Buffer.from(payload), etag: etag(), contentFormat };
+    const body = Buffer.isBuffer(payload) ? payload : Buffer.from(payload);
+    const representation = { code, payload: body, etag: tag ?? etag(), contentFormat };
     representations.put(key, representation, Date.now());
-    const first = sliceBlock(representation.payload, 0, szx)!;
+    const first = sliceBlock(representation.payload, num, szx);
+    if (!first) return undefined;
     const extra = { block2: first.block, etag: representation.etag, size2: payload.length };
     return { payload: first.payload, extra };
   };
@@ -169,15 +183,20 @@ export function createServerExchange(handler: CoapHandler, options: ServerExchan
     const { packet } = m;
     const now = Date.now();
 
+    /** A later block asked of a resource the handler answers alike every time: made again from its answer. */
+    let resumeAt = 0;
     if (m.block2 && m.block2.num > 0) {
       const representation = representations.get(transferOf(m, peer), now);
-      if (!representation)
-        return answer(packet, CODES.incomplete, "the earlier blocks of this answer are gone: ask block 0");
       const block = fitBlock(m.block2, maxSzx);
-      const slice = sliceBlock(representation.payload, block.num, block.szx);
-      if (!slice) return answer(packet, CODES.badOption, `block ${m.block2.num} is past the end of the answer`);
-      const { code, etag: tag, contentFormat } = representation;
-      return answer(packet, code, slice.payload, { block2: slice.block, etag: tag, contentFormat });
+      if (!representation && options.resumableBlock2?.(m.path) && m.method === "GET") resumeAt = block.num;
+      else if (!representation)
+        return answer(packet, CODES.incomplete, "the earlier blocks of this answer are gone: ask block 0");
+      else {
+        const slice = sliceBlock(representation.payload, block.num, block.szx);
+        if (!slice) return answer(packet, CODES.badOption, `block ${m.block2.num} is past the end of the answer`);
+        const { code, etag: tag, contentFormat } = representation;
+        return answer(packet, code, slice.payload, { block2: slice.block, etag: tag, contentFormat });
+      }
     }
 
     let body = packet.payload;
@@ -233,13 +252,15 @@ export function createServerExchange(handler: CoapHandler, options: ServerExchan
     const { contentFormat, maxAge, observe } = reply;
     const locationPath =
       typeof reply.locationPath === "string" ? reply.locationPath.split("/").filter(Boolean) : reply.locationPath;
-    if (payload.length <= blockSize(szx) && block1 === undefined && observe === undefined) {
+    if (payload.length <= blockSize(szx) && block1 === undefined && observe === undefined && resumeAt === 0) {
       // The usual answer: one block, no block-wise or observe options (what the general case below makes of it).
       if (contentFormat === undefined && maxAge === undefined && locationPath === undefined)
         return answer(packet, reply.code, payload);
       return answer(packet, reply.code, payload, { contentFormat, locationPath, maxAge });
     }
-    const first = firstBlock(transferOf(m, peer), reply.code, payload, szx, contentFormat);
+    const first = firstBlock(transferOf(m, peer), reply.code, payload, szx, contentFormat, reply.etag, resumeAt);
+    if (resumeAt > 0 && !first)
+      return answer(packet, CODES.badOption, `block ${resumeAt} is past the end of the answer`);
     const extra = { ...first?.extra, observe, block1, contentFormat, locationPath, maxAge };
     return answer(packet, reply.code, first?.payload ?? payload, extra);
   };

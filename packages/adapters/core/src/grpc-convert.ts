@@ -45,6 +45,7 @@ import type {
   Uplink,
 } from "./registry-client.js";
 import { fromLoraDevice } from "./lora-convert.js";
+import { lwm2mBootstrapOf } from "./lwm2m-bootstrap-convert.js";
 
 /** Registry Protocol enum value of each protocol name. */
 const PROTOCOL_CODES: Record<ProtocolName, Protocol> = {
@@ -129,7 +130,10 @@ function credentialsKind(c: DeviceCredentials): Credentials["kind"] {
         },
       };
     case "lwm2m":
-      return { case: "lwm2m", value: { $typeName: "iot.registry.v1.Lwm2mCredentials", endpoint: c.endpoint } };
+      return {
+        case: "lwm2m",
+        value: { $typeName: "iot.registry.v1.Lwm2mCredentials", endpoint: c.endpoint, bootstrap: c.bootstrap ?? false },
+      };
     case "lora":
       return {
         case: "lora",
@@ -197,6 +201,7 @@ export function fromAuthenticateResponse(res: AuthenticateResponse): AuthOutcome
         ...(res.retained.length > 0 ? { retained: fromRetained(res.retained) } : {}),
         ...(res.mqttSession ? { mqttSession: fromMqttSessionState(res.mqttSession) } : {}),
         ...(res.pskKeys.length > 0 ? { pskKeys: res.pskKeys.map((k) => Buffer.from(k)) } : {}),
+        ...lwm2mBootstrapOf(res),
       },
     };
   }

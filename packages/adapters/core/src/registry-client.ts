@@ -19,7 +19,8 @@ export type ProtocolName = "mqtt" | "coap" | "lwm2m" | "lora" | "http" | "websoc
 export type DeviceCredentials =
   | { kind: "token"; clientId: string; username: string; token: string }
   | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
-  | { kind: "lwm2m"; endpoint: string }
+  /** `bootstrap`: a Bootstrap-Request; the answer carries the PSK keys when the device's settings ask for PSK. */
+  | { kind: "lwm2m"; endpoint: string; bootstrap?: boolean }
   /**
    * LoRaWAN: a device by DevEUI (a JoinRequest) or DevAddr (a data frame), or a LoRa gateway (gatewayProtocol 4)
    * by its EUI, 16 hex digits, as the packet forwarder names itself.
@@ -146,7 +147,7 @@ export interface DeviceSession {
 
 /** An LwM2M device's bootstrap settings as its record holds them; empty or 0 members take the deployment's defaults. */
 export interface Lwm2mBootstrapSettings {
-  /** `nosec`, `psk`, or empty (follow the port the client bootstraps on). */
+  /** `nosec`, `psk`, `certificate`, or empty (follow the port the client bootstraps on). */
   readonly securityMode: string;
   readonly serverUri: string;
   /** Seconds. */

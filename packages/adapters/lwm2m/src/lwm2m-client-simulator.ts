@@ -26,6 +26,10 @@ export interface SimulatorOptions {
   readonly resources?: ReadonlyMap<string, TypedValue>;
   /** A Firmware Update object (5) and this firmware version in /3/0/3 (firmware/firmware-client.ts). */
   readonly firmwareVersion?: string;
+  /** The Package URI schemes it downloads (Firmware Update Protocol Support /5/0/8); default coap (plain UDP). */
+  readonly firmwareProtocols?: readonly ("coap" | "coaps")[];
+  /** Downloads a Package URI in place of the simulator's own block-wise GET (a test that cuts the transfer). */
+  readonly firmwareDownload?: (uri: string) => Promise<Buffer>;
 }
 
 /** A request the simulated client received, as tests check it. */
@@ -104,12 +108,14 @@ export class Lwm2mClientSimulator {
               resources: this.resources,
               set: (path, value) => this.set(path, value),
               requestTo: (peer, request) => this.requestTo(peer, request),
+              ...(options.firmwareDownload && { download: options.firmwareDownload }),
               reboot: async () => {
                 this.observers.clear();
                 await this.register();
               },
             },
             options.firmwareVersion,
+            options.firmwareProtocols,
           );
   }
 

@@ -18,6 +18,7 @@ import { announcedHost, createAdapterLogger, registryClientFor, serveAdapterMetr
 import { join } from "node:path";
 import { readConfig, runMain, stopOnSignals } from "@iot/config";
 import { lwm2mAdapterSettings } from "./config.js";
+import { DOWNLOAD_PATH } from "./firmware/firmware-downloads.js";
 import { createLwm2mServer } from "./lwm2m-server.js";
 import type { Lwm2mServer } from "./lwm2m-server-types.js";
 
@@ -66,6 +67,7 @@ runMain("lwm2m-adapter", async () => {
       return {
         nosecUri: `coap://${host}:${udp?.port ?? config.lwm2mPort}`,
         ...(dtls ? { pskUri: `coaps://${host}:${dtls.port}` } : {}),
+        ...(certificates ? { serverCertificate: certificates.ca.raw } : {}),
         lifetime: config.bootstrapLifetime,
         binding: config.bootstrapBinding,
       };
@@ -82,6 +84,8 @@ runMain("lwm2m-adapter", async () => {
     maxBodyBytes: config.maxMessageSize,
     // An unanswered command frees the device after this, not CoAP's 93 s (docs/devices/lwm2m.md, Commands).
     requestTimeoutMs: config.requestTimeoutMs,
+    // Firmware downloads resume from the block a device asks for, whatever the layer still holds.
+    resumableBlock2: (path: readonly string[]) => path[0] === DOWNLOAD_PATH,
   };
   const layer = createMessageLayer(server.handler, {
     ...layerOptions,

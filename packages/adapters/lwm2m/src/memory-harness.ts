@@ -24,12 +24,20 @@ const lwm2mDevice = (over: Partial<FakeDevice> = {}): FakeDevice => ({
   ...over,
 });
 
-/** The fake registry, answering a PSK identity as the registry does for LwM2M: the device whose IMEI it is. */
+/**
+ * The fake registry, answering a PSK identity as the registry does for LwM2M: the device whose IMEI it is; and a
+ * Bootstrap-Request of a device whose settings ask for PSK with its keys.
+ */
 class PskAsEndpointRegistry extends FakeRegistryClient {
   /** The PSK identities asked, with the asking adapter. */
   readonly pskAsked: { protocol: ProtocolName; identity: string }[] = [];
 
   override async authenticate(p: ProtocolName, c: DeviceCredentials, ip: string): Promise<AuthOutcome> {
+    if (c.kind === "lwm2m" && c.bootstrap) {
+      const outcome = await super.authenticate(p, { kind: "lwm2m", endpoint: c.endpoint }, ip);
+      if (!outcome.ok || outcome.session.lwm2mBootstrap?.securityMode !== "psk") return outcome;
+      return { ok: true, session: { ...outcome.session, pskKeys: [Buffer.from("key")] } };
+    }
     if (c.kind !== "psk") return super.authenticate(p, c, ip);
     this.pskAsked.push({ protocol: p, identity: c.identity });
     const outcome = await super.authenticate(p, { kind: "lwm2m", endpoint: c.identity }, ip);

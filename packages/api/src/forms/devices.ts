@@ -4,6 +4,7 @@ import type { View } from "../view.js";
 import { f, parseJson, type ByForm, type FormShapeOf, type JsonValue, type RecordOf, type Shape } from "./common.js";
 import { formatDate } from "./dates.js";
 import { label } from "./labels.js";
+import { lwm2mBootstrapOf, lwm2mBootstrapRecord } from "./lwm2m-bootstrap.js";
 
 /** Form 2 deviceType codes are Form 1's minus one: 0 terminal, 1 gateway, 2 smartphone. */
 const form2DeviceType = (internal: number) => internal - 1;
@@ -120,13 +121,17 @@ export const deviceRecords = {
       clientIP: f.strN,
       connectedAt: f.date,
       keepAlive: f.intN,
+      /** LwM2M end devices only. */
+      lwm2mBootstrap: lwm2mBootstrapRecord.optional(),
     }),
   },
   "2": {
     write: form2Write.extend(form2More),
     list: form2List,
     // `<protocol>Broker`: `<host>:<port>` of each device listener of the deployment.
-    detail: form2List.extend({ ...form2More, createUser: f.strN }).catchall(f.str),
+    detail: form2List
+      .extend({ ...form2More, createUser: f.strN, lwm2mBootstrap: lwm2mBootstrapRecord.optional() })
+      .catchall(f.str),
   },
 } satisfies ByForm<Record<Shape, z.ZodType>>;
 
@@ -198,6 +203,7 @@ function form1(d: Device, shape: Shape, view: View): RecordOf<(typeof deviceReco
     clientIP: d.clientIp,
     connectedAt: formatDate(d.connectedAt),
     keepAlive: d.keepAlive,
+    ...lwm2mBootstrapOf(d),
   };
 }
 
@@ -238,7 +244,7 @@ function form2(d: Device, shape: Shape, view: View): RecordOf<(typeof deviceReco
     statusLabel: label("deviceStatus", status, view.lang),
   };
   if (shape === "list") return listed;
-  return { ...listed, ...more, createUser: d.createUser, ...view.brokers };
+  return { ...listed, ...more, createUser: d.createUser, ...lwm2mBootstrapOf(d), ...view.brokers };
 }
 
 /** Device record in the deployment's form; `shape` picks list, detail or write fields. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { boundedJsonText } from "../bounded-json.js";
+import { lwm2mBootstrapBody } from "../forms/lwm2m-bootstrap.js";
 import { codeField, floatField, intField, jsonArrayField } from "../params.js";
 import { gatewayChannel } from "./gateway-channel.js";
 
@@ -60,6 +61,7 @@ const form1Fields = {
     .record(z.string(), z.unknown())
     .superRefine((v, ctx) => void boundedJsonText(v, ctx, MAX_DEVICE_JSON))
     .nullish(),
+  lwm2mBootstrap: lwm2mBootstrapBody,
   manufacturer: text(50),
   serialNumber: text(100),
   softVersion: text(50),
@@ -146,6 +148,7 @@ const form2Edit = z.object({
   description: text(300),
   authType: codeField([1, 2]).optional(),
   blocked: codeField([0, 1]).optional(),
+  lwm2mBootstrap: lwm2mBootstrapBody,
 });
 
 /**

@@ -4,6 +4,7 @@ import type { Database } from "../store/schema.js";
 import type { AuthDeviceRow } from "./auth-device-row.js";
 import { DEFAULT_DOWNLINK_TOPIC, type AuthOutcome, type TopicRule } from "./auth-outcome.js";
 import type { Deny, Refusal } from "./auth-refusal.js";
+import { parseLwm2mBootstrap } from "../lwm2m/lwm2m-bootstrap.js";
 import { policiesOfDevice } from "./policies.js";
 import { retainedOfDevices, type PushedRetained } from "./retained.js";
 import { subscriptionsOfDevice } from "./subscriptions.js";
@@ -44,8 +45,10 @@ export function admitted(
   subscriptions: ReadonlyArray<{ topic: string; qos: number }>,
   retained: PushedRetained[] | undefined,
 ): AuthOutcome {
+  const lwm2mBootstrap = row.cloudProtocol === 3 ? parseLwm2mBootstrap(row.lwm2mBootstrap) : undefined;
   return {
     ok: true,
+    ...(lwm2mBootstrap ? { lwm2mBootstrap } : {}),
     credentialStamp,
     policies,
     subscriptions: subscriptions.map((s) => ({ topic: s.topic, qos: s.qos })),

@@ -22,6 +22,7 @@ export function selectAuthDevice(db: Kysely<Database>) {
       "d.autoSub",
       "d.lora",
       "d.loraSession",
+      "d.lwm2mBootstrap",
       "p.productId",
       "p.cloudProtocol",
     ]);

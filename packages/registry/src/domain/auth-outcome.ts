@@ -1,4 +1,5 @@
 import type { LoraSessionState } from "../lora/lora-session-state.js";
+import type { Lwm2mBootstrapSettings } from "../lwm2m/lwm2m-bootstrap.js";
 import type { PushedRetained } from "./retained.js";
 
 /** Who an authenticated device is, as the adapter needs to know it. */
@@ -48,6 +49,8 @@ export type AuthOutcome =
       retained?: PushedRetained[];
       /** PSK credentials: the candidate DTLS keys (secret, never logged). */
       pskKeys?: Buffer[];
+      /** LwM2M devices with bootstrap settings in their record. */
+      lwm2mBootstrap?: Lwm2mBootstrapSettings;
     }
   | { ok: false; result: "BAD_CREDENTIALS" | "BLOCKED" | "NOT_ALLOWED"; message: string };
 

@@ -8,6 +8,7 @@ import { DESCRIPTIVE_FIELDS, type DeviceInput } from "./device-input.js";
 import { draftOf, replaceCerts } from "./device-write.js";
 import { randomToken, uuid } from "./ids.js";
 import { loraKeys } from "../lora/lora-keys.js";
+import { lwm2mBootstrapText } from "../lwm2m/lwm2m-bootstrap.js";
 
 /** What the creation rules need of a device's product. */
 export interface ProductRef {
@@ -47,6 +48,7 @@ export async function checkNewDevice(
     // A LoRa end device's deviceID is its DevEUI or DevAddr: never generated.
     deviceId: input.deviceId ?? (product.cloudProtocol === 4 && deviceType !== 2 ? null : uuid()),
     lora: input.lora ?? null,
+    lwm2mBootstrap: input.lwm2mBootstrap ?? null,
   };
   await checkDeviceRules(
     tx,
@@ -80,6 +82,7 @@ export async function checkNewDevice(
     authType: values.authType ?? 1,
     deviceId: values.deviceId!,
     lora: values.lora ? JSON.stringify(values.lora) : null,
+    lwm2mBootstrap: lwm2mBootstrapText(values.lwm2mBootstrap),
     ...lora,
     tenantId: caller.tenantId,
     userIntId: caller.userIntId,

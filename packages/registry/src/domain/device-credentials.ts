@@ -3,7 +3,8 @@ export type DeviceCredentials =
   | { kind: "token"; clientId: string; username: string; token: string }
   | { kind: "certificate"; clientId: string; commonName: string; fingerprint: string }
   | { kind: "modbus"; gatewayDeviceId: string; gatewayUsername: string; gatewayToken: string; index: number }
-  | { kind: "lwm2m"; endpoint: string }
+  /** `bootstrap`: a Bootstrap-Request, answered with the PSK keys when the device's settings ask for PSK. */
+  | { kind: "lwm2m"; endpoint: string; bootstrap?: boolean }
   | { kind: "lora"; devEui: string; devAddr: string; gatewayEui?: string }
   /** CoAP over DTLS: the PSK identity of the handshake, a deviceUsername. */
   | { kind: "psk"; identity: string };

@@ -1,3 +1,4 @@
+import type { Lwm2mBootstrapSettings } from "../lwm2m/lwm2m-bootstrap.js";
 import type { DevicesTable } from "../store/schema.js";
 
 /** Descriptive attributes a caller may set freely (no rule depends on them): copied as given on create and edit. */
@@ -45,6 +46,8 @@ export type DeviceInput = Descriptive & {
   token?: string | undefined;
   blocked?: number | undefined;
   lora?: Record<string, unknown> | null | undefined;
+  /** LwM2M devices: bootstrap settings; null clears them (deployment defaults). */
+  lwm2mBootstrap?: Lwm2mBootstrapSettings | null | undefined;
   /** Certificate ids an authType 2 device may connect with. */
   certs?: number[] | undefined;
 };

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.js";
 import { fail } from "../errors.js";
+import { lwm2mBootstrapErrors, type Lwm2mBootstrapSettings } from "../lwm2m/lwm2m-bootstrap.js";
 
 /** A device as it will be after a create or edit: what the creation rules look at. */
 export interface DeviceDraft {
@@ -20,6 +21,7 @@ export interface DeviceDraft {
   autoSub: number | null;
   modBusIndex: number | null;
   lora: Record<string, unknown> | null;
+  lwm2mBootstrap: Lwm2mBootstrapSettings | null;
 }
 
 const HEX = (n: number) => new RegExp(`^[0-9A-Fa-f]{${n}}$`);
@@ -127,6 +129,7 @@ function shapeErrors(d: DeviceDraft): Record<string, string> {
     else if (!/^\d{14,16}$/.test(d.imei)) errors.IMEI = "must be 14 to 16 digits";
     if (d.autoSub === null) errors.autoSub = "required for LwM2M devices";
   }
+  lwm2mBootstrapErrors(d, errors);
   if (d.protocol === 4) loraErrors(d, errors);
   if (d.protocol === 7 && d.modBusIndex === null) errors.modBusIndex = "required for Modbus devices";
   return errors;

@@ -3,6 +3,7 @@ import type { Database } from "../store/schema.js";
 import type { DeviceCommand } from "../router/commands.js";
 import { PUBLISH_STATUS } from "../router/publish-status.js";
 import { fail } from "../errors.js";
+import { firmwareCommandPayload } from "../lwm2m/firmware-payload.js";
 import type { Caller } from "./caller.js";
 import { readFirmwarePackage, type Firmware } from "./firmwares.js";
 import { createTask, TASK_STATUS, updateTask, type Task } from "./tasks.js";
@@ -93,7 +94,8 @@ export async function startFirmwareUpdate(
   now = Date.now(),
 ): Promise<{ task: Task; done: Promise<void> }> {
   const devices = await targetsOf(deps.db, caller, firmware, targets);
-  const bytes = await readFirmwarePackage(deps.dir, firmware);
+  // The file must still be the package (its SHA-256) before any device is sent the command.
+  await readFirmwarePackage(deps.dir, firmware);
   const lines: FirmwareDeviceProgress[] = devices.map((d) => ({ deviceID: d.deviceId, status: "pending" }));
   const summary = (): FirmwareUpdateResult => {
     const updated = lines.filter((l) => l.status === "updated").length;
@@ -112,10 +114,13 @@ export async function startFirmwareUpdate(
     now,
   );
   const reqID = `fw-${task.taskId}`;
-  const payload = JSON.stringify({
-    reqID,
-    msgType: "firmware-update",
-    data: { method, version: firmware.version, sha256: firmware.sha256, package: bytes.toString("base64") },
+  // The control log names the package; its bytes are added on the way to the adapter (lwm2m/firmware-payload.ts).
+  const payload = firmwareCommandPayload(reqID, method, {
+    firmwareID: firmware.firmwareId,
+    name: firmware.firmwareName,
+    version: firmware.version,
+    size: Number(firmware.size),
+    sha256: firmware.sha256,
   });
   const lastEvent = await deps.db
     .selectFrom("deviceEvents")

@@ -4,6 +4,7 @@ import { admitDevice } from "./admit-device.js";
 import { selectAuthDevice } from "./auth-device-row.js";
 import type { AuthOutcome } from "./auth-outcome.js";
 import { denier } from "./auth-refusal.js";
+import { pskKeysOf } from "./psk-auth.js";
 import type { AuthRequest, DeviceCredentials } from "./device-credentials.js";
 
 /** The stamp of an LwM2M session: the endpoint name (IMEI) it registered with (see tokenStamp). */
@@ -23,5 +24,8 @@ export async function lwm2mAuth(
   const row = c.endpoint ? await selectAuthDevice(db).where("d.imei", "=", c.endpoint).executeTakeFirst() : undefined;
   const deny = denier(db, req, row, null, now);
   if (!row) return deny("BAD_CREDENTIALS", "no device has this endpoint name as its IMEI");
-  return admitDevice(db, row, req.protocol, deny, lwm2mStamp(c.endpoint));
+  const outcome = await admitDevice(db, row, req.protocol, deny, lwm2mStamp(c.endpoint));
+  // A bootstrap that writes PSK credentials into the client: the key is the device's token.
+  const psk = c.bootstrap && outcome.ok && outcome.lwm2mBootstrap?.securityMode === "psk" && row.authType === 1;
+  return psk ? { ...outcome, pskKeys: pskKeysOf(row.token) } : outcome;
 }

@@ -8,6 +8,7 @@ import { deviceWrite, draftOf, replaceCerts } from "./device-write.js";
 import { getDevice, type Device } from "./devices.js";
 import { lockTenant } from "./locks.js";
 import { loraKeys } from "../lora/lora-keys.js";
+import { lwm2mBootstrapText, parseLwm2mBootstrap, type Lwm2mBootstrapSettings } from "../lwm2m/lwm2m-bootstrap.js";
 
 const parseLora = (text: string | null): Record<string, unknown> | null =>
   text ? (JSON.parse(text) as Record<string, unknown>) : null;
@@ -74,6 +75,10 @@ export async function updateDevice(
     autoSub: pick("autoSub", cur.autoSub) as number | null,
     modBusIndex: pick("modBusIndex", cur.modBusIndex) as number | null,
     lora: pick("lora", parseLora(cur.lora)) as Record<string, unknown> | null,
+    lwm2mBootstrap: pick(
+      "lwm2mBootstrap",
+      parseLwm2mBootstrap(cur.lwm2mBootstrap) ?? null,
+    ) as Lwm2mBootstrapSettings | null,
   };
   const descriptive = Object.fromEntries(
     DESCRIPTIVE_FIELDS.flatMap((k) => (edit[k] !== undefined ? [[k, edit[k]]] : [])),
@@ -84,6 +89,7 @@ export async function updateDevice(
     ...descriptive,
     ...merged,
     lora: merged.lora ? JSON.stringify(merged.lora) : null,
+    lwm2mBootstrap: lwm2mBootstrapText(merged.lwm2mBootstrap),
     ...loraKeys(
       cur.cloudProtocol,
       merged.deviceType,

@@ -12,6 +12,7 @@ import {
 import type { AuthOutcome, DeviceIdentity, LoraDevice, ProxyFilter, TopicRule } from "../domain/auth-outcome.js";
 import type { DeviceCredentials } from "../domain/device-credentials.js";
 import type { PushedRetained } from "../domain/retained.js";
+import type { Lwm2mBootstrapSettings } from "../lwm2m/lwm2m-bootstrap.js";
 
 /** Proto credentials → domain credentials; undefined for kinds this registry does not take yet. */
 export function credentialsFromProto(c: Credentials | undefined): DeviceCredentials | undefined {
@@ -39,7 +40,11 @@ export function credentialsFromProto(c: Credentials | undefined): DeviceCredenti
         index: c.kind.value.index,
       };
     case "lwm2m":
-      return { kind: "lwm2m", endpoint: c.kind.value.endpoint };
+      return {
+        kind: "lwm2m",
+        endpoint: c.kind.value.endpoint,
+        ...(c.kind.value.bootstrap ? { bootstrap: true } : {}),
+      };
     case "lora":
       return {
         kind: "lora",
@@ -73,6 +78,7 @@ export function authOutcomeToProto(o: AuthOutcome) {
     ...(o.lora ? { lora: loraToProto(o.lora) } : {}),
     retained: retainedToProto(o.retained ?? []),
     pskKeys: o.pskKeys ?? [],
+    ...lwm2mBootstrapToProto(o.lwm2mBootstrap),
   };
 }
 
@@ -99,6 +105,7 @@ export function admittedAnswer(
     tenantLimits: { $typeName: "iot.registry.v1.TenantLimits", ...limits },
     retained: retainedToProto(o.retained ?? []),
     pskKeys: o.pskKeys ?? [],
+    ...lwm2mBootstrapToProto(o.lwm2mBootstrap),
   };
 }
 
@@ -149,4 +156,14 @@ export function policiesToProto(rules: readonly TopicRule[]): TopicPolicy[] {
 /** Proxy subscriptions as Authenticate and SubscriptionUpdate carry them. */
 export function subscriptionsToProto(subscriptions: readonly ProxyFilter[]): ProxySubscription[] {
   return subscriptions.map((s) => ({ $typeName: "iot.registry.v1.ProxySubscription", topic: s.topic, qos: s.qos }));
+}
+
+/** AuthenticateResponse's LwM2M bootstrap fields (19-22): empty or 0 where the record leaves the default. */
+function lwm2mBootstrapToProto(s: Lwm2mBootstrapSettings | undefined) {
+  return {
+    lwm2mSecurityMode: s?.securityMode ?? "",
+    lwm2mServerUri: s?.serverUri ?? "",
+    lwm2mLifetime: s?.lifetime ?? 0,
+    lwm2mBinding: s?.binding ?? "",
+  };
 }

@@ -24,6 +24,11 @@ export interface CommandRouterOptions {
    * `GroupCommit`'s `commitEveryMs`): under load a command waits at most this long for its transaction. 0: none.
    */
   commitEveryMs?: number;
+  /**
+   * The payload a stored command goes to its adapter with (default: as stored): a firmware update command gets its
+   * package here (lwm2m/firmware-payload.ts), which its control log only names.
+   */
+  downlinkPayload?: (payload: string) => string;
 }
 
 /**

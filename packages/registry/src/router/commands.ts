@@ -384,7 +384,8 @@ export class CommandRouter {
       return "no route";
     }
     if (!this.inFlight.claim(cmd.id, route.link, now)) return "in flight";
-    route.link.sendDownlink(downlinkOf(cmd, route));
+    const expand = this.options.downlinkPayload;
+    route.link.sendDownlink(downlinkOf(expand ? { ...cmd, payload: expand(cmd.payload) } : cmd, route));
     this.remote?.handedOver(cmd.id, now);
     commandsTotal().inc({ outcome: "downlinked" });
     return "sent";

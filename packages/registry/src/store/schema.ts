@@ -202,6 +202,8 @@ export interface DevicesTable {
   loraDevAddr: ColumnType<string | null, string | null | undefined, string | null>;
   /** LoRa network state (JSON text: LoraSessionState), apart from the `lora` settings users edit. */
   loraSession: ColumnType<string | null, string | null | undefined, string | null>;
+  /** LwM2M: the bootstrap settings (JSON text: Lwm2mBootstrapSettings); null takes the deployment's defaults. */
+  lwm2mBootstrap: ColumnType<string | null, string | null | undefined, string | null>;
   /** Filled while connected. */
   clientIp: string | null;
   connectedAt: number | null;

@@ -4,7 +4,7 @@ import type { ResourceType, TypedValue } from "../codec/typed-value.js";
 
 /** A device's bootstrap settings as its record holds them; an empty or 0 member takes the deployment's default. */
 export interface DeviceBootstrapSettings {
-  /** `nosec` or `psk`; empty: NoSec when bootstrapping on the plain port, PSK on the DTLS port. */
+  /** `nosec`, `psk` or `certificate`; empty: NoSec when bootstrapping on the plain port, PSK on the DTLS port. */
   readonly securityMode?: string;
   /** The LwM2M server's URI (`coaps://iot.example.com:5784`); empty: this service's listener of the mode. */
   readonly serverUri?: string;
@@ -18,15 +18,17 @@ export interface DeviceBootstrapSettings {
 export interface BootstrapDefaults {
   /** `coap://host:5783`: the plain listener. */
   readonly nosecUri: string;
-  /** `coaps://host:5784`: the DTLS listener; undefined when it is off. */
+  /** `coaps://host:5784`: the DTLS listener (PSK and certificates); undefined when it is off. */
   readonly pskUri?: string;
+  /** The service CA's certificate (DER): Server Public Key (/0/x/4) of a certificate-mode Security instance. */
+  readonly serverCertificate?: Uint8Array;
   readonly lifetime: number;
   readonly binding: string;
 }
 
 /** What the server writes: the Security (/0) and Server (/1) instances, resolved. */
 export interface BootstrapPlan {
-  readonly securityMode: "nosec" | "psk";
+  readonly securityMode: SecurityMode;
   readonly serverUri: string;
   readonly lifetime: number;
   readonly binding: string;
@@ -38,7 +40,9 @@ export interface BootstrapPlan {
 const SHORT_SERVER_ID = 1;
 
 /** Security Mode resource values (OMA-TS-LightweightM2M-V1_0 Appendix E.1, /0/x/2). */
-const SECURITY_MODE = { psk: 0, nosec: 3 } as const;
+const SECURITY_MODE = { psk: 0, certificate: 2, nosec: 3 } as const;
+type SecurityMode = keyof typeof SECURITY_MODE;
+const isMode = (v: string | undefined): v is SecurityMode => v !== undefined && v in SECURITY_MODE;
 
 /**
  * The settings a bootstrap writes: the device's own where set, else the deployment's, the security mode following
@@ -49,10 +53,10 @@ export function bootstrapPlan(
   defaults: BootstrapDefaults,
   onDtlsPort: boolean,
 ): { ok: true; plan: BootstrapPlan } | { ok: false; reason: string } {
-  const mode = device?.securityMode === "psk" || device?.securityMode === "nosec" ? device.securityMode : undefined;
+  const mode = isMode(device?.securityMode) ? device.securityMode : undefined;
   const securityMode = mode ?? (onDtlsPort ? "psk" : "nosec");
-  const serverUri = device?.serverUri || (securityMode === "psk" ? defaults.pskUri : defaults.nosecUri);
-  if (!serverUri) return { ok: false, reason: "PSK bootstrap asked for, but the DTLS listener is off" };
+  const serverUri = device?.serverUri || (securityMode === "nosec" ? defaults.nosecUri : defaults.pskUri);
+  if (!serverUri) return { ok: false, reason: `${securityMode} bootstrap asked for, but the DTLS listener is off` };
   return {
     ok: true,
     plan: {
@@ -71,21 +75,31 @@ const opaque = (value: Uint8Array): TypedValue => ({ type: "opaque", value });
 /**
  * The resources of the Security instance `/0/<instance>` (Appendix E.1): URI, not a bootstrap server, the mode,
  * identity and key (PSK: the endpoint name's bytes and the device's token bytes; NoSec: empty), Short Server ID.
+ * Certificate mode writes the service CA's certificate as Server Public Key and leaves out the client's certificate
+ * and private key (/0/x/3, /0/x/5): the service never holds a device's private key, so the client keeps the pair
+ * it was issued (`POST /certs`).
  */
 export function securityValues(
   plan: BootstrapPlan,
   instance: number,
   psk: { identity: Uint8Array; key: Uint8Array } | undefined,
+  serverCertificate?: Uint8Array,
 ): WriteValue[] {
   const at = (r: number) => `/0/${instance}/${r}`;
-  return [
+  const head: WriteValue[] = [
     { path: at(0), value: { type: "string", value: plan.serverUri } },
     { path: at(1), value: { type: "boolean", value: false } },
     { path: at(2), value: int(SECURITY_MODE[plan.securityMode]) },
+  ];
+  const ssid: WriteValue = { path: at(10), value: int(plan.shortServerId) };
+  if (plan.securityMode === "certificate")
+    return [...head, { path: at(4), value: opaque(serverCertificate ?? new Uint8Array()) }, ssid];
+  return [
+    ...head,
     { path: at(3), value: opaque(psk?.identity ?? new Uint8Array()) },
     { path: at(4), value: opaque(new Uint8Array()) },
     { path: at(5), value: opaque(psk?.key ?? new Uint8Array()) },
-    { path: at(10), value: int(plan.shortServerId) },
+    ssid,
   ];
 }
 

@@ -26,6 +26,7 @@ describe("LwM2M bootstrap server", () => {
       securityMode: 3,
       identity: "",
       key: "",
+      serverPublicKey: "",
       shortServerId: 1,
       lifetime: 600,
       binding: "U",
@@ -54,8 +55,9 @@ describe("LwM2M bootstrap server", () => {
     const result = await h.client.bootstrap(110);
     expect(result).toMatchObject({ serverUri: "coap://other.test:5683", lifetime: 120, binding: "UQ" });
     const steps = h.client.requests.map((r) => `${r.method} ${r.path}`);
-    expect(steps).toEqual(["DELETE /", "GET /0", "PUT /0/1", "PUT /1/0", "POST /bs"]);
-    expect(h.client.requests[2]).toMatchObject({ contentFormat: 110 });
+    expect(steps).toEqual(["GET /1", "DELETE /", "GET /0", "PUT /0/1", "PUT /1/0", "POST /bs"]);
+    expect(h.client.requests[0]).toMatchObject({ accept: 110 });
+    expect(h.client.requests[3]).toMatchObject({ contentFormat: 110 });
     expect(h.client.resources.get("/0/0/0")).toEqual({ type: "string", value: "coap://bootstrap.test:5783" });
   });
 
@@ -70,6 +72,47 @@ describe("LwM2M bootstrap server", () => {
       securityMode: 0,
       identity: Buffer.from(h.client.options.endpoint).toString("hex"),
       key: Buffer.from("key").toString("hex"),
+    });
+  });
+
+  it("reads the Server object first (Bootstrap-Read, 1.1) and writes this service's account under the instance that held its Short Server ID", async () => {
+    const resources = defaultResources();
+    for (const p of ["/1/0/0", "/1/0/1"]) resources.delete(p);
+    resources.set("/1/4/0", { type: "integer", value: 1n });
+    resources.set("/1/4/1", { type: "integer", value: 86400n });
+    resources.set("/1/4/7", { type: "string", value: "UQ" });
+    resources.set("/1/2/0", { type: "integer", value: 9n });
+    h = memoryHarness({ client: { resources }, server: { bootstrapDefaults: defaults } });
+    const result = await h.client.bootstrap(112);
+    expect(result).toMatchObject({ lifetime: 600, binding: "U", shortServerId: 1 });
+    const steps = h.client.requests.map((r) => `${r.method} ${r.path}`);
+    expect(steps).toEqual(["GET /1", "DELETE /", "GET /0", "PUT /0/0", "PUT /1/4", "POST /bs"]);
+    expect(h.client.requests[0]).toMatchObject({ accept: 112 });
+    expect(h.client.resources.get("/1/4/1")).toEqual({ type: "integer", value: 600n });
+    expect(h.client.resources.has("/1/2/0")).toBe(false);
+  });
+
+  it("goes on when the client refuses the Bootstrap-Read", async () => {
+    h = memoryHarness({ server: { bootstrapDefaults: defaults } });
+    const result = await h.client.bootstrap(110, (b) => b.failOn.add("/1"));
+    expect(result).toMatchObject({ serverUri: "coap://lwm2m.test:5783", lifetime: 600 });
+    const steps = h.client.requests.map((r) => `${r.method} ${r.path}`);
+    expect(steps).toEqual(["GET /1", "DELETE /", "GET /0", "PUT /0/0", "PUT /1/0", "POST /bs"]);
+  });
+
+  it("writes certificate mode with the service CA as Server Public Key and the DTLS listener's URI", async () => {
+    const ca = Buffer.from("3082ca", "hex");
+    h = memoryHarness({
+      server: { bootstrapDefaults: () => ({ ...defaults(), serverCertificate: ca }) },
+      device: { lwm2mBootstrap: { securityMode: "certificate", serverUri: "", lifetime: 0, binding: "" } },
+    });
+    const result = await h.client.bootstrap();
+    expect(result).toMatchObject({
+      serverUri: "coaps://lwm2m.test:5784",
+      securityMode: 2,
+      serverPublicKey: "3082ca",
+      identity: "",
+      key: "",
     });
   });
 

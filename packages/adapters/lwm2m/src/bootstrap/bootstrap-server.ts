@@ -9,10 +9,11 @@ import {
 import type { DeviceCredentials, RegistryClient } from "@iot/adapter-core";
 import type { Logger } from "pino";
 import { CONTENT_FORMAT } from "../codec/content-format.js";
-import { encodeWrite } from "../codec/content.js";
+import { decodeContent, encodeWrite } from "../codec/content.js";
 import { parseLinkFormat } from "../codec/link-format.js";
 import { endpointImei } from "../codec/registration.js";
 import {
+  bootstrapLookup,
   bootstrapPlan,
   freeSecurityInstance,
   securityValues,
@@ -57,6 +58,32 @@ const WRITE_FORMATS: readonly number[] = [
 /** Why a step of a bootstrap failed: the client's code, or the layer's reason (timeout). */
 class StepFailed extends Error {}
 
+/** A Server instance (/1/x) a Bootstrap-Read found on the client: the LwM2M server account it held. */
+export interface ServerAccount {
+  readonly instance: number;
+  readonly shortServerId?: number;
+  readonly lifetime?: number;
+  readonly binding?: string;
+}
+
+/** The Server accounts of a Bootstrap-Read answer of /1 (entries `/1/<i>/<r>`). */
+function serverAccounts(entries: readonly { path: string; value: unknown }[]): ServerAccount[] {
+  const byInstance = new Map<
+    number,
+    { instance: number; shortServerId?: number; lifetime?: number; binding?: string }
+  >();
+  for (const e of entries) {
+    const [, , i, r] = e.path.split("/").map(Number);
+    if (i === undefined || r === undefined || !Number.isInteger(i)) continue;
+    const account = byInstance.get(i) ?? { instance: i };
+    if (r === 0 && typeof e.value === "number") account.shortServerId = e.value;
+    if (r === 1 && typeof e.value === "number") account.lifetime = e.value;
+    if (r === 7 && typeof e.value === "string") account.binding = e.value;
+    byInstance.set(i, account);
+  }
+  return [...byInstance.values()].sort((a, b) => a.instance - b.instance);
+}
+
 /**
  * Builds the bootstrap server. A Bootstrap-Request is checked with the registry (an unknown or blocked endpoint gets
  * 4.03 and the registry writes its connect log; over DTLS the `ep` must be the handshake's identity), answered 2.04,
@@ -87,6 +114,17 @@ export function createBootstrapServer(options: BootstrapServerOptions): Bootstra
       if (!expected.includes(response.code)) throw new StepFailed(`${what} answered ${response.code}`);
       return response;
     };
+    // Bootstrap-Read (1.1) of the Server object before anything is deleted: the accounts the client held, logged,
+    // and the instance of this service's account (its Short Server ID) is written again under the same id.
+    let serverInstance = 0;
+    if (discover) {
+      const accounts = await bootstrapRead(peer, layer, format);
+      if (accounts) {
+        const ours = accounts.find((a) => a.shortServerId === plan.shortServerId);
+        if (ours) serverInstance = ours.instance;
+        log.info({ endpoint, accounts }, "bootstrap read the client's server accounts");
+      }
+    }
     await step("Bootstrap-Delete /", { method: "DELETE", path: [] }, ["2.02"]);
     let listed: number[] | undefined;
     if (discover) {
@@ -108,10 +146,22 @@ export function createBootstrapServer(options: BootstrapServerOptions): Bootstra
         ["2.04"],
       );
     };
-    await write(`/0/${security}`, securityValues(plan, security, psk));
-    await write("/1/0", serverValues(plan, 0));
+    await write(`/0/${security}`, securityValues(plan, security, psk, options.defaults().serverCertificate));
+    await write(`/1/${serverInstance}`, serverValues(plan, serverInstance));
     await step("Bootstrap-Finish", { method: "POST", path: [BS] }, ["2.04"]);
     log.info({ endpoint, serverUri: plan.serverUri, securityMode: plan.securityMode }, "client bootstrapped");
+  };
+
+  /**
+   * Bootstrap-Read of /1 in the client's format (undefined when the client refuses it or its answer does not
+   * decode: the read is optional, the bootstrap goes on).
+   */
+  const bootstrapRead = async (peer: Peer, layer: MessageLayer, format: number) => {
+    const accept = format === CONTENT_FORMAT.lwm2mJson ? CONTENT_FORMAT.senmlJson : format;
+    const r = await layer.request(peer, { method: "GET", path: ["1"], accept }).catch(() => undefined);
+    if (r?.code !== "2.05") return undefined;
+    const decoded = decodeContent(r.contentFormat ?? accept, r.payload, "/1", { lookup: bootstrapLookup });
+    return decoded.ok ? serverAccounts(decoded.value) : undefined;
   };
 
   const request = async (request: CoapRequest, via: BootstrapVia): Promise<CoapReply> => {
@@ -129,7 +179,8 @@ export function createBootstrapServer(options: BootstrapServerOptions): Bootstra
     }
     const onDtls = via.identity !== undefined;
     const ask = (credentials: DeviceCredentials) => registry.authenticate("lwm2m", credentials, request.peer.address);
-    let auth = await ask(onDtls ? { kind: "psk", identity: endpoint } : { kind: "lwm2m", endpoint });
+    // Over NoSec the request asks as a bootstrap: PSK keys come with the answer when the settings write PSK.
+    const auth = await ask(onDtls ? { kind: "psk", identity: endpoint } : { kind: "lwm2m", endpoint, bootstrap: true });
     if (!auth.ok) {
       log.info({ endpoint: ep, reason: auth.message }, "bootstrap refused");
       return { code: auth.code === "UNAVAILABLE" ? CODES.unavailable : CODES.forbidden };
@@ -140,11 +191,6 @@ export function createBootstrapServer(options: BootstrapServerOptions): Bootstra
       return { code: CODES.forbidden };
     }
     const plan = planned.plan;
-    // PSK written over a NoSec bootstrap (the device's settings ask for it): its key is the token, asked for here.
-    if (plan.securityMode === "psk" && !onDtls) {
-      auth = await ask({ kind: "psk", identity: endpoint });
-      if (!auth.ok) return { code: CODES.forbidden };
-    }
     const key = auth.session.pskKeys?.[0];
     if (plan.securityMode === "psk" && !key) return { code: CODES.forbidden };
     const psk = plan.securityMode === "psk" && key ? { identity: Buffer.from(endpoint), key } : undefined;

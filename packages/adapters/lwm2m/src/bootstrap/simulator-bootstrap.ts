@@ -1,7 +1,7 @@
 import type { CoapReply, CoapRequest } from "@iot/adapter-coap";
 import { CONTENT_FORMAT } from "../codec/content-format.js";
 import { bootstrapLookup } from "./bootstrap-plan.js";
-import { decodeContent } from "../codec/content.js";
+import { decodeContent, encodeWrite } from "../codec/content.js";
 import { parseObjectPath, pathDepth } from "../codec/object-path.js";
 import { resourceType } from "../codec/objects.js";
 import { typedFromJson, toContentValue, type TypedValue } from "../codec/typed-value.js";
@@ -9,11 +9,13 @@ import { typedFromJson, toContentValue, type TypedValue } from "../codec/typed-v
 /** What a finished bootstrap left in the test client: its account on the LwM2M server it was pointed at. */
 export interface BootstrapResult {
   readonly serverUri: string;
-  /** Security Mode (/0/x/2): 0 PSK, 3 NoSec. */
+  /** Security Mode (/0/x/2): 0 PSK, 2 Certificate, 3 NoSec. */
   readonly securityMode: number;
   /** PSK identity and key (/0/x/3, /0/x/5) as hex. */
   readonly identity: string;
   readonly key: string;
+  /** Server Public Key (/0/x/4) as hex: the server's certificate in certificate mode. */
+  readonly serverPublicKey: string;
   readonly shortServerId: number;
   /** Server instance (/1/x): lifetime and binding. */
   readonly lifetime: number;
@@ -23,7 +25,8 @@ export interface BootstrapResult {
 /**
  * The client side of a bootstrap for the test client (OMA-TS-LightweightM2M-V1_0 §5.2.7): Bootstrap-Delete of `/`,
  * `/0` or `/1` (sparing its bootstrap account, `/0/0` with Bootstrap-Server true), Bootstrap-Discover, Bootstrap-Write
- * of Security and Server instances (created as needed), and Bootstrap-Finish, which settles `finished`. `failOn`
+ * of Security and Server instances (created as needed), Bootstrap-Read of the Server object (1.1), and
+ * Bootstrap-Finish, which settles `finished`. `failOn`
  * answers the first request to a path with 5.00, as a client that breaks midway.
  */
 export class SimulatorBootstrap {
@@ -55,6 +58,7 @@ export class SimulatorBootstrap {
       const links = this.instances(0).map((i) => `</0/${i}>`);
       return { code: "2.05", payload: ["</>;lwm2m=1.1", ...links].join(","), contentFormat: CONTENT_FORMAT.linkFormat };
     }
+    if (request.method === "GET" && path === "/1") return this.read(request.accept ?? CONTENT_FORMAT.tlv);
     if (request.method === "PUT" && (path.startsWith("/0/") || path.startsWith("/1/")))
       return this.write(request, path);
     return undefined;
@@ -101,6 +105,14 @@ export class SimulatorBootstrap {
     return { code: "2.04" };
   }
 
+  /** Bootstrap-Read of the Server object: its instances in the asked format. */
+  private read(format: number): CoapReply {
+    const values = [...this.resources].filter(([p]) => p.startsWith("/1/")).map(([path, value]) => ({ path, value }));
+    const payload = encodeWrite(format, "/1", values);
+    if (!payload.ok) return { code: "4.06" };
+    return { code: "2.05", payload: payload.value, contentFormat: format };
+  }
+
   private finish(): CoapReply {
     const security = this.instances(0).find((i) => !this.isBootstrapAccount(i));
     const server = this.instances(1)[0];
@@ -114,6 +126,7 @@ export class SimulatorBootstrap {
       securityMode: Number(value(`/0/${security}/2`)),
       identity: String(value(`/0/${security}/3`)),
       key: String(value(`/0/${security}/5`)),
+      serverPublicKey: String(value(`/0/${security}/4`)),
       shortServerId: Number(value(`/0/${security}/10`)),
       lifetime: Number(value(`/1/${server}/1`)),
       binding: String(value(`/1/${server}/7`)),

@@ -9,6 +9,8 @@ export interface FirmwareDevice {
   set(path: string, value: TypedValue): Promise<void>;
   /** Sends a request to any peer through the device's transport (a package download). */
   requestTo(peer: Peer, request: ClientRequest): Promise<ClientResponse>;
+  /** Downloads a Package URI itself (a test's), instead of one block-wise GET through `requestTo`. */
+  readonly download?: (uri: string) => Promise<Buffer>;
   /** Starts again after an update: its observations are gone and it registers anew. */
   reboot(): Promise<void>;
 }
@@ -52,6 +54,8 @@ export class SimulatedFirmware {
   constructor(
     private readonly device: FirmwareDevice,
     version: string,
+    /** The Package URI schemes it downloads over its transport (coaps: a client on a DTLS session). */
+    private readonly protocols: readonly ("coap" | "coaps")[] = ["coap"],
   ) {
     const r = device.resources;
     r.set("/3/0/3", str(version));
@@ -60,6 +64,8 @@ export class SimulatedFirmware {
     r.set("/5/0/3", int(FW_STATE.idle));
     r.set("/5/0/5", int(0));
     r.set("/5/0/9", int(2)); // delivery methods: both pull and push
+    // Firmware Update Protocol Support: 0 CoAP, 1 CoAPS.
+    this.protocols.forEach((p, i) => r.set(`/5/0/8/${i}`, int(p === "coaps" ? 1 : 0)));
   }
 
   /** The State now. */
@@ -110,8 +116,13 @@ export class SimulatedFirmware {
     } catch {
       return this.fail(7);
     }
-    if (url.protocol !== "coap:") return this.fail(9);
-    const peer = { address: url.hostname, port: Number(url.port || 5683) };
+    const scheme = url.protocol.slice(0, -1);
+    if (!(this.protocols as readonly string[]).includes(scheme)) return this.fail(9);
+    if (this.device.download) {
+      const bytes = await this.device.download(uri).catch(() => undefined);
+      return bytes ? this.downloaded(bytes) : this.fail(4);
+    }
+    const peer = { address: url.hostname, port: Number(url.port || (scheme === "coaps" ? 5684 : 5683)) };
     let response: ClientResponse;
     try {
       response = await this.device.requestTo(peer, { method: "GET", path: url.pathname });

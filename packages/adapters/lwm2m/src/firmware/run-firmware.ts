@@ -99,7 +99,7 @@ export async function runFirmwareUpdate(
       cmd,
       (fields) => request(registration, fields),
       (bytes) => {
-        token = hooks.downloads.offer(bytes);
+        token = hooks.downloads.offer(bytes, cmd.sha256);
         return hooks.packageUri(registration, token);
       },
     );

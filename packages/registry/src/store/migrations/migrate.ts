@@ -24,6 +24,9 @@ export async function migrateToLatest(db: Kysely<Database>, engine: Engine, pgSc
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => ({ ...migrations }) },
+    // Migration numbers are handed out ahead of merging: one may land below one a database already ran (0031 after
+    // 0032); it runs at the next start rather than stopping it. Each migration stands alone.
+    allowUnorderedMigrations: true,
     ...(pgSchema === undefined ? {} : { migrationTableSchema: pgSchema }),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -24,6 +24,7 @@ import { deviceIdTrigrams } from "./0023-device-id-trigrams.js";
 import { uplinkCounts } from "./0024-uplink-counts.js";
 import { mqttSessions } from "../mqtt-sessions.js";
 import { retainedMessages } from "./0030-retained-messages.js";
+import { lwm2mBootstrap } from "./0031-lwm2m-bootstrap.js";
 import { firmwares } from "./0032-firmwares.js";
 import { loraMulticast } from "./0033-lora-multicast.js";
 import { partitionedHistory } from "./0034-partitioned-history.js";
@@ -65,6 +66,7 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0028-command-properties": commandProperties,
   "0029-mqtt-sessions": mqttSessions,
   "0030-retained-messages": retainedMessages,
+  "0031-lwm2m-bootstrap": lwm2mBootstrap,
   "0032-firmwares": firmwares,
   "0033-lora-multicast": loraMulticast,
   "0034-partitioned-history": partitionedHistory,
