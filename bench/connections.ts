@@ -1,10 +1,10 @@
 /**
  * MQTT connections at fleet size: a paced connect storm of authenticated devices against the running fleet (each
  * CONNECT authenticated by the registry, marked online and logged), its CONNACK latency, and the memory the held
- * connections cost (RSS growth of the MQTT adapter processes plus the central node, per connection, less the growth of
- * V8's young generation: a reserve of at most two semi-spaces a process, sized by V8 from the machine's memory and grown
- * under any allocation burst, whatever the number of connections); beside the same
- * storm against a plain broker (the machine's Mosquitto, else bare aedes in process) in the same run.
+ * connections cost (RSS growth of the MQTT adapter processes plus the central node, per connection, less the growth
+ * of V8's young generation: a reserve of at most two semi-spaces a process, sized by V8 from the machine's memory and
+ * grown under any allocation burst, whatever the number of connections); beside the same storm against a plain
+ * broker (the machine's Mosquitto, else bare aedes in process) in the same run.
  *
  *   pnpm bench:connections [devices=20000] [connects per second=2000] [baseline=mqtt://127.0.0.1:1883]
  *

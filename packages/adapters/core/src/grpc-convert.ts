@@ -26,7 +26,6 @@ import {
 } from "@iot/proto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { LiveSession } from "./live-sessions.js";
-import type { LoraMulticastDownlink } from "./lora-types.js";
 import { fromMqttSessionState, mqttSessionRequest, resumedFlowFields, resumedFlowOf } from "./mqtt-session-convert.js";
 import type {
   AuthFailureCode,
@@ -44,7 +43,7 @@ import type {
   TopicPolicy,
   Uplink,
 } from "./registry-client.js";
-import { fromLoraDevice } from "./lora-convert.js";
+import { fromLoraDevice, fromLoraMulticast } from "./lora-convert.js";
 import { lwm2mBootstrapOf } from "./lwm2m-bootstrap-convert.js";
 
 /** Registry Protocol enum value of each protocol name. */
@@ -222,19 +221,6 @@ export function fromDownlink(d: PbDownlink): Downlink {
     ...(d.properties ? { properties: d.properties } : {}),
     ...(d.resumePacketId > 0 ? { resume: resumedFlowOf(d)! } : {}),
     ...(d.loraMulticast ? { loraMulticast: fromLoraMulticast(d.loraMulticast) } : {}),
-  };
-}
-
-/** A multicast downlink's session in plain numbers. */
-function fromLoraMulticast(m: NonNullable<PbDownlink["loraMulticast"]>): LoraMulticastDownlink {
-  return {
-    mcAddr: m.mcAddr,
-    mcNwkSKey: m.mcNwkSKey,
-    mcAppSKey: m.mcAppSKey,
-    fcnt: m.fcnt,
-    ...(m.dataRate !== undefined ? { dataRate: m.dataRate } : {}),
-    ...(m.frequencyHz !== undefined ? { frequencyHz: Number(m.frequencyHz) } : {}),
-    deviceIntIds: m.deviceIntIds.map(Number),
   };
 }
 

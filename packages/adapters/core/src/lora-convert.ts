@@ -1,5 +1,11 @@
-import { AdapterMessageSchema, create, type AdapterMessage, type LoraDevice as PbLoraDevice } from "@iot/proto";
-import type { LoraCounterReport, LoraDeviceInfo } from "./lora-types.js";
+import {
+  AdapterMessageSchema,
+  create,
+  type AdapterMessage,
+  type Downlink as PbDownlink,
+  type LoraDevice as PbLoraDevice,
+} from "@iot/proto";
+import type { LoraCounterReport, LoraDeviceInfo, LoraMulticastDownlink } from "./lora-types.js";
 
 /** A LoRa device's keys, settings and session, with plain numbers. */
 export function fromLoraDevice(l: PbLoraDevice): LoraDeviceInfo {
@@ -55,4 +61,17 @@ export function loraCountersMessage(counters: readonly LoraCounterReport[]): Ada
       },
     },
   });
+}
+
+/** A multicast downlink's session in plain numbers. */
+export function fromLoraMulticast(m: NonNullable<PbDownlink["loraMulticast"]>): LoraMulticastDownlink {
+  return {
+    mcAddr: m.mcAddr,
+    mcNwkSKey: m.mcNwkSKey,
+    mcAppSKey: m.mcAppSKey,
+    fcnt: m.fcnt,
+    ...(m.dataRate !== undefined ? { dataRate: m.dataRate } : {}),
+    ...(m.frequencyHz !== undefined ? { frequencyHz: Number(m.frequencyHz) } : {}),
+    deviceIntIds: m.deviceIntIds.map(Number),
+  };
 }
