@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export interface IssuedFiles {
+interface IssuedFiles {
   certFile: string;
   keyFile: string;
   certPem: string;

@@ -12,7 +12,7 @@ export interface RecordProtection {
   open(type: number, epoch: number, seq: number, body: Buffer, cid?: Buffer): Result<Buffer>;
 }
 
-export type KeyExchange = "psk" | "ecdhe_ecdsa" | "ecdhe_rsa";
+type KeyExchange = "psk" | "ecdhe_ecdsa" | "ecdhe_rsa";
 
 /** A cipher suite this server negotiates: its number, key sizes and record protection. */
 export interface CipherSuite {

@@ -41,6 +41,7 @@ export * from "./domain/tasks.js";
 export * from "./domain/firmwares.js";
 export * from "./domain/firmware-update.js";
 export { firmwareDownlinks } from "./lwm2m/firmware-payload.js";
+export { LWM2M_SECURITY_MODES } from "./lwm2m/lwm2m-bootstrap.js";
 export {
   startGrpcServer,
   stopGrpcServer,

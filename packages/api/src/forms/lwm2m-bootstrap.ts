@@ -1,3 +1,4 @@
+import { LWM2M_SECURITY_MODES } from "@iot/registry";
 import { z } from "zod";
 import { f } from "./common.js";
 
@@ -29,7 +30,7 @@ const serverUri = z
  */
 export const lwm2mBootstrapBody = z
   .object({
-    securityMode: nullish(z.enum(["nosec", "psk", "certificate"], { message: "must be nosec, psk or certificate" })),
+    securityMode: nullish(z.enum(LWM2M_SECURITY_MODES, { message: "must be nosec, psk or certificate" })),
     serverUri: nullish(serverUri),
     lifetime: nullish(
       z

@@ -11,7 +11,7 @@ export const DAY_MS = 86_400_000;
  */
 export const DEFAULT_PARTITION_DAYS = 7;
 /** Spans created ahead of the current one, so the next days' rows never wait for a partition. */
-export const PARTITIONS_AHEAD = 3;
+const PARTITIONS_AHEAD = 3;
 
 /** A PostgreSQL history table, partitioned by RANGE on one epoch-ms column (migration 0034). */
 export interface HistoryTable {

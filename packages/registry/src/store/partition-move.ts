@@ -4,7 +4,7 @@ import { UNPARTITIONED } from "./migrations/postgres/0034-partitioned-history.js
 import type { Database } from "./schema.js";
 
 /** Default rows moved per transaction. */
-export const DEFAULT_MOVE_BATCH_ROWS = 20_000;
+const DEFAULT_MOVE_BATCH_ROWS = 20_000;
 /** Most spans made for old rows, counted back from now: older rows go to the default partition. */
 const MAX_PAST_SPANS = 400;
 

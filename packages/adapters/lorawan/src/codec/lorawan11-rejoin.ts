@@ -9,7 +9,7 @@ import { parseHex, reversed, toHex } from "./hex.js";
 import { ok, refuse, type Result } from "./result.js";
 
 /** MHDR of a Rejoin-Request: MType 6, Major 0. */
-export const MHDR_REJOIN_REQUEST = 0xc0;
+const MHDR_REJOIN_REQUEST = 0xc0;
 
 /** A Rejoin-Request's fields; EUIs and NetID most significant byte first, as hex. */
 export type RejoinRequest =

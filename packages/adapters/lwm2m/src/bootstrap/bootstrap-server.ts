@@ -59,7 +59,7 @@ const WRITE_FORMATS: readonly number[] = [
 class StepFailed extends Error {}
 
 /** A Server instance (/1/x) a Bootstrap-Read found on the client: the LwM2M server account it held. */
-export interface ServerAccount {
+interface ServerAccount {
   readonly instance: number;
   readonly shortServerId?: number;
   readonly lifetime?: number;

@@ -32,7 +32,7 @@ export const PUBLISH_PROPERTIES: Partial<Record<number, PropertySize>> = {
 };
 
 /** The Will Properties of a CONNECT (MQTT 5.0 §3.1.3.2): a PUBLISH's without Topic Alias, with Will Delay Interval. */
-export const WILL_PROPERTIES: Partial<Record<number, PropertySize>> = {
+const WILL_PROPERTIES: Partial<Record<number, PropertySize>> = {
   0x18: 4, // Will Delay Interval
   0x01: 1,
   0x02: 4,
