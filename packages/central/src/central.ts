@@ -18,6 +18,7 @@ import {
   markStaleOffline,
   serviceCa,
   openRegistryStore,
+  trackReplicas,
   startGrpcServer,
   stopGrpcServer,
   tokenSecret,
@@ -87,6 +88,11 @@ export async function startCentral(
   const warnTightened = (list: Tightened[]) => {
     for (const t of list) logger.warn(t, `${t.path} was open to other users (mode ${t.was}): tightened to ${t.now}`);
   };
+  if (sqlite && config.databaseReadUrls.length > 0) {
+    throw new StartupError(
+      "IOT_DATABASE_READ_URL needs PostgreSQL: SQLite has no read replicas (set IOT_DATABASE_URL, or unset IOT_DATABASE_READ_URL)",
+    );
+  }
   let lock: SqliteNodeLock | undefined;
   if (sqlite) {
     warnTightened(secureDataDir(config.dataDir));
@@ -110,6 +116,14 @@ export async function startCentral(
     batchMaxRows: config.uplinkBatchRows,
     batchMaxDelayMs: config.uplinkBatchDelayMs,
     onDatabaseState,
+    reads:
+      config.databaseReadUrls.length === 0
+        ? undefined
+        : {
+            urls: config.databaseReadUrls,
+            maxLagSeconds: config.databaseReadMaxLag,
+            log: (level, message) => logger[level](message),
+          },
     onCheckpointError: (err) =>
       logger.error({ err }, "WAL checkpoint failed: SQLite's own checkpoints take over, on the event loop"),
   }).catch((err: unknown) => {
@@ -204,6 +218,7 @@ export async function startCentral(
 
   // Process metrics (memory, event-loop lag, CPU) join the registry's at /metrics.
   enableDefaultMetrics();
+  if (store.reads) trackReplicas(store.reads);
   const app = createApp({
     store,
     metricsToken: config.metricsToken,

@@ -3,6 +3,7 @@ import type { Database } from "./schema.js";
 import type { BatchDurability } from "./batch-durability.js";
 import type { WriteLock } from "./write-lock.js";
 import type { StoreHooks } from "./store-hooks.js";
+import type { ReadReplicaOptions, ReadReplicas } from "./read-replicas.js";
 
 /** Which database engine a Store runs on. */
 export type Engine = "sqlite" | "postgres";
@@ -27,6 +28,11 @@ export interface Store {
    * same file to take as well. Undefined on PostgreSQL.
    */
   readonly writeLock?: WriteLock | undefined;
+  /**
+   * PostgreSQL with read replicas (StoreOptions.reads): routes the REST API's list and history reads to them, with
+   * read-your-writes per caller. Undefined otherwise: every read uses `db`.
+   */
+  readonly reads?: ReadReplicas | undefined;
   /** Flushes pending uplinks and closes connections. */
   close(): Promise<void>;
 }
@@ -118,6 +124,11 @@ export interface StoreOptions {
   pgSchema?: string | undefined;
   /** SQLite only: told when a WAL checkpoint fails (see CheckpointedWal). Default: printed on stderr. */
   onCheckpointError?: (error: Error) => void;
+  /**
+   * PostgreSQL only: streaming replicas of the database (`postgres://` URLs) for list and history reads, and how far
+   * behind one may be (ReadReplicaOptions). SQLite refuses them.
+   */
+  reads?: (ReadReplicaOptions & { urls: readonly string[] }) | undefined;
   /** What the store calls outside its layer: query log, feed events, metrics (see StoreHooks). Default: none. */
   hooks?: StoreHooks | undefined;
 }
