@@ -64,8 +64,7 @@ interface ReplicaHealth {
   lagBytes?: number;
   error?: string;
 }
-const health = async () =>
-  (await t.api("GET", "/health")).body as { status: string; replicas: ReplicaHealth[] };
+const health = async () => (await t.api("GET", "/health")).body as { status: string; replicas: ReplicaHealth[] };
 
 /** The value of `iot_database_replica_<metric>` for the one replica, from /metrics. */
 async function lagMetric(metric: "lag_seconds" | "lag_bytes" | "up"): Promise<number | undefined> {
@@ -76,9 +75,9 @@ async function lagMetric(metric: "lag_seconds" | "lag_bytes" | "up"): Promise<nu
 
 describe.runIf(canRun)("reads off the primary (IOT_DATABASE_READ_URL)", () => {
   it("health shows the replica serving reads with no lag once it has caught up", async () => {
-    await expect.poll(async () => (await health()).replicas, { timeout: 15_000 }).toMatchObject([
-      { state: "up", lagBytes: 0, lagSeconds: 0 },
-    ]);
+    await expect
+      .poll(async () => (await health()).replicas, { timeout: 15_000 })
+      .toMatchObject([{ state: "up", lagBytes: 0, lagSeconds: 0 }]);
     expect((await health()).replicas[0]!.name).toContain(`127.0.0.1:${pair!.replica.port}`);
     expect(await lagMetric("up")).toBe(1);
   });

@@ -24,11 +24,7 @@ export function readYourWrites(deps: AppDeps): MiddlewareHandler<Env> {
  * Runs a list or history read for the request's caller: on a read replica that has this caller's last write, else on
  * the primary (deps.store.db). Writes, and reads inside a write, never come here: they use deps.store.db.
  */
-export function readsFor<T>(
-  deps: AppDeps,
-  c: Context<Env>,
-  query: (db: Store["db"]) => Promise<T>,
-): Promise<T> {
+export function readsFor<T>(deps: AppDeps, c: Context<Env>, query: (db: Store["db"]) => Promise<T>): Promise<T> {
   const reads = deps.store.reads;
   return reads ? reads.read(writerKey(c.get("caller")), query) : query(deps.store.db);
 }

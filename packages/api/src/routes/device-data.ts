@@ -55,7 +55,9 @@ export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
       },
       async (c, { query }) =>
         list(
-          await readsFor(deps, c, (db) => deviceConsole(db, c.get("caller"), idParam(c, "deviceIntID"), pageFrom(query))),
+          await readsFor(deps, c, (db) =>
+            deviceConsole(db, c.get("caller"), idParam(c, "deviceIntID"), pageFrom(query)),
+          ),
           (t) => consoleTemplate(t, c.get("view")),
         ),
     )
