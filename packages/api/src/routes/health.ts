@@ -63,8 +63,9 @@ const healthRecord = z.object({
  * instance attached to it (no auth). `status` is "degraded" while the database does not answer. `nodes` lists the
  * central nodes sharing the database (only this one on SQLite) with the adapters each holds, `jobs` the singleton
  * jobs this node runs, `replicas` the read replicas' state and lag (IOT_DATABASE_READ_URL; a replica down or lagging
- * is skipped, and leaves `status` "ok": the primary serves its reads). `brokers` are the device listener addresses Form 2 device details carry (`mqttBroker` →
- * `host:port`, "" when off), answered in either form so a client (`iot simulate`) reaches this fleet's adapters.
+ * is skipped, and leaves `status` "ok": the primary serves its reads). `brokers` are the device listener addresses
+ * Form 2 device details carry (`mqttBroker` → `host:port`, "" when off), answered in either form so a client
+ * (`iot simulate`) reaches this fleet's adapters.
  */
 export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Service").get(

@@ -38,7 +38,7 @@ export const DEFAULT_REPLICA_POLL_MS = 1_000;
 /** Most callers whose last write is remembered; the oldest are forgotten first (they read from the primary then). */
 const MAX_WRITERS = 100_000;
 
-/** pg errors that say the connection or the server is gone, or that recovery cancelled the query: retry on the primary. */
+/** pg errors saying the connection or server is gone, or that recovery cancelled the query: retried on the primary. */
 const REPLICA_FAULT = /^(08|57|53|58|40001|XX)/;
 
 interface Replica extends ReplicaConnection {
