@@ -88,7 +88,8 @@ export async function startCentral(
   const warnTightened = (list: Tightened[]) => {
     for (const t of list) logger.warn(t, `${t.path} was open to other users (mode ${t.was}): tightened to ${t.now}`);
   };
-  if (sqlite && config.databaseReadUrls.length > 0) {
+  const readUrls = config.databaseReadUrls ?? [];
+  if (sqlite && readUrls.length > 0) {
     throw new StartupError(
       "IOT_DATABASE_READ_URL needs PostgreSQL: SQLite has no read replicas (set IOT_DATABASE_URL, or unset IOT_DATABASE_READ_URL)",
     );
@@ -117,10 +118,10 @@ export async function startCentral(
     batchMaxDelayMs: config.uplinkBatchDelayMs,
     onDatabaseState,
     reads:
-      config.databaseReadUrls.length === 0
+      readUrls.length === 0
         ? undefined
         : {
-            urls: config.databaseReadUrls,
+            urls: readUrls,
             maxLagSeconds: config.databaseReadMaxLag,
             log: (level, message) => logger[level](message),
           },

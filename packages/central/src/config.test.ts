@@ -61,7 +61,7 @@ describe("IOT_NODE_ID", () => {
 
 describe("IOT_DATABASE_READ_URL", () => {
   it("takes one or more comma-separated postgres:// URLs, and none by default", () => {
-    expect(readCentralConfig({}).databaseReadUrls).toEqual([]);
+    expect(readCentralConfig({}).databaseReadUrls).toBeUndefined();
     const c = readCentralConfig({ IOT_DATABASE_READ_URL: "postgres://r1/iot, postgresql://u:pw@r2:5433/iot" });
     expect(c.databaseReadUrls).toEqual(["postgres://r1/iot", "postgresql://u:pw@r2:5433/iot"]);
     expect(c.databaseReadMaxLag).toBe(30);

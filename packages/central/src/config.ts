@@ -26,9 +26,9 @@ const nodeIdSetting: Setting<string | undefined> = {
  * PostgreSQL streaming replicas for the REST API's list and history reads. Checked here without echoing the value
  * (a URL may hold a password): the one-line error names the setting and the item.
  */
-const databaseReadUrlsSetting: Setting<readonly string[]> = {
+const databaseReadUrlsSetting: Setting<readonly string[] | undefined> = {
   env: "IOT_DATABASE_READ_URL",
-  fallback: [],
+  fallback: undefined,
   secret: true,
   doc: "Comma-separated postgres:// URLs of streaming replicas of IOT_DATABASE_URL that serve REST list and history reads (docs/scale-out.md); unset: all reads on the primary.",
   parse(raw) {

@@ -17,4 +17,4 @@ export {
 } from "./retention.js";
 export { DEFAULT_RECONCILE_INTERVAL_MS, UplinkCountFolder, recountUplinks } from "./uplink-counts.js";
 export { lockSqliteDataDir, SQLITE_LOCK_FILE_NAME, type SqliteNodeLock } from "./sqlite-lock.js";
-export { DEFAULT_REPLICA_POLL_MS, ReadReplicas, type ReadReplicaOptions, type ReplicaStatus } from "./read-replicas.js";
+export type { ReadReplicas, ReplicaStatus } from "./read-replicas.js";

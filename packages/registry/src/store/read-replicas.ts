@@ -33,7 +33,7 @@ export interface ReadReplicaOptions {
 }
 
 /** Default period of the lag poll, ms. */
-export const DEFAULT_REPLICA_POLL_MS = 1_000;
+const DEFAULT_REPLICA_POLL_MS = 1_000;
 
 /** Most callers whose last write is remembered; the oldest are forgotten first (they read from the primary then). */
 const MAX_WRITERS = 100_000;
