@@ -41,6 +41,9 @@ const MAX_WRITERS = 100_000;
 /** pg errors saying the connection or server is gone, or that recovery cancelled the query: retried on the primary. */
 const REPLICA_FAULT = /^(08|57|53|58|40001|XX)/;
 
+/** SQLSTATE of a query a replica cancelled because replaying the primary's changes needed its rows. */
+const RECOVERY_CONFLICT = "40001";
+
 interface Replica extends ReplicaConnection {
   /** Replay position of the last poll or check; -1 before the first. */
   replayed: number;
@@ -108,7 +111,8 @@ export class ReadReplicas {
       return await query(replica.db);
     } catch (error) {
       if (!isReplicaFault(error)) throw error;
-      this.down(replica, describe(error));
+      // A recovery conflict cancelled this one query; the replica itself is fine.
+      if ((error as { code?: unknown }).code !== RECOVERY_CONFLICT) this.down(replica, describe(error));
       return query(this.primary);
     }
   }
