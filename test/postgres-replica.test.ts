@@ -6,6 +6,7 @@
  * the replica stopped, reads go to the primary without an error, the fault logged once.
  */
 import pg from "pg";
+import { openRegistryStore } from "@iot/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestFleet, type TestFleet } from "./helpers.js";
 import { postgresBin } from "./private-postgres.js";
@@ -55,6 +56,16 @@ async function asViewer(path: string): Promise<{ status: number; body: { items?:
   return { status: res.status, body: (await res.json()) as { items?: { deviceName: string }[] } };
 }
 
+/** Pauses the replica's replay and waits until it stands still (a pause is a request the startup process obeys). */
+async function pauseReplay(): Promise<void> {
+  await replicaAdmin.query("select pg_wal_replay_pause()");
+  await expect
+    .poll(async () => (await replicaAdmin.query("select pg_get_wal_replay_pause_state() as s")).rows[0].s, {
+      timeout: 10_000,
+    })
+    .toBe("paused");
+}
+
 const names = (body: { items?: { deviceName: string }[] }) => (body.items ?? []).map((d) => d.deviceName);
 
 interface ReplicaHealth {
@@ -83,7 +94,7 @@ describe.runIf(canRun)("reads off the primary (IOT_DATABASE_READ_URL)", () => {
   });
 
   it("with replay paused, the writer reads its new device at once and another user's list lacks it until replay resumes", async () => {
-    await replicaAdmin.query("select pg_wal_replay_pause()");
+    await pauseReplay();
     try {
       expect((await t.newDevice(productID, "replica-rw-1")).id).toBeGreaterThan(0);
       // The admin wrote: its list goes to the primary until the replica has replayed the write.
@@ -125,6 +136,43 @@ describe.runIf(canRun)("reads off the primary (IOT_DATABASE_READ_URL)", () => {
       expect((await asViewer(path)).status, path).toBe(200);
     }
   });
+
+  it("a replica further behind than IOT_DATABASE_READ_MAX_LAG is skipped, logged once, and serves again once caught up", async () => {
+    const logs: string[] = [];
+    const store = await openRegistryStore({
+      databaseUrl: pair!.primary.url,
+      dataDir: "",
+      reads: { urls: [pair!.replica.url], maxLagSeconds: 1, pollMs: 100, log: (_l, m) => logs.push(m) },
+    });
+    const reads = store.reads!;
+    const countNamed = (name: string) =>
+      reads.read(undefined, (db) =>
+        db
+          .selectFrom("devices")
+          .select("id")
+          .where("deviceName", "=", name)
+          .execute()
+          .then((rows) => rows.length),
+      );
+    try {
+      await expect.poll(() => reads.status()[0]!.state, { timeout: 10_000 }).toBe("up");
+      await pauseReplay();
+      try {
+        await t.newDevice(productID, "replica-lag-1");
+        // The central node's heartbeats keep the primary moving: the paused replica falls behind past the bound.
+        await expect.poll(() => reads.status()[0]!.state, { timeout: 15_000 }).toBe("lagging");
+        expect(await countNamed("replica-lag-1")).toBe(1); // from the primary
+        await reads.poll();
+        expect(logs.filter((l) => l.includes("behind the primary"))).toHaveLength(1);
+      } finally {
+        await replicaAdmin.query("select pg_wal_replay_resume()");
+      }
+      await expect.poll(() => reads.status()[0]!.state, { timeout: 10_000 }).toBe("up");
+      expect(await countNamed("replica-lag-1")).toBe(1);
+    } finally {
+      await store.close();
+    }
+  }, 40_000);
 
   it("with the replica stopped, reads go to the primary without an error and the fault is logged once", async () => {
     await replicaAdmin.end();
