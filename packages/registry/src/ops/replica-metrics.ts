@@ -15,7 +15,7 @@ function eachRouting(each: (r: ReadReplicas) => void): void {
 
 /**
  * Makes the read replicas of `reads` (IOT_DATABASE_READ_URL) part of `iot_database_replica_lag_seconds`,
- * `iot_database_replica_lag_bytes` and `iot_database_replica_up`, labelled by replica (`"db" at user@host:port`) and
+ * `iot_database_replica_lag_bytes` and `iot_database_replica_up`, labelled by replica (`host:port`) and
  * read at each scrape from the last lag poll. A replica that never answered has no lag series.
  */
 export function trackReplicas(reads: ReadReplicas): void {

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { migrateSqlite, migrateToLatest } from "./migrations/migrate.js";
-import { describeDatabase, openPostgres } from "./postgres.js";
+import { openPostgres } from "./postgres.js";
 import { ReadReplicas } from "./read-replicas.js";
 import type { Database } from "./schema.js";
 import { join } from "node:path";
@@ -95,11 +95,20 @@ async function openReplicas(db: Kysely<Database>, options: StoreOptions) {
   const reads = options.reads!;
   const replicas = await Promise.all(
     reads.urls.map(async (url) => ({
-      name: describeDatabase(url),
+      name: replicaName(url),
       db: (await openPostgres(url, options.pgSchema, undefined, "replica")).db,
     })),
   );
   const routing = new ReadReplicas(db, replicas, reads);
   await routing.poll();
   return routing;
+}
+
+/**
+ * A replica's name in logs, the open health report and metric labels: `host:port` (port 5432 when the URL has none),
+ * without user, password or database.
+ */
+function replicaName(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname || "localhost"}:${u.port || "5432"}`;
 }

@@ -10,7 +10,7 @@ export interface ReplicaConnection {
 
 /** What health and metrics show of one replica. */
 export interface ReplicaStatus {
-  /** `"db" at user@host:port`. */
+  /** `host:port`. */
   name: string;
   /** up: serves reads; lagging: behind by more than the bound; down: unreachable or not a replica. */
   state: "up" | "lagging" | "down";
