@@ -15,6 +15,8 @@ import { freePort } from "./helpers.js";
 export interface PrivatePostgres {
   readonly url: string;
   readonly port: number;
+  /** Its data folder (postgresql.conf, pg_hba.conf). */
+  readonly dataDir: string;
   /** `immediate` is a crash (no checkpoint, recovery from WAL at the next start); `fast` a clean shutdown. */
   stop(mode: "immediate" | "fast"): void;
   start(): void;
@@ -32,8 +34,15 @@ export function postgresBin(): string | undefined {
   return versions[0] === undefined ? undefined : join(base, versions[0], "bin");
 }
 
-/** Makes and starts a private server; throws with the tool's output when initdb or pg_ctl fails. */
-export async function startPrivatePostgres(bin: string): Promise<PrivatePostgres> {
+/**
+ * Makes and starts a private server; throws with the tool's output when initdb or pg_ctl fails. `settings` are more
+ * `-c name=value` server settings; `beforeStart` is called with the data folder after initdb, to edit its files.
+ */
+export async function startPrivatePostgres(
+  bin: string,
+  settings: readonly string[] = [],
+  beforeStart?: (dataDir: string) => void,
+): Promise<PrivatePostgres> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "private-pg-"));
   const data = join(dir, "data");
@@ -46,13 +55,18 @@ export async function startPrivatePostgres(bin: string): Promise<PrivatePostgres
     execFileSync(cmd, all, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
   };
   run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40`;
+  beforeStart?.(data);
+  const options = [
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40`,
+    ...settings.map((s) => `-c ${s}`),
+  ].join(" ");
   const start = () => run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "start"]);
   const stop = (mode: "immediate" | "fast") => run("pg_ctl", ["-D", data, "-m", mode, "-w", "stop"]);
   start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
+    dataDir: data,
     stop,
     start,
     destroy() {
@@ -67,7 +81,7 @@ export async function startPrivatePostgres(bin: string): Promise<PrivatePostgres
 }
 
 /** uid and gid of the `postgres` user. */
-function postgresIds(): [number, number] {
+export function postgresIds(): [number, number] {
   const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
   const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
   return [uid, gid];

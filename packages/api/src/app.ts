@@ -7,6 +7,7 @@ import { noRoute } from "./allowed-methods.js";
 import { errorResponse, onError } from "./errors.js";
 import { declaredBodyLimit } from "./request-body.js";
 import { requireCaller } from "./middleware/auth.js";
+import { readYourWrites } from "./middleware/read-your-writes.js";
 import { configChanges } from "./middleware/config-changes.js";
 import { applicationRoutes } from "./routes/applications.js";
 import { certRoutes } from "./routes/certs.js";
@@ -99,7 +100,10 @@ export function createApp(deps: AppDeps) {
   const docs = new ApiDocs();
   const open = new Hono<Env>().route("/", openapiRoutes(docs));
   for (const routes of openRoutes) open.route("/", routes(deps, docs));
-  const secured = new Hono<Env>().use("*", requireCaller(deps)).use("*", configChanges(deps));
+  const secured = new Hono<Env>()
+    .use("*", requireCaller(deps))
+    .use("*", configChanges(deps))
+    .use("*", readYourWrites(deps));
   for (const routes of securedRoutes) secured.route("/", routes(deps, docs));
   const app = new Hono<Env>()
     .use("*", (c, next) =>

@@ -19,6 +19,7 @@ import {
   markStaleOffline,
   serviceCa,
   openRegistryStore,
+  trackReplicas,
   startGrpcServer,
   stopGrpcServer,
   tokenSecret,
@@ -88,6 +89,12 @@ export async function startCentral(
   const warnTightened = (list: Tightened[]) => {
     for (const t of list) logger.warn(t, `${t.path} was open to other users (mode ${t.was}): tightened to ${t.now}`);
   };
+  const readUrls = config.databaseReadUrls ?? [];
+  if (sqlite && readUrls.length > 0) {
+    throw new StartupError(
+      "IOT_DATABASE_READ_URL needs PostgreSQL: SQLite has no read replicas (set IOT_DATABASE_URL, or unset IOT_DATABASE_READ_URL)",
+    );
+  }
   let lock: SqliteNodeLock | undefined;
   if (sqlite) {
     warnTightened(secureDataDir(config.dataDir));
@@ -115,6 +122,14 @@ export async function startCentral(
     onPartitionMove: (table, moved) =>
       moved % 1_000_000 === 0 && logger.info({ table, moved }, "history rows moved into partitions (migration 0034)"),
     onDatabaseState,
+    reads:
+      readUrls.length === 0
+        ? undefined
+        : {
+            urls: readUrls,
+            maxLagSeconds: config.databaseReadMaxLag,
+            log: (level, message) => logger[level](message),
+          },
     onCheckpointError: (err) =>
       logger.error({ err }, "WAL checkpoint failed: SQLite's own checkpoints take over, on the event loop"),
   }).catch((err: unknown) => {
@@ -211,6 +226,7 @@ export async function startCentral(
 
   // Process metrics (memory, event-loop lag, CPU) join the registry's at /metrics.
   enableDefaultMetrics();
+  if (store.reads) trackReplicas(store.reads);
   const app = createApp({
     store,
     metricsToken: config.metricsToken,

@@ -58,3 +58,18 @@ describe("IOT_NODE_ID", () => {
       );
   });
 });
+
+describe("IOT_DATABASE_READ_URL", () => {
+  it("takes one or more comma-separated postgres:// URLs, and none by default", () => {
+    expect(readCentralConfig({}).databaseReadUrls).toBeUndefined();
+    const c = readCentralConfig({ IOT_DATABASE_READ_URL: "postgres://r1/iot, postgresql://u:pw@r2:5433/iot" });
+    expect(c.databaseReadUrls).toEqual(["postgres://r1/iot", "postgresql://u:pw@r2:5433/iot"]);
+    expect(c.databaseReadMaxLag).toBe(30);
+  });
+
+  it("refuses another scheme with one line naming the variable and the item, never echoing a password", () => {
+    const read = () => readCentralConfig({ IOT_DATABASE_READ_URL: "postgres://u:secret@r1/iot,mysql://u:secret@r2" });
+    expect(read).toThrow("IOT_DATABASE_READ_URL: item 2 of 2 is not a postgres:// URL");
+    expect(read).not.toThrow(/secret/);
+  });
+});

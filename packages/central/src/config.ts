@@ -22,6 +22,30 @@ const nodeIdSetting: Setting<string | undefined> = {
   },
 };
 
+/**
+ * PostgreSQL streaming replicas for the REST API's list and history reads. Checked here without echoing the value
+ * (a URL may hold a password): the one-line error names the setting and the item.
+ */
+const databaseReadUrlsSetting: Setting<readonly string[] | undefined> = {
+  env: "IOT_DATABASE_READ_URL",
+  fallback: undefined,
+  secret: true,
+  doc: "Comma-separated postgres:// URLs of streaming replicas of IOT_DATABASE_URL that serve REST list and history reads (docs/scale-out.md); unset: all reads on the primary.",
+  parse(raw) {
+    const urls = raw.split(",").map((u) => u.trim());
+    urls.forEach((u, i) => {
+      let ok = /^postgres(ql)?:\/\//i.test(u);
+      try {
+        new URL(u);
+      } catch {
+        ok = false;
+      }
+      if (!ok) throw new Error(`item ${i + 1} of ${urls.length} is not a postgres:// URL`);
+    });
+    return urls;
+  },
+};
+
 /** Every setting of the central node (registry + gRPC + REST API), read once at start. */
 export const centralSettings = {
   dataDir: text("IOT_DATA_DIR", "./data", "Folder of the SQLite database and other state."),
@@ -29,6 +53,14 @@ export const centralSettings = {
     "IOT_DATABASE_URL",
     undefined,
     "A postgres:// URL selects PostgreSQL; unset uses SQLite in IOT_DATA_DIR.",
+  ),
+  databaseReadUrls: databaseReadUrlsSetting,
+  databaseReadMaxLag: integer(
+    "IOT_DATABASE_READ_MAX_LAG",
+    30,
+    "A read replica further behind the primary than this is skipped (its reads go to the primary), seconds.",
+    1,
+    86_400,
   ),
   nodeId: nodeIdSetting,
   apiHost: text("IOT_API_HOST", "0.0.0.0", "Address the REST API listens on."),

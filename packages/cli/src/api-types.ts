@@ -1272,6 +1272,14 @@ export interface operations {
                             latencyMs: number;
                             error?: string;
                         };
+                        replicas?: {
+                            name: string;
+                            /** @enum {string} */
+                            state: "up" | "lagging" | "down";
+                            lagSeconds?: number;
+                            lagBytes?: number;
+                            error?: string;
+                        }[];
                         uptimeSeconds: number;
                         adapters: {
                             protocol: number;

@@ -8,6 +8,8 @@ export interface Setting<T> {
   readonly doc: string;
   /** Turns the raw text into a value, or throws an Error whose message says what is expected. */
   parse(raw: string): T;
+  /** The value may hold a password: an error names the variable without echoing it. */
+  readonly secret?: boolean;
 }
 
 /** A setting that failed to parse; its message is one line naming the variable. */
@@ -115,7 +117,8 @@ export function readConfig<S extends Record<string, Setting<unknown>>>(
     try {
       out[key] = setting.parse(raw);
     } catch (err) {
-      throw new ConfigError(`${setting.env}=${JSON.stringify(raw)}: ${(err as Error).message}`);
+      const shown = setting.secret ? setting.env : `${setting.env}=${JSON.stringify(raw)}`;
+      throw new ConfigError(`${shown}: ${(err as Error).message}`);
     }
   }
   return Object.freeze(out) as ConfigOf<S>;

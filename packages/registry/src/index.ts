@@ -104,5 +104,6 @@ export { checkCommand, type CommandTarget } from "./router/command-check.js";
 export * from "./domain/export-files.js";
 export { pingDatabase, PING_TIMEOUT_MS, type DatabaseHealth } from "./ops/database-ping.js";
 export { defineRegistryMetrics, protocolLabel } from "./ops/registry-metrics.js";
+export { trackReplicas } from "./ops/replica-metrics.js";
 export type { DatabaseStateChange } from "./ops/database-state.js";
 export * from "./northbound/index.js";

@@ -31,6 +31,7 @@ import { list } from "../forms/common.js";
 import { metric, series } from "../forms/metrics.js";
 import { dateQuery, idParam, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { readsFor } from "../middleware/read-your-writes.js";
 import { listOf } from "../forms/common.js";
 import { consoleTemplateRecord } from "../forms/app-templates.js";
 import { metricRecords, seriesRecord } from "../forms/metrics.js";
@@ -42,9 +43,8 @@ const timeUnit = z.enum(timeUnits, { error: `must be one of ${timeUnits.join(", 
 const bucketUnits = [...METRIC_TIME_UNITS] as [MetricTimeUnit, ...MetricTimeUnit[]];
 const bucketUnit = z.enum(bucketUnits, { error: `must be one of ${bucketUnits.join(", ")}` }).optional();
 
-/** Device console, original data and metric data routes. */
+/** Device console, original data and metric data routes: all history, read from a read replica when there are any. */
 export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
-  const db = deps.store.db;
   return new ApiRouter(docs, "Device data")
     .get(
       "/device_consoles/:deviceIntID",
@@ -54,8 +54,11 @@ export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
         response: listOf(consoleTemplateRecord),
       },
       async (c, { query }) =>
-        list(await deviceConsole(db, c.get("caller"), idParam(c, "deviceIntID"), pageFrom(query)), (t) =>
-          consoleTemplate(t, c.get("view")),
+        list(
+          await readsFor(deps, c, (db) =>
+            deviceConsole(db, c.get("caller"), idParam(c, "deviceIntID"), pageFrom(query)),
+          ),
+          (t) => consoleTemplate(t, c.get("view")),
         ),
     )
     .get(
@@ -69,11 +72,13 @@ export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
       },
       async (c, { query }) =>
         (
-          await originalData(db, c.get("caller"), query.deviceID, {
-            timeUnit: query.time_unit,
-            start: query.start_time,
-            end: query.end_time,
-          })
+          await readsFor(deps, c, (db) =>
+            originalData(db, c.get("caller"), query.deviceID, {
+              timeUnit: query.time_unit,
+              start: query.start_time,
+              end: query.end_time,
+            }),
+          )
         ).map((o) => ({
           dataPointIntID: o.dataPointIntId,
           dataPointName: o.dataPointName,
@@ -89,12 +94,14 @@ export function deviceDataRoutes(deps: AppDeps, docs: ApiDocs) {
       },
       async (c, { query }) =>
         (
-          await metricsData(db, c.get("caller"), query.deviceID, {
-            metricType: query.metricType,
-            timeUnit: query.time_unit,
-            start: query.start_time,
-            end: query.end_time,
-          })
+          await readsFor(deps, c, (db) =>
+            metricsData(db, c.get("caller"), query.deviceID, {
+              metricType: query.metricType,
+              timeUnit: query.time_unit,
+              start: query.start_time,
+              end: query.end_time,
+            }),
+          )
         ).map((m) => ({ ...metric(m, "detail", c.get("view")), metricData: series(m.metricData) })),
     ).app;
 }

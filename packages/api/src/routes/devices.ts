@@ -17,6 +17,7 @@ import { device, deviceRecords } from "../forms/devices.js";
 import { connectLog, controlLog, event, logRecords } from "../forms/logs.js";
 import { idParam, idsFrom, idsQuery, intFilter, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { readsFor } from "../middleware/read-your-writes.js";
 import { deviceCreateBody, deviceEditBody, form2KindChange } from "./device-bodies.js";
 
 const like = z.string().optional();
@@ -59,7 +60,10 @@ export const deviceFilterOf = (
   includeGateways,
 });
 
-/** Devices: list (with filters), detail, create, edit, delete, and each device's logs. */
+/**
+ * Devices: list (with filters), detail, create, edit, delete, and each device's logs. The list and the logs are read
+ * from a read replica when there are any (readsFor); the detail, which edits start from, from the primary.
+ */
 export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
   const db = deps.store.db;
   const logsQuery = listQuery({});
@@ -73,7 +77,9 @@ export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
         response: listOf(records.list),
       },
       async (c, { query: q }) => {
-        const r = await listDevices(db, c.get("caller"), pageFrom(q), deviceFilterOf(q, deps.form === "2"));
+        const r = await readsFor(deps, c, (db) =>
+          listDevices(db, c.get("caller"), pageFrom(q), deviceFilterOf(q, deps.form === "2")),
+        );
         return list(r, (d) => device(d, "list", c.get("view")));
       },
     )
@@ -124,30 +130,33 @@ export function deviceRoutes(deps: AppDeps, docs: ApiDocs) {
       "/devices/:id/events",
       { summary: "Uplink messages of a device", query: logsQuery, response: listOf(logRecords.event[deps.form]) },
       async (c, { query }) => {
-        const d = await getDevice(db, c.get("caller"), idParam(c));
-        return list(await listDeviceEvents(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (e) =>
-          event(e, c.get("view")),
-        );
+        const r = await readsFor(deps, c, async (db) => {
+          const d = await getDevice(db, c.get("caller"), idParam(c));
+          return listDeviceEvents(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id });
+        });
+        return list(r, (e) => event(e, c.get("view")));
       },
     )
     .get(
       "/devices/:id/connect_logs",
       { summary: "Connect logs of a device", query: logsQuery, response: listOf(logRecords.connect[deps.form]) },
       async (c, { query }) => {
-        const d = await getDevice(db, c.get("caller"), idParam(c));
-        return list(await listConnectLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) =>
-          connectLog(l, c.get("view")),
-        );
+        const r = await readsFor(deps, c, async (db) => {
+          const d = await getDevice(db, c.get("caller"), idParam(c));
+          return listConnectLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id });
+        });
+        return list(r, (l) => connectLog(l, c.get("view")));
       },
     )
     .get(
       "/devices/:id/control_logs",
       { summary: "Commands sent to a device", query: logsQuery, response: listOf(logRecords.control) },
       async (c, { query }) => {
-        const d = await getDevice(db, c.get("caller"), idParam(c));
-        return list(await listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id }), (l) =>
-          controlLog(l, c.get("view")),
-        );
+        const r = await readsFor(deps, c, async (db) => {
+          const d = await getDevice(db, c.get("caller"), idParam(c));
+          return listControlLogs(db, c.get("caller"), pageFrom(query), { deviceIntId: d.id });
+        });
+        return list(r, (l) => controlLog(l, c.get("view")));
       },
     ).app;
 }

@@ -25,6 +25,18 @@ const healthRecord = z.object({
     latencyMs: z.number(),
     error: z.string().optional(),
   }),
+  /** IOT_DATABASE_READ_URL: each read replica's state and lag at the last poll (absent without replicas). */
+  replicas: z
+    .array(
+      z.object({
+        name: z.string(),
+        state: z.enum(["up", "lagging", "down"]),
+        lagSeconds: z.number().optional(),
+        lagBytes: z.number().optional(),
+        error: z.string().optional(),
+      }),
+    )
+    .optional(),
   uptimeSeconds: z.number().int(),
   adapters: z.array(z.object({ ...adapterFields, state: z.literal("attached"), connectedDevices: z.number().int() })),
   nodes: z.array(
@@ -50,8 +62,10 @@ const healthRecord = z.object({
  * `GET /health`: the central node's state, its database's (engine, a `select 1` round trip) and every adapter
  * instance attached to it (no auth). `status` is "degraded" while the database does not answer. `nodes` lists the
  * central nodes sharing the database (only this one on SQLite) with the adapters each holds, `jobs` the singleton
- * jobs this node runs. `brokers` are the device listener addresses Form 2 device details carry (`mqttBroker` →
- * `host:port`, "" when off), answered in either form so a client (`iot simulate`) reaches this fleet's adapters.
+ * jobs this node runs, `replicas` the read replicas' state and lag (IOT_DATABASE_READ_URL; a replica down or lagging
+ * is skipped, and leaves `status` "ok": the primary serves its reads). `brokers` are the device listener addresses
+ * Form 2 device details carry (`mqttBroker` → `host:port`, "" when off), answered in either form so a client
+ * (`iot simulate`) reaches this fleet's adapters.
  */
 export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
   return new ApiRouter(docs, "Service").get(
@@ -99,6 +113,7 @@ export function healthRoutes(deps: AppDeps, docs: ApiDocs) {
         nodeId: deps.nodeId,
         database: deps.store.engine,
         databaseHealth,
+        ...(deps.store.reads ? { replicas: deps.store.reads.status() } : {}),
         uptimeSeconds: Math.round((Date.now() - deps.startedAt) / 1000),
         adapters: deps.sessions.snapshot().map((a) => ({
           protocol: a.protocol,

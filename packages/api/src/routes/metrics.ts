@@ -23,6 +23,7 @@ import { list } from "../forms/common.js";
 import { metric } from "../forms/metrics.js";
 import { codeField, idParam, idsFrom, idsQuery, intField, listQuery, pageFrom } from "../params.js";
 import { ApiRouter } from "../router.js";
+import { readsFor } from "../middleware/read-your-writes.js";
 import { listOf } from "../forms/common.js";
 import { metricRecords } from "../forms/metrics.js";
 
@@ -79,7 +80,9 @@ export function metricRoutes(deps: AppDeps, docs: ApiDocs) {
       },
       async (c, { query }) =>
         list(
-          await listMetrics(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }),
+          await readsFor(deps, c, (db) =>
+            listMetrics(db, c.get("caller"), pageFrom(query), { productId: query.productID || undefined }),
+          ),
           (m) => metric(m, "list", c.get("view")),
         ),
     )

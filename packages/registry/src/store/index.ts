@@ -18,3 +18,4 @@ export {
 export { HistoryPartitionKeeper, type HistoryPartitionKeeperOptions } from "./history-partition-keeper.js";
 export { DEFAULT_RECONCILE_INTERVAL_MS, UplinkCountFolder, recountUplinks } from "./uplink-counts.js";
 export { lockSqliteDataDir, SQLITE_LOCK_FILE_NAME, type SqliteNodeLock } from "./sqlite-lock.js";
+export type { ReadReplicas, ReplicaStatus } from "./read-replicas.js";

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { migrateSqlite, migrateToLatest } from "./migrations/migrate.js";
 import { openPostgres } from "./postgres.js";
+import { ReadReplicas } from "./read-replicas.js";
 import type { Database } from "./schema.js";
 import { join } from "node:path";
 import { SQLITE_FILE_NAME, openSqlite } from "./sqlite.js";
@@ -35,7 +36,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   // SQLite: every write of this node takes it, so that a thread with a connection of its own (the data pipeline's)
   // can write too without either waiting in SQLite's busy handler.
   let writeLock: WriteLock | undefined;
+  const readUrls = options.reads?.urls ?? [];
   if (url === undefined || url === "") {
+    if (readUrls.length > 0) {
+      throw new Error("read replicas (IOT_DATABASE_READ_URL) need PostgreSQL: SQLite has none (set IOT_DATABASE_URL)");
+    }
     engine = "sqlite";
     writeLock = new WriteLock();
     db = openSqlite(options.dataDir, writeLock, hooks.queryLog?.(engine));
@@ -69,6 +74,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         })
       : commitIsDurable;
   const uplinks = new BatchedUplinkWriter(db, engine, options, durability, hooks);
+  const reads = readUrls.length === 0 ? undefined : await openReplicas(db, options);
   let closing: Promise<void> | undefined;
   return {
     engine,
@@ -76,9 +82,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     uplinks,
     durability,
     writeLock,
+    reads,
     close() {
       closing ??= (async () => {
         try {
+          await reads?.close();
           await uplinks.close();
         } finally {
           await db.destroy();
@@ -87,4 +95,30 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       return closing;
     },
   };
+}
+
+/**
+ * The read replicas of `options.reads` on the primary `db`, polled once before the store serves reads. Without the
+ * store's query log: a replica's failure is the read routing's to report, not the database's state.
+ */
+async function openReplicas(db: Kysely<Database>, options: StoreOptions) {
+  const reads = options.reads!;
+  const replicas = await Promise.all(
+    reads.urls.map(async (url) => ({
+      name: replicaName(url),
+      db: (await openPostgres(url, options.pgSchema, undefined, "replica")).db,
+    })),
+  );
+  const routing = new ReadReplicas(db, replicas, reads);
+  await routing.poll();
+  return routing;
+}
+
+/**
+ * A replica's name in logs, the open health report and metric labels: `host:port` (port 5432 when the URL has none),
+ * without user, password or database.
+ */
+function replicaName(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname || "localhost"}:${u.port || "5432"}`;
 }

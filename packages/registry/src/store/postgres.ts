@@ -14,6 +14,8 @@ const APPLICATION_NAME = "iot-central";
 
 /** How long, in ms, opening a connection may take before it fails. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/** The same for a read replica: a read waits no longer for one before it goes to the primary. */
+const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 /**
  * How long the server lets one of our connections sit inside a transaction without a statement, ms. A node frozen
  * mid-transaction (a stopped process, a host cut off without a reset) would otherwise hold its row locks as long as
@@ -44,11 +46,18 @@ export interface PostgresConnection {
 /**
  * Connects a pool to `url` and checks the server answers. `schema` (tests,
  * benchmarks) is created when missing and put first in `search_path` of every
- * connection. `log` is kysely's query log (StoreHooks.queryLog).
+ * connection. `log` is kysely's query log (StoreHooks.queryLog). A `replica` (a read replica, read-only) is not
+ * connected to here (nor its schema created: it arrives from the primary); its connections are named
+ * `iot-central-read` in pg_stat_activity and give up connecting after 2 s.
  * @throws Error naming the database (user, host, port, name; never the
  *   password) when the URL is invalid or the server does not answer.
  */
-export async function openPostgres(url: string, schema?: string, log?: Logger): Promise<PostgresConnection> {
+export async function openPostgres(
+  url: string,
+  schema?: string,
+  log?: Logger,
+  role: "primary" | "replica" = "primary",
+): Promise<PostgresConnection> {
   const where = describeDatabase(url);
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new Error(`invalid PostgreSQL schema name ${JSON.stringify(schema)}`);
@@ -57,10 +66,10 @@ export async function openPostgres(url: string, schema?: string, log?: Logger): 
     connectionString: url,
     types: typeParsers,
     max: POOL_MAX,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: role === "primary" ? CONNECT_TIMEOUT_MS : REPLICA_CONNECT_TIMEOUT_MS,
     idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
     // Names our connections in pg_stat_activity, so an operator can tell (and a fault test terminate) them.
-    application_name: APPLICATION_NAME,
+    application_name: role === "primary" ? APPLICATION_NAME : `${APPLICATION_NAME}-read`,
     ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
   });
   // An idle connection the server dropped: the pool discards it and opens a
@@ -70,6 +79,14 @@ export async function openPostgres(url: string, schema?: string, log?: Logger): 
   // statements (a restart, pg_terminate_backend) made it emit an unhandled 'error' that ended the process. Its next
   // statement fails instead, and the pool discards it when it comes back.
   pool.on("connect", (client) => client.on("error", () => {}));
+  const kysely = () =>
+    new Kysely<Database>({
+      dialect: schema === undefined ? new PostgresDialect({ pool }) : new OneSchemaPostgresDialect({ pool }, schema),
+      plugins: [new CamelCasePlugin()],
+      log,
+    });
+  // A replica that does not answer yet is no reason not to start: the read routing polls it and skips it meanwhile.
+  if (role === "replica") return { db: kysely(), schema: schema ?? "public" };
   try {
     const client = await pool.connect();
     try {
@@ -77,14 +94,7 @@ export async function openPostgres(url: string, schema?: string, log?: Logger): 
       const { rows } = await client.query<{ schema: string | null }>("select current_schema() as schema");
       const current = rows[0]?.schema;
       if (current == null) throw new Error("no schema in search_path exists");
-      const dialect =
-        schema === undefined ? new PostgresDialect({ pool }) : new OneSchemaPostgresDialect({ pool }, schema);
-      const db = new Kysely<Database>({
-        dialect,
-        plugins: [new CamelCasePlugin()],
-        log,
-      });
-      return { db, schema: current };
+      return { db: kysely(), schema: current };
     } finally {
       client.release();
     }

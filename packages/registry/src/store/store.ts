@@ -3,6 +3,7 @@ import type { Database } from "./schema.js";
 import type { BatchDurability } from "./batch-durability.js";
 import type { WriteLock } from "./write-lock.js";
 import type { StoreHooks } from "./store-hooks.js";
+import type { ReadReplicaOptions, ReadReplicas } from "./read-replicas.js";
 
 /** Which database engine a Store runs on. */
 export type Engine = "sqlite" | "postgres";
@@ -27,6 +28,11 @@ export interface Store {
    * same file to take as well. Undefined on PostgreSQL.
    */
   readonly writeLock?: WriteLock | undefined;
+  /**
+   * PostgreSQL with read replicas (StoreOptions.reads): routes the REST API's list and history reads to them, with
+   * read-your-writes per caller. Undefined otherwise: every read uses `db`.
+   */
+  readonly reads?: ReadReplicas | undefined;
   /** Flushes pending uplinks and closes connections. */
   close(): Promise<void>;
 }
@@ -128,6 +134,11 @@ export interface StoreOptions {
    * partitions, with the table and its rows copied so far by this opening (partition-move.ts).
    */
   onPartitionMove?: ((table: string, moved: number) => void) | undefined;
+  /**
+   * PostgreSQL only: streaming replicas of the database (`postgres://` URLs) for list and history reads, and how far
+   * behind one may be (ReadReplicaOptions). SQLite refuses them.
+   */
+  reads?: (ReadReplicaOptions & { urls: readonly string[] }) | undefined;
   /** What the store calls outside its layer: query log, feed events, metrics (see StoreHooks). Default: none. */
   hooks?: StoreHooks | undefined;
 }
