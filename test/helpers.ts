@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createSocket } from "node:dgram";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -129,25 +130,40 @@ export async function startTestFleet(
   };
 }
 
-/** A port free right now, for a process that must know its port before it starts (or be told another's). */
+/**
+ * A TCP port, and the UDP port of the same number, both free right now and held: the fleet's listeners are TCP
+ * (API, gRPC, MQTT, HTTP) or UDP (CoAP, DTLS, LoRa), and a port only TCP found free may be another process's UDP
+ * socket (the ephemeral ranges are shared).
+ */
+async function holdFreePort(): Promise<{ port: number; release: () => Promise<void> }> {
+  for (;;) {
+    const tcp = createServer();
+    await new Promise<void>((r) => tcp.listen(0, "127.0.0.1", r));
+    const port = (tcp.address() as AddressInfo).port;
+    const udp = createSocket("udp4");
+    const bound = await new Promise<boolean>((r) => {
+      udp.once("error", () => r(false));
+      udp.bind(port, "127.0.0.1", () => r(true));
+    });
+    const release = async () => {
+      await new Promise<void>((r) => tcp.close(() => r()));
+      if (bound) await new Promise<void>((r) => udp.close(() => r()));
+    };
+    if (bound) return { port, release };
+    await release();
+  }
+}
+
+/** A port free right now (TCP and UDP), for a process that must know its port before it starts, or be told it. */
 export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
+  const held = await holdFreePort();
+  await held.release();
+  return held.port;
 }
 
 /** `n` different ports free right now: all are held until the last is found, so none is answered twice. */
 export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from({ length: n }, async () => {
-      const s = createServer();
-      await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-      return s;
-    }),
-  );
-  const ports = servers.map((s) => (s.address() as AddressInfo).port);
-  await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
-  return ports;
+  const held = await Promise.all(Array.from({ length: n }, holdFreePort));
+  await Promise.all(held.map((h) => h.release()));
+  return held.map((h) => h.port);
 }
