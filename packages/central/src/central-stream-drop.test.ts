@@ -1,6 +1,6 @@
 import { quietFor } from "@iot/config/testing";
 import { describe, expect, it } from "vitest";
-import { DownlinkStatus, Protocol } from "@iot/proto";
+import { DownlinkResultSchema, DownlinkStatus, Protocol, create } from "@iot/proto";
 import { centralUnderTest } from "./test-central.js";
 
 const { api, openStream, newSession } = centralUnderTest();
@@ -62,14 +62,9 @@ describe("central node over gRPC", () => {
         case: "downlinkResultBatch",
         value: {
           $typeName: "iot.registry.v1.DownlinkResultBatch",
-          results: batch.downlinks.map((d) => ({
-            $typeName: "iot.registry.v1.DownlinkResult" as const,
-            downlinkId: d.id,
-            status: DownlinkStatus.DELIVERED,
-            message: "",
-            packetId: 0,
-            released: false,
-          })),
+          results: batch.downlinks.map((d) =>
+            create(DownlinkResultSchema, { downlinkId: d.id, status: DownlinkStatus.DELIVERED }),
+          ),
         },
       });
       for (const id of devices)

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { AuthenticateRequestSchema, AuthResult, DownlinkStatus, Protocol, create, grpc } from "@iot/proto";
+import {
+  AuthenticateRequestSchema,
+  AuthResult,
+  DownlinkResultSchema,
+  DownlinkStatus,
+  Protocol,
+  create,
+  grpc,
+} from "@iot/proto";
 import { centralUnderTest } from "./test-central.js";
 
 const { api, device, authenticate, openStream, newSession } = centralUnderTest();
@@ -104,14 +112,7 @@ describe("central node over gRPC", () => {
     expect(Buffer.from(downlink.payload).toString()).toBe("on");
     s.send({
       case: "downlinkResult",
-      value: {
-        $typeName: "iot.registry.v1.DownlinkResult",
-        downlinkId: downlink.id,
-        status: DownlinkStatus.DELIVERED,
-        message: "",
-        packetId: 0,
-        released: false,
-      },
+      value: create(DownlinkResultSchema, { downlinkId: downlink.id, status: DownlinkStatus.DELIVERED }),
     });
     await expect
       .poll(async () => (await api("GET", `/devices/${device.id}/control_logs`)).body.items[0].publishStatus)
@@ -233,14 +234,7 @@ describe("central node over gRPC", () => {
     const status = new Promise<grpc.StatusObject>((resolve) => s.call.on("status", resolve));
     s.send({
       case: "downlinkResult",
-      value: {
-        $typeName: "iot.registry.v1.DownlinkResult",
-        downlinkId: 1n,
-        status: DownlinkStatus.SENT,
-        message: "",
-        packetId: 0,
-        released: false,
-      },
+      value: create(DownlinkResultSchema, { downlinkId: 1n, status: DownlinkStatus.SENT }),
     });
     expect((await status).code).toBe(grpc.status.FAILED_PRECONDITION);
   });

@@ -33,9 +33,9 @@ import type {
   DeviceCredentials,
   DeviceSession,
   Downlink,
+  DownlinkOutcome,
   DownlinkStatus,
   MqttSessionAsk,
-  ResumedFlow,
   PolicyAccess,
   ProtocolName,
   ProxySubscription,
@@ -374,17 +374,15 @@ export function uplinkValue(seq: number, u: Uplink): UplinkInit {
 export type DownlinkResultInit = MessageInitShape<typeof DownlinkResultSchema>;
 
 /** The DownlinkResult fields of an outcome. */
-export function downlinkResultValue(
-  downlinkId: number,
-  status: DownlinkStatus,
-  text: string,
-  resume?: ResumedFlow,
-): DownlinkResultInit {
+export function downlinkResultValue(downlinkId: number, outcome: DownlinkOutcome): DownlinkResultInit {
   return {
     downlinkId: BigInt(downlinkId),
-    status: downlinkStatusCodes[status],
-    message: text,
-    ...resumedFlowFields(resume),
+    status: downlinkStatusCodes[outcome.status],
+    message: outcome.message ?? "",
+    ...resumedFlowFields(outcome.resume),
+    ...(outcome.multicast
+      ? { multicastGateways: outcome.multicast.gateways, multicastCovered: outcome.multicast.covered }
+      : {}),
   };
 }
 

@@ -268,6 +268,8 @@ export interface DownlinkOutcome {
   readonly message?: string;
   /** QUEUED MQTT command of a persistent session that went out unacknowledged: how it goes again. */
   readonly resume?: ResumedFlow;
+  /** A LoRaWAN multicast frame that went out: the gateways that sent it and the members they last heard. */
+  readonly multicast?: { readonly gateways: number; readonly covered: number };
 }
 
 /** Callbacks for what the registry pushes to the adapter. */

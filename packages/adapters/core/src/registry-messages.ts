@@ -110,7 +110,7 @@ export class RegistryMessages {
     this.t.metrics.commandReceived();
     const outcome = await dispatchDownlink(this.t.handlers(), downlink);
     this.t.metrics.command(outcome.status.toLowerCase());
-    this.t.outbox.result(downlinkResultValue(downlink.id, outcome.status, outcome.message ?? "", outcome.resume));
+    this.t.outbox.result(downlinkResultValue(downlink.id, outcome));
   }
 
   private safely(what: string, fn: () => void): void {

@@ -170,13 +170,11 @@ export function serveConnect(call: ConnectCall, deps: ConnectDeps): void {
     // Not awaited, like an uplink's write: reports are committed in batches, which a wait here would defeat.
     if (status !== undefined)
       deps.commands
-        .settle(
-          Number(r.downlinkId),
-          status,
-          r.message,
-          undefined,
-          r.packetId > 0 ? { packetId: r.packetId, released: r.released } : undefined,
-        )
+        .settle(Number(r.downlinkId), status, r.message, undefined, {
+          resume: r.packetId > 0 ? { packetId: r.packetId, released: r.released } : undefined,
+          multicast:
+            r.multicastGateways > 0 ? { gateways: r.multicastGateways, covered: r.multicastCovered } : undefined,
+        })
         .catch((err: unknown) => log.error({ err }, "downlink result not recorded"));
   };
 

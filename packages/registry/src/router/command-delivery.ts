@@ -30,6 +30,14 @@ export interface ResumedFlow {
   released: boolean;
 }
 
+/** What an adapter's report on a downlink says beyond its status and message. */
+export interface DownlinkReportDetail {
+  /** The MQTT command went out unacknowledged in a persistent session (status issued): how it goes again. */
+  resume?: ResumedFlow | undefined;
+  /** A LoRaWAN multicast frame went out: the gateways that sent it and the group's members they last heard. */
+  multicast?: { gateways: number; covered: number } | undefined;
+}
+
 /** Where a command goes now: an adapter stream and the session's device and topic there. */
 export interface DownlinkRoute {
   link: AdapterLink;

@@ -63,7 +63,7 @@ describe.each(engines)("commands given back undelivered on $name", (engine) => {
     expect(adapter.sent[0]!.resumePacketId).toBeUndefined();
     sessions.close("mqtt-1", adapter.sessionIds.at(-1)!);
     const resume = { packetId: 17, released: true };
-    await router.settle(r.id, PUBLISH_STATUS.issued, "device disconnected before its PUBCOMP", 3_000, resume);
+    await router.settle(r.id, PUBLISH_STATUS.issued, "device disconnected before its PUBCOMP", 3_000, { resume });
     adapter.open(d.id);
     expect(await router.deliverPending([d.id], 4_000)).toBe(1);
     expect(adapter.sent.map((c) => [c.id, c.resumePacketId, c.resumeReleased])).toEqual([

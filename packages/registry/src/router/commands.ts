@@ -28,7 +28,7 @@ import { storedCommandProperties, type CommandProperties } from "./command-prope
 import { commandStreamsOf } from "./command-streams.js";
 import { commandsTotal } from "../ops/registry-metrics.js";
 import { queryIn } from "../store/query-in.js";
-import type { ResumedFlow } from "./command-delivery.js";
+import type { DownlinkReportDetail, ResumedFlow } from "./command-delivery.js";
 import { writeRetained } from "../domain/retained.js";
 import { routerMulticast, type LoraMulticastSends } from "./lora-multicast-send.js";
 
@@ -279,12 +279,13 @@ export class CommandRouter {
     status: PublishStatus,
     message = "",
     now = Date.now(),
-    resume?: ResumedFlow,
+    detail: DownlinkReportDetail = {},
   ): Promise<void> {
-    if (this.multicast.owns(downlinkId)) return this.multicast.settle(downlinkId, status, message, now);
+    if (this.multicast.owns(downlinkId))
+      return this.multicast.settle(downlinkId, status, message, now, detail.multicast);
     if (status === PUBLISH_STATUS.issued) {
       this.inFlight.release(downlinkId);
-      return this.requeue(downlinkId, now, resume);
+      return this.requeue(downlinkId, now, detail.resume);
     }
     // Still held while the report is committed: a session opening meanwhile reads the log as issued, and must not
     // send the command again down the stream that just delivered it (a QoS 2 PUBREL resent right after CONNACK is

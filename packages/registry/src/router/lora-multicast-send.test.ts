@@ -87,6 +87,8 @@ describe.each(engines)("LoRaWAN multicast group commands on $name", (engine) => 
       controlLogId,
       PUBLISH_STATUS.sent,
       "sent as multicast to 2 gateways that last heard 2 of the 2 members",
+      undefined,
+      { multicast: { gateways: 2, covered: 2 } },
     );
     await expect.poll(async () => (await getTask(db, caller, task.taskId)).progress).toBe(100);
     const done = await getTask(db, caller, task.taskId);
@@ -115,6 +117,8 @@ describe.each(engines)("LoRaWAN multicast group commands on $name", (engine) => 
       controlLogId,
       PUBLISH_STATUS.sent,
       "sent as multicast to 1 gateway that last heard 2 of the 2 members",
+      undefined,
+      { multicast: { gateways: 1, covered: 2 } },
     );
     await expect.poll(async () => (await getTask(db, caller, task.taskId)).status).toBe(TASK_STATUS.success);
     expect((await getTask(db, caller, task.taskId)).message).toBe(

@@ -51,12 +51,6 @@ interface MulticastHooks {
 }
 
 /**
- * The message an adapter answers a multicast downlink with when a gateway sent it: `sent as multicast to N gateways
- * that last heard C of the M members`.
- */
-const SENT_TO = /^sent as multicast to (\d+) gateways?(?: that last heard (\d+) of)?/;
-
-/**
  * Sends the group commands of groups that have a LoRaWAN multicast session as one frame instead of one downlink per
  * member: each adapter holding members gets one Downlink (id: the group's control log) with the session, the
  * McFCntDown taken from the store and the members it holds; it answers once, and that answer settles every member it
@@ -128,16 +122,24 @@ export class LoraMulticastSends {
     return this.pending.has(downlinkId);
   }
 
-  /** One adapter's answer; the last one settles the members with what the frame came to. */
-  async settle(downlinkId: number, status: PublishStatus, message: string, now: number): Promise<void> {
+  /**
+   * One adapter's answer; the last one settles the members with what the frame came to. `sent` is the answer's
+   * multicast report (DownlinkResult multicast_gateways/multicast_covered): the gateways that sent the frame.
+   */
+  async settle(
+    downlinkId: number,
+    status: PublishStatus,
+    message: string,
+    now: number,
+    sent: { gateways: number; covered: number } | undefined,
+  ): Promise<void> {
     const p = this.pending.get(downlinkId);
     if (!p) return;
     p.waiting--;
-    const sentTo = SENT_TO.exec(message);
-    if (status !== PUBLISH_STATUS.failed && sentTo) {
+    if (status !== PUBLISH_STATUS.failed && sent && sent.gateways > 0) {
       p.sent = true;
-      p.note.gateways += Number(sentTo[1]);
-      p.note.covered += Number(sentTo[2] ?? 0);
+      p.note.gateways += sent.gateways;
+      p.note.covered += sent.covered;
     } else p.reasons.push(message || "the adapter could not send it");
     if (p.waiting > 0) return;
     this.pending.delete(downlinkId);

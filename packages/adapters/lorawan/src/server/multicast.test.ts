@@ -47,6 +47,7 @@ describe("multicast group commands", () => {
     expect(await settled).toEqual({
       status: "SENT",
       message: "sent as multicast to 2 gateways that last heard 8 of the 10 members",
+      multicast: { gateways: 2, covered: 8 },
     });
     const [a, b] = h.pullResps();
     expect(a!.txpk).toMatchObject({ imme: true, freq: 869.525, datr: "SF12BW125" });

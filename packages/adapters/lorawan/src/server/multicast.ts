@@ -29,9 +29,9 @@ function coveringGateways(members: readonly DeviceState[]): Map<string, { heard:
 }
 
 /**
- * Sends one multicast frame per covering gateway. SENT with `sent as multicast to N gateways that last heard C of the
- * M members` (the registry reads N and C from it) when at least one gateway took it; FAILED with the reason
- * otherwise. A confirmed topic is refused: a multicast frame is never acknowledged.
+ * Sends one multicast frame per covering gateway. SENT with the gateways that took it and the members they last heard
+ * (`multicast`, which the registry counts; the message says the same for people) when at least one did; FAILED with
+ * the reason otherwise. A confirmed topic is refused: a multicast frame is never acknowledged.
  */
 async function sendMulticast(
   ctx: ServerContext,
@@ -90,6 +90,7 @@ async function sendMulticast(
   return {
     status: "SENT",
     message: `sent as multicast to ${gatewaysText} that last heard ${covered} of the ${mc.deviceIntIds.length} members`,
+    multicast: { gateways: sent, covered },
   };
 }
 
