@@ -34,27 +34,33 @@ export function postgresBin(): string | undefined {
   return versions[0] === undefined ? undefined : join(base, versions[0], "bin");
 }
 
+/** Runs one of the server's tools (as the `postgres` user when the tests run as root), throwing with its output. */
+type RunTool = (tool: string, args: string[]) => void;
+
 /**
  * Makes and starts a private server; throws with the tool's output when initdb or pg_ctl fails. `settings` are more
- * `-c name=value` server settings; `beforeStart` is called with the data folder after initdb, to edit its files.
+ * `-c name=value` server settings; `beforeStart` is called with the data folder after it is made, to edit its files.
+ * `makeData` fills the data folder (default: initdb; a replica's pg_basebackup).
  */
 export async function startPrivatePostgres(
   bin: string,
   settings: readonly string[] = [],
   beforeStart?: (dataDir: string) => void,
+  makeData: (run: RunTool, dataDir: string) => void = (run, data) =>
+    run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]),
 ): Promise<PrivatePostgres> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "private-pg-"));
   const data = join(dir, "data");
   const asRoot = userInfo().uid === 0;
   if (asRoot) chownSync(dir, ...postgresIds());
-  const run = (tool: string, args: string[]) => {
+  const run: RunTool = (tool, args) => {
     const [cmd, all] = asRoot
       ? ["runuser", ["-u", "postgres", "--", join(bin, tool), ...args]]
       : [join(bin, tool), args];
     execFileSync(cmd, all, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
   };
-  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
+  makeData(run, data);
   beforeStart?.(data);
   const options = [
     `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40`,
@@ -81,7 +87,7 @@ export async function startPrivatePostgres(
 }
 
 /** uid and gid of the `postgres` user. */
-export function postgresIds(): [number, number] {
+function postgresIds(): [number, number] {
   const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
   const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
   return [uid, gid];

@@ -5,10 +5,9 @@
  * one of them and starts it again as an operator's would.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { join } from "node:path";
-import pg from "pg";
+import { createDatabaseOn } from "@iot/registry/test-engines";
 import { reachable, type FleetProcess } from "../../scripts/fleet.js";
 import { freePorts } from "../../test/helpers.js";
 import { killHard, startRestartableFleet, type RestartableFleet } from "../../test/restartable-fleet.js";
@@ -48,7 +47,7 @@ async function startSlaves(units: number): Promise<{ child: ChildProcess; port: 
 
 export async function startSoakFleet(plan: SoakPlan): Promise<SoakFleet> {
   const [api, coaps, lora] = await freePorts(3);
-  const database = plan.databaseUrl ? await createDatabase(plan.databaseUrl) : undefined;
+  const database = plan.databaseUrl ? await createDatabaseOn(plan.databaseUrl) : undefined;
   const f = await startRestartableFleet(
     {
       ...(database ? { IOT_DATABASE_URL: database.url } : {}),
@@ -113,22 +112,4 @@ export async function startSoakFleet(plan: SoakPlan): Promise<SoakFleet> {
       await database?.drop();
     },
   };
-}
-
-/** A fresh database on the server of `serverUrl` for one run, dropped with the fleet. */
-async function createDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `iot_soak_${randomBytes(5).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }

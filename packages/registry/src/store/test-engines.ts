@@ -162,9 +162,14 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = postgresEngine?.url;
   if (url === undefined) throw new Error(`no PostgreSQL server answers: ${probe.error ?? "not probed"}`);
+  return createDatabaseOn(url);
+}
+
+/** A fresh database on the server of `serverUrl` (an `iot_run_` name), dropped (with force) by `drop`. */
+export async function createDatabaseOn(serverUrl: string): Promise<TestDatabase> {
   const name = `iot_run_${randomBytes(5).toString("hex")}`;
   const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
     try {
       await client.query(statement);
@@ -173,7 +178,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     }
   };
   await admin(`create database ${name}`);
-  const own = new URL(url);
+  const own = new URL(serverUrl);
   own.pathname = `/${name}`;
   return { url: own.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
