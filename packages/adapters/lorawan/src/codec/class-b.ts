@@ -89,3 +89,30 @@ export function nextPingSlot(afterGpsMs: number, devAddr: string, periodicity: n
     if (next !== undefined) return ok(next);
   }
 }
+
+/** Where and how fast a ping slot is sent: frequency in Hz and downlink DR index. */
+export interface PingSlotChannel {
+  hz: number;
+  dr: number;
+}
+
+/**
+ * US915 and AU915 (RP002-1.0.3 §2.5.8, §2.7.8): beacons and ping slots hop over the 8 beacon channels
+ * 923.3 + 0.6 × n MHz; a device's ping slots use channel (floor(BeaconTime / 128 s) + DevAddr) mod 8, at DR8.
+ */
+function hopping(beaconMs: number, devAddr: string): PingSlotChannel {
+  const n = (Math.floor(beaconMs / BEACON_PERIOD_MS) + parseInt(devAddr, 16)) % 8;
+  return { hz: 923_300_000 + n * 600_000, dr: 8 };
+}
+
+/**
+ * The default ping-slot channel of a region (RP002-1.0.3 "Class B" defaults): EU868 869.525 MHz at DR3; US915 and
+ * AU915 hop over the beacon channels at DR8. Other regions are refused: their tables are not written here yet.
+ */
+export function pingSlotChannel(region: string, beaconMs: number, devAddr: string): Result<PingSlotChannel> {
+  const addr = parseHex(devAddr, 4, "devAddr");
+  if (!addr.ok) return addr;
+  if (region === "EU868") return ok({ hz: 869_525_000, dr: 3 });
+  if (region === "US915" || region === "AU915") return ok(hopping(beaconMs, devAddr));
+  return refuse(`class B ping slots are not served in ${region} (EU868, US915 and AU915 are)`);
+}
