@@ -2,6 +2,7 @@ import { createCipheriv } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { REGIONS } from "../codec/region.js";
 import { decodeDownlinkMacCommands, encodeUplinkMacCommands } from "../mac/mac-commands.js";
+import { routerConfig } from "./basics-station/router-config.js";
 import { buildDnmsg } from "./basics-station/station-link.js";
 import { pingSlotTx } from "./class-b.js";
 import { APP, dataUp, GW1, GW2, gatewayDevice, Harness, loraDevice, NWK, portOf, readDownlink } from "./test-kit.js";
@@ -152,5 +153,10 @@ describe("class B transmissions", () => {
 
   test("a frame longer than the ping slot's data rate allows is refused", () => {
     expect(pingSlotTx(eu, ADDR, 2120, Buffer.alloc(200))).toMatchObject({ ok: false, reason: expect.stringMatching(/bytes/) });
+  });
+
+  test("an EU868 station is told to send beacons on 869.525 MHz at DR3 (router_config bcning)", () => {
+    expect(routerConfig(eu, "000013").bcning).toEqual({ DR: 3, layout: [2, 8, 17], freqs: [869_525_000] });
+    expect(routerConfig(REGIONS.US915, "000013").bcning).toBeUndefined();
   });
 });
