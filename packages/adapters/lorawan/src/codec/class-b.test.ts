@@ -124,6 +124,9 @@ describe("ping-slot channels (RP002-1.0.3 class B defaults)", () => {
 
   test("refuses a bad DevAddr and a region it does not know", () => {
     expect(pingSlotChannel("EU868", beacon, "26").ok).toBe(false);
-    expect(pingSlotChannel("EU433", beacon, "26011bda")).toMatchObject({ ok: false, reason: expect.stringMatching(/EU433/) });
+    expect(pingSlotChannel("EU433", beacon, "26011bda")).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/EU433/),
+    });
   });
 });

@@ -1,6 +1,6 @@
-// MAC commands of LoRaWAN 1.0.x (LoRaWAN 1.0.2 §5, 1.0.3 §5.9 for DeviceTime, class B's PingSlotInfo) and 1.1 (§5: ResetInd, RekeyInd,
-// ADRParamSetup, ForceRejoin, RejoinParamSetup): the byte codec for both directions,
-// as carried in FOpts or in an FPort 0 FRMPayload. A command's length follows from its CID and direction, so an
+// MAC commands of LoRaWAN 1.0.x (LoRaWAN 1.0.2 §5, 1.0.3 §5.9 for DeviceTime, class B's PingSlotInfo) and 1.1
+// (§5: ResetInd, RekeyInd, ADRParamSetup, ForceRejoin, RejoinParamSetup): the byte codec for both directions, as
+// carried in FOpts or in an FPort 0 FRMPayload. A command's length follows from its CID and direction, so an
 // unknown CID ends parsing: what follows it cannot be delimited and is reported as skipped.
 import { ok, refuse, type Result } from "../codec/result.js";
 

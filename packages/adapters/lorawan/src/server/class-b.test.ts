@@ -142,7 +142,13 @@ describe("class B transmissions", () => {
     if (!tx.ok) throw new Error(tx.reason);
     const upinfo = { xtime: 5n, rctx: 2n, gpstime: 1n };
     const msg = buildDnmsg(
-      { region: eu, copy: { gatewayEui: GW1, rx: {} as never, station: upinfo }, window: "ping", rx1DelayS: 1, tx: tx.value },
+      {
+        region: eu,
+        copy: { gatewayEui: GW1, rx: {} as never, station: upinfo },
+        window: "ping",
+        rx1DelayS: 1,
+        tx: tx.value,
+      },
       9n,
     );
     expect(msg).toMatchObject({
@@ -152,7 +158,10 @@ describe("class B transmissions", () => {
   });
 
   test("a frame longer than the ping slot's data rate allows is refused", () => {
-    expect(pingSlotTx(eu, ADDR, 2120, Buffer.alloc(200))).toMatchObject({ ok: false, reason: expect.stringMatching(/bytes/) });
+    expect(pingSlotTx(eu, ADDR, 2120, Buffer.alloc(200))).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/bytes/),
+    });
   });
 
   test("an EU868 station is told to send beacons on 869.525 MHz at DR3 (router_config bcning)", () => {

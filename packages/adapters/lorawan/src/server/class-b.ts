@@ -47,7 +47,8 @@ export function pingSlotTx(region: Region, devAddr: string, slotMs: number, phy:
   if (!channel.ok) return channel;
   const rate = region.downlinkDataRates[channel.value.dr];
   const max = region.maxPayload[channel.value.dr];
-  if (rate?.modu !== "LORA" || !max) return refuse(`DR${channel.value.dr} is not a LoRa downlink rate of ${region.name}`);
+  if (rate?.modu !== "LORA" || !max)
+    return refuse(`DR${channel.value.dr} is not a LoRa downlink rate of ${region.name}`);
   if (phy.length > max.m + 5)
     return refuse(`a ${phy.length}-byte frame is over the ${max.m + 5} bytes a ${region.name} ping slot allows`);
   return ok({

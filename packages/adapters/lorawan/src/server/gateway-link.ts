@@ -5,9 +5,9 @@ import type { Copy } from "./server-context.js";
 import type { TransmitOutcome, Transmitter } from "./transmitter.js";
 
 /**
- * A downlink the shared scheduling (RX1/RX2, class B, class C) decided on, for one gateway to send. Written in the packet
- * forwarder's terms (a txpk with the window's timing); a gateway protocol that schedules otherwise (Basics Station's
- * `dnmsg`) translates it, and takes `fallback` too when it picks the window itself.
+ * A downlink the shared scheduling (RX1/RX2, class B, class C) decided on, for one gateway to send. Written in the
+ * packet forwarder's terms (a txpk with the window's timing); a gateway protocol that schedules otherwise (Basics
+ * Station's `dnmsg`) translates it, and takes `fallback` too when it picks the window itself.
  */
 export interface DownlinkRequest {
   readonly region: Region;

@@ -34,9 +34,9 @@ export interface DeviceStatus {
 /**
  * Reads a device's MAC commands (FOpts or FPort 0) and queues the answers: LinkCheckAns with the best copy's margin
  * and the number of gateways; DeviceTimeAns with the GPS time of the uplink's reception (`gpsMs`); ResetConf and
- * RekeyConf (LoRaWAN 1.1) with the version served; PingSlotInfoAns, keeping the class B periodicity; DevStatusAns and LinkADRAns are recorded. Unknown commands (and
- * everything after them, which cannot be delimited) are logged and skipped. Answers the device status when it
- * reported one.
+ * RekeyConf (LoRaWAN 1.1) with the version served; PingSlotInfoAns, keeping the class B periodicity; DevStatusAns
+ * and LinkADRAns are recorded. Unknown commands (and everything after them, which cannot be delimited) are logged and
+ * skipped. Answers the device status when it reported one.
  */
 export function handleMacCommands(
   state: DeviceState,
