@@ -1,15 +1,17 @@
 /**
  * LoRaWAN class B end to end: the central node and the LoRaWAN adapter as processes on real ports, two simulated
- * packet forwarders (one reporting GPS time, one not) and a simulated class B device on real UDP sockets, the
- * device made through the REST API.
+ * packet forwarders (one reporting GPS time, one not) and a simulated Basics Station with GPS time, simulated class B
+ * devices on real sockets, the devices made through the REST API.
  */
 import { createCipheriv } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SimulatedForwarder, SimulatedLoraDevice } from "@iot/adapter-lorawan";
+import { SimulatedBasicsStation, SimulatedForwarder, SimulatedLoraDevice } from "@iot/adapter-lorawan";
+import { reachable } from "../scripts/fleet.js";
 import { startTestFleet, type TestFleet } from "./helpers.js";
 
 const GPS_GW = "AA555A0000000B01";
 const PLAIN_GW = "AA555A0000000B02";
+const STATION = "AA555A0000000B03";
 const NWK = "44024241ED4CE9A68C6A8BC055233FD3";
 const APP = "EC925802AE430CA77FD3DD73CB2CC588";
 /** The network server's default scheduling margin (scheduleMarginMs), ms. */
@@ -19,6 +21,7 @@ let t: TestFleet;
 let productID = "";
 let gatewayId = 0;
 const forwarders: Record<string, SimulatedForwarder> = {};
+let station: SimulatedBasicsStation;
 
 /** GPS time in ms now: since 1980-01-06, 18 leap seconds ahead of UTC. */
 const gpsNow = () => Date.now() - Date.UTC(1980, 0, 6) + 18_000;
@@ -51,13 +54,13 @@ const device = (devAddr: string, lora: Record<string, unknown>) =>
 
 beforeAll(async () => {
   t = await startTestFleet(
-    { IOT_LORA_UDP_PORT: "0", IOT_LORA_DEV_STATUS_EVERY: "0" },
+    { IOT_LORA_UDP_PORT: "0", IOT_LORA_BASICS_PORT: "0", IOT_LORA_DEV_STATUS_EVERY: "0" },
     { adapters: ["lorawan-adapter"] },
   );
   const adapter = t.fleet.adapters.find((a) => a.name === "lorawan-adapter")!;
   const port = Number(new URL(adapter.urls.lorawan!).port);
   productID = (await t.api("POST", "/products", { productName: "Class B", cloudProtocol: 4 })).body.productID;
-  for (const eui of [GPS_GW, PLAIN_GW]) {
+  for (const eui of [GPS_GW, PLAIN_GW, STATION]) {
     const g = await t.api("POST", "/gateways", {
       productID,
       gatewayName: eui,
@@ -67,14 +70,18 @@ beforeAll(async () => {
     });
     expect(g.status, JSON.stringify(g.body)).toBe(201);
     gatewayId ||= g.body.id;
+    if (eui === STATION) continue;
     const f = new SimulatedForwarder({ gatewayEui: eui, port, keepaliveMs: 0 });
     await f.start();
     await f.pull();
     forwarders[eui] = f;
   }
+  station = new SimulatedBasicsStation({ routerEui: STATION, url: reachable(adapter.urls.basics!) });
+  await station.connect();
 }, 90_000);
 
 afterAll(async () => {
+  await station?.close();
   await Promise.all(Object.values(forwarders).map((f) => f.close()));
   await t?.close();
 });
@@ -121,5 +128,25 @@ describe("LoRaWAN class B", () => {
     expect(expected).toContain(ping.txpk.tmms);
     const got = sim.handleDownlink(ping.data);
     expect(got.ok && got.value.payload.toString()).toBe("ping");
+  });
+
+  it("sends a command to a device heard by a Basics Station with GPS time as a dnmsg with dC 1 at its ping slot", async () => {
+    const devAddr = "26011BB2";
+    const d = await device(devAddr, { classB: true, pingSlotPeriodicity: 7 });
+    expect(d.status, JSON.stringify(d.body)).toBe(201);
+    const sim = new SimulatedLoraDevice({ abp: { devAddr, nwkSKey: NWK, appSKey: APP } });
+    station.uplink(sim.uplink({ payload: "b", classB: true }), { gpstime: BigInt(gpsNow()) * 1000n });
+    const stored = async () => (await t.api("GET", `/devices/${d.body.id}/events`)).body.items.length as number;
+    await expect.poll(stored, { timeout: 10_000 }).toBe(1);
+
+    const before = gpsNow();
+    await t.api("POST", "/device_publish", { deviceID: devAddr, deviceIntID: d.body.id, payload: "b!", topic: "dn/4" });
+    const ping = await station.nextDownlink(5_000);
+    const after = gpsNow();
+    expect(ping).toMatchObject({ window: "classB", freqHz: 869_525_000, dr: 3, msg: { dC: 1 } });
+    const expected = [before, after].map((g) => BigInt(specSlot(g + MARGIN_MS, devAddr, 7)) * 1000n);
+    expect(expected).toContain(ping.gpstime);
+    const got = sim.handleDownlink(ping.pdu);
+    expect(got.ok && got.value.payload.toString()).toBe("b!");
   });
 });
