@@ -85,9 +85,9 @@ describe("class B downlinks", () => {
     await h.until(() => h.registry.uplinks.length === 1);
     const first = command(h, 1, "one");
     const second = command(h, 2, "two");
-    await h.until(() => h.pullResps().length === 1);
+    await h.until(() => h.pullResps().length === 1, 5_000);
     h.txAck(GW1, h.pullResps()[0]!.token);
-    await h.until(() => h.pullResps().length === 2);
+    await h.until(() => h.pullResps().length === 2, 5_000);
     h.txAck(GW1, h.pullResps()[1]!.token);
     expect([await first, await second]).toEqual([{ status: "SENT" }, { status: "SENT" }]);
     const [a, b] = h.pullResps().map((r) => r.txpk.tmms!);
@@ -96,7 +96,7 @@ describe("class B downlinks", () => {
   });
 
   test("only a gateway that reported GPS time sends at a ping slot, even when another heard the device better", async () => {
-    const h = setup();
+    const h = setup({ pingSlotPeriodicity: 0 });
     h.pull(GW1);
     h.pull(GW2);
     const phy = dataUp(ADDR, 0, { classB: true });

@@ -12,6 +12,18 @@ import type { Copy, ServerContext } from "./server-context.js";
 
 /** Length of one ping slot, ms: the next downlink takes a slot after the one used last. */
 const SLOT_MS = 30;
+/**
+ * A frame is built and handed to the gateway this long before its ping slot, ms: not earlier, so a class A answer
+ * sent meanwhile does not take a later FCntDown than a frame still waiting for its slot, and the gateway need not
+ * hold it for up to a beacon period.
+ */
+const LEAD_MS = 1_000;
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => {
+    if (ms > 0) setTimeout(resolve, ms).unref();
+    else resolve();
+  });
 
 /** Whether a gateway's copy carries GPS time (Semtech UDP `tmms`, Basics Station `gpstime`): it can send class B. */
 export function hasGpsTime(copy: Pick<Copy, "rx" | "station">): boolean {
@@ -71,7 +83,8 @@ function gpsGateway(ctx: ServerContext, state: DeviceState): LastHeard | undefin
 
 /**
  * Class B: sends the first queued command in the device's next ping slot (at least the schedule margin ahead, after
- * the slot used last) through a GPS gateway that heard its last uplink, then the next command in a later slot.
+ * the slot used last) through a GPS gateway that heard its last uplink, handed over {@link LEAD_MS} before the slot,
+ * then the next command in a later slot.
  * Nothing is sent while the device's last uplink did not set the ClassB bit or no GPS gateway heard it: the command
  * stays queued for its next uplink's receive windows (class A).
  */
@@ -83,17 +96,29 @@ export async function sendClassB(ctx: ServerContext, state: DeviceState): Promis
     return;
   }
   const devAddr = state.session.devAddr;
-  const after = Math.max(gpsMsFromUnixMs(Date.now()) + ctx.scheduleMarginMs, state.lastPingSlotMs + SLOT_MS);
-  const slot = nextPingSlot(after, devAddr, state.pingSlotPeriodicity);
+  const now = gpsMsFromUnixMs(Date.now());
+  const slot = nextPingSlot(
+    Math.max(now + ctx.scheduleMarginMs, state.lastPingSlotMs + SLOT_MS),
+    devAddr,
+    state.pingSlotPeriodicity,
+  );
   if (!slot.ok) return void ctx.log.warn({ deviceId: state.deviceId, reason: slot.reason }, "no ping slot");
+  state.pinging = true;
+  state.lastPingSlotMs = slot.value;
+  await sleep(slot.value - now - LEAD_MS);
+  // Meanwhile an uplink's receive windows may have taken the command, the device left class B or a new session began.
+  const link = ctx.link(heard.gatewayEui);
+  if (state.session?.devAddr !== devAddr || !state.classBOn || !link || state.awaitingAck || state.queue.length === 0) {
+    state.pinging = false;
+    return;
+  }
   const frame = nextFrame(state, false);
+  state.pinging = false;
   if (!frame.ok) return void ctx.log.warn({ deviceId: state.deviceId, reason: frame.reason }, "downlink not built");
   const { phy, item } = frame.value;
   const tx = pingSlotTx(state.region, devAddr, slot.value, phy);
   if (!tx.ok) return item?.settle({ status: "FAILED", message: tx.reason });
-  state.pinging = true;
-  state.lastPingSlotMs = slot.value;
-  const out = await ctx.link(heard.gatewayEui)!.transmit({
+  const out = await link.transmit({
     region: state.region,
     copy: heard,
     window: "ping",
@@ -101,7 +126,6 @@ export async function sendClassB(ctx: ServerContext, state: DeviceState): Promis
     tx: tx.value,
     ...(state.lora.devEui ? { devEui: state.lora.devEui } : {}),
   });
-  state.pinging = false;
   if (!out.ok) return item?.settle({ status: "FAILED", message: `gateway refused the class B downlink: ${out.error}` });
   ctx.stats.downlinks++;
   sent(state, item);
