@@ -19,6 +19,8 @@ export function fromLoraDevice(l: PbLoraDevice): LoraDeviceInfo {
     fcntCheck: l.fcntCheck,
     region: l.region,
     classC: l.classC,
+    classB: l.classB,
+    pingSlotPeriodicity: l.pingSlotPeriodicity,
     session: s
       ? {
           devAddr: s.devAddr,

@@ -35,6 +35,10 @@ export interface LoraDeviceInfo {
   readonly fcntCheck: number;
   readonly region: string;
   readonly classC: boolean;
+  /** Class B: commands go out in the device's ping slots (a class C device is served as class C). */
+  readonly classB?: boolean;
+  /** Class B: the ping-slot periodicity 0..7 assumed until the device's PingSlotInfoReq says (default 7). */
+  readonly pingSlotPeriodicity?: number;
   /** Always for ABP; for OTAA once it joined. */
   readonly session: LoraSessionInfo | null;
   /** DevNonces of its past joins (OTAA): a JoinRequest reusing one is a replay. */

@@ -64,6 +64,9 @@ export interface LoraDevice {
   fcntCheck: number;
   region: string;
   classC: boolean;
+  /** Class B, and the ping-slot periodicity (0..7) assumed until the device's PingSlotInfoReq. */
+  classB?: boolean;
+  pingSlotPeriodicity?: number;
   session: Omit<LoraSessionState, "devNonces" | "nextJoinNonce"> | null;
   usedDevNonces: number[];
   /** "1.0.x" or "1.1". */

@@ -71,6 +71,16 @@ function macVersionErrors(l: Record<string, unknown>, errors: Record<string, str
   else if (typeof nwkKey !== "string" || !HEX(32).test(nwkKey)) errors["lora.nwkKey"] = "must be 32 hex digits";
 }
 
+/** `lora.classB` (true or false; a device is class B or class C) and `lora.pingSlotPeriodicity` (0..7). */
+function classBErrors(l: Record<string, unknown>, errors: Record<string, string>): void {
+  const given = (v: unknown) => v !== undefined && v !== null;
+  if (given(l.classB) && !isFlag(l.classB)) errors["lora.classB"] = "must be true or false";
+  else if ((l.classB === true || l.classB === 1) && (l.classC === true || l.classC === 1))
+    errors["lora.classB"] = "a device is class B or class C, not both";
+  if (given(l.pingSlotPeriodicity) && !isInt(l.pingSlotPeriodicity, 0, 7))
+    errors["lora.pingSlotPeriodicity"] = "must be 0 to 7";
+}
+
 /** LoRa members by activation type (spec rules table); errors go under `lora.<member>`. */
 function loraErrors(d: DeviceDraft, errors: Record<string, string>): void {
   const l = d.lora;
@@ -85,6 +95,7 @@ function loraErrors(d: DeviceDraft, errors: Record<string, string>): void {
   const hex = (n: number) => (v: unknown) => typeof v === "string" && HEX(n).test(v);
   need("fcntCheck", (v) => isInt(v, 0, 3), "must be 0 to 3");
   macVersionErrors(l, errors);
+  classBErrors(l, errors);
   if (l.type === "otaa") {
     if (!d.deviceId || !HEX(16).test(d.deviceId)) errors.deviceID = "must be the DevEUI: 16 hex digits";
     need("appEUI", hex(16), "must be 16 hex digits");

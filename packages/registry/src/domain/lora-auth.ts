@@ -7,6 +7,10 @@ import type { AuthOutcome, LoraDevice } from "./auth-outcome.js";
 import { denier } from "./auth-refusal.js";
 import type { AuthRequest, DeviceCredentials } from "./device-credentials.js";
 
+/** Class B ping-slot periodicity when the record names none: one ping slot per 128 s beacon period. */
+const DEFAULT_PING_SLOT_PERIODICITY = 7;
+const isPeriodicity = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 7;
+
 /** The LoRa settings and network state of a device row, as the network server needs them. */
 function loraDevice(row: AuthDeviceRow): LoraDevice {
   const l = (row.lora ? JSON.parse(row.lora) : {}) as Record<string, unknown>;
@@ -21,6 +25,8 @@ function loraDevice(row: AuthDeviceRow): LoraDevice {
     fcntCheck: Number(l.fcntCheck ?? 0),
     region: text(l.region) || "EU868",
     classC: flag(l.classC),
+    classB: flag(l.classB),
+    pingSlotPeriodicity: isPeriodicity(l.pingSlotPeriodicity) ? l.pingSlotPeriodicity : DEFAULT_PING_SLOT_PERIODICITY,
     session: state && {
       devAddr: state.devAddr,
       nwkSKey: state.nwkSKey,

@@ -9,8 +9,10 @@ import {
   pingNb,
   pingOffset,
   pingPeriod,
+  pingSlotChannel,
   pingSlotTimes,
 } from "./class-b.js";
+import { REGIONS } from "./region.js";
 
 /** The specification's Rand, computed here independently: AES-128 under a zero key of BeaconTime | DevAddr | pad. */
 function specOffset(beaconTimeS: number, devAddrLe: number[], period: number): number {
@@ -85,5 +87,46 @@ describe("ping slots", () => {
     expect(pingOffset(0, "26011bda", 8).ok).toBe(false);
     expect(pingSlotTimes(0, "2601", 1)).toMatchObject({ ok: false, reason: expect.stringMatching(/devAddr/) });
     expect(pingSlotTimes(1000, "26011bda", 1)).toMatchObject({ ok: false, reason: expect.stringMatching(/beacon/) });
+  });
+});
+
+describe("ping-slot channels (RP002-1.0.3 class B defaults)", () => {
+  const beacon = 10_937_500 * BEACON_PERIOD_MS; // beacon period number 10,937,500: 4 mod 8
+
+  test.each([
+    ["EU868", 869_525_000, 3, "SF9BW125"],
+    ["AS923-1", 923_400_000, 3, "SF9BW125"],
+    ["AS923-2", 921_600_000, 3, "SF9BW125"],
+    ["AS923-3", 916_800_000, 3, "SF9BW125"],
+    ["AS923-4", 917_500_000, 3, "SF9BW125"],
+    ["KR920", 923_100_000, 3, "SF9BW125"],
+    ["IN865", 866_550_000, 4, "SF8BW125"],
+    ["RU864", 868_900_000, 3, "SF9BW125"],
+  ] as const)("%s: %i Hz at DR%i (%s) in every beacon period", (region, hz, dr, datr) => {
+    for (const at of [beacon, beacon + BEACON_PERIOD_MS])
+      expect(pingSlotChannel(region, at, "26011bda")).toEqual({ ok: true, value: { hz, dr } });
+    const rate = REGIONS[region].downlinkDataRates[dr];
+    expect(rate && rate.modu === "LORA" ? `SF${rate.sf}BW${rate.bwKHz}` : undefined).toBe(datr);
+  });
+
+  test.each([
+    ["US915", "00000001", 0, 926_300_000, 8],
+    ["US915", "00000001", 1, 926_900_000, 8],
+    ["US915", "00000003", 0, 927_500_000, 8],
+    ["US915", "00000003", 1, 923_300_000, 8],
+    ["AU915", "00000002", 0, 926_900_000, 8],
+    ["CN470", "00000001", 0, 509_300_000, 2],
+    ["CN470", "00000004", 1, 508_500_000, 2],
+  ] as const)("%s hops: DevAddr %s, beacon period +%i gives %i Hz at DR%i", (region, addr, k, hz, dr) => {
+    expect(pingSlotChannel(region, beacon + k * BEACON_PERIOD_MS, addr)).toEqual({ ok: true, value: { hz, dr } });
+    expect(REGIONS[region].downlinkDataRates[dr]).toBeDefined();
+  });
+
+  test("refuses a bad DevAddr and a region it does not know", () => {
+    expect(pingSlotChannel("EU868", beacon, "26").ok).toBe(false);
+    expect(pingSlotChannel("EU433", beacon, "26011bda")).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/EU433/),
+    });
   });
 });

@@ -89,3 +89,47 @@ export function nextPingSlot(afterGpsMs: number, devAddr: string, periodicity: n
     if (next !== undefined) return ok(next);
   }
 }
+
+/** Where and how fast a ping slot is sent: frequency in Hz and downlink DR index. */
+export interface PingSlotChannel {
+  hz: number;
+  dr: number;
+}
+
+/**
+ * The plans that hop: a device's ping slots use beacon channel (floor(BeaconTime / 128 s) + DevAddr) mod 8, from
+ * `firstHz` in steps of `stepHz` (US915 and AU915: 923.3 + 0.6 × n MHz; CN470: 508.3 + 0.2 × n MHz).
+ */
+const HOPPING: Readonly<Record<string, { firstHz: number; stepHz: number; dr: number }>> = {
+  US915: { firstHz: 923_300_000, stepHz: 600_000, dr: 8 },
+  AU915: { firstHz: 923_300_000, stepHz: 600_000, dr: 8 },
+  CN470: { firstHz: 508_300_000, stepHz: 200_000, dr: 2 },
+};
+
+/** The plans with one ping-slot channel (AS923-2..4: AS923-1's 923.4 MHz shifted down like the rest of the plan). */
+const FIXED: Readonly<Record<string, PingSlotChannel>> = {
+  EU868: { hz: 869_525_000, dr: 3 },
+  "AS923-1": { hz: 923_400_000, dr: 3 },
+  "AS923-2": { hz: 921_600_000, dr: 3 },
+  "AS923-3": { hz: 916_800_000, dr: 3 },
+  "AS923-4": { hz: 917_500_000, dr: 3 },
+  KR920: { hz: 923_100_000, dr: 3 },
+  IN865: { hz: 866_550_000, dr: 4 },
+  RU864: { hz: 868_900_000, dr: 3 },
+};
+
+/**
+ * The default ping-slot channel of a region (RP002-1.0.3, each region's "Class B beacon" and default settings
+ * sections): the frequency and data rate a class B device listens on in the beacon period that starts at `beaconMs`
+ * (GPS ms) when the network did not move it (PingSlotChannelReq, which this server does not send).
+ */
+export function pingSlotChannel(region: string, beaconMs: number, devAddr: string): Result<PingSlotChannel> {
+  const addr = parseHex(devAddr, 4, "devAddr");
+  if (!addr.ok) return addr;
+  const fixed = FIXED[region];
+  if (fixed) return ok(fixed);
+  const hop = HOPPING[region];
+  if (!hop) return refuse(`region ${region} has no class B ping-slot channel here`);
+  const n = (Math.floor(beaconMs / BEACON_PERIOD_MS) + addr.value.readUInt32BE(0)) % 8;
+  return ok({ hz: hop.firstHz + n * hop.stepHz, dr: hop.dr });
+}

@@ -89,6 +89,17 @@ describe("buildUplink read back by the network's verifyUplink", () => {
     });
   });
 
+  test("the ClassB bit is FCtrl bit 4 of an uplink, read as classB (never as the downlinks' FPending)", () => {
+    const phy = value(buildUplink({ ...keys, fcnt: 4, classB: true, fPort: 1, payload: bytes(1) }));
+    expect(phy[5]! & 0x10).toBe(0x10);
+    expect(value(verifyUplink(phy, () => [session(4)]))).toMatchObject({
+      kind: "accepted",
+      frame: { classB: true, fPending: false },
+    });
+    const plain = value(buildUplink({ ...keys, fcnt: 5, fPort: 1, payload: bytes(1) }));
+    expect(value(verifyUplink(plain, () => [session(5)]))).toMatchObject({ frame: { classB: false } });
+  });
+
   test("refuses FOpts with FPort 0, a payload without a port and a counter beyond 32 bits", () => {
     expect(reason(buildUplink({ ...keys, fcnt: 1, fPort: 0, fOpts: bytes(2) }))).toMatch(/both places/);
     expect(reason(buildUplink({ ...keys, fcnt: 1, payload: bytes(1) }))).toMatch(/needs an FPort/);

@@ -18,6 +18,8 @@ export interface UplinkFrame {
   ack?: boolean;
   adr?: boolean;
   adrAckReq?: boolean;
+  /** The ClassB bit (FCtrl bit 4 of an uplink, the downlinks' FPending): the device listens in its ping slots. */
+  classB?: boolean;
   /** MAC commands in the header, 0..15 bytes. */
   fOpts?: Buffer;
   /** 0 for MAC commands in FRMPayload, 1..223 application; omit for a frame without FRMPayload. */
@@ -37,7 +39,7 @@ export function buildUplink(u: UplinkFrame): Result<Buffer> {
     mType: u.confirmed ? "Confirmed Data Up" : "Unconfirmed Data Up",
     maxFcnt: 0xffffffff,
     fcntName: "fcnt",
-    fCtrl: { ACK: u.ack ?? false, ADR: u.adr ?? false, ADRACKReq: u.adrAckReq ?? false },
+    fCtrl: { ACK: u.ack ?? false, ADR: u.adr ?? false, ADRACKReq: u.adrAckReq ?? false, FPending: u.classB ?? false },
   });
 }
 

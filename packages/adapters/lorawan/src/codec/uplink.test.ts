@@ -20,6 +20,7 @@ describe("parseDataFrame", () => {
       adrAckReq: false,
       ack: false,
       fPending: false,
+      classB: false,
       fCnt16: 2,
       fOpts: Buffer.alloc(0),
       fPort: 1,
@@ -33,7 +34,7 @@ describe("parseDataFrame", () => {
     expect(up).toMatchObject({ mType: 4, uplink: true, confirmed: true, adr: true, adrAckReq: true, ack: false });
     expect(up).toMatchObject({ devAddr: "01020304", fCnt16: 0x1234, fOpts: bytes(6, 0x73, 7), fPort: 10 });
     const down = value(parseDataFrame(bytes(0x60, 4, 3, 2, 1, 0xb0, 0, 0, 9, 9, 9, 9)));
-    expect(down).toMatchObject({ mType: 3, uplink: false, adr: true, ack: true, fPending: true, adrAckReq: false });
+    expect(down).toMatchObject({ mType: 3, uplink: false, adr: true, ack: true, fPending: true, classB: false });
     expect(down).toMatchObject({ fPort: null, frmPayload: Buffer.alloc(0) });
   });
 

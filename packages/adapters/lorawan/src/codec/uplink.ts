@@ -46,6 +46,8 @@ export interface DataFrame {
   ack: boolean;
   /** Downlink: more data is waiting at the network. */
   fPending: boolean;
+  /** Uplink (FCtrl bit 4, LoRaWAN 1.0.3+): the device is in class B, listening in its ping slots. */
+  classB: boolean;
   /** The 16 bits of FCnt the frame carries. */
   fCnt16: number;
   /** MAC commands piggybacked in the header (0..15 bytes, plain text in LoRaWAN 1.0.x). */
@@ -84,6 +86,7 @@ export function parseDataFrame(phy: Uint8Array): Result<DataFrame> {
     adrAckReq: uplink && (fCtrl & 0x40) !== 0,
     ack: (fCtrl & 0x20) !== 0,
     fPending: !uplink && (fCtrl & 0x10) !== 0,
+    classB: uplink && (fCtrl & 0x10) !== 0,
     fCnt16: phy[6]! | (phy[7]! << 8),
     fOpts: Buffer.from(phy.subarray(8, fhdrEnd)),
     fPort,

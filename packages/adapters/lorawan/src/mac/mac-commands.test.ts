@@ -48,6 +48,7 @@ describe("downlink MAC commands", () => {
     [{ type: "RXTimingSetupReq", delay: 1 }, [0x08, 1]],
     [{ type: "DlChannelReq", channelIndex: 3, frequency: 867_100_000 }, [0x0a, 3, 0x18, 0x4f, 0x84]],
     [{ type: "DeviceTimeAns", gpsSeconds: 1_400_000_000, fraction: 128 }, [0x0d, 0x00, 0x4e, 0x72, 0x53, 128]],
+    [{ type: "PingSlotInfoAns" }, [0x10]],
   ])("%j is written as %j and read back", (command, wire) => {
     expect([...value(encodeDownlinkMacCommands([command]))]).toEqual(wire);
     expect(decodeDownlinkMacCommands(Buffer.from(wire))).toEqual({ commands: [command] });
@@ -110,6 +111,7 @@ describe("uplink MAC commands", () => {
     [{ type: "TxParamSetupAns" }, [0x09]],
     [{ type: "DlChannelAns", uplinkFrequencyExists: true, channelFrequencyOk: true }, [0x0a, 3]],
     [{ type: "DeviceTimeReq" }, [0x0d]],
+    [{ type: "PingSlotInfoReq", periodicity: 5 }, [0x10, 5]],
   ])("%j is written as %j and read back", (command, wire) => {
     expect([...value(encodeUplinkMacCommands([command]))]).toEqual(wire);
     expect(decodeUplinkMacCommands(Buffer.from(wire))).toEqual({ commands: [command] });

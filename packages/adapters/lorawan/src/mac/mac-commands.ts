@@ -1,6 +1,6 @@
-// MAC commands of LoRaWAN 1.0.x (LoRaWAN 1.0.2 §5, 1.0.3 §5.9 for DeviceTime) and 1.1 (§5: ResetInd, RekeyInd,
-// ADRParamSetup, ForceRejoin, RejoinParamSetup): the byte codec for both directions,
-// as carried in FOpts or in an FPort 0 FRMPayload. A command's length follows from its CID and direction, so an
+// MAC commands of LoRaWAN 1.0.x (LoRaWAN 1.0.2 §5, 1.0.3 §5.9 for DeviceTime, class B's PingSlotInfo) and 1.1
+// (§5: ResetInd, RekeyInd, ADRParamSetup, ForceRejoin, RejoinParamSetup): the byte codec for both directions, as
+// carried in FOpts or in an FPort 0 FRMPayload. A command's length follows from its CID and direction, so an
 // unknown CID ends parsing: what follows it cannot be delimited and is reported as skipped.
 import { ok, refuse, type Result } from "../codec/result.js";
 
@@ -17,6 +17,8 @@ export type UplinkMacCommand =
   | { type: "TxParamSetupAns" }
   | { type: "DlChannelAns"; uplinkFrequencyExists: boolean; channelFrequencyOk: boolean }
   | { type: "DeviceTimeReq" }
+  /** Class B: the device's ping-slot periodicity (bits 2..0 of the byte; bit 3 is RFU and read along). */
+  | { type: "PingSlotInfoReq"; periodicity: number }
   /** LoRaWAN 1.1: minor: the device's LoRaWAN minor version (1 for 1.1). */
   | { type: "ResetInd"; minor: number }
   | { type: "RekeyInd"; minor: number }
@@ -46,6 +48,7 @@ export type DownlinkMacCommand =
   | { type: "DlChannelReq"; channelIndex: number; frequency: number }
   /** gpsSeconds since the GPS epoch and fraction in 1/256 s. */
   | { type: "DeviceTimeAns"; gpsSeconds: number; fraction: number }
+  | { type: "PingSlotInfoAns" }
   /** LoRaWAN 1.1: the version the network serves the device at (minor 1: 1.1). */
   | { type: "ResetConf"; minor: number }
   | { type: "RekeyConf"; minor: number }
@@ -166,6 +169,7 @@ const UPLINK: Record<UplinkMacCommand["type"], Spec<UplinkMacCommand>> = {
     },
   },
   DeviceTimeReq: none("DeviceTimeReq", 0x0d),
+  PingSlotInfoReq: nibbles("PingSlotInfoReq", 0x10, "periodicity"),
   ResetInd: nibbles("ResetInd", 0x01, "minor"),
   RekeyInd: nibbles("RekeyInd", 0x0b, "minor"),
   ADRParamSetupAns: none("ADRParamSetupAns", 0x0c),
@@ -298,6 +302,7 @@ const DOWNLINK: Record<DownlinkMacCommand["type"], Spec<DownlinkMacCommand>> = {
       return ok(b);
     },
   },
+  PingSlotInfoAns: none("PingSlotInfoAns", 0x10),
   ResetConf: nibbles("ResetConf", 0x01, "minor"),
   RekeyConf: nibbles("RekeyConf", 0x0b, "minor"),
   ADRParamSetupReq: nibbles("ADRParamSetupReq", 0x0c, "delayExp", "limitExp"),

@@ -2,6 +2,7 @@ import { parseLoraDatr } from "../codec/radio-packet.js";
 import { uplinkDataRate } from "../codec/region.js";
 import { parseDataFrame, verifyUplink, type AcceptedUplink } from "../codec/uplink.js";
 import type { DeviceState, NetworkSession } from "./device-state.js";
+import { noteClassBUplink, sendClassB } from "./class-b.js";
 import { answerUplink } from "./downlinks.js";
 import { ADR_HISTORY, considerAdr, handleMacCommands } from "./mac-handler.js";
 import { receptionGpsMs, verifyUplinkOf11 } from "./lorawan11.js";
@@ -153,6 +154,7 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
   ctx.stats.uplinks++;
   const best = heard.best;
   state.lastHeard = { gatewayEui: best.gatewayEui, rx: best.rx, station: best.station };
+  noteClassBUplink(state, v.frame.classB, heard.copies);
   const dr = uplinkDataRate(state.region, best.rx);
   const datr = typeof best.rx.datr === "string" ? parseLoraDatr(best.rx.datr) : undefined;
   const sf = datr?.ok ? datr.value.sf : undefined;
@@ -190,4 +192,6 @@ export async function handleDataUplink(ctx: ServerContext, heard: Heard): Promis
   if (status) void publish(ctx, state, DEVICE_STATUS_TOPIC, Buffer.from(JSON.stringify(status)));
   const ack = v.frame.confirmed && (await storedInTime(ctx, state, stored, heard.firstHeardAt));
   await answerUplink(ctx, state, heard.copies, heard.firstHeardAt, ack, v.frame.adrAckReq);
+  // Commands still queued go out in the ping slots of a device that listens in them.
+  if (state.classBOn) void sendClassB(ctx, state);
 }

@@ -52,6 +52,17 @@ export class DeviceState {
   /** Uplinks accepted in this session (DevStatusReq pacing). */
   uplinks = 0;
   lastHeard: LastHeard | undefined;
+  /**
+   * Class B: the ping-slot periodicity (0..7) of this session, the record's until the device's PingSlotInfoReq;
+   * whether its last uplink set the ClassB bit (it listens in its ping slots); the copies of that uplink from
+   * gateways that report GPS time (the only ones that can send at a ping slot); the GPS time (ms) of the last ping
+   * slot used, so the next downlink takes a later one; and whether one is being sent now.
+   */
+  pingSlotPeriodicity: number;
+  classBOn = false;
+  gpsCopies: LastHeard[] = [];
+  lastPingSlotMs = 0;
+  pinging = false;
   /** Counters changed since they were last reported to the registry. */
   dirty = false;
   /**
@@ -80,6 +91,7 @@ export class DeviceState {
   ) {
     this.usedDevNonces = [...lora.usedDevNonces];
     this.nextJoinNonce = lora.nextJoinNonce ?? 0;
+    this.pingSlotPeriodicity = lora.pingSlotPeriodicity ?? 7;
     const s = lora.session;
     const v11 = s?.lorawan11 && session11FromInfo(s.lorawan11);
     this.session = s && {

@@ -7,6 +7,7 @@ import type { DeviceState, QueuedDownlink } from "./device-state.js";
 import { buildDownlinkOf11 } from "./lorawan11.js";
 import { MAC_TOPIC, macCommandPayload } from "./mac-topic.js";
 import type { Copy, ServerContext } from "./server-context.js";
+import { sendClassB } from "./class-b.js";
 
 /** Largest application payload of a downlink at any data rate, bytes. */
 const MAX_DOWNLINK_PAYLOAD = 242;
@@ -41,7 +42,7 @@ export function downlinkConsumer(ctx: ServerContext, state: DeviceState) {
         const mac = macCommandPayload(downlink.payload, state.lora.macVersion);
         if (!mac.ok) return settle({ status: "FAILED", message: mac.reason });
         state.queue.push({ id: downlink.id, fPort: 0, confirmed: false, payload: mac.value, settle });
-        if (state.lora.classC) void sendClassC(ctx, state);
+        wake(ctx, state);
         return;
       }
       const t = downlinkTopic(topic, state.lease.session.device.defaultDownlinkTopic);
@@ -51,8 +52,14 @@ export function downlinkConsumer(ctx: ServerContext, state: DeviceState) {
       if (payload.value.length > MAX_DOWNLINK_PAYLOAD)
         return settle({ status: "FAILED", message: `payload over ${MAX_DOWNLINK_PAYLOAD} bytes` });
       state.queue.push({ id: downlink.id, ...t.value, payload: payload.value, settle });
-      if (state.lora.classC) void sendClassC(ctx, state);
+      wake(ctx, state);
     });
+}
+
+/** A command was queued: class C sends it at once, class B in the device's next ping slot; class A waits. */
+function wake(ctx: ServerContext, state: DeviceState): void {
+  if (state.lora.classC) void sendClassC(ctx, state);
+  else if (state.lora.classB) void sendClassB(ctx, state);
 }
 
 /** Outcome of trying the receive windows: sent in one, or why not (`tried`: a gateway refused it). */
@@ -117,7 +124,7 @@ interface BuiltFrame {
 }
 
 /** Builds the next downlink frame of the device (queued command, MAC commands, ACK), using up one FCntDown. */
-function nextFrame(state: DeviceState, ack: boolean): Result<BuiltFrame> {
+export function nextFrame(state: DeviceState, ack: boolean): Result<BuiltFrame> {
   const s = state.session!;
   const item = state.awaitingAck ? undefined : state.queue[0];
   // An FPort 0 command carries MAC commands in its payload: the queued ones wait for the next frame.
@@ -158,7 +165,7 @@ function nextFrame(state: DeviceState, ack: boolean): Result<BuiltFrame> {
 }
 
 /** A command left the network: unconfirmed ones are SENT, confirmed ones wait for the device's ACK. */
-function sent(state: DeviceState, item: QueuedDownlink | undefined): void {
+export function sent(state: DeviceState, item: QueuedDownlink | undefined): void {
   if (!item) return;
   if (item.confirmed) state.awaitingAck = item;
   else item.settle({ status: "SENT" });

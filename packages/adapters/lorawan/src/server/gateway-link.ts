@@ -5,16 +5,16 @@ import type { Copy } from "./server-context.js";
 import type { TransmitOutcome, Transmitter } from "./transmitter.js";
 
 /**
- * A downlink the shared scheduling (RX1/RX2, class C) decided on, for one gateway to send. Written in the packet
- * forwarder's terms (a txpk with the window's timing); a gateway protocol that schedules otherwise (Basics Station's
- * `dnmsg`) translates it, and takes `fallback` too when it picks the window itself.
+ * A downlink the shared scheduling (RX1/RX2, class B, class C) decided on, for one gateway to send. Written in the
+ * packet forwarder's terms (a txpk with the window's timing); a gateway protocol that schedules otherwise (Basics
+ * Station's `dnmsg`) translates it, and takes `fallback` too when it picks the window itself.
  */
 export interface DownlinkRequest {
   readonly region: Region;
-  /** The copy of the uplink answered (class A), or the copy the device was last heard through (class C). */
+  /** The copy of the uplink answered (class A), or the copy the device was last heard through (class B, C). */
   readonly copy: Pick<Copy, "gatewayEui" | "rx" | "station">;
-  /** Class A receive window, or `immediate` for class C. */
-  readonly window: "rx1" | "rx2" | "immediate";
+  /** Class A receive window, `immediate` for class C, or `ping`: a class B ping slot at the txpk's GPS time `tmms`. */
+  readonly window: "rx1" | "rx2" | "immediate" | "ping";
   /** Seconds from the end of the uplink to RX1 (RxDelay, or JOIN_ACCEPT_DELAY1 for a JoinAccept). */
   readonly rx1DelayS: number;
   /** The txpk for `window`. */

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { decodeUplinkMacCommands, DEMODULATION_FLOOR_DB, linkMargin } from "../mac/mac-commands.js";
 import type { Region } from "../codec/region.js";
+import { pingSlotInfo } from "./class-b.js";
 import type { DeviceState } from "./device-state.js";
 
 /** Uplinks whose SNR ADR looks at; a LinkADRReq is considered once this many are known. */
@@ -33,9 +34,9 @@ export interface DeviceStatus {
 /**
  * Reads a device's MAC commands (FOpts or FPort 0) and queues the answers: LinkCheckAns with the best copy's margin
  * and the number of gateways; DeviceTimeAns with the GPS time of the uplink's reception (`gpsMs`); ResetConf and
- * RekeyConf (LoRaWAN 1.1) with the version served; DevStatusAns and LinkADRAns are recorded. Unknown commands (and
- * everything after them, which cannot be delimited) are logged and skipped. Answers the device status when it
- * reported one.
+ * RekeyConf (LoRaWAN 1.1) with the version served; PingSlotInfoAns, keeping the class B periodicity; DevStatusAns
+ * and LinkADRAns are recorded. Unknown commands (and everything after them, which cannot be delimited) are logged and
+ * skipped. Answers the device status when it reported one.
  */
 export function handleMacCommands(
   state: DeviceState,
@@ -68,6 +69,9 @@ export function handleMacCommands(
       case "RekeyInd":
         // LoRaWAN 1.1 §5.1, §5.10: confirm the version the network serves the device at (never above its own).
         state.macOut.push({ type: c.type === "ResetInd" ? "ResetConf" : "RekeyConf", minor: Math.min(c.minor, 1) });
+        break;
+      case "PingSlotInfoReq":
+        pingSlotInfo(state, c.periodicity);
         break;
       case "DevStatusAns":
         status = { battery: c.battery, margin: c.margin };

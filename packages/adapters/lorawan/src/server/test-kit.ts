@@ -163,7 +163,16 @@ export const portOf = (eui: string) => 41_000 + parseInt(eui.slice(-2), 16) * 2;
 export function dataUp(
   devAddr: string,
   fcnt: number,
-  o: { payload?: Buffer; fPort?: number; confirmed?: boolean; ack?: boolean; fOpts?: Buffer; adr?: boolean } = {},
+  o: {
+    payload?: Buffer;
+    fPort?: number;
+    confirmed?: boolean;
+    ack?: boolean;
+    fOpts?: Buffer;
+    adr?: boolean;
+    /** The ClassB bit (FCtrl bit 4, which lora-packet names FPending). */
+    classB?: boolean;
+  } = {},
   keys: { nwk: string; app: string } = { nwk: NWK, app: APP },
 ): Buffer {
   const msb = Buffer.from([(fcnt >>> 16) & 0xff, (fcnt >>> 24) & 0xff]);
@@ -172,7 +181,7 @@ export function dataUp(
     {
       MType: o.confirmed ? "Confirmed Data Up" : "Unconfirmed Data Up",
       DevAddr: Buffer.from(devAddr, "hex"),
-      FCtrl: { ADR: o.adr ?? false, ACK: o.ack ?? false },
+      FCtrl: { ADR: o.adr ?? false, ACK: o.ack ?? false, FPending: o.classB ?? false },
       FCnt: Buffer.from([(fcnt >> 8) & 0xff, fcnt & 0xff]),
       FOpts: o.fOpts ?? Buffer.alloc(0),
       FPort: o.fPort ?? 1,

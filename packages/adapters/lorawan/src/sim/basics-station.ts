@@ -32,14 +32,21 @@ export interface StationRadio {
   dr?: number;
   rssi?: number;
   snr?: number;
+  /** GPS time of reception, µs since the GPS epoch: a station with a PPS (default 0, none). */
+  gpstime?: bigint;
 }
 
 /** A `dnmsg` received, with what the simulated station decided about it. */
 export interface StationDownlink {
   msg: StationObject;
   pdu: Buffer;
-  /** Class A: sent in RX1 (arrived before RX1 opens and had RX1 parameters) or RX2; class C: immediate. */
-  window: "rx1" | "rx2" | "classC" | "missed";
+  /**
+   * Class A: sent in RX1 (arrived before RX1 opens and had RX1 parameters) or RX2; class B: at `gpstime`; class C:
+   * immediate.
+   */
+  window: "rx1" | "rx2" | "classB" | "classC" | "missed";
+  /** Class B: the GPS time (µs) to send at. */
+  gpstime?: bigint;
   /** The station's xtime when the dnmsg arrived, and when it goes on air (class A), µs with the session byte. */
   arrivedXtime: bigint;
   txXtime?: bigint;
@@ -151,7 +158,13 @@ export class SimulatedBasicsStation extends EventEmitter<SimulatedBasicsStationE
 
   /** Reports a heard frame; resolves with the upinfo sent (its xtime is what a class A dnmsg must echo). */
   uplink(phy: Buffer, radio: StationRadio = {}): { xtime: bigint; rctx: bigint } {
-    const upinfo = { rctx: 0n, xtime: this.xtime(), gpstime: 0n, rssi: radio.rssi ?? -60, snr: radio.snr ?? 7 };
+    const upinfo = {
+      rctx: 0n,
+      xtime: this.xtime(),
+      gpstime: radio.gpstime ?? 0n,
+      rssi: radio.rssi ?? -60,
+      snr: radio.snr ?? 7,
+    };
     this.send({ ...stationFrameFields(phy), DR: radio.dr ?? 5, Freq: radio.freqHz ?? 868_100_000, upinfo, RefTime: 0 });
     return upinfo;
   }
@@ -216,7 +229,10 @@ export class SimulatedBasicsStation extends EventEmitter<SimulatedBasicsStationE
     const delayUs = BigInt(Math.max(1, num("RxDelay") ?? 1)) * 1_000_000n;
     let d: StationDownlink;
     const pdu = Buffer.from(String(m.pdu), "hex");
-    if (num("dC") === 2 && xtime === undefined) {
+    const gpstime = wide(m, "gpstime");
+    if (num("dC") === 1 && gpstime !== undefined) {
+      d = { msg: m, pdu, window: "classB", arrivedXtime: arrived, gpstime, freqHz: num("Freq")!, dr: num("DR")! };
+    } else if (num("dC") === 2 && xtime === undefined) {
       d = { msg: m, pdu, window: "classC", arrivedXtime: arrived, freqHz: num("RX2Freq")!, dr: num("RX2DR")! };
     } else if (xtime !== undefined && num("RX1Freq") !== undefined && arrived < xtime + delayUs) {
       d = {

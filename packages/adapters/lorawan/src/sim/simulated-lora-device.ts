@@ -61,6 +61,8 @@ export interface SimulatedUplinkOptions {
   macCommands?: UplinkMacCommand[];
   adrAckReq?: boolean;
   adr?: boolean;
+  /** Sets the ClassB bit (FCtrl bit 4): the device says it listens in its ping slots. */
+  classB?: boolean;
   /** Send with this FCntUp instead of the device's counter (the counter still advances past it). */
   fcnt?: number;
 }
@@ -287,6 +289,7 @@ export class SimulatedLoraDevice {
       ack: this.ackPending,
       adr: options.adr,
       adrAckReq: options.adrAckReq,
+      classB: options.classB,
       fOpts,
       fPort,
       payload: body,

@@ -1,6 +1,7 @@
 // The `router_config` answering a station's `version` (Basics Station docs, "The LNS Protocol"): the region's name,
 // band, data-rate table and a one-concentrator channel plan (the region's eight default gateway channels, its
-// single-SF LoRa channel when it has one), so a station needs no local channel configuration.
+// single-SF LoRa channel when it has one) and its class B beaconing where known, so a station needs no local
+// channel configuration.
 import type { Region } from "../../codec/region.js";
 
 /** How far an IF channel may sit from its radio's centre, Hz (SX1301: about ±500 kHz less half a channel). */
@@ -28,6 +29,14 @@ function planRadios(channels: readonly number[]): { radios: [Radio, Radio]; at: 
   };
   return { radios, at };
 }
+
+/**
+ * Class B beacons a station sends (`bcning`: DR, the octet offsets of Time and GwSpecific and the beacon's length,
+ * frequencies), by region: the EU868 setting the Basics Station docs give. Other regions' stations send none.
+ */
+const BEACONING: Partial<Record<Region["name"], object>> = {
+  EU868: { DR: 3, layout: [2, 8, 17], freqs: [869_525_000] },
+};
 
 /** The `router_config` message for a station serving `region` in network `netId` (6 hex digits). */
 export function routerConfig(region: Region, netId: string): Record<string, unknown> {
@@ -62,6 +71,7 @@ export function routerConfig(region: Region, netId: string): Record<string, unkn
     nocca: false,
     nodc: false,
     nodwell: !region.dwellTime,
+    ...(BEACONING[region.name] ? { bcning: BEACONING[region.name] } : {}),
     MuxTime: Date.now() / 1000,
   };
 }

@@ -25,7 +25,8 @@ function devEuiOf(request: DownlinkRequest): string {
 /**
  * The `dnmsg` of a downlink (Basics Station docs, "Single Frame Downlink"): class A with the uplink's xtime and rctx
  * passed back unchanged, RxDelay and the window's DR/frequency (an RX1 dnmsg carries the RX2 parameters too, so the
- * station falls back to RX2 itself when RX1 cannot be met); class C (`immediate`) with the RX2 parameters only.
+ * station falls back to RX2 itself when RX1 cannot be met); class B (`ping`) at the ping slot's `gpstime` with its
+ * DR and frequency; class C (`immediate`) with the RX2 parameters only.
  */
 export function buildDnmsg(request: DownlinkRequest, diid: bigint): Result<Record<string, unknown>> {
   const main = drAndFreq(request, request.tx);
@@ -38,6 +39,12 @@ export function buildDnmsg(request: DownlinkRequest, diid: bigint): Result<Recor
     priority: PRIORITY,
   };
   const upinfo = request.copy.station;
+  if (request.window === "ping") {
+    if (request.tx.tmms === undefined) return refuse("a class B dnmsg needs the ping slot's GPS time");
+    // dC 1: sent at `gpstime` (µs since the GPS epoch), which the station needs its own GPS (PPS) for.
+    const at = { gpstime: BigInt(request.tx.tmms) * 1000n, DR: main.value.dr, Freq: main.value.hz };
+    return ok({ ...base, dC: 1, ...at, ...(upinfo ? { rctx: upinfo.rctx } : {}) });
+  }
   if (request.window === "immediate")
     return ok({
       ...base,
