@@ -7,7 +7,7 @@ import { hzToMhz } from "../codec/radio-packet.js";
 import { ok, refuse, type Result } from "../codec/result.js";
 import type { Region } from "../codec/region.js";
 import type { DeviceState, LastHeard } from "./device-state.js";
-import { nextFrame, sent } from "./downlinks.js";
+import { nextFrame, sent } from "./downlink-frames.js";
 import type { Copy, ServerContext } from "./server-context.js";
 
 /** Length of one ping slot, ms: the next downlink takes a slot after the one used last. */

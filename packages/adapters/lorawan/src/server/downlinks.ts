@@ -1,13 +1,11 @@
 import type { Downlink, DownlinkOutcome } from "@iot/adapter-core";
 import { planDownlink, type Region } from "../codec/region.js";
-import { buildDownlink } from "../codec/uplink.js";
-import { encodeDownlinkMacCommands } from "../mac/mac-commands.js";
 import { ok, refuse, type Result } from "../codec/result.js";
-import type { DeviceState, QueuedDownlink } from "./device-state.js";
-import { buildDownlinkOf11 } from "./lorawan11.js";
+import type { DeviceState } from "./device-state.js";
 import { MAC_TOPIC, macCommandPayload } from "./mac-topic.js";
 import type { Copy, ServerContext } from "./server-context.js";
 import { sendClassB } from "./class-b.js";
+import { nextFrame, sent } from "./downlink-frames.js";
 
 /** Largest application payload of a downlink at any data rate, bytes. */
 const MAX_DOWNLINK_PAYLOAD = 242;
@@ -116,59 +114,6 @@ export async function sendInWindows(
     ctx.log.info({ gatewayEui: copy.gatewayEui, error: sent.error, window }, "downlink refused by the gateway");
   }
   return { ok: false, tried, reason };
-}
-
-interface BuiltFrame {
-  phy: Buffer;
-  item: QueuedDownlink | undefined;
-}
-
-/** Builds the next downlink frame of the device (queued command, MAC commands, ACK), using up one FCntDown. */
-export function nextFrame(state: DeviceState, ack: boolean): Result<BuiltFrame> {
-  const s = state.session!;
-  const item = state.awaitingAck ? undefined : state.queue[0];
-  // An FPort 0 command carries MAC commands in its payload: the queued ones wait for the next frame.
-  let macs = item?.fPort === 0 ? [] : state.macOut;
-  let fOpts = encodeDownlinkMacCommands(macs);
-  while (fOpts.ok && fOpts.value.length > 15) {
-    macs = macs.slice(0, -1);
-    fOpts = encodeDownlinkMacCommands(macs);
-  }
-  if (item?.fPort !== 0) state.macOut = [];
-  const next = {
-    ack,
-    confirmed: item?.confirmed ?? false,
-    fPending: state.queue.length > 1,
-    fOpts: fOpts.ok ? fOpts.value : Buffer.alloc(0),
-    ...(item ? { fPort: item.fPort, payload: item.payload } : {}),
-  };
-  let phy: Buffer;
-  if (s.v11) {
-    const built = buildDownlinkOf11(state, s, s.v11, next);
-    if (!built.ok) return built;
-    phy = built.value;
-  } else {
-    const built = buildDownlink({
-      devAddr: s.devAddr,
-      nwkSKey: s.nwkSKey,
-      appSKey: s.appSKey,
-      fcntDown: s.fcntDown,
-      ...next,
-    });
-    if (!built.ok) return built;
-    s.fcntDown = built.value.nextFCntDown;
-    phy = built.value.phy;
-  }
-  state.dirty = true;
-  if (item) state.queue.shift();
-  return ok({ phy, item });
-}
-
-/** A command left the network: unconfirmed ones are SENT, confirmed ones wait for the device's ACK. */
-export function sent(state: DeviceState, item: QueuedDownlink | undefined): void {
-  if (!item) return;
-  if (item.confirmed) state.awaitingAck = item;
-  else item.settle({ status: "SENT" });
 }
 
 /**
