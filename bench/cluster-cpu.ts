@@ -101,7 +101,9 @@ export class PgServer {
       for (const p of (await this.read(false)).processes) seen.set(p.pid, p);
     };
     let pending = take();
-    const timer = setInterval(() => (pending = pending.then(take, take)), everyMs);
+    const timer = setInterval(() => {
+      pending = pending.then(take, take);
+    }, everyMs);
     return {
       stop: async () => {
         clearInterval(timer);

@@ -13,7 +13,7 @@ describe("bench:cluster's capacity model", () => {
   const costs = { central: 3, centralLoop: 2, adapter: 1, adapterLoop: 1, database: 0.5 };
 
   it("gives N nodes N times one node's ceiling, bound by its cores or by its busiest event loop", () => {
-    // 1 core: 10,000 / (3 + 1) s = 2,500/s; 4 cores would allow 10,000/s, but the central's loop 10,000 / 2 s = 5,000/s.
+    // 1 core: 10,000 / (3 + 1) s = 2,500/s; 4 cores would allow 10,000/s, but the central's loop 10,000 / 2 s: 5,000/s.
     expect(nodesCeiling(costs, 1, 1)).toEqual({ rate: 2_500, bound: "node cores" });
     expect(nodesCeiling(costs, 4, 4)).toEqual({ rate: 20_000, bound: "central loop" });
     expect(nodesCeiling({ ...costs, adapterLoop: 4 }, 2, 8)).toEqual({ rate: 5_000, bound: "adapter loop" });
