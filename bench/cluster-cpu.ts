@@ -4,6 +4,7 @@
  * cores of their own. PostgreSQL must run on this machine for its share (else it is reported unknown).
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import pg from "pg";
 import { childPids, cpuSeconds, cpuSecondsWithReaped, parentPid, threadCpuSeconds } from "./figures.js";
@@ -61,12 +62,21 @@ export class PgServer {
     readonly postmaster: number | undefined,
   ) {}
 
-  /** Connects (as the benchmark, application_name bench-cluster) and finds the postmaster (our backend's parent). */
+  /**
+   * Connects (as the benchmark, application_name bench-cluster) and finds the postmaster (our backend's parent).
+   * A server on another machine (our backend's pid is no postgres process here) has none: its CPU is unknown.
+   */
   static async open(url: string): Promise<PgServer> {
     const client = new pg.Client({ connectionString: url, application_name: "bench-cluster" });
     await client.connect();
     const own = (await client.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
-    return new PgServer(client, parentPid(own));
+    let local = false;
+    try {
+      local = readFileSync(`/proc/${own}/cmdline`, "utf8").startsWith("postgres");
+    } catch {
+      // no such process here
+    }
+    return new PgServer(client, local ? parentPid(own) : undefined);
   }
 
   /** `shared_preload_libraries` includes pg_stat_statements (the run does not need it). */
@@ -82,7 +92,8 @@ export class PgServer {
         "select pid, datname, backend_type from pg_stat_activity",
       )
     ).rows.map((r) => ({ pid: r.pid, datname: r.datname, backendType: r.backend_type }));
-    if (this.postmaster !== undefined) rows.push({ pid: this.postmaster, datname: null, backendType: "postmaster" });
+    if (this.postmaster === undefined) return { processes: [], cluster: undefined }; // pids of another machine
+    rows.push({ pid: this.postmaster, datname: null, backendType: "postmaster" });
     const processes = rows.flatMap((p) => {
       const cpu = cpuSeconds(p.pid);
       return cpu === undefined ? [] : [{ ...p, cpu }];

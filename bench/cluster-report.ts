@@ -46,9 +46,11 @@ function cpuLines(label: string, c: CaseCpu): string[] {
   return [
     `${label}: CPU seconds per 10,000 uplinks [cores used over the ${c.seconds.toFixed(1)} s window]`,
     `  ${part("MQTT adapters", c.adapters)}   ${part("central nodes", c.centrals)}`,
-    `  PostgreSQL ${s2(per10k(d.run, c))}: the run's backends ${s2(per10k(d.backends, c))} + ${share} % of the shared processes' ${s2(per10k(d.shared, c))}` +
-      `; whole server ${d.cluster === undefined ? "unknown" : `${s2(per10k(d.cluster, c))} ${cores(d.cluster)}`}` +
-      (d.ended > 0 ? ` (${d.ended} of the run's backends ended in the window: counted to their last sample)` : ""),
+    d.cluster === undefined
+      ? "  PostgreSQL unknown: the server is not on this machine (its processes' /proc is not here)"
+      : `  PostgreSQL ${s2(per10k(d.run, c))}: the run's backends ${s2(per10k(d.backends, c))} + ${share} % of the shared processes' ${s2(per10k(d.shared, c))}` +
+        `; whole server ${s2(per10k(d.cluster, c))} ${cores(d.cluster)}` +
+        (d.ended > 0 ? ` (${d.ended} of the run's backends ended in the window: counted to their last sample)` : ""),
     `  the devices' clients (this process) ${s2(per10k(c.clients, c))} ${cores(c.clients)}; the machine busy ${c.machine === undefined ? "(unknown)" : `${cores(c.machine)} cores, others' work ${cores(Math.max(0, c.machine - ours))}`}`,
   ];
 }
@@ -86,7 +88,7 @@ export function printCapacity(
   ];
   for (const [name, key] of parts)
     printResult({
-      measure: `CPU seconds per 10,000 MQTT uplinks: ${name} (one node on PostgreSQL${o.pinned ? ", cores split" : ""})`,
+      measure: `CPU seconds per 10,000 MQTT uplinks: ${name} (one central node${o.pinned ? ", cores split" : ""})`,
       figure: `${s2(single[key])} s`,
       baseline: `two nodes ${s2(model[key])} s`,
       ratio: model[key] / single[key],
