@@ -15,7 +15,8 @@
  * every database (WAL writer, checkpointer, background writer, autovacuum launcher, postmaster), that share being the
  * run's backends' part of all backends' CPU over the window; the whole server's CPU over the window (other databases'
  * work included: on a shared machine, other users') is printed beside it. PostgreSQL must run on this machine.
- * From the two-node case's figures, cluster-model.ts projects the ceiling of N nodes against a database of C cores.
+ * From the two-node case's figures, cluster-model.ts projects the ceiling of N nodes (each a machine of
+ * BENCH_NODE_CORES cores, default 2, running a central node and its adapter) against a database of C cores.
  *
  * BENCH_PIN=1 splits the cores (taskset, util-linux): just before the window, every thread of the central nodes,
  * the adapters and this process goes on the first half of the cores (core 0 on two), and the run's PostgreSQL
