@@ -8,12 +8,27 @@
  * One node: one MQTT adapter. Two nodes: one MQTT adapter per node (each given both addresses, its own first), the
  * devices split between them, so both nodes ingest. Commands go through the node whose adapter holds the device;
  * a command issued on the other node (cross-node routing) is tried too and reported separately.
+ *
+ * CPU: over the ingest window (the publishes, not setup or commands), the CPU seconds per 10,000 uplinks of each
+ * MQTT adapter and each central node (their /proc/<pid>/stat), and of PostgreSQL (cluster-cpu.ts): the backends
+ * pg_stat_activity lists for the run's database (each case has its own) plus a share of the processes that work for
+ * every database (WAL writer, checkpointer, background writer, autovacuum launcher, postmaster), that share being the
+ * run's backends' part of all backends' CPU over the window; the whole server's CPU over the window (other databases'
+ * work included: on a shared machine, other users') is printed beside it. PostgreSQL must run on this machine.
+ * From the two-node case's figures, cluster-model.ts projects the ceiling of N nodes (each a machine of
+ * BENCH_NODE_CORES cores, default 2, running a central node and its adapter) against a database of C cores.
+ *
+ * BENCH_PIN=1 splits the cores (taskset, util-linux): just before the window, every thread of the central nodes,
+ * the adapters and this process goes on the first half of the cores (core 0 on two), and the run's PostgreSQL
+ * backends and the shared server processes on the rest (core 1), so a node's figure is its own work and not
+ * contention with the database; each pinned process's mask is put back after the window. Backends opened during the
+ * window are not pinned (the postmaster is not, so that other databases' new connections are left alone).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MqttClient } from "mqtt";
-import { createTestDatabase } from "@iot/registry/test-engines";
+import { createTestDatabase, postgresEngine } from "@iot/registry/test-engines";
 import {
   ADAPTERS,
   reachable,
@@ -24,8 +39,10 @@ import {
   clusterMqttEnv,
 } from "../scripts/fleet.js";
 import { connect, measure, WINDOW } from "./mqtt-load.js";
-import { percentile, positiveInt } from "./figures.js";
+import { cpuSeconds, machineBusySeconds, percentile, positiveInt } from "./figures.js";
 import { printResult } from "./result.js";
+import { PgServer, Pinning, processCpu, readProcesses, serverCpu, splitCores } from "./cluster-cpu.js";
+import { printCapacity, type CaseCpu } from "./cluster-report.js";
 
 const devices = positiveInt(process.argv[2], 10);
 const perDevice = positiveInt(process.argv[3], 300);
@@ -33,6 +50,14 @@ const commands = positiveInt(process.argv[4], 200);
 const PASSWORD = "bench-cluster-pass";
 /** Longest wait for one command to reach its device, ms. */
 const COMMAND_TIMEOUT_MS = 3_000;
+
+/** BENCH_PIN=1: the fleet and PostgreSQL on cores of their own over the ingest window. */
+const cores = process.env.BENCH_PIN === "1" ? splitCores() : undefined;
+if (process.env.BENCH_PIN === "1" && !cores) console.log("BENCH_PIN=1 ignored: one core, nothing to split");
+/** The cores of the model's node machine (a central node and its MQTT adapter): BENCH_NODE_CORES, default 2. */
+const NODE_CORES = positiveInt(process.env.BENCH_NODE_CORES, 2);
+/** The server, read through the test engines' URL (its own connection is in another database than the run's). */
+const server = await PgServer.open(postgresEngine!.url!);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -86,6 +111,7 @@ async function roundTrips(api: Api, deviceID: string, client: MqttClient, n: num
 
 interface CaseResult {
   ingest: number;
+  cpu: CaseCpu;
   commands: number[];
   crossNode?: number[] | string;
 }
@@ -98,6 +124,8 @@ async function runCase(nodes: 1 | 2): Promise<CaseResult> {
   const fleet = await startFleet(env, { nodes, adapters: ["mqtt-adapter"] });
   const adapters = [fleet.adapters[0]!];
   const clients: MqttClient[] = [];
+  const pinning = new Pinning();
+  const database = new URL(db.url).pathname.slice(1);
   try {
     if (nodes === 2) {
       // The second node's own adapter: its address first, the first node's as the fallback.
@@ -135,7 +163,31 @@ async function runCase(nodes: 1 | 2): Promise<CaseResult> {
       clients.push(client);
       made.push({ deviceID: d.deviceID, node, client });
     }
+    const fleetPids = [...fleet.centrals, ...adapters].map((p) => p.child.pid);
+    if (cores) {
+      pinning.pin([...fleetPids, process.pid], cores.fleet);
+      pinning.pin(await server.pidsOf(database), cores.database);
+    }
+    const [adaptersBefore, centralsBefore] = [
+      readProcesses(adapters.map((a) => a.child.pid)),
+      readProcesses(fleet.centrals.map((c) => c.child.pid)),
+    ];
+    const serverBefore = await server.read();
+    const watching = server.watch();
+    const [clientsBefore, machineBefore, started] = [cpuSeconds(process.pid)!, machineBusySeconds(), performance.now()];
     const ingest = await measure(clients, perDevice);
+    const [clientsAfter, machineAfter, ended] = [cpuSeconds(process.pid)!, machineBusySeconds(), performance.now()];
+    const serverAfter = await watching.stop();
+    const cpu: CaseCpu = {
+      uplinks: devices * perDevice,
+      seconds: (ended - started) / 1000,
+      clients: clientsAfter - clientsBefore,
+      machine: machineBefore !== undefined && machineAfter !== undefined ? machineAfter - machineBefore : undefined,
+      adapters: processCpu(adaptersBefore, readProcesses(adapters.map((a) => a.child.pid))),
+      centrals: processCpu(centralsBefore, readProcesses(fleet.centrals.map((c) => c.child.pid))),
+      database: serverCpu(serverBefore, serverAfter, database),
+    };
+    pinning.restore();
     // Commands on the node holding the device (each node its share), then one node's REST for the other's device.
     const latencies: number[] = [];
     for (let node = 0; node < nodes; node++) {
@@ -144,11 +196,12 @@ async function runCase(nodes: 1 | 2): Promise<CaseResult> {
       if (typeof r === "string") throw new Error(`commands on node ${node + 1}: ${r}`);
       latencies.push(...r);
     }
-    if (nodes === 1) return { ingest, commands: latencies };
+    if (nodes === 1) return { ingest, cpu, commands: latencies };
     const remote = made.find((m) => m.node === 1)!;
     const crossNode = await roundTrips(apis[0]!, remote.deviceID, remote.client, Math.ceil(commands / nodes));
-    return { ingest, commands: latencies, crossNode };
+    return { ingest, cpu, commands: latencies, crossNode };
   } finally {
+    pinning.restore();
     await Promise.all(clients.map((c) => c.endAsync()));
     if (adapters[1]) await stopProcess(adapters[1]);
     await fleet.stop();
@@ -159,6 +212,8 @@ async function runCase(nodes: 1 | 2): Promise<CaseResult> {
 
 const one = await runCase(1);
 const two = await runCase(2);
+const statStatements = await server.hasStatStatements();
+await server.close();
 const ms = (x: number) => x.toFixed(1).padStart(8);
 const rate = (x: number) => Math.round(x).toLocaleString("en-US").padStart(9);
 const row = (label: string, r: CaseResult) =>
@@ -202,3 +257,10 @@ if (typeof cross !== "string")
     goal: "",
     met: null,
   });
+
+printCapacity(one, two, {
+  pinned: cores,
+  statStatements,
+  nodeCores: NODE_CORES,
+  measured: `measured: one node ${Math.round(one.ingest)}, two ${Math.round(two.ingest)} msg/s`,
+});
