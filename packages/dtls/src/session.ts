@@ -7,7 +7,6 @@ import { HandshakeState } from "./handshake-state.js";
 import {
   AlertDescription,
   AlertLevel,
-  CHANGE_CIPHER_SPEC,
   type ClientHello,
   decodeAlert,
   decodePskIdentity,
@@ -18,7 +17,7 @@ import {
 import { chooseSuite, servedSuite } from "./negotiate.js";
 import { pskPremasterSecret, verifyData, transcriptHash } from "./prf.js";
 import type { CipherSuite } from "./protection.js";
-import { type FlightEntry, packFlight } from "./flight.js";
+import { finishedFlight, packFlight } from "./flight.js";
 import { FlightSender } from "./flight-sender.js";
 import {
   helloRefusal,
@@ -136,11 +135,7 @@ export class ServerSession {
     );
     this.state = "resumed";
     this.flights!.send(
-      [
-        { type: ContentType.handshake, epoch: 0, plaintext: serverHello },
-        { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
-        { type: ContentType.handshake, epoch: 1, plaintext: finished },
-      ],
+      [{ type: ContentType.handshake, epoch: 0, plaintext: serverHello }, ...finishedFlight(finished)],
       true,
     );
   }
@@ -214,15 +209,17 @@ export class ServerSession {
         this.lastFinished = undefined; // the client's data under the new keys: it has the server's Finished
         return this.opts.onData(plaintext);
       case ContentType.handshake:
-        return this.onHandshakeRecord(plaintext, record.epoch);
+        return this.onHandshakeRecord(plaintext, record);
       default:
         return; // ChangeCipherSpec: the epoch of the next record says as much.
     }
   }
 
-  private async onHandshakeRecord(plaintext: Buffer, epoch: number): Promise<void> {
+  /** Epoch 0 has no MAC: only a record whose message the handshake took moves its replay window. */
+  private async onHandshakeRecord(plaintext: Buffer, { epoch, seq }: DtlsRecord): Promise<void> {
     const fragments = decodeFragments(plaintext);
     if (!fragments.ok) return;
+    const expected = this.nextReceiveSeq;
     for (const fragment of fragments.value) {
       if (fragment.messageSeq < this.nextReceiveSeq) {
         this.onRetransmittedFlight(fragment.msgType, epoch);
@@ -233,6 +230,7 @@ export class ServerSession {
       if (!message.ok) throw new DtlsError(message.reason, AlertDescription.decodeError);
       if (message.value) await this.onHandshake(message.value);
     }
+    if (epoch === 0 && this.nextReceiveSeq > expected) this.channel.consumed(seq);
   }
 
   /** A peer that repeats its last flight lost ours (RFC 6347 §4.2.4): send it again. */
@@ -246,11 +244,7 @@ export class ServerSession {
 
   /** ChangeCipherSpec and Finished again, numbered anew: the client repeats its Finished, so ours was lost. */
   private resendFinished(finished: Buffer): void {
-    const flight: FlightEntry[] = [
-      { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
-      { type: ContentType.handshake, epoch: 1, plaintext: finished },
-    ];
-    for (const d of packFlight(flight, this.channel, this.opts.mtu ?? 1200)) this.opts.send(d);
+    for (const d of packFlight(finishedFlight(finished), this.channel, this.opts.mtu ?? 1200)) this.opts.send(d);
   }
 
   private async onHandshake(message: HandshakeMessage): Promise<void> {
