@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from "node:dgram";
 import { once } from "node:events";
 import { vector } from "../packages/dtls/src/bytes.js";
-import { ExtensionType } from "../packages/dtls/src/messages.js";
+import { type Extension, ExtensionType } from "../packages/dtls/src/messages.js";
 import { PskTestClient } from "../packages/dtls/src/psk-client.test-kit.js";
 
 /** DTLS content type application_data (RFC 5246 §6.2.1). */
@@ -22,7 +22,7 @@ export class DtlsPskClient {
     private readonly port: number,
     connectionId: Buffer | undefined,
   ) {
-    const extensions = [{ type: ExtensionType.extendedMasterSecret, data: Buffer.alloc(0) }];
+    const extensions: Extension[] = [{ type: ExtensionType.extendedMasterSecret, data: Buffer.alloc(0) }];
     if (connectionId) extensions.push({ type: ExtensionType.connectionId, data: vector(1, connectionId) });
     this.client = new PskTestClient([0xc0a8], extensions);
   }

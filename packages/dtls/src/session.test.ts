@@ -125,7 +125,7 @@ describe("ServerSession", () => {
     session.receive(client.keyExchange("dev1", PSK));
     await settle();
     expect(closes).toEqual([]);
-    expect(established.map((e) => e.identity.toString())).toEqual(["dev1"]);
+    expect(established).toEqual([{ identity: Buffer.from("dev1"), keyIndex: 0, suite: "TLS_PSK_WITH_AES_128_CCM_8" }]);
     expect(session.established).toBe(true);
   });
 
