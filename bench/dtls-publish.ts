@@ -3,14 +3,16 @@
  * on the running fleet's CoAP adapter, over established DTLS PSK sessions (identity = the device's username, key =
  * its token) against plain CoAP (credentials in the query) to the same adapter, one request in flight per device
  * (NSTART 1), passes alternated as in bench/coap-publish.ts (closed-loop.ts). Goal (issue 45): the DTLS rate at least
- * 0.6 of the plain one, p95 at most 20 ms.
+ * 0.6 of the plain one, p95 at most 20 ms. Run on its own (the same part, without the handshake figures before it):
+ *
+ *   npx tsx bench/dtls-publish.ts [devices=32] [requests=3000] [warmUp=3000]
  */
 import { createSocket } from "node:dgram";
 import { generate, parse, type ParsedPacket } from "coap-packet";
 import { DtlsPskClient } from "../test/dtls-psk-client.js";
 import type { TestDevice } from "../test/helpers.js";
 import { alternated, benchFleet, type Side, type SideResult } from "./closed-loop.js";
-import { percentile } from "./figures.js";
+import { percentile, positiveInt } from "./figures.js";
 import { printResult } from "./result.js";
 
 const payload = Buffer.from(JSON.stringify({ temperature: 21.5, humidity: 40, battery: 97, pressure: 1013 }));
@@ -145,4 +147,12 @@ export async function publishComparison(o: { devices: number; requests: number; 
   } finally {
     await t.close();
   }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await publishComparison({
+    devices: positiveInt(process.argv[2], 32),
+    requests: positiveInt(process.argv[3], 3000),
+    warmUp: positiveInt(process.argv[4], 3000),
+  });
 }

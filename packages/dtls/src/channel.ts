@@ -5,7 +5,9 @@ import { ok, refuse, type Result } from "./result.js";
 
 /**
  * One association's record state: the next sequence number of each epoch this side writes, a replay window for each
- * epoch it reads, and epoch 1's protection once the handshake has agreed on keys. Epoch 0 is plaintext.
+ * epoch it reads, and epoch 1's protection once the handshake has agreed on keys. Epoch 0 is plaintext: nothing
+ * tells a spoofed record from the client's own, so its window moves only for records the handshake used
+ * ({@link consumed}); an epoch 1 record moves its window once it authenticates (RFC 6347 §4.1.2.6).
  */
 export class RecordChannel {
   private readonly sendSeq = [0, 0];
@@ -15,9 +17,18 @@ export class RecordChannel {
   private readCid: Buffer | undefined;
   private writeCid: Buffer | undefined;
 
-  /** `firstSeq`: the server's first record reuses the ClientHello's number (RFC 6347 §4.2.1). */
+  /**
+   * `firstSeq`: the number of the ClientHello that returned the cookie, which the handshake has used; the server's
+   * first record reuses it (RFC 6347 §4.2.1).
+   */
   constructor(firstSeq: number) {
     this.sendSeq[0] = firstSeq;
+    this.windows[0]!.mark(firstSeq);
+  }
+
+  /** An epoch 0 record whose handshake message the handshake took: a copy of it is a replay from now on. */
+  consumed(seq: number): void {
+    this.windows[0]!.mark(seq);
   }
 
   /** Takes epoch 1's protections, which the record writer uses from the ChangeCipherSpec on. */
@@ -64,25 +75,24 @@ export class RecordChannel {
   /**
    * A received record's content type and plaintext, refused when replayed, from an unknown epoch, or not authentic.
    * `protection` opens epoch 1 with keys not yet taken (a candidate PSK's). `newest`: no record of its epoch with a
-   * higher sequence number came before (RFC 9146 §6 moves a peer's address only for such a record).
+   * higher sequence number came before (RFC 9146 §6 moves a peer's address only for such a record). An epoch 0 record
+   * is only checked against the window: the caller marks it with {@link consumed} if the handshake uses it.
    */
   open(record: DtlsRecord, protection = this.read): Result<Opened> {
     const window = this.windows[record.epoch];
     if (!window) return refuse(`record: epoch ${record.epoch} unknown`);
     if (!window.mayAccept(record.seq)) return refuse("record: replayed");
-    let plaintext = record.body;
+    if (record.epoch === 0) return ok({ type: record.type, plaintext: record.body, newest: false });
+    if (!protection) return refuse("record: epoch 1 before keys");
+    if (record.cid && !(this.readCid && record.cid.equals(this.readCid))) return refuse("record: not our CID");
+    const opened = protection.open(record.type, record.epoch, record.seq, record.body, record.cid);
+    if (!opened.ok) return opened;
+    let plaintext = opened.value;
     let type = record.type;
-    if (record.epoch === 1) {
-      if (!protection) return refuse("record: epoch 1 before keys");
-      if (record.cid && !(this.readCid && record.cid.equals(this.readCid))) return refuse("record: not our CID");
-      const opened = protection.open(record.type, record.epoch, record.seq, record.body, record.cid);
-      if (!opened.ok) return opened;
-      plaintext = opened.value;
-      if (record.cid) {
-        const inner = innerPlaintext(plaintext);
-        if (!inner.ok) return inner;
-        ({ type, plaintext } = inner.value);
-      }
+    if (record.cid) {
+      const inner = innerPlaintext(plaintext);
+      if (!inner.ok) return inner;
+      ({ type, plaintext } = inner.value);
     }
     return ok({ type, plaintext, newest: window.mark(record.seq) });
   }

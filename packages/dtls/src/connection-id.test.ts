@@ -75,6 +75,9 @@ async function udp(): Promise<Socket> {
   return s;
 }
 
+/** The text of a datagram's first record, opened by `c`. */
+const textOf = (c: PskTestClient, datagram: Buffer) => c.open(datagram)[0]!.plaintext.toString();
+
 async function ask(from: Socket, to: number, datagram: Buffer): Promise<Buffer> {
   const answer = once(from, "message") as Promise<[Buffer]>;
   from.send(datagram, to, "127.0.0.1");
@@ -130,6 +133,34 @@ describe("DtlsServer with a connection ID", () => {
       ["four", true],
     ]);
     expect(moves).toHaveLength(1);
+    expect(server.size).toBe(1);
+    server.close();
+  });
+
+  test("a client that moves onto the address of another session ends that one: one address, one session", async () => {
+    const serverSocket = await udp();
+    const closes: { port: number; reason: string }[] = [];
+    const server = new DtlsServer(serverSocket, {
+      lookupPsk: () => Promise.resolve([PSK]),
+      onData: (peer, d) => peer.session.sendData(Buffer.from(`echo ${d.toString()}`)),
+      onClose: (peer, reason) => closes.push({ port: peer.port, reason }),
+    });
+    const port = serverSocket.address().port;
+    const [a, b] = [await udp(), await udp()];
+    const handshake = async (client: PskTestClient, from: Socket) => {
+      client.serverFlight([
+        await ask(from, port, client.hello(client.cookieOf(await ask(from, port, client.hello())))),
+      ]);
+      await ask(from, port, client.keyExchange("dev1", PSK));
+    };
+    const mover = withCid();
+    const stayer = new PskTestClient();
+    await handshake(mover, a);
+    await handshake(stayer, b);
+    expect(server.size).toBe(2);
+    const moved = textOf(mover, await ask(b, port, mover.record(ContentType.applicationData, 1, Buffer.from("hi"))));
+    expect(moved).toBe("echo hi");
+    expect(closes).toEqual([{ port: b.address().port, reason: "another session moved to its address" }]);
     expect(server.size).toBe(1);
     server.close();
   });

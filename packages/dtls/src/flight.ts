@@ -1,9 +1,18 @@
 import type { RecordChannel } from "./channel.js";
 import { fragmentHandshake, HANDSHAKE_HEADER } from "./handshake.js";
+import { CHANGE_CIPHER_SPEC } from "./messages.js";
 import { ContentType, RECORD_HEADER } from "./record.js";
 
 /** One message of a flight: the plaintext of a record and the epoch that protects it. */
 export type FlightEntry = { type: number; epoch: 0 | 1; plaintext: Buffer };
+
+/** ChangeCipherSpec, then the Finished message (its wire form) under the new keys. */
+export function finishedFlight(finished: Buffer): FlightEntry[] {
+  return [
+    { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
+    { type: ContentType.handshake, epoch: 1, plaintext: finished },
+  ];
+}
 
 /** Room a protected record needs beyond its plaintext: CBC's IV, MAC and a block of padding (more than AEAD's). */
 const PROTECTION_OVERHEAD = 16 + 32 + 16;

@@ -1,4 +1,4 @@
-import { decodeWith, uint } from "./bytes.js";
+import { decodeWith } from "./bytes.js";
 import { ok, refuse, type Result } from "./result.js";
 
 /** Record content types (RFC 5246 §6.2.1), and tls12_cid (RFC 9146 §3). */
@@ -60,14 +60,17 @@ export function decodeRecords(datagram: Buffer, cidLength = 0): Result<DtlsRecor
   });
 }
 
-/** The 13-byte header of a record whose body is `length` bytes. */
-function recordHeader(type: number, version: number, epoch: number, seq: number, length: number): Buffer {
-  return Buffer.concat([uint(type, 1), uint(version, 2), uint(epoch, 2), uint(seq, 6), uint(length, 2)]);
-}
-
-/** One record on the wire. */
+/** One record on the wire, written into one buffer (records are made per datagram sent). */
 export function encodeRecord(record: DtlsRecord): Buffer {
   const { type, version, epoch, seq, cid, body } = record;
-  const header = recordHeader(type, version, epoch, seq, body.length);
-  return cid ? Buffer.concat([header.subarray(0, 11), cid, header.subarray(11), body]) : Buffer.concat([header, body]);
+  const cidLength = cid?.length ?? 0;
+  const out = Buffer.allocUnsafe(RECORD_HEADER + cidLength + body.length);
+  out[0] = type;
+  out.writeUInt16BE(version, 1);
+  out.writeUInt16BE(epoch, 3);
+  out.writeUIntBE(seq, 5, 6);
+  cid?.copy(out, 11);
+  out.writeUInt16BE(body.length, 11 + cidLength);
+  body.copy(out, RECORD_HEADER + cidLength);
+  return out;
 }

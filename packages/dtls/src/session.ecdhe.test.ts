@@ -112,7 +112,7 @@ describe("ServerSession with ECDHE_ECDSA", () => {
     expect(hello.ok && hello.value.cipherSuite).toBe(0xc0a8);
   });
 
-  test("a session fed mutated copies of the certificate flight ends established, closed or waiting, never with internal_error", async () => {
+  test("a session fed mutated copies of the certificate flight ends established, closed at one of several steps or waiting, never with internal_error", async () => {
     const next = random(7251);
     const key = createPrivateKey(device.keyPem);
     const outcomes = new Set<string>();
@@ -126,7 +126,8 @@ describe("ServerSession with ECDHE_ECDSA", () => {
       }
       await settle();
       expect(closes.filter((c) => c.alert === AlertDescription.internalError)).toEqual([]);
-      outcomes.add(session.established ? "established" : session.closed ? "closed" : "handshaking");
+      // How it ended, with the step that refused a mutated message: the mutations reach more than one step.
+      outcomes.add(session.established ? "established" : session.closed ? `closed: ${closes[0]?.reason}` : "waiting");
     }
     expect(outcomes.size).toBeGreaterThan(1);
   });

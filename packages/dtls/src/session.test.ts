@@ -2,14 +2,20 @@ import { describe, expect, test } from "vitest";
 import { CookieJar } from "./cookie.js";
 import { FakeClock } from "./fake-clock.test-kit.js";
 import { helloGate } from "./gate.js";
-import { decodeFragments, HandshakeType } from "./handshake.js";
+import { decodeFragments, encodeHandshake, HandshakeType } from "./handshake.js";
 import { AlertDescription, AlertLevel, decodeServerHello, ExtensionType } from "./messages.js";
 import { PskTestClient } from "./psk-client.test-kit.js";
-import { ContentType, decodeRecords } from "./record.js";
+import { ContentType, decodeRecords, DTLS12, encodeRecord } from "./record.js";
 import { ServerSession } from "./session.js";
 
 const PSK = Buffer.from("00112233445566778899aabbccddeeff", "hex");
 const settle = () => new Promise((r) => setImmediate(r));
+
+function decodeRecordBody(datagram: Buffer): Buffer {
+  const records = decodeRecords(datagram);
+  if (!records.ok) throw new Error(records.reason);
+  return records.value[0]!.body;
+}
 
 function start(client = new PskTestClient(), keys: Buffer[] = [PSK]) {
   const clock = new FakeClock();
@@ -97,6 +103,44 @@ describe("ServerSession", () => {
     );
     session.receive(client.hello(Buffer.alloc(16)));
     return settle().then(() => expect(sent.length).toBe(4 * first));
+  });
+
+  test("a spoofed epoch 0 record numbered 2^40 mid-handshake does not stop the client's own flight from finishing it", async () => {
+    const { client, session, sent, established, closes } = start();
+    const spoofed = (type: number, body: Buffer) =>
+      encodeRecord({ type, version: DTLS12, epoch: 0, seq: 2 ** 40, body });
+    const ahead = encodeHandshake({ msgType: HandshakeType.clientKeyExchange, messageSeq: 9, body: Buffer.alloc(8) });
+    const flightBefore = sent.length;
+    for (const datagram of [
+      spoofed(ContentType.handshake, ahead), // a message the handshake does not expect yet
+      spoofed(ContentType.handshake, Buffer.from("garbage")),
+      spoofed(ContentType.changeCipherSpec, Buffer.from([1])),
+      spoofed(ContentType.alert, Buffer.from([AlertLevel.warning, AlertDescription.noRenegotiation])),
+      spoofed(ContentType.handshake, decodeRecordBody(new PskTestClient().hello())), // an earlier ClientHello
+    ]) {
+      session.receive(datagram);
+    }
+    await settle();
+    expect(sent.length).toBe(2 * flightBefore); // the earlier ClientHello had the flight sent again, nothing more
+    session.receive(client.keyExchange("dev1", PSK));
+    await settle();
+    expect(closes).toEqual([]);
+    expect(established).toEqual([{ identity: Buffer.from("dev1"), keyIndex: 0, suite: "TLS_PSK_WITH_AES_128_CCM_8" }]);
+    expect(session.established).toBe(true);
+  });
+
+  test("a replayed copy of a record the handshake took is dropped", async () => {
+    const { client, session, sent, closes } = start();
+    const flight = client.keyExchange("dev1", PSK);
+    const keyExchangeRecord = flight.subarray(0, 13 + flight.readUInt16BE(11));
+    session.receive(keyExchangeRecord);
+    await settle();
+    sent.length = 0;
+    session.receive(keyExchangeRecord);
+    session.receive(flight);
+    await settle();
+    expect(closes).toEqual([]);
+    expect(session.established).toBe(true);
   });
 
   test("drops a handshake that does not finish in time", () => {

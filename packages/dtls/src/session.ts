@@ -7,7 +7,6 @@ import { HandshakeState } from "./handshake-state.js";
 import {
   AlertDescription,
   AlertLevel,
-  CHANGE_CIPHER_SPEC,
   type ClientHello,
   decodeAlert,
   decodePskIdentity,
@@ -18,7 +17,7 @@ import {
 import { chooseSuite, servedSuite } from "./negotiate.js";
 import { pskPremasterSecret, verifyData, transcriptHash } from "./prf.js";
 import type { CipherSuite } from "./protection.js";
-import { type FlightEntry, packFlight } from "./flight.js";
+import { finishedFlight, packFlight } from "./flight.js";
 import { FlightSender } from "./flight-sender.js";
 import {
   helloRefusal,
@@ -30,12 +29,10 @@ import {
 import type { CachedSession } from "./session-cache.js";
 import { ContentType, decodeRecords, type DtlsRecord, DTLS12 } from "./record.js";
 import { DtlsError } from "./result.js";
+import { ReceiveQueue } from "./receive-queue.js";
 import type { EstablishedInfo, SessionOptions } from "./session-options.js";
 import { type CandidateKeys, resumedKeys } from "./session-keys.js";
 
-/** Datagrams queued behind a PSK lookup or a client certificate check; more are dropped. */
-const MAX_QUEUED = 16;
-const IDLE = Promise.resolve();
 const NO_SESSION_ID = Buffer.alloc(0);
 
 /** `finished`: a full handshake awaits the client's Finished; `resumed`: an abbreviated one does. */
@@ -61,8 +58,7 @@ export class ServerSession {
   private nextReceiveSeq: number;
   private nextSendSeq: number;
   private client: ClientIdentity | undefined;
-  private chain = IDLE;
-  private queued = 0;
+  private readonly queue = new ReceiveQueue();
   private opts: SessionOptions;
   identity: Buffer | undefined;
   /** The connection ID the client puts in its records (RFC 9146), when it asked for one. */
@@ -130,17 +126,11 @@ export class ServerSession {
     const candidate = resumedKeys(cached, this.suite!, hs.randoms);
     this.channel.useKeys(candidate.read, candidate.write);
     hs.candidates = [candidate];
-    const finished = this.handshake(
-      HandshakeType.finished,
-      verifyData(cached.master, "server", transcriptHash(hs.transcript)),
-    );
+    const verify = verifyData(cached.master, "server", transcriptHash(hs.transcript));
+    const finished = this.handshake(HandshakeType.finished, verify);
     this.state = "resumed";
     this.flights!.send(
-      [
-        { type: ContentType.handshake, epoch: 0, plaintext: serverHello },
-        { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
-        { type: ContentType.handshake, epoch: 1, plaintext: finished },
-      ],
+      [{ type: ContentType.handshake, epoch: 0, plaintext: serverHello }, ...finishedFlight(finished)],
       true,
     );
   }
@@ -154,20 +144,29 @@ export class ServerSession {
   }
 
   /**
-   * Takes one datagram from the peer; it is processed after those before it (a PSK lookup may be under way). `from`
-   * is handed to `onMoved` when the datagram carries an authentic tls12_cid record newer than any before.
+   * Takes one datagram from the peer; it is processed after those before it (a PSK lookup may be under way), at once
+   * when none waits. `from` is handed to `onMoved` when the datagram carries an authentic tls12_cid record newer than
+   * any before.
    */
   receive(datagram: Buffer, from?: unknown): void {
-    if (this.state === "closed" || this.queued >= MAX_QUEUED) return;
-    this.queued++;
-    this.chain = this.chain
-      .then(() => this.process(datagram, from))
-      .catch((e: unknown) =>
-        this.fail(e instanceof DtlsError ? e : new DtlsError(String(e), AlertDescription.internalError)),
-      )
-      .finally(() => {
-        if (--this.queued === 0) this.chain = IDLE; // nothing kept of the datagrams processed
-      });
+    const records = decodeRecords(datagram, this.channel.cidLength);
+    if (this.closed || !records.ok) return;
+    const list = records.value;
+    if (!this.queue.idle) return this.wait(() => this.process(list, from));
+    for (let i = 0; i < list.length && !this.closed; i++) {
+      let waits: Promise<void> | void;
+      try {
+        waits = this.processRecord(list[i]!, from);
+      } catch (e) {
+        return this.failWith(e);
+      }
+      // A handshake message in progress: the datagram's other records, and the datagrams after it, wait for it.
+      if (waits) return this.wait(() => waits.then(() => this.process(list.slice(i + 1), from)));
+    }
+  }
+
+  private wait(task: () => Promise<void>): void {
+    this.queue.push(task, (e) => this.failWith(e));
   }
 
   /** Sends application data over the established session. */
@@ -185,21 +184,20 @@ export class ServerSession {
     this.end(reason);
   }
 
-  /** Ends the session without an alert: the peer has already dropped its side (it started a new handshake). */
+  /** Ends the session without an alert: its peer is gone (it started a new handshake, or another took its address). */
   abandon(reason: string): void {
     this.end(reason);
   }
 
-  private async process(datagram: Buffer, from: unknown): Promise<void> {
-    const records = decodeRecords(datagram, this.channel.cidLength);
-    if (!records.ok) return;
-    for (const record of records.value) {
-      if (this.state === "closed") return;
+  private async process(records: DtlsRecord[], from: unknown): Promise<void> {
+    for (const record of records) {
+      if (this.closed) return;
       await this.processRecord(record, from);
     }
   }
 
-  private async processRecord(record: DtlsRecord, from: unknown): Promise<void> {
+  /** One record; a promise only for a handshake message, whose taking may wait (a PSK lookup, a certificate check). */
+  private processRecord(record: DtlsRecord, from: unknown): Promise<void> | void {
     if (record.epoch === 1 && this.state === "finished") return this.tryFinished(record);
     const opened = this.channel.open(record);
     if (!opened.ok) return; // RFC 6347 §4.1.2.7: invalid records are dropped silently.
@@ -212,17 +210,20 @@ export class ServerSession {
       case ContentType.applicationData:
         if (this.state !== "established" || record.epoch !== 1) return;
         this.lastFinished = undefined; // the client's data under the new keys: it has the server's Finished
-        return this.opts.onData(plaintext);
+        this.opts.onData(plaintext); // what the callback returns is not a handshake step to wait for
+        return;
       case ContentType.handshake:
-        return this.onHandshakeRecord(plaintext, record.epoch);
+        return this.onHandshakeRecord(plaintext, record);
       default:
         return; // ChangeCipherSpec: the epoch of the next record says as much.
     }
   }
 
-  private async onHandshakeRecord(plaintext: Buffer, epoch: number): Promise<void> {
+  /** Epoch 0 has no MAC: only a record whose message the handshake took moves its replay window. */
+  private async onHandshakeRecord(plaintext: Buffer, { epoch, seq }: DtlsRecord): Promise<void> {
     const fragments = decodeFragments(plaintext);
     if (!fragments.ok) return;
+    const expected = this.nextReceiveSeq;
     for (const fragment of fragments.value) {
       if (fragment.messageSeq < this.nextReceiveSeq) {
         this.onRetransmittedFlight(fragment.msgType, epoch);
@@ -233,6 +234,7 @@ export class ServerSession {
       if (!message.ok) throw new DtlsError(message.reason, AlertDescription.decodeError);
       if (message.value) await this.onHandshake(message.value);
     }
+    if (epoch === 0 && this.nextReceiveSeq > expected) this.channel.consumed(seq);
   }
 
   /** A peer that repeats its last flight lost ours (RFC 6347 §4.2.4): send it again. */
@@ -246,11 +248,7 @@ export class ServerSession {
 
   /** ChangeCipherSpec and Finished again, numbered anew: the client repeats its Finished, so ours was lost. */
   private resendFinished(finished: Buffer): void {
-    const flight: FlightEntry[] = [
-      { type: ContentType.changeCipherSpec, epoch: 0, plaintext: CHANGE_CIPHER_SPEC },
-      { type: ContentType.handshake, epoch: 1, plaintext: finished },
-    ];
-    for (const d of packFlight(flight, this.channel, this.opts.mtu ?? 1200)) this.opts.send(d);
+    for (const d of packFlight(finishedFlight(finished), this.channel, this.opts.mtu ?? 1200)) this.opts.send(d);
   }
 
   private async onHandshake(message: HandshakeMessage): Promise<void> {
@@ -311,17 +309,10 @@ export class ServerSession {
     this.flights = undefined;
     this.lastFinished = unpooled(this.handshake(HandshakeType.finished, serverVerify));
     this.resendFinished(this.lastFinished);
-    if (this.sessionId.length > 0) {
-      this.opts.sessionCache?.put({
-        id: this.sessionId,
-        master: unpooled(candidate.master),
-        suiteId: this.suite!.id,
-        extended: hs.extendedMasterSecret,
-        identity: this.identity!,
-        keyIndex: candidate.index,
-        client: this.client,
-      });
-    }
+    const { sessionId: id, suite, identity, client } = this;
+    const entry = { id, suiteId: suite!.id, extended: hs.extendedMasterSecret, identity: identity!, client };
+    if (id.length > 0)
+      this.opts.sessionCache?.put({ ...entry, master: unpooled(candidate.master), keyIndex: candidate.index });
     this.established_(candidate.index);
   }
 
@@ -373,6 +364,11 @@ export class ServerSession {
   private sendAlert(level: number, description: number): void {
     const epoch = this.channel.hasKeys ? 1 : 0;
     this.opts.send(this.channel.record(ContentType.alert, epoch, encodeAlert({ level, description })));
+  }
+
+  /** A throw while taking a datagram: a DtlsError's alert, else internal_error (a bug, or a callback that threw). */
+  private failWith(e: unknown): void {
+    this.fail(e instanceof DtlsError ? e : new DtlsError(String(e), AlertDescription.internalError));
   }
 
   private fail(error: DtlsError): void {

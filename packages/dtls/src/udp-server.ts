@@ -174,15 +174,22 @@ export class DtlsServer {
     }
   }
 
-  /** The peer's authentic newest record came from `to`: answers go there, and its address finds it (§6). */
+  /**
+   * The peer's authentic newest record came from `to`: answers go there, and its address finds it (§6). A session
+   * that held `to` before is ended without an alert: one address and port is one flow, now the moved client's, so
+   * the other's device is no longer there (and a caller keying its sessions by address never sees two at once).
+   */
   private move(peer: DtlsPeer, to: { address: string; port: number }): void {
     if (peer.address === to.address && peer.port === to.port) return;
     const from = { address: peer.address, port: peer.port };
+    const toKey = `${to.address}:${to.port}`;
+    const displaced = this.sessions.get(toKey);
+    if (displaced && displaced !== peer) displaced.session.abandon("another session moved to its address");
     if (this.sessions.get(`${from.address}:${from.port}`) === peer)
       this.sessions.delete(`${from.address}:${from.port}`);
     peer.address = to.address;
     peer.port = to.port;
-    if (!this.sessions.has(`${to.address}:${to.port}`)) this.sessions.set(`${to.address}:${to.port}`, peer);
+    this.sessions.set(toKey, peer);
     this.opts.onMoved?.(peer, from);
   }
 

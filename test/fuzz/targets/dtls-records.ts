@@ -186,7 +186,7 @@ class DtlsRig {
         this.established.delete(p.address); // the replaced session's, if it established unseen
       } else if (p.stage === "flight") {
         // The whole flight did not establish: the session is gone (timed out, ended) or stuck (an earlier mutated
-        // record moved its epoch 0 replay window past the flight's record numbers).
+        // record's message took the place of one of the flight's).
         this.reset(p);
       } else if (p.stage === "established") {
         const echoed = replies.flatMap((r) => p.client.open(r)).some((r) => r.type === ContentType.applicationData);

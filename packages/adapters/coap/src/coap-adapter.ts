@@ -183,9 +183,19 @@ export function createCoapAdapter(options: CoapAdapterOptions): CoapAdapter {
     return reply ?? { code: CODES.content };
   };
 
-  /** An observation's key: its listener (plain or DTLS: a peer may talk to both), observer and token. */
-  const observationKey = ({ peer, token }: CoapRequest, scope: string) =>
-    `${scope}${peer.address}:${peer.port}:${token.toString("hex")}`;
+  /**
+   * An observation's key: its listener (plain or DTLS: a peer may talk to both), observer and token. A plain observer
+   * is its address; a DTLS one its session (the transport's peer object, one per session), whose address moves with
+   * its Connection ID (RFC 9146): a deregistration or a new registration from the new address finds the observation.
+   */
+  const sessionIds = new WeakMap<Peer, number>();
+  let sessions = 0;
+  const observationKey = ({ peer, token }: CoapRequest, scope: string) => {
+    if (scope === "") return `${peer.address}:${peer.port}:${token.toString("hex")}`;
+    let id = sessionIds.get(peer);
+    if (id === undefined) sessionIds.set(peer, (id = ++sessions));
+    return `${scope}#${id}:${token.toString("hex")}`;
+  };
 
   /** Plain CoAP: the credentials are the query's `?c=&u=&p=`. */
   const queryCredentials = ({ query }: CoapRequest): DeviceCredentials | CoapReply => {

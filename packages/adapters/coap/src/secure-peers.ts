@@ -35,6 +35,10 @@ export interface SecureTarget {
   established(peer: Peer, identity: Buffer, end: (reason: string) => void, client?: CertificateIdentity): void;
   /** A handshake that did not complete ended with `alert` (when it sent one). */
   failed?(peer: Peer, reason: string, alert?: number): void;
+  /**
+   * A decrypted datagram of an established session. `peer` is one object for the session's whole life (the same one
+   * `established` got), whose address changes when the session moves.
+   */
   handle(datagram: Buffer, peer: Peer, send: (datagram: Buffer) => void): void;
   /** The DTLS session of `peer` ended (close_notify, a failed record, the server's own close). */
   closed(peer: Peer): void;

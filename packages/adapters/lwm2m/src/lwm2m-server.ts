@@ -306,6 +306,7 @@ export function createLwm2mServer(options: Lwm2mServerOptions): Lwm2mServer {
       failed: (peer, reason, alert) => secure.failed(peer, reason, alert),
       handle: (datagram, peer, send) => secureLayer?.handle(datagram, peer, send),
       closed: (peer) => secure.closed(peer),
+      moved: (peer, from) => secure.moved(peer, from),
     },
     attach(layer, securedLayer) {
       plainLayer = layer;
