@@ -26,7 +26,7 @@ const sleep = (ms: number) =>
   });
 
 /** Whether a gateway's copy carries GPS time (Semtech UDP `tmms`, Basics Station `gpstime`): it can send class B. */
-export function hasGpsTime(copy: Pick<Copy, "rx" | "station">): boolean {
+function hasGpsTime(copy: Pick<Copy, "rx" | "station">): boolean {
   if (copy.station) return copy.station.gpstime > 0n;
   return copy.rx.tmms !== undefined && copy.rx.tmms > 0;
 }
