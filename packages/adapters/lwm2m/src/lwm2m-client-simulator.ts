@@ -72,10 +72,11 @@ export function defaultResources(): Map<string, TypedValue> {
 
 /**
  * A small LwM2M client on the CoAP message layer, for tests: it registers, updates and de-registers, and answers
- * the server's Read (TLV, SenML JSON and CBOR, OMA JSON, LwM2M CBOR, plain text), Discover, Write, Write-Attributes, Execute, Create,
- * Delete and Observe from an in-memory resource table; `set` changes a value and notifies its observers.
- * `answerWith` makes the next request on a path fail with a code; `refuse` lists formats it answers 4.06; `ignore`
- * lists paths whose requests it never answers (nor acknowledges), as a client that does not implement them.
+ * the server's Read (TLV, SenML JSON and CBOR, OMA JSON, LwM2M CBOR, plain text), Discover, Write,
+ * Write-Attributes, Execute, Create, Delete and Observe from an in-memory resource table; `set` changes a value and
+ * notifies its observers. `answerWith` makes the next request on a path fail with a code; `refuse` lists formats it
+ * answers 4.06; `ignore` lists paths whose requests it never answers (nor acknowledges), as a client that does not
+ * implement them.
  */
 export class Lwm2mClientSimulator {
   readonly resources: Map<string, TypedValue>;

@@ -20,8 +20,9 @@ const PREFERENCE: Record<Lwm2mVersion, readonly number[]> = {
 /**
  * The Content-Format for reads (Accept) and writes to a client: TLV for 1.0, SenML JSON for 1.1, LwM2M CBOR for 1.2,
  * unless the client announced its formats in the registration's `ct` and the first choice is not among them; then
- * the best one it did announce. A client of any version that lists LwM2M CBOR (11544) in `ct` gets LwM2M CBOR. A single resource value that a client will not give in it is read again as plain text (the caller's
- * fallback on 4.06).
+ * the best one it did announce. A client of any version that lists LwM2M CBOR (11544) in `ct` gets LwM2M CBOR. A
+ * single resource value that a client will not give in it is read again as plain text (the caller's fallback on
+ * 4.06).
  */
 export function preferredFormat(version: Lwm2mVersion, announced: readonly number[]): number {
   const order = PREFERENCE[version];

@@ -60,8 +60,9 @@ export interface WriteValue {
 /**
  * Decodes a payload of `format` answering `basePath` into entries with full paths. TLV, text and CBOR values are
  * typed by the resource definitions; values of unknown resources are kept as hex (TLV) or text. SenML and JSON
- * names and LwM2M CBOR paths must lie within `basePath` and name resources or resource instances. A Discover answer (link format) comes
- * out as one entry per link: the link's URI as path and its attributes as text (`pmin=10;pmax=60`, or "").
+ * names and LwM2M CBOR paths must lie within `basePath` and name resources or resource instances. A Discover
+ * answer (link format) comes out as one entry per link: the link's URI as path and its attributes as text
+ * (`pmin=10;pmax=60`, or "").
  */
 export function decodeContent(
   format: number,

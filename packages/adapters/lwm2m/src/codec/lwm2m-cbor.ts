@@ -154,8 +154,9 @@ function describe(v: unknown): string {
   if (v === undefined) return "undefined";
   if (Array.isArray(v)) return "an array";
   if (v instanceof Uint8Array) return "bytes";
-  if (typeof v === "object") return `a ${v.constructor?.name ?? "object"}`;
-  return typeof v === "string" ? JSON.stringify(v) : String(v);
+  if (typeof v === "object") return `a ${(v as { constructor?: { name?: string } }).constructor?.name ?? "object"}`;
+  if (typeof v === "string") return JSON.stringify(v);
+  return typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" ? String(v) : typeof v;
 }
 
 /** A level of the tree being encoded: its children by id, and the encoded item when a value sits here. */

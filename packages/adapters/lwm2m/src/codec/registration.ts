@@ -116,7 +116,10 @@ export function parseRegistrationRequest(
   return refuse(`${input.method} /${input.path.join("/")} is no registration operation`);
 }
 
-/** Validates a Register (§5.3.1): `ep` required; `lt` 1..2^31-1 (default 86400); `lwm2m` 1.0, 1.1 or 1.2 (default 1.0). */
+/**
+ * Validates a Register (§5.3.1): `ep` required; `lt` 1..2^31-1 (default 86400); `lwm2m` 1.0, 1.1 or 1.2 (default
+ * 1.0).
+ */
 export function parseRegister(
   query: RegistrationInput["query"],
   payload: Uint8Array | string | undefined,
@@ -198,7 +201,8 @@ function parseLifetime(text: string): Result<number> {
 
 /**
  * Checks a binding against the client's version: 1.0 takes exactly U, UQ, S, SQ, US or UQS; 1.1 takes each of U, T,
- * S, N at most once, as 1.2 does (queue mode is their `Q` parameter, though a `Q` in the binding, as 1.0 wrote it, is tolerated).
+ * S, N at most once, as 1.2 does (queue mode is their `Q` parameter, though a `Q` in the binding, as 1.0 wrote
+ * it, is tolerated).
  * With no version known, what either accepts passes.
  */
 function parseBinding(

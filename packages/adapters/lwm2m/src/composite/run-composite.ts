@@ -40,7 +40,8 @@ function compositeData(response: ClientResponse, asked: number): AnswerData {
  * Carries out a composite command on a 1.1 client (Core V1_1 §8.2.5): Read-Composite is a FETCH on the root with
  * the paths as SenML names (or LwM2M CBOR paths), Write-Composite an iPATCH with SenML records (or LwM2M CBOR
  * values), Observe-Composite a FETCH with Observe 0 (its notifications on `up/notify`), its cancel the same FETCH
- * with Observe 1 and the observation's token. Answers go to `up/resp`. A 1.0 client has none of them: the command fails and nothing is sent.
+ * with Observe 1 and the observation's token. Answers go to `up/resp`. A 1.0 client has none of them: the command
+ * fails and nothing is sent.
  */
 export async function runComposite(
   ctx: ServerContext,
