@@ -16,8 +16,13 @@
  * rates, which a busy machine distorts less. Exits 1 when a device did not end registered or the bootstrap-and-register
  * p99 is above 500 ms.
  *
- * On this 2-core machine shared with other work (load average about 4), full size (10,000 devices at 500/s, one
- * client process): see bench/RESULTS.md for the run's figures.
+ * On this 2-core machine shared with other agents' work (load average 12–18 during the run), full size (10,000
+ * devices at 500/s, one client process): Register alone held 500/s, 10,000/10,000, p50 10.5 ms, p99 451 ms; bootstrap
+ * then Register did not: 5,754/10,000 registered in 117 s (86/s), p50 46 s, p99 85 s. CPU a device: server 0.33 ms
+ * (Register alone) and 1.46 ms (bootstrap and Register), the simulated clients 0.39 and 1.44 ms, so 500/s asks about
+ * 1.5 cores of the two for the bench alone; once behind, devices waiting 20 s for Finish bootstrap again and the
+ * server gives the older sequences up ("a newer Bootstrap-Request took over", about 9,000), which deepens the
+ * backlog. The goal was not shown met on this machine; a quiet machine is needed to judge it.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
