@@ -57,6 +57,9 @@ describe("preferredFormat", () => {
     expect(preferredFormat("1.0", [])).toBe(11542);
     expect(preferredFormat("1.1", [])).toBe(110);
     expect(preferredFormat("1.1", [11542, 112])).toBe(112);
+    expect(preferredFormat("1.2", [])).toBe(11544);
+    expect(preferredFormat("1.2", [110, 112])).toBe(112);
+    expect(preferredFormat("1.1", [110, 11544])).toBe(11544);
     expect(preferredFormat("1.0", [11543])).toBe(11543);
   });
 });

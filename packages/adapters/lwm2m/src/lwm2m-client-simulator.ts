@@ -16,8 +16,10 @@ export interface SimulatorOptions {
   readonly endpoint: string;
   /** Seconds (`lt`), default 300. */
   readonly lifetime?: number;
-  /** `lwm2m`, default "1.0". */
-  readonly version?: "1.0" | "1.1";
+  /** `lwm2m`, default "1.0"; a "1.2" client also reads and writes LwM2M CBOR (11544). */
+  readonly version?: "1.0" | "1.1" | "1.2";
+  /** The formats it announces in its Register payload (`</>;ct="…"`, 1.1 and later); default none. */
+  readonly contentFormats?: readonly number[];
   /** `b`, default "U" ("UQ" is 1.0's queue mode). */
   readonly binding?: string;
   /** 1.1 queue mode: sends the `Q` parameter. */
@@ -70,10 +72,11 @@ export function defaultResources(): Map<string, TypedValue> {
 
 /**
  * A small LwM2M client on the CoAP message layer, for tests: it registers, updates and de-registers, and answers
- * the server's Read (TLV, SenML JSON, OMA JSON, plain text), Discover, Write, Write-Attributes, Execute, Create,
- * Delete and Observe from an in-memory resource table; `set` changes a value and notifies its observers.
- * `answerWith` makes the next request on a path fail with a code; `refuse` lists formats it answers 4.06; `ignore`
- * lists paths whose requests it never answers (nor acknowledges), as a client that does not implement them.
+ * the server's Read (TLV, SenML JSON and CBOR, OMA JSON, LwM2M CBOR, plain text), Discover, Write,
+ * Write-Attributes, Execute, Create, Delete and Observe from an in-memory resource table; `set` changes a value and
+ * notifies its observers. `answerWith` makes the next request on a path fail with a code; `refuse` lists formats it
+ * answers 4.06; `ignore` lists paths whose requests it never answers (nor acknowledges), as a client that does not
+ * implement them.
  */
 export class Lwm2mClientSimulator {
   readonly resources: Map<string, TypedValue>;
@@ -169,7 +172,8 @@ export class Lwm2mClientSimulator {
       objects.set(p.value.objectId, (objects.get(p.value.objectId) ?? new Set()).add(p.value.instanceId!));
     }
     const list = [...objects].map(([objectId, ids]) => ({ objectId, instances: [...ids].sort((a, b) => a - b) }));
-    const text = formatRegisteredObjects({ rootPath: "/", contentFormats: [], objects: list });
+    const contentFormats = this.options.contentFormats ?? [];
+    const text = formatRegisteredObjects({ rootPath: "/", contentFormats, objects: list });
     return text.ok ? text.value : "";
   }
 

@@ -40,6 +40,22 @@ describe("LwM2M Send", () => {
     });
   });
 
+  it("takes LwM2M CBOR from a 1.2 client, into the same values", async () => {
+    h = memoryHarness({ client: { version: "1.2" } });
+    await h.client.register();
+    await nextTurn();
+    expect((await h.client.sendValues(["/3303/0/5700", "/3/0/13"], 11544)).code).toBe("2.04");
+    expect(h.uplinks("up/send")[0]).toEqual({
+      msgType: "send",
+      data: {
+        content: [
+          { path: "/3303/0/5700", value: 22.5 },
+          { path: "/3/0/13", value: 1_700_000_000 },
+        ],
+      },
+    });
+  });
+
   it("answers 4.04 to a client that is not registered and stores nothing", async () => {
     h = memoryHarness({ client: { version: "1.1" } });
     expect((await h.client.sendValues(["/3/0/9"])).code).toBe("4.04");

@@ -14,11 +14,11 @@ const UNSUPPORTED_FORMAT = "4.15";
 
 /**
  * The Send operation (LwM2M Core V1_1 §6.4.3, `POST /dp`): a registered client reports values on its own, as SenML
- * JSON or SenML CBOR with full paths. They become one uplink on `up/send`, `{msgType: "send", data: {content}}`
- * (the shape of a notification, so the registry decodes them into data point values), and the client gets 2.04 once
- * the registry has stored it (5.03 when it could not). `registration` is the client's registration found by its
- * address (undefined: 4.04, the client must register first); `fromOther` says the request came over another
- * transport or DTLS identity than the registration (4.03).
+ * JSON or SenML CBOR (or, from a 1.2 client, LwM2M CBOR) with full paths. They become one uplink on `up/send`,
+ * `{msgType: "send", data: {content}}` (the shape of a notification, so the registry decodes them into data point
+ * values), and the client gets 2.04 once the registry has stored it (5.03 when it could not). `registration` is the
+ * client's registration found by its address (undefined: 4.04, the client must register first); `fromOther` says
+ * the request came over another transport or DTLS identity than the registration (4.03).
  */
 export async function handleSend(
   request: CoapRequest,
@@ -30,7 +30,7 @@ export async function handleSend(
   if (fromOther) return { code: CODES.forbidden };
   if (!registration || registration.ended) return { code: CODES.notFound };
   if (!isCompositeFormat(request.contentFormat))
-    return { code: UNSUPPORTED_FORMAT, payload: "Send takes SenML JSON (110) or SenML CBOR (112)" };
+    return { code: UNSUPPORTED_FORMAT, payload: "Send takes SenML JSON (110), SenML CBOR (112) or LwM2M CBOR (11544)" };
   const content = decodeCompositeContent(request.contentFormat, request.payload, Math.floor(Date.now() / 1000));
   if (!content.ok) {
     log.info({ deviceId: registration.deviceId, reason: content.reason }, "send refused");

@@ -61,6 +61,27 @@ describe("LwM2M bootstrap server", () => {
     expect(h.client.resources.get("/0/0/0")).toEqual({ type: "string", value: "coap://bootstrap.test:5783" });
   });
 
+  it("writes Security (PSK keys as bytes) and Server in LwM2M CBOR when pct names 11544 (1.2)", async () => {
+    h = memoryHarness({
+      client: { version: "1.2" },
+      server: { bootstrapDefaults: defaults },
+      device: { lwm2mBootstrap: { securityMode: "psk", serverUri: "", lifetime: 0, binding: "" } },
+    });
+    const result = await h.client.bootstrap(11544);
+    expect(result).toMatchObject({
+      serverUri: "coaps://lwm2m.test:5784",
+      securityMode: 0,
+      identity: Buffer.from(h.client.options.endpoint).toString("hex"),
+      key: Buffer.from("key").toString("hex"),
+      lifetime: 600,
+    });
+    const writes = h.client.requests.filter((r) => r.method === "PUT");
+    expect(writes.map((r) => [r.path, r.contentFormat])).toEqual([
+      ["/0/0", 11544],
+      ["/1/0", 11544],
+    ]);
+  });
+
   it("writes PSK with the endpoint name as identity and the token as key when the settings ask for it", async () => {
     h = memoryHarness({
       server: { bootstrapDefaults: defaults },

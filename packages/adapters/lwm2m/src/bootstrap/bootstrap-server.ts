@@ -53,6 +53,7 @@ const WRITE_FORMATS: readonly number[] = [
   CONTENT_FORMAT.senmlJson,
   CONTENT_FORMAT.senmlCbor,
   CONTENT_FORMAT.lwm2mJson,
+  CONTENT_FORMAT.lwm2mCbor,
 ];
 
 /** Why a step of a bootstrap failed: the client's code, or the layer's reason (timeout). */

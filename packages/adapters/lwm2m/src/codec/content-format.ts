@@ -20,7 +20,7 @@ export const CONTENT_FORMAT = {
   tlv: 11542,
   /** application/vnd.oma.lwm2m+json: the OMA JSON of 1.0 (not SenML). */
   lwm2mJson: 11543,
-  /** application/vnd.oma.lwm2m+cbor: the LwM2M CBOR of 1.2, which these codecs do not read. */
+  /** application/vnd.oma.lwm2m+cbor (1.2): nested maps of paths (lwm2m-cbor.ts). */
   lwm2mCbor: 11544,
   /** TLV under its pre-IANA number. */
   tlvLegacy: 1542,

@@ -1,5 +1,6 @@
 import { CONTENT_FORMAT, contentFormatName } from "./content-format.js";
 import { formatLinkFormat, parseLinkFormat } from "./link-format.js";
+import { decodeLwm2mCborContent, encodeLwm2mCbor } from "./lwm2m-cbor.js";
 import { decodeLwm2mJson, encodeLwm2mJson } from "./lwm2m-json.js";
 import { formatObjectPath, isWithin, parseObjectPath, pathDepth, type ObjectPath } from "./object-path.js";
 import { resourceModel, type ResourceLookup } from "./objects.js";
@@ -59,8 +60,9 @@ export interface WriteValue {
 /**
  * Decodes a payload of `format` answering `basePath` into entries with full paths. TLV, text and CBOR values are
  * typed by the resource definitions; values of unknown resources are kept as hex (TLV) or text. SenML and JSON
- * names must lie within `basePath` and name resources or resource instances. A Discover answer (link format) comes
- * out as one entry per link: the link's URI as path and its attributes as text (`pmin=10;pmax=60`, or "").
+ * names and LwM2M CBOR paths must lie within `basePath` and name resources or resource instances. A Discover
+ * answer (link format) comes out as one entry per link: the link's URI as path and its attributes as text
+ * (`pmin=10;pmax=60`, or "").
  */
 export function decodeContent(
   format: number,
@@ -105,7 +107,7 @@ export function decodeContent(
     case CONTENT_FORMAT.linkFormat:
       return linkEntries(bytes, maxBytes);
     case CONTENT_FORMAT.lwm2mCbor:
-      return refuse(`${name} is the LwM2M 1.2 CBOR format, which this server (LwM2M 1.0/1.1) does not read`);
+      return decodeLwm2mCborContent(bytes, base, lookup);
     default:
       return refuse(`${name} is not a format LwM2M payloads come in`);
   }
@@ -220,7 +222,8 @@ export function recordValue(value: SenmlValue, base64: boolean): ContentEntry["v
 /**
  * Encodes values to write at `basePath` in `format`. Text, opaque and CBOR carry exactly one value at `basePath`
  * (a resource or resource instance). TLV nests what `basePath` implies: resource instances under a multiple resource,
- * resources under an instance, instances under an object (Create). SenML and OMA JSON write `bn` once. Values outside
+ * resources under an instance, instances under an object (Create). SenML and OMA JSON write `bn` once; LwM2M CBOR
+ * nests the full paths. Values outside
  * `basePath`, above resource level or repeated are refused, as is every format a write cannot use.
  */
 export function encodeWrite(format: number, basePath: string, values: readonly WriteValue[]): Result<Uint8Array> {
@@ -267,6 +270,8 @@ export function encodeWrite(format: number, basePath: string, values: readonly W
     case CONTENT_FORMAT.lwm2mJson:
     case CONTENT_FORMAT.lwm2mJsonLegacy:
       return encodeLwm2mJson(records(), baseName);
+    case CONTENT_FORMAT.lwm2mCbor:
+      return encodeLwm2mCbor(values.map((v, i) => ({ path: paths[i]!, value: v.value })));
     default:
       return refuse(`${name} cannot carry a write`);
   }

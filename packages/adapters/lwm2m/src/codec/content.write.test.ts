@@ -118,7 +118,7 @@ describe("encodeWrite", () => {
     );
     expect(reason(encodeWrite(CF.opaque, "/3/0/14", one))).toMatch(/string values cannot be sent as opaque/);
     expect(reason(encodeWrite(CF.linkFormat, "/3/0/14", one))).toMatch(/cannot carry a write/);
-    expect(reason(encodeWrite(CF.lwm2mCbor, "/3/0/14", one))).toMatch(/cannot carry a write/);
+    expect(reason(encodeWrite(CF.cbor, "/3/0", one))).toMatch(/exactly one value/);
     expect(
       reason(
         encodeWrite(CF.tlv, "/3/0", [

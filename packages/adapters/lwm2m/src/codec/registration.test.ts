@@ -109,8 +109,17 @@ describe("Register", () => {
     expect(reason(register(["ep=a\nb"]))).toMatch(/control character/);
   });
 
-  test("only LwM2M 1.0 and 1.1 are taken", () => {
-    for (const v of ["1.2", "2.0", "1", "1.0.2", ""])
+  test("LwM2M 1.2 is taken with the 1.1 bindings", () => {
+    expect(value(register(["ep=d", "lwm2m=1.2", "b=UT", "Q"]))).toMatchObject({
+      version: "1.2",
+      binding: "UT",
+      queueMode: true,
+    });
+    expect(reason(register(["ep=d", "lwm2m=1.2", "b=UU"]))).toMatch(/not valid for LwM2M 1.2/);
+  });
+
+  test("only LwM2M 1.0, 1.1 and 1.2 are taken", () => {
+    for (const v of ["1.3", "2.0", "1", "1.0.2", ""])
       expect(reason(register(["ep=d", `lwm2m=${v}`]))).toMatch(/is not supported/);
   });
 

@@ -9,7 +9,10 @@ import { ok, refuse, type Result } from "./result.js";
  */
 
 /** LwM2M versions the server speaks; the `lwm2m` parameter of Register. */
-export type Lwm2mVersion = "1.0" | "1.1";
+export type Lwm2mVersion = "1.0" | "1.1" | "1.2";
+
+/** The versions Register takes in `lwm2m`. */
+export const LWM2M_VERSIONS: readonly Lwm2mVersion[] = ["1.0", "1.1", "1.2"];
 
 /** Lifetime when Register has no `lt`, seconds (§5.3.1 Register parameters: 86400). */
 export const DEFAULT_LIFETIME_S = 86_400;
@@ -113,7 +116,10 @@ export function parseRegistrationRequest(
   return refuse(`${input.method} /${input.path.join("/")} is no registration operation`);
 }
 
-/** Validates a Register (§5.3.1): `ep` required; `lt` 1..2^31-1 (default 86400); `lwm2m` 1.0 or 1.1 (default 1.0). */
+/**
+ * Validates a Register (§5.3.1): `ep` required; `lt` 1..2^31-1 (default 86400); `lwm2m` 1.0, 1.1 or 1.2 (default
+ * 1.0).
+ */
 export function parseRegister(
   query: RegistrationInput["query"],
   payload: Uint8Array | string | undefined,
@@ -129,9 +135,8 @@ export function parseRegister(
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(endpoint)) return refuse("endpoint name has a control character");
   const versionText = q.get("lwm2m") ?? "1.0";
-  if (versionText !== "1.0" && versionText !== "1.1")
-    return refuse(`LwM2M version "${versionText}" is not supported: 1.0 or 1.1`);
-  const version: Lwm2mVersion = versionText;
+  const version = LWM2M_VERSIONS.find((v) => v === versionText);
+  if (version === undefined) return refuse(`LwM2M version "${versionText}" is not supported: 1.0, 1.1 or 1.2`);
   const lifetime = q.has("lt") ? parseLifetime(q.get("lt")!) : ok(DEFAULT_LIFETIME_S);
   if (!lifetime.ok) return lifetime;
   const binding = parseBinding(q.get("b") ?? "U", version, q.has("Q"));
@@ -196,7 +201,8 @@ function parseLifetime(text: string): Result<number> {
 
 /**
  * Checks a binding against the client's version: 1.0 takes exactly U, UQ, S, SQ, US or UQS; 1.1 takes each of U, T,
- * S, N at most once (queue mode is its `Q` parameter, though a `Q` in the binding, as 1.0 wrote it, is tolerated).
+ * S, N at most once, as 1.2 does (queue mode is their `Q` parameter, though a `Q` in the binding, as 1.0 wrote
+ * it, is tolerated).
  * With no version known, what either accepts passes.
  */
 function parseBinding(
@@ -210,7 +216,7 @@ function parseBinding(
     letters.length > 0 &&
     binding.split("Q").length <= 2 &&
     [...letters].every((c, i) => (TRANSPORTS_1_1 as readonly string[]).includes(c) && letters.indexOf(c) === i);
-  const valid = version === "1.0" ? valid10 : version === "1.1" ? valid11 : valid10 || valid11;
+  const valid = version === "1.0" ? valid10 : version === undefined ? valid10 || valid11 : valid11;
   if (!valid) {
     const allowed = version === "1.0" ? BINDINGS_1_0.join(", ") : "letters U, T, S, N (each once)";
     return refuse(`binding b="${binding}" is not valid for LwM2M ${version ?? "1.0/1.1"}: ${allowed}`);

@@ -103,7 +103,15 @@ export function encodeOpaque(typed: TypedValue): Result<Uint8Array> {
 export function decodeCborValue(bytes: Uint8Array, type: ResourceType | undefined): Result<ContentValue> {
   const item = decodeCbor(bytes);
   if (!item.ok) return refuse(`CBOR value does not parse: ${item.reason}`);
-  const v = item.value;
+  return cborItemValue(item.value, type);
+}
+
+/**
+ * One decoded CBOR item as a resource value (application/cbor and each value of LwM2M CBOR): as
+ * {@link decodeCborValue} says, with a boolean resource also taking 0 and 1.
+ */
+export function cborItemValue(v: unknown, type: ResourceType | undefined): Result<ContentValue> {
+  if (type === "boolean" && (v === 0 || v === 1)) return ok(v === 1);
   if (typeof v === "number") return ok(Number.isFinite(v) ? v : String(v));
   if (typeof v === "bigint") return ok(toContentValue({ type: "integer", value: v }));
   if (typeof v === "string") {

@@ -16,8 +16,8 @@ import {
 } from "./senml-paths.js";
 
 /**
- * The SenML format of a client's composite operations: the 1.1 format the server prefers for it when that is SenML
- * (SenML CBOR when the client announced only that), else SenML JSON.
+ * The format of a client's composite operations: the one the server prefers for it when that can carry composite
+ * payloads (SenML JSON or CBOR, LwM2M CBOR for 1.2 or a client announcing it), else SenML JSON.
  */
 const compositeFormat = (preferred: number) => (isCompositeFormat(preferred) ? preferred : CONTENT_FORMAT.senmlJson);
 
@@ -38,9 +38,10 @@ function compositeData(response: ClientResponse, asked: number): AnswerData {
 
 /**
  * Carries out a composite command on a 1.1 client (Core V1_1 §8.2.5): Read-Composite is a FETCH on the root with
- * the paths as SenML names, Write-Composite an iPATCH with SenML records, Observe-Composite a FETCH with Observe 0
- * (its notifications on `up/notify`), its cancel the same FETCH with Observe 1 and the observation's token. Answers
- * go to `up/resp`. A 1.0 client has none of them: the command fails and nothing is sent.
+ * the paths as SenML names (or LwM2M CBOR paths), Write-Composite an iPATCH with SenML records (or LwM2M CBOR
+ * values), Observe-Composite a FETCH with Observe 0 (its notifications on `up/notify`), its cancel the same FETCH
+ * with Observe 1 and the observation's token. Answers go to `up/resp`. A 1.0 client has none of them: the command
+ * fails and nothing is sent.
  */
 export async function runComposite(
   ctx: ServerContext,

@@ -19,7 +19,8 @@ interface CompositeObserver {
 
 /**
  * The composite operations of the test client (Core V1_1 §6.3.2, §6.3.4, §6.5.3) over its resource table:
- * Read-Composite and Observe-Composite (FETCH with SenML names), Write-Composite (iPATCH with SenML records).
+ * Read-Composite and Observe-Composite (FETCH with SenML names or LwM2M CBOR paths), Write-Composite (iPATCH with
+ * SenML records or LwM2M CBOR values), answered in the format asked for.
  */
 export class SimulatorComposite {
   private readonly observers = new Map<string, CompositeObserver>();

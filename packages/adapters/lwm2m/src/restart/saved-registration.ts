@@ -64,7 +64,7 @@ export function parseSaved(text: string): SavedRegistration[] {
       isObject(r.peer) &&
       typeof r.peer.address === "string" &&
       typeof r.peer.port === "number" &&
-      (r.version === "1.0" || r.version === "1.1") &&
+      (r.version === "1.0" || r.version === "1.1" || r.version === "1.2") &&
       typeof r.binding === "string" &&
       typeof r.queueMode === "boolean" &&
       typeof r.lifetime === "number" &&
