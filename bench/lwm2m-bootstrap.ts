@@ -15,16 +15,6 @@
  * measured by the device. The CPU milliseconds a device cost the server and the clients are printed beside the
  * rates, which a busy machine distorts less. Exits 1 when a device did not end registered or the bootstrap-and-register
  * p99 is above 500 ms.
- *
- * On this 2-core machine shared with other agents' work, full size (10,000 devices at 500/s, one client process),
- * two runs. Load average 6–11: Register alone held 500/s, 10,000/10,000, p50 0.6 ms, p99 259 ms; bootstrap then
- * Register 10,000/10,000 registered but at 50/s over 198 s (one straggler; most were done far sooner), p50 4.3 s,
- * p99 8.5 s, 2 devices bootstrapped again; CPU a device: server 0.38 ms (Register alone) and 0.79 ms (bootstrap and
- * Register), the simulated clients 0.47 and 0.75 ms. Load average 12–18: Register alone p99 451 ms; bootstrap then
- * Register 5,754/10,000 in 117 s, p99 85 s, CPU a device 1.46 ms server, 1.44 ms clients: once behind, devices
- * waiting 20 s for Finish bootstrap again and the server gives the older sequences up ("a newer Bootstrap-Request
- * took over", about 9,000), which deepens the backlog. At 500/s the bench alone needs about 0.8 of the 2 cores (1.5
- * when behind); the goal (p99 ≤ 500 ms) was not shown met on this shared machine and needs a quiet one to judge.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
