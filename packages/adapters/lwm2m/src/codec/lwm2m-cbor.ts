@@ -33,7 +33,7 @@ export interface Lwm2mCborLeaf {
 }
 
 /** The CBOR items a leaf may hold. */
-export type CborLeafItem = number | bigint | string | boolean | Uint8Array | Date | null;
+type CborLeafItem = number | bigint | string | boolean | Uint8Array | Date | null;
 
 /** One value to encode: a path and its typed value, or null for a bare path (composite path lists). */
 export interface Lwm2mCborValue {
@@ -42,7 +42,7 @@ export interface Lwm2mCborValue {
 }
 
 /** Most leaves one payload may hold (as SenML's record limit). */
-export const MAX_LWM2M_CBOR_LEAVES = 4096;
+const MAX_LWM2M_CBOR_LEAVES = 4096;
 
 /** Decodes a payload into its leaves in payload order. Never throws: malformed input is refused with a reason. */
 export function decodeLwm2mCbor(bytes: Uint8Array, maxLeaves = MAX_LWM2M_CBOR_LEAVES): Result<Lwm2mCborLeaf[]> {
