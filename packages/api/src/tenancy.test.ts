@@ -162,8 +162,13 @@ describe.each(["1", "2"] as const)("tenant isolation (Form %s)", (form) => {
       if (id === undefined) continue; // a resource tenant A has none of here
       for (const method of Object.keys(ops)) {
         const url = path.replace("/api/v1", "").replace(/\{\w+\}/, String(id));
-        // A body each path takes (bodies are strict): device ids to bind, else ids of a membership change.
-        const members = url.startsWith("/policies/") ? { devicesIntID: [ids.devices] } : { ids: [ids.devices] };
+        // A body each path takes (bodies are strict, and checked before the record is looked up): device ids to
+        // bind, a group's multicast session, else ids of a membership change.
+        const members = url.startsWith("/policies/")
+          ? { devicesIntID: [ids.devices] }
+          : url.endsWith("/lora-multicast")
+            ? { mcAddr: "01AB23CD", mcKey: "000102030405060708090A0B0C0D0E0F" }
+            : { ids: [ids.devices] };
         const body = method === "post" || method === "put" ? members : undefined;
         const r = await t.call(method.toUpperCase(), method === "delete" ? `${url}?ids=${ids.devices}` : url, body, b);
         expect(r.status, `${method} ${url}`).toBe(404);

@@ -248,8 +248,10 @@ describe.each(engines)("uplink writer on $name", (engine) => {
     const calls: { keys: string[]; ids: [string, number][]; readable: number }[] = [];
     const stop = store.uplinks.onStored((records, ids) => {
       // Called right after the commit: a count started from here sees the batch.
-      calls.push({ keys: records.map((r) => r.msgKey), ids: [...ids], readable: -1 });
-      void countEvents(store).then((n) => (calls.at(-1)!.readable = n));
+      const call = { keys: records.map((r) => r.msgKey), ids: [...ids], readable: -1 };
+      calls.push(call);
+      // Into this call's entry: the next commit may come before the count does.
+      void countEvents(store).then((n) => (call.readable = n));
     });
     await store.uplinks.write(uplink(1));
     await Promise.all([store.uplinks.write(uplink(1)), store.uplinks.write(uplink(2))]);

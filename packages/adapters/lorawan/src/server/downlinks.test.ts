@@ -41,10 +41,13 @@ describe("downlink topics and payloads", () => {
 describe("class A downlinks", () => {
   test("a command waits for the next uplink, goes out in RX1 with the next FCntDown, and is SENT", async () => {
     const h = setup();
-    const outcome = await Promise.race([
-      withCommand(h, "dn/8"),
-      new Promise((r) => setTimeout(() => r("waiting"), 50)),
-    ]);
+    h.pull(GW1);
+    h.push(GW1, dataUp(ADDR, 0));
+    await h.until(() => h.registry.uplinks.length === 1);
+    // Handed over before the second command below: both wait in the device's queue, in that order.
+    const first = h.registry.pushDownlink({ deviceIntId: 30, id: 77, topic: "dn/8", payload: Buffer.from("cmd") });
+    // Bounded wait for what must not happen: a class A command is not sent, nor settled, before the next uplink.
+    const outcome = await Promise.race([first, new Promise((r) => setTimeout(() => r("waiting"), 50))]);
     expect(outcome).toBe("waiting");
     expect(h.pullResps()).toEqual([]);
     const settled = h.registry.pushDownlink({ deviceIntId: 30, id: 78, topic: "dn/8", payload: Buffer.from("two") });
